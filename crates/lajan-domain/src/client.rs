@@ -1,0 +1,335 @@
+//! Clients: the people an organization invoices and pays, and the value types of their fields.
+
+use crate::Timestamp;
+use crate::validation::{FieldErrors, Invalid};
+use std::fmt;
+
+/// A person's first or last name: trimmed, 1 to 100 characters, no control characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PersonName(String);
+
+impl PersonName {
+    pub const MAX_CHARS: usize = 100;
+
+    pub fn parse(raw: &str) -> Result<Self, String> {
+        let s = raw.trim();
+        if s.is_empty() {
+            return Err("must not be empty".into());
+        }
+        if s.chars().count() > Self::MAX_CHARS {
+            return Err(format!("must be at most {} characters", Self::MAX_CHARS));
+        }
+        if s.chars().any(char::is_control) {
+            return Err("must not contain control characters".into());
+        }
+        Ok(PersonName(s.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// An email address: `local@domain.tld`, at most 254 characters, no spaces. Stored as given
+/// except for surrounding whitespace; deliverability is the mail server's business.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Email(String);
+
+impl Email {
+    pub fn parse(raw: &str) -> Result<Self, String> {
+        let s = raw.trim();
+        let bad = || Err("must be an email address like name@example.com".to_owned());
+        if s.len() > 254 || s.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return bad();
+        }
+        let Some((local, domain)) = s.rsplit_once('@') else { return bad() };
+        let domain_ok = domain.split('.').count() >= 2
+            && domain.split('.').all(|label| {
+                !label.is_empty()
+                    && label.len() <= 63
+                    && !label.starts_with('-')
+                    && !label.ends_with('-')
+                    && label.chars().all(|c| c.is_alphanumeric() || c == '-')
+            });
+        if local.is_empty() || local.len() > 64 || local.contains('@') || !domain_ok {
+            return bad();
+        }
+        Ok(Email(s.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A phone number in E.164: `+`, a non-zero country digit, 8 to 15 digits in all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PhoneNumber(String);
+
+impl PhoneNumber {
+    pub fn parse(raw: &str) -> Result<Self, String> {
+        let bad = || Err("must be an E.164 phone number like +50937000000".to_owned());
+        let Some(digits) = raw.strip_prefix('+') else { return bad() };
+        if !(8..=15).contains(&digits.len())
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+            || digits.starts_with('0')
+        {
+            return bad();
+        }
+        Ok(PhoneNumber(raw.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A Stellar account address (StrKey `G...`, 56 characters) whose version byte and CRC16
+/// checksum verify.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WalletAddress(String);
+
+impl WalletAddress {
+    pub fn parse(raw: &str) -> Result<Self, String> {
+        if raw.len() != 56 || !raw.starts_with('G') {
+            return Err("must be a Stellar account address: 56 characters starting with G".into());
+        }
+        stellar_strkey::ed25519::PublicKey::from_string(raw)
+            .map_err(|_| "is not a valid Stellar account address (bad encoding or checksum)".to_owned())?;
+        Ok(WalletAddress(raw.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for WalletAddress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A client as stored. Archived clients are hidden from the clients area but stay readable
+/// through the invoices and payouts that reference them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Client {
+    pub id: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub email: Option<String>,
+    pub phone_number: Option<String>,
+    pub wallet_account_id: Option<String>,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+    pub archived_at: Option<Timestamp>,
+}
+
+/// The raw, untrusted fields of a create request.
+#[derive(Debug, Default, Clone)]
+pub struct ClientInput {
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub email: Option<String>,
+    pub phone_number: Option<String>,
+    pub wallet_account_id: Option<String>,
+}
+
+/// Parsed values of one optional field.
+fn optional<T>(
+    errors: &mut FieldErrors,
+    field: &str,
+    raw: Option<&str>,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Option<T> {
+    raw.and_then(|r| errors.take(field, parse(r)))
+}
+
+impl ClientInput {
+    /// Validates every field at once and builds a new client with the given id and time.
+    pub fn into_client(self, id: String, now: Timestamp) -> Result<Client, Invalid> {
+        let mut errors = FieldErrors::new();
+        let first = match self.first_name.as_deref() {
+            Some(raw) => errors.take("firstName", PersonName::parse(raw)),
+            None => {
+                errors.add("firstName", "is required");
+                None
+            }
+        };
+        let last = match self.last_name.as_deref() {
+            Some(raw) => errors.take("lastName", PersonName::parse(raw)),
+            None => {
+                errors.add("lastName", "is required");
+                None
+            }
+        };
+        let email = optional(&mut errors, "email", self.email.as_deref(), Email::parse);
+        let phone = optional(&mut errors, "phoneNumber", self.phone_number.as_deref(), PhoneNumber::parse);
+        let wallet =
+            optional(&mut errors, "walletAccountId", self.wallet_account_id.as_deref(), WalletAddress::parse);
+        errors.finish()?;
+        let (Some(first), Some(last)) = (first, last) else {
+            return Err(Invalid::new("validation_error", "firstName and lastName are required"));
+        };
+        Ok(Client {
+            id,
+            first_name: first.0,
+            last_name: last.0,
+            email: email.map(|e| e.0),
+            phone_number: phone.map(|p| p.0),
+            wallet_account_id: wallet.map(|w| w.0),
+            created_at: now,
+            updated_at: now,
+            archived_at: None,
+        })
+    }
+}
+
+/// A change to some fields of a client: `None` leaves a field alone, `Some(None)` clears an
+/// optional field.
+#[derive(Debug, Default, Clone)]
+pub struct ClientPatchInput {
+    pub first_name: Option<Option<String>>,
+    pub last_name: Option<Option<String>>,
+    pub email: Option<Option<String>>,
+    pub phone_number: Option<Option<String>>,
+    pub wallet_account_id: Option<Option<String>>,
+}
+
+/// A validated change, ready to apply.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct ClientPatch {
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub email: Option<Option<String>>,
+    pub phone_number: Option<Option<String>>,
+    pub wallet_account_id: Option<Option<String>>,
+}
+
+impl ClientPatchInput {
+    pub fn parse(self) -> Result<ClientPatch, Invalid> {
+        let mut errors = FieldErrors::new();
+        let mut required = |field: &str, raw: Option<Option<String>>| match raw {
+            None => None,
+            Some(None) => {
+                errors.add(field, "cannot be null");
+                None
+            }
+            Some(Some(s)) => errors.take(field, PersonName::parse(&s)).map(|n| n.0),
+        };
+        let first_name = required("firstName", self.first_name);
+        let last_name = required("lastName", self.last_name);
+        let mut clearable = |field: &str, raw: Option<Option<String>>, parse: fn(&str) -> Result<String, String>| match raw {
+            None => None,
+            Some(None) => Some(None),
+            Some(Some(s)) => errors.take(field, parse(&s)).map(Some),
+        };
+        let email = clearable("email", self.email, |s| Email::parse(s).map(|v| v.0));
+        let phone_number = clearable("phoneNumber", self.phone_number, |s| PhoneNumber::parse(s).map(|v| v.0));
+        let wallet_account_id =
+            clearable("walletAccountId", self.wallet_account_id, |s| WalletAddress::parse(s).map(|v| v.0));
+        errors.finish()?;
+        Ok(ClientPatch { first_name, last_name, email, phone_number, wallet_account_id })
+    }
+}
+
+impl Client {
+    /// Applies a patch; returns whether anything changed.
+    pub fn apply(&mut self, patch: &ClientPatch, now: Timestamp) -> bool {
+        let before = self.clone();
+        if let Some(v) = &patch.first_name {
+            self.first_name.clone_from(v);
+        }
+        if let Some(v) = &patch.last_name {
+            self.last_name.clone_from(v);
+        }
+        if let Some(v) = &patch.email {
+            self.email.clone_from(v);
+        }
+        if let Some(v) = &patch.phone_number {
+            self.phone_number.clone_from(v);
+        }
+        if let Some(v) = &patch.wallet_account_id {
+            self.wallet_account_id.clone_from(v);
+        }
+        let changed = *self != before;
+        if changed {
+            self.updated_at = now;
+        }
+        changed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // A real account StrKey (the Stellar docs' example) and the same with its last character changed.
+    const GOOD: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
+    const BAD_CRC: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2A";
+
+    #[test]
+    fn wallet_checks_the_checksum() {
+        assert!(WalletAddress::parse(GOOD).is_ok());
+        assert!(WalletAddress::parse(BAD_CRC).is_err());
+        assert!(WalletAddress::parse("GABC").is_err());
+        let secret_seed = "SBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
+        assert!(WalletAddress::parse(secret_seed).is_err());
+    }
+
+    #[test]
+    fn phone_is_e164() {
+        assert!(PhoneNumber::parse("+50937000000").is_ok());
+        assert!(PhoneNumber::parse("+14155550100").is_ok());
+        for bad in ["50937000000", "+0937000000", "+509 3700 0000", "+1234567", "+1234567890123456", "+"] {
+            assert!(PhoneNumber::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn email_shapes() {
+        assert!(Email::parse("marie@example.ht").is_ok());
+        assert!(Email::parse("a.b+c@sub.example.com").is_ok());
+        for bad in ["", "marie", "marie@", "@example.com", "ma rie@example.com", "marie@example", "m@-x.com"] {
+            assert!(Email::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn create_reports_every_bad_field() {
+        let input = ClientInput {
+            first_name: None,
+            last_name: Some("  ".into()),
+            email: Some("nope".into()),
+            phone_number: Some("123".into()),
+            wallet_account_id: Some(BAD_CRC.into()),
+        };
+        let err = input.into_client("cli_x".into(), Timestamp::from_millis(0)).unwrap_err();
+        assert_eq!(err.code, "validation_error");
+        let fields: Vec<_> = err.details.iter().map(|d| d.field.as_str()).collect();
+        assert_eq!(fields, ["firstName", "lastName", "email", "phoneNumber", "walletAccountId"]);
+    }
+
+    #[test]
+    fn patch_clears_and_sets() {
+        let mut c = ClientInput {
+            first_name: Some(" Marie ".into()),
+            last_name: Some("Jean".into()),
+            email: Some("m@example.ht".into()),
+            ..Default::default()
+        }
+        .into_client("cli_x".into(), Timestamp::from_millis(1))
+        .unwrap();
+        assert_eq!(c.first_name, "Marie");
+        let patch = ClientPatchInput { email: Some(None), last_name: Some(Some("Paul".into())), ..Default::default() }
+            .parse()
+            .unwrap();
+        assert!(c.apply(&patch, Timestamp::from_millis(2)));
+        assert_eq!(c.email, None);
+        assert_eq!(c.last_name, "Paul");
+        assert_eq!(c.updated_at, Timestamp::from_millis(2));
+        assert!(!c.apply(&patch, Timestamp::from_millis(3)), "same patch twice changes nothing");
+        let err = ClientPatchInput { first_name: Some(None), ..Default::default() }.parse().unwrap_err();
+        assert_eq!(err.details[0].field, "firstName");
+    }
+}

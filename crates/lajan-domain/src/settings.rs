@@ -1,0 +1,101 @@
+//! Organization settings, per environment: default currency and tax rate, payout approval rules,
+//! and the timezone in which due dates are judged.
+
+use crate::money::{Currency, TaxRate};
+use crate::validation::{FieldErrors, Invalid};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    pub default_currency: Currency,
+    pub default_tax_rate: TaxRate,
+    pub payout_approval_required: bool,
+    pub require_distinct_approver: bool,
+    /// An IANA timezone name, e.g. `America/Port-au-Prince`.
+    pub timezone: String,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            default_currency: Currency::Htg,
+            default_tax_rate: TaxRate::default(),
+            payout_approval_required: true,
+            require_distinct_approver: false,
+            timezone: "UTC".into(),
+        }
+    }
+}
+
+/// A PUT body before validation: absent fields keep their current value. The tax rate is the
+/// JSON number's text.
+#[derive(Debug, Default, Clone)]
+pub struct SettingsInput {
+    pub default_currency: Option<String>,
+    pub default_tax_rate: Option<String>,
+    pub payout_approval_required: Option<bool>,
+    pub require_distinct_approver: Option<bool>,
+    pub timezone: Option<String>,
+}
+
+/// Checks that `name` is a timezone in the IANA database.
+pub fn parse_timezone(name: &str) -> Result<String, String> {
+    jiff::tz::TimeZone::get(name)
+        .map(|_| name.to_owned())
+        .map_err(|_| format!("unknown timezone {name:?}: expected an IANA name like America/Port-au-Prince"))
+}
+
+impl Settings {
+    /// The settings after applying `input`, or every problem with it.
+    pub fn updated(&self, input: SettingsInput) -> Result<Settings, Invalid> {
+        let mut errors = FieldErrors::new();
+        let mut next = self.clone();
+        if let Some(c) = input.default_currency.as_deref().and_then(|c| errors.take("defaultCurrency", c.parse())) {
+            next.default_currency = c;
+        }
+        if let Some(r) = input.default_tax_rate.as_deref().and_then(|r| errors.take("defaultTaxRate", TaxRate::parse(r))) {
+            next.default_tax_rate = r;
+        }
+        if let Some(b) = input.payout_approval_required {
+            next.payout_approval_required = b;
+        }
+        if let Some(b) = input.require_distinct_approver {
+            next.require_distinct_approver = b;
+        }
+        if let Some(tz) = input.timezone.as_deref().and_then(|t| errors.take("timezone", parse_timezone(t))) {
+            next.timezone = tz;
+        }
+        errors.finish()?;
+        Ok(next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn updates_validate_every_field() {
+        let s = Settings::default();
+        let next = s
+            .updated(SettingsInput {
+                default_currency: Some("USD".into()),
+                default_tax_rate: Some("10".into()),
+                timezone: Some("America/Port-au-Prince".into()),
+                require_distinct_approver: Some(true),
+                ..Default::default()
+            })
+            .unwrap();
+        assert_eq!(next.default_currency, Currency::Usd);
+        assert_eq!(next.default_tax_rate, TaxRate::from_thousandths(10_000));
+        assert!(next.require_distinct_approver && next.payout_approval_required);
+        let err = s
+            .updated(SettingsInput {
+                default_currency: Some("EUR".into()),
+                default_tax_rate: Some("101".into()),
+                timezone: Some("Mars/Olympus".into()),
+                ..Default::default()
+            })
+            .unwrap_err();
+        assert_eq!(err.details.len(), 3);
+    }
+}

@@ -1,0 +1,64 @@
+//! Tenancy: every row belongs to one organization and one environment (test or live).
+
+use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+/// Sandbox (`test`) or production (`live`). Data never crosses between them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Environment {
+    Test,
+    Live,
+}
+
+impl Environment {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Environment::Test => "test",
+            Environment::Live => "live",
+        }
+    }
+
+    /// Secret keys of this environment start with this prefix.
+    pub const fn key_prefix(self) -> &'static str {
+        match self {
+            Environment::Test => "sk_test_",
+            Environment::Live => "sk_live_",
+        }
+    }
+
+    pub const fn is_live(self) -> bool {
+        matches!(self, Environment::Live)
+    }
+}
+
+impl fmt::Display for Environment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Environment {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "test" => Ok(Environment::Test),
+            "live" => Ok(Environment::Live),
+            other => Err(format!("unknown environment {other:?}: expected test or live")),
+        }
+    }
+}
+
+/// The organization and environment a request acts in. Every store query is scoped by one.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Tenant {
+    pub org_id: String,
+    pub env: Environment,
+}
+
+impl Tenant {
+    pub fn new(org_id: impl Into<String>, env: Environment) -> Self {
+        Tenant { org_id: org_id.into(), env }
+    }
+}
