@@ -1,0 +1,33 @@
+//! Store errors: backends map constraint violations to these variants; no caller matches
+//! database error text.
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("not found")]
+    NotFound,
+    #[error("conflict: {0}")]
+    Conflict(String),
+    #[error("database configuration: {0}")]
+    Config(String),
+    #[error("stored data is malformed: {0}")]
+    Corrupt(String),
+    #[error("injected failure (test fault point)")]
+    Injected,
+    #[error("database error")]
+    Database(#[source] sqlx::Error),
+    #[error("migration failed")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> Self {
+        match &e {
+            sqlx::Error::RowNotFound => StoreError::NotFound,
+            sqlx::Error::Database(db) if db.is_unique_violation() => {
+                StoreError::Conflict(db.constraint().unwrap_or("unique").to_owned())
+            }
+            sqlx::Error::Database(db) if db.is_foreign_key_violation() => StoreError::NotFound,
+            _ => StoreError::Database(e),
+        }
+    }
+}

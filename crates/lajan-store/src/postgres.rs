@@ -1,0 +1,86 @@
+//! The PostgreSQL store, selected by a `postgres://` URL, for several Lajan processes sharing
+//! one database. Row locks (`FOR UPDATE`) and advisory locks keep concurrent writers correct.
+
+use crate::{Backend, FailPoint, StoreError, StoreResult};
+use sqlx::migrate::Migrator;
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use sqlx::{ConnectOptions, Connection};
+use std::str::FromStr;
+use std::time::Duration;
+
+type Db = sqlx::Postgres;
+type ThisStore = PgStore;
+
+static MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
+
+macro_rules! for_update {
+    () => {
+        " FOR UPDATE"
+    };
+}
+
+/// Advisory lock key serializing first-run bootstrap across processes.
+const BOOTSTRAP_LOCK: i64 = 0x6c61_6a61_6e00_0001;
+const MAX_CONNECTIONS: u32 = 16;
+
+#[derive(Debug)]
+pub struct PgStore {
+    pub(crate) pool: PgPool,
+    fail: FailPoint,
+}
+
+impl PgStore {
+    const BACKEND: Backend = Backend::Postgres;
+
+    pub async fn connect(url: &str) -> StoreResult<Self> {
+        let options = PgConnectOptions::from_str(url)
+            .map_err(|e| StoreError::Config(format!("bad PostgreSQL URL: {e}")))?;
+        Self::connect_with(options).await
+    }
+
+    /// Connects with every connection's `search_path` set to `schema`, creating the schema first.
+    /// Tests use this to give each test a database of its own inside one server.
+    pub async fn connect_in_schema(url: &str, schema: &str) -> StoreResult<Self> {
+        if !schema.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
+            return Err(StoreError::Config(format!("bad schema name {schema:?}")));
+        }
+        let options = PgConnectOptions::from_str(url)
+            .map_err(|e| StoreError::Config(format!("bad PostgreSQL URL: {e}")))?;
+        let mut admin = options.connect().await?;
+        sqlx::query(&format!("CREATE SCHEMA IF NOT EXISTS {schema}")).execute(&mut admin).await?;
+        admin.close().await?;
+        Self::connect_with(options.options([("search_path", schema)])).await
+    }
+
+    async fn connect_with(options: PgConnectOptions) -> StoreResult<Self> {
+        let pool = PgPoolOptions::new()
+            .max_connections(MAX_CONNECTIONS)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(options)
+            .await?;
+        Ok(PgStore { pool, fail: FailPoint::default() })
+    }
+
+    fn reader(&self) -> &PgPool {
+        &self.pool
+    }
+
+    fn writer(&self) -> &PgPool {
+        &self.pool
+    }
+
+    async fn begin_write(&self) -> StoreResult<sqlx::Transaction<'static, Db>> {
+        Ok(self.pool.begin().await?)
+    }
+
+    async fn lock_bootstrap(tx: &mut sqlx::Transaction<'static, Db>) -> StoreResult<()> {
+        sqlx::query("SELECT pg_advisory_xact_lock($1)").bind(BOOTSTRAP_LOCK).execute(&mut **tx).await?;
+        Ok(())
+    }
+
+    async fn close_pools(&self) {
+        self.pool.close().await;
+    }
+}
+
+include!("shared.rs");

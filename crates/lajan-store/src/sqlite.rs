@@ -1,0 +1,90 @@
+//! The SQLite store, Lajan's embedded default: one file in WAL mode with foreign keys on.
+//!
+//! All writes go through a pool of exactly one connection, so writers queue in-process instead of
+//! fighting over the database lock, and each write transaction starts `IMMEDIATE` so it never has
+//! to upgrade a read lock. Reads use a separate pool of read-only connections that WAL lets run
+//! beside the writer.
+
+use crate::{Backend, FailPoint, StoreError, StoreResult};
+use sqlx::migrate::Migrator;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
+use std::str::FromStr;
+use std::time::Duration;
+
+type Db = sqlx::Sqlite;
+type ThisStore = SqliteStore;
+
+static MIGRATOR: Migrator = sqlx::migrate!("./migrations/sqlite");
+
+/// SQLite has no row locks; the single writer already serializes every write transaction.
+macro_rules! for_update {
+    () => {
+        ""
+    };
+}
+
+/// How long a connection waits for another process's write lock before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+const READERS: u32 = 8;
+
+#[derive(Debug)]
+pub struct SqliteStore {
+    read: SqlitePool,
+    write: SqlitePool,
+    fail: FailPoint,
+}
+
+impl SqliteStore {
+    const BACKEND: Backend = Backend::Sqlite;
+
+    /// Opens (creating if missing) the database file a `sqlite:` URL names.
+    pub async fn connect(url: &str) -> StoreResult<Self> {
+        if url.contains(":memory:") || url.contains("mode=memory") {
+            return Err(StoreError::Config(
+                "in-memory SQLite is not supported (readers and the writer need one shared file)".into(),
+            ));
+        }
+        let base = SqliteConnectOptions::from_str(url)
+            .map_err(|e| StoreError::Config(format!("bad SQLite URL: {e}")))?
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .foreign_keys(true)
+            .busy_timeout(BUSY_TIMEOUT);
+        let write = SqlitePoolOptions::new()
+            .max_connections(1)
+            .min_connections(1)
+            .acquire_timeout(Duration::from_secs(30))
+            .connect_with(base.clone().create_if_missing(true))
+            .await?;
+        let read = SqlitePoolOptions::new()
+            .max_connections(READERS)
+            .min_connections(1)
+            .connect_with(base.read_only(true))
+            .await?;
+        Ok(SqliteStore { read, write, fail: FailPoint::default() })
+    }
+
+    fn reader(&self) -> &SqlitePool {
+        &self.read
+    }
+
+    fn writer(&self) -> &SqlitePool {
+        &self.write
+    }
+
+    async fn begin_write(&self) -> StoreResult<sqlx::Transaction<'static, Db>> {
+        Ok(self.write.begin_with("BEGIN IMMEDIATE").await?)
+    }
+
+    /// `BEGIN IMMEDIATE` already holds the database write lock.
+    async fn lock_bootstrap(_tx: &mut sqlx::Transaction<'static, Db>) -> StoreResult<()> {
+        Ok(())
+    }
+
+    async fn close_pools(&self) {
+        self.read.close().await;
+        self.write.close().await;
+    }
+}
+
+include!("shared.rs");

@@ -1,0 +1,67 @@
+//! Fresh stores for tests: a SQLite file in a temporary directory, or a PostgreSQL schema of its
+//! own inside the server `LAJAN_TEST_DATABASE_URL` names.
+//!
+//! Without that variable the PostgreSQL cases skip with a printed reason, except under CI
+//! (`CI` set), where a missing or unreachable PostgreSQL fails the test loudly.
+
+use crate::{Store, postgres::PgStore, sqlite::SqliteStore};
+use std::sync::Arc;
+
+pub const DATABASE_URL_VAR: &str = "LAJAN_TEST_DATABASE_URL";
+
+/// A migrated store that is cleaned up by [`TestStore::cleanup`] (or left behind if a test panics).
+pub struct TestStore {
+    pub store: Arc<dyn Store>,
+    /// The URL a second process would use to open this same database.
+    pub url: String,
+    guard: Guard,
+}
+
+enum Guard {
+    Sqlite(#[allow(dead_code)] tempfile::TempDir),
+    Postgres { url: String, schema: String },
+}
+
+pub async fn sqlite() -> TestStore {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let url = format!("sqlite://{}", dir.path().join("lajan.db").display());
+    let store = SqliteStore::connect(&url).await.expect("open SQLite");
+    store.migrate().await.expect("migrate SQLite");
+    TestStore { store: Arc::new(store), url, guard: Guard::Sqlite(dir) }
+}
+
+/// A store in a fresh schema, or `None` (after printing why) when PostgreSQL is not configured.
+pub async fn postgres(test: &str) -> Option<TestStore> {
+    let Ok(url) = std::env::var(DATABASE_URL_VAR) else {
+        if std::env::var_os("CI").is_some() {
+            panic!("{DATABASE_URL_VAR} is not set under CI: the PostgreSQL suite must run");
+        }
+        eprintln!("skipping PostgreSQL case {test}: set {DATABASE_URL_VAR} (e.g. postgres://postgres@127.0.0.1:5432/test) to run it");
+        return None;
+    };
+    let schema = format!("lajan_t_{}", uuid::Uuid::now_v7().simple());
+    let store = PgStore::connect_in_schema(&url, &schema)
+        .await
+        .unwrap_or_else(|e| panic!("cannot connect to PostgreSQL at {DATABASE_URL_VAR}: {e:?}"));
+    store.migrate().await.expect("migrate PostgreSQL");
+    let schema_url = with_search_path(&url, &schema);
+    Some(TestStore { store: Arc::new(store), url: schema_url, guard: Guard::Postgres { url, schema } })
+}
+
+fn with_search_path(url: &str, schema: &str) -> String {
+    let sep = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{sep}options=-c%20search_path%3D{schema}")
+}
+
+impl TestStore {
+    /// Closes the store and drops what it created.
+    pub async fn cleanup(self) {
+        self.store.close().await;
+        if let Guard::Postgres { url, schema } = &self.guard {
+            if let Ok(admin) = PgStore::connect(url).await {
+                let _ = sqlx::query(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE")).execute(&admin.pool).await;
+                admin.pool.close().await;
+            }
+        }
+    }
+}

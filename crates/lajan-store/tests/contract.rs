@@ -1,0 +1,319 @@
+//! The store contract: the same cases run against SQLite and PostgreSQL.
+//! PostgreSQL cases need `LAJAN_TEST_DATABASE_URL` (see `lajan_store::testing`).
+
+use lajan_domain::apikey::ApiKey;
+use lajan_domain::client::{ClientInput, ClientPatchInput};
+use lajan_domain::id::IdKind;
+use lajan_domain::money::{Currency, TaxRate};
+use lajan_domain::org::{Organization, Tier};
+use lajan_domain::pagination::PageRequest;
+use lajan_domain::scope::Scope;
+use lajan_domain::settings::Settings;
+use lajan_domain::{Environment, Tenant, Timestamp};
+use lajan_store::{ClientQuery, EventQuery, IdempotencyBegin, NewApiKey, NewEvent, Store, StoreError};
+use std::sync::Arc;
+
+/// Generates `<name>::sqlite` and `<name>::postgres` from one async body taking `Arc<dyn Store>`.
+macro_rules! contract {
+    ($name:ident, |$store:ident| $body:block) => {
+        mod $name {
+            use super::*;
+            async fn case($store: Arc<dyn Store>) $body
+
+            #[tokio::test]
+            async fn sqlite() {
+                let t = lajan_store::testing::sqlite().await;
+                case(t.store.clone()).await;
+                t.cleanup().await;
+            }
+
+            #[tokio::test]
+            async fn postgres() {
+                let Some(t) = lajan_store::testing::postgres(stringify!($name)).await else { return };
+                case(t.store.clone()).await;
+                t.cleanup().await;
+            }
+        }
+    };
+}
+
+const WALLET: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
+
+async fn org(store: &Arc<dyn Store>, name: &str) -> Organization {
+    let org = Organization {
+        id: IdKind::Organization.generate(),
+        name: name.into(),
+        tier: Tier::Standard,
+        created_at: Timestamp::now(),
+    };
+    store.create_organization(&org).await.unwrap();
+    org
+}
+
+fn new_key(org_id: &str, env: Environment, hash: &str) -> NewApiKey {
+    NewApiKey {
+        key: ApiKey {
+            id: IdKind::ApiKey.generate(),
+            org_id: org_id.into(),
+            env,
+            name: "test".into(),
+            hint: "sk_test_abcd".into(),
+            scopes: vec![Scope::Read("clients"), Scope::ApprovePayouts],
+            created_at: Timestamp::now(),
+            last_used_at: None,
+            revoked_at: None,
+        },
+        secret_hash: hash.into(),
+    }
+}
+
+async fn client(store: &Arc<dyn Store>, t: &Tenant, first: &str, last: &str, email: Option<&str>) -> lajan_domain::client::Client {
+    let c = ClientInput {
+        first_name: Some(first.into()),
+        last_name: Some(last.into()),
+        email: email.map(Into::into),
+        phone_number: Some("+50937000001".into()),
+        wallet_account_id: Some(WALLET.into()),
+    }
+    .into_client(IdKind::Client.generate(), Timestamp::now())
+    .unwrap();
+    let ev = NewEvent { event_type: "client.created", object: serde_json::json!({ "id": c.id }) };
+    store.create_client(t, &c, &ev).await.unwrap();
+    c
+}
+
+fn tenant(org: &Organization, env: Environment) -> Tenant {
+    Tenant::new(org.id.clone(), env)
+}
+
+contract!(keys_authenticate_until_revoked, |store| {
+    let o = org(&store, "Acme").await;
+    let k = new_key(&o.id, Environment::Test, "hash-1");
+    store.create_api_key(&k).await.unwrap();
+    let (found, found_org) = store.authenticate("hash-1").await.unwrap().expect("key found");
+    assert_eq!(found, k.key);
+    assert_eq!(found_org, o);
+    assert!(store.authenticate("hash-2").await.unwrap().is_none());
+
+    store.touch_api_key(&k.key.id, Timestamp::from_millis(5_000)).await.unwrap();
+    store.touch_api_key(&k.key.id, Timestamp::from_millis(4_000)).await.unwrap();
+    let keys = store.list_api_keys(Some(&o.id)).await.unwrap();
+    assert_eq!(keys.len(), 1);
+    assert_eq!(keys[0].last_used_at, Some(Timestamp::from_millis(5_000)), "last_used_at never goes back");
+
+    let revoked = store.revoke_api_key(&k.key.id, Timestamp::from_millis(9)).await.unwrap();
+    assert_eq!(revoked.revoked_at, Some(Timestamp::from_millis(9)));
+    let again = store.revoke_api_key(&k.key.id, Timestamp::from_millis(10)).await.unwrap();
+    assert_eq!(again.revoked_at, Some(Timestamp::from_millis(9)), "first revocation time is kept");
+    assert!(store.authenticate("hash-1").await.unwrap().is_none());
+    assert!(matches!(store.revoke_api_key("key_nope", Timestamp::now()).await, Err(StoreError::NotFound)));
+
+    let orphan = new_key("org_missing", Environment::Live, "hash-3");
+    assert!(matches!(store.create_api_key(&orphan).await, Err(StoreError::NotFound)));
+    let dup = new_key(&o.id, Environment::Live, "hash-1");
+    assert!(matches!(store.create_api_key(&dup).await, Err(StoreError::Conflict(_))));
+    assert_eq!(store.list_api_keys(None).await.unwrap().len(), 1);
+});
+
+contract!(bootstrap_happens_once, |store| {
+    let first = Organization { id: IdKind::Organization.generate(), name: "Default".into(), tier: Tier::Standard, created_at: Timestamp::now() };
+    assert!(store.bootstrap(&first, &new_key(&first.id, Environment::Test, "b1")).await.unwrap());
+    let second = Organization { id: IdKind::Organization.generate(), ..first.clone() };
+    assert!(!store.bootstrap(&second, &new_key(&second.id, Environment::Test, "b2")).await.unwrap());
+    assert_eq!(store.list_organizations().await.unwrap(), vec![first.clone()]);
+    assert_eq!(store.get_organization(&first.id).await.unwrap(), Some(first));
+    assert_eq!(store.get_organization(&second.id).await.unwrap(), None);
+});
+
+contract!(settings_default_and_persist_per_tenant, |store| {
+    let o = org(&store, "Acme").await;
+    let test = tenant(&o, Environment::Test);
+    assert_eq!(store.get_settings(&test).await.unwrap(), Settings::default());
+    let s = Settings {
+        default_currency: Currency::Usd,
+        default_tax_rate: TaxRate::from_thousandths(12_500),
+        payout_approval_required: false,
+        require_distinct_approver: true,
+        timezone: "America/Port-au-Prince".into(),
+    };
+    store.put_settings(&test, &s, Timestamp::now()).await.unwrap();
+    store.put_settings(&test, &s, Timestamp::now()).await.unwrap();
+    assert_eq!(store.get_settings(&test).await.unwrap(), s);
+    assert_eq!(store.get_settings(&tenant(&o, Environment::Live)).await.unwrap(), Settings::default());
+});
+
+contract!(clients_are_isolated_searchable_and_archivable, |store| {
+    let o = org(&store, "Acme").await;
+    let other = org(&store, "Other").await;
+    let t = tenant(&o, Environment::Test);
+    let marie = client(&store, &t, "Marie", "Jean-Baptiste", Some("marie@example.ht")).await;
+    let paul = client(&store, &t, "Paul", "Pierre", None).await;
+    let live = client(&store, &tenant(&o, Environment::Live), "Live", "Only", None).await;
+    let foreign = client(&store, &tenant(&other, Environment::Test), "Foreign", "Org", None).await;
+
+    assert_eq!(store.get_client(&t, &marie.id).await.unwrap(), Some(marie.clone()));
+    assert_eq!(store.get_client(&t, &live.id).await.unwrap(), None, "live data is invisible to test");
+    assert_eq!(store.get_client(&t, &foreign.id).await.unwrap(), None, "other orgs are invisible");
+
+    let all = store.list_clients(&t, &ClientQuery::default()).await.unwrap();
+    assert_eq!(all.total, 2);
+    assert_eq!(all.items.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), [paul.id.as_str(), marie.id.as_str()], "newest first");
+
+    for (term, expect) in [("MARIE", 1), ("jean-b", 1), ("marie jean", 1), ("example.ht", 1), ("+5093700", 2), ("gbrpyhil", 2), ("%", 0), ("zzz", 0)] {
+        let q = ClientQuery { search: Some(term.into()), page: PageRequest::default() };
+        assert_eq!(store.list_clients(&t, &q).await.unwrap().total, expect, "search {term:?}");
+    }
+    let page2 = store.list_clients(&t, &ClientQuery { search: None, page: PageRequest { page: 2, limit: 1 } }).await.unwrap();
+    assert_eq!((page2.total, page2.items.len(), page2.items[0].id.as_str()), (2, 1, marie.id.as_str()));
+    let beyond = store.list_clients(&t, &ClientQuery { search: None, page: PageRequest { page: 3, limit: 1 } }).await.unwrap();
+    assert!(beyond.items.is_empty());
+
+    let patch = ClientPatchInput { email: Some(None), first_name: Some(Some("Marie-Ange".into())), ..Default::default() }.parse().unwrap();
+    let ev = |c: &lajan_domain::client::Client| NewEvent { event_type: "client.updated", object: serde_json::json!({ "id": c.id }) };
+    let updated = store.update_client(&t, &marie.id, &patch, Timestamp::now(), &ev).await.unwrap();
+    assert_eq!(updated.first_name, "Marie-Ange");
+    assert_eq!(updated.email, None);
+    assert_eq!(store.get_client(&t, &marie.id).await.unwrap(), Some(updated.clone()));
+    let same = store.update_client(&t, &marie.id, &patch, Timestamp::now(), &ev).await.unwrap();
+    assert_eq!(same, updated);
+    let updates = store.list_events(&t, &EventQuery { event_type: Some("client.updated".into()), page: PageRequest::default() }).await.unwrap();
+    assert_eq!(updates.total, 1, "a no-op update writes no event");
+    assert!(matches!(store.update_client(&t, &foreign.id, &patch, Timestamp::now(), &ev).await, Err(StoreError::NotFound)));
+
+    let del = |c: &lajan_domain::client::Client| NewEvent { event_type: "client.deleted", object: serde_json::json!({ "id": c.id }) };
+    let archived = store.archive_client(&t, &paul.id, Timestamp::now(), &del).await.unwrap();
+    assert!(archived.archived_at.is_some());
+    assert_eq!(store.get_client(&t, &paul.id).await.unwrap(), None);
+    assert_eq!(store.list_clients(&t, &ClientQuery::default()).await.unwrap().total, 1);
+    assert_eq!(store.get_client_including_archived(&t, &paul.id).await.unwrap(), Some(archived));
+    assert!(matches!(store.archive_client(&t, &paul.id, Timestamp::now(), &del).await, Err(StoreError::NotFound)));
+    assert!(matches!(store.update_client(&t, &paul.id, &patch, Timestamp::now(), &ev).await, Err(StoreError::NotFound)));
+});
+
+contract!(events_are_listed_filtered_and_isolated, |store| {
+    let o = org(&store, "Acme").await;
+    let t = tenant(&o, Environment::Test);
+    let c = client(&store, &t, "Marie", "Jean", None).await;
+    client(&store, &tenant(&o, Environment::Live), "Live", "Only", None).await;
+    let del = |c: &lajan_domain::client::Client| NewEvent { event_type: "client.deleted", object: serde_json::json!({ "id": c.id }) };
+    store.archive_client(&t, &c.id, Timestamp::now(), &del).await.unwrap();
+
+    let all = store.list_events(&t, &EventQuery::default()).await.unwrap();
+    assert_eq!(all.total, 2);
+    assert_eq!(all.items[0].event_type, "client.deleted", "newest first");
+    assert_eq!(all.items[1].event_type, "client.created");
+    let data: serde_json::Value = serde_json::from_str(&all.items[1].data).unwrap();
+    assert_eq!(data["object"]["id"], c.id);
+    let created = store.list_events(&t, &EventQuery { event_type: Some("client.created".into()), page: PageRequest::default() }).await.unwrap();
+    assert_eq!(created.total, 1);
+    let got = store.get_event(&t, &all.items[0].id).await.unwrap().unwrap();
+    assert_eq!(got, all.items[0]);
+    assert_eq!(store.get_event(&tenant(&o, Environment::Live), &all.items[0].id).await.unwrap(), None);
+});
+
+contract!(a_failed_commit_leaves_neither_change_nor_event, |store| {
+    let o = org(&store, "Acme").await;
+    let t = tenant(&o, Environment::Test);
+    let c = ClientInput { first_name: Some("A".into()), last_name: Some("B".into()), ..Default::default() }
+        .into_client(IdKind::Client.generate(), Timestamp::now())
+        .unwrap();
+    let ev = NewEvent { event_type: "client.created", object: serde_json::json!({}) };
+    store.fail_next_commit();
+    assert!(matches!(store.create_client(&t, &c, &ev).await, Err(StoreError::Injected)));
+    assert_eq!(store.get_client(&t, &c.id).await.unwrap(), None);
+    assert_eq!(store.list_events(&t, &EventQuery::default()).await.unwrap().total, 0);
+    store.create_client(&t, &c, &ev).await.expect("the fault fires once");
+    assert_eq!(store.list_events(&t, &EventQuery::default()).await.unwrap().total, 1);
+});
+
+contract!(idempotency_keys_claim_replay_and_expire, |store| {
+    let o = org(&store, "Acme").await;
+    let t = tenant(&o, Environment::Test);
+    let live = tenant(&o, Environment::Live);
+    let now = Timestamp::from_millis(1_000_000);
+    let begin = |tenant: Tenant, key: &'static str, hash: &'static str, at: Timestamp| {
+        let store = store.clone();
+        async move { store.idempotency_begin(&tenant, key, hash, at, 60_000, 86_400_000).await.unwrap() }
+    };
+    assert_eq!(begin(t.clone(), "k1", "h1", now).await, IdempotencyBegin::Started);
+    assert_eq!(begin(t.clone(), "k1", "h1", now).await, IdempotencyBegin::InProgress);
+    assert_eq!(begin(t.clone(), "k1", "h2", now).await, IdempotencyBegin::Mismatch);
+    assert_eq!(begin(live.clone(), "k1", "h2", now).await, IdempotencyBegin::Started, "keys are per environment");
+    store.idempotency_complete(&t, "k1", 201, b"{\"id\":1}").await.unwrap();
+    assert_eq!(begin(t.clone(), "k1", "h1", now).await, IdempotencyBegin::Replay { status: 201, body: b"{\"id\":1}".to_vec() });
+    assert_eq!(begin(t.clone(), "k1", "h2", now).await, IdempotencyBegin::Mismatch);
+    // Completed keys stay until they expire, then the key is free again.
+    let later = now.plus_millis(86_400_000);
+    assert_eq!(begin(t.clone(), "k1", "h2", later).await, IdempotencyBegin::Started);
+
+    assert_eq!(begin(t.clone(), "k2", "h", now).await, IdempotencyBegin::Started);
+    store.idempotency_release(&t, "k2").await.unwrap();
+    assert_eq!(begin(t.clone(), "k2", "h", now).await, IdempotencyBegin::Started, "released keys can be claimed again");
+    assert_eq!(begin(t.clone(), "k2", "h", now.plus_millis(60_001)).await, IdempotencyBegin::Started, "a dead claim can be taken over");
+
+    assert!(store.purge_expired(later.plus_millis(86_400_001)).await.unwrap() >= 3);
+    assert_eq!(begin(live.clone(), "k1", "h9", later).await, IdempotencyBegin::Started);
+});
+
+contract!(concurrent_idempotency_claims_start_once, |store| {
+    let o = org(&store, "Acme").await;
+    let t = tenant(&o, Environment::Test);
+    let now = Timestamp::now();
+    let tasks: Vec<_> = (0..16)
+        .map(|_| {
+            let (store, t) = (store.clone(), t.clone());
+            tokio::spawn(async move { store.idempotency_begin(&t, "race", "h", now, 60_000, 86_400_000).await.unwrap() })
+        })
+        .collect();
+    let mut started = 0;
+    for task in tasks {
+        match task.await.unwrap() {
+            IdempotencyBegin::Started => started += 1,
+            IdempotencyBegin::InProgress => {}
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(started, 1);
+});
+
+contract!(rate_limit_windows_count_per_bucket, |store| {
+    for expected in 1..=3 {
+        assert_eq!(store.rate_limit_hit("org_a:test", 60, 180).await.unwrap(), expected);
+    }
+    assert_eq!(store.rate_limit_hit("org_a:test", 120, 240).await.unwrap(), 1, "a new window starts at one");
+    assert_eq!(store.rate_limit_hit("org_b:test", 60, 180).await.unwrap(), 1, "buckets are separate");
+    let counted: Vec<_> = futures_join(store.clone()).await;
+    assert_eq!(counted.iter().max(), Some(&13));
+    assert_eq!(store.purge_expired(Timestamp::from_millis(200)).await.unwrap(), 2);
+});
+
+/// Ten concurrent hits on one window, which must all count.
+async fn futures_join(store: Arc<dyn Store>) -> Vec<u64> {
+    let tasks: Vec<_> = (0..10)
+        .map(|_| {
+            let store = store.clone();
+            tokio::spawn(async move { store.rate_limit_hit("org_a:test", 60, 180).await.unwrap() })
+        })
+        .collect();
+    let mut out = Vec::new();
+    for t in tasks {
+        out.push(t.await.unwrap());
+    }
+    out
+}
+
+contract!(concurrent_writes_all_land, |store| {
+    let o = org(&store, "Acme").await;
+    let t = tenant(&o, Environment::Test);
+    let tasks: Vec<_> = (0..40)
+        .map(|i| {
+            let (store, t) = (store.clone(), t.clone());
+            tokio::spawn(async move { client(&store, &t, &format!("C{i}"), "Writer", None).await })
+        })
+        .collect();
+    for task in tasks {
+        task.await.unwrap();
+    }
+    assert_eq!(store.list_clients(&t, &ClientQuery::default()).await.unwrap().total, 40);
+    assert_eq!(store.list_events(&t, &EventQuery::default()).await.unwrap().total, 40);
+});
