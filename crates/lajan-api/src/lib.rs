@@ -1,1 +1,17 @@
-//! placeholder
+//! Lajan's HTTP API: one router per area, extractors and middleware (auth, rate limits,
+//! idempotency), the error shape, and the OpenAPI document.
+
+pub mod app;
+pub mod auth;
+pub mod config;
+pub mod error;
+pub mod extract;
+pub mod idempotency;
+pub mod keys;
+pub mod openapi;
+pub mod ratelimit;
+pub mod routes;
+pub mod state;
+
+pub use app::{Application, router};
+pub use config::AppConfig;

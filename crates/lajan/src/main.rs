@@ -1,1 +1,38 @@
-fn main() {}
+//! The `lajan` binary: `serve`, `migrate`, `orgs`, `keys`. Parsing and wiring only; the work
+//! lives in the library crates.
+
+mod cli;
+mod commands;
+mod config;
+
+use clap::Parser;
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    let cli = cli::Cli::parse();
+    init_tracing();
+    match commands::run(cli).await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// Logs go to stderr (stdout carries only what commands print for scripts). Filter with
+/// `LAJAN_LOG` (or `RUST_LOG`), e.g. `LAJAN_LOG=debug`; `LAJAN_LOG_FORMAT=json` for JSON lines.
+fn init_tracing() {
+    use tracing_subscriber::EnvFilter;
+    let filter = std::env::var("LAJAN_LOG")
+        .or_else(|_| std::env::var("RUST_LOG"))
+        .unwrap_or_else(|_| "info,sqlx=warn".into());
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(EnvFilter::try_new(&filter).unwrap_or_else(|_| EnvFilter::new("info")))
+        .with_writer(std::io::stderr);
+    if std::env::var("LAJAN_LOG_FORMAT").is_ok_and(|f| f == "json") {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
+}

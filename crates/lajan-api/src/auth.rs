@@ -1,0 +1,129 @@
+//! Authentication (`Authorization: Bearer sk_...`) and scope checks.
+//!
+//! The middleware resolves the key to an [`AuthContext`] (organization, environment, scopes);
+//! handlers name the scope they need with the [`Authed`] extractor, which answers 403 without it.
+
+use crate::error::ApiError;
+use crate::keys::hash_secret;
+use crate::state::AppState;
+use axum::extract::{FromRequestParts, Request, State};
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use lajan_domain::apikey::secret_environment;
+use lajan_domain::org::Tier;
+use lajan_domain::scope::Scope;
+use lajan_domain::{Tenant, Timestamp};
+use std::marker::PhantomData;
+
+/// How stale `last_used_at` may get before a request refreshes it (saves a write per request).
+const TOUCH_AFTER_MS: i64 = 60_000;
+
+/// Who is calling: the key's organization and environment and what it may do.
+#[derive(Debug, Clone)]
+pub struct AuthContext {
+    pub tenant: Tenant,
+    pub key_id: String,
+    pub scopes: Vec<Scope>,
+    pub tier: Tier,
+}
+
+pub async fn authenticate(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let header = req.headers().get(AUTHORIZATION).map(|h| h.to_str().map(str::to_owned));
+    match resolve(&state, header).await {
+        Ok(ctx) => {
+            req.extensions_mut().insert(ctx);
+            next.run(req).await
+        }
+        Err(e) => e.into_response(),
+    }
+}
+
+/// `header` is the Authorization header, if any, and whether it was text.
+async fn resolve(
+    state: &AppState,
+    header: Option<Result<String, axum::http::header::ToStrError>>,
+) -> Result<AuthContext, ApiError> {
+    let header = header.ok_or_else(|| {
+        ApiError::unauthorized("Missing API key: send it as Authorization: Bearer sk_test_...")
+    })?;
+    let header = header.ok();
+    let secret = header
+        .as_deref()
+        .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")))
+        .map(str::trim)
+        .ok_or_else(|| ApiError::unauthorized("The Authorization header must be: Bearer <API key>"))?;
+    let invalid = || ApiError::unauthorized("Invalid API key");
+    let env = secret_environment(secret).ok_or_else(invalid)?;
+    let (key, org) = state.store.authenticate(&hash_secret(secret)).await?.ok_or_else(invalid)?;
+    if key.env != env {
+        return Err(invalid());
+    }
+    let now = Timestamp::now();
+    if key.last_used_at.is_none_or(|t| now.as_millis() - t.as_millis() >= TOUCH_AFTER_MS) {
+        let (store, id) = (state.store.clone(), key.id.clone());
+        tokio::spawn(async move {
+            if let Err(e) = store.touch_api_key(&id, now).await {
+                tracing::warn!(error = %crate::error::error_chain(&e), "could not record key use");
+            }
+        });
+    }
+    Ok(AuthContext { tenant: Tenant::new(org.id, key.env), key_id: key.id, scopes: key.scopes, tier: org.tier })
+}
+
+/// A scope a handler requires, named by a marker type.
+pub trait RequiredScope {
+    const SCOPE: Scope;
+}
+
+/// The caller, checked to hold scope `S` (403 `forbidden` otherwise).
+pub struct Authed<S>(pub AuthContext, PhantomData<S>);
+
+impl<S> Authed<S> {
+    pub fn tenant(&self) -> &Tenant {
+        &self.0.tenant
+    }
+}
+
+impl<St: Send + Sync, S: RequiredScope> FromRequestParts<St> for Authed<S> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &St) -> Result<Self, Self::Rejection> {
+        let ctx = parts
+            .extensions
+            .get::<AuthContext>()
+            .cloned()
+            .ok_or_else(|| ApiError::unauthorized("Missing API key"))?;
+        if !Scope::any_grants(&ctx.scopes, &S::SCOPE) {
+            return Err(ApiError::forbidden(format!("This API key lacks the {} scope", S::SCOPE)));
+        }
+        Ok(Authed(ctx, PhantomData))
+    }
+}
+
+macro_rules! scopes {
+    ($($name:ident => $scope:expr),* $(,)?) => {
+        $(
+            #[doc = concat!("Requires `", stringify!($scope), "`.")]
+            pub struct $name;
+            impl RequiredScope for $name {
+                const SCOPE: Scope = $scope;
+            }
+        )*
+    };
+}
+
+/// Marker types for [`Authed`].
+pub mod scope {
+    use super::RequiredScope;
+    use lajan_domain::scope::Scope;
+
+    scopes! {
+        ClientsRead => Scope::Read("clients"),
+        ClientsWrite => Scope::Write("clients"),
+        EventsRead => Scope::Read("events"),
+        SettingsRead => Scope::Read("settings"),
+        SettingsWrite => Scope::Write("settings"),
+    }
+}

@@ -1,0 +1,150 @@
+//! The one error type of the API and its JSON shape:
+//! `{ "statusCode": 400, "error": "Bad Request", "code": "invalid_client", "message": "...", "details": [...] }`.
+//!
+//! Every rejection, the framework's own included, goes through here so clients see one shape.
+
+use axum::Json;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use lajan_domain::{FieldError, Invalid};
+use lajan_store::StoreError;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+#[derive(Debug, Clone)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: String,
+    pub details: Vec<FieldError>,
+    /// Seconds to put in `Retry-After`, for 429.
+    pub retry_after: Option<u64>,
+}
+
+/// The error body, as documented in the OpenAPI document.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorBody {
+    /// The HTTP status code, repeated.
+    #[schema(example = 400)]
+    pub status_code: u16,
+    /// The HTTP reason phrase.
+    #[schema(example = "Bad Request")]
+    pub error: String,
+    /// A stable, machine-readable code.
+    #[schema(example = "validation_error")]
+    pub code: String,
+    /// What went wrong, for a person.
+    pub message: String,
+    /// The fields at fault, when the problem is with specific fields.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub details: Vec<FieldDetail>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FieldDetail {
+    #[schema(example = "lineItems[0].quantity")]
+    pub field: String,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        ApiError { status, code, message: message.into(), details: Vec::new(), retry_after: None }
+    }
+
+    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, code, message)
+    }
+
+    pub fn validation(details: Vec<FieldError>) -> Self {
+        Invalid::fields(details).into()
+    }
+
+    pub fn not_found(what: &str) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not_found", format!("No such {what}"))
+    }
+
+    pub fn unauthorized(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+    }
+
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, "forbidden", message)
+    }
+
+    pub fn payload_too_large() -> Self {
+        Self::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", "The request body is larger than 1 MiB")
+    }
+
+    /// A 500 that logs the whole cause chain and tells the caller nothing internal.
+    pub fn internal(err: &(dyn std::error::Error + 'static)) -> Self {
+        tracing::error!(error = %error_chain(err), "internal error");
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal_error", "Something went wrong on our side; it has been logged")
+    }
+
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody {
+            status_code: self.status.as_u16(),
+            error: self.status.canonical_reason().unwrap_or("Error").to_owned(),
+            code: self.code.to_owned(),
+            message: self.message.clone(),
+            details: self
+                .details
+                .iter()
+                .map(|d| FieldDetail { field: d.field.clone(), message: d.message.clone() })
+                .collect(),
+        }
+    }
+}
+
+/// `outer: middle: inner`, for logs.
+pub fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = err.to_string();
+    let mut source = err.source();
+    while let Some(e) = source {
+        out.push_str(": ");
+        out.push_str(&e.to_string());
+        source = e.source();
+    }
+    out
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response = (self.status, Json(self.body())).into_response();
+        if let Some(secs) = self.retry_after {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
+    }
+}
+
+impl From<Invalid> for ApiError {
+    fn from(invalid: Invalid) -> Self {
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            code: invalid.code,
+            message: invalid.message,
+            details: invalid.details,
+            retry_after: None,
+        }
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(err: StoreError) -> Self {
+        match err {
+            StoreError::NotFound => ApiError::not_found("resource"),
+            other => ApiError::internal(&other),
+        }
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}: {}", self.status.as_u16(), self.code, self.message)
+    }
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;

@@ -1,0 +1,180 @@
+//! Request extractors whose rejections use the API's error shape: JSON bodies (415, 413,
+//! `invalid_json`, `validation_error` with the failing field's path) and pagination.
+
+use crate::error::ApiError;
+use axum::body::Bytes;
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode};
+use lajan_domain::FieldError;
+use lajan_domain::pagination::PageRequest;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer};
+
+/// Largest request body accepted, in bytes.
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// A JSON request body. Requires `Content-Type: application/json`.
+pub struct ApiJson<T>(pub T);
+
+/// Whether the request says its body is JSON (`application/json`, any parameters, any case).
+pub fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
+}
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        if !is_json(req.headers()) {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "Send the body as JSON with Content-Type: application/json",
+            ));
+        }
+        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::payload_too_large()
+            } else {
+                ApiError::bad_request("invalid_json", "The request body could not be read")
+            }
+        })?;
+        parse_json(&bytes).map(ApiJson)
+    }
+}
+
+/// Parses a JSON body, naming the failing field's path when the JSON is fine but a value is not.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let invalid_json = |message: &str| {
+        ApiError::bad_request("invalid_json", format!("The request body is not valid JSON: {message}"))
+    };
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        let message = strip_position(&inner.to_string());
+        if inner.classify() != serde_json::error::Category::Data {
+            return invalid_json(&message);
+        }
+        let field = match unknown_field_name(&message) {
+            Some(name) if path == "." => name.to_owned(),
+            Some(name) => format!("{path}.{name}"),
+            None if path == "." => "body".to_owned(),
+            None => path,
+        };
+        ApiError::validation(vec![FieldError::new(field, message)])
+    })?;
+    de.end().map_err(|e| invalid_json(&strip_position(&e.to_string())))?;
+    Ok(value)
+}
+
+/// serde_json appends " at line L column C"; callers want the message alone.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_owned(),
+        None => message.to_owned(),
+    }
+}
+
+/// The name inside "unknown field `name`, expected ...".
+fn unknown_field_name(message: &str) -> Option<&str> {
+    message.strip_prefix("unknown field `")?.split('`').next()
+}
+
+/// For PATCH-like bodies: tells an absent field (`None`) from an explicit `null` (`Some(None)`).
+/// Use with `#[serde(default, deserialize_with = "nullable")]`.
+pub fn nullable<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// A JSON number, kept as its exact text (never through `f64`).
+pub fn number_text(n: &serde_json::Number) -> String {
+    n.to_string()
+}
+
+/// `?page=&limit=`, validated: anything but integers in range is 400 `invalid_pagination`.
+#[derive(Debug, Clone, Copy)]
+pub struct Pagination(pub PageRequest);
+
+impl<S: Send + Sync> FromRequestParts<S> for Pagination {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let (mut page, mut limit) = (None, None);
+        for (key, value) in query_pairs(parts.uri.query()) {
+            match key.as_str() {
+                "page" => page = Some(value),
+                "limit" => limit = Some(value),
+                _ => {}
+            }
+        }
+        Ok(Pagination(PageRequest::parse(page.as_deref(), limit.as_deref())?))
+    }
+}
+
+/// The decoded `key=value` pairs of a query string.
+/// Malformed percent-encoding decodes lossily rather than failing the request.
+pub fn query_pairs(query: Option<&str>) -> Vec<(String, String)> {
+    query.map(|q| serde_urlencoded::from_str(q).unwrap_or_default()).unwrap_or_default()
+}
+
+/// A query-string filter struct, with unknown or ill-typed parameters as `validation_error`.
+pub struct ApiQuery<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let pairs = query_pairs(parts.uri.query());
+        let map: serde_json::Map<String, serde_json::Value> =
+            pairs.into_iter().map(|(k, v)| (k, serde_json::Value::String(v))).collect();
+        serde_path_to_error::deserialize(serde_json::Value::Object(map)).map(ApiQuery).map_err(|e| {
+            let field = e.path().to_string();
+            ApiError::validation(vec![FieldError::new(field, strip_position(&e.into_inner().to_string()))])
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields, rename_all = "camelCase")]
+    #[allow(dead_code)]
+    struct Body {
+        first_name: Option<String>,
+        items: Option<Vec<Item>>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Item {
+        quantity: Option<u32>,
+    }
+
+    #[test]
+    fn json_errors_name_the_field() {
+        let e = parse_json::<Body>(br#"{"firstName": 3}"#).unwrap_err();
+        assert_eq!((e.code, e.details[0].field.as_str()), ("validation_error", "firstName"));
+        let e = parse_json::<Body>(br#"{"items": [{"quantity": "x"}]}"#).unwrap_err();
+        assert_eq!(e.details[0].field, "items[0].quantity");
+        let e = parse_json::<Body>(br#"{"nope": 1}"#).unwrap_err();
+        assert_eq!(e.details[0].field, "nope");
+        let e = parse_json::<Body>(br#"{"items": [{"extra": 1}]}"#).unwrap_err();
+        assert_eq!(e.details[0].field, "items[0].extra");
+        let e = parse_json::<Body>(br#"[]"#).unwrap_err();
+        assert_eq!(e.details[0].field, "body");
+        for bad in [&b"{"[..], b"", b"{} x", b"{'a':1}"] {
+            assert_eq!(parse_json::<Body>(bad).unwrap_err().code, "invalid_json");
+        }
+        assert!(parse_json::<Body>(br#"{"firstName": "A"}"#).is_ok());
+    }
+}

@@ -1,0 +1,61 @@
+//! Issuing API keys: `sk_test_` / `sk_live_` plus 32 random base62 characters, of which only the
+//! SHA-256 digest is kept.
+
+use lajan_domain::apikey::{ApiKey, SECRET_RANDOM_LEN, secret_hint};
+use lajan_domain::id::IdKind;
+use lajan_domain::scope::Scope;
+use lajan_domain::{Environment, Timestamp};
+use lajan_store::NewApiKey;
+use rand::Rng;
+use rand::distr::Alphanumeric;
+use sha2::{Digest, Sha256};
+
+/// The lowercase hex SHA-256 of a secret, the only form in which keys are stored.
+pub fn hash_secret(secret: &str) -> String {
+    hex(&Sha256::digest(secret.as_bytes()))
+}
+
+/// Lowercase hex of a byte string.
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 0xf)]));
+    }
+    out
+}
+
+/// A fresh secret and the record to store for it. The secret is shown once and never again.
+pub fn issue_key(org_id: &str, env: Environment, scopes: Vec<Scope>, name: &str) -> (String, NewApiKey) {
+    let random: String = rand::rng().sample_iter(&Alphanumeric).take(SECRET_RANDOM_LEN).map(char::from).collect();
+    let secret = format!("{}{random}", env.key_prefix());
+    let key = ApiKey {
+        id: IdKind::ApiKey.generate(),
+        org_id: org_id.to_owned(),
+        env,
+        name: name.to_owned(),
+        hint: secret_hint(&secret),
+        scopes,
+        created_at: Timestamp::now(),
+        last_used_at: None,
+        revoked_at: None,
+    };
+    let secret_hash = hash_secret(&secret);
+    (secret, NewApiKey { key, secret_hash })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn issued_keys_are_well_formed_and_hashed() {
+        let (secret, new) = issue_key("org_1", Environment::Live, vec![Scope::All], "ci");
+        assert_eq!(lajan_domain::apikey::secret_environment(&secret), Some(Environment::Live));
+        assert_eq!(new.secret_hash, hash_secret(&secret));
+        assert_eq!(new.secret_hash.len(), 64);
+        assert!(!new.key.hint.contains(&secret[12..]));
+        assert_eq!(hash_secret("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
+}

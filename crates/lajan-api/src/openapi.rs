@@ -1,0 +1,79 @@
+//! The OpenAPI 3.1 document, generated from the handlers and types, served at `/v1/openapi.json`
+//! and browsable at `/docs` (Swagger UI, bundled: no CDN).
+
+use crate::error::{ErrorBody, FieldDetail};
+use crate::routes::{self, Deleted, PaginationView};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+
+const DESCRIPTION: &str = "\
+Lajan lets an organization invoice its clients and pay them out in Stellar assets.
+
+**Authentication.** Send `Authorization: Bearer <key>`. Sandbox keys start with `sk_test_` and only \
+see sandbox data; live keys start with `sk_live_`. A key without the scope an operation needs gets 403.
+Scopes: `*`, `<area>:read`, `<area>:write` (write includes read) and `payouts:approve`.
+
+**Paths.** Every area answers at `/v1/<area>` and at `/v1/mfi/<area>`; both are the same operation.
+
+**Errors.** Every error has the shape `{ statusCode, error, code, message, details? }`; `code` is \
+stable and machine-readable, `details` names the fields at fault.
+
+**Lists.** `page` (from 1) and `limit` (1 to 100, default 20); anything else is 400 `invalid_pagination`.
+
+**Rate limits.** Per organization and environment: 60 requests per minute (Standard) or 300 \
+(Enterprise). Every authenticated response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` \
+and `X-RateLimit-Reset` (Unix seconds when the window resets); over the limit: 429 with `Retry-After`.
+
+**Idempotency.** Send `Idempotency-Key` on any POST to make it safe to retry: the first completed \
+response is replayed for 24 hours with `Idempotent-Replayed: true`; the same key with a different \
+request is 422, and while the first request runs, 409.
+
+**Bodies.** JSON only (`Content-Type: application/json`, else 415), at most 1 MiB (else 413). \
+Unknown fields are rejected. Money in requests is a JSON number read exactly; in responses, a \
+decimal string with two places. Timestamps are RFC 3339 UTC with milliseconds.";
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "Lajan API", version = "1.0.0", description = DESCRIPTION),
+    paths(
+        routes::clients::list,
+        routes::clients::create,
+        routes::clients::fetch,
+        routes::clients::update,
+        routes::clients::archive,
+        routes::events::list,
+        routes::events::fetch,
+        routes::settings::fetch,
+        routes::settings::update,
+        routes::health::healthz,
+        routes::health::readyz,
+    ),
+    components(schemas(ErrorBody, FieldDetail, PaginationView, Deleted)),
+    modifiers(&BearerAuth),
+    security(("bearer" = [])),
+    tags(
+        (name = "Clients", description = "The people an organization invoices and pays"),
+        (name = "Events", description = "What happened, written with each change (client.created, client.updated, client.deleted)"),
+        (name = "Settings", description = "Per-environment defaults and rules"),
+        (name = "Operations", description = "Health and readiness, no key needed"),
+    )
+)]
+pub struct ApiDoc;
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("sk_test_... or sk_live_...").build(),
+            ),
+        );
+    }
+}
+
+pub fn document() -> utoipa::openapi::OpenApi {
+    ApiDoc::openapi()
+}

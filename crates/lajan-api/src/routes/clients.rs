@@ -1,0 +1,220 @@
+//! Clients: `GET/POST /clients`, `GET/PUT/DELETE /clients/{id}`. DELETE archives: the client
+//! leaves this area but stays visible inside the invoices and payouts that reference it.
+
+use super::{Deleted, PaginationView, ResourceId};
+use crate::auth::Authed;
+use crate::auth::scope::{ClientsRead, ClientsWrite};
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::extract::{ApiJson, ApiQuery, Pagination, nullable};
+use crate::state::AppState;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::{Json, Router};
+use lajan_domain::client::{Client, ClientInput, ClientPatchInput};
+use lajan_domain::id::IdKind;
+use lajan_domain::{FieldError, Timestamp};
+use lajan_store::{ClientQuery, NewEvent, StoreError};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/clients", get(list).post(create))
+        .route("/clients/{id}", get(fetch).put(update).delete(archive))
+}
+
+/// A client: a person the organization invoices and pays.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientView {
+    #[schema(example = "cli_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b")]
+    pub id: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub email: Option<String>,
+    /// E.164.
+    #[schema(example = "+50937000000")]
+    pub phone_number: Option<String>,
+    /// Stellar account (StrKey, `G...`).
+    #[schema(example = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H")]
+    pub wallet_account_id: Option<String>,
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: Timestamp,
+    #[schema(value_type = String, format = DateTime)]
+    pub updated_at: Timestamp,
+}
+
+impl From<&Client> for ClientView {
+    fn from(c: &Client) -> Self {
+        ClientView {
+            id: c.id.clone(),
+            first_name: c.first_name.clone(),
+            last_name: c.last_name.clone(),
+            email: c.email.clone(),
+            phone_number: c.phone_number.clone(),
+            wallet_account_id: c.wallet_account_id.clone(),
+            created_at: c.created_at,
+            updated_at: c.updated_at,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ClientList {
+    pub data: Vec<ClientView>,
+    pub pagination: PaginationView,
+}
+
+/// A new client. `firstName` and `lastName` are required; the rest are optional.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CreateClient {
+    #[schema(required = true, example = "Marie")]
+    pub first_name: Option<String>,
+    #[schema(required = true, example = "Jean-Baptiste")]
+    pub last_name: Option<String>,
+    #[schema(example = "marie@example.ht")]
+    pub email: Option<String>,
+    #[schema(example = "+50937000000")]
+    pub phone_number: Option<String>,
+    #[schema(example = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H")]
+    pub wallet_account_id: Option<String>,
+}
+
+/// A change to a client: fields left out are kept; `null` clears `email`, `phoneNumber` or
+/// `walletAccountId`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct UpdateClient {
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub first_name: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub last_name: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub email: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub phone_number: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub wallet_account_id: Option<Option<String>>,
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ClientFilters {
+    /// Matches first and last name, email, phone number or wallet address (case-insensitive, substring).
+    pub search: Option<String>,
+    /// Page number, from 1.
+    #[allow(dead_code)]
+    #[param(value_type = Option<u32>)]
+    pub page: Option<String>,
+    /// Page size, 1 to 100 (default 20).
+    #[allow(dead_code)]
+    #[param(value_type = Option<u32>)]
+    pub limit: Option<String>,
+}
+
+fn event(event_type: &'static str) -> impl Fn(&Client) -> NewEvent {
+    move |c| NewEvent { event_type, object: serde_json::to_value(ClientView::from(c)).unwrap_or_default() }
+}
+
+fn client_not_found(e: StoreError) -> ApiError {
+    match e {
+        StoreError::NotFound => ApiError::not_found("client"),
+        other => other.into(),
+    }
+}
+
+#[utoipa::path(get, path = "/v1/clients", tag = "Clients", params(ClientFilters),
+    responses((status = 200, body = ClientList), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+pub async fn list(
+    auth: Authed<ClientsRead>,
+    State(state): State<AppState>,
+    Pagination(page): Pagination,
+    ApiQuery(filters): ApiQuery<ClientFilters>,
+) -> ApiResult<Json<ClientList>> {
+    if filters.search.as_ref().is_some_and(|s| s.chars().count() > 200) {
+        return Err(ApiError::validation(vec![FieldError::new("search", "must be at most 200 characters")]));
+    }
+    let query = ClientQuery { search: filters.search, page };
+    let found = state.store.list_clients(auth.tenant(), &query).await?;
+    let pagination = PaginationView::of(&found);
+    Ok(Json(ClientList { data: found.items.iter().map(ClientView::from).collect(), pagination }))
+}
+
+#[utoipa::path(post, path = "/v1/clients", tag = "Clients", request_body = CreateClient,
+    params(("Idempotency-Key" = Option<String>, Header, description = "Makes the request safe to retry")),
+    responses((status = 201, body = ClientView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 409, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 415, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn create(
+    auth: Authed<ClientsWrite>,
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<CreateClient>,
+) -> ApiResult<(StatusCode, Json<ClientView>)> {
+    let input = ClientInput {
+        first_name: body.first_name,
+        last_name: body.last_name,
+        email: body.email,
+        phone_number: body.phone_number,
+        wallet_account_id: body.wallet_account_id,
+    };
+    let client = input.into_client(IdKind::Client.generate(), Timestamp::now())?;
+    state.store.create_client(auth.tenant(), &client, &event("client.created")(&client)).await?;
+    Ok((StatusCode::CREATED, Json(ClientView::from(&client))))
+}
+
+#[utoipa::path(get, path = "/v1/clients/{id}", tag = "Clients", params(("id" = String, Path)),
+    responses((status = 200, body = ClientView), (status = 404, body = ErrorBody)))]
+pub async fn fetch(
+    auth: Authed<ClientsRead>,
+    State(state): State<AppState>,
+    ResourceId(id): ResourceId,
+) -> ApiResult<Json<ClientView>> {
+    let client = state.store.get_client(auth.tenant(), &id).await?.ok_or_else(|| ApiError::not_found("client"))?;
+    Ok(Json(ClientView::from(&client)))
+}
+
+#[utoipa::path(put, path = "/v1/clients/{id}", tag = "Clients", params(("id" = String, Path)), request_body = UpdateClient,
+    responses((status = 200, body = ClientView), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn update(
+    auth: Authed<ClientsWrite>,
+    State(state): State<AppState>,
+    ResourceId(id): ResourceId,
+    ApiJson(body): ApiJson<UpdateClient>,
+) -> ApiResult<Json<ClientView>> {
+    let patch = ClientPatchInput {
+        first_name: body.first_name,
+        last_name: body.last_name,
+        email: body.email,
+        phone_number: body.phone_number,
+        wallet_account_id: body.wallet_account_id,
+    }
+    .parse()?;
+    let client = state
+        .store
+        .update_client(auth.tenant(), &id, &patch, Timestamp::now(), &event("client.updated"))
+        .await
+        .map_err(client_not_found)?;
+    Ok(Json(ClientView::from(&client)))
+}
+
+#[utoipa::path(delete, path = "/v1/clients/{id}", tag = "Clients", params(("id" = String, Path)),
+    responses((status = 200, body = Deleted), (status = 404, body = ErrorBody)))]
+pub async fn archive(
+    auth: Authed<ClientsWrite>,
+    State(state): State<AppState>,
+    ResourceId(id): ResourceId,
+) -> ApiResult<Json<Deleted>> {
+    let client = state
+        .store
+        .archive_client(auth.tenant(), &id, Timestamp::now(), &event("client.deleted"))
+        .await
+        .map_err(client_not_found)?;
+    Ok(Json(Deleted { id: client.id, deleted: true }))
+}

@@ -1,0 +1,94 @@
+//! Events: `GET /events` (newest first, filter by `type`) and `GET /events/{id}`.
+//! Each event was written in the same transaction as the change it reports.
+
+use super::{PaginationView, ResourceId};
+use crate::auth::Authed;
+use crate::auth::scope::EventsRead;
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::extract::{ApiQuery, Pagination};
+use crate::state::AppState;
+use axum::extract::State;
+use axum::routing::get;
+use axum::{Json, Router};
+use lajan_domain::Timestamp;
+use lajan_domain::event::Event;
+use lajan_store::EventQuery;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+pub fn routes() -> Router<AppState> {
+    Router::new().route("/events", get(list)).route("/events/{id}", get(fetch))
+}
+
+/// Something that happened: `data.object` is the resource as the API showed it right after.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EventView {
+    #[schema(example = "evt_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b")]
+    pub id: String,
+    /// e.g. `client.created`, `client.updated`, `client.deleted`.
+    #[serde(rename = "type")]
+    #[schema(example = "client.created")]
+    pub event_type: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: Timestamp,
+    /// False for sandbox (`sk_test_`) data.
+    pub livemode: bool,
+    /// `{ "object": <resource> }`.
+    #[schema(value_type = Object)]
+    pub data: serde_json::Value,
+}
+
+impl EventView {
+    fn from_event(e: Event) -> ApiResult<Self> {
+        let data = serde_json::from_str(&e.data).map_err(|err| ApiError::internal(&err))?;
+        Ok(EventView { id: e.id, event_type: e.event_type, created_at: e.created_at, livemode: e.env.is_live(), data })
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventList {
+    pub data: Vec<EventView>,
+    pub pagination: PaginationView,
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct EventFilters {
+    /// Only events of this type, e.g. `client.created`.
+    #[serde(rename = "type")]
+    #[param(rename = "type")]
+    pub event_type: Option<String>,
+    #[allow(dead_code)]
+    #[param(value_type = Option<u32>)]
+    pub page: Option<String>,
+    #[allow(dead_code)]
+    #[param(value_type = Option<u32>)]
+    pub limit: Option<String>,
+}
+
+#[utoipa::path(get, path = "/v1/events", tag = "Events", params(EventFilters),
+    responses((status = 200, body = EventList), (status = 400, body = ErrorBody)))]
+pub async fn list(
+    auth: Authed<EventsRead>,
+    State(state): State<AppState>,
+    Pagination(page): Pagination,
+    ApiQuery(filters): ApiQuery<EventFilters>,
+) -> ApiResult<Json<EventList>> {
+    let query = EventQuery { event_type: filters.event_type, page };
+    let found = state.store.list_events(auth.tenant(), &query).await?;
+    let pagination = PaginationView::of(&found);
+    let data = found.items.into_iter().map(EventView::from_event).collect::<ApiResult<_>>()?;
+    Ok(Json(EventList { data, pagination }))
+}
+
+#[utoipa::path(get, path = "/v1/events/{id}", tag = "Events", params(("id" = String, Path)),
+    responses((status = 200, body = EventView), (status = 404, body = ErrorBody)))]
+pub async fn fetch(
+    auth: Authed<EventsRead>,
+    State(state): State<AppState>,
+    ResourceId(id): ResourceId,
+) -> ApiResult<Json<EventView>> {
+    let event = state.store.get_event(auth.tenant(), &id).await?.ok_or_else(|| ApiError::not_found("event"))?;
+    Ok(Json(EventView::from_event(event)?))
+}

@@ -1,0 +1,62 @@
+//! The API's areas, one module each, and the pieces they share.
+
+pub mod clients;
+pub mod events;
+pub mod health;
+pub mod settings;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+use axum::Router;
+use axum::extract::{FromRequestParts, Path};
+use axum::http::request::Parts;
+use lajan_domain::pagination::Page;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// Every area's routes, relative to `/v1` (and mounted again under `/v1/mfi`).
+pub fn v1() -> Router<AppState> {
+    Router::new().merge(clients::routes()).merge(events::routes()).merge(settings::routes())
+}
+
+/// The pagination object of every list response.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PaginationView {
+    pub total: u64,
+    pub page: u32,
+    pub limit: u32,
+    pub total_pages: u64,
+}
+
+impl PaginationView {
+    pub fn of<T>(page: &Page<T>) -> Self {
+        PaginationView {
+            total: page.total,
+            page: page.request.page,
+            limit: page.request.limit,
+            total_pages: page.total_pages(),
+        }
+    }
+}
+
+/// The `{id}` of a resource path. Ids are opaque: one that cannot be read finds nothing (404).
+pub struct ResourceId(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for ResourceId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        Path::<String>::from_request_parts(parts, state)
+            .await
+            .map(|Path(id)| ResourceId(id))
+            .map_err(|_| ApiError::not_found("resource"))
+    }
+}
+
+/// The body of a successful DELETE.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Deleted {
+    pub id: String,
+    pub deleted: bool,
+}

@@ -1,0 +1,184 @@
+//! What each subcommand does.
+
+use crate::cli::{Cli, Command, KeysCommand, OrgsCommand};
+use crate::config::{FileConfig, ServeConfig, database_url};
+use anyhow::{Context, bail};
+use lajan_api::Application;
+use lajan_api::keys::issue_key;
+use lajan_domain::apikey::parse_scopes;
+use lajan_domain::id::IdKind;
+use lajan_domain::org::{Organization, Tier};
+use lajan_domain::scope::Scope;
+use lajan_domain::{Environment, Timestamp};
+use lajan_store::{Store, StoreError, redact_url};
+use secrecy::{ExposeSecret, SecretString};
+use std::sync::Arc;
+
+pub async fn run(cli: Cli) -> anyhow::Result<()> {
+    let file = FileConfig::load(&cli)?;
+    match &cli.command {
+        Command::Serve(args) => serve(ServeConfig::resolve(&cli, args, file)?).await,
+        Command::Migrate => {
+            let store = open(&database_url(&cli, &file)).await?;
+            store.close().await;
+            eprintln!("migrations applied");
+            Ok(())
+        }
+        Command::Orgs(cmd) => {
+            let store = open(&database_url(&cli, &file)).await?;
+            let result = orgs(store.as_ref(), cmd).await;
+            store.close().await;
+            result
+        }
+        Command::Keys(cmd) => {
+            let store = open(&database_url(&cli, &file)).await?;
+            let result = keys(store.as_ref(), cmd).await;
+            store.close().await;
+            result
+        }
+    }
+}
+
+/// Opens the database and applies migrations, so every command works on a fresh file.
+async fn open(url: &SecretString) -> anyhow::Result<Arc<dyn Store>> {
+    let url = url.expose_secret();
+    let store = lajan_store::open(url).await.with_context(|| format!("opening database {}", redact_url(url)))?;
+    store.migrate().await.context("applying migrations")?;
+    Ok(store)
+}
+
+async fn serve(config: ServeConfig) -> anyhow::Result<()> {
+    let store = open(&config.database_url).await?;
+    bootstrap(store.as_ref(), &format!("http://{}", config.listen)).await?;
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .with_context(|| format!("binding {}", config.listen))?;
+    let app = Application::build(config.app, store.clone(), listener).await?;
+    tracing::info!(addr = %app.local_addr()?, database = %redact_url(config.database_url.expose_secret()), "lajan listening");
+    app.run(shutdown_signal()).await.context("serving")?;
+    store.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// On an empty database: organization "Default" and a sandbox key, printed once.
+async fn bootstrap(store: &dyn Store, base: &str) -> anyhow::Result<()> {
+    let org = Organization {
+        id: IdKind::Organization.generate(),
+        name: "Default".into(),
+        tier: Tier::Standard,
+        created_at: Timestamp::now(),
+    };
+    let (secret, key) = issue_key(&org.id, Environment::Test, vec![Scope::All], "sandbox (created on first run)");
+    if store.bootstrap(&org, &key).await.context("creating the default organization")? {
+        eprintln!(
+            "\nCreated organization \"Default\" ({}) and a sandbox API key. It is shown only this once:\n\n    {secret}\n\nTry: curl -H \"Authorization: Bearer {secret}\" {base}/v1/clients\n",
+            org.id
+        );
+    }
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down: finishing requests in flight");
+}
+
+async fn orgs(store: &dyn Store, cmd: &OrgsCommand) -> anyhow::Result<()> {
+    match cmd {
+        OrgsCommand::Create { name, tier } => {
+            let name = name.trim();
+            if name.is_empty() {
+                bail!("--name must not be empty");
+            }
+            let tier: Tier = tier.parse().map_err(anyhow::Error::msg)?;
+            let org =
+                Organization { id: IdKind::Organization.generate(), name: name.to_owned(), tier, created_at: Timestamp::now() };
+            store.create_organization(&org).await?;
+            eprintln!("created organization {:?} ({} tier)", org.name, org.tier);
+            println!("{}", org.id);
+        }
+        OrgsCommand::List => {
+            for org in store.list_organizations().await? {
+                println!("{}\t{}\t{}\t{}", org.id, org.tier, org.created_at, org.name);
+            }
+        }
+    }
+    Ok(())
+}
+
+async fn keys(store: &dyn Store, cmd: &KeysCommand) -> anyhow::Result<()> {
+    match cmd {
+        KeysCommand::Create { env, org, scopes, name } => {
+            let env: Environment = env.parse().map_err(anyhow::Error::msg)?;
+            let org = resolve_org(store, org.as_deref()).await?;
+            let scopes = if scopes.is_empty() { vec![Scope::All] } else { parse_scopes(scopes).map_err(anyhow::Error::msg)? };
+            let (secret, key) = issue_key(&org.id, env, scopes, name);
+            store.create_api_key(&key).await?;
+            let scopes: Vec<String> = key.key.scopes.iter().map(ToString::to_string).collect();
+            eprintln!(
+                "created {} key {} for organization {} ({}) with scopes {}; the secret is shown only once",
+                env,
+                key.key.id,
+                org.id,
+                org.name,
+                scopes.join(" ")
+            );
+            println!("{secret}");
+        }
+        KeysCommand::List { org } => {
+            println!("ID\tORG\tENV\tHINT\tSCOPES\tCREATED\tLAST_USED\tREVOKED\tNAME");
+            for k in store.list_api_keys(org.as_deref()).await? {
+                let scopes: Vec<String> = k.scopes.iter().map(ToString::to_string).collect();
+                let show = |t: Option<Timestamp>| t.map_or_else(|| "-".to_owned(), |t| t.to_string());
+                println!(
+                    "{}\t{}\t{}\t{}...\t{}\t{}\t{}\t{}\t{}",
+                    k.id,
+                    k.org_id,
+                    k.env,
+                    k.hint,
+                    scopes.join(","),
+                    k.created_at,
+                    show(k.last_used_at),
+                    show(k.revoked_at),
+                    k.name
+                );
+            }
+        }
+        KeysCommand::Revoke { key_id } => match store.revoke_api_key(key_id, Timestamp::now()).await {
+            Ok(k) => eprintln!("revoked {} ({}...)", k.id, k.hint),
+            Err(StoreError::NotFound) => bail!("no key with id {key_id}"),
+            Err(e) => return Err(e.into()),
+        },
+    }
+    Ok(())
+}
+
+async fn resolve_org(store: &dyn Store, id: Option<&str>) -> anyhow::Result<Organization> {
+    if let Some(id) = id {
+        return store.get_organization(id).await?.with_context(|| format!("no organization with id {id}"));
+    }
+    let mut all = store.list_organizations().await?;
+    match all.len() {
+        1 => Ok(all.remove(0)),
+        0 => bail!("there is no organization yet: run `lajan orgs create --name NAME` (or `lajan serve` once)"),
+        n => bail!("there are {n} organizations: choose one with --org (see `lajan orgs list`)"),
+    }
+}
