@@ -62,12 +62,8 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
         if inner.classify() != serde_json::error::Category::Data {
             return invalid_json(&message);
         }
-        let field = match unknown_field_name(&message) {
-            Some(name) if path == "." => name.to_owned(),
-            Some(name) => format!("{path}.{name}"),
-            None if path == "." => "body".to_owned(),
-            None => path,
-        };
+        // The path already ends with an unknown field's own name.
+        let field = if path == "." { "body".to_owned() } else { path };
         ApiError::validation(vec![FieldError::new(field, message)])
     })?;
     de.end().map_err(|e| invalid_json(&strip_position(&e.to_string())))?;
@@ -80,11 +76,6 @@ fn strip_position(message: &str) -> String {
         Some(i) => message[..i].to_owned(),
         None => message.to_owned(),
     }
-}
-
-/// The name inside "unknown field `name`, expected ...".
-fn unknown_field_name(message: &str) -> Option<&str> {
-    message.strip_prefix("unknown field `")?.split('`').next()
 }
 
 /// For PATCH-like bodies: tells an absent field (`None`) from an explicit `null` (`Some(None)`).

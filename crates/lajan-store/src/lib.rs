@@ -173,7 +173,8 @@ pub trait Store: Send + Sync + 'static {
     /// Deletes expired idempotency keys and rate-limit windows. Returns how many rows went.
     async fn purge_expired(&self, now: Timestamp) -> StoreResult<u64>;
 
-    /// Fault injection for tests: the next write transaction fails just before it commits.
+    /// Fault injection for tests: the next change to a resource (anything but the bookkeeping of
+    /// key usage, idempotency keys and rate-limit windows) fails just before it commits.
     fn fail_next_commit(&self);
 }
 

@@ -231,7 +231,9 @@ fn classify_idempotency_key(
 }
 
 impl ThisStore {
-    /// Commits `tx` unless a test armed the fault point, in which case it rolls back.
+    /// Commits a change to a resource, unless a test armed the fault point, in which case it
+    /// rolls back. Bookkeeping writes (key usage, idempotency keys, rate-limit windows) commit
+    /// directly so the fault lands on the change under test.
     async fn commit(&self, tx: Tx) -> StoreResult<()> {
         self.fail.check()?;
         tx.commit().await?;
@@ -353,7 +355,7 @@ impl Store for ThisStore {
             .bind(key_id)
             .execute(&mut *tx)
             .await?;
-        self.commit(tx).await
+        Ok(tx.commit().await?)
     }
 
     async fn get_settings(&self, tenant: &Tenant) -> StoreResult<Settings> {
@@ -627,7 +629,7 @@ impl Store for ThisStore {
             return Ok(classify_idempotency_key(found.as_ref(), request_hash, now)?
                 .unwrap_or(IdempotencyBegin::InProgress));
         }
-        self.commit(tx).await?;
+        tx.commit().await?;
         Ok(IdempotencyBegin::Started)
     }
 
@@ -644,7 +646,7 @@ impl Store for ThisStore {
         .bind(key)
         .execute(&mut *tx)
         .await?;
-        self.commit(tx).await
+        Ok(tx.commit().await?)
     }
 
     async fn idempotency_release(&self, tenant: &Tenant, key: &str) -> StoreResult<()> {
@@ -655,7 +657,7 @@ impl Store for ThisStore {
             .bind(key)
             .execute(&mut *tx)
             .await?;
-        self.commit(tx).await
+        Ok(tx.commit().await?)
     }
 
     async fn rate_limit_hit(&self, bucket: &str, window_start: i64, expires_at: i64) -> StoreResult<u64> {
@@ -670,7 +672,7 @@ impl Store for ThisStore {
         .bind(expires_at)
         .fetch_one(&mut *tx)
         .await?;
-        self.commit(tx).await?;
+        tx.commit().await?;
         Ok(count_of(hits))
     }
 
@@ -686,7 +688,7 @@ impl Store for ThisStore {
             .execute(&mut *tx)
             .await?
             .rows_affected();
-        self.commit(tx).await?;
+        tx.commit().await?;
         Ok(keys + windows)
     }
 

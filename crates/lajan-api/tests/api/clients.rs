@@ -1,0 +1,120 @@
+//! The clients area: create, get, list with search, update, archive; both path forms; events.
+
+use crate::common::{WALLET, expect_error};
+use serde_json::{Value, json};
+
+api_test!(clients_crud_and_archive, |app| {
+    let r = app
+        .post("/v1/clients", &json!({
+            "firstName": " Marie ", "lastName": "Jean-Baptiste", "email": "marie@example.ht",
+            "phoneNumber": "+50937000000", "walletAccountId": WALLET
+        }))
+        .await;
+    assert_eq!(r.status(), 201);
+    let created: Value = r.json().await.unwrap();
+    let id = created["id"].as_str().unwrap().to_owned();
+    assert!(id.starts_with("cli_"));
+    assert_eq!(created["firstName"], "Marie", "names are trimmed");
+    assert_eq!(created["phoneNumber"], "+50937000000");
+    assert_eq!(created["walletAccountId"], WALLET);
+    let created_at = created["createdAt"].as_str().unwrap();
+    assert!(created_at.ends_with('Z') && created_at.len() == 24, "RFC 3339 with millis: {created_at}");
+    assert_eq!(created["createdAt"], created["updatedAt"]);
+
+    let got: Value = app.get(&format!("/v1/clients/{id}")).await.json().await.unwrap();
+    assert_eq!(got, created);
+    let got_mfi: Value = app.get(&format!("/v1/mfi/clients/{id}")).await.json().await.unwrap();
+    assert_eq!(got_mfi, created, "both path forms");
+
+    let r = app.put(&format!("/v1/clients/{id}"), &json!({ "lastName": "Pierre", "email": null })).await;
+    assert_eq!(r.status(), 200);
+    let updated: Value = r.json().await.unwrap();
+    assert_eq!(updated["lastName"], "Pierre");
+    assert_eq!(updated["email"], Value::Null);
+    assert_eq!(updated["phoneNumber"], "+50937000000", "fields left out are kept");
+    assert_ne!(updated["updatedAt"], created["updatedAt"]);
+    assert_eq!(app.get(&format!("/v1/mfi/clients/{id}")).await.json::<Value>().await.unwrap(), updated);
+
+    let bad = expect_error(app.put(&format!("/v1/clients/{id}"), &json!({ "phoneNumber": "555", "firstName": "Ok" })).await, 400, "validation_error").await;
+    assert_eq!(bad["details"][0]["field"], "phoneNumber");
+    assert_eq!(app.get(&format!("/v1/clients/{id}")).await.json::<Value>().await.unwrap(), updated, "a rejected update changes nothing");
+    let bad = expect_error(app.put(&format!("/v1/clients/{id}"), &json!({ "firstName": null })).await, 400, "validation_error").await;
+    assert_eq!(bad["details"][0]["field"], "firstName");
+
+    let r = app.delete(&format!("/v1/mfi/clients/{id}")).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.json::<Value>().await.unwrap(), json!({ "id": id, "deleted": true }));
+    expect_error(app.get(&format!("/v1/clients/{id}")).await, 404, "not_found").await;
+    expect_error(app.delete(&format!("/v1/clients/{id}")).await, 404, "not_found").await;
+    expect_error(app.put(&format!("/v1/clients/{id}"), &json!({ "firstName": "X" })).await, 404, "not_found").await;
+    let list: Value = app.get("/v1/clients").await.json().await.unwrap();
+    assert_eq!(list["pagination"]["total"], 0, "archived clients leave the list");
+    // Resources that reference an archived client can still show it.
+    let tenant = lajan_domain::Tenant::new(app.org.id.clone(), lajan_domain::Environment::Test);
+    let kept = app.store().get_client_including_archived(&tenant, &id).await.unwrap().unwrap();
+    assert_eq!(kept.last_name, "Pierre");
+
+    let events: Value = app.get("/v1/events").await.json().await.unwrap();
+    let types: Vec<&str> = events["data"].as_array().unwrap().iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(types, ["client.deleted", "client.updated", "client.created"]);
+    assert_eq!(events["data"][1]["data"]["object"], updated, "the event carries the resource as the API showed it");
+    assert_eq!(events["data"][2]["data"]["object"], created);
+});
+
+api_test!(client_fields_are_validated, |app| {
+    let body = expect_error(
+        app.post("/v1/clients", &json!({
+            "firstName": "A", "lastName": "B", "email": "not-an-email", "phoneNumber": "50937000000",
+            "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2A"
+        }))
+        .await,
+        400,
+        "validation_error",
+    )
+    .await;
+    let fields: Vec<&str> = body["details"].as_array().unwrap().iter().map(|d| d["field"].as_str().unwrap()).collect();
+    assert_eq!(fields, ["email", "phoneNumber", "walletAccountId"]);
+    for wallet in ["GABC", "SBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H", "gbrpyhil2ci3fnq4bxlfmndlfjunpu2hy3zmfshonuceoasw7qc7ox2h"] {
+        let body = expect_error(app.post("/v1/clients", &json!({ "firstName": "A", "lastName": "B", "walletAccountId": wallet })).await, 400, "validation_error").await;
+        assert_eq!(body["details"][0]["field"], "walletAccountId");
+    }
+    let body = expect_error(app.post("/v1/clients", &json!({ "firstName": "A".repeat(101), "lastName": "B" })).await, 400, "validation_error").await;
+    assert_eq!(body["details"][0]["field"], "firstName");
+    let list: Value = app.get("/v1/clients").await.json().await.unwrap();
+    assert_eq!(list["pagination"]["total"], 0, "nothing was created");
+    assert_eq!(app.get("/v1/events").await.json::<Value>().await.unwrap()["pagination"]["total"], 0);
+    expect_error(app.get("/v1/clients/cli_does_not_exist").await, 404, "not_found").await;
+});
+
+api_test!(clients_search_over_name_email_phone_and_wallet, |app| {
+    let marie = app.post("/v1/clients", &json!({ "firstName": "Marie", "lastName": "Jean", "email": "mj@example.ht", "phoneNumber": "+50937111111" })).await;
+    assert_eq!(marie.status(), 201);
+    app.post("/v1/clients", &json!({ "firstName": "Paul", "lastName": "Pierre", "walletAccountId": WALLET })).await;
+    app.post("/v1/clients", &json!({ "firstName": "Anne", "lastName": "Marie-Claire" })).await;
+    for (search, expected) in [
+        ("marie", vec!["Anne", "Marie"]),
+        ("MARIE JEAN", vec!["Marie"]),
+        ("example.ht", vec!["Marie"]),
+        ("37111", vec!["Marie"]),
+        (&WALLET[..10], vec!["Paul"]),
+        ("nobody", vec![]),
+        ("50%", vec![]),
+    ] {
+        let list: Value = app.get(&format!("/v1/clients?search={}", urlencode(search))).await.json().await.unwrap();
+        let names: Vec<&str> = list["data"].as_array().unwrap().iter().map(|c| c["firstName"].as_str().unwrap()).collect();
+        assert_eq!(names, expected, "search {search:?}");
+        assert_eq!(list["pagination"]["total"], expected.len());
+    }
+    let list: Value = app.get("/v1/mfi/clients?search=marie&limit=1").await.json().await.unwrap();
+    assert_eq!(list["data"].as_array().unwrap().len(), 1);
+    assert_eq!(list["pagination"]["totalPages"], 2);
+});
+
+fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}

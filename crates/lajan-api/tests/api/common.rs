@@ -1,0 +1,190 @@
+//! The test harness: the real application on port 0 over a fresh database, and an HTTP client.
+
+use lajan_api::{AppConfig, Application};
+use lajan_domain::org::{Organization, Tier};
+use lajan_domain::scope::Scope;
+use lajan_domain::{Environment, Timestamp};
+use lajan_domain::id::IdKind;
+use lajan_store::Store;
+use lajan_store::testing::TestStore;
+use reqwest::{Method, Response};
+use serde_json::Value;
+use std::sync::Arc;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+pub const WALLET: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
+
+/// Limits high enough that only the rate-limit tests ever meet them.
+pub fn test_config() -> AppConfig {
+    let mut config = AppConfig::default();
+    config.rate_limits.standard = 100_000;
+    config.rate_limits.enterprise = 100_000;
+    config
+}
+
+/// One running application instance.
+pub struct Server {
+    pub base: String,
+    stop: Option<oneshot::Sender<()>>,
+    handle: JoinHandle<std::io::Result<()>>,
+}
+
+impl Server {
+    pub async fn start(store: Arc<dyn Store>, config: AppConfig) -> Server {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let app = Application::build(config, store, listener).await.expect("build app");
+        let base = format!("http://{}", app.local_addr().expect("addr"));
+        let (tx, rx) = oneshot::channel();
+        let handle = tokio::spawn(app.run(async move {
+            let _ = rx.await;
+        }));
+        Server { base, stop: Some(tx), handle }
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+        self.handle.await.expect("server task").expect("server stopped cleanly");
+    }
+}
+
+/// The application over a fresh database, with organization "Acme" and a sandbox key with `*`.
+pub struct TestApp {
+    pub db: TestStore,
+    pub server: Server,
+    pub http: reqwest::Client,
+    pub org: Organization,
+    /// `sk_test_` key with scope `*`.
+    pub key: String,
+}
+
+impl TestApp {
+    pub async fn spawn(db: TestStore, config: AppConfig) -> TestApp {
+        let store = db.store.clone();
+        let org = create_org(store.as_ref(), "Acme", Tier::Standard).await;
+        let (key, _) = create_key(store.as_ref(), &org.id, Environment::Test, vec![Scope::All]).await;
+        let server = Server::start(store, config).await;
+        TestApp { db, server, http: reqwest::Client::new(), org, key }
+    }
+
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.db.store
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.server.base)
+    }
+
+    /// A new key for `org` (default: Acme) in `env` with `scopes`.
+    pub async fn key(&self, org: Option<&str>, env: Environment, scopes: &[&str]) -> String {
+        self.key_with_id(org, env, scopes).await.0
+    }
+
+    /// Like [`TestApp::key`], also returning the key's id.
+    pub async fn key_with_id(&self, org: Option<&str>, env: Environment, scopes: &[&str]) -> (String, String) {
+        let scopes = scopes.iter().map(|s| s.parse().expect("scope")).collect();
+        create_key(self.store().as_ref(), org.unwrap_or(&self.org.id), env, scopes).await
+    }
+
+    pub async fn org(&self, name: &str, tier: Tier) -> Organization {
+        create_org(self.store().as_ref(), name, tier).await
+    }
+
+    /// A request with the default key.
+    pub fn req(&self, method: Method, path: &str) -> reqwest::RequestBuilder {
+        self.http.request(method, self.url(path)).bearer_auth(&self.key)
+    }
+
+    pub async fn get(&self, path: &str) -> Response {
+        self.req(Method::GET, path).send().await.expect("send")
+    }
+
+    pub async fn get_with(&self, key: &str, path: &str) -> Response {
+        self.http.get(self.url(path)).bearer_auth(key).send().await.expect("send")
+    }
+
+    pub async fn send_json(&self, method: Method, path: &str, body: &Value) -> Response {
+        self.req(method, path).json(body).send().await.expect("send")
+    }
+
+    pub async fn post(&self, path: &str, body: &Value) -> Response {
+        self.send_json(Method::POST, path, body).await
+    }
+
+    pub async fn put(&self, path: &str, body: &Value) -> Response {
+        self.send_json(Method::PUT, path, body).await
+    }
+
+    pub async fn delete(&self, path: &str) -> Response {
+        self.req(Method::DELETE, path).send().await.expect("send")
+    }
+
+    /// Creates a client and returns its JSON.
+    pub async fn client(&self, first: &str, last: &str) -> Value {
+        let r = self.post("/v1/clients", &serde_json::json!({ "firstName": first, "lastName": last, "walletAccountId": WALLET })).await;
+        assert_eq!(r.status(), 201);
+        r.json().await.expect("json")
+    }
+
+    pub async fn stop(self) {
+        self.server.stop().await;
+        self.db.cleanup().await;
+    }
+}
+
+pub async fn create_org(store: &dyn Store, name: &str, tier: Tier) -> Organization {
+    let org = Organization { id: IdKind::Organization.generate(), name: name.into(), tier, created_at: Timestamp::now() };
+    store.create_organization(&org).await.expect("create org");
+    org
+}
+
+pub async fn create_key(store: &dyn Store, org_id: &str, env: Environment, scopes: Vec<Scope>) -> (String, String) {
+    let (secret, key) = lajan_api::keys::issue_key(org_id, env, scopes, "test");
+    store.create_api_key(&key).await.expect("create key");
+    (secret, key.key.id)
+}
+
+/// Asserts the documented error shape and returns the body.
+pub async fn expect_error(r: Response, status: u16, code: &str) -> Value {
+    assert_eq!(r.status().as_u16(), status, "status for expected {code}");
+    let body: Value = r.json().await.expect("error body is JSON");
+    assert_eq!(body["statusCode"], status, "{body}");
+    assert_eq!(body["code"], code, "{body}");
+    assert!(body["error"].as_str().is_some_and(|e| !e.is_empty()), "{body}");
+    assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()), "{body}");
+    body
+}
+
+/// Runs one async body against the application on SQLite and, when configured, on PostgreSQL.
+macro_rules! api_test {
+    ($name:ident, |$app:ident| $body:block) => {
+        api_test!($name, $crate::common::test_config(), |$app| $body);
+    };
+    ($name:ident, $config:expr, |$app:ident| $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            #[allow(unused_imports)]
+            use $crate::common::*;
+
+            async fn case($app: &TestApp) $body
+
+            #[tokio::test]
+            async fn sqlite() {
+                let app = TestApp::spawn(lajan_store::testing::sqlite().await, $config).await;
+                case(&app).await;
+                app.stop().await;
+            }
+
+            #[tokio::test]
+            async fn postgres() {
+                let Some(db) = lajan_store::testing::postgres(stringify!($name)).await else { return };
+                let app = TestApp::spawn(db, $config).await;
+                case(&app).await;
+                app.stop().await;
+            }
+        }
+    };
+}

@@ -1,0 +1,13 @@
+//! Black-box API tests through the real router, on SQLite and (when configured) PostgreSQL.
+
+#[macro_use]
+mod common;
+
+mod auth;
+mod clients;
+mod errors;
+mod events;
+mod idempotency;
+mod limits;
+mod openapi;
+mod settings;
