@@ -42,9 +42,9 @@ impl Application {
     /// Wires the store, the rate-limit counter and the router onto an already bound listener.
     pub async fn build(config: AppConfig, store: Arc<dyn Store>, listener: TcpListener) -> anyhow::Result<Self> {
         let limiter: Arc<dyn HitCounter> = match (&config.redis_url, store.backend()) {
-            (Some(url), _) => {
-                Arc::new(RedisCounter::connect(url.expose_secret()).await.context("connecting to Redis (LAJAN_REDIS_URL)")?)
-            }
+            (Some(url), _) => Arc::new(
+                RedisCounter::connect(url.expose_secret()).await.context("connecting to Redis (LAJAN_REDIS_URL)")?,
+            ),
             (None, Backend::Postgres) => Arc::new(StoreCounter(store.clone())),
             (None, Backend::Sqlite) => Arc::new(MemoryCounter::default()),
         };
@@ -88,8 +88,12 @@ pub fn router(state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(CatchPanicLayer::custom(|_| {
             tracing::error!("handler panicked");
-            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal_error", "Something went wrong on our side; it has been logged")
-                .into_response()
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal_error",
+                "Something went wrong on our side; it has been logged",
+            )
+            .into_response()
         }))
         .layer(
             TraceLayer::new_for_http()

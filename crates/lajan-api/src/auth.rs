@@ -45,9 +45,8 @@ async fn resolve(
     state: &AppState,
     header: Option<Result<String, axum::http::header::ToStrError>>,
 ) -> Result<AuthContext, ApiError> {
-    let header = header.ok_or_else(|| {
-        ApiError::unauthorized("Missing API key: send it as Authorization: Bearer sk_test_...")
-    })?;
+    let header = header
+        .ok_or_else(|| ApiError::unauthorized("Missing API key: send it as Authorization: Bearer sk_test_..."))?;
     let header = header.ok();
     let secret = header
         .as_deref()
@@ -90,11 +89,8 @@ impl<St: Send + Sync, S: RequiredScope> FromRequestParts<St> for Authed<S> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &St) -> Result<Self, Self::Rejection> {
-        let ctx = parts
-            .extensions
-            .get::<AuthContext>()
-            .cloned()
-            .ok_or_else(|| ApiError::unauthorized("Missing API key"))?;
+        let ctx =
+            parts.extensions.get::<AuthContext>().cloned().ok_or_else(|| ApiError::unauthorized("Missing API key"))?;
         if !Scope::any_grants(&ctx.scopes, &S::SCOPE) {
             return Err(ApiError::forbidden(format!("This API key lacks the {} scope", S::SCOPE)));
         }

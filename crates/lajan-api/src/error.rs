@@ -80,7 +80,11 @@ impl ApiError {
     /// A 500 that logs the whole cause chain and tells the caller nothing internal.
     pub fn internal(err: &(dyn std::error::Error + 'static)) -> Self {
         tracing::error!(error = %error_chain(err), "internal error");
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal_error", "Something went wrong on our side; it has been logged")
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal_error",
+            "Something went wrong on our side; it has been logged",
+        )
     }
 
     pub fn body(&self) -> ErrorBody {

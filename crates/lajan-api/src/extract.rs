@@ -51,9 +51,8 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
 
 /// Parses a JSON body, naming the failing field's path when the JSON is fine but a value is not.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
-    let invalid_json = |message: &str| {
-        ApiError::bad_request("invalid_json", format!("The request body is not valid JSON: {message}"))
-    };
+    let invalid_json =
+        |message: &str| ApiError::bad_request("invalid_json", format!("The request body is not valid JSON: {message}"));
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
         let path = err.path().to_string();
@@ -115,7 +114,8 @@ pub fn query_pairs(query: Option<&str>) -> Vec<(String, String)> {
     query.map(|q| serde_urlencoded::from_str(q).unwrap_or_default()).unwrap_or_default()
 }
 
-/// A query-string filter struct, with unknown or ill-typed parameters as `validation_error`.
+/// A query-string filter struct; an ill-typed parameter is `validation_error` naming it.
+/// Parameters the struct does not name are ignored (`page` and `limit` are read by [`Pagination`]).
 pub struct ApiQuery<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for ApiQuery<T> {

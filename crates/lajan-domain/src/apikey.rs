@@ -30,8 +30,7 @@ pub fn secret_environment(secret: &str) -> Option<Environment> {
     } else {
         return None;
     };
-    (rest.len() == SECRET_RANDOM_LEN && rest.bytes().all(|b| b.is_ascii_alphanumeric()))
-        .then_some(env)
+    (rest.len() == SECRET_RANDOM_LEN && rest.bytes().all(|b| b.is_ascii_alphanumeric())).then_some(env)
 }
 
 /// The display hint kept for a secret: its prefix and the first four random characters.

@@ -70,10 +70,7 @@ impl PhoneNumber {
     pub fn parse(raw: &str) -> Result<Self, String> {
         let bad = || Err("must be an E.164 phone number like +50937000000".to_owned());
         let Some(digits) = raw.strip_prefix('+') else { return bad() };
-        if !(8..=15).contains(&digits.len())
-            || !digits.bytes().all(|b| b.is_ascii_digit())
-            || digits.starts_with('0')
-        {
+        if !(8..=15).contains(&digits.len()) || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
             return bad();
         }
         Ok(PhoneNumber(raw.to_owned()))
@@ -165,8 +162,7 @@ impl ClientInput {
         };
         let email = optional(&mut errors, "email", self.email.as_deref(), Email::parse);
         let phone = optional(&mut errors, "phoneNumber", self.phone_number.as_deref(), PhoneNumber::parse);
-        let wallet =
-            optional(&mut errors, "walletAccountId", self.wallet_account_id.as_deref(), WalletAddress::parse);
+        let wallet = optional(&mut errors, "walletAccountId", self.wallet_account_id.as_deref(), WalletAddress::parse);
         errors.finish()?;
         let (Some(first), Some(last)) = (first, last) else {
             return Err(Invalid::new("validation_error", "firstName and lastName are required"));
@@ -219,11 +215,12 @@ impl ClientPatchInput {
         };
         let first_name = required("firstName", self.first_name);
         let last_name = required("lastName", self.last_name);
-        let mut clearable = |field: &str, raw: Option<Option<String>>, parse: fn(&str) -> Result<String, String>| match raw {
-            None => None,
-            Some(None) => Some(None),
-            Some(Some(s)) => errors.take(field, parse(&s)).map(Some),
-        };
+        let mut clearable =
+            |field: &str, raw: Option<Option<String>>, parse: fn(&str) -> Result<String, String>| match raw {
+                None => None,
+                Some(None) => Some(None),
+                Some(Some(s)) => errors.take(field, parse(&s)).map(Some),
+            };
         let email = clearable("email", self.email, |s| Email::parse(s).map(|v| v.0));
         let phone_number = clearable("phoneNumber", self.phone_number, |s| PhoneNumber::parse(s).map(|v| v.0));
         let wallet_account_id =

@@ -9,11 +9,7 @@ use std::str::FromStr;
 /// Reads a JSON number's text exactly and returns it scaled by `10^places`.
 /// More fractional digits than `places` (after dropping trailing zeros) is an error, never rounded.
 pub fn parse_scaled(text: &str, places: u32) -> Result<i64, String> {
-    let parsed = if text.contains(['e', 'E']) {
-        Decimal::from_scientific(text)
-    } else {
-        Decimal::from_str_exact(text)
-    };
+    let parsed = if text.contains(['e', 'E']) { Decimal::from_scientific(text) } else { Decimal::from_str_exact(text) };
     let value = parsed.map_err(|_| format!("{text} is not a number we can read exactly"))?.normalize();
     if value.scale() > places {
         return Err(format!("must have at most {places} decimal places"));

@@ -36,10 +36,7 @@ impl PageRequest {
             Some(raw) => match raw.parse::<u32>() {
                 Ok(l) if (1..=MAX_LIMIT).contains(&l) => l,
                 _ => {
-                    details.push(FieldError::new(
-                        "limit",
-                        format!("must be an integer from 1 to {MAX_LIMIT}"),
-                    ));
+                    details.push(FieldError::new("limit", format!("must be an integer from 1 to {MAX_LIMIT}")));
                     DEFAULT_LIMIT
                 }
             },
@@ -47,11 +44,7 @@ impl PageRequest {
         if details.is_empty() {
             Ok(PageRequest { page, limit })
         } else {
-            let message = details
-                .iter()
-                .map(|d| format!("{} {}", d.field, d.message))
-                .collect::<Vec<_>>()
-                .join("; ");
+            let message = details.iter().map(|d| format!("{} {}", d.field, d.message)).collect::<Vec<_>>().join("; ");
             Err(Invalid { code: "invalid_pagination", message, details })
         }
     }

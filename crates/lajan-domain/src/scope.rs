@@ -6,16 +6,8 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The API areas a scope can name.
-pub const AREAS: &[&str] = &[
-    "invoices",
-    "payouts",
-    "clients",
-    "payment-links",
-    "disbursements",
-    "webhook-endpoints",
-    "events",
-    "settings",
-];
+pub const AREAS: &[&str] =
+    &["invoices", "payouts", "clients", "payment-links", "disbursements", "webhook-endpoints", "events", "settings"];
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Scope {

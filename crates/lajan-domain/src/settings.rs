@@ -52,7 +52,9 @@ impl Settings {
         if let Some(c) = input.default_currency.as_deref().and_then(|c| errors.take("defaultCurrency", c.parse())) {
             next.default_currency = c;
         }
-        if let Some(r) = input.default_tax_rate.as_deref().and_then(|r| errors.take("defaultTaxRate", TaxRate::parse(r))) {
+        if let Some(r) =
+            input.default_tax_rate.as_deref().and_then(|r| errors.take("defaultTaxRate", TaxRate::parse(r)))
+        {
             next.default_tax_rate = r;
         }
         if let Some(b) = input.payout_approval_required {

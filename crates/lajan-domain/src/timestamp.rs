@@ -53,10 +53,7 @@ mod tests {
     #[test]
     fn formats_rfc3339_utc_with_millis() {
         assert_eq!(Timestamp::from_millis(0).to_string(), "1970-01-01T00:00:00.000Z");
-        assert_eq!(
-            Timestamp::from_millis(1_795_237_200_123).to_string(),
-            "2026-11-21T05:00:00.123Z"
-        );
+        assert_eq!(Timestamp::from_millis(1_795_237_200_123).to_string(), "2026-11-21T05:00:00.123Z");
         assert_eq!(Timestamp::from_millis(1999).as_unix_seconds(), 1);
     }
 }

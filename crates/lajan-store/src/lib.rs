@@ -155,13 +155,7 @@ pub trait Store: Send + Sync + 'static {
         lock_ms: i64,
         ttl_ms: i64,
     ) -> StoreResult<IdempotencyBegin>;
-    async fn idempotency_complete(
-        &self,
-        tenant: &Tenant,
-        key: &str,
-        status: u16,
-        body: &[u8],
-    ) -> StoreResult<()>;
+    async fn idempotency_complete(&self, tenant: &Tenant, key: &str, status: u16, body: &[u8]) -> StoreResult<()>;
     /// Forgets a claim whose request failed without a response worth replaying.
     async fn idempotency_release(&self, tenant: &Tenant, key: &str) -> StoreResult<()>;
 

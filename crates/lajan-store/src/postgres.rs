@@ -33,8 +33,8 @@ impl PgStore {
     const BACKEND: Backend = Backend::Postgres;
 
     pub async fn connect(url: &str) -> StoreResult<Self> {
-        let options = PgConnectOptions::from_str(url)
-            .map_err(|e| StoreError::Config(format!("bad PostgreSQL URL: {e}")))?;
+        let options =
+            PgConnectOptions::from_str(url).map_err(|e| StoreError::Config(format!("bad PostgreSQL URL: {e}")))?;
         Self::connect_with(options).await
     }
 
@@ -44,8 +44,8 @@ impl PgStore {
         if !schema.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
             return Err(StoreError::Config(format!("bad schema name {schema:?}")));
         }
-        let options = PgConnectOptions::from_str(url)
-            .map_err(|e| StoreError::Config(format!("bad PostgreSQL URL: {e}")))?;
+        let options =
+            PgConnectOptions::from_str(url).map_err(|e| StoreError::Config(format!("bad PostgreSQL URL: {e}")))?;
         let mut admin = options.connect().await?;
         sqlx::query(&format!("CREATE SCHEMA IF NOT EXISTS {schema}")).execute(&mut admin).await?;
         admin.close().await?;

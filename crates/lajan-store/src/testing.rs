@@ -36,7 +36,9 @@ pub async fn postgres(test: &str) -> Option<TestStore> {
         if std::env::var_os("CI").is_some() {
             panic!("{DATABASE_URL_VAR} is not set under CI: the PostgreSQL suite must run");
         }
-        eprintln!("skipping PostgreSQL case {test}: set {DATABASE_URL_VAR} (e.g. postgres://postgres@127.0.0.1:5432/test) to run it");
+        eprintln!(
+            "skipping PostgreSQL case {test}: set {DATABASE_URL_VAR} (e.g. postgres://postgres@127.0.0.1:5432/test) to run it"
+        );
         return None;
     };
     let schema = format!("lajan_t_{}", uuid::Uuid::now_v7().simple());
@@ -57,11 +59,11 @@ impl TestStore {
     /// Closes the store and drops what it created.
     pub async fn cleanup(self) {
         self.store.close().await;
-        if let Guard::Postgres { url, schema } = &self.guard {
-            if let Ok(admin) = PgStore::connect(url).await {
-                let _ = sqlx::query(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE")).execute(&admin.pool).await;
-                admin.pool.close().await;
-            }
+        if let Guard::Postgres { url, schema } = &self.guard
+            && let Ok(admin) = PgStore::connect(url).await
+        {
+            let _ = sqlx::query(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE")).execute(&admin.pool).await;
+            admin.pool.close().await;
         }
     }
 }

@@ -67,7 +67,13 @@ fn new_key(org_id: &str, env: Environment, hash: &str) -> NewApiKey {
     }
 }
 
-async fn client(store: &Arc<dyn Store>, t: &Tenant, first: &str, last: &str, email: Option<&str>) -> lajan_domain::client::Client {
+async fn client(
+    store: &Arc<dyn Store>,
+    t: &Tenant,
+    first: &str,
+    last: &str,
+    email: Option<&str>,
+) -> lajan_domain::client::Client {
     let c = ClientInput {
         first_name: Some(first.into()),
         last_name: Some(last.into()),
@@ -116,7 +122,12 @@ contract!(keys_authenticate_until_revoked, |store| {
 });
 
 contract!(bootstrap_happens_once, |store| {
-    let first = Organization { id: IdKind::Organization.generate(), name: "Default".into(), tier: Tier::Standard, created_at: Timestamp::now() };
+    let first = Organization {
+        id: IdKind::Organization.generate(),
+        name: "Default".into(),
+        tier: Tier::Standard,
+        created_at: Timestamp::now(),
+    };
     assert!(store.bootstrap(&first, &new_key(&first.id, Environment::Test, "b1")).await.unwrap());
     let second = Organization { id: IdKind::Organization.generate(), ..first.clone() };
     assert!(!store.bootstrap(&second, &new_key(&second.id, Environment::Test, "b2")).await.unwrap());
@@ -157,37 +168,70 @@ contract!(clients_are_isolated_searchable_and_archivable, |store| {
 
     let all = store.list_clients(&t, &ClientQuery::default()).await.unwrap();
     assert_eq!(all.total, 2);
-    assert_eq!(all.items.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), [paul.id.as_str(), marie.id.as_str()], "newest first");
+    assert_eq!(
+        all.items.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
+        [paul.id.as_str(), marie.id.as_str()],
+        "newest first"
+    );
 
-    for (term, expect) in [("MARIE", 1), ("jean-b", 1), ("marie jean", 1), ("example.ht", 1), ("+5093700", 2), ("gbrpyhil", 2), ("%", 0), ("zzz", 0)] {
+    for (term, expect) in [
+        ("MARIE", 1),
+        ("jean-b", 1),
+        ("marie jean", 1),
+        ("example.ht", 1),
+        ("+5093700", 2),
+        ("gbrpyhil", 2),
+        ("%", 0),
+        ("zzz", 0),
+    ] {
         let q = ClientQuery { search: Some(term.into()), page: PageRequest::default() };
         assert_eq!(store.list_clients(&t, &q).await.unwrap().total, expect, "search {term:?}");
     }
-    let page2 = store.list_clients(&t, &ClientQuery { search: None, page: PageRequest { page: 2, limit: 1 } }).await.unwrap();
+    let page2 =
+        store.list_clients(&t, &ClientQuery { search: None, page: PageRequest { page: 2, limit: 1 } }).await.unwrap();
     assert_eq!((page2.total, page2.items.len(), page2.items[0].id.as_str()), (2, 1, marie.id.as_str()));
-    let beyond = store.list_clients(&t, &ClientQuery { search: None, page: PageRequest { page: 3, limit: 1 } }).await.unwrap();
+    let beyond =
+        store.list_clients(&t, &ClientQuery { search: None, page: PageRequest { page: 3, limit: 1 } }).await.unwrap();
     assert!(beyond.items.is_empty());
 
-    let patch = ClientPatchInput { email: Some(None), first_name: Some(Some("Marie-Ange".into())), ..Default::default() }.parse().unwrap();
-    let ev = |c: &lajan_domain::client::Client| NewEvent { event_type: "client.updated", object: serde_json::json!({ "id": c.id }) };
+    let patch =
+        ClientPatchInput { email: Some(None), first_name: Some(Some("Marie-Ange".into())), ..Default::default() }
+            .parse()
+            .unwrap();
+    let ev = |c: &lajan_domain::client::Client| NewEvent {
+        event_type: "client.updated",
+        object: serde_json::json!({ "id": c.id }),
+    };
     let updated = store.update_client(&t, &marie.id, &patch, Timestamp::now(), &ev).await.unwrap();
     assert_eq!(updated.first_name, "Marie-Ange");
     assert_eq!(updated.email, None);
     assert_eq!(store.get_client(&t, &marie.id).await.unwrap(), Some(updated.clone()));
     let same = store.update_client(&t, &marie.id, &patch, Timestamp::now(), &ev).await.unwrap();
     assert_eq!(same, updated);
-    let updates = store.list_events(&t, &EventQuery { event_type: Some("client.updated".into()), page: PageRequest::default() }).await.unwrap();
+    let updates = store
+        .list_events(&t, &EventQuery { event_type: Some("client.updated".into()), page: PageRequest::default() })
+        .await
+        .unwrap();
     assert_eq!(updates.total, 1, "a no-op update writes no event");
-    assert!(matches!(store.update_client(&t, &foreign.id, &patch, Timestamp::now(), &ev).await, Err(StoreError::NotFound)));
+    assert!(matches!(
+        store.update_client(&t, &foreign.id, &patch, Timestamp::now(), &ev).await,
+        Err(StoreError::NotFound)
+    ));
 
-    let del = |c: &lajan_domain::client::Client| NewEvent { event_type: "client.deleted", object: serde_json::json!({ "id": c.id }) };
+    let del = |c: &lajan_domain::client::Client| NewEvent {
+        event_type: "client.deleted",
+        object: serde_json::json!({ "id": c.id }),
+    };
     let archived = store.archive_client(&t, &paul.id, Timestamp::now(), &del).await.unwrap();
     assert!(archived.archived_at.is_some());
     assert_eq!(store.get_client(&t, &paul.id).await.unwrap(), None);
     assert_eq!(store.list_clients(&t, &ClientQuery::default()).await.unwrap().total, 1);
     assert_eq!(store.get_client_including_archived(&t, &paul.id).await.unwrap(), Some(archived));
     assert!(matches!(store.archive_client(&t, &paul.id, Timestamp::now(), &del).await, Err(StoreError::NotFound)));
-    assert!(matches!(store.update_client(&t, &paul.id, &patch, Timestamp::now(), &ev).await, Err(StoreError::NotFound)));
+    assert!(matches!(
+        store.update_client(&t, &paul.id, &patch, Timestamp::now(), &ev).await,
+        Err(StoreError::NotFound)
+    ));
 });
 
 contract!(events_are_listed_filtered_and_isolated, |store| {
@@ -195,7 +239,10 @@ contract!(events_are_listed_filtered_and_isolated, |store| {
     let t = tenant(&o, Environment::Test);
     let c = client(&store, &t, "Marie", "Jean", None).await;
     client(&store, &tenant(&o, Environment::Live), "Live", "Only", None).await;
-    let del = |c: &lajan_domain::client::Client| NewEvent { event_type: "client.deleted", object: serde_json::json!({ "id": c.id }) };
+    let del = |c: &lajan_domain::client::Client| NewEvent {
+        event_type: "client.deleted",
+        object: serde_json::json!({ "id": c.id }),
+    };
     store.archive_client(&t, &c.id, Timestamp::now(), &del).await.unwrap();
 
     let all = store.list_events(&t, &EventQuery::default()).await.unwrap();
@@ -204,7 +251,10 @@ contract!(events_are_listed_filtered_and_isolated, |store| {
     assert_eq!(all.items[1].event_type, "client.created");
     let data: serde_json::Value = serde_json::from_str(&all.items[1].data).unwrap();
     assert_eq!(data["object"]["id"], c.id);
-    let created = store.list_events(&t, &EventQuery { event_type: Some("client.created".into()), page: PageRequest::default() }).await.unwrap();
+    let created = store
+        .list_events(&t, &EventQuery { event_type: Some("client.created".into()), page: PageRequest::default() })
+        .await
+        .unwrap();
     assert_eq!(created.total, 1);
     let got = store.get_event(&t, &all.items[0].id).await.unwrap().unwrap();
     assert_eq!(got, all.items[0]);
@@ -240,7 +290,10 @@ contract!(idempotency_keys_claim_replay_and_expire, |store| {
     assert_eq!(begin(t.clone(), "k1", "h2", now).await, IdempotencyBegin::Mismatch);
     assert_eq!(begin(live.clone(), "k1", "h2", now).await, IdempotencyBegin::Started, "keys are per environment");
     store.idempotency_complete(&t, "k1", 201, b"{\"id\":1}").await.unwrap();
-    assert_eq!(begin(t.clone(), "k1", "h1", now).await, IdempotencyBegin::Replay { status: 201, body: b"{\"id\":1}".to_vec() });
+    assert_eq!(
+        begin(t.clone(), "k1", "h1", now).await,
+        IdempotencyBegin::Replay { status: 201, body: b"{\"id\":1}".to_vec() }
+    );
     assert_eq!(begin(t.clone(), "k1", "h2", now).await, IdempotencyBegin::Mismatch);
     // Completed keys stay until they expire, then the key is free again.
     let later = now.plus_millis(86_400_000);
@@ -249,7 +302,11 @@ contract!(idempotency_keys_claim_replay_and_expire, |store| {
     assert_eq!(begin(t.clone(), "k2", "h", now).await, IdempotencyBegin::Started);
     store.idempotency_release(&t, "k2").await.unwrap();
     assert_eq!(begin(t.clone(), "k2", "h", now).await, IdempotencyBegin::Started, "released keys can be claimed again");
-    assert_eq!(begin(t.clone(), "k2", "h", now.plus_millis(60_001)).await, IdempotencyBegin::Started, "a dead claim can be taken over");
+    assert_eq!(
+        begin(t.clone(), "k2", "h", now.plus_millis(60_001)).await,
+        IdempotencyBegin::Started,
+        "a dead claim can be taken over"
+    );
 
     assert!(store.purge_expired(later.plus_millis(86_400_001)).await.unwrap() >= 3);
     assert_eq!(begin(live.clone(), "k1", "h9", later).await, IdempotencyBegin::Started);
@@ -262,7 +319,9 @@ contract!(concurrent_idempotency_claims_start_once, |store| {
     let tasks: Vec<_> = (0..16)
         .map(|_| {
             let (store, t) = (store.clone(), t.clone());
-            tokio::spawn(async move { store.idempotency_begin(&t, "race", "h", now, 60_000, 86_400_000).await.unwrap() })
+            tokio::spawn(
+                async move { store.idempotency_begin(&t, "race", "h", now, 60_000, 86_400_000).await.unwrap() },
+            )
         })
         .collect();
     let mut started = 0;

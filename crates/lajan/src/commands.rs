@@ -49,11 +49,11 @@ async fn open(url: &SecretString) -> anyhow::Result<Arc<dyn Store>> {
 
 async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     let store = open(&config.database_url).await?;
-    bootstrap(store.as_ref(), &format!("http://{}", config.listen)).await?;
-    let listener = tokio::net::TcpListener::bind(config.listen)
-        .await
-        .with_context(|| format!("binding {}", config.listen))?;
+    let listener =
+        tokio::net::TcpListener::bind(config.listen).await.with_context(|| format!("binding {}", config.listen))?;
     let app = Application::build(config.app, store.clone(), listener).await?;
+    // Only once everything else is ready: the first-run key is printed a single time.
+    bootstrap(store.as_ref(), &format!("http://{}", config.listen)).await?;
     tracing::info!(addr = %app.local_addr()?, database = %redact_url(config.database_url.expose_secret()), "lajan listening");
     app.run(shutdown_signal()).await.context("serving")?;
     store.close().await;
@@ -109,8 +109,12 @@ async fn orgs(store: &dyn Store, cmd: &OrgsCommand) -> anyhow::Result<()> {
                 bail!("--name must not be empty");
             }
             let tier: Tier = tier.parse().map_err(anyhow::Error::msg)?;
-            let org =
-                Organization { id: IdKind::Organization.generate(), name: name.to_owned(), tier, created_at: Timestamp::now() };
+            let org = Organization {
+                id: IdKind::Organization.generate(),
+                name: name.to_owned(),
+                tier,
+                created_at: Timestamp::now(),
+            };
             store.create_organization(&org).await?;
             eprintln!("created organization {:?} ({} tier)", org.name, org.tier);
             println!("{}", org.id);
@@ -129,7 +133,8 @@ async fn keys(store: &dyn Store, cmd: &KeysCommand) -> anyhow::Result<()> {
         KeysCommand::Create { env, org, scopes, name } => {
             let env: Environment = env.parse().map_err(anyhow::Error::msg)?;
             let org = resolve_org(store, org.as_deref()).await?;
-            let scopes = if scopes.is_empty() { vec![Scope::All] } else { parse_scopes(scopes).map_err(anyhow::Error::msg)? };
+            let scopes =
+                if scopes.is_empty() { vec![Scope::All] } else { parse_scopes(scopes).map_err(anyhow::Error::msg)? };
             let (secret, key) = issue_key(&org.id, env, scopes, name);
             store.create_api_key(&key).await?;
             let scopes: Vec<String> = key.key.scopes.iter().map(ToString::to_string).collect();

@@ -73,10 +73,11 @@ impl ServeConfig {
             anyhow::bail!("rate limits must be at least 1 request per minute");
         }
         let redis_url = args.redis_url.clone().map(SecretString::from).or(file.redis_url.clone());
-        if let Some(url) = &redis_url {
-            if !url.expose_secret().starts_with("redis://") && !url.expose_secret().starts_with("rediss://") {
-                anyhow::bail!("LAJAN_REDIS_URL must start with redis:// or rediss://");
-            }
+        if let Some(url) = &redis_url
+            && !url.expose_secret().starts_with("redis://")
+            && !url.expose_secret().starts_with("rediss://")
+        {
+            anyhow::bail!("LAJAN_REDIS_URL must start with redis:// or rediss://");
         }
         Ok(ServeConfig {
             listen,
@@ -100,8 +101,10 @@ mod tests {
 
     #[test]
     fn flags_beat_file_beat_defaults_and_secrets_stay_hidden() {
-        let cli = Cli::parse_from(["lajan", "serve", "--listen", "127.0.0.1:9000", "--database-url", "postgres://u:pw@h/db"]);
-        let file: FileConfig = toml::from_str("listen = '0.0.0.0:1'\nrate_limit_standard = 5\nredis_url = 'redis://:pw@h'").unwrap();
+        let cli =
+            Cli::parse_from(["lajan", "serve", "--listen", "127.0.0.1:9000", "--database-url", "postgres://u:pw@h/db"]);
+        let file: FileConfig =
+            toml::from_str("listen = '0.0.0.0:1'\nrate_limit_standard = 5\nredis_url = 'redis://:pw@h'").unwrap();
         let cfg = ServeConfig::resolve(&cli, serve_args(&cli), file).unwrap();
         assert_eq!(cfg.listen.to_string(), "127.0.0.1:9000");
         assert_eq!(cfg.app.public_url, "http://127.0.0.1:9000");

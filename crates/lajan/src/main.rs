@@ -24,9 +24,8 @@ async fn main() -> std::process::ExitCode {
 /// `LAJAN_LOG` (or `RUST_LOG`), e.g. `LAJAN_LOG=debug`; `LAJAN_LOG_FORMAT=json` for JSON lines.
 fn init_tracing() {
     use tracing_subscriber::EnvFilter;
-    let filter = std::env::var("LAJAN_LOG")
-        .or_else(|_| std::env::var("RUST_LOG"))
-        .unwrap_or_else(|_| "info,sqlx=warn".into());
+    let filter =
+        std::env::var("LAJAN_LOG").or_else(|_| std::env::var("RUST_LOG")).unwrap_or_else(|_| "info,sqlx=warn".into());
     let builder = tracing_subscriber::fmt()
         .with_env_filter(EnvFilter::try_new(&filter).unwrap_or_else(|_| EnvFilter::new("info")))
         .with_writer(std::io::stderr);

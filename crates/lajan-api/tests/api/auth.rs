@@ -1,6 +1,6 @@
 //! 401 for missing, malformed, unknown or revoked keys; 403 for missing scopes; isolation.
 
-use crate::common::{expect_error};
+use crate::common::expect_error;
 use lajan_domain::Environment;
 use lajan_domain::org::Tier;
 use reqwest::Method;
@@ -27,7 +27,14 @@ api_test!(missing_bad_unknown_and_revoked_keys_are_401, |app| {
 api_test!(keys_without_the_scope_are_403, |app| {
     let reader = app.key(None, Environment::Test, &["clients:read"]).await;
     assert_eq!(app.get_with(&reader, "/v1/clients").await.status(), 200);
-    let r = app.http.post(app.url("/v1/clients")).bearer_auth(&reader).json(&json!({ "firstName": "A", "lastName": "B" })).send().await.unwrap();
+    let r = app
+        .http
+        .post(app.url("/v1/clients"))
+        .bearer_auth(&reader)
+        .json(&json!({ "firstName": "A", "lastName": "B" }))
+        .send()
+        .await
+        .unwrap();
     let body = expect_error(r, 403, "forbidden").await;
     assert!(body["message"].as_str().unwrap().contains("clients:write"));
     expect_error(app.get_with(&reader, "/v1/events").await, 403, "forbidden").await;
@@ -37,7 +44,14 @@ api_test!(keys_without_the_scope_are_403, |app| {
     expect_error(r, 403, "forbidden").await;
 
     let writer = app.key(None, Environment::Test, &["clients:write", "events:read"]).await;
-    let r = app.http.post(app.url("/v1/clients")).bearer_auth(&writer).json(&json!({ "firstName": "A", "lastName": "B" })).send().await.unwrap();
+    let r = app
+        .http
+        .post(app.url("/v1/clients"))
+        .bearer_auth(&writer)
+        .json(&json!({ "firstName": "A", "lastName": "B" }))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 201);
     assert_eq!(app.get_with(&writer, "/v1/clients").await.status(), 200, "write includes read");
     assert_eq!(app.get_with(&writer, "/v1/events").await.status(), 200);
@@ -58,14 +72,28 @@ api_test!(organizations_and_environments_are_isolated, |app| {
         assert_eq!(list["pagination"]["total"], 0);
         let events: serde_json::Value = app.get_with(key, "/v1/events").await.json().await.unwrap();
         assert_eq!(events["pagination"]["total"], 0);
-        let r = app.http.put(app.url(&format!("/v1/clients/{id}"))).bearer_auth(key).json(&json!({ "firstName": "X" })).send().await.unwrap();
+        let r = app
+            .http
+            .put(app.url(&format!("/v1/clients/{id}")))
+            .bearer_auth(key)
+            .json(&json!({ "firstName": "X" }))
+            .send()
+            .await
+            .unwrap();
         expect_error(r, 404, "not_found").await;
         let r = app.http.delete(app.url(&format!("/v1/clients/{id}"))).bearer_auth(key).send().await.unwrap();
         expect_error(r, 404, "not_found").await;
     }
     let still: serde_json::Value = app.get(&format!("/v1/clients/{id}")).await.json().await.unwrap();
     assert_eq!(still, mine, "untouched by the other tenants");
-    let r = app.http.request(Method::PUT, app.url("/v1/settings")).bearer_auth(&live).json(&json!({ "defaultCurrency": "USD" })).send().await.unwrap();
+    let r = app
+        .http
+        .request(Method::PUT, app.url("/v1/settings"))
+        .bearer_auth(&live)
+        .json(&json!({ "defaultCurrency": "USD" }))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 200);
     let test_settings: serde_json::Value = app.get("/v1/settings").await.json().await.unwrap();
     assert_eq!(test_settings["defaultCurrency"], "HTG", "settings are per environment");

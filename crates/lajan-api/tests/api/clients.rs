@@ -5,10 +5,13 @@ use serde_json::{Value, json};
 
 api_test!(clients_crud_and_archive, |app| {
     let r = app
-        .post("/v1/clients", &json!({
-            "firstName": " Marie ", "lastName": "Jean-Baptiste", "email": "marie@example.ht",
-            "phoneNumber": "+50937000000", "walletAccountId": WALLET
-        }))
+        .post(
+            "/v1/clients",
+            &json!({
+                "firstName": " Marie ", "lastName": "Jean-Baptiste", "email": "marie@example.ht",
+                "phoneNumber": "+50937000000", "walletAccountId": WALLET
+            }),
+        )
         .await;
     assert_eq!(r.status(), 201);
     let created: Value = r.json().await.unwrap();
@@ -35,10 +38,24 @@ api_test!(clients_crud_and_archive, |app| {
     assert_ne!(updated["updatedAt"], created["updatedAt"]);
     assert_eq!(app.get(&format!("/v1/mfi/clients/{id}")).await.json::<Value>().await.unwrap(), updated);
 
-    let bad = expect_error(app.put(&format!("/v1/clients/{id}"), &json!({ "phoneNumber": "555", "firstName": "Ok" })).await, 400, "validation_error").await;
+    let bad = expect_error(
+        app.put(&format!("/v1/clients/{id}"), &json!({ "phoneNumber": "555", "firstName": "Ok" })).await,
+        400,
+        "validation_error",
+    )
+    .await;
     assert_eq!(bad["details"][0]["field"], "phoneNumber");
-    assert_eq!(app.get(&format!("/v1/clients/{id}")).await.json::<Value>().await.unwrap(), updated, "a rejected update changes nothing");
-    let bad = expect_error(app.put(&format!("/v1/clients/{id}"), &json!({ "firstName": null })).await, 400, "validation_error").await;
+    assert_eq!(
+        app.get(&format!("/v1/clients/{id}")).await.json::<Value>().await.unwrap(),
+        updated,
+        "a rejected update changes nothing"
+    );
+    let bad = expect_error(
+        app.put(&format!("/v1/clients/{id}"), &json!({ "firstName": null })).await,
+        400,
+        "validation_error",
+    )
+    .await;
     assert_eq!(bad["details"][0]["field"], "firstName");
 
     let r = app.delete(&format!("/v1/mfi/clients/{id}")).await;
@@ -63,10 +80,13 @@ api_test!(clients_crud_and_archive, |app| {
 
 api_test!(client_fields_are_validated, |app| {
     let body = expect_error(
-        app.post("/v1/clients", &json!({
-            "firstName": "A", "lastName": "B", "email": "not-an-email", "phoneNumber": "50937000000",
-            "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2A"
-        }))
+        app.post(
+            "/v1/clients",
+            &json!({
+                "firstName": "A", "lastName": "B", "email": "not-an-email", "phoneNumber": "50937000000",
+                "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2A"
+            }),
+        )
         .await,
         400,
         "validation_error",
@@ -74,11 +94,25 @@ api_test!(client_fields_are_validated, |app| {
     .await;
     let fields: Vec<&str> = body["details"].as_array().unwrap().iter().map(|d| d["field"].as_str().unwrap()).collect();
     assert_eq!(fields, ["email", "phoneNumber", "walletAccountId"]);
-    for wallet in ["GABC", "SBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H", "gbrpyhil2ci3fnq4bxlfmndlfjunpu2hy3zmfshonuceoasw7qc7ox2h"] {
-        let body = expect_error(app.post("/v1/clients", &json!({ "firstName": "A", "lastName": "B", "walletAccountId": wallet })).await, 400, "validation_error").await;
+    for wallet in [
+        "GABC",
+        "SBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
+        "gbrpyhil2ci3fnq4bxlfmndlfjunpu2hy3zmfshonuceoasw7qc7ox2h",
+    ] {
+        let body = expect_error(
+            app.post("/v1/clients", &json!({ "firstName": "A", "lastName": "B", "walletAccountId": wallet })).await,
+            400,
+            "validation_error",
+        )
+        .await;
         assert_eq!(body["details"][0]["field"], "walletAccountId");
     }
-    let body = expect_error(app.post("/v1/clients", &json!({ "firstName": "A".repeat(101), "lastName": "B" })).await, 400, "validation_error").await;
+    let body = expect_error(
+        app.post("/v1/clients", &json!({ "firstName": "A".repeat(101), "lastName": "B" })).await,
+        400,
+        "validation_error",
+    )
+    .await;
     assert_eq!(body["details"][0]["field"], "firstName");
     let list: Value = app.get("/v1/clients").await.json().await.unwrap();
     assert_eq!(list["pagination"]["total"], 0, "nothing was created");
@@ -101,7 +135,8 @@ api_test!(clients_search_over_name_email_phone_and_wallet, |app| {
         ("50%", vec![]),
     ] {
         let list: Value = app.get(&format!("/v1/clients?search={}", urlencode(search))).await.json().await.unwrap();
-        let names: Vec<&str> = list["data"].as_array().unwrap().iter().map(|c| c["firstName"].as_str().unwrap()).collect();
+        let names: Vec<&str> =
+            list["data"].as_array().unwrap().iter().map(|c| c["firstName"].as_str().unwrap()).collect();
         assert_eq!(names, expected, "search {search:?}");
         assert_eq!(list["pagination"]["total"], expected.len());
     }

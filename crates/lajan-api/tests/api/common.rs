@@ -1,10 +1,10 @@
 //! The test harness: the real application on port 0 over a fresh database, and an HTTP client.
 
 use lajan_api::{AppConfig, Application};
+use lajan_domain::id::IdKind;
 use lajan_domain::org::{Organization, Tier};
 use lajan_domain::scope::Scope;
 use lajan_domain::{Environment, Timestamp};
-use lajan_domain::id::IdKind;
 use lajan_store::Store;
 use lajan_store::testing::TestStore;
 use reqwest::{Method, Response};
@@ -123,7 +123,12 @@ impl TestApp {
 
     /// Creates a client and returns its JSON.
     pub async fn client(&self, first: &str, last: &str) -> Value {
-        let r = self.post("/v1/clients", &serde_json::json!({ "firstName": first, "lastName": last, "walletAccountId": WALLET })).await;
+        let r = self
+            .post(
+                "/v1/clients",
+                &serde_json::json!({ "firstName": first, "lastName": last, "walletAccountId": WALLET }),
+            )
+            .await;
         assert_eq!(r.status(), 201);
         r.json().await.expect("json")
     }
@@ -135,7 +140,8 @@ impl TestApp {
 }
 
 pub async fn create_org(store: &dyn Store, name: &str, tier: Tier) -> Organization {
-    let org = Organization { id: IdKind::Organization.generate(), name: name.into(), tier, created_at: Timestamp::now() };
+    let org =
+        Organization { id: IdKind::Organization.generate(), name: name.into(), tier, created_at: Timestamp::now() };
     store.create_organization(&org).await.expect("create org");
     org
 }

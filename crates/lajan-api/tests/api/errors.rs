@@ -1,12 +1,18 @@
 //! Every framework-level rejection answers in the documented error shape.
 
-use crate::common::{expect_error};
+use crate::common::expect_error;
 use reqwest::Method;
 use serde_json::json;
 
 api_test!(malformed_json_is_invalid_json, |app| {
     for body in ["{", "", "{\"firstName\": }", "{} trailing", "{'a': 1}"] {
-        let r = app.req(Method::POST, "/v1/clients").header("content-type", "application/json").body(body).send().await.unwrap();
+        let r = app
+            .req(Method::POST, "/v1/clients")
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
         expect_error(r, 400, "invalid_json").await;
     }
     assert_eq!(app.get("/v1/clients").await.json::<serde_json::Value>().await.unwrap()["pagination"]["total"], 0);
@@ -36,7 +42,13 @@ api_test!(unknown_route_is_404_and_wrong_method_405, |app| {
 
 api_test!(bodies_over_one_mebibyte_are_413, |app| {
     let big = format!(r#"{{"firstName":"{}","lastName":"B"}}"#, "a".repeat(1024 * 1024));
-    let r = app.req(Method::POST, "/v1/clients").header("content-type", "application/json").body(big.clone()).send().await.unwrap();
+    let r = app
+        .req(Method::POST, "/v1/clients")
+        .header("content-type", "application/json")
+        .body(big.clone())
+        .send()
+        .await
+        .unwrap();
     expect_error(r, 413, "payload_too_large").await;
     let r = app
         .req(Method::POST, "/v1/clients")
@@ -50,22 +62,43 @@ api_test!(bodies_over_one_mebibyte_are_413, |app| {
 });
 
 api_test!(ill_typed_missing_and_unknown_fields_are_validation_errors, |app| {
-    let body = expect_error(app.post("/v1/clients", &json!({ "firstName": 12, "lastName": "B" })).await, 400, "validation_error").await;
+    let body = expect_error(
+        app.post("/v1/clients", &json!({ "firstName": 12, "lastName": "B" })).await,
+        400,
+        "validation_error",
+    )
+    .await;
     assert_eq!(body["details"][0]["field"], "firstName");
     let body = expect_error(app.post("/v1/clients", &json!({})).await, 400, "validation_error").await;
     let fields: Vec<&str> = body["details"].as_array().unwrap().iter().map(|d| d["field"].as_str().unwrap()).collect();
     assert_eq!(fields, ["firstName", "lastName"]);
-    let body = expect_error(app.post("/v1/clients", &json!({ "firstName": "A", "lastName": "B", "nickname": "x" })).await, 400, "validation_error").await;
+    let body = expect_error(
+        app.post("/v1/clients", &json!({ "firstName": "A", "lastName": "B", "nickname": "x" })).await,
+        400,
+        "validation_error",
+    )
+    .await;
     assert_eq!(body["details"][0]["field"], "nickname");
-    let body = expect_error(app.post("/v1/clients", &json!(["not", "an", "object"])).await, 400, "validation_error").await;
+    let body =
+        expect_error(app.post("/v1/clients", &json!(["not", "an", "object"])).await, 400, "validation_error").await;
     assert_eq!(body["details"][0]["field"], "body");
-    let body = expect_error(app.put("/v1/settings", &json!({ "payoutApprovalRequired": "yes" })).await, 400, "validation_error").await;
+    let body = expect_error(
+        app.put("/v1/settings", &json!({ "payoutApprovalRequired": "yes" })).await,
+        400,
+        "validation_error",
+    )
+    .await;
     assert_eq!(body["details"][0]["field"], "payoutApprovalRequired");
 });
 
 api_test!(server_errors_leak_nothing_and_roll_back, |app| {
     app.store().fail_next_commit();
-    let body = expect_error(app.post("/v1/clients", &json!({ "firstName": "A", "lastName": "B" })).await, 500, "internal_error").await;
+    let body = expect_error(
+        app.post("/v1/clients", &json!({ "firstName": "A", "lastName": "B" })).await,
+        500,
+        "internal_error",
+    )
+    .await;
     let text = body.to_string().to_lowercase();
     for leak in ["injected", "sql", "database", "fault"] {
         assert!(!text.contains(leak), "500 body leaks {leak:?}: {body}");

@@ -1,6 +1,6 @@
 //! `GET /v1/events` and `/v1/events/{id}`: filtering, shape, both path forms.
 
-use crate::common::{expect_error};
+use crate::common::expect_error;
 use serde_json::Value;
 
 api_test!(events_filter_by_type_and_fetch_by_id, |app| {

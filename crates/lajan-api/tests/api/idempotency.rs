@@ -20,7 +20,13 @@ api_test!(same_key_same_body_replays_once_created, |app| {
     assert!(first.headers().get("idempotent-replayed").is_none());
     let first: Value = first.json().await.unwrap();
     // The other path form is the same request.
-    let again = app.req(Method::POST, "/v1/mfi/clients").header("idempotency-key", "create-marie").json(&body).send().await.unwrap();
+    let again = app
+        .req(Method::POST, "/v1/mfi/clients")
+        .header("idempotency-key", "create-marie")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(again.status(), 201);
     assert_eq!(again.headers()["idempotent-replayed"], "true");
     assert_eq!(again.json::<Value>().await.unwrap(), first);
@@ -29,7 +35,15 @@ api_test!(same_key_same_body_replays_once_created, |app| {
 
     // Keys are per environment: the same key in live is a new request.
     let live = app.key(None, Environment::Live, &["*"]).await;
-    let r = app.http.post(app.url("/v1/clients")).bearer_auth(&live).header("idempotency-key", "create-marie").json(&body).send().await.unwrap();
+    let r = app
+        .http
+        .post(app.url("/v1/clients"))
+        .bearer_auth(&live)
+        .header("idempotency-key", "create-marie")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 201);
     assert!(r.headers().get("idempotent-replayed").is_none());
     // Without a key, every POST is new.
@@ -39,9 +53,20 @@ api_test!(same_key_same_body_replays_once_created, |app| {
 
 api_test!(same_key_other_body_is_422, |app| {
     assert_eq!(post_with_key(app, "k1", &json!({ "firstName": "A", "lastName": "B" })).await.status(), 201);
-    expect_error(post_with_key(app, "k1", &json!({ "firstName": "A", "lastName": "C" })).await, 422, "idempotency_key_reused").await;
+    expect_error(
+        post_with_key(app, "k1", &json!({ "firstName": "A", "lastName": "C" })).await,
+        422,
+        "idempotency_key_reused",
+    )
+    .await;
     assert_eq!(total(app, "/v1/clients").await, 1);
-    let bad = app.req(Method::POST, "/v1/clients").header("idempotency-key", "x".repeat(256)).json(&json!({})).send().await.unwrap();
+    let bad = app
+        .req(Method::POST, "/v1/clients")
+        .header("idempotency-key", "x".repeat(256))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
     let body = expect_error(bad, 400, "validation_error").await;
     assert_eq!(body["details"][0]["field"], "Idempotency-Key");
 });
@@ -51,9 +76,17 @@ api_test!(a_request_still_running_is_409, |app| {
     let bytes = serde_json::to_vec(&body).unwrap();
     let hash = lajan_api::idempotency::request_hash("POST", "/clients", &bytes);
     let tenant = Tenant::new(app.org.id.clone(), Environment::Test);
-    let begun = app.store().idempotency_begin(&tenant, "busy", &hash, Timestamp::now(), 60_000, 86_400_000).await.unwrap();
+    let begun =
+        app.store().idempotency_begin(&tenant, "busy", &hash, Timestamp::now(), 60_000, 86_400_000).await.unwrap();
     assert_eq!(begun, lajan_store::IdempotencyBegin::Started);
-    let r = app.req(Method::POST, "/v1/clients").header("idempotency-key", "busy").header("content-type", "application/json").body(bytes).send().await.unwrap();
+    let r = app
+        .req(Method::POST, "/v1/clients")
+        .header("idempotency-key", "busy")
+        .header("content-type", "application/json")
+        .body(bytes)
+        .send()
+        .await
+        .unwrap();
     expect_error(r, 409, "idempotency_in_progress").await;
     assert_eq!(total(app, "/v1/clients").await, 0);
 });
@@ -92,7 +125,15 @@ async fn survives_restart(db: lajan_store::testing::TestStore) {
     // A new process: new store connections, new server, same database.
     let store = lajan_store::open(&app.db.url).await.unwrap();
     let restarted = Server::start(store.clone(), test_config()).await;
-    let r = app.http.post(format!("{}/v1/clients", restarted.base)).bearer_auth(&app.key).header("idempotency-key", "durable").json(&body).send().await.unwrap();
+    let r = app
+        .http
+        .post(format!("{}/v1/clients", restarted.base))
+        .bearer_auth(&app.key)
+        .header("idempotency-key", "durable")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.headers()["idempotent-replayed"], "true");
     assert_eq!(r.json::<Value>().await.unwrap(), first);
     restarted.stop().await;

@@ -95,7 +95,9 @@ async fn shared_budget(app: &TestApp, second: &Server) {
 
 #[tokio::test]
 async fn budget_is_shared_across_processes_on_postgres() {
-    let Some(db) = lajan_store::testing::postgres("budget_is_shared_across_processes_on_postgres").await else { return };
+    let Some(db) = lajan_store::testing::postgres("budget_is_shared_across_processes_on_postgres").await else {
+        return;
+    };
     let second_store = lajan_store::open(&db.url).await.expect("second process's store");
     let app = TestApp::spawn(db, low_limits()).await;
     let second = Server::start(second_store.clone(), low_limits()).await;

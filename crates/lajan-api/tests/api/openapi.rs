@@ -20,7 +20,9 @@ api_test!(openapi_and_docs_are_served, |app| {
     assert_eq!(r.status(), 200);
     let doc: Value = r.json().await.unwrap();
     assert_eq!(doc["openapi"], "3.1.0");
-    for path in ["/v1/clients", "/v1/clients/{id}", "/v1/events", "/v1/events/{id}", "/v1/settings", "/healthz", "/readyz"] {
+    for path in
+        ["/v1/clients", "/v1/clients/{id}", "/v1/events", "/v1/events/{id}", "/v1/settings", "/healthz", "/readyz"]
+    {
         assert!(doc["paths"][path].is_object(), "{path} documented");
     }
     assert!(doc["components"]["securitySchemes"]["bearer"].is_object());

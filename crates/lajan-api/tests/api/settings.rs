@@ -1,6 +1,6 @@
 //! `GET/PUT /v1/settings`: defaults, partial updates, validation that changes nothing.
 
-use crate::common::{expect_error};
+use crate::common::expect_error;
 use serde_json::{Value, json};
 
 api_test!(settings_default_update_and_validate, |app| {
@@ -10,7 +10,12 @@ api_test!(settings_default_update_and_validate, |app| {
         json!({ "defaultCurrency": "HTG", "defaultTaxRate": 0, "payoutApprovalRequired": true,
                 "requireDistinctApprover": false, "timezone": "UTC" })
     );
-    let r = app.put("/v1/mfi/settings", &json!({ "defaultCurrency": "USD", "defaultTaxRate": 7.125, "timezone": "America/Port-au-Prince" })).await;
+    let r = app
+        .put(
+            "/v1/mfi/settings",
+            &json!({ "defaultCurrency": "USD", "defaultTaxRate": 7.125, "timezone": "America/Port-au-Prince" }),
+        )
+        .await;
     assert_eq!(r.status(), 200);
     let updated: Value = r.json().await.unwrap();
     assert_eq!(updated["defaultCurrency"], "USD");
@@ -19,7 +24,8 @@ api_test!(settings_default_update_and_validate, |app| {
     assert_eq!(app.get("/v1/settings").await.json::<Value>().await.unwrap(), updated);
 
     let body = expect_error(
-        app.put("/v1/settings", &json!({ "defaultCurrency": "EUR", "defaultTaxRate": 100.5, "timezone": "Mars/Base" })).await,
+        app.put("/v1/settings", &json!({ "defaultCurrency": "EUR", "defaultTaxRate": 100.5, "timezone": "Mars/Base" }))
+            .await,
         400,
         "validation_error",
     )
@@ -29,8 +35,15 @@ api_test!(settings_default_update_and_validate, |app| {
     for rate in [json!(-1), json!(1.2345), json!("5")] {
         expect_error(app.put("/v1/settings", &json!({ "defaultTaxRate": rate })).await, 400, "validation_error").await;
     }
-    assert_eq!(app.get("/v1/settings").await.json::<Value>().await.unwrap(), updated, "rejected updates change nothing");
+    assert_eq!(
+        app.get("/v1/settings").await.json::<Value>().await.unwrap(),
+        updated,
+        "rejected updates change nothing"
+    );
     let r = app.put("/v1/settings", &json!({ "payoutApprovalRequired": false, "requireDistinctApprover": true })).await;
     let flags: Value = r.json().await.unwrap();
-    assert_eq!((flags["payoutApprovalRequired"].clone(), flags["requireDistinctApprover"].clone()), (json!(false), json!(true)));
+    assert_eq!(
+        (flags["payoutApprovalRequired"].clone(), flags["requireDistinctApprover"].clone()),
+        (json!(false), json!(true))
+    );
 });
