@@ -239,6 +239,21 @@ impl ThisStore {
         tx.commit().await?;
         Ok(())
     }
+
+    async fn read_client(&self, tenant: &Tenant, id: &str, include_archived: bool) -> StoreResult<Option<Client>> {
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            client_columns!(),
+            " FROM clients WHERE org_id = $1 AND env = $2 AND id = $3 AND ($4 OR archived_at IS NULL)"
+        ))
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(id)
+        .bind(include_archived)
+        .fetch_optional(self.reader())
+        .await?;
+        row.as_ref().map(client_from_row).transpose()
+    }
 }
 
 #[async_trait]
@@ -428,31 +443,11 @@ impl Store for ThisStore {
     }
 
     async fn get_client(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<Client>> {
-        let row = sqlx::query(concat!(
-            "SELECT ",
-            client_columns!(),
-            " FROM clients WHERE org_id = $1 AND env = $2 AND id = $3 AND archived_at IS NULL"
-        ))
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(id)
-        .fetch_optional(self.reader())
-        .await?;
-        row.as_ref().map(client_from_row).transpose()
+        self.read_client(tenant, id, false).await
     }
 
     async fn get_client_including_archived(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<Client>> {
-        let row = sqlx::query(concat!(
-            "SELECT ",
-            client_columns!(),
-            " FROM clients WHERE org_id = $1 AND env = $2 AND id = $3"
-        ))
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(id)
-        .fetch_optional(self.reader())
-        .await?;
-        row.as_ref().map(client_from_row).transpose()
+        self.read_client(tenant, id, true).await
     }
 
     async fn list_clients(&self, tenant: &Tenant, q: &ClientQuery) -> StoreResult<Page<Client>> {
