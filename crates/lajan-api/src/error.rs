@@ -140,6 +140,7 @@ impl From<StoreError> for ApiError {
     fn from(err: StoreError) -> Self {
         match err {
             StoreError::NotFound => ApiError::not_found("resource"),
+            StoreError::Rejected(invalid) => invalid.into(),
             other => ApiError::internal(&other),
         }
     }

@@ -16,6 +16,8 @@ pub enum IdKind {
     DisbursementItem,
     WebhookEndpoint,
     Delivery,
+    LedgerPayment,
+    Message,
 }
 
 impl IdKind {
@@ -34,6 +36,8 @@ impl IdKind {
             IdKind::DisbursementItem => "dsi_",
             IdKind::WebhookEndpoint => "we_",
             IdKind::Delivery => "whd_",
+            IdKind::LedgerPayment => "lp_",
+            IdKind::Message => "msg_",
         }
     }
 

@@ -26,6 +26,11 @@ pub fn format_scaled(value: i64, places: u32) -> String {
     Decimal::new(value, places).to_string()
 }
 
+/// Like [`format_scaled`] without trailing fractional zeros: `1.5`, `3`.
+pub fn format_trimmed(value: i64, places: u32) -> String {
+    Decimal::new(value, places).normalize().to_string()
+}
+
 /// The currencies an invoice may be written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Currency {

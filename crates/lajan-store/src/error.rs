@@ -11,6 +11,9 @@ pub enum StoreError {
     Config(String),
     #[error("stored data is malformed: {0}")]
     Corrupt(String),
+    /// A domain rule refused the change inside its transaction (e.g. `cannot_void`).
+    #[error("rejected: {0}")]
+    Rejected(lajan_domain::Invalid),
     #[error("injected failure (test fault point)")]
     Injected,
     #[error("database error")]

@@ -16,10 +16,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 mod error;
+pub mod invoices;
 pub mod postgres;
 pub mod sqlite;
 
 pub use error::StoreError;
+pub use invoices::InvoiceStore;
 
 pub type StoreResult<T> = Result<T, StoreError>;
 
@@ -77,7 +79,7 @@ pub struct NewApiKey {
 
 /// The persistence interface every backend implements. See the crate docs for its guarantees.
 #[async_trait]
-pub trait Store: Send + Sync + 'static {
+pub trait Store: InvoiceStore + Send + Sync + 'static {
     fn backend(&self) -> Backend;
 
     /// Applies pending migrations.

@@ -84,3 +84,4 @@ impl PgStore {
 }
 
 include!("shared.rs");
+include!("invoices_sql.rs");

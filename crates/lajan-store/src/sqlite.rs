@@ -88,3 +88,4 @@ impl SqliteStore {
 }
 
 include!("shared.rs");
+include!("invoices_sql.rs");

@@ -1,0 +1,458 @@
+//! Invoices: line items and their exact arithmetic, the invoice number, the due date, and the
+//! state machine (draft, sent, viewed, paid, overdue, void) with the event each move emits.
+
+use crate::money::{Currency, TaxRate, format_scaled, parse_scaled};
+use crate::validation::{FieldErrors, Invalid};
+use crate::{FieldError, Timestamp};
+use std::fmt;
+use std::str::FromStr;
+
+/// The largest amount Lajan handles, in cents: 922337203685.47.
+pub const MAX_CENTS: i64 = i64::MAX;
+/// Quantities carry up to 4 decimal places and are kept multiplied by 10^4.
+pub const QUANTITY_PLACES: u32 = 4;
+pub const MAX_LINE_ITEMS: usize = 100;
+pub const MAX_DESCRIPTION_CHARS: usize = 500;
+pub const MAX_MEMO_CHARS: usize = 1000;
+
+/// Divides `n` by `d` (> 0), rounding half away from zero: the rounding of money here.
+fn div_round_half_up(n: i128, d: i128) -> i128 {
+    let (q, r) = (n / d, n % d);
+    if r.abs() * 2 >= d { q + n.signum() } else { q }
+}
+
+/// A line item as stored: quantity in ten-thousandths, money in cents, the rate that applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineItem {
+    pub description: String,
+    pub quantity: i64,
+    pub unit_price: i64,
+    pub tax_rate: TaxRate,
+    /// quantity x unitPrice, rounded half-up to the cent.
+    pub amount: i64,
+    /// amount x taxRate / 100, rounded half-up to the cent.
+    pub tax: i64,
+}
+
+impl LineItem {
+    pub fn quantity_text(&self) -> String {
+        crate::money::format_trimmed(self.quantity, QUANTITY_PLACES)
+    }
+}
+
+/// A line item as received: numbers as their exact JSON text.
+#[derive(Debug, Clone, Default)]
+pub struct LineItemInput {
+    pub description: Option<String>,
+    pub quantity: Option<String>,
+    pub unit_price: Option<String>,
+    pub tax_rate: Option<String>,
+}
+
+/// Subtotal, tax and total of a set of line items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Totals {
+    pub subtotal: i64,
+    pub tax: i64,
+    pub total: i64,
+}
+
+/// Parses and prices line items. Every problem is reported as `invalid_line_items` with the
+/// field path (`lineItems[2].quantity`); `default_rate` applies where an item names none.
+pub fn price_line_items(items: &[LineItemInput], default_rate: TaxRate) -> Result<(Vec<LineItem>, Totals), Invalid> {
+    let invalid = |details: Vec<FieldError>| {
+        let message = match details.as_slice() {
+            [one] => format!("{}: {}", one.field, one.message),
+            _ => format!("{} line item fields are invalid", details.len()),
+        };
+        Invalid { code: "invalid_line_items", message, details }
+    };
+    if items.is_empty() {
+        return Err(invalid(vec![FieldError::new("lineItems", "at least one line item is required")]));
+    }
+    if items.len() > MAX_LINE_ITEMS {
+        return Err(invalid(vec![FieldError::new("lineItems", format!("at most {MAX_LINE_ITEMS} line items"))]));
+    }
+    let mut errors = Vec::new();
+    let mut priced = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let field = |name: &str| format!("lineItems[{i}].{name}");
+        let mut bad = |name: &str, message: String| errors.push(FieldError::new(field(name), message));
+        let description = match item.description.as_deref().map(str::trim) {
+            None => {
+                bad("description", "is required".into());
+                None
+            }
+            Some("") => {
+                bad("description", "must not be empty".into());
+                None
+            }
+            Some(d) if d.chars().count() > MAX_DESCRIPTION_CHARS => {
+                bad("description", format!("must be at most {MAX_DESCRIPTION_CHARS} characters"));
+                None
+            }
+            Some(d) => Some(d.to_owned()),
+        };
+        let quantity = match item.quantity.as_deref().map(|q| parse_scaled(q, QUANTITY_PLACES)) {
+            None => {
+                bad("quantity", "is required".into());
+                None
+            }
+            Some(Err(e)) => {
+                bad("quantity", e);
+                None
+            }
+            Some(Ok(q)) if q <= 0 => {
+                bad("quantity", "must be greater than 0".into());
+                None
+            }
+            Some(Ok(q)) => Some(q),
+        };
+        let unit_price = match item.unit_price.as_deref().map(|p| parse_scaled(p, 2)) {
+            None => {
+                bad("unitPrice", "is required".into());
+                None
+            }
+            Some(Err(e)) => {
+                bad("unitPrice", e);
+                None
+            }
+            Some(Ok(p)) if p < 0 => {
+                bad("unitPrice", "must not be negative".into());
+                None
+            }
+            Some(Ok(p)) => Some(p),
+        };
+        let tax_rate = match item.tax_rate.as_deref().map(TaxRate::parse) {
+            None => Some(default_rate),
+            Some(Err(e)) => {
+                bad("taxRate", e);
+                None
+            }
+            Some(Ok(r)) => Some(r),
+        };
+        if let (Some(description), Some(quantity), Some(unit_price), Some(tax_rate)) =
+            (description, quantity, unit_price, tax_rate)
+        {
+            let amount = div_round_half_up(i128::from(quantity) * i128::from(unit_price), 10i128.pow(QUANTITY_PLACES));
+            let tax = div_round_half_up(amount * i128::from(tax_rate.thousandths()), 100_000);
+            match (i64::try_from(amount), i64::try_from(tax)) {
+                (Ok(amount), Ok(tax)) => {
+                    priced.push(LineItem { description, quantity, unit_price, tax_rate, amount, tax })
+                }
+                _ => bad("quantity", "quantity x unitPrice is too large".into()),
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(invalid(errors));
+    }
+    let sum = |f: fn(&LineItem) -> i64| priced.iter().try_fold(0i64, |acc, l| acc.checked_add(f(l)));
+    let totals = match (sum(|l| l.amount), sum(|l| l.tax)) {
+        (Some(subtotal), Some(tax)) => subtotal.checked_add(tax).map(|total| Totals { subtotal, tax, total }),
+        _ => None,
+    };
+    let totals = totals.ok_or_else(|| {
+        invalid(vec![FieldError::new(
+            "lineItems",
+            format!("the total exceeds the maximum of {}", format_scaled(MAX_CENTS, 2)),
+        )])
+    })?;
+    Ok((priced, totals))
+}
+
+/// A due date: a real calendar day, `YYYY-MM-DD`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct DueDate(jiff::civil::Date);
+
+impl DueDate {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let bad = || {
+            Invalid::new("invalid_due_date", format!("dueDate {raw:?} must be a calendar date in the form YYYY-MM-DD"))
+        };
+        if raw.len() != 10 || raw.as_bytes()[4] != b'-' || raw.as_bytes()[7] != b'-' {
+            return Err(bad());
+        }
+        jiff::civil::Date::strptime("%Y-%m-%d", raw).map(DueDate).map_err(|_| bad())
+    }
+
+    /// Whether this date is over, i.e. before today, in the timezone `tz` at instant `now`.
+    pub fn has_passed(self, now: Timestamp, tz: &str) -> bool {
+        let Ok(zone) = jiff::tz::TimeZone::get(tz) else { return false };
+        let Ok(instant) = jiff::Timestamp::from_millisecond(now.as_millis()) else { return false };
+        self.0 < instant.to_zoned(zone).date()
+    }
+}
+
+impl fmt::Display for DueDate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0.strftime("%Y-%m-%d"))
+    }
+}
+
+/// `INV-` and a per-organization, per-environment sequence of at least 6 digits.
+pub fn invoice_number(sequence: i64) -> String {
+    format!("INV-{sequence:06}")
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum InvoiceStatus {
+    Draft,
+    Sent,
+    Viewed,
+    Paid,
+    Overdue,
+    Void,
+}
+
+impl InvoiceStatus {
+    pub const ALL: [InvoiceStatus; 6] = [
+        InvoiceStatus::Draft,
+        InvoiceStatus::Sent,
+        InvoiceStatus::Viewed,
+        InvoiceStatus::Paid,
+        InvoiceStatus::Overdue,
+        InvoiceStatus::Void,
+    ];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            InvoiceStatus::Draft => "draft",
+            InvoiceStatus::Sent => "sent",
+            InvoiceStatus::Viewed => "viewed",
+            InvoiceStatus::Paid => "paid",
+            InvoiceStatus::Overdue => "overdue",
+            InvoiceStatus::Void => "void",
+        }
+    }
+
+    /// Whether a customer may pay it now.
+    pub const fn is_payable(self) -> bool {
+        matches!(self, InvoiceStatus::Sent | InvoiceStatus::Viewed | InvoiceStatus::Overdue)
+    }
+}
+
+impl fmt::Display for InvoiceStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for InvoiceStatus {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        InvoiceStatus::ALL
+            .into_iter()
+            .find(|st| st.as_str() == s)
+            .ok_or_else(|| format!("unknown status {s:?}: expected one of draft, sent, viewed, paid, overdue, void"))
+    }
+}
+
+/// What can happen to an invoice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InvoiceAction {
+    Update,
+    Send,
+    View,
+    Pay,
+    MarkOverdue,
+    Void,
+}
+
+impl InvoiceAction {
+    pub const ALL: [InvoiceAction; 6] = [
+        InvoiceAction::Update,
+        InvoiceAction::Send,
+        InvoiceAction::View,
+        InvoiceAction::Pay,
+        InvoiceAction::MarkOverdue,
+        InvoiceAction::Void,
+    ];
+}
+
+/// The outcome of an action that is allowed: the new status and the event to record, if any.
+/// `None` for the event means nothing observable changed (a no-op).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Transition {
+    pub to: InvoiceStatus,
+    pub event: Option<&'static str>,
+}
+
+/// The invoice state machine. `Err` is the API error for a refused action.
+pub fn transition(from: InvoiceStatus, action: InvoiceAction) -> Result<Transition, Invalid> {
+    use InvoiceAction as A;
+    use InvoiceStatus as S;
+    let to = |to: S, event: &'static str| Ok(Transition { to, event: Some(event) });
+    let stay = || Ok(Transition { to: from, event: None });
+    match (action, from) {
+        (A::Update, S::Draft) => stay(),
+        (A::Update, _) => {
+            Err(Invalid::new("cannot_update", format!("Only draft invoices can be updated; this one is {from}")))
+        }
+        (A::Send, S::Draft | S::Sent | S::Viewed | S::Overdue) => to(S::Sent, "invoice.sent"),
+        (A::Send, S::Paid | S::Void) => Err(Invalid::new("cannot_send", format!("A {from} invoice cannot be sent"))),
+        (A::View, S::Sent) => to(S::Viewed, "invoice.viewed"),
+        (A::View, _) => stay(),
+        (A::Pay, S::Sent | S::Viewed | S::Overdue) => to(S::Paid, "invoice.paid"),
+        (A::Pay, _) => Err(Invalid::new("cannot_pay", format!("A {from} invoice cannot be paid"))),
+        (A::MarkOverdue, S::Sent | S::Viewed) => to(S::Overdue, "invoice.overdue"),
+        (A::MarkOverdue, _) => stay(),
+        (A::Void, S::Paid) => Err(Invalid::new("cannot_void", "A paid invoice cannot be voided")),
+        (A::Void, S::Void) => stay(),
+        (A::Void, S::Draft | S::Sent | S::Viewed | S::Overdue) => to(S::Void, "invoice.voided"),
+    }
+}
+
+/// An invoice as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invoice {
+    pub id: String,
+    pub number: String,
+    pub client_id: String,
+    pub currency: Currency,
+    pub status: InvoiceStatus,
+    pub due_date: DueDate,
+    pub memo: Option<String>,
+    pub line_items: Vec<LineItem>,
+    pub totals: Totals,
+    /// Received so far through its payment intent, in cents.
+    pub amount_paid: i64,
+    pub payment_intent_id: String,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+    pub sent_at: Option<Timestamp>,
+    pub paid_at: Option<Timestamp>,
+    pub voided_at: Option<Timestamp>,
+    pub void_reason: Option<String>,
+}
+
+/// A memo for the customer: trimmed, at most [`MAX_MEMO_CHARS`] characters; empty means none.
+pub fn parse_memo(raw: Option<&str>, errors: &mut FieldErrors) -> Option<String> {
+    let memo = raw.map(str::trim).filter(|m| !m.is_empty())?;
+    if memo.chars().count() > MAX_MEMO_CHARS {
+        errors.add("memo", format!("must be at most {MAX_MEMO_CHARS} characters"));
+        return None;
+    }
+    Some(memo.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(q: &str, p: &str, rate: Option<&str>) -> LineItemInput {
+        LineItemInput {
+            description: Some("Item".into()),
+            quantity: Some(q.into()),
+            unit_price: Some(p.into()),
+            tax_rate: rate.map(Into::into),
+        }
+    }
+
+    #[test]
+    fn exact_money() {
+        let (_, t) = price_line_items(&[item("3", "19.99", None)], TaxRate::default()).unwrap();
+        assert_eq!(t, Totals { subtotal: 5997, tax: 0, total: 5997 });
+        let (_, t) = price_line_items(&[item("3", "0.1", None)], TaxRate::default()).unwrap();
+        assert_eq!(t.total, 30);
+        // 0.3333 x 0.10 = 0.03333 -> 0.03; 1.5 x 0.05 = 0.075 -> 0.08 (half-up).
+        let (lines, _) =
+            price_line_items(&[item("0.3333", "0.10", None), item("1.5", "0.05", None)], TaxRate::default()).unwrap();
+        assert_eq!((lines[0].amount, lines[1].amount), (3, 8));
+        // 10% of 0.05 = 0.005 -> 0.01; 7.5% of 19.99 = 1.49925 -> 1.50.
+        let (lines, t) = price_line_items(
+            &[item("1", "0.05", Some("10")), item("1", "19.99", None)],
+            TaxRate::parse("7.5").unwrap(),
+        )
+        .unwrap();
+        assert_eq!((lines[0].tax, lines[1].tax), (1, 150));
+        assert_eq!(t, Totals { subtotal: 2004, tax: 151, total: 2155 });
+        assert_eq!(lines[1].tax_rate, TaxRate::parse("7.5").unwrap(), "the default rate is recorded on the line");
+    }
+
+    #[test]
+    fn line_item_errors_name_the_field() {
+        let err = price_line_items(
+            &[
+                item("0", "1", None),
+                item("1", "1.001", None),
+                item("1.00001", "-1", Some("101")),
+                LineItemInput::default(),
+            ],
+            TaxRate::default(),
+        )
+        .unwrap_err();
+        assert_eq!(err.code, "invalid_line_items");
+        let fields: Vec<&str> = err.details.iter().map(|d| d.field.as_str()).collect();
+        assert_eq!(
+            fields,
+            [
+                "lineItems[0].quantity",
+                "lineItems[1].unitPrice",
+                "lineItems[2].quantity",
+                "lineItems[2].unitPrice",
+                "lineItems[2].taxRate",
+                "lineItems[3].description",
+                "lineItems[3].quantity",
+                "lineItems[3].unitPrice"
+            ]
+        );
+        assert_eq!(price_line_items(&[], TaxRate::default()).unwrap_err().code, "invalid_line_items");
+        let huge = price_line_items(&[item("2", "92233720368547758.07", None)], TaxRate::default());
+        assert_eq!(huge.unwrap_err().code, "invalid_line_items");
+        let sum_overflow =
+            price_line_items(&[item("1", "92233720368547758.07", None), item("1", "1", None)], TaxRate::default());
+        assert_eq!(sum_overflow.unwrap_err().code, "invalid_line_items");
+    }
+
+    #[test]
+    fn due_dates_are_real_days() {
+        assert_eq!(DueDate::parse("2026-02-28").unwrap().to_string(), "2026-02-28");
+        for bad in ["2026-02-29", "2026-13-01", "2026-1-01", "26-01-01", "2026/01/01", "2026-01-01T00:00:00Z", ""] {
+            assert_eq!(DueDate::parse(bad).unwrap_err().code, "invalid_due_date", "{bad}");
+        }
+        let due = DueDate::parse("2026-11-20").unwrap();
+        // 2026-11-21T03:00Z is still the 20th in Port-au-Prince (UTC-5), already the 21st in UTC.
+        let now = Timestamp::from_millis(1_795_230_000_000);
+        assert!(due.has_passed(now, "UTC"));
+        assert!(!due.has_passed(now, "America/Port-au-Prince"));
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(invoice_number(1), "INV-000001");
+        assert_eq!(invoice_number(1_234_567), "INV-1234567");
+    }
+
+    /// Every state x every action, against the table in the spec and DECISIONS.md.
+    #[test]
+    fn state_machine_is_total_and_matches_the_rules() {
+        use InvoiceAction as A;
+        use InvoiceStatus as S;
+        for from in S::ALL {
+            for action in A::ALL {
+                let got = transition(from, action);
+                let expected: Result<(S, Option<&str>), &str> = match (action, from) {
+                    (A::Update, S::Draft) => Ok((S::Draft, None)),
+                    (A::Update, _) => Err("cannot_update"),
+                    (A::Send, S::Paid | S::Void) => Err("cannot_send"),
+                    (A::Send, _) => Ok((S::Sent, Some("invoice.sent"))),
+                    (A::View, S::Sent) => Ok((S::Viewed, Some("invoice.viewed"))),
+                    (A::View, s) => Ok((s, None)),
+                    (A::Pay, S::Sent | S::Viewed | S::Overdue) => Ok((S::Paid, Some("invoice.paid"))),
+                    (A::Pay, _) => Err("cannot_pay"),
+                    (A::MarkOverdue, S::Sent | S::Viewed) => Ok((S::Overdue, Some("invoice.overdue"))),
+                    (A::MarkOverdue, s) => Ok((s, None)),
+                    (A::Void, S::Paid) => Err("cannot_void"),
+                    (A::Void, S::Void) => Ok((S::Void, None)),
+                    (A::Void, _) => Ok((S::Void, Some("invoice.voided"))),
+                };
+                match (got, expected) {
+                    (Ok(t), Ok((to, event))) => assert_eq!((t.to, t.event), (to, event), "{from:?} {action:?}"),
+                    (Err(e), Err(code)) => assert_eq!(e.code, code, "{from:?} {action:?}"),
+                    (got, expected) => panic!("{from:?} {action:?}: got {got:?}, expected {expected:?}"),
+                }
+            }
+        }
+    }
+}

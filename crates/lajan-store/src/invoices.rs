@@ -1,0 +1,155 @@
+//! The invoicing half of the store: invoices, payment links, payment intents and the incoming
+//! ledger payments matched against them. Same guarantees as [`crate::Store`]: one transaction
+//! per method, events written with their change, every query scoped by tenant.
+
+use crate::{EventFor, NewEvent, StoreResult};
+use async_trait::async_trait;
+use lajan_domain::client::Client;
+use lajan_domain::invoice::{DueDate, Invoice, InvoiceAction, InvoiceStatus, LineItem, Totals};
+use lajan_domain::money::Currency;
+use lajan_domain::pagination::{Page, PageRequest};
+use lajan_domain::payment::{IncomingPayment, PaymentIntent};
+use lajan_domain::{Tenant, Timestamp};
+
+/// An invoice with the client it bills (shown even once archived) and its payment intent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvoiceDetail {
+    pub invoice: Invoice,
+    pub client: Client,
+    pub intent: PaymentIntent,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct InvoiceQuery {
+    pub status: Option<InvoiceStatus>,
+    pub client_id: Option<String>,
+    /// Matches the invoice number or the client's name.
+    pub search: Option<String>,
+    pub page: PageRequest,
+}
+
+/// The fields a draft update changes; `None` keeps a field.
+#[derive(Debug, Clone, Default)]
+pub struct InvoiceChanges {
+    pub client_id: Option<String>,
+    pub currency: Option<Currency>,
+    pub due_date: Option<DueDate>,
+    pub line_items: Option<(Vec<LineItem>, Totals)>,
+    pub memo: Option<Option<String>>,
+}
+
+/// A payment link: a standalone amount to collect, with its payment intent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaymentLink {
+    pub id: String,
+    pub amount: i64,
+    pub currency: Currency,
+    pub description: String,
+    pub created_at: Timestamp,
+    pub expires_at: Option<Timestamp>,
+    pub intent: PaymentIntent,
+}
+
+/// What a payment page shows: the intent and whichever resource it collects for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IntentTarget {
+    Invoice(Box<InvoiceDetail>),
+    Link(Box<PaymentLink>),
+}
+
+/// What applying one incoming payment did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PaymentApplied {
+    /// No intent carries this memo in the payment's tenant; kept for reconciliation.
+    Unmatched,
+    /// Counted towards the intent; `paid` when this payment completed it.
+    Matched { intent_id: String, paid: bool },
+    /// Already processed earlier (another watcher got there first).
+    AlreadyProcessed,
+}
+
+/// Builds the events for a payment that completes an intent.
+pub struct PaidEvents<'a> {
+    pub invoice: EventFor<'a, InvoiceDetail>,
+    pub link: EventFor<'a, PaymentLink>,
+}
+
+#[async_trait]
+pub trait InvoiceStore: Send + Sync {
+    /// Inserts the invoice with the next invoice number of its tenant (the `number` given is
+    /// ignored) and its payment intent, and records `event`. The client must exist and not be
+    /// archived (`Rejected(invalid_client)`).
+    async fn create_invoice(
+        &self,
+        tenant: &Tenant,
+        invoice: &Invoice,
+        intent: &PaymentIntent,
+        event: EventFor<'_, InvoiceDetail>,
+    ) -> StoreResult<InvoiceDetail>;
+
+    async fn get_invoice(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<InvoiceDetail>>;
+
+    async fn list_invoices(&self, tenant: &Tenant, query: &InvoiceQuery) -> StoreResult<Page<InvoiceDetail>>;
+
+    /// Changes a draft (`Rejected(cannot_update)` otherwise); the intent follows the new total.
+    async fn update_invoice(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        changes: &InvoiceChanges,
+        at: Timestamp,
+    ) -> StoreResult<InvoiceDetail>;
+
+    /// Applies a state-machine action (send, view, mark overdue, void) under a row lock and
+    /// records its event. Returns the invoice and whether anything changed; refusals are
+    /// `Rejected` with the action's error code.
+    async fn invoice_action(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        action: InvoiceAction,
+        at: Timestamp,
+        void_reason: Option<&str>,
+        event: EventFor<'_, InvoiceDetail>,
+    ) -> StoreResult<(InvoiceDetail, bool)>;
+
+    /// Sent or viewed invoices due on or before `due_on_or_before` (YYYY-MM-DD), with their
+    /// tenant's timezone, oldest due first.
+    async fn overdue_candidates(
+        &self,
+        due_on_or_before: &str,
+        limit: i64,
+    ) -> StoreResult<Vec<(Tenant, String, DueDate, String)>>;
+
+    async fn create_payment_link(&self, tenant: &Tenant, link: &PaymentLink, event: &NewEvent) -> StoreResult<()>;
+    async fn get_payment_link(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<PaymentLink>>;
+    async fn list_payment_links(&self, tenant: &Tenant, page: PageRequest) -> StoreResult<Page<PaymentLink>>;
+    /// Deactivates an active link (its intent becomes inactive). A link that is already
+    /// inactive, expired or paid is left as it is, and no event is written.
+    async fn deactivate_payment_link(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        at: Timestamp,
+        event: EventFor<'_, PaymentLink>,
+    ) -> StoreResult<(PaymentLink, bool)>;
+
+    /// The intent with this id in any tenant (payment pages are public), and what it is for.
+    async fn get_payment_intent(&self, id: &str) -> StoreResult<Option<(PaymentIntent, IntentTarget)>>;
+
+    /// Records a payment on the sandbox ledger, giving it the next sandbox ledger sequence.
+    async fn record_sandbox_payment(&self, payment: &IncomingPayment) -> StoreResult<IncomingPayment>;
+    /// Records a payment seen on a live ledger; a transaction hash already recorded is ignored.
+    async fn record_incoming_payment(&self, payment: &IncomingPayment) -> StoreResult<bool>;
+    /// Payments not yet processed by the watcher, oldest first.
+    async fn pending_incoming_payments(&self, limit: i64) -> StoreResult<Vec<IncomingPayment>>;
+    async fn incoming_payments_for_intent(&self, intent_id: &str) -> StoreResult<Vec<IncomingPayment>>;
+    /// Matches one payment to the intent whose reference is its memo, counts it, and when the
+    /// intent is fully paid marks it, and its invoice or link, paid with their events.
+    async fn apply_incoming_payment(
+        &self,
+        payment_id: &str,
+        at: Timestamp,
+        events: &PaidEvents<'_>,
+    ) -> StoreResult<PaymentApplied>;
+}

@@ -1,0 +1,418 @@
+//! The invoicing contract: the same cases on SQLite and PostgreSQL.
+
+use lajan_domain::client::ClientInput;
+use lajan_domain::id::IdKind;
+use lajan_domain::invoice::{DueDate, Invoice, InvoiceAction, InvoiceStatus, LineItemInput, price_line_items};
+use lajan_domain::money::{Currency, TaxRate};
+use lajan_domain::org::{Organization, Tier};
+use lajan_domain::pagination::PageRequest;
+use lajan_domain::payment::{IncomingPayment, IntentStatus, PaymentIntent, new_reference};
+use lajan_domain::{Environment, Tenant, Timestamp};
+use lajan_store::invoices::{
+    IntentTarget, InvoiceChanges, InvoiceDetail, InvoiceQuery, PaidEvents, PaymentApplied, PaymentLink,
+};
+use lajan_store::{EventQuery, NewEvent, Store, StoreError};
+use std::sync::Arc;
+
+macro_rules! contract {
+    ($name:ident, |$store:ident| $body:block) => {
+        mod $name {
+            use super::*;
+            async fn case($store: Arc<dyn Store>) $body
+
+            #[tokio::test]
+            async fn sqlite() {
+                let t = lajan_store::testing::sqlite().await;
+                case(t.store.clone()).await;
+                t.cleanup().await;
+            }
+
+            #[tokio::test]
+            async fn postgres() {
+                let Some(t) = lajan_store::testing::postgres(stringify!($name)).await else { return };
+                case(t.store.clone()).await;
+                t.cleanup().await;
+            }
+        }
+    };
+}
+
+async fn tenant(store: &Arc<dyn Store>) -> Tenant {
+    let org = Organization {
+        id: IdKind::Organization.generate(),
+        name: "Acme".into(),
+        tier: Tier::Standard,
+        created_at: Timestamp::now(),
+    };
+    store.create_organization(&org).await.unwrap();
+    Tenant::new(org.id, Environment::Test)
+}
+
+async fn client(store: &Arc<dyn Store>, t: &Tenant) -> String {
+    let c = ClientInput { first_name: Some("Marie".into()), last_name: Some("Jean".into()), ..Default::default() }
+        .into_client(IdKind::Client.generate(), Timestamp::now())
+        .unwrap();
+    store
+        .create_client(t, &c, &NewEvent { event_type: "client.created", object: serde_json::json!({}) })
+        .await
+        .unwrap();
+    c.id
+}
+
+fn ev(d: &InvoiceDetail) -> NewEvent {
+    NewEvent {
+        event_type: "invoice.created",
+        object: serde_json::json!({ "id": d.invoice.id, "status": d.invoice.status.as_str() }),
+    }
+}
+
+fn link_ev(l: &PaymentLink) -> NewEvent {
+    NewEvent { event_type: "payment_link.paid", object: serde_json::json!({ "id": l.id }) }
+}
+
+async fn invoice(store: &Arc<dyn Store>, t: &Tenant, client_id: &str, price: &str) -> InvoiceDetail {
+    let (lines, totals) = price_line_items(
+        &[LineItemInput {
+            description: Some("Loan fee".into()),
+            quantity: Some("1".into()),
+            unit_price: Some(price.into()),
+            tax_rate: None,
+        }],
+        TaxRate::default(),
+    )
+    .unwrap();
+    let now = Timestamp::now();
+    let id = IdKind::Invoice.generate();
+    let intent = PaymentIntent {
+        id: IdKind::PaymentIntent.generate(),
+        org_id: t.org_id.clone(),
+        env: t.env,
+        amount: totals.total,
+        currency: Currency::Htg,
+        reference: new_reference(),
+        status: IntentStatus::Active,
+        amount_received: 0,
+        invoice_id: Some(id.clone()),
+        payment_link_id: None,
+        created_at: now,
+        paid_at: None,
+        expires_at: None,
+    };
+    let inv = Invoice {
+        id,
+        number: String::new(),
+        client_id: client_id.into(),
+        currency: Currency::Htg,
+        status: InvoiceStatus::Draft,
+        due_date: DueDate::parse("2026-12-01").unwrap(),
+        memo: None,
+        line_items: lines,
+        totals,
+        amount_paid: 0,
+        payment_intent_id: intent.id.clone(),
+        created_at: now,
+        updated_at: now,
+        sent_at: None,
+        paid_at: None,
+        voided_at: None,
+        void_reason: None,
+    };
+    store.create_invoice(t, &inv, &intent, &ev).await.unwrap()
+}
+
+fn payment(t: &Tenant, memo: &str, amount: i64, asset: &str) -> IncomingPayment {
+    let id = IdKind::LedgerPayment.generate();
+    IncomingPayment {
+        tx_hash: format!("{:0>64}", &id[3..]),
+        id,
+        org_id: t.org_id.clone(),
+        env: t.env,
+        ledger_seq: 0,
+        source_account: "GSOURCE".into(),
+        destination_account: "GDEST".into(),
+        asset_code: asset.into(),
+        amount,
+        memo: Some(memo.into()),
+        created_at: Timestamp::now(),
+        payment_intent_id: None,
+        processed_at: None,
+    }
+}
+
+async fn pay(store: &Arc<dyn Store>, p: &IncomingPayment) -> PaymentApplied {
+    let recorded = store.record_sandbox_payment(p).await.unwrap();
+    store
+        .apply_incoming_payment(&recorded.id, Timestamp::now(), &PaidEvents { invoice: &ev, link: &link_ev })
+        .await
+        .unwrap()
+}
+
+contract!(numbers_are_sequential_per_tenant_and_gapless_under_concurrency, |store| {
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let first = invoice(&store, &t, &c, "10").await;
+    assert_eq!(first.invoice.number, "INV-000001");
+    assert_eq!(first.client.first_name, "Marie");
+    assert_eq!(first.intent.amount, 1000);
+    let tasks: Vec<_> = (0..20)
+        .map(|_| {
+            let (store, t, c) = (store.clone(), t.clone(), c.clone());
+            tokio::spawn(async move { invoice(&store, &t, &c, "1").await.invoice.number })
+        })
+        .collect();
+    let mut numbers = vec![first.invoice.number.clone()];
+    for task in tasks {
+        numbers.push(task.await.unwrap());
+    }
+    numbers.sort();
+    let expected: Vec<String> = (1..=21).map(lajan_domain::invoice::invoice_number).collect();
+    assert_eq!(numbers, expected, "unique and gapless");
+    let live = Tenant::new(t.org_id.clone(), Environment::Live);
+    let live_client = client(&store, &live).await;
+    assert_eq!(invoice(&store, &live, &live_client, "1").await.invoice.number, "INV-000001", "per environment");
+    // A failed creation does not use up a number.
+    store.fail_next_commit();
+    let failed = tokio::spawn({
+        let (store, t, c) = (store.clone(), t.clone(), c.clone());
+        async move { invoice(&store, &t, &c, "1").await }
+    })
+    .await;
+    assert!(failed.is_err());
+    assert_eq!(invoice(&store, &t, &c, "1").await.invoice.number, "INV-000022");
+});
+
+contract!(drafts_update_and_actions_follow_the_state_machine, |store| {
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let other = client(&store, &t).await;
+    let d = invoice(&store, &t, &c, "10").await;
+    let id = d.invoice.id.clone();
+    let (lines, totals) = price_line_items(
+        &[LineItemInput {
+            description: Some("Two".into()),
+            quantity: Some("2".into()),
+            unit_price: Some("7.5".into()),
+            tax_rate: Some("10".into()),
+        }],
+        TaxRate::default(),
+    )
+    .unwrap();
+    let changes = InvoiceChanges {
+        client_id: Some(other.clone()),
+        line_items: Some((lines, totals)),
+        memo: Some(Some("Merci".into())),
+        ..Default::default()
+    };
+    let updated = store.update_invoice(&t, &id, &changes, Timestamp::now()).await.unwrap();
+    assert_eq!((updated.invoice.totals.total, updated.intent.amount), (1650, 1650), "the intent follows the total");
+    assert_eq!(updated.client.id, other);
+    let bad_client = InvoiceChanges { client_id: Some("cli_nope".into()), ..Default::default() };
+    assert!(
+        matches!(store.update_invoice(&t, &id, &bad_client, Timestamp::now()).await, Err(StoreError::Rejected(e)) if e.code == "invalid_client")
+    );
+
+    let (sent, changed) =
+        store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev).await.unwrap();
+    assert!(changed && sent.invoice.status == InvoiceStatus::Sent && sent.invoice.sent_at.is_some());
+    assert!(
+        matches!(store.update_invoice(&t, &id, &changes, Timestamp::now()).await, Err(StoreError::Rejected(e)) if e.code == "cannot_update")
+    );
+    let (viewed, changed) =
+        store.invoice_action(&t, &id, InvoiceAction::View, Timestamp::now(), None, &ev).await.unwrap();
+    assert!(changed && viewed.invoice.status == InvoiceStatus::Viewed);
+    let (_, changed) = store.invoice_action(&t, &id, InvoiceAction::View, Timestamp::now(), None, &ev).await.unwrap();
+    assert!(!changed, "viewing twice records one event");
+    let (voided, _) =
+        store.invoice_action(&t, &id, InvoiceAction::Void, Timestamp::now(), Some("duplicate"), &ev).await.unwrap();
+    assert_eq!(voided.invoice.void_reason.as_deref(), Some("duplicate"));
+    assert_eq!(voided.intent.status, IntentStatus::Inactive);
+    let (_, changed) = store.invoice_action(&t, &id, InvoiceAction::Void, Timestamp::now(), None, &ev).await.unwrap();
+    assert!(!changed);
+    assert!(
+        matches!(store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev).await, Err(StoreError::Rejected(e)) if e.code == "cannot_send")
+    );
+    let events = store.list_events(&t, &EventQuery::default()).await.unwrap();
+    let types: Vec<_> =
+        events.items.iter().map(|e| e.event_type.as_str()).filter(|t| t.starts_with("invoice.")).collect();
+    assert_eq!(types, ["invoice.voided", "invoice.viewed", "invoice.sent", "invoice.created"]);
+    let other_tenant = Tenant::new(t.org_id.clone(), Environment::Live);
+    assert!(store.get_invoice(&other_tenant, &id).await.unwrap().is_none());
+    assert!(matches!(
+        store.invoice_action(&other_tenant, &id, InvoiceAction::Void, Timestamp::now(), None, &ev).await,
+        Err(StoreError::NotFound)
+    ));
+});
+
+contract!(lists_filter_by_status_client_and_search, |store| {
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let a = invoice(&store, &t, &c, "1").await;
+    invoice(&store, &t, &c, "2").await;
+    store.invoice_action(&t, &a.invoice.id, InvoiceAction::Send, Timestamp::now(), None, &ev).await.unwrap();
+    let q = |status: Option<InvoiceStatus>, client_id: Option<&str>, search: Option<&str>| InvoiceQuery {
+        status,
+        client_id: client_id.map(Into::into),
+        search: search.map(Into::into),
+        page: PageRequest::default(),
+    };
+    assert_eq!(store.list_invoices(&t, &q(None, None, None)).await.unwrap().total, 2);
+    assert_eq!(
+        store.list_invoices(&t, &q(Some(InvoiceStatus::Sent), None, None)).await.unwrap().items[0].invoice.id,
+        a.invoice.id
+    );
+    assert_eq!(store.list_invoices(&t, &q(None, Some("cli_x"), None)).await.unwrap().total, 0);
+    assert_eq!(store.list_invoices(&t, &q(None, Some(&c), Some("inv-000002"))).await.unwrap().total, 1);
+    assert_eq!(store.list_invoices(&t, &q(None, None, Some("marie jean"))).await.unwrap().total, 2);
+});
+
+contract!(payments_match_by_memo_and_pay_in_full_only, |store| {
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let d = invoice(&store, &t, &c, "100").await;
+    let id = d.invoice.id.clone();
+    let reference = d.intent.reference.clone();
+    // A draft is not payable: the money is recorded, the invoice stays a draft.
+    assert_eq!(
+        pay(&store, &payment(&t, &reference, 100, "HTG")).await,
+        PaymentApplied::Matched { intent_id: d.intent.id.clone(), paid: false }
+    );
+    store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev).await.unwrap();
+    assert_eq!(pay(&store, &payment(&t, "LJWRONG", 9900, "HTG")).await, PaymentApplied::Unmatched);
+    assert_eq!(pay(&store, &payment(&t, &reference, 9900, "USD")).await, PaymentApplied::Unmatched, "wrong asset");
+    assert_eq!(
+        pay(&store, &payment(&t, &reference, 4900, "HTG")).await,
+        PaymentApplied::Matched { intent_id: d.intent.id.clone(), paid: false }
+    );
+    let under = store.get_invoice(&t, &id).await.unwrap().unwrap();
+    assert_eq!(
+        (under.invoice.status, under.invoice.amount_paid),
+        (InvoiceStatus::Sent, 5000),
+        "underpaid stays unpaid"
+    );
+    assert_eq!(
+        pay(&store, &payment(&t, &reference, 6000, "HTG")).await,
+        PaymentApplied::Matched { intent_id: d.intent.id.clone(), paid: true }
+    );
+    let paid = store.get_invoice(&t, &id).await.unwrap().unwrap();
+    assert_eq!(
+        (paid.invoice.status, paid.invoice.amount_paid, paid.intent.status),
+        (InvoiceStatus::Paid, 11000, IntentStatus::Paid)
+    );
+    assert!(paid.invoice.paid_at.is_some());
+    assert!(
+        matches!(store.invoice_action(&t, &id, InvoiceAction::Void, Timestamp::now(), None, &ev).await, Err(StoreError::Rejected(e)) if e.code == "cannot_void")
+    );
+    assert_eq!(store.incoming_payments_for_intent(&d.intent.id).await.unwrap().len(), 3);
+    let seqs: Vec<i64> =
+        store.incoming_payments_for_intent(&d.intent.id).await.unwrap().iter().map(|p| p.ledger_seq).collect();
+    assert!(seqs.windows(2).all(|w| w[0] < w[1]), "ledger sequence rises: {seqs:?}");
+    assert!(store.pending_incoming_payments(10).await.unwrap().is_empty());
+    let paid_events = store
+        .list_events(&t, &EventQuery { event_type: Some("invoice.created".into()), page: PageRequest::default() })
+        .await
+        .unwrap();
+    assert!(paid_events.total >= 1);
+    match store.get_payment_intent(&d.intent.id).await.unwrap() {
+        Some((intent, IntentTarget::Invoice(inv))) => {
+            assert_eq!(intent.status, IntentStatus::Paid);
+            assert_eq!(inv.invoice.id, id);
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+    assert!(store.get_payment_intent("pi_nope").await.unwrap().is_none());
+    // Applying twice is harmless; recording a live payment twice is deduplicated by hash.
+    let live = payment(&t, &reference, 1, "HTG");
+    assert!(store.record_incoming_payment(&live).await.unwrap());
+    assert!(!store.record_incoming_payment(&live).await.unwrap());
+    let events = PaidEvents { invoice: &ev, link: &link_ev };
+    store.apply_incoming_payment(&live.id, Timestamp::now(), &events).await.unwrap();
+    assert_eq!(
+        store.apply_incoming_payment(&live.id, Timestamp::now(), &events).await.unwrap(),
+        PaymentApplied::AlreadyProcessed
+    );
+});
+
+contract!(payment_links_deactivate_once_and_get_paid, |store| {
+    let t = tenant(&store).await;
+    let mk = |amount: i64| {
+        let id = IdKind::PaymentLink.generate();
+        let now = Timestamp::now();
+        PaymentLink {
+            id: id.clone(),
+            amount,
+            currency: Currency::Usd,
+            description: "Membership".into(),
+            created_at: now,
+            expires_at: None,
+            intent: PaymentIntent {
+                id: IdKind::PaymentIntent.generate(),
+                org_id: t.org_id.clone(),
+                env: t.env,
+                amount,
+                currency: Currency::Usd,
+                reference: new_reference(),
+                status: IntentStatus::Active,
+                amount_received: 0,
+                invoice_id: None,
+                payment_link_id: Some(id),
+                created_at: now,
+                paid_at: None,
+                expires_at: None,
+            },
+        }
+    };
+    let a = mk(500);
+    let b = mk(700);
+    let created = NewEvent { event_type: "payment_link.created", object: serde_json::json!({}) };
+    store.create_payment_link(&t, &a, &created).await.unwrap();
+    store.create_payment_link(&t, &b, &created).await.unwrap();
+    let page = store.list_payment_links(&t, PageRequest::default()).await.unwrap();
+    assert_eq!((page.total, page.items[0].id.as_str()), (2, b.id.as_str()));
+    let deactivated = |l: &PaymentLink| NewEvent {
+        event_type: "payment_link.deactivated",
+        object: serde_json::json!({ "id": l.id }),
+    };
+    let (off, changed) = store.deactivate_payment_link(&t, &a.id, Timestamp::now(), &deactivated).await.unwrap();
+    assert!(changed && off.intent.status == IntentStatus::Inactive);
+    assert!(!store.deactivate_payment_link(&t, &a.id, Timestamp::now(), &deactivated).await.unwrap().1);
+    assert_eq!(
+        pay(&store, &payment(&t, &a.intent.reference, 500, "USD")).await,
+        PaymentApplied::Matched { intent_id: a.intent.id.clone(), paid: false }
+    );
+    assert_eq!(
+        pay(&store, &payment(&t, &b.intent.reference, 700, "USD")).await,
+        PaymentApplied::Matched { intent_id: b.intent.id.clone(), paid: true }
+    );
+    assert_eq!(store.get_payment_link(&t, &b.id).await.unwrap().unwrap().intent.status, IntentStatus::Paid);
+    assert!(
+        !store.deactivate_payment_link(&t, &b.id, Timestamp::now(), &deactivated).await.unwrap().1,
+        "a paid link stays paid"
+    );
+    assert!(matches!(
+        store.deactivate_payment_link(&t, "pl_nope", Timestamp::now(), &deactivated).await,
+        Err(StoreError::NotFound)
+    ));
+});
+
+contract!(overdue_candidates_are_sent_or_viewed_and_due, |store| {
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let a = invoice(&store, &t, &c, "1").await;
+    let b = invoice(&store, &t, &c, "1").await;
+    store.invoice_action(&t, &a.invoice.id, InvoiceAction::Send, Timestamp::now(), None, &ev).await.unwrap();
+    let found = store.overdue_candidates("2026-12-01", 10).await.unwrap();
+    assert_eq!(found.len(), 1, "drafts are not candidates");
+    assert_eq!((found[0].1.as_str(), found[0].3.as_str()), (a.invoice.id.as_str(), "UTC"));
+    assert!(store.overdue_candidates("2026-11-30", 10).await.unwrap().is_empty());
+    let (d, changed) =
+        store.invoice_action(&t, &a.invoice.id, InvoiceAction::MarkOverdue, Timestamp::now(), None, &ev).await.unwrap();
+    assert!(changed && d.invoice.status == InvoiceStatus::Overdue);
+    assert!(
+        !store
+            .invoice_action(&t, &b.invoice.id, InvoiceAction::MarkOverdue, Timestamp::now(), None, &ev)
+            .await
+            .unwrap()
+            .1
+    );
+    assert!(store.overdue_candidates("2026-12-01", 10).await.unwrap().is_empty());
+});
