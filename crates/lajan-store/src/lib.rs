@@ -21,7 +21,7 @@ pub mod postgres;
 pub mod sqlite;
 
 pub use error::StoreError;
-pub use invoices::InvoiceStore;
+pub use invoices::{InvoiceStore, MessageStore};
 
 pub type StoreResult<T> = Result<T, StoreError>;
 
@@ -79,7 +79,7 @@ pub struct NewApiKey {
 
 /// The persistence interface every backend implements. See the crate docs for its guarantees.
 #[async_trait]
-pub trait Store: InvoiceStore + Send + Sync + 'static {
+pub trait Store: InvoiceStore + MessageStore + Send + Sync + 'static {
     fn backend(&self) -> Backend;
 
     /// Applies pending migrations.

@@ -13,6 +13,13 @@ type ThisStore = PgStore;
 
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
 
+/// Claims skip rows another worker holds (PostgreSQL); SQLite's single writer never contends.
+macro_rules! skip_locked {
+    () => {
+        " FOR UPDATE SKIP LOCKED"
+    };
+}
+
 macro_rules! for_update {
     () => {
         " FOR UPDATE"
@@ -85,3 +92,4 @@ impl PgStore {
 
 include!("shared.rs");
 include!("invoices_sql.rs");
+include!("messages_sql.rs");

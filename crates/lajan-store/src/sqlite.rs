@@ -17,6 +17,13 @@ type ThisStore = SqliteStore;
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations/sqlite");
 
 /// SQLite has no row locks; the single writer already serializes every write transaction.
+/// Claims skip rows another worker holds (PostgreSQL); SQLite's single writer never contends.
+macro_rules! skip_locked {
+    () => {
+        ""
+    };
+}
+
 macro_rules! for_update {
     () => {
         ""
@@ -89,3 +96,4 @@ impl SqliteStore {
 
 include!("shared.rs");
 include!("invoices_sql.rs");
+include!("messages_sql.rs");

@@ -416,3 +416,64 @@ contract!(overdue_candidates_are_sent_or_viewed_and_due, |store| {
     );
     assert!(store.overdue_candidates("2026-12-01", 10).await.unwrap().is_empty());
 });
+
+fn render_email(d: &InvoiceDetail) -> Result<Vec<lajan_store::invoices::NewMessage>, lajan_domain::Invalid> {
+    Ok(vec![lajan_store::invoices::NewMessage {
+        id: IdKind::Message.generate(),
+        channel: lajan_store::invoices::Channel::Email,
+        recipient: "marie@example.ht".into(),
+        subject: Some(format!("Invoice {}", d.invoice.number)),
+        body_text: "Pay".into(),
+        body_html: None,
+    }])
+}
+
+contract!(send_queues_messages_with_the_transition, |store| {
+    use lajan_store::invoices::DeliveryOutcome;
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let d = invoice(&store, &t, &c, "5").await;
+    let (sent, messages) = store.send_invoice(&t, &d.invoice.id, Timestamp::now(), &render_email, &ev).await.unwrap();
+    assert_eq!((sent.invoice.status, messages.len()), (InvoiceStatus::Sent, 1));
+    let listed = store.list_messages(&t, PageRequest::default()).await.unwrap();
+    assert_eq!((listed.total, listed.items[0].status.as_str()), (1, "sandbox"));
+    assert_eq!(listed.items[0].subject.as_deref(), Some("Invoice INV-000001"));
+    assert!(
+        store.claim_messages(Timestamp::now(), 60_000, 10).await.unwrap().is_empty(),
+        "sandbox messages are never delivered"
+    );
+    let none = |_: &InvoiceDetail| Err(lajan_domain::Invalid::new("no_channel_available", "none"));
+    let d2 = invoice(&store, &t, &c, "5").await;
+    assert!(
+        matches!(store.send_invoice(&t, &d2.invoice.id, Timestamp::now(), &none, &ev).await, Err(StoreError::Rejected(e)) if e.code == "no_channel_available")
+    );
+    assert_eq!(
+        store.get_invoice(&t, &d2.invoice.id).await.unwrap().unwrap().invoice.status,
+        InvoiceStatus::Draft,
+        "nothing changed"
+    );
+
+    let live = Tenant::new(t.org_id.clone(), Environment::Live);
+    let lc = client(&store, &live).await;
+    let ld = invoice(&store, &live, &lc, "5").await;
+    let now = Timestamp::now();
+    store.send_invoice(&live, &ld.invoice.id, now, &render_email, &ev).await.unwrap();
+    let claimed = store.claim_messages(now, 60_000, 10).await.unwrap();
+    assert_eq!(claimed.len(), 1);
+    assert!(store.claim_messages(now, 60_000, 10).await.unwrap().is_empty(), "claimed messages are leased");
+    let retry_at = now.plus_millis(1000);
+    store
+        .finish_message(&claimed[0].id, now, &DeliveryOutcome::Retry { error: "timeout".into(), retry_at })
+        .await
+        .unwrap();
+    assert!(store.claim_messages(now, 60_000, 10).await.unwrap().is_empty());
+    let again = store.claim_messages(retry_at, 60_000, 10).await.unwrap();
+    assert_eq!(again[0].attempts, 2);
+    store
+        .finish_message(&again[0].id, retry_at, &DeliveryOutcome::Sent { provider_id: Some("SM1".into()) })
+        .await
+        .unwrap();
+    let listed = store.list_messages(&live, PageRequest::default()).await.unwrap();
+    assert_eq!((listed.items[0].status.as_str(), listed.items[0].last_error.as_deref()), ("sent", None));
+    assert!(listed.items[0].sent_at.is_some());
+});

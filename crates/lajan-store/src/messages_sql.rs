@@ -1,0 +1,147 @@
+// The notification outbox SQL both backends share; included after `invoices_sql.rs`.
+
+use crate::invoices::{DeliveryOutcome, Message, MessageStore, MessagesFor, NewMessage};
+
+macro_rules! message_columns {
+    () => {
+        "id, org_id, env, invoice_id, channel, recipient, subject, body_text, body_html, status, attempts, last_error,
+         created_at, sent_at"
+    };
+}
+
+fn message_from_row(row: &DbRow) -> StoreResult<Message> {
+    Ok(Message {
+        id: row.try_get("id")?,
+        tenant: Tenant::new(row.try_get::<String, _>("org_id")?, env_of(row)?),
+        invoice_id: row.try_get("invoice_id")?,
+        channel: row.try_get::<String, _>("channel")?.parse().map_err(corrupt)?,
+        recipient: row.try_get("recipient")?,
+        subject: row.try_get("subject")?,
+        body_text: row.try_get("body_text")?,
+        body_html: row.try_get("body_html")?,
+        status: row.try_get("status")?,
+        attempts: row.try_get("attempts")?,
+        last_error: row.try_get("last_error")?,
+        created_at: ts(row.try_get("created_at")?),
+        sent_at: opt_ts(row.try_get("sent_at")?),
+    })
+}
+
+#[async_trait]
+impl MessageStore for ThisStore {
+    async fn send_invoice(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        at: Timestamp,
+        render: MessagesFor<'_>,
+        event: EventFor<'_, InvoiceDetail>,
+    ) -> StoreResult<(InvoiceDetail, Vec<NewMessage>)> {
+        let mut tx = self.begin_write().await?;
+        let current = lock_invoice(&mut tx, tenant, id).await?;
+        let step = transition(current.invoice.status, InvoiceAction::Send).map_err(StoreError::Rejected)?;
+        let messages = render(&current).map_err(StoreError::Rejected)?;
+        sqlx::query(
+            "UPDATE invoices SET status = $1, sent_at = $2, updated_at = $2 WHERE org_id = $3 AND env = $4 AND id = $5",
+        )
+        .bind(step.to.as_str())
+        .bind(at.as_millis())
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        let status = if tenant.env.is_live() { "queued" } else { "sandbox" };
+        for m in &messages {
+            sqlx::query(
+                "INSERT INTO messages (id, org_id, env, invoice_id, channel, recipient, subject, body_text, body_html,
+                                       status, attempts, next_attempt_at, created_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11, $11)",
+            )
+            .bind(&m.id)
+            .bind(&tenant.org_id)
+            .bind(tenant.env.as_str())
+            .bind(id)
+            .bind(m.channel.as_str())
+            .bind(&m.recipient)
+            .bind(&m.subject)
+            .bind(&m.body_text)
+            .bind(&m.body_html)
+            .bind(status)
+            .bind(at.as_millis())
+            .execute(&mut *tx)
+            .await?;
+        }
+        let detail = read_invoice(&mut tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
+        let mut recorded = event(&detail);
+        recorded.event_type = "invoice.sent";
+        insert_event(&mut tx, tenant, at, &recorded).await?;
+        self.commit(tx).await?;
+        Ok((detail, messages))
+    }
+
+    async fn list_messages(&self, tenant: &Tenant, page: PageRequest) -> StoreResult<Page<Message>> {
+        let (limit, offset) = page_params(page)?;
+        let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM messages WHERE org_id = $1 AND env = $2")
+            .bind(&tenant.org_id)
+            .bind(tenant.env.as_str())
+            .fetch_one(self.reader())
+            .await?;
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            message_columns!(),
+            " FROM messages WHERE org_id = $1 AND env = $2 ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4"
+        ))
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(self.reader())
+        .await?;
+        let items = rows.iter().map(message_from_row).collect::<StoreResult<_>>()?;
+        Ok(Page { items, total: count_of(total), request: page })
+    }
+
+    async fn claim_messages(&self, now: Timestamp, lease_ms: i64, limit: i64) -> StoreResult<Vec<Message>> {
+        let mut tx = self.begin_write().await?;
+        let rows = sqlx::query(concat!(
+            "UPDATE messages SET next_attempt_at = $1, attempts = attempts + 1
+             WHERE id IN (SELECT id FROM messages WHERE status = 'queued' AND next_attempt_at <= $2
+                          ORDER BY next_attempt_at, id LIMIT $3",
+            skip_locked!(),
+            ") RETURNING ",
+            message_columns!()
+        ))
+        .bind(now.as_millis() + lease_ms)
+        .bind(now.as_millis())
+        .bind(limit)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        rows.iter().map(message_from_row).collect()
+    }
+
+    async fn finish_message(&self, id: &str, at: Timestamp, outcome: &DeliveryOutcome) -> StoreResult<()> {
+        let (status, error, provider_id, next) = match outcome {
+            DeliveryOutcome::Sent { provider_id } => ("sent", None, provider_id.clone(), at),
+            DeliveryOutcome::Retry { error, retry_at } => ("queued", Some(error.clone()), None, *retry_at),
+            DeliveryOutcome::Failed { error } => ("failed", Some(error.clone()), None, at),
+        };
+        let mut tx = self.begin_write().await?;
+        sqlx::query(
+            "UPDATE messages SET status = $1, last_error = $2, provider_id = COALESCE($3, provider_id),
+                    next_attempt_at = $4, sent_at = CASE WHEN $1 = 'sent' THEN $5 ELSE sent_at END
+             WHERE id = $6 AND status = 'queued'",
+        )
+        .bind(status)
+        .bind(error)
+        .bind(provider_id)
+        .bind(next.as_millis())
+        .bind(at.as_millis())
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+}
