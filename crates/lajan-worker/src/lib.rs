@@ -1,0 +1,3 @@
+//! Lajan's background work. For now: delivering invoice notices to customers by email and SMS.
+
+pub mod notify;

@@ -1,0 +1,121 @@
+//! Customer notifications: the message and outcome types, the sender traits the worker depends on,
+//! and the SMTP and HTTP-SMS implementations behind them.
+//!
+//! Every failure is sorted into retry-later ([`NotifyError::Transient`]) or give-up
+//! ([`NotifyError::Permanent`]) so the caller can schedule retries without knowing the protocols.
+
+pub mod render;
+mod sms;
+mod smtp;
+
+pub use sms::{HttpSmsSender, SmsConfig};
+pub use smtp::{SmtpConfig, SmtpSender, SmtpTls};
+
+/// An email ready to send: the sender address comes from the transport's configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Email {
+    pub to: String,
+    pub subject: String,
+    /// The text/plain alternative.
+    pub text: String,
+    /// The text/html alternative.
+    pub html: String,
+}
+
+/// A text message ready to send: the sender number comes from the provider's configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sms {
+    /// E.164, e.g. `+50937000000`.
+    pub to: String,
+    pub body: String,
+}
+
+/// What the provider said when it accepted a message, kept so support can trace a delivery.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Delivery {
+    Email {
+        /// The `Message-ID` header we put on the message (with angle brackets).
+        message_id: String,
+        /// The server's final reply to DATA, e.g. `250 2.0.0 Ok: queued as 4Xk2`.
+        reply: String,
+    },
+    Sms {
+        /// The provider's message id (Twilio's `sid`, `SM...`).
+        sid: String,
+        /// The provider's initial status (`queued`, `accepted`, ...), when it sent one.
+        status: Option<String>,
+    },
+}
+
+impl Delivery {
+    /// The identifier to store next to the notice: the Message-ID for email, the sid for SMS.
+    pub fn provider_id(&self) -> &str {
+        match self {
+            Delivery::Email { message_id, .. } => message_id,
+            Delivery::Sms { sid, .. } => sid,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum NotifyError {
+    /// Worth retrying later: network trouble, timeouts, SMTP 4xx, HTTP 408/429/5xx, and rejected
+    /// credentials (a deployment problem, fixed without changing the message).
+    #[error("temporary delivery failure: {0}")]
+    Transient(String),
+    /// Retrying the same message will fail again: a rejected recipient, an invalid number, ...
+    #[error("delivery failed: {0}")]
+    Permanent(String),
+    /// This deployment cannot send on this channel at all; the message itself is fine.
+    #[error("notifications are not configured: {0}")]
+    NotConfigured(&'static str),
+}
+
+impl NotifyError {
+    /// Whether sending the same message again later may succeed without anyone intervening.
+    pub fn is_transient(&self) -> bool {
+        matches!(self, NotifyError::Transient(_))
+    }
+}
+
+#[async_trait::async_trait]
+pub trait EmailSender: Send + Sync {
+    async fn send(&self, m: &Email) -> Result<Delivery, NotifyError>;
+}
+
+#[async_trait::async_trait]
+pub trait SmsSender: Send + Sync {
+    async fn send(&self, m: &Sms) -> Result<Delivery, NotifyError>;
+}
+
+/// Stands in for a channel this deployment has not set up, so the worker is wired the same way
+/// either way and records why nothing went out. The string names the missing piece.
+#[derive(Debug, Clone, Copy)]
+pub struct Unconfigured(pub &'static str);
+
+#[async_trait::async_trait]
+impl EmailSender for Unconfigured {
+    async fn send(&self, _: &Email) -> Result<Delivery, NotifyError> {
+        Err(NotifyError::NotConfigured(self.0))
+    }
+}
+
+#[async_trait::async_trait]
+impl SmsSender for Unconfigured {
+    async fn send(&self, _: &Sms) -> Result<Delivery, NotifyError> {
+        Err(NotifyError::NotConfigured(self.0))
+    }
+}
+
+/// Folds line breaks and other control characters into single spaces: header values (and SMS
+/// text) built from customer-entered names must not be able to start a new header line.
+pub(crate) fn one_line(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for word in s.split(|c: char| c.is_whitespace() || c.is_control()).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}

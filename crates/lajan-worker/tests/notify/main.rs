@@ -1,0 +1,6 @@
+//! Delivery-layer tests against loopback stand-ins: an SMTP sink and an HTTP SMS provider.
+
+mod mime;
+mod render;
+mod sms;
+mod smtp;
