@@ -1,6 +1,5 @@
 //! Delivery-layer tests against loopback stand-ins: an SMTP sink and an HTTP SMS provider.
 
-mod mime;
 mod render;
 mod sms;
 mod smtp;

@@ -1,64 +1,27 @@
-//! HttpSmsSender against an axum stand-in for a Twilio-compatible provider.
+//! HttpSmsSender against the Twilio stand-in from `lajan_worker::testing`.
 
-use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::Router;
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::routing::post;
-use base64::Engine as _;
 use lajan_worker::notify::{Delivery, HttpSmsSender, NotifyError, Sms, SmsConfig, SmsSender};
+use lajan_worker::testing::SmsProvider;
 use secrecy::SecretString;
 
+/// For configurations that never reach the stand-in; it has a token of its own.
 const TOKEN: &str = "tok_s3cret_never_logged";
 
-#[derive(Debug, Clone)]
-struct Seen {
-    account: String,
-    authorization: String,
-    content_type: String,
-    form: HashMap<String, String>,
+fn config(provider: &SmsProvider) -> SmsConfig {
+    SmsConfig {
+        // The trailing slash must not end up in the request path.
+        base_url: format!("{}/", provider.base_url()),
+        account_sid: provider.account_sid().into(),
+        auth_token: SecretString::from(provider.auth_token()),
+        from: "+15005550006".into(),
+        timeout: Duration::from_secs(5),
+    }
 }
 
-#[derive(Clone)]
-struct Provider {
-    status: StatusCode,
-    body: &'static str,
-    delay: Duration,
-    seen: Arc<Mutex<Vec<Seen>>>,
-}
-
-async fn messages(
-    State(p): State<Provider>,
-    Path(account): Path<String>,
-    headers: HeaderMap,
-    body: String,
-) -> (StatusCode, [(header::HeaderName, &'static str); 1], &'static str) {
-    let text = |name| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
-    p.seen.lock().unwrap().push(Seen {
-        account,
-        authorization: text(header::AUTHORIZATION),
-        content_type: text(header::CONTENT_TYPE),
-        form: serde_urlencoded::from_str(&body).unwrap(),
-    });
-    tokio::time::sleep(p.delay).await;
-    (p.status, [(header::CONTENT_TYPE, "application/json")], p.body)
-}
-
-async fn provider(status: StatusCode, body: &'static str, delay: Duration) -> (SocketAddr, Arc<Mutex<Vec<Seen>>>) {
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let state = Provider { status, body, delay, seen: Arc::clone(&seen) };
-    let app = Router::new().route("/2010-04-01/Accounts/{account}/Messages.json", post(messages)).with_state(state);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (addr, seen)
-}
-
-fn config(addr: SocketAddr) -> SmsConfig {
+fn config_at(addr: SocketAddr) -> SmsConfig {
     SmsConfig {
         base_url: format!("http://{addr}/"),
         account_sid: "AC123".into(),
@@ -76,46 +39,44 @@ fn sms() -> Sms {
     }
 }
 
-async fn send_to(status: StatusCode, body: &'static str) -> Result<Delivery, NotifyError> {
-    let (addr, _) = provider(status, body, Duration::ZERO).await;
-    HttpSmsSender::new(config(addr)).unwrap().send(&sms()).await
+/// Sends one SMS to a fresh provider that answers it with `status` and `body`.
+async fn send_to(status: u16, body: &str) -> (Result<Delivery, NotifyError>, SmsProvider) {
+    let provider = SmsProvider::start().await;
+    provider.respond_next(1, status, body);
+    let result = HttpSmsSender::new(config(&provider)).unwrap().send(&sms()).await;
+    (result, provider)
 }
 
 #[tokio::test]
 async fn posts_a_twilio_style_form_with_basic_auth() {
-    let (addr, seen) = provider(
-        StatusCode::CREATED,
-        r#"{"sid":"SM1","status":"queued","to":"+50937000000","error_code":null}"#,
-        Duration::ZERO,
-    )
-    .await;
-    let sender = HttpSmsSender::new(config(addr)).unwrap();
+    let provider = SmsProvider::start().await;
+    let sender = HttpSmsSender::new(config(&provider)).unwrap();
 
+    // The provider answers 201 only to a form POST on /2010-04-01/Accounts/AC123/Messages.json
+    // with basic auth `AC123:<token>`: 404, 415 or 401 otherwise.
     let delivery = sender.send(&sms()).await.unwrap();
 
-    assert_eq!(delivery, Delivery::Sms { sid: "SM1".into(), status: Some("queued".into()) });
-    assert_eq!(delivery.provider_id(), "SM1");
-    let seen = seen.lock().unwrap().clone();
-    assert_eq!(seen.len(), 1);
-    let got = &seen[0];
-    assert_eq!(got.account, "AC123");
-    let expected_auth = format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(format!("AC123:{TOKEN}")));
-    assert_eq!(got.authorization, expected_auth);
-    assert_eq!(got.content_type, "application/x-www-form-urlencoded");
-    assert_eq!(got.form.get("To").map(String::as_str), Some("+50937000000"));
-    assert_eq!(got.form.get("From").map(String::as_str), Some("+15005550006"));
-    assert_eq!(got.form.get("Body"), Some(&sms().body));
-    assert_eq!(got.form.len(), 3);
+    let messages = provider.messages();
+    assert_eq!(messages.len(), 1);
+    let got = &messages[0];
+    assert!(got.sid.starts_with("SM"), "{}", got.sid);
+    assert_eq!(delivery, Delivery::Sms { sid: got.sid.clone(), status: Some("queued".into()) });
+    assert_eq!(delivery.provider_id(), got.sid);
+    assert_eq!(got.to, "+50937000000");
+    assert_eq!(got.from, "+15005550006");
+    assert_eq!(got.body, sms().body);
+    assert_eq!(got.other_params, []);
+    assert_eq!(provider.requests(), 1);
 }
 
 #[tokio::test]
 async fn an_invalid_number_is_permanent_with_the_providers_message() {
-    let err = send_to(
-        StatusCode::BAD_REQUEST,
+    let (result, provider) = send_to(
+        400,
         r#"{"code":21211,"message":"Invalid 'To' Phone Number","more_info":"https://www.twilio.com/docs/errors/21211","status":400}"#,
     )
-    .await
-    .unwrap_err();
+    .await;
+    let err = result.unwrap_err();
 
     match &err {
         NotifyError::Permanent(m) => {
@@ -125,34 +86,57 @@ async fn an_invalid_number_is_permanent_with_the_providers_message() {
         }
         other => panic!("expected Permanent, got {other:?}"),
     }
-    assert!(!format!("{err} {err:?}").contains(TOKEN));
+    assert!(!format!("{err} {err:?}").contains(provider.auth_token()));
 }
 
 #[tokio::test]
 async fn provider_outages_and_throttling_are_transient() {
-    for status in [StatusCode::SERVICE_UNAVAILABLE, StatusCode::TOO_MANY_REQUESTS, StatusCode::REQUEST_TIMEOUT] {
-        let err = send_to(status, r#"{"code":20429,"message":"Too Many Requests"}"#).await.unwrap_err();
+    for status in [503, 429, 408] {
+        let (result, _provider) = send_to(status, r#"{"code":20429,"message":"Too Many Requests"}"#).await;
+        let err = result.unwrap_err();
         assert!(err.is_transient(), "{status}: {err:?}");
-        assert!(err.to_string().contains(status.as_str()), "{err}");
+        assert!(err.to_string().contains(&status.to_string()), "{err}");
     }
-    let err = send_to(StatusCode::BAD_GATEWAY, "<html>upstream down</html>").await.unwrap_err();
+    let (result, _provider) = send_to(502, "<html>upstream down</html>").await;
+    let err = result.unwrap_err();
     assert!(matches!(&err, NotifyError::Transient(m) if m.contains("upstream down")), "{err:?}");
 }
 
 #[tokio::test]
 async fn rejected_credentials_are_transient_and_do_not_leak_the_token() {
-    let err = send_to(StatusCode::UNAUTHORIZED, r#"{"code":20003,"message":"Authenticate"}"#).await.unwrap_err();
+    let provider = SmsProvider::start().await;
+    let wrong = "tok_wrong_and_also_secret";
+    let sender = HttpSmsSender::new(SmsConfig { auth_token: SecretString::from(wrong), ..config(&provider) }).unwrap();
+
+    let err = sender.send(&sms()).await.unwrap_err();
 
     assert!(matches!(&err, NotifyError::Transient(m) if m.contains("Authenticate")), "{err:?}");
-    assert!(!format!("{err} {err:?}").contains(TOKEN));
+    assert!(!format!("{err} {err:?}").contains(wrong));
+    assert!(provider.messages().is_empty());
 }
 
 #[tokio::test]
 async fn success_without_a_sid_is_not_retried() {
     // The provider took the message; retrying would text the customer twice.
-    let err = send_to(StatusCode::CREATED, r#"{"status":"queued"}"#).await.unwrap_err();
+    let (result, _provider) = send_to(201, r#"{"status":"queued"}"#).await;
 
-    assert!(matches!(err, NotifyError::Permanent(_)), "{err:?}");
+    assert!(matches!(result, Err(NotifyError::Permanent(_))), "{result:?}");
+}
+
+#[tokio::test]
+async fn sending_again_after_an_outage_delivers_once() {
+    let provider = SmsProvider::start().await;
+    provider.respond_next(2, 503, r#"{"code":20503,"message":"Service Unavailable"}"#);
+    let sender = HttpSmsSender::new(config(&provider)).unwrap();
+
+    assert!(sender.send(&sms()).await.unwrap_err().is_transient());
+    assert!(sender.send(&sms()).await.unwrap_err().is_transient());
+    let delivery = sender.send(&sms()).await.unwrap();
+
+    assert_eq!(provider.requests(), 3);
+    let messages = provider.messages();
+    assert_eq!(messages.len(), 1);
+    assert_eq!(delivery.provider_id(), messages[0].sid);
 }
 
 #[tokio::test]
@@ -162,7 +146,7 @@ async fn nothing_listening_is_transient() {
         listener.local_addr().unwrap()
     };
 
-    let err = HttpSmsSender::new(config(addr)).unwrap().send(&sms()).await.unwrap_err();
+    let err = HttpSmsSender::new(config_at(addr)).unwrap().send(&sms()).await.unwrap_err();
 
     assert!(err.is_transient(), "{err:?}");
     assert!(!format!("{err} {err:?}").contains(TOKEN));
@@ -170,8 +154,9 @@ async fn nothing_listening_is_transient() {
 
 #[tokio::test]
 async fn a_slow_provider_times_out_as_transient() {
-    let (addr, _) = provider(StatusCode::CREATED, r#"{"sid":"SM1"}"#, Duration::from_secs(5)).await;
-    let sender = HttpSmsSender::new(SmsConfig { timeout: Duration::from_millis(300), ..config(addr) }).unwrap();
+    let provider = SmsProvider::start().await;
+    provider.set_delay(Duration::from_secs(5));
+    let sender = HttpSmsSender::new(SmsConfig { timeout: Duration::from_millis(300), ..config(&provider) }).unwrap();
 
     let err = sender.send(&sms()).await.unwrap_err();
 
@@ -181,14 +166,14 @@ async fn a_slow_provider_times_out_as_transient() {
 #[test]
 fn config_is_checked_up_front_and_its_debug_hides_the_token() {
     let addr: SocketAddr = "127.0.0.1:1".parse().unwrap();
-    let sender = HttpSmsSender::new(config(addr)).unwrap();
-    assert!(!format!("{sender:?} {:?}", config(addr)).contains(TOKEN));
+    let sender = HttpSmsSender::new(config_at(addr)).unwrap();
+    assert!(!format!("{sender:?} {:?}", config_at(addr)).contains(TOKEN));
 
     for bad in [
-        SmsConfig { base_url: "api.twilio.com".into(), ..config(addr) },
-        SmsConfig { account_sid: "AC1/../x".into(), ..config(addr) },
-        SmsConfig { auth_token: SecretString::from(""), ..config(addr) },
-        SmsConfig { from: " ".into(), ..config(addr) },
+        SmsConfig { base_url: "api.twilio.com".into(), ..config_at(addr) },
+        SmsConfig { account_sid: "AC1/../x".into(), ..config_at(addr) },
+        SmsConfig { auth_token: SecretString::from(""), ..config_at(addr) },
+        SmsConfig { from: " ".into(), ..config_at(addr) },
     ] {
         assert!(matches!(HttpSmsSender::new(bad), Err(NotifyError::NotConfigured(_))));
     }
