@@ -4,6 +4,7 @@
 use crate::config::AppConfig;
 use crate::error::{ApiError, error_chain};
 use crate::extract::MAX_BODY_BYTES;
+use crate::jobs::Jobs;
 use crate::ratelimit::{HitCounter, MemoryCounter, RedisCounter, StoreCounter};
 use crate::routes::{self, health};
 use crate::state::AppState;
@@ -18,6 +19,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use lajan_domain::Timestamp;
 use lajan_store::{Backend, Store};
+use lajan_worker::notify::{EmailSender, HttpSmsSender, SmsSender, SmtpSender, Unconfigured};
 use secrecy::ExposeSecret;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -49,7 +51,16 @@ impl Application {
             (None, Backend::Sqlite) => Arc::new(MemoryCounter::default()),
         };
         tracing::info!(counter = limiter.name(), "rate limits counted");
-        Ok(Application { listener, state: AppState { store, limiter, config: Arc::new(config) } })
+        let email: Arc<dyn EmailSender> = match &config.smtp {
+            Some(smtp) => Arc::new(SmtpSender::new(smtp.clone()).context("SMTP configuration")?),
+            None => Arc::new(Unconfigured("email (set LAJAN_SMTP_HOST)")),
+        };
+        let sms: Arc<dyn SmsSender> = match &config.sms {
+            Some(sms) => Arc::new(HttpSmsSender::new(sms.clone()).context("SMS configuration")?),
+            None => Arc::new(Unconfigured("SMS (set LAJAN_SMS_BASE_URL)")),
+        };
+        let jobs = Arc::new(Jobs::new(store.clone(), config.public_url.clone(), email, sms));
+        Ok(Application { listener, state: AppState { store, limiter, config: Arc::new(config), jobs } })
     }
 
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
@@ -63,10 +74,15 @@ impl Application {
     /// Serves until `shutdown` resolves, then finishes requests in flight and stops background work.
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
         let (stop_tx, stop_rx) = watch::channel(false);
-        let purger = tokio::spawn(purge_expired(self.state.clone(), stop_rx));
+        let mut background = vec![tokio::spawn(purge_expired(self.state.clone(), stop_rx.clone()))];
+        if let Some(intervals) = self.state.config.jobs {
+            background.extend(self.state.jobs.clone().spawn(intervals, stop_rx));
+        }
         let served = axum::serve(self.listener, router(self.state.clone())).with_graceful_shutdown(shutdown).await;
         let _ = stop_tx.send(true);
-        let _ = purger.await;
+        for task in background {
+            let _ = task.await;
+        }
         served
     }
 }
@@ -82,6 +98,7 @@ pub fn router(state: AppState) -> Router {
         .nest("/v1", api)
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
+        .merge(routes::pay::routes())
         .merge(SwaggerUi::new("/docs").url("/v1/openapi.json", openapi::document()))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)

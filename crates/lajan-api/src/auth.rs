@@ -121,5 +121,9 @@ pub mod scope {
         EventsRead => Scope::Read("events"),
         SettingsRead => Scope::Read("settings"),
         SettingsWrite => Scope::Write("settings"),
+        InvoicesRead => Scope::Read("invoices"),
+        InvoicesWrite => Scope::Write("invoices"),
+        PaymentLinksRead => Scope::Read("payment-links"),
+        PaymentLinksWrite => Scope::Write("payment-links"),
     }
 }

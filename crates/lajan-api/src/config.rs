@@ -1,7 +1,9 @@
 //! The API's runtime settings, with defaults in code. The binary fills them from flags,
 //! `LAJAN_*` environment variables and an optional TOML file.
 
+use crate::jobs::JobIntervals;
 use crate::ratelimit::TierLimits;
+use lajan_worker::notify::{SmsConfig, SmtpConfig};
 use secrecy::SecretString;
 
 #[derive(Debug, Clone)]
@@ -14,6 +16,13 @@ pub struct AppConfig {
     pub redis_url: Option<SecretString>,
     /// How often expired idempotency keys and rate-limit windows are purged.
     pub purge_interval_secs: u64,
+    /// How often the payment watcher, the overdue job and the notification sender run;
+    /// `None` runs none of them in the background (tests drive them step by step).
+    pub jobs: Option<JobIntervals>,
+    /// Outgoing email for live invoices; without it live email fails with "not configured".
+    pub smtp: Option<SmtpConfig>,
+    /// Outgoing SMS for live invoices (Twilio-compatible); without it live SMS fail likewise.
+    pub sms: Option<SmsConfig>,
 }
 
 impl Default for AppConfig {
@@ -23,6 +32,9 @@ impl Default for AppConfig {
             rate_limits: TierLimits::default(),
             redis_url: None,
             purge_interval_secs: 300,
+            jobs: Some(JobIntervals::default()),
+            smtp: None,
+            sms: None,
         }
     }
 }

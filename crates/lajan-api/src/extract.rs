@@ -32,21 +32,50 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         if !is_json(req.headers()) {
-            return Err(ApiError::new(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "unsupported_media_type",
-                "Send the body as JSON with Content-Type: application/json",
-            ));
+            return Err(unsupported_media_type());
         }
-        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
-            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::payload_too_large()
-            } else {
-                ApiError::bad_request("invalid_json", "The request body could not be read")
-            }
-        })?;
+        let bytes = read_body(req, state).await?;
         parse_json(&bytes).map(ApiJson)
     }
+}
+
+/// An optional JSON body, for actions (`send`, `void`): an empty body means `T::default()`;
+/// a body that is present must be JSON like any other.
+pub struct OptionalJson<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let json = is_json(req.headers());
+        let bytes = read_body(req, state).await?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(OptionalJson(T::default()));
+        }
+        if !json {
+            return Err(unsupported_media_type());
+        }
+        parse_json(&bytes).map(OptionalJson)
+    }
+}
+
+/// The body, within [`MAX_BODY_BYTES`] (413 beyond).
+async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, ApiError> {
+    Bytes::from_request(req, state).await.map_err(|rejection| {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::payload_too_large()
+        } else {
+            ApiError::bad_request("invalid_json", "The request body could not be read")
+        }
+    })
+}
+
+fn unsupported_media_type() -> ApiError {
+    ApiError::new(
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "unsupported_media_type",
+        "Send the body as JSON with Content-Type: application/json",
+    )
 }
 
 /// Parses a JSON body, naming the failing field's path when the JSON is fine but a value is not.

@@ -7,11 +7,14 @@ pub mod config;
 pub mod error;
 pub mod extract;
 pub mod idempotency;
+pub mod invoicing;
+pub mod jobs;
 pub mod keys;
 pub mod openapi;
 pub mod ratelimit;
 pub mod routes;
 pub mod state;
+pub mod stellar;
 
 pub use app::{Application, router};
 pub use config::AppConfig;

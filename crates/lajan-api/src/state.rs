@@ -1,6 +1,7 @@
 //! What every handler can reach: the store, the rate-limit counter and the configuration.
 
 use crate::config::AppConfig;
+use crate::jobs::Jobs;
 use crate::ratelimit::HitCounter;
 use lajan_store::Store;
 use std::sync::Arc;
@@ -10,4 +11,12 @@ pub struct AppState {
     pub store: Arc<dyn Store>,
     pub limiter: Arc<dyn HitCounter>,
     pub config: Arc<AppConfig>,
+    pub jobs: Arc<Jobs>,
+}
+
+impl AppState {
+    /// Nudges the notification sender after messages were queued.
+    pub fn wake_notifier(&self) {
+        self.jobs.wake_notifications();
+    }
 }

@@ -7,8 +7,8 @@ use crate::{FieldError, Timestamp};
 use std::fmt;
 use std::str::FromStr;
 
-/// The largest amount Lajan handles, in cents: 922337203685.47.
-pub const MAX_CENTS: i64 = i64::MAX;
+/// The largest amount Lajan handles, in cents: 922337203685.47 (DECISIONS.md).
+pub const MAX_CENTS: i64 = 92_233_720_368_547;
 /// Quantities carry up to 4 decimal places and are kept multiplied by 10^4.
 pub const QUANTITY_PLACES: u32 = 4;
 pub const MAX_LINE_ITEMS: usize = 100;
@@ -121,6 +121,10 @@ pub fn price_line_items(items: &[LineItemInput], default_rate: TaxRate) -> Resul
                 bad("unitPrice", "must not be negative".into());
                 None
             }
+            Some(Ok(p)) if p > MAX_CENTS => {
+                bad("unitPrice", format!("must be at most {}", format_scaled(MAX_CENTS, 2)));
+                None
+            }
             Some(Ok(p)) => Some(p),
         };
         let tax_rate = match item.tax_rate.as_deref().map(TaxRate::parse) {
@@ -151,7 +155,8 @@ pub fn price_line_items(items: &[LineItemInput], default_rate: TaxRate) -> Resul
     let totals = match (sum(|l| l.amount), sum(|l| l.tax)) {
         (Some(subtotal), Some(tax)) => subtotal.checked_add(tax).map(|total| Totals { subtotal, tax, total }),
         _ => None,
-    };
+    }
+    .filter(|t| t.total <= MAX_CENTS);
     let totals = totals.ok_or_else(|| {
         invalid(vec![FieldError::new(
             "lineItems",
@@ -452,6 +457,49 @@ mod tests {
                     (Err(e), Err(code)) => assert_eq!(e.code, code, "{from:?} {action:?}"),
                     (got, expected) => panic!("{from:?} {action:?}: got {got:?}, expected {expected:?}"),
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crate::money::format_trimmed;
+    use proptest::prelude::*;
+    use rust_decimal::{Decimal, RoundingStrategy};
+
+    /// Half-up rounding to the cent, computed independently with decimals.
+    fn cents(d: Decimal) -> i64 {
+        let rounded = d.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero) * Decimal::from(100);
+        i64::try_from(rounded).unwrap_or(i64::MAX)
+    }
+
+    proptest! {
+        #[test]
+        fn total_is_subtotal_plus_tax_is_the_sum_of_rounded_lines(
+            items in proptest::collection::vec((1i64..=10_000_000, 0i64..=100_000_000, proptest::option::of(0i64..=100_000)), 1..20),
+            default_rate in 0i64..=100_000,
+        ) {
+            let inputs: Vec<LineItemInput> = items
+                .iter()
+                .map(|(q, p, r)| LineItemInput {
+                    description: Some("x".into()),
+                    quantity: Some(format_trimmed(*q, QUANTITY_PLACES)),
+                    unit_price: Some(format_scaled(*p, 2)),
+                    tax_rate: r.map(|r| format_trimmed(r, TaxRate::PLACES)),
+                })
+                .collect();
+            let (lines, totals) = price_line_items(&inputs, TaxRate::from_thousandths(default_rate)).unwrap();
+            prop_assert_eq!(totals.total, totals.subtotal + totals.tax);
+            prop_assert_eq!(totals.subtotal, lines.iter().map(|l| l.amount).sum::<i64>());
+            prop_assert_eq!(totals.tax, lines.iter().map(|l| l.tax).sum::<i64>());
+            for ((q, p, r), line) in items.iter().zip(&lines) {
+                let amount = cents(Decimal::new(*q, QUANTITY_PLACES) * Decimal::new(*p, 2));
+                prop_assert_eq!(line.amount, amount);
+                let rate = r.unwrap_or(default_rate);
+                prop_assert_eq!(line.tax_rate.thousandths(), rate);
+                prop_assert_eq!(line.tax, cents(Decimal::new(amount, 2) * Decimal::new(rate, TaxRate::PLACES) / Decimal::from(100)));
             }
         }
     }

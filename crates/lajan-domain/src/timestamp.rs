@@ -25,6 +25,13 @@ impl Timestamp {
         self.0.div_euclid(1000)
     }
 
+    /// An RFC 3339 instant with an offset (`2026-12-01T00:00:00Z`), kept to the millisecond.
+    pub fn parse_rfc3339(raw: &str) -> Result<Self, String> {
+        raw.parse::<jiff::Timestamp>()
+            .map(|t| Timestamp(t.as_millisecond()))
+            .map_err(|_| format!("{raw:?} is not an RFC 3339 timestamp like 2026-12-01T00:00:00Z"))
+    }
+
     pub const fn plus_millis(self, ms: i64) -> Self {
         Timestamp(self.0.saturating_add(ms))
     }
@@ -55,5 +62,11 @@ mod tests {
         assert_eq!(Timestamp::from_millis(0).to_string(), "1970-01-01T00:00:00.000Z");
         assert_eq!(Timestamp::from_millis(1_795_237_200_123).to_string(), "2026-11-21T05:00:00.123Z");
         assert_eq!(Timestamp::from_millis(1999).as_unix_seconds(), 1);
+        assert_eq!(Timestamp::parse_rfc3339("2026-11-21T05:00:00.123Z"), Ok(Timestamp::from_millis(1_795_237_200_123)));
+        assert_eq!(
+            Timestamp::parse_rfc3339("2026-11-21T00:00:00-05:00"),
+            Ok(Timestamp::from_millis(1_795_237_200_000))
+        );
+        assert!(Timestamp::parse_rfc3339("2026-11-21").is_err());
     }
 }

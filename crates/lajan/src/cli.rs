@@ -23,7 +23,7 @@ pub struct Cli {
 pub enum Command {
     /// Run the API (applies migrations; on an empty database creates organization "Default" and
     /// prints a sandbox key once).
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Apply database migrations and exit.
     Migrate,
     /// Manage organizations.
@@ -55,6 +55,44 @@ pub struct ServeArgs {
     /// Redis URL for rate-limit counters shared by several processes (redis://...).
     #[arg(long, env = "LAJAN_REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<String>,
+
+    /// Seconds between runs of the job that marks past-due invoices overdue (default 60).
+    #[arg(long, env = "LAJAN_OVERDUE_INTERVAL_SECS")]
+    pub overdue_interval_secs: Option<u64>,
+
+    #[command(flatten)]
+    pub notify: NotifyArgs,
+}
+
+/// Where live invoice email and SMS go. Sandbox messages never leave the machine.
+#[derive(Debug, Args, Default)]
+pub struct NotifyArgs {
+    /// SMTP server for live invoice email; without it live email fails as "not configured".
+    #[arg(long, env = "LAJAN_SMTP_HOST")]
+    pub smtp_host: Option<String>,
+    /// SMTP port (default 587, or 465 with --smtp-tls tls, or 25 with none).
+    #[arg(long, env = "LAJAN_SMTP_PORT")]
+    pub smtp_port: Option<u16>,
+    /// none, starttls (default) or tls.
+    #[arg(long, env = "LAJAN_SMTP_TLS")]
+    pub smtp_tls: Option<String>,
+    #[arg(long, env = "LAJAN_SMTP_USERNAME")]
+    pub smtp_username: Option<String>,
+    #[arg(long, env = "LAJAN_SMTP_PASSWORD", hide_env_values = true)]
+    pub smtp_password: Option<String>,
+    /// The From address, e.g. "Fonkoze <billing@fonkoze.ht>".
+    #[arg(long, env = "LAJAN_SMTP_FROM")]
+    pub smtp_from: Option<String>,
+    /// Base URL of a Twilio-compatible SMS API, e.g. https://api.twilio.com.
+    #[arg(long, env = "LAJAN_SMS_BASE_URL")]
+    pub sms_base_url: Option<String>,
+    #[arg(long, env = "LAJAN_SMS_ACCOUNT")]
+    pub sms_account: Option<String>,
+    #[arg(long, env = "LAJAN_SMS_TOKEN", hide_env_values = true)]
+    pub sms_token: Option<String>,
+    /// The sender number or id, e.g. +15005550006.
+    #[arg(long, env = "LAJAN_SMS_FROM")]
+    pub sms_from: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]

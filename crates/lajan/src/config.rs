@@ -1,13 +1,16 @@
 //! Resolving configuration: flags and `LAJAN_*` env (via clap), then the optional TOML file,
 //! then defaults. Secrets (database and Redis URLs) are wrapped so `Debug` never shows them.
 
-use crate::cli::{Cli, ServeArgs};
+use crate::cli::{Cli, NotifyArgs, ServeArgs};
 use anyhow::Context;
 use lajan_api::AppConfig;
+use lajan_api::jobs::JobIntervals;
 use lajan_api::ratelimit::TierLimits;
+use lajan_worker::notify::{SmsConfig, SmtpConfig, SmtpTls};
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use std::net::SocketAddr;
+use std::time::Duration;
 
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://lajan.db";
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
@@ -22,6 +25,17 @@ pub struct FileConfig {
     pub rate_limit_standard: Option<u64>,
     pub rate_limit_enterprise: Option<u64>,
     pub redis_url: Option<SecretString>,
+    pub overdue_interval_secs: Option<u64>,
+    pub smtp_host: Option<String>,
+    pub smtp_port: Option<u16>,
+    pub smtp_tls: Option<String>,
+    pub smtp_username: Option<String>,
+    pub smtp_password: Option<SecretString>,
+    pub smtp_from: Option<String>,
+    pub sms_base_url: Option<String>,
+    pub sms_account: Option<String>,
+    pub sms_token: Option<SecretString>,
+    pub sms_from: Option<String>,
 }
 
 impl FileConfig {
@@ -79,12 +93,64 @@ impl ServeConfig {
         {
             anyhow::bail!("LAJAN_REDIS_URL must start with redis:// or rediss://");
         }
+        let overdue = args.overdue_interval_secs.or(file.overdue_interval_secs).unwrap_or(60);
+        if overdue == 0 {
+            anyhow::bail!("LAJAN_OVERDUE_INTERVAL_SECS must be at least 1");
+        }
+        let jobs = JobIntervals { overdue: Duration::from_secs(overdue), ..JobIntervals::default() };
+        let smtp = smtp_config(&args.notify, &file)?;
+        let sms = sms_config(&args.notify, &file)?;
         Ok(ServeConfig {
             listen,
             database_url: database_url(cli, &file),
-            app: AppConfig { public_url, rate_limits, redis_url, ..AppConfig::default() },
+            app: AppConfig { public_url, rate_limits, redis_url, jobs: Some(jobs), smtp, sms, ..AppConfig::default() },
         })
     }
+}
+
+const NOTIFY_TIMEOUT: Duration = Duration::from_secs(30);
+
+fn smtp_config(a: &NotifyArgs, f: &FileConfig) -> anyhow::Result<Option<SmtpConfig>> {
+    let Some(host) = a.smtp_host.clone().or(f.smtp_host.clone()) else { return Ok(None) };
+    let tls = match a.smtp_tls.as_deref().or(f.smtp_tls.as_deref()).unwrap_or("starttls") {
+        "none" => SmtpTls::None,
+        "starttls" => SmtpTls::StartTls,
+        "tls" => SmtpTls::Tls,
+        other => anyhow::bail!("LAJAN_SMTP_TLS must be none, starttls or tls, got {other:?}"),
+    };
+    let default_port = match tls {
+        SmtpTls::None => 25,
+        SmtpTls::StartTls => 587,
+        SmtpTls::Tls => 465,
+    };
+    let from =
+        a.smtp_from.clone().or(f.smtp_from.clone()).context("LAJAN_SMTP_FROM is required with LAJAN_SMTP_HOST")?;
+    Ok(Some(SmtpConfig {
+        host,
+        port: a.smtp_port.or(f.smtp_port).unwrap_or(default_port),
+        tls,
+        username: a.smtp_username.clone().or(f.smtp_username.clone()),
+        password: a.smtp_password.clone().map(SecretString::from).or(f.smtp_password.clone()),
+        from,
+        timeout: NOTIFY_TIMEOUT,
+    }))
+}
+
+fn sms_config(a: &NotifyArgs, f: &FileConfig) -> anyhow::Result<Option<SmsConfig>> {
+    let Some(base_url) = a.sms_base_url.clone().or(f.sms_base_url.clone()) else { return Ok(None) };
+    let need = |v: Option<String>, name: &str| v.with_context(|| format!("{name} is required with LAJAN_SMS_BASE_URL"));
+    Ok(Some(SmsConfig {
+        base_url,
+        account_sid: need(a.sms_account.clone().or(f.sms_account.clone()), "LAJAN_SMS_ACCOUNT")?,
+        auth_token: a
+            .sms_token
+            .clone()
+            .map(SecretString::from)
+            .or(f.sms_token.clone())
+            .context("LAJAN_SMS_TOKEN is required with LAJAN_SMS_BASE_URL")?,
+        from: need(a.sms_from.clone().or(f.sms_from.clone()), "LAJAN_SMS_FROM")?,
+        timeout: NOTIFY_TIMEOUT,
+    }))
 }
 
 #[cfg(test)]
@@ -103,13 +169,22 @@ mod tests {
     fn flags_beat_file_beat_defaults_and_secrets_stay_hidden() {
         let cli =
             Cli::parse_from(["lajan", "serve", "--listen", "127.0.0.1:9000", "--database-url", "postgres://u:pw@h/db"]);
-        let file: FileConfig =
-            toml::from_str("listen = '0.0.0.0:1'\nrate_limit_standard = 5\nredis_url = 'redis://:pw@h'").unwrap();
+        let file: FileConfig = toml::from_str(concat!(
+            "listen = '0.0.0.0:1'\nrate_limit_standard = 5\nredis_url = 'redis://:pw@h'\n",
+            "smtp_host = 'mail.example.ht'\nsmtp_from = 'billing@example.ht'\nsmtp_password = 'pw'\n",
+            "sms_base_url = 'https://sms.example'\nsms_account = 'AC1'\nsms_token = 'pw'\nsms_from = '+1500'\n",
+            "overdue_interval_secs = 5"
+        ))
+        .unwrap();
         let cfg = ServeConfig::resolve(&cli, serve_args(&cli), file).unwrap();
         assert_eq!(cfg.listen.to_string(), "127.0.0.1:9000");
         assert_eq!(cfg.app.public_url, "http://127.0.0.1:9000");
         assert_eq!(cfg.app.rate_limits.standard, 5);
         assert_eq!(cfg.app.rate_limits.enterprise, 300);
+        assert_eq!(cfg.app.jobs.map(|j| j.overdue), Some(Duration::from_secs(5)));
+        let smtp = cfg.app.smtp.as_ref().unwrap();
+        assert_eq!((smtp.host.as_str(), smtp.port), ("mail.example.ht", 587));
+        assert_eq!(cfg.app.sms.as_ref().unwrap().account_sid, "AC1");
         let debug = format!("{cfg:?}");
         assert!(!debug.contains("pw"), "secrets leak into Debug: {debug}");
         let defaults = Cli::parse_from(["lajan", "serve"]);
@@ -123,5 +198,9 @@ mod tests {
         let cli = Cli::parse_from(["lajan", "serve", "--listen", "nowhere"]);
         assert!(ServeConfig::resolve(&cli, serve_args(&cli), FileConfig::default()).is_err());
         assert!(toml::from_str::<FileConfig>("typo = 1").is_err());
+        let half: FileConfig = toml::from_str("sms_base_url = 'https://sms.example'").unwrap();
+        let cli = Cli::parse_from(["lajan", "serve"]);
+        let err = ServeConfig::resolve(&cli, serve_args(&cli), half).unwrap_err();
+        assert!(err.to_string().contains("LAJAN_SMS_ACCOUNT"), "{err}");
     }
 }

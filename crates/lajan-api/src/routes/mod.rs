@@ -3,6 +3,10 @@
 pub mod clients;
 pub mod events;
 pub mod health;
+pub mod invoices;
+pub mod pay;
+pub mod payment_links;
+pub mod sandbox;
 pub mod settings;
 
 use crate::error::ApiError;
@@ -16,7 +20,13 @@ use utoipa::ToSchema;
 
 /// Every area's routes, relative to `/v1` (and mounted again under `/v1/mfi`).
 pub fn v1() -> Router<AppState> {
-    Router::new().merge(clients::routes()).merge(events::routes()).merge(settings::routes())
+    Router::new()
+        .merge(clients::routes())
+        .merge(events::routes())
+        .merge(settings::routes())
+        .merge(invoices::routes())
+        .merge(payment_links::routes())
+        .merge(sandbox::routes())
 }
 
 /// The pagination object of every list response.

@@ -20,12 +20,16 @@ pub fn test_config() -> AppConfig {
     let mut config = AppConfig::default();
     config.rate_limits.standard = 100_000;
     config.rate_limits.enterprise = 100_000;
+    // Tests drive the background jobs with their `*_once` steps.
+    config.jobs = None;
+    config.public_url = "https://pay.lajan.test".into();
     config
 }
 
 /// One running application instance.
 pub struct Server {
     pub base: String,
+    pub jobs: Arc<lajan_api::jobs::Jobs>,
     stop: Option<oneshot::Sender<()>>,
     handle: JoinHandle<std::io::Result<()>>,
 }
@@ -35,11 +39,12 @@ impl Server {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let app = Application::build(config, store, listener).await.expect("build app");
         let base = format!("http://{}", app.local_addr().expect("addr"));
+        let jobs = app.state().jobs.clone();
         let (tx, rx) = oneshot::channel();
         let handle = tokio::spawn(app.run(async move {
             let _ = rx.await;
         }));
-        Server { base, stop: Some(tx), handle }
+        Server { base, jobs, stop: Some(tx), handle }
     }
 
     pub async fn stop(mut self) {
@@ -67,6 +72,40 @@ impl TestApp {
         let (key, _) = create_key(store.as_ref(), &org.id, Environment::Test, vec![Scope::All]).await;
         let server = Server::start(store, config).await;
         TestApp { db, server, http: reqwest::Client::new(), org, key }
+    }
+
+    pub fn jobs(&self) -> &lajan_api::jobs::Jobs {
+        &self.server.jobs
+    }
+
+    /// A client with an email and a phone number, as JSON.
+    pub async fn reachable_client(&self) -> Value {
+        let r = self
+            .post(
+                "/v1/clients",
+                &serde_json::json!({
+                    "firstName": "Marie", "lastName": "Jean", "email": "marie@example.ht", "phoneNumber": "+50937000000"
+                }),
+            )
+            .await;
+        assert_eq!(r.status(), 201);
+        r.json().await.expect("json")
+    }
+
+    /// Creates an invoice for `client_id` from `extra` fields (merged over sensible defaults).
+    pub async fn invoice(&self, client_id: &str, extra: Value) -> Value {
+        let mut body = serde_json::json!({
+            "clientId": client_id, "dueDate": "2030-01-31",
+            "lineItems": [{ "description": "Loan fee", "quantity": 1, "unitPrice": 100 }]
+        });
+        if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
+            for (k, v) in e {
+                b.insert(k.clone(), v.clone());
+            }
+        }
+        let r = self.post("/v1/invoices", &body).await;
+        assert_eq!(r.status(), 201, "create invoice");
+        r.json().await.expect("json")
     }
 
     pub fn store(&self) -> &Arc<dyn Store> {

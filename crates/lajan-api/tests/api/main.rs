@@ -8,6 +8,8 @@ mod clients;
 mod errors;
 mod events;
 mod idempotency;
+mod invoices;
 mod limits;
 mod openapi;
+mod pay;
 mod settings;

@@ -1,0 +1,167 @@
+//! The hosted payment page `GET /pay/{pi_id}`: public (no key), server-rendered, mobile-first,
+//! no external assets. It shows what is owed and how to pay it on Stellar (account, asset, memo,
+//! a SEP-0007 URI and its QR code). The first view of a sent invoice marks it viewed. Sandbox
+//! pages offer "Simulate payment", which posts to `/pay/{pi_id}/simulate`.
+
+use super::sandbox::{refusal, simulate_payment};
+use crate::error::ApiError;
+use crate::invoicing::{invoice_event, money};
+use crate::state::AppState;
+use crate::stellar::{PayRequest, qr_svg, sandbox_issuer, sandbox_receiving_account, sep7_pay_uri};
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use lajan_domain::Timestamp;
+use lajan_domain::invoice::{InvoiceAction, InvoiceStatus};
+use lajan_domain::payment::PaymentIntent;
+use lajan_store::invoices::IntentTarget;
+use minijinja::{Environment, context};
+use std::sync::OnceLock;
+
+pub fn routes() -> Router<AppState> {
+    Router::new().route("/pay/{id}", get(page)).route("/pay/{id}/simulate", post(simulate))
+}
+
+fn templates() -> &'static Environment<'static> {
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        // `.html` names turn on HTML auto-escaping of every interpolated value.
+        env.add_template("pay.html", include_str!("../../templates/pay.html"))
+            .unwrap_or_else(|e| panic!("the payment page template does not parse: {e}"));
+        env
+    })
+}
+
+fn not_found_page() -> Response {
+    let body = "<!doctype html><meta charset=utf-8><meta name=viewport content=\"width=device-width\"><title>Not found</title><p style=\"font-family:system-ui;padding:2rem\">This payment page does not exist.</p>";
+    (StatusCode::NOT_FOUND, Html(body)).into_response()
+}
+
+/// Only the `pi_` ids Lajan issues can name a page.
+fn plausible(id: &str) -> bool {
+    id.starts_with("pi_") && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+async fn page(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    if !plausible(&id) {
+        return not_found_page();
+    }
+    match render(&state, &id).await {
+        Ok(Some(html)) => {
+            let mut response = Html(html).into_response();
+            response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            response
+        }
+        Ok(None) => not_found_page(),
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn render(state: &AppState, id: &str) -> Result<Option<String>, ApiError> {
+    let Some((mut intent, mut target)) = state.store.get_payment_intent(id).await? else { return Ok(None) };
+    if let IntentTarget::Invoice(d) = &target
+        && d.invoice.status == InvoiceStatus::Sent
+    {
+        let tenant = lajan_domain::Tenant::new(intent.org_id.clone(), intent.env);
+        let public_url = state.config.public_url.clone();
+        let event = |d: &_| invoice_event("invoice.viewed", d, &public_url);
+        let (viewed, _) = state
+            .store
+            .invoice_action(&tenant, &d.invoice.id, InvoiceAction::View, Timestamp::now(), None, &event)
+            .await?;
+        intent = viewed.intent.clone();
+        target = IntentTarget::Invoice(Box::new(viewed));
+    }
+    let org = state.store.get_organization(&intent.org_id).await?.map(|o| o.name).unwrap_or_default();
+    page_html(&org, &intent, &target).map(Some)
+}
+
+fn page_html(organization: &str, intent: &PaymentIntent, target: &IntentTarget) -> Result<String, ApiError> {
+    let now = Timestamp::now();
+    let sandbox = !intent.env.is_live();
+    let currency = intent.currency.code();
+    let due = money((intent.amount - intent.amount_received).max(0));
+    let refusal = refusal(intent, target, now);
+    let (title, status, due_date, lines, subtotal, tax, memo) = match target {
+        IntentTarget::Invoice(d) => {
+            let i = &d.invoice;
+            let lines: Vec<_> = i
+                .line_items
+                .iter()
+                .map(|l| context! { description => l.description, quantity => l.quantity_text(), amount => money(l.amount) })
+                .collect();
+            (
+                format!("Invoice {}", i.number),
+                i.status.as_str().to_owned(),
+                Some(i.due_date.to_string()),
+                lines,
+                money(i.totals.subtotal),
+                money(i.totals.tax),
+                i.memo.clone(),
+            )
+        }
+        IntentTarget::Link(l) => (
+            l.description.clone(),
+            intent.effective_status(now).as_str().to_owned(),
+            None,
+            Vec::new(),
+            String::new(),
+            String::new(),
+            None,
+        ),
+    };
+    // Live receiving accounts and issuers come with the live ledger; until then a live page
+    // shows what is owed without payment instructions.
+    let (destination, issuer) = if sandbox {
+        (sandbox_receiving_account(&intent.org_id), Some(sandbox_issuer(currency)))
+    } else {
+        (String::new(), None)
+    };
+    let refusal = match (refusal, sandbox) {
+        (Some(r), _) => Some(r),
+        (None, false) => Some("Online payment is not available for this organization yet; contact it to pay."),
+        (None, true) => None,
+    };
+    let sep7 = sep7_pay_uri(&PayRequest {
+        destination: &destination,
+        amount: &due,
+        asset_code: currency,
+        asset_issuer: issuer.as_deref(),
+        memo: &intent.reference,
+        message: &format!("{title} from {organization}"),
+    });
+    let qr = if refusal.is_none() { qr_svg(&sep7).unwrap_or_default() } else { String::new() };
+    templates()
+        .get_template("pay.html")
+        .and_then(|t| {
+            t.render(context! {
+                title, organization, status, due_date, lines, subtotal, tax, memo, sandbox, currency, due, refusal,
+                total => money(intent.amount),
+                received => (intent.amount_received > 0).then(|| money(intent.amount_received)),
+                paid_at => intent.paid_at.map(|t| t.to_string()),
+                destination, issuer, reference => intent.reference, intent_id => intent.id,
+                sep7_uri => sep7, qr_svg => qr,
+            })
+        })
+        .map_err(|e| ApiError::internal(&e))
+}
+
+/// The sandbox page's "Simulate payment" button.
+async fn simulate(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    if !plausible(&id) {
+        return not_found_page();
+    }
+    let found = match state.store.get_payment_intent(&id).await {
+        Ok(Some(found)) => found,
+        Ok(None) => return not_found_page(),
+        Err(e) => return ApiError::from(e).into_response(),
+    };
+    // A refusal (already paid, voided...) is what the page shows after the redirect.
+    if let Err(e) = simulate_payment(&state, &found.0, &found.1, None).await {
+        tracing::info!(intent = %id, error = %e, "simulated payment refused");
+    }
+    Redirect::to(&format!("/pay/{id}")).into_response()
+}

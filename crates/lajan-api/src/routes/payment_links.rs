@@ -1,0 +1,179 @@
+//! Payment links: `GET/POST /payment-links`, `GET/DELETE /payment-links/{id}`. A link collects
+//! a fixed amount through a hosted payment page; DELETE deactivates it.
+
+use super::{Deleted, PaginationView, ResourceId};
+use crate::auth::Authed;
+use crate::auth::scope::{PaymentLinksRead, PaymentLinksWrite};
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::extract::{ApiJson, Pagination, number_text};
+use crate::invoicing::{PaymentLinkView, link_event};
+use crate::state::AppState;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::{Json, Router};
+use lajan_domain::id::IdKind;
+use lajan_domain::money::{Currency, parse_scaled};
+use lajan_domain::payment::{IntentStatus, PaymentIntent, new_reference};
+use lajan_domain::validation::FieldErrors;
+use lajan_domain::{Invalid, Timestamp};
+use lajan_store::StoreError;
+use lajan_store::invoices::PaymentLink;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/payment-links", get(list).post(create))
+        .route("/payment-links/{id}", get(fetch).delete(deactivate))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CreatePaymentLink {
+    /// Positive, at most 2 decimal places; read exactly.
+    #[schema(value_type = f64, required = true, example = 500)]
+    pub amount: Option<serde_json::Number>,
+    /// HTG or USD; default: the organization's `defaultCurrency`.
+    pub currency: Option<String>,
+    #[schema(required = true, example = "Membership fee 2027")]
+    pub description: Option<String>,
+    /// When the link stops accepting payments (RFC 3339, in the future); default: never.
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub expires_at: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PaymentLinkList {
+    pub data: Vec<PaymentLinkView>,
+    pub pagination: PaginationView,
+}
+
+fn link_not_found(e: StoreError) -> ApiError {
+    match e {
+        StoreError::NotFound => ApiError::not_found("payment link"),
+        other => other.into(),
+    }
+}
+
+#[utoipa::path(get, path = "/v1/payment-links", tag = "Payment links",
+    params(("page" = Option<u32>, Query), ("limit" = Option<u32>, Query)),
+    responses((status = 200, body = PaymentLinkList), (status = 400, body = ErrorBody)))]
+pub async fn list(
+    auth: Authed<PaymentLinksRead>,
+    State(state): State<AppState>,
+    Pagination(page): Pagination,
+) -> ApiResult<Json<PaymentLinkList>> {
+    let found = state.store.list_payment_links(auth.tenant(), page).await?;
+    let now = Timestamp::now();
+    let pagination = PaginationView::of(&found);
+    let data = found.items.iter().map(|l| PaymentLinkView::from_link(l, &state.config.public_url, now)).collect();
+    Ok(Json(PaymentLinkList { data, pagination }))
+}
+
+#[utoipa::path(get, path = "/v1/payment-links/{id}", tag = "Payment links", params(("id" = String, Path)),
+    responses((status = 200, body = PaymentLinkView), (status = 404, body = ErrorBody)))]
+pub async fn fetch(
+    auth: Authed<PaymentLinksRead>,
+    State(state): State<AppState>,
+    ResourceId(id): ResourceId,
+) -> ApiResult<Json<PaymentLinkView>> {
+    let link =
+        state.store.get_payment_link(auth.tenant(), &id).await?.ok_or_else(|| ApiError::not_found("payment link"))?;
+    Ok(Json(PaymentLinkView::from_link(&link, &state.config.public_url, Timestamp::now())))
+}
+
+#[utoipa::path(post, path = "/v1/payment-links", tag = "Payment links", request_body = CreatePaymentLink,
+    responses((status = 201, body = PaymentLinkView), (status = 400, body = ErrorBody, description = "validation_error, invalid_amount or invalid_currency")))]
+pub async fn create(
+    auth: Authed<PaymentLinksWrite>,
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<CreatePaymentLink>,
+) -> ApiResult<(StatusCode, Json<PaymentLinkView>)> {
+    let tenant = auth.tenant();
+    let now = Timestamp::now();
+    let mut errors = FieldErrors::new();
+    let description = match body.description.as_deref().map(str::trim) {
+        None => {
+            errors.add("description", "is required");
+            None
+        }
+        Some("") => {
+            errors.add("description", "must not be empty");
+            None
+        }
+        Some(d) if d.chars().count() > 500 => {
+            errors.add("description", "must be at most 500 characters");
+            None
+        }
+        Some(d) => Some(d.to_owned()),
+    };
+    if body.amount.is_none() {
+        errors.add("amount", "is required");
+    }
+    let expires_at = body.expires_at.as_deref().and_then(|raw| match Timestamp::parse_rfc3339(raw) {
+        Ok(t) if t <= now => {
+            errors.add("expiresAt", "must be in the future");
+            None
+        }
+        parsed => errors.take("expiresAt", parsed),
+    });
+    errors.finish()?;
+    let (Some(description), Some(amount)) = (description, body.amount) else {
+        return Err(ApiError::bad_request("validation_error", "amount and description are required"));
+    };
+    let amount = match parse_scaled(&number_text(&amount), 2) {
+        Ok(a) if a > 0 => a,
+        Ok(_) => return Err(Invalid::new("invalid_amount", "amount must be positive").into()),
+        Err(e) => return Err(Invalid::new("invalid_amount", format!("amount {e}")).into()),
+    };
+    let currency: Currency = match body.currency.as_deref() {
+        Some(c) => c.parse().map_err(|e: String| Invalid::new("invalid_currency", e))?,
+        None => state.store.get_settings(tenant).await?.default_currency,
+    };
+    let id = IdKind::PaymentLink.generate();
+    let link = PaymentLink {
+        id: id.clone(),
+        amount,
+        currency,
+        description,
+        created_at: now,
+        expires_at,
+        intent: PaymentIntent {
+            id: IdKind::PaymentIntent.generate(),
+            org_id: tenant.org_id.clone(),
+            env: tenant.env,
+            amount,
+            currency,
+            reference: new_reference(),
+            status: IntentStatus::Active,
+            amount_received: 0,
+            invoice_id: None,
+            payment_link_id: Some(id),
+            created_at: now,
+            paid_at: None,
+            expires_at,
+        },
+    };
+    let public_url = &state.config.public_url;
+    state.store.create_payment_link(tenant, &link, &link_event("payment_link.created", &link, public_url)).await?;
+    Ok((StatusCode::CREATED, Json(PaymentLinkView::from_link(&link, public_url, now))))
+}
+
+#[utoipa::path(delete, path = "/v1/payment-links/{id}", tag = "Payment links", params(("id" = String, Path)),
+    responses((status = 200, body = Deleted, description = "The link is inactive: its page no longer takes payments"), (status = 404, body = ErrorBody)))]
+pub async fn deactivate(
+    auth: Authed<PaymentLinksWrite>,
+    State(state): State<AppState>,
+    ResourceId(id): ResourceId,
+) -> ApiResult<Json<Deleted>> {
+    let public_url = state.config.public_url.clone();
+    let (link, _) = state
+        .store
+        .deactivate_payment_link(auth.tenant(), &id, Timestamp::now(), &|l| {
+            link_event("payment_link.deactivated", l, &public_url)
+        })
+        .await
+        .map_err(link_not_found)?;
+    Ok(Json(Deleted { id: link.id, deleted: true }))
+}

@@ -1,0 +1,379 @@
+//! Getting paid: the hosted payment page, simulated sandbox payments through the payment
+//! watcher, the overdue job, payment links, and live delivery of invoice email and SMS.
+
+use crate::common::{TestApp, expect_error, test_config};
+use lajan_domain::Environment;
+use reqwest::Method;
+use serde_json::{Value, json};
+
+fn intent_id(invoice: &Value) -> String {
+    invoice["paymentLink"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned()
+}
+
+async fn page(app: &TestApp, intent: &str) -> (u16, String) {
+    let r = app.http.get(app.url(&format!("/pay/{intent}"))).send().await.unwrap();
+    (r.status().as_u16(), r.text().await.unwrap())
+}
+
+async fn simulate(app: &TestApp, intent: &str, body: Value) -> reqwest::Response {
+    app.send_json(Method::POST, &format!("/v1/sandbox/payment-intents/{intent}/pay"), &body).await
+}
+
+async fn count(app: &TestApp, event_type: &str) -> u64 {
+    let v: Value = app.get(&format!("/v1/events?type={event_type}")).await.json().await.unwrap();
+    v["pagination"]["total"].as_u64().unwrap()
+}
+
+api_test!(the_payment_page_shows_how_to_pay_and_marks_viewed_once, |app| {
+    let client = app.reachable_client().await;
+    let inv = app.invoice(client["id"].as_str().unwrap(), json!({ "memo": "<b>Merci</b>" })).await;
+    let id = inv["id"].as_str().unwrap();
+    let pi = intent_id(&inv);
+    let (status, html) = page(app, &pi).await;
+    assert_eq!(status, 200);
+    assert!(html.contains("not been issued yet"), "a draft cannot be paid");
+    assert!(!html.contains("id=\"simulate\""));
+    app.req(Method::POST, &format!("/v1/invoices/{id}/send")).send().await.unwrap();
+
+    let (status, html) = page(app, &pi).await;
+    assert_eq!(status, 200);
+    assert!(html.contains("Invoice INV-000001") && html.contains("Acme"));
+    assert!(html.contains("HTG 100.00"), "the total");
+    assert!(html.contains("2030-01-31"), "the due date");
+    assert!(html.contains("<svg"), "a server-rendered QR code");
+    assert!(html.contains("web+stellar:pay?destination=G"), "a SEP-0007 URI");
+    assert!(html.contains("memo_type=MEMO_TEXT"));
+    assert!(html.contains("&lt;b&gt;Merci") && !html.contains("<b>Merci"), "escaped");
+    assert!(html.contains("id=\"simulate\""), "sandbox pages can simulate a payment");
+    assert!(!html.contains("http://") || !html.contains("<script src"), "no external assets");
+    let got: Value = app.get(&format!("/v1/invoices/{id}")).await.json().await.unwrap();
+    assert_eq!(got["status"], "viewed");
+    page(app, &pi).await;
+    assert_eq!(count(app, "invoice.viewed").await, 1, "only the first view counts");
+    let (status, _) = page(app, "pi_00000000000000000000000000000000").await;
+    assert_eq!(status, 404);
+    let (status, _) = page(app, "../etc/passwd").await;
+    assert_eq!(status, 404);
+});
+
+api_test!(sandbox_payments_underpay_then_pay_through_the_watcher, |app| {
+    let client = app.reachable_client().await;
+    let inv = app.invoice(client["id"].as_str().unwrap(), json!({ "sendImmediately": true })).await;
+    let id = inv["id"].as_str().unwrap();
+    let pi = intent_id(&inv);
+    let r = simulate(app, &pi, json!({ "amount": 40 })).await;
+    assert_eq!(r.status(), 201);
+    let first: Value = r.json().await.unwrap();
+    assert_eq!(first["txHash"].as_str().unwrap().len(), 64);
+    assert_eq!(first["paymentIntent"]["amountReceived"], "40.00");
+    assert_eq!(first["paymentIntent"]["status"], "active");
+    let under: Value = app.get(&format!("/v1/invoices/{id}")).await.json().await.unwrap();
+    assert_eq!(
+        (under["status"].as_str(), under["amountPaid"].as_str(), under["paidAt"].clone()),
+        (Some("sent"), Some("40.00"), Value::Null)
+    );
+    let (_, html) = page(app, &pi).await;
+    assert!(html.contains("Received so far: HTG 40.00") && html.contains("Pay HTG <span id=\"due\">60.00"));
+
+    let r = simulate(app, &pi, json!({ "amount": 70 })).await;
+    let second: Value = r.json().await.unwrap();
+    assert!(second["ledgerSeq"].as_i64().unwrap() > first["ledgerSeq"].as_i64().unwrap(), "ledger sequence rises");
+    assert_eq!(second["paymentIntent"]["status"], "paid");
+    let paid: Value = app.get(&format!("/v1/invoices/{id}")).await.json().await.unwrap();
+    assert_eq!(
+        (paid["status"].as_str(), paid["amountPaid"].as_str()),
+        (Some("paid"), Some("110.00")),
+        "overpayment recorded"
+    );
+    assert!(paid["paidAt"].is_string());
+    assert_eq!(count(app, "invoice.paid").await, 1);
+    let event: Value = app.get("/v1/events?type=invoice.paid").await.json().await.unwrap();
+    assert_eq!(event["data"][0]["data"]["object"]["status"], "paid");
+
+    expect_error(simulate(app, &pi, json!({})).await, 400, "cannot_pay").await;
+    expect_error(app.req(Method::POST, &format!("/v1/invoices/{id}/void")).send().await.unwrap(), 400, "cannot_void")
+        .await;
+    let (_, html) = page(app, &pi).await;
+    assert!(html.contains("already been paid") && !html.contains("id=\"simulate\""));
+    expect_error(simulate(app, "pi_nope", json!({})).await, 404, "not_found").await;
+    expect_error(simulate(app, &pi, json!({ "amount": 0 })).await, 400, "invalid_amount").await;
+    let live = app.key(None, Environment::Live, &["*"]).await;
+    let r = app
+        .http
+        .post(app.url(&format!("/v1/sandbox/payment-intents/{pi}/pay")))
+        .bearer_auth(&live)
+        .send()
+        .await
+        .unwrap();
+    expect_error(r, 403, "forbidden").await;
+    let r = app.http.get(app.url("/v1/sandbox/messages")).bearer_auth(&live).send().await.unwrap();
+    expect_error(r, 403, "forbidden").await;
+});
+
+api_test!(the_simulate_button_pays_and_void_or_draft_pages_refuse, |app| {
+    let client = app.reachable_client().await;
+    let inv = app.invoice(client["id"].as_str().unwrap(), json!({ "sendImmediately": true })).await;
+    let pi = intent_id(&inv);
+    let no_redirects = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let r = no_redirects.post(app.url(&format!("/pay/{pi}/simulate"))).send().await.unwrap();
+    assert_eq!(r.status(), 303);
+    assert_eq!(r.headers()["location"], format!("/pay/{pi}"));
+    let (_, html) = page(app, &pi).await;
+    assert!(html.contains("already been paid"));
+    let got: Value = app.get(&format!("/v1/invoices/{}", inv["id"].as_str().unwrap())).await.json().await.unwrap();
+    assert_eq!(got["status"], "paid");
+
+    let draft = app.invoice(client["id"].as_str().unwrap(), json!({})).await;
+    expect_error(simulate(app, &intent_id(&draft), json!({})).await, 400, "cannot_pay").await;
+    app.req(Method::POST, &format!("/v1/invoices/{}/void", draft["id"].as_str().unwrap())).send().await.unwrap();
+    let (_, html) = page(app, &intent_id(&draft)).await;
+    assert!(html.contains("voided"));
+    expect_error(simulate(app, &intent_id(&draft), json!({})).await, 400, "cannot_pay").await;
+});
+
+api_test!(the_overdue_job_moves_each_invoice_once, |app| {
+    let client = app.reachable_client().await;
+    let cid = client["id"].as_str().unwrap();
+    let late = app.invoice(cid, json!({ "dueDate": "2020-01-01", "sendImmediately": true })).await;
+    let viewed = app.invoice(cid, json!({ "dueDate": "2020-01-01", "sendImmediately": true })).await;
+    page(app, &intent_id(&viewed)).await;
+    let future = app.invoice(cid, json!({ "dueDate": "2999-01-01", "sendImmediately": true })).await;
+    let draft = app.invoice(cid, json!({ "dueDate": "2020-01-01" })).await;
+    let now = lajan_domain::Timestamp::now();
+    let (a, b) = tokio::join!(app.jobs().mark_overdue_once(now), app.jobs().mark_overdue_once(now));
+    assert_eq!(a.unwrap() + b.unwrap(), 2, "two processes at once still move each invoice once");
+    assert_eq!(app.jobs().mark_overdue_once(now).await.unwrap(), 0);
+    for (inv, status) in [(&late, "overdue"), (&viewed, "overdue"), (&future, "sent"), (&draft, "draft")] {
+        let got: Value = app.get(&format!("/v1/invoices/{}", inv["id"].as_str().unwrap())).await.json().await.unwrap();
+        assert_eq!(got["status"], status);
+    }
+    assert_eq!(count(app, "invoice.overdue").await, 2);
+    // Overdue invoices can still be sent again and paid.
+    let r = simulate(app, &intent_id(&late), json!({})).await;
+    assert_eq!(r.json::<Value>().await.unwrap()["paymentIntent"]["status"], "paid");
+});
+
+api_test!(the_due_date_is_judged_in_the_organizations_timezone, |app| {
+    let client = app.reachable_client().await;
+    let yesterday_utc =
+        jiff::Zoned::now().with_time_zone(jiff::tz::TimeZone::UTC).date().yesterday().unwrap().to_string();
+    let inv =
+        app.invoice(client["id"].as_str().unwrap(), json!({ "dueDate": yesterday_utc, "sendImmediately": true })).await;
+    // In a timezone 12 hours behind UTC, "yesterday in UTC" may still be today: only UTC+0 and
+    // later zones see it as past for certain, so judge with a zone far ahead.
+    app.put("/v1/settings", &json!({ "timezone": "Pacific/Kiritimati" })).await;
+    app.jobs().mark_overdue_once(lajan_domain::Timestamp::now()).await.unwrap();
+    let got: Value = app.get(&format!("/v1/invoices/{}", inv["id"].as_str().unwrap())).await.json().await.unwrap();
+    assert_eq!(got["status"], "overdue");
+    let today_far_west =
+        jiff::Zoned::now().with_time_zone(jiff::tz::TimeZone::get("Pacific/Pago_Pago").unwrap()).date().to_string();
+    let not_yet = app
+        .invoice(client["id"].as_str().unwrap(), json!({ "dueDate": today_far_west, "sendImmediately": true }))
+        .await;
+    app.put("/v1/settings", &json!({ "timezone": "Pacific/Pago_Pago" })).await;
+    app.jobs().mark_overdue_once(lajan_domain::Timestamp::now()).await.unwrap();
+    let got: Value = app.get(&format!("/v1/invoices/{}", not_yet["id"].as_str().unwrap())).await.json().await.unwrap();
+    assert_eq!(got["status"], "sent", "due today in the organization's zone is not overdue");
+});
+
+api_test!(payment_links_create_deactivate_and_get_paid, |app| {
+    let r = app
+        .post("/v1/payment-links", &json!({ "amount": 250.5, "currency": "USD", "description": "Membership 2027" }))
+        .await;
+    assert_eq!(r.status(), 201);
+    let link: Value = r.json().await.unwrap();
+    let id = link["id"].as_str().unwrap();
+    assert!(id.starts_with("pl_"));
+    assert_eq!(
+        (link["amount"].as_str(), link["status"].as_str(), link["currency"].as_str()),
+        (Some("250.50"), Some("active"), Some("USD"))
+    );
+    assert!(link["url"].as_str().unwrap().contains("/pay/pi_"));
+    assert_eq!(link["expiresAt"], Value::Null);
+    let got: Value = app.get(&format!("/v1/mfi/payment-links/{id}")).await.json().await.unwrap();
+    assert_eq!(got, link);
+    let pi = link["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let (_, html) = page(app, &pi).await;
+    assert!(html.contains("Membership 2027") && html.contains("USD 250.50"));
+
+    let other: Value = app
+        .post("/v1/payment-links", &json!({ "amount": 10, "description": "Fee", "expiresAt": "2099-01-01T00:00:00Z" }))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (other["currency"].as_str(), other["expiresAt"].as_str()),
+        (Some("HTG"), Some("2099-01-01T00:00:00.000Z"))
+    );
+    let r = app.delete(&format!("/v1/payment-links/{}", other["id"].as_str().unwrap())).await;
+    assert_eq!(r.json::<Value>().await.unwrap(), json!({ "id": other["id"], "deleted": true }));
+    let off: Value =
+        app.get(&format!("/v1/payment-links/{}", other["id"].as_str().unwrap())).await.json().await.unwrap();
+    assert_eq!(off["status"], "inactive");
+    let off_pi = off["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    expect_error(simulate(app, &off_pi, json!({})).await, 400, "cannot_pay").await;
+    let (_, html) = page(app, &off_pi).await;
+    assert!(html.contains("no longer active"));
+
+    let paid: Value = simulate(app, &pi, json!({})).await.json().await.unwrap();
+    assert_eq!(paid["paymentIntent"]["status"], "paid");
+    let after: Value = app.get(&format!("/v1/payment-links/{id}")).await.json().await.unwrap();
+    assert_eq!((after["status"].as_str(), after["amountPaid"].as_str()), (Some("paid"), Some("250.50")));
+    let list: Value = app.get("/v1/payment-links").await.json().await.unwrap();
+    assert_eq!(list["pagination"]["total"], 2);
+    for t in ["payment_link.created", "payment_link.deactivated", "payment_link.paid"] {
+        assert!(count(app, t).await >= 1, "{t}");
+    }
+    assert_eq!(count(app, "payment_link.deactivated").await, 1);
+    app.delete(&format!("/v1/payment-links/{}", other["id"].as_str().unwrap())).await;
+    assert_eq!(count(app, "payment_link.deactivated").await, 1, "deactivating twice writes one event");
+
+    for (body, code) in [
+        (json!({ "description": "x" }), "validation_error"),
+        (json!({ "amount": 1 }), "validation_error"),
+        (json!({ "amount": 0, "description": "x" }), "invalid_amount"),
+        (json!({ "amount": 1.001, "description": "x" }), "invalid_amount"),
+        (json!({ "amount": 1, "description": "x", "currency": "EUR" }), "invalid_currency"),
+        (json!({ "amount": 1, "description": "x", "expiresAt": "2001-01-01T00:00:00Z" }), "validation_error"),
+        (json!({ "amount": 1, "description": "x", "expiresAt": "tomorrow" }), "validation_error"),
+    ] {
+        expect_error(app.post("/v1/payment-links", &body).await, 400, code).await;
+    }
+    expect_error(app.get("/v1/payment-links/pl_nope").await, 404, "not_found").await;
+    expect_error(app.delete("/v1/payment-links/pl_nope").await, 404, "not_found").await;
+});
+
+/// Live invoices go out through real SMTP and SMS servers (loopback ones the test starts).
+#[tokio::test]
+async fn live_invoices_are_delivered_by_email_and_sms() {
+    use lajan_worker::notify::{SmsConfig, SmtpConfig, SmtpTls};
+    use lajan_worker::testing::{SmsProvider, SmtpMode, SmtpSink};
+    let smtp = SmtpSink::start(SmtpMode::Accept).await;
+    let sms = SmsProvider::start().await;
+    let mut config = test_config();
+    config.smtp = Some(SmtpConfig {
+        host: smtp.addr().ip().to_string(),
+        port: smtp.addr().port(),
+        tls: SmtpTls::None,
+        username: None,
+        password: None,
+        from: "Acme <billing@acme.test>".into(),
+        timeout: std::time::Duration::from_secs(5),
+    });
+    config.sms = Some(SmsConfig {
+        base_url: sms.base_url(),
+        account_sid: sms.account_sid().to_owned(),
+        auth_token: sms.auth_token().to_owned().into(),
+        from: "+15005550006".into(),
+        timeout: std::time::Duration::from_secs(5),
+    });
+    let app = TestApp::spawn(lajan_store::testing::sqlite().await, config).await;
+    let live = app.key(None, Environment::Live, &["*"]).await;
+    let client: Value = app
+        .http
+        .post(app.url("/v1/clients"))
+        .bearer_auth(&live)
+        .json(&json!({ "firstName": "Marie", "lastName": "Jean", "email": "marie@example.ht", "phoneNumber": "+50937000000" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let body = json!({ "clientId": client["id"], "dueDate": "2030-01-31", "sendImmediately": true,
+                       "lineItems": [{ "description": "Loan fee", "quantity": 2, "unitPrice": 625 }] });
+    let inv: Value = app
+        .http
+        .post(app.url("/v1/invoices"))
+        .bearer_auth(&live)
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(inv["status"], "sent");
+    let link = inv["paymentLink"]["url"].as_str().unwrap();
+    assert_eq!(app.jobs().deliver_messages_once(lajan_domain::Timestamp::now()).await.unwrap(), 2);
+
+    let emails = smtp.messages();
+    assert_eq!(emails.len(), 1);
+    assert_eq!(emails[0].to, ["marie@example.ht"]);
+    assert!(emails[0].subject().unwrap().contains("INV-000001"));
+    let text = emails[0].text_body().unwrap();
+    assert!(text.contains(link) && text.contains("1250.00") && text.contains("2030-01-31"), "{text}");
+    assert!(emails[0].html_body().unwrap().contains(link));
+    let texts = sms.messages();
+    assert_eq!(texts.len(), 1);
+    assert_eq!(texts[0].to, "+50937000000");
+    assert!(texts[0].body.contains(link) && texts[0].body.contains("1250.00"));
+    assert!(texts[0].body.chars().count() <= 160);
+    assert_eq!(
+        app.jobs().deliver_messages_once(lajan_domain::Timestamp::now()).await.unwrap(),
+        0,
+        "each is delivered once"
+    );
+
+    // A provider outage is retried later; the outcome of every attempt is recorded.
+    sms.respond_next(1, 503, r#"{"code":20500,"message":"Service unavailable"}"#);
+    let r = app
+        .http
+        .post(app.url(&format!("/v1/invoices/{}/send", inv["id"].as_str().unwrap())))
+        .bearer_auth(&live)
+        .json(&json!({ "channels": ["sms"] }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(app.jobs().deliver_messages_once(lajan_domain::Timestamp::now()).await.unwrap(), 1);
+    assert_eq!(sms.messages().len(), 1, "the failed attempt delivered nothing");
+    let later = lajan_domain::Timestamp::now().plus_millis(31_000);
+    assert_eq!(app.jobs().deliver_messages_once(later).await.unwrap(), 1, "retried after the backoff");
+    assert_eq!(sms.messages().len(), 2);
+    let tenant = lajan_domain::Tenant::new(app.org.id.clone(), Environment::Live);
+    let stored = app.store().list_messages(&tenant, Default::default()).await.unwrap();
+    assert!(stored.items.iter().all(|m| m.status == "sent"));
+    assert!(stored.items.iter().any(|m| m.attempts == 2));
+    app.stop().await;
+}
+
+/// With background jobs on (as `serve` runs them), a send is delivered without anyone asking.
+#[tokio::test]
+async fn the_background_sender_delivers_right_after_a_send() {
+    use lajan_worker::notify::{SmtpConfig, SmtpTls};
+    use lajan_worker::testing::{SmtpMode, SmtpSink, wait_for};
+    let smtp = SmtpSink::start(SmtpMode::Accept).await;
+    let mut config = test_config();
+    config.jobs = Some(lajan_api::jobs::JobIntervals::default());
+    config.smtp = Some(SmtpConfig {
+        host: smtp.addr().ip().to_string(),
+        port: smtp.addr().port(),
+        tls: SmtpTls::None,
+        username: None,
+        password: None,
+        from: "billing@acme.test".into(),
+        timeout: std::time::Duration::from_secs(5),
+    });
+    let app = TestApp::spawn(lajan_store::testing::sqlite().await, config).await;
+    let live = app.key(None, Environment::Live, &["*"]).await;
+    let client: Value = app
+        .http
+        .post(app.url("/v1/clients"))
+        .bearer_auth(&live)
+        .json(&json!({ "firstName": "A", "lastName": "B", "email": "a@example.ht" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let body = json!({ "clientId": client["id"], "dueDate": "2030-01-31", "sendImmediately": true,
+                       "lineItems": [{ "description": "Fee", "quantity": 1, "unitPrice": 5 }] });
+    let r = app.http.post(app.url("/v1/invoices")).bearer_auth(&live).json(&body).send().await.unwrap();
+    assert_eq!(r.status(), 201);
+    let arrived = wait_for(|| smtp.messages().into_iter().next(), std::time::Duration::from_secs(10)).await;
+    assert!(arrived.is_some_and(|m| m.to == ["a@example.ht"]), "delivered within seconds of the send");
+    app.stop().await;
+}
