@@ -100,8 +100,8 @@ pub trait InvoiceStore: Send + Sync {
         at: Timestamp,
     ) -> StoreResult<InvoiceDetail>;
 
-    /// Applies a state-machine action (send, view, mark overdue, void) under a row lock and
-    /// records its event. Returns the invoice and whether anything changed; refusals are
+    /// Applies a state-machine action (view, mark overdue, void) under a row lock and records
+    /// its event: `event` builds the object, the event's type is the transition's own. Returns the invoice and whether anything changed; refusals are
     /// `Rejected` with the action's error code.
     async fn invoice_action(
         &self,

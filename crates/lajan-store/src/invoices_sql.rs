@@ -130,12 +130,17 @@ fn invoice_from_row(row: &DbRow) -> StoreResult<InvoiceDetail> {
     Ok(InvoiceDetail { invoice, client, intent })
 }
 
-async fn read_invoice(tx: &mut Tx, tenant: &Tenant, id: &str) -> StoreResult<Option<InvoiceDetail>> {
+/// The invoice `id` of `tenant`, read through a pool or inside a transaction.
+async fn read_invoice<'e, E: sqlx::Executor<'e, Database = Db>>(
+    ex: E,
+    tenant: &Tenant,
+    id: &str,
+) -> StoreResult<Option<InvoiceDetail>> {
     let row = sqlx::query(concat!(invoice_select!(), " WHERE i.org_id = $1 AND i.env = $2 AND i.id = $3"))
         .bind(&tenant.org_id)
         .bind(tenant.env.as_str())
         .bind(id)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(ex)
         .await?;
     row.as_ref().map(invoice_from_row).transpose()
 }
@@ -149,7 +154,7 @@ async fn lock_invoice(tx: &mut Tx, tenant: &Tenant, id: &str) -> StoreResult<Inv
         .fetch_optional(&mut **tx)
         .await?
         .ok_or(StoreError::NotFound)?;
-    read_invoice(tx, tenant, id).await?.ok_or(StoreError::NotFound)
+    read_invoice(&mut **tx, tenant, id).await?.ok_or(StoreError::NotFound)
 }
 
 async fn client_is_live(tx: &mut Tx, tenant: &Tenant, id: &str) -> StoreResult<bool> {
@@ -226,12 +231,17 @@ fn link_from_row(row: &DbRow) -> StoreResult<PaymentLink> {
     })
 }
 
-async fn read_link(tx: &mut Tx, tenant: &Tenant, id: &str) -> StoreResult<Option<PaymentLink>> {
+/// The payment link `id` of `tenant`, read through a pool or inside a transaction.
+async fn read_link<'e, E: sqlx::Executor<'e, Database = Db>>(
+    ex: E,
+    tenant: &Tenant,
+    id: &str,
+) -> StoreResult<Option<PaymentLink>> {
     let row = sqlx::query(concat!(link_select!(), " WHERE l.org_id = $1 AND l.env = $2 AND l.id = $3"))
         .bind(&tenant.org_id)
         .bind(tenant.env.as_str())
         .bind(id)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(ex)
         .await?;
     row.as_ref().map(link_from_row).transpose()
 }
@@ -329,20 +339,14 @@ impl InvoiceStore for ThisStore {
         .execute(&mut *tx)
         .await?;
         insert_intent(&mut tx, intent).await?;
-        let detail = read_invoice(&mut tx, tenant, &inv.id).await?.ok_or(StoreError::NotFound)?;
+        let detail = read_invoice(&mut *tx, tenant, &inv.id).await?.ok_or(StoreError::NotFound)?;
         insert_event(&mut tx, tenant, inv.created_at, &event(&detail)).await?;
         self.commit(tx).await?;
         Ok(detail)
     }
 
     async fn get_invoice(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<InvoiceDetail>> {
-        let row = sqlx::query(concat!(invoice_select!(), " WHERE i.org_id = $1 AND i.env = $2 AND i.id = $3"))
-            .bind(&tenant.org_id)
-            .bind(tenant.env.as_str())
-            .bind(id)
-            .fetch_optional(self.reader())
-            .await?;
-        row.as_ref().map(invoice_from_row).transpose()
+        read_invoice(self.reader(), tenant, id).await
     }
 
     async fn list_invoices(&self, tenant: &Tenant, q: &InvoiceQuery) -> StoreResult<Page<InvoiceDetail>> {
@@ -440,7 +444,7 @@ impl InvoiceStore for ThisStore {
             .bind(&inv.payment_intent_id)
             .execute(&mut *tx)
             .await?;
-        let detail = read_invoice(&mut tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
+        let detail = read_invoice(&mut *tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
         self.commit(tx).await?;
         Ok(detail)
     }
@@ -476,7 +480,7 @@ impl InvoiceStore for ThisStore {
         if action == InvoiceAction::Void {
             set_intent_status(&mut tx, &current.invoice.payment_intent_id, IntentStatus::Inactive, at).await?;
         }
-        let detail = read_invoice(&mut tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
+        let detail = read_invoice(&mut *tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
         let mut recorded = event(&detail);
         recorded.event_type = event_type;
         insert_event(&mut tx, tenant, at, &recorded).await?;
@@ -532,13 +536,7 @@ impl InvoiceStore for ThisStore {
     }
 
     async fn get_payment_link(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<PaymentLink>> {
-        let row = sqlx::query(concat!(link_select!(), " WHERE l.org_id = $1 AND l.env = $2 AND l.id = $3"))
-            .bind(&tenant.org_id)
-            .bind(tenant.env.as_str())
-            .bind(id)
-            .fetch_optional(self.reader())
-            .await?;
-        row.as_ref().map(link_from_row).transpose()
+        read_link(self.reader(), tenant, id).await
     }
 
     async fn list_payment_links(&self, tenant: &Tenant, page: PageRequest) -> StoreResult<Page<PaymentLink>> {
@@ -580,12 +578,12 @@ impl InvoiceStore for ThisStore {
         .fetch_optional(&mut *tx)
         .await?
         .ok_or(StoreError::NotFound)?;
-        let link = read_link(&mut tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
+        let link = read_link(&mut *tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
         if link.intent.effective_status(at) != IntentStatus::Active {
             return Ok((link, false));
         }
         set_intent_status(&mut tx, &intent_id, IntentStatus::Inactive, at).await?;
-        let link = read_link(&mut tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
+        let link = read_link(&mut *tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
         insert_event(&mut tx, tenant, at, &event(&link)).await?;
         self.commit(tx).await?;
         Ok((link, true))
@@ -601,26 +599,11 @@ impl InvoiceStore for ThisStore {
         let intent = intent_from_row(&row)?;
         let tenant = Tenant::new(intent.org_id.clone(), intent.env);
         let target = match (&intent.invoice_id, &intent.payment_link_id) {
-            (Some(invoice_id), _) => {
-                let row = sqlx::query(concat!(invoice_select!(), " WHERE i.org_id = $1 AND i.env = $2 AND i.id = $3"))
-                    .bind(&tenant.org_id)
-                    .bind(tenant.env.as_str())
-                    .bind(invoice_id)
-                    .fetch_one(&mut *tx)
-                    .await?;
-                IntentTarget::Invoice(Box::new(invoice_from_row(&row)?))
-            }
-            (None, Some(link_id)) => {
-                let row = sqlx::query(concat!(link_select!(), " WHERE l.org_id = $1 AND l.env = $2 AND l.id = $3"))
-                    .bind(&tenant.org_id)
-                    .bind(tenant.env.as_str())
-                    .bind(link_id)
-                    .fetch_one(&mut *tx)
-                    .await?;
-                IntentTarget::Link(Box::new(link_from_row(&row)?))
-            }
-            (None, None) => return Err(corrupt(format!("payment intent {id} has no invoice or link"))),
+            (Some(invoice_id), _) => read_invoice(&mut *tx, &tenant, invoice_id).await?.map(|d| IntentTarget::Invoice(Box::new(d))),
+            (None, Some(link_id)) => read_link(&mut *tx, &tenant, link_id).await?.map(|l| IntentTarget::Link(Box::new(l))),
+            (None, None) => None,
         };
+        let target = target.ok_or_else(|| corrupt(format!("payment intent {id} has no invoice or link")))?;
         Ok(Some((intent, target)))
     }
 
@@ -756,11 +739,11 @@ impl ThisStore {
                 .bind(invoice_id)
                 .execute(&mut **tx)
                 .await?;
-            let detail = read_invoice(tx, tenant, invoice_id).await?.ok_or(StoreError::NotFound)?;
+            let detail = read_invoice(&mut **tx, tenant, invoice_id).await?.ok_or(StoreError::NotFound)?;
             insert_event(tx, tenant, at, &(events.invoice)(&detail)).await?;
         } else if let Some(link_id) = &intent.payment_link_id {
             set_intent_status(tx, &intent.id, IntentStatus::Paid, at).await?;
-            let link = read_link(tx, tenant, link_id).await?.ok_or(StoreError::NotFound)?;
+            let link = read_link(&mut **tx, tenant, link_id).await?.ok_or(StoreError::NotFound)?;
             insert_event(tx, tenant, at, &(events.link)(&link)).await?;
         }
         Ok(true)

@@ -72,7 +72,7 @@ impl MessageStore for ThisStore {
             .execute(&mut *tx)
             .await?;
         }
-        let detail = read_invoice(&mut tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
+        let detail = read_invoice(&mut *tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
         let mut recorded = event(&detail);
         recorded.event_type = "invoice.sent";
         insert_event(&mut tx, tenant, at, &recorded).await?;

@@ -67,3 +67,29 @@ impl TestStore {
         }
     }
 }
+
+/// Generates `<name>::sqlite` and `<name>::postgres` tests from one async body taking
+/// `Arc<dyn Store>`, so every contract case runs on both backends.
+#[macro_export]
+macro_rules! contract {
+    ($name:ident, |$store:ident| $body:block) => {
+        mod $name {
+            use super::*;
+            async fn case($store: std::sync::Arc<dyn $crate::Store>) $body
+
+            #[tokio::test]
+            async fn sqlite() {
+                let t = $crate::testing::sqlite().await;
+                case(t.store.clone()).await;
+                t.cleanup().await;
+            }
+
+            #[tokio::test]
+            async fn postgres() {
+                let Some(t) = $crate::testing::postgres(stringify!($name)).await else { return };
+                case(t.store.clone()).await;
+                t.cleanup().await;
+            }
+        }
+    };
+}

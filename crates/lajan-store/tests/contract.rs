@@ -13,29 +13,7 @@ use lajan_domain::{Environment, Tenant, Timestamp};
 use lajan_store::{ClientQuery, EventQuery, IdempotencyBegin, NewApiKey, NewEvent, Store, StoreError};
 use std::sync::Arc;
 
-/// Generates `<name>::sqlite` and `<name>::postgres` from one async body taking `Arc<dyn Store>`.
-macro_rules! contract {
-    ($name:ident, |$store:ident| $body:block) => {
-        mod $name {
-            use super::*;
-            async fn case($store: Arc<dyn Store>) $body
-
-            #[tokio::test]
-            async fn sqlite() {
-                let t = lajan_store::testing::sqlite().await;
-                case(t.store.clone()).await;
-                t.cleanup().await;
-            }
-
-            #[tokio::test]
-            async fn postgres() {
-                let Some(t) = lajan_store::testing::postgres(stringify!($name)).await else { return };
-                case(t.store.clone()).await;
-                t.cleanup().await;
-            }
-        }
-    };
-}
+use lajan_store::contract;
 
 const WALLET: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
 

@@ -14,28 +14,7 @@ use lajan_store::invoices::{
 use lajan_store::{EventQuery, NewEvent, Store, StoreError};
 use std::sync::Arc;
 
-macro_rules! contract {
-    ($name:ident, |$store:ident| $body:block) => {
-        mod $name {
-            use super::*;
-            async fn case($store: Arc<dyn Store>) $body
-
-            #[tokio::test]
-            async fn sqlite() {
-                let t = lajan_store::testing::sqlite().await;
-                case(t.store.clone()).await;
-                t.cleanup().await;
-            }
-
-            #[tokio::test]
-            async fn postgres() {
-                let Some(t) = lajan_store::testing::postgres(stringify!($name)).await else { return };
-                case(t.store.clone()).await;
-                t.cleanup().await;
-            }
-        }
-    };
-}
+use lajan_store::contract;
 
 async fn tenant(store: &Arc<dyn Store>) -> Tenant {
     let org = Organization {
