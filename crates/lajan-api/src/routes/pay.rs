@@ -141,7 +141,13 @@ fn page_html(organization: &str, intent: &PaymentIntent, target: &IntentTarget) 
                 title, organization, status, due_date, lines, subtotal, tax, memo, sandbox, currency, due, refusal,
                 total => money(intent.amount),
                 received => (intent.amount_received > 0).then(|| money(intent.amount_received)),
-                paid_at => intent.paid_at.map(|t| t.to_string()),
+                paid_at => intent.paid_at.map(|t| {
+                    let text = t.to_string();
+                    match (text.get(..10), text.get(11..16)) {
+                        (Some(day), Some(time)) => format!("{day} at {time} UTC"),
+                        _ => text,
+                    }
+                }),
                 destination, issuer, reference => intent.reference, intent_id => intent.id,
                 sep7_uri => sep7, qr_svg => qr,
             })

@@ -94,7 +94,8 @@ api_test!(sandbox_payments_underpay_then_pay_through_the_watcher, |app| {
     expect_error(app.req(Method::POST, &format!("/v1/invoices/{id}/void")).send().await.unwrap(), 400, "cannot_void")
         .await;
     let (_, html) = page(app, &pi).await;
-    assert!(html.contains("already been paid") && !html.contains("id=\"simulate\""));
+    assert!(html.contains("Paid in full on") && !html.contains("id=\"simulate\""));
+    assert!(html.contains("Received: HTG 110.00"));
     expect_error(simulate(app, "pi_nope", json!({})).await, 404, "not_found").await;
     expect_error(simulate(app, &pi, json!({ "amount": 0 })).await, 400, "invalid_amount").await;
     let live = app.key(None, Environment::Live, &["*"]).await;
@@ -119,7 +120,7 @@ api_test!(the_simulate_button_pays_and_void_or_draft_pages_refuse, |app| {
     assert_eq!(r.status(), 303);
     assert_eq!(r.headers()["location"], format!("/pay/{pi}"));
     let (_, html) = page(app, &pi).await;
-    assert!(html.contains("already been paid"));
+    assert!(html.contains("Paid in full on"));
     let got: Value = app.get(&format!("/v1/invoices/{}", inv["id"].as_str().unwrap())).await.json().await.unwrap();
     assert_eq!(got["status"], "paid");
 

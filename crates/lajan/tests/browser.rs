@@ -1,0 +1,412 @@
+//! The hosted payment page in a real browser: `lajan serve` from an empty database, an invoice
+//! sent through the API, headless Chromium at a phone's size driven over WebDriver (chromedriver
+//! and fantoccini), the sandbox "Simulate payment" button, and the invoice paid as the API then
+//! reports it. Screenshots land in `target/browser/` for people to look at.
+//!
+//! Needs Debian's `chromium` and `chromium-driver`. Without them the test says why and passes,
+//! unless `LAJAN_REQUIRE_BROWSER` is set (CI sets it once it has installed both).
+
+use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail, ensure};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// A common phone viewport (CSS pixels).
+const PHONE: (u32, u32) = (412, 915);
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// The browser and its driver, or `None` (after saying why) when the test cannot run here.
+fn browser_or_skip() -> Option<(&'static str, &'static str)> {
+    let missing: Vec<&str> = [CHROMIUM, CHROMEDRIVER].into_iter().filter(|p| !Path::new(p).is_file()).collect();
+    if missing.is_empty() {
+        return Some((CHROMIUM, CHROMEDRIVER));
+    }
+    let why = format!("{} not found (Debian packages chromium and chromium-driver)", missing.join(" and "));
+    if std::env::var_os("LAJAN_REQUIRE_BROWSER").is_some() {
+        panic!("LAJAN_REQUIRE_BROWSER is set but {why}");
+    }
+    eprintln!("SKIPPED the browser test: {why}. Set LAJAN_REQUIRE_BROWSER=1 to make this a failure.");
+    None
+}
+
+/// Where a child's diagnostics go, to show them when the test fails.
+enum Log {
+    Lines(Arc<Mutex<Vec<String>>>),
+    File(PathBuf),
+}
+
+impl Log {
+    fn tail(&self, n: usize) -> String {
+        let lines: Vec<String> = match self {
+            Log::Lines(lines) => lines.lock().map(|l| l.clone()).unwrap_or_default(),
+            Log::File(path) => std::fs::read_to_string(path).unwrap_or_default().lines().map(str::to_owned).collect(),
+        };
+        lines[lines.len().saturating_sub(n)..].join("\n")
+    }
+}
+
+/// A child process stopped with SIGTERM (SIGKILL after a grace period) when dropped, so nothing
+/// outlives the test even when an assertion fails. With `group`, the child leads its own process
+/// group and the whole group is signalled: chromedriver's Chromium processes go with it.
+struct Guard {
+    name: &'static str,
+    child: Option<Child>,
+    group: bool,
+    log: Log,
+}
+
+fn signal(sig: &str, target: &str) -> bool {
+    Command::new("kill")
+        .args([sig, "--", target])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+fn wait_until(timeout: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let started = Instant::now();
+    loop {
+        if done() {
+            return true;
+        }
+        if started.elapsed() > timeout {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+impl Guard {
+    fn spawn(name: &'static str, command: &mut Command, group: bool, log: Option<PathBuf>) -> Self {
+        if group {
+            command.process_group(0);
+        }
+        let mut child = command.spawn().unwrap_or_else(|e| panic!("spawn {name}: {e}"));
+        let log = match log {
+            Some(path) => Log::File(path),
+            None => {
+                // Keep stderr (where `serve` logs and prints the sandbox key) for the test to read.
+                let lines = Arc::new(Mutex::new(Vec::new()));
+                if let Some(stderr) = child.stderr.take() {
+                    let sink = Arc::clone(&lines);
+                    std::thread::spawn(move || {
+                        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                            sink.lock().unwrap().push(line);
+                        }
+                    });
+                }
+                Log::Lines(lines)
+            }
+        };
+        Guard { name, child: Some(child), group, log }
+    }
+
+    fn exited(&mut self) -> Option<ExitStatus> {
+        self.child.as_mut().and_then(|c| c.try_wait().ok().flatten())
+    }
+
+    /// SIGTERM, wait up to 10 s, then SIGKILL. Returns how the child ended.
+    fn stop(&mut self) -> Option<ExitStatus> {
+        let mut child = self.child.take()?;
+        let target = if self.group { format!("-{}", child.id()) } else { child.id().to_string() };
+        let mut status = child.try_wait().ok().flatten();
+        if status.is_none() {
+            signal("-TERM", &target);
+            wait_until(Duration::from_secs(10), || {
+                status = child.try_wait().ok().flatten();
+                status.is_some()
+            });
+        }
+        if status.is_none() {
+            eprintln!("{} ignored SIGTERM for 10 s; killing it", self.name);
+            signal("-KILL", &target);
+            status = child.wait().ok();
+        }
+        // The group's other members (Chromium) are not our children: give them a moment to go.
+        if self.group && !wait_until(Duration::from_secs(5), || !signal("-0", &target)) {
+            signal("-KILL", &target);
+        }
+        status
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        if self.child.is_none() {
+            return;
+        }
+        if std::thread::panicking() {
+            eprintln!("--- last lines from {} ---\n{}\n---", self.name, self.log.tail(40));
+        }
+        self.stop();
+    }
+}
+
+/// Starts `lajan serve` on `port` with a fresh SQLite database in `dir` and waits for it to listen.
+fn start_serve(dir: &Path, port: u16) -> Guard {
+    let mut serve = Guard::spawn(
+        "lajan serve",
+        Command::new(env!("CARGO_BIN_EXE_lajan"))
+            .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+            .env("LAJAN_DATABASE_URL", format!("sqlite://{}", dir.join("serve.db").display()))
+            .env("LAJAN_LOG", "info")
+            .env_remove("LAJAN_CONFIG")
+            .env_remove("LAJAN_PUBLIC_URL")
+            .env_remove("LAJAN_REDIS_URL")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped()),
+        false,
+        None,
+    );
+    let listening = wait_until(Duration::from_secs(30), || {
+        serve.exited().is_none() && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+    });
+    assert!(listening, "serve did not start (exit: {:?})", serve.exited());
+    serve
+}
+
+/// The sandbox key `serve` prints on stderr on its first start.
+fn sandbox_key(serve: &Guard) -> String {
+    let Log::Lines(lines) = &serve.log else { unreachable!("serve logs to a pipe") };
+    let mut key = None;
+    wait_until(Duration::from_secs(10), || {
+        key = lines
+            .lock()
+            .unwrap()
+            .iter()
+            .find_map(|l| l.split_whitespace().find(|w| w.starts_with("sk_test_")).map(str::to_owned));
+        key.is_some()
+    });
+    key.expect("a sandbox key on serve's stderr")
+}
+
+/// Starts chromedriver on `port` (loopback only, its default) and waits until it reports ready.
+async fn start_chromedriver(binary: &str, port: u16, log: PathBuf, http: &reqwest::Client) -> Guard {
+    let mut driver = Guard::spawn(
+        "chromedriver",
+        Command::new(binary)
+            .arg(format!("--port={port}"))
+            .arg(format!("--log-path={}", log.display()))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null()),
+        true,
+        Some(log),
+    );
+    let started = Instant::now();
+    loop {
+        let status = http.get(format!("http://127.0.0.1:{port}/status")).send().await;
+        if let Ok(r) = status
+            && let Ok(body) = r.json::<Value>().await
+            && body["value"]["ready"] == true
+        {
+            return driver;
+        }
+        assert!(driver.exited().is_none(), "chromedriver exited: {:?}", driver.exited());
+        assert!(started.elapsed() < Duration::from_secs(20), "chromedriver did not become ready");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// A WebDriver session with headless Chromium at a phone's size.
+async fn open_browser(chromium: &str, driver_port: u16, profile: &Path) -> anyhow::Result<Client> {
+    let (width, height) = PHONE;
+    let args = [
+        "--headless=new".to_owned(),
+        "--no-sandbox".to_owned(), // the sandbox runs as root
+        "--disable-gpu".to_owned(),
+        "--disable-dev-shm-usage".to_owned(),
+        "--disable-quic".to_owned(),
+        "--no-first-run".to_owned(),
+        "--disable-background-networking".to_owned(),
+        "--disable-component-update".to_owned(),
+        "--disable-sync".to_owned(),
+        format!("--user-data-dir={}", profile.display()),
+        format!("--window-size={width},{height}"),
+    ];
+    let capabilities = json!({
+        "browserName": "chrome",
+        "goog:chromeOptions": { "binary": chromium, "args": args },
+    });
+    let Value::Object(capabilities) = capabilities else { unreachable!() };
+    let mut builder = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
+    builder.capabilities(capabilities);
+    tokio::time::timeout(Duration::from_secs(60), builder.connect(&format!("http://127.0.0.1:{driver_port}")))
+        .await
+        .context("Chromium did not start within 60 s")?
+        .context("new WebDriver session")
+}
+
+/// Saves what the phone shows (`{name}.png`, the 412x915 viewport) and the whole page at the
+/// same width (`{name}-full.png`), and returns the page's size for the log.
+async fn screenshots(browser: &Client, dir: &Path, name: &str) -> anyhow::Result<Value> {
+    std::fs::create_dir_all(dir).with_context(|| format!("create {}", dir.display()))?;
+    let size = browser
+        .execute(
+            "const d = document.documentElement; return { viewport: [innerWidth, innerHeight], \
+             page: [d.scrollWidth, d.scrollHeight], chrome: outerHeight - innerHeight, dpr: devicePixelRatio };",
+            vec![],
+        )
+        .await?;
+    let path = dir.join(format!("{name}.png"));
+    std::fs::write(&path, browser.screenshot().await?).with_context(|| format!("write {}", path.display()))?;
+    eprintln!("saved {} ({size})", path.display());
+
+    // Whole page: make the window as tall as the page, capture, and go back to the phone's size.
+    let height = size["page"][1].as_f64().unwrap_or(0.0) + size["chrome"].as_f64().unwrap_or(0.0);
+    let (width, phone_height) = PHONE;
+    browser.set_window_size(width, (height.ceil() as u32).max(phone_height)).await?;
+    let full = dir.join(format!("{name}-full.png"));
+    let shot = browser.screenshot().await;
+    browser.set_window_size(width, phone_height).await?;
+    std::fs::write(&full, shot?).with_context(|| format!("write {}", full.display()))?;
+    eprintln!("saved {}", full.display());
+    Ok(size)
+}
+
+async fn text(browser: &Client, id: &str) -> anyhow::Result<String> {
+    let element = browser.find(Locator::Id(id)).await.with_context(|| format!("no #{id} on the page"))?;
+    Ok(element.text().await?.trim().to_owned())
+}
+
+/// What the customer does: open the link, check what is owed, simulate paying, see it paid.
+async fn pay_in_browser(browser: &Client, pay_url: &str, shots: &Path) -> anyhow::Result<()> {
+    browser.goto(pay_url).await?;
+    let total = text(browser, "total").await?;
+    ensure!(total.contains("59.97"), "#total shows {total:?}");
+    // The status is capitalized by CSS, and WebDriver reports the rendered text.
+    let status = text(browser, "status").await?.to_lowercase();
+    ensure!(status == "sent" || status == "viewed", "#status shows {status:?} before paying");
+    let qr = browser.find(Locator::Css("#qr svg")).await.context("no <svg> QR code inside #qr")?;
+    let (_, _, width, height) = qr.rectangle().await?;
+    ensure!(width > 0.0 && height > 0.0, "the QR code is {width}x{height}");
+    ensure!(qr.is_displayed().await?, "the QR code is not displayed");
+    screenshots(browser, shots, "payment-page-before").await?;
+
+    browser.find(Locator::Id("simulate")).await.context("no Simulate payment button")?.click().await?;
+    // POST /pay/{pi}/simulate answers 303 back to the page, which now says it is paid.
+    let wait = || browser.wait().at_most(Duration::from_secs(15)).every(Duration::from_millis(100));
+    let paid = wait().for_element(Locator::Css("#status.paid")).await.context("the page never showed status paid")?;
+    ensure!(paid.text().await?.trim().eq_ignore_ascii_case("paid"));
+    let outcome = wait().for_element(Locator::Id("outcome")).await.context("no #outcome after paying")?;
+    let outcome = outcome.text().await?;
+    ensure!(outcome.contains("Paid in full"), "#outcome says {outcome:?}");
+    ensure!(browser.find_all(Locator::Id("simulate")).await?.is_empty(), "a paid page offers no Simulate payment");
+    ensure!(browser.find_all(Locator::Css("#qr svg")).await?.is_empty(), "a paid page shows no QR code");
+    let url = browser.current_url().await?;
+    ensure!(url.as_str() == pay_url, "after paying the browser is at {url}, not back on the page");
+    screenshots(browser, shots, "payment-page-paid").await?;
+    Ok(())
+}
+
+async fn api(http: &reqwest::Client, key: &str, method: reqwest::Method, url: &str, body: Option<Value>) -> Value {
+    let mut request = http.request(method.clone(), url).bearer_auth(key);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.unwrap_or_else(|e| panic!("{method} {url}: {e}"));
+    let status = response.status();
+    let text = response.text().await.unwrap();
+    assert!(status.is_success(), "{method} {url}: {status} {text}");
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{method} {url}: {e}: {text}"))
+}
+
+#[tokio::test]
+async fn a_customer_pays_a_sent_invoice_on_the_hosted_page_on_a_phone() {
+    let Some((chromium, chromedriver)) = browser_or_skip() else { return };
+    let started = Instant::now();
+    // Declared first, dropped last: after the processes using them are gone.
+    let dir = tempfile::tempdir().unwrap();
+    let profile = tempfile::tempdir().unwrap();
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/browser");
+    let http = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(30)).build().unwrap();
+
+    let port = free_port();
+    let mut serve = start_serve(dir.path(), port);
+    let key = sandbox_key(&serve);
+    let base = format!("http://127.0.0.1:{port}");
+    let client = api(
+        &http,
+        &key,
+        reqwest::Method::POST,
+        &format!("{base}/v1/clients"),
+        Some(json!({ "firstName": "Marie", "lastName": "Joseph", "email": "marie@example.com" })),
+    )
+    .await;
+    let invoice = api(
+        &http,
+        &key,
+        reqwest::Method::POST,
+        &format!("{base}/v1/invoices"),
+        Some(json!({
+            "clientId": client["id"],
+            "dueDate": "2030-01-31",
+            "sendImmediately": true,
+            "lineItems": [{ "description": "Loan fee", "quantity": 3, "unitPrice": 19.99 }],
+        })),
+    )
+    .await;
+    assert_eq!(invoice["total"], "59.97", "{invoice}");
+    let invoice_id = invoice["id"].as_str().expect("an invoice id").to_owned();
+    let pay_url = invoice["paymentLink"]["url"].as_str().expect("a payment link").to_owned();
+    assert!(pay_url.starts_with(&format!("{base}/pay/pi_")), "{pay_url}");
+
+    let driver_port = free_port();
+    let mut driver = start_chromedriver(chromedriver, driver_port, dir.path().join("chromedriver.log"), &http).await;
+    let browser = match open_browser(chromium, driver_port, profile.path()).await {
+        Ok(browser) => browser,
+        Err(e) => panic!("{e:?}"),
+    };
+    let outcome = pay_in_browser(&browser, &pay_url, &shots).await;
+    if outcome.is_err()
+        && let Ok(png) = browser.screenshot().await
+        && std::fs::create_dir_all(&shots).is_ok()
+        && std::fs::write(shots.join("payment-page-failure.png"), png).is_ok()
+    {
+        eprintln!("saved {}", shots.join("payment-page-failure.png").display());
+    }
+    // Ends the session, which quits Chromium; the guard then stops chromedriver.
+    let closed = browser.close().await;
+    if let Err(e) = outcome {
+        panic!("{e:?}");
+    }
+    closed.expect("close the WebDriver session");
+    driver.stop();
+
+    let paid = api(&http, &key, reqwest::Method::GET, &format!("{base}/v1/invoices/{invoice_id}"), None).await;
+    assert_eq!(paid["status"], "paid", "{paid}");
+    assert!(paid["paidAt"].as_str().is_some_and(|t| !t.is_empty()), "paidAt is set: {paid}");
+
+    let status = serve.stop().expect("serve was running");
+    assert!(status.success(), "serve stops gracefully on SIGTERM, got {status}");
+    eprintln!("browser test took {:.1} s", started.elapsed().as_secs_f64());
+    if let Err(e) = bail_if_leftover_chromium(profile.path()) {
+        panic!("{e:?}");
+    }
+}
+
+/// Chromium must not outlive the test: no process may still use this test's profile directory.
+fn bail_if_leftover_chromium(profile: &Path) -> anyhow::Result<()> {
+    let needle = format!("--user-data-dir={}", profile.display());
+    for entry in std::fs::read_dir("/proc")?.flatten() {
+        // A zombie's cmdline is empty: it holds nothing but its pid until it is reaped.
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if cmdline.contains(&needle) {
+            bail!("Chromium is still running after the test: pid {:?}: {cmdline}", entry.file_name());
+        }
+    }
+    Ok(())
+}
