@@ -12,6 +12,7 @@ pub mod money;
 pub mod org;
 pub mod pagination;
 pub mod payment;
+pub mod payout;
 pub mod scope;
 pub mod settings;
 pub mod tenant;

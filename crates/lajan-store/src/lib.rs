@@ -17,11 +17,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 mod error;
 pub mod invoices;
+pub mod payouts;
 pub mod postgres;
 pub mod sqlite;
 
 pub use error::StoreError;
 pub use invoices::{InvoiceStore, MessageStore};
+pub use payouts::PayoutStore;
 
 pub type StoreResult<T> = Result<T, StoreError>;
 
@@ -79,7 +81,7 @@ pub struct NewApiKey {
 
 /// The persistence interface every backend implements. See the crate docs for its guarantees.
 #[async_trait]
-pub trait Store: InvoiceStore + MessageStore + Send + Sync + 'static {
+pub trait Store: InvoiceStore + MessageStore + PayoutStore + Send + Sync + 'static {
     fn backend(&self) -> Backend;
 
     /// Applies pending migrations.

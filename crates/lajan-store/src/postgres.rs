@@ -93,3 +93,4 @@ impl PgStore {
 include!("shared.rs");
 include!("invoices_sql.rs");
 include!("messages_sql.rs");
+include!("payouts_sql.rs");

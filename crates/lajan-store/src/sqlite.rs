@@ -97,3 +97,4 @@ impl SqliteStore {
 include!("shared.rs");
 include!("invoices_sql.rs");
 include!("messages_sql.rs");
+include!("payouts_sql.rs");

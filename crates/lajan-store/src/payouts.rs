@@ -1,0 +1,178 @@
+//! The payouts half of the store: payouts, their attempts, and the sandbox ledger's accounts and
+//! transactions. One transaction per method; events written with their change.
+
+use crate::{EventFor, StoreResult};
+use async_trait::async_trait;
+use lajan_domain::client::Client;
+use lajan_domain::pagination::{Page, PageRequest};
+use lajan_domain::payout::{ApprovalStatus, Attempt, ExecStatus, PayoutAction, PayoutFilter, PayoutType};
+use lajan_domain::{Tenant, Timestamp};
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Payout {
+    pub id: String,
+    pub payout_type: PayoutType,
+    pub client_id: Option<String>,
+    pub wallet_account_id: String,
+    pub asset_amount: i64,
+    pub asset_code: String,
+    pub asset_issuer: Option<String>,
+    pub memo: Option<String>,
+    pub approval: ApprovalStatus,
+    pub exec: ExecStatus,
+    pub created_by_key: String,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+/// A payout with its client (if any, even archived) and every attempt, oldest first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PayoutDetail {
+    pub tenant: Tenant,
+    pub payout: Payout,
+    pub client: Option<Client>,
+    pub attempts: Vec<Attempt>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct PayoutQuery {
+    pub filter: Option<PayoutFilter>,
+    pub payout_type: Option<PayoutType>,
+    /// Matches the client's name or the wallet address.
+    pub search: Option<String>,
+    pub page: PageRequest,
+}
+
+/// How many payouts fall under each list filter (with the same type and search), and in all.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PayoutCounts {
+    pub all: u64,
+    pub by_filter: BTreeMap<&'static str, u64>,
+}
+
+/// How one submission ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AttemptResult {
+    Sent {
+        ledger_seq: i64,
+    },
+    /// Final: the payout fails with this code.
+    Failed {
+        code: String,
+        message: String,
+    },
+    /// Transient: the payout stays queued and is tried again at `retry_at`.
+    Retry {
+        code: String,
+        message: String,
+        retry_at: Timestamp,
+    },
+}
+
+/// What the sandbox ledger said to a transaction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SandboxSubmit {
+    /// Applied now (`fresh`), or earlier under the same hash (with its original sequence).
+    Accepted {
+        ledger_seq: i64,
+        fresh: bool,
+    },
+    Refused {
+        code: &'static str,
+        message: String,
+    },
+}
+
+#[async_trait]
+pub trait PayoutStore: Send + Sync {
+    /// Inserts the payout and records one event per entry of `events` (e.g. `payout.created`,
+    /// then `payout.approved` for an auto-approved payout).
+    async fn create_payout(
+        &self,
+        tenant: &Tenant,
+        payout: &Payout,
+        events: &[&'static str],
+        event: EventFor<'_, PayoutDetail>,
+    ) -> StoreResult<PayoutDetail>;
+
+    async fn get_payout(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<PayoutDetail>>;
+
+    async fn list_payouts(
+        &self,
+        tenant: &Tenant,
+        query: &PayoutQuery,
+    ) -> StoreResult<(Page<PayoutDetail>, PayoutCounts)>;
+
+    /// Approve, reject or retry under a row lock. With `distinct_approver`, the approving key
+    /// must not be the creating one (`Rejected(cannot_approve)`).
+    #[allow(clippy::too_many_arguments)]
+    async fn payout_action(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        action: PayoutAction,
+        key_id: &str,
+        distinct_approver: bool,
+        reason: Option<&str>,
+        at: Timestamp,
+        event: EventFor<'_, PayoutDetail>,
+    ) -> StoreResult<PayoutDetail>;
+
+    /// Claims up to `limit` payouts to execute: approved and pending ones move to
+    /// `ready_to_send`; those already there whose retry time (or a dead worker's lease) has
+    /// come are taken again. Each is leased for `lease_ms`.
+    async fn claim_payouts(&self, now: Timestamp, lease_ms: i64, limit: i64) -> StoreResult<Vec<PayoutDetail>>;
+
+    /// Records an attempt with its transaction's hash and envelope before it is submitted.
+    async fn start_attempt(
+        &self,
+        payout_id: &str,
+        tx_hash: &str,
+        envelope: &str,
+        at: Timestamp,
+    ) -> StoreResult<Attempt>;
+
+    /// The stored envelope of an attempt, to resubmit it unchanged.
+    async fn attempt_envelope(&self, attempt_id: &str) -> StoreResult<String>;
+
+    /// Records how an attempt ended and moves the payout accordingly, with its event
+    /// (`payout.completed` or `payout.failed`; none for a retry).
+    async fn finish_attempt(
+        &self,
+        tenant: &Tenant,
+        payout_id: &str,
+        attempt_id: &str,
+        result: &AttemptResult,
+        at: Timestamp,
+        event: EventFor<'_, PayoutDetail>,
+    ) -> StoreResult<PayoutDetail>;
+
+    /// Applies a payment from the organization's sandbox account, once per `tx_hash`: a hash
+    /// seen before answers with its original ledger sequence and moves nothing again.
+    #[allow(clippy::too_many_arguments)]
+    async fn sandbox_submit(
+        &self,
+        tenant: &Tenant,
+        tx_hash: &str,
+        destination: &str,
+        asset_code: &str,
+        amount: i64,
+        memo: Option<&str>,
+        at: Timestamp,
+    ) -> StoreResult<SandboxSubmit>;
+
+    /// Whether the sandbox ledger holds a transaction with this hash (reconciliation).
+    async fn sandbox_transaction_seq(&self, tx_hash: &str) -> StoreResult<Option<i64>>;
+
+    /// The organization's sandbox balances (funded on first use), in cents per asset code.
+    async fn sandbox_balances(&self, tenant: &Tenant) -> StoreResult<Vec<(String, i64)>>;
+
+    /// Adds `amount` to a sandbox balance; returns the new balance.
+    async fn sandbox_top_up(&self, tenant: &Tenant, asset_code: &str, amount: i64) -> StoreResult<i64>;
+}
+
+/// Every sandbox account starts with this much of each asset: 1,000,000.00.
+pub const SANDBOX_OPENING_BALANCE: i64 = 100_000_000;
+/// The assets a sandbox account holds.
+pub const SANDBOX_ASSETS: [&str; 6] = ["HTG", "USD", "USDC", "USDT", "EURC", "XLM"];

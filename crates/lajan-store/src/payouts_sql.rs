@@ -1,0 +1,491 @@
+// The payouts SQL both backends share; included after `messages_sql.rs`.
+
+use crate::payouts::{
+    AttemptResult, Payout, PayoutCounts, PayoutDetail, PayoutQuery, PayoutStore, SANDBOX_ASSETS,
+    SANDBOX_OPENING_BALANCE, SandboxSubmit,
+};
+use lajan_domain::payout::{ApprovalStatus, Attempt, ExecStatus, PayoutAction, PayoutFilter, payout_transition};
+
+macro_rules! payout_select {
+    () => {
+        "SELECT p.id, p.org_id, p.env, p.type, p.client_id, p.wallet_account_id, p.asset_amount, p.asset_code,
+                p.asset_issuer, p.memo, p.approval_status, p.exec_status, p.created_by_key, p.created_at, p.updated_at,
+                c.id AS c_id, c.first_name AS c_first_name, c.last_name AS c_last_name, c.email AS c_email,
+                c.phone_number AS c_phone_number, c.wallet_account_id AS c_wallet_account_id,
+                c.created_at AS c_created_at, c.updated_at AS c_updated_at, c.archived_at AS c_archived_at
+         FROM payouts p LEFT JOIN clients c ON c.id = p.client_id"
+    };
+}
+
+fn payout_from_row(row: &DbRow) -> StoreResult<PayoutDetail> {
+    let payout = Payout {
+        id: row.try_get("id")?,
+        payout_type: row.try_get::<String, _>("type")?.parse().map_err(corrupt)?,
+        client_id: row.try_get("client_id")?,
+        wallet_account_id: row.try_get("wallet_account_id")?,
+        asset_amount: row.try_get("asset_amount")?,
+        asset_code: row.try_get("asset_code")?,
+        asset_issuer: row.try_get("asset_issuer")?,
+        memo: row.try_get("memo")?,
+        approval: row.try_get::<String, _>("approval_status")?.parse().map_err(corrupt)?,
+        exec: row.try_get::<String, _>("exec_status")?.parse().map_err(corrupt)?,
+        created_by_key: row.try_get("created_by_key")?,
+        created_at: ts(row.try_get("created_at")?),
+        updated_at: ts(row.try_get("updated_at")?),
+    };
+    let client = match row.try_get::<Option<String>, _>("c_id")? {
+        None => None,
+        Some(id) => Some(Client {
+            id,
+            first_name: row.try_get("c_first_name")?,
+            last_name: row.try_get("c_last_name")?,
+            email: row.try_get("c_email")?,
+            phone_number: row.try_get("c_phone_number")?,
+            wallet_account_id: row.try_get("c_wallet_account_id")?,
+            created_at: ts(row.try_get("c_created_at")?),
+            updated_at: ts(row.try_get("c_updated_at")?),
+            archived_at: opt_ts(row.try_get("c_archived_at")?),
+        }),
+    };
+    let tenant = Tenant::new(row.try_get::<String, _>("org_id")?, env_of(row)?);
+    Ok(PayoutDetail { tenant, payout, client, attempts: Vec::new() })
+}
+
+fn attempt_from_row(row: &DbRow) -> StoreResult<Attempt> {
+    Ok(Attempt {
+        id: row.try_get("id")?,
+        attempt_number: row.try_get("attempt_number")?,
+        tx_hash: row.try_get("tx_hash")?,
+        ledger_seq: row.try_get("ledger_seq")?,
+        error_code: row.try_get("error_code")?,
+        error_message: row.try_get("error_message")?,
+        created_at: ts(row.try_get("created_at")?),
+    })
+}
+
+/// The payout `id` of `tenant` (any tenant when `None`) with its attempts.
+async fn read_payout<'c>(
+    conn: &'c mut <Db as sqlx::Database>::Connection,
+    tenant: Option<&Tenant>,
+    id: &str,
+) -> StoreResult<Option<PayoutDetail>> {
+    let row = sqlx::query(concat!(
+        payout_select!(),
+        " WHERE p.id = $1 AND ($2 IS NULL OR p.org_id = $2) AND ($3 IS NULL OR p.env = $3)"
+    ))
+    .bind(id)
+    .bind(tenant.map(|t| t.org_id.as_str()))
+    .bind(tenant.map(|t| t.env.as_str()))
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(row) = row else { return Ok(None) };
+    let mut detail = payout_from_row(&row)?;
+    let attempts = sqlx::query(
+        "SELECT id, attempt_number, tx_hash, ledger_seq, error_code, error_message, created_at
+         FROM payout_attempts WHERE payout_id = $1 ORDER BY attempt_number",
+    )
+    .bind(id)
+    .fetch_all(&mut *conn)
+    .await?;
+    detail.attempts = attempts.iter().map(attempt_from_row).collect::<StoreResult<_>>()?;
+    Ok(Some(detail))
+}
+
+async fn lock_payout(tx: &mut Tx, tenant: &Tenant, id: &str) -> StoreResult<PayoutDetail> {
+    sqlx::query(concat!("SELECT id FROM payouts WHERE org_id = $1 AND env = $2 AND id = $3", for_update!()))
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?
+        .ok_or(StoreError::NotFound)?;
+    read_payout(tx, Some(tenant), id).await?.ok_or(StoreError::NotFound)
+}
+
+/// The two status values a list filter selects (`None`: any).
+fn filter_statuses(filter: Option<PayoutFilter>) -> (Option<&'static str>, Option<&'static str>) {
+    match filter {
+        None => (None, None),
+        Some(PayoutFilter::PendingApproval) => (Some("pending"), None),
+        Some(PayoutFilter::Rejected) => (Some("rejected"), None),
+        Some(PayoutFilter::Approved) => (Some("approved"), Some("pending")),
+        Some(PayoutFilter::Executing) => (Some("approved"), Some("ready_to_send")),
+        Some(PayoutFilter::Completed) => (Some("approved"), Some("sent")),
+        Some(PayoutFilter::Failed) => (Some("approved"), Some("failed")),
+    }
+}
+
+async fn ensure_sandbox_balances(tx: &mut Tx, tenant: &Tenant) -> StoreResult<()> {
+    for asset in SANDBOX_ASSETS {
+        sqlx::query(
+            "INSERT INTO sandbox_balances (org_id, asset_code, balance) VALUES ($1, $2, $3)
+             ON CONFLICT (org_id, asset_code) DO NOTHING",
+        )
+        .bind(&tenant.org_id)
+        .bind(asset)
+        .bind(SANDBOX_OPENING_BALANCE)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
+#[async_trait]
+impl PayoutStore for ThisStore {
+    async fn create_payout(
+        &self,
+        tenant: &Tenant,
+        p: &Payout,
+        events: &[&'static str],
+        event: EventFor<'_, PayoutDetail>,
+    ) -> StoreResult<PayoutDetail> {
+        let mut tx = self.begin_write().await?;
+        sqlx::query(
+            "INSERT INTO payouts (id, org_id, env, type, client_id, wallet_account_id, asset_amount, asset_code,
+                                  asset_issuer, memo, approval_status, exec_status, created_by_key, approved_by_key,
+                                  next_attempt_at, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $15)",
+        )
+        .bind(&p.id)
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(p.payout_type.as_str())
+        .bind(&p.client_id)
+        .bind(&p.wallet_account_id)
+        .bind(p.asset_amount)
+        .bind(&p.asset_code)
+        .bind(&p.asset_issuer)
+        .bind(&p.memo)
+        .bind(p.approval.as_str())
+        .bind(p.exec.as_str())
+        .bind(&p.created_by_key)
+        .bind((p.approval == ApprovalStatus::Approved).then_some(p.created_by_key.as_str()))
+        .bind(p.created_at.as_millis())
+        .execute(&mut *tx)
+        .await?;
+        let detail = read_payout(&mut tx, Some(tenant), &p.id).await?.ok_or(StoreError::NotFound)?;
+        for event_type in events {
+            let mut recorded = event(&detail);
+            recorded.event_type = event_type;
+            insert_event(&mut tx, tenant, p.created_at, &recorded).await?;
+        }
+        self.commit(tx).await?;
+        Ok(detail)
+    }
+
+    async fn get_payout(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<PayoutDetail>> {
+        let mut conn = self.reader().acquire().await?;
+        read_payout(&mut conn, Some(tenant), id).await
+    }
+
+    async fn list_payouts(&self, tenant: &Tenant, q: &PayoutQuery) -> StoreResult<(Page<PayoutDetail>, PayoutCounts)> {
+        macro_rules! scope {
+            () => {
+                " WHERE p.org_id = $1 AND p.env = $2 AND ($3 IS NULL OR p.type = $3)
+                  AND ($4 IS NULL OR LOWER(p.wallet_account_id) LIKE $4 ESCAPE '\\'
+                       OR LOWER(COALESCE(c.first_name, '') || ' ' || COALESCE(c.last_name, '')) LIKE $4 ESCAPE '\\')"
+            };
+        }
+        let pattern = q.search.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(like_pattern);
+        let kind = q.payout_type.map(|t| t.as_str());
+        let (approval, exec) = filter_statuses(q.filter);
+        let (limit, offset) = page_params(q.page)?;
+        let groups = sqlx::query(concat!(
+            "SELECT p.approval_status, p.exec_status, COUNT(*) AS n FROM payouts p LEFT JOIN clients c ON c.id = p.client_id",
+            scope!(),
+            " GROUP BY p.approval_status, p.exec_status"
+        ))
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(kind)
+        .bind(&pattern)
+        .fetch_all(self.reader())
+        .await?;
+        let mut counts = PayoutCounts::default();
+        for f in PayoutFilter::ALL {
+            counts.by_filter.insert(f.as_str(), 0);
+        }
+        let mut total = 0;
+        for row in &groups {
+            let a: ApprovalStatus = row.try_get::<String, _>("approval_status")?.parse().map_err(corrupt)?;
+            let e: ExecStatus = row.try_get::<String, _>("exec_status")?.parse().map_err(corrupt)?;
+            let n = count_of(row.try_get("n")?);
+            counts.all += n;
+            *counts.by_filter.entry(PayoutFilter::of(a, e).as_str()).or_default() += n;
+            let selected = approval.is_none_or(|s| s == a.as_str()) && exec.is_none_or(|s| s == e.as_str());
+            if selected {
+                total += n;
+            }
+        }
+        let rows = sqlx::query(concat!(
+            payout_select!(),
+            scope!(),
+            " AND ($5 IS NULL OR p.approval_status = $5) AND ($6 IS NULL OR p.exec_status = $6)
+              ORDER BY p.created_at DESC, p.id DESC LIMIT $7 OFFSET $8"
+        ))
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(kind)
+        .bind(&pattern)
+        .bind(approval)
+        .bind(exec)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(self.reader())
+        .await?;
+        let items = rows.iter().map(payout_from_row).collect::<StoreResult<_>>()?;
+        Ok((Page { items, total, request: q.page }, counts))
+    }
+
+    async fn payout_action(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        action: PayoutAction,
+        key_id: &str,
+        distinct_approver: bool,
+        reason: Option<&str>,
+        at: Timestamp,
+        event: EventFor<'_, PayoutDetail>,
+    ) -> StoreResult<PayoutDetail> {
+        let mut tx = self.begin_write().await?;
+        let current = lock_payout(&mut tx, tenant, id).await?;
+        let (approval, exec, event_type) =
+            payout_transition(current.payout.approval, current.payout.exec, action).map_err(StoreError::Rejected)?;
+        if action == PayoutAction::Approve && distinct_approver && current.payout.created_by_key == key_id {
+            return Err(StoreError::Rejected(lajan_domain::Invalid::new(
+                "cannot_approve",
+                "This organization requires a different API key to approve a payout than the one that created it",
+            )));
+        }
+        sqlx::query(
+            "UPDATE payouts SET approval_status = $1, exec_status = $2, updated_at = $3, next_attempt_at = $3,
+                    approved_by_key = CASE WHEN $1 = 'approved' THEN COALESCE(approved_by_key, $4) ELSE approved_by_key END,
+                    reject_reason = CASE WHEN $1 = 'rejected' THEN $5 ELSE reject_reason END
+             WHERE id = $6",
+        )
+        .bind(approval.as_str())
+        .bind(exec.as_str())
+        .bind(at.as_millis())
+        .bind(key_id)
+        .bind(reason)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        let detail = read_payout(&mut tx, Some(tenant), id).await?.ok_or(StoreError::NotFound)?;
+        let mut recorded = event(&detail);
+        recorded.event_type = event_type;
+        insert_event(&mut tx, tenant, at, &recorded).await?;
+        self.commit(tx).await?;
+        Ok(detail)
+    }
+
+    async fn claim_payouts(&self, now: Timestamp, lease_ms: i64, limit: i64) -> StoreResult<Vec<PayoutDetail>> {
+        let mut tx = self.begin_write().await?;
+        let ids: Vec<String> = sqlx::query_scalar(concat!(
+            "UPDATE payouts SET exec_status = 'ready_to_send', next_attempt_at = $1, updated_at = $2
+             WHERE id IN (SELECT id FROM payouts
+                          WHERE approval_status = 'approved' AND exec_status IN ('pending', 'ready_to_send')
+                            AND next_attempt_at <= $2
+                          ORDER BY next_attempt_at, id LIMIT $3",
+            skip_locked!(),
+            ") RETURNING id"
+        ))
+        .bind(now.as_millis() + lease_ms)
+        .bind(now.as_millis())
+        .bind(limit)
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut claimed = Vec::with_capacity(ids.len());
+        for id in &ids {
+            claimed.extend(read_payout(&mut tx, None, id).await?);
+        }
+        tx.commit().await?;
+        Ok(claimed)
+    }
+
+    async fn start_attempt(&self, payout_id: &str, tx_hash: &str, envelope: &str, at: Timestamp) -> StoreResult<Attempt> {
+        let mut tx = self.begin_write().await?;
+        let number: i64 =
+            sqlx::query_scalar("SELECT COALESCE(MAX(attempt_number), 0) + 1 FROM payout_attempts WHERE payout_id = $1")
+                .bind(payout_id)
+                .fetch_one(&mut *tx)
+                .await?;
+        let attempt = Attempt {
+            id: lajan_domain::id::IdKind::Attempt.generate(),
+            attempt_number: number,
+            tx_hash: tx_hash.to_owned(),
+            ledger_seq: None,
+            error_code: None,
+            error_message: None,
+            created_at: at,
+        };
+        sqlx::query(
+            "INSERT INTO payout_attempts (id, payout_id, attempt_number, tx_hash, envelope, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&attempt.id)
+        .bind(payout_id)
+        .bind(number)
+        .bind(tx_hash)
+        .bind(envelope)
+        .bind(at.as_millis())
+        .execute(&mut *tx)
+        .await?;
+        self.commit(tx).await?;
+        Ok(attempt)
+    }
+
+    async fn attempt_envelope(&self, attempt_id: &str) -> StoreResult<String> {
+        sqlx::query_scalar("SELECT envelope FROM payout_attempts WHERE id = $1")
+            .bind(attempt_id)
+            .fetch_optional(self.reader())
+            .await?
+            .ok_or(StoreError::NotFound)
+    }
+
+    async fn finish_attempt(
+        &self,
+        tenant: &Tenant,
+        payout_id: &str,
+        attempt_id: &str,
+        result: &AttemptResult,
+        at: Timestamp,
+        event: EventFor<'_, PayoutDetail>,
+    ) -> StoreResult<PayoutDetail> {
+        let mut tx = self.begin_write().await?;
+        lock_payout(&mut tx, tenant, payout_id).await?;
+        let (seq, code, message, exec, next, event_type) = match result {
+            AttemptResult::Sent { ledger_seq } => (Some(*ledger_seq), None, None, "sent", at, Some("payout.completed")),
+            AttemptResult::Failed { code, message } => (None, Some(code), Some(message), "failed", at, Some("payout.failed")),
+            AttemptResult::Retry { code, message, retry_at } => {
+                (None, Some(code), Some(message), "ready_to_send", *retry_at, None)
+            }
+        };
+        sqlx::query(
+            "UPDATE payout_attempts SET ledger_seq = $1, error_code = $2, error_message = $3, finished_at = $4
+             WHERE id = $5 AND payout_id = $6",
+        )
+        .bind(seq)
+        .bind(code)
+        .bind(message)
+        .bind(at.as_millis())
+        .bind(attempt_id)
+        .bind(payout_id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE payouts SET exec_status = $1, next_attempt_at = $2, updated_at = $3 WHERE id = $4")
+            .bind(exec)
+            .bind(next.as_millis())
+            .bind(at.as_millis())
+            .bind(payout_id)
+            .execute(&mut *tx)
+            .await?;
+        let detail = read_payout(&mut tx, Some(tenant), payout_id).await?.ok_or(StoreError::NotFound)?;
+        if let Some(event_type) = event_type {
+            let mut recorded = event(&detail);
+            recorded.event_type = event_type;
+            insert_event(&mut tx, tenant, at, &recorded).await?;
+        }
+        self.commit(tx).await?;
+        Ok(detail)
+    }
+
+    async fn sandbox_submit(
+        &self,
+        tenant: &Tenant,
+        tx_hash: &str,
+        destination: &str,
+        asset_code: &str,
+        amount: i64,
+        memo: Option<&str>,
+        at: Timestamp,
+    ) -> StoreResult<SandboxSubmit> {
+        let mut tx = self.begin_write().await?;
+        let seen: Option<i64> = sqlx::query_scalar("SELECT ledger_seq FROM sandbox_transactions WHERE tx_hash = $1")
+            .bind(tx_hash)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if let Some(ledger_seq) = seen {
+            return Ok(SandboxSubmit::Accepted { ledger_seq, fresh: false });
+        }
+        ensure_sandbox_balances(&mut tx, tenant).await?;
+        let balance: Option<i64> = sqlx::query_scalar(concat!(
+            "SELECT balance FROM sandbox_balances WHERE org_id = $1 AND asset_code = $2",
+            for_update!()
+        ))
+        .bind(&tenant.org_id)
+        .bind(asset_code)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if balance.unwrap_or(0) < amount {
+            return Ok(SandboxSubmit::Refused {
+                code: "op_underfunded",
+                message: format!("the sandbox account holds too little {asset_code}"),
+            });
+        }
+        sqlx::query("UPDATE sandbox_balances SET balance = balance - $1 WHERE org_id = $2 AND asset_code = $3")
+            .bind(amount)
+            .bind(&tenant.org_id)
+            .bind(asset_code)
+            .execute(&mut *tx)
+            .await?;
+        let ledger_seq: i64 = sqlx::query_scalar(
+            "INSERT INTO sandbox_ledger (env, last_seq) VALUES ('test', 1)
+             ON CONFLICT (env) DO UPDATE SET last_seq = sandbox_ledger.last_seq + 1 RETURNING last_seq",
+        )
+        .fetch_one(&mut *tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO sandbox_transactions (tx_hash, org_id, ledger_seq, destination, asset_code, amount, memo, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(tx_hash)
+        .bind(&tenant.org_id)
+        .bind(ledger_seq)
+        .bind(destination)
+        .bind(asset_code)
+        .bind(amount)
+        .bind(memo)
+        .bind(at.as_millis())
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(SandboxSubmit::Accepted { ledger_seq, fresh: true })
+    }
+
+    async fn sandbox_transaction_seq(&self, tx_hash: &str) -> StoreResult<Option<i64>> {
+        Ok(sqlx::query_scalar("SELECT ledger_seq FROM sandbox_transactions WHERE tx_hash = $1")
+            .bind(tx_hash)
+            .fetch_optional(self.reader())
+            .await?)
+    }
+
+    async fn sandbox_balances(&self, tenant: &Tenant) -> StoreResult<Vec<(String, i64)>> {
+        let mut tx = self.begin_write().await?;
+        ensure_sandbox_balances(&mut tx, tenant).await?;
+        let rows = sqlx::query("SELECT asset_code, balance FROM sandbox_balances WHERE org_id = $1 ORDER BY asset_code")
+            .bind(&tenant.org_id)
+            .fetch_all(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        rows.iter().map(|r| Ok((r.try_get("asset_code")?, r.try_get("balance")?))).collect()
+    }
+
+    async fn sandbox_top_up(&self, tenant: &Tenant, asset_code: &str, amount: i64) -> StoreResult<i64> {
+        let mut tx = self.begin_write().await?;
+        ensure_sandbox_balances(&mut tx, tenant).await?;
+        let balance: i64 = sqlx::query_scalar(
+            "INSERT INTO sandbox_balances (org_id, asset_code, balance) VALUES ($1, $2, $3)
+             ON CONFLICT (org_id, asset_code) DO UPDATE SET balance = sandbox_balances.balance + $3
+             RETURNING balance",
+        )
+        .bind(&tenant.org_id)
+        .bind(asset_code)
+        .bind(amount)
+        .fetch_one(&mut *tx)
+        .await?;
+        self.commit(tx).await?;
+        Ok(balance)
+    }
+}

@@ -1,0 +1,138 @@
+//! The payouts contract: the same cases on SQLite and PostgreSQL.
+
+use lajan_domain::id::IdKind;
+use lajan_domain::org::{Organization, Tier};
+use lajan_domain::payout::{ApprovalStatus, ExecStatus, PayoutAction, PayoutFilter, PayoutType};
+use lajan_domain::{Environment, Tenant, Timestamp};
+use lajan_store::contract;
+use lajan_store::payouts::{AttemptResult, Payout, PayoutDetail, PayoutQuery, SandboxSubmit};
+use lajan_store::{NewEvent, Store, StoreError};
+use std::sync::Arc;
+
+async fn tenant(store: &Arc<dyn Store>) -> Tenant {
+    let org = Organization {
+        id: IdKind::Organization.generate(),
+        name: "Acme".into(),
+        tier: Tier::Standard,
+        created_at: Timestamp::now(),
+    };
+    store.create_organization(&org).await.unwrap();
+    Tenant::new(org.id, Environment::Test)
+}
+
+fn ev(d: &PayoutDetail) -> NewEvent {
+    NewEvent { event_type: "payout.created", object: serde_json::json!({ "id": d.payout.id }) }
+}
+
+fn payout(approval: ApprovalStatus, key: &str) -> Payout {
+    let now = Timestamp::now();
+    Payout {
+        id: IdKind::Payout.generate(),
+        payout_type: PayoutType::Direct,
+        client_id: None,
+        wallet_account_id: "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H".into(),
+        asset_amount: 1000,
+        asset_code: "USDC".into(),
+        asset_issuer: Some("GISSUER".into()),
+        memo: Some("loan 42".into()),
+        approval,
+        exec: ExecStatus::Pending,
+        created_by_key: key.into(),
+        created_at: now,
+        updated_at: now,
+    }
+}
+
+contract!(approval_rules_and_counts_partition_all, |store| {
+    let t = tenant(&store).await;
+    let a = store.create_payout(&t, &payout(ApprovalStatus::Pending, "key_a"), &["payout.created"], &ev).await.unwrap();
+    let b = store.create_payout(&t, &payout(ApprovalStatus::Pending, "key_a"), &["payout.created"], &ev).await.unwrap();
+    store
+        .create_payout(&t, &payout(ApprovalStatus::Approved, "key_a"), &["payout.created", "payout.approved"], &ev)
+        .await
+        .unwrap();
+    let id = a.payout.id.as_str();
+    let act = |action, key: &'static str, distinct| {
+        let (store, t, id) = (store.clone(), t.clone(), id.to_owned());
+        async move { store.payout_action(&t, &id, action, key, distinct, None, Timestamp::now(), &ev).await }
+    };
+    assert!(
+        matches!(act(PayoutAction::Approve, "key_a", true).await, Err(StoreError::Rejected(e)) if e.code == "cannot_approve")
+    );
+    let approved = act(PayoutAction::Approve, "key_b", true).await.unwrap();
+    assert_eq!((approved.payout.approval, approved.payout.exec), (ApprovalStatus::Approved, ExecStatus::Pending));
+    assert!(
+        matches!(act(PayoutAction::Approve, "key_b", false).await, Err(StoreError::Rejected(e)) if e.code == "cannot_approve")
+    );
+    assert!(
+        matches!(act(PayoutAction::Reject, "key_b", false).await, Err(StoreError::Rejected(e)) if e.code == "cannot_reject")
+    );
+    assert!(
+        matches!(act(PayoutAction::Retry, "key_b", false).await, Err(StoreError::Rejected(e)) if e.code == "cannot_retry")
+    );
+    store
+        .payout_action(&t, &b.payout.id, PayoutAction::Reject, "key_b", false, Some("duplicate"), Timestamp::now(), &ev)
+        .await
+        .unwrap();
+
+    let (page, counts) = store.list_payouts(&t, &PayoutQuery::default()).await.unwrap();
+    assert_eq!((page.total, counts.all), (3, 3));
+    assert_eq!(counts.by_filter.values().sum::<u64>(), counts.all, "counts partition all");
+    assert_eq!((counts.by_filter["approved"], counts.by_filter["rejected"]), (2, 1));
+    let q = PayoutQuery { filter: Some(PayoutFilter::Rejected), ..Default::default() };
+    assert_eq!(store.list_payouts(&t, &q).await.unwrap().0.items[0].payout.id, b.payout.id);
+    let q = PayoutQuery {
+        search: Some("gbrpyhil".into()),
+        payout_type: Some(PayoutType::Disbursement),
+        ..Default::default()
+    };
+    assert_eq!(store.list_payouts(&t, &q).await.unwrap().1.all, 0);
+    let other = Tenant::new(t.org_id.clone(), Environment::Live);
+    assert!(store.get_payout(&other, id).await.unwrap().is_none());
+});
+
+contract!(execution_claims_attempts_and_outcomes, |store| {
+    let t = tenant(&store).await;
+    let p =
+        store.create_payout(&t, &payout(ApprovalStatus::Approved, "key_a"), &["payout.created"], &ev).await.unwrap();
+    let now = Timestamp::now();
+    let claimed = store.claim_payouts(now, 60_000, 10).await.unwrap();
+    assert_eq!(claimed.len(), 1);
+    assert_eq!(claimed[0].payout.exec, ExecStatus::ReadyToSend);
+    assert!(store.claim_payouts(now, 60_000, 10).await.unwrap().is_empty(), "leased");
+    let first = store.start_attempt(&p.payout.id, "hash1", "{envelope}", now).await.unwrap();
+    assert_eq!(first.attempt_number, 1);
+    assert_eq!(store.attempt_envelope(&first.id).await.unwrap(), "{envelope}");
+    let retry_at = now.plus_millis(5_000);
+    let retry = AttemptResult::Retry { code: "tx_timeout".into(), message: "timed out".into(), retry_at };
+    store.finish_attempt(&t, &p.payout.id, &first.id, &retry, now, &ev).await.unwrap();
+    assert!(store.claim_payouts(now.plus_millis(1), 60_000, 10).await.unwrap().is_empty());
+    assert_eq!(store.claim_payouts(retry_at, 60_000, 10).await.unwrap().len(), 1);
+    let second = store.start_attempt(&p.payout.id, "hash1", "{envelope}", retry_at).await.unwrap();
+    let done = store
+        .finish_attempt(&t, &p.payout.id, &second.id, &AttemptResult::Sent { ledger_seq: 7 }, retry_at, &ev)
+        .await
+        .unwrap();
+    assert_eq!(done.payout.exec, ExecStatus::Sent);
+    assert_eq!(done.attempts.len(), 2, "attempts are never overwritten");
+    assert_eq!(done.attempts[0].error_code.as_deref(), Some("tx_timeout"));
+    assert_eq!(done.attempts[1].ledger_seq, Some(7));
+});
+
+contract!(the_sandbox_ledger_applies_each_hash_once, |store| {
+    let t = tenant(&store).await;
+    let balance = |store: Arc<dyn Store>, t: Tenant| async move {
+        store.sandbox_balances(&t).await.unwrap().into_iter().find(|(a, _)| a == "USDC").unwrap().1
+    };
+    let start = balance(store.clone(), t.clone()).await;
+    let now = Timestamp::now();
+    let first = store.sandbox_submit(&t, "h1", "GDEST", "USDC", 500, Some("m"), now).await.unwrap();
+    let SandboxSubmit::Accepted { ledger_seq, fresh: true } = first else { panic!("{first:?}") };
+    let again = store.sandbox_submit(&t, "h1", "GDEST", "USDC", 500, Some("m"), now).await.unwrap();
+    assert_eq!(again, SandboxSubmit::Accepted { ledger_seq, fresh: false });
+    assert_eq!(balance(store.clone(), t.clone()).await, start - 500, "paid once");
+    assert_eq!(store.sandbox_transaction_seq("h1").await.unwrap(), Some(ledger_seq));
+    let too_much = store.sandbox_submit(&t, "h2", "GDEST", "USDC", start, None, now).await.unwrap();
+    assert!(matches!(too_much, SandboxSubmit::Refused { code: "op_underfunded", .. }));
+    assert_eq!(store.sandbox_top_up(&t, "USDC", 1_000).await.unwrap(), start - 500 + 1_000);
+});
