@@ -125,5 +125,8 @@ pub mod scope {
         InvoicesWrite => Scope::Write("invoices"),
         PaymentLinksRead => Scope::Read("payment-links"),
         PaymentLinksWrite => Scope::Write("payment-links"),
+        PayoutsRead => Scope::Read("payouts"),
+        PayoutsWrite => Scope::Write("payouts"),
+        PayoutsApprove => Scope::ApprovePayouts,
     }
 }

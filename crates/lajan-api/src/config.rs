@@ -5,6 +5,7 @@ use crate::jobs::JobIntervals;
 use crate::ratelimit::TierLimits;
 use lajan_worker::notify::{SmsConfig, SmtpConfig};
 use secrecy::SecretString;
+use std::collections::BTreeMap;
 
 #[derive(Debug, Clone)]
 pub struct AppConfig {
@@ -23,6 +24,10 @@ pub struct AppConfig {
     pub smtp: Option<SmtpConfig>,
     /// Outgoing SMS for live invoices (Twilio-compatible); without it live SMS fail likewise.
     pub sms: Option<SmsConfig>,
+    /// Issuers of credit assets on the live network, by asset code (sandbox issuers are shipped).
+    pub live_asset_issuers: BTreeMap<String, String>,
+    /// How many times a payout is submitted before a transient failure becomes final.
+    pub payout_max_attempts: i64,
 }
 
 impl Default for AppConfig {
@@ -35,6 +40,8 @@ impl Default for AppConfig {
             jobs: Some(JobIntervals::default()),
             smtp: None,
             sms: None,
+            live_asset_issuers: BTreeMap::new(),
+            payout_max_attempts: 5,
         }
     }
 }

@@ -10,6 +10,7 @@ use crate::invoicing::{invoice_event, link_event};
 use lajan_domain::Timestamp;
 use lajan_domain::invoice::InvoiceAction;
 use lajan_store::invoices::{Channel, DeliveryOutcome, Message, PaidEvents, PaymentApplied};
+use lajan_store::payouts::AttemptResult;
 use lajan_store::{Store, StoreError, StoreResult};
 use lajan_worker::notify::{Email, EmailSender, NotifyError, Sms, SmsSender};
 use std::sync::Arc;
@@ -22,12 +23,18 @@ const RETRY_DELAYS_SECS: [i64; 5] = [30, 120, 600, 3600, 6 * 3600];
 const DELIVERY_LEASE_MS: i64 = 120_000;
 const BATCH: i64 = 100;
 
+/// Delays before resubmitting a payout after a transient failure (timeout, network).
+const PAYOUT_RETRY_SECS: [i64; 5] = [5, 30, 120, 600, 3600];
+/// How long a claimed payout is reserved for the worker that claimed it.
+const PAYOUT_LEASE_MS: i64 = 120_000;
+
 /// How often each job runs when nothing wakes it.
 #[derive(Debug, Clone, Copy)]
 pub struct JobIntervals {
     pub payments: Duration,
     pub overdue: Duration,
     pub notifications: Duration,
+    pub payouts: Duration,
 }
 
 impl Default for JobIntervals {
@@ -36,6 +43,7 @@ impl Default for JobIntervals {
             payments: Duration::from_secs(1),
             overdue: Duration::from_secs(60),
             notifications: Duration::from_secs(5),
+            payouts: Duration::from_secs(1),
         }
     }
 }
@@ -45,7 +53,9 @@ pub struct Jobs {
     public_url: String,
     email: Arc<dyn EmailSender>,
     sms: Arc<dyn SmsSender>,
+    payout_max_attempts: i64,
     wake_notifications: Notify,
+    wake_payouts: Notify,
 }
 
 impl Jobs {
@@ -54,8 +64,57 @@ impl Jobs {
         public_url: String,
         email: Arc<dyn EmailSender>,
         sms: Arc<dyn SmsSender>,
+        payout_max_attempts: i64,
     ) -> Self {
-        Jobs { store, public_url, email, sms, wake_notifications: Notify::new() }
+        Jobs {
+            store,
+            public_url,
+            email,
+            sms,
+            payout_max_attempts,
+            wake_notifications: Notify::new(),
+            wake_payouts: Notify::new(),
+        }
+    }
+
+    /// Asks the payout executor to look for work now (after an approval).
+    pub fn wake_payouts(&self) {
+        self.wake_payouts.notify_one();
+    }
+
+    /// The payout executor's step: claims approved payouts, submits each through the ledger
+    /// (the sandbox network here; Horizon for live payouts comes with the live ledger), and
+    /// records every attempt. The transaction's hash and envelope are stored before it is
+    /// submitted; a payout whose last attempt never finished (a crash) or timed out is
+    /// resubmitted with the identical envelope, which the ledger applies at most once.
+    pub async fn execute_payouts_once(&self, now: Timestamp) -> StoreResult<usize> {
+        let claimed = self.store.claim_payouts(now, PAYOUT_LEASE_MS, BATCH).await?;
+        for d in &claimed {
+            let resubmit = d
+                .attempts
+                .last()
+                .filter(|a| a.ledger_seq.is_none() && a.error_code.as_deref().is_none_or(is_transient));
+            let (hash, envelope) = match resubmit {
+                Some(last) => (last.tx_hash.clone(), self.store.attempt_envelope(&last.id).await?),
+                None => crate::ledger::sandbox_envelope(d),
+            };
+            let attempt = self.store.start_attempt(&d.payout.id, &hash, &envelope, Timestamp::now()).await?;
+            let result = if d.tenant.env.is_live() {
+                AttemptResult::Failed {
+                    code: "live_ledger_unavailable".into(),
+                    message: "live Stellar payouts are not enabled on this server yet".into(),
+                }
+            } else {
+                let retry = crate::ledger::RetryPolicy {
+                    max_attempts: self.payout_max_attempts,
+                    delays_secs: &PAYOUT_RETRY_SECS,
+                };
+                crate::ledger::submit_sandbox(self.store.as_ref(), d, &hash, attempt.attempt_number, &retry).await?
+            };
+            let event = |p: &_| crate::routes::payouts::payout_event(p);
+            self.store.finish_attempt(&d.tenant, &d.payout.id, &attempt.id, &result, Timestamp::now(), &event).await?;
+        }
+        Ok(claimed.len())
     }
 
     /// Asks the notification sender to look for work now (after a send queued messages).
@@ -174,17 +233,36 @@ impl Jobs {
         let notifications = {
             let jobs = self.clone();
             let woken = self.clone();
-            every(intervals.notifications, stop, Some(woken), move || {
+            every(intervals.notifications, stop.clone(), Some((woken, Wake::Notifications)), move || {
                 let jobs = jobs.clone();
                 async move { jobs.deliver_messages_once(Timestamp::now()).await.map(|_| ()) }
             })
         };
-        vec![tokio::spawn(payments), tokio::spawn(overdue), tokio::spawn(notifications)]
+        let payouts = {
+            let jobs = self.clone();
+            every(intervals.payouts, stop, Some((self.clone(), Wake::Payouts)), move || {
+                let jobs = jobs.clone();
+                async move { jobs.execute_payouts_once(Timestamp::now()).await.map(|_| ()) }
+            })
+        };
+        vec![tokio::spawn(payments), tokio::spawn(overdue), tokio::spawn(notifications), tokio::spawn(payouts)]
     }
 }
 
+/// Which notification wakes a job early.
+#[derive(Clone, Copy)]
+enum Wake {
+    Notifications,
+    Payouts,
+}
+
+/// Whether a payout attempt's error is worth resubmitting the same transaction for.
+fn is_transient(code: &str) -> bool {
+    matches!(code, "tx_timeout" | "tx_too_late" | "network_error")
+}
+
 /// Runs `step` every `interval` (or sooner when `wake` is notified) until `stop` flips.
-async fn every<F, Fut>(interval: Duration, mut stop: watch::Receiver<bool>, wake: Option<Arc<Jobs>>, step: F)
+async fn every<F, Fut>(interval: Duration, mut stop: watch::Receiver<bool>, wake: Option<(Arc<Jobs>, Wake)>, step: F)
 where
     F: Fn() -> Fut,
     Fut: std::future::Future<Output = StoreResult<()>>,
@@ -195,7 +273,8 @@ where
         }
         let woken = async {
             match &wake {
-                Some(jobs) => jobs.wake_notifications.notified().await,
+                Some((jobs, Wake::Notifications)) => jobs.wake_notifications.notified().await,
+                Some((jobs, Wake::Payouts)) => jobs.wake_payouts.notified().await,
                 None => std::future::pending().await,
             }
         };

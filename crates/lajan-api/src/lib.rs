@@ -2,6 +2,7 @@
 //! idempotency), the error shape, and the OpenAPI document.
 
 pub mod app;
+pub mod assets;
 pub mod auth;
 pub mod config;
 pub mod error;
@@ -10,6 +11,7 @@ pub mod idempotency;
 pub mod invoicing;
 pub mod jobs;
 pub mod keys;
+pub mod ledger;
 pub mod openapi;
 pub mod ratelimit;
 pub mod routes;

@@ -19,4 +19,9 @@ impl AppState {
     pub fn wake_notifier(&self) {
         self.jobs.wake_notifications();
     }
+
+    /// Nudges the payout executor after a payout became approved.
+    pub fn wake_executor(&self) {
+        self.jobs.wake_payouts();
+    }
 }

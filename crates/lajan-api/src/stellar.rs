@@ -107,3 +107,39 @@ mod tests {
         assert!(qr_svg(&uri).is_some_and(|svg| svg.starts_with("<?xml") || svg.contains("<svg")));
     }
 }
+
+/// Documented sandbox destinations that make the simulated network misbehave on purpose.
+pub mod magic {
+    use super::derived_account;
+
+    /// What a magic destination does.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Behaviour {
+        /// Final: the destination account does not exist.
+        NoDestination,
+        /// Final: the destination holds no trustline for the asset.
+        NoTrust,
+        /// Final: the source cannot cover the amount.
+        Underfunded,
+        /// The first submission times out (though the network applied it); resubmitting the
+        /// identical transaction reports success with the original ledger.
+        Timeout,
+    }
+
+    pub const LABELS: [(&str, Behaviour); 4] = [
+        ("op_no_destination", Behaviour::NoDestination),
+        ("op_no_trust", Behaviour::NoTrust),
+        ("op_underfunded", Behaviour::Underfunded),
+        ("timeout", Behaviour::Timeout),
+    ];
+
+    /// The magic address for a behaviour (a valid account StrKey).
+    pub fn address(label: &str) -> String {
+        derived_account(&format!("lajan-sandbox-magic:{label}"))
+    }
+
+    /// What `destination` does on the sandbox network, if it is magic.
+    pub fn behaviour(destination: &str) -> Option<Behaviour> {
+        LABELS.iter().find(|(label, _)| address(label) == destination).map(|(_, b)| *b)
+    }
+}

@@ -64,8 +64,8 @@ fn attempt_from_row(row: &DbRow) -> StoreResult<Attempt> {
 }
 
 /// The payout `id` of `tenant` (any tenant when `None`) with its attempts.
-async fn read_payout<'c>(
-    conn: &'c mut <Db as sqlx::Database>::Connection,
+async fn read_payout(
+    conn: &mut <Db as sqlx::Database>::Connection,
     tenant: Option<&Tenant>,
     id: &str,
 ) -> StoreResult<Option<PayoutDetail>> {

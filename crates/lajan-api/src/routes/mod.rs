@@ -6,6 +6,7 @@ pub mod health;
 pub mod invoices;
 pub mod pay;
 pub mod payment_links;
+pub mod payouts;
 pub mod sandbox;
 pub mod settings;
 
@@ -26,6 +27,7 @@ pub fn v1() -> Router<AppState> {
         .merge(settings::routes())
         .merge(invoices::routes())
         .merge(payment_links::routes())
+        .merge(payouts::routes())
         .merge(sandbox::routes())
 }
 

@@ -3,9 +3,9 @@
 
 use super::{PaginationView, ResourceId};
 use crate::auth::Authed;
-use crate::auth::scope::{InvoicesRead, InvoicesWrite};
+use crate::auth::scope::{InvoicesRead, InvoicesWrite, PayoutsRead, PayoutsWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{OptionalJson, Pagination, number_text};
+use crate::extract::{ApiJson, OptionalJson, Pagination, number_text};
 use crate::invoicing::money;
 use crate::keys::hex;
 use crate::state::AppState;
@@ -25,7 +25,11 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 pub fn routes() -> Router<AppState> {
-    Router::new().route("/sandbox/payment-intents/{id}/pay", post(pay)).route("/sandbox/messages", get(messages))
+    Router::new()
+        .route("/sandbox/payment-intents/{id}/pay", post(pay))
+        .route("/sandbox/messages", get(messages))
+        .route("/sandbox/balances", get(balances))
+        .route("/sandbox/balances/top-up", post(top_up))
 }
 
 fn sandbox_only(tenant: &Tenant) -> ApiResult<()> {
@@ -232,4 +236,63 @@ pub async fn messages(
     let found = state.store.list_messages(auth.tenant(), page).await?;
     let pagination = PaginationView::of(&found);
     Ok(Json(MessageList { data: found.items.iter().map(MessageView::from).collect(), pagination }))
+}
+
+/// One asset held by the organization's sandbox account.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BalanceView {
+    pub asset_code: String,
+    #[schema(example = "1000000.00")]
+    pub balance: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BalanceList {
+    /// The organization's account on the sandbox network (payouts are paid from it).
+    pub account: String,
+    pub data: Vec<BalanceView>,
+}
+
+async fn balance_list(state: &AppState, tenant: &Tenant) -> ApiResult<BalanceList> {
+    let rows = state.store.sandbox_balances(tenant).await?;
+    Ok(BalanceList {
+        account: sandbox_receiving_account(&tenant.org_id),
+        data: rows.into_iter().map(|(asset_code, b)| BalanceView { asset_code, balance: money(b) }).collect(),
+    })
+}
+
+#[utoipa::path(get, path = "/v1/sandbox/balances", tag = "Sandbox",
+    responses((status = 200, body = BalanceList, description = "Every asset starts at 1000000.00"), (status = 403, body = ErrorBody)))]
+pub async fn balances(auth: Authed<PayoutsRead>, State(state): State<AppState>) -> ApiResult<Json<BalanceList>> {
+    sandbox_only(auth.tenant())?;
+    Ok(Json(balance_list(&state, auth.tenant()).await?))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct TopUp {
+    #[schema(required = true, example = "USDC")]
+    pub asset_code: Option<String>,
+    /// Positive, at most 2 decimals.
+    #[schema(value_type = f64, required = true, example = 5000)]
+    pub amount: Option<serde_json::Number>,
+}
+
+#[utoipa::path(post, path = "/v1/sandbox/balances/top-up", tag = "Sandbox", request_body = TopUp,
+    responses((status = 200, body = BalanceList), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+pub async fn top_up(
+    auth: Authed<PayoutsWrite>,
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<TopUp>,
+) -> ApiResult<Json<BalanceList>> {
+    sandbox_only(auth.tenant())?;
+    let (Some(code), Some(amount)) = (body.asset_code, body.amount) else {
+        return Err(ApiError::bad_request("validation_error", "assetCode and amount are required"));
+    };
+    let code = lajan_domain::payout::AssetCode::parse(&code)?;
+    let amount = lajan_domain::payout::parse_amount(&number_text(&amount))?;
+    state.store.sandbox_top_up(auth.tenant(), code.as_str(), amount).await?;
+    Ok(Json(balance_list(&state, auth.tenant()).await?))
 }

@@ -12,4 +12,5 @@ mod invoices;
 mod limits;
 mod openapi;
 mod pay;
+mod payouts;
 mod settings;
