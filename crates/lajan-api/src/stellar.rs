@@ -90,6 +90,21 @@ mod tests {
         assert_ne!(sandbox_issuer("HTG"), sandbox_issuer("USD"));
     }
 
+    /// The addresses docs/payouts.md documents.
+    #[test]
+    fn magic_addresses_are_the_documented_ones() {
+        for (label, documented) in [
+            ("op_no_destination", "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"),
+            ("op_no_trust", "GCSUCUJIXTHLLAF5N4OI5ETKREOSB3HD4HWB3OUN5E66DYOHLPTITCYO"),
+            ("op_underfunded", "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"),
+            ("timeout", "GCUOIWDZ66PIWRZTAPALB23CEFOZI2AVU4UN4VI32N5W5HQJ4PPBW7LA"),
+        ] {
+            assert_eq!(magic::address(label), documented, "{label}");
+            assert!(magic::behaviour(documented).is_some());
+        }
+        assert!(magic::behaviour(&sandbox_customer_account()).is_none());
+    }
+
     #[test]
     fn pay_uri_encodes_every_value() {
         let uri = sep7_pay_uri(&PayRequest {

@@ -36,6 +36,9 @@ pub struct FileConfig {
     pub sms_account: Option<String>,
     pub sms_token: Option<SecretString>,
     pub sms_from: Option<String>,
+    /// `[live_asset_issuers]` USDC = "G..." : issuers of credit assets on the live network.
+    #[serde(default)]
+    pub live_asset_issuers: std::collections::BTreeMap<String, String>,
 }
 
 impl FileConfig {
@@ -100,10 +103,23 @@ impl ServeConfig {
         let jobs = JobIntervals { overdue: Duration::from_secs(overdue), ..JobIntervals::default() };
         let smtp = smtp_config(&args.notify, &file)?;
         let sms = sms_config(&args.notify, &file)?;
+        for (code, issuer) in &file.live_asset_issuers {
+            lajan_domain::client::WalletAddress::parse(issuer)
+                .map_err(|e| anyhow::anyhow!("live_asset_issuers.{code}: {e}"))?;
+        }
         Ok(ServeConfig {
             listen,
             database_url: database_url(cli, &file),
-            app: AppConfig { public_url, rate_limits, redis_url, jobs: Some(jobs), smtp, sms, ..AppConfig::default() },
+            app: AppConfig {
+                public_url,
+                rate_limits,
+                redis_url,
+                jobs: Some(jobs),
+                smtp,
+                sms,
+                live_asset_issuers: file.live_asset_issuers.clone(),
+                ..AppConfig::default()
+            },
         })
     }
 }
