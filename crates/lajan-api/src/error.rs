@@ -65,6 +65,14 @@ impl ApiError {
         Self::new(StatusCode::NOT_FOUND, "not_found", format!("No such {what}"))
     }
 
+    /// Maps a store error, naming `what` when it is `NotFound`: `.map_err(ApiError::not_found_as("invoice"))`.
+    pub fn not_found_as(what: &'static str) -> impl Fn(StoreError) -> ApiError {
+        move |e| match e {
+            StoreError::NotFound => ApiError::not_found(what),
+            other => other.into(),
+        }
+    }
+
     pub fn unauthorized(message: impl Into<String>) -> Self {
         Self::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
     }

@@ -116,17 +116,7 @@ fn invoice_from_row(row: &DbRow) -> StoreResult<InvoiceDetail> {
         voided_at: opt_ts(row.try_get("voided_at")?),
         void_reason: row.try_get("void_reason")?,
     };
-    let client = Client {
-        id: invoice.client_id.clone(),
-        first_name: row.try_get("c_first_name")?,
-        last_name: row.try_get("c_last_name")?,
-        email: row.try_get("c_email")?,
-        phone_number: row.try_get("c_phone_number")?,
-        wallet_account_id: row.try_get("c_wallet_account_id")?,
-        created_at: ts(row.try_get("c_created_at")?),
-        updated_at: ts(row.try_get("c_updated_at")?),
-        archived_at: opt_ts(row.try_get("c_archived_at")?),
-    };
+    let client = prefixed_client(row, invoice.client_id.clone())?;
     Ok(InvoiceDetail { invoice, client, intent })
 }
 

@@ -33,20 +33,7 @@ fn payout_from_row(row: &DbRow) -> StoreResult<PayoutDetail> {
         created_at: ts(row.try_get("created_at")?),
         updated_at: ts(row.try_get("updated_at")?),
     };
-    let client = match row.try_get::<Option<String>, _>("c_id")? {
-        None => None,
-        Some(id) => Some(Client {
-            id,
-            first_name: row.try_get("c_first_name")?,
-            last_name: row.try_get("c_last_name")?,
-            email: row.try_get("c_email")?,
-            phone_number: row.try_get("c_phone_number")?,
-            wallet_account_id: row.try_get("c_wallet_account_id")?,
-            created_at: ts(row.try_get("c_created_at")?),
-            updated_at: ts(row.try_get("c_updated_at")?),
-            archived_at: opt_ts(row.try_get("c_archived_at")?),
-        }),
-    };
+    let client = row.try_get::<Option<String>, _>("c_id")?.map(|id| prefixed_client(row, id)).transpose()?;
     let tenant = Tenant::new(row.try_get::<String, _>("org_id")?, env_of(row)?);
     Ok(PayoutDetail { tenant, payout, client, attempts: Vec::new() })
 }

@@ -146,6 +146,21 @@ fn client_from_row(row: &DbRow) -> StoreResult<Client> {
     })
 }
 
+/// A client joined into another resource's row under `c_`-prefixed column names.
+fn prefixed_client(row: &DbRow, id: String) -> StoreResult<Client> {
+    Ok(Client {
+        id,
+        first_name: row.try_get("c_first_name")?,
+        last_name: row.try_get("c_last_name")?,
+        email: row.try_get("c_email")?,
+        phone_number: row.try_get("c_phone_number")?,
+        wallet_account_id: row.try_get("c_wallet_account_id")?,
+        created_at: ts(row.try_get("c_created_at")?),
+        updated_at: ts(row.try_get("c_updated_at")?),
+        archived_at: opt_ts(row.try_get("c_archived_at")?),
+    })
+}
+
 /// The live client `id`, locked for update where the backend locks rows.
 async fn lock_client(tx: &mut Tx, tenant: &Tenant, id: &str) -> StoreResult<Client> {
     let row = sqlx::query(concat!(

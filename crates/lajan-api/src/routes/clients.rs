@@ -1,7 +1,7 @@
 //! Clients: `GET/POST /clients`, `GET/PUT/DELETE /clients/{id}`. DELETE archives: the client
 //! leaves this area but stays visible inside the invoices and payouts that reference it.
 
-use super::{Deleted, PaginationView, ResourceId};
+use super::{Deleted, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{ClientsRead, ClientsWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -14,7 +14,7 @@ use axum::{Json, Router};
 use lajan_domain::client::{Client, ClientInput, ClientPatchInput};
 use lajan_domain::id::IdKind;
 use lajan_domain::{FieldError, Timestamp};
-use lajan_store::{ClientQuery, NewEvent, StoreError};
+use lajan_store::{ClientQuery, NewEvent};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -109,28 +109,13 @@ pub struct UpdateClient {
 pub struct ClientFilters {
     /// Matches first and last name, email, phone number or wallet address (case-insensitive, substring).
     pub search: Option<String>,
-    /// Page number, from 1.
-    #[allow(dead_code)]
-    #[param(value_type = Option<u32>)]
-    pub page: Option<String>,
-    /// Page size, 1 to 100 (default 20).
-    #[allow(dead_code)]
-    #[param(value_type = Option<u32>)]
-    pub limit: Option<String>,
 }
 
 fn event(event_type: &'static str) -> impl Fn(&Client) -> NewEvent {
     move |c| NewEvent { event_type, object: serde_json::to_value(ClientView::from(c)).unwrap_or_default() }
 }
 
-fn client_not_found(e: StoreError) -> ApiError {
-    match e {
-        StoreError::NotFound => ApiError::not_found("client"),
-        other => other.into(),
-    }
-}
-
-#[utoipa::path(get, path = "/v1/clients", tag = "Clients", params(ClientFilters),
+#[utoipa::path(get, path = "/v1/clients", tag = "Clients", params(ClientFilters, PageParams),
     responses((status = 200, body = ClientList), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn list(
     auth: Authed<ClientsRead>,
@@ -200,7 +185,7 @@ pub async fn update(
         .store
         .update_client(auth.tenant(), &id, &patch, Timestamp::now(), &event("client.updated"))
         .await
-        .map_err(client_not_found)?;
+        .map_err(ApiError::not_found_as("client"))?;
     Ok(Json(ClientView::from(&client)))
 }
 
@@ -215,6 +200,6 @@ pub async fn archive(
         .store
         .archive_client(auth.tenant(), &id, Timestamp::now(), &event("client.deleted"))
         .await
-        .map_err(client_not_found)?;
+        .map_err(ApiError::not_found_as("client"))?;
     Ok(Json(Deleted { id: client.id, deleted: true }))
 }

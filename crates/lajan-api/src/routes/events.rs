@@ -1,7 +1,7 @@
 //! Events: `GET /events` (newest first, filter by `type`) and `GET /events/{id}`.
 //! Each event was written in the same transaction as the change it reports.
 
-use super::{PaginationView, ResourceId};
+use super::{PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::EventsRead;
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -59,15 +59,9 @@ pub struct EventFilters {
     #[serde(rename = "type")]
     #[param(rename = "type")]
     pub event_type: Option<String>,
-    #[allow(dead_code)]
-    #[param(value_type = Option<u32>)]
-    pub page: Option<String>,
-    #[allow(dead_code)]
-    #[param(value_type = Option<u32>)]
-    pub limit: Option<String>,
 }
 
-#[utoipa::path(get, path = "/v1/events", tag = "Events", params(EventFilters),
+#[utoipa::path(get, path = "/v1/events", tag = "Events", params(EventFilters, PageParams),
     responses((status = 200, body = EventList), (status = 400, body = ErrorBody)))]
 pub async fn list(
     auth: Authed<EventsRead>,

@@ -1,6 +1,6 @@
 //! Invoices: list, get, create (optionally sending at once), update a draft, send, void.
 
-use super::{PaginationView, ResourceId};
+use super::{PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{InvoicesRead, InvoicesWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -138,19 +138,6 @@ pub struct InvoiceFilters {
     pub client_id: Option<String>,
     /// Matches the invoice number or the client's name.
     pub search: Option<String>,
-    #[allow(dead_code)]
-    #[param(value_type = Option<u32>)]
-    pub page: Option<String>,
-    #[allow(dead_code)]
-    #[param(value_type = Option<u32>)]
-    pub limit: Option<String>,
-}
-
-fn invoice_not_found(e: StoreError) -> ApiError {
-    match e {
-        StoreError::NotFound => ApiError::not_found("invoice"),
-        other => other.into(),
-    }
 }
 
 fn parse_currency(raw: &str) -> Result<Currency, Invalid> {
@@ -170,7 +157,7 @@ fn parse_channels(raw: Option<Vec<String>>) -> Result<Vec<Channel>, ApiError> {
     Ok(channels)
 }
 
-#[utoipa::path(get, path = "/v1/invoices", tag = "Invoices", params(InvoiceFilters),
+#[utoipa::path(get, path = "/v1/invoices", tag = "Invoices", params(InvoiceFilters, PageParams),
     responses((status = 200, body = InvoiceList), (status = 400, body = ErrorBody)))]
 pub async fn list(
     auth: Authed<InvoicesRead>,
@@ -322,7 +309,11 @@ pub async fn update(
         None => None,
     };
     let changes = InvoiceChanges { client_id: body.client_id, currency, due_date, line_items, memo };
-    let d = state.store.update_invoice(tenant, &id, &changes, Timestamp::now()).await.map_err(invoice_not_found)?;
+    let d = state
+        .store
+        .update_invoice(tenant, &id, &changes, Timestamp::now())
+        .await
+        .map_err(ApiError::not_found_as("invoice"))?;
     Ok(Json(InvoiceView::from_detail(&d, &state.config.public_url)))
 }
 
@@ -345,7 +336,7 @@ async fn send_invoice(
         .store
         .send_invoice(tenant, id, Timestamp::now(), &render, &|d| invoice_event("invoice.sent", d, &public_url))
         .await
-        .map_err(invoice_not_found)?;
+        .map_err(ApiError::not_found_as("invoice"))?;
     state.wake_notifier();
     Ok((d, messages.iter().map(|m| m.channel).collect()))
 }
@@ -386,6 +377,6 @@ pub async fn void(
             invoice_event("invoice.voided", d, &public_url)
         })
         .await
-        .map_err(invoice_not_found)?;
+        .map_err(ApiError::not_found_as("invoice"))?;
     Ok(Json(VoidResult { success: true, status: d.invoice.status.as_str().to_owned() }))
 }

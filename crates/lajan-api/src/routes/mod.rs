@@ -31,6 +31,17 @@ pub fn v1() -> Router<AppState> {
         .merge(sandbox::routes())
 }
 
+/// `page` and `limit`, as every list documents them (read by the `Pagination` extractor).
+#[derive(Debug, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub struct PageParams {
+    /// Page number, from 1 (default 1).
+    page: Option<u32>,
+    /// Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`.
+    limit: Option<u32>,
+}
+
 /// The pagination object of every list response.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

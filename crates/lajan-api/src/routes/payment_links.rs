@@ -1,7 +1,7 @@
 //! Payment links: `GET/POST /payment-links`, `GET/DELETE /payment-links/{id}`. A link collects
 //! a fixed amount through a hosted payment page; DELETE deactivates it.
 
-use super::{Deleted, PaginationView, ResourceId};
+use super::{Deleted, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{PaymentLinksRead, PaymentLinksWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -17,7 +17,6 @@ use lajan_domain::money::{Currency, parse_scaled};
 use lajan_domain::payment::{IntentStatus, PaymentIntent, new_reference};
 use lajan_domain::validation::FieldErrors;
 use lajan_domain::{Invalid, Timestamp};
-use lajan_store::StoreError;
 use lajan_store::invoices::PaymentLink;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -49,15 +48,8 @@ pub struct PaymentLinkList {
     pub pagination: PaginationView,
 }
 
-fn link_not_found(e: StoreError) -> ApiError {
-    match e {
-        StoreError::NotFound => ApiError::not_found("payment link"),
-        other => other.into(),
-    }
-}
-
 #[utoipa::path(get, path = "/v1/payment-links", tag = "Payment links",
-    params(("page" = Option<u32>, Query), ("limit" = Option<u32>, Query)),
+    params(PageParams),
     responses((status = 200, body = PaymentLinkList), (status = 400, body = ErrorBody)))]
 pub async fn list(
     auth: Authed<PaymentLinksRead>,
@@ -174,6 +166,6 @@ pub async fn deactivate(
             link_event("payment_link.deactivated", l, &public_url)
         })
         .await
-        .map_err(link_not_found)?;
+        .map_err(ApiError::not_found_as("payment link"))?;
     Ok(Json(Deleted { id: link.id, deleted: true }))
 }

@@ -1,6 +1,6 @@
 //! Payouts: list (with `counts`), get, create, approve, reject, retry; and `GET /assets`.
 
-use super::{PaginationView, ResourceId};
+use super::{PageParams, PaginationView, ResourceId};
 use crate::assets::{AssetView, issuer, usable};
 use crate::auth::Authed;
 use crate::auth::scope::{PayoutsApprove, PayoutsRead, PayoutsWrite};
@@ -18,8 +18,8 @@ use lajan_domain::payout::{
     ApprovalStatus, AssetCode, Attempt, ExecStatus, PayoutAction, PayoutFilter, PayoutType, parse_amount, parse_memo,
 };
 use lajan_domain::{FieldError, Invalid, Timestamp};
+use lajan_store::NewEvent;
 use lajan_store::payouts::{Payout, PayoutDetail, PayoutQuery};
-use lajan_store::{NewEvent, StoreError};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -225,15 +225,9 @@ pub struct PayoutFilters {
     pub payout_type: Option<String>,
     /// Matches the client's name or the wallet address.
     pub search: Option<String>,
-    #[allow(dead_code)]
-    #[param(value_type = Option<u32>)]
-    pub page: Option<String>,
-    #[allow(dead_code)]
-    #[param(value_type = Option<u32>)]
-    pub limit: Option<String>,
 }
 
-#[utoipa::path(get, path = "/v1/payouts", tag = "Payouts", params(PayoutFilters),
+#[utoipa::path(get, path = "/v1/payouts", tag = "Payouts", params(PayoutFilters, PageParams),
     responses((status = 200, body = PayoutList), (status = 400, body = ErrorBody)))]
 pub async fn list(
     auth: Authed<PayoutsRead>,
@@ -385,13 +379,6 @@ pub struct RejectPayout {
     pub reason: Option<String>,
 }
 
-fn payout_not_found(e: StoreError) -> ApiError {
-    match e {
-        StoreError::NotFound => ApiError::not_found("payout"),
-        other => other.into(),
-    }
-}
-
 async fn act(
     state: &AppState,
     auth: &crate::auth::AuthContext,
@@ -404,7 +391,7 @@ async fn act(
         .store
         .payout_action(&auth.tenant, id, action, &auth.key_id, distinct, reason, Timestamp::now(), &payout_event)
         .await
-        .map_err(payout_not_found)?;
+        .map_err(ApiError::not_found_as("payout"))?;
     state.wake_executor();
     Ok(Json(PayoutView::from_detail(&d)))
 }

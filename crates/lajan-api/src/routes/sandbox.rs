@@ -1,7 +1,7 @@
 //! Sandbox tools (sandbox keys only): simulate a customer's payment to a payment intent, and
 //! read the messages a sandbox `send` would have delivered.
 
-use super::{PaginationView, ResourceId};
+use super::{PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{InvoicesRead, InvoicesWrite, PayoutsRead, PayoutsWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -225,7 +225,7 @@ pub struct MessageList {
 }
 
 #[utoipa::path(get, path = "/v1/sandbox/messages", tag = "Sandbox",
-    params(("page" = Option<u32>, Query), ("limit" = Option<u32>, Query)),
+    params(PageParams),
     responses((status = 200, body = MessageList), (status = 403, body = ErrorBody, description = "a live key")))]
 pub async fn messages(
     auth: Authed<InvoicesRead>,
