@@ -28,6 +28,9 @@ pub struct AppConfig {
     pub live_asset_issuers: BTreeMap<String, String>,
     /// How many times a payout is submitted before a transient failure becomes final.
     pub payout_max_attempts: i64,
+    /// How long a claimed payout belongs to the executor that claimed it. A payout whose
+    /// executor died is resumed (its stored transaction resubmitted) once this has passed.
+    pub payout_lease_ms: i64,
 }
 
 impl Default for AppConfig {
@@ -42,6 +45,7 @@ impl Default for AppConfig {
             sms: None,
             live_asset_issuers: BTreeMap::new(),
             payout_max_attempts: 5,
+            payout_lease_ms: 120_000,
         }
     }
 }

@@ -6,6 +6,7 @@
 //! resource, which is defined here.
 
 use crate::error::error_chain;
+use crate::failpoint;
 use crate::invoicing::{invoice_event, link_event};
 use lajan_domain::Timestamp;
 use lajan_domain::invoice::InvoiceAction;
@@ -25,8 +26,6 @@ const BATCH: i64 = 100;
 
 /// Delays before resubmitting a payout after a transient failure (timeout, network).
 const PAYOUT_RETRY_SECS: [i64; 5] = [5, 30, 120, 600, 3600];
-/// How long a claimed payout is reserved for the worker that claimed it.
-const PAYOUT_LEASE_MS: i64 = 120_000;
 
 /// How often each job runs when nothing wakes it.
 #[derive(Debug, Clone, Copy)]
@@ -54,6 +53,7 @@ pub struct Jobs {
     email: Arc<dyn EmailSender>,
     sms: Arc<dyn SmsSender>,
     payout_max_attempts: i64,
+    payout_lease_ms: i64,
     wake_notifications: Notify,
     wake_payouts: Notify,
 }
@@ -65,6 +65,7 @@ impl Jobs {
         email: Arc<dyn EmailSender>,
         sms: Arc<dyn SmsSender>,
         payout_max_attempts: i64,
+        payout_lease_ms: i64,
     ) -> Self {
         Jobs {
             store,
@@ -72,6 +73,7 @@ impl Jobs {
             email,
             sms,
             payout_max_attempts,
+            payout_lease_ms,
             wake_notifications: Notify::new(),
             wake_payouts: Notify::new(),
         }
@@ -88,7 +90,7 @@ impl Jobs {
     /// submitted; a payout whose last attempt never finished (a crash) or timed out is
     /// resubmitted with the identical envelope, which the ledger applies at most once.
     pub async fn execute_payouts_once(&self, now: Timestamp) -> StoreResult<usize> {
-        let claimed = self.store.claim_payouts(now, PAYOUT_LEASE_MS, BATCH).await?;
+        let claimed = self.store.claim_payouts(now, self.payout_lease_ms, BATCH).await?;
         for d in &claimed {
             let resubmit = d
                 .attempts
@@ -99,6 +101,7 @@ impl Jobs {
                 None => crate::ledger::sandbox_envelope(d),
             };
             let attempt = self.store.start_attempt(&d.payout.id, &hash, &envelope, Timestamp::now()).await?;
+            failpoint::hit("payout.after_store").await;
             let result = if d.tenant.env.is_live() {
                 AttemptResult::Failed {
                     code: "live_ledger_unavailable".into(),
@@ -111,7 +114,9 @@ impl Jobs {
                 };
                 crate::ledger::submit_sandbox(self.store.as_ref(), d, &hash, attempt.attempt_number, &retry).await?
             };
+            failpoint::hit("payout.after_submit").await;
             let event = |p: &_| crate::routes::payouts::payout_event(p);
+            failpoint::hit("payout.before_record").await;
             self.store.finish_attempt(&d.tenant, &d.payout.id, &attempt.id, &result, Timestamp::now(), &event).await?;
         }
         Ok(claimed.len())

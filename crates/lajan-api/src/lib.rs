@@ -7,6 +7,7 @@ pub mod auth;
 pub mod config;
 pub mod error;
 pub mod extract;
+pub mod failpoint;
 pub mod idempotency;
 pub mod invoicing;
 pub mod jobs;

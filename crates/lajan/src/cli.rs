@@ -60,6 +60,11 @@ pub struct ServeArgs {
     #[arg(long, env = "LAJAN_OVERDUE_INTERVAL_SECS")]
     pub overdue_interval_secs: Option<u64>,
 
+    /// Seconds a claimed payout stays with its executor; a crashed executor's payouts resume
+    /// after this (default 120).
+    #[arg(long, env = "LAJAN_PAYOUT_LEASE_SECS")]
+    pub payout_lease_secs: Option<u64>,
+
     #[command(flatten)]
     pub notify: NotifyArgs,
 }

@@ -26,6 +26,7 @@ pub struct FileConfig {
     pub rate_limit_enterprise: Option<u64>,
     pub redis_url: Option<SecretString>,
     pub overdue_interval_secs: Option<u64>,
+    pub payout_lease_secs: Option<u64>,
     pub smtp_host: Option<String>,
     pub smtp_port: Option<u16>,
     pub smtp_tls: Option<String>,
@@ -101,6 +102,8 @@ impl ServeConfig {
             anyhow::bail!("LAJAN_OVERDUE_INTERVAL_SECS must be at least 1");
         }
         let jobs = JobIntervals { overdue: Duration::from_secs(overdue), ..JobIntervals::default() };
+        let lease_secs = args.payout_lease_secs.or(file.payout_lease_secs).unwrap_or(120);
+        let payout_lease_ms = i64::try_from(lease_secs.max(1)).unwrap_or(120).saturating_mul(1000);
         let smtp = smtp_config(&args.notify, &file)?;
         let sms = sms_config(&args.notify, &file)?;
         for (code, issuer) in &file.live_asset_issuers {
@@ -118,6 +121,7 @@ impl ServeConfig {
                 smtp,
                 sms,
                 live_asset_issuers: file.live_asset_issuers.clone(),
+                payout_lease_ms,
                 ..AppConfig::default()
             },
         })

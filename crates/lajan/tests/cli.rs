@@ -1,9 +1,11 @@
 //! The binary as an operator uses it: `orgs`, `keys`, and `serve` from an empty database to a
 //! graceful stop on SIGTERM.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+mod support;
+
+use std::process::{Command, Output};
+use std::time::Duration;
+use support::{Serve, free_port};
 
 fn lajan(dir: &std::path::Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_lajan"))
@@ -60,74 +62,27 @@ fn orgs_and_keys_print_only_what_scripts_need() {
     stdout(&lajan(dir.path(), &["migrate"]));
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-/// Starts `serve`, waits for it to answer /healthz, and returns the child and its stderr lines so far.
-fn start_serve(dir: &std::path::Path, port: u16) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_lajan"))
-        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
-        .env("LAJAN_DATABASE_URL", format!("sqlite://{}", dir.join("serve.db").display()))
-        .env("LAJAN_LOG", "info")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn serve");
-    let stderr = child.stderr.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    let started = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(30), "serve did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    (child, rx)
-}
-
-fn stop(mut child: std::process::Child) {
-    let pid = child.id().to_string();
-    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
-    let started = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            assert!(status.success(), "graceful stop exits 0, got {status}");
-            return;
-        }
-        assert!(started.elapsed() < Duration::from_secs(10), "serve ignored SIGTERM");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
 #[tokio::test]
 async fn serve_prints_a_sandbox_key_once_and_stops_gracefully() {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
-    let (child, lines) = start_serve(dir.path(), port);
-    let key = lines
-        .iter()
-        .take(50)
-        .find_map(|l| l.split_whitespace().find(|w| w.starts_with("sk_test_")).map(str::to_owned))
-        .expect("a sandbox key on stderr");
+    let mut first = Serve::start(dir.path(), port, &[]);
+    let key = first.sandbox_key();
     // No pooled connections: the second server listens on the same port as the first.
     let http = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
-    let base = format!("http://127.0.0.1:{port}");
+    let base = first.base.clone();
     assert_eq!(http.get(format!("{base}/healthz")).send().await.unwrap().status(), 200);
     let r = http.get(format!("{base}/v1/clients")).bearer_auth(&key).send().await.unwrap();
     assert_eq!(r.status(), 200);
-    stop(child);
+    first.terminate();
 
-    let (child, lines) = start_serve(dir.path(), port);
+    let mut second = Serve::start(dir.path(), port, &[]);
     assert_eq!(
         http.get(format!("{base}/v1/clients")).bearer_auth(&key).send().await.unwrap().status(),
         200,
         "the key persists"
     );
-    stop(child);
-    let printed_again = lines.try_iter().any(|l| l.contains("sk_test_"));
+    let printed_again = second.wait_for_line(|l| l.contains("sk_test_"), Duration::from_secs(1)).is_some();
+    second.terminate();
     assert!(!printed_again, "the key is printed only on the first start");
 }

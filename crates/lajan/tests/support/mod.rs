@@ -1,0 +1,111 @@
+//! Running the real `lajan serve` binary in tests: a temporary SQLite database, a free port,
+//! stderr collected line by line, and a stop by SIGTERM (graceful) or SIGKILL (a crash).
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+pub struct Serve {
+    child: Option<Child>,
+    lines: Receiver<String>,
+    seen: Vec<String>,
+    pub base: String,
+}
+
+impl Serve {
+    /// Starts `serve` on `port` over `dir/serve.db` with extra environment, and waits until it
+    /// accepts connections.
+    pub fn start(dir: &Path, port: u16, env: &[(&str, &str)]) -> Serve {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_lajan"));
+        cmd.args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+            .env("LAJAN_DATABASE_URL", format!("sqlite://{}", dir.join("serve.db").display()))
+            .env("LAJAN_LOG", "info")
+            .env_remove("LAJAN_CONFIG")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.spawn().expect("spawn serve");
+        let stderr = child.stderr.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(started.elapsed() < Duration::from_secs(30), "serve did not start");
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        Serve { child: Some(child), lines, seen: Vec::new(), base: format!("http://127.0.0.1:{port}") }
+    }
+
+    /// Waits for a stderr line matching `pred` (lines seen earlier count too).
+    pub fn wait_for_line(&mut self, pred: impl Fn(&str) -> bool, timeout: Duration) -> Option<String> {
+        if let Some(found) = self.seen.iter().find(|l| pred(l)) {
+            return Some(found.clone());
+        }
+        let deadline = Instant::now() + timeout;
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    if pred(&line) {
+                        return Some(line);
+                    }
+                }
+                Err(_) => return None,
+            }
+        }
+        None
+    }
+
+    /// The sandbox key a first start prints.
+    pub fn sandbox_key(&mut self) -> String {
+        let line =
+            self.wait_for_line(|l| l.contains("sk_test_"), Duration::from_secs(10)).expect("a sandbox key on stderr");
+        line.split_whitespace().find(|w| w.starts_with("sk_test_")).unwrap().to_owned()
+    }
+
+    /// Kills the process with SIGKILL, as a crash would.
+    pub fn kill9(mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Stops the process with SIGTERM and checks it exits cleanly.
+    pub fn terminate(mut self) {
+        let Some(mut child) = self.child.take() else { return };
+        assert!(Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success());
+        let started = Instant::now();
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                assert!(status.success(), "graceful stop exits 0, got {status}");
+                return;
+            }
+            assert!(started.elapsed() < Duration::from_secs(10), "serve ignored SIGTERM");
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        if let Some(child) = self.child.as_mut() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
