@@ -67,6 +67,8 @@ pub async fn idempotency(State(state): State<AppState>, req: Request, next: Next
         .into_response(),
         Ok(IdempotencyBegin::Replay { status, body }) => replay(status, body),
         Ok(IdempotencyBegin::Started) => {
+            let mut parts = parts;
+            parts.extensions.insert(IdempotencyClaim { key: key.clone() });
             let response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
             let (parts, body) = response.into_parts();
             let body = match to_bytes(body, usize::MAX).await {
@@ -87,6 +89,13 @@ pub async fn idempotency(State(state): State<AppState>, req: Request, next: Next
             Response::from_parts(parts, Body::from(body))
         }
     }
+}
+
+/// The key this request claimed. Handlers that move money pass it to the store so the
+/// response is recorded in the same transaction as the change (see `IdempotentResponse`).
+#[derive(Debug, Clone)]
+pub struct IdempotencyClaim {
+    pub key: String,
 }
 
 fn replay(status: u16, body: Vec<u8>) -> Response {

@@ -44,6 +44,18 @@ pub struct NewEvent {
 /// Builds the event for a change from the changed resource, inside the change's transaction.
 pub type EventFor<'a, T> = &'a (dyn Fn(&T) -> NewEvent + Send + Sync);
 
+/// Builds the response body an idempotent request will replay, from the resource its
+/// transaction created, so the key is completed in that same transaction.
+pub type ResponseFor<'a, T> = &'a (dyn Fn(&T) -> Vec<u8> + Send + Sync);
+
+/// An `Idempotency-Key` claimed for the request that is creating a resource: the key, the status
+/// to store, and how to render the body.
+pub struct IdempotentResponse<'a, T> {
+    pub key: &'a str,
+    pub status: u16,
+    pub body: ResponseFor<'a, T>,
+}
+
 /// Filters for the clients list.
 #[derive(Debug, Clone, Default)]
 pub struct ClientQuery {

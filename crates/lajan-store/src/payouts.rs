@@ -1,7 +1,7 @@
 //! The payouts half of the store: payouts, their attempts, and the sandbox ledger's accounts and
 //! transactions. One transaction per method; events written with their change.
 
-use crate::{EventFor, StoreResult};
+use crate::{EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::client::Client;
 use lajan_domain::pagination::{Page, PageRequest};
@@ -87,13 +87,15 @@ pub enum SandboxSubmit {
 #[async_trait]
 pub trait PayoutStore: Send + Sync {
     /// Inserts the payout and records one event per entry of `events` (e.g. `payout.created`,
-    /// then `payout.approved` for an auto-approved payout).
+    /// then `payout.approved` for an auto-approved payout). With `idempotency`, the claimed key
+    /// is completed with the response in the same transaction.
     async fn create_payout(
         &self,
         tenant: &Tenant,
         payout: &Payout,
         events: &[&'static str],
         event: EventFor<'_, PayoutDetail>,
+        idempotency: Option<IdempotentResponse<'_, PayoutDetail>>,
     ) -> StoreResult<PayoutDetail>;
 
     async fn get_payout(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<PayoutDetail>>;

@@ -125,6 +125,7 @@ impl PayoutStore for ThisStore {
         p: &Payout,
         events: &[&'static str],
         event: EventFor<'_, PayoutDetail>,
+        idempotency: Option<crate::IdempotentResponse<'_, PayoutDetail>>,
     ) -> StoreResult<PayoutDetail> {
         let mut tx = self.begin_write().await?;
         sqlx::query(
@@ -155,6 +156,9 @@ impl PayoutStore for ThisStore {
             let mut recorded = event(&detail);
             recorded.event_type = event_type;
             insert_event(&mut tx, tenant, p.created_at, &recorded).await?;
+        }
+        if let Some(idem) = idempotency {
+            complete_idempotency_in(&mut tx, tenant, idem.key, idem.status, &(idem.body)(&detail)).await?;
         }
         self.commit(tx).await?;
         Ok(detail)

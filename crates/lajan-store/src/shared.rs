@@ -207,6 +207,23 @@ async fn insert_event(tx: &mut Tx, tenant: &Tenant, at: Timestamp, event: &NewEv
 
 // Idempotency keys.
 
+/// Stores the response of an idempotent request inside the transaction that made its change, so
+/// a crash after the commit replays the response instead of running the request again.
+async fn complete_idempotency_in(tx: &mut Tx, tenant: &Tenant, key: &str, status: u16, body: &[u8]) -> StoreResult<()> {
+    sqlx::query(
+        "UPDATE idempotency_keys SET status_code = $1, response_body = $2
+         WHERE org_id = $3 AND env = $4 AND key = $5",
+    )
+    .bind(i64::from(status))
+    .bind(body)
+    .bind(&tenant.org_id)
+    .bind(tenant.env.as_str())
+    .bind(key)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
 async fn read_idempotency_key(tx: &mut Tx, tenant: &Tenant, key: &str) -> StoreResult<Option<DbRow>> {
     Ok(sqlx::query(concat!(
         "SELECT request_hash, status_code, response_body, locked_until, expires_at
@@ -645,17 +662,7 @@ impl Store for ThisStore {
 
     async fn idempotency_complete(&self, tenant: &Tenant, key: &str, status: u16, body: &[u8]) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
-        sqlx::query(
-            "UPDATE idempotency_keys SET status_code = $1, response_body = $2
-             WHERE org_id = $3 AND env = $4 AND key = $5",
-        )
-        .bind(i64::from(status))
-        .bind(body)
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(key)
-        .execute(&mut *tx)
-        .await?;
+        complete_idempotency_in(&mut tx, tenant, key, status, body).await?;
         Ok(tx.commit().await?)
     }
 

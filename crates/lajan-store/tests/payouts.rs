@@ -45,10 +45,22 @@ fn payout(approval: ApprovalStatus, key: &str) -> Payout {
 
 contract!(approval_rules_and_counts_partition_all, |store| {
     let t = tenant(&store).await;
-    let a = store.create_payout(&t, &payout(ApprovalStatus::Pending, "key_a"), &["payout.created"], &ev).await.unwrap();
-    let b = store.create_payout(&t, &payout(ApprovalStatus::Pending, "key_a"), &["payout.created"], &ev).await.unwrap();
+    let a = store
+        .create_payout(&t, &payout(ApprovalStatus::Pending, "key_a"), &["payout.created"], &ev, None)
+        .await
+        .unwrap();
+    let b = store
+        .create_payout(&t, &payout(ApprovalStatus::Pending, "key_a"), &["payout.created"], &ev, None)
+        .await
+        .unwrap();
     store
-        .create_payout(&t, &payout(ApprovalStatus::Approved, "key_a"), &["payout.created", "payout.approved"], &ev)
+        .create_payout(
+            &t,
+            &payout(ApprovalStatus::Approved, "key_a"),
+            &["payout.created", "payout.approved"],
+            &ev,
+            None,
+        )
         .await
         .unwrap();
     let id = a.payout.id.as_str();
@@ -93,8 +105,10 @@ contract!(approval_rules_and_counts_partition_all, |store| {
 
 contract!(execution_claims_attempts_and_outcomes, |store| {
     let t = tenant(&store).await;
-    let p =
-        store.create_payout(&t, &payout(ApprovalStatus::Approved, "key_a"), &["payout.created"], &ev).await.unwrap();
+    let p = store
+        .create_payout(&t, &payout(ApprovalStatus::Approved, "key_a"), &["payout.created"], &ev, None)
+        .await
+        .unwrap();
     let now = Timestamp::now();
     let claimed = store.claim_payouts(now, 60_000, 10).await.unwrap();
     assert_eq!(claimed.len(), 1);
@@ -135,4 +149,43 @@ contract!(the_sandbox_ledger_applies_each_hash_once, |store| {
     let too_much = store.sandbox_submit(&t, "h2", "GDEST", "USDC", start, None, now).await.unwrap();
     assert!(matches!(too_much, SandboxSubmit::Refused { code: "op_underfunded", .. }));
     assert_eq!(store.sandbox_top_up(&t, "USDC", 1_000).await.unwrap(), start - 500 + 1_000);
+});
+
+contract!(a_payout_completes_its_idempotency_key_in_its_own_transaction, |store| {
+    use lajan_store::{IdempotencyBegin, IdempotentResponse};
+    let t = tenant(&store).await;
+    let now = Timestamp::now();
+    assert_eq!(
+        store.idempotency_begin(&t, "pay-once", "h", now, 60_000, 86_400_000).await.unwrap(),
+        IdempotencyBegin::Started
+    );
+    let body = |d: &PayoutDetail| format!("{{\"id\":\"{}\"}}", d.payout.id).into_bytes();
+    let idem = IdempotentResponse { key: "pay-once", status: 201, body: &body };
+    let p = store
+        .create_payout(&t, &payout(ApprovalStatus::Pending, "key_a"), &["payout.created"], &ev, Some(idem))
+        .await
+        .unwrap();
+    // The process dies here, before the middleware records the response: a retry still replays.
+    let replay = store.idempotency_begin(&t, "pay-once", "h", now, 60_000, 86_400_000).await.unwrap();
+    assert_eq!(
+        replay,
+        IdempotencyBegin::Replay { status: 201, body: format!("{{\"id\":\"{}\"}}", p.payout.id).into_bytes() }
+    );
+    // And a payout whose transaction fails leaves the key claimed, not completed.
+    assert_eq!(
+        store.idempotency_begin(&t, "fails", "h", now, 60_000, 86_400_000).await.unwrap(),
+        IdempotencyBegin::Started
+    );
+    store.fail_next_commit();
+    let idem = IdempotentResponse { key: "fails", status: 201, body: &body };
+    assert!(
+        store
+            .create_payout(&t, &payout(ApprovalStatus::Pending, "key_a"), &["payout.created"], &ev, Some(idem))
+            .await
+            .is_err()
+    );
+    assert_eq!(
+        store.idempotency_begin(&t, "fails", "h", now, 60_000, 86_400_000).await.unwrap(),
+        IdempotencyBegin::InProgress
+    );
 });

@@ -6,8 +6,10 @@ use crate::auth::Authed;
 use crate::auth::scope::{PayoutsApprove, PayoutsRead, PayoutsWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{ApiJson, ApiQuery, OptionalJson, Pagination, number_text};
+use crate::idempotency::IdempotencyClaim;
 use crate::invoicing::money;
 use crate::state::AppState;
+use axum::Extension;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
@@ -18,8 +20,8 @@ use lajan_domain::payout::{
     ApprovalStatus, AssetCode, Attempt, ExecStatus, PayoutAction, PayoutFilter, PayoutType, parse_amount, parse_memo,
 };
 use lajan_domain::{FieldError, Invalid, Timestamp};
-use lajan_store::NewEvent;
 use lajan_store::payouts::{Payout, PayoutDetail, PayoutQuery};
+use lajan_store::{IdempotentResponse, NewEvent};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -293,6 +295,7 @@ pub struct CreatePayout {
 pub async fn create(
     auth: Authed<PayoutsWrite>,
     State(state): State<AppState>,
+    claim: Option<Extension<IdempotencyClaim>>,
     ApiJson(body): ApiJson<CreatePayout>,
 ) -> ApiResult<(StatusCode, Json<PayoutView>)> {
     let tenant = auth.tenant();
@@ -367,7 +370,11 @@ pub async fn create(
     };
     let events: &[&'static str] =
         if approval == ApprovalStatus::Approved { &["payout.created", "payout.approved"] } else { &["payout.created"] };
-    let d = state.store.create_payout(tenant, &payout, events, &payout_event).await?;
+    // The response is stored with the payout itself, so a retry after a crash replays it and
+    // never creates a second payout.
+    let render = |d: &PayoutDetail| serde_json::to_vec(&PayoutView::from_detail(d)).unwrap_or_default();
+    let idempotency = claim.as_ref().map(|Extension(c)| IdempotentResponse { key: &c.key, status: 201, body: &render });
+    let d = state.store.create_payout(tenant, &payout, events, &payout_event, idempotency).await?;
     state.wake_executor();
     Ok((StatusCode::CREATED, Json(PayoutView::from_detail(&d))))
 }

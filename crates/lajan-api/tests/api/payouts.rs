@@ -294,3 +294,18 @@ api_test!(sandbox_top_up_adds_to_a_balance, |app| {
         .unwrap();
     expect_error(r, 400, "invalid_asset_code").await;
 });
+
+api_test!(an_idempotent_payout_is_created_once, |app| {
+    let body = json!({ "walletAccountId": WALLET, "assetAmount": 10, "assetCode": "USDC" });
+    let send = || app.req(Method::POST, "/v1/payouts").header("idempotency-key", "salary-2026-11").json(&body).send();
+    let first = send().await.unwrap();
+    assert_eq!(first.status(), 201);
+    let first: Value = first.json().await.unwrap();
+    let again = send().await.unwrap();
+    assert_eq!((again.status().as_u16(), again.headers()["idempotent-replayed"].to_str().unwrap()), (201, "true"));
+    assert_eq!(again.json::<Value>().await.unwrap(), first);
+    let list: Value = app.get("/v1/payouts").await.json().await.unwrap();
+    assert_eq!(list["counts"]["all"], 1);
+    let created: Value = app.get("/v1/events?type=payout.created").await.json().await.unwrap();
+    assert_eq!(created["pagination"]["total"], 1);
+});
