@@ -309,3 +309,37 @@ api_test!(an_idempotent_payout_is_created_once, |app| {
     let created: Value = app.get("/v1/events?type=payout.created").await.json().await.unwrap();
     assert_eq!(created["pagination"]["total"], 1);
 });
+
+/// Two processes' executors on one PostgreSQL never submit the same payout twice.
+#[tokio::test]
+async fn two_executors_on_one_postgres_execute_each_payout_once() {
+    use crate::common::{Server, test_config};
+    let Some(db) = lajan_store::testing::postgres("two_executors_on_one_postgres_execute_each_payout_once").await
+    else {
+        return;
+    };
+    let second_store = lajan_store::open(&db.url).await.unwrap();
+    let app = TestApp::spawn(db, test_config()).await;
+    let second = Server::start(second_store.clone(), test_config()).await;
+    app.put("/v1/settings", &json!({ "payoutApprovalRequired": false })).await;
+    let mut ids = Vec::new();
+    for _ in 0..30 {
+        ids.push(
+            payout(&app, json!({ "walletAccountId": WALLET, "assetAmount": 1, "assetCode": "USDC" })).await["id"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        );
+    }
+    let now = Timestamp::now();
+    let (a, b) = tokio::join!(app.jobs().execute_payouts_once(now), second.jobs.execute_payouts_once(now));
+    assert_eq!(a.unwrap() + b.unwrap(), 30, "every payout claimed by exactly one executor");
+    for id in &ids {
+        let got = get(&app, id).await;
+        assert_eq!((got["execStatus"].as_str(), got["attempts"].as_array().unwrap().len()), (Some("sent"), 1), "{id}");
+    }
+    assert_eq!(usdc_balance(&app).await, "999970.00", "30 payments of 1.00, each once");
+    second.stop().await;
+    second_store.close().await;
+    app.stop().await;
+}
