@@ -1,0 +1,261 @@
+//! Byte-for-byte parity of `lajan_ledger::stellar::build_and_sign` with the official Python `stellar-sdk`.
+//!
+//! The SDK is what Stellar's own tools and docs use, so matching its envelope XDR and hash exactly is
+//! the strongest evidence that Horizon will accept what we sign. The SDK is installed from PyPI into
+//! `target/stellar-sdk-venv` on first use and reused afterwards. Without python3 or PyPI the test is
+//! skipped with a reason, unless `LAJAN_REQUIRE_STELLAR_SDK` is set (CI), where that is a failure.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use lajan_ledger::stellar::{PUBLIC_PASSPHRASE, PaymentTx, TESTNET_PASSPHRASE, build_and_sign};
+use secrecy::{ExposeSecret, SecretString};
+use serde_json::{Value, json};
+
+/// Pinned so the reference does not drift under us; 16.x supports CPython 3.10+.
+const STELLAR_SDK_VERSION: &str = "16.1.1";
+
+/// Builds the same transaction with the SDK for each case read from stdin (JSON), and prints the
+/// results as JSON. Secrets come in on stdin, not argv, so they do not show up in `ps`.
+const SDK_SCRIPT: &str = r#"
+import json, sys
+import stellar_sdk
+from stellar_sdk import Account, Asset, Keypair, TransactionBuilder
+
+results = []
+for c in json.load(sys.stdin):
+    kp = Keypair.from_secret(c["seed"])
+    # The S... StrKey was built in Rust: check it encodes the raw seed (without printing either).
+    if kp.public_key != Keypair.from_raw_ed25519_seed(bytes.fromhex(c["raw_seed_hex"])).public_key:
+        sys.exit("seed StrKey does not match the raw seed for case " + c["name"])
+    asset = Asset.native() if c["code"] == "XLM" else Asset(c["code"], c["issuer"])
+    builder = TransactionBuilder(
+        source_account=Account(c["source"], c["sequence"] - 1),
+        network_passphrase=c["passphrase"],
+        base_fee=c["base_fee"],
+    )
+    builder.add_time_bounds(c["min_time"], c["max_time"])
+    if c["memo"] is not None:
+        builder.add_text_memo(c["memo"])
+    builder.append_payment_op(destination=c["destination"], asset=asset, amount=c["amount"])
+    envelope = builder.build()
+    envelope.sign(kp)
+    results.append({"name": c["name"], "xdr": envelope.to_xdr(), "hash": envelope.hash_hex()})
+json.dump({"version": stellar_sdk.__version__, "results": results}, sys.stdout)
+"#;
+
+/// A throwaway keypair from fixed bytes; these accounts hold nothing on any network.
+struct TestKey {
+    raw: [u8; 32],
+    public: String,
+    seed: SecretString,
+}
+
+fn test_key(byte: u8) -> TestKey {
+    let raw = [byte; 32];
+    let private = stellar_strkey::ed25519::PrivateKey(raw);
+    let public = ed25519_public(&raw);
+    let seed = SecretString::from(private.as_unredacted().to_string().as_str());
+    TestKey { raw, public, seed }
+}
+
+/// Derives the G... key straight from the raw seed, outside the code under test.
+fn ed25519_public(raw: &[u8; 32]) -> String {
+    let key = ed25519_dalek::SigningKey::from_bytes(raw).verifying_key().to_bytes();
+    stellar_strkey::ed25519::PublicKey(key).to_string().as_str().to_owned()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The SDK takes amounts as decimal strings; cents map to exactly two decimals.
+fn amount_string(cents: i64) -> String {
+    format!("{}.{:02}", cents / 100, cents % 100)
+}
+
+fn skip(reason: &str) {
+    if std::env::var_os("LAJAN_REQUIRE_STELLAR_SDK").is_some() {
+        panic!("LAJAN_REQUIRE_STELLAR_SDK is set but the Python stellar-sdk is unavailable: {reason}");
+    }
+    eprintln!("SKIPPED sdk_parity: {reason} (set LAJAN_REQUIRE_STELLAR_SDK=1 to make this a failure)");
+}
+
+fn run(cmd: &mut Command) -> Result<std::process::Output, String> {
+    let what = format!("{cmd:?}");
+    let out = cmd.output().map_err(|e| format!("could not run {what}: {e}"))?;
+    if out.status.success() {
+        Ok(out)
+    } else {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let tail: Vec<&str> = stderr.lines().rev().take(15).collect();
+        Err(format!("{what} failed ({}):\n{}", out.status, tail.into_iter().rev().collect::<Vec<_>>().join("\n")))
+    }
+}
+
+fn venv_python(venv: &Path) -> PathBuf {
+    venv.join("bin").join("python")
+}
+
+fn installed_sdk_version(python: &Path) -> Option<String> {
+    let out = Command::new(python).args(["-c", "import stellar_sdk; print(stellar_sdk.__version__)"]).output().ok()?;
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
+/// Returns the venv's python with the pinned SDK importable, creating or repairing the venv as needed.
+fn ensure_sdk() -> Result<PathBuf, String> {
+    // crates/lajan-ledger -> workspace root; ancestors() keeps the printed path free of `..`.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("crate sits two levels below the root");
+    let target = root.join("target");
+    let venv = target.join("stellar-sdk-venv");
+    let python = venv_python(&venv);
+    if installed_sdk_version(&python).as_deref() == Some(STELLAR_SDK_VERSION) {
+        return Ok(python);
+    }
+    if !python.exists() {
+        // A venv dir without its interpreter is a leftover of an interrupted creation.
+        let _ = std::fs::remove_dir_all(&venv);
+        std::fs::create_dir_all(&target).map_err(|e| format!("cannot create {}: {e}", target.display()))?;
+        run(Command::new("python3").arg("-m").arg("venv").arg(&venv))?;
+    }
+    eprintln!("sdk_parity: installing stellar-sdk=={STELLAR_SDK_VERSION} into {}", venv.display());
+    run(Command::new(&python)
+        .args(["-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--quiet", "--timeout", "60"])
+        .arg(format!("stellar-sdk=={STELLAR_SDK_VERSION}")))?;
+    match installed_sdk_version(&python) {
+        Some(v) if v == STELLAR_SDK_VERSION => Ok(python),
+        other => Err(format!("after pip install, stellar_sdk version is {other:?}, expected {STELLAR_SDK_VERSION}")),
+    }
+}
+
+struct Case {
+    name: &'static str,
+    passphrase: &'static str,
+    sequence: i64,
+    base_fee: u32,
+    min_time: u64,
+    max_time: u64,
+    code: &'static str,
+    amount_cents: i64,
+    memo: Option<&'static str>,
+}
+
+fn cases() -> Vec<Case> {
+    let base = Case {
+        name: "",
+        passphrase: TESTNET_PASSPHRASE,
+        sequence: 4_294_967_297,
+        base_fee: 100,
+        min_time: 1_700_000_000,
+        max_time: 1_700_000_300,
+        code: "XLM",
+        amount_cents: 1,
+        memo: None,
+    };
+    vec![
+        Case { name: "xlm 0.01 no memo", ..base },
+        Case { name: "xlm empty memo", memo: Some(""), amount_cents: 100, ..base },
+        Case { name: "usdc 125.50 memo", code: "USDC", amount_cents: 12_550, memo: Some("invoice 42"), ..base },
+        Case { name: "1-char code, unbounded max_time", code: "A", max_time: 0, min_time: 0, amount_cents: 99, ..base },
+        Case {
+            name: "alphanum12 max amount, 28-byte memo",
+            code: "LONGASSET123",
+            amount_cents: 92_233_720_368_547,
+            memo: Some("0123456789012345678901234567"),
+            ..base
+        },
+        Case {
+            name: "5-char code, utf-8 memo, mainnet, odd fee, huge seq",
+            passphrase: PUBLIC_PASSPHRASE,
+            code: "EURCX",
+            amount_cents: 705,
+            memo: Some("café ☕ paid"),
+            base_fee: 12_345,
+            sequence: i64::MAX,
+            ..base
+        },
+    ]
+}
+
+#[test]
+fn matches_python_stellar_sdk() {
+    let setup_started = Instant::now();
+    let python = match ensure_sdk() {
+        Ok(p) => p,
+        Err(reason) => return skip(&reason),
+    };
+    let setup = setup_started.elapsed();
+    let compare_started = Instant::now();
+
+    let (signer, dest, issuer) = (test_key(1), test_key(2), test_key(3));
+    let cases = cases();
+
+    let mut rust = Vec::new();
+    let mut inputs = Vec::new();
+    for c in &cases {
+        let issuer = (c.code != "XLM").then_some(issuer.public.as_str());
+        let tx = PaymentTx {
+            network_passphrase: c.passphrase,
+            source_account: &signer.public,
+            sequence: c.sequence,
+            base_fee: c.base_fee,
+            min_time: c.min_time,
+            max_time: c.max_time,
+            destination: &dest.public,
+            asset_code: c.code,
+            asset_issuer: issuer,
+            amount_cents: c.amount_cents,
+            memo_text: c.memo,
+        };
+        rust.push(build_and_sign(&tx, &signer.seed).unwrap_or_else(|e| panic!("case {:?}: {e}", c.name)));
+        inputs.push(json!({
+            "name": c.name,
+            "seed": signer.seed.expose_secret(),
+            "raw_seed_hex": hex(&signer.raw),
+            "passphrase": c.passphrase,
+            "source": signer.public,
+            "sequence": c.sequence,
+            "base_fee": c.base_fee,
+            "min_time": c.min_time,
+            "max_time": c.max_time,
+            "destination": dest.public,
+            "code": c.code,
+            "issuer": issuer,
+            "amount": amount_string(c.amount_cents),
+            "memo": c.memo,
+        }));
+    }
+
+    let mut script = tempfile::Builder::new().suffix(".py").tempfile().expect("temp script");
+    script.write_all(SDK_SCRIPT.as_bytes()).expect("write script");
+    let mut child = Command::new(&python)
+        .arg(script.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn python");
+    // Small input, so writing it all before reading the output cannot deadlock on pipe buffers.
+    child.stdin.take().unwrap().write_all(Value::Array(inputs).to_string().as_bytes()).expect("write stdin");
+    let out = child.wait_with_output().expect("wait for python");
+    assert!(out.status.success(), "SDK script failed: {}", String::from_utf8_lossy(&out.stderr));
+    let sdk: Value = serde_json::from_slice(&out.stdout).expect("SDK script prints JSON");
+    let results = sdk["results"].as_array().expect("results array");
+    assert_eq!(results.len(), cases.len());
+
+    for ((c, ours), theirs) in cases.iter().zip(&rust).zip(results) {
+        assert_eq!(theirs["name"], c.name);
+        assert_eq!(ours.envelope_xdr_base64, theirs["xdr"].as_str().unwrap(), "envelope XDR differs for {:?}", c.name);
+        assert_eq!(ours.hash_hex, theirs["hash"].as_str().unwrap(), "hash differs for {:?}", c.name);
+        eprintln!("sdk_parity: {:<55} identical, hash {}", c.name, ours.hash_hex);
+    }
+    eprintln!(
+        "sdk_parity: {} cases identical to stellar-sdk {} (setup {:.1?}, comparison {:.1?})",
+        cases.len(),
+        sdk["version"].as_str().unwrap_or("?"),
+        setup,
+        compare_started.elapsed()
+    );
+}
