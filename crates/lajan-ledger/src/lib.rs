@@ -1,9 +1,11 @@
 //! Lajan's live ledger: building and signing the on-chain transactions that move money.
 //!
-//! For now this is only the Stellar signer ([`stellar`]): pure functions from a payment description
-//! and a secret seed to a signed envelope, with no network IO, so they can be tested byte-for-byte
-//! against the official SDK and reused by whichever component submits to Horizon.
+//! The Stellar signer ([`stellar`]) is pure functions from a payment description and a secret seed to
+//! a signed envelope, with no network IO, so it can be tested byte-for-byte against the official SDK.
+//! The Horizon client ([`horizon`]) submits those envelopes, classifying every outcome as applied,
+//! refused, or unknown, so a payout is never sent twice nor marked failed while it may have landed.
 
+pub mod horizon;
 pub mod stellar;
 
 pub use stellar::LedgerError;

@@ -96,6 +96,10 @@ pub enum LedgerError {
     InvalidTimeBounds { min_time: u64, max_time: u64 },
     #[error("XDR encoding failed: {0}")]
     Xdr(String),
+    // Lives here rather than in `horizon::HorizonError` because a bad base URL is a configuration
+    // error found once at startup, not a submission outcome the payout logic has to reason about.
+    #[error("cannot set up the Horizon client: {0}")]
+    HorizonClient(String),
 }
 
 /// The network id that every signature commits to: sha256 of the network passphrase.

@@ -1,0 +1,409 @@
+//! A small Horizon client for submitting payouts exactly once.
+//!
+//! Every submission outcome lands in one of three buckets, because each demands a different action
+//! from the payout logic: applied ([`Submitted`]), refused by the network with nothing applied
+//! ([`HorizonError::Rejected`]), or unknown ([`HorizonError::Unknown`]: a timeout, a dropped
+//! connection, a 5xx). An unknown outcome must never be treated as a failure, since the payment may
+//! still land; the safe move is to resubmit the *identical* envelope (same hash, same sequence, so the
+//! network applies it at most once) until its `max_time` passes, then ask Horizon by hash.
+//! [`submit_exactly_once`] does exactly that.
+
+use std::time::Duration;
+
+use reqwest::{StatusCode, Url};
+use serde::Deserialize;
+
+use crate::LedgerError;
+
+/// Horizon's problem `type` for an unknown resource; used to tell "this transaction does not exist"
+/// from a 404 caused by a wrong base URL or a proxy, which must not be read as "not applied".
+const NOT_FOUND_TYPE: &str = "https://stellar.org/horizon-errors/not_found";
+
+/// Upper bound on submissions in [`submit_exactly_once`], so a Horizon that keeps timing out cannot
+/// keep a worker busy forever; with the backoff below this spans roughly half a minute.
+const MAX_SUBMISSIONS: u32 = 12;
+/// First pause between resubmissions; doubled each time up to `MAX_RETRY_DELAY`. Short because a
+/// Horizon 504 already means it waited ~30 s for the ledger, and a ledger closes every ~5 s.
+const FIRST_RETRY_DELAY: Duration = Duration::from_millis(100);
+const MAX_RETRY_DELAY: Duration = Duration::from_secs(5);
+/// How much of an unexpected response body goes into an error message: enough to diagnose, without
+/// flooding logs with a whole HTML error page.
+const BODY_EXCERPT_CHARS: usize = 300;
+
+/// Talks to one Horizon server (e.g. `https://horizon-testnet.stellar.org`).
+#[derive(Clone, Debug)]
+pub struct HorizonClient {
+    base_url: Url,
+    http: reqwest::Client,
+}
+
+/// A transaction the network applied successfully.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Submitted {
+    /// Lowercase hex transaction hash, as Horizon reports it.
+    pub hash: String,
+    /// The ledger that included it.
+    pub ledger: i64,
+}
+
+/// Why a Horizon call did not yield an applied transaction (or an answer).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HorizonError {
+    /// The outcome is unknown (HTTP 504 "Timeout", connection error, client timeout, 5xx, 429): the
+    /// transaction may or may not be applied. Resubmit the IDENTICAL envelope (same hash) until its
+    /// `max_time` passes, then reconcile with [`HorizonClient::transaction_ledger`].
+    #[error("outcome unknown: {0}")]
+    Unknown(String),
+    /// The network refused the transaction and nothing was applied. `tx_code` is Horizon's
+    /// transaction result code (`tx_failed`, `tx_bad_seq`, `tx_too_late`, ...); `op_codes` the
+    /// per-operation codes (`op_no_destination`, ...), empty when Horizon sent none.
+    #[error("rejected by the network: {} ({message})", self.error_code())]
+    Rejected { tx_code: String, op_codes: Vec<String>, message: String },
+    /// Anything else unexpected: malformed JSON, a 4xx that is not a transaction result, a wrong URL.
+    #[error("unexpected Horizon response: {0}")]
+    Other(String),
+}
+
+impl HorizonError {
+    /// The most specific code: for `tx_failed`, the first operation code that is not `op_success`
+    /// (that is the one that says *why*, e.g. `op_no_destination`); otherwise the transaction code.
+    /// `"unknown"` and `"other"` for the non-rejection variants, so callers can always record a code.
+    pub fn error_code(&self) -> String {
+        match self {
+            HorizonError::Rejected { tx_code, op_codes, .. } => {
+                if tx_code == "tx_failed"
+                    && let Some(op) = op_codes.iter().find(|c| *c != "op_success")
+                {
+                    return op.clone();
+                }
+                tx_code.clone()
+            }
+            HorizonError::Unknown(_) => "unknown".to_owned(),
+            HorizonError::Other(_) => "other".to_owned(),
+        }
+    }
+
+    /// Whether the payout has definitively failed and should be reported as such, i.e. retrying with
+    /// a fresh envelope would fail the same way. Not final: `tx_bad_seq` and `tx_insufficient_fee`
+    /// (nothing was applied; reload the sequence / raise the fee and build a new envelope), and every
+    /// `Unknown` or `Other` (the payment may still be, or already be, applied). `tx_too_late` is final
+    /// for that envelope.
+    pub fn is_final(&self) -> bool {
+        match self {
+            HorizonError::Rejected { tx_code, .. } => !matches!(tx_code.as_str(), "tx_bad_seq" | "tx_insufficient_fee"),
+            HorizonError::Unknown(_) | HorizonError::Other(_) => false,
+        }
+    }
+
+    fn is_tx_code(&self, code: &str) -> bool {
+        matches!(self, HorizonError::Rejected { tx_code, .. } if tx_code == code)
+    }
+}
+
+impl HorizonClient {
+    /// `timeout` bounds each whole request; Horizon itself gives up on a submission after ~30 s
+    /// with a 504, so something a bit above that avoids cutting off answers it was about to give.
+    pub fn new(base_url: &str, timeout: Duration) -> Result<Self, LedgerError> {
+        let base_url = Url::parse(base_url)
+            .map_err(|e| LedgerError::HorizonClient(format!("invalid base URL {base_url:?}: {e}")))?;
+        // Endpoints are built by appending path segments, which needs an http(s) URL with a path.
+        if !matches!(base_url.scheme(), "http" | "https") || base_url.cannot_be_a_base() {
+            return Err(LedgerError::HorizonClient(format!("base URL {base_url} is not an http(s) URL")));
+        }
+        let http = reqwest::Client::builder()
+            .timeout(timeout)
+            .build()
+            .map_err(|e| LedgerError::HorizonClient(format!("cannot build the HTTP client: {e}")))?;
+        Ok(HorizonClient { base_url, http })
+    }
+
+    /// `GET {base}/accounts/{id}`: the account's current sequence number (Horizon sends it as a
+    /// decimal string, because it does not fit a JSON double).
+    pub async fn account_sequence(&self, account: &str) -> Result<i64, HorizonError> {
+        #[derive(Deserialize)]
+        struct Account {
+            sequence: String,
+        }
+        let (status, body) = self.get(&["accounts", account]).await?;
+        if status == StatusCode::NOT_FOUND && is_not_found_problem(&body) {
+            return Err(HorizonError::Other(format!("account {account} does not exist on this network")));
+        }
+        if !status.is_success() {
+            return Err(classify_failure(status, &body));
+        }
+        let account: Account = parse(&body)?;
+        account
+            .sequence
+            .parse()
+            .map_err(|e| HorizonError::Other(format!("account sequence {:?} is not an i64: {e}", account.sequence)))
+    }
+
+    /// `POST {base}/transactions` with form field `tx=<base64 envelope>`, waiting for the ledger.
+    pub async fn submit(&self, envelope_xdr_base64: &str) -> Result<Submitted, HorizonError> {
+        let response = self
+            .http
+            .post(self.endpoint(&["transactions"]))
+            .form(&[("tx", envelope_xdr_base64)])
+            .send()
+            .await
+            .map_err(transport_error)?;
+        let (status, body) = read(response).await?;
+        if !status.is_success() {
+            return Err(classify_failure(status, &body));
+        }
+        let tx: TransactionResource = parse(&body)?;
+        // Horizon answers 200 only for successful transactions; a 200 saying otherwise is a server we
+        // do not understand, and we cannot claim either "applied" or "refused".
+        if tx.successful == Some(false) {
+            return Err(HorizonError::Other(format!("HTTP 200 for transaction {} marked unsuccessful", tx.hash)));
+        }
+        Ok(Submitted { hash: tx.hash, ledger: tx.ledger })
+    }
+
+    /// `GET {base}/transactions/{hash}`: `Some(ledger)` when the network applied it successfully,
+    /// `None` when Horizon does not know it (404). A transaction that made it into a ledger but
+    /// *failed* is reported as `Rejected { tx_code: "tx_failed" }`: it is final, and nothing moved.
+    pub async fn transaction_ledger(&self, hash: &str) -> Result<Option<i64>, HorizonError> {
+        let (status, body) = self.get(&["transactions", hash]).await?;
+        if status == StatusCode::NOT_FOUND && is_not_found_problem(&body) {
+            return Ok(None);
+        }
+        if !status.is_success() {
+            return Err(classify_failure(status, &body));
+        }
+        let tx: TransactionResource = parse(&body)?;
+        if tx.successful == Some(false) {
+            return Err(HorizonError::Rejected {
+                tx_code: "tx_failed".to_owned(),
+                op_codes: Vec::new(),
+                message: format!("transaction {hash} was included in ledger {} but failed", tx.ledger),
+            });
+        }
+        Ok(Some(tx.ledger))
+    }
+
+    fn endpoint(&self, segments: &[&str]) -> Url {
+        let mut url = self.base_url.clone();
+        // `new` rejected cannot-be-a-base URLs, so this cannot fail. Pushing segments (rather than
+        // formatting strings) percent-encodes them, so an odd account id cannot change the path.
+        url.path_segments_mut().expect("checked in HorizonClient::new").pop_if_empty().extend(segments);
+        url
+    }
+
+    async fn get(&self, segments: &[&str]) -> Result<(StatusCode, Vec<u8>), HorizonError> {
+        let response = self.http.get(self.endpoint(segments)).send().await.map_err(transport_error)?;
+        read(response).await
+    }
+}
+
+/// Submits `envelope` (whose hash is `hash` and whose time bound is `max_time`, in the same unit as
+/// `now()`: Unix seconds) so that the payment is applied at most once and its outcome is known.
+///
+/// On an unknown outcome the identical envelope is resubmitted (short, growing pauses, at most
+/// `MAX_SUBMISSIONS` = 12 tries) while `now() <= max_time`. Once `max_time` has passed the envelope can
+/// no longer be applied, so looking it up by hash is conclusive: `Ok` if found, else `Rejected
+/// tx_too_late`. If the tries run out before `max_time`, a lookup that finds nothing proves nothing
+/// and the result stays `Unknown`: call again later (with the same envelope).
+///
+/// Caveat: the final lookup trusts Horizon to have ingested the ledgers up to `max_time`; Horizon
+/// normally lags the network by a ledger or two, so callers should pass a clock that is not ahead of
+/// the network's, or call again a few seconds later if they need stronger assurance.
+pub async fn submit_exactly_once(
+    client: &HorizonClient,
+    envelope: &str,
+    hash: &str,
+    max_time: u64,
+    now: impl Fn() -> u64,
+) -> Result<Submitted, HorizonError> {
+    // Set once any submission may have reached the network: from then on a tx_bad_seq can mean
+    // "your earlier copy already consumed the sequence" rather than "someone else did".
+    let mut maybe_submitted = false;
+    let mut delay = FIRST_RETRY_DELAY;
+    let mut last_unknown = None;
+    for attempt in 0..MAX_SUBMISSIONS {
+        if now() > max_time {
+            break;
+        }
+        if attempt > 0 {
+            tokio::time::sleep(delay).await;
+            delay = (delay * 2).min(MAX_RETRY_DELAY);
+            // The pause may have carried us past max_time; submitting then would only earn a
+            // tx_too_late, so go straight to the conclusive lookup.
+            if now() > max_time {
+                break;
+            }
+        }
+        match client.submit(envelope).await {
+            Ok(submitted) => return Ok(submitted),
+            Err(e @ HorizonError::Unknown(_)) => {
+                maybe_submitted = true;
+                last_unknown = Some(e);
+            }
+            Err(e) if e.is_tx_code("tx_bad_seq") => {
+                // Our own envelope may hold that sequence (an earlier attempt, or an earlier run of
+                // the caller that crashed before recording the result), so check before giving up.
+                if let Some(ledger) = client.transaction_ledger(hash).await? {
+                    return Ok(Submitted { hash: hash.to_owned(), ledger });
+                }
+                if !maybe_submitted {
+                    return Err(e);
+                }
+                // Applied-but-not-yet-ingested looks exactly like this; only max_time settles it.
+                last_unknown = Some(HorizonError::Unknown(format!("{e} after an earlier unknown outcome")));
+            }
+            // Expired before any attempt got in; the lookup below decides (it may have landed earlier).
+            Err(e) if e.is_tx_code("tx_too_late") => break,
+            Err(e) => return Err(e),
+        }
+    }
+
+    let found = client.transaction_ledger(hash).await?;
+    match found {
+        Some(ledger) => Ok(Submitted { hash: hash.to_owned(), ledger }),
+        None if now() > max_time => Err(HorizonError::Rejected {
+            tx_code: "tx_too_late".to_owned(),
+            op_codes: Vec::new(),
+            message: format!("transaction {hash} was not applied before its max_time {max_time}"),
+        }),
+        None => Err(last_unknown.unwrap_or_else(|| {
+            HorizonError::Unknown(format!("gave up resubmitting {hash} before its max_time {max_time}"))
+        })),
+    }
+}
+
+/// The fields of Horizon's transaction resource (also the body of a successful submission) we use.
+#[derive(Deserialize)]
+struct TransactionResource {
+    hash: String,
+    ledger: i64,
+    // Absent in some older Horizon versions' submission response; only an explicit `false` counts.
+    successful: Option<bool>,
+}
+
+/// Horizon's RFC 7807 problem document, reduced to what we classify on.
+#[derive(Deserialize)]
+struct Problem {
+    #[serde(rename = "type", default)]
+    kind: String,
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    detail: String,
+    extras: Option<ProblemExtras>,
+}
+
+#[derive(Deserialize)]
+struct ProblemExtras {
+    result_codes: Option<ResultCodes>,
+}
+
+#[derive(Deserialize)]
+struct ResultCodes {
+    transaction: String,
+    #[serde(default)]
+    operations: Vec<String>,
+}
+
+/// A request that failed below HTTP: refused, reset, timed out. The request may have been delivered
+/// (only the answer lost), so this is never evidence that nothing happened.
+fn transport_error(e: reqwest::Error) -> HorizonError {
+    let kind = if e.is_timeout() { "timed out" } else { "failed" };
+    HorizonError::Unknown(format!("request {kind}: {e}"))
+}
+
+async fn read(response: reqwest::Response) -> Result<(StatusCode, Vec<u8>), HorizonError> {
+    let status = response.status();
+    // Losing the body mid-way is a transport failure too: a 200 may have been on its way.
+    let body = response.bytes().await.map_err(transport_error)?;
+    Ok((status, body.to_vec()))
+}
+
+fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, HorizonError> {
+    serde_json::from_slice(body)
+        .map_err(|e| HorizonError::Other(format!("cannot parse Horizon's JSON ({e}): {}", excerpt(body))))
+}
+
+fn is_not_found_problem(body: &[u8]) -> bool {
+    serde_json::from_slice::<Problem>(body).is_ok_and(|p| p.kind == NOT_FOUND_TYPE)
+}
+
+/// Classifies a non-2xx response.
+fn classify_failure(status: StatusCode, body: &[u8]) -> HorizonError {
+    let problem = serde_json::from_slice::<Problem>(body).ok();
+    let summary = match &problem {
+        Some(p) if !p.title.is_empty() => format!("HTTP {status}: {} {}", p.title, p.detail).trim_end().to_owned(),
+        _ => format!("HTTP {status}: {}", excerpt(body)),
+    };
+    // 5xx (Horizon's 504 Timeout, a 502 from a proxy, 503 while catching up) and 429 (rate limited)
+    // say nothing about whether the transaction reached the network, so they are unknown even when
+    // they look like "not accepted": the safe response to both is resubmitting the same envelope.
+    if status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS {
+        return HorizonError::Unknown(summary);
+    }
+    match problem {
+        Some(Problem { extras: Some(ProblemExtras { result_codes: Some(codes) }), title, detail, .. }) => {
+            HorizonError::Rejected {
+                tx_code: codes.transaction,
+                op_codes: codes.operations,
+                message: format!("{title} {detail}").trim().to_owned(),
+            }
+        }
+        _ => HorizonError::Other(summary),
+    }
+}
+
+fn excerpt(body: &[u8]) -> String {
+    String::from_utf8_lossy(body).chars().take(BODY_EXCERPT_CHARS).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rejected(tx: &str, ops: &[&str]) -> HorizonError {
+        HorizonError::Rejected {
+            tx_code: tx.into(),
+            op_codes: ops.iter().map(|s| s.to_string()).collect(),
+            message: String::new(),
+        }
+    }
+
+    #[test]
+    fn error_code_prefers_the_failing_operation() {
+        assert_eq!(rejected("tx_failed", &["op_success", "op_underfunded"]).error_code(), "op_underfunded");
+        // No operation codes (or all op_success) falls back to the transaction code.
+        assert_eq!(rejected("tx_failed", &[]).error_code(), "tx_failed");
+        assert_eq!(rejected("tx_bad_auth", &["op_no_destination"]).error_code(), "tx_bad_auth");
+        assert_eq!(HorizonError::Unknown("x".into()).error_code(), "unknown");
+    }
+
+    #[test]
+    fn finality() {
+        assert!(rejected("tx_failed", &["op_no_destination"]).is_final());
+        assert!(rejected("tx_too_late", &[]).is_final());
+        assert!(rejected("tx_bad_auth", &[]).is_final());
+        assert!(!rejected("tx_bad_seq", &[]).is_final());
+        assert!(!rejected("tx_insufficient_fee", &[]).is_final());
+        assert!(!HorizonError::Unknown("x".into()).is_final());
+        assert!(!HorizonError::Other("x".into()).is_final());
+    }
+
+    #[test]
+    fn classifies_problems() {
+        let timeout = br#"{"type":"https://stellar.org/horizon-errors/timeout","title":"Timeout","status":504}"#;
+        assert!(matches!(classify_failure(StatusCode::GATEWAY_TIMEOUT, timeout), HorizonError::Unknown(_)));
+        assert!(matches!(classify_failure(StatusCode::BAD_GATEWAY, b"<html>"), HorizonError::Unknown(_)));
+        let malformed = br#"{"type":"https://stellar.org/horizon-errors/transaction_malformed","title":"Transaction Malformed","status":400}"#;
+        assert!(matches!(classify_failure(StatusCode::BAD_REQUEST, malformed), HorizonError::Other(_)));
+    }
+
+    #[test]
+    fn new_rejects_non_http_base_urls() {
+        for bad in ["not a url", "mailto:ops@example.com", "ftp://example.com"] {
+            let e = HorizonClient::new(bad, Duration::from_secs(1)).unwrap_err();
+            assert!(matches!(e, LedgerError::HorizonClient(_)), "{bad}: {e}");
+        }
+        let client = HorizonClient::new("https://horizon.example.com/base/", Duration::from_secs(1)).unwrap();
+        assert_eq!(client.endpoint(&["accounts", "G/A"]).as_str(), "https://horizon.example.com/base/accounts/G%2FA");
+    }
+}
