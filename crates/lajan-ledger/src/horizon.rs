@@ -182,6 +182,26 @@ impl HorizonClient {
         Ok(Some(tx.ledger))
     }
 
+    /// When the newest ledger Horizon has ingested closed, in Unix seconds (from its root
+    /// resource's `history_latest_ledger_closed_at`).
+    pub async fn latest_ledger_closed_at(&self) -> Result<u64, HorizonError> {
+        let (status, body) = self.get(&[]).await?;
+        if !status.is_success() {
+            return Err(classify_failure(status, &body));
+        }
+        #[derive(Deserialize)]
+        struct Root {
+            history_latest_ledger_closed_at: String,
+        }
+        let root: Root = parse(&body)?;
+        let closed = root
+            .history_latest_ledger_closed_at
+            .parse::<jiff::Timestamp>()
+            .map_err(|e| HorizonError::Other(format!("Horizon's latest ledger close time does not parse: {e}")))?;
+        u64::try_from(closed.as_second())
+            .map_err(|_| HorizonError::Other("Horizon's latest ledger closed before 1970".to_owned()))
+    }
+
     fn endpoint(&self, segments: &[&str]) -> Url {
         let mut url = self.base_url.clone();
         // `new` rejected cannot-be-a-base URLs, so this cannot fail. Pushing segments (rather than
@@ -205,9 +225,8 @@ impl HorizonClient {
 /// tx_too_late`. If the tries run out before `max_time`, a lookup that finds nothing proves nothing
 /// and the result stays `Unknown`: call again later (with the same envelope).
 ///
-/// Caveat: the final lookup trusts Horizon to have ingested the ledgers up to `max_time`; Horizon
-/// normally lags the network by a ledger or two, so callers should pass a clock that is not ahead of
-/// the network's, or call again a few seconds later if they need stronger assurance.
+/// `tx_too_late` is concluded only once Horizon has ingested a ledger that closed after `max_time`
+/// (Horizon lags the network by a ledger or two); before that the result stays `Unknown`.
 pub async fn submit_exactly_once(
     client: &HorizonClient,
     envelope: &str,
@@ -260,11 +279,25 @@ pub async fn submit_exactly_once(
     let found = client.transaction_ledger(hash).await?;
     match found {
         Some(ledger) => Ok(Submitted { hash: hash.to_owned(), ledger }),
-        None if now() > max_time => Err(HorizonError::Rejected {
-            tx_code: "tx_too_late".to_owned(),
-            op_codes: Vec::new(),
-            message: format!("transaction {hash} was not applied before its max_time {max_time}"),
-        }),
+        // Horizon lags the network by a ledger or two: "not found" only proves "not applied" once
+        // Horizon has ingested a ledger that closed after max_time. Until then the outcome is
+        // unknown, and the caller must look again rather than build a new transaction.
+        None if now() > max_time => {
+            let closed = client.latest_ledger_closed_at().await?;
+            if closed <= max_time {
+                return Err(HorizonError::Unknown(format!(
+                    "transaction {hash} not found yet, and Horizon has only ingested ledgers up to {closed} (max_time {max_time})"
+                )));
+            }
+            if let Some(ledger) = client.transaction_ledger(hash).await? {
+                return Ok(Submitted { hash: hash.to_owned(), ledger });
+            }
+            Err(HorizonError::Rejected {
+                tx_code: "tx_too_late".to_owned(),
+                op_codes: Vec::new(),
+                message: format!("transaction {hash} was not applied before its max_time {max_time}"),
+            })
+        }
         None => Err(last_unknown.unwrap_or_else(|| {
             HorizonError::Unknown(format!("gave up resubmitting {hash} before its max_time {max_time}"))
         })),

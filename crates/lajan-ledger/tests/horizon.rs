@@ -32,6 +32,8 @@ struct Fake {
     transactions: Mutex<HashMap<String, Value>>,
     /// `GET /accounts/{id}` bodies; anything else is a 404 problem.
     accounts: Mutex<HashMap<String, Value>>,
+    /// `history_latest_ledger_closed_at` of `GET /`, in Unix seconds.
+    latest_closed_at: AtomicU64,
 }
 
 impl Fake {
@@ -121,6 +123,12 @@ async fn account(State(fake): State<Arc<Fake>>, Path(id): Path<String>) -> (Stat
     }
 }
 
+async fn root(State(fake): State<Arc<Fake>>) -> (StatusCode, Json<Value>) {
+    let closed = fake.latest_closed_at.load(Ordering::SeqCst);
+    let text = jiff::Timestamp::from_second(i64::try_from(closed).unwrap()).unwrap().to_string();
+    (StatusCode::OK, Json(serde_json::json!({ "history_latest_ledger": 100, "history_latest_ledger_closed_at": text })))
+}
+
 async fn serve(router: Router) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind the fake Horizon on 127.0.0.1");
     let addr = listener.local_addr().unwrap();
@@ -135,6 +143,7 @@ async fn fake_horizon() -> (Arc<Fake>, HorizonClient) {
         .route("/transactions", post(submit))
         .route("/transactions/{hash}", get(transaction))
         .route("/accounts/{id}", get(account))
+        .route("/", get(root))
         .with_state(fake.clone());
     let base = serve(router).await;
     let client = HorizonClient::new(&format!("{base}/"), Duration::from_secs(5)).unwrap();
@@ -277,9 +286,22 @@ async fn exactly_once_reconciles_by_hash_when_every_submission_times_out() {
 async fn exactly_once_reports_too_late_when_never_applied() {
     let (fake, client) = fake_horizon().await;
     fake.submissions(vec![timeout_504()]);
+    fake.latest_closed_at.store(130, Ordering::SeqCst);
     let e = submit_exactly_once(&client, ENVELOPE, HASH, 125, ticking_clock(100)).await.unwrap_err();
     assert_eq!(e.error_code(), "tx_too_late");
     assert!(e.is_final());
+}
+
+/// Horizon has not ingested a ledger past max_time yet: "not found" proves nothing, so the outcome
+/// stays unknown and the caller must not build a new transaction.
+#[tokio::test]
+async fn exactly_once_stays_unknown_while_horizon_lags_behind_max_time() {
+    let (fake, client) = fake_horizon().await;
+    fake.submissions(vec![timeout_504()]);
+    fake.latest_closed_at.store(120, Ordering::SeqCst);
+    let e = submit_exactly_once(&client, ENVELOPE, HASH, 125, ticking_clock(100)).await.unwrap_err();
+    assert!(matches!(e, lajan_ledger::horizon::HorizonError::Unknown(_)), "{e:?}");
+    assert!(!e.is_final());
 }
 
 #[tokio::test]
