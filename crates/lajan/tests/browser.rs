@@ -6,6 +6,8 @@
 //! Needs Debian's `chromium` and `chromium-driver`. Without them the test says why and passes,
 //! unless `LAJAN_REQUIRE_BROWSER` is set (CI sets it once it has installed both).
 
+mod support;
+
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -16,15 +18,12 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail, ensure};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
+use support::{Serve, free_port};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 /// A common phone viewport (CSS pixels).
 const PHONE: (u32, u32) = (412, 915);
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
 
 /// The browser and its driver, or `None` (after saying why) when the test cannot run here.
 fn browser_or_skip() -> Option<(&'static str, &'static str)> {
@@ -152,44 +151,6 @@ impl Drop for Guard {
         }
         self.stop();
     }
-}
-
-/// Starts `lajan serve` on `port` with a fresh SQLite database in `dir` and waits for it to listen.
-fn start_serve(dir: &Path, port: u16) -> Guard {
-    let mut serve = Guard::spawn(
-        "lajan serve",
-        Command::new(env!("CARGO_BIN_EXE_lajan"))
-            .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
-            .env("LAJAN_DATABASE_URL", format!("sqlite://{}", dir.join("serve.db").display()))
-            .env("LAJAN_LOG", "info")
-            .env_remove("LAJAN_CONFIG")
-            .env_remove("LAJAN_PUBLIC_URL")
-            .env_remove("LAJAN_REDIS_URL")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped()),
-        false,
-        None,
-    );
-    let listening = wait_until(Duration::from_secs(30), || {
-        serve.exited().is_none() && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
-    });
-    assert!(listening, "serve did not start (exit: {:?})", serve.exited());
-    serve
-}
-
-/// The sandbox key `serve` prints on stderr on its first start.
-fn sandbox_key(serve: &Guard) -> String {
-    let Log::Lines(lines) = &serve.log else { unreachable!("serve logs to a pipe") };
-    let mut key = None;
-    wait_until(Duration::from_secs(10), || {
-        key = lines
-            .lock()
-            .unwrap()
-            .iter()
-            .find_map(|l| l.split_whitespace().find(|w| w.starts_with("sk_test_")).map(str::to_owned));
-        key.is_some()
-    });
-    key.expect("a sandbox key on serve's stderr")
 }
 
 /// Starts chromedriver on `port` (loopback only, its default) and waits until it reports ready.
@@ -334,9 +295,9 @@ async fn a_customer_pays_a_sent_invoice_on_the_hosted_page_on_a_phone() {
     let http = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(30)).build().unwrap();
 
     let port = free_port();
-    let mut serve = start_serve(dir.path(), port);
-    let key = sandbox_key(&serve);
-    let base = format!("http://127.0.0.1:{port}");
+    let mut serve = Serve::start(dir.path(), port, &[]);
+    let key = serve.sandbox_key();
+    let base = serve.base.clone();
     let client = api(
         &http,
         &key,
@@ -389,8 +350,7 @@ async fn a_customer_pays_a_sent_invoice_on_the_hosted_page_on_a_phone() {
     assert_eq!(paid["status"], "paid", "{paid}");
     assert!(paid["paidAt"].as_str().is_some_and(|t| !t.is_empty()), "paidAt is set: {paid}");
 
-    let status = serve.stop().expect("serve was running");
-    assert!(status.success(), "serve stops gracefully on SIGTERM, got {status}");
+    serve.terminate();
     eprintln!("browser test took {:.1} s", started.elapsed().as_secs_f64());
     if let Err(e) = bail_if_leftover_chromium(profile.path()) {
         panic!("{e:?}");

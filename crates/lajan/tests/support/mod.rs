@@ -29,6 +29,8 @@ impl Serve {
             .env("LAJAN_DATABASE_URL", format!("sqlite://{}", dir.join("serve.db").display()))
             .env("LAJAN_LOG", "info")
             .env_remove("LAJAN_CONFIG")
+            .env_remove("LAJAN_PUBLIC_URL")
+            .env_remove("LAJAN_REDIS_URL")
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
         for (k, v) in env {
