@@ -8,11 +8,9 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail, ensure};
@@ -22,8 +20,9 @@ use support::{Serve, free_port};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-/// A common phone viewport (CSS pixels).
+/// A common phone (Pixel 7 class): viewport in CSS pixels, and device pixel ratio.
 const PHONE: (u32, u32) = (412, 915);
+const PHONE_DPR: f64 = 2.625;
 
 /// The browser and its driver, or `None` (after saying why) when the test cannot run here.
 fn browser_or_skip() -> Option<(&'static str, &'static str)> {
@@ -39,20 +38,11 @@ fn browser_or_skip() -> Option<(&'static str, &'static str)> {
     None
 }
 
-/// Where a child's diagnostics go, to show them when the test fails.
-enum Log {
-    Lines(Arc<Mutex<Vec<String>>>),
-    File(PathBuf),
-}
-
-impl Log {
-    fn tail(&self, n: usize) -> String {
-        let lines: Vec<String> = match self {
-            Log::Lines(lines) => lines.lock().map(|l| l.clone()).unwrap_or_default(),
-            Log::File(path) => std::fs::read_to_string(path).unwrap_or_default().lines().map(str::to_owned).collect(),
-        };
-        lines[lines.len().saturating_sub(n)..].join("\n")
-    }
+/// The last `n` lines of a log file, to show when the test fails.
+fn tail(path: &Path, n: usize) -> String {
+    let log = std::fs::read_to_string(path).unwrap_or_default();
+    let lines: Vec<&str> = log.lines().collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
 /// A child process stopped with SIGTERM (SIGKILL after a grace period) when dropped, so nothing
@@ -62,7 +52,7 @@ struct Guard {
     name: &'static str,
     child: Option<Child>,
     group: bool,
-    log: Log,
+    log: PathBuf,
 }
 
 fn signal(sig: &str, target: &str) -> bool {
@@ -88,27 +78,11 @@ fn wait_until(timeout: Duration, mut done: impl FnMut() -> bool) -> bool {
 }
 
 impl Guard {
-    fn spawn(name: &'static str, command: &mut Command, group: bool, log: Option<PathBuf>) -> Self {
+    fn spawn(name: &'static str, command: &mut Command, group: bool, log: PathBuf) -> Self {
         if group {
             command.process_group(0);
         }
-        let mut child = command.spawn().unwrap_or_else(|e| panic!("spawn {name}: {e}"));
-        let log = match log {
-            Some(path) => Log::File(path),
-            None => {
-                // Keep stderr (where `serve` logs and prints the sandbox key) for the test to read.
-                let lines = Arc::new(Mutex::new(Vec::new()));
-                if let Some(stderr) = child.stderr.take() {
-                    let sink = Arc::clone(&lines);
-                    std::thread::spawn(move || {
-                        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                            sink.lock().unwrap().push(line);
-                        }
-                    });
-                }
-                Log::Lines(lines)
-            }
-        };
+        let child = command.spawn().unwrap_or_else(|e| panic!("spawn {name}: {e}"));
         Guard { name, child: Some(child), group, log }
     }
 
@@ -147,7 +121,7 @@ impl Drop for Guard {
             return;
         }
         if std::thread::panicking() {
-            eprintln!("--- last lines from {} ---\n{}\n---", self.name, self.log.tail(40));
+            eprintln!("--- last lines from {} ---\n{}\n---", self.name, tail(&self.log, 40));
         }
         self.stop();
     }
@@ -164,7 +138,7 @@ async fn start_chromedriver(binary: &str, port: u16, log: PathBuf, http: &reqwes
             .stdout(Stdio::null())
             .stderr(Stdio::null()),
         true,
-        Some(log),
+        log,
     );
     let started = Instant::now();
     loop {
@@ -197,9 +171,13 @@ async fn open_browser(chromium: &str, driver_port: u16, profile: &Path) -> anyho
         format!("--user-data-dir={}", profile.display()),
         format!("--window-size={width},{height}"),
     ];
+    // Headless Chromium clamps windows to at least 500 px wide and draws desktop scrollbars, so the
+    // window size alone is no phone: emulating one also gives the viewport meta tag, overlay
+    // scrollbars, touch and a phone's pixel density.
+    let mobile = json!({ "width": width, "height": height, "pixelRatio": PHONE_DPR, "mobile": true, "touch": true });
     let capabilities = json!({
         "browserName": "chrome",
-        "goog:chromeOptions": { "binary": chromium, "args": args },
+        "goog:chromeOptions": { "binary": chromium, "args": args, "mobileEmulation": { "deviceMetrics": mobile } },
     });
     let Value::Object(capabilities) = capabilities else { unreachable!() };
     let mut builder = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
@@ -210,14 +188,45 @@ async fn open_browser(chromium: &str, driver_port: u16, profile: &Path) -> anyho
         .context("new WebDriver session")
 }
 
-/// Saves what the phone shows (`{name}.png`, the 412x915 viewport) and the whole page at the
-/// same width (`{name}-full.png`), and returns the page's size for the log.
-async fn screenshots(browser: &Client, dir: &Path, name: &str) -> anyhow::Result<Value> {
+/// Chrome DevTools Protocol commands through chromedriver's `goog/cdp/execute` endpoint.
+struct Cdp {
+    http: reqwest::Client,
+    url: String,
+}
+
+impl Cdp {
+    async fn new(http: &reqwest::Client, driver_port: u16, browser: &Client) -> anyhow::Result<Self> {
+        let session = browser.session_id().await?.context("no WebDriver session id")?;
+        Ok(Cdp {
+            http: http.clone(),
+            url: format!("http://127.0.0.1:{driver_port}/session/{session}/goog/cdp/execute"),
+        })
+    }
+
+    async fn execute(&self, cmd: &str, params: Value) -> anyhow::Result<Value> {
+        let response = self.http.post(&self.url).json(&json!({ "cmd": cmd, "params": params })).send().await?;
+        let status = response.status();
+        let body: Value = response.json().await?;
+        ensure!(status.is_success(), "{cmd}: {status} {body}");
+        Ok(body["value"].clone())
+    }
+
+    /// Emulates the phone with a viewport `height` CSS pixels tall.
+    async fn phone(&self, height: u32) -> anyhow::Result<()> {
+        let (width, _) = PHONE;
+        let metrics = json!({ "width": width, "height": height, "deviceScaleFactor": PHONE_DPR, "mobile": true });
+        self.execute("Emulation.setDeviceMetricsOverride", metrics).await.map(drop)
+    }
+}
+
+/// Saves what the phone shows on screen (`{name}.png`, the 412x915 viewport) and the whole page
+/// at the same width (`{name}-full.png`), and returns the page's size for the log.
+async fn screenshots(browser: &Client, cdp: &Cdp, dir: &Path, name: &str) -> anyhow::Result<Value> {
     std::fs::create_dir_all(dir).with_context(|| format!("create {}", dir.display()))?;
     let size = browser
         .execute(
-            "const d = document.documentElement; return { viewport: [innerWidth, innerHeight], \
-             page: [d.scrollWidth, d.scrollHeight], chrome: outerHeight - innerHeight, dpr: devicePixelRatio };",
+            "const d = document.documentElement; \
+             return { viewport: [innerWidth, innerHeight], page: [d.scrollWidth, d.scrollHeight], dpr: devicePixelRatio };",
             vec![],
         )
         .await?;
@@ -225,13 +234,13 @@ async fn screenshots(browser: &Client, dir: &Path, name: &str) -> anyhow::Result
     std::fs::write(&path, browser.screenshot().await?).with_context(|| format!("write {}", path.display()))?;
     eprintln!("saved {} ({size})", path.display());
 
-    // Whole page: make the window as tall as the page, capture, and go back to the phone's size.
-    let height = size["page"][1].as_f64().unwrap_or(0.0) + size["chrome"].as_f64().unwrap_or(0.0);
-    let (width, phone_height) = PHONE;
-    browser.set_window_size(width, (height.ceil() as u32).max(phone_height)).await?;
-    let full = dir.join(format!("{name}-full.png"));
+    // Whole page: a phone as tall as the page, then back to the phone's own height.
+    let (_, phone_height) = PHONE;
+    let height = size["page"][1].as_f64().unwrap_or(0.0).ceil() as u32;
+    cdp.phone(height.max(phone_height)).await?;
     let shot = browser.screenshot().await;
-    browser.set_window_size(width, phone_height).await?;
+    cdp.phone(phone_height).await?;
+    let full = dir.join(format!("{name}-full.png"));
     std::fs::write(&full, shot?).with_context(|| format!("write {}", full.display()))?;
     eprintln!("saved {}", full.display());
     Ok(size)
@@ -243,7 +252,7 @@ async fn text(browser: &Client, id: &str) -> anyhow::Result<String> {
 }
 
 /// What the customer does: open the link, check what is owed, simulate paying, see it paid.
-async fn pay_in_browser(browser: &Client, pay_url: &str, shots: &Path) -> anyhow::Result<()> {
+async fn pay_in_browser(browser: &Client, cdp: &Cdp, pay_url: &str, shots: &Path) -> anyhow::Result<()> {
     browser.goto(pay_url).await?;
     let total = text(browser, "total").await?;
     ensure!(total.contains("59.97"), "#total shows {total:?}");
@@ -254,7 +263,7 @@ async fn pay_in_browser(browser: &Client, pay_url: &str, shots: &Path) -> anyhow
     let (_, _, width, height) = qr.rectangle().await?;
     ensure!(width > 0.0 && height > 0.0, "the QR code is {width}x{height}");
     ensure!(qr.is_displayed().await?, "the QR code is not displayed");
-    screenshots(browser, shots, "payment-page-before").await?;
+    screenshots(browser, cdp, shots, "payment-page-before").await?;
 
     browser.find(Locator::Id("simulate")).await.context("no Simulate payment button")?.click().await?;
     // POST /pay/{pi}/simulate answers 303 back to the page, which now says it is paid.
@@ -268,7 +277,7 @@ async fn pay_in_browser(browser: &Client, pay_url: &str, shots: &Path) -> anyhow
     ensure!(browser.find_all(Locator::Css("#qr svg")).await?.is_empty(), "a paid page shows no QR code");
     let url = browser.current_url().await?;
     ensure!(url.as_str() == pay_url, "after paying the browser is at {url}, not back on the page");
-    screenshots(browser, shots, "payment-page-paid").await?;
+    screenshots(browser, cdp, shots, "payment-page-paid").await?;
     Ok(())
 }
 
@@ -330,7 +339,10 @@ async fn a_customer_pays_a_sent_invoice_on_the_hosted_page_on_a_phone() {
         Ok(browser) => browser,
         Err(e) => panic!("{e:?}"),
     };
-    let outcome = pay_in_browser(&browser, &pay_url, &shots).await;
+    let outcome = match Cdp::new(&http, driver_port, &browser).await {
+        Ok(cdp) => pay_in_browser(&browser, &cdp, &pay_url, &shots).await,
+        Err(e) => Err(e),
+    };
     if outcome.is_err()
         && let Ok(png) = browser.screenshot().await
         && std::fs::create_dir_all(&shots).is_ok()
