@@ -59,14 +59,7 @@ impl Application {
             Some(sms) => Arc::new(HttpSmsSender::new(sms.clone()).context("SMS configuration")?),
             None => Arc::new(Unconfigured("SMS (set LAJAN_SMS_BASE_URL)")),
         };
-        let jobs = Arc::new(Jobs::new(
-            store.clone(),
-            config.public_url.clone(),
-            email,
-            sms,
-            config.payout_max_attempts,
-            config.payout_lease_ms,
-        ));
+        let jobs = Arc::new(Jobs::new(store.clone(), &config, email, sms)?);
         Ok(Application { listener, state: AppState { store, limiter, config: Arc::new(config), jobs } })
     }
 

@@ -31,7 +31,32 @@ pub struct AppConfig {
     /// How long a claimed payout belongs to the executor that claimed it. A payout whose
     /// executor died is resumed (its stored transaction resubmitted) once this has passed.
     pub payout_lease_ms: i64,
+    /// How often the sandbox network closes a ledger.
+    pub sandbox_ledger_close_ms: i64,
+    /// The live Stellar network; without it live payouts wait and live payments are not watched.
+    pub live_ledger: Option<LiveLedgerConfig>,
 }
+
+/// Where and how live payouts are made, and where live payments arrive.
+#[derive(Debug, Clone)]
+pub struct LiveLedgerConfig {
+    /// e.g. `https://horizon.stellar.org`.
+    pub horizon_url: String,
+    /// Signed into every transaction: the public network's unless configured otherwise.
+    pub network_passphrase: String,
+    /// The `S...` seed of the account payouts are paid from. Never logged.
+    pub distribution_secret: SecretString,
+    /// The account customers pay into; the distribution account when unset.
+    pub receiving_account: Option<String>,
+    /// Stroops per operation (the network minimum is 100).
+    pub base_fee: u32,
+    /// A transaction's `max_time` is this long after it is built; an unknown outcome is settled
+    /// when it has passed.
+    pub tx_timeout_secs: u64,
+}
+
+/// The public Stellar network, where live payouts go unless configured otherwise.
+pub const PUBLIC_NETWORK_PASSPHRASE: &str = "Public Global Stellar Network ; September 2015";
 
 impl Default for AppConfig {
     fn default() -> Self {
@@ -46,6 +71,8 @@ impl Default for AppConfig {
             live_asset_issuers: BTreeMap::new(),
             payout_max_attempts: 5,
             payout_lease_ms: 120_000,
+            sandbox_ledger_close_ms: 1000,
+            live_ledger: None,
         }
     }
 }

@@ -5,15 +5,22 @@
 //! They live beside the API because the events they write carry the API's view of the
 //! resource, which is defined here.
 
+use crate::config::AppConfig;
 use crate::error::error_chain;
 use crate::failpoint;
 use crate::invoicing::{invoice_event, link_event};
+use crate::ledger::{self, RetryPolicy, live::LiveLedger};
+use futures::{StreamExt, TryStreamExt};
 use lajan_domain::Timestamp;
+use lajan_domain::id::IdKind;
 use lajan_domain::invoice::InvoiceAction;
+use lajan_domain::payment::IncomingPayment;
+use lajan_ledger::horizon::PaymentRecord;
 use lajan_store::invoices::{Channel, DeliveryOutcome, Message, PaidEvents, PaymentApplied};
-use lajan_store::payouts::AttemptResult;
+use lajan_store::payouts::PayoutDetail;
 use lajan_store::{Store, StoreError, StoreResult};
 use lajan_worker::notify::{Email, EmailSender, NotifyError, Sms, SmsSender};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{Notify, watch};
@@ -23,6 +30,10 @@ const RETRY_DELAYS_SECS: [i64; 5] = [30, 120, 600, 3600, 6 * 3600];
 /// How long a claimed message is reserved for the worker that claimed it.
 const DELIVERY_LEASE_MS: i64 = 120_000;
 const BATCH: i64 = 100;
+/// Sandbox payouts in flight at once within one executor step.
+const SANDBOX_CONCURRENCY: usize = 32;
+/// Payments read from Horizon per request (its maximum).
+const LIVE_PAGE: u32 = 200;
 
 /// Delays before resubmitting a payout after a transient failure (timeout, network).
 const PAYOUT_RETRY_SECS: [i64; 5] = [5, 30, 120, 600, 3600];
@@ -34,6 +45,8 @@ pub struct JobIntervals {
     pub overdue: Duration,
     pub notifications: Duration,
     pub payouts: Duration,
+    /// How often Horizon is asked for new payments to the live receiving account.
+    pub live_payments: Duration,
 }
 
 impl Default for JobIntervals {
@@ -43,6 +56,7 @@ impl Default for JobIntervals {
             overdue: Duration::from_secs(60),
             notifications: Duration::from_secs(5),
             payouts: Duration::from_secs(1),
+            live_payments: Duration::from_secs(5),
         }
     }
 }
@@ -54,29 +68,40 @@ pub struct Jobs {
     sms: Arc<dyn SmsSender>,
     payout_max_attempts: i64,
     payout_lease_ms: i64,
+    sandbox_close_ms: i64,
+    live: Option<LiveLedger>,
+    live_issuers: BTreeMap<String, String>,
     wake_notifications: Notify,
     wake_payouts: Notify,
 }
 
 impl Jobs {
+    /// Fails when the live ledger's configuration is unusable (e.g. a malformed secret).
     pub fn new(
         store: Arc<dyn Store>,
-        public_url: String,
+        config: &AppConfig,
         email: Arc<dyn EmailSender>,
         sms: Arc<dyn SmsSender>,
-        payout_max_attempts: i64,
-        payout_lease_ms: i64,
-    ) -> Self {
-        Jobs {
+    ) -> anyhow::Result<Self> {
+        let live = config.live_ledger.as_ref().map(LiveLedger::new).transpose()?;
+        Ok(Jobs {
             store,
-            public_url,
+            public_url: config.public_url.clone(),
             email,
             sms,
-            payout_max_attempts,
-            payout_lease_ms,
+            payout_max_attempts: config.payout_max_attempts,
+            payout_lease_ms: config.payout_lease_ms,
+            sandbox_close_ms: config.sandbox_ledger_close_ms,
+            live,
+            live_issuers: config.live_asset_issuers.clone(),
             wake_notifications: Notify::new(),
             wake_payouts: Notify::new(),
-        }
+        })
+    }
+
+    /// The live network, when configured.
+    pub fn live_ledger(&self) -> Option<&LiveLedger> {
+        self.live.as_ref()
     }
 
     /// Asks the payout executor to look for work now (after an approval).
@@ -84,42 +109,74 @@ impl Jobs {
         self.wake_payouts.notify_one();
     }
 
-    /// The payout executor's step: claims approved payouts, submits each through the ledger
-    /// (the sandbox network here; Horizon for live payouts comes with the live ledger), and
-    /// records every attempt. The transaction's hash and envelope are stored before it is
-    /// submitted; a payout whose last attempt never finished (a crash) or timed out is
-    /// resubmitted with the identical envelope, which the ledger applies at most once.
+    /// The payout executor's step: claims approved payouts, submits each through its ledger
+    /// (the sandbox network, or Stellar through Horizon) and records every attempt. The
+    /// transaction's hash and envelope are stored before it is submitted; a payout whose last
+    /// attempt never finished (a crash) or ended with an unknown outcome is resubmitted with the
+    /// identical envelope, which the ledger applies at most once.
+    ///
+    /// Sandbox payouts are submitted side by side (they share a ledger and wait for its close
+    /// together); live ones one at a time, since each takes the distribution account's next
+    /// sequence number.
     pub async fn execute_payouts_once(&self, now: Timestamp) -> StoreResult<usize> {
         let claimed = self.store.claim_payouts(now, self.payout_lease_ms, BATCH).await?;
-        for d in &claimed {
-            let resubmit = d
-                .attempts
-                .last()
-                .filter(|a| a.ledger_seq.is_none() && a.error_code.as_deref().is_none_or(is_transient));
-            let (hash, envelope) = match resubmit {
-                Some(last) => (last.tx_hash.clone(), self.store.attempt_envelope(&last.id).await?),
-                None => crate::ledger::sandbox_envelope(d),
-            };
-            let attempt = self.store.start_attempt(&d.payout.id, &hash, &envelope, Timestamp::now()).await?;
-            failpoint::hit("payout.after_store").await;
-            let result = if d.tenant.env.is_live() {
-                AttemptResult::Failed {
-                    code: "live_ledger_unavailable".into(),
-                    message: "live Stellar payouts are not enabled on this server yet".into(),
-                }
-            } else {
-                let retry = crate::ledger::RetryPolicy {
-                    max_attempts: self.payout_max_attempts,
-                    delays_secs: &PAYOUT_RETRY_SECS,
-                };
-                crate::ledger::submit_sandbox(self.store.as_ref(), d, &hash, attempt.attempt_number, &retry).await?
-            };
-            failpoint::hit("payout.after_submit").await;
-            let event = |p: &_| crate::routes::payouts::payout_event(p);
-            failpoint::hit("payout.before_record").await;
-            self.store.finish_attempt(&d.tenant, &d.payout.id, &attempt.id, &result, Timestamp::now(), &event).await?;
+        let (live, sandbox): (Vec<_>, Vec<_>) = claimed.iter().partition(|d| d.tenant.env.is_live());
+        let steps: Vec<_> = sandbox.into_iter().map(|d| Box::pin(self.execute_payout(d))).collect();
+        futures::stream::iter(steps).buffer_unordered(SANDBOX_CONCURRENCY).try_collect::<Vec<()>>().await?;
+        for d in live {
+            self.execute_payout(d).await?;
         }
         Ok(claimed.len())
+    }
+
+    async fn execute_payout(&self, d: &PayoutDetail) -> StoreResult<()> {
+        let retry = RetryPolicy { max_attempts: self.payout_max_attempts, delays_secs: &PAYOUT_RETRY_SECS };
+        let resume = d
+            .attempts
+            .last()
+            .filter(|a| a.ledger_seq.is_none() && ledger::resubmits_same_transaction(a.error_code.as_deref()));
+        let (hash, envelope) = match (resume, d.tenant.env.is_live(), &self.live) {
+            (Some(last), _, _) => (last.tx_hash.clone(), self.store.attempt_envelope(&last.id).await?),
+            (None, false, _) => ledger::sandbox::envelope(d),
+            (None, true, Some(live)) => match live.build(d).await {
+                Ok(built) => built,
+                Err(reason) => {
+                    // Nothing was signed or sent; try again later.
+                    tracing::warn!(payout = %d.payout.id, %reason, "live payout not submitted");
+                    return self.store.hold_payout(&d.payout.id, Timestamp::now().plus_millis(30_000)).await;
+                }
+            },
+            (None, true, None) => {
+                tracing::warn!(payout = %d.payout.id, "live payouts wait until a live ledger is configured (LAJAN_LIVE_HORIZON_URL)");
+                return self.store.hold_payout(&d.payout.id, Timestamp::now().plus_millis(300_000)).await;
+            }
+        };
+        let attempt = self.store.start_attempt(&d.payout.id, &hash, &envelope, Timestamp::now()).await?;
+        failpoint::hit("payout.after_store").await;
+        let result = match (&self.live, d.tenant.env.is_live()) {
+            (Some(live), true) => live.submit(&hash, &envelope, resume.is_some(), attempt.attempt_number, &retry).await,
+            // A live payout resumed after the live ledger was unconfigured: it cannot be checked.
+            (None, true) => {
+                tracing::warn!(payout = %d.payout.id, "live payout resumed without a live ledger; holding it");
+                return self.store.hold_payout(&d.payout.id, Timestamp::now().plus_millis(300_000)).await;
+            }
+            (_, false) => {
+                ledger::sandbox::submit(
+                    self.store.as_ref(),
+                    d,
+                    &hash,
+                    attempt.attempt_number,
+                    &retry,
+                    self.sandbox_close_ms,
+                )
+                .await?
+            }
+        };
+        failpoint::hit("payout.after_submit").await;
+        let event = |p: &_| crate::routes::payouts::payout_event(p);
+        failpoint::hit("payout.before_record").await;
+        self.store.finish_attempt(&d.tenant, &d.payout.id, &attempt.id, &result, Timestamp::now(), &event).await?;
+        Ok(())
     }
 
     /// Asks the notification sender to look for work now (after a send queued messages).
@@ -148,6 +205,93 @@ impl Jobs {
                 processed += 1;
             }
         }
+    }
+
+    /// The live payment watcher's step: reads the payments to the live receiving account that
+    /// Horizon lists after the saved cursor, records each that pays a live payment intent (by its
+    /// text memo, in the intent's currency from its configured issuer), applies them through the
+    /// same matcher as sandbox payments, and saves the cursor. Recording is idempotent by
+    /// transaction hash, so a crash before the cursor is saved records nothing twice. Returns how
+    /// many payments it recorded; Horizon being unreachable is logged and retried next time.
+    pub async fn watch_live_payments_once(&self) -> StoreResult<usize> {
+        let Some(live) = &self.live else { return Ok(0) };
+        let account = live.receiving_account();
+        let name = format!("live:payments:{account}");
+        let mut cursor = self.store.ledger_cursor(&name).await?;
+        let mut recorded = 0;
+        loop {
+            let page = match live.horizon.payments(account, cursor.as_deref(), LIVE_PAGE).await {
+                Ok(page) => page,
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot read live payments from Horizon");
+                    break;
+                }
+            };
+            for record in &page {
+                if let Some(payment) = self.live_incoming(account, record).await?
+                    && self.store.record_incoming_payment(&payment).await?
+                {
+                    recorded += 1;
+                }
+            }
+            let Some(last) = page.last() else { break };
+            self.store.save_ledger_cursor(&name, &last.paging_token, Timestamp::now()).await?;
+            cursor = Some(last.paging_token.clone());
+            if page.len() < LIVE_PAGE as usize {
+                break;
+            }
+        }
+        if recorded > 0 {
+            self.apply_payments_once().await?;
+        }
+        Ok(recorded)
+    }
+
+    /// The incoming payment a Horizon record stands for, when it pays one of our live intents.
+    async fn live_incoming(&self, account: &str, r: &PaymentRecord) -> StoreResult<Option<IncomingPayment>> {
+        const RECEIVED: [&str; 3] = ["payment", "path_payment_strict_receive", "path_payment_strict_send"];
+        if !RECEIVED.contains(&r.kind.as_str()) || !r.transaction_successful || r.to != account {
+            return Ok(None);
+        }
+        let text_memo = r.transaction.as_ref().filter(|t| t.memo_type == "text");
+        let Some((ledger_seq, memo)) = text_memo.and_then(|t| t.memo.clone().map(|m| (t.ledger, m))) else {
+            tracing::info!(tx_hash = %r.transaction_hash, "live payment without a text memo: not matched");
+            return Ok(None);
+        };
+        let asset_code = match (r.asset_type.as_str(), &r.asset_code) {
+            ("native", _) => "XLM".to_owned(),
+            (_, Some(code)) => code.clone(),
+            _ => return Ok(None),
+        };
+        // Anyone can issue a token called USDC; only the configured issuer's counts.
+        if asset_code != "XLM" && self.live_issuers.get(&asset_code) != r.asset_issuer.as_ref() {
+            tracing::warn!(tx_hash = %r.transaction_hash, %asset_code, issuer = ?r.asset_issuer, "live payment in an asset from an unconfigured issuer: not matched");
+            return Ok(None);
+        }
+        // Seven decimal places on the network, cents here: a fraction of a cent is not credited.
+        let Ok(stroops) = lajan_domain::money::parse_scaled(&r.amount, 7) else {
+            tracing::warn!(tx_hash = %r.transaction_hash, amount = %r.amount, "live payment amount does not parse");
+            return Ok(None);
+        };
+        let Some(tenant) = self.store.tenant_of_reference(&memo).await?.filter(|t| t.env.is_live()) else {
+            tracing::info!(tx_hash = %r.transaction_hash, %memo, "live payment whose memo is no live payment intent's");
+            return Ok(None);
+        };
+        Ok(Some(IncomingPayment {
+            id: IdKind::LedgerPayment.generate(),
+            org_id: tenant.org_id,
+            env: tenant.env,
+            ledger_seq,
+            tx_hash: r.transaction_hash.clone(),
+            source_account: r.from.clone(),
+            destination_account: r.to.clone(),
+            asset_code,
+            amount: stroops / 100_000,
+            memo: Some(memo),
+            created_at: Timestamp::now(),
+            payment_intent_id: None,
+            processed_at: None,
+        }))
     }
 
     /// The overdue job's step: sent and viewed invoices whose due date has passed in their
@@ -245,12 +389,21 @@ impl Jobs {
         };
         let payouts = {
             let jobs = self.clone();
-            every(intervals.payouts, stop, Some((self.clone(), Wake::Payouts)), move || {
+            every(intervals.payouts, stop.clone(), Some((self.clone(), Wake::Payouts)), move || {
                 let jobs = jobs.clone();
                 async move { jobs.execute_payouts_once(Timestamp::now()).await.map(|_| ()) }
             })
         };
-        vec![tokio::spawn(payments), tokio::spawn(overdue), tokio::spawn(notifications), tokio::spawn(payouts)]
+        let mut handles =
+            vec![tokio::spawn(payments), tokio::spawn(overdue), tokio::spawn(notifications), tokio::spawn(payouts)];
+        if self.live.is_some() {
+            let jobs = self.clone();
+            handles.push(tokio::spawn(every(intervals.live_payments, stop, None, move || {
+                let jobs = jobs.clone();
+                async move { jobs.watch_live_payments_once().await.map(|_| ()) }
+            })));
+        }
+        handles
     }
 }
 
@@ -259,11 +412,6 @@ impl Jobs {
 enum Wake {
     Notifications,
     Payouts,
-}
-
-/// Whether a payout attempt's error is worth resubmitting the same transaction for.
-fn is_transient(code: &str) -> bool {
-    matches!(code, "tx_timeout" | "tx_too_late" | "network_error")
 }
 
 /// Runs `step` every `interval` (or sooner when `wake` is notified) until `stop` flips.

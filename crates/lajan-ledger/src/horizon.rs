@@ -182,6 +182,41 @@ impl HorizonClient {
         Ok(Some(tx.ledger))
     }
 
+    /// `GET {base}/accounts/{id}/payments?order=asc&join=transactions`: payments to and from the
+    /// account after `cursor` (a `paging_token`; `None` starts at the account's first payment), oldest
+    /// first, with their transaction's memo.
+    pub async fn payments(
+        &self,
+        account: &str,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> Result<Vec<PaymentRecord>, HorizonError> {
+        #[derive(Deserialize)]
+        struct Page {
+            #[serde(rename = "_embedded")]
+            embedded: Embedded,
+        }
+        #[derive(Deserialize)]
+        struct Embedded {
+            records: Vec<PaymentRecord>,
+        }
+        let mut url = self.endpoint(&["accounts", account, "payments"]);
+        {
+            let mut query = url.query_pairs_mut();
+            query.append_pair("order", "asc").append_pair("limit", &limit.to_string());
+            query.append_pair("join", "transactions");
+            if let Some(cursor) = cursor {
+                query.append_pair("cursor", cursor);
+            }
+        }
+        let response = self.http.get(url).send().await.map_err(transport_error)?;
+        let (status, body) = read(response).await?;
+        if !status.is_success() {
+            return Err(classify_failure(status, &body));
+        }
+        Ok(parse::<Page>(&body)?.embedded.records)
+    }
+
     /// When the newest ledger Horizon has ingested closed, in Unix seconds (from its root
     /// resource's `history_latest_ledger_closed_at`).
     pub async fn latest_ledger_closed_at(&self) -> Result<u64, HorizonError> {
@@ -227,16 +262,20 @@ impl HorizonClient {
 ///
 /// `tx_too_late` is concluded only once Horizon has ingested a ledger that closed after `max_time`
 /// (Horizon lags the network by a ledger or two); before that the result stays `Unknown`.
+///
+/// `already_submitted` says an earlier call (or an earlier run of the process) may have sent this
+/// envelope: a `tx_bad_seq` then cannot prove that nothing was applied, so only `max_time` settles it.
 pub async fn submit_exactly_once(
     client: &HorizonClient,
     envelope: &str,
     hash: &str,
     max_time: u64,
+    already_submitted: bool,
     now: impl Fn() -> u64,
 ) -> Result<Submitted, HorizonError> {
     // Set once any submission may have reached the network: from then on a tx_bad_seq can mean
     // "your earlier copy already consumed the sequence" rather than "someone else did".
-    let mut maybe_submitted = false;
+    let mut maybe_submitted = already_submitted;
     let mut delay = FIRST_RETRY_DELAY;
     let mut last_unknown = None;
     for attempt in 0..MAX_SUBMISSIONS {
@@ -302,6 +341,39 @@ pub async fn submit_exactly_once(
             HorizonError::Unknown(format!("gave up resubmitting {hash} before its max_time {max_time}"))
         })),
     }
+}
+
+/// One record of Horizon's payments endpoint, reduced to what matching an incoming payment needs.
+/// Operation types other than payments (`create_account`, ...) leave the payment fields empty.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct PaymentRecord {
+    pub paging_token: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub transaction_hash: String,
+    #[serde(default)]
+    pub transaction_successful: bool,
+    #[serde(default)]
+    pub from: String,
+    #[serde(default)]
+    pub to: String,
+    #[serde(default)]
+    pub asset_type: String,
+    pub asset_code: Option<String>,
+    pub asset_issuer: Option<String>,
+    /// A decimal string with seven places, e.g. `"12.5000000"`.
+    #[serde(default)]
+    pub amount: String,
+    /// Present because the request joins transactions.
+    pub transaction: Option<PaymentTransaction>,
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct PaymentTransaction {
+    pub ledger: i64,
+    #[serde(default)]
+    pub memo_type: String,
+    pub memo: Option<String>,
 }
 
 /// The fields of Horizon's transaction resource (also the body of a successful submission) we use.

@@ -9,3 +9,5 @@ pub mod horizon;
 pub mod stellar;
 
 pub use stellar::LedgerError;
+#[cfg(feature = "testing")]
+pub mod testing;

@@ -136,6 +136,99 @@ pub fn build_and_sign(tx: &PaymentTx, secret_seed: &SecretString) -> Result<Sign
     Ok(SignedTx { envelope_xdr_base64, hash_hex: to_hex(&hash) })
 }
 
+/// The `G...` account whose master key is this secret seed: the distribution account when the
+/// configuration gives only its secret.
+pub fn account_of_secret(secret_seed: &SecretString) -> Result<String, LedgerError> {
+    let seed = stellar_strkey::ed25519::PrivateKey::from_string(secret_seed.expose_secret())
+        .map_err(|e| LedgerError::InvalidSecretSeed { reason: e.to_string() })?;
+    let public = SigningKey::from_bytes(&seed.0).verifying_key().to_bytes();
+    drop(seed);
+    Ok(stellar_strkey::ed25519::PublicKey(public).to_string().as_str().to_owned())
+}
+
+/// A single-payment envelope read back from its XDR: what a stored envelope says without
+/// trusting anything stored beside it (its `max_time` decides how long it may still land).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodedPayment {
+    pub hash_hex: String,
+    pub source_account: String,
+    pub sequence: i64,
+    pub min_time: u64,
+    pub max_time: u64,
+    pub destination: String,
+    /// `"XLM"` for the native asset.
+    pub asset_code: String,
+    pub asset_issuer: Option<String>,
+    pub amount_stroops: i64,
+    pub memo_text: Option<String>,
+    /// Whether one of the signatures is the source account's master key over this network's hash.
+    pub signed_by_source: bool,
+}
+
+/// Decodes an envelope built by [`build_and_sign`] (a v1 envelope with one payment operation).
+pub fn decode_payment(envelope_xdr_base64: &str, network_passphrase: &str) -> Result<DecodedPayment, LedgerError> {
+    use stellar_xdr::ReadXdr;
+    let envelope =
+        TransactionEnvelope::from_xdr_base64(envelope_xdr_base64, Limits::len(64 * 1024)).map_err(xdr_err)?;
+    let TransactionEnvelope::Tx(TransactionV1Envelope { tx, signatures }) = envelope else {
+        return Err(LedgerError::Xdr("not a v1 transaction envelope".into()));
+    };
+    let [op] = tx.operations.as_slice() else {
+        return Err(LedgerError::Xdr("not a single-operation transaction".into()));
+    };
+    let OperationBody::Payment(payment) = &op.body else {
+        return Err(LedgerError::Xdr("the operation is not a payment".into()));
+    };
+    let key_of = |m: &MuxedAccount| match m {
+        MuxedAccount::Ed25519(Uint256(k)) => Ok(*k),
+        MuxedAccount::MuxedEd25519(_) => Err(LedgerError::Xdr("muxed accounts are not supported".into())),
+    };
+    let g = |k: [u8; 32]| stellar_strkey::ed25519::PublicKey(k).to_string().as_str().to_owned();
+    let source = key_of(&tx.source_account)?;
+    let (asset_code, asset_issuer) = match &payment.asset {
+        Asset::Native => ("XLM".to_owned(), None),
+        Asset::CreditAlphanum4(a) => (code_text(&a.asset_code.0), Some(issuer_text(&a.issuer))),
+        Asset::CreditAlphanum12(a) => (code_text(&a.asset_code.0), Some(issuer_text(&a.issuer))),
+    };
+    let (min_time, max_time) = match &tx.cond {
+        Preconditions::Time(TimeBounds { min_time, max_time }) => (min_time.0, max_time.0),
+        _ => (0, 0),
+    };
+    let memo_text = match &tx.memo {
+        Memo::Text(t) => Some(String::from_utf8_lossy(t.as_slice()).into_owned()),
+        _ => None,
+    };
+    let hash = transaction_hash(&tx, &network_id(network_passphrase))?;
+    let signed_by_source = ed25519_dalek::VerifyingKey::from_bytes(&source).is_ok_and(|key| {
+        signatures.iter().any(|s| {
+            ed25519_dalek::Signature::from_slice(s.signature.0.as_slice())
+                .is_ok_and(|sig| key.verify_strict(&hash, &sig).is_ok())
+        })
+    });
+    Ok(DecodedPayment {
+        hash_hex: to_hex(&hash),
+        source_account: g(source),
+        sequence: tx.seq_num.0,
+        min_time,
+        max_time,
+        destination: g(key_of(&payment.destination)?),
+        asset_code,
+        asset_issuer,
+        amount_stroops: payment.amount,
+        memo_text,
+        signed_by_source,
+    })
+}
+
+fn code_text(padded: &[u8]) -> String {
+    padded.iter().take_while(|b| **b != 0).map(|b| char::from(*b)).collect()
+}
+
+fn issuer_text(issuer: &AccountId) -> String {
+    let AccountId(PublicKey::PublicKeyTypeEd25519(Uint256(k))) = issuer;
+    stellar_strkey::ed25519::PublicKey(*k).to_string().as_str().to_owned()
+}
+
 /// Validates the inputs and assembles the unsigned XDR `Transaction`.
 fn build_transaction(tx: &PaymentTx) -> Result<Transaction, LedgerError> {
     let source = account_key("source_account", tx.source_account)?;
@@ -315,6 +408,28 @@ mod tests {
             key.verify_strict(&crate_hash, &sig).unwrap();
             assert_eq!(&v1.signatures[0].hint.0, &key.to_bytes()[28..]);
         });
+    }
+
+    #[test]
+    fn decode_reads_back_what_was_built() {
+        with(|tx, seed| {
+            let signed = build_and_sign(&tx, seed).unwrap();
+            let d = decode_payment(&signed.envelope_xdr_base64, TESTNET_PASSPHRASE).unwrap();
+            assert_eq!(d.hash_hex, signed.hash_hex);
+            assert_eq!(d.source_account, tx.source_account);
+            assert_eq!(d.destination, tx.destination);
+            assert_eq!((d.sequence, d.min_time, d.max_time), (tx.sequence, tx.min_time, tx.max_time));
+            assert_eq!((d.asset_code.as_str(), d.asset_issuer.as_deref()), ("USDC", tx.asset_issuer));
+            assert_eq!(d.amount_stroops, tx.amount_cents * STROOPS_PER_CENT);
+            assert_eq!(d.memo_text.as_deref(), Some("invoice 42"));
+            assert!(d.signed_by_source);
+            assert_eq!(account_of_secret(seed).unwrap(), tx.source_account);
+            // Another network's hash: the same bytes are not validly signed there.
+            let other = decode_payment(&signed.envelope_xdr_base64, PUBLIC_PASSPHRASE).unwrap();
+            assert!(!other.signed_by_source);
+            assert_ne!(other.hash_hex, signed.hash_hex);
+        });
+        assert!(decode_payment("AAAA", TESTNET_PASSPHRASE).is_err());
     }
 
     #[test]

@@ -257,7 +257,7 @@ async fn a_refused_connection_is_unknown() {
 async fn exactly_once_resubmits_the_identical_envelope_after_a_504() {
     let (fake, client) = fake_horizon().await;
     fake.submissions(vec![timeout_504(), success(88)]);
-    let got = submit_exactly_once(&client, ENVELOPE, HASH, 1_000, || 500).await.unwrap();
+    let got = submit_exactly_once(&client, ENVELOPE, HASH, 1_000, false, || 500).await.unwrap();
     assert_eq!(got, applied(88));
     assert_eq!(fake.received(), [ENVELOPE, ENVELOPE]);
 }
@@ -275,7 +275,7 @@ async fn exactly_once_reconciles_by_hash_when_every_submission_times_out() {
     fake.submissions(vec![timeout_504()]);
     // The network did apply it; Horizon just never told the submitter.
     fake.transactions.lock().unwrap().insert(HASH.to_owned(), success(99).1);
-    let got = submit_exactly_once(&client, ENVELOPE, HASH, 125, ticking_clock(100)).await.unwrap();
+    let got = submit_exactly_once(&client, ENVELOPE, HASH, 125, false, ticking_clock(100)).await.unwrap();
     assert_eq!(got, applied(99));
     let received = fake.received();
     assert!(received.len() >= 2, "resubmitted while max_time had not passed: {received:?}");
@@ -287,7 +287,7 @@ async fn exactly_once_reports_too_late_when_never_applied() {
     let (fake, client) = fake_horizon().await;
     fake.submissions(vec![timeout_504()]);
     fake.latest_closed_at.store(130, Ordering::SeqCst);
-    let e = submit_exactly_once(&client, ENVELOPE, HASH, 125, ticking_clock(100)).await.unwrap_err();
+    let e = submit_exactly_once(&client, ENVELOPE, HASH, 125, false, ticking_clock(100)).await.unwrap_err();
     assert_eq!(e.error_code(), "tx_too_late");
     assert!(e.is_final());
 }
@@ -299,7 +299,7 @@ async fn exactly_once_stays_unknown_while_horizon_lags_behind_max_time() {
     let (fake, client) = fake_horizon().await;
     fake.submissions(vec![timeout_504()]);
     fake.latest_closed_at.store(120, Ordering::SeqCst);
-    let e = submit_exactly_once(&client, ENVELOPE, HASH, 125, ticking_clock(100)).await.unwrap_err();
+    let e = submit_exactly_once(&client, ENVELOPE, HASH, 125, false, ticking_clock(100)).await.unwrap_err();
     assert!(matches!(e, lajan_ledger::horizon::HorizonError::Unknown(_)), "{e:?}");
     assert!(!e.is_final());
 }
@@ -310,7 +310,7 @@ async fn exactly_once_bad_seq_after_a_timeout_finds_the_earlier_copy() {
     let (fake, client) = fake_horizon().await;
     fake.submissions(vec![timeout_504(), failed("tx_bad_seq", &[])]);
     fake.transactions.lock().unwrap().insert(HASH.to_owned(), success(55).1);
-    let got = submit_exactly_once(&client, ENVELOPE, HASH, 1_000, || 500).await.unwrap();
+    let got = submit_exactly_once(&client, ENVELOPE, HASH, 1_000, false, || 500).await.unwrap();
     assert_eq!(got, applied(55));
 }
 
@@ -318,7 +318,7 @@ async fn exactly_once_bad_seq_after_a_timeout_finds_the_earlier_copy() {
 async fn exactly_once_returns_a_plain_bad_seq_for_the_caller_to_rebuild() {
     let (fake, client) = fake_horizon().await;
     fake.submissions(vec![failed("tx_bad_seq", &[])]);
-    let e = submit_exactly_once(&client, ENVELOPE, HASH, 1_000, || 500).await.unwrap_err();
+    let e = submit_exactly_once(&client, ENVELOPE, HASH, 1_000, false, || 500).await.unwrap_err();
     assert_eq!(e.error_code(), "tx_bad_seq");
     assert_eq!(fake.received().len(), 1, "a refused envelope is not resubmitted");
 }
@@ -327,7 +327,47 @@ async fn exactly_once_returns_a_plain_bad_seq_for_the_caller_to_rebuild() {
 async fn exactly_once_passes_final_rejections_through() {
     let (fake, client) = fake_horizon().await;
     fake.submissions(vec![failed("tx_failed", &["op_no_destination"])]);
-    let e = submit_exactly_once(&client, ENVELOPE, HASH, 1_000, || 500).await.unwrap_err();
+    let e = submit_exactly_once(&client, ENVELOPE, HASH, 1_000, false, || 500).await.unwrap_err();
     assert_eq!(e.error_code(), "op_no_destination");
     assert_eq!(fake.received().len(), 1);
+}
+
+#[tokio::test]
+async fn a_bad_seq_for_an_envelope_sent_by_an_earlier_run_is_not_proof_of_nothing() {
+    // After a crash the stored envelope is resubmitted; its first copy may sit in a ledger Horizon has
+    // not ingested yet, so the bad sequence stays an unknown outcome until max_time settles it.
+    let (fake, client) = fake_horizon().await;
+    fake.submissions(vec![failed("tx_bad_seq", &[])]);
+    // Horizon has not yet ingested a ledger past max_time, so even the final lookup proves nothing.
+    let e = submit_exactly_once(&client, ENVELOPE, HASH, 125, true, ticking_clock(100)).await.unwrap_err();
+    assert!(matches!(e, HorizonError::Unknown(_)), "{e:?}");
+    assert!(fake.received().len() > 1, "resubmitted while max_time allowed");
+}
+
+#[tokio::test]
+async fn payments_are_read_after_the_cursor_with_their_memo() {
+    let router = Router::new().route(
+        "/accounts/{id}/payments",
+        get(|Path(id): Path<String>, axum::extract::RawQuery(q): axum::extract::RawQuery| async move {
+            assert_eq!(id, ACCOUNT);
+            let q = q.unwrap_or_default();
+            assert!(q.contains("order=asc") && q.contains("join=transactions") && q.contains("cursor=12"), "{q}");
+            Json(json!({"_embedded": {"records": [{
+                "id": "13", "paging_token": "13", "type": "payment", "transaction_hash": HASH,
+                "transaction_successful": true, "from": "GA", "to": ACCOUNT, "asset_type": "credit_alphanum4",
+                "asset_code": "USDC", "asset_issuer": "GI", "amount": "12.5000000",
+                "transaction": {"ledger": 77, "memo_type": "text", "memo": "LJABC"}
+            }, {
+                "id": "14", "paging_token": "14", "type": "create_account", "transaction_hash": HASH,
+                "transaction_successful": true, "account": ACCOUNT, "starting_balance": "5.0000000"
+            }]}}))
+        }),
+    );
+    let base = serve(router).await;
+    let client = HorizonClient::new(&base, Duration::from_secs(5)).unwrap();
+    let records = client.payments(ACCOUNT, Some("12"), 200).await.unwrap();
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[0].amount, "12.5000000");
+    assert_eq!(records[0].transaction.as_ref().unwrap().memo.as_deref(), Some("LJABC"));
+    assert_eq!(records[1].kind, "create_account");
 }

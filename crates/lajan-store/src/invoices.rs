@@ -137,8 +137,15 @@ pub trait InvoiceStore: Send + Sync {
     /// The intent with this id in any tenant (payment pages are public), and what it is for.
     async fn get_payment_intent(&self, id: &str) -> StoreResult<Option<(PaymentIntent, IntentTarget)>>;
 
-    /// Records a payment on the sandbox ledger, giving it the next sandbox ledger sequence.
-    async fn record_sandbox_payment(&self, payment: &IncomingPayment) -> StoreResult<IncomingPayment>;
+    /// Records a payment on the sandbox ledger in the ledger open at its `created_at` (ledgers
+    /// close every `close_ms`), and says when that ledger closes.
+    async fn record_sandbox_payment(
+        &self,
+        payment: &IncomingPayment,
+        close_ms: i64,
+    ) -> StoreResult<(IncomingPayment, Timestamp)>;
+    /// The organization and environment of the payment intent with this reference (memo).
+    async fn tenant_of_reference(&self, reference: &str) -> StoreResult<Option<Tenant>>;
     /// Records a payment seen on a live ledger; a transaction hash already recorded is ignored.
     async fn record_incoming_payment(&self, payment: &IncomingPayment) -> StoreResult<bool>;
     /// Payments not yet processed by the watcher, oldest first.

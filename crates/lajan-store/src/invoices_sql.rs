@@ -597,21 +597,28 @@ impl InvoiceStore for ThisStore {
         Ok(Some((intent, target)))
     }
 
-    async fn record_sandbox_payment(&self, payment: &IncomingPayment) -> StoreResult<IncomingPayment> {
+    async fn record_sandbox_payment(
+        &self,
+        payment: &IncomingPayment,
+        close_ms: i64,
+    ) -> StoreResult<(IncomingPayment, Timestamp)> {
         let mut tx = self.begin_write().await?;
-        let seq: i64 = sqlx::query_scalar(
-            "INSERT INTO sandbox_ledger (env, last_seq) VALUES ($1, 1)
-             ON CONFLICT (env) DO UPDATE SET last_seq = sandbox_ledger.last_seq + 1 RETURNING last_seq",
-        )
-        .bind(payment.env.as_str())
-        .fetch_one(&mut *tx)
-        .await?;
+        let (seq, closes_at) =
+            open_sandbox_ledger(&mut tx, payment.env.as_str(), payment.created_at.as_millis(), close_ms).await?;
         let recorded = IncomingPayment { ledger_seq: seq, ..payment.clone() };
         if insert_payment(&mut tx, &recorded).await? == 0 {
             return Err(StoreError::Conflict("incoming_payments.tx_hash".into()));
         }
         self.commit(tx).await?;
-        Ok(recorded)
+        Ok((recorded, closes_at))
+    }
+
+    async fn tenant_of_reference(&self, reference: &str) -> StoreResult<Option<Tenant>> {
+        let row = sqlx::query("SELECT org_id, env FROM payment_intents WHERE reference = $1")
+            .bind(reference)
+            .fetch_optional(self.reader())
+            .await?;
+        row.map(|r| Ok(Tenant::new(r.try_get::<String, _>("org_id")?, env_of(&r)?))).transpose()
     }
 
     async fn record_incoming_payment(&self, payment: &IncomingPayment) -> StoreResult<bool> {

@@ -74,9 +74,11 @@ pub enum AttemptResult {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SandboxSubmit {
     /// Applied now (`fresh`), or earlier under the same hash (with its original sequence).
+    /// The ledger closes at `closes_at`; like Horizon, the submitter hears back after that.
     Accepted {
         ledger_seq: i64,
         fresh: bool,
+        closes_at: Timestamp,
     },
     Refused {
         code: &'static str,
@@ -139,7 +141,8 @@ pub trait PayoutStore: Send + Sync {
     async fn attempt_envelope(&self, attempt_id: &str) -> StoreResult<String>;
 
     /// Records how an attempt ended and moves the payout accordingly, with its event
-    /// (`payout.completed` or `payout.failed`; none for a retry).
+    /// (`payout.completed` or `payout.failed`; none for a retry). A payout that is no longer
+    /// executing (another executor settled it) only gets the attempt recorded.
     async fn finish_attempt(
         &self,
         tenant: &Tenant,
@@ -150,8 +153,18 @@ pub trait PayoutStore: Send + Sync {
         event: EventFor<'_, PayoutDetail>,
     ) -> StoreResult<PayoutDetail>;
 
+    /// Leaves an executing payout for later without an attempt: nothing was submitted (the
+    /// ledger could not be reached to build the transaction).
+    async fn hold_payout(&self, payout_id: &str, retry_at: Timestamp) -> StoreResult<()>;
+
+    /// A ledger watcher's saved position (e.g. Horizon's paging token), by watcher name.
+    async fn ledger_cursor(&self, name: &str) -> StoreResult<Option<String>>;
+
+    async fn save_ledger_cursor(&self, name: &str, cursor: &str, at: Timestamp) -> StoreResult<()>;
+
     /// Applies a payment from the organization's sandbox account, once per `tx_hash`: a hash
-    /// seen before answers with its original ledger sequence and moves nothing again.
+    /// seen before answers with its original ledger sequence and moves nothing again. The
+    /// transaction lands in the ledger open at `at`; ledgers close every `close_ms`.
     #[allow(clippy::too_many_arguments)]
     async fn sandbox_submit(
         &self,
@@ -162,6 +175,7 @@ pub trait PayoutStore: Send + Sync {
         amount: i64,
         memo: Option<&str>,
         at: Timestamp,
+        close_ms: i64,
     ) -> StoreResult<SandboxSubmit>;
 
     /// Whether the sandbox ledger holds a transaction with this hash (reconciliation).

@@ -102,6 +102,39 @@ fn filter_statuses(filter: Option<PayoutFilter>) -> (Option<&'static str>, Optio
     }
 }
 
+/// The sandbox ledger a transaction submitted at `now` lands in, and when that ledger closes.
+/// Ledgers close every `close_ms` whether or not they hold anything, so sequence numbers rise
+/// with time as on Stellar, and everything submitted within one interval shares a ledger.
+async fn open_sandbox_ledger(tx: &mut Tx, env: &str, now: i64, close_ms: i64) -> StoreResult<(i64, Timestamp)> {
+    sqlx::query("INSERT INTO sandbox_ledger (env, last_seq, closed_at) VALUES ($1, 1, $2) ON CONFLICT (env) DO NOTHING")
+        .bind(env)
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+    let row = sqlx::query(concat!("SELECT last_seq, closed_at FROM sandbox_ledger WHERE env = $1", for_update!()))
+        .bind(env)
+        .fetch_one(&mut **tx)
+        .await?;
+    let (mut last, mut closed): (i64, i64) = (row.try_get("last_seq")?, row.try_get("closed_at")?);
+    let close_ms = close_ms.max(1);
+    if closed == 0 {
+        // A ledger from before ledgers closed on a clock: start the clock now rather than jump.
+        closed = now;
+    }
+    if now >= closed + close_ms {
+        let closed_since = (now - closed) / close_ms;
+        last += closed_since;
+        closed += closed_since * close_ms;
+    }
+    sqlx::query("UPDATE sandbox_ledger SET last_seq = $1, closed_at = $2 WHERE env = $3")
+        .bind(last)
+        .bind(closed)
+        .bind(env)
+        .execute(&mut **tx)
+        .await?;
+    Ok((last + 1, ts(closed + close_ms)))
+}
+
 async fn ensure_sandbox_balances(tx: &mut Tx, tenant: &Tenant) -> StoreResult<()> {
     for asset in SANDBOX_ASSETS {
         sqlx::query(
@@ -345,7 +378,7 @@ impl PayoutStore for ThisStore {
         event: EventFor<'_, PayoutDetail>,
     ) -> StoreResult<PayoutDetail> {
         let mut tx = self.begin_write().await?;
-        lock_payout(&mut tx, tenant, payout_id).await?;
+        let current = lock_payout(&mut tx, tenant, payout_id).await?;
         let (seq, code, message, exec, next, event_type) = match result {
             AttemptResult::Sent { ledger_seq } => (Some(*ledger_seq), None, None, "sent", at, Some("payout.completed")),
             AttemptResult::Failed { code, message } => (None, Some(code), Some(message), "failed", at, Some("payout.failed")),
@@ -365,21 +398,57 @@ impl PayoutStore for ThisStore {
         .bind(payout_id)
         .execute(&mut *tx)
         .await?;
-        sqlx::query("UPDATE payouts SET exec_status = $1, next_attempt_at = $2, updated_at = $3 WHERE id = $4")
-            .bind(exec)
-            .bind(next.as_millis())
-            .bind(at.as_millis())
-            .bind(payout_id)
-            .execute(&mut *tx)
-            .await?;
+        // A payout another executor already settled (it outlived a lease) keeps its outcome and
+        // its one event; this attempt is still recorded.
+        let settles = current.payout.exec == ExecStatus::ReadyToSend;
+        if settles {
+            sqlx::query("UPDATE payouts SET exec_status = $1, next_attempt_at = $2, updated_at = $3 WHERE id = $4")
+                .bind(exec)
+                .bind(next.as_millis())
+                .bind(at.as_millis())
+                .bind(payout_id)
+                .execute(&mut *tx)
+                .await?;
+        }
         let detail = read_payout(&mut tx, Some(tenant), payout_id).await?.ok_or(StoreError::NotFound)?;
-        if let Some(event_type) = event_type {
+        if let Some(event_type) = event_type.filter(|_| settles) {
             let mut recorded = event(&detail);
             recorded.event_type = event_type;
             insert_event(&mut tx, tenant, at, &recorded).await?;
         }
         self.commit(tx).await?;
         Ok(detail)
+    }
+
+    async fn hold_payout(&self, payout_id: &str, retry_at: Timestamp) -> StoreResult<()> {
+        let mut tx = self.begin_write().await?;
+        sqlx::query("UPDATE payouts SET next_attempt_at = $1 WHERE id = $2 AND exec_status = 'ready_to_send'")
+            .bind(retry_at.as_millis())
+            .bind(payout_id)
+            .execute(&mut *tx)
+            .await?;
+        self.commit(tx).await
+    }
+
+    async fn ledger_cursor(&self, name: &str) -> StoreResult<Option<String>> {
+        Ok(sqlx::query_scalar("SELECT cursor FROM ledger_cursors WHERE name = $1")
+            .bind(name)
+            .fetch_optional(self.reader())
+            .await?)
+    }
+
+    async fn save_ledger_cursor(&self, name: &str, cursor: &str, at: Timestamp) -> StoreResult<()> {
+        let mut tx = self.begin_write().await?;
+        sqlx::query(
+            "INSERT INTO ledger_cursors (name, cursor, updated_at) VALUES ($1, $2, $3)
+             ON CONFLICT (name) DO UPDATE SET cursor = $2, updated_at = $3",
+        )
+        .bind(name)
+        .bind(cursor)
+        .bind(at.as_millis())
+        .execute(&mut *tx)
+        .await?;
+        self.commit(tx).await
     }
 
     async fn sandbox_submit(
@@ -391,6 +460,7 @@ impl PayoutStore for ThisStore {
         amount: i64,
         memo: Option<&str>,
         at: Timestamp,
+        close_ms: i64,
     ) -> StoreResult<SandboxSubmit> {
         let mut tx = self.begin_write().await?;
         let seen: Option<i64> = sqlx::query_scalar("SELECT ledger_seq FROM sandbox_transactions WHERE tx_hash = $1")
@@ -398,7 +468,7 @@ impl PayoutStore for ThisStore {
             .fetch_optional(&mut *tx)
             .await?;
         if let Some(ledger_seq) = seen {
-            return Ok(SandboxSubmit::Accepted { ledger_seq, fresh: false });
+            return Ok(SandboxSubmit::Accepted { ledger_seq, fresh: false, closes_at: at });
         }
         ensure_sandbox_balances(&mut tx, tenant).await?;
         let balance: Option<i64> = sqlx::query_scalar(concat!(
@@ -421,12 +491,7 @@ impl PayoutStore for ThisStore {
             .bind(asset_code)
             .execute(&mut *tx)
             .await?;
-        let ledger_seq: i64 = sqlx::query_scalar(
-            "INSERT INTO sandbox_ledger (env, last_seq) VALUES ('test', 1)
-             ON CONFLICT (env) DO UPDATE SET last_seq = sandbox_ledger.last_seq + 1 RETURNING last_seq",
-        )
-        .fetch_one(&mut *tx)
-        .await?;
+        let (ledger_seq, closes_at) = open_sandbox_ledger(&mut tx, "test", at.as_millis(), close_ms).await?;
         sqlx::query(
             "INSERT INTO sandbox_transactions (tx_hash, org_id, ledger_seq, destination, asset_code, amount, memo, created_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
@@ -442,7 +507,7 @@ impl PayoutStore for ThisStore {
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
-        Ok(SandboxSubmit::Accepted { ledger_seq, fresh: true })
+        Ok(SandboxSubmit::Accepted { ledger_seq, fresh: true, closes_at })
     }
 
     async fn sandbox_transaction_seq(&self, tx_hash: &str) -> StoreResult<Option<i64>> {

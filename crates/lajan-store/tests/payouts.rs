@@ -131,6 +131,17 @@ contract!(execution_claims_attempts_and_outcomes, |store| {
     assert_eq!(done.attempts.len(), 2, "attempts are never overwritten");
     assert_eq!(done.attempts[0].error_code.as_deref(), Some("tx_timeout"));
     assert_eq!(done.attempts[1].ledger_seq, Some(7));
+    // An executor that outlived its lease reports late: its attempt is kept, the outcome stands.
+    let late = store.start_attempt(&p.payout.id, "hash1", "{envelope}", retry_at).await.unwrap();
+    let failed = AttemptResult::Failed { code: "tx_bad_seq".into(), message: "late".into() };
+    let after = store.finish_attempt(&t, &p.payout.id, &late.id, &failed, retry_at, &ev).await.unwrap();
+    assert_eq!(after.payout.exec, ExecStatus::Sent);
+    assert_eq!(after.attempts.len(), 3);
+    let events = store.list_events(&t, &Default::default()).await.unwrap();
+    assert_eq!(events.items.iter().filter(|e| e.event_type.starts_with("payout.")).count(), 2, "created, completed");
+    // A hold moves the retry time of an executing payout only.
+    store.hold_payout(&p.payout.id, retry_at.plus_millis(1)).await.unwrap();
+    assert_eq!(store.get_payout(&t, &p.payout.id).await.unwrap().unwrap().payout.exec, ExecStatus::Sent);
 });
 
 contract!(the_sandbox_ledger_applies_each_hash_once, |store| {
@@ -140,13 +151,13 @@ contract!(the_sandbox_ledger_applies_each_hash_once, |store| {
     };
     let start = balance(store.clone(), t.clone()).await;
     let now = Timestamp::now();
-    let first = store.sandbox_submit(&t, "h1", "GDEST", "USDC", 500, Some("m"), now).await.unwrap();
-    let SandboxSubmit::Accepted { ledger_seq, fresh: true } = first else { panic!("{first:?}") };
-    let again = store.sandbox_submit(&t, "h1", "GDEST", "USDC", 500, Some("m"), now).await.unwrap();
-    assert_eq!(again, SandboxSubmit::Accepted { ledger_seq, fresh: false });
+    let first = store.sandbox_submit(&t, "h1", "GDEST", "USDC", 500, Some("m"), now, 1000).await.unwrap();
+    let SandboxSubmit::Accepted { ledger_seq, fresh: true, .. } = first else { panic!("{first:?}") };
+    let again = store.sandbox_submit(&t, "h1", "GDEST", "USDC", 500, Some("m"), now, 1000).await.unwrap();
+    assert!(matches!(again, SandboxSubmit::Accepted { ledger_seq: s, fresh: false, .. } if s == ledger_seq));
     assert_eq!(balance(store.clone(), t.clone()).await, start - 500, "paid once");
     assert_eq!(store.sandbox_transaction_seq("h1").await.unwrap(), Some(ledger_seq));
-    let too_much = store.sandbox_submit(&t, "h2", "GDEST", "USDC", start, None, now).await.unwrap();
+    let too_much = store.sandbox_submit(&t, "h2", "GDEST", "USDC", start, None, now, 1000).await.unwrap();
     assert!(matches!(too_much, SandboxSubmit::Refused { code: "op_underfunded", .. }));
     assert_eq!(store.sandbox_top_up(&t, "USDC", 1_000).await.unwrap(), start - 500 + 1_000);
 });
@@ -188,4 +199,36 @@ contract!(a_payout_completes_its_idempotency_key_in_its_own_transaction, |store|
         store.idempotency_begin(&t, "fails", "h", now, 60_000, 86_400_000).await.unwrap(),
         IdempotencyBegin::InProgress
     );
+});
+
+contract!(sandbox_ledgers_close_on_a_clock, |store| {
+    let t = tenant(&store).await;
+    let t0 = Timestamp::now();
+    let submit = |hash: &'static str, at: Timestamp| {
+        let (store, t) = (store.clone(), t.clone());
+        async move {
+            match store.sandbox_submit(&t, hash, "GDEST", "USDC", 1, None, at, 1000).await.unwrap() {
+                SandboxSubmit::Accepted { ledger_seq, closes_at, .. } => (ledger_seq, closes_at.as_millis()),
+                other => panic!("{other:?}"),
+            }
+        }
+    };
+    let (a, a_closes) = submit("c1", t0).await;
+    let (b, b_closes) = submit("c2", t0.plus_millis(10)).await;
+    assert_eq!(a, b, "one interval, one ledger");
+    assert_eq!(a_closes, b_closes);
+    assert!(a_closes > t0.as_millis() && a_closes <= t0.as_millis() + 1000);
+    // 3.5 intervals later: the open ledger is three or four past, and empty ledgers count.
+    let (c, c_closes) = submit("c3", t0.plus_millis(3500)).await;
+    assert!((a + 3..=a + 4).contains(&c), "{a} then {c}");
+    assert!(c_closes > t0.as_millis() + 3500 && c_closes <= t0.as_millis() + 4500);
+});
+
+contract!(ledger_cursors_are_saved_per_watcher, |store| {
+    assert_eq!(store.ledger_cursor("live:payments:GA").await.unwrap(), None);
+    store.save_ledger_cursor("live:payments:GA", "12", Timestamp::now()).await.unwrap();
+    store.save_ledger_cursor("live:payments:GA", "15", Timestamp::now()).await.unwrap();
+    store.save_ledger_cursor("live:payments:GB", "3", Timestamp::now()).await.unwrap();
+    assert_eq!(store.ledger_cursor("live:payments:GA").await.unwrap().as_deref(), Some("15"));
+    assert_eq!(store.ledger_cursor("live:payments:GB").await.unwrap().as_deref(), Some("3"));
 });

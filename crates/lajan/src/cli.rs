@@ -65,8 +65,43 @@ pub struct ServeArgs {
     #[arg(long, env = "LAJAN_PAYOUT_LEASE_SECS")]
     pub payout_lease_secs: Option<u64>,
 
+    /// Submissions of a payout before an error that left nothing applied becomes final (default 5).
+    #[arg(long, env = "LAJAN_PAYOUT_MAX_ATTEMPTS")]
+    pub payout_max_attempts: Option<i64>,
+
     #[command(flatten)]
     pub notify: NotifyArgs,
+
+    #[command(flatten)]
+    pub ledger: LedgerArgs,
+}
+
+/// The sandbox network's clock, and the live Stellar network payouts and payments use.
+#[derive(Debug, Args, Default)]
+pub struct LedgerArgs {
+    /// Milliseconds between sandbox ledger closes (default 1000).
+    #[arg(long, env = "LAJAN_SANDBOX_LEDGER_CLOSE_MS")]
+    pub sandbox_ledger_close_ms: Option<u64>,
+    /// Horizon server for live payouts and payments, e.g. https://horizon.stellar.org. Without it
+    /// live payouts wait and live payment pages show no payment instructions.
+    #[arg(long, env = "LAJAN_LIVE_HORIZON_URL")]
+    pub live_horizon_url: Option<String>,
+    /// Network passphrase signed into live transactions (default: the public network's).
+    #[arg(long, env = "LAJAN_LIVE_NETWORK_PASSPHRASE")]
+    pub live_network_passphrase: Option<String>,
+    /// Secret seed (S...) of the account live payouts are paid from. Prefer the environment
+    /// variable or the config file to a flag, which other users of the machine can see.
+    #[arg(long, env = "LAJAN_LIVE_DISTRIBUTION_SECRET", hide_env_values = true)]
+    pub live_distribution_secret: Option<String>,
+    /// Account (G...) customers pay live invoices into (default: the distribution account).
+    #[arg(long, env = "LAJAN_LIVE_RECEIVING_ACCOUNT")]
+    pub live_receiving_account: Option<String>,
+    /// Fee per operation in stroops (default 100, the network minimum).
+    #[arg(long, env = "LAJAN_LIVE_BASE_FEE")]
+    pub live_base_fee: Option<u32>,
+    /// Seconds a live transaction stays valid (its max_time; default 60).
+    #[arg(long, env = "LAJAN_LIVE_TX_TIMEOUT_SECS")]
+    pub live_tx_timeout_secs: Option<u64>,
 }
 
 /// Where live invoice email and SMS go. Sandbox messages never leave the machine.

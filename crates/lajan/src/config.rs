@@ -1,9 +1,10 @@
 //! Resolving configuration: flags and `LAJAN_*` env (via clap), then the optional TOML file,
 //! then defaults. Secrets (database and Redis URLs) are wrapped so `Debug` never shows them.
 
-use crate::cli::{Cli, NotifyArgs, ServeArgs};
+use crate::cli::{Cli, LedgerArgs, NotifyArgs, ServeArgs};
 use anyhow::Context;
 use lajan_api::AppConfig;
+use lajan_api::config::{LiveLedgerConfig, PUBLIC_NETWORK_PASSPHRASE};
 use lajan_api::jobs::JobIntervals;
 use lajan_api::ratelimit::TierLimits;
 use lajan_worker::notify::{SmsConfig, SmtpConfig, SmtpTls};
@@ -37,6 +38,14 @@ pub struct FileConfig {
     pub sms_account: Option<String>,
     pub sms_token: Option<SecretString>,
     pub sms_from: Option<String>,
+    pub payout_max_attempts: Option<i64>,
+    pub sandbox_ledger_close_ms: Option<u64>,
+    pub live_horizon_url: Option<String>,
+    pub live_network_passphrase: Option<String>,
+    pub live_distribution_secret: Option<SecretString>,
+    pub live_receiving_account: Option<String>,
+    pub live_base_fee: Option<u32>,
+    pub live_tx_timeout_secs: Option<u64>,
     /// `[live_asset_issuers]` USDC = "G..." : issuers of credit assets on the live network.
     #[serde(default)]
     pub live_asset_issuers: std::collections::BTreeMap<String, String>,
@@ -104,6 +113,25 @@ impl ServeConfig {
         let jobs = JobIntervals { overdue: Duration::from_secs(overdue), ..JobIntervals::default() };
         let lease_secs = args.payout_lease_secs.or(file.payout_lease_secs).unwrap_or(120);
         let payout_lease_ms = i64::try_from(lease_secs.max(1)).unwrap_or(120).saturating_mul(1000);
+        let payout_max_attempts = args.payout_max_attempts.or(file.payout_max_attempts).unwrap_or(5);
+        if payout_max_attempts < 1 {
+            anyhow::bail!("LAJAN_PAYOUT_MAX_ATTEMPTS must be at least 1");
+        }
+        let close_ms = args.ledger.sandbox_ledger_close_ms.or(file.sandbox_ledger_close_ms).unwrap_or(1000);
+        if close_ms == 0 || close_ms > 60_000 {
+            anyhow::bail!("LAJAN_SANDBOX_LEDGER_CLOSE_MS must be between 1 and 60000");
+        }
+        let live_ledger = live_ledger_config(&args.ledger, &file)?;
+        if let Some(live) = &live_ledger
+            && lease_secs < live.tx_timeout_secs + 60
+        {
+            // A lease shorter than a submission's life would let a second executor resume a
+            // payout whose first executor is still waiting on Horizon.
+            anyhow::bail!(
+                "LAJAN_PAYOUT_LEASE_SECS ({lease_secs}) must be at least LAJAN_LIVE_TX_TIMEOUT_SECS + 60 ({})",
+                live.tx_timeout_secs + 60
+            );
+        }
         let smtp = smtp_config(&args.notify, &file)?;
         let sms = sms_config(&args.notify, &file)?;
         for (code, issuer) in &file.live_asset_issuers {
@@ -122,6 +150,9 @@ impl ServeConfig {
                 sms,
                 live_asset_issuers: file.live_asset_issuers.clone(),
                 payout_lease_ms,
+                payout_max_attempts,
+                sandbox_ledger_close_ms: i64::try_from(close_ms).unwrap_or(1000),
+                live_ledger,
                 ..AppConfig::default()
             },
         })
@@ -129,6 +160,36 @@ impl ServeConfig {
 }
 
 const NOTIFY_TIMEOUT: Duration = Duration::from_secs(30);
+
+fn live_ledger_config(a: &LedgerArgs, f: &FileConfig) -> anyhow::Result<Option<LiveLedgerConfig>> {
+    let Some(horizon_url) = a.live_horizon_url.clone().or(f.live_horizon_url.clone()) else { return Ok(None) };
+    let distribution_secret = a
+        .live_distribution_secret
+        .clone()
+        .map(SecretString::from)
+        .or(f.live_distribution_secret.clone())
+        .context("LAJAN_LIVE_DISTRIBUTION_SECRET is required with LAJAN_LIVE_HORIZON_URL")?;
+    let base_fee = a.live_base_fee.or(f.live_base_fee).unwrap_or(100);
+    if base_fee < 100 {
+        anyhow::bail!("LAJAN_LIVE_BASE_FEE must be at least 100 stroops, the network minimum");
+    }
+    let tx_timeout_secs = a.live_tx_timeout_secs.or(f.live_tx_timeout_secs).unwrap_or(60);
+    if !(10..=3600).contains(&tx_timeout_secs) {
+        anyhow::bail!("LAJAN_LIVE_TX_TIMEOUT_SECS must be between 10 and 3600");
+    }
+    Ok(Some(LiveLedgerConfig {
+        horizon_url,
+        network_passphrase: a
+            .live_network_passphrase
+            .clone()
+            .or(f.live_network_passphrase.clone())
+            .unwrap_or_else(|| PUBLIC_NETWORK_PASSPHRASE.to_owned()),
+        distribution_secret,
+        receiving_account: a.live_receiving_account.clone().or(f.live_receiving_account.clone()),
+        base_fee,
+        tx_timeout_secs,
+    }))
+}
 
 fn smtp_config(a: &NotifyArgs, f: &FileConfig) -> anyhow::Result<Option<SmtpConfig>> {
     let Some(host) = a.smtp_host.clone().or(f.smtp_host.clone()) else { return Ok(None) };
@@ -193,7 +254,8 @@ mod tests {
             "listen = '0.0.0.0:1'\nrate_limit_standard = 5\nredis_url = 'redis://:pw@h'\n",
             "smtp_host = 'mail.example.ht'\nsmtp_from = 'billing@example.ht'\nsmtp_password = 'pw'\n",
             "sms_base_url = 'https://sms.example'\nsms_account = 'AC1'\nsms_token = 'pw'\nsms_from = '+1500'\n",
-            "overdue_interval_secs = 5"
+            "overdue_interval_secs = 5\n",
+            "live_horizon_url = 'https://horizon.example'\nlive_distribution_secret = 'SBpw'\n"
         ))
         .unwrap();
         let cfg = ServeConfig::resolve(&cli, serve_args(&cli), file).unwrap();
@@ -205,6 +267,8 @@ mod tests {
         let smtp = cfg.app.smtp.as_ref().unwrap();
         assert_eq!((smtp.host.as_str(), smtp.port), ("mail.example.ht", 587));
         assert_eq!(cfg.app.sms.as_ref().unwrap().account_sid, "AC1");
+        let live = cfg.app.live_ledger.as_ref().unwrap();
+        assert_eq!((live.network_passphrase.as_str(), live.base_fee), (PUBLIC_NETWORK_PASSPHRASE, 100));
         let debug = format!("{cfg:?}");
         assert!(!debug.contains("pw"), "secrets leak into Debug: {debug}");
         let defaults = Cli::parse_from(["lajan", "serve"]);
@@ -222,5 +286,13 @@ mod tests {
         let cli = Cli::parse_from(["lajan", "serve"]);
         let err = ServeConfig::resolve(&cli, serve_args(&cli), half).unwrap_err();
         assert!(err.to_string().contains("LAJAN_SMS_ACCOUNT"), "{err}");
+        let no_secret: FileConfig = toml::from_str("live_horizon_url = 'https://horizon.example'").unwrap();
+        let err = ServeConfig::resolve(&cli, serve_args(&cli), no_secret).unwrap_err();
+        assert!(err.to_string().contains("LAJAN_LIVE_DISTRIBUTION_SECRET"), "{err}");
+        let short_lease: FileConfig =
+            toml::from_str("live_horizon_url = 'https://h'\nlive_distribution_secret = 'S'\npayout_lease_secs = 30")
+                .unwrap();
+        let err = ServeConfig::resolve(&cli, serve_args(&cli), short_lease).unwrap_err();
+        assert!(err.to_string().contains("LAJAN_PAYOUT_LEASE_SECS"), "{err}");
     }
 }

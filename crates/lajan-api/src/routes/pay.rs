@@ -76,10 +76,22 @@ async fn render(state: &AppState, id: &str) -> Result<Option<String>, ApiError> 
         target = IntentTarget::Invoice(Box::new(viewed));
     }
     let org = state.store.get_organization(&intent.org_id).await?.map(|o| o.name).unwrap_or_default();
-    page_html(&org, &intent, &target).map(Some)
+    // Live: the configured receiving account, and the configured issuer of the currency.
+    let live = state.jobs.live_ledger().and_then(|ledger| {
+        let code = intent.currency.code();
+        let issuer = crate::assets::issuer(intent.env, code, &state.config.live_asset_issuers);
+        (code == "XLM" || issuer.is_some()).then(|| (ledger.receiving_account().to_owned(), issuer))
+    });
+    page_html(&org, &intent, &target, live).map(Some)
 }
 
-fn page_html(organization: &str, intent: &PaymentIntent, target: &IntentTarget) -> Result<String, ApiError> {
+/// `live`: where live payments go (receiving account and asset issuer), when they can be taken.
+fn page_html(
+    organization: &str,
+    intent: &PaymentIntent,
+    target: &IntentTarget,
+    live: Option<(String, Option<String>)>,
+) -> Result<String, ApiError> {
     let now = Timestamp::now();
     let sandbox = !intent.env.is_live();
     let currency = intent.currency.code();
@@ -113,14 +125,15 @@ fn page_html(organization: &str, intent: &PaymentIntent, target: &IntentTarget) 
             None,
         ),
     };
-    // Live receiving accounts and issuers come with the live ledger; until then a live page
-    // shows what is owed without payment instructions.
-    let (destination, issuer) = if sandbox {
-        (sandbox_receiving_account(&intent.org_id), Some(sandbox_issuer(currency)))
-    } else {
-        (String::new(), None)
+    // Without a live ledger (or an issuer for the currency) a live page shows what is owed
+    // without payment instructions.
+    let payable = sandbox || live.is_some();
+    let (destination, issuer) = match live {
+        _ if sandbox => (sandbox_receiving_account(&intent.org_id), Some(sandbox_issuer(currency))),
+        Some((account, issuer)) => (account, issuer),
+        None => (String::new(), None),
     };
-    let refusal = match (refusal, sandbox) {
+    let refusal = match (refusal, payable) {
         (Some(r), _) => Some(r),
         (None, false) => Some("Online payment is not available for this organization yet; contact it to pay."),
         (None, true) => None,

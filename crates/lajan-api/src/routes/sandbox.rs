@@ -132,7 +132,10 @@ pub async fn simulate_payment(
         payment_intent_id: None,
         processed_at: None,
     };
-    let recorded = state.store.record_sandbox_payment(&payment).await?;
+    let (recorded, closes_at) =
+        state.store.record_sandbox_payment(&payment, state.config.sandbox_ledger_close_ms).await?;
+    // As a wallet does, the payer hears back once the ledger holding the payment has closed.
+    crate::ledger::sandbox::wait_until(closes_at).await;
     state.jobs.apply_payments_once().await?;
     Ok(recorded)
 }

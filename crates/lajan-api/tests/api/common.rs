@@ -23,6 +23,8 @@ pub fn test_config() -> AppConfig {
     // Tests drive the background jobs with their `*_once` steps.
     config.jobs = None;
     config.public_url = "https://pay.lajan.test".into();
+    // Sandbox submissions wait for their ledger to close; keep that short.
+    config.sandbox_ledger_close_ms = 10;
     config
 }
 

@@ -10,6 +10,7 @@ mod events;
 mod idempotency;
 mod invoices;
 mod limits;
+mod live;
 mod openapi;
 mod pay;
 mod payouts;

@@ -1,7 +1,8 @@
-//! Submitting payouts to a ledger. Today: the sandbox network persisted in the store, with its
-//! documented magic destinations. The envelope is a canonical JSON document standing in for a
-//! signed Stellar transaction; its SHA-256 is the transaction hash.
+//! The sandbox network persisted in the store, with its documented magic destinations. The
+//! envelope is a canonical JSON document standing in for a signed Stellar transaction; its
+//! SHA-256 is the transaction hash. Like Horizon, a submission answers once its ledger closed.
 
+use super::RetryPolicy;
 use crate::keys::hex;
 use crate::stellar::magic::{self, Behaviour};
 use crate::stellar::sandbox_receiving_account;
@@ -12,7 +13,7 @@ use sha2::{Digest, Sha256};
 
 /// A new transaction for a payout: its hash and envelope. The nonce makes a retried payout a
 /// new transaction, while resubmissions reuse the stored envelope unchanged.
-pub fn sandbox_envelope(d: &PayoutDetail) -> (String, String) {
+pub fn envelope(d: &PayoutDetail) -> (String, String) {
     let p = &d.payout;
     let envelope = serde_json::json!({
         "network": "lajan-sandbox",
@@ -28,19 +29,14 @@ pub fn sandbox_envelope(d: &PayoutDetail) -> (String, String) {
     (hex(&Sha256::digest(envelope.as_bytes())), envelope)
 }
 
-/// How often a transient failure is retried, and after how long.
-pub struct RetryPolicy<'a> {
-    pub max_attempts: i64,
-    pub delays_secs: &'a [i64],
-}
-
 /// Submits a payout's transaction to the sandbox network and says how the attempt ended.
-pub async fn submit_sandbox(
+pub async fn submit(
     store: &dyn Store,
     d: &PayoutDetail,
     tx_hash: &str,
     attempt_number: i64,
     retry: &RetryPolicy<'_>,
+    close_ms: i64,
 ) -> StoreResult<AttemptResult> {
     let p = &d.payout;
     let fail = |code: &str, message: &str| AttemptResult::Failed { code: code.into(), message: message.into() };
@@ -59,10 +55,22 @@ pub async fn submit_sandbox(
     }
     let now = Timestamp::now();
     let submitted = store
-        .sandbox_submit(&d.tenant, tx_hash, &p.wallet_account_id, &p.asset_code, p.asset_amount, p.memo.as_deref(), now)
+        .sandbox_submit(
+            &d.tenant,
+            tx_hash,
+            &p.wallet_account_id,
+            &p.asset_code,
+            p.asset_amount,
+            p.memo.as_deref(),
+            now,
+            close_ms,
+        )
         .await?;
+    if let SandboxSubmit::Accepted { closes_at, .. } = &submitted {
+        wait_until(*closes_at).await;
+    }
     Ok(match submitted {
-        SandboxSubmit::Accepted { fresh: true, ledger_seq } if behaviour == Some(Behaviour::Timeout) => {
+        SandboxSubmit::Accepted { fresh: true, ledger_seq, .. } if behaviour == Some(Behaviour::Timeout) => {
             let delay = usize::try_from(attempt_number - 1).ok().and_then(|i| retry.delays_secs.get(i)).copied();
             match delay {
                 Some(secs) if attempt_number < retry.max_attempts => AttemptResult::Retry {
@@ -77,4 +85,12 @@ pub async fn submit_sandbox(
         SandboxSubmit::Accepted { ledger_seq, .. } => AttemptResult::Sent { ledger_seq },
         SandboxSubmit::Refused { code, message } => fail(code, &message),
     })
+}
+
+/// Sleeps until `at` (a ledger's close), as a Horizon submission waits for its ledger.
+pub async fn wait_until(at: Timestamp) {
+    let ms = at.as_millis() - Timestamp::now().as_millis();
+    if let Ok(ms) = u64::try_from(ms) {
+        tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+    }
 }

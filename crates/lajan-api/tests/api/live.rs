@@ -1,0 +1,268 @@
+//! Live payouts and payments through the router against a fake Stellar network behind a loopback
+//! Horizon (`lajan_ledger::testing::FakeStellar`): transactions signed with the configured
+//! distribution secret, Horizon's final codes, timeouts resubmitted with the identical envelope,
+//! a crash after submission reconciled by hash, and the live payment watcher.
+
+use crate::common::{TestApp, WALLET, test_config};
+use lajan_api::config::LiveLedgerConfig;
+use lajan_domain::{Environment, Timestamp};
+use lajan_ledger::stellar::TESTNET_PASSPHRASE;
+use lajan_ledger::testing::FakeStellar;
+use lajan_store::testing::TestStore;
+use secrecy::SecretString;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// A throwaway account (public, secret) from fixed bytes; it holds nothing on any network.
+fn keypair(byte: u8) -> (String, SecretString) {
+    let seed = stellar_strkey::ed25519::PrivateKey([byte; 32]);
+    let secret = SecretString::from(seed.as_unredacted().to_string().as_str().to_owned());
+    (lajan_ledger::stellar::account_of_secret(&secret).unwrap(), secret)
+}
+
+struct Live {
+    app: TestApp,
+    net: Arc<FakeStellar>,
+    /// `sk_live_` key with scope `*`.
+    key: String,
+    distribution: String,
+    issuer: String,
+}
+
+const START_SEQ: i64 = 100 << 32;
+
+impl Live {
+    async fn start(db: TestStore, tx_timeout_secs: u64) -> Live {
+        let net = FakeStellar::start(TESTNET_PASSPHRASE).await;
+        let (distribution, secret) = keypair(7);
+        let (issuer, _) = keypair(8);
+        net.create_account(&distribution, START_SEQ);
+        net.create_account(WALLET, 1);
+        let mut config = test_config();
+        config.live_ledger = Some(LiveLedgerConfig {
+            horizon_url: net.url().to_owned(),
+            network_passphrase: TESTNET_PASSPHRASE.into(),
+            distribution_secret: secret,
+            receiving_account: None,
+            base_fee: 100,
+            tx_timeout_secs,
+        });
+        config.live_asset_issuers.insert("USDC".into(), issuer.clone());
+        config.live_asset_issuers.insert("HTG".into(), issuer.clone());
+        let app = TestApp::spawn(db, config).await;
+        let key = app.key(None, Environment::Live, &["*"]).await;
+        Live { app, net, key, distribution, issuer }
+    }
+
+    async fn post(&self, path: &str, body: &Value) -> Value {
+        let r = self.app.http.post(self.app.url(path)).bearer_auth(&self.key).json(body).send().await.unwrap();
+        let status = r.status();
+        let body: Value = r.json().await.unwrap();
+        assert!(status.is_success(), "{path}: {status} {body}");
+        body
+    }
+
+    async fn get(&self, path: &str) -> Value {
+        self.app.http.get(self.app.url(path)).bearer_auth(&self.key).send().await.unwrap().json().await.unwrap()
+    }
+
+    /// An approved live payout of `amount` USDC to `wallet`.
+    async fn approved_payout(&self, wallet: &str, amount: &str) -> String {
+        let amount: Value = amount.parse().unwrap();
+        let body = json!({ "walletAccountId": wallet, "assetAmount": amount, "assetCode": "USDC", "memo": "loan 7" });
+        let created = self.post("/v1/payouts", &body).await;
+        let id = created["id"].as_str().unwrap().to_owned();
+        self.post(&format!("/v1/payouts/{id}/approve"), &json!({})).await;
+        id
+    }
+
+    async fn execute(&self, at: Timestamp) -> usize {
+        self.app.jobs().execute_payouts_once(at).await.unwrap()
+    }
+}
+
+macro_rules! live_test {
+    ($name:ident, $timeout:expr, |$live:ident| $body:block) => {
+        mod $name {
+            use super::*;
+
+            async fn case($live: &Live) $body
+
+            #[tokio::test]
+            async fn sqlite() {
+                let live = Live::start(lajan_store::testing::sqlite().await, $timeout).await;
+                case(&live).await;
+                live.app.stop().await;
+            }
+
+            #[tokio::test]
+            async fn postgres() {
+                let Some(db) = lajan_store::testing::postgres(concat!("live_", stringify!($name))).await else { return };
+                let live = Live::start(db, $timeout).await;
+                case(&live).await;
+                live.app.stop().await;
+            }
+        }
+    };
+}
+
+live_test!(a_live_payout_is_signed_submitted_and_sent_once, 60, |live| {
+    let id = live.approved_payout(WALLET, "12.50").await;
+    assert_eq!(live.execute(Timestamp::now()).await, 1);
+    let p = live.get(&format!("/v1/payouts/{id}")).await;
+    assert_eq!(p["execStatus"], "sent", "{p}");
+    let paid = live.net.payments();
+    assert_eq!(paid.len(), 1);
+    let payment = &paid[0];
+    assert_eq!(payment.from, live.distribution);
+    assert_eq!(payment.to, WALLET);
+    assert_eq!(payment.amount_stroops, 125_000_000, "12.50 with seven decimals on the network");
+    assert_eq!((payment.asset_code.as_str(), payment.asset_issuer.as_deref()), ("USDC", Some(live.issuer.as_str())));
+    assert_eq!(payment.memo.as_deref(), Some("loan 7"));
+    let attempts = p["attempts"].as_array().unwrap();
+    assert_eq!(attempts.len(), 1);
+    assert_eq!(attempts[0]["txHash"], payment.tx_hash.as_str());
+    assert_eq!(attempts[0]["ledgerSeq"], payment.ledger);
+    assert_eq!(live.net.sequence(&live.distribution), Some(START_SEQ + 1));
+    // Nothing left to do, and the sandbox knows nothing of it.
+    assert_eq!(live.execute(Timestamp::now().plus_millis(600_000)).await, 0);
+    assert_eq!(live.net.submissions().len(), 1);
+    let events = live.get("/v1/events?type=payout.completed").await;
+    assert_eq!(events["data"].as_array().unwrap().len(), 1);
+});
+
+live_test!(horizon_final_codes_fail_the_payout_at_once, 60, |live| {
+    let (nowhere, _) = keypair(21);
+    let (untrusting, _) = keypair(22);
+    live.net.create_account(&untrusting, 1);
+    live.net.without_trustlines(&untrusting);
+    let no_destination = live.approved_payout(&nowhere, "1").await;
+    let no_trust = live.approved_payout(&untrusting, "1").await;
+    assert_eq!(live.execute(Timestamp::now()).await, 2);
+    for (id, code) in [(no_destination, "op_no_destination"), (no_trust, "op_no_trust")] {
+        let p = live.get(&format!("/v1/payouts/{id}")).await;
+        assert_eq!(p["execStatus"], "failed", "{p}");
+        assert_eq!(p["attempts"].as_array().unwrap().len(), 1, "final: no retry");
+        assert_eq!(p["attempts"][0]["errorCode"], code);
+    }
+    assert!(live.net.payments().is_empty());
+    // Failed transactions are in a ledger too: both used a sequence number.
+    assert_eq!(live.net.sequence(&live.distribution), Some(START_SEQ + 2));
+});
+
+live_test!(a_timeout_resubmits_the_identical_envelope_and_pays_once, 60, |live| {
+    // The first submission lands behind a 504; the resubmission meets its own used sequence and
+    // the hash lookup finds it.
+    live.net.time_out_next(1, true);
+    let landed = live.approved_payout(WALLET, "3").await;
+    live.execute(Timestamp::now()).await;
+    // Two 504s where nothing lands, then an answer.
+    live.net.time_out_next(2, false);
+    let late = live.approved_payout(WALLET, "4").await;
+    live.execute(Timestamp::now()).await;
+    for id in [landed, late] {
+        let p = live.get(&format!("/v1/payouts/{id}")).await;
+        assert_eq!(p["execStatus"], "sent", "{p}");
+    }
+    assert_eq!(live.net.payments().len(), 2, "each payout paid once");
+    let submissions = live.net.submissions();
+    assert_eq!(submissions.len(), 5, "{submissions:?}");
+    assert!(submissions[..2].iter().all(|h| *h == submissions[0]), "identical envelope resubmitted");
+    assert!(submissions[2..].iter().all(|h| *h == submissions[2]), "identical envelope resubmitted");
+});
+
+live_test!(a_crash_after_submitting_is_reconciled_by_hash, 60, |live| {
+    let id = live.approved_payout(WALLET, "5").await;
+    // What an executor does up to the submission, then it dies before recording anything.
+    let store = live.app.store();
+    let now = Timestamp::now();
+    let claimed = store.claim_payouts(now, 120_000, 10).await.unwrap();
+    let ledger = live.app.jobs().live_ledger().unwrap();
+    let (hash, envelope) = ledger.build(&claimed[0]).await.unwrap();
+    store.start_attempt(&id, &hash, &envelope, now).await.unwrap();
+    let horizon = lajan_ledger::horizon::HorizonClient::new(live.net.url(), std::time::Duration::from_secs(5)).unwrap();
+    horizon.submit(&envelope).await.unwrap();
+    // Still leased: nobody touches it.
+    assert_eq!(live.execute(now.plus_millis(1_000)).await, 0);
+    // After the lease the next executor resumes with the stored envelope and finds it by hash.
+    assert_eq!(live.execute(now.plus_millis(121_000)).await, 1);
+    let p = live.get(&format!("/v1/payouts/{id}")).await;
+    assert_eq!(p["execStatus"], "sent", "{p}");
+    let attempts = p["attempts"].as_array().unwrap();
+    assert_eq!(attempts.len(), 2);
+    assert!(attempts.iter().all(|a| a["txHash"] == hash.as_str()));
+    assert_eq!(live.net.payments().len(), 1, "paid once");
+});
+
+live_test!(a_stored_transaction_whose_sequence_was_taken_is_replaced_after_max_time, 2, |live| {
+    let id = live.approved_payout(WALLET, "6").await;
+    let store = live.app.store();
+    let now = Timestamp::now();
+    let claimed = store.claim_payouts(now, 120_000, 10).await.unwrap();
+    let (hash, envelope) = live.app.jobs().live_ledger().unwrap().build(&claimed[0]).await.unwrap();
+    store.start_attempt(&id, &hash, &envelope, now).await.unwrap();
+    // The process died before submitting, and another transaction used the sequence meanwhile.
+    live.net.create_account(&live.distribution, START_SEQ + 1);
+    // Resumed: the stored envelope can no longer land, but only its max_time proves it did not.
+    live.execute(now.plus_millis(121_000)).await;
+    let p = live.get(&format!("/v1/payouts/{id}")).await;
+    let last = p["attempts"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["errorCode"], "tx_too_late", "{p}");
+    assert_eq!(p["execStatus"], "ready_to_send");
+    // Then a new transaction, on the next sequence, pays it.
+    live.execute(Timestamp::now().plus_millis(122_000)).await;
+    let p = live.get(&format!("/v1/payouts/{id}")).await;
+    assert_eq!(p["execStatus"], "sent", "{p}");
+    let paid = live.net.payments();
+    assert_eq!(paid.len(), 1);
+    assert_ne!(paid[0].tx_hash, hash);
+    assert_eq!(live.net.sequence(&live.distribution), Some(START_SEQ + 2));
+});
+
+live_test!(the_live_watcher_pays_invoices_by_memo_from_the_configured_issuer, 60, |live| {
+    let client = live
+        .post("/v1/clients", &json!({ "firstName": "Rose", "lastName": "Pierre", "email": "rose@example.ht" }))
+        .await;
+    let invoice = live
+        .post(
+            "/v1/invoices",
+            &json!({ "clientId": client["id"], "dueDate": "2030-01-31", "currency": "HTG",
+                     "lineItems": [{ "description": "Loan fee", "quantity": 1, "unitPrice": 250.00 }] }),
+        )
+        .await;
+    let id = invoice["id"].as_str().unwrap();
+    live.post(&format!("/v1/invoices/{id}/send"), &json!({})).await;
+    let pi = invoice["paymentLink"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let (intent, _) = live.app.store().get_payment_intent(&pi).await.unwrap().unwrap();
+    // The live page tells the customer where to pay.
+    let page = live.app.http.get(live.app.url(&format!("/pay/{pi}"))).send().await.unwrap().text().await.unwrap();
+    assert!(page.contains(&live.distribution), "receiving account on the live page");
+    assert!(page.contains(&live.issuer), "the configured issuer in the payment request");
+
+    let (customer, _) = keypair(30);
+    let (forger, _) = keypair(31);
+    // Someone else's token called HTG: same memo, not counted.
+    live.net.pay(&customer, &live.distribution, ("HTG", Some(&forger)), 2_500_000_000, Some(&intent.reference));
+    // A payment without our memo, and the real one.
+    live.net.pay(&customer, &live.distribution, ("HTG", Some(&live.issuer)), 10_000_000, Some("rent"));
+    let hash = live.net.pay(
+        &customer,
+        &live.distribution,
+        ("HTG", Some(&live.issuer)),
+        2_500_000_000,
+        Some(&intent.reference),
+    );
+    assert_eq!(live.app.jobs().watch_live_payments_once().await.unwrap(), 1);
+    let paid = live.get(&format!("/v1/invoices/{id}")).await;
+    assert_eq!(paid["status"], "paid", "{paid}");
+    assert_eq!(paid["amountPaid"], "250.00");
+    let recorded = live.app.store().incoming_payments_for_intent(&intent.id).await.unwrap();
+    assert_eq!(recorded.len(), 1);
+    assert_eq!(recorded[0].tx_hash, hash);
+    // The cursor moved past them: nothing is recorded twice.
+    assert_eq!(live.app.jobs().watch_live_payments_once().await.unwrap(), 0);
+    assert_eq!(
+        live.app.store().ledger_cursor(&format!("live:payments:{}", live.distribution)).await.unwrap().as_deref(),
+        Some("3")
+    );
+});

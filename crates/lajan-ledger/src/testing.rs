@@ -1,0 +1,321 @@
+//! A loopback stand-in for a Stellar network behind Horizon, for tests of code that pays through
+//! [`crate::horizon`] (the payout executor, the payment watcher).
+//!
+//! Unlike a scripted responder it keeps state the way the network does, so tests can check money
+//! moved exactly once: accounts with sequence numbers, envelopes decoded and their signatures
+//! checked, a transaction applied at most once (its sequence is then used), failed transactions
+//! consuming their sequence, time bounds, and the payments each account received. Tests can make
+//! the next submissions time out (504), with or without the transaction landing behind the timeout.
+
+use crate::stellar::decode_payment;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Form, Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// A payment the fake network applied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AppliedPayment {
+    pub paging_token: u64,
+    pub ledger: i64,
+    pub tx_hash: String,
+    pub from: String,
+    pub to: String,
+    pub asset_code: String,
+    pub asset_issuer: Option<String>,
+    pub amount_stroops: i64,
+    pub memo: Option<String>,
+}
+
+#[derive(Default)]
+struct Network {
+    /// Account id to current sequence number. Only these accounts exist.
+    accounts: HashMap<String, i64>,
+    /// Transactions in ledgers, by hash: (ledger, successful).
+    transactions: HashMap<String, (i64, bool)>,
+    payments: Vec<AppliedPayment>,
+    ledger: i64,
+    /// The next `n` submissions answer 504; `land` says whether they are applied anyway.
+    timeouts: u32,
+    land_behind_timeout: bool,
+    /// Every submitted envelope's hash, in order (resubmissions included).
+    submissions: Vec<String>,
+    /// Accounts that hold no trustline for any credit asset.
+    untrusting: BTreeSet<String>,
+}
+
+/// The fake network and the Horizon URL it answers on.
+pub struct FakeStellar {
+    passphrase: String,
+    url: String,
+    network: Mutex<Network>,
+}
+
+impl FakeStellar {
+    /// Starts the fake Horizon on a loopback port for the network with this passphrase.
+    pub async fn start(passphrase: &str) -> Arc<FakeStellar> {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind the fake Horizon on 127.0.0.1");
+        let url = format!("http://{}", listener.local_addr().expect("a bound address"));
+        let fake = Arc::new(FakeStellar {
+            passphrase: passphrase.to_owned(),
+            url,
+            network: Mutex::new(Network { ledger: 1000, ..Network::default() }),
+        });
+        let router = Router::new()
+            .route("/", get(root))
+            .route("/transactions", post(submit))
+            .route("/transactions/{hash}", get(transaction))
+            .route("/accounts/{id}", get(account))
+            .route("/accounts/{id}/payments", get(payments))
+            .with_state(fake.clone());
+        tokio::spawn(async move { axum::serve(listener, router).await.expect("the fake Horizon stopped") });
+        fake
+    }
+
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    fn net(&self) -> MutexGuard<'_, Network> {
+        self.network.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Creates (funds) an account with this sequence number.
+    pub fn create_account(&self, id: &str, sequence: i64) {
+        self.net().accounts.insert(id.to_owned(), sequence);
+    }
+
+    /// Makes an existing account refuse credit assets (`op_no_trust`).
+    pub fn without_trustlines(&self, id: &str) {
+        self.net().untrusting.insert(id.to_owned());
+    }
+
+    pub fn sequence(&self, id: &str) -> Option<i64> {
+        self.net().accounts.get(id).copied()
+    }
+
+    /// The next `n` submissions answer 504 Timeout; with `land`, each is applied first.
+    pub fn time_out_next(&self, n: u32, land: bool) {
+        let mut net = self.net();
+        net.timeouts = n;
+        net.land_behind_timeout = land;
+    }
+
+    /// Hashes of every submission received, resubmissions included.
+    pub fn submissions(&self) -> Vec<String> {
+        self.net().submissions.clone()
+    }
+
+    /// Every payment applied, oldest first.
+    pub fn payments(&self) -> Vec<AppliedPayment> {
+        self.net().payments.clone()
+    }
+
+    /// Someone outside pays `to` (an incoming payment for the watcher to find); returns the hash.
+    pub fn pay(
+        &self,
+        from: &str,
+        to: &str,
+        asset: (&str, Option<&str>),
+        amount_stroops: i64,
+        memo: Option<&str>,
+    ) -> String {
+        let mut net = self.net();
+        net.ledger += 1;
+        let hash = hex(&Sha256::digest(format!("external {} {from} {to} {amount_stroops}", net.ledger)));
+        let ledger = net.ledger;
+        net.transactions.insert(hash.clone(), (ledger, true));
+        let paging_token = next_token(&net);
+        net.payments.push(AppliedPayment {
+            paging_token,
+            ledger,
+            tx_hash: hash.clone(),
+            from: from.to_owned(),
+            to: to.to_owned(),
+            asset_code: asset.0.to_owned(),
+            asset_issuer: asset.1.map(str::to_owned),
+            amount_stroops,
+            memo: memo.map(str::to_owned),
+        });
+        hash
+    }
+
+    /// Applies an envelope the way stellar-core would, answering Horizon's status and body.
+    fn apply(&self, net: &mut Network, envelope: &str) -> (StatusCode, Value) {
+        let Ok(tx) = decode_payment(envelope, &self.passphrase) else {
+            return problem(400, "transaction_malformed", "Transaction Malformed", None);
+        };
+        net.submissions.push(tx.hash_hex.clone());
+        let now = jiff::Timestamp::now().as_second().max(0).unsigned_abs();
+        let refuse = |code: &str, ops: &[&str]| {
+            let mut codes = json!({ "transaction": code });
+            if !ops.is_empty() {
+                codes["operations"] = json!(ops);
+            }
+            problem(400, "transaction_failed", "Transaction Failed", Some(codes))
+        };
+        if tx.max_time != 0 && now > tx.max_time {
+            return refuse("tx_too_late", &[]);
+        }
+        let Some(&current) = net.accounts.get(&tx.source_account) else {
+            return refuse("tx_no_source_account", &[]);
+        };
+        if tx.sequence != current + 1 {
+            return refuse("tx_bad_seq", &[]);
+        }
+        if !tx.signed_by_source {
+            return refuse("tx_bad_auth", &[]);
+        }
+        // From here the transaction is in a ledger: its sequence is used even if it fails.
+        net.accounts.insert(tx.source_account.clone(), tx.sequence);
+        net.ledger += 1;
+        let ledger = net.ledger;
+        let op_error = if !net.accounts.contains_key(&tx.destination) {
+            Some("op_no_destination")
+        } else if tx.asset_code != "XLM" && net.untrusting.contains(&tx.destination) {
+            Some("op_no_trust")
+        } else {
+            None
+        };
+        if let Some(op) = op_error {
+            net.transactions.insert(tx.hash_hex.clone(), (ledger, false));
+            return refuse("tx_failed", &[op]);
+        }
+        net.transactions.insert(tx.hash_hex.clone(), (ledger, true));
+        let paging_token = next_token(net);
+        net.payments.push(AppliedPayment {
+            paging_token,
+            ledger,
+            tx_hash: tx.hash_hex.clone(),
+            from: tx.source_account,
+            to: tx.destination,
+            asset_code: tx.asset_code,
+            asset_issuer: tx.asset_issuer,
+            amount_stroops: tx.amount_stroops,
+            memo: tx.memo_text,
+        });
+        (StatusCode::OK, json!({ "hash": tx.hash_hex, "ledger": ledger, "successful": true, "envelope_xdr": envelope }))
+    }
+}
+
+fn next_token(net: &Network) -> u64 {
+    net.payments.last().map_or(1, |p| p.paging_token + 1)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn problem(status: u16, kind: &str, title: &str, result_codes: Option<Value>) -> (StatusCode, Value) {
+    let mut body = json!({
+        "type": format!("https://stellar.org/horizon-errors/{kind}"),
+        "title": title,
+        "status": status,
+    });
+    if let Some(codes) = result_codes {
+        body["extras"] = json!({ "result_codes": codes });
+    }
+    (StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST), body)
+}
+
+fn not_found() -> (StatusCode, Json<Value>) {
+    let (status, body) = problem(404, "not_found", "Resource Missing", None);
+    (status, Json(body))
+}
+
+async fn root(State(_): State<Arc<FakeStellar>>) -> Json<Value> {
+    // Every submission closes its ledger at once, so Horizon has always ingested "now".
+    Json(json!({ "history_latest_ledger_closed_at": jiff::Timestamp::now().to_string() }))
+}
+
+#[derive(Deserialize)]
+struct SubmitForm {
+    tx: String,
+}
+
+async fn submit(State(fake): State<Arc<FakeStellar>>, Form(form): Form<SubmitForm>) -> (StatusCode, Json<Value>) {
+    let mut net = fake.net();
+    if net.timeouts > 0 {
+        net.timeouts -= 1;
+        if net.land_behind_timeout {
+            fake.apply(&mut net, &form.tx);
+        } else if let Ok(tx) = decode_payment(&form.tx, &fake.passphrase) {
+            net.submissions.push(tx.hash_hex);
+        }
+        let (status, body) = problem(504, "timeout", "Timeout", None);
+        return (status, Json(body));
+    }
+    let (status, body) = fake.apply(&mut net, &form.tx);
+    (status, Json(body))
+}
+
+async fn transaction(State(fake): State<Arc<FakeStellar>>, Path(hash): Path<String>) -> (StatusCode, Json<Value>) {
+    match fake.net().transactions.get(&hash) {
+        Some(&(ledger, successful)) => {
+            (StatusCode::OK, Json(json!({ "hash": hash, "ledger": ledger, "successful": successful })))
+        }
+        None => not_found(),
+    }
+}
+
+async fn account(State(fake): State<Arc<FakeStellar>>, Path(id): Path<String>) -> (StatusCode, Json<Value>) {
+    match fake.net().accounts.get(&id) {
+        Some(seq) => (StatusCode::OK, Json(json!({ "id": id, "sequence": seq.to_string() }))),
+        None => not_found(),
+    }
+}
+
+#[derive(Deserialize)]
+struct PageQuery {
+    cursor: Option<String>,
+    limit: Option<usize>,
+}
+
+async fn payments(
+    State(fake): State<Arc<FakeStellar>>,
+    Path(id): Path<String>,
+    Query(q): Query<PageQuery>,
+) -> Json<Value> {
+    let after: u64 = q.cursor.and_then(|c| c.parse().ok()).unwrap_or(0);
+    let records: Vec<Value> = fake
+        .net()
+        .payments
+        .iter()
+        .filter(|p| p.paging_token > after && (p.to == id || p.from == id))
+        .take(q.limit.unwrap_or(10))
+        .map(|p| {
+            let whole = p.amount_stroops / 10_000_000;
+            let frac = p.amount_stroops % 10_000_000;
+            let mut record = json!({
+                "id": p.paging_token.to_string(),
+                "paging_token": p.paging_token.to_string(),
+                "type": "payment",
+                "transaction_hash": p.tx_hash,
+                "transaction_successful": true,
+                "from": p.from,
+                "to": p.to,
+                "amount": format!("{whole}.{frac:07}"),
+                "transaction": {
+                    "ledger": p.ledger,
+                    "memo_type": if p.memo.is_some() { "text" } else { "none" },
+                    "memo": p.memo,
+                },
+            });
+            if p.asset_code == "XLM" {
+                record["asset_type"] = json!("native");
+            } else {
+                record["asset_type"] =
+                    json!(if p.asset_code.len() <= 4 { "credit_alphanum4" } else { "credit_alphanum12" });
+                record["asset_code"] = json!(p.asset_code);
+                record["asset_issuer"] = json!(p.asset_issuer);
+            }
+            record
+        })
+        .collect();
+    Json(json!({ "_embedded": { "records": records } }))
+}
