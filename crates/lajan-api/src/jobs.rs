@@ -30,8 +30,10 @@ const RETRY_DELAYS_SECS: [i64; 5] = [30, 120, 600, 3600, 6 * 3600];
 /// How long a claimed message is reserved for the worker that claimed it.
 const DELIVERY_LEASE_MS: i64 = 120_000;
 const BATCH: i64 = 100;
-/// Sandbox payouts in flight at once within one executor step.
-const SANDBOX_CONCURRENCY: usize = 32;
+/// Payouts claimed per executor step. Sandbox ones are all in flight at once (they share the
+/// open ledger and wait for its close together), so this bounds sandbox payouts per ledger.
+const PAYOUT_BATCH: i64 = 500;
+const PAYOUT_BATCH_USIZE: usize = 500;
 /// Payments read from Horizon per request (its maximum).
 const LIVE_PAGE: u32 = 200;
 
@@ -119,12 +121,19 @@ impl Jobs {
     /// together); live ones one at a time, since each takes the distribution account's next
     /// sequence number.
     pub async fn execute_payouts_once(&self, now: Timestamp) -> StoreResult<usize> {
-        let claimed = self.store.claim_payouts(now, self.payout_lease_ms, BATCH).await?;
+        let claimed = self.store.claim_payouts(now, self.payout_lease_ms, PAYOUT_BATCH).await?;
         let (live, sandbox): (Vec<_>, Vec<_>) = claimed.iter().partition(|d| d.tenant.env.is_live());
         let steps: Vec<_> = sandbox.into_iter().map(|d| Box::pin(self.execute_payout(d))).collect();
-        futures::stream::iter(steps).buffer_unordered(SANDBOX_CONCURRENCY).try_collect::<Vec<()>>().await?;
+        futures::stream::iter(steps).buffer_unordered(PAYOUT_BATCH_USIZE).try_collect::<Vec<()>>().await?;
+        let started = std::time::Instant::now();
+        let budget = Duration::from_millis(u64::try_from(self.payout_lease_ms / 2).unwrap_or(60_000));
         for d in live {
-            self.execute_payout(d).await?;
+            if started.elapsed() > budget {
+                // Hand the rest back before the lease runs out, rather than race another executor.
+                self.store.hold_payout(&d.payout.id, Timestamp::now()).await?;
+            } else {
+                self.execute_payout(d).await?;
+            }
         }
         Ok(claimed.len())
     }
@@ -391,7 +400,14 @@ impl Jobs {
             let jobs = self.clone();
             every(intervals.payouts, stop.clone(), Some((self.clone(), Wake::Payouts)), move || {
                 let jobs = jobs.clone();
-                async move { jobs.execute_payouts_once(Timestamp::now()).await.map(|_| ()) }
+                async move {
+                    let claimed = jobs.execute_payouts_once(Timestamp::now()).await?;
+                    if claimed == PAYOUT_BATCH_USIZE {
+                        // A full batch: there is probably more, so go again at once.
+                        jobs.wake_payouts();
+                    }
+                    Ok(())
+                }
             })
         };
         let mut handles =
