@@ -256,7 +256,15 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
                     created_at: now,
                     updated_at: now,
                 };
-                store.create_payout(&tenant, &payout, &["payout.created"], &lajan_api::routes::payouts::payout_event, None).await?;
+                store
+                    .create_payout(
+                        &tenant,
+                        &payout,
+                        &["payout.created"],
+                        &lajan_api::routes::payouts::payout_event,
+                        None,
+                    )
+                    .await?;
                 Ok(())
             }
         })
