@@ -306,7 +306,7 @@ fn bench_invoice(tenant: &Tenant, client_id: &str, i: usize) -> anyhow::Result<(
         number: String::new(),
         client_id: client_id.to_owned(),
         currency: Currency::Htg,
-        status: if i % 2 == 0 { InvoiceStatus::Sent } else { InvoiceStatus::Draft },
+        status: if i.is_multiple_of(2) { InvoiceStatus::Sent } else { InvoiceStatus::Draft },
         due_date: DueDate::parse("2030-01-31").map_err(|e| anyhow::anyhow!(e.message))?,
         memo: Some("Thank you".into()),
         line_items,
