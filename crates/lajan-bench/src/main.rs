@@ -7,12 +7,13 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use lajan_api::invoicing::invoice_event;
+use lajan_api::routes::invoices::new_invoice;
 use lajan_domain::client::Client;
 use lajan_domain::id::IdKind;
 use lajan_domain::invoice::{DueDate, Invoice, InvoiceStatus, LineItemInput, price_line_items};
 use lajan_domain::money::{Currency, TaxRate};
 use lajan_domain::org::{Organization, Tier};
-use lajan_domain::payment::{IntentStatus, PaymentIntent, new_reference};
+use lajan_domain::payment::PaymentIntent;
 use lajan_domain::payout::{ApprovalStatus, ExecStatus, PayoutType};
 use lajan_domain::scope::Scope;
 use lajan_domain::{Environment, Tenant, Timestamp};
@@ -284,42 +285,12 @@ fn bench_invoice(tenant: &Tenant, client_id: &str, i: usize) -> anyhow::Result<(
     let items = [line("Loan fee", "1", &format!("{}.50", 100 + i % 900)), line("Insurance", "2", "12.25")];
     let rate = TaxRate::parse("10").map_err(anyhow::Error::msg)?;
     let (line_items, totals) = price_line_items(&items, rate).map_err(|e| anyhow::anyhow!(e.message))?;
-    let now = Timestamp::now();
-    let id = IdKind::Invoice.generate();
-    let intent = PaymentIntent {
-        id: IdKind::PaymentIntent.generate(),
-        org_id: tenant.org_id.clone(),
-        env: tenant.env,
-        amount: totals.total,
-        currency: Currency::Htg,
-        reference: new_reference(),
-        status: IntentStatus::Active,
-        amount_received: 0,
-        invoice_id: Some(id.clone()),
-        payment_link_id: None,
-        created_at: now,
-        paid_at: None,
-        expires_at: None,
-    };
-    let invoice = Invoice {
-        id,
-        number: String::new(),
-        client_id: client_id.to_owned(),
-        currency: Currency::Htg,
-        status: if i.is_multiple_of(2) { InvoiceStatus::Sent } else { InvoiceStatus::Draft },
-        due_date: DueDate::parse("2030-01-31").map_err(|e| anyhow::anyhow!(e.message))?,
-        memo: Some("Thank you".into()),
-        line_items,
-        totals,
-        amount_paid: 0,
-        payment_intent_id: intent.id.clone(),
-        created_at: now,
-        updated_at: now,
-        sent_at: None,
-        paid_at: None,
-        voided_at: None,
-        void_reason: None,
-    };
+    let due = DueDate::parse("2030-01-31").map_err(|e| anyhow::anyhow!(e.message))?;
+    let memo = Some("Thank you".to_owned());
+    let (mut invoice, intent) = new_invoice(tenant, client_id.to_owned(), Currency::Htg, due, memo, line_items, totals);
+    if i.is_multiple_of(2) {
+        invoice.status = InvoiceStatus::Sent;
+    }
     Ok((invoice, intent))
 }
 

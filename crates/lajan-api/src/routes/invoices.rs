@@ -239,7 +239,8 @@ fn invalid_client_error(id: &str) -> ApiError {
     Invalid::new("invalid_client", format!("No client with id {id:?}")).into()
 }
 
-fn new_invoice(
+/// A new draft invoice and its payment intent, ready for `create_invoice`.
+pub fn new_invoice(
     tenant: &Tenant,
     client_id: String,
     currency: Currency,
