@@ -33,7 +33,7 @@ const BATCH: i64 = 100;
 /// Payouts claimed per executor step. Sandbox ones are all in flight at once (they share the
 /// open ledger and wait for its close together), so this bounds sandbox payouts per ledger.
 const PAYOUT_BATCH: i64 = 500;
-const PAYOUT_BATCH_USIZE: usize = 500;
+const PAYOUT_BATCH_USIZE: usize = PAYOUT_BATCH as usize;
 /// Payments read from Horizon per request (its maximum).
 const LIVE_PAGE: u32 = 200;
 
@@ -144,10 +144,20 @@ impl Jobs {
             .attempts
             .last()
             .filter(|a| a.ledger_seq.is_none() && ledger::resubmits_same_transaction(a.error_code.as_deref()));
-        let (hash, envelope) = match (resume, d.tenant.env.is_live(), &self.live) {
-            (Some(last), _, _) => (last.tx_hash.clone(), self.store.attempt_envelope(&last.id).await?),
-            (None, false, _) => ledger::sandbox::envelope(d),
-            (None, true, Some(live)) => match live.build(d).await {
+        // Which ledger: `Some` for live payouts, which wait while no live ledger is configured
+        // (before any attempt is recorded, so waiting leaves no trace).
+        let live = match (d.tenant.env.is_live(), &self.live) {
+            (false, _) => None,
+            (true, Some(live)) => Some(live),
+            (true, None) => {
+                tracing::warn!(payout = %d.payout.id, "live payouts wait until a live ledger is configured (LAJAN_LIVE_HORIZON_URL)");
+                return self.store.hold_payout(&d.payout.id, Timestamp::now().plus_millis(300_000)).await;
+            }
+        };
+        let (hash, envelope) = match (resume, live) {
+            (Some(last), _) => (last.tx_hash.clone(), self.store.attempt_envelope(&last.id).await?),
+            (None, None) => ledger::sandbox::envelope(d),
+            (None, Some(live)) => match live.build(d).await {
                 Ok(built) => built,
                 Err(reason) => {
                     // Nothing was signed or sent; try again later.
@@ -155,30 +165,14 @@ impl Jobs {
                     return self.store.hold_payout(&d.payout.id, Timestamp::now().plus_millis(30_000)).await;
                 }
             },
-            (None, true, None) => {
-                tracing::warn!(payout = %d.payout.id, "live payouts wait until a live ledger is configured (LAJAN_LIVE_HORIZON_URL)");
-                return self.store.hold_payout(&d.payout.id, Timestamp::now().plus_millis(300_000)).await;
-            }
         };
         let attempt = self.store.start_attempt(&d.payout.id, &hash, &envelope, Timestamp::now()).await?;
         failpoint::hit("payout.after_store").await;
-        let result = match (&self.live, d.tenant.env.is_live()) {
-            (Some(live), true) => live.submit(&hash, &envelope, resume.is_some(), attempt.attempt_number, &retry).await,
-            // A live payout resumed after the live ledger was unconfigured: it cannot be checked.
-            (None, true) => {
-                tracing::warn!(payout = %d.payout.id, "live payout resumed without a live ledger; holding it");
-                return self.store.hold_payout(&d.payout.id, Timestamp::now().plus_millis(300_000)).await;
-            }
-            (_, false) => {
-                ledger::sandbox::submit(
-                    self.store.as_ref(),
-                    d,
-                    &hash,
-                    attempt.attempt_number,
-                    &retry,
-                    self.sandbox_close_ms,
-                )
-                .await?
+        let result = match live {
+            Some(live) => live.submit(&hash, &envelope, resume.is_some(), attempt.attempt_number, &retry).await,
+            None => {
+                let close_ms = self.sandbox_close_ms;
+                ledger::sandbox::submit(self.store.as_ref(), d, &hash, attempt.attempt_number, &retry, close_ms).await?
             }
         };
         failpoint::hit("payout.after_submit").await;

@@ -48,7 +48,7 @@ impl LiveLedger {
         let distribution_account = lajan_ledger::stellar::account_of_secret(&config.distribution_secret)
             .context("the live distribution secret (LAJAN_LIVE_DISTRIBUTION_SECRET)")?;
         let receiving_account = config.receiving_account.clone().unwrap_or_else(|| distribution_account.clone());
-        stellar_strkey::ed25519::PublicKey::from_string(&receiving_account)
+        lajan_domain::client::WalletAddress::parse(&receiving_account)
             .map_err(|e| anyhow::anyhow!("the live receiving account (LAJAN_LIVE_RECEIVING_ACCOUNT) {e}"))?;
         // Horizon answers a submission within ~30 s (then 504), so a little more than that.
         let horizon = HorizonClient::new(&config.horizon_url, Duration::from_secs(40))
@@ -62,10 +62,6 @@ impl LiveLedger {
             base_fee: config.base_fee,
             tx_timeout_secs: config.tx_timeout_secs,
         })
-    }
-
-    pub fn distribution_account(&self) -> &str {
-        &self.distribution_account
     }
 
     /// Where customers pay invoices: shown on live payment pages and watched for payments.

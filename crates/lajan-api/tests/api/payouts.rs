@@ -343,3 +343,51 @@ async fn two_executors_on_one_postgres_execute_each_payout_once() {
     second_store.close().await;
     app.stop().await;
 }
+
+api_test!(live_payouts_wait_without_a_trace_while_no_live_ledger_is_configured, |app| {
+    let live = app.key(None, Environment::Live, &["*"]).await;
+    let body = json!({ "walletAccountId": WALLET, "assetAmount": 5, "assetCode": "XLM" });
+    let created: Value = app
+        .http
+        .post(app.url("/v1/payouts"))
+        .bearer_auth(&live)
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = created["id"].as_str().unwrap();
+    assert_eq!(action(app, &live, id, "approve").await.status(), 200);
+    let now = Timestamp::now();
+    for at in [now, now.plus_millis(301_000), now.plus_millis(602_000)] {
+        execute(app, at).await;
+    }
+    let p: Value = app
+        .http
+        .get(app.url(&format!("/v1/payouts/{id}")))
+        .bearer_auth(&live)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(p["execStatus"], "ready_to_send", "{p}");
+    assert_eq!(p["attempts"].as_array().unwrap().len(), 0, "nothing was submitted, so no attempt");
+    // An attempt left unfinished (a live ledger configured then, not now) is kept as it is.
+    app.store().start_attempt(id, "hash", "envelope", now).await.unwrap();
+    execute(app, now.plus_millis(1_000_000)).await;
+    let p: Value = app
+        .http
+        .get(app.url(&format!("/v1/payouts/{id}")))
+        .bearer_auth(&live)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(p["attempts"].as_array().unwrap().len(), 1, "{p}");
+});
