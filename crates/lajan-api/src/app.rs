@@ -74,7 +74,10 @@ impl Application {
     /// Serves until `shutdown` resolves, then finishes requests in flight and stops background work.
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
         let (stop_tx, stop_rx) = watch::channel(false);
-        let mut background = vec![tokio::spawn(purge_expired(self.state.clone(), stop_rx.clone()))];
+        let mut background = vec![
+            tokio::spawn(purge_expired(self.state.clone(), stop_rx.clone())),
+            tokio::spawn(compact_counts(self.state.clone(), stop_rx.clone())),
+        ];
         if let Some(intervals) = self.state.config.jobs {
             background.extend(self.state.jobs.clone().spawn(intervals, stop_rx));
         }
@@ -133,6 +136,20 @@ async fn not_found() -> Response {
 async fn method_not_allowed() -> Response {
     ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "This route does not accept that method")
         .into_response()
+}
+
+/// Folds the per-tenant count deltas (PostgreSQL) every second so list totals stay cheap.
+async fn compact_counts(state: AppState, mut stop: watch::Receiver<bool>) {
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_secs(1)) => {
+                if let Err(e) = state.store.compact_counts().await {
+                    tracing::warn!(error = %error_chain(&e), "folding count deltas failed");
+                }
+            }
+            _ = stop.changed() => return,
+        }
+    }
 }
 
 /// Deletes expired idempotency keys and rate-limit windows now and then.

@@ -340,41 +340,54 @@ impl InvoiceStore for ThisStore {
     }
 
     async fn list_invoices(&self, tenant: &Tenant, q: &InvoiceQuery) -> StoreResult<Page<InvoiceDetail>> {
-        macro_rules! invoice_filter {
-            () => {
-                " WHERE i.org_id = $1 AND i.env = $2 AND ($3 IS NULL OR i.status = $3) AND ($4 IS NULL OR i.client_id = $4)
-                  AND ($5 IS NULL OR LOWER(i.number) LIKE $5 ESCAPE '\\'
-                       OR LOWER(c.first_name || ' ' || c.last_name) LIKE $5 ESCAPE '\\')"
-            };
+        // Each filter is added only when given, so the planner can pick the index it matches
+        // (`($n IS NULL OR col = $n)` would make it scan every row of the tenant).
+        fn filter<'a>(
+            qb: &mut sqlx::QueryBuilder<'a, Db>,
+            tenant: &'a Tenant,
+            status: Option<&'a str>,
+            client_id: Option<&'a str>,
+            pattern: Option<&'a str>,
+        ) {
+            qb.push(" WHERE i.org_id = ").push_bind(&tenant.org_id);
+            qb.push(" AND i.env = ").push_bind(tenant.env.as_str());
+            if let Some(status) = status {
+                qb.push(" AND i.status = ").push_bind(status);
+            }
+            if let Some(client_id) = client_id {
+                qb.push(" AND i.client_id = ").push_bind(client_id);
+            }
+            if let Some(pattern) = pattern {
+                qb.push(" AND (LOWER(i.number) LIKE ").push_bind(pattern);
+                qb.push(" ESCAPE '\\' OR LOWER(c.first_name || ' ' || c.last_name) LIKE ").push_bind(pattern);
+                qb.push(" ESCAPE '\\')");
+            }
         }
         let pattern = q.search.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(like_pattern);
         let status = q.status.map(|s| s.as_str());
+        let client_id = q.client_id.as_deref();
         let (limit, offset) = page_params(q.page)?;
-        let total: i64 = sqlx::query_scalar(concat!(
-            "SELECT COUNT(*) FROM invoices i JOIN clients c ON c.id = i.client_id",
-            invoice_filter!()
-        ))
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(status)
-        .bind(&q.client_id)
-        .bind(&pattern)
-        .fetch_one(self.reader())
-        .await?;
-        let rows = sqlx::query(concat!(
-            invoice_select!(),
-            invoice_filter!(),
-            " ORDER BY i.created_at DESC, i.id DESC LIMIT $6 OFFSET $7"
-        ))
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(status)
-        .bind(&q.client_id)
-        .bind(&pattern)
-        .bind(limit)
-        .bind(offset)
-        .fetch_all(self.reader())
-        .await?;
+        let total: i64 = if client_id.is_none() && pattern.is_none() {
+            // Kept per tenant and status by triggers (migration 0006).
+            sqlx::query_scalar(
+                "SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM invoice_counts
+                 WHERE org_id = $1 AND env = $2 AND ($3 IS NULL OR status = $3)",
+            )
+            .bind(&tenant.org_id)
+            .bind(tenant.env.as_str())
+            .bind(status)
+            .fetch_one(self.reader())
+            .await?
+        } else {
+            let mut qb = sqlx::QueryBuilder::new("SELECT COUNT(*) FROM invoices i JOIN clients c ON c.id = i.client_id");
+            filter(&mut qb, tenant, status, client_id, pattern.as_deref());
+            qb.build_query_scalar().fetch_one(self.reader()).await?
+        };
+        let mut qb = sqlx::QueryBuilder::new(invoice_select!());
+        filter(&mut qb, tenant, status, client_id, pattern.as_deref());
+        qb.push(" ORDER BY i.created_at DESC, i.id DESC LIMIT ").push_bind(limit);
+        qb.push(" OFFSET ").push_bind(offset);
+        let rows = qb.build().fetch_all(self.reader()).await?;
         let items = rows.iter().map(invoice_from_row).collect::<StoreResult<_>>()?;
         Ok(Page { items, total: count_of(total), request: q.page })
     }

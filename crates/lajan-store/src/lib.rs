@@ -183,6 +183,10 @@ pub trait Store: InvoiceStore + MessageStore + PayoutStore + Send + Sync + 'stat
     /// Deletes expired idempotency keys and rate-limit windows. Returns how many rows went.
     async fn purge_expired(&self, now: Timestamp) -> StoreResult<u64>;
 
+    /// Folds the per-tenant count deltas concurrent writers appended (PostgreSQL) so totals stay
+    /// a lookup of a few rows. Returns how many rows it wrote; always 0 on SQLite.
+    async fn compact_counts(&self) -> StoreResult<u64>;
+
     /// Fault injection for tests: the next change to a resource (anything but the bookkeeping of
     /// key usage, idempotency keys and rate-limit windows) fails just before it commits.
     fn fail_next_commit(&self);

@@ -203,28 +203,43 @@ impl PayoutStore for ThisStore {
     }
 
     async fn list_payouts(&self, tenant: &Tenant, q: &PayoutQuery) -> StoreResult<(Page<PayoutDetail>, PayoutCounts)> {
-        macro_rules! scope {
-            () => {
-                " WHERE p.org_id = $1 AND p.env = $2 AND ($3 IS NULL OR p.type = $3)
-                  AND ($4 IS NULL OR LOWER(p.wallet_account_id) LIKE $4 ESCAPE '\\'
-                       OR LOWER(COALESCE(c.first_name, '') || ' ' || COALESCE(c.last_name, '')) LIKE $4 ESCAPE '\\')"
-            };
+        // Each filter is added only when given, so the planner can pick the index it matches.
+        fn scope<'a>(qb: &mut sqlx::QueryBuilder<'a, Db>, tenant: &'a Tenant, kind: Option<&'a str>, pattern: Option<&'a str>) {
+            qb.push(" WHERE p.org_id = ").push_bind(&tenant.org_id);
+            qb.push(" AND p.env = ").push_bind(tenant.env.as_str());
+            if let Some(kind) = kind {
+                qb.push(" AND p.type = ").push_bind(kind);
+            }
+            if let Some(pattern) = pattern {
+                qb.push(" AND (LOWER(p.wallet_account_id) LIKE ").push_bind(pattern);
+                qb.push(" ESCAPE '\\' OR LOWER(COALESCE(c.first_name, '') || ' ' || COALESCE(c.last_name, '')) LIKE ");
+                qb.push_bind(pattern).push(" ESCAPE '\\')");
+            }
         }
         let pattern = q.search.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(like_pattern);
         let kind = q.payout_type.map(|t| t.as_str());
         let (approval, exec) = filter_statuses(q.filter);
         let (limit, offset) = page_params(q.page)?;
-        let groups = sqlx::query(concat!(
-            "SELECT p.approval_status, p.exec_status, COUNT(*) AS n FROM payouts p LEFT JOIN clients c ON c.id = p.client_id",
-            scope!(),
-            " GROUP BY p.approval_status, p.exec_status"
-        ))
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(kind)
-        .bind(&pattern)
-        .fetch_all(self.reader())
-        .await?;
+        let groups = if pattern.is_none() {
+            // Kept per tenant, type and state by triggers (migration 0006).
+            sqlx::query(
+                "SELECT approval_status, exec_status, CAST(SUM(n) AS BIGINT) AS n FROM payout_counts
+                 WHERE org_id = $1 AND env = $2 AND ($3 IS NULL OR type = $3)
+                 GROUP BY approval_status, exec_status",
+            )
+            .bind(&tenant.org_id)
+            .bind(tenant.env.as_str())
+            .bind(kind)
+            .fetch_all(self.reader())
+            .await?
+        } else {
+            let mut qb = sqlx::QueryBuilder::new(
+                "SELECT p.approval_status, p.exec_status, COUNT(*) AS n FROM payouts p LEFT JOIN clients c ON c.id = p.client_id",
+            );
+            scope(&mut qb, tenant, kind, pattern.as_deref());
+            qb.push(" GROUP BY p.approval_status, p.exec_status");
+            qb.build().fetch_all(self.reader()).await?
+        };
         let mut counts = PayoutCounts::default();
         for f in PayoutFilter::ALL {
             counts.by_filter.insert(f.as_str(), 0);
@@ -241,22 +256,17 @@ impl PayoutStore for ThisStore {
                 total += n;
             }
         }
-        let rows = sqlx::query(concat!(
-            payout_select!(),
-            scope!(),
-            " AND ($5 IS NULL OR p.approval_status = $5) AND ($6 IS NULL OR p.exec_status = $6)
-              ORDER BY p.created_at DESC, p.id DESC LIMIT $7 OFFSET $8"
-        ))
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(kind)
-        .bind(&pattern)
-        .bind(approval)
-        .bind(exec)
-        .bind(limit)
-        .bind(offset)
-        .fetch_all(self.reader())
-        .await?;
+        let mut qb = sqlx::QueryBuilder::new(payout_select!());
+        scope(&mut qb, tenant, kind, pattern.as_deref());
+        if let Some(approval) = approval {
+            qb.push(" AND p.approval_status = ").push_bind(approval);
+        }
+        if let Some(exec) = exec {
+            qb.push(" AND p.exec_status = ").push_bind(exec);
+        }
+        qb.push(" ORDER BY p.created_at DESC, p.id DESC LIMIT ").push_bind(limit);
+        qb.push(" OFFSET ").push_bind(offset);
+        let rows = qb.build().fetch_all(self.reader()).await?;
         let items = rows.iter().map(payout_from_row).collect::<StoreResult<_>>()?;
         Ok((Page { items, total, request: q.page }, counts))
     }

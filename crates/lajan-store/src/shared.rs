@@ -709,6 +709,10 @@ impl Store for ThisStore {
         Ok(keys + windows)
     }
 
+    async fn compact_counts(&self) -> StoreResult<u64> {
+        self.compact_count_deltas().await
+    }
+
     fn fail_next_commit(&self) {
         self.fail.arm();
     }

@@ -232,3 +232,71 @@ contract!(ledger_cursors_are_saved_per_watcher, |store| {
     assert_eq!(store.ledger_cursor("live:payments:GA").await.unwrap().as_deref(), Some("15"));
     assert_eq!(store.ledger_cursor("live:payments:GB").await.unwrap().as_deref(), Some("3"));
 });
+
+contract!(maintained_counts_match_a_scan_through_execution, |store| {
+    let t = tenant(&store).await;
+    // Created side by side: PostgreSQL's triggers append deltas instead of queueing on one row.
+    let tasks: Vec<_> = (0..12)
+        .map(|i| {
+            let (store, t) = (store.clone(), t.clone());
+            tokio::spawn(async move {
+                let approval = if i % 3 == 0 { ApprovalStatus::Pending } else { ApprovalStatus::Approved };
+                let mut p = payout(approval, "key_a");
+                if i % 4 == 0 {
+                    p.payout_type = PayoutType::Disbursement;
+                }
+                store.create_payout(&t, &p, &["payout.created"], &ev, None).await.unwrap()
+            })
+        })
+        .collect();
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let now = Timestamp::now();
+    let claimed = store.claim_payouts(now, 60_000, 5).await.unwrap();
+    assert_eq!(claimed.len(), 5);
+    for (i, c) in claimed.iter().enumerate().take(3) {
+        let a = store.start_attempt(&c.payout.id, &format!("hash{i}"), "{envelope}", now).await.unwrap();
+        let result = if i == 0 {
+            AttemptResult::Failed { code: "op_no_trust".into(), message: "no trustline".into() }
+        } else {
+            AttemptResult::Sent { ledger_seq: 9 }
+        };
+        store.finish_attempt(&t, &c.payout.id, &a.id, &result, now, &ev).await.unwrap();
+    }
+    let (pending, _) = store
+        .list_payouts(&t, &PayoutQuery { filter: Some(PayoutFilter::PendingApproval), ..Default::default() })
+        .await
+        .unwrap();
+    store
+        .payout_action(&t, &pending.items[0].payout.id, PayoutAction::Reject, "key_b", false, None, now, &ev)
+        .await
+        .unwrap();
+    // Two rounds: as the triggers left the counts, then after folding (PostgreSQL's deltas).
+    for round in 0..2 {
+        for kind in [None, Some(PayoutType::Direct), Some(PayoutType::Disbursement)] {
+            let kept = PayoutQuery { payout_type: kind, ..Default::default() };
+            // Every payout pays the same wallet, so this search goes through a COUNT over the rows.
+            let scan = PayoutQuery { payout_type: kind, search: Some("gbrpyhil".into()), ..Default::default() };
+            let (_, kept_counts) = store.list_payouts(&t, &kept).await.unwrap();
+            let (_, scanned) = store.list_payouts(&t, &scan).await.unwrap();
+            assert_eq!(kept_counts.all, scanned.all, "{kind:?}, round {round}");
+            assert_eq!(kept_counts.by_filter, scanned.by_filter, "{kind:?}, round {round}");
+            for f in PayoutFilter::ALL {
+                let q = PayoutQuery { payout_type: kind, filter: Some(*f), ..Default::default() };
+                let (page, _) = store.list_payouts(&t, &q).await.unwrap();
+                assert_eq!(page.total, kept_counts.by_filter[f.as_str()], "{f:?} {kind:?}, round {round}");
+                assert_eq!(page.total, page.items.len() as u64, "{f:?} {kind:?}, round {round}");
+            }
+        }
+        let (_, counts) = store.list_payouts(&t, &PayoutQuery::default()).await.unwrap();
+        assert_eq!(counts.all, 12);
+        let n = |f: &str| counts.by_filter[f];
+        assert_eq!(
+            (n("pending_approval"), n("rejected"), n("approved"), n("executing"), n("completed"), n("failed")),
+            (3, 1, 3, 2, 2, 1),
+            "round {round}"
+        );
+        store.compact_counts().await.unwrap();
+    }
+});
