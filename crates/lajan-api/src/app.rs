@@ -1,6 +1,7 @@
 //! Building and running the application: the router with its middleware, and the server with
 //! graceful shutdown. Tests build the same `Application` on port 0.
 
+use crate::auth::KeyCache;
 use crate::config::AppConfig;
 use crate::error::{ApiError, error_chain};
 use crate::extract::MAX_BODY_BYTES;
@@ -60,7 +61,8 @@ impl Application {
             None => Arc::new(Unconfigured("SMS (set LAJAN_SMS_BASE_URL)")),
         };
         let jobs = Arc::new(Jobs::new(store.clone(), &config, email, sms)?);
-        Ok(Application { listener, state: AppState { store, limiter, config: Arc::new(config), jobs } })
+        let keys = Arc::new(KeyCache::new(Duration::from_millis(config.auth_cache_ms)));
+        Ok(Application { listener, state: AppState { store, limiter, config: Arc::new(config), jobs, keys } })
     }
 
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {

@@ -15,6 +15,9 @@ pub struct AppConfig {
     pub rate_limits: TierLimits,
     /// Where rate-limit counters live when several processes share them. Secret: may hold a password.
     pub redis_url: Option<SecretString>,
+    /// How long a resolved API key is trusted without asking the store again (0: never);
+    /// a revoked key stops working on a running server within this.
+    pub auth_cache_ms: u64,
     /// How often expired idempotency keys and rate-limit windows are purged.
     pub purge_interval_secs: u64,
     /// How often the payment watcher, the overdue job and the notification sender run;
@@ -64,6 +67,7 @@ impl Default for AppConfig {
             public_url: "http://127.0.0.1:8080".into(),
             rate_limits: TierLimits::default(),
             redis_url: None,
+            auth_cache_ms: 1000,
             purge_interval_secs: 300,
             jobs: Some(JobIntervals::default()),
             smtp: None,

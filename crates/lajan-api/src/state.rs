@@ -1,5 +1,6 @@
 //! What every handler can reach: the store, the rate-limit counter and the configuration.
 
+use crate::auth::KeyCache;
 use crate::config::AppConfig;
 use crate::jobs::Jobs;
 use crate::ratelimit::HitCounter;
@@ -12,6 +13,7 @@ pub struct AppState {
     pub limiter: Arc<dyn HitCounter>,
     pub config: Arc<AppConfig>,
     pub jobs: Arc<Jobs>,
+    pub keys: Arc<KeyCache>,
 }
 
 impl AppState {

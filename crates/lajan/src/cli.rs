@@ -65,6 +65,11 @@ pub struct ServeArgs {
     #[arg(long, env = "LAJAN_PAYOUT_LEASE_SECS")]
     pub payout_lease_secs: Option<u64>,
 
+    /// Milliseconds a resolved API key is trusted before the database is asked again; a revoked
+    /// key stops working on a running server within this (default 1000; 0 asks every time).
+    #[arg(long, env = "LAJAN_AUTH_CACHE_MS")]
+    pub auth_cache_ms: Option<u64>,
+
     /// Submissions of a payout before an error that left nothing applied becomes final (default 5).
     #[arg(long, env = "LAJAN_PAYOUT_MAX_ATTEMPTS")]
     pub payout_max_attempts: Option<i64>,

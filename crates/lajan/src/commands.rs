@@ -168,7 +168,10 @@ async fn keys(store: &dyn Store, cmd: &KeysCommand) -> anyhow::Result<()> {
             }
         }
         KeysCommand::Revoke { key_id } => match store.revoke_api_key(key_id, Timestamp::now()).await {
-            Ok(k) => eprintln!("revoked {} ({}...)", k.id, k.hint),
+            Ok(k) => eprintln!(
+                "revoked {} ({}...); running servers reject it within LAJAN_AUTH_CACHE_MS (1 s by default)",
+                k.id, k.hint
+            ),
             Err(StoreError::NotFound) => bail!("no key with id {key_id}"),
             Err(e) => return Err(e.into()),
         },

@@ -39,6 +39,7 @@ pub struct FileConfig {
     pub sms_token: Option<SecretString>,
     pub sms_from: Option<String>,
     pub payout_max_attempts: Option<i64>,
+    pub auth_cache_ms: Option<u64>,
     pub sandbox_ledger_close_ms: Option<u64>,
     pub live_horizon_url: Option<String>,
     pub live_network_passphrase: Option<String>,
@@ -117,6 +118,10 @@ impl ServeConfig {
         if payout_max_attempts < 1 {
             anyhow::bail!("LAJAN_PAYOUT_MAX_ATTEMPTS must be at least 1");
         }
+        let auth_cache_ms = args.auth_cache_ms.or(file.auth_cache_ms).unwrap_or(1000);
+        if auth_cache_ms > 60_000 {
+            anyhow::bail!("LAJAN_AUTH_CACHE_MS must be at most 60000 (a revoked key works until its entry expires)");
+        }
         let close_ms = args.ledger.sandbox_ledger_close_ms.or(file.sandbox_ledger_close_ms).unwrap_or(1000);
         if close_ms == 0 || close_ms > 60_000 {
             anyhow::bail!("LAJAN_SANDBOX_LEDGER_CLOSE_MS must be between 1 and 60000");
@@ -151,6 +156,7 @@ impl ServeConfig {
                 live_asset_issuers: file.live_asset_issuers.clone(),
                 payout_lease_ms,
                 payout_max_attempts,
+                auth_cache_ms,
                 sandbox_ledger_close_ms: i64::try_from(close_ms).unwrap_or(1000),
                 live_ledger,
                 ..AppConfig::default()

@@ -1,12 +1,12 @@
 //! 401 for missing, malformed, unknown or revoked keys; 403 for missing scopes; isolation.
 
-use crate::common::expect_error;
+use crate::common::{expect_error, test_config};
 use lajan_domain::Environment;
 use lajan_domain::org::Tier;
 use reqwest::Method;
 use serde_json::json;
 
-api_test!(missing_bad_unknown_and_revoked_keys_are_401, |app| {
+api_test!(missing_bad_unknown_and_revoked_keys_are_401, uncached_keys(), |app| {
     expect_error(app.http.get(app.url("/v1/clients")).send().await.unwrap(), 401, "unauthorized").await;
     for header in ["Basic abc", "Bearer", "Bearer sk_test_short", "sk_test_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"] {
         let r = app.http.get(app.url("/v1/clients")).header("authorization", header).send().await.unwrap();
@@ -20,8 +20,41 @@ api_test!(missing_bad_unknown_and_revoked_keys_are_401, |app| {
 
     let (key, id) = app.key_with_id(None, Environment::Test, &["*"]).await;
     assert_eq!(app.get_with(&key, "/v1/clients").await.status(), 200);
+    // As `lajan keys revoke` does, from outside the server: no cache here, so at once.
     app.store().revoke_api_key(&id, lajan_domain::Timestamp::now()).await.unwrap();
     expect_error(app.get_with(&key, "/v1/clients").await, 401, "unauthorized").await;
+});
+
+fn uncached_keys() -> lajan_api::config::AppConfig {
+    let mut config = test_config();
+    config.auth_cache_ms = 0;
+    config
+}
+
+fn short_key_cache() -> lajan_api::config::AppConfig {
+    let mut config = test_config();
+    config.auth_cache_ms = 300;
+    config
+}
+
+api_test!(a_revoked_key_stops_working_once_its_cache_entry_expires, short_key_cache(), |app| {
+    let (key, id) = app.key_with_id(None, Environment::Test, &["*"]).await;
+    assert_eq!(app.get_with(&key, "/v1/clients").await.status(), 200);
+    let revoked_at = std::time::Instant::now();
+    app.store().revoke_api_key(&id, lajan_domain::Timestamp::now()).await.unwrap();
+    loop {
+        let status = app.get_with(&key, "/v1/clients").await.status();
+        if status == 401 {
+            break;
+        }
+        assert_eq!(status, 200);
+        // The window is 300 ms; the slack covers a request that began inside it.
+        assert!(revoked_at.elapsed() < std::time::Duration::from_secs(1), "still accepted after the cache window");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    // A key the cache has not seen is looked up, and an unknown one is never kept.
+    let unknown = format!("sk_test_{}", "b".repeat(32));
+    expect_error(app.get_with(&unknown, "/v1/clients").await, 401, "unauthorized").await;
 });
 
 api_test!(keys_without_the_scope_are_403, |app| {
