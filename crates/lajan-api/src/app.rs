@@ -48,7 +48,7 @@ impl Application {
             (Some(url), _) => Arc::new(
                 RedisCounter::connect(url.expose_secret()).await.context("connecting to Redis (LAJAN_REDIS_URL)")?,
             ),
-            (None, Backend::Postgres) => Arc::new(StoreCounter(store.clone())),
+            (None, Backend::Postgres) => Arc::new(StoreCounter::new(store.clone())),
             (None, Backend::Sqlite) => Arc::new(MemoryCounter::default()),
         };
         tracing::info!(counter = limiter.name(), "rate limits counted");

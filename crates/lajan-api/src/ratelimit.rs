@@ -2,6 +2,8 @@
 //!
 //! Where the counts live decides who shares them: memory for a single SQLite process, the
 //! PostgreSQL database or Redis (`LAJAN_REDIS_URL`) when several processes serve one organization.
+//! The database counter takes blocks of hits at a time (see [`StoreCounter`]), so a busy
+//! organization costs the database one write per block rather than one per request.
 //! Every authenticated response carries `X-RateLimit-Limit`, `-Remaining` and `-Reset` (Unix
 //! seconds when the window ends); a request over the limit gets 429 with `Retry-After`.
 
@@ -43,10 +45,11 @@ impl Default for TierLimits {
     }
 }
 
-/// Counts hits per bucket and window. Returns the count including this hit.
+/// Counts hits per bucket and window. Returns this hit's number in the window (the count
+/// including it); `limit` is the bucket's limit, for counters that take hits in blocks.
 #[async_trait]
 pub trait HitCounter: Send + Sync {
-    async fn hit(&self, bucket: &str, window_start: i64) -> anyhow::Result<u64>;
+    async fn hit(&self, bucket: &str, window_start: i64, limit: u64) -> anyhow::Result<u64>;
     fn name(&self) -> &'static str;
 }
 
@@ -58,7 +61,7 @@ pub struct MemoryCounter {
 
 #[async_trait]
 impl HitCounter for MemoryCounter {
-    async fn hit(&self, bucket: &str, window_start: i64) -> anyhow::Result<u64> {
+    async fn hit(&self, bucket: &str, window_start: i64, _limit: u64) -> anyhow::Result<u64> {
         let mut windows = self.windows.lock().map_err(|_| anyhow::anyhow!("rate limiter lock poisoned"))?;
         let entry = windows.entry(bucket.to_owned()).or_insert((window_start, 0));
         if entry.0 != window_start {
@@ -73,15 +76,71 @@ impl HitCounter for MemoryCounter {
     }
 }
 
-/// Counts in the database, shared by every process on it.
-pub struct StoreCounter(pub Arc<dyn Store>);
+/// Counts in the database, shared by every process on it, taken in blocks.
+///
+/// A process reserves a block of consecutive hit numbers in one write (1% of the limit, between
+/// 1 and 1,000) and hands them out from memory. Every hit still gets a number no other process
+/// gives out, so an organization never gets more than its limit across all processes; the price
+/// is that numbers a process reserved and did not use before the window ended are not used by
+/// anyone (at most one block per process per window). One claim per bucket is in flight at a
+/// time, so a burst waits for one block instead of reserving many.
+pub struct StoreCounter {
+    store: Arc<dyn Store>,
+    blocks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<Block>>>>,
+}
+
+/// Hit numbers `next..=last` of the window starting at `window_start`, reserved by this process.
+#[derive(Default)]
+struct Block {
+    window_start: i64,
+    next: u64,
+    last: u64,
+}
+
+/// Past this many buckets, blocks of past windows are dropped before another is added.
+const BLOCKS_SWEEP_AT: usize = 10_000;
+
+impl StoreCounter {
+    pub fn new(store: Arc<dyn Store>) -> Self {
+        StoreCounter { store, blocks: Mutex::new(HashMap::new()) }
+    }
+
+    /// How many hit numbers one write reserves for a bucket with this limit.
+    pub fn block_size(limit: u64) -> u64 {
+        (limit / 100).clamp(1, 1000)
+    }
+
+    fn block_of(&self, bucket: &str, window_start: i64) -> anyhow::Result<Arc<tokio::sync::Mutex<Block>>> {
+        let mut blocks = self.blocks.lock().map_err(|_| anyhow::anyhow!("rate limiter lock poisoned"))?;
+        if let Some(block) = blocks.get(bucket) {
+            return Ok(block.clone());
+        }
+        if blocks.len() >= BLOCKS_SWEEP_AT {
+            blocks.retain(|_, b| b.try_lock().map_or(true, |b| b.window_start >= window_start));
+        }
+        let block = Arc::new(tokio::sync::Mutex::new(Block::default()));
+        blocks.insert(bucket.to_owned(), block.clone());
+        Ok(block)
+    }
+}
 
 #[async_trait]
 impl HitCounter for StoreCounter {
-    async fn hit(&self, bucket: &str, window_start: i64) -> anyhow::Result<u64> {
+    async fn hit(&self, bucket: &str, window_start: i64, limit: u64) -> anyhow::Result<u64> {
+        let block = self.block_of(bucket, window_start)?;
+        let mut block = block.lock().await;
+        if block.window_start == window_start && block.next <= block.last {
+            let n = block.next;
+            block.next += 1;
+            return Ok(n);
+        }
+        let size = Self::block_size(limit);
         // Windows are kept one extra minute so a late purge never resets a live window.
         let expires_at = (window_start + 2 * WINDOW_SECS) * 1000;
-        Ok(self.0.rate_limit_hit(bucket, window_start, expires_at).await?)
+        let last = self.store.rate_limit_hit(bucket, window_start, expires_at, size).await?;
+        let first = last.saturating_sub(size) + 1;
+        *block = Block { window_start, next: first + 1, last };
+        Ok(first)
     }
 
     fn name(&self) -> &'static str {
@@ -101,7 +160,7 @@ impl RedisCounter {
 
 #[async_trait]
 impl HitCounter for RedisCounter {
-    async fn hit(&self, bucket: &str, window_start: i64) -> anyhow::Result<u64> {
+    async fn hit(&self, bucket: &str, window_start: i64, _limit: u64) -> anyhow::Result<u64> {
         let key = format!("lajan:ratelimit:{bucket}:{window_start}");
         let mut conn = self.0.clone();
         let (count,): (u64,) = redis::pipe()
@@ -153,7 +212,7 @@ pub async fn limit(State(state): State<AppState>, req: Request, next: Next) -> R
     let window_start = now_secs - now_secs.rem_euclid(WINDOW_SECS);
     let bucket = format!("{}:{}", ctx.tenant.org_id, ctx.tenant.env);
     let limit = state.config.rate_limits.for_tier(ctx.tier);
-    let count = match state.limiter.hit(&bucket, window_start).await {
+    let count = match state.limiter.hit(&bucket, window_start, limit).await {
         Ok(count) => count,
         Err(e) => {
             // Failing open: an outage of the counter store must not take the API down with it.
@@ -190,12 +249,19 @@ mod tests {
         assert!(!Budget::compute(60, 61, 120).allowed);
     }
 
+    #[test]
+    fn blocks_are_one_percent_of_the_limit_within_bounds() {
+        assert_eq!(StoreCounter::block_size(60), 1);
+        assert_eq!(StoreCounter::block_size(300), 3);
+        assert_eq!(StoreCounter::block_size(1_000_000_000), 1000);
+    }
+
     #[tokio::test]
     async fn memory_counter_resets_per_window() {
         let c = MemoryCounter::default();
-        assert_eq!(c.hit("a", 60).await.unwrap(), 1);
-        assert_eq!(c.hit("a", 60).await.unwrap(), 2);
-        assert_eq!(c.hit("b", 60).await.unwrap(), 1);
-        assert_eq!(c.hit("a", 120).await.unwrap(), 1);
+        assert_eq!(c.hit("a", 60, 10).await.unwrap(), 1);
+        assert_eq!(c.hit("a", 60, 10).await.unwrap(), 2);
+        assert_eq!(c.hit("b", 60, 10).await.unwrap(), 1);
+        assert_eq!(c.hit("a", 120, 10).await.unwrap(), 1);
     }
 }

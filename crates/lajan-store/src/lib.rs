@@ -177,8 +177,9 @@ pub trait Store: InvoiceStore + MessageStore + PayoutStore + Send + Sync + 'stat
 
     // Shared counters.
 
-    /// Adds one hit to `bucket` in the window starting at `window_start` and returns the count.
-    async fn rate_limit_hit(&self, bucket: &str, window_start: i64, expires_at: i64) -> StoreResult<u64>;
+    /// Adds `hits` (at least 1) to `bucket` in the window starting at `window_start` and
+    /// returns the window's count including them.
+    async fn rate_limit_hit(&self, bucket: &str, window_start: i64, expires_at: i64, hits: u64) -> StoreResult<u64>;
 
     /// Deletes expired idempotency keys and rate-limit windows. Returns how many rows went.
     async fn purge_expired(&self, now: Timestamp) -> StoreResult<u64>;

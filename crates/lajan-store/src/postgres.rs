@@ -29,10 +29,14 @@ macro_rules! for_update {
 /// Advisory lock key serializing first-run bootstrap across processes.
 const BOOTSTRAP_LOCK: i64 = 0x6c61_6a61_6e00_0001;
 const MAX_CONNECTIONS: u32 = 16;
+const COUNTER_CONNECTIONS: u32 = 4;
 
 #[derive(Debug)]
 pub struct PgStore {
     pub(crate) pool: PgPool,
+    /// Rate-limit hits: `synchronous_commit=off`, so counting a request never waits for a WAL
+    /// flush (a crash may forget the last few hits of a window, never a change to a resource).
+    counters: PgPool,
     fail: FailPoint,
 }
 
@@ -63,9 +67,17 @@ impl PgStore {
         let pool = PgPoolOptions::new()
             .max_connections(MAX_CONNECTIONS)
             .acquire_timeout(Duration::from_secs(10))
-            .connect_with(options)
+            .connect_with(options.clone())
             .await?;
-        Ok(PgStore { pool, fail: FailPoint::default() })
+        let counters = PgPoolOptions::new()
+            .max_connections(COUNTER_CONNECTIONS)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_lazy_with(options.options([("synchronous_commit", "off")]));
+        Ok(PgStore { pool, counters, fail: FailPoint::default() })
+    }
+
+    fn counters(&self) -> &PgPool {
+        &self.counters
     }
 
     fn reader(&self) -> &PgPool {
@@ -87,6 +99,7 @@ impl PgStore {
 
     async fn close_pools(&self) {
         self.pool.close().await;
+        self.counters.close().await;
     }
 
     /// Folds the delta rows the count triggers append (see migration 0006) into one row per key.

@@ -677,20 +677,21 @@ impl Store for ThisStore {
         Ok(tx.commit().await?)
     }
 
-    async fn rate_limit_hit(&self, bucket: &str, window_start: i64, expires_at: i64) -> StoreResult<u64> {
-        let mut tx = self.begin_write().await?;
-        let hits: i64 = sqlx::query_scalar(
-            "INSERT INTO rate_limit_windows (bucket, window_start, hits, expires_at) VALUES ($1, $2, 1, $3)
-             ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + 1
+    async fn rate_limit_hit(&self, bucket: &str, window_start: i64, expires_at: i64, hits: u64) -> StoreResult<u64> {
+        let hits = i64::try_from(hits.max(1)).map_err(|_| corrupt("rate-limit hits out of range"))?;
+        // One statement, committed on its own: the row lock lasts no longer than the upsert.
+        let total: i64 = sqlx::query_scalar(
+            "INSERT INTO rate_limit_windows (bucket, window_start, hits, expires_at) VALUES ($1, $2, $4, $3)
+             ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + $4
              RETURNING hits",
         )
         .bind(bucket)
         .bind(window_start)
         .bind(expires_at)
-        .fetch_one(&mut *tx)
+        .bind(hits)
+        .fetch_one(self.counters())
         .await?;
-        tx.commit().await?;
-        Ok(count_of(hits))
+        Ok(count_of(total))
     }
 
     async fn purge_expired(&self, now: Timestamp) -> StoreResult<u64> {

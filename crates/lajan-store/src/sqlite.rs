@@ -83,6 +83,11 @@ impl SqliteStore {
         &self.write
     }
 
+    /// Rate-limit hits go through the single writer like every other write.
+    fn counters(&self) -> &SqlitePool {
+        &self.write
+    }
+
     async fn begin_write(&self) -> StoreResult<sqlx::Transaction<'static, Db>> {
         Ok(self.write.begin_with("BEGIN IMMEDIATE").await?)
     }

@@ -315,12 +315,13 @@ contract!(concurrent_idempotency_claims_start_once, |store| {
 
 contract!(rate_limit_windows_count_per_bucket, |store| {
     for expected in 1..=3 {
-        assert_eq!(store.rate_limit_hit("org_a:test", 60, 180).await.unwrap(), expected);
+        assert_eq!(store.rate_limit_hit("org_a:test", 60, 180, 1).await.unwrap(), expected);
     }
-    assert_eq!(store.rate_limit_hit("org_a:test", 120, 240).await.unwrap(), 1, "a new window starts at one");
-    assert_eq!(store.rate_limit_hit("org_b:test", 60, 180).await.unwrap(), 1, "buckets are separate");
+    assert_eq!(store.rate_limit_hit("org_a:test", 120, 240, 1).await.unwrap(), 1, "a new window starts at one");
+    assert_eq!(store.rate_limit_hit("org_b:test", 60, 180, 1).await.unwrap(), 1, "buckets are separate");
     let counted: Vec<_> = futures_join(store.clone()).await;
     assert_eq!(counted.iter().max(), Some(&13));
+    assert_eq!(store.rate_limit_hit("org_b:test", 60, 180, 5).await.unwrap(), 6, "a block of hits at once");
     assert_eq!(store.purge_expired(Timestamp::from_millis(200)).await.unwrap(), 2);
 });
 
@@ -329,7 +330,7 @@ async fn futures_join(store: Arc<dyn Store>) -> Vec<u64> {
     let tasks: Vec<_> = (0..10)
         .map(|_| {
             let store = store.clone();
-            tokio::spawn(async move { store.rate_limit_hit("org_a:test", 60, 180).await.unwrap() })
+            tokio::spawn(async move { store.rate_limit_hit("org_a:test", 60, 180, 1).await.unwrap() })
         })
         .collect();
     let mut out = Vec::new();

@@ -107,6 +107,41 @@ async fn budget_is_shared_across_processes_on_postgres() {
     app.stop().await;
 }
 
+/// With a limit of 300 each process reserves hit numbers three at a time: two processes
+/// together still answer exactly 300 requests of a window and refuse the rest.
+#[tokio::test]
+async fn blocks_of_hits_never_let_processes_exceed_the_limit_together() {
+    let Some(db) = lajan_store::testing::postgres("blocks_of_hits_never_let_processes_exceed").await else {
+        return;
+    };
+    let mut config = test_config();
+    config.rate_limits.standard = 300;
+    let second_store = lajan_store::open(&db.url).await.expect("second process's store");
+    let app = TestApp::spawn(db, config.clone()).await;
+    let second = Server::start(second_store.clone(), config).await;
+    within_one_window(|| async {
+        let org = app.org("Blocks", Tier::Standard).await;
+        let key = app.key(Some(&org.id), Environment::Test, &["*"]).await;
+        let (mut ok, mut limited, mut resets) = (0, 0, Vec::new());
+        for i in 0..320 {
+            let base = if i % 2 == 0 { &app.server.base } else { &second.base };
+            let r = app.http.get(format!("{base}/v1/clients")).bearer_auth(&key).send().await.unwrap();
+            resets.push(header(&r, "x-ratelimit-reset"));
+            match r.status().as_u16() {
+                200 => ok += 1,
+                429 => limited += 1,
+                other => panic!("request {i} answered {other}"),
+            }
+        }
+        assert_eq!((ok, limited), (300, 20));
+        resets
+    })
+    .await;
+    second.stop().await;
+    second_store.close().await;
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn budget_is_shared_across_processes_through_redis() {
     let Ok(url) = std::env::var("LAJAN_TEST_REDIS_URL") else {
