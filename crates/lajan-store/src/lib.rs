@@ -185,7 +185,7 @@ pub trait Store: InvoiceStore + MessageStore + PayoutStore + Send + Sync + 'stat
     async fn purge_expired(&self, now: Timestamp) -> StoreResult<u64>;
 
     /// Folds the per-tenant count deltas concurrent writers appended (PostgreSQL) so totals stay
-    /// a lookup of a few rows. Returns how many rows it wrote; always 0 on SQLite.
+    /// a lookup of a few rows. Returns how many delta rows it folded; always 0 on SQLite.
     async fn compact_counts(&self) -> StoreResult<u64>;
 
     /// Fault injection for tests: the next change to a resource (anything but the bookkeeping of

@@ -6,6 +6,7 @@ use sqlx::migrate::Migrator;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{ConnectOptions, Connection};
 use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 type Db = sqlx::Postgres;
@@ -30,6 +31,8 @@ macro_rules! for_update {
 const BOOTSTRAP_LOCK: i64 = 0x6c61_6a61_6e00_0001;
 const MAX_CONNECTIONS: u32 = 16;
 const COUNTER_CONNECTIONS: u32 = 4;
+/// Rows folded out of the count tables before they are vacuumed.
+const VACUUM_COUNTS_AFTER: u64 = 10_000;
 
 #[derive(Debug)]
 pub struct PgStore {
@@ -37,6 +40,8 @@ pub struct PgStore {
     /// Rate-limit hits: `synchronous_commit=off`, so counting a request never waits for a WAL
     /// flush (a crash may forget the last few hits of a window, never a change to a resource).
     counters: PgPool,
+    /// Count rows folded since the count tables were last vacuumed.
+    folded_since_vacuum: AtomicU64,
     fail: FailPoint,
 }
 
@@ -73,7 +78,7 @@ impl PgStore {
             .max_connections(COUNTER_CONNECTIONS)
             .acquire_timeout(Duration::from_secs(10))
             .connect_lazy_with(options.options([("synchronous_commit", "off")]));
-        Ok(PgStore { pool, counters, fail: FailPoint::default() })
+        Ok(PgStore { pool, counters, folded_since_vacuum: AtomicU64::new(0), fail: FailPoint::default() })
     }
 
     fn counters(&self) -> &PgPool {
@@ -104,24 +109,37 @@ impl PgStore {
 
     /// Folds the delta rows the count triggers append (see migration 0006) into one row per key.
     /// One statement per table: rows appended meanwhile are outside its snapshot and stay.
+    /// Returns how many delta rows went.
     async fn compact_count_deltas(&self) -> StoreResult<u64> {
         let mut folded = 0;
         for sql in [
             "WITH gone AS (
                  DELETE FROM invoice_counts WHERE (org_id, env, status) IN (
                      SELECT org_id, env, status FROM invoice_counts GROUP BY 1, 2, 3 HAVING COUNT(*) > 1)
-                 RETURNING org_id, env, status, n)
-             INSERT INTO invoice_counts (org_id, env, status, n)
-             SELECT org_id, env, status, SUM(n) FROM gone GROUP BY 1, 2, 3",
+                 RETURNING org_id, env, status, n),
+             folded AS (
+                 INSERT INTO invoice_counts (org_id, env, status, n)
+                 SELECT org_id, env, status, SUM(n) FROM gone GROUP BY 1, 2, 3)
+             SELECT COUNT(*) FROM gone",
             "WITH gone AS (
                  DELETE FROM payout_counts WHERE (org_id, env, type, approval_status, exec_status) IN (
                      SELECT org_id, env, type, approval_status, exec_status FROM payout_counts
                      GROUP BY 1, 2, 3, 4, 5 HAVING COUNT(*) > 1)
-                 RETURNING org_id, env, type, approval_status, exec_status, n)
-             INSERT INTO payout_counts (org_id, env, type, approval_status, exec_status, n)
-             SELECT org_id, env, type, approval_status, exec_status, SUM(n) FROM gone GROUP BY 1, 2, 3, 4, 5",
+                 RETURNING org_id, env, type, approval_status, exec_status, n),
+             folded AS (
+                 INSERT INTO payout_counts (org_id, env, type, approval_status, exec_status, n)
+                 SELECT org_id, env, type, approval_status, exec_status, SUM(n) FROM gone GROUP BY 1, 2, 3, 4, 5)
+             SELECT COUNT(*) FROM gone",
         ] {
-            folded += sqlx::query(sql).execute(&self.pool).await?.rows_affected();
+            let gone: i64 = sqlx::query_scalar(sql).fetch_one(&self.pool).await?;
+            folded += u64::try_from(gone).unwrap_or(0);
+        }
+        // Folding leaves the deltas behind as dead rows that every count would step over until
+        // a vacuum; don't leave that to autovacuum (which may be off, or slow to notice).
+        let pending = self.folded_since_vacuum.fetch_add(folded, Ordering::Relaxed) + folded;
+        if pending >= VACUUM_COUNTS_AFTER {
+            self.folded_since_vacuum.store(0, Ordering::Relaxed);
+            sqlx::query("VACUUM (ANALYZE) invoice_counts, payout_counts").execute(&self.pool).await?;
         }
         Ok(folded)
     }
