@@ -340,8 +340,6 @@ impl InvoiceStore for ThisStore {
     }
 
     async fn list_invoices(&self, tenant: &Tenant, q: &InvoiceQuery) -> StoreResult<Page<InvoiceDetail>> {
-        // Each filter is added only when given, so the planner can pick the index it matches
-        // (`($n IS NULL OR col = $n)` would make it scan every row of the tenant).
         fn filter<'a>(
             qb: &mut sqlx::QueryBuilder<'a, Db>,
             tenant: &'a Tenant,
@@ -349,14 +347,7 @@ impl InvoiceStore for ThisStore {
             client_id: Option<&'a str>,
             pattern: Option<&'a str>,
         ) {
-            qb.push(" WHERE i.org_id = ").push_bind(&tenant.org_id);
-            qb.push(" AND i.env = ").push_bind(tenant.env.as_str());
-            if let Some(status) = status {
-                qb.push(" AND i.status = ").push_bind(status);
-            }
-            if let Some(client_id) = client_id {
-                qb.push(" AND i.client_id = ").push_bind(client_id);
-            }
+            push_tenant_filters(qb, "i", tenant, &[("status", status), ("client_id", client_id)]);
             if let Some(pattern) = pattern {
                 qb.push(" AND (LOWER(i.number) LIKE ").push_bind(pattern);
                 qb.push(" ESCAPE '\\' OR LOWER(c.first_name || ' ' || c.last_name) LIKE ").push_bind(pattern);

@@ -203,13 +203,8 @@ impl PayoutStore for ThisStore {
     }
 
     async fn list_payouts(&self, tenant: &Tenant, q: &PayoutQuery) -> StoreResult<(Page<PayoutDetail>, PayoutCounts)> {
-        // Each filter is added only when given, so the planner can pick the index it matches.
         fn scope<'a>(qb: &mut sqlx::QueryBuilder<'a, Db>, tenant: &'a Tenant, kind: Option<&'a str>, pattern: Option<&'a str>) {
-            qb.push(" WHERE p.org_id = ").push_bind(&tenant.org_id);
-            qb.push(" AND p.env = ").push_bind(tenant.env.as_str());
-            if let Some(kind) = kind {
-                qb.push(" AND p.type = ").push_bind(kind);
-            }
+            push_tenant_filters(qb, "p", tenant, &[("type", kind)]);
             if let Some(pattern) = pattern {
                 qb.push(" AND (LOWER(p.wallet_account_id) LIKE ").push_bind(pattern);
                 qb.push(" ESCAPE '\\' OR LOWER(COALESCE(c.first_name, '') || ' ' || COALESCE(c.last_name, '')) LIKE ");

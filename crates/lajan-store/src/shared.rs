@@ -44,6 +44,24 @@ fn count_of(n: i64) -> u64 {
     u64::try_from(n).unwrap_or(0)
 }
 
+/// ` WHERE a.org_id = ? AND a.env = ?`, then ` AND a.col = ?` for each filter given, for lists
+/// built with a `QueryBuilder`: leaving out the filters not given lets the planner pick the index
+/// the others match (`($n IS NULL OR col = $n)` made it scan every row of the tenant).
+fn push_tenant_filters<'a>(
+    qb: &mut sqlx::QueryBuilder<'a, Db>,
+    alias: &str,
+    tenant: &'a Tenant,
+    filters: &[(&str, Option<&'a str>)],
+) {
+    qb.push(format_args!(" WHERE {alias}.org_id = ")).push_bind(&tenant.org_id);
+    qb.push(format_args!(" AND {alias}.env = ")).push_bind(tenant.env.as_str());
+    for (column, value) in filters {
+        if let Some(value) = value {
+            qb.push(format_args!(" AND {alias}.{column} = ")).push_bind(*value);
+        }
+    }
+}
+
 /// `%term%` for LIKE, with the wildcard characters in the term escaped (ESCAPE '\').
 fn like_pattern(term: &str) -> String {
     let mut p = String::with_capacity(term.len() + 2);
