@@ -264,6 +264,11 @@ async fn pay_in_browser(browser: &Client, cdp: &Cdp, pay_url: &str, shots: &Path
     ensure!(width > 0.0 && height > 0.0, "the QR code is {width}x{height}");
     ensure!(qr.is_displayed().await?, "the QR code is not displayed");
     screenshots(browser, cdp, shots, "payment-page-before").await?;
+    // On the phone's first screen (no scrolling): the wallet button and the sandbox's simulate.
+    for id in ["wallet-link", "simulate"] {
+        let (_, y, _, height) = browser.find(Locator::Id(id)).await?.rectangle().await?;
+        ensure!(y + height <= f64::from(PHONE.1), "#{id} ends at {} px, below the first screen", y + height);
+    }
 
     browser.find(Locator::Id("simulate")).await.context("no Simulate payment button")?.click().await?;
     // POST /pay/{pi}/simulate answers 303 back to the page, which now says it is paid.
@@ -273,6 +278,9 @@ async fn pay_in_browser(browser: &Client, cdp: &Cdp, pay_url: &str, shots: &Path
     let outcome = wait().for_element(Locator::Id("outcome")).await.context("no #outcome after paying")?;
     let outcome = outcome.text().await?;
     ensure!(outcome.contains("Paid in full"), "#outcome says {outcome:?}");
+    // The script showed the time in the phone's own zone instead of the UTC fallback.
+    let paid_at = text(browser, "paid-at").await?;
+    ensure!(!paid_at.contains("UTC") && !paid_at.is_empty(), "#paid-at shows {paid_at:?}");
     ensure!(browser.find_all(Locator::Id("simulate")).await?.is_empty(), "a paid page offers no Simulate payment");
     ensure!(browser.find_all(Locator::Css("#qr svg")).await?.is_empty(), "a paid page shows no QR code");
     let url = browser.current_url().await?;

@@ -161,6 +161,7 @@ fn page_html(
                         _ => text,
                     }
                 }),
+                paid_at_iso => intent.paid_at.map(|t| t.to_string()),
                 destination, issuer, reference => intent.reference, intent_id => intent.id,
                 sep7_uri => sep7, qr_svg => qr,
             })

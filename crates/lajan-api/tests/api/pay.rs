@@ -45,6 +45,13 @@ api_test!(the_payment_page_shows_how_to_pay_and_marks_viewed_once, |app| {
     assert!(html.contains("memo_type=MEMO_TEXT"));
     assert!(html.contains("&lt;b&gt;Merci") && !html.contains("<b>Merci"), "escaped");
     assert!(html.contains("id=\"simulate\""), "sandbox pages can simulate a payment");
+    // On a phone the wallet is on the same device: its button (and the sandbox's simulate)
+    // come first, the account and memo with copy buttons next, the QR code for another device last.
+    let at = |needle: &str| html.find(needle).unwrap_or_else(|| panic!("no {needle} on the page"));
+    assert!(at("id=\"wallet-link\"") < at("id=\"simulate\""));
+    assert!(at("id=\"simulate\"") < at("id=\"destination\""));
+    assert!(at("id=\"memo\"") < at("id=\"qr\""));
+    assert!(html.contains("data-copy=\"destination\"") && html.contains("data-copy=\"memo\""));
     assert!(!html.contains("http://") || !html.contains("<script src"), "no external assets");
     let got: Value = app.get(&format!("/v1/invoices/{id}")).await.json().await.unwrap();
     assert_eq!(got["status"], "viewed");
@@ -95,6 +102,11 @@ api_test!(sandbox_payments_underpay_then_pay_through_the_watcher, |app| {
         .await;
     let (_, html) = page(app, &pi).await;
     assert!(html.contains("Paid in full on") && !html.contains("id=\"simulate\""));
+    // The time in UTC for readers without JavaScript, and machine-readable for the local time.
+    let (_, rest) = html.split_once("<time id=\"paid-at\" datetime=\"").expect("a <time> for the payment");
+    let (iso, rest) = rest.split_once("\">").unwrap();
+    assert!(iso.len() == 24 && iso.ends_with('Z') && iso.starts_with("20"), "datetime {iso:?}");
+    assert!(rest.split_once("</time>").unwrap().0.ends_with(" UTC"), "UTC without JavaScript");
     assert!(html.contains("Received: HTG 110.00"));
     expect_error(simulate(app, "pi_nope", json!({})).await, 404, "not_found").await;
     expect_error(simulate(app, &pi, json!({ "amount": 0 })).await, 400, "invalid_amount").await;
