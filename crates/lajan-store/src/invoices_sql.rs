@@ -137,13 +137,7 @@ async fn read_invoice<'e, E: sqlx::Executor<'e, Database = Db>>(
 
 /// Takes the invoice's row lock (where the backend has row locks) before reading it whole.
 async fn lock_invoice(tx: &mut Tx, tenant: &Tenant, id: &str) -> StoreResult<InvoiceDetail> {
-    sqlx::query(concat!("SELECT id FROM invoices WHERE org_id = $1 AND env = $2 AND id = $3", for_update!()))
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(id)
-        .fetch_optional(&mut **tx)
-        .await?
-        .ok_or(StoreError::NotFound)?;
+    lock_tenant_row(tx, "invoices", tenant, id).await?;
     read_invoice(&mut **tx, tenant, id).await?.ok_or(StoreError::NotFound)
 }
 

@@ -79,13 +79,7 @@ async fn read_payout(
 }
 
 async fn lock_payout(tx: &mut Tx, tenant: &Tenant, id: &str) -> StoreResult<PayoutDetail> {
-    sqlx::query(concat!("SELECT id FROM payouts WHERE org_id = $1 AND env = $2 AND id = $3", for_update!()))
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(id)
-        .fetch_optional(&mut **tx)
-        .await?
-        .ok_or(StoreError::NotFound)?;
+    lock_tenant_row(tx, "payouts", tenant, id).await?;
     read_payout(tx, Some(tenant), id).await?.ok_or(StoreError::NotFound)
 }
 

@@ -179,6 +179,20 @@ fn prefixed_client(row: &DbRow, id: String) -> StoreResult<Client> {
     })
 }
 
+/// Takes the row lock (where the backend has row locks) on the tenant's row `id` of `table`,
+/// before the caller reads it whole; `NotFound` when the tenant has no such row.
+async fn lock_tenant_row(tx: &mut Tx, table: &'static str, tenant: &Tenant, id: &str) -> StoreResult<()> {
+    let sql = format!(concat!("SELECT id FROM {} WHERE org_id = $1 AND env = $2 AND id = $3", for_update!()), table);
+    sqlx::query(&sql)
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?
+        .ok_or(StoreError::NotFound)?;
+    Ok(())
+}
+
 /// The live client `id`, locked for update where the backend locks rows.
 async fn lock_client(tx: &mut Tx, tenant: &Tenant, id: &str) -> StoreResult<Client> {
     let row = sqlx::query(concat!(

@@ -60,35 +60,21 @@ api_test!(a_revoked_key_stops_working_once_its_cache_entry_expires, short_key_ca
 api_test!(keys_without_the_scope_are_403, |app| {
     let reader = app.key(None, Environment::Test, &["clients:read"]).await;
     assert_eq!(app.get_with(&reader, "/v1/clients").await.status(), 200);
-    let r = app
-        .http
-        .post(app.url("/v1/clients"))
-        .bearer_auth(&reader)
-        .json(&json!({ "firstName": "A", "lastName": "B" }))
-        .send()
-        .await
-        .unwrap();
+    let r = app.post_with(&reader, "/v1/clients", &json!({ "firstName": "A", "lastName": "B" })).await;
     let body = expect_error(r, 403, "forbidden").await;
     assert!(body["message"].as_str().unwrap().contains("clients:write"));
     expect_error(app.get_with(&reader, "/v1/events").await, 403, "forbidden").await;
     expect_error(app.get_with(&reader, "/v1/settings").await, 403, "forbidden").await;
     // 403 comes before body validation.
-    let r = app.http.post(app.url("/v1/clients")).bearer_auth(&reader).json(&json!({})).send().await.unwrap();
+    let r = app.post_with(&reader, "/v1/clients", &json!({})).await;
     expect_error(r, 403, "forbidden").await;
 
     let writer = app.key(None, Environment::Test, &["clients:write", "events:read"]).await;
-    let r = app
-        .http
-        .post(app.url("/v1/clients"))
-        .bearer_auth(&writer)
-        .json(&json!({ "firstName": "A", "lastName": "B" }))
-        .send()
-        .await
-        .unwrap();
+    let r = app.post_with(&writer, "/v1/clients", &json!({ "firstName": "A", "lastName": "B" })).await;
     assert_eq!(r.status(), 201);
     assert_eq!(app.get_with(&writer, "/v1/clients").await.status(), 200, "write includes read");
     assert_eq!(app.get_with(&writer, "/v1/events").await.status(), 200);
-    let r = app.http.put(app.url("/v1/settings")).bearer_auth(&writer).json(&json!({})).send().await.unwrap();
+    let r = app.send_json_with(&writer, Method::PUT, "/v1/settings", &json!({})).await;
     expect_error(r, 403, "forbidden").await;
 });
 
@@ -119,14 +105,7 @@ api_test!(organizations_and_environments_are_isolated, |app| {
     }
     let still: serde_json::Value = app.get(&format!("/v1/clients/{id}")).await.json().await.unwrap();
     assert_eq!(still, mine, "untouched by the other tenants");
-    let r = app
-        .http
-        .request(Method::PUT, app.url("/v1/settings"))
-        .bearer_auth(&live)
-        .json(&json!({ "defaultCurrency": "USD" }))
-        .send()
-        .await
-        .unwrap();
+    let r = app.send_json_with(&live, Method::PUT, "/v1/settings", &json!({ "defaultCurrency": "USD" })).await;
     assert_eq!(r.status(), 200);
     let test_settings: serde_json::Value = app.get("/v1/settings").await.json().await.unwrap();
     assert_eq!(test_settings["defaultCurrency"], "HTG", "settings are per environment");

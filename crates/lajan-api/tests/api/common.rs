@@ -147,7 +147,16 @@ impl TestApp {
     }
 
     pub async fn send_json(&self, method: Method, path: &str, body: &Value) -> Response {
-        self.req(method, path).json(body).send().await.expect("send")
+        self.send_json_with(&self.key, method, path, body).await
+    }
+
+    /// `send_json` as another key (another environment, organization or scope).
+    pub async fn send_json_with(&self, key: &str, method: Method, path: &str, body: &Value) -> Response {
+        self.http.request(method, self.url(path)).bearer_auth(key).json(body).send().await.expect("send")
+    }
+
+    pub async fn post_with(&self, key: &str, path: &str, body: &Value) -> Response {
+        self.send_json_with(key, Method::POST, path, body).await
     }
 
     pub async fn post(&self, path: &str, body: &Value) -> Response {

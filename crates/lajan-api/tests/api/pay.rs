@@ -119,7 +119,7 @@ api_test!(sandbox_payments_underpay_then_pay_through_the_watcher, |app| {
         .await
         .unwrap();
     expect_error(r, 403, "forbidden").await;
-    let r = app.http.get(app.url("/v1/sandbox/messages")).bearer_auth(&live).send().await.unwrap();
+    let r = app.get_with(&live, "/v1/sandbox/messages").await;
     expect_error(r, 403, "forbidden").await;
 });
 
@@ -283,30 +283,12 @@ async fn live_invoices_are_delivered_by_email_and_sms() {
     });
     let app = TestApp::spawn(lajan_store::testing::sqlite().await, config).await;
     let live = app.key(None, Environment::Live, &["*"]).await;
-    let client: Value = app
-        .http
-        .post(app.url("/v1/clients"))
-        .bearer_auth(&live)
-        .json(&json!({ "firstName": "Marie", "lastName": "Jean", "email": "marie@example.ht", "phoneNumber": "+50937000000" }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let marie =
+        json!({ "firstName": "Marie", "lastName": "Jean", "email": "marie@example.ht", "phoneNumber": "+50937000000" });
+    let client: Value = app.post_with(&live, "/v1/clients", &marie).await.json().await.unwrap();
     let body = json!({ "clientId": client["id"], "dueDate": "2030-01-31", "sendImmediately": true,
                        "lineItems": [{ "description": "Loan fee", "quantity": 2, "unitPrice": 625 }] });
-    let inv: Value = app
-        .http
-        .post(app.url("/v1/invoices"))
-        .bearer_auth(&live)
-        .json(&body)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let inv: Value = app.post_with(&live, "/v1/invoices", &body).await.json().await.unwrap();
     assert_eq!(inv["status"], "sent");
     let link = inv["paymentLink"]["url"].as_str().unwrap();
     assert_eq!(app.jobs().deliver_messages_once(lajan_domain::Timestamp::now()).await.unwrap(), 2);
@@ -332,13 +314,12 @@ async fn live_invoices_are_delivered_by_email_and_sms() {
     // A provider outage is retried later; the outcome of every attempt is recorded.
     sms.respond_next(1, 503, r#"{"code":20500,"message":"Service unavailable"}"#);
     let r = app
-        .http
-        .post(app.url(&format!("/v1/invoices/{}/send", inv["id"].as_str().unwrap())))
-        .bearer_auth(&live)
-        .json(&json!({ "channels": ["sms"] }))
-        .send()
-        .await
-        .unwrap();
+        .post_with(
+            &live,
+            &format!("/v1/invoices/{}/send", inv["id"].as_str().unwrap()),
+            &json!({ "channels": ["sms"] }),
+        )
+        .await;
     assert_eq!(r.status(), 200);
     assert_eq!(app.jobs().deliver_messages_once(lajan_domain::Timestamp::now()).await.unwrap(), 1);
     assert_eq!(sms.messages().len(), 1, "the failed attempt delivered nothing");
@@ -372,19 +353,14 @@ async fn the_background_sender_delivers_right_after_a_send() {
     let app = TestApp::spawn(lajan_store::testing::sqlite().await, config).await;
     let live = app.key(None, Environment::Live, &["*"]).await;
     let client: Value = app
-        .http
-        .post(app.url("/v1/clients"))
-        .bearer_auth(&live)
-        .json(&json!({ "firstName": "A", "lastName": "B", "email": "a@example.ht" }))
-        .send()
+        .post_with(&live, "/v1/clients", &json!({ "firstName": "A", "lastName": "B", "email": "a@example.ht" }))
         .await
-        .unwrap()
         .json()
         .await
         .unwrap();
     let body = json!({ "clientId": client["id"], "dueDate": "2030-01-31", "sendImmediately": true,
                        "lineItems": [{ "description": "Fee", "quantity": 1, "unitPrice": 5 }] });
-    let r = app.http.post(app.url("/v1/invoices")).bearer_auth(&live).json(&body).send().await.unwrap();
+    let r = app.post_with(&live, "/v1/invoices", &body).await;
     assert_eq!(r.status(), 201);
     let arrived = wait_for(|| smtp.messages().into_iter().next(), std::time::Duration::from_secs(10)).await;
     assert!(arrived.is_some_and(|m| m.to == ["a@example.ht"]), "delivered within seconds of the send");

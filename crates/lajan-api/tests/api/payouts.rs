@@ -138,13 +138,12 @@ api_test!(approval_needs_the_scope_and_follows_the_rules, |app| {
     expect_error(action(app, &app.key, id, "retry").await, 400, "cannot_retry").await;
     let q = payout(app, json!({ "walletAccountId": WALLET, "assetAmount": 10, "assetCode": "USDC" })).await;
     let r = app
-        .http
-        .post(app.url(&format!("/v1/payouts/{}/reject", q["id"].as_str().unwrap())))
-        .bearer_auth(&approver)
-        .json(&json!({ "reason": "duplicate" }))
-        .send()
-        .await
-        .unwrap();
+        .post_with(
+            &approver,
+            &format!("/v1/payouts/{}/reject", q["id"].as_str().unwrap()),
+            &json!({ "reason": "duplicate" }),
+        )
+        .await;
     assert_eq!(r.json::<Value>().await.unwrap()["approvalStatus"], "rejected");
 
     app.put("/v1/settings", &json!({ "requireDistinctApprover": true })).await;
@@ -241,7 +240,7 @@ api_test!(sandbox_execution_end_to_end_and_filters, |app| {
     assert_ne!(again["attempts"][0]["txHash"], again["attempts"][1]["txHash"], "a retry is a new transaction");
     expect_error(action(app, &app.key, waiting["id"].as_str().unwrap(), "retry").await, 400, "cannot_retry").await;
     let live = app.key(None, Environment::Live, &["*"]).await;
-    let r = app.http.get(app.url("/v1/sandbox/balances")).bearer_auth(&live).send().await.unwrap();
+    let r = app.get_with(&live, "/v1/sandbox/balances").await;
     expect_error(r, 403, "forbidden").await;
 });
 
@@ -347,47 +346,19 @@ async fn two_executors_on_one_postgres_execute_each_payout_once() {
 api_test!(live_payouts_wait_without_a_trace_while_no_live_ledger_is_configured, |app| {
     let live = app.key(None, Environment::Live, &["*"]).await;
     let body = json!({ "walletAccountId": WALLET, "assetAmount": 5, "assetCode": "XLM" });
-    let created: Value = app
-        .http
-        .post(app.url("/v1/payouts"))
-        .bearer_auth(&live)
-        .json(&body)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let created: Value = app.post_with(&live, "/v1/payouts", &body).await.json().await.unwrap();
     let id = created["id"].as_str().unwrap();
     assert_eq!(action(app, &live, id, "approve").await.status(), 200);
     let now = Timestamp::now();
     for at in [now, now.plus_millis(301_000), now.plus_millis(602_000)] {
         execute(app, at).await;
     }
-    let p: Value = app
-        .http
-        .get(app.url(&format!("/v1/payouts/{id}")))
-        .bearer_auth(&live)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let p: Value = app.get_with(&live, &format!("/v1/payouts/{id}")).await.json().await.unwrap();
     assert_eq!(p["execStatus"], "ready_to_send", "{p}");
     assert_eq!(p["attempts"].as_array().unwrap().len(), 0, "nothing was submitted, so no attempt");
     // An attempt left unfinished (a live ledger configured then, not now) is kept as it is.
     app.store().start_attempt(id, "hash", "envelope", now).await.unwrap();
     execute(app, now.plus_millis(1_000_000)).await;
-    let p: Value = app
-        .http
-        .get(app.url(&format!("/v1/payouts/{id}")))
-        .bearer_auth(&live)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let p: Value = app.get_with(&live, &format!("/v1/payouts/{id}")).await.json().await.unwrap();
     assert_eq!(p["attempts"].as_array().unwrap().len(), 1, "{p}");
 });
