@@ -5,9 +5,29 @@
 //! (`CI` set), where a missing or unreachable PostgreSQL fails the test loudly.
 
 use crate::{Store, postgres::PgStore, sqlite::SqliteStore};
+use lajan_domain::id::IdKind;
+use lajan_domain::org::{Organization, Tier};
+use lajan_domain::{Environment, Tenant, Timestamp};
 use std::sync::Arc;
 
 pub const DATABASE_URL_VAR: &str = "LAJAN_TEST_DATABASE_URL";
+
+/// A new Standard-tier organization called `name`, stored.
+pub async fn organization(store: &Arc<dyn Store>, name: &str) -> Organization {
+    let org = Organization {
+        id: IdKind::Organization.generate(),
+        name: name.into(),
+        tier: Tier::Standard,
+        created_at: Timestamp::now(),
+    };
+    store.create_organization(&org).await.expect("create the test organization");
+    org
+}
+
+/// The test environment of a new organization ("Acme").
+pub async fn test_tenant(store: &Arc<dyn Store>) -> Tenant {
+    Tenant::new(organization(store, "Acme").await.id, Environment::Test)
+}
 
 /// A migrated store that is cleaned up by [`TestStore::cleanup`] (or left behind if a test panics).
 pub struct TestStore {

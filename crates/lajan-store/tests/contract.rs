@@ -18,14 +18,7 @@ use lajan_store::contract;
 const WALLET: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
 
 async fn org(store: &Arc<dyn Store>, name: &str) -> Organization {
-    let org = Organization {
-        id: IdKind::Organization.generate(),
-        name: name.into(),
-        tier: Tier::Standard,
-        created_at: Timestamp::now(),
-    };
-    store.create_organization(&org).await.unwrap();
-    org
+    lajan_store::testing::organization(store, name).await
 }
 
 fn new_key(org_id: &str, env: Environment, hash: &str) -> NewApiKey {

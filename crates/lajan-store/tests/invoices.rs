@@ -4,7 +4,6 @@ use lajan_domain::client::ClientInput;
 use lajan_domain::id::IdKind;
 use lajan_domain::invoice::{DueDate, Invoice, InvoiceAction, InvoiceStatus, LineItemInput, price_line_items};
 use lajan_domain::money::{Currency, TaxRate};
-use lajan_domain::org::{Organization, Tier};
 use lajan_domain::pagination::PageRequest;
 use lajan_domain::payment::{IncomingPayment, IntentStatus, PaymentIntent, new_reference};
 use lajan_domain::{Environment, Tenant, Timestamp};
@@ -17,14 +16,7 @@ use std::sync::Arc;
 use lajan_store::contract;
 
 async fn tenant(store: &Arc<dyn Store>) -> Tenant {
-    let org = Organization {
-        id: IdKind::Organization.generate(),
-        name: "Acme".into(),
-        tier: Tier::Standard,
-        created_at: Timestamp::now(),
-    };
-    store.create_organization(&org).await.unwrap();
-    Tenant::new(org.id, Environment::Test)
+    lajan_store::testing::test_tenant(store).await
 }
 
 async fn client(store: &Arc<dyn Store>, t: &Tenant) -> String {

@@ -1,7 +1,6 @@
 //! The payouts contract: the same cases on SQLite and PostgreSQL.
 
 use lajan_domain::id::IdKind;
-use lajan_domain::org::{Organization, Tier};
 use lajan_domain::payout::{ApprovalStatus, ExecStatus, PayoutAction, PayoutFilter, PayoutType};
 use lajan_domain::{Environment, Tenant, Timestamp};
 use lajan_store::contract;
@@ -10,14 +9,7 @@ use lajan_store::{NewEvent, Store, StoreError};
 use std::sync::Arc;
 
 async fn tenant(store: &Arc<dyn Store>) -> Tenant {
-    let org = Organization {
-        id: IdKind::Organization.generate(),
-        name: "Acme".into(),
-        tier: Tier::Standard,
-        created_at: Timestamp::now(),
-    };
-    store.create_organization(&org).await.unwrap();
-    Tenant::new(org.id, Environment::Test)
+    lajan_store::testing::test_tenant(store).await
 }
 
 fn ev(d: &PayoutDetail) -> NewEvent {
