@@ -281,6 +281,10 @@ mod tests {
         let cfg = ServeConfig::resolve(&defaults, serve_args(&defaults), FileConfig::default()).unwrap();
         assert_eq!(cfg.listen.to_string(), DEFAULT_LISTEN);
         assert_eq!(cfg.database_url.expose_secret(), DEFAULT_DATABASE_URL);
+        assert_eq!(cfg.app.auth_cache_ms, 1000);
+        let no_cache = Cli::parse_from(["lajan", "serve", "--auth-cache-ms", "0"]);
+        let cfg = ServeConfig::resolve(&no_cache, serve_args(&no_cache), FileConfig::default()).unwrap();
+        assert_eq!(cfg.app.auth_cache_ms, 0);
     }
 
     #[test]
@@ -300,5 +304,9 @@ mod tests {
                 .unwrap();
         let err = ServeConfig::resolve(&cli, serve_args(&cli), short_lease).unwrap_err();
         assert!(err.to_string().contains("LAJAN_PAYOUT_LEASE_SECS"), "{err}");
+        // A revoked key would keep working for as long as the cache trusts it.
+        let long_cache: FileConfig = toml::from_str("auth_cache_ms = 60001").unwrap();
+        let err = ServeConfig::resolve(&cli, serve_args(&cli), long_cache).unwrap_err();
+        assert!(err.to_string().contains("LAJAN_AUTH_CACHE_MS"), "{err}");
     }
 }
