@@ -62,7 +62,9 @@ impl Application {
         };
         let jobs = Arc::new(Jobs::new(store.clone(), &config, email, sms)?);
         let keys = Arc::new(KeyCache::new(Duration::from_millis(config.auth_cache_ms)));
-        Ok(Application { listener, state: AppState { store, limiter, config: Arc::new(config), jobs, keys } })
+        let in_flight = Arc::default();
+        let state = AppState { store, limiter, config: Arc::new(config), jobs, keys, in_flight };
+        Ok(Application { listener, state })
     }
 
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {

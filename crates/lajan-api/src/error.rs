@@ -81,6 +81,14 @@ impl ApiError {
         Self::new(StatusCode::FORBIDDEN, "forbidden", message)
     }
 
+    pub fn idempotency_in_progress() -> Self {
+        Self::new(
+            StatusCode::CONFLICT,
+            "idempotency_in_progress",
+            "A request with this Idempotency-Key is still being processed; retry shortly",
+        )
+    }
+
     pub fn payload_too_large() -> Self {
         Self::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", "The request body is larger than 1 MiB")
     }
@@ -122,11 +130,20 @@ pub fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
     out
 }
 
+/// Marks the response of a request whose store call found its `Idempotency-Key` taken by a
+/// request that committed first: the idempotency middleware answers with what that one left.
+#[derive(Debug, Clone, Copy)]
+pub struct KeyTaken;
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        let key_taken = self.code == "idempotency_in_progress";
         let mut response = (self.status, Json(self.body())).into_response();
         if let Some(secs) = self.retry_after {
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        if key_taken {
+            response.extensions_mut().insert(KeyTaken);
         }
         response
     }
@@ -149,6 +166,7 @@ impl From<StoreError> for ApiError {
         match err {
             StoreError::NotFound => ApiError::not_found("resource"),
             StoreError::Rejected(invalid) => invalid.into(),
+            StoreError::IdempotencyKeyTaken => ApiError::idempotency_in_progress(),
             other => ApiError::internal(&other),
         }
     }

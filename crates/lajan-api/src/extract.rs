@@ -112,9 +112,40 @@ pub fn nullable<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<
     Option::<T>::deserialize(d).map(Some)
 }
 
-/// A JSON number, kept as its exact text (never through `f64`).
-pub fn number_text(n: &serde_json::Number) -> String {
-    n.to_string()
+/// For PUT fields that keep their value when left out and cannot be cleared: `null` is refused,
+/// naming the field, instead of being read as "left out".
+/// Use with `#[serde(default, deserialize_with = "not_null")]`.
+pub fn not_null<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    match Option::<T>::deserialize(d)? {
+        Some(value) => Ok(Some(value)),
+        None => Err(serde::de::Error::custom("cannot be null; leave the field out to keep its value")),
+    }
+}
+
+/// A JSON number, kept as its exact text (never through `f64`). Anything else in its place is
+/// refused with a message saying a number was expected and what came instead.
+#[derive(Debug, Clone)]
+pub struct ExactNumber(serde_json::Number);
+
+impl ExactNumber {
+    pub fn text(&self) -> String {
+        self.0.to_string()
+    }
+}
+
+impl<'de> Deserialize<'de> for ExactNumber {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde_json::Value;
+        let got = match Value::deserialize(d)? {
+            Value::Number(n) => return Ok(ExactNumber(n)),
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::String(_) => "a string",
+            Value::Array(_) => "an array",
+            Value::Object(_) => "an object",
+        };
+        Err(serde::de::Error::custom(format!("must be a number, not {got}")))
+    }
 }
 
 /// `?page=&limit=`, validated: anything but integers in range is 400 `invalid_pagination`.
@@ -178,6 +209,34 @@ mod tests {
     #[allow(dead_code)]
     struct Item {
         quantity: Option<u32>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Amounts {
+        amount: Option<ExactNumber>,
+        #[serde(default, deserialize_with = "not_null")]
+        kept: Option<String>,
+    }
+
+    #[test]
+    fn numbers_and_nulls_say_what_they_expected() {
+        let ok = parse_json::<Amounts>(br#"{"amount": 19.990, "kept": "x"}"#).unwrap();
+        assert_eq!(ok.amount.map(|n| n.text()).as_deref(), Some("19.990"), "the exact text");
+        assert!(parse_json::<Amounts>(br#"{"amount": null}"#).unwrap().amount.is_none());
+        for (body, message) in [
+            (&br#"{"amount": {"a": 1}}"#[..], "must be a number, not an object"),
+            (br#"{"amount": "10.00"}"#, "must be a number, not a string"),
+            (br#"{"amount": [1]}"#, "must be a number, not an array"),
+        ] {
+            let e = parse_json::<Amounts>(body).unwrap_err();
+            assert_eq!((e.details[0].field.as_str(), e.details[0].message.as_str()), ("amount", message));
+        }
+        let e = parse_json::<Amounts>(br#"{"kept": null}"#).unwrap_err();
+        assert_eq!(e.details[0].field, "kept");
+        assert_eq!(e.details[0].message, "cannot be null; leave the field out to keep its value");
+        assert!(parse_json::<Amounts>(br#"{}"#).unwrap().kept.is_none());
     }
 
     #[test]

@@ -2,26 +2,36 @@
 //! per organization and environment and replayed with `Idempotent-Replayed: true`. The same key
 //! with a different request is 422 `idempotency_key_reused`; while the first request is still
 //! running, 409 `idempotency_in_progress`. Server errors (5xx) are not stored, so a retry with
-//! the same key runs again. A claim whose process died is taken over after [`LOCK_MS`].
+//! the same key runs again.
+//!
+//! A request that changes something claims its key inside the transaction of that change (the
+//! handler hands [`Idempotency::respond`] to the store), so the change and its response commit
+//! together: after a crash, a retry either replays the committed response or, when nothing
+//! committed, runs afresh at once. Responses that change nothing (4xx) are recorded here after
+//! the handler.
 
 use crate::auth::AuthContext;
-use crate::error::{ApiError, error_chain};
+use crate::error::{ApiError, KeyTaken, error_chain};
 use crate::extract::MAX_BODY_BYTES;
+use crate::failpoint;
 use crate::state::AppState;
 use axum::body::{Body, to_bytes};
-use axum::extract::{Request, State};
+use axum::extract::{FromRequestParts, Request, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use lajan_domain::{FieldError, Timestamp};
-use lajan_store::IdempotencyBegin;
+use lajan_domain::{FieldError, Tenant, Timestamp};
+use lajan_store::{IdempotencyClaim, IdempotencyState, IdempotentResponse, ResponseFor};
 use sha2::{Digest, Sha256};
+use std::collections::HashSet;
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 pub const HEADER: &str = "idempotency-key";
 pub const REPLAYED_HEADER: &str = "idempotent-replayed";
 pub const TTL_MS: i64 = 24 * 60 * 60 * 1000;
-/// How long a claim may run before it is presumed dead. Far beyond any request's duration.
-pub const LOCK_MS: i64 = 5 * 60 * 1000;
 const MAX_KEY_LEN: usize = 255;
 
 pub async fn idempotency(State(state): State<AppState>, req: Request, next: Next) -> Response {
@@ -48,54 +58,74 @@ pub async fn idempotency(State(state): State<AppState>, req: Request, next: Next
     let Ok(bytes) = to_bytes(body, MAX_BODY_BYTES).await else {
         return ApiError::payload_too_large().into_response();
     };
-    let hash = request_hash(parts.method.as_str(), parts.uri.path(), &bytes);
     let tenant = &ctx.tenant;
-    let begun = state.store.idempotency_begin(tenant, &key, &hash, Timestamp::now(), LOCK_MS, TTL_MS).await;
-    match begun {
-        Err(e) => ApiError::from(e).into_response(),
-        Ok(IdempotencyBegin::Mismatch) => ApiError::new(
+    // Two requests with one key in this process: the second waits for nothing and says so.
+    // Across processes, the key's row in the change's transaction puts them in line instead.
+    let Some(_running) = state.in_flight.enter(tenant, &key) else {
+        return in_progress().into_response();
+    };
+    let claim = IdempotencyClaim {
+        request_hash: request_hash(parts.method.as_str(), parts.uri.path(), &bytes),
+        key,
+        at: Timestamp::now(),
+        ttl_ms: TTL_MS,
+    };
+    match state.store.idempotency_lookup(tenant, &claim.key, &claim.request_hash, claim.at).await {
+        Err(e) => return ApiError::from(e).into_response(),
+        Ok(IdempotencyState::Free) => {}
+        Ok(answered) => return answer(answered),
+    }
+    let handle = Idempotency(Some(Arc::new(Claim { claim, handed: AtomicBool::new(false) })));
+    let mut parts = parts;
+    parts.extensions.insert(handle.clone());
+    let response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
+    failpoint::hit("idempotency.after_handler").await;
+    let Some(claim) = handle.0 else { return response };
+    finish(&state, tenant, &claim, response).await
+}
+
+/// After the handler: replays what another request committed under the key first, or records a
+/// response that the handler's own transaction did not.
+async fn finish(state: &AppState, tenant: &Tenant, claim: &Claim, response: Response) -> Response {
+    let (parts, body) = response.into_parts();
+    if parts.extensions.get::<KeyTaken>().is_some() {
+        let now = Timestamp::now();
+        return match state.store.idempotency_lookup(tenant, &claim.claim.key, &claim.claim.request_hash, now).await {
+            Ok(IdempotencyState::Free) => in_progress().into_response(),
+            Ok(answered) => answer(answered),
+            Err(e) => ApiError::from(e).into_response(),
+        };
+    }
+    let body = match to_bytes(body, usize::MAX).await {
+        Ok(b) => b,
+        Err(e) => return ApiError::internal(&e).into_response(),
+    };
+    let recorded_with_change = parts.status.is_success() && claim.handed.load(Ordering::Acquire);
+    if !parts.status.is_server_error() && !recorded_with_change {
+        let status = parts.status.as_u16();
+        if let Err(e) = state.store.idempotency_record(tenant, &claim.claim, status, &body).await {
+            tracing::error!(error = %error_chain(&e), "could not record idempotent response");
+        }
+    }
+    Response::from_parts(parts, Body::from(body))
+}
+
+fn in_progress() -> ApiError {
+    ApiError::idempotency_in_progress()
+}
+
+/// The answer a key already holds: a replay, or the refusal of a different request.
+fn answer(state: IdempotencyState) -> Response {
+    match state {
+        IdempotencyState::Replay { status, body } => replay(status, body),
+        IdempotencyState::Mismatch => ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             "idempotency_key_reused",
             "This Idempotency-Key was already used with a different request",
         )
         .into_response(),
-        Ok(IdempotencyBegin::InProgress) => ApiError::new(
-            StatusCode::CONFLICT,
-            "idempotency_in_progress",
-            "A request with this Idempotency-Key is still being processed; retry shortly",
-        )
-        .into_response(),
-        Ok(IdempotencyBegin::Replay { status, body }) => replay(status, body),
-        Ok(IdempotencyBegin::Started) => {
-            let mut parts = parts;
-            parts.extensions.insert(IdempotencyClaim { key: key.clone() });
-            let response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
-            let (parts, body) = response.into_parts();
-            let body = match to_bytes(body, usize::MAX).await {
-                Ok(b) => b,
-                Err(e) => {
-                    let _ = state.store.idempotency_release(tenant, &key).await;
-                    return ApiError::internal(&e).into_response();
-                }
-            };
-            let outcome = if parts.status.is_server_error() {
-                state.store.idempotency_release(tenant, &key).await
-            } else {
-                state.store.idempotency_complete(tenant, &key, parts.status.as_u16(), &body).await
-            };
-            if let Err(e) = outcome {
-                tracing::error!(error = %error_chain(&e), "could not record idempotent response");
-            }
-            Response::from_parts(parts, Body::from(body))
-        }
+        IdempotencyState::Free => in_progress().into_response(),
     }
-}
-
-/// The key this request claimed. Handlers that move money pass it to the store so the
-/// response is recorded in the same transaction as the change (see `IdempotentResponse`).
-#[derive(Debug, Clone)]
-pub struct IdempotencyClaim {
-    pub key: String,
 }
 
 fn replay(status: u16, body: Vec<u8>) -> Response {
@@ -105,6 +135,75 @@ fn replay(status: u16, body: Vec<u8>) -> Response {
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     headers.insert(REPLAYED_HEADER, HeaderValue::from_static("true"));
     response
+}
+
+struct Claim {
+    claim: IdempotencyClaim,
+    /// Whether the handler gave the claim to the store call making its change.
+    handed: AtomicBool,
+}
+
+/// The request's `Idempotency-Key`, when it has one: a handler that changes something hands
+/// [`Idempotency::respond`] to the store call making the change, so its response is recorded in
+/// that transaction.
+#[derive(Clone, Default)]
+pub struct Idempotency(Option<Arc<Claim>>);
+
+impl Idempotency {
+    /// What the store records under the key with the change: `status`, and the body `render`
+    /// makes of the store call's result (the same bytes the handler then answers with).
+    pub fn respond<'a, T>(
+        &'a self,
+        status: StatusCode,
+        render: ResponseFor<'a, T>,
+    ) -> Option<IdempotentResponse<'a, T>> {
+        let claim = self.0.as_ref()?;
+        claim.handed.store(true, Ordering::Release);
+        Some(IdempotentResponse { claim: &claim.claim, status: status.as_u16(), body: render })
+    }
+
+    /// The key and the request's digest, for requests that derive an identity from them.
+    pub fn claim(&self) -> Option<&IdempotencyClaim> {
+        self.0.as_ref().map(|c| &c.claim)
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Idempotency {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        Ok(parts.extensions.get::<Idempotency>().cloned().unwrap_or_default())
+    }
+}
+
+/// A response body as the API sends it, for recording under a key.
+pub fn json_bytes<T: serde::Serialize>(value: &T) -> Vec<u8> {
+    serde_json::to_vec(value).unwrap_or_default()
+}
+
+/// The keys this process is answering right now, per organization and environment.
+#[derive(Debug, Default)]
+pub struct InFlight(Mutex<HashSet<(String, &'static str, String)>>);
+
+impl InFlight {
+    /// Marks `key` as running until the guard drops; `None` when it already is.
+    pub fn enter(self: &Arc<Self>, tenant: &Tenant, key: &str) -> Option<Running> {
+        let entry = (tenant.org_id.clone(), tenant.env.as_str(), key.to_owned());
+        let fresh = self.0.lock().unwrap_or_else(PoisonError::into_inner).insert(entry.clone());
+        fresh.then(|| Running { set: self.clone(), entry })
+    }
+}
+
+/// A key being answered; dropping it (the request finished, failed or was abandoned) frees it.
+pub struct Running {
+    set: Arc<InFlight>,
+    entry: (String, &'static str, String),
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.set.0.lock().unwrap_or_else(PoisonError::into_inner).remove(&self.entry);
+    }
 }
 
 /// What makes two requests "the same": method, path and body. `path` is the path inside the API
@@ -127,6 +226,7 @@ mod tests {
     fn method_path_and_body_all_count() {
         assert_eq!(request_hash("POST", "/clients", b"{}"), request_hash("POST", "/clients", b"{}"));
         assert_ne!(request_hash("POST", "/clients", b"{}"), request_hash("POST", "/clients", b"{ }"));
+        assert_ne!(request_hash("POST", "/clients", b""), request_hash("POST", "/clients", b"{}"));
         assert_ne!(request_hash("POST", "/clients", b""), request_hash("POST", "/events", b""));
         assert_ne!(request_hash("POST", "/clients", b""), request_hash("PUT", "/clients", b""));
     }

@@ -202,8 +202,14 @@ impl Jobs {
             }
             for payment in &pending {
                 let outcome = self.store.apply_incoming_payment(&payment.id, Timestamp::now(), &events).await?;
-                if outcome == PaymentApplied::Unmatched {
-                    tracing::warn!(payment = %payment.id, tx_hash = %payment.tx_hash, "incoming payment matches no payment intent");
+                match outcome {
+                    PaymentApplied::Unmatched => {
+                        tracing::warn!(payment = %payment.id, tx_hash = %payment.tx_hash, "incoming payment matches no payment intent");
+                    }
+                    PaymentApplied::TooLarge { intent_id } => {
+                        tracing::error!(payment = %payment.id, tx_hash = %payment.tx_hash, intent = %intent_id, "incoming payment would take the intent's received total past the largest amount: kept unmatched for reconciliation");
+                    }
+                    PaymentApplied::Matched { .. } | PaymentApplied::AlreadyProcessed => {}
                 }
                 processed += 1;
             }
@@ -312,7 +318,7 @@ impl Jobs {
             if !due.has_passed(now, &tz) {
                 continue;
             }
-            match self.store.invoice_action(&tenant, &id, InvoiceAction::MarkOverdue, now, None, &event).await {
+            match self.store.invoice_action(&tenant, &id, InvoiceAction::MarkOverdue, now, None, &event, None).await {
                 Ok((_, true)) => moved += 1,
                 Ok((_, false)) | Err(StoreError::NotFound) => {}
                 Err(e) => return Err(e),

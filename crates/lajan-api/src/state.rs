@@ -1,7 +1,9 @@
-//! What every handler can reach: the store, the rate-limit counter and the configuration.
+//! What every handler can reach: the store, the rate-limit counter, the configuration, the jobs
+//! and the keys being answered.
 
 use crate::auth::KeyCache;
 use crate::config::AppConfig;
+use crate::idempotency::InFlight;
 use crate::jobs::Jobs;
 use crate::ratelimit::HitCounter;
 use lajan_store::Store;
@@ -14,6 +16,8 @@ pub struct AppState {
     pub config: Arc<AppConfig>,
     pub jobs: Arc<Jobs>,
     pub keys: Arc<KeyCache>,
+    /// The `Idempotency-Key`s this process is answering now.
+    pub in_flight: Arc<InFlight>,
 }
 
 impl AppState {

@@ -198,7 +198,7 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
                     archived_at: None,
                 };
                 let event = NewEvent { event_type: "client.created", object: serde_json::json!({ "id": client.id }) };
-                store.create_client(&tenant, &client, &event).await?;
+                store.create_client(&tenant, &client, &event, None).await?;
                 Ok(client.id)
             }
         })
@@ -214,7 +214,7 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
             async move {
                 let (invoice, intent) = bench_invoice(&tenant, &clients[i % clients.len()], i)?;
                 let event = |d: &_| invoice_event("invoice.created", d, "http://127.0.0.1");
-                let created = store.create_invoice(&tenant, &invoice, &intent, &event).await?;
+                let created = store.create_invoice(&tenant, &invoice, &intent, &event, None, None).await?;
                 Ok(created.invoice.id)
             }
         })

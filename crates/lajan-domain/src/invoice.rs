@@ -1,14 +1,11 @@
 //! Invoices: line items and their exact arithmetic, the invoice number, the due date, and the
 //! state machine (draft, sent, viewed, paid, overdue, void) with the event each move emits.
 
-use crate::money::{Currency, TaxRate, format_scaled, parse_scaled};
-use crate::validation::{FieldErrors, Invalid};
+use crate::money::{Currency, MAX_CENTS, TaxRate, format_scaled, parse_scaled};
+use crate::validation::{FieldErrors, Invalid, parse_text};
 use crate::{FieldError, Timestamp};
 use std::fmt;
 use std::str::FromStr;
-
-/// The largest amount Lajan handles, in cents: 922337203685.47 (DECISIONS.md).
-pub const MAX_CENTS: i64 = 92_233_720_368_547;
 /// Quantities carry up to 4 decimal places and are kept multiplied by 10^4.
 pub const QUANTITY_PLACES: u32 = 4;
 pub const MAX_LINE_ITEMS: usize = 100;
@@ -78,21 +75,22 @@ pub fn price_line_items(items: &[LineItemInput], default_rate: TaxRate) -> Resul
     for (i, item) in items.iter().enumerate() {
         let field = |name: &str| format!("lineItems[{i}].{name}");
         let mut bad = |name: &str, message: String| errors.push(FieldError::new(field(name), message));
-        let description = match item.description.as_deref().map(str::trim) {
-            None => {
-                bad("description", "is required".into());
-                None
-            }
-            Some("") => {
-                bad("description", "must not be empty".into());
-                None
-            }
-            Some(d) if d.chars().count() > MAX_DESCRIPTION_CHARS => {
-                bad("description", format!("must be at most {MAX_DESCRIPTION_CHARS} characters"));
-                None
-            }
-            Some(d) => Some(d.to_owned()),
-        };
+        let description =
+            match (&item.description, parse_text(item.description.as_deref(), MAX_DESCRIPTION_CHARS, false)) {
+                (None, _) => {
+                    bad("description", "is required".into());
+                    None
+                }
+                (Some(_), Ok(None)) => {
+                    bad("description", "must not be empty".into());
+                    None
+                }
+                (Some(_), Err(rule)) => {
+                    bad("description", rule);
+                    None
+                }
+                (Some(_), Ok(description)) => description,
+            };
         let quantity = match item.quantity.as_deref().map(|q| parse_scaled(q, QUANTITY_PLACES)) {
             None => {
                 bad("quantity", "is required".into());
@@ -163,6 +161,10 @@ pub fn price_line_items(items: &[LineItemInput], default_rate: TaxRate) -> Resul
             format!("the total exceeds the maximum of {}", format_scaled(MAX_CENTS, 2)),
         )])
     })?;
+    // Nothing can be paid against a zero total: its payment page would ask for 0.00.
+    if totals.total == 0 {
+        return Err(invalid(vec![FieldError::new("lineItems", "the total must be greater than 0.00")]));
+    }
     Ok((priced, totals))
 }
 
@@ -171,7 +173,29 @@ pub fn price_line_items(items: &[LineItemInput], default_rate: TaxRate) -> Resul
 pub struct DueDate(jiff::civil::Date);
 
 impl DueDate {
+    /// The years a due date may fall in: a typo such as `0026-01-01` or `20260-01-01` is refused
+    /// instead of becoming an invoice that is overdue for ever or never.
+    pub const YEARS: std::ops::RangeInclusive<i16> = 2000..=2099;
+
+    /// A due date from a request: `YYYY-MM-DD`, a real day, in [`DueDate::YEARS`].
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let date = Self::from_stored(raw)?;
+        if !Self::YEARS.contains(&date.0.year()) {
+            return Err(Invalid::new(
+                "invalid_due_date",
+                format!(
+                    "dueDate {raw:?} must be between {}-01-01 and {}-12-31",
+                    Self::YEARS.start(),
+                    Self::YEARS.end()
+                ),
+            ));
+        }
+        Ok(date)
+    }
+
+    /// A due date as stored: the format alone, so rows written before [`DueDate::YEARS`]
+    /// existed still load.
+    pub fn from_stored(raw: &str) -> Result<Self, Invalid> {
         let bad = || {
             Invalid::new("invalid_due_date", format!("dueDate {raw:?} must be a calendar date in the form YYYY-MM-DD"))
         };
@@ -331,14 +355,10 @@ pub struct Invoice {
     pub void_reason: Option<String>,
 }
 
-/// A memo for the customer: trimmed, at most [`MAX_MEMO_CHARS`] characters; empty means none.
+/// A memo for the customer: trimmed, at most [`MAX_MEMO_CHARS`] characters, several lines
+/// allowed but no other control characters; empty means none.
 pub fn parse_memo(raw: Option<&str>, errors: &mut FieldErrors) -> Option<String> {
-    let memo = raw.map(str::trim).filter(|m| !m.is_empty())?;
-    if memo.chars().count() > MAX_MEMO_CHARS {
-        errors.add("memo", format!("must be at most {MAX_MEMO_CHARS} characters"));
-        return None;
-    }
-    Some(memo.to_owned())
+    errors.take("memo", parse_text(raw, MAX_MEMO_CHARS, true)).flatten()
 }
 
 #[cfg(test)]
@@ -408,6 +428,13 @@ mod tests {
         let sum_overflow =
             price_line_items(&[item("1", "92233720368547758.07", None), item("1", "1", None)], TaxRate::default());
         assert_eq!(sum_overflow.unwrap_err().code, "invalid_line_items");
+        let free = price_line_items(&[item("1", "0", None), item("3", "0.00", Some("10"))], TaxRate::default());
+        assert_eq!(free.unwrap_err().details[0].field, "lineItems", "a zero total is refused");
+        assert!(price_line_items(&[item("1", "0", None), item("1", "0.01", None)], TaxRate::default()).is_ok());
+        let mut escape = item("1", "1", None);
+        escape.description = Some("Fee\u{1b}[2J".into());
+        let err = price_line_items(&[escape], TaxRate::default()).unwrap_err();
+        assert_eq!(err.details[0].field, "lineItems[0].description");
     }
 
     #[test]
@@ -416,6 +443,12 @@ mod tests {
         for bad in ["2026-02-29", "2026-13-01", "2026-1-01", "26-01-01", "2026/01/01", "2026-01-01T00:00:00Z", ""] {
             assert_eq!(DueDate::parse(bad).unwrap_err().code, "invalid_due_date", "{bad}");
         }
+        for far in ["0000-01-01", "1999-12-31", "2100-01-01", "9999-12-31"] {
+            let e = DueDate::parse(far).unwrap_err();
+            assert_eq!(e.message, format!("dueDate {far:?} must be between 2000-01-01 and 2099-12-31"));
+            assert!(DueDate::from_stored(far).is_ok(), "a stored {far} still loads");
+        }
+        assert!(DueDate::parse("2000-01-01").is_ok() && DueDate::parse("2099-12-31").is_ok());
         let due = DueDate::parse("2026-11-20").unwrap();
         // 2026-11-21T03:00Z is still the 20th in Port-au-Prince (UTC-5), already the 21st in UTC.
         let now = Timestamp::from_millis(1_795_230_000_000);

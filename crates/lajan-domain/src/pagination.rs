@@ -26,7 +26,7 @@ impl PageRequest {
             Some(raw) => match raw.parse::<u32>() {
                 Ok(p) if p >= 1 => p,
                 _ => {
-                    details.push(FieldError::new("page", "must be an integer of at least 1"));
+                    details.push(FieldError::new("page", format!("must be a whole number from 1 to {}", u32::MAX)));
                     1
                 }
             },
@@ -94,6 +94,9 @@ mod tests {
             assert_eq!(err.code, "invalid_pagination", "{p:?} {l:?}");
         }
         assert_eq!(PageRequest::parse(Some("0"), Some("0")).unwrap_err().details.len(), 2);
+        let beyond = PageRequest::parse(Some("4294967296"), None).unwrap_err();
+        assert_eq!(beyond.details[0].message, "must be a whole number from 1 to 4294967295");
+        assert_eq!(PageRequest::parse(Some("4294967295"), None).unwrap().page, u32::MAX);
     }
 
     #[test]

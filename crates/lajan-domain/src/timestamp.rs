@@ -25,16 +25,43 @@ impl Timestamp {
         self.0.div_euclid(1000)
     }
 
+    /// The first instant a deadline in a request may not reach, 2100-01-01T00:00:00Z: the same
+    /// horizon as due dates, far beyond any real deadline, and well inside every backend's range.
+    pub const HORIZON: Timestamp = Timestamp(4_102_444_800_000);
+
     /// An RFC 3339 instant with an offset (`2026-12-01T00:00:00Z`), kept to the millisecond.
     pub fn parse_rfc3339(raw: &str) -> Result<Self, String> {
-        raw.parse::<jiff::Timestamp>()
-            .map(|t| Timestamp(t.as_millisecond()))
-            .map_err(|_| format!("{raw:?} is not an RFC 3339 timestamp like 2026-12-01T00:00:00Z"))
+        raw.parse::<jiff::Timestamp>().map(|t| Timestamp(t.as_millisecond())).map_err(|_| {
+            if is_rfc3339_shaped(raw) {
+                format!("{raw:?} is outside the range of instants Lajan keeps (before {})", Self::HORIZON)
+            } else {
+                format!("{raw:?} is not an RFC 3339 timestamp with an offset, like 2026-12-01T00:00:00Z")
+            }
+        })
+    }
+
+    /// A deadline a request sets, such as a payment link's `expiresAt`: RFC 3339, after `now`
+    /// and before [`Timestamp::HORIZON`]. The error is the rule broken, for the field's message.
+    pub fn parse_deadline(raw: &str, now: Timestamp) -> Result<Self, String> {
+        let too_late = || format!("must be before {}", Self::HORIZON);
+        match raw.parse::<jiff::Timestamp>() {
+            Ok(t) if t.as_millisecond() <= now.0 => Err("must be in the future".into()),
+            Ok(t) if t.as_millisecond() >= Self::HORIZON.0 => Err(too_late()),
+            Ok(t) => Ok(Timestamp(t.as_millisecond())),
+            Err(_) if is_rfc3339_shaped(raw) => Err(too_late()),
+            Err(_) => Err("must be an RFC 3339 timestamp with an offset, like 2026-12-01T00:00:00Z".into()),
+        }
     }
 
     pub const fn plus_millis(self, ms: i64) -> Self {
         Timestamp(self.0.saturating_add(ms))
     }
+}
+
+/// Whether `raw` is a well-formed date, time and offset whose instant is merely out of range
+/// (`9999-12-31T23:59:59Z`), so the refusal can name the range instead of the format.
+fn is_rfc3339_shaped(raw: &str) -> bool {
+    jiff::fmt::temporal::Pieces::parse(raw).is_ok_and(|p| p.time().is_some() && p.offset().is_some())
 }
 
 impl fmt::Display for Timestamp {
@@ -68,5 +95,27 @@ mod tests {
             Ok(Timestamp::from_millis(1_795_237_200_000))
         );
         assert!(Timestamp::parse_rfc3339("2026-11-21").is_err());
+    }
+
+    #[test]
+    fn deadlines_are_in_the_future_and_before_the_horizon() {
+        let now = Timestamp::from_millis(1_795_237_200_000);
+        assert_eq!(Timestamp::HORIZON.to_string(), "2100-01-01T00:00:00.000Z");
+        assert_eq!(
+            Timestamp::parse_deadline("2027-01-01T00:00:00Z", now),
+            Ok(Timestamp::from_millis(1_798_761_600_000))
+        );
+        assert_eq!(Timestamp::parse_deadline("2020-01-01T00:00:00Z", now), Err("must be in the future".into()));
+        for late in ["2100-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "9999-12-30T00:00:00+05:00"] {
+            assert_eq!(
+                Timestamp::parse_deadline(late, now),
+                Err("must be before 2100-01-01T00:00:00.000Z".into()),
+                "{late}"
+            );
+        }
+        for bad in ["2026-12-01", "tomorrow", "2026-12-01T00:00:00", ""] {
+            assert!(Timestamp::parse_deadline(bad, now).unwrap_err().starts_with("must be an RFC 3339"), "{bad}");
+        }
+        assert!(Timestamp::parse_rfc3339("9999-12-31T23:59:59Z").unwrap_err().contains("outside the range"));
     }
 }

@@ -47,6 +47,32 @@ impl fmt::Display for Invalid {
 
 impl std::error::Error for Invalid {}
 
+/// Why `text` is unfit to show a person, if it is: a control character (NUL, escape, DEL, the C1
+/// range) that no screen shows and that an SMS, an email subject or a Stellar memo would carry
+/// as garbage. With `lines`, line breaks and tabs are allowed, for notes of several lines.
+pub fn control_character(text: &str, lines: bool) -> Option<String> {
+    let allowed = |c: char| lines && matches!(c, '\n' | '\r' | '\t');
+    let (at, c) = text.chars().enumerate().find(|&(_, c)| c.is_control() && !allowed(c))?;
+    Some(format!("must not contain control characters (found U+{:04X} at character {})", u32::from(c), at + 1))
+}
+
+/// The longest reason a person may give for voiding, rejecting or the like.
+pub const MAX_REASON_CHARS: usize = 500;
+
+/// Free text a person typed (a memo, a description, a reason): trimmed, with empty meaning
+/// none, at most `max_chars` characters and no control characters (line breaks allowed with
+/// `lines`). The error is the rule broken, for a [`FieldError`] under the field's name.
+pub fn parse_text(raw: Option<&str>, max_chars: usize, lines: bool) -> Result<Option<String>, String> {
+    let Some(text) = raw.map(str::trim).filter(|t| !t.is_empty()) else { return Ok(None) };
+    if text.chars().count() > max_chars {
+        return Err(format!("must be at most {max_chars} characters"));
+    }
+    if let Some(problem) = control_character(text, lines) {
+        return Err(problem);
+    }
+    Ok(Some(text.to_owned()))
+}
+
 /// Collects field errors while a request is parsed, so one response lists all of them.
 #[derive(Debug, Default)]
 pub struct FieldErrors(Vec<FieldError>);
@@ -74,5 +100,27 @@ impl FieldErrors {
     /// `Ok(())` when nothing was recorded, else a `validation_error`.
     pub fn finish(self) -> Result<(), Invalid> {
         if self.0.is_empty() { Ok(()) } else { Err(Invalid::fields(self.0)) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_refuses_control_characters_but_keeps_line_breaks_where_asked() {
+        assert_eq!(parse_text(Some("  Loan fee  "), 10, false), Ok(Some("Loan fee".into())));
+        assert_eq!(parse_text(Some("   "), 10, false), Ok(None));
+        assert_eq!(parse_text(None, 10, false), Ok(None));
+        assert_eq!(parse_text(Some("abcdefghijk"), 10, false), Err("must be at most 10 characters".into()));
+        assert_eq!(parse_text(Some("line one\nline two"), 100, true), Ok(Some("line one\nline two".into())));
+        let nul = parse_text(Some("ab\u{0}c"), 100, true).unwrap_err();
+        assert_eq!(nul, "must not contain control characters (found U+0000 at character 3)");
+        for bad in ["a\nb", "a\tb", "\u{1b}[2J", "x\u{7f}", "\u{9b}x"] {
+            assert!(parse_text(Some(bad), 100, false).is_err(), "{bad:?}");
+        }
+        for bad in ["\u{1b}[2J", "x\u{7f}", "\u{0}"] {
+            assert!(parse_text(Some(bad), 100, true).is_err(), "{bad:?}");
+        }
     }
 }

@@ -14,6 +14,10 @@ pub enum StoreError {
     /// A domain rule refused the change inside its transaction (e.g. `cannot_void`).
     #[error("rejected: {0}")]
     Rejected(lajan_domain::Invalid),
+    /// The request's `Idempotency-Key` was taken by a request that committed first; nothing
+    /// was changed, and the caller answers with what the key holds.
+    #[error("the Idempotency-Key was taken by a request that committed first")]
+    IdempotencyKeyTaken,
     #[error("injected failure (test fault point)")]
     Injected,
     #[error("database error")]

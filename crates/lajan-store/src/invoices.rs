@@ -2,7 +2,7 @@
 //! ledger payments matched against them. Same guarantees as [`crate::Store`]: one transaction
 //! per method, events written with their change, every query scoped by tenant.
 
-use crate::{EventFor, NewEvent, StoreResult};
+use crate::{EventFor, IdempotentResponse, NewEvent, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::client::Client;
 use lajan_domain::invoice::{DueDate, Invoice, InvoiceAction, InvoiceStatus, LineItem, Totals};
@@ -64,6 +64,9 @@ pub enum PaymentApplied {
     Unmatched,
     /// Counted towards the intent; `paid` when this payment completed it.
     Matched { intent_id: String, paid: bool },
+    /// Not counted: it would take the intent's received total past what an amount can hold
+    /// (about 92 quadrillion); kept unmatched for reconciliation instead of a wrong total.
+    TooLarge { intent_id: String },
     /// Already processed earlier (another watcher got there first).
     AlreadyProcessed,
 }
@@ -77,14 +80,19 @@ pub struct PaidEvents<'a> {
 #[async_trait]
 pub trait InvoiceStore: Send + Sync {
     /// Inserts the invoice with the next invoice number of its tenant (the `number` given is
-    /// ignored) and its payment intent, and records `event`. The client must exist and not be
-    /// archived (`Rejected(invalid_client)`).
+    /// ignored) and its payment intent, and records `invoice.created` (the object from `event`).
+    /// With `send`, the invoice is also sent in the same transaction, as
+    /// [`MessageStore::send_invoice`] does. The client must exist and not be archived
+    /// (`Rejected(invalid_client)`). With `idempotency`, the key is claimed and answered in the
+    /// same transaction.
     async fn create_invoice(
         &self,
         tenant: &Tenant,
         invoice: &Invoice,
         intent: &PaymentIntent,
         event: EventFor<'_, InvoiceDetail>,
+        send: Option<MessagesFor<'_>>,
+        idempotency: Option<IdempotentResponse<'_, InvoiceDetail>>,
     ) -> StoreResult<InvoiceDetail>;
 
     async fn get_invoice(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<InvoiceDetail>>;
@@ -101,8 +109,10 @@ pub trait InvoiceStore: Send + Sync {
     ) -> StoreResult<InvoiceDetail>;
 
     /// Applies a state-machine action (view, mark overdue, void) under a row lock and records
-    /// its event: `event` builds the object, the event's type is the transition's own. Returns the invoice and whether anything changed; refusals are
-    /// `Rejected` with the action's error code.
+    /// its event: `event` builds the object, the event's type is the transition's own. Returns
+    /// the invoice and whether anything changed; refusals are `Rejected` with the action's error
+    /// code. With `idempotency`, the key is answered in the same transaction, no-op or not.
+    #[allow(clippy::too_many_arguments)]
     async fn invoice_action(
         &self,
         tenant: &Tenant,
@@ -111,6 +121,7 @@ pub trait InvoiceStore: Send + Sync {
         at: Timestamp,
         void_reason: Option<&str>,
         event: EventFor<'_, InvoiceDetail>,
+        idempotency: Option<IdempotentResponse<'_, (InvoiceDetail, bool)>>,
     ) -> StoreResult<(InvoiceDetail, bool)>;
 
     /// Sent or viewed invoices due on or before `due_on_or_before` (YYYY-MM-DD), with their
@@ -121,7 +132,13 @@ pub trait InvoiceStore: Send + Sync {
         limit: i64,
     ) -> StoreResult<Vec<(Tenant, String, DueDate, String)>>;
 
-    async fn create_payment_link(&self, tenant: &Tenant, link: &PaymentLink, event: &NewEvent) -> StoreResult<()>;
+    async fn create_payment_link(
+        &self,
+        tenant: &Tenant,
+        link: &PaymentLink,
+        event: &NewEvent,
+        idempotency: Option<IdempotentResponse<'_, PaymentLink>>,
+    ) -> StoreResult<()>;
     async fn get_payment_link(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<PaymentLink>>;
     async fn list_payment_links(&self, tenant: &Tenant, page: PageRequest) -> StoreResult<Page<PaymentLink>>;
     /// Deactivates an active link (its intent becomes inactive). A link that is already
@@ -138,7 +155,8 @@ pub trait InvoiceStore: Send + Sync {
     async fn get_payment_intent(&self, id: &str) -> StoreResult<Option<(PaymentIntent, IntentTarget)>>;
 
     /// Records a payment on the sandbox ledger in the ledger open at its `created_at` (ledgers
-    /// close every `close_ms`), and says when that ledger closes.
+    /// close every `close_ms`), and says when that ledger closes. A transaction hash recorded
+    /// before answers with that payment as recorded, closing at once.
     async fn record_sandbox_payment(
         &self,
         payment: &IncomingPayment,
@@ -247,6 +265,7 @@ pub trait MessageStore: Send + Sync {
         at: Timestamp,
         render: MessagesFor<'_>,
         event: EventFor<'_, InvoiceDetail>,
+        idempotency: Option<IdempotentResponse<'_, (InvoiceDetail, Vec<NewMessage>)>>,
     ) -> StoreResult<(InvoiceDetail, Vec<NewMessage>)>;
 
     async fn list_messages(&self, tenant: &Tenant, page: PageRequest) -> StoreResult<Page<Message>>;

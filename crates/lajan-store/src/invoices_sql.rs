@@ -2,7 +2,8 @@
 // `shared.rs` (it uses that file's helpers and the backend's `Db`, `ThisStore`, `for_update!()`).
 
 use crate::invoices::{
-    IntentTarget, InvoiceChanges, InvoiceDetail, InvoiceQuery, InvoiceStore, PaidEvents, PaymentApplied, PaymentLink,
+    IntentTarget, InvoiceChanges, InvoiceDetail, InvoiceQuery, InvoiceStore, MessagesFor, PaidEvents, PaymentApplied,
+    PaymentLink,
 };
 use lajan_domain::Invalid;
 use lajan_domain::invoice::{DueDate, Invoice, InvoiceAction, LineItem, Totals, transition};
@@ -103,7 +104,7 @@ fn invoice_from_row(row: &DbRow) -> StoreResult<InvoiceDetail> {
         client_id: row.try_get("client_id")?,
         currency: row.try_get::<String, _>("currency")?.parse().map_err(corrupt)?,
         status: row.try_get::<String, _>("status")?.parse().map_err(corrupt)?,
-        due_date: DueDate::parse(&due).map_err(corrupt)?,
+        due_date: DueDate::from_stored(&due).map_err(corrupt)?,
         memo: row.try_get("memo")?,
         line_items: lines_from_json(&row.try_get::<String, _>("line_items")?)?,
         totals: Totals { subtotal: row.try_get("subtotal")?, tax: row.try_get("tax")?, total: row.try_get("total")? },
@@ -286,8 +287,10 @@ impl InvoiceStore for ThisStore {
         inv: &Invoice,
         intent: &PaymentIntent,
         event: EventFor<'_, InvoiceDetail>,
+        send: Option<MessagesFor<'_>>,
+        idempotency: Option<IdempotentResponse<'_, InvoiceDetail>>,
     ) -> StoreResult<InvoiceDetail> {
-        let mut tx = self.begin_write().await?;
+        let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         if !client_is_live(&mut tx, tenant, &inv.client_id).await? {
             return Err(invalid_client(&inv.client_id));
         }
@@ -324,8 +327,14 @@ impl InvoiceStore for ThisStore {
         .await?;
         insert_intent(&mut tx, intent).await?;
         let detail = read_invoice(&mut *tx, tenant, &inv.id).await?.ok_or(StoreError::NotFound)?;
-        insert_event(&mut tx, tenant, inv.created_at, &event(&detail)).await?;
-        self.commit(tx).await?;
+        let mut created = event(&detail);
+        created.event_type = "invoice.created";
+        insert_event(&mut tx, tenant, inv.created_at, &created).await?;
+        let detail = match send {
+            Some(render) => send_in(&mut tx, tenant, &inv.id, inv.created_at, render, event).await?.0,
+            None => detail,
+        };
+        self.commit_keyed(tx, tenant, idempotency.as_ref(), &detail).await?;
         Ok(detail)
     }
 
@@ -445,11 +454,18 @@ impl InvoiceStore for ThisStore {
         at: Timestamp,
         void_reason: Option<&str>,
         event: EventFor<'_, InvoiceDetail>,
+        idempotency: Option<IdempotentResponse<'_, (InvoiceDetail, bool)>>,
     ) -> StoreResult<(InvoiceDetail, bool)> {
-        let mut tx = self.begin_write().await?;
+        let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let current = lock_invoice(&mut tx, tenant, id).await?;
         let step = transition(current.invoice.status, action).map_err(StoreError::Rejected)?;
-        let Some(event_type) = step.event else { return Ok((current, false)) };
+        let Some(event_type) = step.event else {
+            let unchanged = (current, false);
+            if idempotency.is_some() {
+                self.commit_keyed(tx, tenant, idempotency.as_ref(), &unchanged).await?;
+            }
+            return Ok(unchanged);
+        };
         sqlx::query(
             "UPDATE invoices SET status = $1, updated_at = $2,
                     sent_at = CASE WHEN $1 = 'sent' THEN $2 ELSE sent_at END,
@@ -472,8 +488,9 @@ impl InvoiceStore for ThisStore {
         let mut recorded = event(&detail);
         recorded.event_type = event_type;
         insert_event(&mut tx, tenant, at, &recorded).await?;
-        self.commit(tx).await?;
-        Ok((detail, true))
+        let changed = (detail, true);
+        self.commit_keyed(tx, tenant, idempotency.as_ref(), &changed).await?;
+        Ok(changed)
     }
 
     async fn overdue_candidates(
@@ -494,14 +511,20 @@ impl InvoiceStore for ThisStore {
         rows.iter()
             .map(|row| {
                 let tenant = Tenant::new(row.try_get::<String, _>("org_id")?, env_of(row)?);
-                let due = DueDate::parse(&row.try_get::<String, _>("due_date")?).map_err(corrupt)?;
+                let due = DueDate::from_stored(&row.try_get::<String, _>("due_date")?).map_err(corrupt)?;
                 Ok((tenant, row.try_get("id")?, due, row.try_get("timezone")?))
             })
             .collect()
     }
 
-    async fn create_payment_link(&self, tenant: &Tenant, link: &PaymentLink, event: &NewEvent) -> StoreResult<()> {
-        let mut tx = self.begin_write().await?;
+    async fn create_payment_link(
+        &self,
+        tenant: &Tenant,
+        link: &PaymentLink,
+        event: &NewEvent,
+        idempotency: Option<IdempotentResponse<'_, PaymentLink>>,
+    ) -> StoreResult<()> {
+        let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         sqlx::query(
             "INSERT INTO payment_links (id, org_id, env, amount, currency, description, payment_intent_id, created_at,
                                         expires_at)
@@ -520,7 +543,7 @@ impl InvoiceStore for ThisStore {
         .await?;
         insert_intent(&mut tx, &link.intent).await?;
         insert_event(&mut tx, tenant, link.created_at, event).await?;
-        self.commit(tx).await
+        self.commit_keyed(tx, tenant, idempotency.as_ref(), link).await
     }
 
     async fn get_payment_link(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<PaymentLink>> {
@@ -605,7 +628,13 @@ impl InvoiceStore for ThisStore {
             open_sandbox_ledger(&mut tx, payment.env.as_str(), payment.created_at.as_millis(), close_ms).await?;
         let recorded = IncomingPayment { ledger_seq: seq, ..payment.clone() };
         if insert_payment(&mut tx, &recorded).await? == 0 {
-            return Err(StoreError::Conflict("incoming_payments.tx_hash".into()));
+            // The identical transaction was submitted before: like Stellar, the ledger answers
+            // with the original, whose ledger the caller need not wait for again.
+            let row = sqlx::query(concat!("SELECT ", payment_columns!(), " FROM incoming_payments WHERE tx_hash = $1"))
+                .bind(&payment.tx_hash)
+                .fetch_one(&mut *tx)
+                .await?;
+            return Ok((payment_from_row(&row)?, payment.created_at));
         }
         self.commit(tx).await?;
         Ok((recorded, closes_at))
@@ -685,16 +714,23 @@ impl InvoiceStore for ThisStore {
             None => PaymentApplied::Unmatched,
             Some(intent_row) => {
                 let intent = intent_from_row(&intent_row)?;
-                let received = intent.amount_received.saturating_add(payment.amount);
-                sqlx::query("UPDATE payment_intents SET amount_received = $1, updated_at = $2 WHERE id = $3")
-                    .bind(received)
-                    .bind(at.as_millis())
-                    .bind(&intent.id)
-                    .execute(&mut *tx)
-                    .await?;
-                let completes = intent.effective_status(at) == IntentStatus::Active && received >= intent.amount;
-                let paid = completes && self.mark_paid(&mut tx, &tenant, &intent, at, events).await?;
-                PaymentApplied::Matched { intent_id: intent.id, paid }
+                // Summed wide: a total past i64 is refused, never clamped to a wrong figure.
+                let received = i128::from(intent.amount_received) + i128::from(payment.amount);
+                match i64::try_from(received) {
+                    Err(_) => PaymentApplied::TooLarge { intent_id: intent.id },
+                    Ok(received) => {
+                        sqlx::query("UPDATE payment_intents SET amount_received = $1, updated_at = $2 WHERE id = $3")
+                            .bind(received)
+                            .bind(at.as_millis())
+                            .bind(&intent.id)
+                            .execute(&mut *tx)
+                            .await?;
+                        let completes =
+                            intent.effective_status(at) == IntentStatus::Active && received >= intent.amount;
+                        let paid = completes && self.mark_paid(&mut tx, &tenant, &intent, at, events).await?;
+                        PaymentApplied::Matched { intent_id: intent.id, paid }
+                    }
+                }
             }
         };
         let matched = match &outcome {

@@ -44,14 +44,26 @@ pub struct NewEvent {
 /// Builds the event for a change from the changed resource, inside the change's transaction.
 pub type EventFor<'a, T> = &'a (dyn Fn(&T) -> NewEvent + Send + Sync);
 
-/// Builds the response body an idempotent request will replay, from the resource its
-/// transaction created, so the key is completed in that same transaction.
+/// Builds the response body an idempotent request will replay, from the result of its
+/// transaction, so the key is recorded in that same transaction.
 pub type ResponseFor<'a, T> = &'a (dyn Fn(&T) -> Vec<u8> + Send + Sync);
 
-/// An `Idempotency-Key` claimed for the request that is creating a resource: the key, the status
-/// to store, and how to render the body.
+/// An `Idempotency-Key` a request carries: it is claimed by the transaction that makes the
+/// request's change, never before, so a request that dies leaves the key free and one that
+/// commits leaves its response behind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdempotencyClaim {
+    pub key: String,
+    /// Digest of the request (method, path, body): the same key with another request is refused.
+    pub request_hash: String,
+    pub at: Timestamp,
+    /// How long the recorded response is replayed.
+    pub ttl_ms: i64,
+}
+
+/// What to record under a claimed key with the change: the status and how to render the body.
 pub struct IdempotentResponse<'a, T> {
-    pub key: &'a str,
+    pub claim: &'a IdempotencyClaim,
     pub status: u16,
     pub body: ResponseFor<'a, T>,
 }
@@ -71,17 +83,15 @@ pub struct EventQuery {
     pub page: PageRequest,
 }
 
-/// What an `Idempotency-Key` lookup found.
+/// What an `Idempotency-Key` holds for a new request.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum IdempotencyBegin {
-    /// The key is new (or its earlier holder died): the caller runs the request and completes it.
-    Started,
-    /// The first request finished: replay its response.
+pub enum IdempotencyState {
+    /// Unused or expired: the request runs and records its response with its change.
+    Free,
+    /// A request with this key committed: replay its response.
     Replay { status: u16, body: Vec<u8> },
     /// The key was used with a different request.
     Mismatch,
-    /// The first request is still running.
-    InProgress,
 }
 
 /// A fresh API key to store: the record and the SHA-256 hex digest of its secret.
@@ -129,7 +139,13 @@ pub trait Store: InvoiceStore + MessageStore + PayoutStore + Send + Sync + 'stat
 
     // Clients.
 
-    async fn create_client(&self, tenant: &Tenant, client: &Client, event: &NewEvent) -> StoreResult<()>;
+    async fn create_client(
+        &self,
+        tenant: &Tenant,
+        client: &Client,
+        event: &NewEvent,
+        idempotency: Option<IdempotentResponse<'_, Client>>,
+    ) -> StoreResult<()>;
     /// A client that is not archived.
     async fn get_client(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<Client>>;
     /// A client even when archived, for the resources that reference it.
@@ -158,22 +174,26 @@ pub trait Store: InvoiceStore + MessageStore + PayoutStore + Send + Sync + 'stat
     async fn list_events(&self, tenant: &Tenant, query: &EventQuery) -> StoreResult<Page<Event>>;
     async fn get_event(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<Event>>;
 
-    // Idempotency keys.
+    // Idempotency keys. A change claims its key inside its own transaction (see
+    // `IdempotentResponse`); these two serve requests before and without one.
 
-    /// Claims `key` for a request with digest `request_hash`, or says what became of it.
-    /// A claim not completed within `lock_ms` is presumed dead and may be claimed again.
-    async fn idempotency_begin(
+    /// What `key` holds for a request with digest `request_hash` at `now`.
+    async fn idempotency_lookup(
         &self,
         tenant: &Tenant,
         key: &str,
         request_hash: &str,
         now: Timestamp,
-        lock_ms: i64,
-        ttl_ms: i64,
-    ) -> StoreResult<IdempotencyBegin>;
-    async fn idempotency_complete(&self, tenant: &Tenant, key: &str, status: u16, body: &[u8]) -> StoreResult<()>;
-    /// Forgets a claim whose request failed without a response worth replaying.
-    async fn idempotency_release(&self, tenant: &Tenant, key: &str) -> StoreResult<()>;
+    ) -> StoreResult<IdempotencyState>;
+    /// Records the response of a request that changed nothing (a 4xx, or an answer the request
+    /// reaches again by itself), unless the key is already taken; says whether it recorded it.
+    async fn idempotency_record(
+        &self,
+        tenant: &Tenant,
+        claim: &IdempotencyClaim,
+        status: u16,
+        body: &[u8],
+    ) -> StoreResult<bool>;
 
     // Shared counters.
 

@@ -1,6 +1,6 @@
 // The notification outbox SQL both backends share; included after `invoices_sql.rs`.
 
-use crate::invoices::{DeliveryOutcome, Message, MessageStore, MessagesFor, NewMessage};
+use crate::invoices::{DeliveryOutcome, Message, MessageStore, NewMessage};
 
 macro_rules! message_columns {
     () => {
@@ -27,6 +27,55 @@ fn message_from_row(row: &DbRow) -> StoreResult<Message> {
     })
 }
 
+/// Sends invoice `id` inside the caller's transaction: the `send` transition, the messages
+/// `render` makes from the invoice as locked, and the `invoice.sent` event.
+async fn send_in(
+    tx: &mut Tx,
+    tenant: &Tenant,
+    id: &str,
+    at: Timestamp,
+    render: MessagesFor<'_>,
+    event: EventFor<'_, InvoiceDetail>,
+) -> StoreResult<(InvoiceDetail, Vec<NewMessage>)> {
+    let current = lock_invoice(tx, tenant, id).await?;
+    let step = transition(current.invoice.status, InvoiceAction::Send).map_err(StoreError::Rejected)?;
+    let messages = render(&current).map_err(StoreError::Rejected)?;
+    sqlx::query("UPDATE invoices SET status = $1, sent_at = $2, updated_at = $2 WHERE org_id = $3 AND env = $4 AND id = $5")
+        .bind(step.to.as_str())
+        .bind(at.as_millis())
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
+    let status = if tenant.env.is_live() { "queued" } else { "sandbox" };
+    for m in &messages {
+        sqlx::query(
+            "INSERT INTO messages (id, org_id, env, invoice_id, channel, recipient, subject, body_text, body_html,
+                                   status, attempts, next_attempt_at, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11, $11)",
+        )
+        .bind(&m.id)
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(id)
+        .bind(m.channel.as_str())
+        .bind(&m.recipient)
+        .bind(&m.subject)
+        .bind(&m.body_text)
+        .bind(&m.body_html)
+        .bind(status)
+        .bind(at.as_millis())
+        .execute(&mut **tx)
+        .await?;
+    }
+    let detail = read_invoice(&mut **tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
+    let mut recorded = event(&detail);
+    recorded.event_type = "invoice.sent";
+    insert_event(tx, tenant, at, &recorded).await?;
+    Ok((detail, messages))
+}
+
 #[async_trait]
 impl MessageStore for ThisStore {
     async fn send_invoice(
@@ -36,48 +85,12 @@ impl MessageStore for ThisStore {
         at: Timestamp,
         render: MessagesFor<'_>,
         event: EventFor<'_, InvoiceDetail>,
+        idempotency: Option<IdempotentResponse<'_, (InvoiceDetail, Vec<NewMessage>)>>,
     ) -> StoreResult<(InvoiceDetail, Vec<NewMessage>)> {
-        let mut tx = self.begin_write().await?;
-        let current = lock_invoice(&mut tx, tenant, id).await?;
-        let step = transition(current.invoice.status, InvoiceAction::Send).map_err(StoreError::Rejected)?;
-        let messages = render(&current).map_err(StoreError::Rejected)?;
-        sqlx::query(
-            "UPDATE invoices SET status = $1, sent_at = $2, updated_at = $2 WHERE org_id = $3 AND env = $4 AND id = $5",
-        )
-        .bind(step.to.as_str())
-        .bind(at.as_millis())
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-        let status = if tenant.env.is_live() { "queued" } else { "sandbox" };
-        for m in &messages {
-            sqlx::query(
-                "INSERT INTO messages (id, org_id, env, invoice_id, channel, recipient, subject, body_text, body_html,
-                                       status, attempts, next_attempt_at, created_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11, $11)",
-            )
-            .bind(&m.id)
-            .bind(&tenant.org_id)
-            .bind(tenant.env.as_str())
-            .bind(id)
-            .bind(m.channel.as_str())
-            .bind(&m.recipient)
-            .bind(&m.subject)
-            .bind(&m.body_text)
-            .bind(&m.body_html)
-            .bind(status)
-            .bind(at.as_millis())
-            .execute(&mut *tx)
-            .await?;
-        }
-        let detail = read_invoice(&mut *tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
-        let mut recorded = event(&detail);
-        recorded.event_type = "invoice.sent";
-        insert_event(&mut tx, tenant, at, &recorded).await?;
-        self.commit(tx).await?;
-        Ok((detail, messages))
+        let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
+        let sent = send_in(&mut tx, tenant, id, at, render, event).await?;
+        self.commit_keyed(tx, tenant, idempotency.as_ref(), &sent).await?;
+        Ok(sent)
     }
 
     async fn list_messages(&self, tenant: &Tenant, page: PageRequest) -> StoreResult<Page<Message>> {

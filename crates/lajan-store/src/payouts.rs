@@ -109,7 +109,8 @@ pub trait PayoutStore: Send + Sync {
     ) -> StoreResult<(Page<PayoutDetail>, PayoutCounts)>;
 
     /// Approve, reject or retry under a row lock. With `distinct_approver`, the approving key
-    /// must not be the creating one (`Rejected(cannot_approve)`).
+    /// must not be the creating one (`Rejected(cannot_approve)`). With `idempotency`, the key is
+    /// claimed and answered in the same transaction.
     #[allow(clippy::too_many_arguments)]
     async fn payout_action(
         &self,
@@ -121,6 +122,7 @@ pub trait PayoutStore: Send + Sync {
         reason: Option<&str>,
         at: Timestamp,
         event: EventFor<'_, PayoutDetail>,
+        idempotency: Option<IdempotentResponse<'_, PayoutDetail>>,
     ) -> StoreResult<PayoutDetail>;
 
     /// Claims up to `limit` payouts to execute: approved and pending ones move to
@@ -184,8 +186,17 @@ pub trait PayoutStore: Send + Sync {
     /// The organization's sandbox balances (funded on first use), in cents per asset code.
     async fn sandbox_balances(&self, tenant: &Tenant) -> StoreResult<Vec<(String, i64)>>;
 
-    /// Adds `amount` to a sandbox balance; returns the new balance.
-    async fn sandbox_top_up(&self, tenant: &Tenant, asset_code: &str, amount: i64) -> StoreResult<i64>;
+    /// Adds `amount` to a sandbox balance and returns every balance after it. A balance may not
+    /// pass [`lajan_domain::money::MAX_CENTS`], the most a Stellar account can hold
+    /// (`Rejected(invalid_amount)`). With `idempotency`, the key is claimed and answered in the
+    /// same transaction.
+    async fn sandbox_top_up(
+        &self,
+        tenant: &Tenant,
+        asset_code: &str,
+        amount: i64,
+        idempotency: Option<IdempotentResponse<'_, Vec<(String, i64)>>>,
+    ) -> StoreResult<Vec<(String, i64)>>;
 }
 
 /// Every sandbox account starts with this much of each asset: 1,000,000.00.

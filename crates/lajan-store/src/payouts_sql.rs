@@ -129,6 +129,16 @@ async fn open_sandbox_ledger(tx: &mut Tx, env: &str, now: i64, close_ms: i64) ->
     Ok((last + 1, ts(closed + close_ms)))
 }
 
+/// The organization's sandbox balances by asset code, funded on first use.
+async fn read_sandbox_balances(tx: &mut Tx, tenant: &Tenant) -> StoreResult<Vec<(String, i64)>> {
+    ensure_sandbox_balances(tx, tenant).await?;
+    let rows = sqlx::query("SELECT asset_code, balance FROM sandbox_balances WHERE org_id = $1 ORDER BY asset_code")
+        .bind(&tenant.org_id)
+        .fetch_all(&mut **tx)
+        .await?;
+    rows.iter().map(|r| Ok((r.try_get("asset_code")?, r.try_get("balance")?))).collect()
+}
+
 async fn ensure_sandbox_balances(tx: &mut Tx, tenant: &Tenant) -> StoreResult<()> {
     for asset in SANDBOX_ASSETS {
         sqlx::query(
@@ -152,9 +162,9 @@ impl PayoutStore for ThisStore {
         p: &Payout,
         events: &[&'static str],
         event: EventFor<'_, PayoutDetail>,
-        idempotency: Option<crate::IdempotentResponse<'_, PayoutDetail>>,
+        idempotency: Option<IdempotentResponse<'_, PayoutDetail>>,
     ) -> StoreResult<PayoutDetail> {
-        let mut tx = self.begin_write().await?;
+        let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         sqlx::query(
             "INSERT INTO payouts (id, org_id, env, type, client_id, wallet_account_id, asset_amount, asset_code,
                                   asset_issuer, memo, approval_status, exec_status, created_by_key, approved_by_key,
@@ -184,10 +194,7 @@ impl PayoutStore for ThisStore {
             recorded.event_type = event_type;
             insert_event(&mut tx, tenant, p.created_at, &recorded).await?;
         }
-        if let Some(idem) = idempotency {
-            complete_idempotency_in(&mut tx, tenant, idem.key, idem.status, &(idem.body)(&detail)).await?;
-        }
-        self.commit(tx).await?;
+        self.commit_keyed(tx, tenant, idempotency.as_ref(), &detail).await?;
         Ok(detail)
     }
 
@@ -270,8 +277,9 @@ impl PayoutStore for ThisStore {
         reason: Option<&str>,
         at: Timestamp,
         event: EventFor<'_, PayoutDetail>,
+        idempotency: Option<IdempotentResponse<'_, PayoutDetail>>,
     ) -> StoreResult<PayoutDetail> {
-        let mut tx = self.begin_write().await?;
+        let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let current = lock_payout(&mut tx, tenant, id).await?;
         let (approval, exec, event_type) =
             payout_transition(current.payout.approval, current.payout.exec, action).map_err(StoreError::Rejected)?;
@@ -299,7 +307,7 @@ impl PayoutStore for ThisStore {
         let mut recorded = event(&detail);
         recorded.event_type = event_type;
         insert_event(&mut tx, tenant, at, &recorded).await?;
-        self.commit(tx).await?;
+        self.commit_keyed(tx, tenant, idempotency.as_ref(), &detail).await?;
         Ok(detail)
     }
 
@@ -518,29 +526,49 @@ impl PayoutStore for ThisStore {
 
     async fn sandbox_balances(&self, tenant: &Tenant) -> StoreResult<Vec<(String, i64)>> {
         let mut tx = self.begin_write().await?;
-        ensure_sandbox_balances(&mut tx, tenant).await?;
-        let rows = sqlx::query("SELECT asset_code, balance FROM sandbox_balances WHERE org_id = $1 ORDER BY asset_code")
-            .bind(&tenant.org_id)
-            .fetch_all(&mut *tx)
-            .await?;
+        let balances = read_sandbox_balances(&mut tx, tenant).await?;
         tx.commit().await?;
-        rows.iter().map(|r| Ok((r.try_get("asset_code")?, r.try_get("balance")?))).collect()
+        Ok(balances)
     }
 
-    async fn sandbox_top_up(&self, tenant: &Tenant, asset_code: &str, amount: i64) -> StoreResult<i64> {
-        let mut tx = self.begin_write().await?;
+    async fn sandbox_top_up(
+        &self,
+        tenant: &Tenant,
+        asset_code: &str,
+        amount: i64,
+        idempotency: Option<IdempotentResponse<'_, Vec<(String, i64)>>>,
+    ) -> StoreResult<Vec<(String, i64)>> {
+        let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         ensure_sandbox_balances(&mut tx, tenant).await?;
-        let balance: i64 = sqlx::query_scalar(
+        let balance: Option<i64> = sqlx::query_scalar(concat!(
+            "SELECT balance FROM sandbox_balances WHERE org_id = $1 AND asset_code = $2",
+            for_update!()
+        ))
+        .bind(&tenant.org_id)
+        .bind(asset_code)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let topped = i128::from(balance.unwrap_or(0)) + i128::from(amount);
+        let topped = i64::try_from(topped).ok().filter(|b| *b <= lajan_domain::money::MAX_CENTS).ok_or_else(|| {
+            StoreError::Rejected(lajan_domain::Invalid::new(
+                "invalid_amount",
+                format!(
+                    "amount would take the {asset_code} balance past {}, the most a Stellar account can hold",
+                    lajan_domain::money::format_scaled(lajan_domain::money::MAX_CENTS, 2)
+                ),
+            ))
+        })?;
+        sqlx::query(
             "INSERT INTO sandbox_balances (org_id, asset_code, balance) VALUES ($1, $2, $3)
-             ON CONFLICT (org_id, asset_code) DO UPDATE SET balance = sandbox_balances.balance + $3
-             RETURNING balance",
+             ON CONFLICT (org_id, asset_code) DO UPDATE SET balance = excluded.balance",
         )
         .bind(&tenant.org_id)
         .bind(asset_code)
-        .bind(amount)
-        .fetch_one(&mut *tx)
+        .bind(topped)
+        .execute(&mut *tx)
         .await?;
-        self.commit(tx).await?;
-        Ok(balance)
+        let balances = read_sandbox_balances(&mut tx, tenant).await?;
+        self.commit_keyed(tx, tenant, idempotency.as_ref(), &balances).await?;
+        Ok(balances)
     }
 }

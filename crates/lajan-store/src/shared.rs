@@ -3,7 +3,10 @@
 // `MIGRATOR`, `BACKEND`) and the `for_update!()` macro, then `include!` this file.
 // Placeholders are `$N`, which both SQLite and PostgreSQL accept.
 
-use crate::{ClientQuery, EventFor, EventQuery, IdempotencyBegin, NewApiKey, NewEvent, Store};
+use crate::{
+    ClientQuery, EventFor, EventQuery, IdempotencyClaim, IdempotencyState, IdempotentResponse, NewApiKey, NewEvent,
+    Store,
+};
 use async_trait::async_trait;
 use lajan_domain::apikey::ApiKey;
 use lajan_domain::client::{Client, ClientPatch};
@@ -239,9 +242,45 @@ async fn insert_event(tx: &mut Tx, tenant: &Tenant, at: Timestamp, event: &NewEv
 
 // Idempotency keys.
 
-/// Stores the response of an idempotent request inside the transaction that made its change, so
-/// a crash after the commit replays the response instead of running the request again.
-async fn complete_idempotency_in(tx: &mut Tx, tenant: &Tenant, key: &str, status: u16, body: &[u8]) -> StoreResult<()> {
+/// Claims an `Idempotency-Key` as the first write of the transaction that makes the request's
+/// change. A key holding a committed, unexpired response means this request must change nothing
+/// (`IdempotencyKeyTaken`: the caller replays what the key holds). On PostgreSQL a concurrent
+/// claimer of the same key waits here, on the key's unique index, until the first transaction
+/// commits or rolls back; on SQLite the single writer has already put them in line. Nothing is
+/// claimed outside a change's transaction, so a request that dies leaves the key free.
+async fn claim_idempotency_in(tx: &mut Tx, tenant: &Tenant, claim: &IdempotencyClaim) -> StoreResult<()> {
+    let claimed = sqlx::query(
+        "INSERT INTO idempotency_keys (org_id, env, key, request_hash, status_code, response_body, created_at,
+                                       expires_at)
+         VALUES ($1, $2, $3, $4, NULL, NULL, $5, $6)
+         ON CONFLICT (org_id, env, key) DO UPDATE SET
+            request_hash = excluded.request_hash, status_code = NULL, response_body = NULL,
+            created_at = excluded.created_at, expires_at = excluded.expires_at
+         WHERE idempotency_keys.expires_at <= $5",
+    )
+    .bind(&tenant.org_id)
+    .bind(tenant.env.as_str())
+    .bind(&claim.key)
+    .bind(&claim.request_hash)
+    .bind(claim.at.as_millis())
+    .bind(claim.at.as_millis() + claim.ttl_ms)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected();
+    if claimed == 0 {
+        return Err(StoreError::IdempotencyKeyTaken);
+    }
+    Ok(())
+}
+
+/// Stores the response under a key this transaction claimed, just before it commits.
+async fn respond_idempotency_in(
+    tx: &mut Tx,
+    tenant: &Tenant,
+    claim: &IdempotencyClaim,
+    status: u16,
+    body: &[u8],
+) -> StoreResult<()> {
     sqlx::query(
         "UPDATE idempotency_keys SET status_code = $1, response_body = $2
          WHERE org_id = $3 AND env = $4 AND key = $5",
@@ -250,48 +289,10 @@ async fn complete_idempotency_in(tx: &mut Tx, tenant: &Tenant, key: &str, status
     .bind(body)
     .bind(&tenant.org_id)
     .bind(tenant.env.as_str())
-    .bind(key)
+    .bind(&claim.key)
     .execute(&mut **tx)
     .await?;
     Ok(())
-}
-
-async fn read_idempotency_key(tx: &mut Tx, tenant: &Tenant, key: &str) -> StoreResult<Option<DbRow>> {
-    Ok(sqlx::query(concat!(
-        "SELECT request_hash, status_code, response_body, locked_until, expires_at
-         FROM idempotency_keys WHERE org_id = $1 AND env = $2 AND key = $3",
-        for_update!()
-    ))
-    .bind(&tenant.org_id)
-    .bind(tenant.env.as_str())
-    .bind(key)
-    .fetch_optional(&mut **tx)
-    .await?)
-}
-
-/// What a stored key means for a new request, or `None` when the key is free to claim
-/// (absent, expired, or held by a claim whose lock ran out).
-fn classify_idempotency_key(
-    row: Option<&DbRow>,
-    request_hash: &str,
-    now: Timestamp,
-) -> StoreResult<Option<IdempotencyBegin>> {
-    let Some(row) = row else { return Ok(None) };
-    if row.try_get::<i64, _>("expires_at")? <= now.as_millis() {
-        return Ok(None);
-    }
-    if row.try_get::<String, _>("request_hash")? != request_hash {
-        return Ok(Some(IdempotencyBegin::Mismatch));
-    }
-    if let Some(status) = row.try_get::<Option<i64>, _>("status_code")? {
-        let status = u16::try_from(status).map_err(corrupt)?;
-        let body: Option<Vec<u8>> = row.try_get("response_body")?;
-        return Ok(Some(IdempotencyBegin::Replay { status, body: body.unwrap_or_default() }));
-    }
-    if row.try_get::<i64, _>("locked_until")? > now.as_millis() {
-        return Ok(Some(IdempotencyBegin::InProgress));
-    }
-    Ok(None)
 }
 
 impl ThisStore {
@@ -302,6 +303,31 @@ impl ThisStore {
         self.fail.check()?;
         tx.commit().await?;
         Ok(())
+    }
+
+    /// Begins the write transaction of a change, first claiming the request's
+    /// `Idempotency-Key` when it has one (see [`claim_idempotency_in`]).
+    async fn begin_keyed<T>(&self, tenant: &Tenant, idempotency: Option<&IdempotentResponse<'_, T>>) -> StoreResult<Tx> {
+        let mut tx = self.begin_write().await?;
+        if let Some(idem) = idempotency {
+            claim_idempotency_in(&mut tx, tenant, idem.claim).await?;
+        }
+        Ok(tx)
+    }
+
+    /// Records the response rendered from `result` under the claimed key, then commits: a retry
+    /// after this commit replays the response, a retry after a crash before it runs afresh.
+    async fn commit_keyed<T>(
+        &self,
+        mut tx: Tx,
+        tenant: &Tenant,
+        idempotency: Option<&IdempotentResponse<'_, T>>,
+        result: &T,
+    ) -> StoreResult<()> {
+        if let Some(idem) = idempotency {
+            respond_idempotency_in(&mut tx, tenant, idem.claim, idem.status, &(idem.body)(result)).await?;
+        }
+        self.commit(tx).await
     }
 
     async fn read_client(&self, tenant: &Tenant, id: &str, include_archived: bool) -> StoreResult<Option<Client>> {
@@ -483,8 +509,14 @@ impl Store for ThisStore {
         self.commit(tx).await
     }
 
-    async fn create_client(&self, tenant: &Tenant, c: &Client, event: &NewEvent) -> StoreResult<()> {
-        let mut tx = self.begin_write().await?;
+    async fn create_client(
+        &self,
+        tenant: &Tenant,
+        c: &Client,
+        event: &NewEvent,
+        idempotency: Option<IdempotentResponse<'_, Client>>,
+    ) -> StoreResult<()> {
+        let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         sqlx::query(
             "INSERT INTO clients (id, org_id, env, first_name, last_name, email, phone_number, wallet_account_id,
                                   created_at, updated_at)
@@ -503,7 +535,7 @@ impl Store for ThisStore {
         .execute(&mut *tx)
         .await?;
         insert_event(&mut tx, tenant, c.created_at, event).await?;
-        self.commit(tx).await
+        self.commit_keyed(tx, tenant, idempotency.as_ref(), c).await
     }
 
     async fn get_client(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<Client>> {
@@ -646,67 +678,62 @@ impl Store for ThisStore {
         row.as_ref().map(event_from_row).transpose()
     }
 
-    async fn idempotency_begin(
+    async fn idempotency_lookup(
         &self,
         tenant: &Tenant,
         key: &str,
         request_hash: &str,
         now: Timestamp,
-        lock_ms: i64,
-        ttl_ms: i64,
-    ) -> StoreResult<IdempotencyBegin> {
-        let mut tx = self.begin_write().await?;
-        let found = read_idempotency_key(&mut tx, tenant, key).await?;
-        if let Some(outcome) = classify_idempotency_key(found.as_ref(), request_hash, now)? {
-            return Ok(outcome);
-        }
-        // The conditional update makes a concurrent claimer that inserted first win: our upsert
-        // then changes nothing, and we report what the winner left.
-        let claimed = sqlx::query(
-            "INSERT INTO idempotency_keys (org_id, env, key, request_hash, status_code, response_body,
-                                           created_at, locked_until, expires_at)
-             VALUES ($1, $2, $3, $4, NULL, NULL, $5, $6, $7)
-             ON CONFLICT (org_id, env, key) DO UPDATE SET
-                request_hash = excluded.request_hash, status_code = NULL, response_body = NULL,
-                created_at = excluded.created_at, locked_until = excluded.locked_until,
-                expires_at = excluded.expires_at
-             WHERE idempotency_keys.expires_at <= $5
-                OR (idempotency_keys.status_code IS NULL AND idempotency_keys.locked_until <= $5)",
+    ) -> StoreResult<IdempotencyState> {
+        let row = sqlx::query(
+            "SELECT request_hash, status_code, response_body FROM idempotency_keys
+             WHERE org_id = $1 AND env = $2 AND key = $3 AND expires_at > $4",
         )
         .bind(&tenant.org_id)
         .bind(tenant.env.as_str())
         .bind(key)
-        .bind(request_hash)
         .bind(now.as_millis())
-        .bind(now.as_millis() + lock_ms)
-        .bind(now.as_millis() + ttl_ms)
-        .execute(&mut *tx)
+        .fetch_optional(self.reader())
+        .await?;
+        let Some(row) = row else { return Ok(IdempotencyState::Free) };
+        if row.try_get::<String, _>("request_hash")? != request_hash {
+            return Ok(IdempotencyState::Mismatch);
+        }
+        // A key is claimed only by the transaction that fills it, so every committed row has one.
+        let status: i64 = row.try_get("status_code")?;
+        let body: Option<Vec<u8>> = row.try_get("response_body")?;
+        Ok(IdempotencyState::Replay { status: u16::try_from(status).map_err(corrupt)?, body: body.unwrap_or_default() })
+    }
+
+    async fn idempotency_record(
+        &self,
+        tenant: &Tenant,
+        claim: &IdempotencyClaim,
+        status: u16,
+        body: &[u8],
+    ) -> StoreResult<bool> {
+        let recorded = sqlx::query(
+            "INSERT INTO idempotency_keys (org_id, env, key, request_hash, status_code, response_body, created_at,
+                                           expires_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+             ON CONFLICT (org_id, env, key) DO UPDATE SET
+                request_hash = excluded.request_hash, status_code = excluded.status_code,
+                response_body = excluded.response_body, created_at = excluded.created_at,
+                expires_at = excluded.expires_at
+             WHERE idempotency_keys.expires_at <= $7",
+        )
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(&claim.key)
+        .bind(&claim.request_hash)
+        .bind(i64::from(status))
+        .bind(body)
+        .bind(claim.at.as_millis())
+        .bind(claim.at.as_millis() + claim.ttl_ms)
+        .execute(self.writer())
         .await?
         .rows_affected();
-        if claimed == 0 {
-            let found = read_idempotency_key(&mut tx, tenant, key).await?;
-            return Ok(classify_idempotency_key(found.as_ref(), request_hash, now)?
-                .unwrap_or(IdempotencyBegin::InProgress));
-        }
-        tx.commit().await?;
-        Ok(IdempotencyBegin::Started)
-    }
-
-    async fn idempotency_complete(&self, tenant: &Tenant, key: &str, status: u16, body: &[u8]) -> StoreResult<()> {
-        let mut tx = self.begin_write().await?;
-        complete_idempotency_in(&mut tx, tenant, key, status, body).await?;
-        Ok(tx.commit().await?)
-    }
-
-    async fn idempotency_release(&self, tenant: &Tenant, key: &str) -> StoreResult<()> {
-        let mut tx = self.begin_write().await?;
-        sqlx::query("DELETE FROM idempotency_keys WHERE org_id = $1 AND env = $2 AND key = $3 AND status_code IS NULL")
-            .bind(&tenant.org_id)
-            .bind(tenant.env.as_str())
-            .bind(key)
-            .execute(&mut *tx)
-            .await?;
-        Ok(tx.commit().await?)
+        Ok(recorded > 0)
     }
 
     async fn rate_limit_hit(&self, bucket: &str, window_start: i64, expires_at: i64, hits: u64) -> StoreResult<u64> {

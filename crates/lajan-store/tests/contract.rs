@@ -2,6 +2,7 @@
 //! PostgreSQL cases need `LAJAN_TEST_DATABASE_URL` (see `lajan_store::testing`).
 
 use lajan_domain::apikey::ApiKey;
+use lajan_domain::client::Client;
 use lajan_domain::client::{ClientInput, ClientPatchInput};
 use lajan_domain::id::IdKind;
 use lajan_domain::money::{Currency, TaxRate};
@@ -10,7 +11,10 @@ use lajan_domain::pagination::PageRequest;
 use lajan_domain::scope::Scope;
 use lajan_domain::settings::Settings;
 use lajan_domain::{Environment, Tenant, Timestamp};
-use lajan_store::{ClientQuery, EventQuery, IdempotencyBegin, NewApiKey, NewEvent, Store, StoreError};
+use lajan_store::{
+    ClientQuery, EventQuery, IdempotencyClaim, IdempotencyState, IdempotentResponse, NewApiKey, NewEvent, Store,
+    StoreError,
+};
 use std::sync::Arc;
 
 use lajan_store::contract;
@@ -55,7 +59,7 @@ async fn client(
     .into_client(IdKind::Client.generate(), Timestamp::now())
     .unwrap();
     let ev = NewEvent { event_type: "client.created", object: serde_json::json!({ "id": c.id }) };
-    store.create_client(t, &c, &ev).await.unwrap();
+    store.create_client(t, &c, &ev, None).await.unwrap();
     c
 }
 
@@ -240,70 +244,106 @@ contract!(a_failed_commit_leaves_neither_change_nor_event, |store| {
         .unwrap();
     let ev = NewEvent { event_type: "client.created", object: serde_json::json!({}) };
     store.fail_next_commit();
-    assert!(matches!(store.create_client(&t, &c, &ev).await, Err(StoreError::Injected)));
+    assert!(matches!(store.create_client(&t, &c, &ev, None).await, Err(StoreError::Injected)));
     assert_eq!(store.get_client(&t, &c.id).await.unwrap(), None);
     assert_eq!(store.list_events(&t, &EventQuery::default()).await.unwrap().total, 0);
-    store.create_client(&t, &c, &ev).await.expect("the fault fires once");
+    store.create_client(&t, &c, &ev, None).await.expect("the fault fires once");
     assert_eq!(store.list_events(&t, &EventQuery::default()).await.unwrap().total, 1);
 });
 
-contract!(idempotency_keys_claim_replay_and_expire, |store| {
+fn claim(key: &str, hash: &str, at: Timestamp) -> IdempotencyClaim {
+    IdempotencyClaim { key: key.into(), request_hash: hash.into(), at, ttl_ms: 86_400_000 }
+}
+
+fn new_client(first: &str) -> Client {
+    ClientInput { first_name: Some(first.into()), last_name: Some("B".into()), ..Default::default() }
+        .into_client(IdKind::Client.generate(), Timestamp::now())
+        .unwrap()
+}
+
+/// Creates `c` under `claim`, recording `{"id": ...}` as the response.
+async fn keyed_client(
+    store: &Arc<dyn Store>,
+    t: &Tenant,
+    c: &Client,
+    claim: &IdempotencyClaim,
+) -> Result<(), StoreError> {
+    let body = |c: &Client| format!("{{\"id\":\"{}\"}}", c.id).into_bytes();
+    let ev = NewEvent { event_type: "client.created", object: serde_json::json!({}) };
+    store.create_client(t, c, &ev, Some(IdempotentResponse { claim, status: 201, body: &body })).await
+}
+
+contract!(idempotency_keys_replay_refuse_other_requests_and_expire, |store| {
     let o = org(&store, "Acme").await;
     let t = tenant(&o, Environment::Test);
     let live = tenant(&o, Environment::Live);
-    let now = Timestamp::from_millis(1_000_000);
-    let begin = |tenant: Tenant, key: &'static str, hash: &'static str, at: Timestamp| {
+    let now = Timestamp::now();
+    let lookup = |tenant: Tenant, key: &'static str, hash: &'static str, at: Timestamp| {
         let store = store.clone();
-        async move { store.idempotency_begin(&tenant, key, hash, at, 60_000, 86_400_000).await.unwrap() }
+        async move { store.idempotency_lookup(&tenant, key, hash, at).await.unwrap() }
     };
-    assert_eq!(begin(t.clone(), "k1", "h1", now).await, IdempotencyBegin::Started);
-    assert_eq!(begin(t.clone(), "k1", "h1", now).await, IdempotencyBegin::InProgress);
-    assert_eq!(begin(t.clone(), "k1", "h2", now).await, IdempotencyBegin::Mismatch);
-    assert_eq!(begin(live.clone(), "k1", "h2", now).await, IdempotencyBegin::Started, "keys are per environment");
-    store.idempotency_complete(&t, "k1", 201, b"{\"id\":1}").await.unwrap();
+    assert_eq!(lookup(t.clone(), "k1", "h1", now).await, IdempotencyState::Free);
+    let c = new_client("A");
+    keyed_client(&store, &t, &c, &claim("k1", "h1", now)).await.unwrap();
+    let created = IdempotencyState::Replay { status: 201, body: format!("{{\"id\":\"{}\"}}", c.id).into_bytes() };
+    assert_eq!(lookup(t.clone(), "k1", "h1", now).await, created, "the response committed with the client");
+    assert_eq!(lookup(t.clone(), "k1", "h2", now).await, IdempotencyState::Mismatch);
+    assert_eq!(lookup(live.clone(), "k1", "h2", now).await, IdempotencyState::Free, "keys are per environment");
+
+    // A response that changed nothing is recorded on its own, once.
+    let refused = claim("k2", "h", now);
+    assert!(store.idempotency_record(&t, &refused, 400, b"{\"code\":\"x\"}").await.unwrap());
+    assert!(!store.idempotency_record(&t, &refused, 409, b"{}").await.unwrap(), "the first response stays");
     assert_eq!(
-        begin(t.clone(), "k1", "h1", now).await,
-        IdempotencyBegin::Replay { status: 201, body: b"{\"id\":1}".to_vec() }
+        lookup(t.clone(), "k2", "h", now).await,
+        IdempotencyState::Replay { status: 400, body: b"{\"code\":\"x\"}".to_vec() }
     );
-    assert_eq!(begin(t.clone(), "k1", "h2", now).await, IdempotencyBegin::Mismatch);
-    // Completed keys stay until they expire, then the key is free again.
+    assert!(matches!(
+        keyed_client(&store, &t, &new_client("C"), &claim("k2", "h", now)).await,
+        Err(StoreError::IdempotencyKeyTaken)
+    ));
+
+    // Responses stay until they expire; then the key is free for any request.
     let later = now.plus_millis(86_400_000);
-    assert_eq!(begin(t.clone(), "k1", "h2", later).await, IdempotencyBegin::Started);
-
-    assert_eq!(begin(t.clone(), "k2", "h", now).await, IdempotencyBegin::Started);
-    store.idempotency_release(&t, "k2").await.unwrap();
-    assert_eq!(begin(t.clone(), "k2", "h", now).await, IdempotencyBegin::Started, "released keys can be claimed again");
-    assert_eq!(
-        begin(t.clone(), "k2", "h", now.plus_millis(60_001)).await,
-        IdempotencyBegin::Started,
-        "a dead claim can be taken over"
-    );
-
-    assert!(store.purge_expired(later.plus_millis(86_400_001)).await.unwrap() >= 3);
-    assert_eq!(begin(live.clone(), "k1", "h9", later).await, IdempotencyBegin::Started);
+    assert_eq!(lookup(t.clone(), "k1", "h2", later).await, IdempotencyState::Free);
+    keyed_client(&store, &t, &new_client("D"), &claim("k1", "h2", later)).await.expect("an expired key is reused");
+    assert!(store.idempotency_record(&t, &claim("k2", "h3", later), 400, b"{}").await.unwrap());
+    assert!(store.purge_expired(later.plus_millis(86_400_001)).await.unwrap() >= 2);
+    assert_eq!(lookup(t.clone(), "k1", "h2", later).await, IdempotencyState::Free);
 });
 
-contract!(concurrent_idempotency_claims_start_once, |store| {
+contract!(a_keyed_change_claims_its_key_in_its_own_transaction, |store| {
     let o = org(&store, "Acme").await;
     let t = tenant(&o, Environment::Test);
     let now = Timestamp::now();
+    // A change that does not commit leaves its key free: nothing to wait out after a crash.
+    store.fail_next_commit();
+    let lost = new_client("Lost");
+    assert!(matches!(keyed_client(&store, &t, &lost, &claim("k", "h", now)).await, Err(StoreError::Injected)));
+    assert_eq!(store.idempotency_lookup(&t, "k", "h", now).await.unwrap(), IdempotencyState::Free);
+    assert_eq!(store.get_client(&t, &lost.id).await.unwrap(), None);
+
+    // Racing requests with one key: exactly one changes anything; the others find it taken.
     let tasks: Vec<_> = (0..16)
-        .map(|_| {
+        .map(|i| {
             let (store, t) = (store.clone(), t.clone());
-            tokio::spawn(
-                async move { store.idempotency_begin(&t, "race", "h", now, 60_000, 86_400_000).await.unwrap() },
-            )
+            tokio::spawn(async move {
+                keyed_client(&store, &t, &new_client(&format!("R{i}")), &claim("race", "h", now)).await
+            })
         })
         .collect();
-    let mut started = 0;
+    let (mut created, mut taken) = (0, 0);
     for task in tasks {
         match task.await.unwrap() {
-            IdempotencyBegin::Started => started += 1,
-            IdempotencyBegin::InProgress => {}
-            other => panic!("unexpected {other:?}"),
+            Ok(()) => created += 1,
+            Err(StoreError::IdempotencyKeyTaken) => taken += 1,
+            Err(other) => panic!("unexpected {other:?}"),
         }
     }
-    assert_eq!(started, 1);
+    assert_eq!((created, taken), (1, 15));
+    let all = store.list_clients(&t, &ClientQuery::default()).await.unwrap();
+    assert_eq!(all.total, 1, "one client for one key");
+    assert_eq!(store.list_events(&t, &EventQuery::default()).await.unwrap().total, 1, "and one event");
 });
 
 contract!(rate_limit_windows_count_per_bucket, |store| {

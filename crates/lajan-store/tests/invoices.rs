@@ -24,7 +24,7 @@ async fn client(store: &Arc<dyn Store>, t: &Tenant) -> String {
         .into_client(IdKind::Client.generate(), Timestamp::now())
         .unwrap();
     store
-        .create_client(t, &c, &NewEvent { event_type: "client.created", object: serde_json::json!({}) })
+        .create_client(t, &c, &NewEvent { event_type: "client.created", object: serde_json::json!({}) }, None)
         .await
         .unwrap();
     c.id
@@ -88,7 +88,7 @@ async fn invoice(store: &Arc<dyn Store>, t: &Tenant, client_id: &str, price: &st
         voided_at: None,
         void_reason: None,
     };
-    store.create_invoice(t, &inv, &intent, &ev).await.unwrap()
+    store.create_invoice(t, &inv, &intent, &ev, None, None).await.unwrap()
 }
 
 fn payment(t: &Tenant, memo: &str, amount: i64, asset: &str) -> IncomingPayment {
@@ -183,24 +183,28 @@ contract!(drafts_update_and_actions_follow_the_state_machine, |store| {
     );
 
     let (sent, changed) =
-        store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev).await.unwrap();
+        store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
     assert!(changed && sent.invoice.status == InvoiceStatus::Sent && sent.invoice.sent_at.is_some());
     assert!(
         matches!(store.update_invoice(&t, &id, &changes, Timestamp::now()).await, Err(StoreError::Rejected(e)) if e.code == "cannot_update")
     );
     let (viewed, changed) =
-        store.invoice_action(&t, &id, InvoiceAction::View, Timestamp::now(), None, &ev).await.unwrap();
+        store.invoice_action(&t, &id, InvoiceAction::View, Timestamp::now(), None, &ev, None).await.unwrap();
     assert!(changed && viewed.invoice.status == InvoiceStatus::Viewed);
-    let (_, changed) = store.invoice_action(&t, &id, InvoiceAction::View, Timestamp::now(), None, &ev).await.unwrap();
+    let (_, changed) =
+        store.invoice_action(&t, &id, InvoiceAction::View, Timestamp::now(), None, &ev, None).await.unwrap();
     assert!(!changed, "viewing twice records one event");
-    let (voided, _) =
-        store.invoice_action(&t, &id, InvoiceAction::Void, Timestamp::now(), Some("duplicate"), &ev).await.unwrap();
+    let (voided, _) = store
+        .invoice_action(&t, &id, InvoiceAction::Void, Timestamp::now(), Some("duplicate"), &ev, None)
+        .await
+        .unwrap();
     assert_eq!(voided.invoice.void_reason.as_deref(), Some("duplicate"));
     assert_eq!(voided.intent.status, IntentStatus::Inactive);
-    let (_, changed) = store.invoice_action(&t, &id, InvoiceAction::Void, Timestamp::now(), None, &ev).await.unwrap();
+    let (_, changed) =
+        store.invoice_action(&t, &id, InvoiceAction::Void, Timestamp::now(), None, &ev, None).await.unwrap();
     assert!(!changed);
     assert!(
-        matches!(store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev).await, Err(StoreError::Rejected(e)) if e.code == "cannot_send")
+        matches!(store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await, Err(StoreError::Rejected(e)) if e.code == "cannot_send")
     );
     let events = store.list_events(&t, &EventQuery::default()).await.unwrap();
     let types: Vec<_> =
@@ -209,7 +213,7 @@ contract!(drafts_update_and_actions_follow_the_state_machine, |store| {
     let other_tenant = Tenant::new(t.org_id.clone(), Environment::Live);
     assert!(store.get_invoice(&other_tenant, &id).await.unwrap().is_none());
     assert!(matches!(
-        store.invoice_action(&other_tenant, &id, InvoiceAction::Void, Timestamp::now(), None, &ev).await,
+        store.invoice_action(&other_tenant, &id, InvoiceAction::Void, Timestamp::now(), None, &ev, None).await,
         Err(StoreError::NotFound)
     ));
 });
@@ -219,7 +223,7 @@ contract!(lists_filter_by_status_client_and_search, |store| {
     let c = client(&store, &t).await;
     let a = invoice(&store, &t, &c, "1").await;
     invoice(&store, &t, &c, "2").await;
-    store.invoice_action(&t, &a.invoice.id, InvoiceAction::Send, Timestamp::now(), None, &ev).await.unwrap();
+    store.invoice_action(&t, &a.invoice.id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
     let q = |status: Option<InvoiceStatus>, client_id: Option<&str>, search: Option<&str>| InvoiceQuery {
         status,
         client_id: client_id.map(Into::into),
@@ -247,7 +251,7 @@ contract!(payments_match_by_memo_and_pay_in_full_only, |store| {
         pay(&store, &payment(&t, &reference, 100, "HTG")).await,
         PaymentApplied::Matched { intent_id: d.intent.id.clone(), paid: false }
     );
-    store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev).await.unwrap();
+    store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
     assert_eq!(pay(&store, &payment(&t, "LJWRONG", 9900, "HTG")).await, PaymentApplied::Unmatched);
     assert_eq!(pay(&store, &payment(&t, &reference, 9900, "USD")).await, PaymentApplied::Unmatched, "wrong asset");
     assert_eq!(
@@ -271,7 +275,7 @@ contract!(payments_match_by_memo_and_pay_in_full_only, |store| {
     );
     assert!(paid.invoice.paid_at.is_some());
     assert!(
-        matches!(store.invoice_action(&t, &id, InvoiceAction::Void, Timestamp::now(), None, &ev).await, Err(StoreError::Rejected(e)) if e.code == "cannot_void")
+        matches!(store.invoice_action(&t, &id, InvoiceAction::Void, Timestamp::now(), None, &ev, None).await, Err(StoreError::Rejected(e)) if e.code == "cannot_void")
     );
     assert_eq!(store.incoming_payments_for_intent(&d.intent.id).await.unwrap().len(), 3);
     let seqs: Vec<i64> =
@@ -301,6 +305,39 @@ contract!(payments_match_by_memo_and_pay_in_full_only, |store| {
         store.apply_incoming_payment(&live.id, Timestamp::now(), &events).await.unwrap(),
         PaymentApplied::AlreadyProcessed
     );
+});
+
+contract!(received_totals_are_summed_wide_and_never_clamped, |store| {
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let d = invoice(&store, &t, &c, "100").await;
+    let reference = d.intent.reference.clone();
+    let near_the_top = i64::MAX - 10;
+    assert_eq!(
+        pay(&store, &payment(&t, &reference, near_the_top, "HTG")).await,
+        PaymentApplied::Matched { intent_id: d.intent.id.clone(), paid: false }
+    );
+    // Past i64 the total cannot be kept: the payment is refused and left for reconciliation,
+    // where clamping would have recorded a total that never arrived.
+    assert_eq!(
+        pay(&store, &payment(&t, &reference, 100, "HTG")).await,
+        PaymentApplied::TooLarge { intent_id: d.intent.id.clone() }
+    );
+    let after = store.get_invoice(&t, &d.invoice.id).await.unwrap().unwrap();
+    assert_eq!(after.invoice.amount_paid, near_the_top);
+    assert_eq!(store.incoming_payments_for_intent(&d.intent.id).await.unwrap().len(), 1);
+    assert!(store.pending_incoming_payments(10).await.unwrap().is_empty(), "processed, as unmatched");
+});
+
+contract!(a_resubmitted_sandbox_payment_is_recorded_once, |store| {
+    let t = tenant(&store).await;
+    let first = payment(&t, "LJANY", 500, "HTG");
+    let (recorded, _) = store.record_sandbox_payment(&first, 1000).await.unwrap();
+    let again = IncomingPayment { id: IdKind::LedgerPayment.generate(), ..first.clone() };
+    let (replayed, closes_at) = store.record_sandbox_payment(&again, 1000).await.unwrap();
+    assert_eq!(replayed, recorded, "the identical transaction answers with the original");
+    assert!(closes_at <= Timestamp::now());
+    assert_eq!(store.pending_incoming_payments(10).await.unwrap().len(), 1);
 });
 
 contract!(payment_links_deactivate_once_and_get_paid, |store| {
@@ -335,8 +372,8 @@ contract!(payment_links_deactivate_once_and_get_paid, |store| {
     let a = mk(500);
     let b = mk(700);
     let created = NewEvent { event_type: "payment_link.created", object: serde_json::json!({}) };
-    store.create_payment_link(&t, &a, &created).await.unwrap();
-    store.create_payment_link(&t, &b, &created).await.unwrap();
+    store.create_payment_link(&t, &a, &created, None).await.unwrap();
+    store.create_payment_link(&t, &b, &created, None).await.unwrap();
     let page = store.list_payment_links(&t, PageRequest::default()).await.unwrap();
     assert_eq!((page.total, page.items[0].id.as_str()), (2, b.id.as_str()));
     let deactivated = |l: &PaymentLink| NewEvent {
@@ -370,17 +407,19 @@ contract!(overdue_candidates_are_sent_or_viewed_and_due, |store| {
     let c = client(&store, &t).await;
     let a = invoice(&store, &t, &c, "1").await;
     let b = invoice(&store, &t, &c, "1").await;
-    store.invoice_action(&t, &a.invoice.id, InvoiceAction::Send, Timestamp::now(), None, &ev).await.unwrap();
+    store.invoice_action(&t, &a.invoice.id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
     let found = store.overdue_candidates("2026-12-01", 10).await.unwrap();
     assert_eq!(found.len(), 1, "drafts are not candidates");
     assert_eq!((found[0].1.as_str(), found[0].3.as_str()), (a.invoice.id.as_str(), "UTC"));
     assert!(store.overdue_candidates("2026-11-30", 10).await.unwrap().is_empty());
-    let (d, changed) =
-        store.invoice_action(&t, &a.invoice.id, InvoiceAction::MarkOverdue, Timestamp::now(), None, &ev).await.unwrap();
+    let (d, changed) = store
+        .invoice_action(&t, &a.invoice.id, InvoiceAction::MarkOverdue, Timestamp::now(), None, &ev, None)
+        .await
+        .unwrap();
     assert!(changed && d.invoice.status == InvoiceStatus::Overdue);
     assert!(
         !store
-            .invoice_action(&t, &b.invoice.id, InvoiceAction::MarkOverdue, Timestamp::now(), None, &ev)
+            .invoice_action(&t, &b.invoice.id, InvoiceAction::MarkOverdue, Timestamp::now(), None, &ev, None)
             .await
             .unwrap()
             .1
@@ -404,7 +443,8 @@ contract!(send_queues_messages_with_the_transition, |store| {
     let t = tenant(&store).await;
     let c = client(&store, &t).await;
     let d = invoice(&store, &t, &c, "5").await;
-    let (sent, messages) = store.send_invoice(&t, &d.invoice.id, Timestamp::now(), &render_email, &ev).await.unwrap();
+    let (sent, messages) =
+        store.send_invoice(&t, &d.invoice.id, Timestamp::now(), &render_email, &ev, None).await.unwrap();
     assert_eq!((sent.invoice.status, messages.len()), (InvoiceStatus::Sent, 1));
     let listed = store.list_messages(&t, PageRequest::default()).await.unwrap();
     assert_eq!((listed.total, listed.items[0].status.as_str()), (1, "sandbox"));
@@ -416,7 +456,7 @@ contract!(send_queues_messages_with_the_transition, |store| {
     let none = |_: &InvoiceDetail| Err(lajan_domain::Invalid::new("no_channel_available", "none"));
     let d2 = invoice(&store, &t, &c, "5").await;
     assert!(
-        matches!(store.send_invoice(&t, &d2.invoice.id, Timestamp::now(), &none, &ev).await, Err(StoreError::Rejected(e)) if e.code == "no_channel_available")
+        matches!(store.send_invoice(&t, &d2.invoice.id, Timestamp::now(), &none, &ev, None).await, Err(StoreError::Rejected(e)) if e.code == "no_channel_available")
     );
     assert_eq!(
         store.get_invoice(&t, &d2.invoice.id).await.unwrap().unwrap().invoice.status,
@@ -428,7 +468,7 @@ contract!(send_queues_messages_with_the_transition, |store| {
     let lc = client(&store, &live).await;
     let ld = invoice(&store, &live, &lc, "5").await;
     let now = Timestamp::now();
-    store.send_invoice(&live, &ld.invoice.id, now, &render_email, &ev).await.unwrap();
+    store.send_invoice(&live, &ld.invoice.id, now, &render_email, &ev, None).await.unwrap();
     let claimed = store.claim_messages(now, 60_000, 10).await.unwrap();
     assert_eq!(claimed.len(), 1);
     assert!(store.claim_messages(now, 60_000, 10).await.unwrap().is_empty(), "claimed messages are leased");
@@ -458,7 +498,7 @@ contract!(maintained_totals_match_a_scan_through_every_transition, |store| {
     }
     let act = |i: usize, action| {
         let (store, t, id) = (store.clone(), t.clone(), ids[i].invoice.id.clone());
-        async move { store.invoice_action(&t, &id, action, Timestamp::now(), Some("typo"), &ev).await.unwrap() }
+        async move { store.invoice_action(&t, &id, action, Timestamp::now(), Some("typo"), &ev, None).await.unwrap() }
     };
     for i in 0..6 {
         act(i, InvoiceAction::Send).await;

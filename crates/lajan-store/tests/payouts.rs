@@ -58,7 +58,7 @@ contract!(approval_rules_and_counts_partition_all, |store| {
     let id = a.payout.id.as_str();
     let act = |action, key: &'static str, distinct| {
         let (store, t, id) = (store.clone(), t.clone(), id.to_owned());
-        async move { store.payout_action(&t, &id, action, key, distinct, None, Timestamp::now(), &ev).await }
+        async move { store.payout_action(&t, &id, action, key, distinct, None, Timestamp::now(), &ev, None).await }
     };
     assert!(
         matches!(act(PayoutAction::Approve, "key_a", true).await, Err(StoreError::Rejected(e)) if e.code == "cannot_approve")
@@ -75,7 +75,17 @@ contract!(approval_rules_and_counts_partition_all, |store| {
         matches!(act(PayoutAction::Retry, "key_b", false).await, Err(StoreError::Rejected(e)) if e.code == "cannot_retry")
     );
     store
-        .payout_action(&t, &b.payout.id, PayoutAction::Reject, "key_b", false, Some("duplicate"), Timestamp::now(), &ev)
+        .payout_action(
+            &t,
+            &b.payout.id,
+            PayoutAction::Reject,
+            "key_b",
+            false,
+            Some("duplicate"),
+            Timestamp::now(),
+            &ev,
+            None,
+        )
         .await
         .unwrap();
 
@@ -151,46 +161,61 @@ contract!(the_sandbox_ledger_applies_each_hash_once, |store| {
     assert_eq!(store.sandbox_transaction_seq("h1").await.unwrap(), Some(ledger_seq));
     let too_much = store.sandbox_submit(&t, "h2", "GDEST", "USDC", start, None, now, 1000).await.unwrap();
     assert!(matches!(too_much, SandboxSubmit::Refused { code: "op_underfunded", .. }));
-    assert_eq!(store.sandbox_top_up(&t, "USDC", 1_000).await.unwrap(), start - 500 + 1_000);
+    let after = store.sandbox_top_up(&t, "USDC", 1_000, None).await.unwrap();
+    assert!(after.contains(&("USDC".to_owned(), start - 500 + 1_000)), "{after:?}");
+    let max = lajan_domain::money::MAX_CENTS;
+    let past = store.sandbox_top_up(&t, "USDC", max, None).await;
+    assert!(
+        matches!(past, Err(StoreError::Rejected(e)) if e.code == "invalid_amount"),
+        "a balance never passes the maximum"
+    );
+    assert_eq!(balance(store.clone(), t.clone()).await, start - 500 + 1_000, "and a refused top-up adds nothing");
 });
 
-contract!(a_payout_completes_its_idempotency_key_in_its_own_transaction, |store| {
-    use lajan_store::{IdempotencyBegin, IdempotentResponse};
+contract!(a_payout_claims_its_idempotency_key_in_its_own_transaction, |store| {
+    use lajan_store::{IdempotencyClaim, IdempotencyState, IdempotentResponse};
     let t = tenant(&store).await;
     let now = Timestamp::now();
-    assert_eq!(
-        store.idempotency_begin(&t, "pay-once", "h", now, 60_000, 86_400_000).await.unwrap(),
-        IdempotencyBegin::Started
-    );
+    let claim = |key: &str| IdempotencyClaim { key: key.into(), request_hash: "h".into(), at: now, ttl_ms: 86_400_000 };
     let body = |d: &PayoutDetail| format!("{{\"id\":\"{}\"}}", d.payout.id).into_bytes();
-    let idem = IdempotentResponse { key: "pay-once", status: 201, body: &body };
+    let pay_once = claim("pay-once");
+    let idem = IdempotentResponse { claim: &pay_once, status: 201, body: &body };
     let p = store
         .create_payout(&t, &payout(ApprovalStatus::Pending, "key_a"), &["payout.created"], &ev, Some(idem))
         .await
         .unwrap();
-    // The process dies here, before the middleware records the response: a retry still replays.
-    let replay = store.idempotency_begin(&t, "pay-once", "h", now, 60_000, 86_400_000).await.unwrap();
+    // The process dies here, before the middleware sees the response: a retry still replays.
     assert_eq!(
-        replay,
-        IdempotencyBegin::Replay { status: 201, body: format!("{{\"id\":\"{}\"}}", p.payout.id).into_bytes() }
+        store.idempotency_lookup(&t, "pay-once", "h", now).await.unwrap(),
+        IdempotencyState::Replay { status: 201, body: format!("{{\"id\":\"{}\"}}", p.payout.id).into_bytes() }
     );
-    // And a payout whose transaction fails leaves the key claimed, not completed.
-    assert_eq!(
-        store.idempotency_begin(&t, "fails", "h", now, 60_000, 86_400_000).await.unwrap(),
-        IdempotencyBegin::Started
-    );
+    let again = IdempotentResponse { claim: &pay_once, status: 201, body: &body };
+    let second = payout(ApprovalStatus::Pending, "key_a");
+    let twice = store.create_payout(&t, &second, &["payout.created"], &ev, Some(again)).await;
+    assert!(matches!(twice, Err(StoreError::IdempotencyKeyTaken)), "never a second payout");
+    assert_eq!(store.get_payout(&t, &second.id).await.unwrap(), None);
+    // A payout whose transaction fails leaves the key free for the retry, at once.
     store.fail_next_commit();
-    let idem = IdempotentResponse { key: "fails", status: 201, body: &body };
+    let fails = claim("fails");
+    let idem = IdempotentResponse { claim: &fails, status: 201, body: &body };
     assert!(
         store
             .create_payout(&t, &payout(ApprovalStatus::Pending, "key_a"), &["payout.created"], &ev, Some(idem))
             .await
             .is_err()
     );
-    assert_eq!(
-        store.idempotency_begin(&t, "fails", "h", now, 60_000, 86_400_000).await.unwrap(),
-        IdempotencyBegin::InProgress
-    );
+    assert_eq!(store.idempotency_lookup(&t, "fails", "h", now).await.unwrap(), IdempotencyState::Free);
+    // Actions answer their key in their transaction too.
+    let approve = claim("approve");
+    let idem = IdempotentResponse { claim: &approve, status: 200, body: &body };
+    store
+        .payout_action(&t, &p.payout.id, PayoutAction::Approve, "key_b", false, None, now, &ev, Some(idem))
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.idempotency_lookup(&t, "approve", "h", now).await.unwrap(),
+        IdempotencyState::Replay { status: 200, .. }
+    ));
 });
 
 contract!(sandbox_ledgers_close_on_a_clock, |store| {
@@ -261,7 +286,7 @@ contract!(maintained_counts_match_a_scan_through_execution, |store| {
         .await
         .unwrap();
     store
-        .payout_action(&t, &pending.items[0].payout.id, PayoutAction::Reject, "key_b", false, None, now, &ev)
+        .payout_action(&t, &pending.items[0].payout.id, PayoutAction::Reject, "key_b", false, None, now, &ev, None)
         .await
         .unwrap();
     // Two rounds: as the triggers left the counts, then after folding (PostgreSQL's deltas).

@@ -1,11 +1,12 @@
 //! Clients: `GET/POST /clients`, `GET/PUT/DELETE /clients/{id}`. DELETE archives: the client
 //! leaves this area but stays visible inside the invoices and payouts that reference it.
 
-use super::{Deleted, PageParams, PaginationView, ResourceId};
+use super::{Deleted, IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{ClientsRead, ClientsWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{ApiJson, ApiQuery, Pagination, nullable};
+use crate::idempotency::{Idempotency, json_bytes};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -133,13 +134,14 @@ pub async fn list(
 }
 
 #[utoipa::path(post, path = "/v1/clients", tag = "Clients", request_body = CreateClient,
-    params(("Idempotency-Key" = Option<String>, Header, description = "Makes the request safe to retry")),
+    params(IdempotencyKeyHeader),
     responses((status = 201, body = ClientView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 409, body = ErrorBody), (status = 413, body = ErrorBody),
         (status = 415, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn create(
     auth: Authed<ClientsWrite>,
     State(state): State<AppState>,
+    idempotency: Idempotency,
     ApiJson(body): ApiJson<CreateClient>,
 ) -> ApiResult<(StatusCode, Json<ClientView>)> {
     let input = ClientInput {
@@ -150,7 +152,9 @@ pub async fn create(
         wallet_account_id: body.wallet_account_id,
     };
     let client = input.into_client(IdKind::Client.generate(), Timestamp::now())?;
-    state.store.create_client(auth.tenant(), &client, &event("client.created")(&client)).await?;
+    let render = |c: &Client| json_bytes(&ClientView::from(c));
+    let answer = idempotency.respond(StatusCode::CREATED, &render);
+    state.store.create_client(auth.tenant(), &client, &event("client.created")(&client), answer).await?;
     Ok((StatusCode::CREATED, Json(ClientView::from(&client))))
 }
 

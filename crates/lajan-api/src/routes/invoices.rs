@@ -1,10 +1,11 @@
 //! Invoices: list, get, create (optionally sending at once), update a draft, send, void.
 
-use super::{PageParams, PaginationView, ResourceId};
+use super::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{InvoicesRead, InvoicesWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{ApiJson, ApiQuery, OptionalJson, Pagination, nullable, number_text};
+use crate::extract::{ApiJson, ApiQuery, ExactNumber, OptionalJson, Pagination, not_null, nullable};
+use crate::idempotency::{Idempotency, json_bytes};
 use crate::invoicing::{InvoiceSummary, InvoiceView, invoice_event, invoice_messages};
 use crate::state::AppState;
 use axum::extract::State;
@@ -17,10 +18,10 @@ use lajan_domain::invoice::{
 };
 use lajan_domain::money::Currency;
 use lajan_domain::payment::{IntentStatus, PaymentIntent, new_reference};
-use lajan_domain::validation::FieldErrors;
+use lajan_domain::validation::{FieldErrors, MAX_REASON_CHARS, parse_text};
 use lajan_domain::{FieldError, Invalid, Tenant, Timestamp};
 use lajan_store::StoreError;
-use lajan_store::invoices::{Channel, InvoiceChanges, InvoiceDetail, InvoiceQuery};
+use lajan_store::invoices::{Channel, InvoiceChanges, InvoiceDetail, InvoiceQuery, MessagesFor, NewMessage};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -39,13 +40,13 @@ pub struct LineItemBody {
     pub description: Option<String>,
     /// Greater than 0, at most 4 decimal places.
     #[schema(value_type = Option<f64>, required = true, example = 3)]
-    pub quantity: Option<serde_json::Number>,
+    pub quantity: Option<ExactNumber>,
     /// At most 2 decimal places; read exactly.
     #[schema(value_type = Option<f64>, required = true, example = 19.99)]
-    pub unit_price: Option<serde_json::Number>,
+    pub unit_price: Option<ExactNumber>,
     /// Percent, 0 to 100, at most 3 decimal places; default: the organization's `defaultTaxRate`.
     #[schema(value_type = Option<f64>, example = 10)]
-    pub tax_rate: Option<serde_json::Number>,
+    pub tax_rate: Option<ExactNumber>,
 }
 
 fn line_inputs(items: &[LineItemBody]) -> Vec<LineItemInput> {
@@ -53,9 +54,9 @@ fn line_inputs(items: &[LineItemBody]) -> Vec<LineItemInput> {
         .iter()
         .map(|l| LineItemInput {
             description: l.description.clone(),
-            quantity: l.quantity.as_ref().map(number_text),
-            unit_price: l.unit_price.as_ref().map(number_text),
-            tax_rate: l.tax_rate.as_ref().map(number_text),
+            quantity: l.quantity.as_ref().map(ExactNumber::text),
+            unit_price: l.unit_price.as_ref().map(ExactNumber::text),
+            tax_rate: l.tax_rate.as_ref().map(ExactNumber::text),
         })
         .collect()
 }
@@ -69,23 +70,31 @@ pub struct CreateInvoice {
     /// HTG or USD; default: the organization's `defaultCurrency`.
     #[schema(example = "HTG")]
     pub currency: Option<String>,
+    /// `YYYY-MM-DD`, from 2000-01-01 to 2099-12-31.
     #[schema(required = true, example = "2026-12-01")]
     pub due_date: Option<String>,
     #[schema(required = true)]
     pub line_items: Option<Vec<LineItemBody>>,
-    /// A note for the customer.
+    /// A note for the customer: at most 1000 characters; line breaks are kept, other control
+    /// characters refused.
     pub memo: Option<String>,
     /// Send by every channel the client can receive right after creating it.
     pub send_immediately: Option<bool>,
 }
 
-/// Changes to a draft; fields left out are kept, `memo: null` clears the memo.
+/// Changes to a draft; fields left out are kept, `memo: null` clears the memo. The other fields
+/// cannot be cleared: `null` for them is a `validation_error`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct UpdateInvoice {
+    #[serde(default, deserialize_with = "not_null")]
     pub client_id: Option<String>,
+    #[serde(default, deserialize_with = "not_null")]
     pub currency: Option<String>,
+    /// `YYYY-MM-DD`, from 2000-01-01 to 2099-12-31.
+    #[serde(default, deserialize_with = "not_null")]
     pub due_date: Option<String>,
+    #[serde(default, deserialize_with = "not_null")]
     pub line_items: Option<Vec<LineItemBody>>,
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<String>)]
@@ -95,7 +104,8 @@ pub struct UpdateInvoice {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SendInvoice {
-    /// `email` and/or `sms`; default: every channel the client can receive.
+    /// `email` and/or `sms`; left out: every channel the client can receive. An empty list is
+    /// refused.
     #[schema(value_type = Option<Vec<String>>, example = json!(["email", "sms"]))]
     pub channels: Option<Vec<String>>,
 }
@@ -112,7 +122,8 @@ pub struct SendResult {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct VoidInvoice {
-    /// Why the invoice is cancelled (optional, at most 500 characters).
+    /// Why the invoice is cancelled (optional, at most 500 characters, no control characters
+    /// but line breaks).
     pub reason: Option<String>,
 }
 
@@ -144,9 +155,18 @@ fn parse_currency(raw: &str) -> Result<Currency, Invalid> {
     raw.parse().map_err(|e: String| Invalid::new("invalid_currency", e))
 }
 
+/// The channels asked for; empty when the body named none, which means every channel the
+/// client can receive. An explicit empty list asks for nothing and is refused.
 fn parse_channels(raw: Option<Vec<String>>) -> Result<Vec<Channel>, ApiError> {
+    let Some(raw) = raw else { return Ok(Vec::new()) };
+    if raw.is_empty() {
+        return Err(ApiError::validation(vec![FieldError::new(
+            "channels",
+            "must name at least one channel (email, sms); leave it out to use every channel the client can receive",
+        )]));
+    }
     let mut channels = Vec::new();
-    for (i, name) in raw.unwrap_or_default().iter().enumerate() {
+    for (i, name) in raw.iter().enumerate() {
         let channel: Channel = name
             .parse()
             .map_err(|e: String| ApiError::validation(vec![FieldError::new(format!("channels[{i}]"), e)]))?;
@@ -189,11 +209,12 @@ pub async fn fetch(
 }
 
 #[utoipa::path(post, path = "/v1/invoices", tag = "Invoices", request_body = CreateInvoice,
-    params(("Idempotency-Key" = Option<String>, Header, description = "Makes the request safe to retry")),
+    params(IdempotencyKeyHeader),
     responses((status = 201, body = InvoiceView), (status = 400, body = ErrorBody, description = "validation_error, invalid_currency, invalid_due_date, invalid_line_items, invalid_client or no_channel_available")))]
 pub async fn create(
     auth: Authed<InvoicesWrite>,
     State(state): State<AppState>,
+    idempotency: Idempotency,
     ApiJson(body): ApiJson<CreateInvoice>,
 ) -> ApiResult<(StatusCode, Json<InvoiceView>)> {
     let tenant = auth.tenant();
@@ -226,13 +247,30 @@ pub async fn create(
         .into());
     }
     let (invoice, intent) = new_invoice(tenant, client_id, currency, due_date, memo, line_items, totals);
-    let public_url = state.config.public_url.clone();
-    let created = state
+    let public_url = state.config.public_url.as_str();
+    let organization = if send_now { organization_name(&state, tenant).await? } else { String::new() };
+    // Created and sent in one transaction, so a retry never finds one without the other.
+    let messages = |d: &InvoiceDetail| invoice_messages(d, &organization, public_url, &[]);
+    let view = |d: &InvoiceDetail| InvoiceView::from_detail(d, public_url);
+    let render = |d: &InvoiceDetail| json_bytes(&view(d));
+    let event = |d: &InvoiceDetail| invoice_event("invoice.created", d, public_url);
+    let send: Option<MessagesFor<'_>> = if send_now { Some(&messages) } else { None };
+    let answer = idempotency.respond(StatusCode::CREATED, &render);
+    let created = state.store.create_invoice(tenant, &invoice, &intent, &event, send, answer).await?;
+    if send_now {
+        state.wake_notifier();
+    }
+    Ok((StatusCode::CREATED, Json(view(&created))))
+}
+
+/// The organization's name, which its invoice messages carry.
+async fn organization_name(state: &AppState, tenant: &Tenant) -> ApiResult<String> {
+    let org = state
         .store
-        .create_invoice(tenant, &invoice, &intent, &|d| invoice_event("invoice.created", d, &public_url))
-        .await?;
-    let shown = if send_now { send_invoice(&state, tenant, &created.invoice.id, &[]).await?.0 } else { created };
-    Ok((StatusCode::CREATED, Json(InvoiceView::from_detail(&shown, &state.config.public_url))))
+        .get_organization(&tenant.org_id)
+        .await?
+        .ok_or_else(|| ApiError::internal(&StoreError::Corrupt("tenant without organization".into())))?;
+    Ok(org.name)
 }
 
 fn invalid_client_error(id: &str) -> ApiError {
@@ -318,66 +356,57 @@ pub async fn update(
     Ok(Json(InvoiceView::from_detail(&d, &state.config.public_url)))
 }
 
-/// Sends on the requested channels (all available when empty), queuing the messages with the
-/// `sent` transition. Shared by `send` and `sendImmediately`.
-async fn send_invoice(
-    state: &AppState,
-    tenant: &Tenant,
-    id: &str,
-    channels: &[Channel],
-) -> ApiResult<(InvoiceDetail, Vec<Channel>)> {
-    let org = state
-        .store
-        .get_organization(&tenant.org_id)
-        .await?
-        .ok_or_else(|| ApiError::internal(&StoreError::Corrupt("tenant without organization".into())))?;
-    let public_url = state.config.public_url.clone();
-    let render = |d: &InvoiceDetail| invoice_messages(d, &org.name, &public_url, channels);
-    let (d, messages) = state
-        .store
-        .send_invoice(tenant, id, Timestamp::now(), &render, &|d| invoice_event("invoice.sent", d, &public_url))
-        .await
-        .map_err(ApiError::not_found_as("invoice"))?;
-    state.wake_notifier();
-    Ok((d, messages.iter().map(|m| m.channel).collect()))
-}
-
-#[utoipa::path(post, path = "/v1/invoices/{id}/send", tag = "Invoices", params(("id" = String, Path)), request_body(content = SendInvoice, description = "Optional"),
+#[utoipa::path(post, path = "/v1/invoices/{id}/send", tag = "Invoices", params(("id" = String, Path), IdempotencyKeyHeader), request_body(content = SendInvoice, description = "Optional"),
     responses((status = 200, body = SendResult), (status = 400, body = ErrorBody, description = "cannot_send (paid or void) or no_channel_available"), (status = 404, body = ErrorBody)))]
 pub async fn send(
     auth: Authed<InvoicesWrite>,
     State(state): State<AppState>,
+    idempotency: Idempotency,
     ResourceId(id): ResourceId,
     OptionalJson(body): OptionalJson<SendInvoice>,
 ) -> ApiResult<Json<SendResult>> {
+    let tenant = auth.tenant();
     let channels = parse_channels(body.channels)?;
-    let (d, used) = send_invoice(&state, auth.tenant(), &id, &channels).await?;
-    Ok(Json(SendResult {
+    let organization = organization_name(&state, tenant).await?;
+    let public_url = state.config.public_url.as_str();
+    let messages = |d: &InvoiceDetail| invoice_messages(d, &organization, public_url, &channels);
+    let event = |d: &InvoiceDetail| invoice_event("invoice.sent", d, public_url);
+    let view = |(d, sent): &(InvoiceDetail, Vec<NewMessage>)| SendResult {
         success: true,
-        sent_via: used.iter().map(|c| c.as_str().to_owned()).collect(),
+        sent_via: sent.iter().map(|m| m.channel.as_str().to_owned()).collect(),
         status: d.invoice.status.as_str().to_owned(),
-    }))
+    };
+    let render = |result: &(InvoiceDetail, Vec<NewMessage>)| json_bytes(&view(result));
+    let sent = state
+        .store
+        .send_invoice(tenant, &id, Timestamp::now(), &messages, &event, idempotency.respond(StatusCode::OK, &render))
+        .await
+        .map_err(ApiError::not_found_as("invoice"))?;
+    state.wake_notifier();
+    Ok(Json(view(&sent)))
 }
 
-#[utoipa::path(post, path = "/v1/invoices/{id}/void", tag = "Invoices", params(("id" = String, Path)), request_body(content = VoidInvoice, description = "Optional"),
+#[utoipa::path(post, path = "/v1/invoices/{id}/void", tag = "Invoices", params(("id" = String, Path), IdempotencyKeyHeader), request_body(content = VoidInvoice, description = "Optional"),
     responses((status = 200, body = VoidResult), (status = 400, body = ErrorBody, description = "cannot_void (paid)"), (status = 404, body = ErrorBody)))]
 pub async fn void(
     auth: Authed<InvoicesWrite>,
     State(state): State<AppState>,
+    idempotency: Idempotency,
     ResourceId(id): ResourceId,
     OptionalJson(body): OptionalJson<VoidInvoice>,
 ) -> ApiResult<Json<VoidResult>> {
-    let reason = body.reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
-    if reason.is_some_and(|r| r.chars().count() > 500) {
-        return Err(ApiError::validation(vec![FieldError::new("reason", "must be at most 500 characters")]));
-    }
-    let public_url = state.config.public_url.clone();
-    let (d, _) = state
+    let reason = parse_text(body.reason.as_deref(), MAX_REASON_CHARS, true)
+        .map_err(|rule| ApiError::validation(vec![FieldError::new("reason", rule)]))?;
+    let public_url = state.config.public_url.as_str();
+    let event = |d: &InvoiceDetail| invoice_event("invoice.voided", d, public_url);
+    let view =
+        |(d, _): &(InvoiceDetail, bool)| VoidResult { success: true, status: d.invoice.status.as_str().to_owned() };
+    let render = |result: &(InvoiceDetail, bool)| json_bytes(&view(result));
+    let answer = idempotency.respond(StatusCode::OK, &render);
+    let voided = state
         .store
-        .invoice_action(auth.tenant(), &id, InvoiceAction::Void, Timestamp::now(), reason, &|d| {
-            invoice_event("invoice.voided", d, &public_url)
-        })
+        .invoice_action(auth.tenant(), &id, InvoiceAction::Void, Timestamp::now(), reason.as_deref(), &event, answer)
         .await
         .map_err(ApiError::not_found_as("invoice"))?;
-    Ok(Json(VoidResult { success: true, status: d.invoice.status.as_str().to_owned() }))
+    Ok(Json(view(&voided)))
 }

@@ -42,6 +42,19 @@ pub struct PageParams {
     limit: Option<u32>,
 }
 
+/// The `Idempotency-Key` header, as every POST documents it.
+#[derive(Debug, utoipa::IntoParams)]
+#[into_params(parameter_in = Header)]
+#[allow(dead_code)]
+pub struct IdempotencyKeyHeader {
+    /// Makes the request safe to retry: 1 to 255 visible ASCII characters, kept 24 h per
+    /// organization and environment. The first completed response is stored with the change it
+    /// made and replayed (`Idempotent-Replayed: true`); another request with the same key is 422,
+    /// one still running 409.
+    #[param(rename = "Idempotency-Key")]
+    idempotency_key: Option<String>,
+}
+
 /// The pagination object of every list response.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

@@ -70,7 +70,7 @@ async fn render(state: &AppState, id: &str) -> Result<Option<String>, ApiError> 
         let event = |d: &_| invoice_event("invoice.viewed", d, &public_url);
         let (viewed, _) = state
             .store
-            .invoice_action(&tenant, &d.invoice.id, InvoiceAction::View, Timestamp::now(), None, &event)
+            .invoice_action(&tenant, &d.invoice.id, InvoiceAction::View, Timestamp::now(), None, &event, None)
             .await?;
         intent = viewed.intent.clone();
         target = IntentTarget::Invoice(Box::new(viewed));
@@ -180,7 +180,7 @@ async fn simulate(State(state): State<AppState>, Path(id): Path<String>) -> Resp
         Err(e) => return ApiError::from(e).into_response(),
     };
     // A refusal (already paid, voided...) is what the page shows after the redirect.
-    if let Err(e) = simulate_payment(&state, &found.0, &found.1, None).await {
+    if let Err(e) = simulate_payment(&state, &found.0, &found.1, None, None).await {
         tracing::info!(intent = %id, error = %e, "simulated payment refused");
     }
     Redirect::to(&format!("/pay/{id}")).into_response()

@@ -1,11 +1,12 @@
 //! Payment links: `GET/POST /payment-links`, `GET/DELETE /payment-links/{id}`. A link collects
 //! a fixed amount through a hosted payment page; DELETE deactivates it.
 
-use super::{Deleted, PageParams, PaginationView, ResourceId};
+use super::{Deleted, IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{PaymentLinksRead, PaymentLinksWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{ApiJson, Pagination, number_text};
+use crate::extract::{ApiJson, ExactNumber, Pagination};
+use crate::idempotency::{Idempotency, json_bytes};
 use crate::invoicing::{PaymentLinkView, link_event};
 use crate::state::AppState;
 use axum::extract::State;
@@ -13,9 +14,9 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
 use lajan_domain::id::IdKind;
-use lajan_domain::money::{Currency, parse_scaled};
+use lajan_domain::money::{Currency, parse_amount};
 use lajan_domain::payment::{IntentStatus, PaymentIntent, new_reference};
-use lajan_domain::validation::FieldErrors;
+use lajan_domain::validation::{FieldErrors, parse_text};
 use lajan_domain::{Invalid, Timestamp};
 use lajan_store::invoices::PaymentLink;
 use serde::{Deserialize, Serialize};
@@ -30,14 +31,16 @@ pub fn routes() -> Router<AppState> {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CreatePaymentLink {
-    /// Positive, at most 2 decimal places; read exactly.
+    /// Positive, at most 2 decimal places and at most 922337203685.47; read exactly.
     #[schema(value_type = f64, required = true, example = 500)]
-    pub amount: Option<serde_json::Number>,
+    pub amount: Option<ExactNumber>,
     /// HTG or USD; default: the organization's `defaultCurrency`.
     pub currency: Option<String>,
+    /// One line, at most 500 characters.
     #[schema(required = true, example = "Membership fee 2027")]
     pub description: Option<String>,
-    /// When the link stops accepting payments (RFC 3339, in the future); default: never.
+    /// When the link stops accepting payments (RFC 3339, in the future and before
+    /// 2100-01-01T00:00:00Z); default: never.
     #[schema(value_type = Option<String>, format = DateTime)]
     pub expires_at: Option<String>,
 }
@@ -76,49 +79,38 @@ pub async fn fetch(
 }
 
 #[utoipa::path(post, path = "/v1/payment-links", tag = "Payment links", request_body = CreatePaymentLink,
+    params(IdempotencyKeyHeader),
     responses((status = 201, body = PaymentLinkView), (status = 400, body = ErrorBody, description = "validation_error, invalid_amount or invalid_currency")))]
 pub async fn create(
     auth: Authed<PaymentLinksWrite>,
     State(state): State<AppState>,
+    idempotency: Idempotency,
     ApiJson(body): ApiJson<CreatePaymentLink>,
 ) -> ApiResult<(StatusCode, Json<PaymentLinkView>)> {
     let tenant = auth.tenant();
     let now = Timestamp::now();
     let mut errors = FieldErrors::new();
-    let description = match body.description.as_deref().map(str::trim) {
-        None => {
+    let description = match (&body.description, parse_text(body.description.as_deref(), 500, false)) {
+        (None, _) => {
             errors.add("description", "is required");
             None
         }
-        Some("") => {
+        (Some(_), Ok(None)) => {
             errors.add("description", "must not be empty");
             None
         }
-        Some(d) if d.chars().count() > 500 => {
-            errors.add("description", "must be at most 500 characters");
-            None
-        }
-        Some(d) => Some(d.to_owned()),
+        (Some(_), parsed) => errors.take("description", parsed).flatten(),
     };
     if body.amount.is_none() {
         errors.add("amount", "is required");
     }
-    let expires_at = body.expires_at.as_deref().and_then(|raw| match Timestamp::parse_rfc3339(raw) {
-        Ok(t) if t <= now => {
-            errors.add("expiresAt", "must be in the future");
-            None
-        }
-        parsed => errors.take("expiresAt", parsed),
-    });
+    let expires_at =
+        body.expires_at.as_deref().and_then(|raw| errors.take("expiresAt", Timestamp::parse_deadline(raw, now)));
     errors.finish()?;
     let (Some(description), Some(amount)) = (description, body.amount) else {
         return Err(ApiError::bad_request("validation_error", "amount and description are required"));
     };
-    let amount = match parse_scaled(&number_text(&amount), 2) {
-        Ok(a) if a > 0 => a,
-        Ok(_) => return Err(Invalid::new("invalid_amount", "amount must be positive").into()),
-        Err(e) => return Err(Invalid::new("invalid_amount", format!("amount {e}")).into()),
-    };
+    let amount = parse_amount("amount", &amount.text())?;
     let currency: Currency = match body.currency.as_deref() {
         Some(c) => c.parse().map_err(|e: String| Invalid::new("invalid_currency", e))?,
         None => state.store.get_settings(tenant).await?.default_currency,
@@ -147,9 +139,12 @@ pub async fn create(
             expires_at,
         },
     };
-    let public_url = &state.config.public_url;
-    state.store.create_payment_link(tenant, &link, &link_event("payment_link.created", &link, public_url)).await?;
-    Ok((StatusCode::CREATED, Json(PaymentLinkView::from_link(&link, public_url, now))))
+    let public_url = state.config.public_url.as_str();
+    let view = |l: &PaymentLink| PaymentLinkView::from_link(l, public_url, now);
+    let render = |l: &PaymentLink| json_bytes(&view(l));
+    let event = link_event("payment_link.created", &link, public_url);
+    state.store.create_payment_link(tenant, &link, &event, idempotency.respond(StatusCode::CREATED, &render)).await?;
+    Ok((StatusCode::CREATED, Json(view(&link))))
 }
 
 #[utoipa::path(delete, path = "/v1/payment-links/{id}", tag = "Payment links", params(("id" = String, Path)),

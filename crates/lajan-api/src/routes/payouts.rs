@@ -1,27 +1,28 @@
 //! Payouts: list (with `counts`), get, create, approve, reject, retry; and `GET /assets`.
 
-use super::{PageParams, PaginationView, ResourceId};
+use super::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::assets::{AssetView, issuer, usable};
 use crate::auth::Authed;
 use crate::auth::scope::{PayoutsApprove, PayoutsRead, PayoutsWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{ApiJson, ApiQuery, OptionalJson, Pagination, number_text};
-use crate::idempotency::IdempotencyClaim;
+use crate::extract::{ApiJson, ApiQuery, ExactNumber, OptionalJson, Pagination};
+use crate::idempotency::{Idempotency, json_bytes};
 use crate::invoicing::money;
 use crate::state::AppState;
-use axum::Extension;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use lajan_domain::client::WalletAddress;
 use lajan_domain::id::IdKind;
+use lajan_domain::money::parse_amount;
 use lajan_domain::payout::{
-    ApprovalStatus, AssetCode, Attempt, ExecStatus, PayoutAction, PayoutFilter, PayoutType, parse_amount, parse_memo,
+    ApprovalStatus, AssetCode, Attempt, ExecStatus, PayoutAction, PayoutFilter, PayoutType, parse_memo,
 };
+use lajan_domain::validation::{MAX_REASON_CHARS, parse_text};
 use lajan_domain::{FieldError, Invalid, Timestamp};
+use lajan_store::NewEvent;
 use lajan_store::payouts::{Payout, PayoutDetail, PayoutQuery};
-use lajan_store::{IdempotentResponse, NewEvent};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -279,23 +280,24 @@ pub struct CreatePayout {
     pub wallet_account_id: Option<String>,
     /// Positive, at most 2 decimals; read exactly.
     #[schema(value_type = f64, required = true, example = 100)]
-    pub asset_amount: Option<serde_json::Number>,
+    pub asset_amount: Option<ExactNumber>,
     /// 1 to 12 letters or digits, e.g. USDC, HTG, XLM.
     #[schema(required = true, example = "USDC")]
     pub asset_code: Option<String>,
     /// The asset's issuer; default: the configured issuer for the code; refused for XLM.
     pub asset_issuer: Option<String>,
-    /// At most 28 bytes (a Stellar text memo).
+    /// The Stellar text memo the recipient's wallet shows: at most 28 bytes of UTF-8 (28 ASCII
+    /// characters; é and other accented letters take 2 bytes), no control characters.
     pub memo: Option<String>,
 }
 
 #[utoipa::path(post, path = "/v1/payouts", tag = "Payouts", request_body = CreatePayout,
-    params(("Idempotency-Key" = Option<String>, Header, description = "Makes the request safe to retry")),
+    params(IdempotencyKeyHeader),
     responses((status = 201, body = PayoutView), (status = 400, body = ErrorBody, description = "checked in this order: missing_recipient, invalid_client, no_wallet, invalid_wallet, invalid_amount, invalid_asset_code, invalid_memo, invalid_asset_issuer")))]
 pub async fn create(
     auth: Authed<PayoutsWrite>,
     State(state): State<AppState>,
-    claim: Option<Extension<IdempotencyClaim>>,
+    idempotency: Idempotency,
     ApiJson(body): ApiJson<CreatePayout>,
 ) -> ApiResult<(StatusCode, Json<PayoutView>)> {
     let tenant = auth.tenant();
@@ -326,7 +328,7 @@ pub async fn create(
         .asset_amount
         .as_ref()
         .ok_or_else(|| ApiError::validation(vec![FieldError::new("assetAmount", "is required")]))?;
-    let amount = parse_amount(&number_text(amount))?;
+    let amount = parse_amount("assetAmount", &amount.text())?;
     let code = body
         .asset_code
         .as_deref()
@@ -372,9 +374,9 @@ pub async fn create(
         if approval == ApprovalStatus::Approved { &["payout.created", "payout.approved"] } else { &["payout.created"] };
     // The response is stored with the payout itself, so a retry after a crash replays it and
     // never creates a second payout.
-    let render = |d: &PayoutDetail| serde_json::to_vec(&PayoutView::from_detail(d)).unwrap_or_default();
-    let idempotency = claim.as_ref().map(|Extension(c)| IdempotentResponse { key: &c.key, status: 201, body: &render });
-    let d = state.store.create_payout(tenant, &payout, events, &payout_event, idempotency).await?;
+    let render = |d: &PayoutDetail| json_bytes(&PayoutView::from_detail(d));
+    let answer = idempotency.respond(StatusCode::CREATED, &render);
+    let d = state.store.create_payout(tenant, &payout, events, &payout_event, answer).await?;
     state.wake_executor();
     Ok((StatusCode::CREATED, Json(PayoutView::from_detail(&d))))
 }
@@ -382,61 +384,67 @@ pub async fn create(
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RejectPayout {
-    /// Why it was refused (optional, at most 500 characters).
+    /// Why it was refused (optional, at most 500 characters, no control characters but line
+    /// breaks).
     pub reason: Option<String>,
 }
 
 async fn act(
     state: &AppState,
     auth: &crate::auth::AuthContext,
+    idempotency: &Idempotency,
     id: &str,
     action: PayoutAction,
     reason: Option<&str>,
 ) -> ApiResult<Json<PayoutView>> {
     let distinct = state.store.get_settings(&auth.tenant).await?.require_distinct_approver;
+    let render = |d: &PayoutDetail| json_bytes(&PayoutView::from_detail(d));
+    let answer = idempotency.respond(StatusCode::OK, &render);
+    let now = Timestamp::now();
     let d = state
         .store
-        .payout_action(&auth.tenant, id, action, &auth.key_id, distinct, reason, Timestamp::now(), &payout_event)
+        .payout_action(&auth.tenant, id, action, &auth.key_id, distinct, reason, now, &payout_event, answer)
         .await
         .map_err(ApiError::not_found_as("payout"))?;
     state.wake_executor();
     Ok(Json(PayoutView::from_detail(&d)))
 }
 
-#[utoipa::path(post, path = "/v1/payouts/{id}/approve", tag = "Payouts", params(("id" = String, Path)),
+#[utoipa::path(post, path = "/v1/payouts/{id}/approve", tag = "Payouts", params(("id" = String, Path), IdempotencyKeyHeader),
     responses((status = 200, body = PayoutView), (status = 400, body = ErrorBody, description = "cannot_approve"), (status = 403, body = ErrorBody, description = "the key lacks payouts:approve"), (status = 404, body = ErrorBody)))]
 pub async fn approve(
     auth: Authed<PayoutsApprove>,
     State(state): State<AppState>,
+    idempotency: Idempotency,
     ResourceId(id): ResourceId,
 ) -> ApiResult<Json<PayoutView>> {
-    act(&state, &auth.0, &id, PayoutAction::Approve, None).await
+    act(&state, &auth.0, &idempotency, &id, PayoutAction::Approve, None).await
 }
 
-#[utoipa::path(post, path = "/v1/payouts/{id}/reject", tag = "Payouts", params(("id" = String, Path)),
+#[utoipa::path(post, path = "/v1/payouts/{id}/reject", tag = "Payouts", params(("id" = String, Path), IdempotencyKeyHeader),
     request_body(content = RejectPayout, description = "Optional"),
     responses((status = 200, body = PayoutView), (status = 400, body = ErrorBody, description = "cannot_reject"), (status = 404, body = ErrorBody)))]
 pub async fn reject(
     auth: Authed<PayoutsApprove>,
     State(state): State<AppState>,
+    idempotency: Idempotency,
     ResourceId(id): ResourceId,
     OptionalJson(body): OptionalJson<RejectPayout>,
 ) -> ApiResult<Json<PayoutView>> {
-    let reason = body.reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
-    if reason.is_some_and(|r| r.chars().count() > 500) {
-        return Err(ApiError::validation(vec![FieldError::new("reason", "must be at most 500 characters")]));
-    }
-    act(&state, &auth.0, &id, PayoutAction::Reject, reason).await
+    let reason = parse_text(body.reason.as_deref(), MAX_REASON_CHARS, true)
+        .map_err(|rule| ApiError::validation(vec![FieldError::new("reason", rule)]))?;
+    act(&state, &auth.0, &idempotency, &id, PayoutAction::Reject, reason.as_deref()).await
 }
 
-#[utoipa::path(post, path = "/v1/payouts/{id}/retry", tag = "Payouts", params(("id" = String, Path)),
+#[utoipa::path(post, path = "/v1/payouts/{id}/retry", tag = "Payouts", params(("id" = String, Path), IdempotencyKeyHeader),
     responses((status = 200, body = PayoutView), (status = 400, body = ErrorBody, description = "cannot_retry"), (status = 404, body = ErrorBody)))]
 pub async fn retry(
     auth: Authed<PayoutsWrite>,
     State(state): State<AppState>,
+    idempotency: Idempotency,
     ResourceId(id): ResourceId,
 ) -> ApiResult<Json<PayoutView>> {
-    act(&state, &auth.0, &id, PayoutAction::Retry, None).await
+    act(&state, &auth.0, &idempotency, &id, PayoutAction::Retry, None).await
 }
 
 #[derive(Debug, Serialize, ToSchema)]

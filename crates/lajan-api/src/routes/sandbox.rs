@@ -1,11 +1,12 @@
 //! Sandbox tools (sandbox keys only): simulate a customer's payment to a payment intent, and
 //! read the messages a sandbox `send` would have delivered.
 
-use super::{PageParams, PaginationView, ResourceId};
+use super::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{InvoicesRead, InvoicesWrite, PayoutsRead, PayoutsWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{ApiJson, OptionalJson, Pagination, number_text};
+use crate::extract::{ApiJson, ExactNumber, OptionalJson, Pagination};
+use crate::idempotency::{Idempotency, json_bytes};
 use crate::invoicing::money;
 use crate::keys::hex;
 use crate::state::AppState;
@@ -15,10 +16,11 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use lajan_domain::id::IdKind;
-use lajan_domain::money::parse_scaled;
+use lajan_domain::money::parse_amount;
 use lajan_domain::payment::{IncomingPayment, IntentStatus, PaymentIntent};
-use lajan_domain::{Invalid, Tenant, Timestamp};
+use lajan_domain::{FieldError, Invalid, Tenant, Timestamp};
 use lajan_store::invoices::{IntentTarget, Message};
+use lajan_store::payouts::SANDBOX_ASSETS;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -43,9 +45,10 @@ fn sandbox_only(tenant: &Tenant) -> ApiResult<()> {
 #[serde(deny_unknown_fields)]
 pub struct SimulatePayment {
     /// How much the simulated customer pays; default: what is still due. Less underpays (the
-    /// invoice stays unpaid), more overpays (it is paid and the excess recorded).
+    /// invoice stays unpaid), more overpays (it is paid and the excess recorded). Positive, at
+    /// most 2 decimal places and at most 922337203685.47.
     #[schema(value_type = Option<f64>, example = 100)]
-    pub amount: Option<serde_json::Number>,
+    pub amount: Option<ExactNumber>,
 }
 
 /// A payment recorded on the sandbox ledger.
@@ -94,12 +97,15 @@ pub fn refusal(intent: &PaymentIntent, target: &IntentTarget, now: Timestamp) ->
 }
 
 /// Records a simulated customer payment on the sandbox ledger and lets the payment watcher
-/// apply it, exactly as it applies payments seen on the live network.
+/// apply it, exactly as it applies payments seen on the live network. `nonce` makes the
+/// simulated transaction unique; the same nonce (a retried request) gives the identical
+/// transaction, which the ledger records once, as Stellar does with a resubmitted envelope.
 pub async fn simulate_payment(
     state: &AppState,
     intent: &PaymentIntent,
     target: &IntentTarget,
     amount: Option<i64>,
+    nonce: Option<String>,
 ) -> ApiResult<IncomingPayment> {
     if intent.env.is_live() {
         return Err(ApiError::forbidden("Only sandbox payments can be simulated"));
@@ -112,8 +118,9 @@ pub async fn simulate_payment(
     let source = sandbox_customer_account();
     let destination = sandbox_receiving_account(&intent.org_id);
     let id = IdKind::LedgerPayment.generate();
+    let nonce = nonce.unwrap_or_else(|| id.clone());
     let envelope = format!(
-        "{{\"id\":\"{id}\",\"source\":\"{source}\",\"destination\":\"{destination}\",\"asset\":\"{}\",\"amount\":{amount},\"memo\":\"{}\"}}",
+        "{{\"id\":\"{nonce}\",\"source\":\"{source}\",\"destination\":\"{destination}\",\"asset\":\"{}\",\"amount\":{amount},\"memo\":\"{}\"}}",
         intent.currency.code(),
         intent.reference
     );
@@ -140,31 +147,33 @@ pub async fn simulate_payment(
     Ok(recorded)
 }
 
-#[utoipa::path(post, path = "/v1/sandbox/payment-intents/{id}/pay", tag = "Sandbox", params(("id" = String, Path, description = "pi_...")),
+#[utoipa::path(post, path = "/v1/sandbox/payment-intents/{id}/pay", tag = "Sandbox", params(("id" = String, Path, description = "pi_..."), IdempotencyKeyHeader),
+    description = "Pays a payment intent as a simulated customer would. Needs a sandbox key with scope `invoices:write` (or `*`).",
     request_body(content = SimulatePayment, description = "Optional"),
     responses((status = 201, body = SandboxPaymentView), (status = 400, body = ErrorBody, description = "cannot_pay (paid, void, inactive, expired or draft) or invalid_amount"),
-        (status = 403, body = ErrorBody, description = "a live key"), (status = 404, body = ErrorBody)))]
+        (status = 403, body = ErrorBody, description = "a live key, or a key without invoices:write"), (status = 404, body = ErrorBody)))]
 pub async fn pay(
     auth: Authed<InvoicesWrite>,
     State(state): State<AppState>,
+    idempotency: Idempotency,
     ResourceId(id): ResourceId,
     OptionalJson(body): OptionalJson<SimulatePayment>,
 ) -> ApiResult<(StatusCode, Json<SandboxPaymentView>)> {
-    sandbox_only(auth.tenant())?;
-    let amount = match &body.amount {
-        None => None,
-        Some(n) => match parse_scaled(&number_text(n), 2) {
-            Ok(a) if a > 0 => Some(a),
-            Ok(_) => return Err(Invalid::new("invalid_amount", "amount must be positive").into()),
-            Err(e) => return Err(Invalid::new("invalid_amount", format!("amount {e}")).into()),
-        },
-    };
+    let tenant = auth.tenant();
+    sandbox_only(tenant)?;
+    let amount = body.amount.map(|n| parse_amount("amount", &n.text())).transpose()?;
     let not_found = || ApiError::not_found("payment intent");
     let (intent, target) = state.store.get_payment_intent(&id).await?.ok_or_else(not_found)?;
-    if intent.org_id != auth.tenant().org_id || intent.env != auth.tenant().env {
+    if intent.org_id != tenant.org_id || intent.env != tenant.env {
         return Err(not_found());
     }
-    let payment = simulate_payment(&state, &intent, &target, amount).await?;
+    // Recording the payment and applying it are two steps; a retry with the key resubmits the
+    // identical transaction, so a crash between them pays once.
+    let nonce = idempotency.claim().map(|c| {
+        let seed = format!("{}/{}/{}/{}", tenant.org_id, tenant.env.as_str(), c.key, c.request_hash);
+        hex(&Sha256::digest(seed.as_bytes()))
+    });
+    let payment = simulate_payment(&state, &intent, &target, amount, nonce).await?;
     let (after, _) = state.store.get_payment_intent(&id).await?.ok_or_else(not_found)?;
     Ok((
         StatusCode::CREATED,
@@ -228,8 +237,9 @@ pub struct MessageList {
 }
 
 #[utoipa::path(get, path = "/v1/sandbox/messages", tag = "Sandbox",
+    description = "The emails and SMS sandbox sends produced, newest first. Needs a sandbox key with scope `invoices:read` (or `*`).",
     params(PageParams),
-    responses((status = 200, body = MessageList), (status = 403, body = ErrorBody, description = "a live key")))]
+    responses((status = 200, body = MessageList), (status = 403, body = ErrorBody, description = "a live key, or a key without invoices:read")))]
 pub async fn messages(
     auth: Authed<InvoicesRead>,
     State(state): State<AppState>,
@@ -258,44 +268,76 @@ pub struct BalanceList {
     pub data: Vec<BalanceView>,
 }
 
-async fn balance_list(state: &AppState, tenant: &Tenant) -> ApiResult<BalanceList> {
-    let rows = state.store.sandbox_balances(tenant).await?;
-    Ok(BalanceList {
-        account: sandbox_receiving_account(&tenant.org_id),
-        data: rows.into_iter().map(|(asset_code, b)| BalanceView { asset_code, balance: money(b) }).collect(),
-    })
+fn balance_view(account: &str, balances: &[(String, i64)]) -> BalanceList {
+    BalanceList {
+        account: account.to_owned(),
+        data: balances.iter().map(|(code, b)| BalanceView { asset_code: code.clone(), balance: money(*b) }).collect(),
+    }
 }
 
 #[utoipa::path(get, path = "/v1/sandbox/balances", tag = "Sandbox",
-    responses((status = 200, body = BalanceList, description = "Every asset starts at 1000000.00"), (status = 403, body = ErrorBody)))]
+    description = "The organization's sandbox account and its balances. Needs a sandbox key with scope `payouts:read` (or `*`).",
+    responses((status = 200, body = BalanceList, description = "Every asset starts at 1000000.00"), (status = 403, body = ErrorBody, description = "a live key, or a key without payouts:read")))]
 pub async fn balances(auth: Authed<PayoutsRead>, State(state): State<AppState>) -> ApiResult<Json<BalanceList>> {
-    sandbox_only(auth.tenant())?;
-    Ok(Json(balance_list(&state, auth.tenant()).await?))
+    let tenant = auth.tenant();
+    sandbox_only(tenant)?;
+    let balances = state.store.sandbox_balances(tenant).await?;
+    Ok(Json(balance_view(&sandbox_receiving_account(&tenant.org_id), &balances)))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TopUp {
+    /// One of the sandbox assets: HTG, USD, USDC, USDT, EURC, XLM (case-sensitive).
     #[schema(required = true, example = "USDC")]
     pub asset_code: Option<String>,
-    /// Positive, at most 2 decimals.
+    /// Positive, at most 2 decimals; the balance may not pass 922337203685.47.
     #[schema(value_type = f64, required = true, example = 5000)]
-    pub amount: Option<serde_json::Number>,
+    pub amount: Option<ExactNumber>,
+}
+
+/// A sandbox asset code, exactly as the sandbox account holds it.
+fn sandbox_asset(code: &str) -> Result<&'static str, Invalid> {
+    if let Some(known) = SANDBOX_ASSETS.iter().find(|a| **a == code) {
+        return Ok(known);
+    }
+    let names = SANDBOX_ASSETS.join(", ");
+    let message = match SANDBOX_ASSETS.iter().find(|a| a.eq_ignore_ascii_case(code)) {
+        Some(meant) => {
+            format!("assetCode {code:?} is not a sandbox asset: asset codes are case-sensitive, did you mean {meant}?")
+        }
+        None => format!("assetCode {code:?} is not a sandbox asset: expected one of {names}"),
+    };
+    Err(Invalid::new("invalid_asset_code", message))
 }
 
 #[utoipa::path(post, path = "/v1/sandbox/balances/top-up", tag = "Sandbox", request_body = TopUp,
-    responses((status = 200, body = BalanceList), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+    description = "Adds to one balance of the organization's sandbox account. Needs a sandbox key with scope `payouts:write` (or `*`).",
+    params(IdempotencyKeyHeader),
+    responses((status = 200, body = BalanceList), (status = 400, body = ErrorBody, description = "validation_error, invalid_asset_code or invalid_amount"), (status = 403, body = ErrorBody, description = "a live key, or a key without payouts:write")))]
 pub async fn top_up(
     auth: Authed<PayoutsWrite>,
     State(state): State<AppState>,
+    idempotency: Idempotency,
     ApiJson(body): ApiJson<TopUp>,
 ) -> ApiResult<Json<BalanceList>> {
-    sandbox_only(auth.tenant())?;
+    let tenant = auth.tenant();
+    sandbox_only(tenant)?;
+    let mut missing = Vec::new();
+    for (field, present) in [("assetCode", body.asset_code.is_some()), ("amount", body.amount.is_some())] {
+        if !present {
+            missing.push(FieldError::new(field, "is required"));
+        }
+    }
     let (Some(code), Some(amount)) = (body.asset_code, body.amount) else {
-        return Err(ApiError::bad_request("validation_error", "assetCode and amount are required"));
+        return Err(ApiError::validation(missing));
     };
-    let code = lajan_domain::payout::AssetCode::parse(&code)?;
-    let amount = lajan_domain::payout::parse_amount(&number_text(&amount))?;
-    state.store.sandbox_top_up(auth.tenant(), code.as_str(), amount).await?;
-    Ok(Json(balance_list(&state, auth.tenant()).await?))
+    let code = sandbox_asset(&code)?;
+    let amount = parse_amount("amount", &amount.text())?;
+    let account = sandbox_receiving_account(&tenant.org_id);
+    let view = |balances: &Vec<(String, i64)>| balance_view(&account, balances);
+    let render = |balances: &Vec<(String, i64)>| json_bytes(&view(balances));
+    let answer = idempotency.respond(StatusCode::OK, &render);
+    let balances = state.store.sandbox_top_up(tenant, code, amount, answer).await?;
+    Ok(Json(view(&balances)))
 }

@@ -4,7 +4,7 @@
 use crate::auth::Authed;
 use crate::auth::scope::{SettingsRead, SettingsWrite};
 use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{ApiJson, number_text};
+use crate::extract::{ApiJson, ExactNumber, not_null};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::routing::get;
@@ -50,15 +50,21 @@ impl From<&Settings> for SettingsView {
     }
 }
 
-/// Fields to change; those left out keep their value.
+/// Fields to change; those left out keep their value. None can be cleared: `null` is a
+/// `validation_error`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct UpdateSettings {
+    #[serde(default, deserialize_with = "not_null")]
     pub default_currency: Option<String>,
+    #[serde(default, deserialize_with = "not_null")]
     #[schema(value_type = Option<f64>)]
-    pub default_tax_rate: Option<serde_json::Number>,
+    pub default_tax_rate: Option<ExactNumber>,
+    #[serde(default, deserialize_with = "not_null")]
     pub payout_approval_required: Option<bool>,
+    #[serde(default, deserialize_with = "not_null")]
     pub require_distinct_approver: Option<bool>,
+    #[serde(default, deserialize_with = "not_null")]
     pub timezone: Option<String>,
 }
 
@@ -78,7 +84,7 @@ pub async fn update(
     let current = state.store.get_settings(auth.tenant()).await?;
     let next = current.updated(SettingsInput {
         default_currency: body.default_currency,
-        default_tax_rate: body.default_tax_rate.as_ref().map(number_text),
+        default_tax_rate: body.default_tax_rate.as_ref().map(ExactNumber::text),
         payout_approval_required: body.payout_approval_required,
         require_distinct_approver: body.require_distinct_approver,
         timezone: body.timezone,

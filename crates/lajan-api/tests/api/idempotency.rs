@@ -1,7 +1,7 @@
 //! `Idempotency-Key`: replay, reuse with another body, in progress, server errors, restarts.
 
 use crate::common::{Server, TestApp, expect_error, test_config};
-use lajan_domain::{Environment, Tenant, Timestamp};
+use lajan_domain::Environment;
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -71,24 +71,63 @@ api_test!(same_key_other_body_is_422, |app| {
     assert_eq!(body["details"][0]["field"], "Idempotency-Key");
 });
 
-api_test!(a_request_still_running_is_409, |app| {
-    let body = json!({ "firstName": "A", "lastName": "B" });
-    let bytes = serde_json::to_vec(&body).unwrap();
-    let hash = lajan_api::idempotency::request_hash("POST", "/clients", &bytes);
-    let tenant = Tenant::new(app.org.id.clone(), Environment::Test);
-    let begun =
-        app.store().idempotency_begin(&tenant, "busy", &hash, Timestamp::now(), 60_000, 86_400_000).await.unwrap();
-    assert_eq!(begun, lajan_store::IdempotencyBegin::Started);
-    let r = app
-        .req(Method::POST, "/v1/clients")
-        .header("idempotency-key", "busy")
-        .header("content-type", "application/json")
-        .body(bytes)
-        .send()
-        .await
-        .unwrap();
-    expect_error(r, 409, "idempotency_in_progress").await;
-    assert_eq!(total(app, "/v1/clients").await, 0);
+fn slow_ledger() -> lajan_api::AppConfig {
+    let mut config = test_config();
+    // A sandbox payment answers once its ledger closes: long enough to overlap a second request.
+    config.sandbox_ledger_close_ms = 1_500;
+    config
+}
+
+api_test!(a_request_still_running_is_409_then_replays, slow_ledger(), |app| {
+    let client = app.reachable_client().await;
+    let invoice = app.invoice(client["id"].as_str().unwrap(), json!({ "sendImmediately": true })).await;
+    let intent = invoice["paymentLink"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let pay = || {
+        app.req(Method::POST, &format!("/v1/sandbox/payment-intents/{intent}/pay"))
+            .header("idempotency-key", "pay-it")
+            .send()
+    };
+    let first = tokio::spawn(pay());
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    expect_error(pay().await.unwrap(), 409, "idempotency_in_progress").await;
+    let first = first.await.unwrap().unwrap();
+    assert_eq!(first.status(), 201);
+    let first: Value = first.json().await.unwrap();
+    let again = pay().await.unwrap();
+    assert_eq!(again.headers()["idempotent-replayed"], "true");
+    assert_eq!(again.json::<Value>().await.unwrap(), first);
+    let paid: Value = app.get(&format!("/v1/invoices/{}", invoice["id"].as_str().unwrap())).await.json().await.unwrap();
+    assert_eq!((paid["status"].as_str(), paid["amountPaid"].as_str()), (Some("paid"), Some("100.00")), "paid once");
+});
+
+api_test!(one_key_sent_to_two_processes_at_once_creates_once, |app| {
+    // A second process on the same database: the key's row in each change's transaction puts
+    // the two in line, and the later one answers with the earlier one's response.
+    let store = lajan_store::open(&app.db.url).await.unwrap();
+    let other = Server::start(store.clone(), test_config()).await;
+    for n in 0..10 {
+        let key = format!("both-{n}");
+        let body = json!({ "firstName": format!("Twin{n}"), "lastName": "B" });
+        let send = |base: &str| {
+            app.http
+                .post(format!("{base}/v1/clients"))
+                .bearer_auth(&app.key)
+                .header("idempotency-key", &key)
+                .json(&body)
+                .send()
+        };
+        let (a, b) = tokio::join!(send(&app.server.base), send(&other.base));
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert_eq!((a.status().as_u16(), b.status().as_u16()), (201, 201), "{key}");
+        let fresh = [&a, &b].iter().filter(|r| r.headers().get("idempotent-replayed").is_none()).count();
+        assert_eq!(fresh, 1, "{key}: one created, one replayed");
+        let (a, b): (Value, Value) = (a.json().await.unwrap(), b.json().await.unwrap());
+        assert_eq!(a["id"], b["id"], "{key}");
+    }
+    assert_eq!(total(app, "/v1/clients").await, 10);
+    assert_eq!(total(app, "/v1/events").await, 10);
+    other.stop().await;
+    store.close().await;
 });
 
 api_test!(client_errors_replay_but_server_errors_do_not, |app| {

@@ -150,7 +150,7 @@ api_test!(the_overdue_job_moves_each_invoice_once, |app| {
     let late = app.invoice(cid, json!({ "dueDate": "2020-01-01", "sendImmediately": true })).await;
     let viewed = app.invoice(cid, json!({ "dueDate": "2020-01-01", "sendImmediately": true })).await;
     page(app, &intent_id(&viewed)).await;
-    let future = app.invoice(cid, json!({ "dueDate": "2999-01-01", "sendImmediately": true })).await;
+    let future = app.invoice(cid, json!({ "dueDate": "2099-12-31", "sendImmediately": true })).await;
     let draft = app.invoice(cid, json!({ "dueDate": "2020-01-01" })).await;
     let now = lajan_domain::Timestamp::now();
     let (a, b) = tokio::join!(app.jobs().mark_overdue_once(now), app.jobs().mark_overdue_once(now));
