@@ -97,18 +97,26 @@ pub fn refusal(intent: &PaymentIntent, target: &IntentTarget, now: Timestamp) ->
 }
 
 /// Records a simulated customer payment on the sandbox ledger and lets the payment watcher
-/// apply it, exactly as it applies payments seen on the live network. `nonce` makes the
-/// simulated transaction unique; the same nonce (a retried request) gives the identical
-/// transaction, which the ledger records once, as Stellar does with a resubmitted envelope.
+/// apply it, exactly as it applies payments seen on the live network. A simulated transaction's
+/// hash is the SHA-256 of its envelope; with `resubmit` (derived from a request's
+/// `Idempotency-Key`) it is that value instead, so a retry submits the identical transaction,
+/// which the ledger records once, as Stellar does with a resubmitted envelope.
 pub async fn simulate_payment(
     state: &AppState,
     intent: &PaymentIntent,
     target: &IntentTarget,
     amount: Option<i64>,
-    nonce: Option<String>,
+    resubmit: Option<String>,
 ) -> ApiResult<IncomingPayment> {
     if intent.env.is_live() {
         return Err(ApiError::forbidden("Only sandbox payments can be simulated"));
+    }
+    if let Some(hash) = &resubmit {
+        // Already applied before a crash: the intent may be paid now, but this is the same payment.
+        let applied = state.store.incoming_payments_for_intent(&intent.id).await?;
+        if let Some(earlier) = applied.into_iter().find(|p| &p.tx_hash == hash) {
+            return Ok(earlier);
+        }
     }
     if let Some(reason) = refusal(intent, target, Timestamp::now()) {
         return Err(Invalid::new("cannot_pay", reason).into());
@@ -118,18 +126,20 @@ pub async fn simulate_payment(
     let source = sandbox_customer_account();
     let destination = sandbox_receiving_account(&intent.org_id);
     let id = IdKind::LedgerPayment.generate();
-    let nonce = nonce.unwrap_or_else(|| id.clone());
-    let envelope = format!(
-        "{{\"id\":\"{nonce}\",\"source\":\"{source}\",\"destination\":\"{destination}\",\"asset\":\"{}\",\"amount\":{amount},\"memo\":\"{}\"}}",
-        intent.currency.code(),
-        intent.reference
-    );
+    let tx_hash = resubmit.unwrap_or_else(|| {
+        let envelope = format!(
+            "{{\"id\":\"{id}\",\"source\":\"{source}\",\"destination\":\"{destination}\",\"asset\":\"{}\",\"amount\":{amount},\"memo\":\"{}\"}}",
+            intent.currency.code(),
+            intent.reference
+        );
+        hex(&Sha256::digest(envelope.as_bytes()))
+    });
     let payment = IncomingPayment {
         id,
         org_id: intent.org_id.clone(),
         env: intent.env,
         ledger_seq: 0,
-        tx_hash: hex(&Sha256::digest(envelope.as_bytes())),
+        tx_hash,
         source_account: source,
         destination_account: destination,
         asset_code: intent.currency.code().to_owned(),
@@ -168,12 +178,12 @@ pub async fn pay(
         return Err(not_found());
     }
     // Recording the payment and applying it are two steps; a retry with the key resubmits the
-    // identical transaction, so a crash between them pays once.
-    let nonce = idempotency.claim().map(|c| {
+    // identical transaction, so a crash between them, or after them, pays once.
+    let resubmit = idempotency.claim().map(|c| {
         let seed = format!("{}/{}/{}/{}", tenant.org_id, tenant.env.as_str(), c.key, c.request_hash);
         hex(&Sha256::digest(seed.as_bytes()))
     });
-    let payment = simulate_payment(&state, &intent, &target, amount, nonce).await?;
+    let payment = simulate_payment(&state, &intent, &target, amount, resubmit).await?;
     let (after, _) = state.store.get_payment_intent(&id).await?.ok_or_else(not_found)?;
     Ok((
         StatusCode::CREATED,

@@ -8,6 +8,7 @@ mod clients;
 mod errors;
 mod events;
 mod idempotency;
+mod inputs;
 mod invoices;
 mod limits;
 mod live;

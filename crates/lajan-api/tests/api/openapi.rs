@@ -37,3 +37,38 @@ api_test!(openapi_and_docs_are_served, |app| {
     let bundle = app.http.get(app.url("/docs/swagger-ui-bundle.js")).send().await.unwrap();
     assert_eq!(bundle.status(), 200, "assets bundled into the binary");
 });
+
+api_test!(each_sandbox_tool_needs_the_scope_its_document_names, |app| {
+    let doc: Value = app.http.get(app.url("/v1/openapi.json")).send().await.unwrap().json().await.unwrap();
+    let client = app.reachable_client().await;
+    let invoice = app.invoice(client["id"].as_str().unwrap(), serde_json::json!({ "sendImmediately": true })).await;
+    let intent = invoice["paymentLink"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let tools = [
+        ("post", "/v1/sandbox/payment-intents/{id}/pay", format!("/v1/sandbox/payment-intents/{intent}/pay")),
+        ("get", "/v1/sandbox/messages", "/v1/sandbox/messages".to_owned()),
+        ("get", "/v1/sandbox/balances", "/v1/sandbox/balances".to_owned()),
+        ("post", "/v1/sandbox/balances/top-up", "/v1/sandbox/balances/top-up".to_owned()),
+    ];
+    for (method, documented, path) in tools {
+        let description = doc["paths"][documented][method]["description"].as_str().unwrap_or_default();
+        let scope = description.split("scope `").nth(1).and_then(|s| s.split('`').next());
+        let scope = scope.unwrap_or_else(|| panic!("{documented} names its scope: {description:?}"));
+        let method: reqwest::Method = method.to_uppercase().parse().unwrap();
+        let body = if path.ends_with("top-up") {
+            serde_json::json!({ "assetCode": "USDC", "amount": 1 })
+        } else {
+            serde_json::json!({ "amount": 1 })
+        };
+        let call = |key: String| {
+            let req = app.http.request(method.clone(), app.url(&path)).bearer_auth(key);
+            let req = if method == reqwest::Method::POST { req.json(&body) } else { req };
+            async move { req.send().await.unwrap() }
+        };
+        let allowed = call(app.key(None, lajan_domain::Environment::Test, &[scope]).await).await;
+        let status = allowed.status();
+        assert!(status.is_success(), "{documented} with {scope}: {status} {}", allowed.text().await.unwrap());
+        let other = if scope == "clients:write" { "events:read" } else { "clients:write" };
+        let refused = call(app.key(None, lajan_domain::Environment::Test, &[other]).await).await;
+        crate::common::expect_error(refused, 403, "forbidden").await;
+    }
+});

@@ -24,9 +24,14 @@ impl Serve {
     /// Starts `serve` on `port` over `dir/serve.db` with extra environment, and waits until it
     /// accepts connections.
     pub fn start(dir: &Path, port: u16, env: &[(&str, &str)]) -> Serve {
+        Serve::start_on(&format!("sqlite://{}", dir.join("serve.db").display()), port, env)
+    }
+
+    /// Starts `serve` on `port` over the database `url` names (SQLite or PostgreSQL).
+    pub fn start_on(url: &str, port: u16, env: &[(&str, &str)]) -> Serve {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_lajan"));
         cmd.args(["serve", "--listen", &format!("127.0.0.1:{port}")])
-            .env("LAJAN_DATABASE_URL", format!("sqlite://{}", dir.join("serve.db").display()))
+            .env("LAJAN_DATABASE_URL", url)
             .env("LAJAN_LOG", "info")
             .env_remove("LAJAN_CONFIG")
             .env_remove("LAJAN_PUBLIC_URL")
@@ -70,6 +75,21 @@ impl Serve {
             }
         }
         None
+    }
+
+    /// Waits until `count` stderr lines (seen earlier or now) match `pred`; says whether they did.
+    pub fn wait_for_lines(&mut self, pred: impl Fn(&str) -> bool, count: usize, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if self.seen.iter().filter(|l| pred(l)).count() >= count {
+                return true;
+            }
+            let Some(left) = deadline.checked_duration_since(Instant::now()) else { return false };
+            match self.lines.recv_timeout(left) {
+                Ok(line) => self.seen.push(line),
+                Err(_) => return false,
+            }
+        }
     }
 
     /// The sandbox key a first start prints.
