@@ -59,10 +59,10 @@ pub async fn idempotency(State(state): State<AppState>, req: Request, next: Next
         return ApiError::payload_too_large().into_response();
     };
     let tenant = &ctx.tenant;
-    // Two requests with one key in this process: the second waits for nothing and says so.
-    // Across processes, the key's row in the change's transaction puts them in line instead.
+    // Two requests with one key in this process: the second is answered 409 at once. Across
+    // processes, the key's row in each change's transaction puts them in line instead.
     let Some(_running) = state.in_flight.enter(tenant, &key) else {
-        return in_progress().into_response();
+        return ApiError::idempotency_in_progress().into_response();
     };
     let claim = IdempotencyClaim {
         request_hash: request_hash(parts.method.as_str(), parts.uri.path(), &bytes),
@@ -75,12 +75,12 @@ pub async fn idempotency(State(state): State<AppState>, req: Request, next: Next
         Ok(IdempotencyState::Free) => {}
         Ok(answered) => return answer(answered),
     }
-    let handle = Idempotency(Some(Arc::new(Claim { claim, handed: AtomicBool::new(false) })));
+    let claim = Arc::new(Claim { claim, handed: AtomicBool::new(false) });
     let mut parts = parts;
-    parts.extensions.insert(handle.clone());
+    parts.extensions.insert(Idempotency(Some(claim.clone())));
     let response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
+    // The crash tests stop here: the handler's change has committed, its answer is not sent.
     failpoint::hit("idempotency.after_handler").await;
-    let Some(claim) = handle.0 else { return response };
     finish(&state, tenant, &claim, response).await
 }
 
@@ -91,7 +91,7 @@ async fn finish(state: &AppState, tenant: &Tenant, claim: &Claim, response: Resp
     if parts.extensions.get::<KeyTaken>().is_some() {
         let now = Timestamp::now();
         return match state.store.idempotency_lookup(tenant, &claim.claim.key, &claim.claim.request_hash, now).await {
-            Ok(IdempotencyState::Free) => in_progress().into_response(),
+            Ok(IdempotencyState::Free) => ApiError::idempotency_in_progress().into_response(),
             Ok(answered) => answer(answered),
             Err(e) => ApiError::from(e).into_response(),
         };
@@ -110,10 +110,6 @@ async fn finish(state: &AppState, tenant: &Tenant, claim: &Claim, response: Resp
     Response::from_parts(parts, Body::from(body))
 }
 
-fn in_progress() -> ApiError {
-    ApiError::idempotency_in_progress()
-}
-
 /// The answer a key already holds: a replay, or the refusal of a different request.
 fn answer(state: IdempotencyState) -> Response {
     match state {
@@ -124,7 +120,7 @@ fn answer(state: IdempotencyState) -> Response {
             "This Idempotency-Key was already used with a different request",
         )
         .into_response(),
-        IdempotencyState::Free => in_progress().into_response(),
+        IdempotencyState::Free => ApiError::idempotency_in_progress().into_response(),
     }
 }
 

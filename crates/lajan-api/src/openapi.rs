@@ -26,11 +26,16 @@ and `X-RateLimit-Reset` (Unix seconds when the window resets); over the limit: 4
 
 **Idempotency.** Send `Idempotency-Key` on any POST to make it safe to retry: the first completed \
 response is replayed for 24 hours with `Idempotent-Replayed: true`; the same key with a different \
-request is 422, and while the first request runs, 409.
+request is 422, and while the first request runs, 409. The response is stored in the transaction \
+of the change it reports, so a retry after a crash replays it or, when nothing committed, runs.
 
 **Bodies.** JSON only (`Content-Type: application/json`, else 415), at most 1 MiB (else 413). \
-Unknown fields are rejected. Money in requests is a JSON number read exactly; in responses, a \
-decimal string with two places. Timestamps are RFC 3339 UTC with milliseconds.";
+Unknown fields are rejected. Money in requests is a JSON number read exactly, positive and at most \
+922337203685.47; in responses, a decimal string with two places. Timestamps are RFC 3339 UTC with \
+milliseconds. Text refuses control characters (memos and reasons may span lines). In a PUT, a \
+field left out keeps its value and `null` is refused except where a field says it clears.
+
+**Sandbox tools.** `/v1/sandbox/...` takes sandbox keys only; each operation names the scope it needs.";
 
 #[derive(OpenApi)]
 #[openapi(

@@ -139,6 +139,21 @@ async fn read_sandbox_balances(tx: &mut Tx, tenant: &Tenant) -> StoreResult<Vec<
     rows.iter().map(|r| Ok((r.try_get("asset_code")?, r.try_get("balance")?))).collect()
 }
 
+/// One sandbox balance, locked for the change about to be made to it (0 for an asset the
+/// account does not hold).
+async fn lock_sandbox_balance(tx: &mut Tx, tenant: &Tenant, asset_code: &str) -> StoreResult<i64> {
+    ensure_sandbox_balances(tx, tenant).await?;
+    let balance: Option<i64> = sqlx::query_scalar(concat!(
+        "SELECT balance FROM sandbox_balances WHERE org_id = $1 AND asset_code = $2",
+        for_update!()
+    ))
+    .bind(&tenant.org_id)
+    .bind(asset_code)
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(balance.unwrap_or(0))
+}
+
 async fn ensure_sandbox_balances(tx: &mut Tx, tenant: &Tenant) -> StoreResult<()> {
     for asset in SANDBOX_ASSETS {
         sqlx::query(
@@ -477,16 +492,7 @@ impl PayoutStore for ThisStore {
         if let Some(ledger_seq) = seen {
             return Ok(SandboxSubmit::Accepted { ledger_seq, fresh: false, closes_at: at });
         }
-        ensure_sandbox_balances(&mut tx, tenant).await?;
-        let balance: Option<i64> = sqlx::query_scalar(concat!(
-            "SELECT balance FROM sandbox_balances WHERE org_id = $1 AND asset_code = $2",
-            for_update!()
-        ))
-        .bind(&tenant.org_id)
-        .bind(asset_code)
-        .fetch_optional(&mut *tx)
-        .await?;
-        if balance.unwrap_or(0) < amount {
+        if lock_sandbox_balance(&mut tx, tenant, asset_code).await? < amount {
             return Ok(SandboxSubmit::Refused {
                 code: "op_underfunded",
                 message: format!("the sandbox account holds too little {asset_code}"),
@@ -539,16 +545,8 @@ impl PayoutStore for ThisStore {
         idempotency: Option<IdempotentResponse<'_, Vec<(String, i64)>>>,
     ) -> StoreResult<Vec<(String, i64)>> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
-        ensure_sandbox_balances(&mut tx, tenant).await?;
-        let balance: Option<i64> = sqlx::query_scalar(concat!(
-            "SELECT balance FROM sandbox_balances WHERE org_id = $1 AND asset_code = $2",
-            for_update!()
-        ))
-        .bind(&tenant.org_id)
-        .bind(asset_code)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let topped = i128::from(balance.unwrap_or(0)) + i128::from(amount);
+        let balance = lock_sandbox_balance(&mut tx, tenant, asset_code).await?;
+        let topped = i128::from(balance) + i128::from(amount);
         let topped = i64::try_from(topped).ok().filter(|b| *b <= lajan_domain::money::MAX_CENTS).ok_or_else(|| {
             StoreError::Rejected(lajan_domain::Invalid::new(
                 "invalid_amount",

@@ -146,6 +146,7 @@ impl PgStore {
 }
 
 include!("shared.rs");
+include!("idempotency_sql.rs");
 include!("invoices_sql.rs");
 include!("messages_sql.rs");
 include!("payouts_sql.rs");

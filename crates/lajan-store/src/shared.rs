@@ -240,61 +240,6 @@ async fn insert_event(tx: &mut Tx, tenant: &Tenant, at: Timestamp, event: &NewEv
     Ok(())
 }
 
-// Idempotency keys.
-
-/// Claims an `Idempotency-Key` as the first write of the transaction that makes the request's
-/// change. A key holding a committed, unexpired response means this request must change nothing
-/// (`IdempotencyKeyTaken`: the caller replays what the key holds). On PostgreSQL a concurrent
-/// claimer of the same key waits here, on the key's unique index, until the first transaction
-/// commits or rolls back; on SQLite the single writer has already put them in line. Nothing is
-/// claimed outside a change's transaction, so a request that dies leaves the key free.
-async fn claim_idempotency_in(tx: &mut Tx, tenant: &Tenant, claim: &IdempotencyClaim) -> StoreResult<()> {
-    let claimed = sqlx::query(
-        "INSERT INTO idempotency_keys (org_id, env, key, request_hash, status_code, response_body, created_at,
-                                       expires_at)
-         VALUES ($1, $2, $3, $4, NULL, NULL, $5, $6)
-         ON CONFLICT (org_id, env, key) DO UPDATE SET
-            request_hash = excluded.request_hash, status_code = NULL, response_body = NULL,
-            created_at = excluded.created_at, expires_at = excluded.expires_at
-         WHERE idempotency_keys.expires_at <= $5",
-    )
-    .bind(&tenant.org_id)
-    .bind(tenant.env.as_str())
-    .bind(&claim.key)
-    .bind(&claim.request_hash)
-    .bind(claim.at.as_millis())
-    .bind(claim.at.as_millis() + claim.ttl_ms)
-    .execute(&mut **tx)
-    .await?
-    .rows_affected();
-    if claimed == 0 {
-        return Err(StoreError::IdempotencyKeyTaken);
-    }
-    Ok(())
-}
-
-/// Stores the response under a key this transaction claimed, just before it commits.
-async fn respond_idempotency_in(
-    tx: &mut Tx,
-    tenant: &Tenant,
-    claim: &IdempotencyClaim,
-    status: u16,
-    body: &[u8],
-) -> StoreResult<()> {
-    sqlx::query(
-        "UPDATE idempotency_keys SET status_code = $1, response_body = $2
-         WHERE org_id = $3 AND env = $4 AND key = $5",
-    )
-    .bind(i64::from(status))
-    .bind(body)
-    .bind(&tenant.org_id)
-    .bind(tenant.env.as_str())
-    .bind(&claim.key)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
 impl ThisStore {
     /// Commits a change to a resource, unless a test armed the fault point, in which case it
     /// rolls back. Bookkeeping writes (key usage, idempotency keys, rate-limit windows) commit
@@ -303,31 +248,6 @@ impl ThisStore {
         self.fail.check()?;
         tx.commit().await?;
         Ok(())
-    }
-
-    /// Begins the write transaction of a change, first claiming the request's
-    /// `Idempotency-Key` when it has one (see [`claim_idempotency_in`]).
-    async fn begin_keyed<T>(&self, tenant: &Tenant, idempotency: Option<&IdempotentResponse<'_, T>>) -> StoreResult<Tx> {
-        let mut tx = self.begin_write().await?;
-        if let Some(idem) = idempotency {
-            claim_idempotency_in(&mut tx, tenant, idem.claim).await?;
-        }
-        Ok(tx)
-    }
-
-    /// Records the response rendered from `result` under the claimed key, then commits: a retry
-    /// after this commit replays the response, a retry after a crash before it runs afresh.
-    async fn commit_keyed<T>(
-        &self,
-        mut tx: Tx,
-        tenant: &Tenant,
-        idempotency: Option<&IdempotentResponse<'_, T>>,
-        result: &T,
-    ) -> StoreResult<()> {
-        if let Some(idem) = idempotency {
-            respond_idempotency_in(&mut tx, tenant, idem.claim, idem.status, &(idem.body)(result)).await?;
-        }
-        self.commit(tx).await
     }
 
     async fn read_client(&self, tenant: &Tenant, id: &str, include_archived: bool) -> StoreResult<Option<Client>> {

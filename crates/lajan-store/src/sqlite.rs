@@ -109,6 +109,7 @@ impl SqliteStore {
 }
 
 include!("shared.rs");
+include!("idempotency_sql.rs");
 include!("invoices_sql.rs");
 include!("messages_sql.rs");
 include!("payouts_sql.rs");

@@ -271,6 +271,7 @@ async fn keyed_creates_under_sigkill(db: TestStore) {
         let log = std::mem::take(&mut *log.lock().unwrap());
         let answered = log.iter().filter(|s| s.answered.is_some()).count();
         assert!(answered > 100, "round {round}: the load got going ({answered} answered)");
+        eprintln!("round {round}: {} keyed creates sent, {answered} answered before the kill", log.len());
         let retried: Vec<(usize, Answer)> = futures::stream::iter(log.iter().enumerate())
             .map(|(n, s)| {
                 let api = api.clone();
