@@ -19,6 +19,8 @@ pub struct ApiError {
     pub details: Vec<FieldError>,
     /// Seconds to put in `Retry-After`, for 429.
     pub retry_after: Option<u64>,
+    /// The request's `Idempotency-Key` was taken by one that committed first (see [`KeyTaken`]).
+    key_taken: bool,
 }
 
 /// The error body, as documented in the OpenAPI document.
@@ -50,7 +52,7 @@ pub struct FieldDetail {
 
 impl ApiError {
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status, code, message: message.into(), details: Vec::new(), retry_after: None }
+        ApiError { status, code, message: message.into(), details: Vec::new(), retry_after: None, key_taken: false }
     }
 
     pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
@@ -137,7 +139,7 @@ pub struct KeyTaken;
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let key_taken = self.code == "idempotency_in_progress";
+        let key_taken = self.key_taken;
         let mut response = (self.status, Json(self.body())).into_response();
         if let Some(secs) = self.retry_after {
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
@@ -157,6 +159,7 @@ impl From<Invalid> for ApiError {
             message: invalid.message,
             details: invalid.details,
             retry_after: None,
+            key_taken: false,
         }
     }
 }
@@ -166,7 +169,7 @@ impl From<StoreError> for ApiError {
         match err {
             StoreError::NotFound => ApiError::not_found("resource"),
             StoreError::Rejected(invalid) => invalid.into(),
-            StoreError::IdempotencyKeyTaken => ApiError::idempotency_in_progress(),
+            StoreError::IdempotencyKeyTaken => ApiError { key_taken: true, ..ApiError::idempotency_in_progress() },
             other => ApiError::internal(&other),
         }
     }

@@ -1,4 +1,5 @@
-//! Crash injection for the exactly-once tests: with `LAJAN_FAILPOINTS=payout.after_store` (a
+//! Crash injection for the exactly-once and idempotency tests: with
+//! `LAJAN_FAILPOINTS=payout.after_store` (a
 //! comma-separated list) the process announces the point on stderr when it gets there and stops
 //! dead, so a test can SIGKILL it at exactly that step and check what a restart does.
 //! Unset (always, in production), a failpoint costs one cached lookup.

@@ -89,12 +89,7 @@ pub async fn idempotency(State(state): State<AppState>, req: Request, next: Next
 async fn finish(state: &AppState, tenant: &Tenant, claim: &Claim, response: Response) -> Response {
     let (parts, body) = response.into_parts();
     if parts.extensions.get::<KeyTaken>().is_some() {
-        let now = Timestamp::now();
-        return match state.store.idempotency_lookup(tenant, &claim.claim.key, &claim.claim.request_hash, now).await {
-            Ok(IdempotencyState::Free) => ApiError::idempotency_in_progress().into_response(),
-            Ok(answered) => answer(answered),
-            Err(e) => ApiError::from(e).into_response(),
-        };
+        return answer_held(state, tenant, &claim.claim).await;
     }
     let body = match to_bytes(body, usize::MAX).await {
         Ok(b) => b,
@@ -102,12 +97,24 @@ async fn finish(state: &AppState, tenant: &Tenant, claim: &Claim, response: Resp
     };
     let recorded_with_change = parts.status.is_success() && claim.handed.load(Ordering::Acquire);
     if !parts.status.is_server_error() && !recorded_with_change {
-        let status = parts.status.as_u16();
-        if let Err(e) = state.store.idempotency_record(tenant, &claim.claim, status, &body).await {
-            tracing::error!(error = %error_chain(&e), "could not record idempotent response");
+        match state.store.idempotency_record(tenant, &claim.claim, parts.status.as_u16(), &body).await {
+            Ok(true) => {}
+            // Another process answered this key first (say, a create committed while this one
+            // found the client missing): the key's answer is the one every retry gets.
+            Ok(false) => return answer_held(state, tenant, &claim.claim).await,
+            Err(e) => tracing::error!(error = %error_chain(&e), "could not record idempotent response"),
         }
     }
     Response::from_parts(parts, Body::from(body))
+}
+
+/// What the key holds now that another request has answered under it.
+async fn answer_held(state: &AppState, tenant: &Tenant, claim: &IdempotencyClaim) -> Response {
+    match state.store.idempotency_lookup(tenant, &claim.key, &claim.request_hash, Timestamp::now()).await {
+        Ok(IdempotencyState::Free) => ApiError::idempotency_in_progress().into_response(),
+        Ok(held) => answer(held),
+        Err(e) => ApiError::from(e).into_response(),
+    }
 }
 
 /// The answer a key already holds: a replay, or the refusal of a different request.

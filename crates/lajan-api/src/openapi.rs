@@ -26,13 +26,16 @@ and `X-RateLimit-Reset` (Unix seconds when the window resets); over the limit: 4
 
 **Idempotency.** Send `Idempotency-Key` on any POST to make it safe to retry: the first completed \
 response is replayed for 24 hours with `Idempotent-Replayed: true`; the same key with a different \
-request is 422, and while the first request runs, 409. The response is stored in the transaction \
-of the change it reports, so a retry after a crash replays it or, when nothing committed, runs.
+request is 422. The response of a change is stored in the change's own transaction, so a retry \
+after a crash replays it or, when nothing committed, runs. While the first request runs, a second \
+with its key is 409 when it reaches the same server; when it reaches another, the database puts \
+the two in line and the later one replays the earlier one's response.
 
 **Bodies.** JSON only (`Content-Type: application/json`, else 415), at most 1 MiB (else 413). \
 Unknown fields are rejected. Money in requests is a JSON number read exactly, positive and at most \
 922337203685.47; in responses, a decimal string with two places. Timestamps are RFC 3339 UTC with \
-milliseconds. Text refuses control characters (memos and reasons may span lines). In a PUT, a \
+milliseconds. Text refuses control and invisible formatting characters (memos and reasons may \
+span lines). In a PUT, a \
 field left out keeps its value and `null` is refused except where a field says it clears.
 
 **Sandbox tools.** `/v1/sandbox/...` takes sandbox keys only; each operation names the scope it needs.";
@@ -75,7 +78,7 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::health::readyz,
     ),
     components(schemas(ErrorBody, FieldDetail, PaginationView, Deleted)),
-    modifiers(&BearerAuth),
+    modifiers(&BearerAuth, &IdempotentPosts),
     security(("bearer" = [])),
     tags(
         (name = "Clients", description = "The people an organization invoices and pays"),
@@ -101,6 +104,34 @@ impl Modify for BearerAuth {
                 HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("sk_test_... or sk_live_...").build(),
             ),
         );
+    }
+}
+
+/// Every POST that takes an `Idempotency-Key` can answer 409 (the same key still running) and
+/// 422 (the key used with another request); said once here instead of on each operation.
+struct IdempotentPosts;
+
+impl Modify for IdempotentPosts {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+        let error = |description: &str| {
+            let body = ContentBuilder::new().schema(Some(Ref::from_schema_name("ErrorBody"))).build();
+            ResponseBuilder::new().description(description).content("application/json", body).build()
+        };
+        for item in openapi.paths.paths.values_mut() {
+            let Some(post) = item.post.as_mut() else { continue };
+            let keyed = post.parameters.iter().flatten().any(|p| p.name == "Idempotency-Key");
+            if !keyed {
+                continue;
+            }
+            let responses = &mut post.responses.responses;
+            responses.entry("409".into()).or_insert_with(|| {
+                error("idempotency_in_progress: a request with this Idempotency-Key is still running").into()
+            });
+            responses.entry("422".into()).or_insert_with(|| {
+                error("idempotency_key_reused: this Idempotency-Key was used with a different request").into()
+            });
+        }
     }
 }
 

@@ -4,7 +4,8 @@ use crate::Timestamp;
 use crate::validation::{FieldErrors, Invalid};
 use std::fmt;
 
-/// A person's first or last name: trimmed, 1 to 100 characters, no control characters.
+/// A person's first or last name: trimmed, 1 to 100 characters, no control or invisible
+/// formatting characters.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PersonName(String);
 
@@ -19,8 +20,8 @@ impl PersonName {
         if s.chars().count() > Self::MAX_CHARS {
             return Err(format!("must be at most {} characters", Self::MAX_CHARS));
         }
-        if s.chars().any(char::is_control) {
-            return Err("must not contain control characters".into());
+        if let Some(problem) = crate::validation::control_character(s, false) {
+            return Err(problem);
         }
         Ok(PersonName(s.to_owned()))
     }

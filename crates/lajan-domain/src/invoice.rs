@@ -2,7 +2,7 @@
 //! state machine (draft, sent, viewed, paid, overdue, void) with the event each move emits.
 
 use crate::money::{Currency, MAX_CENTS, TaxRate, format_scaled, parse_scaled};
-use crate::validation::{FieldErrors, Invalid, parse_text};
+use crate::validation::{FieldErrors, Invalid, parse_text, required_text};
 use crate::{FieldError, Timestamp};
 use std::fmt;
 use std::str::FromStr;
@@ -75,22 +75,13 @@ pub fn price_line_items(items: &[LineItemInput], default_rate: TaxRate) -> Resul
     for (i, item) in items.iter().enumerate() {
         let field = |name: &str| format!("lineItems[{i}].{name}");
         let mut bad = |name: &str, message: String| errors.push(FieldError::new(field(name), message));
-        let description =
-            match (&item.description, parse_text(item.description.as_deref(), MAX_DESCRIPTION_CHARS, false)) {
-                (None, _) => {
-                    bad("description", "is required".into());
-                    None
-                }
-                (Some(_), Ok(None)) => {
-                    bad("description", "must not be empty".into());
-                    None
-                }
-                (Some(_), Err(rule)) => {
-                    bad("description", rule);
-                    None
-                }
-                (Some(_), Ok(description)) => description,
-            };
+        let description = match required_text(item.description.as_deref(), MAX_DESCRIPTION_CHARS, false) {
+            Ok(d) => Some(d),
+            Err(rule) => {
+                bad("description", rule);
+                None
+            }
+        };
         let quantity = match item.quantity.as_deref().map(|q| parse_scaled(q, QUANTITY_PLACES)) {
             None => {
                 bad("quantity", "is required".into());

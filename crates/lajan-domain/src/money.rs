@@ -3,7 +3,6 @@
 
 use crate::Invalid;
 use rust_decimal::Decimal;
-use rust_decimal::prelude::ToPrimitive;
 use std::fmt;
 use std::str::FromStr;
 
@@ -15,11 +14,14 @@ pub const MAX_CENTS: i64 = 92_233_720_368_547;
 /// places and at most [`MAX_CENTS`]. Refusals are `invalid_amount` and name `field`.
 pub fn parse_amount(field: &str, text: &str) -> Result<i64, Invalid> {
     let invalid = |rule: String| Invalid::new("invalid_amount", format!("{field} {rule}"));
+    let positive = || invalid("must be greater than 0".into());
+    let at_most = || invalid(format!("must be at most {}", format_scaled(MAX_CENTS, 2)));
     match parse_scaled(text, 2) {
-        Ok(v) if v <= 0 => Err(invalid("must be greater than 0".into())),
-        Ok(v) if v > MAX_CENTS => Err(invalid(format!("must be at most {}", format_scaled(MAX_CENTS, 2)))),
+        Ok(v) if v <= 0 => Err(positive()),
+        Ok(v) if v > MAX_CENTS => Err(at_most()),
         Ok(v) => Ok(v),
-        Err(e) if e == TOO_LARGE => Err(invalid(format!("must be at most {}", format_scaled(MAX_CENTS, 2)))),
+        Err(e) if e == TOO_LARGE && text.starts_with('-') => Err(positive()),
+        Err(e) if e == TOO_LARGE => Err(at_most()),
         Err(e) => Err(invalid(e)),
     }
 }
@@ -28,47 +30,77 @@ const TOO_LARGE: &str = "is too large";
 
 /// Reads a JSON number's text exactly and returns it scaled by `10^places`.
 /// More fractional digits than `places` (after dropping trailing zeros) is an error, never rounded.
+///
+/// Hand-written rather than through `rust_decimal`: that type holds 28 digits and rounds the
+/// mantissa of an exponent form (`0.999...9e0` with 29 nines became 1), where money must be
+/// refused instead. Here the digits are only ever shifted and checked, never rounded.
 pub fn parse_scaled(text: &str, places: u32) -> Result<i64, String> {
-    let parsed = if text.contains(['e', 'E']) { Decimal::from_scientific(text) } else { Decimal::from_str_exact(text) };
-    let value = match parsed {
-        Ok(v) => v.normalize(),
-        Err(_) if !is_json_number(text) => return Err(format!("{text} is not a number")),
-        Err(_) if too_many_places(text, places) => return Err(format!("must have at most {places} decimal places")),
-        Err(_) => return Err(TOO_LARGE.to_owned()),
-    };
-    if value.scale() > places {
+    let Some(number) = JsonNumber::read(text) else { return Err(format!("{text} is not a number")) };
+    // value = digits x 10^shift, in units of 10^-places.
+    let fraction_digits = i64::try_from(number.fraction.len()).unwrap_or(i64::MAX);
+    let shift = number.exponent.saturating_sub(fraction_digits).saturating_add(i64::from(places));
+    let digits: String = format!("{}{}", number.integer, number.fraction);
+    let digits = digits.trim_start_matches('0');
+    if digits.is_empty() {
+        return Ok(0);
+    }
+    let significant = digits.trim_end_matches('0');
+    let trailing_zeros = i64::try_from(digits.len() - significant.len()).unwrap_or(i64::MAX);
+    if shift.saturating_add(trailing_zeros) < 0 {
         return Err(format!("must have at most {places} decimal places"));
     }
-    let scaled = value
-        .checked_mul(Decimal::from(10i64.pow(places)))
-        .and_then(|v| v.to_i64())
+    // Keep the significant digits and the zeros the shift leaves in place.
+    let kept_zeros = usize::try_from(shift.saturating_add(trailing_zeros)).unwrap_or(usize::MAX);
+    if significant.len().saturating_add(kept_zeros) > 19 {
+        return Err(TOO_LARGE.to_owned());
+    }
+    let magnitude = significant
+        .parse::<i64>()
+        .ok()
+        .and_then(|m| 10i64.checked_pow(u32::try_from(kept_zeros).ok()?).and_then(|p| m.checked_mul(p)))
         .ok_or_else(|| TOO_LARGE.to_owned())?;
-    Ok(scaled)
+    Ok(if number.negative { -magnitude } else { magnitude })
 }
 
-/// Whether `text` has the shape of a JSON number (`-?digits[.digits][e[+-]digits]`).
-fn is_json_number(text: &str) -> bool {
-    let unsigned = text.strip_prefix('-').unwrap_or(text);
-    let (mantissa, exponent) = match unsigned.split_once(['e', 'E']) {
-        Some((m, e)) => (m, Some(e.strip_prefix(['+', '-']).unwrap_or(e))),
-        None => (unsigned, None),
-    };
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let mantissa_ok = match mantissa.split_once('.') {
-        Some((int, frac)) => digits(int) && digits(frac),
-        None => digits(mantissa),
-    };
-    mantissa_ok && exponent.is_none_or(digits)
+/// The parts of a JSON number's text: `-?integer[.fraction][e[+-]exponent]`.
+struct JsonNumber<'a> {
+    negative: bool,
+    integer: &'a str,
+    fraction: &'a str,
+    /// Saturates for exponents too long to hold; the value is then out of range either way.
+    exponent: i64,
 }
 
-/// For a number too long for the decimal type: whether the fault is its fractional digits
-/// (more than `places` once the exponent is applied) rather than its size.
-fn too_many_places(text: &str, places: u32) -> bool {
-    let (mantissa, exponent) = text.split_once(['e', 'E']).unwrap_or((text, "0"));
-    let exponent = exponent.parse::<i64>().unwrap_or(if exponent.starts_with('-') { i64::MIN } else { i64::MAX });
-    let fraction = mantissa.split_once('.').map_or("", |(_, f)| f).trim_end_matches('0');
-    let fraction_digits = i64::try_from(fraction.len()).unwrap_or(i64::MAX);
-    fraction_digits.saturating_sub(exponent) > i64::from(places)
+impl<'a> JsonNumber<'a> {
+    fn read(text: &'a str) -> Option<Self> {
+        let (negative, unsigned) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        let (mantissa, exponent) = match unsigned.split_once(['e', 'E']) {
+            Some((m, e)) => (m, Some(e)),
+            None => (unsigned, None),
+        };
+        let (integer, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        if !digits(integer) || (mantissa.contains('.') && !digits(fraction)) {
+            return None;
+        }
+        let exponent = match exponent {
+            None => 0,
+            Some(e) => {
+                let (sign, magnitude) = match e.strip_prefix('-') {
+                    Some(m) => (-1, m),
+                    None => (1, e.strip_prefix('+').unwrap_or(e)),
+                };
+                if !digits(magnitude) {
+                    return None;
+                }
+                magnitude.parse::<i64>().map_or(sign * i64::MAX, |m| sign * m)
+            }
+        };
+        Some(JsonNumber { negative, integer, fraction, exponent })
+    }
 }
 
 /// Formats an integer scaled by `10^places` with exactly `places` fractional digits.
@@ -183,6 +215,7 @@ mod tests {
             assert!(e.message.starts_with("amount "), "names the field: {}", e.message);
         }
         assert_eq!(parse_amount("amount", "1e30").unwrap_err().message, "amount must be at most 922337203685.47");
+        assert_eq!(parse_amount("amount", "-1e30").unwrap_err().message, "amount must be greater than 0");
     }
 
     #[test]

@@ -47,21 +47,30 @@ impl fmt::Display for Invalid {
 
 impl std::error::Error for Invalid {}
 
-/// Why `text` is unfit to show a person, if it is: a control character (NUL, escape, DEL, the C1
-/// range) that no screen shows and that an SMS, an email subject or a Stellar memo would carry
-/// as garbage. With `lines`, line breaks and tabs are allowed, for notes of several lines.
+/// Why `text` is unfit to show a person, if it is: a control character (NUL, escape, DEL, the
+/// C1 range) that no screen shows and that an SMS, an email subject or a Stellar memo would carry
+/// as garbage, or an invisible character that changes how the rest reads (bidirectional
+/// overrides and isolates, which can make a memo display as something else; zero-width space and
+/// byte-order mark; line and paragraph separators). With `lines`, line breaks and tabs are
+/// allowed, for notes of several lines. Joiners and directional marks stay: scripts need them.
 pub fn control_character(text: &str, lines: bool) -> Option<String> {
-    let allowed = |c: char| lines && matches!(c, '\n' | '\r' | '\t');
-    let (at, c) = text.chars().enumerate().find(|&(_, c)| c.is_control() && !allowed(c))?;
-    Some(format!("must not contain control characters (found U+{:04X} at character {})", u32::from(c), at + 1))
+    let invisible = |c: char| matches!(c, '\u{200B}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}');
+    let breaks = |c: char| matches!(c, '\n' | '\r' | '\t' | '\u{2028}' | '\u{2029}');
+    let refused = |c: char| (c.is_control() || invisible(c) || breaks(c)) && !(lines && breaks(c));
+    let (at, c) = text.chars().enumerate().find(|&(_, c)| refused(c))?;
+    Some(format!(
+        "must not contain control or invisible formatting characters (found U+{:04X} at character {})",
+        u32::from(c),
+        at + 1
+    ))
 }
 
 /// The longest reason a person may give for voiding, rejecting or the like.
 pub const MAX_REASON_CHARS: usize = 500;
 
 /// Free text a person typed (a memo, a description, a reason): trimmed, with empty meaning
-/// none, at most `max_chars` characters and no control characters (line breaks allowed with
-/// `lines`). The error is the rule broken, for a [`FieldError`] under the field's name.
+/// none, at most `max_chars` characters and nothing [`control_character`] refuses (line breaks
+/// allowed with `lines`). The error is the rule broken, for a [`FieldError`] under the field's name.
 pub fn parse_text(raw: Option<&str>, max_chars: usize, lines: bool) -> Result<Option<String>, String> {
     let Some(text) = raw.map(str::trim).filter(|t| !t.is_empty()) else { return Ok(None) };
     if text.chars().count() > max_chars {
@@ -71,6 +80,15 @@ pub fn parse_text(raw: Option<&str>, max_chars: usize, lines: bool) -> Result<Op
         return Err(problem);
     }
     Ok(Some(text.to_owned()))
+}
+
+/// Like [`parse_text`], for a field that must be given and not blank.
+pub fn required_text(raw: Option<&str>, max_chars: usize, lines: bool) -> Result<String, String> {
+    match parse_text(raw, max_chars, lines)? {
+        Some(text) => Ok(text),
+        None if raw.is_none() => Err("is required".into()),
+        None => Err("must not be empty".into()),
+    }
 }
 
 /// Collects field errors while a request is parsed, so one response lists all of them.
@@ -115,12 +133,20 @@ mod tests {
         assert_eq!(parse_text(Some("abcdefghijk"), 10, false), Err("must be at most 10 characters".into()));
         assert_eq!(parse_text(Some("line one\nline two"), 100, true), Ok(Some("line one\nline two".into())));
         let nul = parse_text(Some("ab\u{0}c"), 100, true).unwrap_err();
-        assert_eq!(nul, "must not contain control characters (found U+0000 at character 3)");
-        for bad in ["a\nb", "a\tb", "\u{1b}[2J", "x\u{7f}", "\u{9b}x"] {
+        assert_eq!(nul, "must not contain control or invisible formatting characters (found U+0000 at character 3)");
+        for bad in ["a\nb", "a\tb", "a\u{2028}b", "\u{1b}[2J", "x\u{7f}", "\u{9b}x"] {
             assert!(parse_text(Some(bad), 100, false).is_err(), "{bad:?}");
         }
-        for bad in ["\u{1b}[2J", "x\u{7f}", "\u{0}"] {
+        for bad in ["\u{1b}[2J", "x\u{7f}", "\u{0}", "pay \u{202E}001", "a\u{200B}b", "\u{2066}x\u{2069}", "\u{FEFF}x"]
+        {
             assert!(parse_text(Some(bad), 100, true).is_err(), "{bad:?}");
         }
+        for fine in ["Mèsi anpil", "\u{5E9}\u{5DC}\u{5D5}\u{5DD}\u{200F}", "👩\u{200D}👩\u{200D}👧", "a\u{2029}b"]
+        {
+            assert!(parse_text(Some(fine), 100, true).is_ok(), "{fine:?}");
+        }
+        assert_eq!(required_text(None, 10, false), Err("is required".into()));
+        assert_eq!(required_text(Some("  "), 10, false), Err("must not be empty".into()));
+        assert_eq!(required_text(Some(" Fee "), 10, false), Ok("Fee".into()));
     }
 }

@@ -208,8 +208,9 @@ pub trait Store: InvoiceStore + MessageStore + PayoutStore + Send + Sync + 'stat
     /// a lookup of a few rows. Returns how many delta rows it folded; always 0 on SQLite.
     async fn compact_counts(&self) -> StoreResult<u64>;
 
-    /// Fault injection for tests: the next change to a resource (anything but the bookkeeping of
-    /// key usage, idempotency keys and rate-limit windows) fails just before it commits.
+    /// Fault injection for tests: the next change to a resource fails just before it commits,
+    /// with the `Idempotency-Key` it claimed. Bookkeeping (key usage, answers recorded without a
+    /// change, rate-limit windows) is never the one to fail.
     fn fail_next_commit(&self);
 }
 

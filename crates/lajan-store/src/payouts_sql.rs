@@ -129,9 +129,8 @@ async fn open_sandbox_ledger(tx: &mut Tx, env: &str, now: i64, close_ms: i64) ->
     Ok((last + 1, ts(closed + close_ms)))
 }
 
-/// The organization's sandbox balances by asset code, funded on first use.
+/// The organization's sandbox balances by asset code (fund them first: `ensure_sandbox_balances`).
 async fn read_sandbox_balances(tx: &mut Tx, tenant: &Tenant) -> StoreResult<Vec<(String, i64)>> {
-    ensure_sandbox_balances(tx, tenant).await?;
     let rows = sqlx::query("SELECT asset_code, balance FROM sandbox_balances WHERE org_id = $1 ORDER BY asset_code")
         .bind(&tenant.org_id)
         .fetch_all(&mut **tx)
@@ -532,6 +531,7 @@ impl PayoutStore for ThisStore {
 
     async fn sandbox_balances(&self, tenant: &Tenant) -> StoreResult<Vec<(String, i64)>> {
         let mut tx = self.begin_write().await?;
+        ensure_sandbox_balances(&mut tx, tenant).await?;
         let balances = read_sandbox_balances(&mut tx, tenant).await?;
         tx.commit().await?;
         Ok(balances)

@@ -241,9 +241,10 @@ async fn insert_event(tx: &mut Tx, tenant: &Tenant, at: Timestamp, event: &NewEv
 }
 
 impl ThisStore {
-    /// Commits a change to a resource, unless a test armed the fault point, in which case it
-    /// rolls back. Bookkeeping writes (key usage, idempotency keys, rate-limit windows) commit
-    /// directly so the fault lands on the change under test.
+    /// Commits a change to a resource (with the `Idempotency-Key` it claimed), unless a test
+    /// armed the fault point, in which case it rolls back. Bookkeeping writes (key usage,
+    /// answers recorded without a change, rate-limit windows) commit directly so the fault lands
+    /// on the change under test.
     async fn commit(&self, tx: Tx) -> StoreResult<()> {
         self.fail.check()?;
         tx.commit().await?;

@@ -75,7 +75,45 @@ fn with_search_path(url: &str, schema: &str) -> String {
     format!("{url}{sep}options=-c%20search_path%3D{schema}")
 }
 
+/// A lock held on the database from outside the store, so a test can line requests up behind
+/// it: reads go on, the writes it covers wait until [`WriteHold::release`].
+pub struct WriteHold(HeldConnection);
+
+enum HeldConnection {
+    Sqlite(sqlx::SqliteConnection),
+    Postgres(sqlx::PgConnection),
+}
+
+impl WriteHold {
+    pub async fn release(self) {
+        let rolled_back = match self.0 {
+            HeldConnection::Sqlite(mut c) => sqlx::query("ROLLBACK").execute(&mut c).await.map(drop),
+            HeldConnection::Postgres(mut c) => sqlx::query("ROLLBACK").execute(&mut c).await.map(drop),
+        };
+        rolled_back.expect("release the held lock");
+    }
+}
+
 impl TestStore {
+    /// Holds up every writer that claims an `Idempotency-Key`: on SQLite the database's write
+    /// lock (every writer), on PostgreSQL a lock on the keys' table that lets reads through.
+    pub async fn hold_key_claims(&self) -> WriteHold {
+        use sqlx::Connection;
+        match &self.guard {
+            Guard::Sqlite(_) => {
+                let mut c = sqlx::SqliteConnection::connect(&self.url).await.expect("open SQLite");
+                sqlx::query("BEGIN IMMEDIATE").execute(&mut c).await.expect("take the write lock");
+                WriteHold(HeldConnection::Sqlite(c))
+            }
+            Guard::Postgres { .. } => {
+                let mut c = sqlx::PgConnection::connect(&self.url).await.expect("connect to PostgreSQL");
+                sqlx::query("BEGIN").execute(&mut c).await.expect("begin");
+                sqlx::query("LOCK TABLE idempotency_keys IN SHARE MODE").execute(&mut c).await.expect("lock the keys");
+                WriteHold(HeldConnection::Postgres(c))
+            }
+        }
+    }
+
     /// Closes the store and drops what it created.
     pub async fn cleanup(self) {
         self.store.close().await;

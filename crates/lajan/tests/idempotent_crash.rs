@@ -1,6 +1,7 @@
 //! An `Idempotency-Key` never makes a second resource across a crash. The real binary is
 //! SIGKILLed (on SQLite and on PostgreSQL) while keyed requests have committed their change but
-//! not yet answered, and while 64 connections create clients, invoices and payouts with keys;
+//! not yet answered, between a sandbox payment's recording and its application, and while 64
+//! connections create clients, invoices and payouts with keys;
 //! after each restart every retry replays the committed answer or runs afresh at once (never a
 //! 409 waiting out a dead request), and each key made exactly one resource.
 
@@ -198,6 +199,56 @@ async fn every_keyed_post_replays_after_a_crash_sqlite() {
 async fn every_keyed_post_replays_after_a_crash_postgres() {
     let Some(db) = lajan_store::testing::postgres("every_keyed_post_replays_after_a_crash").await else { return };
     every_keyed_post_replays_after_a_crash(db).await;
+}
+
+/// A keyed sandbox payment killed after the ledger recorded it and before the watcher applied
+/// it: the retry resubmits the identical transaction, and the invoice is paid once.
+async fn a_crash_between_recording_and_applying_a_payment(db: TestStore) {
+    let port = free_port();
+    let failpoint = [("LAJAN_FAILPOINTS", "sandbox.after_record")];
+    let mut first = Serve::start_on(&db.url, port, &[&ENV[..], &failpoint[..]].concat());
+    let api = Api { http: http(), base: first.base.clone(), key: first.sandbox_key() };
+    let client =
+        api.create("/v1/clients", json!({ "firstName": "Marie", "lastName": "Jean", "email": "m@example.ht" })).await;
+    let invoice = api
+        .create(
+            "/v1/invoices",
+            json!({ "clientId": id(&client), "dueDate": "2030-01-31", "sendImmediately": true,
+                "lineItems": [{ "description": "Loan fee", "quantity": 1, "unitPrice": 100 }] }),
+        )
+        .await;
+    let intent = invoice["paymentLink"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let path = format!("/v1/sandbox/payment-intents/{intent}/pay");
+    let held = {
+        let (api, path) = (api.clone(), path.clone());
+        tokio::spawn(async move { api.post(&path, Some("pay-once"), &json!({})).await.map(|a| a.status) })
+    };
+    let reached =
+        first.wait_for_line(|l| l.contains("FAILPOINT sandbox.after_record reached"), Duration::from_secs(30));
+    assert!(reached.is_some(), "the payment was recorded");
+    first.kill9();
+    assert!(held.await.unwrap().is_err());
+
+    let second = Serve::start_on(&db.url, port, &ENV);
+    let again = api.post(&path, Some("pay-once"), &json!({})).await.expect("send");
+    assert_eq!(again.status, 201, "{}", again.body);
+    assert_eq!(again.body["amount"], "100.00");
+    let paid = api.get(&format!("/v1/invoices/{}", id(&invoice))).await;
+    assert_eq!((paid["status"].as_str(), paid["amountPaid"].as_str()), (Some("paid"), Some("100.00")), "paid once");
+    assert_eq!(api.get("/v1/events?type=invoice.paid").await["pagination"]["total"], 1);
+    second.terminate();
+    db.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_between_recording_and_applying_a_payment_pays_once_sqlite() {
+    a_crash_between_recording_and_applying_a_payment(lajan_store::testing::sqlite().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_between_recording_and_applying_a_payment_pays_once_postgres() {
+    let Some(db) = lajan_store::testing::postgres("a_crash_between_recording_and_applying").await else { return };
+    a_crash_between_recording_and_applying_a_payment(db).await;
 }
 
 /// One keyed create: what was sent, and the id it answered with, if it answered.

@@ -47,10 +47,7 @@ pub struct PageParams {
 #[into_params(parameter_in = Header)]
 #[allow(dead_code)]
 pub struct IdempotencyKeyHeader {
-    /// Makes the request safe to retry: 1 to 255 visible ASCII characters, kept 24 h per
-    /// organization and environment. The first completed response is stored with the change it
-    /// made and replayed (`Idempotent-Replayed: true`); another request with the same key is 422,
-    /// one still running 409.
+    /// Makes the request safe to retry: 1 to 255 visible ASCII characters, kept 24 h per organization and environment. The first completed response is stored (with the change it made, in its transaction) and replayed with `Idempotent-Replayed: true`; the same key with another request is 422; while the first still runs, 409.
     #[param(rename = "Idempotency-Key")]
     idempotency_key: Option<String>,
 }

@@ -14,9 +14,10 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
 use lajan_domain::id::IdKind;
+use lajan_domain::invoice::MAX_DESCRIPTION_CHARS;
 use lajan_domain::money::{Currency, parse_amount};
 use lajan_domain::payment::{IntentStatus, PaymentIntent, new_reference};
-use lajan_domain::validation::{FieldErrors, parse_text};
+use lajan_domain::validation::{FieldErrors, required_text};
 use lajan_domain::{Invalid, Timestamp};
 use lajan_store::invoices::PaymentLink;
 use serde::{Deserialize, Serialize};
@@ -90,17 +91,8 @@ pub async fn create(
     let tenant = auth.tenant();
     let now = Timestamp::now();
     let mut errors = FieldErrors::new();
-    let description = match (&body.description, parse_text(body.description.as_deref(), 500, false)) {
-        (None, _) => {
-            errors.add("description", "is required");
-            None
-        }
-        (Some(_), Ok(None)) => {
-            errors.add("description", "must not be empty");
-            None
-        }
-        (Some(_), parsed) => errors.take("description", parsed).flatten(),
-    };
+    let description =
+        errors.take("description", required_text(body.description.as_deref(), MAX_DESCRIPTION_CHARS, false));
     if body.amount.is_none() {
         errors.add("amount", "is required");
     }

@@ -151,6 +151,7 @@ pub async fn simulate_payment(
     };
     let (recorded, closes_at) =
         state.store.record_sandbox_payment(&payment, state.config.sandbox_ledger_close_ms).await?;
+    crate::failpoint::hit("sandbox.after_record").await;
     // As a wallet does, the payer hears back once the ledger holding the payment has closed.
     crate::ledger::sandbox::wait_until(closes_at).await;
     state.jobs.apply_payments_once().await?;

@@ -91,7 +91,10 @@ api_test!(control_characters_are_refused_in_memos_descriptions_and_reasons, |app
     };
     let r = app.post("/v1/invoices", &invoice(json!({ "memo": "Thanks\u{0}" }))).await;
     let body = expect_error(r, 400, "validation_error").await;
-    assert_eq!(detail(&body), ("memo", "must not contain control characters (found U+0000 at character 7)"));
+    assert_eq!(
+        detail(&body),
+        ("memo", "must not contain control or invisible formatting characters (found U+0000 at character 7)")
+    );
     let r = app.post("/v1/invoices", &invoice(json!({ "lineItems": line("Fee\u{1b}[2J") }))).await;
     let body = expect_error(r, 400, "invalid_line_items").await;
     assert_eq!(detail(&body).0, "lineItems[0].description");
@@ -104,7 +107,7 @@ api_test!(control_characters_are_refused_in_memos_descriptions_and_reasons, |app
         )
         .await;
     let body = expect_error(r, 400, "invalid_memo").await;
-    assert!(body["message"].as_str().unwrap().contains("control characters"), "{body}");
+    assert!(body["message"].as_str().unwrap().contains("control or invisible"), "{body}");
     assert_eq!(
         (total(app, "/v1/invoices").await, total(app, "/v1/payment-links").await, total(app, "/v1/payouts").await),
         (0, 0, 0)
