@@ -40,8 +40,9 @@ impl Timestamp {
             // Well formed, but beyond what `jiff` holds (`9999-12-31T23:59:59Z`): name the range
             // the instant is outside of, not the format.
             Err(_) => match jiff::fmt::temporal::Pieces::parse(raw) {
-                Ok(p) if p.time().is_some() && p.offset().is_some() && p.date().year() > 0 => Err(too_late()),
-                Ok(p) if p.time().is_some() && p.offset().is_some() => Err("must be in the future".into()),
+                Ok(p) if p.time().is_some() && p.offset().is_some() => {
+                    Err(if p.date().year() > 0 { too_late() } else { "must be in the future".into() })
+                }
                 _ => Err("must be an RFC 3339 timestamp with an offset, like 2026-12-01T00:00:00Z".into()),
             },
         }

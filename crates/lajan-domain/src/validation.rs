@@ -66,7 +66,13 @@ pub fn control_character(text: &str, lines: bool) -> Option<String> {
 }
 
 /// The longest reason a person may give for voiding, rejecting or the like.
-pub const MAX_REASON_CHARS: usize = 500;
+const MAX_REASON_CHARS: usize = 500;
+
+/// Why something was voided or rejected, as the person gave it under `reason`: optional, at
+/// most [`MAX_REASON_CHARS`] characters, several lines allowed.
+pub fn parse_reason(raw: Option<&str>) -> Result<Option<String>, Invalid> {
+    parse_text(raw, MAX_REASON_CHARS, true).map_err(|rule| Invalid::fields(vec![FieldError::new("reason", rule)]))
+}
 
 /// Free text a person typed (a memo, a description, a reason): trimmed, with empty meaning
 /// none, at most `max_chars` characters and nothing [`control_character`] refuses (line breaks

@@ -8,28 +8,43 @@
 /// commits or rolls back; on SQLite the single writer has already put them in line. Nothing is
 /// claimed outside a change's transaction, so a request that dies leaves the key free.
 async fn claim_idempotency_in(tx: &mut Tx, tenant: &Tenant, claim: &IdempotencyClaim) -> StoreResult<()> {
-    let claimed = sqlx::query(
+    if !take_idempotency_key(&mut **tx, tenant, claim, None).await? {
+        return Err(StoreError::IdempotencyKeyTaken);
+    }
+    Ok(())
+}
+
+/// Writes `claim`'s row, with `answer` (status, body) or without one yet, unless the key already
+/// holds an unexpired row; says whether it wrote. The one statement both ways of taking a key
+/// share: inside a change's transaction, or on its own for an answer that changed nothing.
+async fn take_idempotency_key<'e, E: sqlx::Executor<'e, Database = Db>>(
+    ex: E,
+    tenant: &Tenant,
+    claim: &IdempotencyClaim,
+    answer: Option<(u16, &[u8])>,
+) -> StoreResult<bool> {
+    let taken = sqlx::query(
         "INSERT INTO idempotency_keys (org_id, env, key, request_hash, status_code, response_body, created_at,
                                        expires_at)
-         VALUES ($1, $2, $3, $4, NULL, NULL, $5, $6)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          ON CONFLICT (org_id, env, key) DO UPDATE SET
-            request_hash = excluded.request_hash, status_code = NULL, response_body = NULL,
-            created_at = excluded.created_at, expires_at = excluded.expires_at
-         WHERE idempotency_keys.expires_at <= $5",
+            request_hash = excluded.request_hash, status_code = excluded.status_code,
+            response_body = excluded.response_body, created_at = excluded.created_at,
+            expires_at = excluded.expires_at
+         WHERE idempotency_keys.expires_at <= $7",
     )
     .bind(&tenant.org_id)
     .bind(tenant.env.as_str())
     .bind(&claim.key)
     .bind(&claim.request_hash)
+    .bind(answer.map(|(status, _)| i64::from(status)))
+    .bind(answer.map(|(_, body)| body))
     .bind(claim.at.as_millis())
     .bind(claim.at.as_millis() + claim.ttl_ms)
-    .execute(&mut **tx)
+    .execute(ex)
     .await?
     .rows_affected();
-    if claimed == 0 {
-        return Err(StoreError::IdempotencyKeyTaken);
-    }
-    Ok(())
+    Ok(taken > 0)
 }
 
 /// Stores the response under a key this transaction claimed, just before it commits.

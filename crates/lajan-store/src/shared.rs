@@ -633,28 +633,7 @@ impl Store for ThisStore {
         status: u16,
         body: &[u8],
     ) -> StoreResult<bool> {
-        let recorded = sqlx::query(
-            "INSERT INTO idempotency_keys (org_id, env, key, request_hash, status_code, response_body, created_at,
-                                           expires_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-             ON CONFLICT (org_id, env, key) DO UPDATE SET
-                request_hash = excluded.request_hash, status_code = excluded.status_code,
-                response_body = excluded.response_body, created_at = excluded.created_at,
-                expires_at = excluded.expires_at
-             WHERE idempotency_keys.expires_at <= $7",
-        )
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(&claim.key)
-        .bind(&claim.request_hash)
-        .bind(i64::from(status))
-        .bind(body)
-        .bind(claim.at.as_millis())
-        .bind(claim.at.as_millis() + claim.ttl_ms)
-        .execute(self.writer())
-        .await?
-        .rows_affected();
-        Ok(recorded > 0)
+        take_idempotency_key(self.writer(), tenant, claim, Some((status, body))).await
     }
 
     async fn rate_limit_hit(&self, bucket: &str, window_start: i64, expires_at: i64, hits: u64) -> StoreResult<u64> {

@@ -18,7 +18,7 @@ use lajan_domain::invoice::{
 };
 use lajan_domain::money::Currency;
 use lajan_domain::payment::{IntentStatus, PaymentIntent, new_reference};
-use lajan_domain::validation::{FieldErrors, MAX_REASON_CHARS, parse_text};
+use lajan_domain::validation::{FieldErrors, parse_reason};
 use lajan_domain::{FieldError, Invalid, Tenant, Timestamp};
 use lajan_store::StoreError;
 use lajan_store::invoices::{Channel, InvoiceChanges, InvoiceDetail, InvoiceQuery, MessagesFor, NewMessage};
@@ -395,8 +395,7 @@ pub async fn void(
     ResourceId(id): ResourceId,
     OptionalJson(body): OptionalJson<VoidInvoice>,
 ) -> ApiResult<Json<VoidResult>> {
-    let reason = parse_text(body.reason.as_deref(), MAX_REASON_CHARS, true)
-        .map_err(|rule| ApiError::validation(vec![FieldError::new("reason", rule)]))?;
+    let reason = parse_reason(body.reason.as_deref())?;
     let public_url = state.config.public_url.as_str();
     let event = |d: &InvoiceDetail| invoice_event("invoice.voided", d, public_url);
     let view =

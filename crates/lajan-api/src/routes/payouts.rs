@@ -19,7 +19,7 @@ use lajan_domain::money::parse_amount;
 use lajan_domain::payout::{
     ApprovalStatus, AssetCode, Attempt, ExecStatus, PayoutAction, PayoutFilter, PayoutType, parse_memo,
 };
-use lajan_domain::validation::{MAX_REASON_CHARS, parse_text};
+use lajan_domain::validation::parse_reason;
 use lajan_domain::{FieldError, Invalid, Timestamp};
 use lajan_store::NewEvent;
 use lajan_store::payouts::{Payout, PayoutDetail, PayoutQuery};
@@ -431,8 +431,7 @@ pub async fn reject(
     ResourceId(id): ResourceId,
     OptionalJson(body): OptionalJson<RejectPayout>,
 ) -> ApiResult<Json<PayoutView>> {
-    let reason = parse_text(body.reason.as_deref(), MAX_REASON_CHARS, true)
-        .map_err(|rule| ApiError::validation(vec![FieldError::new("reason", rule)]))?;
+    let reason = parse_reason(body.reason.as_deref())?;
     act(&state, &auth.0, &idempotency, &id, PayoutAction::Reject, reason.as_deref()).await
 }
 
