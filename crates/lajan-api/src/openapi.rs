@@ -78,7 +78,7 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::health::readyz,
     ),
     components(schemas(ErrorBody, FieldDetail, PaginationView, Deleted)),
-    modifiers(&BearerAuth, &IdempotentPosts),
+    modifiers(&BearerAuth, &CommonErrors),
     security(("bearer" = [])),
     tags(
         (name = "Clients", description = "The people an organization invoices and pays"),
@@ -107,30 +107,59 @@ impl Modify for BearerAuth {
     }
 }
 
-/// Every POST that takes an `Idempotency-Key` can answer 409 (the same key still running) and
-/// 422 (the key used with another request); said once here instead of on each operation.
-struct IdempotentPosts;
+/// The answers every operation can give for reasons of the API as a whole, said once here
+/// instead of on each operation (and never missed on a new one): without a valid key 401, without
+/// the scope 403, over the rate limit 429; an `{id}` that names nothing 404; a bad `page` or
+/// `limit` 400; a body over 1 MiB 413 and one that is not JSON 415; with an `Idempotency-Key`,
+/// 409 while the same key runs and 422 when it was used with another request. Answers an
+/// operation documents itself are kept.
+struct CommonErrors;
 
-impl Modify for IdempotentPosts {
+impl Modify for CommonErrors {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
         let error = |description: &str| {
             let body = ContentBuilder::new().schema(Some(Ref::from_schema_name("ErrorBody"))).build();
             ResponseBuilder::new().description(description).content("application/json", body).build()
         };
-        for item in openapi.paths.paths.values_mut() {
-            let Some(post) = item.post.as_mut() else { continue };
-            let keyed = post.parameters.iter().flatten().any(|p| p.name == "Idempotency-Key");
-            if !keyed {
+        for (path, item) in openapi.paths.paths.iter_mut() {
+            if !path.starts_with("/v1/") {
                 continue;
             }
-            let responses = &mut post.responses.responses;
-            responses.entry("409".into()).or_insert_with(|| {
-                error("idempotency_in_progress: a request with this Idempotency-Key is still running").into()
-            });
-            responses.entry("422".into()).or_insert_with(|| {
-                error("idempotency_key_reused: this Idempotency-Key was used with a different request").into()
-            });
+            let operations = [&mut item.get, &mut item.post, &mut item.put, &mut item.delete];
+            for operation in operations.into_iter().flatten() {
+                let takes = |name: &str| operation.parameters.iter().flatten().any(|p| p.name == name);
+                let (keyed, paged) = (takes("Idempotency-Key"), takes("page"));
+                let mut common = vec![
+                    ("401", "unauthorized: the key is missing, malformed, unknown or revoked"),
+                    ("403", "forbidden: the key lacks the scope this operation needs"),
+                    ("429", "rate_limited: the minute's budget is spent; see Retry-After"),
+                ];
+                if path.contains("{id}") {
+                    common.push(("404", "not_found: no such resource for this organization and environment"));
+                }
+                if paged {
+                    common.push(("400", "invalid_pagination: page or limit out of range, or not an integer"));
+                }
+                // A keyed request's body is read whole before anything else, body or not.
+                if operation.request_body.is_some() || keyed {
+                    common.push(("413", "payload_too_large: the body is over 1 MiB"));
+                }
+                if operation.request_body.is_some() {
+                    common.push(("415", "unsupported_media_type: the body is not application/json"));
+                }
+                if keyed {
+                    common
+                        .push(("409", "idempotency_in_progress: a request with this Idempotency-Key is still running"));
+                    common.push((
+                        "422",
+                        "idempotency_key_reused: this Idempotency-Key was used with a different request",
+                    ));
+                }
+                for (status, description) in common {
+                    operation.responses.responses.entry(status.into()).or_insert_with(|| error(description).into());
+                }
+            }
         }
     }
 }

@@ -26,6 +26,20 @@ api_test!(openapi_and_docs_are_served, |app| {
         assert!(doc["paths"][path].is_object(), "{path} documented");
     }
     assert!(doc["components"]["securitySchemes"]["bearer"].is_object());
+    // What every authenticated operation can answer is documented on every one of them.
+    for (path, item) in doc["paths"].as_object().unwrap().iter().filter(|(p, _)| p.starts_with("/v1/")) {
+        for (method, operation) in item.as_object().unwrap() {
+            for status in ["401", "403", "429"] {
+                assert!(operation["responses"][status].is_object(), "{method} {path} documents {status}");
+            }
+            let keyed =
+                operation["parameters"].as_array().into_iter().flatten().any(|p| p["name"] == "Idempotency-Key");
+            assert_eq!(keyed, method == "post", "{method} {path}: every POST, and only POSTs, take a key");
+            if keyed {
+                assert!(operation["responses"]["409"].is_object() && operation["responses"]["422"].is_object());
+            }
+        }
+    }
     let html = app.http.get(app.url("/docs/")).send().await.unwrap();
     assert_eq!(html.status(), 200);
     let text = html.text().await.unwrap();
