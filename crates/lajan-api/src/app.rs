@@ -1,11 +1,10 @@
-//! Building and running the application: the router with its middleware, and the server with
+//! Building and running the HTTP application: the router with its middleware, and the server with
 //! graceful shutdown. Tests build the same `Application` on port 0.
 
 use crate::auth::KeyCache;
 use crate::config::AppConfig;
-use crate::error::{ApiError, error_chain};
+use crate::error::ApiError;
 use crate::extract::MAX_BODY_BYTES;
-use crate::jobs::Jobs;
 use crate::ratelimit::{HitCounter, MemoryCounter, RedisCounter, StoreCounter};
 use crate::routes::{self, health};
 use crate::state::AppState;
@@ -18,16 +17,14 @@ use axum::http::{HeaderName, Request, StatusCode};
 use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use lajan_domain::Timestamp;
-use lajan_store::{Backend, Store};
-use lajan_worker::notify::{EmailSender, HttpSmsSender, SmsSender, SmtpSender, Unconfigured};
+use lajan_services::Services;
+use lajan_store::Backend;
 use secrecy::ExposeSecret;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
-use tokio::sync::watch;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
@@ -42,8 +39,9 @@ pub struct Application {
 }
 
 impl Application {
-    /// Wires the store, the rate-limit counter and the router onto an already bound listener.
-    pub async fn build(config: AppConfig, store: Arc<dyn Store>, listener: TcpListener) -> anyhow::Result<Self> {
+    /// Wires the use cases, the rate-limit counter and the router onto an already bound listener.
+    pub async fn build(config: AppConfig, services: Arc<Services>, listener: TcpListener) -> anyhow::Result<Self> {
+        let store = services.store.clone();
         let limiter: Arc<dyn HitCounter> = match (&config.redis_url, store.backend()) {
             (Some(url), _) => Arc::new(
                 RedisCounter::connect(url.expose_secret()).await.context("connecting to Redis (LAJAN_REDIS_URL)")?,
@@ -52,18 +50,9 @@ impl Application {
             (None, Backend::Sqlite) => Arc::new(MemoryCounter::default()),
         };
         tracing::info!(counter = limiter.name(), "rate limits counted");
-        let email: Arc<dyn EmailSender> = match &config.smtp {
-            Some(smtp) => Arc::new(SmtpSender::new(smtp.clone()).context("SMTP configuration")?),
-            None => Arc::new(Unconfigured("email (set LAJAN_SMTP_HOST)")),
-        };
-        let sms: Arc<dyn SmsSender> = match &config.sms {
-            Some(sms) => Arc::new(HttpSmsSender::new(sms.clone()).context("SMS configuration")?),
-            None => Arc::new(Unconfigured("SMS (set LAJAN_SMS_BASE_URL)")),
-        };
-        let jobs = Arc::new(Jobs::new(store.clone(), &config, email, sms)?);
         let keys = Arc::new(KeyCache::new(Duration::from_millis(config.auth_cache_ms)));
         let in_flight = Arc::default();
-        let state = AppState { store, limiter, config: Arc::new(config), jobs, keys, in_flight };
+        let state = AppState { services, store, limiter, config: Arc::new(config), keys, in_flight };
         Ok(Application { listener, state })
     }
 
@@ -75,22 +64,9 @@ impl Application {
         &self.state
     }
 
-    /// Serves until `shutdown` resolves, then finishes requests in flight and stops background work.
+    /// Serves until `shutdown` resolves, then finishes requests in flight.
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
-        let (stop_tx, stop_rx) = watch::channel(false);
-        let mut background = vec![
-            tokio::spawn(purge_expired(self.state.clone(), stop_rx.clone())),
-            tokio::spawn(compact_counts(self.state.clone(), stop_rx.clone())),
-        ];
-        if let Some(intervals) = self.state.config.jobs {
-            background.extend(self.state.jobs.clone().spawn(intervals, stop_rx));
-        }
-        let served = axum::serve(self.listener, router(self.state.clone())).with_graceful_shutdown(shutdown).await;
-        let _ = stop_tx.send(true);
-        for task in background {
-            let _ = task.await;
-        }
-        served
+        axum::serve(self.listener, router(self.state.clone())).with_graceful_shutdown(shutdown).await
     }
 }
 
@@ -140,35 +116,4 @@ async fn not_found() -> Response {
 async fn method_not_allowed() -> Response {
     ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "This route does not accept that method")
         .into_response()
-}
-
-/// Folds the per-tenant count deltas (PostgreSQL) every second so list totals stay cheap.
-async fn compact_counts(state: AppState, mut stop: watch::Receiver<bool>) {
-    loop {
-        tokio::select! {
-            _ = tokio::time::sleep(Duration::from_secs(1)) => {
-                if let Err(e) = state.store.compact_counts().await {
-                    tracing::warn!(error = %error_chain(&e), "folding count deltas failed");
-                }
-            }
-            _ = stop.changed() => return,
-        }
-    }
-}
-
-/// Deletes expired idempotency keys and rate-limit windows now and then.
-async fn purge_expired(state: AppState, mut stop: watch::Receiver<bool>) {
-    let every = Duration::from_secs(state.config.purge_interval_secs.max(1));
-    loop {
-        tokio::select! {
-            _ = tokio::time::sleep(every) => {
-                match state.store.purge_expired(Timestamp::now()).await {
-                    Ok(n) if n > 0 => tracing::debug!(rows = n, "purged expired rows"),
-                    Ok(_) => {}
-                    Err(e) => tracing::warn!(error = %error_chain(&e), "purge failed"),
-                }
-            }
-            _ = stop.changed() => return,
-        }
-    }
 }

@@ -7,6 +7,8 @@ use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use lajan_domain::{FieldError, Invalid};
+use lajan_services::ServiceError;
+pub use lajan_services::error::error_chain;
 use lajan_store::StoreError;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -120,18 +122,6 @@ impl ApiError {
     }
 }
 
-/// `outer: middle: inner`, for logs.
-pub fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
-    let mut out = err.to_string();
-    let mut source = err.source();
-    while let Some(e) = source {
-        out.push_str(": ");
-        out.push_str(&e.to_string());
-        source = e.source();
-    }
-    out
-}
-
 /// Marks the response of a request whose store call found its `Idempotency-Key` taken by a
 /// request that committed first: the idempotency middleware answers with what that one left.
 #[derive(Debug, Clone, Copy)]
@@ -170,7 +160,26 @@ impl From<StoreError> for ApiError {
             StoreError::NotFound => ApiError::not_found("resource"),
             StoreError::Rejected(invalid) => invalid.into(),
             StoreError::IdempotencyKeyTaken => ApiError { key_taken: true, ..ApiError::idempotency_in_progress() },
+            StoreError::Conflict(what) => {
+                tracing::info!(constraint = %what, "write refused by a uniqueness rule");
+                ApiError::new(
+                    StatusCode::CONFLICT,
+                    "conflict",
+                    "The request conflicts with the current state of a resource; read it again and retry",
+                )
+            }
             other => ApiError::internal(&other),
+        }
+    }
+}
+
+impl From<ServiceError> for ApiError {
+    fn from(err: ServiceError) -> Self {
+        match err {
+            ServiceError::Invalid(invalid) => invalid.into(),
+            ServiceError::NotFound(what) => ApiError::not_found(what),
+            ServiceError::Forbidden(message) => ApiError::forbidden(message),
+            ServiceError::Store(e) => e.into(),
         }
     }
 }
@@ -182,3 +191,23 @@ impl std::fmt::Display for ApiError {
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A uniqueness rule refusing a write is the caller's race to retry, not our failure: 409 in
+    /// the error shape, without the constraint's name.
+    #[tokio::test]
+    async fn a_store_conflict_answers_409_conflict() {
+        let response = ApiError::from(StoreError::Conflict("clients_pkey".into())).into_response();
+        assert_eq!(response.status(), StatusCode::CONFLICT);
+        let bytes = axum::body::to_bytes(response.into_body(), 4096).await.unwrap();
+        let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!((body["statusCode"].as_u64(), body["code"].as_str()), (Some(409), Some("conflict")), "{body}");
+        assert_eq!(body["error"], "Conflict");
+        assert!(!body["message"].as_str().unwrap().contains("clients_pkey"), "{body}");
+        let via_service = ApiError::from(ServiceError::Store(StoreError::Conflict("x".into())));
+        assert_eq!((via_service.status, via_service.code), (StatusCode::CONFLICT, "conflict"));
+    }
+}

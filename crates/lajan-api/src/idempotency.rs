@@ -13,7 +13,6 @@
 use crate::auth::AuthContext;
 use crate::error::{ApiError, KeyTaken, error_chain};
 use crate::extract::MAX_BODY_BYTES;
-use crate::failpoint;
 use crate::state::AppState;
 use axum::body::{Body, to_bytes};
 use axum::extract::{FromRequestParts, Request, State};
@@ -22,6 +21,7 @@ use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use lajan_domain::{FieldError, Tenant, Timestamp};
+use lajan_services::failpoint;
 use lajan_store::{IdempotencyClaim, IdempotencyState, IdempotentResponse, ResponseFor};
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
@@ -218,7 +218,7 @@ pub fn request_hash(method: &str, path: &str, body: &[u8]) -> String {
     h.update(path.as_bytes());
     h.update(b"\n");
     h.update(body);
-    crate::keys::hex(&h.finalize())
+    lajan_domain::hex::encode(&h.finalize())
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! SHA-256 digest is kept.
 
 use lajan_domain::apikey::{ApiKey, SECRET_RANDOM_LEN, secret_hint};
+use lajan_domain::hex::encode as hex;
 use lajan_domain::id::IdKind;
 use lajan_domain::scope::Scope;
 use lajan_domain::{Environment, Timestamp};
@@ -13,17 +14,6 @@ use sha2::{Digest, Sha256};
 /// The lowercase hex SHA-256 of a secret, the only form in which keys are stored.
 pub fn hash_secret(secret: &str) -> String {
     hex(&Sha256::digest(secret.as_bytes()))
-}
-
-/// Lowercase hex of a byte string.
-pub fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        out.push(char::from(DIGITS[usize::from(b >> 4)]));
-        out.push(char::from(DIGITS[usize::from(b & 0xf)]));
-    }
-    out
 }
 
 /// A fresh secret and the record to store for it. The secret is shown once and never again.

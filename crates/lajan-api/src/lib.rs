@@ -1,23 +1,19 @@
 //! Lajan's HTTP API: one router per area, extractors and middleware (auth, rate limits,
-//! idempotency), the error shape, and the OpenAPI document.
+//! idempotency), the error shape, the payment page and the OpenAPI document. Routes parse and
+//! call one use case of `lajan_services`; no background loop runs here (see `lajan_worker`).
 
 pub mod app;
-pub mod assets;
 pub mod auth;
 pub mod config;
 pub mod error;
 pub mod extract;
-pub mod failpoint;
 pub mod idempotency;
-pub mod invoicing;
-pub mod jobs;
 pub mod keys;
-pub mod ledger;
 pub mod openapi;
+pub mod payment_request;
 pub mod ratelimit;
 pub mod routes;
 pub mod state;
-pub mod stellar;
 
 pub use app::{Application, router};
 pub use config::AppConfig;

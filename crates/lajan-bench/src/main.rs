@@ -6,7 +6,6 @@
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use lajan_api::invoicing::invoice_event;
 use lajan_api::routes::invoices::new_invoice;
 use lajan_domain::client::Client;
 use lajan_domain::id::IdKind;
@@ -14,10 +13,11 @@ use lajan_domain::invoice::{DueDate, Invoice, InvoiceStatus, LineItemInput, pric
 use lajan_domain::money::{Currency, TaxRate};
 use lajan_domain::org::{Organization, Tier};
 use lajan_domain::payment::PaymentIntent;
+use lajan_domain::payout::Payout;
 use lajan_domain::payout::{ApprovalStatus, ExecStatus, PayoutType};
 use lajan_domain::scope::Scope;
 use lajan_domain::{Environment, Tenant, Timestamp};
-use lajan_store::payouts::Payout;
+use lajan_services::events::{invoice_event, payout_event};
 use lajan_store::{NewEvent, Store};
 use std::io::Write;
 use std::path::PathBuf;
@@ -249,7 +249,7 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
                     wallet_account_id: WALLET.into(),
                     asset_amount: 1_000 + (i as i64 % 50_000),
                     asset_code: "USDC".into(),
-                    asset_issuer: Some(lajan_api::stellar::sandbox_issuer("USDC")),
+                    asset_issuer: lajan_ledger::sandbox::issuer("USDC"),
                     memo: Some(format!("loan {i}")),
                     approval,
                     exec,
@@ -257,15 +257,7 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
                     created_at: now,
                     updated_at: now,
                 };
-                store
-                    .create_payout(
-                        &tenant,
-                        &payout,
-                        &["payout.created"],
-                        &lajan_api::routes::payouts::payout_event,
-                        None,
-                    )
-                    .await?;
+                store.create_payout(&tenant, &payout, &["payout.created"], &payout_event, None).await?;
                 Ok(())
             }
         })

@@ -4,8 +4,10 @@
 //! validate"): a value of `PhoneNumber`, `WalletAddress` or `PageRequest` is valid by construction.
 
 pub mod apikey;
+pub mod asset;
 pub mod client;
 pub mod event;
+pub mod hex;
 pub mod id;
 pub mod invoice;
 pub mod money;

@@ -1,9 +1,10 @@
 //! Payouts: sending an amount of a Stellar asset to a wallet. Their validated fields (asset
-//! code, memo, amount), the two status fields and the moves between them, and the list filter.
+//! code, memo, amount), the two status fields and the moves between them, the list filter, and
+//! what a ledger's answer to an attempt does to a payout.
 
-use crate::Invalid;
-use crate::Timestamp;
+use crate::client::Client;
 use crate::validation::control_character;
+use crate::{Invalid, Tenant, Timestamp};
 use std::fmt;
 use std::str::FromStr;
 
@@ -187,6 +188,105 @@ pub struct Attempt {
     pub created_at: Timestamp,
 }
 
+/// A payout as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Payout {
+    pub id: String,
+    pub payout_type: PayoutType,
+    pub client_id: Option<String>,
+    pub wallet_account_id: String,
+    pub asset_amount: i64,
+    pub asset_code: String,
+    pub asset_issuer: Option<String>,
+    pub memo: Option<String>,
+    pub approval: ApprovalStatus,
+    pub exec: ExecStatus,
+    pub created_by_key: String,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+/// A payout with its tenant, its client (if any, even archived) and every attempt, oldest first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PayoutDetail {
+    pub tenant: Tenant,
+    pub payout: Payout,
+    pub client: Option<Client>,
+    pub attempts: Vec<Attempt>,
+}
+
+/// How a new payout starts: pending approval, or approved at once when the organization does
+/// not ask for approvals. The events its creation records, in order.
+pub fn initial_approval(approval_required: bool) -> (ApprovalStatus, &'static [&'static str]) {
+    if approval_required {
+        (ApprovalStatus::Pending, &["payout.created"])
+    } else {
+        (ApprovalStatus::Approved, &["payout.created", "payout.approved"])
+    }
+}
+
+/// How one submission to a ledger ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AttemptResult {
+    Sent {
+        ledger_seq: i64,
+    },
+    /// Final: the payout fails with this code.
+    Failed {
+        code: String,
+        message: String,
+    },
+    /// Transient: the payout stays queued and is tried again at `retry_at`.
+    Retry {
+        code: String,
+        message: String,
+        retry_at: Timestamp,
+    },
+}
+
+/// What an attempt's result does to its payout: the execution status it moves to, when it is
+/// next looked at, and the event that announces it (none while it is retried).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settlement {
+    pub exec: ExecStatus,
+    pub next_attempt_at: Timestamp,
+    pub event: Option<&'static str>,
+}
+
+impl AttemptResult {
+    pub fn settlement(&self, at: Timestamp) -> Settlement {
+        match self {
+            AttemptResult::Sent { .. } => {
+                Settlement { exec: ExecStatus::Sent, next_attempt_at: at, event: Some("payout.completed") }
+            }
+            AttemptResult::Failed { .. } => {
+                Settlement { exec: ExecStatus::Failed, next_attempt_at: at, event: Some("payout.failed") }
+            }
+            AttemptResult::Retry { retry_at, .. } => {
+                Settlement { exec: ExecStatus::ReadyToSend, next_attempt_at: *retry_at, event: None }
+            }
+        }
+    }
+
+    /// The ledger that holds the transaction, when it was sent.
+    pub fn ledger_seq(&self) -> Option<i64> {
+        match self {
+            AttemptResult::Sent { ledger_seq } => Some(*ledger_seq),
+            _ => None,
+        }
+    }
+
+    /// The error code and message of a failure or retry.
+    pub fn error(&self) -> Option<(&str, &str)> {
+        match self {
+            AttemptResult::Sent { .. } => None,
+            AttemptResult::Failed { code, message } | AttemptResult::Retry { code, message, .. } => {
+                Some((code, message))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,5 +335,22 @@ mod tests {
                 assert_eq!(retry.is_ok(), *a == ApprovalStatus::Approved && *e == ExecStatus::Failed);
             }
         }
+    }
+
+    #[test]
+    fn an_attempt_settles_its_payout() {
+        let at = Timestamp::from_millis(1_000);
+        let later = Timestamp::from_millis(9_000);
+        let sent = AttemptResult::Sent { ledger_seq: 7 }.settlement(at);
+        assert_eq!((sent.exec, sent.event), (ExecStatus::Sent, Some("payout.completed")));
+        let failed = AttemptResult::Failed { code: "op_no_trust".into(), message: String::new() }.settlement(at);
+        assert_eq!((failed.exec, failed.event), (ExecStatus::Failed, Some("payout.failed")));
+        let retry = AttemptResult::Retry { code: "tx_timeout".into(), message: String::new(), retry_at: later };
+        assert_eq!(
+            retry.settlement(at),
+            Settlement { exec: ExecStatus::ReadyToSend, next_attempt_at: later, event: None }
+        );
+        assert_eq!(initial_approval(true).0, ApprovalStatus::Pending);
+        assert_eq!(initial_approval(false), (ApprovalStatus::Approved, &["payout.created", "payout.approved"][..]));
     }
 }

@@ -138,6 +138,41 @@ impl HorizonClient {
             .map_err(|e| HorizonError::Other(format!("account sequence {:?} is not an i64: {e}", account.sequence)))
     }
 
+    /// `GET {base}/accounts/{id}`: what the account holds of an asset, as Horizon's decimal
+    /// string (`None` code: the native asset); `None` when it holds no trustline for it.
+    pub async fn account_balance(
+        &self,
+        account: &str,
+        asset_code: &str,
+        asset_issuer: Option<&str>,
+    ) -> Result<Option<String>, HorizonError> {
+        #[derive(Deserialize)]
+        struct Account {
+            #[serde(default)]
+            balances: Vec<Balance>,
+        }
+        #[derive(Deserialize)]
+        struct Balance {
+            balance: String,
+            asset_type: String,
+            asset_code: Option<String>,
+            asset_issuer: Option<String>,
+        }
+        let (status, body) = self.get(&["accounts", account]).await?;
+        if status == StatusCode::NOT_FOUND && is_not_found_problem(&body) {
+            return Err(HorizonError::Other(format!("account {account} does not exist on this network")));
+        }
+        if !status.is_success() {
+            return Err(classify_failure(status, &body));
+        }
+        let account: Account = parse(&body)?;
+        let held = account.balances.into_iter().find(|b| match asset_issuer {
+            None => b.asset_type == "native",
+            Some(issuer) => b.asset_code.as_deref() == Some(asset_code) && b.asset_issuer.as_deref() == Some(issuer),
+        });
+        Ok(held.map(|b| b.balance))
+    }
+
     /// `POST {base}/transactions` with form field `tx=<base64 envelope>`, waiting for the ledger.
     pub async fn submit(&self, envelope_xdr_base64: &str) -> Result<Submitted, HorizonError> {
         let response = self

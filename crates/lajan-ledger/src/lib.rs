@@ -1,4 +1,5 @@
-//! Lajan's live ledger: building and signing the on-chain transactions that move money.
+//! Lajan's ledgers: the one [`Ledger`] interface payouts are paid through, the sandbox network
+//! simulated in the store ([`sandbox`]), and Stellar through Horizon ([`live`]).
 //!
 //! The Stellar signer ([`stellar`]) is pure functions from a payment description and a secret seed to
 //! a signed envelope, with no network IO, so it can be tested byte-for-byte against the official SDK.
@@ -6,8 +7,12 @@
 //! refused, or unknown, so a payout is never sent twice nor marked failed while it may have landed.
 
 pub mod horizon;
+pub mod ledger;
+pub mod live;
+pub mod sandbox;
 pub mod stellar;
 
+pub use ledger::{Ledger, LedgerFault, Ledgers, RetryPolicy, Transaction};
 pub use stellar::LedgerError;
 #[cfg(feature = "testing")]
 pub mod testing;

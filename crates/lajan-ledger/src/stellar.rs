@@ -133,7 +133,7 @@ pub fn build_and_sign(tx: &PaymentTx, secret_seed: &SecretString) -> Result<Sign
         signatures: vec![decorated].try_into().map_err(xdr_err)?,
     });
     let envelope_xdr_base64 = envelope.to_xdr_base64(Limits::none()).map_err(xdr_err)?;
-    Ok(SignedTx { envelope_xdr_base64, hash_hex: to_hex(&hash) })
+    Ok(SignedTx { envelope_xdr_base64, hash_hex: lajan_domain::hex::encode(&hash) })
 }
 
 /// The `G...` account whose master key is this secret seed: the distribution account when the
@@ -206,7 +206,7 @@ pub fn decode_payment(envelope_xdr_base64: &str, network_passphrase: &str) -> Re
         })
     });
     Ok(DecodedPayment {
-        hash_hex: to_hex(&hash),
+        hash_hex: lajan_domain::hex::encode(&hash),
         source_account: g(source),
         sequence: tx.seq_num.0,
         min_time,
@@ -336,10 +336,6 @@ fn xdr_err(e: stellar_xdr::Error) -> LedgerError {
     LedgerError::Xdr(e.to_string())
 }
 
-fn to_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -384,7 +380,7 @@ mod tests {
     #[test]
     fn network_id_is_sha256_of_passphrase() {
         assert_eq!(
-            to_hex(&network_id(TESTNET_PASSPHRASE)),
+            lajan_domain::hex::encode(&network_id(TESTNET_PASSPHRASE)),
             "cee0302d59844d32bdca915c8203dd44b33fbb7edc19051ea37abedf28ecd472"
         );
     }
@@ -397,7 +393,7 @@ mod tests {
             let TransactionEnvelope::Tx(v1) = env else { panic!("expected a v1 envelope") };
             // Our hand-built hash preimage must agree with the XDR crate's own definition.
             let crate_hash = v1.tx.hash(network_id(TESTNET_PASSPHRASE)).unwrap();
-            assert_eq!(to_hex(&crate_hash), signed.hash_hex);
+            assert_eq!(lajan_domain::hex::encode(&crate_hash), signed.hash_hex);
             assert_eq!(v1.tx.fee, 100);
             assert_eq!(v1.signatures.len(), 1);
             let key = ed25519_dalek::VerifyingKey::from_bytes(

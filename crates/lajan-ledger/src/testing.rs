@@ -15,7 +15,7 @@ use axum::{Form, Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// A payment the fake network applied.
@@ -47,6 +47,8 @@ struct Network {
     submissions: Vec<String>,
     /// Accounts that hold no trustline for any credit asset.
     untrusting: BTreeSet<String>,
+    /// What accounts hold, in stroops, by (account, asset code, issuer); only what tests fund.
+    balances: BTreeMap<(String, String, Option<String>), i64>,
 }
 
 /// The fake network and the Horizon URL it answers on.
@@ -95,6 +97,12 @@ impl FakeStellar {
         self.net().untrusting.insert(id.to_owned());
     }
 
+    /// Sets what an account holds of an asset (`None` issuer: XLM), in stroops.
+    pub fn fund(&self, id: &str, asset_code: &str, asset_issuer: Option<&str>, stroops: i64) {
+        let key = (id.to_owned(), asset_code.to_owned(), asset_issuer.map(str::to_owned));
+        self.net().balances.insert(key, stroops);
+    }
+
     pub fn sequence(&self, id: &str) -> Option<i64> {
         self.net().accounts.get(id).copied()
     }
@@ -127,7 +135,8 @@ impl FakeStellar {
     ) -> String {
         let mut net = self.net();
         net.ledger += 1;
-        let hash = hex(&Sha256::digest(format!("external {} {from} {to} {amount_stroops}", net.ledger)));
+        let hash =
+            lajan_domain::hex::encode(&Sha256::digest(format!("external {} {from} {to} {amount_stroops}", net.ledger)));
         let ledger = net.ledger;
         net.transactions.insert(hash.clone(), (ledger, true));
         let paging_token = next_token(&net);
@@ -207,10 +216,6 @@ fn next_token(net: &Network) -> u64 {
     net.payments.last().map_or(1, |p| p.paging_token + 1)
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 fn problem(status: u16, kind: &str, title: &str, result_codes: Option<Value>) -> (StatusCode, Value) {
     let mut body = json!({
         "type": format!("https://stellar.org/horizon-errors/{kind}"),
@@ -264,8 +269,24 @@ async fn transaction(State(fake): State<Arc<FakeStellar>>, Path(hash): Path<Stri
 }
 
 async fn account(State(fake): State<Arc<FakeStellar>>, Path(id): Path<String>) -> (StatusCode, Json<Value>) {
-    match fake.net().accounts.get(&id) {
-        Some(seq) => (StatusCode::OK, Json(json!({ "id": id, "sequence": seq.to_string() }))),
+    let net = fake.net();
+    match net.accounts.get(&id) {
+        Some(seq) => {
+            let balances: Vec<Value> = net
+                .balances
+                .iter()
+                .filter(|((account, ..), _)| *account == id)
+                .map(|((_, code, issuer), stroops)| {
+                    let balance = format!("{}.{:07}", stroops / 10_000_000, stroops % 10_000_000);
+                    match issuer {
+                        None => json!({ "balance": balance, "asset_type": "native" }),
+                        Some(issuer) => json!({ "balance": balance, "asset_type": "credit_alphanum4",
+                                                "asset_code": code, "asset_issuer": issuer }),
+                    }
+                })
+                .collect();
+            (StatusCode::OK, Json(json!({ "id": id, "sequence": seq.to_string(), "balances": balances })))
+        }
         None => not_found(),
     }
 }

@@ -3,37 +3,10 @@
 
 use crate::{EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
-use lajan_domain::client::Client;
 use lajan_domain::pagination::{Page, PageRequest};
-use lajan_domain::payout::{ApprovalStatus, Attempt, ExecStatus, PayoutAction, PayoutFilter, PayoutType};
+use lajan_domain::payout::{Attempt, AttemptResult, Payout, PayoutAction, PayoutDetail, PayoutFilter, PayoutType};
 use lajan_domain::{Tenant, Timestamp};
 use std::collections::BTreeMap;
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Payout {
-    pub id: String,
-    pub payout_type: PayoutType,
-    pub client_id: Option<String>,
-    pub wallet_account_id: String,
-    pub asset_amount: i64,
-    pub asset_code: String,
-    pub asset_issuer: Option<String>,
-    pub memo: Option<String>,
-    pub approval: ApprovalStatus,
-    pub exec: ExecStatus,
-    pub created_by_key: String,
-    pub created_at: Timestamp,
-    pub updated_at: Timestamp,
-}
-
-/// A payout with its client (if any, even archived) and every attempt, oldest first.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PayoutDetail {
-    pub tenant: Tenant,
-    pub payout: Payout,
-    pub client: Option<Client>,
-    pub attempts: Vec<Attempt>,
-}
 
 #[derive(Debug, Clone, Default)]
 pub struct PayoutQuery {
@@ -49,25 +22,6 @@ pub struct PayoutQuery {
 pub struct PayoutCounts {
     pub all: u64,
     pub by_filter: BTreeMap<&'static str, u64>,
-}
-
-/// How one submission ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AttemptResult {
-    Sent {
-        ledger_seq: i64,
-    },
-    /// Final: the payout fails with this code.
-    Failed {
-        code: String,
-        message: String,
-    },
-    /// Transient: the payout stays queued and is tried again at `retry_at`.
-    Retry {
-        code: String,
-        message: String,
-        retry_at: Timestamp,
-    },
 }
 
 /// What the sandbox ledger said to a transaction.
@@ -201,5 +155,3 @@ pub trait PayoutStore: Send + Sync {
 
 /// Every sandbox account starts with this much of each asset: 1,000,000.00.
 pub const SANDBOX_OPENING_BALANCE: i64 = 100_000_000;
-/// The assets a sandbox account holds.
-pub const SANDBOX_ASSETS: [&str; 6] = ["HTG", "USD", "USDC", "USDT", "EURC", "XLM"];

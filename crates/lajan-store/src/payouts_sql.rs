@@ -1,10 +1,11 @@
 // The payouts SQL both backends share; included after `messages_sql.rs`.
 
-use crate::payouts::{
-    AttemptResult, Payout, PayoutCounts, PayoutDetail, PayoutQuery, PayoutStore, SANDBOX_ASSETS,
-    SANDBOX_OPENING_BALANCE, SandboxSubmit,
+use crate::payouts::{PayoutCounts, PayoutQuery, PayoutStore, SANDBOX_OPENING_BALANCE, SandboxSubmit};
+use lajan_domain::asset::ASSETS;
+use lajan_domain::payout::{
+    ApprovalStatus, Attempt, AttemptResult, ExecStatus, Payout, PayoutAction, PayoutDetail, PayoutFilter,
+    payout_transition,
 };
-use lajan_domain::payout::{ApprovalStatus, Attempt, ExecStatus, PayoutAction, PayoutFilter, payout_transition};
 
 macro_rules! payout_select {
     () => {
@@ -154,7 +155,7 @@ async fn lock_sandbox_balance(tx: &mut Tx, tenant: &Tenant, asset_code: &str) ->
 }
 
 async fn ensure_sandbox_balances(tx: &mut Tx, tenant: &Tenant) -> StoreResult<()> {
-    for asset in SANDBOX_ASSETS {
+    for asset in ASSETS.iter().map(|a| a.code) {
         sqlx::query(
             "INSERT INTO sandbox_balances (org_id, asset_code, balance) VALUES ($1, $2, $3)
              ON CONFLICT (org_id, asset_code) DO NOTHING",
@@ -400,18 +401,13 @@ impl PayoutStore for ThisStore {
     ) -> StoreResult<PayoutDetail> {
         let mut tx = self.begin_write().await?;
         let current = lock_payout(&mut tx, tenant, payout_id).await?;
-        let (seq, code, message, exec, next, event_type) = match result {
-            AttemptResult::Sent { ledger_seq } => (Some(*ledger_seq), None, None, "sent", at, Some("payout.completed")),
-            AttemptResult::Failed { code, message } => (None, Some(code), Some(message), "failed", at, Some("payout.failed")),
-            AttemptResult::Retry { code, message, retry_at } => {
-                (None, Some(code), Some(message), "ready_to_send", *retry_at, None)
-            }
-        };
+        let settlement = result.settlement(at);
+        let (code, message) = result.error().unzip();
         sqlx::query(
             "UPDATE payout_attempts SET ledger_seq = $1, error_code = $2, error_message = $3, finished_at = $4
              WHERE id = $5 AND payout_id = $6",
         )
-        .bind(seq)
+        .bind(result.ledger_seq())
         .bind(code)
         .bind(message)
         .bind(at.as_millis())
@@ -424,15 +420,15 @@ impl PayoutStore for ThisStore {
         let settles = current.payout.exec == ExecStatus::ReadyToSend;
         if settles {
             sqlx::query("UPDATE payouts SET exec_status = $1, next_attempt_at = $2, updated_at = $3 WHERE id = $4")
-                .bind(exec)
-                .bind(next.as_millis())
+                .bind(settlement.exec.as_str())
+                .bind(settlement.next_attempt_at.as_millis())
                 .bind(at.as_millis())
                 .bind(payout_id)
                 .execute(&mut *tx)
                 .await?;
         }
         let detail = read_payout(&mut tx, Some(tenant), payout_id).await?.ok_or(StoreError::NotFound)?;
-        if let Some(event_type) = event_type.filter(|_| settles) {
+        if let Some(event_type) = settlement.event.filter(|_| settles) {
             let mut recorded = event(&detail);
             recorded.event_type = event_type;
             insert_event(&mut tx, tenant, at, &recorded).await?;

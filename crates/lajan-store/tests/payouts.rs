@@ -1,10 +1,12 @@
 //! The payouts contract: the same cases on SQLite and PostgreSQL.
 
 use lajan_domain::id::IdKind;
-use lajan_domain::payout::{ApprovalStatus, ExecStatus, PayoutAction, PayoutFilter, PayoutType};
+use lajan_domain::payout::{
+    ApprovalStatus, AttemptResult, ExecStatus, Payout, PayoutAction, PayoutDetail, PayoutFilter, PayoutType,
+};
 use lajan_domain::{Environment, Tenant, Timestamp};
 use lajan_store::contract;
-use lajan_store::payouts::{AttemptResult, Payout, PayoutDetail, PayoutQuery, SandboxSubmit};
+use lajan_store::payouts::{PayoutQuery, SandboxSubmit};
 use lajan_store::{NewEvent, Store, StoreError};
 use std::sync::Arc;
 

@@ -1,6 +1,200 @@
-//! Lajan's background work. For now: delivering invoice notices to customers by email and SMS.
+//! Lajan's background work, each worker in its own file: the payout executor ([`executor`]),
+//! the payment watchers ([`live_payments`]; sandbox payments are applied by the same use case),
+//! the overdue job, the notification sender ([`notifier`] over the [`notify`] transports) and
+//! housekeeping. Each has a `*_once` step that tests call directly; [`Workers::spawn`] runs them
+//! on intervals until shutdown. Any number of worker processes can share one PostgreSQL
+//! database: every claim skips rows another holds.
 
+pub mod executor;
+pub mod live_payments;
+pub mod notifier;
 pub mod notify;
+
+use lajan_domain::Timestamp;
+use lajan_services::Services;
+use lajan_services::error::error_chain;
+use lajan_store::StoreResult;
+use notify::{EmailSender, HttpSmsSender, SmsConfig, SmsSender, SmtpConfig, SmtpSender, Unconfigured};
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+/// How often each worker runs when nothing wakes it.
+#[derive(Debug, Clone, Copy)]
+pub struct JobIntervals {
+    pub payments: Duration,
+    pub overdue: Duration,
+    pub notifications: Duration,
+    pub payouts: Duration,
+    /// How often Horizon is asked for new payments to the live receiving account.
+    pub live_payments: Duration,
+    /// How often expired idempotency keys and rate-limit windows are purged.
+    pub purge: Duration,
+    /// How often per-tenant count deltas are folded (PostgreSQL).
+    pub compact_counts: Duration,
+}
+
+impl Default for JobIntervals {
+    fn default() -> Self {
+        JobIntervals {
+            payments: Duration::from_secs(1),
+            overdue: Duration::from_secs(60),
+            notifications: Duration::from_secs(5),
+            payouts: Duration::from_secs(1),
+            live_payments: Duration::from_secs(5),
+            purge: Duration::from_secs(300),
+            compact_counts: Duration::from_secs(1),
+        }
+    }
+}
+
+/// The workers' settings, with defaults in code.
+#[derive(Debug, Clone)]
+pub struct WorkerConfig {
+    pub intervals: JobIntervals,
+    /// How many times a payout is submitted before a transient failure becomes final.
+    pub payout_max_attempts: i64,
+    /// How long a claimed payout belongs to the executor that claimed it. A payout whose
+    /// executor died is resumed (its stored transaction resubmitted) once this has passed.
+    pub payout_lease_ms: i64,
+    /// Outgoing email for live invoices; without it live email fails with "not configured".
+    pub smtp: Option<SmtpConfig>,
+    /// Outgoing SMS for live invoices (Twilio-compatible); without it live SMS fail likewise.
+    pub sms: Option<SmsConfig>,
+}
+
+impl Default for WorkerConfig {
+    fn default() -> Self {
+        WorkerConfig {
+            intervals: JobIntervals::default(),
+            payout_max_attempts: 5,
+            payout_lease_ms: 120_000,
+            smtp: None,
+            sms: None,
+        }
+    }
+}
+
+/// Every worker, over the use cases of one process.
+pub struct Workers {
+    services: Arc<Services>,
+    config: WorkerConfig,
+    email: Arc<dyn EmailSender>,
+    sms: Arc<dyn SmsSender>,
+}
+
+impl Workers {
+    /// Fails when a notification transport's configuration is unusable.
+    pub fn new(services: Arc<Services>, config: WorkerConfig) -> anyhow::Result<Self> {
+        use anyhow::Context;
+        let email: Arc<dyn EmailSender> = match &config.smtp {
+            Some(smtp) => Arc::new(SmtpSender::new(smtp.clone()).context("SMTP configuration")?),
+            None => Arc::new(Unconfigured("email (set LAJAN_SMTP_HOST)")),
+        };
+        let sms: Arc<dyn SmsSender> = match &config.sms {
+            Some(sms) => Arc::new(HttpSmsSender::new(sms.clone()).context("SMS configuration")?),
+            None => Arc::new(Unconfigured("SMS (set LAJAN_SMS_BASE_URL)")),
+        };
+        Ok(Workers { services, config, email, sms })
+    }
+
+    pub fn services(&self) -> &Arc<Services> {
+        &self.services
+    }
+
+    /// The payment watcher's step for ledgers recorded in the store (the sandbox's).
+    pub async fn apply_payments_once(&self) -> StoreResult<usize> {
+        self.services.apply_pending_payments().await
+    }
+
+    /// The overdue job's step.
+    pub async fn mark_overdue_once(&self, now: Timestamp) -> StoreResult<usize> {
+        self.services.mark_overdue(now).await
+    }
+
+    /// Runs every worker on its interval until `stop` flips.
+    pub fn spawn(self: Arc<Self>, stop: watch::Receiver<bool>) -> Vec<JoinHandle<()>> {
+        let i = self.config.intervals;
+        let mut handles = vec![
+            self.run(i.payments, &stop, Wake::Never, |w| async move { w.apply_payments_once().await.map(drop) }),
+            self.run(i.overdue, &stop, Wake::Never, |w| async move {
+                w.mark_overdue_once(Timestamp::now()).await.map(drop)
+            }),
+            self.run(i.notifications, &stop, Wake::Messages, |w| async move {
+                w.deliver_messages_once(Timestamp::now()).await.map(drop)
+            }),
+            self.run(i.payouts, &stop, Wake::Payouts, |w| async move {
+                if w.execute_payouts_once(Timestamp::now()).await? == executor::PAYOUT_BATCH {
+                    // A full batch: there is probably more, so go again at once.
+                    w.services.nudges.payouts();
+                }
+                Ok(())
+            }),
+            self.run(i.purge, &stop, Wake::Never, |w| async move {
+                let purged = w.services.store.purge_expired(Timestamp::now()).await?;
+                if purged > 0 {
+                    tracing::debug!(rows = purged, "purged expired rows");
+                }
+                Ok(())
+            }),
+            self.run(i.compact_counts, &stop, Wake::Never, |w| async move {
+                w.services.store.compact_counts().await.map(drop)
+            }),
+        ];
+        if self.services.live_ledger().is_some() {
+            handles.push(self.run(i.live_payments, &stop, Wake::Never, |w| async move {
+                w.watch_live_payments_once().await.map(drop)
+            }));
+        }
+        handles
+    }
+
+    /// Spawns `step` to run every `interval` (or sooner when `wake` is nudged) until `stop` flips.
+    fn run<F, Fut>(
+        self: &Arc<Self>,
+        interval: Duration,
+        stop: &watch::Receiver<bool>,
+        wake: Wake,
+        step: F,
+    ) -> JoinHandle<()>
+    where
+        F: Fn(Arc<Workers>) -> Fut + Send + 'static,
+        Fut: Future<Output = StoreResult<()>> + Send + 'static,
+    {
+        let workers = self.clone();
+        let mut stop = stop.clone();
+        tokio::spawn(async move {
+            loop {
+                if let Err(e) = step(workers.clone()).await {
+                    tracing::warn!(error = %error_chain(&e), "background job step failed");
+                }
+                let nudges = &workers.services.nudges;
+                let woken = async {
+                    match wake {
+                        Wake::Messages => nudges.messages_nudged().await,
+                        Wake::Payouts => nudges.payouts_nudged().await,
+                        Wake::Never => std::future::pending().await,
+                    }
+                };
+                tokio::select! {
+                    _ = tokio::time::sleep(interval) => {}
+                    _ = woken => {}
+                    _ = stop.changed() => return,
+                }
+            }
+        })
+    }
+}
+
+/// Which nudge wakes a worker early.
+#[derive(Clone, Copy)]
+enum Wake {
+    Never,
+    Messages,
+    Payouts,
+}
 
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -21,9 +21,13 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run the API (applies migrations; on an empty database creates organization "Default" and
-    /// prints a sandbox key once).
+    /// Run the API and the workers (applies migrations; on an empty database creates
+    /// organization "Default" and prints a sandbox key once). With --no-workers, the API only.
     Serve(Box<ServeArgs>),
+    /// Run the workers only: payout executor, payment watchers, overdue job, notification sender
+    /// and housekeeping. Takes the same settings as serve (--listen is not used). On PostgreSQL
+    /// any number of API and worker processes can share one database.
+    Worker(Box<ServeArgs>),
     /// Apply database migrations and exit.
     Migrate,
     /// Manage organizations.
@@ -36,6 +40,10 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
+    /// Serve HTTP only, leaving background work to `lajan worker` processes.
+    #[arg(long, env = "LAJAN_NO_WORKERS")]
+    pub no_workers: bool,
+
     /// Address to listen on (default 127.0.0.1:8080).
     #[arg(long, env = "LAJAN_LISTEN")]
     pub listen: Option<String>,

@@ -10,14 +10,17 @@ use lajan_domain::id::IdKind;
 use lajan_domain::org::{Organization, Tier};
 use lajan_domain::scope::Scope;
 use lajan_domain::{Environment, Timestamp};
+use lajan_services::Services;
 use lajan_store::{Store, StoreError, redact_url};
+use lajan_worker::Workers;
 use secrecy::{ExposeSecret, SecretString};
 use std::sync::Arc;
 
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     let file = FileConfig::load(&cli)?;
     match &cli.command {
-        Command::Serve(args) => serve(ServeConfig::resolve(&cli, args, file)?).await,
+        Command::Serve(args) => serve(ServeConfig::resolve(&cli, args, file)?, !args.no_workers).await,
+        Command::Worker(args) => work(ServeConfig::resolve(&cli, args, file)?).await,
         Command::Migrate => {
             let store = open(&database_url(&cli, &file)).await?;
             store.close().await;
@@ -47,15 +50,51 @@ async fn open(url: &SecretString) -> anyhow::Result<Arc<dyn Store>> {
     Ok(store)
 }
 
-async fn serve(config: ServeConfig) -> anyhow::Result<()> {
+/// The use cases and, when asked for, the workers over them.
+fn wire(
+    store: Arc<dyn Store>,
+    config: &ServeConfig,
+    with_workers: bool,
+) -> anyhow::Result<(Arc<Services>, Option<Arc<Workers>>)> {
+    let services = Arc::new(Services::new(store, config.services.clone())?);
+    let workers =
+        if with_workers { Some(Arc::new(Workers::new(services.clone(), config.workers.clone())?)) } else { None };
+    Ok((services, workers))
+}
+
+async fn serve(config: ServeConfig, with_workers: bool) -> anyhow::Result<()> {
     let store = open(&config.database_url).await?;
+    let (services, workers) = wire(store.clone(), &config, with_workers)?;
     let listener =
         tokio::net::TcpListener::bind(config.listen).await.with_context(|| format!("binding {}", config.listen))?;
-    let app = Application::build(config.app, store.clone(), listener).await?;
+    let app = Application::build(config.app, services, listener).await?;
     // Only once everything else is ready: the first-run key is printed a single time.
     bootstrap(store.as_ref(), &format!("http://{}", config.listen)).await?;
-    tracing::info!(addr = %app.local_addr()?, database = %redact_url(config.database_url.expose_secret()), "lajan listening");
-    app.run(shutdown_signal()).await.context("serving")?;
+    tracing::info!(addr = %app.local_addr()?, database = %redact_url(config.database_url.expose_secret()), workers = with_workers, "lajan listening");
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let background = workers.map(|w| w.spawn(stopped)).unwrap_or_default();
+    let served = app.run(shutdown_signal()).await.context("serving");
+    let _ = stop.send(true);
+    for task in background {
+        let _ = task.await;
+    }
+    served?;
+    store.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+async fn work(config: ServeConfig) -> anyhow::Result<()> {
+    let store = open(&config.database_url).await?;
+    let (_, workers) = wire(store.clone(), &config, true)?;
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let background = workers.map(|w| w.spawn(stopped)).unwrap_or_default();
+    tracing::info!(database = %redact_url(config.database_url.expose_secret()), "lajan workers running");
+    shutdown_signal().await;
+    let _ = stop.send(true);
+    for task in background {
+        let _ = task.await;
+    }
     store.close().await;
     tracing::info!("stopped");
     Ok(())
@@ -98,7 +137,7 @@ async fn shutdown_signal() {
         () = ctrl_c => {},
         () = terminate => {},
     }
-    tracing::info!("shutting down: finishing requests in flight");
+    tracing::info!("shutting down: finishing work in flight");
 }
 
 async fn orgs(store: &dyn Store, cmd: &OrgsCommand) -> anyhow::Result<()> {

@@ -4,10 +4,11 @@
 use crate::cli::{Cli, LedgerArgs, NotifyArgs, ServeArgs};
 use anyhow::Context;
 use lajan_api::AppConfig;
-use lajan_api::config::{LiveLedgerConfig, PUBLIC_NETWORK_PASSPHRASE};
-use lajan_api::jobs::JobIntervals;
 use lajan_api::ratelimit::TierLimits;
+use lajan_ledger::live::{LiveLedgerConfig, PUBLIC_NETWORK_PASSPHRASE};
+use lajan_services::ServiceConfig;
 use lajan_worker::notify::{SmsConfig, SmtpConfig, SmtpTls};
+use lajan_worker::{JobIntervals, WorkerConfig};
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use std::net::SocketAddr;
@@ -68,12 +69,15 @@ pub fn database_url(cli: &Cli, file: &FileConfig) -> SecretString {
         .unwrap_or_else(|| SecretString::from(DEFAULT_DATABASE_URL))
 }
 
-/// Everything `serve` needs.
+/// Everything `serve` and `worker` need: the HTTP layer's, the use cases' and the workers'
+/// settings.
 #[derive(Debug)]
 pub struct ServeConfig {
     pub listen: SocketAddr,
     pub database_url: SecretString,
     pub app: AppConfig,
+    pub services: ServiceConfig,
+    pub workers: WorkerConfig,
 }
 
 impl ServeConfig {
@@ -111,7 +115,7 @@ impl ServeConfig {
         if overdue == 0 {
             anyhow::bail!("LAJAN_OVERDUE_INTERVAL_SECS must be at least 1");
         }
-        let jobs = JobIntervals { overdue: Duration::from_secs(overdue), ..JobIntervals::default() };
+        let intervals = JobIntervals { overdue: Duration::from_secs(overdue), ..JobIntervals::default() };
         let lease_secs = args.payout_lease_secs.or(file.payout_lease_secs).unwrap_or(120);
         let payout_lease_ms = i64::try_from(lease_secs.max(1)).unwrap_or(120).saturating_mul(1000);
         let payout_max_attempts = args.payout_max_attempts.or(file.payout_max_attempts).unwrap_or(5);
@@ -146,21 +150,14 @@ impl ServeConfig {
         Ok(ServeConfig {
             listen,
             database_url: database_url(cli, &file),
-            app: AppConfig {
+            app: AppConfig { rate_limits, redis_url, auth_cache_ms },
+            services: ServiceConfig {
                 public_url,
-                rate_limits,
-                redis_url,
-                jobs: Some(jobs),
-                smtp,
-                sms,
                 live_asset_issuers: file.live_asset_issuers.clone(),
-                payout_lease_ms,
-                payout_max_attempts,
-                auth_cache_ms,
                 sandbox_ledger_close_ms: i64::try_from(close_ms).unwrap_or(1000),
                 live_ledger,
-                ..AppConfig::default()
             },
+            workers: WorkerConfig { intervals, payout_max_attempts, payout_lease_ms, smtp, sms },
         })
     }
 }
@@ -266,14 +263,14 @@ mod tests {
         .unwrap();
         let cfg = ServeConfig::resolve(&cli, serve_args(&cli), file).unwrap();
         assert_eq!(cfg.listen.to_string(), "127.0.0.1:9000");
-        assert_eq!(cfg.app.public_url, "http://127.0.0.1:9000");
+        assert_eq!(cfg.services.public_url, "http://127.0.0.1:9000");
         assert_eq!(cfg.app.rate_limits.standard, 5);
         assert_eq!(cfg.app.rate_limits.enterprise, 300);
-        assert_eq!(cfg.app.jobs.map(|j| j.overdue), Some(Duration::from_secs(5)));
-        let smtp = cfg.app.smtp.as_ref().unwrap();
+        assert_eq!(cfg.workers.intervals.overdue, Duration::from_secs(5));
+        let smtp = cfg.workers.smtp.as_ref().unwrap();
         assert_eq!((smtp.host.as_str(), smtp.port), ("mail.example.ht", 587));
-        assert_eq!(cfg.app.sms.as_ref().unwrap().account_sid, "AC1");
-        let live = cfg.app.live_ledger.as_ref().unwrap();
+        assert_eq!(cfg.workers.sms.as_ref().unwrap().account_sid, "AC1");
+        let live = cfg.services.live_ledger.as_ref().unwrap();
         assert_eq!((live.network_passphrase.as_str(), live.base_fee), (PUBLIC_NETWORK_PASSPHRASE, 100));
         let debug = format!("{cfg:?}");
         assert!(!debug.contains("pw"), "secrets leak into Debug: {debug}");

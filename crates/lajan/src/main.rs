@@ -1,4 +1,4 @@
-//! The `lajan` binary: `serve`, `migrate`, `orgs`, `keys`. Parsing and wiring only; the work
+//! The `lajan` binary: `serve`, `worker`, `migrate`, `orgs`, `keys`. Parsing and wiring only; the work
 //! lives in the library crates.
 
 mod cli;

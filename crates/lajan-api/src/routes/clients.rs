@@ -15,7 +15,9 @@ use axum::{Json, Router};
 use lajan_domain::client::{Client, ClientInput, ClientPatchInput};
 use lajan_domain::id::IdKind;
 use lajan_domain::{FieldError, Timestamp};
-use lajan_store::{ClientQuery, NewEvent};
+use lajan_services::events::client_event as event;
+use lajan_services::views::clients::ClientView;
+use lajan_store::ClientQuery;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -23,42 +25,6 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/clients", get(list).post(create))
         .route("/clients/{id}", get(fetch).put(update).delete(archive))
-}
-
-/// A client: a person the organization invoices and pays.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ClientView {
-    #[schema(example = "cli_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b")]
-    pub id: String,
-    pub first_name: String,
-    pub last_name: String,
-    pub email: Option<String>,
-    /// E.164.
-    #[schema(example = "+50937000000")]
-    pub phone_number: Option<String>,
-    /// Stellar account (StrKey, `G...`).
-    #[schema(example = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H")]
-    pub wallet_account_id: Option<String>,
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: Timestamp,
-    #[schema(value_type = String, format = DateTime)]
-    pub updated_at: Timestamp,
-}
-
-impl From<&Client> for ClientView {
-    fn from(c: &Client) -> Self {
-        ClientView {
-            id: c.id.clone(),
-            first_name: c.first_name.clone(),
-            last_name: c.last_name.clone(),
-            email: c.email.clone(),
-            phone_number: c.phone_number.clone(),
-            wallet_account_id: c.wallet_account_id.clone(),
-            created_at: c.created_at,
-            updated_at: c.updated_at,
-        }
-    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -110,10 +76,6 @@ pub struct UpdateClient {
 pub struct ClientFilters {
     /// Matches first and last name, email, phone number or wallet address (case-insensitive, substring).
     pub search: Option<String>,
-}
-
-fn event(event_type: &'static str) -> impl Fn(&Client) -> NewEvent {
-    move |c| NewEvent { event_type, object: serde_json::to_value(ClientView::from(c)).unwrap_or_default() }
 }
 
 #[utoipa::path(get, path = "/v1/clients", tag = "Clients", params(ClientFilters, PageParams),

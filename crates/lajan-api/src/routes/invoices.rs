@@ -6,7 +6,6 @@ use crate::auth::scope::{InvoicesRead, InvoicesWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{ApiJson, ApiQuery, ExactNumber, OptionalJson, Pagination, not_null, nullable};
 use crate::idempotency::{Idempotency, json_bytes};
-use crate::invoicing::{InvoiceSummary, InvoiceView, invoice_event, invoice_messages};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -20,6 +19,9 @@ use lajan_domain::money::Currency;
 use lajan_domain::payment::{IntentStatus, PaymentIntent, new_reference};
 use lajan_domain::validation::{FieldErrors, parse_reason};
 use lajan_domain::{FieldError, Invalid, Tenant, Timestamp};
+use lajan_services::events::invoice_event;
+use lajan_services::messages::invoice_messages;
+use lajan_services::views::invoices::{InvoiceSummary, InvoiceView};
 use lajan_store::StoreError;
 use lajan_store::invoices::{Channel, InvoiceChanges, InvoiceDetail, InvoiceQuery, MessagesFor, NewMessage};
 use serde::{Deserialize, Serialize};
@@ -205,7 +207,7 @@ pub async fn fetch(
     ResourceId(id): ResourceId,
 ) -> ApiResult<Json<InvoiceView>> {
     let d = state.store.get_invoice(auth.tenant(), &id).await?.ok_or_else(|| ApiError::not_found("invoice"))?;
-    Ok(Json(InvoiceView::from_detail(&d, &state.config.public_url)))
+    Ok(Json(InvoiceView::from_detail(&d, state.public_url())))
 }
 
 #[utoipa::path(post, path = "/v1/invoices", tag = "Invoices", request_body = CreateInvoice,
@@ -247,7 +249,7 @@ pub async fn create(
         .into());
     }
     let (invoice, intent) = new_invoice(tenant, client_id, currency, due_date, memo, line_items, totals);
-    let public_url = state.config.public_url.as_str();
+    let public_url = state.public_url();
     let organization = if send_now { organization_name(&state, tenant).await? } else { String::new() };
     // Created and sent in one transaction, so a retry never finds one without the other.
     let messages = |d: &InvoiceDetail| invoice_messages(d, &organization, public_url, &[]);
@@ -258,7 +260,7 @@ pub async fn create(
     let answer = idempotency.respond(StatusCode::CREATED, &render);
     let created = state.store.create_invoice(tenant, &invoice, &intent, &event, send, answer).await?;
     if send_now {
-        state.wake_notifier();
+        state.services.nudges.messages();
     }
     Ok((StatusCode::CREATED, Json(view(&created))))
 }
@@ -353,7 +355,7 @@ pub async fn update(
         .update_invoice(tenant, &id, &changes, Timestamp::now())
         .await
         .map_err(ApiError::not_found_as("invoice"))?;
-    Ok(Json(InvoiceView::from_detail(&d, &state.config.public_url)))
+    Ok(Json(InvoiceView::from_detail(&d, state.public_url())))
 }
 
 #[utoipa::path(post, path = "/v1/invoices/{id}/send", tag = "Invoices", params(("id" = String, Path), IdempotencyKeyHeader), request_body(content = SendInvoice, description = "Optional"),
@@ -368,7 +370,7 @@ pub async fn send(
     let tenant = auth.tenant();
     let channels = parse_channels(body.channels)?;
     let organization = organization_name(&state, tenant).await?;
-    let public_url = state.config.public_url.as_str();
+    let public_url = state.public_url();
     let messages = |d: &InvoiceDetail| invoice_messages(d, &organization, public_url, &channels);
     let event = |d: &InvoiceDetail| invoice_event("invoice.sent", d, public_url);
     let view = |(d, sent): &(InvoiceDetail, Vec<NewMessage>)| SendResult {
@@ -382,7 +384,7 @@ pub async fn send(
         .send_invoice(tenant, &id, Timestamp::now(), &messages, &event, idempotency.respond(StatusCode::OK, &render))
         .await
         .map_err(ApiError::not_found_as("invoice"))?;
-    state.wake_notifier();
+    state.services.nudges.messages();
     Ok(Json(view(&sent)))
 }
 
@@ -396,7 +398,7 @@ pub async fn void(
     OptionalJson(body): OptionalJson<VoidInvoice>,
 ) -> ApiResult<Json<VoidResult>> {
     let reason = parse_reason(body.reason.as_deref())?;
-    let public_url = state.config.public_url.as_str();
+    let public_url = state.public_url();
     let event = |d: &InvoiceDetail| invoice_event("invoice.voided", d, public_url);
     let view =
         |(d, _): &(InvoiceDetail, bool)| VoidResult { success: true, status: d.invoice.status.as_str().to_owned() };

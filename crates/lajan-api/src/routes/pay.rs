@@ -3,11 +3,9 @@
 //! a SEP-0007 URI and its QR code). The first view of a sent invoice marks it viewed. Sandbox
 //! pages offer "Simulate payment", which posts to `/pay/{pi_id}/simulate`.
 
-use super::sandbox::{refusal, simulate_payment};
 use crate::error::ApiError;
-use crate::invoicing::{invoice_event, money};
+use crate::payment_request::{PayRequest, qr_svg, sep7_pay_uri};
 use crate::state::AppState;
-use crate::stellar::{PayRequest, qr_svg, sandbox_issuer, sandbox_receiving_account, sep7_pay_uri};
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -16,6 +14,11 @@ use axum::routing::{get, post};
 use lajan_domain::Timestamp;
 use lajan_domain::invoice::{InvoiceAction, InvoiceStatus};
 use lajan_domain::payment::PaymentIntent;
+use lajan_ledger::sandbox;
+use lajan_services::assets;
+use lajan_services::events::invoice_event;
+use lajan_services::payments::refusal;
+use lajan_services::views::money;
 use lajan_store::invoices::IntentTarget;
 use minijinja::{Environment, context};
 use std::sync::OnceLock;
@@ -66,8 +69,8 @@ async fn render(state: &AppState, id: &str) -> Result<Option<String>, ApiError> 
         && d.invoice.status == InvoiceStatus::Sent
     {
         let tenant = lajan_domain::Tenant::new(intent.org_id.clone(), intent.env);
-        let public_url = state.config.public_url.clone();
-        let event = |d: &_| invoice_event("invoice.viewed", d, &public_url);
+        let public_url = state.public_url();
+        let event = |d: &_| invoice_event("invoice.viewed", d, public_url);
         let (viewed, _) = state
             .store
             .invoice_action(&tenant, &d.invoice.id, InvoiceAction::View, Timestamp::now(), None, &event, None)
@@ -77,9 +80,9 @@ async fn render(state: &AppState, id: &str) -> Result<Option<String>, ApiError> 
     }
     let org = state.store.get_organization(&intent.org_id).await?.map(|o| o.name).unwrap_or_default();
     // Live: the configured receiving account, and the configured issuer of the currency.
-    let live = state.jobs.live_ledger().and_then(|ledger| {
+    let live = state.services.live_ledger().and_then(|ledger| {
         let code = intent.currency.code();
-        let issuer = crate::assets::issuer(intent.env, code, &state.config.live_asset_issuers);
+        let issuer = assets::issuer(intent.env, code, &state.services.config.live_asset_issuers);
         (code == "XLM" || issuer.is_some()).then(|| (ledger.receiving_account().to_owned(), issuer))
     });
     page_html(&org, &intent, &target, live).map(Some)
@@ -129,7 +132,7 @@ fn page_html(
     // without payment instructions.
     let payable = sandbox || live.is_some();
     let (destination, issuer) = match live {
-        _ if sandbox => (sandbox_receiving_account(&intent.org_id), Some(sandbox_issuer(currency))),
+        _ if sandbox => (sandbox::receiving_account(&intent.org_id), sandbox::issuer(currency)),
         Some((account, issuer)) => (account, issuer),
         None => (String::new(), None),
     };
@@ -180,7 +183,7 @@ async fn simulate(State(state): State<AppState>, Path(id): Path<String>) -> Resp
         Err(e) => return ApiError::from(e).into_response(),
     };
     // A refusal (already paid, voided...) is what the page shows after the redirect.
-    if let Err(e) = simulate_payment(&state, &found.0, &found.1, None, None).await {
+    if let Err(e) = state.services.simulate_payment(&found.0, &found.1, None, None).await {
         tracing::info!(intent = %id, error = %e, "simulated payment refused");
     }
     Redirect::to(&format!("/pay/{id}")).into_response()

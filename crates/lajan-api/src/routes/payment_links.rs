@@ -7,7 +7,6 @@ use crate::auth::scope::{PaymentLinksRead, PaymentLinksWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{ApiJson, ExactNumber, Pagination};
 use crate::idempotency::{Idempotency, json_bytes};
-use crate::invoicing::{PaymentLinkView, link_event};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -19,6 +18,8 @@ use lajan_domain::money::{Currency, parse_amount};
 use lajan_domain::payment::{IntentStatus, PaymentIntent, new_reference};
 use lajan_domain::validation::{FieldErrors, required_text};
 use lajan_domain::{Invalid, Timestamp};
+use lajan_services::events::link_event;
+use lajan_services::views::invoices::PaymentLinkView;
 use lajan_store::invoices::PaymentLink;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -63,7 +64,7 @@ pub async fn list(
     let found = state.store.list_payment_links(auth.tenant(), page).await?;
     let now = Timestamp::now();
     let pagination = PaginationView::of(&found);
-    let data = found.items.iter().map(|l| PaymentLinkView::from_link(l, &state.config.public_url, now)).collect();
+    let data = found.items.iter().map(|l| PaymentLinkView::from_link(l, state.public_url(), now)).collect();
     Ok(Json(PaymentLinkList { data, pagination }))
 }
 
@@ -76,7 +77,7 @@ pub async fn fetch(
 ) -> ApiResult<Json<PaymentLinkView>> {
     let link =
         state.store.get_payment_link(auth.tenant(), &id).await?.ok_or_else(|| ApiError::not_found("payment link"))?;
-    Ok(Json(PaymentLinkView::from_link(&link, &state.config.public_url, Timestamp::now())))
+    Ok(Json(PaymentLinkView::from_link(&link, state.public_url(), Timestamp::now())))
 }
 
 #[utoipa::path(post, path = "/v1/payment-links", tag = "Payment links", request_body = CreatePaymentLink,
@@ -131,7 +132,7 @@ pub async fn create(
             expires_at,
         },
     };
-    let public_url = state.config.public_url.as_str();
+    let public_url = state.public_url();
     let view = |l: &PaymentLink| PaymentLinkView::from_link(l, public_url, now);
     let render = |l: &PaymentLink| json_bytes(&view(l));
     let event = link_event("payment_link.created", &link, public_url);
@@ -146,7 +147,7 @@ pub async fn deactivate(
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
 ) -> ApiResult<Json<Deleted>> {
-    let public_url = state.config.public_url.clone();
+    let public_url = state.public_url().to_owned();
     let (link, _) = state
         .store
         .deactivate_payment_link(auth.tenant(), &id, Timestamp::now(), &|l| {

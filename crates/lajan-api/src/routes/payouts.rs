@@ -1,28 +1,23 @@
 //! Payouts: list (with `counts`), get, create, approve, reject, retry; and `GET /assets`.
 
 use super::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
-use crate::assets::{AssetView, issuer, usable};
-use crate::auth::Authed;
 use crate::auth::scope::{PayoutsApprove, PayoutsRead, PayoutsWrite};
+use crate::auth::{AuthContext, Authed};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{ApiJson, ApiQuery, ExactNumber, OptionalJson, Pagination};
 use crate::idempotency::{Idempotency, json_bytes};
-use crate::invoicing::money;
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use lajan_domain::client::WalletAddress;
-use lajan_domain::id::IdKind;
-use lajan_domain::money::parse_amount;
-use lajan_domain::payout::{
-    ApprovalStatus, AssetCode, Attempt, ExecStatus, PayoutAction, PayoutFilter, PayoutType, parse_memo,
-};
+use lajan_domain::FieldError;
+use lajan_domain::payout::{PayoutAction, PayoutDetail, PayoutFilter, PayoutType};
 use lajan_domain::validation::parse_reason;
-use lajan_domain::{FieldError, Invalid, Timestamp};
-use lajan_store::NewEvent;
-use lajan_store::payouts::{Payout, PayoutDetail, PayoutQuery};
+use lajan_services::assets::{AssetView, usable};
+use lajan_services::payouts::PayoutRequest;
+use lajan_services::views::payouts::{PayoutSummary, PayoutView};
+use lajan_store::payouts::PayoutQuery;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -34,167 +29,6 @@ pub fn routes() -> Router<AppState> {
         .route("/payouts/{id}/reject", post(reject))
         .route("/payouts/{id}/retry", post(retry))
         .route("/assets", get(assets))
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PayoutClientSummary {
-    pub id: String,
-    pub first_name: String,
-    pub last_name: String,
-    pub wallet_account_id: Option<String>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PayoutClient {
-    pub id: String,
-    pub first_name: String,
-    pub last_name: String,
-    pub wallet_account_id: Option<String>,
-    pub phone_number: Option<String>,
-    pub email: Option<String>,
-}
-
-/// A row of the payouts list.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PayoutSummary {
-    #[schema(example = "pyt_01a1fc8be56c7228a813c8461b65a699")]
-    pub id: String,
-    /// direct or disbursement.
-    #[serde(rename = "type")]
-    pub payout_type: String,
-    pub client_id: Option<String>,
-    pub client: Option<PayoutClientSummary>,
-    pub wallet_account_id: String,
-    #[schema(example = "100.00")]
-    pub asset_amount: String,
-    #[schema(example = "USDC")]
-    pub asset_code: String,
-    pub memo: Option<String>,
-    /// pending, approved or rejected.
-    pub approval_status: String,
-    /// pending, ready_to_send, sent or failed.
-    pub exec_status: String,
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: Timestamp,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct AttemptView {
-    #[schema(example = "att_01a1fc8be56c7228a813c8461b65a699")]
-    pub id: String,
-    pub attempt_number: i64,
-    /// The transaction's hash, stored before it was submitted.
-    pub tx_hash: String,
-    /// The ledger that included it; null while unknown or when it failed.
-    pub ledger_seq: Option<i64>,
-    /// A Horizon result code such as `op_no_destination`, or `tx_timeout`.
-    pub error_code: Option<String>,
-    pub error_message: Option<String>,
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: Timestamp,
-}
-
-impl From<&Attempt> for AttemptView {
-    fn from(a: &Attempt) -> Self {
-        AttemptView {
-            id: a.id.clone(),
-            attempt_number: a.attempt_number,
-            tx_hash: a.tx_hash.clone(),
-            ledger_seq: a.ledger_seq,
-            error_code: a.error_code.clone(),
-            error_message: a.error_message.clone(),
-            created_at: a.created_at,
-        }
-    }
-}
-
-/// A payout in full, with every attempt.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PayoutView {
-    pub id: String,
-    #[serde(rename = "type")]
-    pub payout_type: String,
-    pub client_id: Option<String>,
-    pub client: Option<PayoutClient>,
-    pub wallet_account_id: String,
-    pub asset_amount: String,
-    pub asset_code: String,
-    /// null for the native asset (XLM).
-    pub asset_issuer: Option<String>,
-    pub memo: Option<String>,
-    pub approval_status: String,
-    pub exec_status: String,
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: Timestamp,
-    #[schema(value_type = String, format = DateTime)]
-    pub updated_at: Timestamp,
-    pub attempts: Vec<AttemptView>,
-}
-
-impl PayoutSummary {
-    fn from_detail(d: &PayoutDetail) -> Self {
-        let p = &d.payout;
-        PayoutSummary {
-            id: p.id.clone(),
-            payout_type: p.payout_type.as_str().to_owned(),
-            client_id: p.client_id.clone(),
-            client: d.client.as_ref().map(|c| PayoutClientSummary {
-                id: c.id.clone(),
-                first_name: c.first_name.clone(),
-                last_name: c.last_name.clone(),
-                wallet_account_id: c.wallet_account_id.clone(),
-            }),
-            wallet_account_id: p.wallet_account_id.clone(),
-            asset_amount: money(p.asset_amount),
-            asset_code: p.asset_code.clone(),
-            memo: p.memo.clone(),
-            approval_status: p.approval.as_str().to_owned(),
-            exec_status: p.exec.as_str().to_owned(),
-            created_at: p.created_at,
-        }
-    }
-}
-
-impl PayoutView {
-    pub fn from_detail(d: &PayoutDetail) -> Self {
-        let p = &d.payout;
-        PayoutView {
-            id: p.id.clone(),
-            payout_type: p.payout_type.as_str().to_owned(),
-            client_id: p.client_id.clone(),
-            client: d.client.as_ref().map(|c| PayoutClient {
-                id: c.id.clone(),
-                first_name: c.first_name.clone(),
-                last_name: c.last_name.clone(),
-                wallet_account_id: c.wallet_account_id.clone(),
-                phone_number: c.phone_number.clone(),
-                email: c.email.clone(),
-            }),
-            wallet_account_id: p.wallet_account_id.clone(),
-            asset_amount: money(p.asset_amount),
-            asset_code: p.asset_code.clone(),
-            asset_issuer: p.asset_issuer.clone(),
-            memo: p.memo.clone(),
-            approval_status: p.approval.as_str().to_owned(),
-            exec_status: p.exec.as_str().to_owned(),
-            created_at: p.created_at,
-            updated_at: p.updated_at,
-            attempts: d.attempts.iter().map(AttemptView::from).collect(),
-        }
-    }
-}
-
-/// The event for a payout change: the payout in full.
-pub fn payout_event(d: &PayoutDetail) -> NewEvent {
-    NewEvent {
-        event_type: "payout.created",
-        object: serde_json::to_value(PayoutView::from_detail(d)).unwrap_or_default(),
-    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -300,84 +134,19 @@ pub async fn create(
     idempotency: Idempotency,
     ApiJson(body): ApiJson<CreatePayout>,
 ) -> ApiResult<(StatusCode, Json<PayoutView>)> {
-    let tenant = auth.tenant();
-    if body.client_id.is_none() && body.wallet_account_id.is_none() {
-        return Err(Invalid::new("missing_recipient", "Give a clientId or a walletAccountId").into());
-    }
-    let client = match &body.client_id {
-        None => None,
-        Some(id) => Some(
-            state
-                .store
-                .get_client(tenant, id)
-                .await?
-                .ok_or_else(|| Invalid::new("invalid_client", format!("No client with id {id:?}")))?,
-        ),
+    let request = PayoutRequest {
+        client_id: body.client_id,
+        wallet_account_id: body.wallet_account_id,
+        asset_amount: body.asset_amount.map(|n| n.text()),
+        asset_code: body.asset_code,
+        asset_issuer: body.asset_issuer,
+        memo: body.memo,
     };
-    let wallet = match (&body.wallet_account_id, &client) {
-        (Some(w), _) => w.clone(),
-        (None, Some(c)) => c
-            .wallet_account_id
-            .clone()
-            .ok_or_else(|| Invalid::new("no_wallet", "This client has no walletAccountId; add one or give a wallet"))?,
-        (None, None) => return Err(Invalid::new("missing_recipient", "Give a clientId or a walletAccountId").into()),
-    };
-    let wallet =
-        WalletAddress::parse(&wallet).map_err(|e| Invalid::new("invalid_wallet", format!("walletAccountId {e}")))?;
-    let amount = body
-        .asset_amount
-        .as_ref()
-        .ok_or_else(|| ApiError::validation(vec![FieldError::new("assetAmount", "is required")]))?;
-    let amount = parse_amount("assetAmount", &amount.text())?;
-    let code = body
-        .asset_code
-        .as_deref()
-        .ok_or_else(|| ApiError::validation(vec![FieldError::new("assetCode", "is required")]))?;
-    let code = AssetCode::parse(code)?;
-    let memo = body.memo.as_deref().map(parse_memo).transpose()?.filter(|m| !m.is_empty());
-    let issuer = match (&body.asset_issuer, code.is_native()) {
-        (Some(_), true) => {
-            return Err(Invalid::new("invalid_asset_issuer", "XLM is the native asset and has no issuer").into());
-        }
-        (None, true) => None,
-        (Some(given), false) => Some(
-            WalletAddress::parse(given)
-                .map_err(|e| Invalid::new("invalid_asset_issuer", format!("assetIssuer {e}")))?
-                .as_str()
-                .to_owned(),
-        ),
-        (None, false) => {
-            Some(issuer(tenant.env, code.as_str(), &state.config.live_asset_issuers).ok_or_else(|| {
-                Invalid::new("invalid_asset_issuer", format!("No issuer is configured for {code}: give assetIssuer"))
-            })?)
-        }
-    };
-    let settings = state.store.get_settings(tenant).await?;
-    let approval = if settings.payout_approval_required { ApprovalStatus::Pending } else { ApprovalStatus::Approved };
-    let now = Timestamp::now();
-    let payout = Payout {
-        id: IdKind::Payout.generate(),
-        payout_type: PayoutType::Direct,
-        client_id: client.map(|c| c.id),
-        wallet_account_id: wallet.as_str().to_owned(),
-        asset_amount: amount,
-        asset_code: code.as_str().to_owned(),
-        asset_issuer: issuer,
-        memo,
-        approval,
-        exec: ExecStatus::Pending,
-        created_by_key: auth.0.key_id.clone(),
-        created_at: now,
-        updated_at: now,
-    };
-    let events: &[&'static str] =
-        if approval == ApprovalStatus::Approved { &["payout.created", "payout.approved"] } else { &["payout.created"] };
     // The response is stored with the payout itself, so a retry after a crash replays it and
     // never creates a second payout.
     let render = |d: &PayoutDetail| json_bytes(&PayoutView::from_detail(d));
     let answer = idempotency.respond(StatusCode::CREATED, &render);
-    let d = state.store.create_payout(tenant, &payout, events, &payout_event, answer).await?;
-    state.wake_executor();
+    let d = state.services.create_payout(auth.tenant(), &auth.0.key_id, request, answer).await?;
     Ok((StatusCode::CREATED, Json(PayoutView::from_detail(&d))))
 }
 
@@ -391,22 +160,15 @@ pub struct RejectPayout {
 
 async fn act(
     state: &AppState,
-    auth: &crate::auth::AuthContext,
+    auth: &AuthContext,
     idempotency: &Idempotency,
     id: &str,
     action: PayoutAction,
     reason: Option<&str>,
 ) -> ApiResult<Json<PayoutView>> {
-    let distinct = state.store.get_settings(&auth.tenant).await?.require_distinct_approver;
     let render = |d: &PayoutDetail| json_bytes(&PayoutView::from_detail(d));
     let answer = idempotency.respond(StatusCode::OK, &render);
-    let now = Timestamp::now();
-    let d = state
-        .store
-        .payout_action(&auth.tenant, id, action, &auth.key_id, distinct, reason, now, &payout_event, answer)
-        .await
-        .map_err(ApiError::not_found_as("payout"))?;
-    state.wake_executor();
+    let d = state.services.act_on_payout(&auth.tenant, &auth.key_id, id, action, reason, answer).await?;
     Ok(Json(PayoutView::from_detail(&d)))
 }
 
@@ -453,5 +215,5 @@ pub struct AssetList {
 
 #[utoipa::path(get, path = "/v1/assets", tag = "Payouts", responses((status = 200, body = AssetList)))]
 pub async fn assets(auth: Authed<PayoutsRead>, State(state): State<AppState>) -> Json<AssetList> {
-    Json(AssetList { data: usable(auth.tenant().env, &state.config.live_asset_issuers) })
+    Json(AssetList { data: usable(auth.tenant().env, &state.services.config.live_asset_issuers) })
 }

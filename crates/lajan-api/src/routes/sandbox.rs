@@ -7,20 +7,17 @@ use crate::auth::scope::{InvoicesRead, InvoicesWrite, PayoutsRead, PayoutsWrite}
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{ApiJson, ExactNumber, OptionalJson, Pagination};
 use crate::idempotency::{Idempotency, json_bytes};
-use crate::invoicing::money;
-use crate::keys::hex;
 use crate::state::AppState;
-use crate::stellar::{sandbox_customer_account, sandbox_receiving_account};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use lajan_domain::id::IdKind;
+use lajan_domain::asset::{self, ASSETS};
+use lajan_domain::hex::encode as hex;
 use lajan_domain::money::parse_amount;
-use lajan_domain::payment::{IncomingPayment, IntentStatus, PaymentIntent};
 use lajan_domain::{FieldError, Invalid, Tenant, Timestamp};
-use lajan_store::invoices::{IntentTarget, Message};
-use lajan_store::payouts::SANDBOX_ASSETS;
+use lajan_services::views::money;
+use lajan_store::invoices::Message;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -77,87 +74,6 @@ pub struct IntentState {
     pub amount_received: String,
 }
 
-/// Why a customer cannot pay this intent now, if they cannot.
-pub fn refusal(intent: &PaymentIntent, target: &IntentTarget, now: Timestamp) -> Option<&'static str> {
-    match intent.effective_status(now) {
-        IntentStatus::Paid => return Some("This has already been paid."),
-        IntentStatus::Expired => return Some("This payment link has expired."),
-        IntentStatus::Inactive if intent.invoice_id.is_some() => return Some("This invoice was voided."),
-        IntentStatus::Inactive => return Some("This payment link is no longer active."),
-        IntentStatus::Active => {}
-    }
-    match target {
-        IntentTarget::Invoice(d) if !d.invoice.status.is_payable() => Some(match d.invoice.status {
-            lajan_domain::invoice::InvoiceStatus::Draft => "This invoice has not been issued yet.",
-            lajan_domain::invoice::InvoiceStatus::Void => "This invoice was voided.",
-            _ => "This invoice has already been paid.",
-        }),
-        _ => None,
-    }
-}
-
-/// Records a simulated customer payment on the sandbox ledger and lets the payment watcher
-/// apply it, exactly as it applies payments seen on the live network. A simulated transaction's
-/// hash is the SHA-256 of its envelope; with `resubmit` (derived from a request's
-/// `Idempotency-Key`) it is that value instead, so a retry submits the identical transaction,
-/// which the ledger records once, as Stellar does with a resubmitted envelope.
-pub async fn simulate_payment(
-    state: &AppState,
-    intent: &PaymentIntent,
-    target: &IntentTarget,
-    amount: Option<i64>,
-    resubmit: Option<String>,
-) -> ApiResult<IncomingPayment> {
-    if intent.env.is_live() {
-        return Err(ApiError::forbidden("Only sandbox payments can be simulated"));
-    }
-    if let Some(hash) = &resubmit {
-        // Already applied before a crash: the intent may be paid now, but this is the same payment.
-        let applied = state.store.incoming_payments_for_intent(&intent.id).await?;
-        if let Some(earlier) = applied.into_iter().find(|p| &p.tx_hash == hash) {
-            return Ok(earlier);
-        }
-    }
-    if let Some(reason) = refusal(intent, target, Timestamp::now()) {
-        return Err(Invalid::new("cannot_pay", reason).into());
-    }
-    let due = intent.amount - intent.amount_received;
-    let amount = amount.unwrap_or(if due > 0 { due } else { intent.amount });
-    let source = sandbox_customer_account();
-    let destination = sandbox_receiving_account(&intent.org_id);
-    let id = IdKind::LedgerPayment.generate();
-    let tx_hash = resubmit.unwrap_or_else(|| {
-        let envelope = format!(
-            "{{\"id\":\"{id}\",\"source\":\"{source}\",\"destination\":\"{destination}\",\"asset\":\"{}\",\"amount\":{amount},\"memo\":\"{}\"}}",
-            intent.currency.code(),
-            intent.reference
-        );
-        hex(&Sha256::digest(envelope.as_bytes()))
-    });
-    let payment = IncomingPayment {
-        id,
-        org_id: intent.org_id.clone(),
-        env: intent.env,
-        ledger_seq: 0,
-        tx_hash,
-        source_account: source,
-        destination_account: destination,
-        asset_code: intent.currency.code().to_owned(),
-        amount,
-        memo: Some(intent.reference.clone()),
-        created_at: Timestamp::now(),
-        payment_intent_id: None,
-        processed_at: None,
-    };
-    let (recorded, closes_at) =
-        state.store.record_sandbox_payment(&payment, state.config.sandbox_ledger_close_ms).await?;
-    crate::failpoint::hit("sandbox.after_record").await;
-    // As a wallet does, the payer hears back once the ledger holding the payment has closed.
-    crate::ledger::sandbox::wait_until(closes_at).await;
-    state.jobs.apply_payments_once().await?;
-    Ok(recorded)
-}
-
 #[utoipa::path(post, path = "/v1/sandbox/payment-intents/{id}/pay", tag = "Sandbox", params(("id" = String, Path, description = "pi_..."), IdempotencyKeyHeader),
     description = "Pays a payment intent as a simulated customer would. Needs a sandbox key with scope `invoices:write` (or `*`).",
     request_body(content = SimulatePayment, description = "Optional"),
@@ -184,7 +100,7 @@ pub async fn pay(
         let seed = format!("{}/{}/{}/{}", tenant.org_id, tenant.env.as_str(), c.key, c.request_hash);
         hex(&Sha256::digest(seed.as_bytes()))
     });
-    let payment = simulate_payment(&state, &intent, &target, amount, resubmit).await?;
+    let payment = state.services.simulate_payment(&intent, &target, amount, resubmit).await?;
     let (after, _) = state.store.get_payment_intent(&id).await?.ok_or_else(not_found)?;
     Ok((
         StatusCode::CREATED,
@@ -293,7 +209,7 @@ pub async fn balances(auth: Authed<PayoutsRead>, State(state): State<AppState>) 
     let tenant = auth.tenant();
     sandbox_only(tenant)?;
     let balances = state.store.sandbox_balances(tenant).await?;
-    Ok(Json(balance_view(&sandbox_receiving_account(&tenant.org_id), &balances)))
+    Ok(Json(balance_view(&lajan_ledger::sandbox::receiving_account(&tenant.org_id), &balances)))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -309,11 +225,11 @@ pub struct TopUp {
 
 /// A sandbox asset code, exactly as the sandbox account holds it.
 fn sandbox_asset(code: &str) -> Result<&'static str, Invalid> {
-    if let Some(known) = SANDBOX_ASSETS.iter().find(|a| **a == code) {
-        return Ok(known);
+    if let Some(known) = asset::find(code) {
+        return Ok(known.code);
     }
-    let names = SANDBOX_ASSETS.join(", ");
-    let message = match SANDBOX_ASSETS.iter().find(|a| a.eq_ignore_ascii_case(code)) {
+    let names = asset::codes();
+    let message = match ASSETS.iter().map(|a| a.code).find(|a| a.eq_ignore_ascii_case(code)) {
         Some(meant) => {
             format!("assetCode {code:?} is not a sandbox asset: asset codes are case-sensitive, did you mean {meant}?")
         }
@@ -345,7 +261,7 @@ pub async fn top_up(
     };
     let code = sandbox_asset(&code)?;
     let amount = parse_amount("amount", &amount.text())?;
-    let account = sandbox_receiving_account(&tenant.org_id);
+    let account = lajan_ledger::sandbox::receiving_account(&tenant.org_id);
     let view = |balances: &Vec<(String, i64)>| balance_view(&account, balances);
     let render = |balances: &Vec<(String, i64)>| json_bytes(&view(balances));
     let answer = idempotency.respond(StatusCode::OK, &render);

@@ -25,15 +25,15 @@ api_test!(missing_bad_unknown_and_revoked_keys_are_401, uncached_keys(), |app| {
     expect_error(app.get_with(&key, "/v1/clients").await, 401, "unauthorized").await;
 });
 
-fn uncached_keys() -> lajan_api::config::AppConfig {
+fn uncached_keys() -> crate::common::TestConfig {
     let mut config = test_config();
-    config.auth_cache_ms = 0;
+    config.api.auth_cache_ms = 0;
     config
 }
 
-fn short_key_cache() -> lajan_api::config::AppConfig {
+fn short_key_cache() -> crate::common::TestConfig {
     let mut config = test_config();
-    config.auth_cache_ms = 300;
+    config.api.auth_cache_ms = 300;
     config
 }
 

@@ -1,52 +1,72 @@
-//! The test harness: the real application on port 0 over a fresh database, and an HTTP client.
+//! The test harness: the real application (HTTP and, on request, the workers) on port 0 over a
+//! fresh database, and an HTTP client.
 
 use lajan_api::{AppConfig, Application};
 use lajan_domain::id::IdKind;
 use lajan_domain::org::{Organization, Tier};
 use lajan_domain::scope::Scope;
 use lajan_domain::{Environment, Timestamp};
+use lajan_services::{ServiceConfig, Services};
 use lajan_store::Store;
 use lajan_store::testing::TestStore;
+use lajan_worker::{WorkerConfig, Workers};
 use reqwest::{Method, Response};
 use serde_json::Value;
 use std::sync::Arc;
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, watch};
 use tokio::task::JoinHandle;
 
 pub const WALLET: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
 
-/// Limits high enough that only the rate-limit tests ever meet them.
-pub fn test_config() -> AppConfig {
-    let mut config = AppConfig::default();
-    config.rate_limits.standard = 100_000;
-    config.rate_limits.enterprise = 100_000;
-    // Tests drive the background jobs with their `*_once` steps.
-    config.jobs = None;
-    config.public_url = "https://pay.lajan.test".into();
-    // Sandbox submissions wait for their ledger to close; keep that short.
-    config.sandbox_ledger_close_ms = 10;
-    config
+/// The settings of one process: its HTTP layer, its use cases and its workers.
+#[derive(Clone)]
+pub struct TestConfig {
+    pub api: AppConfig,
+    pub services: ServiceConfig,
+    pub workers: WorkerConfig,
+    /// Whether the workers run on their intervals, as `lajan serve` runs them. Off, tests drive
+    /// them with their `*_once` steps.
+    pub background: bool,
 }
 
-/// One running application instance.
+/// Limits high enough that only the rate-limit tests ever meet them.
+pub fn test_config() -> TestConfig {
+    let mut api = AppConfig::default();
+    api.rate_limits.standard = 100_000;
+    api.rate_limits.enterprise = 100_000;
+    let services = ServiceConfig {
+        public_url: "https://pay.lajan.test".into(),
+        // Sandbox submissions wait for their ledger to close; keep that short.
+        sandbox_ledger_close_ms: 10,
+        ..ServiceConfig::default()
+    };
+    TestConfig { api, services, workers: WorkerConfig::default(), background: false }
+}
+
+/// One running process: the API and its workers.
 pub struct Server {
     pub base: String,
-    pub jobs: Arc<lajan_api::jobs::Jobs>,
+    pub workers: Arc<Workers>,
     stop: Option<oneshot::Sender<()>>,
     handle: JoinHandle<std::io::Result<()>>,
+    stop_workers: watch::Sender<bool>,
+    background: Vec<JoinHandle<()>>,
 }
 
 impl Server {
-    pub async fn start(store: Arc<dyn Store>, config: AppConfig) -> Server {
+    pub async fn start(store: Arc<dyn Store>, config: TestConfig) -> Server {
+        let services = Arc::new(Services::new(store, config.services).expect("services"));
+        let workers = Arc::new(Workers::new(services.clone(), config.workers).expect("workers"));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-        let app = Application::build(config, store, listener).await.expect("build app");
+        let app = Application::build(config.api, services, listener).await.expect("build app");
         let base = format!("http://{}", app.local_addr().expect("addr"));
-        let jobs = app.state().jobs.clone();
+        let (stop_workers, stopped) = watch::channel(false);
+        let background = if config.background { workers.clone().spawn(stopped) } else { Vec::new() };
         let (tx, rx) = oneshot::channel();
         let handle = tokio::spawn(app.run(async move {
             let _ = rx.await;
         }));
-        Server { base, jobs, stop: Some(tx), handle }
+        Server { base, workers, stop: Some(tx), handle, stop_workers, background }
     }
 
     pub async fn stop(mut self) {
@@ -54,6 +74,10 @@ impl Server {
             let _ = tx.send(());
         }
         self.handle.await.expect("server task").expect("server stopped cleanly");
+        let _ = self.stop_workers.send(true);
+        for task in self.background {
+            task.await.expect("worker task");
+        }
     }
 }
 
@@ -68,7 +92,7 @@ pub struct TestApp {
 }
 
 impl TestApp {
-    pub async fn spawn(db: TestStore, config: AppConfig) -> TestApp {
+    pub async fn spawn(db: TestStore, config: TestConfig) -> TestApp {
         let store = db.store.clone();
         let org = create_org(store.as_ref(), "Acme", Tier::Standard).await;
         let (key, _) = create_key(store.as_ref(), &org.id, Environment::Test, vec![Scope::All]).await;
@@ -76,8 +100,8 @@ impl TestApp {
         TestApp { db, server, http: reqwest::Client::new(), org, key }
     }
 
-    pub fn jobs(&self) -> &lajan_api::jobs::Jobs {
-        &self.server.jobs
+    pub fn workers(&self) -> &Workers {
+        &self.server.workers
     }
 
     /// A client with an email and a phone number, as JSON.

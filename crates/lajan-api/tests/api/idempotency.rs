@@ -71,10 +71,10 @@ api_test!(same_key_other_body_is_422, |app| {
     assert_eq!(body["details"][0]["field"], "Idempotency-Key");
 });
 
-fn slow_ledger() -> lajan_api::AppConfig {
+fn slow_ledger() -> crate::common::TestConfig {
     let mut config = test_config();
     // A sandbox payment answers once its ledger closes: long enough to overlap a second request.
-    config.sandbox_ledger_close_ms = 1_500;
+    config.services.sandbox_ledger_close_ms = 1_500;
     config
 }
 

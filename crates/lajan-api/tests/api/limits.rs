@@ -1,16 +1,16 @@
 //! Rate limits (headers, 429, per tenant, shared across processes) and pagination bounds.
 
+use crate::common::TestConfig;
 use crate::common::{Server, TestApp, expect_error, test_config};
-use lajan_api::AppConfig;
 use lajan_domain::Environment;
 use lajan_domain::org::Tier;
 use reqwest::Response;
 use serde_json::Value;
 
-fn low_limits() -> AppConfig {
+fn low_limits() -> TestConfig {
     let mut c = test_config();
-    c.rate_limits.standard = 3;
-    c.rate_limits.enterprise = 5;
+    c.api.rate_limits.standard = 3;
+    c.api.rate_limits.enterprise = 5;
     c
 }
 
@@ -115,7 +115,7 @@ async fn blocks_of_hits_never_let_processes_exceed_the_limit_together() {
         return;
     };
     let mut config = test_config();
-    config.rate_limits.standard = 300;
+    config.api.rate_limits.standard = 300;
     let second_store = lajan_store::open(&db.url).await.expect("second process's store");
     let app = TestApp::spawn(db, config.clone()).await;
     let second = Server::start(second_store.clone(), config).await;
@@ -154,7 +154,7 @@ async fn budget_is_shared_across_processes_through_redis() {
     let db = lajan_store::testing::sqlite().await;
     let second_store = lajan_store::open(&db.url).await.expect("second process's store");
     let mut config = low_limits();
-    config.redis_url = Some(url.into());
+    config.api.redis_url = Some(url.into());
     let app = TestApp::spawn(db, config.clone()).await;
     let second = Server::start(second_store.clone(), config).await;
     shared_budget(&app, &second).await;

@@ -4,8 +4,9 @@
 //! a crash after submission reconciled by hash, and the live payment watcher.
 
 use crate::common::{TestApp, WALLET, test_config};
-use lajan_api::config::LiveLedgerConfig;
 use lajan_domain::{Environment, Timestamp};
+use lajan_ledger::Ledger;
+use lajan_ledger::live::LiveLedgerConfig;
 use lajan_ledger::stellar::TESTNET_PASSPHRASE;
 use lajan_ledger::testing::FakeStellar;
 use lajan_store::testing::TestStore;
@@ -39,7 +40,7 @@ impl Live {
         net.create_account(&distribution, START_SEQ);
         net.create_account(WALLET, 1);
         let mut config = test_config();
-        config.live_ledger = Some(LiveLedgerConfig {
+        config.services.live_ledger = Some(LiveLedgerConfig {
             horizon_url: net.url().to_owned(),
             network_passphrase: TESTNET_PASSPHRASE.into(),
             distribution_secret: secret,
@@ -47,8 +48,8 @@ impl Live {
             base_fee: 100,
             tx_timeout_secs,
         });
-        config.live_asset_issuers.insert("USDC".into(), issuer.clone());
-        config.live_asset_issuers.insert("HTG".into(), issuer.clone());
+        config.services.live_asset_issuers.insert("USDC".into(), issuer.clone());
+        config.services.live_asset_issuers.insert("HTG".into(), issuer.clone());
         let app = TestApp::spawn(db, config).await;
         let key = app.key(None, Environment::Live, &["*"]).await;
         Live { app, net, key, distribution, issuer }
@@ -77,7 +78,7 @@ impl Live {
     }
 
     async fn execute(&self, at: Timestamp) -> usize {
-        self.app.jobs().execute_payouts_once(at).await.unwrap()
+        self.app.workers().execute_payouts_once(at).await.unwrap()
     }
 }
 
@@ -177,8 +178,8 @@ live_test!(a_crash_after_submitting_is_reconciled_by_hash, 60, |live| {
     let store = live.app.store();
     let now = Timestamp::now();
     let claimed = store.claim_payouts(now, 120_000, 10).await.unwrap();
-    let ledger = live.app.jobs().live_ledger().unwrap();
-    let (hash, envelope) = ledger.build(&claimed[0]).await.unwrap();
+    let ledger = live.app.workers().services().live_ledger().unwrap();
+    let lajan_ledger::Transaction { hash, envelope } = ledger.build(&claimed[0]).await.unwrap();
     store.start_attempt(&id, &hash, &envelope, now).await.unwrap();
     let horizon = lajan_ledger::horizon::HorizonClient::new(live.net.url(), std::time::Duration::from_secs(5)).unwrap();
     horizon.submit(&envelope).await.unwrap();
@@ -199,7 +200,8 @@ live_test!(a_stored_transaction_whose_sequence_was_taken_is_replaced_after_max_t
     let store = live.app.store();
     let now = Timestamp::now();
     let claimed = store.claim_payouts(now, 120_000, 10).await.unwrap();
-    let (hash, envelope) = live.app.jobs().live_ledger().unwrap().build(&claimed[0]).await.unwrap();
+    let ledger = live.app.workers().services().live_ledger().unwrap();
+    let lajan_ledger::Transaction { hash, envelope } = ledger.build(&claimed[0]).await.unwrap();
     store.start_attempt(&id, &hash, &envelope, now).await.unwrap();
     // The process died before submitting, and another transaction used the sequence meanwhile.
     live.net.create_account(&live.distribution, START_SEQ + 1);
@@ -252,7 +254,7 @@ live_test!(the_live_watcher_pays_invoices_by_memo_from_the_configured_issuer, 60
         2_500_000_000,
         Some(&intent.reference),
     );
-    assert_eq!(live.app.jobs().watch_live_payments_once().await.unwrap(), 1);
+    assert_eq!(live.app.workers().watch_live_payments_once().await.unwrap(), 1);
     let paid = live.get(&format!("/v1/invoices/{id}")).await;
     assert_eq!(paid["status"], "paid", "{paid}");
     assert_eq!(paid["amountPaid"], "250.00");
@@ -260,7 +262,7 @@ live_test!(the_live_watcher_pays_invoices_by_memo_from_the_configured_issuer, 60
     assert_eq!(recorded.len(), 1);
     assert_eq!(recorded[0].tx_hash, hash);
     // The cursor moved past them: nothing is recorded twice.
-    assert_eq!(live.app.jobs().watch_live_payments_once().await.unwrap(), 0);
+    assert_eq!(live.app.workers().watch_live_payments_once().await.unwrap(), 0);
     assert_eq!(
         live.app.store().ledger_cursor(&format!("live:payments:{}", live.distribution)).await.unwrap().as_deref(),
         Some("3")

@@ -153,9 +153,9 @@ api_test!(the_overdue_job_moves_each_invoice_once, |app| {
     let future = app.invoice(cid, json!({ "dueDate": "2099-12-31", "sendImmediately": true })).await;
     let draft = app.invoice(cid, json!({ "dueDate": "2020-01-01" })).await;
     let now = lajan_domain::Timestamp::now();
-    let (a, b) = tokio::join!(app.jobs().mark_overdue_once(now), app.jobs().mark_overdue_once(now));
+    let (a, b) = tokio::join!(app.workers().mark_overdue_once(now), app.workers().mark_overdue_once(now));
     assert_eq!(a.unwrap() + b.unwrap(), 2, "two processes at once still move each invoice once");
-    assert_eq!(app.jobs().mark_overdue_once(now).await.unwrap(), 0);
+    assert_eq!(app.workers().mark_overdue_once(now).await.unwrap(), 0);
     for (inv, status) in [(&late, "overdue"), (&viewed, "overdue"), (&future, "sent"), (&draft, "draft")] {
         let got: Value = app.get(&format!("/v1/invoices/{}", inv["id"].as_str().unwrap())).await.json().await.unwrap();
         assert_eq!(got["status"], status);
@@ -175,7 +175,7 @@ api_test!(the_due_date_is_judged_in_the_organizations_timezone, |app| {
     // In a timezone 12 hours behind UTC, "yesterday in UTC" may still be today: only UTC+0 and
     // later zones see it as past for certain, so judge with a zone far ahead.
     app.put("/v1/settings", &json!({ "timezone": "Pacific/Kiritimati" })).await;
-    app.jobs().mark_overdue_once(lajan_domain::Timestamp::now()).await.unwrap();
+    app.workers().mark_overdue_once(lajan_domain::Timestamp::now()).await.unwrap();
     let got: Value = app.get(&format!("/v1/invoices/{}", inv["id"].as_str().unwrap())).await.json().await.unwrap();
     assert_eq!(got["status"], "overdue");
     let today_far_west =
@@ -184,7 +184,7 @@ api_test!(the_due_date_is_judged_in_the_organizations_timezone, |app| {
         .invoice(client["id"].as_str().unwrap(), json!({ "dueDate": today_far_west, "sendImmediately": true }))
         .await;
     app.put("/v1/settings", &json!({ "timezone": "Pacific/Pago_Pago" })).await;
-    app.jobs().mark_overdue_once(lajan_domain::Timestamp::now()).await.unwrap();
+    app.workers().mark_overdue_once(lajan_domain::Timestamp::now()).await.unwrap();
     let got: Value = app.get(&format!("/v1/invoices/{}", not_yet["id"].as_str().unwrap())).await.json().await.unwrap();
     assert_eq!(got["status"], "sent", "due today in the organization's zone is not overdue");
 });
@@ -265,7 +265,7 @@ async fn live_invoices_are_delivered_by_email_and_sms() {
     let smtp = SmtpSink::start(SmtpMode::Accept).await;
     let sms = SmsProvider::start().await;
     let mut config = test_config();
-    config.smtp = Some(SmtpConfig {
+    config.workers.smtp = Some(SmtpConfig {
         host: smtp.addr().ip().to_string(),
         port: smtp.addr().port(),
         tls: SmtpTls::None,
@@ -274,7 +274,7 @@ async fn live_invoices_are_delivered_by_email_and_sms() {
         from: "Acme <billing@acme.test>".into(),
         timeout: std::time::Duration::from_secs(5),
     });
-    config.sms = Some(SmsConfig {
+    config.workers.sms = Some(SmsConfig {
         base_url: sms.base_url(),
         account_sid: sms.account_sid().to_owned(),
         auth_token: sms.auth_token().to_owned().into(),
@@ -291,7 +291,7 @@ async fn live_invoices_are_delivered_by_email_and_sms() {
     let inv: Value = app.post_with(&live, "/v1/invoices", &body).await.json().await.unwrap();
     assert_eq!(inv["status"], "sent");
     let link = inv["paymentLink"]["url"].as_str().unwrap();
-    assert_eq!(app.jobs().deliver_messages_once(lajan_domain::Timestamp::now()).await.unwrap(), 2);
+    assert_eq!(app.workers().deliver_messages_once(lajan_domain::Timestamp::now()).await.unwrap(), 2);
 
     let emails = smtp.messages();
     assert_eq!(emails.len(), 1);
@@ -306,7 +306,7 @@ async fn live_invoices_are_delivered_by_email_and_sms() {
     assert!(texts[0].body.contains(link) && texts[0].body.contains("1250.00"));
     assert!(texts[0].body.chars().count() <= 160);
     assert_eq!(
-        app.jobs().deliver_messages_once(lajan_domain::Timestamp::now()).await.unwrap(),
+        app.workers().deliver_messages_once(lajan_domain::Timestamp::now()).await.unwrap(),
         0,
         "each is delivered once"
     );
@@ -321,10 +321,10 @@ async fn live_invoices_are_delivered_by_email_and_sms() {
         )
         .await;
     assert_eq!(r.status(), 200);
-    assert_eq!(app.jobs().deliver_messages_once(lajan_domain::Timestamp::now()).await.unwrap(), 1);
+    assert_eq!(app.workers().deliver_messages_once(lajan_domain::Timestamp::now()).await.unwrap(), 1);
     assert_eq!(sms.messages().len(), 1, "the failed attempt delivered nothing");
     let later = lajan_domain::Timestamp::now().plus_millis(31_000);
-    assert_eq!(app.jobs().deliver_messages_once(later).await.unwrap(), 1, "retried after the backoff");
+    assert_eq!(app.workers().deliver_messages_once(later).await.unwrap(), 1, "retried after the backoff");
     assert_eq!(sms.messages().len(), 2);
     let tenant = lajan_domain::Tenant::new(app.org.id.clone(), Environment::Live);
     let stored = app.store().list_messages(&tenant, Default::default()).await.unwrap();
@@ -340,8 +340,8 @@ async fn the_background_sender_delivers_right_after_a_send() {
     use lajan_worker::testing::{SmtpMode, SmtpSink, wait_for};
     let smtp = SmtpSink::start(SmtpMode::Accept).await;
     let mut config = test_config();
-    config.jobs = Some(lajan_api::jobs::JobIntervals::default());
-    config.smtp = Some(SmtpConfig {
+    config.background = true;
+    config.workers.smtp = Some(SmtpConfig {
         host: smtp.addr().ip().to_string(),
         port: smtp.addr().port(),
         tls: SmtpTls::None,

@@ -2,8 +2,8 @@
 //! execution on the sandbox ledger including its magic destinations.
 
 use crate::common::{TestApp, WALLET, expect_error};
-use lajan_api::stellar::magic;
 use lajan_domain::{Environment, Timestamp};
+use lajan_ledger::sandbox::magic;
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -18,7 +18,7 @@ async fn action(app: &TestApp, key: &str, id: &str, verb: &str) -> reqwest::Resp
 }
 
 async fn execute(app: &TestApp, at: Timestamp) -> usize {
-    app.jobs().execute_payouts_once(at).await.unwrap()
+    app.workers().execute_payouts_once(at).await.unwrap()
 }
 
 async fn get(app: &TestApp, id: &str) -> Value {
@@ -331,7 +331,7 @@ async fn two_executors_on_one_postgres_execute_each_payout_once() {
         );
     }
     let now = Timestamp::now();
-    let (a, b) = tokio::join!(app.jobs().execute_payouts_once(now), second.jobs.execute_payouts_once(now));
+    let (a, b) = tokio::join!(app.workers().execute_payouts_once(now), second.workers.execute_payouts_once(now));
     assert_eq!(a.unwrap() + b.unwrap(), 30, "every payout claimed by exactly one executor");
     for id in &ids {
         let got = get(&app, id).await;

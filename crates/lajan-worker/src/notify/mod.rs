@@ -1,34 +1,15 @@
-//! Customer notifications: the message and outcome types, the sender traits the worker depends on,
+//! Customer notifications: the outcome types, the sender traits the notification sender depends on,
 //! and the SMTP and HTTP-SMS implementations behind them.
 //!
 //! Every failure is sorted into retry-later ([`NotifyError::Transient`]) or give-up
 //! ([`NotifyError::Permanent`]) so the caller can schedule retries without knowing the protocols.
 
-pub mod render;
 mod sms;
 mod smtp;
 
+pub use lajan_services::messages::{Email, Sms};
 pub use sms::{HttpSmsSender, SmsConfig};
 pub use smtp::{SmtpConfig, SmtpSender, SmtpTls};
-
-/// An email ready to send: the sender address comes from the transport's configuration.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Email {
-    pub to: String,
-    pub subject: String,
-    /// The text/plain alternative.
-    pub text: String,
-    /// The text/html alternative.
-    pub html: String,
-}
-
-/// A text message ready to send: the sender number comes from the provider's configuration.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Sms {
-    /// E.164, e.g. `+50937000000`.
-    pub to: String,
-    pub body: String,
-}
 
 /// What the provider said when it accepted a message, kept so support can trace a delivery.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,17 +86,4 @@ impl SmsSender for Unconfigured {
     async fn send(&self, _: &Sms) -> Result<Delivery, NotifyError> {
         Err(NotifyError::NotConfigured(self.0))
     }
-}
-
-/// Folds line breaks and other control characters into single spaces: header values (and SMS
-/// text) built from customer-entered names must not be able to start a new header line.
-pub(crate) fn one_line(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for word in s.split(|c: char| c.is_whitespace() || c.is_control()).filter(|w| !w.is_empty()) {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
-    out
 }

@@ -102,7 +102,7 @@ fn rejection_text(status: StatusCode, body: &[u8]) -> String {
         }
         _ => {
             let body = String::from_utf8_lossy(body);
-            let body = super::one_line(&body);
+            let body = lajan_services::messages::one_line(&body);
             if !body.is_empty() {
                 text.push_str(": ");
                 text.extend(body.chars().take(300));

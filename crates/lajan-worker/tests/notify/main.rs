@@ -1,5 +1,4 @@
 //! Delivery-layer tests against loopback stand-ins: an SMTP sink and an HTTP SMS provider.
 
-mod render;
 mod sms;
 mod smtp;

@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use lajan_worker::notify::render::{InvoiceNotice, invoice_email};
+use lajan_services::messages::render::{InvoiceNotice, invoice_email};
 use lajan_worker::notify::{Delivery, EmailSender, NotifyError, SmtpConfig, SmtpSender, SmtpTls};
 use lajan_worker::testing::{SmtpMode, SmtpSink};
 use secrecy::SecretString;

@@ -1,5 +1,6 @@
-//! Running the real `lajan serve` binary in tests: a temporary SQLite database, a free port,
-//! stderr collected line by line, and a stop by SIGTERM (graceful) or SIGKILL (a crash).
+//! Running the real `lajan` binary in tests (`serve`, `serve --no-workers`, `worker`): a
+//! temporary SQLite database or a PostgreSQL one, a free port, stderr collected line by line,
+//! and a stop by SIGTERM (graceful) or SIGKILL (a crash).
 
 #![allow(dead_code)]
 
@@ -29,19 +30,29 @@ impl Serve {
 
     /// Starts `serve` on `port` over the database `url` names (SQLite or PostgreSQL).
     pub fn start_on(url: &str, port: u16, env: &[(&str, &str)]) -> Serve {
+        Serve::run(url, &["serve"], Some(port), env)
+    }
+
+    /// Starts `lajan <args>` over the database `url`; with `port`, listening there (and waits
+    /// until it accepts connections), without, as a worker (and waits until it says it runs).
+    pub fn run(url: &str, args: &[&str], port: Option<u16>, env: &[(&str, &str)]) -> Serve {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_lajan"));
-        cmd.args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+        cmd.args(args)
             .env("LAJAN_DATABASE_URL", url)
             .env("LAJAN_LOG", "info")
             .env_remove("LAJAN_CONFIG")
             .env_remove("LAJAN_PUBLIC_URL")
             .env_remove("LAJAN_REDIS_URL")
+            .env_remove("LAJAN_NO_WORKERS")
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
+        if let Some(port) = port {
+            cmd.args(["--listen", &format!("127.0.0.1:{port}")]);
+        }
         for (k, v) in env {
             cmd.env(k, v);
         }
-        let mut child = cmd.spawn().expect("spawn serve");
+        let mut child = cmd.spawn().expect("spawn lajan");
         let stderr = child.stderr.take().unwrap();
         let (tx, lines) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
@@ -49,12 +60,22 @@ impl Serve {
                 let _ = tx.send(line);
             }
         });
-        let started = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(started.elapsed() < Duration::from_secs(30), "serve did not start");
-            std::thread::sleep(Duration::from_millis(25));
+        let base = port.map_or_else(String::new, |port| format!("http://127.0.0.1:{port}"));
+        let mut serve = Serve { child: Some(child), lines, seen: Vec::new(), base };
+        match port {
+            Some(port) => {
+                let started = Instant::now();
+                while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+                    assert!(started.elapsed() < Duration::from_secs(30), "lajan {args:?} did not start");
+                    std::thread::sleep(Duration::from_millis(25));
+                }
+            }
+            None => {
+                let running = serve.wait_for_line(|l| l.contains("workers running"), Duration::from_secs(30));
+                assert!(running.is_some(), "lajan {args:?} did not start: {:?}", serve.seen);
+            }
         }
-        Serve { child: Some(child), lines, seen: Vec::new(), base: format!("http://127.0.0.1:{port}") }
+        serve
     }
 
     /// Waits for a stderr line matching `pred` (lines seen earlier count too).

@@ -1,30 +1,12 @@
-//! How invoices, payment links and their events look from outside: the response views, the
-//! event objects built from them, the payment-page URL, and the notification messages.
+//! How invoices and payment links look from outside: the HTTP bodies, which are also their
+//! events' objects.
 
-use lajan_domain::id::IdKind;
+use super::{money, number, pay_url};
+use lajan_domain::Timestamp;
 use lajan_domain::invoice::LineItem;
-use lajan_domain::money::format_scaled;
-use lajan_domain::{Invalid, Timestamp};
-use lajan_store::NewEvent;
-use lajan_store::invoices::{Channel, InvoiceDetail, NewMessage, PaymentLink};
+use lajan_store::invoices::{InvoiceDetail, PaymentLink};
 use serde::Serialize;
-use std::str::FromStr;
 use utoipa::ToSchema;
-
-/// Money as the API shows it: a decimal string with two places.
-pub fn money(cents: i64) -> String {
-    format_scaled(cents, 2)
-}
-
-/// An exact JSON number from its decimal text.
-pub fn number(text: &str) -> serde_json::Number {
-    serde_json::Number::from_str(text).unwrap_or_else(|_| serde_json::Number::from(0))
-}
-
-/// The hosted payment page of an intent.
-pub fn pay_url(public_url: &str, intent_id: &str) -> String {
-    format!("{public_url}/pay/{intent_id}")
-}
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -181,11 +163,6 @@ impl InvoiceView {
     }
 }
 
-/// The event for an invoice change: the invoice in full, as of the change.
-pub fn invoice_event(event_type: &'static str, d: &InvoiceDetail, public_url: &str) -> NewEvent {
-    NewEvent { event_type, object: serde_json::to_value(InvoiceView::from_detail(d, public_url)).unwrap_or_default() }
-}
-
 /// A payment link as the payment-links area shows it.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -221,67 +198,4 @@ impl PaymentLinkView {
             created_at: l.created_at,
         }
     }
-}
-
-pub fn link_event(event_type: &'static str, l: &PaymentLink, public_url: &str) -> NewEvent {
-    NewEvent {
-        event_type,
-        object: serde_json::to_value(PaymentLinkView::from_link(l, public_url, Timestamp::now())).unwrap_or_default(),
-    }
-}
-
-/// The email and SMS for an invoice, on the channels requested that the client can receive.
-/// `requested` empty means every channel the client can receive.
-pub fn invoice_messages(
-    d: &InvoiceDetail,
-    organization: &str,
-    public_url: &str,
-    requested: &[Channel],
-) -> Result<Vec<NewMessage>, Invalid> {
-    use lajan_worker::notify::render::{InvoiceNotice, invoice_email, invoice_sms};
-    let notice = InvoiceNotice {
-        organization: organization.to_owned(),
-        invoice_number: d.invoice.number.clone(),
-        amount_due: money((d.invoice.totals.total - d.invoice.amount_paid).max(0)),
-        currency: d.invoice.currency.code().to_owned(),
-        due_date: d.invoice.due_date.to_string(),
-        pay_url: pay_url(public_url, &d.intent.id),
-        memo: d.invoice.memo.clone(),
-    };
-    let wanted = |c: Channel| requested.is_empty() || requested.contains(&c);
-    let mut messages = Vec::new();
-    if let (true, Some(email)) = (wanted(Channel::Email), &d.client.email) {
-        let m = invoice_email(&notice, email);
-        messages.push(NewMessage {
-            id: IdKind::Message.generate(),
-            channel: Channel::Email,
-            recipient: m.to,
-            subject: Some(m.subject),
-            body_text: m.text,
-            body_html: Some(m.html),
-        });
-    }
-    if let (true, Some(phone)) = (wanted(Channel::Sms), &d.client.phone_number) {
-        let m = invoice_sms(&notice, phone);
-        messages.push(NewMessage {
-            id: IdKind::Message.generate(),
-            channel: Channel::Sms,
-            recipient: m.to,
-            subject: None,
-            body_text: m.body,
-            body_html: None,
-        });
-    }
-    if messages.is_empty() {
-        let asked = if requested.is_empty() {
-            "email or sms".to_owned()
-        } else {
-            requested.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(" or ")
-        };
-        return Err(Invalid::new(
-            "no_channel_available",
-            format!("The client has no contact for {asked}: add an email or phone number to the client"),
-        ));
-    }
-    Ok(messages)
 }

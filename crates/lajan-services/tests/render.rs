@@ -1,6 +1,6 @@
 //! The invoice notice texts: every field present, HTML escaped, SMS in one GSM-7 segment.
 
-use lajan_worker::notify::render::{InvoiceNotice, invoice_email, invoice_sms, is_single_gsm_segment};
+use lajan_services::messages::render::{InvoiceNotice, invoice_email, invoice_sms, is_single_gsm_segment};
 
 const URL: &str = "https://pay.example.ht/pay/pi_0123456789abcdef0123456789abcdef";
 

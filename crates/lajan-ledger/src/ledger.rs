@@ -1,0 +1,114 @@
+//! The one interface the payout executor pays through, implemented by the sandbox simulator
+//! ([`crate::sandbox`]) and by Stellar through Horizon ([`crate::live`]); and the retry rules
+//! both follow.
+
+use async_trait::async_trait;
+use lajan_domain::Tenant;
+use lajan_domain::payout::{AttemptResult, PayoutDetail};
+use lajan_store::StoreError;
+use std::sync::Arc;
+
+/// A transaction for a payout: its hash, stored before it is submitted, and its envelope, which
+/// a resubmission sends unchanged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transaction {
+    pub hash: String,
+    pub envelope: String,
+}
+
+/// Why a ledger gave no answer. Nothing was submitted, or the store could not be reached.
+#[derive(Debug, thiserror::Error)]
+pub enum LedgerFault {
+    /// The network could not be asked (e.g. Horizon is unreachable); try again later.
+    #[error("{0}")]
+    Unavailable(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+pub type LedgerResult<T> = Result<T, LedgerFault>;
+
+/// A network payouts are paid on.
+#[async_trait]
+pub trait Ledger: Send + Sync {
+    /// How many payouts may be in flight at once: sandbox payouts share a ledger and wait for its
+    /// close together; live ones each take the distribution account's next sequence number.
+    fn parallelism(&self) -> usize;
+
+    /// Builds and signs a new transaction paying `payout`. An error means nothing was signed.
+    async fn build(&self, payout: &PayoutDetail) -> LedgerResult<Transaction>;
+
+    /// Submits a stored transaction and says how the attempt ended. `resubmission`: an earlier
+    /// attempt (or a process that died) may already have sent it. Unknown outcomes are
+    /// `AttemptResult::Retry` with [`OUTCOME_UNKNOWN`], never failures.
+    async fn submit(
+        &self,
+        payout: &PayoutDetail,
+        tx: &Transaction,
+        resubmission: bool,
+        attempt_number: i64,
+        retry: &RetryPolicy<'_>,
+    ) -> LedgerResult<AttemptResult>;
+
+    /// The ledger that applied the transaction with this hash, if it was applied.
+    async fn lookup(&self, hash: &str) -> LedgerResult<Option<i64>>;
+
+    /// What the account `tenant` pays from holds of an asset, in cents; `None` when it holds no
+    /// trustline for it (`asset_issuer` `None`: the native asset).
+    async fn balance(&self, tenant: &Tenant, asset_code: &str, asset_issuer: Option<&str>)
+    -> LedgerResult<Option<i64>>;
+}
+
+/// The ledger of each environment: the sandbox always, the live network when configured.
+#[derive(Clone)]
+pub struct Ledgers {
+    pub sandbox: Arc<dyn Ledger>,
+    pub live: Option<Arc<dyn Ledger>>,
+}
+
+impl Ledgers {
+    /// The ledger `tenant`'s payouts go to; `None` for live ones while no live network is set.
+    pub fn of(&self, tenant: &Tenant) -> Option<&Arc<dyn Ledger>> {
+        if tenant.env.is_live() { self.live.as_ref() } else { Some(&self.sandbox) }
+    }
+}
+
+/// How often a payout is tried, and how long to wait between tries.
+pub struct RetryPolicy<'a> {
+    /// Attempts after which an error that left nothing applied becomes final. Unknown outcomes
+    /// never become failures: the same transaction is resubmitted until the ledger settles it.
+    pub max_attempts: i64,
+    /// Waits before the 2nd, 3rd, ... attempt; the last one repeats.
+    pub delays_secs: &'a [i64],
+}
+
+impl RetryPolicy<'_> {
+    /// Seconds to wait after attempt `attempt_number` (1-based).
+    pub fn delay_after(&self, attempt_number: i64) -> i64 {
+        let i = usize::try_from(attempt_number.saturating_sub(1)).unwrap_or(0);
+        self.delays_secs.get(i).or(self.delays_secs.last()).copied().unwrap_or(60)
+    }
+}
+
+/// The error code of an attempt whose outcome is unknown (a timeout): the payout resumes by
+/// resubmitting the same stored transaction, never by building a new one.
+pub const OUTCOME_UNKNOWN: &str = "tx_timeout";
+
+/// Whether a payout whose last attempt ended with `code` (None: it never finished, e.g. a crash)
+/// must resume with that attempt's transaction.
+pub fn resubmits_same_transaction(code: Option<&str>) -> bool {
+    code.is_none_or(|c| c == OUTCOME_UNKNOWN)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_delay_repeats_and_unknown_outcomes_resubmit() {
+        let retry = RetryPolicy { max_attempts: 5, delays_secs: &[5, 30] };
+        assert_eq!((retry.delay_after(1), retry.delay_after(2), retry.delay_after(9)), (5, 30, 30));
+        assert!(resubmits_same_transaction(None) && resubmits_same_transaction(Some(OUTCOME_UNKNOWN)));
+        assert!(!resubmits_same_transaction(Some("tx_bad_seq")));
+    }
+}

@@ -1,0 +1,220 @@
+//! Live payouts on Stellar through Horizon: payment transactions built with `stellar-xdr` and
+//! signed with the distribution account's secret ([`crate::stellar`]), submitted so the payment
+//! lands at most once ([`crate::horizon::submit_exactly_once`]).
+//!
+//! A payout's transaction uses the distribution account's next sequence number, read from Horizon
+//! when the transaction is built. Two transactions built on the same sequence (two executors at
+//! once) cannot both land: the loser is refused with `tx_bad_seq`, nothing moves, and a new
+//! transaction is built for it. A transaction is only replaced once the network has settled that
+//! it was not applied (refused, or its `max_time` passed without it).
+
+use crate::horizon::{HorizonClient, HorizonError, submit_exactly_once};
+use crate::ledger::{Ledger, LedgerFault, LedgerResult, OUTCOME_UNKNOWN, RetryPolicy, Transaction};
+use crate::stellar::{PaymentTx, account_of_secret, build_and_sign, decode_payment};
+use async_trait::async_trait;
+use lajan_domain::client::WalletAddress;
+use lajan_domain::payout::{AttemptResult, PayoutDetail};
+use lajan_domain::{Tenant, Timestamp};
+use secrecy::SecretString;
+use std::time::Duration;
+
+/// Refusals that leave nothing applied and that a new transaction can cure: another transaction
+/// took the sequence, the fee was below the surge price, or the time bounds ran out.
+const REBUILD: [&str; 3] = ["tx_bad_seq", "tx_insufficient_fee", "tx_too_late"];
+
+/// The public Stellar network, where live payouts go unless configured otherwise.
+pub const PUBLIC_NETWORK_PASSPHRASE: &str = crate::stellar::PUBLIC_PASSPHRASE;
+
+/// Where and how live payouts are made, and where live payments arrive.
+#[derive(Debug, Clone)]
+pub struct LiveLedgerConfig {
+    /// e.g. `https://horizon.stellar.org`.
+    pub horizon_url: String,
+    /// Signed into every transaction: the public network's unless configured otherwise.
+    pub network_passphrase: String,
+    /// The `S...` seed of the account payouts are paid from. Never logged.
+    pub distribution_secret: SecretString,
+    /// The account customers pay into; the distribution account when unset.
+    pub receiving_account: Option<String>,
+    /// Stroops per operation (the network minimum is 100).
+    pub base_fee: u32,
+    /// A transaction's `max_time` is this long after it is built; an unknown outcome is settled
+    /// when it has passed.
+    pub tx_timeout_secs: u64,
+}
+
+/// The live Stellar network as the executor and the payment watcher see it.
+pub struct StellarLedger {
+    horizon: HorizonClient,
+    passphrase: String,
+    distribution_account: String,
+    secret: SecretString,
+    receiving_account: String,
+    base_fee: u32,
+    tx_timeout_secs: u64,
+}
+
+impl std::fmt::Debug for StellarLedger {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StellarLedger")
+            .field("distribution_account", &self.distribution_account)
+            .field("receiving_account", &self.receiving_account)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A configuration the live ledger cannot start with, naming the setting to fix.
+#[derive(Debug, thiserror::Error)]
+#[error("{setting}: {problem}")]
+pub struct ConfigError {
+    pub setting: &'static str,
+    pub problem: String,
+}
+
+impl StellarLedger {
+    /// Checks the configuration (the secret must be a valid seed) without touching the network.
+    pub fn new(config: &LiveLedgerConfig) -> Result<Self, ConfigError> {
+        let distribution_account = account_of_secret(&config.distribution_secret).map_err(|e| ConfigError {
+            setting: "the live distribution secret (LAJAN_LIVE_DISTRIBUTION_SECRET)",
+            problem: e.to_string(),
+        })?;
+        let receiving_account = config.receiving_account.clone().unwrap_or_else(|| distribution_account.clone());
+        WalletAddress::parse(&receiving_account).map_err(|e| ConfigError {
+            setting: "the live receiving account (LAJAN_LIVE_RECEIVING_ACCOUNT)",
+            problem: e.to_string(),
+        })?;
+        // Horizon answers a submission within ~30 s (then 504), so a little more than that.
+        let horizon = HorizonClient::new(&config.horizon_url, Duration::from_secs(40))
+            .map_err(|e| ConfigError { setting: "the Horizon URL (LAJAN_LIVE_HORIZON_URL)", problem: e.to_string() })?;
+        Ok(StellarLedger {
+            horizon,
+            passphrase: config.network_passphrase.clone(),
+            distribution_account,
+            secret: config.distribution_secret.clone(),
+            receiving_account,
+            base_fee: config.base_fee,
+            tx_timeout_secs: config.tx_timeout_secs,
+        })
+    }
+
+    /// Where customers pay invoices: shown on live payment pages and watched for payments.
+    pub fn receiving_account(&self) -> &str {
+        &self.receiving_account
+    }
+
+    /// The Horizon server, for the live payment watcher.
+    pub fn horizon(&self) -> &HorizonClient {
+        &self.horizon
+    }
+}
+
+#[async_trait]
+impl Ledger for StellarLedger {
+    fn parallelism(&self) -> usize {
+        1
+    }
+
+    /// Fails without side effects when Horizon cannot give the account's sequence or the payout
+    /// cannot be expressed as a Stellar payment.
+    async fn build(&self, d: &PayoutDetail) -> LedgerResult<Transaction> {
+        let p = &d.payout;
+        let unavailable = LedgerFault::Unavailable;
+        let sequence = self
+            .horizon
+            .account_sequence(&self.distribution_account)
+            .await
+            .map_err(|e| unavailable(format!("cannot read the distribution account's sequence: {e}")))?;
+        let next = sequence
+            .checked_add(1)
+            .ok_or_else(|| unavailable("the account's sequence number is exhausted".to_owned()))?;
+        let signed = build_and_sign(
+            &PaymentTx {
+                network_passphrase: &self.passphrase,
+                source_account: &self.distribution_account,
+                sequence: next,
+                base_fee: self.base_fee,
+                min_time: 0,
+                max_time: unix_now() + self.tx_timeout_secs,
+                destination: &p.wallet_account_id,
+                asset_code: &p.asset_code,
+                asset_issuer: p.asset_issuer.as_deref(),
+                amount_cents: p.asset_amount,
+                memo_text: p.memo.as_deref(),
+            },
+            &self.secret,
+        )
+        .map_err(|e| unavailable(format!("cannot build the transaction: {e}")))?;
+        Ok(Transaction { hash: signed.hash_hex, envelope: signed.envelope_xdr_base64 })
+    }
+
+    async fn submit(
+        &self,
+        _payout: &PayoutDetail,
+        tx: &Transaction,
+        resubmission: bool,
+        attempt_number: i64,
+        retry: &RetryPolicy<'_>,
+    ) -> LedgerResult<AttemptResult> {
+        let max_time = match decode_payment(&tx.envelope, &self.passphrase) {
+            Ok(decoded) if decoded.hash_hex == tx.hash => decoded.max_time,
+            // Not a transaction for this network: it cannot be submitted, so it never moved money.
+            _ => {
+                return Ok(AttemptResult::Failed {
+                    code: "tx_malformed".into(),
+                    message: "the stored transaction is not a payment on the configured network".into(),
+                });
+            }
+        };
+        let outcome =
+            submit_exactly_once(&self.horizon, &tx.envelope, &tx.hash, max_time, resubmission, unix_now).await;
+        let now = Timestamp::now();
+        Ok(match outcome {
+            Ok(submitted) => AttemptResult::Sent { ledger_seq: submitted.ledger },
+            Err(e @ HorizonError::Rejected { .. }) => {
+                let code = e.error_code();
+                if REBUILD.contains(&code.as_str()) && attempt_number < retry.max_attempts {
+                    AttemptResult::Retry {
+                        message: format!("{e}; a new transaction will be built"),
+                        code,
+                        retry_at: now.plus_millis(1000),
+                    }
+                } else {
+                    AttemptResult::Failed { message: e.to_string(), code }
+                }
+            }
+            // The payment may have landed: never a failure, and never a new transaction.
+            Err(e) => AttemptResult::Retry {
+                code: OUTCOME_UNKNOWN.into(),
+                message: format!("{e}; the same transaction will be resubmitted"),
+                retry_at: now.plus_millis(retry.delay_after(attempt_number) * 1000),
+            },
+        })
+    }
+
+    async fn lookup(&self, hash: &str) -> LedgerResult<Option<i64>> {
+        self.horizon.transaction_ledger(hash).await.map_err(|e| LedgerFault::Unavailable(e.to_string()))
+    }
+
+    /// Every live organization pays from the one distribution account.
+    async fn balance(
+        &self,
+        _tenant: &Tenant,
+        asset_code: &str,
+        asset_issuer: Option<&str>,
+    ) -> LedgerResult<Option<i64>> {
+        let held = self
+            .horizon
+            .account_balance(&self.distribution_account, asset_code, asset_issuer)
+            .await
+            .map_err(|e| LedgerFault::Unavailable(e.to_string()))?;
+        let Some(text) = held else { return Ok(None) };
+        // Seven decimal places on the network, cents here: a fraction of a cent is not counted.
+        let stroops = lajan_domain::money::parse_scaled(&text, 7)
+            .map_err(|_| LedgerFault::Unavailable(format!("Horizon's balance {text:?} does not parse")))?;
+        Ok(Some(stroops / 100_000))
+    }
+}
+
+fn unix_now() -> u64 {
+    u64::try_from(Timestamp::now().as_millis() / 1000).unwrap_or(0)
+}

@@ -1,0 +1,232 @@
+//! The sandbox network, persisted in the store, with its documented magic destinations and the
+//! accounts it derives. The envelope is a canonical JSON document standing in for a signed
+//! Stellar transaction; its SHA-256 is the transaction hash. Like Horizon, a submission answers
+//! once its ledger closed.
+//!
+//! Accounts and issuers are derived from fixed labels, so they are valid StrKeys that stay the
+//! same across restarts (they exist only on the simulated ledger).
+
+use crate::ledger::{Ledger, LedgerResult, OUTCOME_UNKNOWN, RetryPolicy, Transaction};
+use async_trait::async_trait;
+use lajan_domain::payout::{AttemptResult, PayoutDetail};
+use lajan_domain::{Tenant, Timestamp, asset};
+use lajan_store::Store;
+use lajan_store::payouts::SandboxSubmit;
+use sha2::{Digest, Sha256};
+use std::sync::Arc;
+
+/// A valid account StrKey derived from `label`.
+pub fn derived_account(label: &str) -> String {
+    let key: [u8; 32] = Sha256::digest(label.as_bytes()).into();
+    stellar_strkey::ed25519::PublicKey(key).to_string().to_string()
+}
+
+/// The organization's receiving (and paying) account on the sandbox ledger.
+pub fn receiving_account(org_id: &str) -> String {
+    derived_account(&format!("lajan-sandbox-receiving:{org_id}"))
+}
+
+/// The account simulated customer payments come from.
+pub fn customer_account() -> String {
+    derived_account("lajan-sandbox-customer")
+}
+
+/// The issuer of a registry asset on the sandbox ledger; `None` for XLM and unknown codes.
+pub fn issuer(asset_code: &str) -> Option<String> {
+    (asset_code != asset::NATIVE && asset::find(asset_code).is_some())
+        .then(|| derived_account(&format!("lajan-sandbox-issuer:{asset_code}")))
+}
+
+/// Documented sandbox destinations that make the simulated network misbehave on purpose.
+pub mod magic {
+    use super::derived_account;
+
+    /// What a magic destination does.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Behaviour {
+        /// Final: the destination account does not exist.
+        NoDestination,
+        /// Final: the destination holds no trustline for the asset.
+        NoTrust,
+        /// Final: the source cannot cover the amount.
+        Underfunded,
+        /// The first submission times out (though the network applied it); resubmitting the
+        /// identical transaction reports success with the original ledger.
+        Timeout,
+    }
+
+    pub const LABELS: [(&str, Behaviour); 4] = [
+        ("op_no_destination", Behaviour::NoDestination),
+        ("op_no_trust", Behaviour::NoTrust),
+        ("op_underfunded", Behaviour::Underfunded),
+        ("timeout", Behaviour::Timeout),
+    ];
+
+    /// The magic address for a behaviour (a valid account StrKey).
+    pub fn address(label: &str) -> String {
+        derived_account(&format!("lajan-sandbox-magic:{label}"))
+    }
+
+    /// What `destination` does on the sandbox network, if it is magic.
+    pub fn behaviour(destination: &str) -> Option<Behaviour> {
+        LABELS.iter().find(|(label, _)| address(label) == destination).map(|(_, b)| *b)
+    }
+}
+
+/// Payouts claimed at once share the open ledger; this bounds how many wait on its close.
+const PARALLELISM: usize = 500;
+
+/// The sandbox network: its ledgers close every `close_ms`.
+pub struct SandboxLedger {
+    store: Arc<dyn Store>,
+    close_ms: i64,
+}
+
+impl SandboxLedger {
+    pub fn new(store: Arc<dyn Store>, close_ms: i64) -> Self {
+        SandboxLedger { store, close_ms }
+    }
+
+    pub fn close_ms(&self) -> i64 {
+        self.close_ms
+    }
+}
+
+#[async_trait]
+impl Ledger for SandboxLedger {
+    fn parallelism(&self) -> usize {
+        PARALLELISM
+    }
+
+    /// The nonce makes a retried payout a new transaction; resubmissions reuse the stored one.
+    async fn build(&self, d: &PayoutDetail) -> LedgerResult<Transaction> {
+        let p = &d.payout;
+        let envelope = serde_json::json!({
+            "network": "lajan-sandbox",
+            "source": receiving_account(&d.tenant.org_id),
+            "destination": p.wallet_account_id,
+            "asset": { "code": p.asset_code, "issuer": p.asset_issuer },
+            "amount": p.asset_amount,
+            "memo": p.memo,
+            "payout": p.id,
+            "nonce": uuid::Uuid::now_v7().to_string(),
+        })
+        .to_string();
+        Ok(Transaction { hash: lajan_domain::hex::encode(&Sha256::digest(envelope.as_bytes())), envelope })
+    }
+
+    async fn submit(
+        &self,
+        d: &PayoutDetail,
+        tx: &Transaction,
+        _resubmission: bool,
+        attempt_number: i64,
+        retry: &RetryPolicy<'_>,
+    ) -> LedgerResult<AttemptResult> {
+        use magic::Behaviour;
+        let p = &d.payout;
+        let fail = |code: &str, message: &str| AttemptResult::Failed { code: code.into(), message: message.into() };
+        let behaviour = magic::behaviour(&p.wallet_account_id);
+        match behaviour {
+            Some(Behaviour::NoDestination) => {
+                return Ok(fail("op_no_destination", "the destination account does not exist"));
+            }
+            Some(Behaviour::NoTrust) => {
+                return Ok(fail("op_no_trust", "the destination has no trustline for this asset"));
+            }
+            Some(Behaviour::Underfunded) => {
+                return Ok(fail("op_underfunded", "the source account cannot cover the amount"));
+            }
+            Some(Behaviour::Timeout) | None => {}
+        }
+        let now = Timestamp::now();
+        let submitted = self
+            .store
+            .sandbox_submit(
+                &d.tenant,
+                &tx.hash,
+                &p.wallet_account_id,
+                &p.asset_code,
+                p.asset_amount,
+                p.memo.as_deref(),
+                now,
+                self.close_ms,
+            )
+            .await?;
+        if let SandboxSubmit::Accepted { closes_at, .. } = &submitted {
+            wait_until(*closes_at).await;
+        }
+        Ok(match submitted {
+            SandboxSubmit::Accepted { fresh: true, ledger_seq, .. } if behaviour == Some(Behaviour::Timeout) => {
+                let delay = usize::try_from(attempt_number - 1).ok().and_then(|i| retry.delays_secs.get(i)).copied();
+                match delay {
+                    Some(secs) if attempt_number < retry.max_attempts => AttemptResult::Retry {
+                        code: OUTCOME_UNKNOWN.into(),
+                        message: "the network did not answer in time; the same transaction will be resubmitted".into(),
+                        retry_at: now.plus_millis(secs * 1000),
+                    },
+                    // Out of attempts: reconciled by hash, the network holds the transaction.
+                    _ => AttemptResult::Sent { ledger_seq },
+                }
+            }
+            SandboxSubmit::Accepted { ledger_seq, .. } => AttemptResult::Sent { ledger_seq },
+            SandboxSubmit::Refused { code, message } => fail(code, &message),
+        })
+    }
+
+    async fn lookup(&self, hash: &str) -> LedgerResult<Option<i64>> {
+        Ok(self.store.sandbox_transaction_seq(hash).await?)
+    }
+
+    /// Every sandbox account holds every registry asset from its own issuer.
+    async fn balance(
+        &self,
+        tenant: &Tenant,
+        asset_code: &str,
+        asset_issuer: Option<&str>,
+    ) -> LedgerResult<Option<i64>> {
+        if asset_issuer.map(str::to_owned) != issuer(asset_code) {
+            return Ok(None);
+        }
+        let balances = self.store.sandbox_balances(tenant).await?;
+        Ok(balances.into_iter().find(|(code, _)| code == asset_code).map(|(_, cents)| cents))
+    }
+}
+
+/// Sleeps until `at` (a ledger's close), as a Horizon submission waits for its ledger.
+pub async fn wait_until(at: Timestamp) {
+    let ms = at.as_millis() - Timestamp::now().as_millis();
+    if let Ok(ms) = u64::try_from(ms) {
+        tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derived_accounts_are_valid_and_stable() {
+        let a = receiving_account("org_1");
+        assert!(lajan_domain::client::WalletAddress::parse(&a).is_ok());
+        assert_eq!(a, receiving_account("org_1"));
+        assert_ne!(a, receiving_account("org_2"));
+        assert_ne!(issuer("HTG"), issuer("USD"));
+        assert_eq!((issuer("XLM"), issuer("DOGE")), (None, None));
+    }
+
+    /// The addresses docs/payouts.md documents.
+    #[test]
+    fn magic_addresses_are_the_documented_ones() {
+        for (label, documented) in [
+            ("op_no_destination", "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"),
+            ("op_no_trust", "GCSUCUJIXTHLLAF5N4OI5ETKREOSB3HD4HWB3OUN5E66DYOHLPTITCYO"),
+            ("op_underfunded", "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"),
+            ("timeout", "GCUOIWDZ66PIWRZTAPALB23CEFOZI2AVU4UN4VI32N5W5HQJ4PPBW7LA"),
+        ] {
+            assert_eq!(magic::address(label), documented, "{label}");
+            assert!(magic::behaviour(documented).is_some());
+        }
+        assert!(magic::behaviour(&customer_account()).is_none());
+    }
+}

@@ -1,0 +1,80 @@
+//! Lajan's use cases, between the routes and workers above and the store and ledgers below.
+//!
+//! Each change is one method of [`Services`]: it validates, applies the domain rule and commits
+//! through one store unit of work, with its event. The views the API answers with are the
+//! events' objects ([`views`]), so a route and a worker describe a resource with the same bytes.
+
+pub mod assets;
+pub mod error;
+pub mod events;
+pub mod failpoint;
+pub mod invoices;
+pub mod messages;
+pub mod nudge;
+pub mod payments;
+pub mod payouts;
+pub mod views;
+
+pub use error::{ServiceError, ServiceResult};
+pub use nudge::Nudges;
+
+use lajan_ledger::live::{ConfigError, LiveLedgerConfig, StellarLedger};
+use lajan_ledger::sandbox::SandboxLedger;
+use lajan_ledger::{Ledger, Ledgers};
+use lajan_store::Store;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// What the use cases need to know about the deployment.
+#[derive(Debug, Clone)]
+pub struct ServiceConfig {
+    /// Base of payment-page links, e.g. `https://pay.example.com`.
+    pub public_url: String,
+    /// Issuers of credit assets on the live network, by asset code (sandbox issuers are shipped).
+    pub live_asset_issuers: BTreeMap<String, String>,
+    /// How often the sandbox network closes a ledger.
+    pub sandbox_ledger_close_ms: i64,
+    /// The live Stellar network; without it live payouts wait and live payments are not watched.
+    pub live_ledger: Option<LiveLedgerConfig>,
+}
+
+impl Default for ServiceConfig {
+    fn default() -> Self {
+        ServiceConfig {
+            public_url: "http://127.0.0.1:8080".into(),
+            live_asset_issuers: BTreeMap::new(),
+            sandbox_ledger_close_ms: 1000,
+            live_ledger: None,
+        }
+    }
+}
+
+/// The use cases, over one store and the ledger of each environment.
+pub struct Services {
+    pub store: Arc<dyn Store>,
+    pub config: ServiceConfig,
+    pub ledgers: Ledgers,
+    live: Option<Arc<StellarLedger>>,
+    sandbox: Arc<SandboxLedger>,
+    pub nudges: Nudges,
+}
+
+impl Services {
+    /// Fails when the live ledger's configuration is unusable (e.g. a malformed secret).
+    pub fn new(store: Arc<dyn Store>, config: ServiceConfig) -> Result<Self, ConfigError> {
+        let live = config.live_ledger.as_ref().map(StellarLedger::new).transpose()?.map(Arc::new);
+        let sandbox = Arc::new(SandboxLedger::new(store.clone(), config.sandbox_ledger_close_ms));
+        let ledgers =
+            Ledgers { sandbox: sandbox.clone() as Arc<dyn Ledger>, live: live.clone().map(|l| l as Arc<dyn Ledger>) };
+        Ok(Services { store, config, ledgers, live, sandbox, nudges: Nudges::default() })
+    }
+
+    /// The live Stellar network, when configured: its receiving account and Horizon.
+    pub fn live_ledger(&self) -> Option<&StellarLedger> {
+        self.live.as_deref()
+    }
+
+    pub fn sandbox_ledger(&self) -> &SandboxLedger {
+        &self.sandbox
+    }
+}

@@ -1,0 +1,97 @@
+//! Customer notifications: the messages an invoice send queues (their words are in [`render`]),
+//! and the email and SMS shapes the notification sender hands to its transports.
+
+pub mod render;
+
+use crate::views::{money, pay_url};
+use lajan_domain::Invalid;
+use lajan_domain::id::IdKind;
+use lajan_store::invoices::{Channel, InvoiceDetail, NewMessage};
+
+/// An email ready to send: the sender address comes from the transport's configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Email {
+    pub to: String,
+    pub subject: String,
+    /// The text/plain alternative.
+    pub text: String,
+    /// The text/html alternative.
+    pub html: String,
+}
+
+/// A text message ready to send: the sender number comes from the provider's configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sms {
+    /// E.164, e.g. `+50937000000`.
+    pub to: String,
+    pub body: String,
+}
+
+/// Folds line breaks and other control characters into single spaces: header values (and SMS
+/// text) built from customer-entered names must not be able to start a new header line.
+pub fn one_line(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for word in s.split(|c: char| c.is_whitespace() || c.is_control()).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// The email and SMS for an invoice, on the channels requested that the client can receive.
+/// `requested` empty means every channel the client can receive.
+pub fn invoice_messages(
+    d: &InvoiceDetail,
+    organization: &str,
+    public_url: &str,
+    requested: &[Channel],
+) -> Result<Vec<NewMessage>, Invalid> {
+    use render::{InvoiceNotice, invoice_email, invoice_sms};
+    let notice = InvoiceNotice {
+        organization: organization.to_owned(),
+        invoice_number: d.invoice.number.clone(),
+        amount_due: money((d.invoice.totals.total - d.invoice.amount_paid).max(0)),
+        currency: d.invoice.currency.code().to_owned(),
+        due_date: d.invoice.due_date.to_string(),
+        pay_url: pay_url(public_url, &d.intent.id),
+        memo: d.invoice.memo.clone(),
+    };
+    let wanted = |c: Channel| requested.is_empty() || requested.contains(&c);
+    let mut messages = Vec::new();
+    if let (true, Some(email)) = (wanted(Channel::Email), &d.client.email) {
+        let m = invoice_email(&notice, email);
+        messages.push(NewMessage {
+            id: IdKind::Message.generate(),
+            channel: Channel::Email,
+            recipient: m.to,
+            subject: Some(m.subject),
+            body_text: m.text,
+            body_html: Some(m.html),
+        });
+    }
+    if let (true, Some(phone)) = (wanted(Channel::Sms), &d.client.phone_number) {
+        let m = invoice_sms(&notice, phone);
+        messages.push(NewMessage {
+            id: IdKind::Message.generate(),
+            channel: Channel::Sms,
+            recipient: m.to,
+            subject: None,
+            body_text: m.body,
+            body_html: None,
+        });
+    }
+    if messages.is_empty() {
+        let asked = if requested.is_empty() {
+            "email or sms".to_owned()
+        } else {
+            requested.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(" or ")
+        };
+        return Err(Invalid::new(
+            "no_channel_available",
+            format!("The client has no contact for {asked}: add an email or phone number to the client"),
+        ));
+    }
+    Ok(messages)
+}

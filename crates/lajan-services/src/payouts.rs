@@ -1,0 +1,139 @@
+//! Payout use cases: create one (validated in the documented order, recipient and issuer
+//! resolved, approved at once when the organization asks for no approval), and approve, reject
+//! or retry one. Execution is the worker's (`lajan_worker::executor`).
+
+use crate::events::payout_event;
+use crate::{ServiceError, ServiceResult, Services, assets};
+use lajan_domain::client::WalletAddress;
+use lajan_domain::id::IdKind;
+use lajan_domain::money::parse_amount;
+use lajan_domain::payout::{
+    AssetCode, ExecStatus, Payout, PayoutAction, PayoutDetail, PayoutType, initial_approval, parse_memo,
+};
+use lajan_domain::{Invalid, Tenant, Timestamp};
+use lajan_store::IdempotentResponse;
+
+/// A payout as a caller asks for it, before validation. `asset_amount` is the number's exact
+/// decimal text.
+#[derive(Debug, Clone, Default)]
+pub struct PayoutRequest {
+    pub client_id: Option<String>,
+    pub wallet_account_id: Option<String>,
+    pub asset_amount: Option<String>,
+    pub asset_code: Option<String>,
+    pub asset_issuer: Option<String>,
+    pub memo: Option<String>,
+}
+
+impl Services {
+    /// Validates a payout request in the documented order (missing_recipient, invalid_client,
+    /// no_wallet, invalid_wallet, invalid_amount, invalid_asset_code, invalid_memo,
+    /// invalid_asset_issuer) and records it with `payout.created` (and `payout.approved` when
+    /// the organization requires no approval), answering `idempotency` in the same transaction.
+    pub async fn create_payout(
+        &self,
+        tenant: &Tenant,
+        key_id: &str,
+        request: PayoutRequest,
+        idempotency: Option<IdempotentResponse<'_, PayoutDetail>>,
+    ) -> ServiceResult<PayoutDetail> {
+        let mut payout = self.new_payout(tenant, key_id, request, PayoutType::Direct).await?;
+        let settings = self.store.get_settings(tenant).await?;
+        let (approval, events) = initial_approval(settings.payout_approval_required);
+        payout.approval = approval;
+        let d = self.store.create_payout(tenant, &payout, events, &payout_event, idempotency).await?;
+        self.nudges.payouts();
+        Ok(d)
+    }
+
+    /// The payout a request stands for, validated, pending approval and not yet stored.
+    pub async fn new_payout(
+        &self,
+        tenant: &Tenant,
+        key_id: &str,
+        r: PayoutRequest,
+        payout_type: PayoutType,
+    ) -> ServiceResult<Payout> {
+        let missing_recipient = || Invalid::new("missing_recipient", "Give a clientId or a walletAccountId");
+        if r.client_id.is_none() && r.wallet_account_id.is_none() {
+            return Err(missing_recipient().into());
+        }
+        let client = match &r.client_id {
+            None => None,
+            Some(id) => Some(
+                self.store
+                    .get_client(tenant, id)
+                    .await?
+                    .ok_or_else(|| Invalid::new("invalid_client", format!("No client with id {id:?}")))?,
+            ),
+        };
+        let wallet = match (&r.wallet_account_id, &client) {
+            (Some(w), _) => w.clone(),
+            (None, Some(c)) => c.wallet_account_id.clone().ok_or_else(|| {
+                Invalid::new("no_wallet", "This client has no walletAccountId; add one or give a wallet")
+            })?,
+            (None, None) => return Err(missing_recipient().into()),
+        };
+        let wallet = WalletAddress::parse(&wallet)
+            .map_err(|e| Invalid::new("invalid_wallet", format!("walletAccountId {e}")))?;
+        let amount = r.asset_amount.as_deref().ok_or_else(|| ServiceError::field("assetAmount", "is required"))?;
+        let amount = parse_amount("assetAmount", amount)?;
+        let code = r.asset_code.as_deref().ok_or_else(|| ServiceError::field("assetCode", "is required"))?;
+        let code = AssetCode::parse(code)?;
+        let memo = r.memo.as_deref().map(parse_memo).transpose()?.filter(|m| !m.is_empty());
+        let issuer = self.payout_issuer(tenant, &code, r.asset_issuer.as_deref())?;
+        let now = Timestamp::now();
+        Ok(Payout {
+            id: IdKind::Payout.generate(),
+            payout_type,
+            client_id: client.map(|c| c.id),
+            wallet_account_id: wallet.as_str().to_owned(),
+            asset_amount: amount,
+            asset_code: code.as_str().to_owned(),
+            asset_issuer: issuer,
+            memo,
+            approval: lajan_domain::payout::ApprovalStatus::Pending,
+            exec: ExecStatus::Pending,
+            created_by_key: key_id.to_owned(),
+            created_at: now,
+            updated_at: now,
+        })
+    }
+
+    /// The issuer a payout pays in: the one given (never for XLM), else the configured one.
+    fn payout_issuer(&self, tenant: &Tenant, code: &AssetCode, given: Option<&str>) -> Result<Option<String>, Invalid> {
+        let invalid = |message: String| Invalid::new("invalid_asset_issuer", message);
+        match (given, code.is_native()) {
+            (Some(_), true) => Err(invalid("XLM is the native asset and has no issuer".into())),
+            (None, true) => Ok(None),
+            (Some(given), false) => Ok(Some(
+                WalletAddress::parse(given).map_err(|e| invalid(format!("assetIssuer {e}")))?.as_str().to_owned(),
+            )),
+            (None, false) => assets::issuer(tenant.env, code.as_str(), &self.config.live_asset_issuers)
+                .map(Some)
+                .ok_or_else(|| invalid(format!("No issuer is configured for {code}: give assetIssuer"))),
+        }
+    }
+
+    /// Approves, rejects (with an optional reason) or retries a payout under its row lock; an
+    /// organization that requires a distinct approver refuses approval by the creating key.
+    pub async fn act_on_payout(
+        &self,
+        tenant: &Tenant,
+        key_id: &str,
+        id: &str,
+        action: PayoutAction,
+        reason: Option<&str>,
+        idempotency: Option<IdempotentResponse<'_, PayoutDetail>>,
+    ) -> ServiceResult<PayoutDetail> {
+        let distinct = self.store.get_settings(tenant).await?.require_distinct_approver;
+        let now = Timestamp::now();
+        let d = self
+            .store
+            .payout_action(tenant, id, action, key_id, distinct, reason, now, &payout_event, idempotency)
+            .await
+            .map_err(ServiceError::not_found_as("payout"))?;
+        self.nudges.payouts();
+        Ok(d)
+    }
+}

@@ -1,0 +1,160 @@
+//! How a payout and its attempts look from outside.
+
+use super::money;
+use lajan_domain::Timestamp;
+use lajan_domain::payout::{Attempt, PayoutDetail};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PayoutClientSummary {
+    pub id: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub wallet_account_id: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PayoutClient {
+    pub id: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub wallet_account_id: Option<String>,
+    pub phone_number: Option<String>,
+    pub email: Option<String>,
+}
+
+/// A row of the payouts list.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PayoutSummary {
+    #[schema(example = "pyt_01a1fc8be56c7228a813c8461b65a699")]
+    pub id: String,
+    /// direct or disbursement.
+    #[serde(rename = "type")]
+    pub payout_type: String,
+    pub client_id: Option<String>,
+    pub client: Option<PayoutClientSummary>,
+    pub wallet_account_id: String,
+    #[schema(example = "100.00")]
+    pub asset_amount: String,
+    #[schema(example = "USDC")]
+    pub asset_code: String,
+    pub memo: Option<String>,
+    /// pending, approved or rejected.
+    pub approval_status: String,
+    /// pending, ready_to_send, sent or failed.
+    pub exec_status: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: Timestamp,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AttemptView {
+    #[schema(example = "att_01a1fc8be56c7228a813c8461b65a699")]
+    pub id: String,
+    pub attempt_number: i64,
+    /// The transaction's hash, stored before it was submitted.
+    pub tx_hash: String,
+    /// The ledger that included it; null while unknown or when it failed.
+    pub ledger_seq: Option<i64>,
+    /// A Horizon result code such as `op_no_destination`, or `tx_timeout`.
+    pub error_code: Option<String>,
+    pub error_message: Option<String>,
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: Timestamp,
+}
+
+impl From<&Attempt> for AttemptView {
+    fn from(a: &Attempt) -> Self {
+        AttemptView {
+            id: a.id.clone(),
+            attempt_number: a.attempt_number,
+            tx_hash: a.tx_hash.clone(),
+            ledger_seq: a.ledger_seq,
+            error_code: a.error_code.clone(),
+            error_message: a.error_message.clone(),
+            created_at: a.created_at,
+        }
+    }
+}
+
+/// A payout in full, with every attempt.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PayoutView {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub payout_type: String,
+    pub client_id: Option<String>,
+    pub client: Option<PayoutClient>,
+    pub wallet_account_id: String,
+    pub asset_amount: String,
+    pub asset_code: String,
+    /// null for the native asset (XLM).
+    pub asset_issuer: Option<String>,
+    pub memo: Option<String>,
+    pub approval_status: String,
+    pub exec_status: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: Timestamp,
+    #[schema(value_type = String, format = DateTime)]
+    pub updated_at: Timestamp,
+    pub attempts: Vec<AttemptView>,
+}
+
+impl PayoutSummary {
+    pub fn from_detail(d: &PayoutDetail) -> Self {
+        let p = &d.payout;
+        PayoutSummary {
+            id: p.id.clone(),
+            payout_type: p.payout_type.as_str().to_owned(),
+            client_id: p.client_id.clone(),
+            client: d.client.as_ref().map(|c| PayoutClientSummary {
+                id: c.id.clone(),
+                first_name: c.first_name.clone(),
+                last_name: c.last_name.clone(),
+                wallet_account_id: c.wallet_account_id.clone(),
+            }),
+            wallet_account_id: p.wallet_account_id.clone(),
+            asset_amount: money(p.asset_amount),
+            asset_code: p.asset_code.clone(),
+            memo: p.memo.clone(),
+            approval_status: p.approval.as_str().to_owned(),
+            exec_status: p.exec.as_str().to_owned(),
+            created_at: p.created_at,
+        }
+    }
+}
+
+impl PayoutView {
+    pub fn from_detail(d: &PayoutDetail) -> Self {
+        let p = &d.payout;
+        PayoutView {
+            id: p.id.clone(),
+            payout_type: p.payout_type.as_str().to_owned(),
+            client_id: p.client_id.clone(),
+            client: d.client.as_ref().map(|c| PayoutClient {
+                id: c.id.clone(),
+                first_name: c.first_name.clone(),
+                last_name: c.last_name.clone(),
+                wallet_account_id: c.wallet_account_id.clone(),
+                phone_number: c.phone_number.clone(),
+                email: c.email.clone(),
+            }),
+            wallet_account_id: p.wallet_account_id.clone(),
+            asset_amount: money(p.asset_amount),
+            asset_code: p.asset_code.clone(),
+            asset_issuer: p.asset_issuer.clone(),
+            memo: p.memo.clone(),
+            approval_status: p.approval.as_str().to_owned(),
+            exec_status: p.exec.as_str().to_owned(),
+            created_at: p.created_at,
+            updated_at: p.updated_at,
+            attempts: d.attempts.iter().map(AttemptView::from).collect(),
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! Processes side by side on one PostgreSQL database: two `lajan serve --no-workers` take
+//! requests and run no background work, one `lajan worker` executes what either accepted, and
+//! every payout is paid exactly once.
+
+mod support;
+
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+use support::{Serve, free_port};
+
+const WALLET: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
+const ENV: [(&str, &str); 2] = [("LAJAN_RATE_LIMIT_STANDARD", "1000000"), ("LAJAN_SANDBOX_LEDGER_CLOSE_MS", "50")];
+const PAYOUTS_PER_API: usize = 10;
+
+struct Api {
+    http: reqwest::Client,
+    base: String,
+    key: String,
+}
+
+impl Api {
+    async fn send(&self, method: reqwest::Method, path: &str, body: &Value) -> Value {
+        let r = self.http.request(method, format!("{}{path}", self.base)).bearer_auth(&self.key).json(body);
+        let r = r.send().await.expect("send");
+        let status = r.status();
+        let body: Value = r.json().await.expect("json");
+        assert!(status.is_success(), "{path}: {status} {body}");
+        body
+    }
+
+    async fn post(&self, path: &str, body: Value) -> Value {
+        self.send(reqwest::Method::POST, path, &body).await
+    }
+
+    async fn get(&self, path: &str) -> Value {
+        let r = self.http.get(format!("{}{path}", self.base)).bearer_auth(&self.key).send().await.expect("send");
+        r.json().await.expect("json")
+    }
+}
+
+#[tokio::test]
+async fn two_api_processes_and_one_worker_pay_each_payout_once() {
+    let Some(db) = lajan_store::testing::postgres("two_api_processes_and_one_worker").await else { return };
+    let (port_a, port_b) = (free_port(), free_port());
+    let mut serve_a = Serve::run(&db.url, &["serve", "--no-workers"], Some(port_a), &ENV);
+    let key = serve_a.sandbox_key();
+    let serve_b = Serve::run(&db.url, &["serve", "--no-workers"], Some(port_b), &ENV);
+    let http = reqwest::Client::new();
+    let a = Api { http: http.clone(), base: serve_a.base.clone(), key: key.clone() };
+    let b = Api { http, base: serve_b.base.clone(), key };
+
+    // Created through one process and approved through the other, half each way.
+    let mut ids = Vec::new();
+    for i in 0..2 * PAYOUTS_PER_API {
+        let (creator, approver) = if i % 2 == 0 { (&a, &b) } else { (&b, &a) };
+        let body = json!({ "walletAccountId": WALLET, "assetAmount": "1.25", "assetCode": "USDC" });
+        let id = creator.post("/v1/payouts", body).await["id"].as_str().unwrap().to_owned();
+        approver.post(&format!("/v1/payouts/{id}/approve"), json!({})).await;
+        ids.push(id);
+    }
+    // No worker yet: API processes started with --no-workers execute nothing.
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    for id in &ids {
+        let p = a.get(&format!("/v1/payouts/{id}")).await;
+        assert_eq!(
+            (p["approvalStatus"].as_str(), p["execStatus"].as_str()),
+            (Some("approved"), Some("pending")),
+            "{p}"
+        );
+    }
+
+    let worker = Serve::run(&db.url, &["worker"], None, &ENV);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    for id in &ids {
+        loop {
+            let p = b.get(&format!("/v1/payouts/{id}")).await;
+            if p["execStatus"] == "sent" {
+                assert_eq!(p["attempts"].as_array().map(Vec::len), Some(1), "one submission: {p}");
+                break;
+            }
+            assert!(Instant::now() < deadline, "payout {id} was not paid: {p}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    // Paid once each: the sandbox account lost exactly 20 x 1.25, and one completion event each.
+    let balances = a.get("/v1/sandbox/balances").await;
+    let usdc = balances["data"].as_array().unwrap().iter().find(|x| x["assetCode"] == "USDC").unwrap().clone();
+    assert_eq!(usdc["balance"], "999975.00", "{balances}");
+    let completed = a.get("/v1/events?type=payout.completed&limit=100").await;
+    assert_eq!(completed["pagination"]["total"], ids.len(), "{completed}");
+
+    worker.terminate();
+    serve_a.terminate();
+    serve_b.terminate();
+    db.cleanup().await;
+}
