@@ -1,11 +1,11 @@
 //! Building and running the HTTP application: the router with its middleware, and the server with
 //! graceful shutdown. Tests build the same `Application` on port 0.
 
-use crate::auth::KeyCache;
+use crate::caller::KeyCache;
 use crate::config::AppConfig;
+use crate::counters::{HitCounter, MemoryCounter, RedisCounter, StoreCounter};
 use crate::error::ApiError;
 use crate::extract::MAX_BODY_BYTES;
-use crate::ratelimit::{HitCounter, MemoryCounter, RedisCounter, StoreCounter};
 use crate::routes::{self, health};
 use crate::state::AppState;
 use crate::{auth, idempotency, openapi, ratelimit};

@@ -2,7 +2,7 @@
 //! `LAJAN_*` environment variables and an optional TOML file; the use cases' and the workers'
 //! settings are `lajan_services::ServiceConfig` and `lajan_worker::WorkerConfig`.
 
-use crate::ratelimit::TierLimits;
+use crate::counters::TierLimits;
 use secrecy::SecretString;
 
 #[derive(Debug, Clone)]

@@ -24,10 +24,9 @@ use lajan_domain::{FieldError, Tenant, Timestamp};
 use lajan_services::failpoint;
 use lajan_store::{IdempotencyClaim, IdempotencyState, IdempotentResponse, ResponseFor};
 use sha2::{Digest, Sha256};
-use std::collections::HashSet;
 use std::convert::Infallible;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
 
 pub const HEADER: &str = "idempotency-key";
 pub const REPLAYED_HEADER: &str = "idempotent-replayed";
@@ -182,31 +181,6 @@ impl<S: Send + Sync> FromRequestParts<S> for Idempotency {
 /// A response body as the API sends it, for recording under a key.
 pub fn json_bytes<T: serde::Serialize>(value: &T) -> Vec<u8> {
     serde_json::to_vec(value).unwrap_or_default()
-}
-
-/// The keys this process is answering right now, per organization and environment.
-#[derive(Debug, Default)]
-pub struct InFlight(Mutex<HashSet<(String, &'static str, String)>>);
-
-impl InFlight {
-    /// Marks `key` as running until the guard drops; `None` when it already is.
-    pub fn enter(self: &Arc<Self>, tenant: &Tenant, key: &str) -> Option<Running> {
-        let entry = (tenant.org_id.clone(), tenant.env.as_str(), key.to_owned());
-        let fresh = self.0.lock().unwrap_or_else(PoisonError::into_inner).insert(entry.clone());
-        fresh.then(|| Running { set: self.clone(), entry })
-    }
-}
-
-/// A key being answered; dropping it (the request finished, failed or was abandoned) frees it.
-pub struct Running {
-    set: Arc<InFlight>,
-    entry: (String, &'static str, String),
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.set.0.lock().unwrap_or_else(PoisonError::into_inner).remove(&self.entry);
-    }
 }
 
 /// What makes two requests "the same": method, path and body. `path` is the path inside the API

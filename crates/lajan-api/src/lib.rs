@@ -4,10 +4,13 @@
 
 pub mod app;
 pub mod auth;
+pub mod caller;
 pub mod config;
+pub mod counters;
 pub mod error;
 pub mod extract;
 pub mod idempotency;
+pub mod in_flight;
 pub mod keys;
 pub mod openapi;
 pub mod payment_request;

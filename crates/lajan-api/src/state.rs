@@ -1,10 +1,10 @@
 //! What every handler can reach: the use cases, the store they share, the rate-limit counter,
 //! the configuration and the keys being answered.
 
-use crate::auth::KeyCache;
+use crate::caller::KeyCache;
 use crate::config::AppConfig;
-use crate::idempotency::InFlight;
-use crate::ratelimit::HitCounter;
+use crate::counters::HitCounter;
+use crate::in_flight::InFlight;
 use lajan_services::Services;
 use lajan_store::Store;
 use std::sync::Arc;

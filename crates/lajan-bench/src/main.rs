@@ -6,7 +6,6 @@
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use lajan_api::routes::invoices::new_invoice;
 use lajan_domain::client::Client;
 use lajan_domain::id::IdKind;
 use lajan_domain::invoice::{DueDate, Invoice, InvoiceStatus, LineItemInput, price_line_items};
@@ -18,6 +17,7 @@ use lajan_domain::payout::{ApprovalStatus, ExecStatus, PayoutType};
 use lajan_domain::scope::Scope;
 use lajan_domain::{Environment, Tenant, Timestamp};
 use lajan_services::events::{invoice_event, payout_event};
+use lajan_services::invoices::new_invoice;
 use lajan_store::{NewEvent, Store};
 use std::io::Write;
 use std::path::PathBuf;

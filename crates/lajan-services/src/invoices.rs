@@ -1,12 +1,172 @@
-//! Invoice use cases that are not a request's: the overdue rule, applied by the overdue job.
+//! Invoice use cases: create (and send at once), update a draft, send, void, and the overdue
+//! rule the overdue job applies. Each validates, applies the rule and commits one unit of work
+//! with its event (and, for a send, its messages).
 
-use crate::Services;
 use crate::events::invoice_event;
-use lajan_domain::Timestamp;
-use lajan_domain::invoice::InvoiceAction;
-use lajan_store::{StoreError, StoreResult};
+use crate::messages::invoice_messages;
+use crate::{ServiceError, ServiceResult, Services};
+use lajan_domain::id::IdKind;
+use lajan_domain::invoice::{
+    DueDate, Invoice, InvoiceAction, InvoiceStatus, LineItem, LineItemInput, Totals, parse_memo, price_line_items,
+};
+use lajan_domain::money::Currency;
+use lajan_domain::payment::{IntentStatus, PaymentIntent, new_reference};
+use lajan_domain::validation::FieldErrors;
+use lajan_domain::{Invalid, Tenant, Timestamp};
+use lajan_store::invoices::{Channel, InvoiceChanges, InvoiceDetail, MessagesFor, NewMessage};
+use lajan_store::{IdempotentResponse, StoreError, StoreResult};
+
+/// An invoice as a caller asks for it, before validation.
+#[derive(Debug, Clone, Default)]
+pub struct InvoiceRequest {
+    pub client_id: Option<String>,
+    pub currency: Option<String>,
+    pub due_date: Option<String>,
+    pub line_items: Option<Vec<LineItemInput>>,
+    pub memo: Option<String>,
+    pub send_immediately: bool,
+}
+
+/// Changes to a draft: `None` keeps a field; `memo: Some(None)` clears the memo.
+#[derive(Debug, Clone, Default)]
+pub struct InvoiceUpdate {
+    pub client_id: Option<String>,
+    pub currency: Option<String>,
+    pub due_date: Option<String>,
+    pub line_items: Option<Vec<LineItemInput>>,
+    pub memo: Option<Option<String>>,
+}
+
+/// An invoice sent: the invoice after the send, and the messages queued.
+pub type Sent = (InvoiceDetail, Vec<NewMessage>);
+
+fn parse_currency(raw: &str) -> Result<Currency, Invalid> {
+    raw.parse().map_err(|e: String| Invalid::new("invalid_currency", e))
+}
+
+fn invalid_client(id: &str) -> Invalid {
+    Invalid::new("invalid_client", format!("No client with id {id:?}"))
+}
 
 impl Services {
+    /// Creates a draft invoice and its payment intent, with `invoice.created`; with
+    /// `send_immediately`, sends it in the same transaction, so a retry never finds one without
+    /// the other.
+    pub async fn create_invoice(
+        &self,
+        tenant: &Tenant,
+        r: InvoiceRequest,
+        idempotency: Option<IdempotentResponse<'_, InvoiceDetail>>,
+    ) -> ServiceResult<InvoiceDetail> {
+        let mut errors = FieldErrors::new();
+        for (field, present) in [
+            ("clientId", r.client_id.is_some()),
+            ("dueDate", r.due_date.is_some()),
+            ("lineItems", r.line_items.is_some()),
+        ] {
+            if !present {
+                errors.add(field, "is required");
+            }
+        }
+        let memo = parse_memo(r.memo.as_deref(), &mut errors);
+        errors.finish()?;
+        let (Some(client_id), Some(due_date), Some(items)) = (r.client_id, r.due_date, r.line_items) else {
+            return Err(Invalid::new("validation_error", "clientId, dueDate and lineItems are required").into());
+        };
+        let settings = self.store.get_settings(tenant).await?;
+        let currency = r.currency.as_deref().map(parse_currency).transpose()?.unwrap_or(settings.default_currency);
+        let due_date = DueDate::parse(&due_date)?;
+        let (line_items, totals) = price_line_items(&items, settings.default_tax_rate)?;
+        let client = self.store.get_client(tenant, &client_id).await?.ok_or_else(|| invalid_client(&client_id))?;
+        if r.send_immediately && client.email.is_none() && client.phone_number.is_none() {
+            return Err(Invalid::new(
+                "no_channel_available",
+                "sendImmediately needs a client with an email or phone number",
+            )
+            .into());
+        }
+        let (invoice, intent) = new_invoice(tenant, client_id, currency, due_date, memo, line_items, totals);
+        let public_url = self.config.public_url.as_str();
+        let organization = if r.send_immediately { self.organization_name(tenant).await? } else { String::new() };
+        let messages = |d: &InvoiceDetail| invoice_messages(d, &organization, public_url, &[]);
+        let event = |d: &InvoiceDetail| invoice_event("invoice.created", d, public_url);
+        let send: Option<MessagesFor<'_>> = if r.send_immediately { Some(&messages) } else { None };
+        let created = self.store.create_invoice(tenant, &invoice, &intent, &event, send, idempotency).await?;
+        if r.send_immediately {
+            self.nudges.messages();
+        }
+        Ok(created)
+    }
+
+    /// Applies changes to a draft (re-pricing the lines with the organization's default tax
+    /// rate); `cannot_update` once it left draft.
+    pub async fn update_invoice(&self, tenant: &Tenant, id: &str, u: InvoiceUpdate) -> ServiceResult<InvoiceDetail> {
+        let mut errors = FieldErrors::new();
+        let memo = u.memo.map(|m| parse_memo(m.as_deref(), &mut errors));
+        errors.finish()?;
+        let currency = u.currency.as_deref().map(parse_currency).transpose()?;
+        let due_date = u.due_date.as_deref().map(DueDate::parse).transpose()?;
+        let line_items = match &u.line_items {
+            Some(items) => {
+                let settings = self.store.get_settings(tenant).await?;
+                Some(price_line_items(items, settings.default_tax_rate)?)
+            }
+            None => None,
+        };
+        let changes = InvoiceChanges { client_id: u.client_id, currency, due_date, line_items, memo };
+        self.store
+            .update_invoice(tenant, id, &changes, Timestamp::now())
+            .await
+            .map_err(ServiceError::not_found_as("invoice"))
+    }
+
+    /// Queues the invoice's messages on `channels` (empty: every channel the client can
+    /// receive) and marks it sent, with `invoice.sent`.
+    pub async fn send_invoice(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        channels: &[Channel],
+        idempotency: Option<IdempotentResponse<'_, Sent>>,
+    ) -> ServiceResult<Sent> {
+        let organization = self.organization_name(tenant).await?;
+        let public_url = self.config.public_url.as_str();
+        let messages = |d: &InvoiceDetail| invoice_messages(d, &organization, public_url, channels);
+        let event = |d: &InvoiceDetail| invoice_event("invoice.sent", d, public_url);
+        let sent = self
+            .store
+            .send_invoice(tenant, id, Timestamp::now(), &messages, &event, idempotency)
+            .await
+            .map_err(ServiceError::not_found_as("invoice"))?;
+        self.nudges.messages();
+        Ok(sent)
+    }
+
+    /// Voids an unpaid invoice (its payment link stops taking payments), with `invoice.voided`.
+    pub async fn void_invoice(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        reason: Option<&str>,
+        idempotency: Option<IdempotentResponse<'_, (InvoiceDetail, bool)>>,
+    ) -> ServiceResult<(InvoiceDetail, bool)> {
+        let public_url = self.config.public_url.as_str();
+        let event = |d: &InvoiceDetail| invoice_event("invoice.voided", d, public_url);
+        self.store
+            .invoice_action(tenant, id, InvoiceAction::Void, Timestamp::now(), reason, &event, idempotency)
+            .await
+            .map_err(ServiceError::not_found_as("invoice"))
+    }
+
+    /// A sent invoice's page was opened: it becomes viewed, with `invoice.viewed`.
+    pub async fn mark_viewed(&self, tenant: &Tenant, id: &str) -> StoreResult<InvoiceDetail> {
+        let public_url = self.config.public_url.as_str();
+        let event = |d: &_| invoice_event("invoice.viewed", d, public_url);
+        let (viewed, _) =
+            self.store.invoice_action(tenant, id, InvoiceAction::View, Timestamp::now(), None, &event, None).await?;
+        Ok(viewed)
+    }
+
     /// Sent and viewed invoices whose due date has passed in their organization's timezone
     /// become overdue. Safe to run in several processes at once: the transition re-checks the
     /// status under a row lock, so each invoice moves (and emits) once. Returns how many moved.
@@ -30,4 +190,59 @@ impl Services {
         }
         Ok(moved)
     }
+
+    /// The organization's name, which its invoice messages carry.
+    async fn organization_name(&self, tenant: &Tenant) -> StoreResult<String> {
+        let org = self.store.get_organization(&tenant.org_id).await?;
+        org.map(|o| o.name).ok_or_else(|| StoreError::Corrupt("tenant without organization".into()))
+    }
+}
+
+/// A new draft invoice and its payment intent, ready for `Store::create_invoice`.
+pub fn new_invoice(
+    tenant: &Tenant,
+    client_id: String,
+    currency: Currency,
+    due_date: DueDate,
+    memo: Option<String>,
+    line_items: Vec<LineItem>,
+    totals: Totals,
+) -> (Invoice, PaymentIntent) {
+    let now = Timestamp::now();
+    let id = IdKind::Invoice.generate();
+    let intent = PaymentIntent {
+        id: IdKind::PaymentIntent.generate(),
+        org_id: tenant.org_id.clone(),
+        env: tenant.env,
+        amount: totals.total,
+        currency,
+        reference: new_reference(),
+        status: IntentStatus::Active,
+        amount_received: 0,
+        invoice_id: Some(id.clone()),
+        payment_link_id: None,
+        created_at: now,
+        paid_at: None,
+        expires_at: None,
+    };
+    let invoice = Invoice {
+        id,
+        number: String::new(),
+        client_id,
+        currency,
+        status: InvoiceStatus::Draft,
+        due_date,
+        memo,
+        line_items,
+        totals,
+        amount_paid: 0,
+        payment_intent_id: intent.id.clone(),
+        created_at: now,
+        updated_at: now,
+        sent_at: None,
+        paid_at: None,
+        voided_at: None,
+        void_reason: None,
+    };
+    (invoice, intent)
 }

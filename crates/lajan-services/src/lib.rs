@@ -1,18 +1,22 @@
 //! Lajan's use cases, between the routes and workers above and the store and ledgers below.
 //!
-//! Each change is one method of [`Services`]: it validates, applies the domain rule and commits
-//! through one store unit of work, with its event. The views the API answers with are the
+//! Each change is one method of [`Services`], in the file of its area: it validates, applies the
+//! domain rule and commits through one store unit of work, with its event. The views the API answers with are the
 //! events' objects ([`views`]), so a route and a worker describe a resource with the same bytes.
 
 pub mod assets;
+pub mod clients;
 pub mod error;
 pub mod events;
 pub mod failpoint;
 pub mod invoices;
 pub mod messages;
 pub mod nudge;
+pub mod payment_links;
 pub mod payments;
 pub mod payouts;
+pub mod sandbox;
+pub mod settings;
 pub mod views;
 
 pub use error::{ServiceError, ServiceResult};

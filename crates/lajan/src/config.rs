@@ -4,7 +4,7 @@
 use crate::cli::{Cli, LedgerArgs, NotifyArgs, ServeArgs};
 use anyhow::Context;
 use lajan_api::AppConfig;
-use lajan_api::ratelimit::TierLimits;
+use lajan_api::counters::TierLimits;
 use lajan_ledger::live::{LiveLedgerConfig, PUBLIC_NETWORK_PASSPHRASE};
 use lajan_services::ServiceConfig;
 use lajan_worker::notify::{SmsConfig, SmtpConfig, SmtpTls};

@@ -53,7 +53,7 @@ async fn two_api_processes_and_one_worker_pay_each_payout_once() {
     let mut ids = Vec::new();
     for i in 0..2 * PAYOUTS_PER_API {
         let (creator, approver) = if i % 2 == 0 { (&a, &b) } else { (&b, &a) };
-        let body = json!({ "walletAccountId": WALLET, "assetAmount": "1.25", "assetCode": "USDC" });
+        let body = json!({ "walletAccountId": WALLET, "assetAmount": 1.25, "assetCode": "USDC" });
         let id = creator.post("/v1/payouts", body).await["id"].as_str().unwrap().to_owned();
         approver.post(&format!("/v1/payouts/{id}/approve"), json!({})).await;
         ids.push(id);

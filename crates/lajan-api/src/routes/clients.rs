@@ -12,10 +12,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
+use lajan_domain::FieldError;
 use lajan_domain::client::{Client, ClientInput, ClientPatchInput};
-use lajan_domain::id::IdKind;
-use lajan_domain::{FieldError, Timestamp};
-use lajan_services::events::client_event as event;
 use lajan_services::views::clients::ClientView;
 use lajan_store::ClientQuery;
 use serde::{Deserialize, Serialize};
@@ -113,10 +111,9 @@ pub async fn create(
         phone_number: body.phone_number,
         wallet_account_id: body.wallet_account_id,
     };
-    let client = input.into_client(IdKind::Client.generate(), Timestamp::now())?;
     let render = |c: &Client| json_bytes(&ClientView::from(c));
     let answer = idempotency.respond(StatusCode::CREATED, &render);
-    state.store.create_client(auth.tenant(), &client, &event("client.created")(&client), answer).await?;
+    let client = state.services.create_client(auth.tenant(), input, answer).await?;
     Ok((StatusCode::CREATED, Json(ClientView::from(&client))))
 }
 
@@ -145,13 +142,8 @@ pub async fn update(
         email: body.email,
         phone_number: body.phone_number,
         wallet_account_id: body.wallet_account_id,
-    }
-    .parse()?;
-    let client = state
-        .store
-        .update_client(auth.tenant(), &id, &patch, Timestamp::now(), &event("client.updated"))
-        .await
-        .map_err(ApiError::not_found_as("client"))?;
+    };
+    let client = state.services.update_client(auth.tenant(), &id, patch).await?;
     Ok(Json(ClientView::from(&client)))
 }
 
@@ -162,10 +154,6 @@ pub async fn archive(
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
 ) -> ApiResult<Json<Deleted>> {
-    let client = state
-        .store
-        .archive_client(auth.tenant(), &id, Timestamp::now(), &event("client.deleted"))
-        .await
-        .map_err(ApiError::not_found_as("client"))?;
+    let client = state.services.archive_client(auth.tenant(), &id).await?;
     Ok(Json(Deleted { id: client.id, deleted: true }))
 }

@@ -11,19 +11,12 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use lajan_domain::id::IdKind;
-use lajan_domain::invoice::{
-    DueDate, Invoice, InvoiceAction, InvoiceStatus, LineItemInput, Totals, parse_memo, price_line_items,
-};
-use lajan_domain::money::Currency;
-use lajan_domain::payment::{IntentStatus, PaymentIntent, new_reference};
-use lajan_domain::validation::{FieldErrors, parse_reason};
-use lajan_domain::{FieldError, Invalid, Tenant, Timestamp};
-use lajan_services::events::invoice_event;
-use lajan_services::messages::invoice_messages;
+use lajan_domain::FieldError;
+use lajan_domain::invoice::{InvoiceStatus, LineItemInput};
+use lajan_domain::validation::parse_reason;
+use lajan_services::invoices::{InvoiceRequest, InvoiceUpdate, Sent};
 use lajan_services::views::invoices::{InvoiceSummary, InvoiceView};
-use lajan_store::StoreError;
-use lajan_store::invoices::{Channel, InvoiceChanges, InvoiceDetail, InvoiceQuery, MessagesFor, NewMessage};
+use lajan_store::invoices::{Channel, InvoiceDetail, InvoiceQuery};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -153,10 +146,6 @@ pub struct InvoiceFilters {
     pub search: Option<String>,
 }
 
-fn parse_currency(raw: &str) -> Result<Currency, Invalid> {
-    raw.parse().map_err(|e: String| Invalid::new("invalid_currency", e))
-}
-
 /// The channels asked for; empty when the body named none, which means every channel the
 /// client can receive. An explicit empty list asks for nothing and is refused.
 fn parse_channels(raw: Option<Vec<String>>) -> Result<Vec<Channel>, ApiError> {
@@ -219,113 +208,19 @@ pub async fn create(
     idempotency: Idempotency,
     ApiJson(body): ApiJson<CreateInvoice>,
 ) -> ApiResult<(StatusCode, Json<InvoiceView>)> {
-    let tenant = auth.tenant();
-    let mut errors = FieldErrors::new();
-    for (field, present) in [
-        ("clientId", body.client_id.is_some()),
-        ("dueDate", body.due_date.is_some()),
-        ("lineItems", body.line_items.is_some()),
-    ] {
-        if !present {
-            errors.add(field, "is required");
-        }
-    }
-    let memo = parse_memo(body.memo.as_deref(), &mut errors);
-    errors.finish()?;
-    let (Some(client_id), Some(due_date), Some(items)) = (body.client_id, body.due_date, body.line_items) else {
-        return Err(ApiError::bad_request("validation_error", "clientId, dueDate and lineItems are required"));
+    let request = InvoiceRequest {
+        client_id: body.client_id,
+        currency: body.currency,
+        due_date: body.due_date,
+        line_items: body.line_items.as_deref().map(line_inputs),
+        memo: body.memo,
+        send_immediately: body.send_immediately.unwrap_or(false),
     };
-    let settings = state.store.get_settings(tenant).await?;
-    let currency = body.currency.as_deref().map(parse_currency).transpose()?.unwrap_or(settings.default_currency);
-    let due_date = DueDate::parse(&due_date)?;
-    let (line_items, totals) = price_line_items(&line_inputs(&items), settings.default_tax_rate)?;
-    let send_now = body.send_immediately.unwrap_or(false);
-    let client = state.store.get_client(tenant, &client_id).await?.ok_or_else(|| invalid_client_error(&client_id))?;
-    if send_now && client.email.is_none() && client.phone_number.is_none() {
-        return Err(Invalid::new(
-            "no_channel_available",
-            "sendImmediately needs a client with an email or phone number",
-        )
-        .into());
-    }
-    let (invoice, intent) = new_invoice(tenant, client_id, currency, due_date, memo, line_items, totals);
     let public_url = state.public_url();
-    let organization = if send_now { organization_name(&state, tenant).await? } else { String::new() };
-    // Created and sent in one transaction, so a retry never finds one without the other.
-    let messages = |d: &InvoiceDetail| invoice_messages(d, &organization, public_url, &[]);
-    let view = |d: &InvoiceDetail| InvoiceView::from_detail(d, public_url);
-    let render = |d: &InvoiceDetail| json_bytes(&view(d));
-    let event = |d: &InvoiceDetail| invoice_event("invoice.created", d, public_url);
-    let send: Option<MessagesFor<'_>> = if send_now { Some(&messages) } else { None };
+    let render = |d: &InvoiceDetail| json_bytes(&InvoiceView::from_detail(d, public_url));
     let answer = idempotency.respond(StatusCode::CREATED, &render);
-    let created = state.store.create_invoice(tenant, &invoice, &intent, &event, send, answer).await?;
-    if send_now {
-        state.services.nudges.messages();
-    }
-    Ok((StatusCode::CREATED, Json(view(&created))))
-}
-
-/// The organization's name, which its invoice messages carry.
-async fn organization_name(state: &AppState, tenant: &Tenant) -> ApiResult<String> {
-    let org = state
-        .store
-        .get_organization(&tenant.org_id)
-        .await?
-        .ok_or_else(|| ApiError::internal(&StoreError::Corrupt("tenant without organization".into())))?;
-    Ok(org.name)
-}
-
-fn invalid_client_error(id: &str) -> ApiError {
-    Invalid::new("invalid_client", format!("No client with id {id:?}")).into()
-}
-
-/// A new draft invoice and its payment intent, ready for `create_invoice`.
-pub fn new_invoice(
-    tenant: &Tenant,
-    client_id: String,
-    currency: Currency,
-    due_date: DueDate,
-    memo: Option<String>,
-    line_items: Vec<lajan_domain::invoice::LineItem>,
-    totals: Totals,
-) -> (Invoice, PaymentIntent) {
-    let now = Timestamp::now();
-    let id = IdKind::Invoice.generate();
-    let intent = PaymentIntent {
-        id: IdKind::PaymentIntent.generate(),
-        org_id: tenant.org_id.clone(),
-        env: tenant.env,
-        amount: totals.total,
-        currency,
-        reference: new_reference(),
-        status: IntentStatus::Active,
-        amount_received: 0,
-        invoice_id: Some(id.clone()),
-        payment_link_id: None,
-        created_at: now,
-        paid_at: None,
-        expires_at: None,
-    };
-    let invoice = Invoice {
-        id,
-        number: String::new(),
-        client_id,
-        currency,
-        status: InvoiceStatus::Draft,
-        due_date,
-        memo,
-        line_items,
-        totals,
-        amount_paid: 0,
-        payment_intent_id: intent.id.clone(),
-        created_at: now,
-        updated_at: now,
-        sent_at: None,
-        paid_at: None,
-        voided_at: None,
-        void_reason: None,
-    };
-    (invoice, intent)
+    let created = state.services.create_invoice(auth.tenant(), request, answer).await?;
+    Ok((StatusCode::CREATED, Json(InvoiceView::from_detail(&created, public_url))))
 }
 
 #[utoipa::path(put, path = "/v1/invoices/{id}", tag = "Invoices", params(("id" = String, Path)), request_body = UpdateInvoice,
@@ -336,25 +231,14 @@ pub async fn update(
     ResourceId(id): ResourceId,
     ApiJson(body): ApiJson<UpdateInvoice>,
 ) -> ApiResult<Json<InvoiceView>> {
-    let tenant = auth.tenant();
-    let mut errors = FieldErrors::new();
-    let memo = body.memo.map(|m| parse_memo(m.as_deref(), &mut errors));
-    errors.finish()?;
-    let currency = body.currency.as_deref().map(parse_currency).transpose()?;
-    let due_date = body.due_date.as_deref().map(DueDate::parse).transpose()?;
-    let line_items = match &body.line_items {
-        Some(items) => {
-            let settings = state.store.get_settings(tenant).await?;
-            Some(price_line_items(&line_inputs(items), settings.default_tax_rate)?)
-        }
-        None => None,
+    let update = InvoiceUpdate {
+        client_id: body.client_id,
+        currency: body.currency,
+        due_date: body.due_date,
+        line_items: body.line_items.as_deref().map(line_inputs),
+        memo: body.memo,
     };
-    let changes = InvoiceChanges { client_id: body.client_id, currency, due_date, line_items, memo };
-    let d = state
-        .store
-        .update_invoice(tenant, &id, &changes, Timestamp::now())
-        .await
-        .map_err(ApiError::not_found_as("invoice"))?;
+    let d = state.services.update_invoice(auth.tenant(), &id, update).await?;
     Ok(Json(InvoiceView::from_detail(&d, state.public_url())))
 }
 
@@ -367,24 +251,15 @@ pub async fn send(
     ResourceId(id): ResourceId,
     OptionalJson(body): OptionalJson<SendInvoice>,
 ) -> ApiResult<Json<SendResult>> {
-    let tenant = auth.tenant();
     let channels = parse_channels(body.channels)?;
-    let organization = organization_name(&state, tenant).await?;
-    let public_url = state.public_url();
-    let messages = |d: &InvoiceDetail| invoice_messages(d, &organization, public_url, &channels);
-    let event = |d: &InvoiceDetail| invoice_event("invoice.sent", d, public_url);
-    let view = |(d, sent): &(InvoiceDetail, Vec<NewMessage>)| SendResult {
+    let view = |(d, sent): &Sent| SendResult {
         success: true,
         sent_via: sent.iter().map(|m| m.channel.as_str().to_owned()).collect(),
         status: d.invoice.status.as_str().to_owned(),
     };
-    let render = |result: &(InvoiceDetail, Vec<NewMessage>)| json_bytes(&view(result));
-    let sent = state
-        .store
-        .send_invoice(tenant, &id, Timestamp::now(), &messages, &event, idempotency.respond(StatusCode::OK, &render))
-        .await
-        .map_err(ApiError::not_found_as("invoice"))?;
-    state.services.nudges.messages();
+    let render = |result: &Sent| json_bytes(&view(result));
+    let answer = idempotency.respond(StatusCode::OK, &render);
+    let sent = state.services.send_invoice(auth.tenant(), &id, &channels, answer).await?;
     Ok(Json(view(&sent)))
 }
 
@@ -398,16 +273,10 @@ pub async fn void(
     OptionalJson(body): OptionalJson<VoidInvoice>,
 ) -> ApiResult<Json<VoidResult>> {
     let reason = parse_reason(body.reason.as_deref())?;
-    let public_url = state.public_url();
-    let event = |d: &InvoiceDetail| invoice_event("invoice.voided", d, public_url);
     let view =
         |(d, _): &(InvoiceDetail, bool)| VoidResult { success: true, status: d.invoice.status.as_str().to_owned() };
     let render = |result: &(InvoiceDetail, bool)| json_bytes(&view(result));
     let answer = idempotency.respond(StatusCode::OK, &render);
-    let voided = state
-        .store
-        .invoice_action(auth.tenant(), &id, InvoiceAction::Void, Timestamp::now(), reason.as_deref(), &event, answer)
-        .await
-        .map_err(ApiError::not_found_as("invoice"))?;
+    let voided = state.services.void_invoice(auth.tenant(), &id, reason.as_deref(), answer).await?;
     Ok(Json(view(&voided)))
 }

@@ -12,11 +12,10 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use lajan_domain::Timestamp;
-use lajan_domain::invoice::{InvoiceAction, InvoiceStatus};
+use lajan_domain::invoice::InvoiceStatus;
 use lajan_domain::payment::PaymentIntent;
 use lajan_ledger::sandbox;
 use lajan_services::assets;
-use lajan_services::events::invoice_event;
 use lajan_services::payments::refusal;
 use lajan_services::views::money;
 use lajan_store::invoices::IntentTarget;
@@ -69,12 +68,7 @@ async fn render(state: &AppState, id: &str) -> Result<Option<String>, ApiError> 
         && d.invoice.status == InvoiceStatus::Sent
     {
         let tenant = lajan_domain::Tenant::new(intent.org_id.clone(), intent.env);
-        let public_url = state.public_url();
-        let event = |d: &_| invoice_event("invoice.viewed", d, public_url);
-        let (viewed, _) = state
-            .store
-            .invoice_action(&tenant, &d.invoice.id, InvoiceAction::View, Timestamp::now(), None, &event, None)
-            .await?;
+        let viewed = state.services.mark_viewed(&tenant, &d.invoice.id).await?;
         intent = viewed.intent.clone();
         target = IntentTarget::Invoice(Box::new(viewed));
     }

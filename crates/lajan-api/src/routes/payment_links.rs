@@ -12,13 +12,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
-use lajan_domain::id::IdKind;
-use lajan_domain::invoice::MAX_DESCRIPTION_CHARS;
-use lajan_domain::money::{Currency, parse_amount};
-use lajan_domain::payment::{IntentStatus, PaymentIntent, new_reference};
-use lajan_domain::validation::{FieldErrors, required_text};
-use lajan_domain::{Invalid, Timestamp};
-use lajan_services::events::link_event;
+use lajan_domain::Timestamp;
+use lajan_services::payment_links::PaymentLinkRequest;
 use lajan_services::views::invoices::PaymentLinkView;
 use lajan_store::invoices::PaymentLink;
 use serde::{Deserialize, Serialize};
@@ -89,54 +84,18 @@ pub async fn create(
     idempotency: Idempotency,
     ApiJson(body): ApiJson<CreatePaymentLink>,
 ) -> ApiResult<(StatusCode, Json<PaymentLinkView>)> {
-    let tenant = auth.tenant();
-    let now = Timestamp::now();
-    let mut errors = FieldErrors::new();
-    let description =
-        errors.take("description", required_text(body.description.as_deref(), MAX_DESCRIPTION_CHARS, false));
-    if body.amount.is_none() {
-        errors.add("amount", "is required");
-    }
-    let expires_at =
-        body.expires_at.as_deref().and_then(|raw| errors.take("expiresAt", Timestamp::parse_deadline(raw, now)));
-    errors.finish()?;
-    let (Some(description), Some(amount)) = (description, body.amount) else {
-        return Err(ApiError::bad_request("validation_error", "amount and description are required"));
-    };
-    let amount = parse_amount("amount", &amount.text())?;
-    let currency: Currency = match body.currency.as_deref() {
-        Some(c) => c.parse().map_err(|e: String| Invalid::new("invalid_currency", e))?,
-        None => state.store.get_settings(tenant).await?.default_currency,
-    };
-    let id = IdKind::PaymentLink.generate();
-    let link = PaymentLink {
-        id: id.clone(),
-        amount,
-        currency,
-        description,
-        created_at: now,
-        expires_at,
-        intent: PaymentIntent {
-            id: IdKind::PaymentIntent.generate(),
-            org_id: tenant.org_id.clone(),
-            env: tenant.env,
-            amount,
-            currency,
-            reference: new_reference(),
-            status: IntentStatus::Active,
-            amount_received: 0,
-            invoice_id: None,
-            payment_link_id: Some(id),
-            created_at: now,
-            paid_at: None,
-            expires_at,
-        },
+    let request = PaymentLinkRequest {
+        amount: body.amount.map(|n| n.text()),
+        currency: body.currency,
+        description: body.description,
+        expires_at: body.expires_at,
     };
     let public_url = state.public_url();
+    let now = Timestamp::now();
     let view = |l: &PaymentLink| PaymentLinkView::from_link(l, public_url, now);
     let render = |l: &PaymentLink| json_bytes(&view(l));
-    let event = link_event("payment_link.created", &link, public_url);
-    state.store.create_payment_link(tenant, &link, &event, idempotency.respond(StatusCode::CREATED, &render)).await?;
+    let answer = idempotency.respond(StatusCode::CREATED, &render);
+    let link = state.services.create_payment_link(auth.tenant(), request, answer).await?;
     Ok((StatusCode::CREATED, Json(view(&link))))
 }
 
@@ -147,13 +106,6 @@ pub async fn deactivate(
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
 ) -> ApiResult<Json<Deleted>> {
-    let public_url = state.public_url().to_owned();
-    let (link, _) = state
-        .store
-        .deactivate_payment_link(auth.tenant(), &id, Timestamp::now(), &|l| {
-            link_event("payment_link.deactivated", l, &public_url)
-        })
-        .await
-        .map_err(ApiError::not_found_as("payment link"))?;
+    let link = state.services.deactivate_payment_link(auth.tenant(), &id).await?;
     Ok(Json(Deleted { id: link.id, deleted: true }))
 }

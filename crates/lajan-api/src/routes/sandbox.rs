@@ -12,10 +12,10 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use lajan_domain::asset::{self, ASSETS};
 use lajan_domain::hex::encode as hex;
 use lajan_domain::money::parse_amount;
-use lajan_domain::{FieldError, Invalid, Tenant, Timestamp};
+use lajan_domain::{Tenant, Timestamp};
+use lajan_services::sandbox::Balances;
 use lajan_services::views::money;
 use lajan_store::invoices::Message;
 
@@ -223,21 +223,6 @@ pub struct TopUp {
     pub amount: Option<ExactNumber>,
 }
 
-/// A sandbox asset code, exactly as the sandbox account holds it.
-fn sandbox_asset(code: &str) -> Result<&'static str, Invalid> {
-    if let Some(known) = asset::find(code) {
-        return Ok(known.code);
-    }
-    let names = asset::codes();
-    let message = match ASSETS.iter().map(|a| a.code).find(|a| a.eq_ignore_ascii_case(code)) {
-        Some(meant) => {
-            format!("assetCode {code:?} is not a sandbox asset: asset codes are case-sensitive, did you mean {meant}?")
-        }
-        None => format!("assetCode {code:?} is not a sandbox asset: expected one of {names}"),
-    };
-    Err(Invalid::new("invalid_asset_code", message))
-}
-
 #[utoipa::path(post, path = "/v1/sandbox/balances/top-up", tag = "Sandbox", request_body = TopUp,
     description = "Adds to one balance of the organization's sandbox account. Needs a sandbox key with scope `payouts:write` (or `*`).",
     params(IdempotencyKeyHeader),
@@ -249,22 +234,11 @@ pub async fn top_up(
     ApiJson(body): ApiJson<TopUp>,
 ) -> ApiResult<Json<BalanceList>> {
     let tenant = auth.tenant();
-    sandbox_only(tenant)?;
-    let mut missing = Vec::new();
-    for (field, present) in [("assetCode", body.asset_code.is_some()), ("amount", body.amount.is_some())] {
-        if !present {
-            missing.push(FieldError::new(field, "is required"));
-        }
-    }
-    let (Some(code), Some(amount)) = (body.asset_code, body.amount) else {
-        return Err(ApiError::validation(missing));
-    };
-    let code = sandbox_asset(&code)?;
-    let amount = parse_amount("amount", &amount.text())?;
     let account = lajan_ledger::sandbox::receiving_account(&tenant.org_id);
-    let view = |balances: &Vec<(String, i64)>| balance_view(&account, balances);
-    let render = |balances: &Vec<(String, i64)>| json_bytes(&view(balances));
+    let view = |balances: &Balances| balance_view(&account, balances);
+    let render = |balances: &Balances| json_bytes(&view(balances));
     let answer = idempotency.respond(StatusCode::OK, &render);
-    let balances = state.store.sandbox_top_up(tenant, code, amount, answer).await?;
+    let amount = body.amount.map(|n| n.text());
+    let balances = state.services.top_up_sandbox(tenant, body.asset_code, amount, answer).await?;
     Ok(Json(view(&balances)))
 }

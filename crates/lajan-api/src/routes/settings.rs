@@ -9,7 +9,6 @@ use crate::state::AppState;
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
-use lajan_domain::Timestamp;
 use lajan_domain::settings::{Settings, SettingsInput};
 use serde::{Deserialize, Serialize};
 use std::str::FromStr;
@@ -81,14 +80,13 @@ pub async fn update(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<UpdateSettings>,
 ) -> ApiResult<Json<SettingsView>> {
-    let current = state.store.get_settings(auth.tenant()).await?;
-    let next = current.updated(SettingsInput {
+    let input = SettingsInput {
         default_currency: body.default_currency,
         default_tax_rate: body.default_tax_rate.as_ref().map(ExactNumber::text),
         payout_approval_required: body.payout_approval_required,
         require_distinct_approver: body.require_distinct_approver,
         timezone: body.timezone,
-    })?;
-    state.store.put_settings(auth.tenant(), &next, Timestamp::now()).await?;
+    };
+    let next = state.services.update_settings(auth.tenant(), input).await?;
     Ok(Json(SettingsView::from(&next)))
 }

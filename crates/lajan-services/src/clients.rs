@@ -1,0 +1,39 @@
+//! Client use cases: create, update and archive, each with its event.
+
+use crate::events::client_event;
+use crate::{ServiceError, ServiceResult, Services};
+use lajan_domain::client::{Client, ClientInput, ClientPatchInput};
+use lajan_domain::id::IdKind;
+use lajan_domain::{Tenant, Timestamp};
+use lajan_store::IdempotentResponse;
+
+impl Services {
+    /// Validates every field at once and records the client with `client.created`.
+    pub async fn create_client(
+        &self,
+        tenant: &Tenant,
+        input: ClientInput,
+        idempotency: Option<IdempotentResponse<'_, Client>>,
+    ) -> ServiceResult<Client> {
+        let client = input.into_client(IdKind::Client.generate(), Timestamp::now())?;
+        self.store.create_client(tenant, &client, &client_event("client.created")(&client), idempotency).await?;
+        Ok(client)
+    }
+
+    /// Applies a patch; `client.updated` only when something changed.
+    pub async fn update_client(&self, tenant: &Tenant, id: &str, patch: ClientPatchInput) -> ServiceResult<Client> {
+        let patch = patch.parse()?;
+        self.store
+            .update_client(tenant, id, &patch, Timestamp::now(), &client_event("client.updated"))
+            .await
+            .map_err(ServiceError::not_found_as("client"))
+    }
+
+    /// Archives the client (`client.deleted`); what references it keeps showing it.
+    pub async fn archive_client(&self, tenant: &Tenant, id: &str) -> ServiceResult<Client> {
+        self.store
+            .archive_client(tenant, id, Timestamp::now(), &client_event("client.deleted"))
+            .await
+            .map_err(ServiceError::not_found_as("client"))
+    }
+}
