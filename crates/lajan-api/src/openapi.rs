@@ -110,9 +110,9 @@ impl Modify for BearerAuth {
 /// The answers every operation can give for reasons of the API as a whole, said once here
 /// instead of on each operation (and never missed on a new one): without a valid key 401, without
 /// the scope 403, over the rate limit 429; an `{id}` that names nothing 404; a bad `page` or
-/// `limit` 400; a body over 1 MiB 413 and one that is not JSON 415; with an `Idempotency-Key`,
-/// 409 while the same key runs and 422 when it was used with another request. Answers an
-/// operation documents itself are kept.
+/// `limit` 400; a body over 1 MiB 413 and one that is not JSON 415; a write that lost a race on a
+/// uniqueness rule 409 `conflict`; with an `Idempotency-Key`, 409 while the same key runs and 422
+/// when it was used with another request. Answers an operation documents itself are kept.
 struct CommonErrors;
 
 impl Modify for CommonErrors {
@@ -126,8 +126,11 @@ impl Modify for CommonErrors {
             if !path.starts_with("/v1/") {
                 continue;
             }
-            let operations = [&mut item.get, &mut item.post, &mut item.put, &mut item.delete];
-            for operation in operations.into_iter().flatten() {
+            let operations =
+                [(&mut item.get, false), (&mut item.post, true), (&mut item.put, true), (&mut item.delete, true)];
+            for (operation, writes) in
+                operations.into_iter().filter_map(|(op, writes)| op.as_mut().map(|op| (op, writes)))
+            {
                 let takes = |name: &str| operation.parameters.iter().flatten().any(|p| p.name == name);
                 let (keyed, paged) = (takes("Idempotency-Key"), takes("page"));
                 let mut common = vec![
@@ -149,11 +152,20 @@ impl Modify for CommonErrors {
                     common.push(("415", "unsupported_media_type: the body is not application/json"));
                 }
                 if keyed {
-                    common
-                        .push(("409", "idempotency_in_progress: a request with this Idempotency-Key is still running"));
+                    common.push((
+                        "409",
+                        "idempotency_in_progress: a request with this Idempotency-Key is still running; or conflict: \
+                         the write lost a race with another and changed nothing (read again and retry)",
+                    ));
                     common.push((
                         "422",
                         "idempotency_key_reused: this Idempotency-Key was used with a different request",
+                    ));
+                }
+                if writes && !keyed {
+                    common.push((
+                        "409",
+                        "conflict: the write lost a race with another and changed nothing (read again and retry)",
                     ));
                 }
                 for (status, description) in common {

@@ -124,6 +124,15 @@ impl HorizonClient {
         struct Account {
             sequence: String,
         }
+        let found: Account = self.account(account).await?;
+        found
+            .sequence
+            .parse()
+            .map_err(|e| HorizonError::Other(format!("account sequence {:?} is not an i64: {e}", found.sequence)))
+    }
+
+    /// `GET {base}/accounts/{id}`, read as `T`; an account the network does not have is an error.
+    async fn account<T: serde::de::DeserializeOwned>(&self, account: &str) -> Result<T, HorizonError> {
         let (status, body) = self.get(&["accounts", account]).await?;
         if status == StatusCode::NOT_FOUND && is_not_found_problem(&body) {
             return Err(HorizonError::Other(format!("account {account} does not exist on this network")));
@@ -131,11 +140,7 @@ impl HorizonClient {
         if !status.is_success() {
             return Err(classify_failure(status, &body));
         }
-        let account: Account = parse(&body)?;
-        account
-            .sequence
-            .parse()
-            .map_err(|e| HorizonError::Other(format!("account sequence {:?} is not an i64: {e}", account.sequence)))
+        parse(&body)
     }
 
     /// `GET {base}/accounts/{id}`: what the account holds of an asset, as Horizon's decimal
@@ -158,15 +163,8 @@ impl HorizonClient {
             asset_code: Option<String>,
             asset_issuer: Option<String>,
         }
-        let (status, body) = self.get(&["accounts", account]).await?;
-        if status == StatusCode::NOT_FOUND && is_not_found_problem(&body) {
-            return Err(HorizonError::Other(format!("account {account} does not exist on this network")));
-        }
-        if !status.is_success() {
-            return Err(classify_failure(status, &body));
-        }
-        let account: Account = parse(&body)?;
-        let held = account.balances.into_iter().find(|b| match asset_issuer {
+        let found: Account = self.account(account).await?;
+        let held = found.balances.into_iter().find(|b| match asset_issuer {
             None => b.asset_type == "native",
             Some(issuer) => b.asset_code.as_deref() == Some(asset_code) && b.asset_issuer.as_deref() == Some(issuer),
         });

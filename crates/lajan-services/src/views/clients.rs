@@ -1,4 +1,4 @@
-//! How a client looks from outside.
+//! How a client looks from outside: in full, and as the resources that name one embed it.
 
 use lajan_domain::Timestamp;
 use lajan_domain::client::Client;
@@ -37,6 +37,88 @@ impl From<&Client> for ClientView {
             wallet_account_id: c.wallet_account_id.clone(),
             created_at: c.created_at,
             updated_at: c.updated_at,
+        }
+    }
+}
+
+/// The client an invoice row names.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientSummary {
+    pub id: String,
+    pub first_name: String,
+    pub last_name: String,
+}
+
+/// The client an invoice is addressed to.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientContact {
+    pub id: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub email: Option<String>,
+}
+
+/// The client a payout row pays.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PayoutClientSummary {
+    pub id: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub wallet_account_id: Option<String>,
+}
+
+/// The client a payout pays, with the contacts its recipient may need.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PayoutClient {
+    pub id: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub wallet_account_id: Option<String>,
+    pub phone_number: Option<String>,
+    pub email: Option<String>,
+}
+
+impl From<&Client> for ClientSummary {
+    fn from(c: &Client) -> Self {
+        ClientSummary { id: c.id.clone(), first_name: c.first_name.clone(), last_name: c.last_name.clone() }
+    }
+}
+
+impl From<&Client> for ClientContact {
+    fn from(c: &Client) -> Self {
+        ClientContact {
+            id: c.id.clone(),
+            first_name: c.first_name.clone(),
+            last_name: c.last_name.clone(),
+            email: c.email.clone(),
+        }
+    }
+}
+
+impl From<&Client> for PayoutClientSummary {
+    fn from(c: &Client) -> Self {
+        PayoutClientSummary {
+            id: c.id.clone(),
+            first_name: c.first_name.clone(),
+            last_name: c.last_name.clone(),
+            wallet_account_id: c.wallet_account_id.clone(),
+        }
+    }
+}
+
+impl From<&Client> for PayoutClient {
+    fn from(c: &Client) -> Self {
+        PayoutClient {
+            id: c.id.clone(),
+            first_name: c.first_name.clone(),
+            last_name: c.last_name.clone(),
+            wallet_account_id: c.wallet_account_id.clone(),
+            phone_number: c.phone_number.clone(),
+            email: c.email.clone(),
         }
     }
 }

@@ -1,29 +1,13 @@
 //! How invoices and payment links look from outside: the HTTP bodies, which are also their
 //! events' objects.
 
+use super::clients::{ClientContact, ClientSummary};
 use super::{money, number, pay_url};
 use lajan_domain::Timestamp;
 use lajan_domain::invoice::LineItem;
 use lajan_store::invoices::{InvoiceDetail, PaymentLink};
 use serde::Serialize;
 use utoipa::ToSchema;
-
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ClientSummary {
-    pub id: String,
-    pub first_name: String,
-    pub last_name: String,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ClientContact {
-    pub id: String,
-    pub first_name: String,
-    pub last_name: String,
-    pub email: Option<String>,
-}
 
 /// A row of the invoices list.
 #[derive(Debug, Serialize, ToSchema)]
@@ -118,11 +102,7 @@ impl InvoiceSummary {
             id: i.id.clone(),
             invoice_number: i.number.clone(),
             client_id: i.client_id.clone(),
-            client: ClientSummary {
-                id: d.client.id.clone(),
-                first_name: d.client.first_name.clone(),
-                last_name: d.client.last_name.clone(),
-            },
+            client: ClientSummary::from(&d.client),
             amount: money(i.totals.total),
             currency: i.currency.code().to_owned(),
             status: i.status.as_str().to_owned(),
@@ -139,12 +119,7 @@ impl InvoiceView {
             id: i.id.clone(),
             invoice_number: i.number.clone(),
             client_id: i.client_id.clone(),
-            client: ClientContact {
-                id: d.client.id.clone(),
-                first_name: d.client.first_name.clone(),
-                last_name: d.client.last_name.clone(),
-                email: d.client.email.clone(),
-            },
+            client: ClientContact::from(&d.client),
             currency: i.currency.code().to_owned(),
             status: i.status.as_str().to_owned(),
             due_date: i.due_date.to_string(),

@@ -1,30 +1,11 @@
 //! How a payout and its attempts look from outside.
 
+use super::clients::{PayoutClient, PayoutClientSummary};
 use super::money;
 use lajan_domain::Timestamp;
 use lajan_domain::payout::{Attempt, PayoutDetail};
 use serde::Serialize;
 use utoipa::ToSchema;
-
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PayoutClientSummary {
-    pub id: String,
-    pub first_name: String,
-    pub last_name: String,
-    pub wallet_account_id: Option<String>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PayoutClient {
-    pub id: String,
-    pub first_name: String,
-    pub last_name: String,
-    pub wallet_account_id: Option<String>,
-    pub phone_number: Option<String>,
-    pub email: Option<String>,
-}
 
 /// A row of the payouts list.
 #[derive(Debug, Serialize, ToSchema)]
@@ -113,12 +94,7 @@ impl PayoutSummary {
             id: p.id.clone(),
             payout_type: p.payout_type.as_str().to_owned(),
             client_id: p.client_id.clone(),
-            client: d.client.as_ref().map(|c| PayoutClientSummary {
-                id: c.id.clone(),
-                first_name: c.first_name.clone(),
-                last_name: c.last_name.clone(),
-                wallet_account_id: c.wallet_account_id.clone(),
-            }),
+            client: d.client.as_ref().map(PayoutClientSummary::from),
             wallet_account_id: p.wallet_account_id.clone(),
             asset_amount: money(p.asset_amount),
             asset_code: p.asset_code.clone(),
@@ -137,14 +113,7 @@ impl PayoutView {
             id: p.id.clone(),
             payout_type: p.payout_type.as_str().to_owned(),
             client_id: p.client_id.clone(),
-            client: d.client.as_ref().map(|c| PayoutClient {
-                id: c.id.clone(),
-                first_name: c.first_name.clone(),
-                last_name: c.last_name.clone(),
-                wallet_account_id: c.wallet_account_id.clone(),
-                phone_number: c.phone_number.clone(),
-                email: c.email.clone(),
-            }),
+            client: d.client.as_ref().map(PayoutClient::from),
             wallet_account_id: p.wallet_account_id.clone(),
             asset_amount: money(p.asset_amount),
             asset_code: p.asset_code.clone(),

@@ -1,0 +1,107 @@
+//! The one `Ledger` interface over both networks: the sandbox simulator (on SQLite and
+//! PostgreSQL) and Stellar through a loopback fake Horizon build, submit, look up by hash and
+//! read balances the same way.
+
+use lajan_domain::client::Client;
+use lajan_domain::id::IdKind;
+use lajan_domain::payout::{ApprovalStatus, AttemptResult, ExecStatus, Payout, PayoutDetail, PayoutType};
+use lajan_domain::{Tenant, Timestamp};
+use lajan_ledger::live::{LiveLedgerConfig, StellarLedger};
+use lajan_ledger::sandbox::{self, SandboxLedger};
+use lajan_ledger::stellar::TESTNET_PASSPHRASE;
+use lajan_ledger::testing::FakeStellar;
+use lajan_ledger::{Ledger, RetryPolicy};
+use secrecy::SecretString;
+
+const WALLET: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
+const RETRY: RetryPolicy<'static> = RetryPolicy { max_attempts: 3, delays_secs: &[1] };
+
+fn payout(tenant: &Tenant, asset_issuer: Option<String>, cents: i64) -> PayoutDetail {
+    let now = Timestamp::now();
+    PayoutDetail {
+        tenant: tenant.clone(),
+        payout: Payout {
+            id: IdKind::Payout.generate(),
+            payout_type: PayoutType::Direct,
+            client_id: None,
+            wallet_account_id: WALLET.into(),
+            asset_amount: cents,
+            asset_code: "USDC".into(),
+            asset_issuer,
+            memo: Some("loan 7".into()),
+            approval: ApprovalStatus::Approved,
+            exec: ExecStatus::ReadyToSend,
+            created_by_key: "key_test".into(),
+            created_at: now,
+            updated_at: now,
+        },
+        client: None::<Client>,
+        attempts: Vec::new(),
+    }
+}
+
+/// Pays 25.00 USDC through `ledger` and checks what the interface promises about it.
+async fn pays_once_and_finds_it_by_hash(ledger: &dyn Ledger, d: &PayoutDetail) {
+    let tx = ledger.build(d).await.expect("built");
+    assert_eq!(ledger.lookup(&tx.hash).await.expect("asked"), None, "not on the ledger before it is sent");
+    let first = ledger.submit(d, &tx, false, 1, &RETRY).await.expect("submitted");
+    let AttemptResult::Sent { ledger_seq } = first else { panic!("sent, got {first:?}") };
+    assert_eq!(ledger.lookup(&tx.hash).await.expect("asked"), Some(ledger_seq));
+    // The identical transaction again: the ledger holds it once, in the same ledger.
+    let again = ledger.submit(d, &tx, true, 2, &RETRY).await.expect("resubmitted");
+    assert_eq!(again, AttemptResult::Sent { ledger_seq });
+}
+
+async fn sandbox_case(db: lajan_store::testing::TestStore) {
+    let tenant = lajan_store::testing::test_tenant(&db.store).await;
+    let ledger = SandboxLedger::new(db.store.clone(), 10);
+    let issuer = sandbox::issuer("USDC");
+    assert_eq!(ledger.balance(&tenant, "USDC", issuer.as_deref()).await.unwrap(), Some(100_000_000));
+    assert_eq!(ledger.balance(&tenant, "USDC", Some(WALLET)).await.unwrap(), None, "another issuer's USDC");
+    assert!(ledger.parallelism() > 1, "sandbox payouts share a ledger");
+    pays_once_and_finds_it_by_hash(&ledger, &payout(&tenant, issuer.clone(), 2_500)).await;
+    assert_eq!(ledger.balance(&tenant, "USDC", issuer.as_deref()).await.unwrap(), Some(100_000_000 - 2_500));
+    db.cleanup().await;
+}
+
+#[tokio::test]
+async fn the_sandbox_ledger_sqlite() {
+    sandbox_case(lajan_store::testing::sqlite().await).await;
+}
+
+#[tokio::test]
+async fn the_sandbox_ledger_postgres() {
+    let Some(db) = lajan_store::testing::postgres("the_sandbox_ledger").await else { return };
+    sandbox_case(db).await;
+}
+
+#[tokio::test]
+async fn the_stellar_ledger() {
+    let net = FakeStellar::start(TESTNET_PASSPHRASE).await;
+    let seed = stellar_strkey::ed25519::PrivateKey([7; 32]);
+    let secret = SecretString::from(seed.as_unredacted().to_string().as_str().to_owned());
+    let distribution = lajan_ledger::stellar::account_of_secret(&secret).unwrap();
+    let issuer = lajan_ledger::stellar::account_of_secret(&SecretString::from(
+        stellar_strkey::ed25519::PrivateKey([8; 32]).as_unredacted().to_string().as_str().to_owned(),
+    ))
+    .unwrap();
+    net.create_account(&distribution, 100 << 32);
+    net.create_account(WALLET, 1);
+    net.fund(&distribution, "USDC", Some(&issuer), 1_234_567_890);
+    let ledger = StellarLedger::new(&LiveLedgerConfig {
+        horizon_url: net.url().to_owned(),
+        network_passphrase: TESTNET_PASSPHRASE.into(),
+        distribution_secret: secret,
+        receiving_account: None,
+        base_fee: 100,
+        tx_timeout_secs: 60,
+    })
+    .unwrap();
+    let tenant = Tenant::new("org_live".to_owned(), lajan_domain::Environment::Live);
+    // 123.4567890 USDC on the network is 123.45 here: a fraction of a cent is not counted.
+    assert_eq!(ledger.balance(&tenant, "USDC", Some(&issuer)).await.unwrap(), Some(12_345));
+    assert_eq!(ledger.balance(&tenant, "EURC", Some(&issuer)).await.unwrap(), None, "no trustline");
+    assert_eq!(ledger.parallelism(), 1, "live payouts take the account's sequence one by one");
+    pays_once_and_finds_it_by_hash(&ledger, &payout(&tenant, Some(issuer), 2_500)).await;
+    assert_eq!(net.payments().len(), 1, "paid once");
+}
