@@ -1,5 +1,9 @@
-// Idempotency keys inside a change's transaction, shared by both backends; included after
-// `shared.rs` (it uses that file's `Tx`, `ThisStore` and helpers). See docs/design.md, Idempotency.
+// Idempotency keys, rate-limit windows and their upkeep, for both backends: the claim every
+// change makes inside its own transaction (`begin_keyed`, `commit_keyed`), and the
+// `IdempotencyStore` methods for requests without a change. Included after `shared.rs`. See
+// docs/design.md, Idempotency.
+
+use crate::{IdempotencyClaim, IdempotencyState, IdempotencyStore};
 
 /// Claims an `Idempotency-Key` as the first write of the transaction that makes the request's
 /// change. A key holding a committed, unexpired response means this request must change nothing
@@ -72,7 +76,11 @@ async fn respond_idempotency_in(
 impl ThisStore {
     /// Begins the write transaction of a change, first claiming the request's
     /// `Idempotency-Key` when it has one (see [`claim_idempotency_in`]).
-    async fn begin_keyed<T>(&self, tenant: &Tenant, idempotency: Option<&IdempotentResponse<'_, T>>) -> StoreResult<Tx> {
+    async fn begin_keyed<T>(
+        &self,
+        tenant: &Tenant,
+        idempotency: Option<&IdempotentResponse<'_, T>>,
+    ) -> StoreResult<Tx> {
         let mut tx = self.begin_write().await?;
         if let Some(idem) = idempotency {
             claim_idempotency_in(&mut tx, tenant, idem.claim).await?;
@@ -93,5 +101,82 @@ impl ThisStore {
             respond_idempotency_in(&mut tx, tenant, idem.claim, idem.status, &(idem.body)(result)).await?;
         }
         self.commit(tx).await
+    }
+}
+
+#[async_trait]
+impl IdempotencyStore for ThisStore {
+    async fn idempotency_lookup(
+        &self,
+        tenant: &Tenant,
+        key: &str,
+        request_hash: &str,
+        now: Timestamp,
+    ) -> StoreResult<IdempotencyState> {
+        let row = sqlx::query(
+            "SELECT request_hash, status_code, response_body FROM idempotency_keys
+             WHERE org_id = $1 AND env = $2 AND key = $3 AND expires_at > $4",
+        )
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(key)
+        .bind(now.as_millis())
+        .fetch_optional(self.reader())
+        .await?;
+        let Some(row) = row else { return Ok(IdempotencyState::Free) };
+        if row.try_get::<String, _>("request_hash")? != request_hash {
+            return Ok(IdempotencyState::Mismatch);
+        }
+        // A key is claimed only by the transaction that fills it, so every committed row has one.
+        let status: i64 = row.try_get("status_code")?;
+        let body: Option<Vec<u8>> = row.try_get("response_body")?;
+        Ok(IdempotencyState::Replay { status: u16::try_from(status).map_err(corrupt)?, body: body.unwrap_or_default() })
+    }
+
+    async fn idempotency_record(
+        &self,
+        tenant: &Tenant,
+        claim: &IdempotencyClaim,
+        status: u16,
+        body: &[u8],
+    ) -> StoreResult<bool> {
+        take_idempotency_key(self.writer(), tenant, claim, Some((status, body))).await
+    }
+
+    async fn rate_limit_hit(&self, bucket: &str, window_start: i64, expires_at: i64, hits: u64) -> StoreResult<u64> {
+        let hits = i64::try_from(hits.max(1)).map_err(|_| corrupt("rate-limit hits out of range"))?;
+        // One statement, committed on its own: the row lock lasts no longer than the upsert.
+        let total: i64 = sqlx::query_scalar(
+            "INSERT INTO rate_limit_windows (bucket, window_start, hits, expires_at) VALUES ($1, $2, $4, $3)
+             ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + $4
+             RETURNING hits",
+        )
+        .bind(bucket)
+        .bind(window_start)
+        .bind(expires_at)
+        .bind(hits)
+        .fetch_one(self.counters())
+        .await?;
+        Ok(count_of(total))
+    }
+
+    async fn purge_expired(&self, now: Timestamp) -> StoreResult<u64> {
+        let mut tx = self.begin_write().await?;
+        let keys = sqlx::query("DELETE FROM idempotency_keys WHERE expires_at <= $1")
+            .bind(now.as_millis())
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        let windows = sqlx::query("DELETE FROM rate_limit_windows WHERE expires_at <= $1")
+            .bind(now.as_millis())
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        tx.commit().await?;
+        Ok(keys + windows)
+    }
+
+    async fn compact_counts(&self) -> StoreResult<u64> {
+        self.compact_count_deltas().await
     }
 }

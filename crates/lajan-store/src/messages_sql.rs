@@ -1,6 +1,7 @@
-// The notification outbox SQL both backends share; included after `invoices_sql.rs`.
+// The notification outbox, for both backends; included after `shared.rs`. An invoice's `send`
+// (`send_in`) lives here because it is what queues the messages.
 
-use crate::invoices::{DeliveryOutcome, Message, MessageStore, NewMessage};
+use crate::messages::{DeliveryOutcome, Message, MessageStore, NewMessage};
 
 macro_rules! message_columns {
     () => {
@@ -40,14 +41,16 @@ async fn send_in(
     let current = lock_invoice(tx, tenant, id).await?;
     let step = transition(current.invoice.status, InvoiceAction::Send).map_err(StoreError::Rejected)?;
     let messages = render(&current).map_err(StoreError::Rejected)?;
-    sqlx::query("UPDATE invoices SET status = $1, sent_at = $2, updated_at = $2 WHERE org_id = $3 AND env = $4 AND id = $5")
-        .bind(step.to.as_str())
-        .bind(at.as_millis())
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(id)
-        .execute(&mut **tx)
-        .await?;
+    sqlx::query(
+        "UPDATE invoices SET status = $1, sent_at = $2, updated_at = $2 WHERE org_id = $3 AND env = $4 AND id = $5",
+    )
+    .bind(step.to.as_str())
+    .bind(at.as_millis())
+    .bind(&tenant.org_id)
+    .bind(tenant.env.as_str())
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
     let status = if tenant.env.is_live() { "queued" } else { "sandbox" };
     for m in &messages {
         sqlx::query(
@@ -94,25 +97,15 @@ impl MessageStore for ThisStore {
     }
 
     async fn list_messages(&self, tenant: &Tenant, page: PageRequest) -> StoreResult<Page<Message>> {
-        let (limit, offset) = page_params(page)?;
-        let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM messages WHERE org_id = $1 AND env = $2")
-            .bind(&tenant.org_id)
-            .bind(tenant.env.as_str())
-            .fetch_one(self.reader())
-            .await?;
-        let rows = sqlx::query(concat!(
-            "SELECT ",
-            message_columns!(),
-            " FROM messages WHERE org_id = $1 AND env = $2 ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4"
-        ))
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(limit)
-        .bind(offset)
-        .fetch_all(self.reader())
-        .await?;
-        let items = rows.iter().map(message_from_row).collect::<StoreResult<_>>()?;
-        Ok(Page { items, total: count_of(total), request: page })
+        self.list_page(
+            page,
+            Total::Count("SELECT COUNT(*) FROM messages m"),
+            concat!("SELECT ", message_columns!(), " FROM messages m"),
+            "m",
+            move |qb| push_tenant_filters(qb, "m", tenant, &[]),
+            message_from_row,
+        )
+        .await
     }
 
     async fn claim_messages(&self, now: Timestamp, lease_ms: i64, limit: i64) -> StoreResult<Vec<Message>> {

@@ -1,5 +1,5 @@
-//! The payouts half of the store: payouts, their attempts, and the sandbox ledger's accounts and
-//! transactions. One transaction per method; events written with their change.
+//! Payouts: money an organization sends, approved (or rejected) by its keys, then claimed by the
+//! worker and executed through attempts, each one transaction on the ledger.
 
 use crate::{EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
@@ -7,6 +7,10 @@ use lajan_domain::pagination::{Page, PageRequest};
 use lajan_domain::payout::{Attempt, AttemptResult, Payout, PayoutAction, PayoutDetail, PayoutFilter, PayoutType};
 use lajan_domain::{Tenant, Timestamp};
 use std::collections::BTreeMap;
+
+// The sandbox ledger was part of this module before the store was split by area; this keeps
+// its paths working.
+pub use crate::sandbox::{SANDBOX_OPENING_BALANCE, SandboxSubmit};
 
 #[derive(Debug, Clone, Default)]
 pub struct PayoutQuery {
@@ -22,22 +26,6 @@ pub struct PayoutQuery {
 pub struct PayoutCounts {
     pub all: u64,
     pub by_filter: BTreeMap<&'static str, u64>,
-}
-
-/// What the sandbox ledger said to a transaction.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SandboxSubmit {
-    /// Applied now (`fresh`), or earlier under the same hash (with its original sequence).
-    /// The ledger closes at `closes_at`; like Horizon, the submitter hears back after that.
-    Accepted {
-        ledger_seq: i64,
-        fresh: bool,
-        closes_at: Timestamp,
-    },
-    Refused {
-        code: &'static str,
-        message: String,
-    },
 }
 
 #[async_trait]
@@ -112,46 +100,4 @@ pub trait PayoutStore: Send + Sync {
     /// Leaves an executing payout for later without an attempt: nothing was submitted (the
     /// ledger could not be reached to build the transaction).
     async fn hold_payout(&self, payout_id: &str, retry_at: Timestamp) -> StoreResult<()>;
-
-    /// A ledger watcher's saved position (e.g. Horizon's paging token), by watcher name.
-    async fn ledger_cursor(&self, name: &str) -> StoreResult<Option<String>>;
-
-    async fn save_ledger_cursor(&self, name: &str, cursor: &str, at: Timestamp) -> StoreResult<()>;
-
-    /// Applies a payment from the organization's sandbox account, once per `tx_hash`: a hash
-    /// seen before answers with its original ledger sequence and moves nothing again. The
-    /// transaction lands in the ledger open at `at`; ledgers close every `close_ms`.
-    #[allow(clippy::too_many_arguments)]
-    async fn sandbox_submit(
-        &self,
-        tenant: &Tenant,
-        tx_hash: &str,
-        destination: &str,
-        asset_code: &str,
-        amount: i64,
-        memo: Option<&str>,
-        at: Timestamp,
-        close_ms: i64,
-    ) -> StoreResult<SandboxSubmit>;
-
-    /// Whether the sandbox ledger holds a transaction with this hash (reconciliation).
-    async fn sandbox_transaction_seq(&self, tx_hash: &str) -> StoreResult<Option<i64>>;
-
-    /// The organization's sandbox balances (funded on first use), in cents per asset code.
-    async fn sandbox_balances(&self, tenant: &Tenant) -> StoreResult<Vec<(String, i64)>>;
-
-    /// Adds `amount` to a sandbox balance and returns every balance after it. A balance may not
-    /// pass [`lajan_domain::money::MAX_CENTS`], the most a Stellar account can hold
-    /// (`Rejected(invalid_amount)`). With `idempotency`, the key is claimed and answered in the
-    /// same transaction.
-    async fn sandbox_top_up(
-        &self,
-        tenant: &Tenant,
-        asset_code: &str,
-        amount: i64,
-        idempotency: Option<IdempotentResponse<'_, Vec<(String, i64)>>>,
-    ) -> StoreResult<Vec<(String, i64)>>;
 }
-
-/// Every sandbox account starts with this much of each asset: 1,000,000.00.
-pub const SANDBOX_OPENING_BALANCE: i64 = 100_000_000;

@@ -1,7 +1,6 @@
-// The payouts SQL both backends share; included after `messages_sql.rs`.
+// Payouts and their attempts, for both backends; included after `shared.rs`.
 
-use crate::payouts::{PayoutCounts, PayoutQuery, PayoutStore, SANDBOX_OPENING_BALANCE, SandboxSubmit};
-use lajan_domain::asset::ASSETS;
+use crate::payouts::{PayoutCounts, PayoutQuery, PayoutStore};
 use lajan_domain::payout::{
     ApprovalStatus, Attempt, AttemptResult, ExecStatus, Payout, PayoutAction, PayoutDetail, PayoutFilter,
     payout_transition,
@@ -97,78 +96,6 @@ fn filter_statuses(filter: Option<PayoutFilter>) -> (Option<&'static str>, Optio
     }
 }
 
-/// The sandbox ledger a transaction submitted at `now` lands in, and when that ledger closes.
-/// Ledgers close every `close_ms` whether or not they hold anything, so sequence numbers rise
-/// with time as on Stellar, and everything submitted within one interval shares a ledger.
-async fn open_sandbox_ledger(tx: &mut Tx, env: &str, now: i64, close_ms: i64) -> StoreResult<(i64, Timestamp)> {
-    sqlx::query("INSERT INTO sandbox_ledger (env, last_seq, closed_at) VALUES ($1, 1, $2) ON CONFLICT (env) DO NOTHING")
-        .bind(env)
-        .bind(now)
-        .execute(&mut **tx)
-        .await?;
-    let row = sqlx::query(concat!("SELECT last_seq, closed_at FROM sandbox_ledger WHERE env = $1", for_update!()))
-        .bind(env)
-        .fetch_one(&mut **tx)
-        .await?;
-    let (mut last, mut closed): (i64, i64) = (row.try_get("last_seq")?, row.try_get("closed_at")?);
-    let close_ms = close_ms.max(1);
-    if closed == 0 {
-        // A ledger from before ledgers closed on a clock: start the clock now rather than jump.
-        closed = now;
-    }
-    if now >= closed + close_ms {
-        let closed_since = (now - closed) / close_ms;
-        last += closed_since;
-        closed += closed_since * close_ms;
-    }
-    sqlx::query("UPDATE sandbox_ledger SET last_seq = $1, closed_at = $2 WHERE env = $3")
-        .bind(last)
-        .bind(closed)
-        .bind(env)
-        .execute(&mut **tx)
-        .await?;
-    Ok((last + 1, ts(closed + close_ms)))
-}
-
-/// The organization's sandbox balances by asset code (fund them first: `ensure_sandbox_balances`).
-async fn read_sandbox_balances(tx: &mut Tx, tenant: &Tenant) -> StoreResult<Vec<(String, i64)>> {
-    let rows = sqlx::query("SELECT asset_code, balance FROM sandbox_balances WHERE org_id = $1 ORDER BY asset_code")
-        .bind(&tenant.org_id)
-        .fetch_all(&mut **tx)
-        .await?;
-    rows.iter().map(|r| Ok((r.try_get("asset_code")?, r.try_get("balance")?))).collect()
-}
-
-/// One sandbox balance, locked for the change about to be made to it (0 for an asset the
-/// account does not hold).
-async fn lock_sandbox_balance(tx: &mut Tx, tenant: &Tenant, asset_code: &str) -> StoreResult<i64> {
-    ensure_sandbox_balances(tx, tenant).await?;
-    let balance: Option<i64> = sqlx::query_scalar(concat!(
-        "SELECT balance FROM sandbox_balances WHERE org_id = $1 AND asset_code = $2",
-        for_update!()
-    ))
-    .bind(&tenant.org_id)
-    .bind(asset_code)
-    .fetch_optional(&mut **tx)
-    .await?;
-    Ok(balance.unwrap_or(0))
-}
-
-async fn ensure_sandbox_balances(tx: &mut Tx, tenant: &Tenant) -> StoreResult<()> {
-    for asset in ASSETS.iter().map(|a| a.code) {
-        sqlx::query(
-            "INSERT INTO sandbox_balances (org_id, asset_code, balance) VALUES ($1, $2, $3)
-             ON CONFLICT (org_id, asset_code) DO NOTHING",
-        )
-        .bind(&tenant.org_id)
-        .bind(asset)
-        .bind(SANDBOX_OPENING_BALANCE)
-        .execute(&mut **tx)
-        .await?;
-    }
-    Ok(())
-}
-
 #[async_trait]
 impl PayoutStore for ThisStore {
     async fn create_payout(
@@ -219,7 +146,12 @@ impl PayoutStore for ThisStore {
     }
 
     async fn list_payouts(&self, tenant: &Tenant, q: &PayoutQuery) -> StoreResult<(Page<PayoutDetail>, PayoutCounts)> {
-        fn scope<'a>(qb: &mut sqlx::QueryBuilder<'a, Db>, tenant: &'a Tenant, kind: Option<&'a str>, pattern: Option<&'a str>) {
+        fn scope<'a>(
+            qb: &mut sqlx::QueryBuilder<'a, Db>,
+            tenant: &'a Tenant,
+            kind: Option<&'a str>,
+            pattern: Option<&'a str>,
+        ) {
             push_tenant_filters(qb, "p", tenant, &[("type", kind)]);
             if let Some(pattern) = pattern {
                 qb.push(" AND (LOWER(p.wallet_account_id) LIKE ").push_bind(pattern);
@@ -227,11 +159,11 @@ impl PayoutStore for ThisStore {
                 qb.push_bind(pattern).push(" ESCAPE '\\')");
             }
         }
-        let pattern = q.search.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(like_pattern);
+        let search = search_pattern(q.search.as_deref());
+        let search = search.as_deref();
         let kind = q.payout_type.map(|t| t.as_str());
         let (approval, exec) = filter_statuses(q.filter);
-        let (limit, offset) = page_params(q.page)?;
-        let groups = if pattern.is_none() {
+        let groups = if search.is_none() {
             // Kept per tenant, type and state by triggers (migration 0006).
             sqlx::query(
                 "SELECT approval_status, exec_status, CAST(SUM(n) AS BIGINT) AS n FROM payout_counts
@@ -247,7 +179,7 @@ impl PayoutStore for ThisStore {
             let mut qb = sqlx::QueryBuilder::new(
                 "SELECT p.approval_status, p.exec_status, COUNT(*) AS n FROM payouts p LEFT JOIN clients c ON c.id = p.client_id",
             );
-            scope(&mut qb, tenant, kind, pattern.as_deref());
+            scope(&mut qb, tenant, kind, search);
             qb.push(" GROUP BY p.approval_status, p.exec_status");
             qb.build().fetch_all(self.reader()).await?
         };
@@ -267,19 +199,25 @@ impl PayoutStore for ThisStore {
                 total += n;
             }
         }
-        let mut qb = sqlx::QueryBuilder::new(payout_select!());
-        scope(&mut qb, tenant, kind, pattern.as_deref());
-        if let Some(approval) = approval {
-            qb.push(" AND p.approval_status = ").push_bind(approval);
-        }
-        if let Some(exec) = exec {
-            qb.push(" AND p.exec_status = ").push_bind(exec);
-        }
-        qb.push(" ORDER BY p.created_at DESC, p.id DESC LIMIT ").push_bind(limit);
-        qb.push(" OFFSET ").push_bind(offset);
-        let rows = qb.build().fetch_all(self.reader()).await?;
-        let items = rows.iter().map(payout_from_row).collect::<StoreResult<_>>()?;
-        Ok((Page { items, total, request: q.page }, counts))
+        let page = self
+            .list_page(
+                q.page,
+                Total::Known(total),
+                payout_select!(),
+                "p",
+                move |qb| {
+                    scope(qb, tenant, kind, search);
+                    if let Some(approval) = approval {
+                        qb.push(" AND p.approval_status = ").push_bind(approval);
+                    }
+                    if let Some(exec) = exec {
+                        qb.push(" AND p.exec_status = ").push_bind(exec);
+                    }
+                },
+                payout_from_row,
+            )
+            .await?;
+        Ok((page, counts))
     }
 
     async fn payout_action(
@@ -350,7 +288,13 @@ impl PayoutStore for ThisStore {
         Ok(claimed)
     }
 
-    async fn start_attempt(&self, payout_id: &str, tx_hash: &str, envelope: &str, at: Timestamp) -> StoreResult<Attempt> {
+    async fn start_attempt(
+        &self,
+        payout_id: &str,
+        tx_hash: &str,
+        envelope: &str,
+        at: Timestamp,
+    ) -> StoreResult<Attempt> {
         let mut tx = self.begin_write().await?;
         let number: i64 =
             sqlx::query_scalar("SELECT COALESCE(MAX(attempt_number), 0) + 1 FROM payout_attempts WHERE payout_id = $1")
@@ -445,124 +389,5 @@ impl PayoutStore for ThisStore {
             .execute(&mut *tx)
             .await?;
         self.commit(tx).await
-    }
-
-    async fn ledger_cursor(&self, name: &str) -> StoreResult<Option<String>> {
-        Ok(sqlx::query_scalar("SELECT cursor FROM ledger_cursors WHERE name = $1")
-            .bind(name)
-            .fetch_optional(self.reader())
-            .await?)
-    }
-
-    async fn save_ledger_cursor(&self, name: &str, cursor: &str, at: Timestamp) -> StoreResult<()> {
-        let mut tx = self.begin_write().await?;
-        sqlx::query(
-            "INSERT INTO ledger_cursors (name, cursor, updated_at) VALUES ($1, $2, $3)
-             ON CONFLICT (name) DO UPDATE SET cursor = $2, updated_at = $3",
-        )
-        .bind(name)
-        .bind(cursor)
-        .bind(at.as_millis())
-        .execute(&mut *tx)
-        .await?;
-        self.commit(tx).await
-    }
-
-    async fn sandbox_submit(
-        &self,
-        tenant: &Tenant,
-        tx_hash: &str,
-        destination: &str,
-        asset_code: &str,
-        amount: i64,
-        memo: Option<&str>,
-        at: Timestamp,
-        close_ms: i64,
-    ) -> StoreResult<SandboxSubmit> {
-        let mut tx = self.begin_write().await?;
-        let seen: Option<i64> = sqlx::query_scalar("SELECT ledger_seq FROM sandbox_transactions WHERE tx_hash = $1")
-            .bind(tx_hash)
-            .fetch_optional(&mut *tx)
-            .await?;
-        if let Some(ledger_seq) = seen {
-            return Ok(SandboxSubmit::Accepted { ledger_seq, fresh: false, closes_at: at });
-        }
-        if lock_sandbox_balance(&mut tx, tenant, asset_code).await? < amount {
-            return Ok(SandboxSubmit::Refused {
-                code: "op_underfunded",
-                message: format!("the sandbox account holds too little {asset_code}"),
-            });
-        }
-        sqlx::query("UPDATE sandbox_balances SET balance = balance - $1 WHERE org_id = $2 AND asset_code = $3")
-            .bind(amount)
-            .bind(&tenant.org_id)
-            .bind(asset_code)
-            .execute(&mut *tx)
-            .await?;
-        let (ledger_seq, closes_at) = open_sandbox_ledger(&mut tx, "test", at.as_millis(), close_ms).await?;
-        sqlx::query(
-            "INSERT INTO sandbox_transactions (tx_hash, org_id, ledger_seq, destination, asset_code, amount, memo, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
-        .bind(tx_hash)
-        .bind(&tenant.org_id)
-        .bind(ledger_seq)
-        .bind(destination)
-        .bind(asset_code)
-        .bind(amount)
-        .bind(memo)
-        .bind(at.as_millis())
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(SandboxSubmit::Accepted { ledger_seq, fresh: true, closes_at })
-    }
-
-    async fn sandbox_transaction_seq(&self, tx_hash: &str) -> StoreResult<Option<i64>> {
-        Ok(sqlx::query_scalar("SELECT ledger_seq FROM sandbox_transactions WHERE tx_hash = $1")
-            .bind(tx_hash)
-            .fetch_optional(self.reader())
-            .await?)
-    }
-
-    async fn sandbox_balances(&self, tenant: &Tenant) -> StoreResult<Vec<(String, i64)>> {
-        let mut tx = self.begin_write().await?;
-        ensure_sandbox_balances(&mut tx, tenant).await?;
-        let balances = read_sandbox_balances(&mut tx, tenant).await?;
-        tx.commit().await?;
-        Ok(balances)
-    }
-
-    async fn sandbox_top_up(
-        &self,
-        tenant: &Tenant,
-        asset_code: &str,
-        amount: i64,
-        idempotency: Option<IdempotentResponse<'_, Vec<(String, i64)>>>,
-    ) -> StoreResult<Vec<(String, i64)>> {
-        let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
-        let balance = lock_sandbox_balance(&mut tx, tenant, asset_code).await?;
-        let topped = i128::from(balance) + i128::from(amount);
-        let topped = i64::try_from(topped).ok().filter(|b| *b <= lajan_domain::money::MAX_CENTS).ok_or_else(|| {
-            StoreError::Rejected(lajan_domain::Invalid::new(
-                "invalid_amount",
-                format!(
-                    "amount would take the {asset_code} balance past {}, the most a Stellar account can hold",
-                    lajan_domain::money::format_scaled(lajan_domain::money::MAX_CENTS, 2)
-                ),
-            ))
-        })?;
-        sqlx::query(
-            "INSERT INTO sandbox_balances (org_id, asset_code, balance) VALUES ($1, $2, $3)
-             ON CONFLICT (org_id, asset_code) DO UPDATE SET balance = excluded.balance",
-        )
-        .bind(&tenant.org_id)
-        .bind(asset_code)
-        .bind(topped)
-        .execute(&mut *tx)
-        .await?;
-        let balances = read_sandbox_balances(&mut tx, tenant).await?;
-        self.commit_keyed(tx, tenant, idempotency.as_ref(), &balances).await?;
-        Ok(balances)
     }
 }

@@ -145,8 +145,17 @@ impl PgStore {
     }
 }
 
+// The SQL of every area, the same for both backends. Macros are in scope only after the file
+// that defines them, so `shared.rs` comes first and `incoming_payments_sql.rs` (its
+// `intent_columns!` and `payment_columns!`) before the areas that use them.
 include!("shared.rs");
 include!("idempotency_sql.rs");
+include!("orgs_sql.rs");
+include!("clients_sql.rs");
+include!("events_sql.rs");
+include!("incoming_payments_sql.rs");
 include!("invoices_sql.rs");
+include!("payment_links_sql.rs");
 include!("messages_sql.rs");
 include!("payouts_sql.rs");
+include!("sandbox_sql.rs");

@@ -1,0 +1,49 @@
+//! Clients: the people an organization bills and pays. Archived clients leave the lists but stay
+//! readable, since invoices and payouts keep pointing at them.
+
+use crate::{EventFor, IdempotentResponse, NewEvent, StoreResult};
+use async_trait::async_trait;
+use lajan_domain::client::{Client, ClientPatch};
+use lajan_domain::pagination::{Page, PageRequest};
+use lajan_domain::{Tenant, Timestamp};
+
+/// Filters for the clients list.
+#[derive(Debug, Clone, Default)]
+pub struct ClientQuery {
+    /// Matches name, email, phone number or wallet address, case-insensitively.
+    pub search: Option<String>,
+    pub page: PageRequest,
+}
+
+#[async_trait]
+pub trait ClientStore: Send + Sync {
+    async fn create_client(
+        &self,
+        tenant: &Tenant,
+        client: &Client,
+        event: &NewEvent,
+        idempotency: Option<IdempotentResponse<'_, Client>>,
+    ) -> StoreResult<()>;
+    /// A client that is not archived.
+    async fn get_client(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<Client>>;
+    /// A client even when archived, for the resources that reference it.
+    async fn get_client_including_archived(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<Client>>;
+    async fn list_clients(&self, tenant: &Tenant, query: &ClientQuery) -> StoreResult<Page<Client>>;
+    /// Applies `patch`; writes the event only when something changed. `NotFound` if archived or absent.
+    async fn update_client(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        patch: &ClientPatch,
+        at: Timestamp,
+        event: EventFor<'_, Client>,
+    ) -> StoreResult<Client>;
+    /// Archives the client. `NotFound` if archived or absent.
+    async fn archive_client(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        at: Timestamp,
+        event: EventFor<'_, Client>,
+    ) -> StoreResult<Client>;
+}

@@ -1,0 +1,193 @@
+// Clients, for both backends; included after `shared.rs`. Invoices and payouts read the client
+// their rows join with `prefixed_client`.
+
+use crate::{ClientQuery, ClientStore};
+use lajan_domain::client::{Client, ClientPatch};
+
+macro_rules! client_columns {
+    () => {
+        "id, first_name, last_name, email, phone_number, wallet_account_id, created_at, updated_at, archived_at"
+    };
+}
+
+fn client_from_row(row: &DbRow) -> StoreResult<Client> {
+    Ok(Client {
+        id: row.try_get("id")?,
+        first_name: row.try_get("first_name")?,
+        last_name: row.try_get("last_name")?,
+        email: row.try_get("email")?,
+        phone_number: row.try_get("phone_number")?,
+        wallet_account_id: row.try_get("wallet_account_id")?,
+        created_at: ts(row.try_get("created_at")?),
+        updated_at: ts(row.try_get("updated_at")?),
+        archived_at: opt_ts(row.try_get("archived_at")?),
+    })
+}
+
+/// A client joined into another resource's row under `c_`-prefixed column names.
+fn prefixed_client(row: &DbRow, id: String) -> StoreResult<Client> {
+    Ok(Client {
+        id,
+        first_name: row.try_get("c_first_name")?,
+        last_name: row.try_get("c_last_name")?,
+        email: row.try_get("c_email")?,
+        phone_number: row.try_get("c_phone_number")?,
+        wallet_account_id: row.try_get("c_wallet_account_id")?,
+        created_at: ts(row.try_get("c_created_at")?),
+        updated_at: ts(row.try_get("c_updated_at")?),
+        archived_at: opt_ts(row.try_get("c_archived_at")?),
+    })
+}
+
+/// The live client `id`, locked for update where the backend locks rows.
+async fn lock_client(tx: &mut Tx, tenant: &Tenant, id: &str) -> StoreResult<Client> {
+    let row = sqlx::query(concat!(
+        "SELECT ",
+        client_columns!(),
+        " FROM clients WHERE org_id = $1 AND env = $2 AND id = $3 AND archived_at IS NULL",
+        for_update!()
+    ))
+    .bind(&tenant.org_id)
+    .bind(tenant.env.as_str())
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    client_from_row(&row.ok_or(StoreError::NotFound)?)
+}
+
+impl ThisStore {
+    async fn read_client(&self, tenant: &Tenant, id: &str, include_archived: bool) -> StoreResult<Option<Client>> {
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            client_columns!(),
+            " FROM clients WHERE org_id = $1 AND env = $2 AND id = $3 AND ($4 OR archived_at IS NULL)"
+        ))
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(id)
+        .bind(include_archived)
+        .fetch_optional(self.reader())
+        .await?;
+        row.as_ref().map(client_from_row).transpose()
+    }
+}
+
+#[async_trait]
+impl ClientStore for ThisStore {
+    async fn create_client(
+        &self,
+        tenant: &Tenant,
+        c: &Client,
+        event: &NewEvent,
+        idempotency: Option<IdempotentResponse<'_, Client>>,
+    ) -> StoreResult<()> {
+        let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
+        sqlx::query(
+            "INSERT INTO clients (id, org_id, env, first_name, last_name, email, phone_number, wallet_account_id,
+                                  created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        )
+        .bind(&c.id)
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(&c.first_name)
+        .bind(&c.last_name)
+        .bind(&c.email)
+        .bind(&c.phone_number)
+        .bind(&c.wallet_account_id)
+        .bind(c.created_at.as_millis())
+        .bind(c.updated_at.as_millis())
+        .execute(&mut *tx)
+        .await?;
+        insert_event(&mut tx, tenant, c.created_at, event).await?;
+        self.commit_keyed(tx, tenant, idempotency.as_ref(), c).await
+    }
+
+    async fn get_client(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<Client>> {
+        self.read_client(tenant, id, false).await
+    }
+
+    async fn get_client_including_archived(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<Client>> {
+        self.read_client(tenant, id, true).await
+    }
+
+    async fn list_clients(&self, tenant: &Tenant, q: &ClientQuery) -> StoreResult<Page<Client>> {
+        let search = search_pattern(q.search.as_deref());
+        let search = search.as_deref();
+        self.list_page(
+            q.page,
+            Total::Count("SELECT COUNT(*) FROM clients c"),
+            concat!("SELECT ", client_columns!(), " FROM clients c"),
+            "c",
+            move |qb| {
+                push_tenant_filters(qb, "c", tenant, &[]);
+                qb.push(" AND c.archived_at IS NULL");
+                if let Some(pattern) = search {
+                    qb.push(" AND (LOWER(c.first_name || ' ' || c.last_name) LIKE ").push_bind(pattern);
+                    qb.push(" ESCAPE '\\' OR LOWER(COALESCE(c.email, '')) LIKE ").push_bind(pattern);
+                    qb.push(" ESCAPE '\\' OR COALESCE(c.phone_number, '') LIKE ").push_bind(pattern);
+                    qb.push(" ESCAPE '\\' OR LOWER(COALESCE(c.wallet_account_id, '')) LIKE ").push_bind(pattern);
+                    qb.push(" ESCAPE '\\')");
+                }
+            },
+            client_from_row,
+        )
+        .await
+    }
+
+    async fn update_client(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        patch: &ClientPatch,
+        at: Timestamp,
+        event: EventFor<'_, Client>,
+    ) -> StoreResult<Client> {
+        let mut tx = self.begin_write().await?;
+        let mut client = lock_client(&mut tx, tenant, id).await?;
+        if !client.apply(patch, at) {
+            return Ok(client);
+        }
+        sqlx::query(
+            "UPDATE clients SET first_name = $1, last_name = $2, email = $3, phone_number = $4,
+                                wallet_account_id = $5, updated_at = $6
+             WHERE org_id = $7 AND env = $8 AND id = $9",
+        )
+        .bind(&client.first_name)
+        .bind(&client.last_name)
+        .bind(&client.email)
+        .bind(&client.phone_number)
+        .bind(&client.wallet_account_id)
+        .bind(client.updated_at.as_millis())
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        insert_event(&mut tx, tenant, at, &event(&client)).await?;
+        self.commit(tx).await?;
+        Ok(client)
+    }
+
+    async fn archive_client(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        at: Timestamp,
+        event: EventFor<'_, Client>,
+    ) -> StoreResult<Client> {
+        let mut tx = self.begin_write().await?;
+        let mut client = lock_client(&mut tx, tenant, id).await?;
+        sqlx::query("UPDATE clients SET archived_at = $1 WHERE org_id = $2 AND env = $3 AND id = $4")
+            .bind(at.as_millis())
+            .bind(&tenant.org_id)
+            .bind(tenant.env.as_str())
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        client.archived_at = Some(at);
+        insert_event(&mut tx, tenant, at, &event(&client)).await?;
+        self.commit(tx).await?;
+        Ok(client)
+    }
+}

@@ -1,0 +1,52 @@
+// The events list, for both backends; included after `shared.rs` (which writes events, in
+// `insert_event`, for every area).
+
+use crate::{EventQuery, EventStore};
+use lajan_domain::event::Event;
+
+macro_rules! event_columns {
+    () => {
+        "id, org_id, env, type, created_at, data"
+    };
+}
+
+fn event_from_row(row: &DbRow) -> StoreResult<Event> {
+    Ok(Event {
+        id: row.try_get("id")?,
+        org_id: row.try_get("org_id")?,
+        env: env_of(row)?,
+        event_type: row.try_get("type")?,
+        created_at: ts(row.try_get("created_at")?),
+        data: row.try_get("data")?,
+    })
+}
+
+#[async_trait]
+impl EventStore for ThisStore {
+    async fn list_events(&self, tenant: &Tenant, q: &EventQuery) -> StoreResult<Page<Event>> {
+        let event_type = q.event_type.as_deref();
+        self.list_page(
+            q.page,
+            Total::Count("SELECT COUNT(*) FROM events e"),
+            concat!("SELECT ", event_columns!(), " FROM events e"),
+            "e",
+            move |qb| push_tenant_filters(qb, "e", tenant, &[("type", event_type)]),
+            event_from_row,
+        )
+        .await
+    }
+
+    async fn get_event(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<Event>> {
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            event_columns!(),
+            " FROM events WHERE org_id = $1 AND env = $2 AND id = $3"
+        ))
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(id)
+        .fetch_optional(self.reader())
+        .await?;
+        row.as_ref().map(event_from_row).transpose()
+    }
+}

@@ -1,0 +1,310 @@
+// Payment intents and incoming payments, for both backends; included after `shared.rs` and
+// before the areas whose rows join an intent (`intent_columns!`) or read a payment
+// (`payment_columns!`): invoices, payment links, the sandbox ledger.
+
+use crate::IncomingPaymentStore;
+use crate::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied};
+
+// Laid out by hand: rustfmt would give each of the 26 pieces a line of its own.
+#[rustfmt::skip]
+macro_rules! intent_columns {
+    ($p:literal) => {
+        concat!(
+            $p, ".id AS p_id, ", $p, ".org_id AS p_org_id, ", $p, ".env AS p_env, ", $p, ".amount AS p_amount, ",
+            $p, ".currency AS p_currency, ", $p, ".reference AS p_reference, ", $p, ".status AS p_status, ",
+            $p, ".amount_received AS p_amount_received, ", $p, ".invoice_id AS p_invoice_id, ",
+            $p, ".payment_link_id AS p_payment_link_id, ", $p, ".created_at AS p_created_at, ",
+            $p, ".paid_at AS p_paid_at, ", $p, ".expires_at AS p_expires_at"
+        )
+    };
+}
+
+fn intent_from_row(row: &DbRow) -> StoreResult<PaymentIntent> {
+    Ok(PaymentIntent {
+        id: row.try_get("p_id")?,
+        org_id: row.try_get("p_org_id")?,
+        env: row.try_get::<String, _>("p_env")?.parse().map_err(corrupt)?,
+        amount: row.try_get("p_amount")?,
+        currency: row.try_get::<String, _>("p_currency")?.parse().map_err(corrupt)?,
+        reference: row.try_get("p_reference")?,
+        status: row.try_get::<String, _>("p_status")?.parse().map_err(corrupt)?,
+        amount_received: row.try_get("p_amount_received")?,
+        invoice_id: row.try_get("p_invoice_id")?,
+        payment_link_id: row.try_get("p_payment_link_id")?,
+        created_at: ts(row.try_get("p_created_at")?),
+        paid_at: opt_ts(row.try_get("p_paid_at")?),
+        expires_at: opt_ts(row.try_get("p_expires_at")?),
+    })
+}
+
+async fn insert_intent(tx: &mut Tx, p: &PaymentIntent) -> StoreResult<()> {
+    sqlx::query(
+        "INSERT INTO payment_intents (id, org_id, env, amount, currency, reference, status, amount_received,
+                                      invoice_id, payment_link_id, created_at, updated_at, paid_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13)",
+    )
+    .bind(&p.id)
+    .bind(&p.org_id)
+    .bind(p.env.as_str())
+    .bind(p.amount)
+    .bind(p.currency.code())
+    .bind(&p.reference)
+    .bind(p.status.as_str())
+    .bind(p.amount_received)
+    .bind(&p.invoice_id)
+    .bind(&p.payment_link_id)
+    .bind(p.created_at.as_millis())
+    .bind(p.paid_at.map(Timestamp::as_millis))
+    .bind(p.expires_at.map(Timestamp::as_millis))
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+async fn set_intent_status(tx: &mut Tx, id: &str, status: IntentStatus, at: Timestamp) -> StoreResult<()> {
+    sqlx::query(
+        "UPDATE payment_intents SET status = $1, updated_at = $2,
+                paid_at = CASE WHEN $1 = 'paid' THEN $2 ELSE paid_at END
+         WHERE id = $3",
+    )
+    .bind(status.as_str())
+    .bind(at.as_millis())
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+macro_rules! payment_columns {
+    () => {
+        "id, org_id, env, ledger_seq, tx_hash, source_account, destination_account, asset_code, amount, memo,
+         created_at, payment_intent_id, processed_at"
+    };
+}
+
+fn payment_from_row(row: &DbRow) -> StoreResult<IncomingPayment> {
+    Ok(IncomingPayment {
+        id: row.try_get("id")?,
+        org_id: row.try_get("org_id")?,
+        env: env_of(row)?,
+        ledger_seq: row.try_get("ledger_seq")?,
+        tx_hash: row.try_get("tx_hash")?,
+        source_account: row.try_get("source_account")?,
+        destination_account: row.try_get("destination_account")?,
+        asset_code: row.try_get("asset_code")?,
+        amount: row.try_get("amount")?,
+        memo: row.try_get("memo")?,
+        created_at: ts(row.try_get("created_at")?),
+        payment_intent_id: row.try_get("payment_intent_id")?,
+        processed_at: opt_ts(row.try_get("processed_at")?),
+    })
+}
+
+async fn insert_payment(tx: &mut Tx, p: &IncomingPayment) -> StoreResult<u64> {
+    Ok(sqlx::query(
+        "INSERT INTO incoming_payments (id, org_id, env, ledger_seq, tx_hash, source_account, destination_account,
+                                        asset_code, amount, memo, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         ON CONFLICT (tx_hash) DO NOTHING",
+    )
+    .bind(&p.id)
+    .bind(&p.org_id)
+    .bind(p.env.as_str())
+    .bind(p.ledger_seq)
+    .bind(&p.tx_hash)
+    .bind(&p.source_account)
+    .bind(&p.destination_account)
+    .bind(&p.asset_code)
+    .bind(p.amount)
+    .bind(&p.memo)
+    .bind(p.created_at.as_millis())
+    .execute(&mut **tx)
+    .await?
+    .rows_affected())
+}
+
+#[async_trait]
+impl IncomingPaymentStore for ThisStore {
+    async fn get_payment_intent(&self, id: &str) -> StoreResult<Option<(PaymentIntent, IntentTarget)>> {
+        let mut tx = self.reader().begin().await?;
+        let row = sqlx::query(concat!("SELECT ", intent_columns!("p"), " FROM payment_intents p WHERE p.id = $1"))
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        let intent = intent_from_row(&row)?;
+        let tenant = Tenant::new(intent.org_id.clone(), intent.env);
+        let target = match (&intent.invoice_id, &intent.payment_link_id) {
+            (Some(invoice_id), _) => {
+                read_invoice(&mut *tx, &tenant, invoice_id).await?.map(|d| IntentTarget::Invoice(Box::new(d)))
+            }
+            (None, Some(link_id)) => {
+                read_link(&mut *tx, &tenant, link_id).await?.map(|l| IntentTarget::Link(Box::new(l)))
+            }
+            (None, None) => None,
+        };
+        let target = target.ok_or_else(|| corrupt(format!("payment intent {id} has no invoice or link")))?;
+        Ok(Some((intent, target)))
+    }
+
+    async fn tenant_of_reference(&self, reference: &str) -> StoreResult<Option<Tenant>> {
+        let row = sqlx::query("SELECT org_id, env FROM payment_intents WHERE reference = $1")
+            .bind(reference)
+            .fetch_optional(self.reader())
+            .await?;
+        row.map(|r| Ok(Tenant::new(r.try_get::<String, _>("org_id")?, env_of(&r)?))).transpose()
+    }
+
+    async fn record_incoming_payment(&self, payment: &IncomingPayment) -> StoreResult<bool> {
+        let mut tx = self.begin_write().await?;
+        let inserted = insert_payment(&mut tx, payment).await? > 0;
+        self.commit(tx).await?;
+        Ok(inserted)
+    }
+
+    async fn pending_incoming_payments(&self, limit: i64) -> StoreResult<Vec<IncomingPayment>> {
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            payment_columns!(),
+            " FROM incoming_payments WHERE processed_at IS NULL ORDER BY created_at, id LIMIT $1"
+        ))
+        .bind(limit)
+        .fetch_all(self.reader())
+        .await?;
+        rows.iter().map(payment_from_row).collect()
+    }
+
+    async fn incoming_payments_for_intent(&self, intent_id: &str) -> StoreResult<Vec<IncomingPayment>> {
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            payment_columns!(),
+            " FROM incoming_payments WHERE payment_intent_id = $1 ORDER BY created_at, id"
+        ))
+        .bind(intent_id)
+        .fetch_all(self.reader())
+        .await?;
+        rows.iter().map(payment_from_row).collect()
+    }
+
+    async fn apply_incoming_payment(
+        &self,
+        payment_id: &str,
+        at: Timestamp,
+        events: &PaidEvents<'_>,
+    ) -> StoreResult<PaymentApplied> {
+        let mut tx = self.begin_write().await?;
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            payment_columns!(),
+            " FROM incoming_payments WHERE id = $1 AND processed_at IS NULL",
+            for_update!()
+        ))
+        .bind(payment_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = row else { return Ok(PaymentApplied::AlreadyProcessed) };
+        let payment = payment_from_row(&row)?;
+        let tenant = Tenant::new(payment.org_id.clone(), payment.env);
+        let intent_row = sqlx::query(concat!(
+            "SELECT ",
+            intent_columns!("p"),
+            " FROM payment_intents p WHERE p.org_id = $1 AND p.env = $2 AND p.reference = $3 AND p.currency = $4",
+            for_update!()
+        ))
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(payment.memo.as_deref().unwrap_or(""))
+        .bind(&payment.asset_code)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let outcome = match intent_row {
+            None => PaymentApplied::Unmatched,
+            Some(intent_row) => {
+                let intent = intent_from_row(&intent_row)?;
+                // Summed wide: a total past i64 is refused, never clamped to a wrong figure.
+                let received = i128::from(intent.amount_received) + i128::from(payment.amount);
+                match i64::try_from(received) {
+                    Err(_) => PaymentApplied::TooLarge { intent_id: intent.id },
+                    Ok(received) => {
+                        sqlx::query("UPDATE payment_intents SET amount_received = $1, updated_at = $2 WHERE id = $3")
+                            .bind(received)
+                            .bind(at.as_millis())
+                            .bind(&intent.id)
+                            .execute(&mut *tx)
+                            .await?;
+                        let completes =
+                            intent.effective_status(at) == IntentStatus::Active && received >= intent.amount;
+                        let paid = completes && self.mark_paid(&mut tx, &tenant, &intent, at, events).await?;
+                        PaymentApplied::Matched { intent_id: intent.id, paid }
+                    }
+                }
+            }
+        };
+        let matched = match &outcome {
+            PaymentApplied::Matched { intent_id, .. } => Some(intent_id.clone()),
+            _ => None,
+        };
+        sqlx::query("UPDATE incoming_payments SET processed_at = $1, payment_intent_id = $2 WHERE id = $3")
+            .bind(at.as_millis())
+            .bind(matched)
+            .bind(payment_id)
+            .execute(&mut *tx)
+            .await?;
+        self.commit(tx).await?;
+        Ok(outcome)
+    }
+
+    async fn ledger_cursor(&self, name: &str) -> StoreResult<Option<String>> {
+        Ok(sqlx::query_scalar("SELECT cursor FROM ledger_cursors WHERE name = $1")
+            .bind(name)
+            .fetch_optional(self.reader())
+            .await?)
+    }
+
+    async fn save_ledger_cursor(&self, name: &str, cursor: &str, at: Timestamp) -> StoreResult<()> {
+        let mut tx = self.begin_write().await?;
+        sqlx::query(
+            "INSERT INTO ledger_cursors (name, cursor, updated_at) VALUES ($1, $2, $3)
+             ON CONFLICT (name) DO UPDATE SET cursor = $2, updated_at = $3",
+        )
+        .bind(name)
+        .bind(cursor)
+        .bind(at.as_millis())
+        .execute(&mut *tx)
+        .await?;
+        self.commit(tx).await
+    }
+}
+
+impl ThisStore {
+    /// Marks a fully paid intent and what it collects for as paid, with the event. Returns
+    /// false when the target does not take payments now (a draft or void invoice): the money
+    /// stays recorded on the intent for the organization to settle.
+    async fn mark_paid(
+        &self,
+        tx: &mut Tx,
+        tenant: &Tenant,
+        intent: &PaymentIntent,
+        at: Timestamp,
+        events: &PaidEvents<'_>,
+    ) -> StoreResult<bool> {
+        if let Some(invoice_id) = &intent.invoice_id {
+            let current = lock_invoice(tx, tenant, invoice_id).await?;
+            let Ok(step) = transition(current.invoice.status, InvoiceAction::Pay) else { return Ok(false) };
+            set_intent_status(tx, &intent.id, IntentStatus::Paid, at).await?;
+            sqlx::query("UPDATE invoices SET status = $1, paid_at = $2, updated_at = $2 WHERE id = $3")
+                .bind(step.to.as_str())
+                .bind(at.as_millis())
+                .bind(invoice_id)
+                .execute(&mut **tx)
+                .await?;
+            let detail = read_invoice(&mut **tx, tenant, invoice_id).await?.ok_or(StoreError::NotFound)?;
+            insert_event(tx, tenant, at, &(events.invoice)(&detail)).await?;
+        } else if let Some(link_id) = &intent.payment_link_id {
+            set_intent_status(tx, &intent.id, IntentStatus::Paid, at).await?;
+            let link = read_link(&mut **tx, tenant, link_id).await?.ok_or(StoreError::NotFound)?;
+            insert_event(tx, tenant, at, &(events.link)(&link)).await?;
+        }
+        Ok(true)
+    }
+}

@@ -1,0 +1,37 @@
+//! Organizations, their API keys and their per-environment settings: who may call the API, and
+//! the defaults every other area reads.
+
+use crate::StoreResult;
+use async_trait::async_trait;
+use lajan_domain::apikey::ApiKey;
+use lajan_domain::org::Organization;
+use lajan_domain::settings::Settings;
+use lajan_domain::{Tenant, Timestamp};
+
+/// A fresh API key to store: the record and the SHA-256 hex digest of its secret.
+#[derive(Debug, Clone)]
+pub struct NewApiKey {
+    pub key: ApiKey,
+    pub secret_hash: String,
+}
+
+#[async_trait]
+pub trait OrgStore: Send + Sync {
+    async fn create_organization(&self, org: &Organization) -> StoreResult<()>;
+    async fn list_organizations(&self) -> StoreResult<Vec<Organization>>;
+    async fn get_organization(&self, id: &str) -> StoreResult<Option<Organization>>;
+    /// On an empty database, creates `org` and `key` and returns true; otherwise does nothing.
+    async fn bootstrap(&self, org: &Organization, key: &NewApiKey) -> StoreResult<bool>;
+    /// `NotFound` when the key's organization does not exist.
+    async fn create_api_key(&self, key: &NewApiKey) -> StoreResult<()>;
+    async fn list_api_keys(&self, org_id: Option<&str>) -> StoreResult<Vec<ApiKey>>;
+    /// `NotFound` for an unknown id; revoking twice keeps the first time.
+    async fn revoke_api_key(&self, key_id: &str, at: Timestamp) -> StoreResult<ApiKey>;
+    /// The live (unrevoked) key with this secret digest, and its organization.
+    async fn authenticate(&self, secret_hash: &str) -> StoreResult<Option<(ApiKey, Organization)>>;
+    async fn touch_api_key(&self, key_id: &str, at: Timestamp) -> StoreResult<()>;
+
+    /// The tenant's settings, or the defaults when never set.
+    async fn get_settings(&self, tenant: &Tenant) -> StoreResult<Settings>;
+    async fn put_settings(&self, tenant: &Tenant, settings: &Settings, at: Timestamp) -> StoreResult<()>;
+}

@@ -1,0 +1,218 @@
+// Organizations, API keys and settings, for both backends; included after `shared.rs`.
+
+use crate::{NewApiKey, OrgStore};
+use lajan_domain::apikey::ApiKey;
+use lajan_domain::org::Organization;
+use lajan_domain::settings::Settings;
+
+const ORG_COLUMNS: &str = "id, name, tier, created_at";
+
+fn org_from_row(row: &DbRow) -> StoreResult<Organization> {
+    Ok(Organization {
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
+        tier: row.try_get::<String, _>("tier")?.parse().map_err(corrupt)?,
+        created_at: ts(row.try_get("created_at")?),
+    })
+}
+
+macro_rules! key_columns {
+    () => {
+        "k.id, k.org_id, k.env, k.name, k.hint, k.scopes, k.created_at, k.last_used_at, k.revoked_at"
+    };
+}
+
+fn key_from_row(row: &DbRow) -> StoreResult<ApiKey> {
+    let scopes: String = row.try_get("scopes")?;
+    let scopes: Vec<&str> = scopes.split(' ').collect();
+    Ok(ApiKey {
+        id: row.try_get("id")?,
+        org_id: row.try_get("org_id")?,
+        env: env_of(row)?,
+        name: row.try_get("name")?,
+        hint: row.try_get("hint")?,
+        scopes: lajan_domain::apikey::parse_scopes(&scopes).map_err(corrupt)?,
+        created_at: ts(row.try_get("created_at")?),
+        last_used_at: opt_ts(row.try_get("last_used_at")?),
+        revoked_at: opt_ts(row.try_get("revoked_at")?),
+    })
+}
+
+async fn insert_org(tx: &mut Tx, org: &Organization) -> StoreResult<()> {
+    sqlx::query("INSERT INTO organizations (id, name, tier, created_at) VALUES ($1, $2, $3, $4)")
+        .bind(&org.id)
+        .bind(&org.name)
+        .bind(org.tier.as_str())
+        .bind(org.created_at.as_millis())
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+async fn insert_key(tx: &mut Tx, new: &NewApiKey) -> StoreResult<()> {
+    let k = &new.key;
+    let scopes: Vec<String> = k.scopes.iter().map(ToString::to_string).collect();
+    sqlx::query(
+        "INSERT INTO api_keys (id, org_id, env, name, hint, secret_hash, scopes, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(&k.id)
+    .bind(&k.org_id)
+    .bind(k.env.as_str())
+    .bind(&k.name)
+    .bind(&k.hint)
+    .bind(&new.secret_hash)
+    .bind(scopes.join(" "))
+    .bind(k.created_at.as_millis())
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+#[async_trait]
+impl OrgStore for ThisStore {
+    async fn create_organization(&self, org: &Organization) -> StoreResult<()> {
+        let mut tx = self.begin_write().await?;
+        insert_org(&mut tx, org).await?;
+        self.commit(tx).await
+    }
+
+    async fn list_organizations(&self) -> StoreResult<Vec<Organization>> {
+        let sql = format!("SELECT {ORG_COLUMNS} FROM organizations ORDER BY created_at, id");
+        let rows = sqlx::query(&sql).fetch_all(self.reader()).await?;
+        rows.iter().map(org_from_row).collect()
+    }
+
+    async fn get_organization(&self, id: &str) -> StoreResult<Option<Organization>> {
+        let sql = format!("SELECT {ORG_COLUMNS} FROM organizations WHERE id = $1");
+        let row = sqlx::query(&sql).bind(id).fetch_optional(self.reader()).await?;
+        row.as_ref().map(org_from_row).transpose()
+    }
+
+    async fn bootstrap(&self, org: &Organization, key: &NewApiKey) -> StoreResult<bool> {
+        let mut tx = self.begin_write().await?;
+        Self::lock_bootstrap(&mut tx).await?;
+        let existing: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM organizations").fetch_one(&mut *tx).await?;
+        if existing > 0 {
+            return Ok(false);
+        }
+        insert_org(&mut tx, org).await?;
+        insert_key(&mut tx, key).await?;
+        self.commit(tx).await?;
+        Ok(true)
+    }
+
+    async fn create_api_key(&self, key: &NewApiKey) -> StoreResult<()> {
+        let mut tx = self.begin_write().await?;
+        insert_key(&mut tx, key).await?;
+        self.commit(tx).await
+    }
+
+    async fn list_api_keys(&self, org_id: Option<&str>) -> StoreResult<Vec<ApiKey>> {
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            key_columns!(),
+            " FROM api_keys k WHERE ($1 IS NULL OR k.org_id = $1) ORDER BY k.created_at, k.id"
+        ))
+        .bind(org_id)
+        .fetch_all(self.reader())
+        .await?;
+        rows.iter().map(key_from_row).collect()
+    }
+
+    async fn revoke_api_key(&self, key_id: &str, at: Timestamp) -> StoreResult<ApiKey> {
+        let mut tx = self.begin_write().await?;
+        sqlx::query("UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2")
+            .bind(at.as_millis())
+            .bind(key_id)
+            .execute(&mut *tx)
+            .await?;
+        let row = sqlx::query(concat!("SELECT ", key_columns!(), " FROM api_keys k WHERE k.id = $1"))
+            .bind(key_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let key = key_from_row(&row.ok_or(StoreError::NotFound)?)?;
+        self.commit(tx).await?;
+        Ok(key)
+    }
+
+    async fn authenticate(&self, secret_hash: &str) -> StoreResult<Option<(ApiKey, Organization)>> {
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            key_columns!(),
+            ", o.name AS org_name, o.tier AS org_tier, o.created_at AS org_created_at
+             FROM api_keys k JOIN organizations o ON o.id = k.org_id
+             WHERE k.secret_hash = $1 AND k.revoked_at IS NULL"
+        ))
+        .bind(secret_hash)
+        .fetch_optional(self.reader())
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let key = key_from_row(&row)?;
+        let org = Organization {
+            id: key.org_id.clone(),
+            name: row.try_get("org_name")?,
+            tier: row.try_get::<String, _>("org_tier")?.parse().map_err(corrupt)?,
+            created_at: ts(row.try_get("org_created_at")?),
+        };
+        Ok(Some((key, org)))
+    }
+
+    async fn touch_api_key(&self, key_id: &str, at: Timestamp) -> StoreResult<()> {
+        let mut tx = self.begin_write().await?;
+        sqlx::query(
+            "UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $1)",
+        )
+        .bind(at.as_millis())
+        .bind(key_id)
+        .execute(&mut *tx)
+        .await?;
+        Ok(tx.commit().await?)
+    }
+
+    async fn get_settings(&self, tenant: &Tenant) -> StoreResult<Settings> {
+        let row = sqlx::query(
+            "SELECT default_currency, default_tax_rate, payout_approval_required, require_distinct_approver, timezone
+             FROM settings WHERE org_id = $1 AND env = $2",
+        )
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .fetch_optional(self.reader())
+        .await?;
+        let Some(row) = row else { return Ok(Settings::default()) };
+        Ok(Settings {
+            default_currency: row.try_get::<String, _>("default_currency")?.parse().map_err(corrupt)?,
+            default_tax_rate: TaxRate::from_thousandths(row.try_get("default_tax_rate")?),
+            payout_approval_required: row.try_get("payout_approval_required")?,
+            require_distinct_approver: row.try_get("require_distinct_approver")?,
+            timezone: row.try_get("timezone")?,
+        })
+    }
+
+    async fn put_settings(&self, tenant: &Tenant, s: &Settings, at: Timestamp) -> StoreResult<()> {
+        let mut tx = self.begin_write().await?;
+        sqlx::query(
+            "INSERT INTO settings (org_id, env, default_currency, default_tax_rate, payout_approval_required,
+                                   require_distinct_approver, timezone, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+             ON CONFLICT (org_id, env) DO UPDATE SET
+                default_currency = excluded.default_currency,
+                default_tax_rate = excluded.default_tax_rate,
+                payout_approval_required = excluded.payout_approval_required,
+                require_distinct_approver = excluded.require_distinct_approver,
+                timezone = excluded.timezone,
+                updated_at = excluded.updated_at",
+        )
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(s.default_currency.code())
+        .bind(s.default_tax_rate.thousandths())
+        .bind(s.payout_approval_required)
+        .bind(s.require_distinct_approver)
+        .bind(&s.timezone)
+        .bind(at.as_millis())
+        .execute(&mut *tx)
+        .await?;
+        self.commit(tx).await
+    }
+}

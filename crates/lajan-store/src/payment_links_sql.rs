@@ -1,0 +1,118 @@
+// Payment links, for both backends; included after `shared.rs` and `incoming_payments_sql.rs` (a
+// link row joins its intent).
+
+use crate::PaymentLinkStore;
+
+macro_rules! link_select {
+    () => {
+        concat!(
+            "SELECT l.id, l.amount, l.currency, l.description, l.created_at, l.expires_at, ",
+            intent_columns!("p"),
+            " FROM payment_links l JOIN payment_intents p ON p.id = l.payment_intent_id"
+        )
+    };
+}
+
+fn link_from_row(row: &DbRow) -> StoreResult<PaymentLink> {
+    Ok(PaymentLink {
+        id: row.try_get("id")?,
+        amount: row.try_get("amount")?,
+        currency: row.try_get::<String, _>("currency")?.parse().map_err(corrupt)?,
+        description: row.try_get("description")?,
+        created_at: ts(row.try_get("created_at")?),
+        expires_at: opt_ts(row.try_get("expires_at")?),
+        intent: intent_from_row(row)?,
+    })
+}
+
+/// The payment link `id` of `tenant`, read through a pool or inside a transaction.
+async fn read_link<'e, E: sqlx::Executor<'e, Database = Db>>(
+    ex: E,
+    tenant: &Tenant,
+    id: &str,
+) -> StoreResult<Option<PaymentLink>> {
+    let row = sqlx::query(concat!(link_select!(), " WHERE l.org_id = $1 AND l.env = $2 AND l.id = $3"))
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(id)
+        .fetch_optional(ex)
+        .await?;
+    row.as_ref().map(link_from_row).transpose()
+}
+
+#[async_trait]
+impl PaymentLinkStore for ThisStore {
+    async fn create_payment_link(
+        &self,
+        tenant: &Tenant,
+        link: &PaymentLink,
+        event: &NewEvent,
+        idempotency: Option<IdempotentResponse<'_, PaymentLink>>,
+    ) -> StoreResult<()> {
+        let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
+        sqlx::query(
+            "INSERT INTO payment_links (id, org_id, env, amount, currency, description, payment_intent_id, created_at,
+                                        expires_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        )
+        .bind(&link.id)
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(link.amount)
+        .bind(link.currency.code())
+        .bind(&link.description)
+        .bind(&link.intent.id)
+        .bind(link.created_at.as_millis())
+        .bind(link.expires_at.map(Timestamp::as_millis))
+        .execute(&mut *tx)
+        .await?;
+        insert_intent(&mut tx, &link.intent).await?;
+        insert_event(&mut tx, tenant, link.created_at, event).await?;
+        self.commit_keyed(tx, tenant, idempotency.as_ref(), link).await
+    }
+
+    async fn get_payment_link(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<PaymentLink>> {
+        read_link(self.reader(), tenant, id).await
+    }
+
+    async fn list_payment_links(&self, tenant: &Tenant, page: PageRequest) -> StoreResult<Page<PaymentLink>> {
+        self.list_page(
+            page,
+            Total::Count("SELECT COUNT(*) FROM payment_links l"),
+            link_select!(),
+            "l",
+            move |qb| push_tenant_filters(qb, "l", tenant, &[]),
+            link_from_row,
+        )
+        .await
+    }
+
+    async fn deactivate_payment_link(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        at: Timestamp,
+        event: EventFor<'_, PaymentLink>,
+    ) -> StoreResult<(PaymentLink, bool)> {
+        let mut tx = self.begin_write().await?;
+        let intent_id: String = sqlx::query_scalar(concat!(
+            "SELECT payment_intent_id FROM payment_links WHERE org_id = $1 AND env = $2 AND id = $3",
+            for_update!()
+        ))
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(StoreError::NotFound)?;
+        let link = read_link(&mut *tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
+        if link.intent.effective_status(at) != IntentStatus::Active {
+            return Ok((link, false));
+        }
+        set_intent_status(&mut tx, &intent_id, IntentStatus::Inactive, at).await?;
+        let link = read_link(&mut *tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
+        insert_event(&mut tx, tenant, at, &event(&link)).await?;
+        self.commit(tx).await?;
+        Ok((link, true))
+    }
+}

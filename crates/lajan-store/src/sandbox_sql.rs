@@ -1,0 +1,202 @@
+// The sandbox ledger, for both backends; included after `shared.rs` and
+// `incoming_payments_sql.rs` (a payment recorded on it is an incoming payment).
+
+use crate::sandbox::{SANDBOX_OPENING_BALANCE, SandboxStore, SandboxSubmit};
+use lajan_domain::asset::ASSETS;
+
+/// The sandbox ledger a transaction submitted at `now` lands in, and when that ledger closes.
+/// Ledgers close every `close_ms` whether or not they hold anything, so sequence numbers rise
+/// with time as on Stellar, and everything submitted within one interval shares a ledger.
+async fn open_sandbox_ledger(tx: &mut Tx, env: &str, now: i64, close_ms: i64) -> StoreResult<(i64, Timestamp)> {
+    sqlx::query(
+        "INSERT INTO sandbox_ledger (env, last_seq, closed_at) VALUES ($1, 1, $2) ON CONFLICT (env) DO NOTHING",
+    )
+    .bind(env)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    let row = sqlx::query(concat!("SELECT last_seq, closed_at FROM sandbox_ledger WHERE env = $1", for_update!()))
+        .bind(env)
+        .fetch_one(&mut **tx)
+        .await?;
+    let (mut last, mut closed): (i64, i64) = (row.try_get("last_seq")?, row.try_get("closed_at")?);
+    let close_ms = close_ms.max(1);
+    if closed == 0 {
+        // A ledger from before ledgers closed on a clock: start the clock now rather than jump.
+        closed = now;
+    }
+    if now >= closed + close_ms {
+        let closed_since = (now - closed) / close_ms;
+        last += closed_since;
+        closed += closed_since * close_ms;
+    }
+    sqlx::query("UPDATE sandbox_ledger SET last_seq = $1, closed_at = $2 WHERE env = $3")
+        .bind(last)
+        .bind(closed)
+        .bind(env)
+        .execute(&mut **tx)
+        .await?;
+    Ok((last + 1, ts(closed + close_ms)))
+}
+
+/// The organization's sandbox balances by asset code (fund them first: `ensure_sandbox_balances`).
+async fn read_sandbox_balances(tx: &mut Tx, tenant: &Tenant) -> StoreResult<Vec<(String, i64)>> {
+    let rows = sqlx::query("SELECT asset_code, balance FROM sandbox_balances WHERE org_id = $1 ORDER BY asset_code")
+        .bind(&tenant.org_id)
+        .fetch_all(&mut **tx)
+        .await?;
+    rows.iter().map(|r| Ok((r.try_get("asset_code")?, r.try_get("balance")?))).collect()
+}
+
+/// One sandbox balance, locked for the change about to be made to it (0 for an asset the
+/// account does not hold).
+async fn lock_sandbox_balance(tx: &mut Tx, tenant: &Tenant, asset_code: &str) -> StoreResult<i64> {
+    ensure_sandbox_balances(tx, tenant).await?;
+    let balance: Option<i64> = sqlx::query_scalar(concat!(
+        "SELECT balance FROM sandbox_balances WHERE org_id = $1 AND asset_code = $2",
+        for_update!()
+    ))
+    .bind(&tenant.org_id)
+    .bind(asset_code)
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(balance.unwrap_or(0))
+}
+
+async fn ensure_sandbox_balances(tx: &mut Tx, tenant: &Tenant) -> StoreResult<()> {
+    for asset in ASSETS.iter().map(|a| a.code) {
+        sqlx::query(
+            "INSERT INTO sandbox_balances (org_id, asset_code, balance) VALUES ($1, $2, $3)
+             ON CONFLICT (org_id, asset_code) DO NOTHING",
+        )
+        .bind(&tenant.org_id)
+        .bind(asset)
+        .bind(SANDBOX_OPENING_BALANCE)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
+#[async_trait]
+impl SandboxStore for ThisStore {
+    async fn sandbox_submit(
+        &self,
+        tenant: &Tenant,
+        tx_hash: &str,
+        destination: &str,
+        asset_code: &str,
+        amount: i64,
+        memo: Option<&str>,
+        at: Timestamp,
+        close_ms: i64,
+    ) -> StoreResult<SandboxSubmit> {
+        let mut tx = self.begin_write().await?;
+        let seen: Option<i64> = sqlx::query_scalar("SELECT ledger_seq FROM sandbox_transactions WHERE tx_hash = $1")
+            .bind(tx_hash)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if let Some(ledger_seq) = seen {
+            return Ok(SandboxSubmit::Accepted { ledger_seq, fresh: false, closes_at: at });
+        }
+        if lock_sandbox_balance(&mut tx, tenant, asset_code).await? < amount {
+            return Ok(SandboxSubmit::Refused {
+                code: "op_underfunded",
+                message: format!("the sandbox account holds too little {asset_code}"),
+            });
+        }
+        sqlx::query("UPDATE sandbox_balances SET balance = balance - $1 WHERE org_id = $2 AND asset_code = $3")
+            .bind(amount)
+            .bind(&tenant.org_id)
+            .bind(asset_code)
+            .execute(&mut *tx)
+            .await?;
+        let (ledger_seq, closes_at) = open_sandbox_ledger(&mut tx, "test", at.as_millis(), close_ms).await?;
+        sqlx::query(
+            "INSERT INTO sandbox_transactions (tx_hash, org_id, ledger_seq, destination, asset_code, amount, memo, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(tx_hash)
+        .bind(&tenant.org_id)
+        .bind(ledger_seq)
+        .bind(destination)
+        .bind(asset_code)
+        .bind(amount)
+        .bind(memo)
+        .bind(at.as_millis())
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(SandboxSubmit::Accepted { ledger_seq, fresh: true, closes_at })
+    }
+
+    async fn sandbox_transaction_seq(&self, tx_hash: &str) -> StoreResult<Option<i64>> {
+        Ok(sqlx::query_scalar("SELECT ledger_seq FROM sandbox_transactions WHERE tx_hash = $1")
+            .bind(tx_hash)
+            .fetch_optional(self.reader())
+            .await?)
+    }
+
+    async fn sandbox_balances(&self, tenant: &Tenant) -> StoreResult<Vec<(String, i64)>> {
+        let mut tx = self.begin_write().await?;
+        ensure_sandbox_balances(&mut tx, tenant).await?;
+        let balances = read_sandbox_balances(&mut tx, tenant).await?;
+        tx.commit().await?;
+        Ok(balances)
+    }
+
+    async fn sandbox_top_up(
+        &self,
+        tenant: &Tenant,
+        asset_code: &str,
+        amount: i64,
+        idempotency: Option<IdempotentResponse<'_, Vec<(String, i64)>>>,
+    ) -> StoreResult<Vec<(String, i64)>> {
+        let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
+        let balance = lock_sandbox_balance(&mut tx, tenant, asset_code).await?;
+        let topped = i128::from(balance) + i128::from(amount);
+        let topped = i64::try_from(topped).ok().filter(|b| *b <= lajan_domain::money::MAX_CENTS).ok_or_else(|| {
+            StoreError::Rejected(lajan_domain::Invalid::new(
+                "invalid_amount",
+                format!(
+                    "amount would take the {asset_code} balance past {}, the most a Stellar account can hold",
+                    lajan_domain::money::format_scaled(lajan_domain::money::MAX_CENTS, 2)
+                ),
+            ))
+        })?;
+        sqlx::query(
+            "INSERT INTO sandbox_balances (org_id, asset_code, balance) VALUES ($1, $2, $3)
+             ON CONFLICT (org_id, asset_code) DO UPDATE SET balance = excluded.balance",
+        )
+        .bind(&tenant.org_id)
+        .bind(asset_code)
+        .bind(topped)
+        .execute(&mut *tx)
+        .await?;
+        let balances = read_sandbox_balances(&mut tx, tenant).await?;
+        self.commit_keyed(tx, tenant, idempotency.as_ref(), &balances).await?;
+        Ok(balances)
+    }
+
+    async fn record_sandbox_payment(
+        &self,
+        payment: &IncomingPayment,
+        close_ms: i64,
+    ) -> StoreResult<(IncomingPayment, Timestamp)> {
+        let mut tx = self.begin_write().await?;
+        let (seq, closes_at) =
+            open_sandbox_ledger(&mut tx, payment.env.as_str(), payment.created_at.as_millis(), close_ms).await?;
+        let recorded = IncomingPayment { ledger_seq: seq, ..payment.clone() };
+        if insert_payment(&mut tx, &recorded).await? == 0 {
+            // The identical transaction was submitted before: like Stellar, the ledger answers
+            // with the original, whose ledger the caller need not wait for again.
+            let row = sqlx::query(concat!("SELECT ", payment_columns!(), " FROM incoming_payments WHERE tx_hash = $1"))
+                .bind(&payment.tx_hash)
+                .fetch_one(&mut *tx)
+                .await?;
+            return Ok((payment_from_row(&row)?, payment.created_at));
+        }
+        self.commit(tx).await?;
+        Ok((recorded, closes_at))
+    }
+}
