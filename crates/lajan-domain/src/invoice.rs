@@ -1,7 +1,9 @@
 //! Invoices: line items and their exact arithmetic, the invoice number, the due date, and the
 //! state machine (draft, sent, viewed, paid, overdue, void) with the event each move emits.
 
+use crate::client::Client;
 use crate::money::{Currency, MAX_CENTS, TaxRate, format_scaled, parse_scaled};
+use crate::payment::PaymentIntent;
 use crate::validation::{FieldErrors, Invalid, parse_text, required_text};
 use crate::{FieldError, Timestamp};
 use std::fmt;
@@ -350,6 +352,14 @@ pub struct Invoice {
 /// allowed but no other control characters; empty means none.
 pub fn parse_memo(raw: Option<&str>, errors: &mut FieldErrors) -> Option<String> {
     errors.take("memo", parse_text(raw, MAX_MEMO_CHARS, true)).flatten()
+}
+
+/// An invoice with the client it bills (shown even once archived) and its payment intent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvoiceDetail {
+    pub invoice: Invoice,
+    pub client: Client,
+    pub intent: PaymentIntent,
 }
 
 #[cfg(test)]

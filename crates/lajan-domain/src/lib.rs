@@ -10,6 +10,7 @@ pub mod event;
 pub mod hex;
 pub mod id;
 pub mod invoice;
+pub mod message;
 pub mod money;
 pub mod org;
 pub mod pagination;

@@ -106,6 +106,18 @@ pub struct IncomingPayment {
     pub processed_at: Option<Timestamp>,
 }
 
+/// A payment link: a standalone amount to collect, with its payment intent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaymentLink {
+    pub id: String,
+    pub amount: i64,
+    pub currency: Currency,
+    pub description: String,
+    pub created_at: Timestamp,
+    pub expires_at: Option<Timestamp>,
+    pub intent: PaymentIntent,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,7 +11,7 @@ use async_trait::async_trait;
 use lajan_domain::payout::{AttemptResult, PayoutDetail};
 use lajan_domain::{Tenant, Timestamp, asset};
 use lajan_store::Store;
-use lajan_store::payouts::SandboxSubmit;
+use lajan_store::sandbox::SandboxSubmit;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 

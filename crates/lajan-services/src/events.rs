@@ -5,9 +5,10 @@ use crate::views::invoices::{InvoiceView, PaymentLinkView};
 use crate::views::payouts::PayoutView;
 use lajan_domain::Timestamp;
 use lajan_domain::client::Client;
+use lajan_domain::invoice::InvoiceDetail;
+use lajan_domain::payment::PaymentLink;
 use lajan_domain::payout::PayoutDetail;
 use lajan_store::NewEvent;
-use lajan_store::invoices::{InvoiceDetail, PaymentLink};
 use serde::Serialize;
 
 fn event(event_type: &'static str, view: &impl Serialize) -> NewEvent {

@@ -6,14 +6,17 @@ use crate::events::invoice_event;
 use crate::messages::invoice_messages;
 use crate::{ServiceError, ServiceResult, Services};
 use lajan_domain::id::IdKind;
+use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::invoice::{
     DueDate, Invoice, InvoiceAction, InvoiceStatus, LineItem, LineItemInput, Totals, parse_memo, price_line_items,
 };
+use lajan_domain::message::{Channel, NewMessage};
 use lajan_domain::money::Currency;
 use lajan_domain::payment::{IntentStatus, PaymentIntent, new_reference};
 use lajan_domain::validation::FieldErrors;
 use lajan_domain::{Invalid, Tenant, Timestamp};
-use lajan_store::invoices::{Channel, InvoiceChanges, InvoiceDetail, MessagesFor, NewMessage};
+use lajan_store::invoices::InvoiceChanges;
+use lajan_store::messages::MessagesFor;
 use lajan_store::{IdempotentResponse, StoreError, StoreResult};
 
 /// An invoice as a caller asks for it, before validation.

@@ -5,11 +5,11 @@ use crate::{ServiceError, ServiceResult, Services};
 use lajan_domain::id::IdKind;
 use lajan_domain::invoice::MAX_DESCRIPTION_CHARS;
 use lajan_domain::money::{Currency, parse_amount};
+use lajan_domain::payment::PaymentLink;
 use lajan_domain::payment::{IntentStatus, PaymentIntent, new_reference};
 use lajan_domain::validation::{FieldErrors, required_text};
 use lajan_domain::{Invalid, Tenant, Timestamp};
 use lajan_store::IdempotentResponse;
-use lajan_store::invoices::PaymentLink;
 
 /// A payment link as a caller asks for it, before validation. `amount` is the number's exact
 /// decimal text.

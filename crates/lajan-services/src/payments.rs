@@ -9,7 +9,7 @@ use lajan_domain::payment::{IncomingPayment, IntentStatus, PaymentIntent};
 use lajan_domain::{Invalid, Timestamp};
 use lajan_ledger::sandbox;
 use lajan_store::StoreResult;
-use lajan_store::invoices::{IntentTarget, PaidEvents, PaymentApplied};
+use lajan_store::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied};
 use sha2::{Digest, Sha256};
 
 /// Payments applied per store read.

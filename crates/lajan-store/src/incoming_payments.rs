@@ -1,10 +1,10 @@
 //! Payment intents and the ledger payments matched against them: what a payment page shows, and
 //! how a payment seen on a ledger completes an invoice or a payment link.
 
-use crate::invoices::InvoiceDetail;
-use crate::payment_links::PaymentLink;
 use crate::{EventFor, StoreResult};
 use async_trait::async_trait;
+use lajan_domain::invoice::InvoiceDetail;
+use lajan_domain::payment::PaymentLink;
 use lajan_domain::payment::{IncomingPayment, PaymentIntent};
 use lajan_domain::{Tenant, Timestamp};
 

@@ -1,27 +1,14 @@
 //! Invoices: numbered per tenant, moved through their state machine under a row lock, each with
 //! the payment intent that collects it.
 
+use crate::messages::MessagesFor;
 use crate::{EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
-use lajan_domain::client::Client;
-use lajan_domain::invoice::{DueDate, Invoice, InvoiceAction, InvoiceStatus, LineItem, Totals};
+use lajan_domain::invoice::{DueDate, Invoice, InvoiceAction, InvoiceDetail, InvoiceStatus, LineItem, Totals};
 use lajan_domain::money::Currency;
 use lajan_domain::pagination::{Page, PageRequest};
 use lajan_domain::payment::PaymentIntent;
 use lajan_domain::{Tenant, Timestamp};
-
-// Invoicing was one module before the store was split by area; these keep its paths working.
-pub use crate::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied};
-pub use crate::messages::{Channel, DeliveryOutcome, Message, MessageStore, MessagesFor, NewMessage};
-pub use crate::payment_links::PaymentLink;
-
-/// An invoice with the client it bills (shown even once archived) and its payment intent.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InvoiceDetail {
-    pub invoice: Invoice,
-    pub client: Client,
-    pub intent: PaymentIntent,
-}
 
 #[derive(Debug, Clone, Default)]
 pub struct InvoiceQuery {

@@ -1,7 +1,8 @@
 // The notification outbox, for both backends; included after `shared.rs`. An invoice's `send`
 // (`send_in`) lives here because it is what queues the messages.
 
-use crate::messages::{DeliveryOutcome, Message, MessageStore, NewMessage};
+use crate::messages::MessageStore;
+use lajan_domain::message::{DeliveryOutcome, Message, NewMessage};
 
 macro_rules! message_columns {
     () => {

@@ -3,22 +3,9 @@
 
 use crate::{EventFor, IdempotentResponse, NewEvent, StoreResult};
 use async_trait::async_trait;
-use lajan_domain::money::Currency;
 use lajan_domain::pagination::{Page, PageRequest};
-use lajan_domain::payment::PaymentIntent;
+use lajan_domain::payment::PaymentLink;
 use lajan_domain::{Tenant, Timestamp};
-
-/// A payment link: a standalone amount to collect, with its payment intent.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PaymentLink {
-    pub id: String,
-    pub amount: i64,
-    pub currency: Currency,
-    pub description: String,
-    pub created_at: Timestamp,
-    pub expires_at: Option<Timestamp>,
-    pub intent: PaymentIntent,
-}
 
 #[async_trait]
 pub trait PaymentLinkStore: Send + Sync {

@@ -10,7 +10,6 @@ use std::collections::BTreeMap;
 
 // The sandbox ledger was part of this module before the store was split by area; this keeps
 // its paths working.
-pub use crate::sandbox::{SANDBOX_OPENING_BALANCE, SandboxSubmit};
 
 #[derive(Debug, Clone, Default)]
 pub struct PayoutQuery {

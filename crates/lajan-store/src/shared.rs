@@ -6,8 +6,8 @@
 // here (importing it twice would not compile). Placeholders are `$N`, which both SQLite and
 // PostgreSQL accept.
 
-use crate::invoices::InvoiceDetail;
-use crate::payment_links::PaymentLink;
+use lajan_domain::invoice::InvoiceDetail;
+use lajan_domain::payment::PaymentLink;
 use crate::{EventFor, IdempotentResponse, NewEvent, Store};
 use async_trait::async_trait;
 use lajan_domain::id::IdKind;

@@ -2,14 +2,15 @@
 
 use lajan_domain::client::ClientInput;
 use lajan_domain::id::IdKind;
+use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::invoice::{DueDate, Invoice, InvoiceAction, InvoiceStatus, LineItemInput, price_line_items};
 use lajan_domain::money::{Currency, TaxRate};
 use lajan_domain::pagination::PageRequest;
+use lajan_domain::payment::PaymentLink;
 use lajan_domain::payment::{IncomingPayment, IntentStatus, PaymentIntent, new_reference};
 use lajan_domain::{Environment, Tenant, Timestamp};
-use lajan_store::invoices::{
-    IntentTarget, InvoiceChanges, InvoiceDetail, InvoiceQuery, PaidEvents, PaymentApplied, PaymentLink,
-};
+use lajan_store::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied};
+use lajan_store::invoices::{InvoiceChanges, InvoiceQuery};
 use lajan_store::{EventQuery, NewEvent, Store, StoreError};
 use std::sync::Arc;
 
@@ -427,10 +428,10 @@ contract!(overdue_candidates_are_sent_or_viewed_and_due, |store| {
     assert!(store.overdue_candidates("2026-12-01", 10).await.unwrap().is_empty());
 });
 
-fn render_email(d: &InvoiceDetail) -> Result<Vec<lajan_store::invoices::NewMessage>, lajan_domain::Invalid> {
-    Ok(vec![lajan_store::invoices::NewMessage {
+fn render_email(d: &InvoiceDetail) -> Result<Vec<lajan_domain::message::NewMessage>, lajan_domain::Invalid> {
+    Ok(vec![lajan_domain::message::NewMessage {
         id: IdKind::Message.generate(),
-        channel: lajan_store::invoices::Channel::Email,
+        channel: lajan_domain::message::Channel::Email,
         recipient: "marie@example.ht".into(),
         subject: Some(format!("Invoice {}", d.invoice.number)),
         body_text: "Pay".into(),
@@ -439,7 +440,7 @@ fn render_email(d: &InvoiceDetail) -> Result<Vec<lajan_store::invoices::NewMessa
 }
 
 contract!(send_queues_messages_with_the_transition, |store| {
-    use lajan_store::invoices::DeliveryOutcome;
+    use lajan_domain::message::DeliveryOutcome;
     let t = tenant(&store).await;
     let c = client(&store, &t).await;
     let d = invoice(&store, &t, &c, "5").await;

@@ -6,7 +6,8 @@ use lajan_domain::payout::{
 };
 use lajan_domain::{Environment, Tenant, Timestamp};
 use lajan_store::contract;
-use lajan_store::payouts::{PayoutQuery, SandboxSubmit};
+use lajan_store::payouts::PayoutQuery;
+use lajan_store::sandbox::SandboxSubmit;
 use lajan_store::{NewEvent, Store, StoreError};
 use std::sync::Arc;
 

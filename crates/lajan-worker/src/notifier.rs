@@ -4,8 +4,8 @@
 use crate::Workers;
 use crate::notify::{Email, NotifyError, Sms};
 use lajan_domain::Timestamp;
+use lajan_domain::message::{Channel, DeliveryOutcome, Message};
 use lajan_store::StoreResult;
-use lajan_store::invoices::{Channel, DeliveryOutcome, Message};
 
 /// Delays before the 2nd, 3rd, ... delivery attempts; after the last, a message fails.
 const RETRY_DELAYS_SECS: [i64; 5] = [30, 120, 600, 3600, 6 * 3600];

@@ -12,11 +12,13 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use lajan_domain::FieldError;
+use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::invoice::{InvoiceStatus, LineItemInput};
+use lajan_domain::message::Channel;
 use lajan_domain::validation::parse_reason;
 use lajan_services::invoices::{InvoiceRequest, InvoiceUpdate, Sent};
 use lajan_services::views::invoices::{InvoiceSummary, InvoiceView};
-use lajan_store::invoices::{Channel, InvoiceDetail, InvoiceQuery};
+use lajan_store::invoices::InvoiceQuery;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

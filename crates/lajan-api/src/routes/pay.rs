@@ -18,7 +18,7 @@ use lajan_ledger::sandbox;
 use lajan_services::assets;
 use lajan_services::payments::refusal;
 use lajan_services::views::money;
-use lajan_store::invoices::IntentTarget;
+use lajan_store::incoming_payments::IntentTarget;
 use minijinja::{Environment, context};
 use std::sync::OnceLock;
 

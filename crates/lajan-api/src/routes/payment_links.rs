@@ -13,9 +13,9 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
 use lajan_domain::Timestamp;
+use lajan_domain::payment::PaymentLink;
 use lajan_services::payment_links::PaymentLinkRequest;
 use lajan_services::views::invoices::PaymentLinkView;
-use lajan_store::invoices::PaymentLink;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

@@ -13,11 +13,11 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use lajan_domain::hex::encode as hex;
+use lajan_domain::message::Message;
 use lajan_domain::money::parse_amount;
 use lajan_domain::{Tenant, Timestamp};
 use lajan_services::sandbox::Balances;
 use lajan_services::views::money;
-use lajan_store::invoices::Message;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};

@@ -6,7 +6,8 @@ pub mod render;
 use crate::views::{money, pay_url};
 use lajan_domain::Invalid;
 use lajan_domain::id::IdKind;
-use lajan_store::invoices::{Channel, InvoiceDetail, NewMessage};
+use lajan_domain::invoice::InvoiceDetail;
+use lajan_domain::message::{Channel, NewMessage};
 
 /// An email ready to send: the sender address comes from the transport's configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,8 +4,9 @@
 use super::clients::{ClientContact, ClientSummary};
 use super::{money, number, pay_url};
 use lajan_domain::Timestamp;
+use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::invoice::LineItem;
-use lajan_store::invoices::{InvoiceDetail, PaymentLink};
+use lajan_domain::payment::PaymentLink;
 use serde::Serialize;
 use utoipa::ToSchema;
 

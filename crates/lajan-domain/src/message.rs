@@ -1,0 +1,76 @@
+//! Customer notifications as the outbox keeps them: the channel, a message to queue with an
+//! invoice's send, a queued or delivered message, and how a delivery attempt ended.
+
+use crate::{Tenant, Timestamp};
+
+/// A notification to queue with an invoice's `send`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewMessage {
+    pub id: String,
+    pub channel: Channel,
+    pub recipient: String,
+    pub subject: Option<String>,
+    pub body_text: String,
+    pub body_html: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Channel {
+    Email,
+    Sms,
+}
+
+impl Channel {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Channel::Email => "email",
+            Channel::Sms => "sms",
+        }
+    }
+}
+
+impl std::str::FromStr for Channel {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "email" => Ok(Channel::Email),
+            "sms" => Ok(Channel::Sms),
+            other => Err(format!("unknown channel {other:?}: expected email or sms")),
+        }
+    }
+}
+
+/// A queued or delivered notification.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    pub id: String,
+    pub tenant: Tenant,
+    pub invoice_id: Option<String>,
+    pub channel: Channel,
+    pub recipient: String,
+    pub subject: Option<String>,
+    pub body_text: String,
+    pub body_html: Option<String>,
+    /// `sandbox` (kept, never delivered), `queued`, `sent` or `failed`.
+    pub status: String,
+    pub attempts: i64,
+    pub last_error: Option<String>,
+    pub created_at: Timestamp,
+    pub sent_at: Option<Timestamp>,
+}
+
+/// How a delivery attempt ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeliveryOutcome {
+    Sent {
+        provider_id: Option<String>,
+    },
+    /// Try again at `retry_at`.
+    Retry {
+        error: String,
+        retry_at: Timestamp,
+    },
+    Failed {
+        error: String,
+    },
+}
