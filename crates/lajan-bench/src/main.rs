@@ -257,7 +257,8 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
                     created_at: now,
                     updated_at: now,
                 };
-                store.create_payout(&tenant, &payout, &["payout.created"], &payout_event, None).await?;
+                let seeded = move |_: &_| (approval, &["payout.created"][..]);
+                store.create_payout(&tenant, &payout, &seeded, &payout_event, None).await?;
                 Ok(())
             }
         })

@@ -10,6 +10,7 @@ use lajan_domain::money::parse_amount;
 use lajan_domain::payout::{
     AssetCode, ExecStatus, Payout, PayoutAction, PayoutDetail, PayoutType, initial_approval, parse_memo,
 };
+use lajan_domain::settings::Settings;
 use lajan_domain::{Invalid, Tenant, Timestamp};
 use lajan_store::IdempotentResponse;
 
@@ -29,7 +30,8 @@ impl Services {
     /// Validates a payout request in the documented order (missing_recipient, invalid_client,
     /// no_wallet, invalid_wallet, invalid_amount, invalid_asset_code, invalid_memo,
     /// invalid_asset_issuer) and records it with `payout.created` (and `payout.approved` when
-    /// the organization requires no approval), answering `idempotency` in the same transaction.
+    /// the organization requires no approval, as its settings say inside the store's
+    /// transaction), answering `idempotency` in the same transaction.
     pub async fn create_payout(
         &self,
         tenant: &Tenant,
@@ -37,11 +39,9 @@ impl Services {
         request: PayoutRequest,
         idempotency: Option<IdempotentResponse<'_, PayoutDetail>>,
     ) -> ServiceResult<PayoutDetail> {
-        let mut payout = self.new_payout(tenant, key_id, request, PayoutType::Direct).await?;
-        let settings = self.store.get_settings(tenant).await?;
-        let (approval, events) = initial_approval(settings.payout_approval_required);
-        payout.approval = approval;
-        let d = self.store.create_payout(tenant, &payout, events, &payout_event, idempotency).await?;
+        let payout = self.new_payout(tenant, key_id, request, PayoutType::Direct).await?;
+        let rule = |s: &Settings| initial_approval(s.payout_approval_required);
+        let d = self.store.create_payout(tenant, &payout, &rule, &payout_event, idempotency).await?;
         self.nudges.payouts();
         Ok(d)
     }
@@ -116,7 +116,8 @@ impl Services {
     }
 
     /// Approves, rejects (with an optional reason) or retries a payout under its row lock; an
-    /// organization that requires a distinct approver refuses approval by the creating key.
+    /// organization whose settings require a distinct approver (read in the same transaction)
+    /// refuses approval by the creating key.
     pub async fn act_on_payout(
         &self,
         tenant: &Tenant,
@@ -126,11 +127,10 @@ impl Services {
         reason: Option<&str>,
         idempotency: Option<IdempotentResponse<'_, PayoutDetail>>,
     ) -> ServiceResult<PayoutDetail> {
-        let distinct = self.store.get_settings(tenant).await?.require_distinct_approver;
         let now = Timestamp::now();
         let d = self
             .store
-            .payout_action(tenant, id, action, key_id, distinct, reason, now, &payout_event, idempotency)
+            .payout_action(tenant, id, action, key_id, reason, now, &payout_event, idempotency)
             .await
             .map_err(ServiceError::not_found_as("payout"))?;
         self.nudges.payouts();

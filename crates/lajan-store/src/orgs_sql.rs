@@ -69,6 +69,29 @@ async fn insert_key(tx: &mut Tx, new: &NewApiKey) -> StoreResult<()> {
     Ok(())
 }
 
+const SETTINGS_SELECT: &str =
+    "SELECT default_currency, default_tax_rate, payout_approval_required, require_distinct_approver, timezone
+     FROM settings WHERE org_id = $1 AND env = $2";
+
+/// The tenant's settings (the defaults when never set) from their row.
+fn settings_from_row(row: Option<&DbRow>) -> StoreResult<Settings> {
+    let Some(row) = row else { return Ok(Settings::default()) };
+    Ok(Settings {
+        default_currency: row.try_get::<String, _>("default_currency")?.parse().map_err(corrupt)?,
+        default_tax_rate: TaxRate::from_thousandths(row.try_get("default_tax_rate")?),
+        payout_approval_required: row.try_get("payout_approval_required")?,
+        require_distinct_approver: row.try_get("require_distinct_approver")?,
+        timezone: row.try_get("timezone")?,
+    })
+}
+
+/// The tenant's settings as a write transaction sees them, so a rule they set (approval, a
+/// distinct approver) applies to the change made in that same transaction.
+async fn settings_in(tx: &mut Tx, tenant: &Tenant) -> StoreResult<Settings> {
+    let row = sqlx::query(SETTINGS_SELECT).bind(&tenant.org_id).bind(tenant.env.as_str()).fetch_optional(&mut **tx).await?;
+    settings_from_row(row.as_ref())
+}
+
 #[async_trait]
 impl OrgStore for ThisStore {
     async fn create_organization(&self, org: &Organization) -> StoreResult<()> {
@@ -171,22 +194,12 @@ impl OrgStore for ThisStore {
     }
 
     async fn get_settings(&self, tenant: &Tenant) -> StoreResult<Settings> {
-        let row = sqlx::query(
-            "SELECT default_currency, default_tax_rate, payout_approval_required, require_distinct_approver, timezone
-             FROM settings WHERE org_id = $1 AND env = $2",
-        )
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .fetch_optional(self.reader())
-        .await?;
-        let Some(row) = row else { return Ok(Settings::default()) };
-        Ok(Settings {
-            default_currency: row.try_get::<String, _>("default_currency")?.parse().map_err(corrupt)?,
-            default_tax_rate: TaxRate::from_thousandths(row.try_get("default_tax_rate")?),
-            payout_approval_required: row.try_get("payout_approval_required")?,
-            require_distinct_approver: row.try_get("require_distinct_approver")?,
-            timezone: row.try_get("timezone")?,
-        })
+        let row = sqlx::query(SETTINGS_SELECT)
+            .bind(&tenant.org_id)
+            .bind(tenant.env.as_str())
+            .fetch_optional(self.reader())
+            .await?;
+        settings_from_row(row.as_ref())
     }
 
     async fn put_settings(&self, tenant: &Tenant, s: &Settings, at: Timestamp) -> StoreResult<()> {

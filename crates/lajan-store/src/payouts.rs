@@ -4,7 +4,10 @@
 use crate::{EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::pagination::{Page, PageRequest};
-use lajan_domain::payout::{Attempt, AttemptResult, Payout, PayoutAction, PayoutDetail, PayoutFilter, PayoutType};
+use lajan_domain::payout::{
+    ApprovalStatus, Attempt, AttemptResult, Payout, PayoutAction, PayoutDetail, PayoutFilter, PayoutType,
+};
+use lajan_domain::settings::Settings;
 use lajan_domain::{Tenant, Timestamp};
 use std::collections::BTreeMap;
 
@@ -27,16 +30,22 @@ pub struct PayoutCounts {
     pub by_filter: BTreeMap<&'static str, u64>,
 }
 
+/// How a new payout starts, from the tenant's settings: its approval status and the events its
+/// creation records, in order (see `lajan_domain::payout::initial_approval`).
+pub type ApprovalRule<'a> = &'a (dyn Fn(&Settings) -> (ApprovalStatus, &'static [&'static str]) + Send + Sync);
+
 #[async_trait]
 pub trait PayoutStore: Send + Sync {
-    /// Inserts the payout and records one event per entry of `events` (e.g. `payout.created`,
-    /// then `payout.approved` for an auto-approved payout). With `idempotency`, the claimed key
+    /// Inserts the payout with the approval status `approval` gives for the tenant's settings
+    /// (read in this transaction, so a policy change and a create never cross), and records one
+    /// event per type it names (e.g. `payout.created`, then `payout.approved` for an
+    /// auto-approved payout); `payout.approval` is not read. With `idempotency`, the claimed key
     /// is completed with the response in the same transaction.
     async fn create_payout(
         &self,
         tenant: &Tenant,
         payout: &Payout,
-        events: &[&'static str],
+        approval: ApprovalRule<'_>,
         event: EventFor<'_, PayoutDetail>,
         idempotency: Option<IdempotentResponse<'_, PayoutDetail>>,
     ) -> StoreResult<PayoutDetail>;
@@ -49,8 +58,9 @@ pub trait PayoutStore: Send + Sync {
         query: &PayoutQuery,
     ) -> StoreResult<(Page<PayoutDetail>, PayoutCounts)>;
 
-    /// Approve, reject or retry under a row lock. With `distinct_approver`, the approving key
-    /// must not be the creating one (`Rejected(cannot_approve)`). With `idempotency`, the key is
+    /// Approve, reject or retry under a row lock. When the tenant's settings require a
+    /// distinct approver (read in this transaction), the approving key must not be the creating
+    /// one (`Rejected(cannot_approve)`). With `idempotency`, the key is
     /// claimed and answered in the same transaction.
     #[allow(clippy::too_many_arguments)]
     async fn payout_action(
@@ -59,7 +69,6 @@ pub trait PayoutStore: Send + Sync {
         id: &str,
         action: PayoutAction,
         key_id: &str,
-        distinct_approver: bool,
         reason: Option<&str>,
         at: Timestamp,
         event: EventFor<'_, PayoutDetail>,

@@ -1,6 +1,6 @@
 // Payouts and their attempts, for both backends; included after `shared.rs`.
 
-use crate::payouts::{PayoutCounts, PayoutQuery, PayoutStore};
+use crate::payouts::{ApprovalRule, PayoutCounts, PayoutQuery, PayoutStore};
 use lajan_domain::payout::{
     ApprovalStatus, Attempt, AttemptResult, ExecStatus, Payout, PayoutAction, PayoutDetail, PayoutFilter,
     payout_transition,
@@ -102,11 +102,12 @@ impl PayoutStore for ThisStore {
         &self,
         tenant: &Tenant,
         p: &Payout,
-        events: &[&'static str],
+        approval: ApprovalRule<'_>,
         event: EventFor<'_, PayoutDetail>,
         idempotency: Option<IdempotentResponse<'_, PayoutDetail>>,
     ) -> StoreResult<PayoutDetail> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
+        let (approval, events) = approval(&settings_in(&mut tx, tenant).await?);
         sqlx::query(
             "INSERT INTO payouts (id, org_id, env, type, client_id, wallet_account_id, asset_amount, asset_code,
                                   asset_issuer, memo, approval_status, exec_status, created_by_key, approved_by_key,
@@ -123,10 +124,10 @@ impl PayoutStore for ThisStore {
         .bind(&p.asset_code)
         .bind(&p.asset_issuer)
         .bind(&p.memo)
-        .bind(p.approval.as_str())
+        .bind(approval.as_str())
         .bind(p.exec.as_str())
         .bind(&p.created_by_key)
-        .bind((p.approval == ApprovalStatus::Approved).then_some(p.created_by_key.as_str()))
+        .bind((approval == ApprovalStatus::Approved).then_some(p.created_by_key.as_str()))
         .bind(p.created_at.as_millis())
         .execute(&mut *tx)
         .await?;
@@ -226,7 +227,6 @@ impl PayoutStore for ThisStore {
         id: &str,
         action: PayoutAction,
         key_id: &str,
-        distinct_approver: bool,
         reason: Option<&str>,
         at: Timestamp,
         event: EventFor<'_, PayoutDetail>,
@@ -236,7 +236,10 @@ impl PayoutStore for ThisStore {
         let current = lock_payout(&mut tx, tenant, id).await?;
         let (approval, exec, event_type) =
             payout_transition(current.payout.approval, current.payout.exec, action).map_err(StoreError::Rejected)?;
-        if action == PayoutAction::Approve && distinct_approver && current.payout.created_by_key == key_id {
+        if action == PayoutAction::Approve
+            && current.payout.created_by_key == key_id
+            && settings_in(&mut tx, tenant).await?.require_distinct_approver
+        {
             return Err(StoreError::Rejected(lajan_domain::Invalid::new(
                 "cannot_approve",
                 "This organization requires a different API key to approve a payout than the one that created it",

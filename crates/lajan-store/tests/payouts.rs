@@ -4,6 +4,7 @@ use lajan_domain::id::IdKind;
 use lajan_domain::payout::{
     ApprovalStatus, AttemptResult, ExecStatus, Payout, PayoutAction, PayoutDetail, PayoutFilter, PayoutType,
 };
+use lajan_domain::settings::Settings;
 use lajan_domain::{Environment, Tenant, Timestamp};
 use lajan_store::contract;
 use lajan_store::payouts::PayoutQuery;
@@ -17,6 +18,22 @@ async fn tenant(store: &Arc<dyn Store>) -> Tenant {
 
 fn ev(d: &PayoutDetail) -> NewEvent {
     NewEvent { event_type: "payout.created", object: serde_json::json!({ "id": d.payout.id }) }
+}
+
+/// A payout starts with `approval`, whatever the settings say, recording `events`.
+fn starts(
+    approval: ApprovalStatus,
+    events: &'static [&'static str],
+) -> impl Fn(&Settings) -> (ApprovalStatus, &'static [&'static str]) + Send + Sync {
+    move |_| (approval, events)
+}
+
+/// A payout starts with the approval it was built with.
+fn as_given(
+    p: &Payout,
+    events: &'static [&'static str],
+) -> impl Fn(&Settings) -> (ApprovalStatus, &'static [&'static str]) + Send + Sync + use<> {
+    starts(p.approval, events)
 }
 
 fn payout(approval: ApprovalStatus, key: &str) -> Payout {
@@ -41,18 +58,30 @@ fn payout(approval: ApprovalStatus, key: &str) -> Payout {
 contract!(approval_rules_and_counts_partition_all, |store| {
     let t = tenant(&store).await;
     let a = store
-        .create_payout(&t, &payout(ApprovalStatus::Pending, "key_a"), &["payout.created"], &ev, None)
+        .create_payout(
+            &t,
+            &payout(ApprovalStatus::Pending, "key_a"),
+            &starts(ApprovalStatus::Pending, &["payout.created"]),
+            &ev,
+            None,
+        )
         .await
         .unwrap();
     let b = store
-        .create_payout(&t, &payout(ApprovalStatus::Pending, "key_a"), &["payout.created"], &ev, None)
+        .create_payout(
+            &t,
+            &payout(ApprovalStatus::Pending, "key_a"),
+            &starts(ApprovalStatus::Pending, &["payout.created"]),
+            &ev,
+            None,
+        )
         .await
         .unwrap();
     store
         .create_payout(
             &t,
             &payout(ApprovalStatus::Approved, "key_a"),
-            &["payout.created", "payout.approved"],
+            &starts(ApprovalStatus::Approved, &["payout.created", "payout.approved"]),
             &ev,
             None,
         )
@@ -61,7 +90,11 @@ contract!(approval_rules_and_counts_partition_all, |store| {
     let id = a.payout.id.as_str();
     let act = |action, key: &'static str, distinct| {
         let (store, t, id) = (store.clone(), t.clone(), id.to_owned());
-        async move { store.payout_action(&t, &id, action, key, distinct, None, Timestamp::now(), &ev, None).await }
+        async move {
+            let rules = Settings { require_distinct_approver: distinct, ..Settings::default() };
+            store.put_settings(&t, &rules, Timestamp::now()).await.unwrap();
+            store.payout_action(&t, &id, action, key, None, Timestamp::now(), &ev, None).await
+        }
     };
     assert!(
         matches!(act(PayoutAction::Approve, "key_a", true).await, Err(StoreError::Rejected(e)) if e.code == "cannot_approve")
@@ -78,17 +111,7 @@ contract!(approval_rules_and_counts_partition_all, |store| {
         matches!(act(PayoutAction::Retry, "key_b", false).await, Err(StoreError::Rejected(e)) if e.code == "cannot_retry")
     );
     store
-        .payout_action(
-            &t,
-            &b.payout.id,
-            PayoutAction::Reject,
-            "key_b",
-            false,
-            Some("duplicate"),
-            Timestamp::now(),
-            &ev,
-            None,
-        )
+        .payout_action(&t, &b.payout.id, PayoutAction::Reject, "key_b", Some("duplicate"), Timestamp::now(), &ev, None)
         .await
         .unwrap();
 
@@ -111,7 +134,13 @@ contract!(approval_rules_and_counts_partition_all, |store| {
 contract!(execution_claims_attempts_and_outcomes, |store| {
     let t = tenant(&store).await;
     let p = store
-        .create_payout(&t, &payout(ApprovalStatus::Approved, "key_a"), &["payout.created"], &ev, None)
+        .create_payout(
+            &t,
+            &payout(ApprovalStatus::Approved, "key_a"),
+            &starts(ApprovalStatus::Approved, &["payout.created"]),
+            &ev,
+            None,
+        )
         .await
         .unwrap();
     let now = Timestamp::now();
@@ -184,7 +213,13 @@ contract!(a_payout_claims_its_idempotency_key_in_its_own_transaction, |store| {
     let pay_once = claim("pay-once");
     let idem = IdempotentResponse { claim: &pay_once, status: 201, body: &body };
     let p = store
-        .create_payout(&t, &payout(ApprovalStatus::Pending, "key_a"), &["payout.created"], &ev, Some(idem))
+        .create_payout(
+            &t,
+            &payout(ApprovalStatus::Pending, "key_a"),
+            &starts(ApprovalStatus::Pending, &["payout.created"]),
+            &ev,
+            Some(idem),
+        )
         .await
         .unwrap();
     // The process dies here, before the middleware sees the response: a retry still replays.
@@ -194,7 +229,7 @@ contract!(a_payout_claims_its_idempotency_key_in_its_own_transaction, |store| {
     );
     let again = IdempotentResponse { claim: &pay_once, status: 201, body: &body };
     let second = payout(ApprovalStatus::Pending, "key_a");
-    let twice = store.create_payout(&t, &second, &["payout.created"], &ev, Some(again)).await;
+    let twice = store.create_payout(&t, &second, &as_given(&second, &["payout.created"]), &ev, Some(again)).await;
     assert!(matches!(twice, Err(StoreError::IdempotencyKeyTaken)), "never a second payout");
     assert_eq!(store.get_payout(&t, &second.id).await.unwrap(), None);
     // A payout whose transaction fails leaves the key free for the retry, at once.
@@ -203,7 +238,13 @@ contract!(a_payout_claims_its_idempotency_key_in_its_own_transaction, |store| {
     let idem = IdempotentResponse { claim: &fails, status: 201, body: &body };
     assert!(
         store
-            .create_payout(&t, &payout(ApprovalStatus::Pending, "key_a"), &["payout.created"], &ev, Some(idem))
+            .create_payout(
+                &t,
+                &payout(ApprovalStatus::Pending, "key_a"),
+                &starts(ApprovalStatus::Pending, &["payout.created"]),
+                &ev,
+                Some(idem)
+            )
             .await
             .is_err()
     );
@@ -211,10 +252,7 @@ contract!(a_payout_claims_its_idempotency_key_in_its_own_transaction, |store| {
     // Actions answer their key in their transaction too.
     let approve = claim("approve");
     let idem = IdempotentResponse { claim: &approve, status: 200, body: &body };
-    store
-        .payout_action(&t, &p.payout.id, PayoutAction::Approve, "key_b", false, None, now, &ev, Some(idem))
-        .await
-        .unwrap();
+    store.payout_action(&t, &p.payout.id, PayoutAction::Approve, "key_b", None, now, &ev, Some(idem)).await.unwrap();
     assert!(matches!(
         store.idempotency_lookup(&t, "approve", "h", now).await.unwrap(),
         IdempotencyState::Replay { status: 200, .. }
@@ -265,7 +303,7 @@ contract!(maintained_counts_match_a_scan_through_execution, |store| {
                 if i % 4 == 0 {
                     p.payout_type = PayoutType::Disbursement;
                 }
-                store.create_payout(&t, &p, &["payout.created"], &ev, None).await.unwrap()
+                store.create_payout(&t, &p, &as_given(&p, &["payout.created"]), &ev, None).await.unwrap()
             })
         })
         .collect();
@@ -289,7 +327,7 @@ contract!(maintained_counts_match_a_scan_through_execution, |store| {
         .await
         .unwrap();
     store
-        .payout_action(&t, &pending.items[0].payout.id, PayoutAction::Reject, "key_b", false, None, now, &ev, None)
+        .payout_action(&t, &pending.items[0].payout.id, PayoutAction::Reject, "key_b", None, now, &ev, None)
         .await
         .unwrap();
     // Two rounds: as the triggers left the counts, then after folding (PostgreSQL's deltas).
@@ -326,4 +364,21 @@ contract!(maintained_counts_match_a_scan_through_execution, |store| {
             assert_eq!(folded, 0, "round {round}: nothing left to fold");
         }
     }
+});
+
+contract!(approval_follows_the_settings_the_transaction_reads, |store| {
+    let t = tenant(&store).await;
+    let rule = |s: &Settings| lajan_domain::payout::initial_approval(s.payout_approval_required);
+    let first = store.create_payout(&t, &payout(ApprovalStatus::Approved, "key_a"), &rule, &ev, None).await.unwrap();
+    assert_eq!(
+        first.payout.approval,
+        ApprovalStatus::Pending,
+        "approval is required by default, whatever the payout says"
+    );
+    let no_approval = Settings { payout_approval_required: false, ..Settings::default() };
+    store.put_settings(&t, &no_approval, Timestamp::now()).await.unwrap();
+    let second = store.create_payout(&t, &payout(ApprovalStatus::Pending, "key_a"), &rule, &ev, None).await.unwrap();
+    assert_eq!(second.payout.approval, ApprovalStatus::Approved);
+    let approved = lajan_store::EventQuery { event_type: Some("payout.approved".into()), ..Default::default() };
+    assert_eq!(store.list_events(&t, &approved).await.unwrap().total, 1, "only the auto-approved one");
 });
