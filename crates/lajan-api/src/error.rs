@@ -23,6 +23,8 @@ pub struct ApiError {
     pub retry_after: Option<u64>,
     /// The request's `Idempotency-Key` was taken by one that committed first (see [`KeyTaken`]).
     key_taken: bool,
+    /// The same request may succeed when sent again (see [`TryAgain`]).
+    try_again: bool,
 }
 
 /// The error body, as documented in the OpenAPI document.
@@ -54,7 +56,15 @@ pub struct FieldDetail {
 
 impl ApiError {
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status, code, message: message.into(), details: Vec::new(), retry_after: None, key_taken: false }
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+            details: Vec::new(),
+            retry_after: None,
+            key_taken: false,
+            try_again: false,
+        }
     }
 
     pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
@@ -127,15 +137,24 @@ impl ApiError {
 #[derive(Debug, Clone, Copy)]
 pub struct KeyTaken;
 
+/// Marks an answer that changed nothing and that the same request may not get again (a write
+/// that lost a race): the idempotency middleware does not keep it under the request's key, so
+/// a retry with the key runs afresh, as it does after a 5xx.
+#[derive(Debug, Clone, Copy)]
+pub struct TryAgain;
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let key_taken = self.key_taken;
+        let (key_taken, try_again) = (self.key_taken, self.try_again);
         let mut response = (self.status, Json(self.body())).into_response();
         if let Some(secs) = self.retry_after {
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
         if key_taken {
             response.extensions_mut().insert(KeyTaken);
+        }
+        if try_again {
+            response.extensions_mut().insert(TryAgain);
         }
         response
     }
@@ -150,6 +169,7 @@ impl From<Invalid> for ApiError {
             details: invalid.details,
             retry_after: None,
             key_taken: false,
+            try_again: false,
         }
     }
 }
@@ -162,11 +182,14 @@ impl From<StoreError> for ApiError {
             StoreError::IdempotencyKeyTaken => ApiError { key_taken: true, ..ApiError::idempotency_in_progress() },
             StoreError::Conflict(what) => {
                 tracing::info!(constraint = %what, "write refused by a uniqueness rule");
-                ApiError::new(
-                    StatusCode::CONFLICT,
-                    "conflict",
-                    "The request conflicts with the current state of a resource; read it again and retry",
-                )
+                ApiError {
+                    try_again: true,
+                    ..ApiError::new(
+                        StatusCode::CONFLICT,
+                        "conflict",
+                        "The request conflicts with the current state of a resource; read it again and retry",
+                    )
+                }
             }
             other => ApiError::internal(&other),
         }
@@ -202,6 +225,7 @@ mod tests {
     async fn a_store_conflict_answers_409_conflict() {
         let response = ApiError::from(StoreError::Conflict("clients_pkey".into())).into_response();
         assert_eq!(response.status(), StatusCode::CONFLICT);
+        assert!(response.extensions().get::<TryAgain>().is_some(), "not kept under an Idempotency-Key");
         let bytes = axum::body::to_bytes(response.into_body(), 4096).await.unwrap();
         let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
         assert_eq!((body["statusCode"].as_u64(), body["code"].as_str()), (Some(409), Some("conflict")), "{body}");

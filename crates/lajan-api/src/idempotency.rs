@@ -11,7 +11,7 @@
 //! the handler.
 
 use crate::auth::AuthContext;
-use crate::error::{ApiError, KeyTaken, error_chain};
+use crate::error::{ApiError, KeyTaken, TryAgain, error_chain};
 use crate::extract::MAX_BODY_BYTES;
 use crate::state::AppState;
 use axum::body::{Body, to_bytes};
@@ -95,7 +95,8 @@ async fn finish(state: &AppState, tenant: &Tenant, claim: &Claim, response: Resp
         Err(e) => return ApiError::internal(&e).into_response(),
     };
     let recorded_with_change = parts.status.is_success() && claim.handed.load(Ordering::Acquire);
-    if !parts.status.is_server_error() && !recorded_with_change {
+    let kept = !parts.status.is_server_error() && parts.extensions.get::<TryAgain>().is_none();
+    if kept && !recorded_with_change {
         match state.store.idempotency_record(tenant, &claim.claim, parts.status.as_u16(), &body).await {
             Ok(true) => {}
             // Another process answered this key first (say, a create committed while this one

@@ -25,7 +25,7 @@ impl AssetCode {
     }
 
     pub fn is_native(&self) -> bool {
-        self.0 == "XLM"
+        self.0 == crate::asset::NATIVE
     }
 }
 

@@ -144,7 +144,7 @@ impl HorizonClient {
     }
 
     /// `GET {base}/accounts/{id}`: what the account holds of an asset, as Horizon's decimal
-    /// string (`None` code: the native asset); `None` when it holds no trustline for it.
+    /// string (`None` issuer: the native asset); `None` when it holds no trustline for it.
     pub async fn account_balance(
         &self,
         account: &str,

@@ -16,10 +16,12 @@ pub struct Transaction {
     pub envelope: String,
 }
 
-/// Why a ledger gave no answer. Nothing was submitted, or the store could not be reached.
+/// Why a ledger gave no answer: the network or the store could not be asked.
 #[derive(Debug, thiserror::Error)]
 pub enum LedgerFault {
-    /// The network could not be asked (e.g. Horizon is unreachable); try again later.
+    /// The network could not be asked (e.g. Horizon is unreachable); try again later. From
+    /// `build`, nothing was signed; from `submit`, the outcome is unknown, so the executor
+    /// resubmits the same transaction.
     #[error("{0}")]
     Unavailable(String),
     #[error(transparent)]

@@ -191,8 +191,13 @@ impl Ledger for StellarLedger {
         })
     }
 
+    /// A transaction included in a ledger but failed moved nothing: it is not applied.
     async fn lookup(&self, hash: &str) -> LedgerResult<Option<i64>> {
-        self.horizon.transaction_ledger(hash).await.map_err(|e| LedgerFault::Unavailable(e.to_string()))
+        match self.horizon.transaction_ledger(hash).await {
+            Ok(found) => Ok(found),
+            Err(HorizonError::Rejected { .. }) => Ok(None),
+            Err(e) => Err(LedgerFault::Unavailable(e.to_string())),
+        }
     }
 
     /// Every live organization pays from the one distribution account.

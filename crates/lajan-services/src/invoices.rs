@@ -96,7 +96,7 @@ impl Services {
         let send: Option<MessagesFor<'_>> = if r.send_immediately { Some(&messages) } else { None };
         let created = self.store.create_invoice(tenant, &invoice, &intent, &event, send, idempotency).await?;
         if r.send_immediately {
-            self.nudges.messages();
+            self.nudges.messages_queued();
         }
         Ok(created)
     }
@@ -141,7 +141,7 @@ impl Services {
             .send_invoice(tenant, id, Timestamp::now(), &messages, &event, idempotency)
             .await
             .map_err(ServiceError::not_found_as("invoice"))?;
-        self.nudges.messages();
+        self.nudges.messages_queued();
         Ok(sent)
     }
 

@@ -10,13 +10,13 @@ pub struct Nudges {
 }
 
 impl Nudges {
-    /// A payout became approved.
-    pub fn payouts(&self) {
+    /// Payouts may be due for execution (one was created, approved or retried).
+    pub fn payouts_due(&self) {
         self.payouts.notify_one();
     }
 
-    /// Messages were queued.
-    pub fn messages(&self) {
+    /// Messages were queued for delivery.
+    pub fn messages_queued(&self) {
         self.messages.notify_one();
     }
 

@@ -8,7 +8,7 @@ use lajan_domain::client::WalletAddress;
 use lajan_domain::id::IdKind;
 use lajan_domain::money::parse_amount;
 use lajan_domain::payout::{
-    AssetCode, ExecStatus, Payout, PayoutAction, PayoutDetail, PayoutType, initial_approval, parse_memo,
+    ApprovalStatus, AssetCode, ExecStatus, Payout, PayoutAction, PayoutDetail, PayoutType, initial_approval, parse_memo,
 };
 use lajan_domain::settings::Settings;
 use lajan_domain::{Invalid, Tenant, Timestamp};
@@ -39,21 +39,16 @@ impl Services {
         request: PayoutRequest,
         idempotency: Option<IdempotentResponse<'_, PayoutDetail>>,
     ) -> ServiceResult<PayoutDetail> {
-        let payout = self.new_payout(tenant, key_id, request, PayoutType::Direct).await?;
+        let payout = self.new_payout(tenant, key_id, request).await?;
         let rule = |s: &Settings| initial_approval(s.payout_approval_required);
         let d = self.store.create_payout(tenant, &payout, &rule, &payout_event, idempotency).await?;
-        self.nudges.payouts();
+        self.nudges.payouts_due();
         Ok(d)
     }
 
-    /// The payout a request stands for, validated, pending approval and not yet stored.
-    pub async fn new_payout(
-        &self,
-        tenant: &Tenant,
-        key_id: &str,
-        r: PayoutRequest,
-        payout_type: PayoutType,
-    ) -> ServiceResult<Payout> {
+    /// The direct payout a request stands for, validated and not yet stored (its approval is
+    /// decided by the store from the settings).
+    async fn new_payout(&self, tenant: &Tenant, key_id: &str, r: PayoutRequest) -> ServiceResult<Payout> {
         let missing_recipient = || Invalid::new("missing_recipient", "Give a clientId or a walletAccountId");
         if r.client_id.is_none() && r.wallet_account_id.is_none() {
             return Err(missing_recipient().into());
@@ -85,14 +80,14 @@ impl Services {
         let now = Timestamp::now();
         Ok(Payout {
             id: IdKind::Payout.generate(),
-            payout_type,
+            payout_type: PayoutType::Direct,
             client_id: client.map(|c| c.id),
             wallet_account_id: wallet.as_str().to_owned(),
             asset_amount: amount,
             asset_code: code.as_str().to_owned(),
             asset_issuer: issuer,
             memo,
-            approval: lajan_domain::payout::ApprovalStatus::Pending,
+            approval: ApprovalStatus::Pending,
             exec: ExecStatus::Pending,
             created_by_key: key_id.to_owned(),
             created_at: now,
@@ -133,7 +128,7 @@ impl Services {
             .payout_action(tenant, id, action, key_id, reason, now, &payout_event, idempotency)
             .await
             .map_err(ServiceError::not_found_as("payout"))?;
-        self.nudges.payouts();
+        self.nudges.payouts_due();
         Ok(d)
     }
 }

@@ -24,6 +24,14 @@ fn sandbox_asset(code: &str) -> Result<&'static str, Invalid> {
     Err(Invalid::new("invalid_asset_code", message))
 }
 
+/// Sandbox tools answer sandbox keys only.
+pub fn sandbox_only(tenant: &Tenant) -> ServiceResult<()> {
+    if tenant.env.is_live() {
+        return Err(ServiceError::Forbidden("Sandbox tools need a sandbox key (sk_test_...)"));
+    }
+    Ok(())
+}
+
 impl Services {
     /// Adds `amount` (exact decimal text) of `asset_code` to the tenant's sandbox account and
     /// returns every balance after it. Sandbox tenants only.
@@ -34,9 +42,7 @@ impl Services {
         amount: Option<String>,
         idempotency: Option<IdempotentResponse<'_, Balances>>,
     ) -> ServiceResult<Balances> {
-        if tenant.env.is_live() {
-            return Err(ServiceError::Forbidden("Sandbox tools need a sandbox key (sk_test_...)"));
-        }
+        sandbox_only(tenant)?;
         let mut missing = Vec::new();
         for (field, present) in [("assetCode", asset_code.is_some()), ("amount", amount.is_some())] {
             if !present {

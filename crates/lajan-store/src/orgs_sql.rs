@@ -69,9 +69,12 @@ async fn insert_key(tx: &mut Tx, new: &NewApiKey) -> StoreResult<()> {
     Ok(())
 }
 
-const SETTINGS_SELECT: &str =
-    "SELECT default_currency, default_tax_rate, payout_approval_required, require_distinct_approver, timezone
-     FROM settings WHERE org_id = $1 AND env = $2";
+macro_rules! settings_select {
+    () => {
+        "SELECT default_currency, default_tax_rate, payout_approval_required, require_distinct_approver, timezone
+         FROM settings WHERE org_id = $1 AND env = $2"
+    };
+}
 
 /// The tenant's settings (the defaults when never set) from their row.
 fn settings_from_row(row: Option<&DbRow>) -> StoreResult<Settings> {
@@ -86,9 +89,14 @@ fn settings_from_row(row: Option<&DbRow>) -> StoreResult<Settings> {
 }
 
 /// The tenant's settings as a write transaction sees them, so a rule they set (approval, a
-/// distinct approver) applies to the change made in that same transaction.
+/// distinct approver) applies to the change made in that same transaction; a settings change
+/// waits for the transaction instead of slipping in between the read and the commit.
 async fn settings_in(tx: &mut Tx, tenant: &Tenant) -> StoreResult<Settings> {
-    let row = sqlx::query(SETTINGS_SELECT).bind(&tenant.org_id).bind(tenant.env.as_str()).fetch_optional(&mut **tx).await?;
+    let row = sqlx::query(concat!(settings_select!(), for_share!()))
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .fetch_optional(&mut **tx)
+        .await?;
     settings_from_row(row.as_ref())
 }
 
@@ -194,7 +202,7 @@ impl OrgStore for ThisStore {
     }
 
     async fn get_settings(&self, tenant: &Tenant) -> StoreResult<Settings> {
-        let row = sqlx::query(SETTINGS_SELECT)
+        let row = sqlx::query(settings_select!())
             .bind(&tenant.org_id)
             .bind(tenant.env.as_str())
             .fetch_optional(self.reader())

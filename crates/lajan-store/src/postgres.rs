@@ -21,6 +21,14 @@ macro_rules! skip_locked {
     };
 }
 
+/// Reads a row that a rule in the same transaction depends on, so a concurrent change to it
+/// waits for the transaction (PostgreSQL); SQLite's single writer already serializes them.
+macro_rules! for_share {
+    () => {
+        " FOR SHARE"
+    };
+}
+
 macro_rules! for_update {
     () => {
         " FOR UPDATE"

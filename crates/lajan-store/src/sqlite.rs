@@ -24,6 +24,14 @@ macro_rules! skip_locked {
     };
 }
 
+/// Reads a row that a rule in the same transaction depends on, so a concurrent change to it
+/// waits for the transaction (PostgreSQL); SQLite's single writer already serializes them.
+macro_rules! for_share {
+    () => {
+        ""
+    };
+}
+
 macro_rules! for_update {
     () => {
         ""
@@ -88,8 +96,17 @@ impl SqliteStore {
         &self.write
     }
 
+    /// Opens the write transaction in a task of its own. A caller that gives up while `BEGIN`
+    /// runs (a client hanging up) would otherwise leave the one writer connection inside a
+    /// transaction nobody owns, refusing every later write; the task always hands the
+    /// transaction over, and when nobody takes it, dropping it rolls it back.
     async fn begin_write(&self) -> StoreResult<sqlx::Transaction<'static, Db>> {
-        Ok(self.write.begin_with("BEGIN IMMEDIATE").await?)
+        let pool = self.write.clone();
+        let begun = tokio::spawn(async move { pool.begin_with("BEGIN IMMEDIATE").await });
+        match begun.await {
+            Ok(tx) => Ok(tx?),
+            Err(_) => Err(StoreError::Database(sqlx::Error::WorkerCrashed)),
+        }
     }
 
     /// `BEGIN IMMEDIATE` already holds the database write lock.

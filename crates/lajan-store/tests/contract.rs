@@ -388,3 +388,21 @@ contract!(concurrent_writes_all_land, |store| {
     assert_eq!(store.list_clients(&t, &ClientQuery::default()).await.unwrap().total, 40);
     assert_eq!(store.list_events(&t, &EventQuery::default()).await.unwrap().total, 40);
 });
+
+// A caller that gives up on a write (a client hanging up, a timeout) drops its future at any
+// await, the transaction's `BEGIN` included; the writer must still serve the next write.
+contract!(a_write_abandoned_at_any_point_leaves_the_writer_usable, |store| {
+    let o = org(&store, "Acme").await;
+    let t = tenant(&o, Environment::Test);
+    let ev = NewEvent { event_type: "client.created", object: serde_json::json!({}) };
+    // Given up after 0, 10, 20, ... microseconds: somewhere among them the write is abandoned
+    // while its transaction is being opened, run or committed.
+    for micros in (0..3_000).step_by(10) {
+        let abandoned = new_client("Gone");
+        let write = store.create_client(&t, &abandoned, &ev, None);
+        let _ = tokio::time::timeout(std::time::Duration::from_micros(micros), write).await;
+    }
+    let kept = new_client("Kept");
+    store.create_client(&t, &kept, &ev, None).await.expect("the writer still writes");
+    assert_eq!(store.get_client(&t, &kept.id).await.unwrap().map(|c| c.id), Some(kept.id));
+});

@@ -6,8 +6,8 @@
 use crate::Workers;
 use futures::{StreamExt, TryStreamExt};
 use lajan_domain::Timestamp;
-use lajan_domain::payout::PayoutDetail;
-use lajan_ledger::ledger::resubmits_same_transaction;
+use lajan_domain::payout::{AttemptResult, PayoutDetail};
+use lajan_ledger::ledger::{OUTCOME_UNKNOWN, resubmits_same_transaction};
 use lajan_ledger::{Ledger, LedgerFault, RetryPolicy, Transaction};
 use lajan_services::events::payout_event;
 use lajan_services::failpoint;
@@ -30,10 +30,13 @@ impl Workers {
         let store = &self.services.store;
         let batch = i64::try_from(PAYOUT_BATCH).unwrap_or(i64::MAX);
         let claimed = store.claim_payouts(now, self.config.payout_lease_ms, batch).await?;
-        let (parallel, serial): (Vec<_>, Vec<_>) =
-            claimed.iter().partition(|d| self.services.ledgers.of(&d.tenant).is_none_or(|l| l.parallelism() > 1));
+        // Payouts of a ledger that takes several at once go side by side, up to its bound; the
+        // others (and those waiting for a ledger) one at a time.
+        let width = |d: &PayoutDetail| self.services.ledgers.of(&d.tenant).map_or(1, |l| l.parallelism());
+        let (parallel, serial): (Vec<_>, Vec<_>) = claimed.iter().partition(|d| width(d) > 1);
+        let bound = parallel.iter().map(|d| width(d)).min().unwrap_or(1);
         let steps: Vec<_> = parallel.into_iter().map(|d| Box::pin(self.execute_payout(d))).collect();
-        futures::stream::iter(steps).buffer_unordered(PAYOUT_BATCH).try_collect::<Vec<()>>().await?;
+        futures::stream::iter(steps).buffer_unordered(bound).try_collect::<Vec<()>>().await?;
         let started = std::time::Instant::now();
         let budget = Duration::from_millis(u64::try_from(self.config.payout_lease_ms / 2).unwrap_or(60_000));
         for d in serial {
@@ -87,12 +90,12 @@ async fn submit(
     resubmission: bool,
     attempt_number: i64,
     retry: &RetryPolicy<'_>,
-) -> StoreResult<lajan_domain::payout::AttemptResult> {
+) -> StoreResult<AttemptResult> {
     match ledger.submit(d, tx, resubmission, attempt_number, retry).await {
         Ok(result) => Ok(result),
         Err(LedgerFault::Store(e)) => Err(e),
-        Err(LedgerFault::Unavailable(reason)) => Ok(lajan_domain::payout::AttemptResult::Retry {
-            code: lajan_ledger::ledger::OUTCOME_UNKNOWN.into(),
+        Err(LedgerFault::Unavailable(reason)) => Ok(AttemptResult::Retry {
+            code: OUTCOME_UNKNOWN.into(),
             message: format!("{reason}; the same transaction will be resubmitted"),
             retry_at: Timestamp::now().plus_millis(retry.delay_after(attempt_number) * 1000),
         }),

@@ -4,6 +4,7 @@
 
 use crate::Workers;
 use lajan_domain::Timestamp;
+use lajan_domain::asset::NATIVE;
 use lajan_domain::id::IdKind;
 use lajan_domain::payment::IncomingPayment;
 use lajan_ledger::horizon::PaymentRecord;
@@ -65,13 +66,13 @@ impl Workers {
             return Ok(None);
         };
         let asset_code = match (r.asset_type.as_str(), &r.asset_code) {
-            ("native", _) => "XLM".to_owned(),
+            ("native", _) => NATIVE.to_owned(),
             (_, Some(code)) => code.clone(),
             _ => return Ok(None),
         };
         // Anyone can issue a token called USDC; only the configured issuer's counts.
         let issuers = &self.services.config.live_asset_issuers;
-        if asset_code != "XLM" && issuers.get(&asset_code) != r.asset_issuer.as_ref() {
+        if asset_code != NATIVE && issuers.get(&asset_code) != r.asset_issuer.as_ref() {
             tracing::warn!(tx_hash = %r.transaction_hash, %asset_code, issuer = ?r.asset_issuer, "live payment in an asset from an unconfigured issuer: not matched");
             return Ok(None);
         }

@@ -25,8 +25,9 @@ pub enum Command {
     /// organization "Default" and prints a sandbox key once). With --no-workers, the API only.
     Serve(Box<ServeArgs>),
     /// Run the workers only: payout executor, payment watchers, overdue job, notification sender
-    /// and housekeeping. Takes the same settings as serve (--listen is not used). On PostgreSQL
-    /// any number of API and worker processes can share one database.
+    /// and housekeeping. Takes the same settings as serve; it binds nothing, but give it the same
+    /// --public-url as the API processes (payment pages in events). On PostgreSQL any number of
+    /// API and worker processes can share one database.
     Worker(Box<ServeArgs>),
     /// Apply database migrations and exit.
     Migrate,

@@ -20,6 +20,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     let file = FileConfig::load(&cli)?;
     match &cli.command {
         Command::Serve(args) => serve(ServeConfig::resolve(&cli, args, file)?, !args.no_workers).await,
+        Command::Worker(args) if args.no_workers => bail!("--no-workers is for serve; a worker runs only workers"),
         Command::Worker(args) => work(ServeConfig::resolve(&cli, args, file)?).await,
         Command::Migrate => {
             let store = open(&database_url(&cli, &file)).await?;
@@ -50,16 +51,16 @@ async fn open(url: &SecretString) -> anyhow::Result<Arc<dyn Store>> {
     Ok(store)
 }
 
-/// The use cases and, when asked for, the workers over them.
+/// The use cases and, when asked for, the workers over them. The workers are built either way,
+/// so a bad SMTP or SMS setting stops every process at start, not only the ones that send.
 fn wire(
     store: Arc<dyn Store>,
     config: &ServeConfig,
     with_workers: bool,
 ) -> anyhow::Result<(Arc<Services>, Option<Arc<Workers>>)> {
     let services = Arc::new(Services::new(store, config.services.clone())?);
-    let workers =
-        if with_workers { Some(Arc::new(Workers::new(services.clone(), config.workers.clone())?)) } else { None };
-    Ok((services, workers))
+    let workers = Arc::new(Workers::new(services.clone(), config.workers.clone())?);
+    Ok((services, with_workers.then_some(workers)))
 }
 
 async fn serve(config: ServeConfig, with_workers: bool) -> anyhow::Result<()> {

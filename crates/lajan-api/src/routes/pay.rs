@@ -77,7 +77,8 @@ async fn render(state: &AppState, id: &str) -> Result<Option<String>, ApiError> 
     let live = state.services.live_ledger().and_then(|ledger| {
         let code = intent.currency.code();
         let issuer = assets::issuer(intent.env, code, &state.services.config.live_asset_issuers);
-        (code == "XLM" || issuer.is_some()).then(|| (ledger.receiving_account().to_owned(), issuer))
+        (code == lajan_domain::asset::NATIVE || issuer.is_some())
+            .then(|| (ledger.receiving_account().to_owned(), issuer))
     });
     page_html(&org, &intent, &target, live).map(Some)
 }

@@ -12,11 +12,11 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use lajan_domain::Timestamp;
 use lajan_domain::hex::encode as hex;
 use lajan_domain::message::Message;
 use lajan_domain::money::parse_amount;
-use lajan_domain::{Tenant, Timestamp};
-use lajan_services::sandbox::Balances;
+use lajan_services::sandbox::{Balances, sandbox_only};
 use lajan_services::views::money;
 
 use serde::{Deserialize, Serialize};
@@ -29,13 +29,6 @@ pub fn routes() -> Router<AppState> {
         .route("/sandbox/messages", get(messages))
         .route("/sandbox/balances", get(balances))
         .route("/sandbox/balances/top-up", post(top_up))
-}
-
-fn sandbox_only(tenant: &Tenant) -> ApiResult<()> {
-    if tenant.env.is_live() {
-        return Err(ApiError::forbidden("Sandbox tools need a sandbox key (sk_test_...)"));
-    }
-    Ok(())
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
