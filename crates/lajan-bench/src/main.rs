@@ -214,7 +214,8 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
             async move {
                 let (invoice, intent) = bench_invoice(&tenant, &clients[i % clients.len()], i)?;
                 let event = |d: &_| invoice_event("invoice.created", d, "http://127.0.0.1");
-                let created = store.create_invoice(&tenant, &invoice, &intent, &event, None, None).await?;
+                let draft = move |_: &_| Ok((invoice.clone(), intent.clone()));
+                let created = store.create_invoice(&tenant, &draft, &event, None, None).await?;
                 Ok(created.invoice.id)
             }
         })

@@ -13,6 +13,7 @@ use lajan_domain::invoice::{
 use lajan_domain::message::{Channel, NewMessage};
 use lajan_domain::money::Currency;
 use lajan_domain::payment::{IntentStatus, PaymentIntent, new_reference};
+use lajan_domain::settings::Settings;
 use lajan_domain::validation::FieldErrors;
 use lajan_domain::{Invalid, Tenant, Timestamp};
 use lajan_store::invoices::InvoiceChanges;
@@ -76,10 +77,16 @@ impl Services {
         let (Some(client_id), Some(due_date), Some(items)) = (r.client_id, r.due_date, r.line_items) else {
             return Err(Invalid::new("validation_error", "clientId, dueDate and lineItems are required").into());
         };
-        let settings = self.store.get_settings(tenant).await?;
-        let currency = r.currency.as_deref().map(parse_currency).transpose()?.unwrap_or(settings.default_currency);
+        let currency = r.currency.as_deref().map(parse_currency).transpose()?;
         let due_date = DueDate::parse(&due_date)?;
-        let (line_items, totals) = price_line_items(&items, settings.default_tax_rate)?;
+        // Priced with the defaults the creating transaction reads; the settings read here only
+        // put the line items' errors before `invalid_client`, in the documented order.
+        let draft = |s: &Settings| {
+            let (line_items, totals) = price_line_items(&items, s.default_tax_rate)?;
+            let currency = currency.unwrap_or(s.default_currency);
+            Ok(new_invoice(tenant, client_id.clone(), currency, due_date, memo.clone(), line_items, totals))
+        };
+        draft(&self.store.get_settings(tenant).await?)?;
         let client = self.store.get_client(tenant, &client_id).await?.ok_or_else(|| invalid_client(&client_id))?;
         if r.send_immediately && client.email.is_none() && client.phone_number.is_none() {
             return Err(Invalid::new(
@@ -88,13 +95,12 @@ impl Services {
             )
             .into());
         }
-        let (invoice, intent) = new_invoice(tenant, client_id, currency, due_date, memo, line_items, totals);
         let public_url = self.config.public_url.as_str();
         let organization = if r.send_immediately { self.organization_name(tenant).await? } else { String::new() };
         let messages = |d: &InvoiceDetail| invoice_messages(d, &organization, public_url, &[]);
         let event = |d: &InvoiceDetail| invoice_event("invoice.created", d, public_url);
         let send: Option<MessagesFor<'_>> = if r.send_immediately { Some(&messages) } else { None };
-        let created = self.store.create_invoice(tenant, &invoice, &intent, &event, send, idempotency).await?;
+        let created = self.store.create_invoice(tenant, &draft, &event, send, idempotency).await?;
         if r.send_immediately {
             self.nudges.messages_queued();
         }
@@ -109,14 +115,12 @@ impl Services {
         errors.finish()?;
         let currency = u.currency.as_deref().map(parse_currency).transpose()?;
         let due_date = u.due_date.as_deref().map(DueDate::parse).transpose()?;
-        let line_items = match &u.line_items {
-            Some(items) => {
-                let settings = self.store.get_settings(tenant).await?;
-                Some(price_line_items(items, settings.default_tax_rate)?)
-            }
-            None => None,
-        };
-        let changes = InvoiceChanges { client_id: u.client_id, currency, due_date, line_items, memo };
+        // Priced again with the default tax rate the updating transaction reads; checked here so
+        // their errors come in the documented order.
+        if let Some(items) = &u.line_items {
+            price_line_items(items, self.store.get_settings(tenant).await?.default_tax_rate)?;
+        }
+        let changes = InvoiceChanges { client_id: u.client_id, currency, due_date, line_items: u.line_items, memo };
         self.store
             .update_invoice(tenant, id, &changes, Timestamp::now())
             .await

@@ -7,6 +7,7 @@ use lajan_domain::invoice::MAX_DESCRIPTION_CHARS;
 use lajan_domain::money::{Currency, parse_amount};
 use lajan_domain::payment::PaymentLink;
 use lajan_domain::payment::{IntentStatus, PaymentIntent, new_reference};
+use lajan_domain::settings::Settings;
 use lajan_domain::validation::{FieldErrors, required_text};
 use lajan_domain::{Invalid, Tenant, Timestamp};
 use lajan_store::IdempotentResponse;
@@ -44,37 +45,44 @@ impl Services {
             return Err(Invalid::new("validation_error", "amount and description are required").into());
         };
         let amount = parse_amount("amount", &amount)?;
-        let currency: Currency = match r.currency.as_deref() {
-            Some(c) => c.parse().map_err(|e: String| Invalid::new("invalid_currency", e))?,
-            None => self.store.get_settings(tenant).await?.default_currency,
-        };
+        let currency: Option<Currency> = r
+            .currency
+            .as_deref()
+            .map(|c| c.parse().map_err(|e: String| Invalid::new("invalid_currency", e)))
+            .transpose()?;
         let id = IdKind::PaymentLink.generate();
-        let link = PaymentLink {
-            id: id.clone(),
-            amount,
-            currency,
-            description,
-            created_at: now,
-            expires_at,
-            intent: PaymentIntent {
-                id: IdKind::PaymentIntent.generate(),
-                org_id: tenant.org_id.clone(),
-                env: tenant.env,
+        let intent_id = IdKind::PaymentIntent.generate();
+        let reference = new_reference();
+        // The default currency is the one the creating transaction reads.
+        let draft = |s: &Settings| {
+            let currency = currency.unwrap_or(s.default_currency);
+            PaymentLink {
+                id: id.clone(),
                 amount,
                 currency,
-                reference: new_reference(),
-                status: IntentStatus::Active,
-                amount_received: 0,
-                invoice_id: None,
-                payment_link_id: Some(id),
+                description: description.clone(),
                 created_at: now,
-                paid_at: None,
                 expires_at,
-            },
+                intent: PaymentIntent {
+                    id: intent_id.clone(),
+                    org_id: tenant.org_id.clone(),
+                    env: tenant.env,
+                    amount,
+                    currency,
+                    reference: reference.clone(),
+                    status: IntentStatus::Active,
+                    amount_received: 0,
+                    invoice_id: None,
+                    payment_link_id: Some(id.clone()),
+                    created_at: now,
+                    paid_at: None,
+                    expires_at,
+                },
+            }
         };
-        let event = link_event("payment_link.created", &link, &self.config.public_url);
-        self.store.create_payment_link(tenant, &link, &event, idempotency).await?;
-        Ok(link)
+        let public_url = self.config.public_url.as_str();
+        let event = |l: &PaymentLink| link_event("payment_link.created", l, public_url);
+        Ok(self.store.create_payment_link(tenant, &draft, &event, idempotency).await?)
     }
 
     /// Deactivates a link: its page stops taking payments (`payment_link.deactivated`).

@@ -4,10 +4,12 @@
 use crate::messages::MessagesFor;
 use crate::{EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
-use lajan_domain::invoice::{DueDate, Invoice, InvoiceAction, InvoiceDetail, InvoiceStatus, LineItem, Totals};
+use lajan_domain::Invalid;
+use lajan_domain::invoice::{DueDate, Invoice, InvoiceAction, InvoiceDetail, InvoiceStatus, LineItemInput};
 use lajan_domain::money::Currency;
 use lajan_domain::pagination::{Page, PageRequest};
 use lajan_domain::payment::PaymentIntent;
+use lajan_domain::settings::Settings;
 use lajan_domain::{Tenant, Timestamp};
 
 #[derive(Debug, Clone, Default)]
@@ -19,29 +21,34 @@ pub struct InvoiceQuery {
     pub page: PageRequest,
 }
 
-/// The fields a draft update changes; `None` keeps a field.
+/// The fields a draft update changes; `None` keeps a field. New line items are priced in the
+/// updating transaction, with the tenant's default tax rate as it reads it.
 #[derive(Debug, Clone, Default)]
 pub struct InvoiceChanges {
     pub client_id: Option<String>,
     pub currency: Option<Currency>,
     pub due_date: Option<DueDate>,
-    pub line_items: Option<(Vec<LineItem>, Totals)>,
+    pub line_items: Option<Vec<LineItemInput>>,
     pub memo: Option<Option<String>>,
 }
 
+/// Builds a new draft and its payment intent from the tenant's settings as the creating
+/// transaction reads them (default currency and tax rate); a refusal is `Rejected`.
+pub type InvoiceDraft<'a> = &'a (dyn Fn(&Settings) -> Result<(Invoice, PaymentIntent), Invalid> + Send + Sync);
+
 #[async_trait]
 pub trait InvoiceStore: Send + Sync {
-    /// Inserts the invoice with the next invoice number of its tenant (the `number` given is
-    /// ignored) and its payment intent, and records `invoice.created` (the object from `event`).
-    /// With `send`, the invoice is also sent in the same transaction, as
-    /// [`MessageStore::send_invoice`] does. The client must exist and not be archived
+    /// Inserts the invoice `draft` builds from the tenant's settings (read in this transaction)
+    /// with the next invoice number of its tenant (the `number` built is ignored) and its
+    /// payment intent, and records `invoice.created` (the object from `event`). With `send`, the
+    /// invoice is also sent in the same transaction, as
+    /// [`crate::messages::MessageStore::send_invoice`] does. The client must exist and not be archived
     /// (`Rejected(invalid_client)`). With `idempotency`, the key is claimed and answered in the
     /// same transaction.
     async fn create_invoice(
         &self,
         tenant: &Tenant,
-        invoice: &Invoice,
-        intent: &PaymentIntent,
+        draft: InvoiceDraft<'_>,
         event: EventFor<'_, InvoiceDetail>,
         send: Option<MessagesFor<'_>>,
         idempotency: Option<IdempotentResponse<'_, InvoiceDetail>>,

@@ -1,10 +1,10 @@
 // Invoices, for both backends; included after `shared.rs` and `incoming_payments_sql.rs` (an
 // invoice row joins its intent).
 
-use crate::invoices::{InvoiceChanges, InvoiceQuery, InvoiceStore};
+use crate::invoices::{InvoiceChanges, InvoiceDraft, InvoiceQuery, InvoiceStore};
 use crate::messages::MessagesFor;
 use lajan_domain::Invalid;
-use lajan_domain::invoice::{DueDate, Invoice, LineItem, Totals};
+use lajan_domain::invoice::{DueDate, Invoice, LineItem, Totals, price_line_items};
 
 /// A line item as stored in the `line_items` JSON column.
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -129,13 +129,13 @@ impl InvoiceStore for ThisStore {
     async fn create_invoice(
         &self,
         tenant: &Tenant,
-        inv: &Invoice,
-        intent: &PaymentIntent,
+        draft: InvoiceDraft<'_>,
         event: EventFor<'_, InvoiceDetail>,
         send: Option<MessagesFor<'_>>,
         idempotency: Option<IdempotentResponse<'_, InvoiceDetail>>,
     ) -> StoreResult<InvoiceDetail> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
+        let (inv, intent) = draft(&settings_in(&mut tx, tenant).await?).map_err(StoreError::Rejected)?;
         if !client_is_live(&mut tx, tenant, &inv.client_id).await? {
             return Err(invalid_client(&inv.client_id));
         }
@@ -170,7 +170,7 @@ impl InvoiceStore for ThisStore {
         .bind(inv.created_at.as_millis())
         .execute(&mut *tx)
         .await?;
-        insert_intent(&mut tx, intent).await?;
+        insert_intent(&mut tx, &intent).await?;
         let detail = read_invoice(&mut *tx, tenant, &inv.id).await?.ok_or(StoreError::NotFound)?;
         let mut created = event(&detail);
         created.event_type = "invoice.created";
@@ -247,9 +247,11 @@ impl InvoiceStore for ThisStore {
         if let Some(due) = changes.due_date {
             inv.due_date = due;
         }
-        if let Some((lines, totals)) = &changes.line_items {
-            inv.line_items.clone_from(lines);
-            inv.totals = *totals;
+        if let Some(inputs) = &changes.line_items {
+            let default_rate = settings_in(&mut tx, tenant).await?.default_tax_rate;
+            let (lines, totals) = price_line_items(inputs, default_rate).map_err(StoreError::Rejected)?;
+            inv.line_items = lines;
+            inv.totals = totals;
         }
         if let Some(memo) = &changes.memo {
             inv.memo.clone_from(memo);

@@ -2,6 +2,7 @@
 // link row joins its intent).
 
 use crate::PaymentLinkStore;
+use crate::payment_links::LinkDraft;
 
 macro_rules! link_select {
     () => {
@@ -45,11 +46,12 @@ impl PaymentLinkStore for ThisStore {
     async fn create_payment_link(
         &self,
         tenant: &Tenant,
-        link: &PaymentLink,
-        event: &NewEvent,
+        draft: LinkDraft<'_>,
+        event: EventFor<'_, PaymentLink>,
         idempotency: Option<IdempotentResponse<'_, PaymentLink>>,
-    ) -> StoreResult<()> {
+    ) -> StoreResult<PaymentLink> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
+        let link = draft(&settings_in(&mut tx, tenant).await?);
         sqlx::query(
             "INSERT INTO payment_links (id, org_id, env, amount, currency, description, payment_intent_id, created_at,
                                         expires_at)
@@ -67,8 +69,9 @@ impl PaymentLinkStore for ThisStore {
         .execute(&mut *tx)
         .await?;
         insert_intent(&mut tx, &link.intent).await?;
-        insert_event(&mut tx, tenant, link.created_at, event).await?;
-        self.commit_keyed(tx, tenant, idempotency.as_ref(), link).await
+        insert_event(&mut tx, tenant, link.created_at, &event(&link)).await?;
+        self.commit_keyed(tx, tenant, idempotency.as_ref(), &link).await?;
+        Ok(link)
     }
 
     async fn get_payment_link(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<PaymentLink>> {
