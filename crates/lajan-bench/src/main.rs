@@ -7,13 +7,14 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use lajan_domain::client::Client;
+use lajan_domain::client::WalletAddress;
 use lajan_domain::id::IdKind;
 use lajan_domain::invoice::{DueDate, Invoice, InvoiceStatus, LineItemInput, price_line_items};
 use lajan_domain::money::{Currency, TaxRate};
 use lajan_domain::org::{Organization, Tier};
 use lajan_domain::payment::PaymentIntent;
 use lajan_domain::payout::Payout;
-use lajan_domain::payout::{ApprovalStatus, ExecStatus, PayoutType};
+use lajan_domain::payout::{ApprovalStatus, AssetCode, ExecStatus, PayoutType};
 use lajan_domain::scope::Scope;
 use lajan_domain::{Environment, Tenant, Timestamp};
 use lajan_services::events::{invoice_event, payout_event};
@@ -247,10 +248,13 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
                     id: IdKind::Payout.generate(),
                     payout_type: PayoutType::Direct,
                     client_id: Some(clients[i % clients.len()].clone()),
-                    wallet_account_id: WALLET.into(),
+                    wallet_account_id: WalletAddress::parse(WALLET).map_err(anyhow::Error::msg)?,
                     asset_amount: 1_000 + (i as i64 % 50_000),
-                    asset_code: "USDC".into(),
-                    asset_issuer: lajan_ledger::sandbox::issuer("USDC"),
+                    asset_code: AssetCode::parse("USDC")?,
+                    asset_issuer: lajan_ledger::sandbox::issuer("USDC")
+                        .map(|issuer| WalletAddress::parse(&issuer))
+                        .transpose()
+                        .map_err(anyhow::Error::msg)?,
                     memo: Some(format!("loan {i}")),
                     approval,
                     exec,

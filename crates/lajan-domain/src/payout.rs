@@ -2,7 +2,7 @@
 //! code, memo, amount), the two status fields and the moves between them, the list filter, and
 //! what a ledger's answer to an attempt does to a payout.
 
-use crate::client::Client;
+use crate::client::{Client, WalletAddress};
 use crate::validation::control_character;
 use crate::{Invalid, Tenant, Timestamp};
 use std::fmt;
@@ -194,10 +194,12 @@ pub struct Payout {
     pub id: String,
     pub payout_type: PayoutType,
     pub client_id: Option<String>,
-    pub wallet_account_id: String,
+    pub wallet_account_id: WalletAddress,
+    /// Cents.
     pub asset_amount: i64,
-    pub asset_code: String,
-    pub asset_issuer: Option<String>,
+    pub asset_code: AssetCode,
+    /// The asset's issuing account; `None` for the native asset.
+    pub asset_issuer: Option<WalletAddress>,
     pub memo: Option<String>,
     pub approval: ApprovalStatus,
     pub exec: ExecStatus,

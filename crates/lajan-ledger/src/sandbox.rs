@@ -8,6 +8,7 @@
 
 use crate::ledger::{Ledger, LedgerResult, OUTCOME_UNKNOWN, RetryPolicy, Transaction};
 use async_trait::async_trait;
+use lajan_domain::client::WalletAddress;
 use lajan_domain::payout::{AttemptResult, PayoutDetail};
 use lajan_domain::{Tenant, Timestamp, asset};
 use lajan_store::Store;
@@ -104,8 +105,8 @@ impl Ledger for SandboxLedger {
         let envelope = serde_json::json!({
             "network": "lajan-sandbox",
             "source": receiving_account(&d.tenant.org_id),
-            "destination": p.wallet_account_id,
-            "asset": { "code": p.asset_code, "issuer": p.asset_issuer },
+            "destination": p.wallet_account_id.as_str(),
+            "asset": { "code": p.asset_code.as_str(), "issuer": p.asset_issuer.as_ref().map(WalletAddress::as_str) },
             "amount": p.asset_amount,
             "memo": p.memo,
             "payout": p.id,
@@ -126,7 +127,7 @@ impl Ledger for SandboxLedger {
         use magic::Behaviour;
         let p = &d.payout;
         let fail = |code: &str, message: &str| AttemptResult::Failed { code: code.into(), message: message.into() };
-        let behaviour = magic::behaviour(&p.wallet_account_id);
+        let behaviour = magic::behaviour(p.wallet_account_id.as_str());
         match behaviour {
             Some(Behaviour::NoDestination) => {
                 return Ok(fail("op_no_destination", "the destination account does not exist"));
@@ -145,8 +146,8 @@ impl Ledger for SandboxLedger {
             .sandbox_submit(
                 &d.tenant,
                 &tx.hash,
-                &p.wallet_account_id,
-                &p.asset_code,
+                p.wallet_account_id.as_str(),
+                p.asset_code.as_str(),
                 p.asset_amount,
                 p.memo.as_deref(),
                 now,

@@ -2,9 +2,9 @@
 //! PostgreSQL) and Stellar through a loopback fake Horizon build, submit, look up by hash and
 //! read balances the same way.
 
-use lajan_domain::client::Client;
+use lajan_domain::client::{Client, WalletAddress};
 use lajan_domain::id::IdKind;
-use lajan_domain::payout::{ApprovalStatus, AttemptResult, ExecStatus, Payout, PayoutDetail, PayoutType};
+use lajan_domain::payout::{ApprovalStatus, AssetCode, AttemptResult, ExecStatus, Payout, PayoutDetail, PayoutType};
 use lajan_domain::{Tenant, Timestamp};
 use lajan_ledger::live::{LiveLedgerConfig, StellarLedger};
 use lajan_ledger::sandbox::{self, SandboxLedger};
@@ -24,10 +24,10 @@ fn payout(tenant: &Tenant, asset_issuer: Option<String>, cents: i64) -> PayoutDe
             id: IdKind::Payout.generate(),
             payout_type: PayoutType::Direct,
             client_id: None,
-            wallet_account_id: WALLET.into(),
+            wallet_account_id: WalletAddress::parse(WALLET).unwrap(),
             asset_amount: cents,
-            asset_code: "USDC".into(),
-            asset_issuer,
+            asset_code: AssetCode::parse("USDC").unwrap(),
+            asset_issuer: asset_issuer.map(|issuer| WalletAddress::parse(&issuer).unwrap()),
             memo: Some("loan 7".into()),
             approval: ApprovalStatus::Approved,
             exec: ExecStatus::ReadyToSend,

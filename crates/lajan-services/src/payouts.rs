@@ -82,9 +82,9 @@ impl Services {
             id: IdKind::Payout.generate(),
             payout_type: PayoutType::Direct,
             client_id: client.map(|c| c.id),
-            wallet_account_id: wallet.as_str().to_owned(),
+            wallet_account_id: wallet,
             asset_amount: amount,
-            asset_code: code.as_str().to_owned(),
+            asset_code: code,
             asset_issuer: issuer,
             memo,
             approval: ApprovalStatus::Pending,
@@ -96,17 +96,27 @@ impl Services {
     }
 
     /// The issuer a payout pays in: the one given (never for XLM), else the configured one.
-    fn payout_issuer(&self, tenant: &Tenant, code: &AssetCode, given: Option<&str>) -> Result<Option<String>, Invalid> {
+    fn payout_issuer(
+        &self,
+        tenant: &Tenant,
+        code: &AssetCode,
+        given: Option<&str>,
+    ) -> Result<Option<WalletAddress>, Invalid> {
         let invalid = |message: String| Invalid::new("invalid_asset_issuer", message);
         match (given, code.is_native()) {
             (Some(_), true) => Err(invalid("XLM is the native asset and has no issuer".into())),
             (None, true) => Ok(None),
-            (Some(given), false) => Ok(Some(
-                WalletAddress::parse(given).map_err(|e| invalid(format!("assetIssuer {e}")))?.as_str().to_owned(),
-            )),
-            (None, false) => assets::issuer(tenant.env, code.as_str(), &self.config.live_asset_issuers)
-                .map(Some)
-                .ok_or_else(|| invalid(format!("No issuer is configured for {code}: give assetIssuer"))),
+            (Some(given), false) => {
+                Ok(Some(WalletAddress::parse(given).map_err(|e| invalid(format!("assetIssuer {e}")))?))
+            }
+            (None, false) => {
+                let configured = assets::issuer(tenant.env, code.as_str(), &self.config.live_asset_issuers)
+                    .ok_or_else(|| invalid(format!("No issuer is configured for {code}: give assetIssuer")))?;
+                // Checked when the configuration was loaded; a bad one refuses the payout.
+                let issuer = WalletAddress::parse(&configured)
+                    .map_err(|e| invalid(format!("The configured issuer of {code} {e}")))?;
+                Ok(Some(issuer))
+            }
         }
     }
 

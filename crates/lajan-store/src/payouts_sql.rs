@@ -1,7 +1,8 @@
 // Payouts and their attempts, for both backends; included after `shared.rs`.
 
 use crate::payouts::{ApprovalRule, PayoutCounts, PayoutQuery, PayoutStore};
-use lajan_domain::payout::{
+use lajan_domain::client::WalletAddress;
+use lajan_domain::payout::{AssetCode, 
     ApprovalStatus, Attempt, AttemptResult, ExecStatus, Payout, PayoutAction, PayoutDetail, PayoutFilter,
     payout_transition,
 };
@@ -22,10 +23,14 @@ fn payout_from_row(row: &DbRow) -> StoreResult<PayoutDetail> {
         id: row.try_get("id")?,
         payout_type: row.try_get::<String, _>("type")?.parse().map_err(corrupt)?,
         client_id: row.try_get("client_id")?,
-        wallet_account_id: row.try_get("wallet_account_id")?,
+        wallet_account_id: WalletAddress::parse(&row.try_get::<String, _>("wallet_account_id")?).map_err(corrupt)?,
         asset_amount: row.try_get("asset_amount")?,
-        asset_code: row.try_get("asset_code")?,
-        asset_issuer: row.try_get("asset_issuer")?,
+        asset_code: AssetCode::parse(&row.try_get::<String, _>("asset_code")?).map_err(corrupt)?,
+        asset_issuer: row
+            .try_get::<Option<String>, _>("asset_issuer")?
+            .map(|issuer| WalletAddress::parse(&issuer))
+            .transpose()
+            .map_err(corrupt)?,
         memo: row.try_get("memo")?,
         approval: row.try_get::<String, _>("approval_status")?.parse().map_err(corrupt)?,
         exec: row.try_get::<String, _>("exec_status")?.parse().map_err(corrupt)?,
@@ -119,10 +124,10 @@ impl PayoutStore for ThisStore {
         .bind(tenant.env.as_str())
         .bind(p.payout_type.as_str())
         .bind(&p.client_id)
-        .bind(&p.wallet_account_id)
+        .bind(p.wallet_account_id.as_str())
         .bind(p.asset_amount)
-        .bind(&p.asset_code)
-        .bind(&p.asset_issuer)
+        .bind(p.asset_code.as_str())
+        .bind(p.asset_issuer.as_ref().map(WalletAddress::as_str))
         .bind(&p.memo)
         .bind(approval.as_str())
         .bind(p.exec.as_str())

@@ -1,8 +1,9 @@
 //! The payouts contract: the same cases on SQLite and PostgreSQL.
 
+use lajan_domain::client::WalletAddress;
 use lajan_domain::id::IdKind;
 use lajan_domain::payout::{
-    ApprovalStatus, AttemptResult, ExecStatus, Payout, PayoutAction, PayoutDetail, PayoutFilter, PayoutType,
+    ApprovalStatus, AssetCode, AttemptResult, ExecStatus, Payout, PayoutAction, PayoutDetail, PayoutFilter, PayoutType,
 };
 use lajan_domain::settings::Settings;
 use lajan_domain::{Environment, Tenant, Timestamp};
@@ -42,10 +43,10 @@ fn payout(approval: ApprovalStatus, key: &str) -> Payout {
         id: IdKind::Payout.generate(),
         payout_type: PayoutType::Direct,
         client_id: None,
-        wallet_account_id: "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H".into(),
+        wallet_account_id: WalletAddress::parse("GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H").unwrap(),
         asset_amount: 1000,
-        asset_code: "USDC".into(),
-        asset_issuer: Some("GISSUER".into()),
+        asset_code: AssetCode::parse("USDC").unwrap(),
+        asset_issuer: Some(WalletAddress::parse("GCSUCUJIXTHLLAF5N4OI5ETKREOSB3HD4HWB3OUN5E66DYOHLPTITCYO").unwrap()),
         memo: Some("loan 42".into()),
         approval,
         exec: ExecStatus::Pending,
