@@ -6,10 +6,9 @@ use lajan_domain::{Tenant, Timestamp};
 
 impl Services {
     /// Applies the fields given over the current settings (every bad field refused at once) and
-    /// stores the result.
+    /// stores the result, in one unit of work.
     pub async fn update_settings(&self, tenant: &Tenant, input: SettingsInput) -> ServiceResult<Settings> {
-        let next = self.store.get_settings(tenant).await?.updated(input)?;
-        self.store.put_settings(tenant, &next, Timestamp::now()).await?;
-        Ok(next)
+        let change = |current: &Settings| current.updated(input.clone());
+        Ok(self.store.update_settings(tenant, &change, Timestamp::now()).await?)
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::StoreResult;
 use async_trait::async_trait;
+use lajan_domain::Invalid;
 use lajan_domain::apikey::ApiKey;
 use lajan_domain::org::Organization;
 use lajan_domain::settings::Settings;
@@ -14,6 +15,9 @@ pub struct NewApiKey {
     pub key: ApiKey,
     pub secret_hash: String,
 }
+
+/// A partial update of settings: the settings after it, or the refusal of a bad field.
+pub type SettingsChange<'a> = &'a (dyn Fn(&Settings) -> Result<Settings, Invalid> + Send + Sync);
 
 #[async_trait]
 pub trait OrgStore: Send + Sync {
@@ -34,4 +38,13 @@ pub trait OrgStore: Send + Sync {
     /// The tenant's settings, or the defaults when never set.
     async fn get_settings(&self, tenant: &Tenant) -> StoreResult<Settings>;
     async fn put_settings(&self, tenant: &Tenant, settings: &Settings, at: Timestamp) -> StoreResult<()>;
+    /// Applies `change` to the tenant's settings as this transaction reads them (locked, so two
+    /// partial updates never lose one another's fields) and stores the result; a refusal is
+    /// `Rejected`.
+    async fn update_settings(
+        &self,
+        tenant: &Tenant,
+        change: SettingsChange<'_>,
+        at: Timestamp,
+    ) -> StoreResult<Settings>;
 }

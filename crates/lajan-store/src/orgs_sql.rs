@@ -1,5 +1,6 @@
 // Organizations, API keys and settings, for both backends; included after `shared.rs`.
 
+use crate::orgs::SettingsChange;
 use crate::{NewApiKey, OrgStore};
 use lajan_domain::apikey::ApiKey;
 use lajan_domain::org::Organization;
@@ -86,6 +87,32 @@ fn settings_from_row(row: Option<&DbRow>) -> StoreResult<Settings> {
         require_distinct_approver: row.try_get("require_distinct_approver")?,
         timezone: row.try_get("timezone")?,
     })
+}
+
+async fn upsert_settings(tx: &mut Tx, tenant: &Tenant, s: &Settings, at: Timestamp) -> StoreResult<()> {
+    sqlx::query(
+        "INSERT INTO settings (org_id, env, default_currency, default_tax_rate, payout_approval_required,
+                               require_distinct_approver, timezone, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (org_id, env) DO UPDATE SET
+            default_currency = excluded.default_currency,
+            default_tax_rate = excluded.default_tax_rate,
+            payout_approval_required = excluded.payout_approval_required,
+            require_distinct_approver = excluded.require_distinct_approver,
+            timezone = excluded.timezone,
+            updated_at = excluded.updated_at",
+    )
+    .bind(&tenant.org_id)
+    .bind(tenant.env.as_str())
+    .bind(s.default_currency.code())
+    .bind(s.default_tax_rate.thousandths())
+    .bind(s.payout_approval_required)
+    .bind(s.require_distinct_approver)
+    .bind(&s.timezone)
+    .bind(at.as_millis())
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
 
 /// The tenant's settings as a write transaction sees them, so a rule they set (approval, a
@@ -212,28 +239,43 @@ impl OrgStore for ThisStore {
 
     async fn put_settings(&self, tenant: &Tenant, s: &Settings, at: Timestamp) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
+        upsert_settings(&mut tx, tenant, s, at).await?;
+        self.commit(tx).await
+    }
+
+    async fn update_settings(
+        &self,
+        tenant: &Tenant,
+        change: SettingsChange<'_>,
+        at: Timestamp,
+    ) -> StoreResult<Settings> {
+        let mut tx = self.begin_write().await?;
+        // A row to lock even on a first update, so two first updates queue instead of the later
+        // one overwriting the other's fields with defaults.
         sqlx::query(
             "INSERT INTO settings (org_id, env, default_currency, default_tax_rate, payout_approval_required,
                                    require_distinct_approver, timezone, updated_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-             ON CONFLICT (org_id, env) DO UPDATE SET
-                default_currency = excluded.default_currency,
-                default_tax_rate = excluded.default_tax_rate,
-                payout_approval_required = excluded.payout_approval_required,
-                require_distinct_approver = excluded.require_distinct_approver,
-                timezone = excluded.timezone,
-                updated_at = excluded.updated_at",
+             ON CONFLICT (org_id, env) DO NOTHING",
         )
         .bind(&tenant.org_id)
         .bind(tenant.env.as_str())
-        .bind(s.default_currency.code())
-        .bind(s.default_tax_rate.thousandths())
-        .bind(s.payout_approval_required)
-        .bind(s.require_distinct_approver)
-        .bind(&s.timezone)
+        .bind(Settings::default().default_currency.code())
+        .bind(Settings::default().default_tax_rate.thousandths())
+        .bind(Settings::default().payout_approval_required)
+        .bind(Settings::default().require_distinct_approver)
+        .bind(Settings::default().timezone)
         .bind(at.as_millis())
         .execute(&mut *tx)
         .await?;
-        self.commit(tx).await
+        let row = sqlx::query(concat!(settings_select!(), for_update!()))
+            .bind(&tenant.org_id)
+            .bind(tenant.env.as_str())
+            .fetch_optional(&mut *tx)
+            .await?;
+        let next = change(&settings_from_row(row.as_ref())?).map_err(StoreError::Rejected)?;
+        upsert_settings(&mut tx, tenant, &next, at).await?;
+        self.commit(tx).await?;
+        Ok(next)
     }
 }

@@ -406,3 +406,21 @@ contract!(a_write_abandoned_at_any_point_leaves_the_writer_usable, |store| {
     store.create_client(&t, &kept, &ev, None).await.expect("the writer still writes");
     assert_eq!(store.get_client(&t, &kept.id).await.unwrap().map(|c| c.id), Some(kept.id));
 });
+
+contract!(partial_settings_updates_never_lose_one_another, |store| {
+    let o = org(&store, "Acme").await;
+    let t = tenant(&o, Environment::Test);
+    let no_approval = |s: &Settings| Ok(Settings { payout_approval_required: false, ..s.clone() });
+    let in_haiti = |s: &Settings| Ok(Settings { timezone: "America/Port-au-Prince".into(), ..s.clone() });
+    let (a, b) = tokio::join!(
+        store.update_settings(&t, &no_approval, Timestamp::now()),
+        store.update_settings(&t, &in_haiti, Timestamp::now())
+    );
+    a.unwrap();
+    b.unwrap();
+    let now = store.get_settings(&t).await.unwrap();
+    assert_eq!((now.payout_approval_required, now.timezone.as_str()), (false, "America/Port-au-Prince"));
+    let refused = |_: &Settings| Err(lajan_domain::Invalid::new("validation_error", "no"));
+    assert!(matches!(store.update_settings(&t, &refused, Timestamp::now()).await, Err(StoreError::Rejected(_))));
+    assert_eq!(store.get_settings(&t).await.unwrap(), now, "a refused change changes nothing");
+});
