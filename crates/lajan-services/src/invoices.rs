@@ -79,21 +79,25 @@ impl Services {
         };
         let currency = r.currency.as_deref().map(parse_currency).transpose()?;
         let due_date = DueDate::parse(&due_date)?;
-        // Priced with the defaults the creating transaction reads; the settings read here only
-        // put the line items' errors before `invalid_client`, in the documented order.
+        // Priced with the defaults the creating transaction reads, which then checks the client:
+        // the line items' errors come before `invalid_client`, in the documented order.
         let draft = |s: &Settings| {
             let (line_items, totals) = price_line_items(&items, s.default_tax_rate)?;
             let currency = currency.unwrap_or(s.default_currency);
             Ok(new_invoice(tenant, client_id.clone(), currency, due_date, memo.clone(), line_items, totals))
         };
-        draft(&self.store.get_settings(tenant).await?)?;
-        let client = self.store.get_client(tenant, &client_id).await?.ok_or_else(|| invalid_client(&client_id))?;
-        if r.send_immediately && client.email.is_none() && client.phone_number.is_none() {
-            return Err(Invalid::new(
-                "no_channel_available",
-                "sendImmediately needs a client with an email or phone number",
-            )
-            .into());
+        if r.send_immediately {
+            // Sending needs a client that can be reached, refused after the lines and the
+            // client's existence: both are checked here first, against the settings as read now.
+            draft(&self.store.get_settings(tenant).await?)?;
+            let client = self.store.get_client(tenant, &client_id).await?.ok_or_else(|| invalid_client(&client_id))?;
+            if client.email.is_none() && client.phone_number.is_none() {
+                return Err(Invalid::new(
+                    "no_channel_available",
+                    "sendImmediately needs a client with an email or phone number",
+                )
+                .into());
+            }
         }
         let public_url = self.config.public_url.as_str();
         let organization = if r.send_immediately { self.organization_name(tenant).await? } else { String::new() };

@@ -252,6 +252,7 @@ impl OrgStore for ThisStore {
         let mut tx = self.begin_write().await?;
         // A row to lock even on a first update, so two first updates queue instead of the later
         // one overwriting the other's fields with defaults.
+        let defaults = Settings::default();
         sqlx::query(
             "INSERT INTO settings (org_id, env, default_currency, default_tax_rate, payout_approval_required,
                                    require_distinct_approver, timezone, updated_at)
@@ -260,11 +261,11 @@ impl OrgStore for ThisStore {
         )
         .bind(&tenant.org_id)
         .bind(tenant.env.as_str())
-        .bind(Settings::default().default_currency.code())
-        .bind(Settings::default().default_tax_rate.thousandths())
-        .bind(Settings::default().payout_approval_required)
-        .bind(Settings::default().require_distinct_approver)
-        .bind(Settings::default().timezone)
+        .bind(defaults.default_currency.code())
+        .bind(defaults.default_tax_rate.thousandths())
+        .bind(defaults.payout_approval_required)
+        .bind(defaults.require_distinct_approver)
+        .bind(&defaults.timezone)
         .bind(at.as_millis())
         .execute(&mut *tx)
         .await?;
