@@ -119,6 +119,8 @@ pub mod scope {
     scopes! {
         ClientsRead => Scope::Read("clients"),
         ClientsWrite => Scope::Write("clients"),
+        DisbursementsRead => Scope::Read("disbursements"),
+        DisbursementsWrite => Scope::Write("disbursements"),
         EventsRead => Scope::Read("events"),
         SettingsRead => Scope::Read("settings"),
         SettingsWrite => Scope::Write("settings"),

@@ -49,8 +49,14 @@ pub struct ErrorBody {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct FieldDetail {
+    /// In a batch (a disbursement's items): the row at fault, counted from 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<u32>,
     #[schema(example = "lineItems[0].quantity")]
     pub field: String,
+    /// In a batch: the code a single request would have been refused with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
     pub message: String,
 }
 
@@ -104,7 +110,11 @@ impl ApiError {
     }
 
     pub fn payload_too_large() -> Self {
-        Self::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", "The request body is larger than 1 MiB")
+        Self::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            "The request body is larger than this operation takes: 1 MiB, or 5 MiB to create a disbursement",
+        )
     }
 
     /// A 500 that logs the whole cause chain and tells the caller nothing internal.
@@ -126,7 +136,12 @@ impl ApiError {
             details: self
                 .details
                 .iter()
-                .map(|d| FieldDetail { field: d.field.clone(), message: d.message.clone() })
+                .map(|d| FieldDetail {
+                    row: d.row,
+                    field: d.field.clone(),
+                    code: d.code.map(str::to_owned),
+                    message: d.message.clone(),
+                })
                 .collect(),
         }
     }
@@ -202,6 +217,10 @@ impl From<ServiceError> for ApiError {
             ServiceError::Invalid(invalid) => invalid.into(),
             ServiceError::NotFound(what) => ApiError::not_found(what),
             ServiceError::Forbidden(message) => ApiError::forbidden(message),
+            ServiceError::Unavailable(message) => ApiError {
+                try_again: true,
+                ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "ledger_unavailable", message)
+            },
             ServiceError::Store(e) => e.into(),
         }
     }

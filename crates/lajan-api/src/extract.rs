@@ -15,16 +15,25 @@ use serde::{Deserialize, Deserializer};
 /// Largest request body accepted, in bytes.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 
+/// Largest body of the one operation that takes uploads (a disbursement's items, JSON or CSV).
+pub const MAX_UPLOAD_BYTES: usize = 5 * 1024 * 1024;
+
 /// A JSON request body. Requires `Content-Type: application/json`.
 pub struct ApiJson<T>(pub T);
 
 /// Whether the request says its body is JSON (`application/json`, any parameters, any case).
 pub fn is_json(headers: &HeaderMap) -> bool {
+    content_type_is(headers, "application/json")
+}
+
+/// Whether the request's `Content-Type` is `essence` (a type/subtype), with any parameters and
+/// in any case.
+pub fn content_type_is(headers: &HeaderMap, essence: &str) -> bool {
     headers
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.split(';').next())
-        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
+        .is_some_and(|given| given.trim().eq_ignore_ascii_case(essence))
 }
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
@@ -59,7 +68,20 @@ impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalJ
     }
 }
 
-/// The body, within [`MAX_BODY_BYTES`] (413 beyond).
+/// A body of any type, read whole within the route's limit (413 beyond), for operations that
+/// take more than JSON.
+pub struct RawBody(pub Bytes);
+
+impl<S: Send + Sync> FromRequest<S> for RawBody {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        read_body(req, state).await.map(RawBody)
+    }
+}
+
+/// The body, within the route's limit ([`MAX_BODY_BYTES`] unless the route says otherwise; 413
+/// beyond).
 async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, ApiError> {
     Bytes::from_request(req, state).await.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {

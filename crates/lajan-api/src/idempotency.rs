@@ -12,7 +12,7 @@
 
 use crate::auth::AuthContext;
 use crate::error::{ApiError, KeyTaken, TryAgain, error_chain};
-use crate::extract::MAX_BODY_BYTES;
+use crate::extract::MAX_UPLOAD_BYTES;
 use crate::state::AppState;
 use axum::body::{Body, to_bytes};
 use axum::extract::{FromRequestParts, Request, State};
@@ -54,7 +54,8 @@ pub async fn idempotency(State(state): State<AppState>, req: Request, next: Next
         }
     };
     let (parts, body) = req.into_parts();
-    let Ok(bytes) = to_bytes(body, MAX_BODY_BYTES).await else {
+    // The largest any route takes; each route's own limit is applied by its extractor.
+    let Ok(bytes) = to_bytes(body, MAX_UPLOAD_BYTES).await else {
         return ApiError::payload_too_large().into_response();
     };
     let tenant = &ctx.tenant;

@@ -31,7 +31,8 @@ after a crash replays it or, when nothing committed, runs. While the first reque
 with its key is 409 when it reaches the same server; when it reaches another, the database puts \
 the two in line and the later one replays the earlier one's response.
 
-**Bodies.** JSON only (`Content-Type: application/json`, else 415), at most 1 MiB (else 413). \
+**Bodies.** JSON only (`Content-Type: application/json`, else 415), at most 1 MiB (else 413); \
+`POST /v1/disbursements` also takes `text/csv`, and up to 5 MiB. \
 Unknown fields are rejected. Money in requests is a JSON number read exactly, positive and at most \
 922337203685.47; in responses, a decimal string with two places. Timestamps are RFC 3339 UTC with \
 milliseconds. Text refuses control and invisible formatting characters (memos and reasons may \
@@ -70,6 +71,15 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::payouts::reject,
         routes::payouts::retry,
         routes::payouts::assets,
+        routes::disbursements::list,
+        routes::disbursements::create,
+        routes::disbursements::fetch,
+        routes::disbursements::items,
+        routes::disbursements::submit,
+        routes::disbursements::approve,
+        routes::disbursements::reject,
+        routes::disbursements::retry_failed,
+        routes::disbursements::delete,
         routes::sandbox::balances,
         routes::sandbox::top_up,
         routes::sandbox::pay,
@@ -85,8 +95,9 @@ field left out keeps its value and `null` is refused except where a field says i
         (name = "Invoices", description = "Invoices: draft -> sent -> viewed -> paid, or overdue, or void. Every invoice has a hosted payment page at paymentLink.url"),
         (name = "Payment links", description = "Standalone amounts to collect through a hosted payment page"),
         (name = "Payouts", description = "Send assets to wallets: approval (pending, approved, rejected) then execution (pending, ready_to_send, sent, failed), every submission recorded as an attempt"),
+        (name = "Disbursements", description = "Batches of payouts of one asset from JSON or CSV: draft -> pending_approval -> approved -> processing -> completed, partially_failed or failed; or rejected. Submitting creates one payout per item; approving checks the ledger balance and approves them all. Events: disbursement.created/submitted/approved/rejected/completed/partially_failed/failed"),
         (name = "Sandbox", description = "Sandbox-only tools: simulate a customer's payment, read the messages a send would have delivered"),
-        (name = "Events", description = "What happened, written with each change: client.created/updated/deleted, invoice.created/sent/viewed/paid/overdue/voided, payment_link.created/deactivated/paid"),
+        (name = "Events", description = "What happened, written with each change: client.created/updated/deleted, invoice.created/sent/viewed/paid/overdue/voided, payment_link.created/deactivated/paid, payout.created/approved/rejected/retried/completed/failed, disbursement.created/submitted/approved/rejected/completed/partially_failed/failed"),
         (name = "Settings", description = "Per-environment defaults and rules"),
         (name = "Operations", description = "Health and readiness, no key needed"),
     )

@@ -256,6 +256,7 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
                         .transpose()
                         .map_err(anyhow::Error::msg)?,
                     memo: Some(format!("loan {i}")),
+                    disbursement_id: None,
                     approval,
                     exec,
                     created_by_key: key_id,

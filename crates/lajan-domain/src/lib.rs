@@ -3,9 +3,37 @@
 //! Everything that crosses the API boundary is parsed into these types first ("parse, don't
 //! validate"): a value of `PhoneNumber`, `WalletAddress` or `PageRequest` is valid by construction.
 
+/// `as_str`, `ALL`, `Display` and `FromStr` (naming the accepted values) for an enum of unit
+/// variants, each with its text in the API.
+macro_rules! str_enum {
+    ($ty:ident { $($variant:ident => $text:literal),* $(,)? }) => {
+        impl $ty {
+            pub const ALL: &'static [$ty] = &[$($ty::$variant),*];
+            pub const fn as_str(self) -> &'static str {
+                match self { $($ty::$variant => $text),* }
+            }
+        }
+        impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+        impl std::str::FromStr for $ty {
+            type Err = String;
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                $ty::ALL.iter().copied().find(|v| v.as_str() == s).ok_or_else(|| {
+                    let names: Vec<&str> = $ty::ALL.iter().map(|v| v.as_str()).collect();
+                    format!("unknown value {s:?}: expected one of {}", names.join(", "))
+                })
+            }
+        }
+    };
+}
+
 pub mod apikey;
 pub mod asset;
 pub mod client;
+pub mod disbursement;
 pub mod event;
 pub mod hex;
 pub mod id;

@@ -6,7 +6,6 @@ use crate::client::{Client, WalletAddress};
 use crate::validation::control_character;
 use crate::{Invalid, Tenant, Timestamp};
 use std::fmt;
-use std::str::FromStr;
 
 /// A Stellar asset code: 1 to 12 ASCII letters or digits. `XLM` is the native asset.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -75,31 +74,6 @@ pub enum ExecStatus {
     Failed,
 }
 
-macro_rules! str_enum {
-    ($ty:ident { $($variant:ident => $text:literal),* $(,)? }) => {
-        impl $ty {
-            pub const ALL: &'static [$ty] = &[$($ty::$variant),*];
-            pub const fn as_str(self) -> &'static str {
-                match self { $($ty::$variant => $text),* }
-            }
-        }
-        impl fmt::Display for $ty {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-        impl FromStr for $ty {
-            type Err = String;
-            fn from_str(s: &str) -> Result<Self, Self::Err> {
-                $ty::ALL.iter().copied().find(|v| v.as_str() == s).ok_or_else(|| {
-                    let names: Vec<&str> = $ty::ALL.iter().map(|v| v.as_str()).collect();
-                    format!("unknown value {s:?}: expected one of {}", names.join(", "))
-                })
-            }
-        }
-    };
-}
-
 str_enum!(ApprovalStatus { Pending => "pending", Approved => "approved", Rejected => "rejected" });
 str_enum!(ExecStatus { Pending => "pending", ReadyToSend => "ready_to_send", Sent => "sent", Failed => "failed" });
 str_enum!(PayoutType { Direct => "direct", Disbursement => "disbursement" });
@@ -152,6 +126,25 @@ pub enum PayoutAction {
     Retry,
 }
 
+impl PayoutAction {
+    /// The refusal of this action on a payout that pays an item of disbursement `batch`: its
+    /// payouts move with the disbursement, never one by one.
+    pub fn refused_in_batch(self, batch: &str) -> Invalid {
+        let (code, verb, batch_verb) = match self {
+            PayoutAction::Approve => ("cannot_approve", "approved", "approve"),
+            PayoutAction::Reject => ("cannot_reject", "rejected", "reject"),
+            PayoutAction::Retry => ("cannot_retry", "retried", "retry-failed"),
+        };
+        Invalid::new(
+            code,
+            format!(
+                "This payout pays an item of disbursement {batch} and is {verb} with it: \
+                 POST /v1/disbursements/{batch}/{batch_verb}"
+            ),
+        )
+    }
+}
+
 /// The statuses after `action`, and its event; or the refusal.
 pub fn payout_transition(
     approval: ApprovalStatus,
@@ -201,6 +194,8 @@ pub struct Payout {
     /// The asset's issuing account; `None` for the native asset.
     pub asset_issuer: Option<WalletAddress>,
     pub memo: Option<String>,
+    /// The disbursement this payout pays an item of; approved, rejected and retried with it.
+    pub disbursement_id: Option<String>,
     pub approval: ApprovalStatus,
     pub exec: ExecStatus,
     pub created_by_key: String,

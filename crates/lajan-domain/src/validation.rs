@@ -4,15 +4,26 @@ use serde::Serialize;
 use std::fmt;
 
 /// One field's problem, e.g. `{ field: "lineItems[0].quantity", message: "must be positive" }`.
+/// In a batch (a disbursement's items) it also names the row, counted from 1, and the same
+/// code a single request would have been refused with.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FieldError {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<u32>,
     pub field: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<&'static str>,
     pub message: String,
 }
 
 impl FieldError {
     pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
-        FieldError { field: field.into(), message: message.into() }
+        FieldError { row: None, field: field.into(), code: None, message: message.into() }
+    }
+
+    /// The problem of one row of a batch: `invalid` as a single request would have met it.
+    pub fn in_row(row: u32, field: impl Into<String>, invalid: Invalid) -> Self {
+        FieldError { row: Some(row), field: field.into(), code: Some(invalid.code), message: invalid.message }
     }
 }
 

@@ -14,6 +14,10 @@ pub enum ServiceError {
     /// The caller may not do this here (403), e.g. a sandbox tool with a live key.
     #[error("{0}")]
     Forbidden(&'static str),
+    /// A service this use case depends on could not be reached (503), e.g. the live network
+    /// when a balance must be read.
+    #[error("{0}")]
+    Unavailable(String),
     #[error(transparent)]
     Store(#[from] StoreError),
 }

@@ -1,10 +1,12 @@
 //! The events a change records: its type and the resource's view as of the change.
 
 use crate::views::clients::ClientView;
+use crate::views::disbursements::DisbursementView;
 use crate::views::invoices::{InvoiceView, PaymentLinkView};
 use crate::views::payouts::PayoutView;
 use lajan_domain::Timestamp;
 use lajan_domain::client::Client;
+use lajan_domain::disbursement::Disbursement;
 use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::payment::PaymentLink;
 use lajan_domain::payout::PayoutDetail;
@@ -33,4 +35,9 @@ pub fn link_event(event_type: &'static str, l: &PaymentLink, public_url: &str) -
 /// A payout change: the payout in full. The store sets the type of each event it records.
 pub fn payout_event(d: &PayoutDetail) -> NewEvent {
     event("payout.created", &PayoutView::from_detail(d))
+}
+
+/// A disbursement change: the disbursement with its counts. The store sets the type.
+pub fn disbursement_event(d: &Disbursement) -> NewEvent {
+    event("disbursement.created", &DisbursementView::from(d))
 }

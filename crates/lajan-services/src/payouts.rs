@@ -4,7 +4,7 @@
 
 use crate::events::payout_event;
 use crate::{ServiceError, ServiceResult, Services, assets};
-use lajan_domain::client::WalletAddress;
+use lajan_domain::client::{Client, WalletAddress};
 use lajan_domain::id::IdKind;
 use lajan_domain::money::parse_amount;
 use lajan_domain::payout::{
@@ -24,6 +24,26 @@ pub struct PayoutRequest {
     pub asset_code: Option<String>,
     pub asset_issuer: Option<String>,
     pub memo: Option<String>,
+}
+
+/// The wallet a payout pays, checked in the documented order: `missing_recipient` (neither
+/// given), `invalid_client` (`client_id` names no client: `client` is the one found, if any),
+/// `no_wallet` (the client has none and no wallet was given), `invalid_wallet`.
+pub(crate) fn recipient(
+    client_id: Option<&str>,
+    wallet: Option<&str>,
+    client: Option<&Client>,
+) -> Result<WalletAddress, Invalid> {
+    let wallet = match (client_id, wallet, client) {
+        (None, None, _) => return Err(Invalid::new("missing_recipient", "Give a clientId or a walletAccountId")),
+        (Some(id), _, None) => return Err(Invalid::new("invalid_client", format!("No client with id {id:?}"))),
+        (_, Some(given), _) => given.to_owned(),
+        (_, None, Some(c)) => c
+            .wallet_account_id
+            .clone()
+            .ok_or_else(|| Invalid::new("no_wallet", "This client has no walletAccountId; add one or give a wallet"))?,
+    };
+    WalletAddress::parse(&wallet).map_err(|e| Invalid::new("invalid_wallet", format!("walletAccountId {e}")))
 }
 
 impl Services {
@@ -49,28 +69,11 @@ impl Services {
     /// The direct payout a request stands for, validated and not yet stored (its approval is
     /// decided by the store from the settings).
     async fn new_payout(&self, tenant: &Tenant, key_id: &str, r: PayoutRequest) -> ServiceResult<Payout> {
-        let missing_recipient = || Invalid::new("missing_recipient", "Give a clientId or a walletAccountId");
-        if r.client_id.is_none() && r.wallet_account_id.is_none() {
-            return Err(missing_recipient().into());
-        }
         let client = match &r.client_id {
             None => None,
-            Some(id) => Some(
-                self.store
-                    .get_client(tenant, id)
-                    .await?
-                    .ok_or_else(|| Invalid::new("invalid_client", format!("No client with id {id:?}")))?,
-            ),
+            Some(id) => self.store.get_client(tenant, id).await?,
         };
-        let wallet = match (&r.wallet_account_id, &client) {
-            (Some(w), _) => w.clone(),
-            (None, Some(c)) => c.wallet_account_id.clone().ok_or_else(|| {
-                Invalid::new("no_wallet", "This client has no walletAccountId; add one or give a wallet")
-            })?,
-            (None, None) => return Err(missing_recipient().into()),
-        };
-        let wallet = WalletAddress::parse(&wallet)
-            .map_err(|e| Invalid::new("invalid_wallet", format!("walletAccountId {e}")))?;
+        let wallet = recipient(r.client_id.as_deref(), r.wallet_account_id.as_deref(), client.as_ref())?;
         let amount = r.asset_amount.as_deref().ok_or_else(|| ServiceError::field("assetAmount", "is required"))?;
         let amount = parse_amount("assetAmount", amount)?;
         let code = r.asset_code.as_deref().ok_or_else(|| ServiceError::field("assetCode", "is required"))?;
@@ -87,6 +90,7 @@ impl Services {
             asset_code: code,
             asset_issuer: issuer,
             memo,
+            disbursement_id: None,
             approval: ApprovalStatus::Pending,
             exec: ExecStatus::Pending,
             created_by_key: key_id.to_owned(),
@@ -96,7 +100,7 @@ impl Services {
     }
 
     /// The issuer a payout pays in: the one given (never for XLM), else the configured one.
-    fn payout_issuer(
+    pub(crate) fn payout_issuer(
         &self,
         tenant: &Tenant,
         code: &AssetCode,

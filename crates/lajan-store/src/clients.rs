@@ -26,6 +26,9 @@ pub trait ClientStore: Send + Sync {
     ) -> StoreResult<()>;
     /// A client that is not archived.
     async fn get_client(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<Client>>;
+    /// The clients among `ids` that exist and are not archived, in no particular order: a batch
+    /// resolves thousands of rows in a few queries.
+    async fn get_clients(&self, tenant: &Tenant, ids: &[String]) -> StoreResult<Vec<Client>>;
     /// A client even when archived, for the resources that reference it.
     async fn get_client_including_archived(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<Client>>;
     async fn list_clients(&self, tenant: &Tenant, query: &ClientQuery) -> StoreResult<Page<Client>>;

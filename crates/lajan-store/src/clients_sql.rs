@@ -107,6 +107,24 @@ impl ClientStore for ThisStore {
         self.read_client(tenant, id, false).await
     }
 
+    async fn get_clients(&self, tenant: &Tenant, ids: &[String]) -> StoreResult<Vec<Client>> {
+        let mut found = Vec::new();
+        for chunk in ids.chunks(ROWS_PER_STATEMENT) {
+            let mut qb = sqlx::QueryBuilder::new(concat!("SELECT ", client_columns!(), " FROM clients"));
+            push_tenant_filters(&mut qb, "clients", tenant, &[]);
+            qb.push(" AND archived_at IS NULL AND id IN (");
+            let mut list = qb.separated(", ");
+            for id in chunk {
+                list.push_bind(id);
+            }
+            qb.push(")");
+            for row in qb.build().fetch_all(self.reader()).await? {
+                found.push(client_from_row(&row)?);
+            }
+        }
+        Ok(found)
+    }
+
     async fn get_client_including_archived(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<Client>> {
         self.read_client(tenant, id, true).await
     }

@@ -6,8 +6,8 @@
 //! rows.
 //!
 //! Each area (organizations, clients, events, idempotency, invoices, payment links, incoming
-//! payments, messages, payouts, the sandbox ledger) has a module with its trait and types, and an
-//! `<area>_sql.rs` file with its SQL, which `sqlite.rs` and `postgres.rs` both include: the SQL is
+//! payments, messages, payouts, the sandbox ledger, disbursements) has a module with its trait
+//! and types, and an `<area>_sql.rs` file with its SQL, which `sqlite.rs` and `postgres.rs` both include: the SQL is
 //! written once and compiled against each backend's driver.
 
 use async_trait::async_trait;
@@ -15,6 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub mod clients;
+pub mod disbursements;
 mod error;
 pub mod events;
 pub mod idempotency;
@@ -29,6 +30,7 @@ pub mod sandbox;
 pub mod sqlite;
 
 pub use clients::{ClientQuery, ClientStore};
+pub use disbursements::DisbursementStore;
 pub use error::StoreError;
 pub use events::{EventFor, EventQuery, EventStore, NewEvent};
 pub use idempotency::{IdempotencyClaim, IdempotencyState, IdempotencyStore, IdempotentResponse, ResponseFor};
@@ -63,6 +65,7 @@ pub trait Store:
     + IncomingPaymentStore
     + MessageStore
     + PayoutStore
+    + DisbursementStore
     + SandboxStore
     + Send
     + Sync

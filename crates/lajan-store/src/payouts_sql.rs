@@ -2,15 +2,15 @@
 
 use crate::payouts::{ApprovalRule, PayoutCounts, PayoutQuery, PayoutStore};
 use lajan_domain::client::WalletAddress;
-use lajan_domain::payout::{AssetCode, 
-    ApprovalStatus, Attempt, AttemptResult, ExecStatus, Payout, PayoutAction, PayoutDetail, PayoutFilter,
-    payout_transition,
+use lajan_domain::payout::{
+    ApprovalStatus, AssetCode, Attempt, AttemptResult, ExecStatus, Payout, PayoutAction, PayoutDetail, PayoutFilter,
+    PayoutType, payout_transition,
 };
 
 macro_rules! payout_select {
     () => {
         "SELECT p.id, p.org_id, p.env, p.type, p.client_id, p.wallet_account_id, p.asset_amount, p.asset_code,
-                p.asset_issuer, p.memo, p.approval_status, p.exec_status, p.created_by_key, p.created_at, p.updated_at,
+                p.asset_issuer, p.memo, p.disbursement_id, p.approval_status, p.exec_status, p.created_by_key, p.created_at, p.updated_at,
                 c.id AS c_id, c.first_name AS c_first_name, c.last_name AS c_last_name, c.email AS c_email,
                 c.phone_number AS c_phone_number, c.wallet_account_id AS c_wallet_account_id,
                 c.created_at AS c_created_at, c.updated_at AS c_updated_at, c.archived_at AS c_archived_at
@@ -32,6 +32,7 @@ fn payout_from_row(row: &DbRow) -> StoreResult<PayoutDetail> {
             .transpose()
             .map_err(corrupt)?,
         memo: row.try_get("memo")?,
+        disbursement_id: row.try_get("disbursement_id")?,
         approval: row.try_get::<String, _>("approval_status")?.parse().map_err(corrupt)?,
         exec: row.try_get::<String, _>("exec_status")?.parse().map_err(corrupt)?,
         created_by_key: row.try_get("created_by_key")?,
@@ -239,6 +240,9 @@ impl PayoutStore for ThisStore {
     ) -> StoreResult<PayoutDetail> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let current = lock_payout(&mut tx, tenant, id).await?;
+        if let Some(batch) = &current.payout.disbursement_id {
+            return Err(StoreError::Rejected(action.refused_in_batch(batch)));
+        }
         let (approval, exec, event_type) =
             payout_transition(current.payout.approval, current.payout.exec, action).map_err(StoreError::Rejected)?;
         if action == PayoutAction::Approve
@@ -274,21 +278,39 @@ impl PayoutStore for ThisStore {
 
     async fn claim_payouts(&self, now: Timestamp, lease_ms: i64, limit: i64) -> StoreResult<Vec<PayoutDetail>> {
         let mut tx = self.begin_write().await?;
-        let ids: Vec<String> = sqlx::query_scalar(concat!(
-            "UPDATE payouts SET exec_status = 'ready_to_send', next_attempt_at = $1, updated_at = $2
-             WHERE id IN (SELECT id FROM payouts
-                          WHERE approval_status = 'approved' AND exec_status IN ('pending', 'ready_to_send')
-                            AND next_attempt_at <= $2
-                          ORDER BY next_attempt_at, id LIMIT $3",
-            skip_locked!(),
-            ") RETURNING id"
-        ))
-        .bind(now.as_millis() + lease_ms)
-        .bind(now.as_millis())
-        .bind(limit)
-        .fetch_all(&mut *tx)
-        .await?;
+        // Direct payouts and disbursement payouts are claimed side by side, so a batch of
+        // thousands never makes a direct payout approved after it wait for the whole batch:
+        // each kind gets half the step when the other has work, and any room the other leaves.
+        let due = |kind: PayoutType, n: i64| {
+            sqlx::query_scalar::<_, String>(concat!(
+                "SELECT id FROM payouts
+                 WHERE approval_status = 'approved' AND exec_status IN ('pending', 'ready_to_send') AND type = $1
+                   AND next_attempt_at <= $2
+                 ORDER BY next_attempt_at, id LIMIT $3",
+                skip_locked!()
+            ))
+            .bind(kind.as_str())
+            .bind(now.as_millis())
+            .bind(n)
+        };
+        let direct = due(PayoutType::Direct, limit).fetch_all(&mut *tx).await?;
+        let half = limit / 2;
+        let batch_room = limit - i64::try_from(direct.len()).unwrap_or(limit).min(half);
+        let batch = due(PayoutType::Disbursement, batch_room).fetch_all(&mut *tx).await?;
+        let direct_room = usize::try_from(limit).unwrap_or(0).saturating_sub(batch.len());
+        let ids: Vec<String> = direct.into_iter().take(direct_room).chain(batch).collect();
         let mut claimed = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(ROWS_PER_STATEMENT) {
+            let mut qb = sqlx::QueryBuilder::new("UPDATE payouts SET exec_status = 'ready_to_send', next_attempt_at = ");
+            qb.push_bind(now.as_millis() + lease_ms).push(", updated_at = ").push_bind(now.as_millis());
+            qb.push(" WHERE id IN (");
+            let mut list = qb.separated(", ");
+            for id in chunk {
+                list.push_bind(id.clone());
+            }
+            qb.push(")");
+            qb.build().execute(&mut *tx).await?;
+        }
         for id in &ids {
             claimed.extend(read_payout(&mut tx, None, id).await?);
         }

@@ -138,6 +138,15 @@ impl PgStore {
                  INSERT INTO payout_counts (org_id, env, type, approval_status, exec_status, n)
                  SELECT org_id, env, type, approval_status, exec_status, SUM(n) FROM gone GROUP BY 1, 2, 3, 4, 5)
              SELECT COUNT(*) FROM gone",
+            "WITH gone AS (
+                 DELETE FROM disbursement_counts WHERE (disbursement_id, approval_status, exec_status) IN (
+                     SELECT disbursement_id, approval_status, exec_status FROM disbursement_counts
+                     GROUP BY 1, 2, 3 HAVING COUNT(*) > 1)
+                 RETURNING disbursement_id, approval_status, exec_status, n, amount),
+             folded AS (
+                 INSERT INTO disbursement_counts (disbursement_id, approval_status, exec_status, n, amount)
+                 SELECT disbursement_id, approval_status, exec_status, SUM(n), SUM(amount) FROM gone GROUP BY 1, 2, 3)
+             SELECT COUNT(*) FROM gone",
         ] {
             let gone: i64 = sqlx::query_scalar(sql).fetch_one(&self.pool).await?;
             folded += u64::try_from(gone).unwrap_or(0);
@@ -147,7 +156,9 @@ impl PgStore {
         let pending = self.folded_since_vacuum.fetch_add(folded, Ordering::Relaxed) + folded;
         if pending >= VACUUM_COUNTS_AFTER {
             self.folded_since_vacuum.store(0, Ordering::Relaxed);
-            sqlx::query("VACUUM (ANALYZE) invoice_counts, payout_counts").execute(&self.pool).await?;
+            sqlx::query("VACUUM (ANALYZE) invoice_counts, payout_counts, disbursement_counts")
+                .execute(&self.pool)
+                .await?;
         }
         Ok(folded)
     }
@@ -167,3 +178,5 @@ include!("payment_links_sql.rs");
 include!("messages_sql.rs");
 include!("payouts_sql.rs");
 include!("sandbox_sql.rs");
+include!("disbursement_items_sql.rs");
+include!("disbursements_sql.rs");

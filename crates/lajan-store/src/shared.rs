@@ -18,6 +18,10 @@ use lajan_domain::payment::{IncomingPayment, IntentStatus, PaymentIntent};
 use lajan_domain::{Environment, Tenant, Timestamp};
 use sqlx::Row;
 
+/// Rows per multi-row statement (an INSERT of many rows, an `IN` list): well under both
+/// backends' limit on bound parameters.
+const ROWS_PER_STATEMENT: usize = 1000;
+
 type DbRow = <Db as sqlx::Database>::Row;
 type Tx = sqlx::Transaction<'static, Db>;
 

@@ -139,3 +139,5 @@ include!("payment_links_sql.rs");
 include!("messages_sql.rs");
 include!("payouts_sql.rs");
 include!("sandbox_sql.rs");
+include!("disbursement_items_sql.rs");
+include!("disbursements_sql.rs");

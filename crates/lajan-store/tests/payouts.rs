@@ -48,6 +48,7 @@ fn payout(approval: ApprovalStatus, key: &str) -> Payout {
         asset_code: AssetCode::parse("USDC").unwrap(),
         asset_issuer: Some(WalletAddress::parse("GCSUCUJIXTHLLAF5N4OI5ETKREOSB3HD4HWB3OUN5E66DYOHLPTITCYO").unwrap()),
         memo: Some("loan 42".into()),
+        disbursement_id: None,
         approval,
         exec: ExecStatus::Pending,
         created_by_key: key.into(),

@@ -5,8 +5,8 @@
 
 use crate::Workers;
 use futures::{StreamExt, TryStreamExt};
-use lajan_domain::Timestamp;
 use lajan_domain::payout::{AttemptResult, PayoutDetail};
+use lajan_domain::{Tenant, Timestamp};
 use lajan_ledger::ledger::{OUTCOME_UNKNOWN, resubmits_same_transaction};
 use lajan_ledger::{Ledger, LedgerFault, RetryPolicy, Transaction};
 use lajan_services::events::payout_event;
@@ -45,6 +45,18 @@ impl Workers {
             } else {
                 self.execute_payout(d).await?;
             }
+        }
+        // The disbursements whose payouts moved take the status those now add up to.
+        let mut batches: Vec<(Tenant, String)> = Vec::new();
+        for d in &claimed {
+            if let Some(id) = &d.payout.disbursement_id
+                && !batches.iter().any(|(_, seen)| seen == id)
+            {
+                batches.push((d.tenant.clone(), id.clone()));
+            }
+        }
+        if !batches.is_empty() {
+            self.services.roll_up_disbursements(Some(batches)).await?;
         }
         Ok(claimed.len())
     }

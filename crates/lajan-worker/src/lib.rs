@@ -1,7 +1,7 @@
 //! Lajan's background work, each worker in its own file: the payout executor ([`executor`]),
 //! the payment watchers ([`live_payments`]; sandbox payments are applied by the same use case),
-//! the overdue job, the notification sender ([`notifier`] over the [`notify`] transports) and
-//! housekeeping. Each has a `*_once` step that tests call directly; [`Workers::spawn`] runs them
+//! the overdue job, the notification sender ([`notifier`] over the [`notify`] transports), the
+//! disbursement roll-up and housekeeping. Each has a `*_once` step that tests call directly; [`Workers::spawn`] runs them
 //! on intervals until shutdown. Any number of worker processes can share one PostgreSQL
 //! database: every claim skips rows another holds.
 
@@ -34,6 +34,9 @@ pub struct JobIntervals {
     pub purge: Duration,
     /// How often per-tenant count deltas are folded (PostgreSQL).
     pub compact_counts: Duration,
+    /// How often every running disbursement is rolled up, for those whose last payouts settled
+    /// in an executor that stopped before rolling them up (the executor rolls up the rest).
+    pub disbursements: Duration,
 }
 
 impl Default for JobIntervals {
@@ -46,6 +49,7 @@ impl Default for JobIntervals {
             live_payments: Duration::from_secs(5),
             purge: Duration::from_secs(300),
             compact_counts: Duration::from_secs(1),
+            disbursements: Duration::from_secs(10),
         }
     }
 }
@@ -141,6 +145,9 @@ impl Workers {
             }),
             self.run(i.compact_counts, &stop, Wake::Never, |w| async move {
                 w.services.store.compact_counts().await.map(drop)
+            }),
+            self.run(i.disbursements, &stop, Wake::Never, |w| async move {
+                w.services.roll_up_disbursements(None).await.map(drop)
             }),
         ];
         if self.services.live_ledger().is_some() {

@@ -1,6 +1,7 @@
 //! The API's areas, one module each, and the pieces they share.
 
 pub mod clients;
+pub mod disbursements;
 pub mod events;
 pub mod health;
 pub mod invoices;
@@ -28,6 +29,7 @@ pub fn v1() -> Router<AppState> {
         .merge(invoices::routes())
         .merge(payment_links::routes())
         .merge(payouts::routes())
+        .merge(disbursements::routes())
         .merge(sandbox::routes())
 }
 

@@ -268,3 +268,27 @@ live_test!(the_live_watcher_pays_invoices_by_memo_from_the_configured_issuer, 60
         Some("3")
     );
 });
+
+live_test!(a_live_disbursement_needs_the_distribution_account_to_cover_it, 60, |live| {
+    // 100.00 USDC on the network, in stroops.
+    live.net.fund(&live.distribution, "USDC", Some(&live.issuer), 1_000_000_000);
+    let create = |amount: u32| {
+        let items: Vec<Value> = (0..2).map(|_| json!({ "walletAccountId": WALLET, "assetAmount": amount })).collect();
+        json!({ "name": "Live batch", "assetCode": "USDC", "items": items })
+    };
+    let big = live.post("/v1/disbursements", &create(60)).await;
+    let big_id = big["id"].as_str().unwrap();
+    assert_eq!(big["assetIssuer"], live.issuer.as_str());
+    live.post(&format!("/v1/disbursements/{big_id}/submit"), &json!({})).await;
+    let r = live.app.http.post(live.app.url(&format!("/v1/disbursements/{big_id}/approve"))).bearer_auth(&live.key);
+    let refused = crate::common::expect_error(r.send().await.unwrap(), 400, "insufficient_balance").await;
+    assert!(refused["message"].as_str().unwrap().contains("20.00 USDC more"), "{refused}");
+    let small = live.post("/v1/disbursements", &create(40)).await;
+    let id = small["id"].as_str().unwrap();
+    live.post(&format!("/v1/disbursements/{id}/submit"), &json!({})).await;
+    assert_eq!(live.post(&format!("/v1/disbursements/{id}/approve"), &json!({})).await["status"], "approved");
+    assert_eq!(live.execute(Timestamp::now()).await, 2);
+    let done = live.get(&format!("/v1/disbursements/{id}")).await;
+    assert_eq!((done["status"].as_str(), done["amountSent"].as_str()), (Some("completed"), Some("80.00")), "{done}");
+    assert_eq!(live.net.payments().len(), 2);
+});

@@ -5,6 +5,7 @@ mod common;
 
 mod auth;
 mod clients;
+mod disbursements;
 mod errors;
 mod events;
 mod idempotency;

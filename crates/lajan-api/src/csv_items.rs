@@ -1,0 +1,137 @@
+//! CSV in and out of the disbursements area: the items of a `text/csv` create, and the items
+//! report an accountant opens in a spreadsheet.
+
+use crate::error::ApiError;
+use lajan_domain::disbursement::MAX_ITEMS;
+use lajan_domain::{FieldError, Invalid};
+use lajan_services::disbursements::ItemRequest;
+use lajan_services::views::disbursements::{DisbursementItemView, REPORT_COLUMNS};
+
+/// The columns a disbursement CSV may name, in any order.
+pub const COLUMNS: [&str; 5] = ["clientId", "walletAccountId", "assetAmount", "memo", "externalId"];
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The items of a CSV body (a header row, then one item per row; a UTF-8 BOM and CRLF line ends
+/// accepted, cells trimmed, empty cells absent), and the rows refused as rows (more cells than
+/// the header names). A body that is not such a CSV at all is 400 `invalid_csv`.
+pub fn read_items(body: &[u8]) -> Result<(Vec<ItemRequest>, Vec<FieldError>), ApiError> {
+    let body = body.strip_prefix(BOM).unwrap_or(body);
+    if let Err(e) = std::str::from_utf8(body) {
+        return Err(invalid_csv(format!("The body is not UTF-8 text (at byte {})", e.valid_up_to())));
+    }
+    let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(body);
+    let mut records = reader.records();
+    let Some(header) = records.next() else { return Ok((Vec::new(), Vec::new())) };
+    let header = header.map_err(|e| invalid_csv(format!("The header row could not be read: {e}")))?;
+    let columns = columns(&header)?;
+    let (mut items, mut bad) = (Vec::new(), Vec::new());
+    let mut row = 0u32;
+    for record in records {
+        row += 1;
+        if usize::try_from(row).unwrap_or(usize::MAX) > MAX_ITEMS {
+            return Err(ApiError::validation(vec![FieldError::new(
+                "items",
+                format!("the CSV has more than {MAX_ITEMS} rows; a disbursement holds at most {MAX_ITEMS}: split it"),
+            )]));
+        }
+        let record = record.map_err(|e| invalid_csv(format!("Row {row} could not be read: {e}")))?;
+        let cells: Vec<&str> = record.iter().map(str::trim).collect();
+        // Spreadsheets export blank rows as a line of commas; they still count as rows.
+        if cells.iter().all(|c| c.is_empty()) {
+            continue;
+        }
+        if cells.len() > columns.len() {
+            let message = format!("has {} cells where the header names {} columns", cells.len(), columns.len());
+            bad.push(FieldError::in_row(row, "row", Invalid::new("invalid_row", message)));
+            continue;
+        }
+        let mut item = ItemRequest { row, ..ItemRequest::default() };
+        for (column, cell) in columns.iter().zip(cells) {
+            let value = (!cell.is_empty()).then(|| cell.to_owned());
+            match *column {
+                "clientId" => item.client_id = value,
+                "walletAccountId" => item.wallet_account_id = value,
+                "assetAmount" => item.asset_amount = value,
+                "memo" => item.memo = value,
+                _ => item.external_id = value,
+            }
+        }
+        items.push(item);
+    }
+    Ok((items, bad))
+}
+
+/// The header's columns, each one of [`COLUMNS`] (any case) at most once, with `assetAmount`
+/// and a recipient column among them.
+fn columns(header: &csv::StringRecord) -> Result<Vec<&'static str>, ApiError> {
+    let mut columns = Vec::with_capacity(header.len());
+    for name in header.iter().map(str::trim) {
+        let Some(column) = COLUMNS.iter().find(|c| c.eq_ignore_ascii_case(name)) else {
+            return Err(invalid_csv(format!(
+                "The header names an unknown column {name:?}; the columns are {}",
+                COLUMNS.join(", ")
+            )));
+        };
+        if columns.contains(column) {
+            return Err(invalid_csv(format!("The header names {column} twice")));
+        }
+        columns.push(*column);
+    }
+    if !columns.contains(&"assetAmount") {
+        return Err(invalid_csv("The header must name an assetAmount column".into()));
+    }
+    if !columns.contains(&"clientId") && !columns.contains(&"walletAccountId") {
+        return Err(invalid_csv("The header must name a clientId or a walletAccountId column".into()));
+    }
+    Ok(columns)
+}
+
+fn invalid_csv(message: String) -> ApiError {
+    ApiError::bad_request("invalid_csv", message)
+}
+
+/// The items report: a header of [`REPORT_COLUMNS`] and one row per item, CRLF line ends,
+/// quoted where a cell needs it.
+pub fn write_report(items: &[DisbursementItemView]) -> Result<Vec<u8>, ApiError> {
+    let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(Vec::new());
+    let internal = |e: &dyn std::error::Error| ApiError::internal(&std::io::Error::other(e.to_string()));
+    writer.write_record(REPORT_COLUMNS).map_err(|e| internal(&e))?;
+    for item in items {
+        writer.write_record(item.report_row()).map_err(|e| internal(&e))?;
+    }
+    writer.into_inner().map_err(|e| internal(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_quoted_cells_bom_crlf_and_any_column_order() {
+        let body = "\u{FEFF}assetAmount,memo,walletAccountId\r\n\"1,000.00\",\"rent, june\",GA\r\n12.5,,GB\r\n,,\r\n3,x,GC,extra\r\n";
+        let (items, bad) = read_items(body.as_bytes()).unwrap();
+        assert_eq!(items.len(), 2);
+        assert_eq!(items[0].asset_amount.as_deref(), Some("1,000.00"));
+        assert_eq!(items[0].memo.as_deref(), Some("rent, june"));
+        assert_eq!((items[1].row, items[1].memo.clone()), (2, None));
+        assert_eq!(bad.len(), 1);
+        assert_eq!((bad[0].row, bad[0].code), (Some(4), Some("invalid_row")), "the blank row counts");
+    }
+
+    #[test]
+    fn refuses_a_header_it_cannot_read() {
+        for (body, says) in [
+            ("amount,walletAccountId\n1,G", "unknown column \"amount\""),
+            ("assetAmount,assetAmount,walletAccountId\n", "twice"),
+            ("walletAccountId,memo\n", "assetAmount"),
+            ("assetAmount,memo\n", "clientId or a walletAccountId"),
+        ] {
+            let e = read_items(body.as_bytes()).unwrap_err();
+            assert_eq!(e.code, "invalid_csv");
+            assert!(e.message.contains(says), "{body}: {}", e.message);
+        }
+        assert_eq!(read_items(b"assetAmount,memo\xff").unwrap_err().code, "invalid_csv");
+        assert!(read_items(b"").unwrap().0.is_empty());
+    }
+}

@@ -1,0 +1,343 @@
+//! Disbursements: create a draft from JSON or CSV, list, get, the items (JSON or the CSV
+//! report), submit, approve, reject, retry the failed items, delete a draft.
+
+use super::{Deleted, IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
+use crate::auth::Authed;
+use crate::auth::scope::{DisbursementsRead, DisbursementsWrite, PayoutsApprove};
+use crate::csv_items;
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::extract::{
+    ApiQuery, ExactNumber, MAX_UPLOAD_BYTES, OptionalJson, Pagination, RawBody, content_type_is, is_json, parse_json,
+};
+use crate::idempotency::{Idempotency, json_bytes};
+use crate::state::AppState;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use lajan_domain::FieldError;
+use lajan_domain::disbursement::{Disbursement, DisbursementSource, DisbursementStatus, ItemStatus};
+use lajan_domain::validation::parse_reason;
+use lajan_services::disbursements::{DisbursementRequest, ItemRequest};
+use lajan_services::views::disbursements::{DisbursementItemView, DisbursementView};
+use lajan_store::disbursements::DisbursementQuery;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/disbursements", get(list).post(create).layer(DefaultBodyLimit::max(MAX_UPLOAD_BYTES)))
+        .route("/disbursements/{id}", get(fetch).delete(delete))
+        .route("/disbursements/{id}/items", get(items))
+        .route("/disbursements/{id}/submit", post(submit))
+        .route("/disbursements/{id}/approve", post(approve))
+        .route("/disbursements/{id}/reject", post(reject))
+        .route("/disbursements/{id}/retry-failed", post(retry_failed))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DisbursementList {
+    pub data: Vec<DisbursementView>,
+    pub pagination: PaginationView,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DisbursementItemList {
+    pub data: Vec<DisbursementItemView>,
+    pub pagination: PaginationView,
+}
+
+fn bad(field: &str, message: String) -> ApiError {
+    ApiError::validation(vec![FieldError::new(field, message)])
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DisbursementFilters {
+    /// draft, pending_approval, approved, processing, completed, partially_failed, failed or
+    /// rejected.
+    pub status: Option<String>,
+    /// Matches the name, case-insensitively.
+    pub search: Option<String>,
+}
+
+#[utoipa::path(get, path = "/v1/disbursements", tag = "Disbursements", params(DisbursementFilters, PageParams),
+    responses((status = 200, body = DisbursementList), (status = 400, body = ErrorBody)))]
+pub async fn list(
+    auth: Authed<DisbursementsRead>,
+    State(state): State<AppState>,
+    Pagination(page): Pagination,
+    ApiQuery(f): ApiQuery<DisbursementFilters>,
+) -> ApiResult<Json<DisbursementList>> {
+    let status = f.status.as_deref().map(str::parse::<DisbursementStatus>).transpose().map_err(|e| bad("status", e))?;
+    let found =
+        state.store.list_disbursements(auth.tenant(), &DisbursementQuery { status, search: f.search, page }).await?;
+    Ok(Json(DisbursementList {
+        data: found.items.iter().map(DisbursementView::from).collect(),
+        pagination: PaginationView::of(&found),
+    }))
+}
+
+#[utoipa::path(get, path = "/v1/disbursements/{id}", tag = "Disbursements", params(("id" = String, Path)),
+    responses((status = 200, body = DisbursementView), (status = 404, body = ErrorBody)))]
+pub async fn fetch(
+    auth: Authed<DisbursementsRead>,
+    State(state): State<AppState>,
+    ResourceId(id): ResourceId,
+) -> ApiResult<Json<DisbursementView>> {
+    let d =
+        state.store.get_disbursement(auth.tenant(), &id).await?.ok_or_else(|| ApiError::not_found("disbursement"))?;
+    Ok(Json(DisbursementView::from(&d)))
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ItemFilters {
+    /// pending, executing, sent, failed or rejected (the `counts` keys).
+    pub status: Option<String>,
+}
+
+#[utoipa::path(get, path = "/v1/disbursements/{id}/items", tag = "Disbursements",
+    params(("id" = String, Path), ItemFilters, PageParams,
+        ("Accept" = Option<String>, Header, description = "text/csv for the whole batch (every page, same filter) as a CSV report with the same columns")),
+    responses(
+        (status = 200, description = "A page of items in row order, or with Accept: text/csv the report", content(
+            (DisbursementItemList = "application/json"),
+            (String = "text/csv", example = "id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage\r\n"),
+        )),
+        (status = 404, body = ErrorBody)))]
+pub async fn items(
+    auth: Authed<DisbursementsRead>,
+    State(state): State<AppState>,
+    ResourceId(id): ResourceId,
+    headers: HeaderMap,
+    Pagination(page): Pagination,
+    ApiQuery(f): ApiQuery<ItemFilters>,
+) -> ApiResult<Response> {
+    let status = f.status.as_deref().map(str::parse::<ItemStatus>).transpose().map_err(|e| bad("status", e))?;
+    let not_found = ApiError::not_found_as("disbursement");
+    if wants_csv(&headers) {
+        let all = state.store.disbursement_report(auth.tenant(), &id, status).await.map_err(not_found)?;
+        let views: Vec<DisbursementItemView> = all.iter().map(DisbursementItemView::from).collect();
+        let mut response = csv_items::write_report(&views)?.into_response();
+        let headers = response.headers_mut();
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
+        let disposition = format!("attachment; filename=\"{id}-items.csv\"");
+        if let Ok(value) = HeaderValue::from_str(&disposition) {
+            headers.insert(header::CONTENT_DISPOSITION, value);
+        }
+        return Ok(response);
+    }
+    let found = state.store.list_disbursement_items(auth.tenant(), &id, status, page).await.map_err(not_found)?;
+    Ok(Json(DisbursementItemList {
+        data: found.items.iter().map(DisbursementItemView::from).collect(),
+        pagination: PaginationView::of(&found),
+    })
+    .into_response())
+}
+
+/// Whether the caller asked for CSV: `text/csv` among the types it accepts.
+fn wants_csv(headers: &HeaderMap) -> bool {
+    headers.get_all(header::ACCEPT).iter().filter_map(|v| v.to_str().ok()).any(|accept| {
+        accept
+            .split(',')
+            .any(|t| t.split(';').next().is_some_and(|essence| essence.trim().eq_ignore_ascii_case("text/csv")))
+    })
+}
+
+/// A disbursement given as JSON.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CreateDisbursement {
+    /// What the batch pays, for people: at most 200 characters.
+    #[schema(required = true, example = "June stipends")]
+    pub name: Option<String>,
+    /// 1 to 12 letters or digits, e.g. USDC, HTG, XLM; every item pays this asset.
+    #[schema(required = true, example = "USDC")]
+    pub asset_code: Option<String>,
+    /// Default: the configured issuer for the code; refused for XLM.
+    pub asset_issuer: Option<String>,
+    /// 1 to 10,000 items; `row` in errors and in the items is the place in this list, from 1.
+    #[schema(required = true)]
+    pub items: Option<Vec<CreateDisbursementItem>>,
+}
+
+/// One payout of the batch, validated as a single payout is.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CreateDisbursementItem {
+    /// One of clientId / walletAccountId is required; with clientId the client's wallet is used.
+    pub client_id: Option<String>,
+    pub wallet_account_id: Option<String>,
+    /// Positive, at most 2 decimals; read exactly.
+    #[schema(value_type = f64, required = true, example = 125.5)]
+    pub asset_amount: Option<ExactNumber>,
+    /// At most 28 bytes of UTF-8.
+    pub memo: Option<String>,
+    /// Your reference for the item (at most 100 characters), unique in the batch.
+    pub external_id: Option<String>,
+}
+
+/// The batch's fields when the items come as CSV.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+pub struct CsvParams {
+    /// With a text/csv body: the disbursement's name.
+    pub name: Option<String>,
+    /// With a text/csv body: the asset every item pays.
+    pub asset_code: Option<String>,
+    /// With a text/csv body: the asset's issuer (default: the configured one).
+    pub asset_issuer: Option<String>,
+}
+
+#[utoipa::path(post, path = "/v1/disbursements", tag = "Disbursements",
+    request_body(description = "JSON, or text/csv with a header row naming any of clientId, walletAccountId, assetAmount, memo, externalId (a UTF-8 BOM and CRLF accepted; up to 10,000 rows and 5 MiB) and the batch's fields as query parameters",
+        content(
+            (CreateDisbursement = "application/json"),
+            (String = "text/csv", example = "walletAccountId,assetAmount,memo,externalId\r\nGBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,125.50,June stipend,emp-0001\r\n"),
+        )),
+    params(CsvParams, IdempotencyKeyHeader),
+    responses((status = 201, body = DisbursementView, description = "The draft"),
+        (status = 400, body = ErrorBody, description = "validation_error, invalid_asset_code or invalid_asset_issuer for the batch; invalid_csv for a CSV that cannot be read; invalid_items with one detail per bad row (row, field, code, message), checked as a single payout is (missing_recipient, invalid_client, no_wallet, invalid_wallet, invalid_amount, invalid_memo) then invalid_external_id, duplicate_external_id, invalid_row"),
+        (status = 415, body = ErrorBody, description = "neither application/json nor text/csv")))]
+pub async fn create(
+    auth: Authed<DisbursementsWrite>,
+    State(state): State<AppState>,
+    idempotency: Idempotency,
+    headers: HeaderMap,
+    ApiQuery(query): ApiQuery<CsvParams>,
+    RawBody(body): RawBody,
+) -> ApiResult<(StatusCode, Json<DisbursementView>)> {
+    let request = if is_json(&headers) {
+        let body: CreateDisbursement = parse_json(&body)?;
+        let items = body.items.ok_or_else(|| bad("items", "is required".into()))?;
+        let items = items
+            .into_iter()
+            .zip(1u32..)
+            .map(|(i, row)| ItemRequest {
+                row,
+                client_id: i.client_id,
+                wallet_account_id: i.wallet_account_id,
+                asset_amount: i.asset_amount.map(|n| n.text()),
+                memo: i.memo,
+                external_id: i.external_id,
+            })
+            .collect();
+        DisbursementRequest {
+            name: body.name,
+            asset_code: body.asset_code,
+            asset_issuer: body.asset_issuer,
+            source: DisbursementSource::Json,
+            items,
+            row_errors: Vec::new(),
+        }
+    } else if content_type_is(&headers, "text/csv") {
+        let (items, row_errors) = csv_items::read_items(&body)?;
+        DisbursementRequest {
+            name: query.name,
+            asset_code: query.asset_code,
+            asset_issuer: query.asset_issuer,
+            source: DisbursementSource::Csv,
+            items,
+            row_errors,
+        }
+    } else {
+        return Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "Send the items as JSON (Content-Type: application/json) or as CSV (Content-Type: text/csv)",
+        ));
+    };
+    let answer = idempotency.respond(StatusCode::CREATED, &render);
+    let d = state.services.create_disbursement(auth.tenant(), &auth.0.key_id, request, answer).await?;
+    Ok((StatusCode::CREATED, Json(DisbursementView::from(&d))))
+}
+
+fn render(d: &Disbursement) -> Vec<u8> {
+    json_bytes(&DisbursementView::from(d))
+}
+
+#[utoipa::path(post, path = "/v1/disbursements/{id}/submit", tag = "Disbursements",
+    params(("id" = String, Path), IdempotencyKeyHeader),
+    responses((status = 200, body = DisbursementView, description = "Pending approval (or approved, when the organization requires no approval), with one payout per item"),
+        (status = 400, body = ErrorBody, description = "cannot_submit: not a draft; insufficient_balance when approved at once"),
+        (status = 503, body = ErrorBody, description = "ledger_unavailable: the live balance could not be read")))]
+pub async fn submit(
+    auth: Authed<DisbursementsWrite>,
+    State(state): State<AppState>,
+    idempotency: Idempotency,
+    ResourceId(id): ResourceId,
+) -> ApiResult<Json<DisbursementView>> {
+    let answer = idempotency.respond(StatusCode::OK, &render);
+    let d = state.services.submit_disbursement(auth.tenant(), &auth.0.key_id, &id, answer).await?;
+    Ok(Json(DisbursementView::from(&d)))
+}
+
+#[utoipa::path(post, path = "/v1/disbursements/{id}/approve", tag = "Disbursements",
+    params(("id" = String, Path), IdempotencyKeyHeader),
+    responses((status = 200, body = DisbursementView, description = "Approved with every payout"),
+        (status = 400, body = ErrorBody, description = "cannot_approve: not pending approval, or the organization requires another key than the submitting one; insufficient_balance: the balance does not cover the batch plus approved payouts not yet sent (details: balance, committed, totalAmount, shortfall)"),
+        (status = 503, body = ErrorBody, description = "ledger_unavailable: the live balance could not be read")))]
+pub async fn approve(
+    auth: Authed<PayoutsApprove>,
+    State(state): State<AppState>,
+    idempotency: Idempotency,
+    ResourceId(id): ResourceId,
+) -> ApiResult<Json<DisbursementView>> {
+    let answer = idempotency.respond(StatusCode::OK, &render);
+    let d = state.services.approve_disbursement(auth.tenant(), &auth.0.key_id, &id, answer).await?;
+    Ok(Json(DisbursementView::from(&d)))
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RejectDisbursement {
+    /// Why it was refused (optional, at most 500 characters).
+    pub reason: Option<String>,
+}
+
+#[utoipa::path(post, path = "/v1/disbursements/{id}/reject", tag = "Disbursements",
+    params(("id" = String, Path), IdempotencyKeyHeader),
+    request_body(content = RejectDisbursement, description = "Optional"),
+    responses((status = 200, body = DisbursementView, description = "Rejected with every payout"),
+        (status = 400, body = ErrorBody, description = "cannot_reject: not pending approval")))]
+pub async fn reject(
+    auth: Authed<PayoutsApprove>,
+    State(state): State<AppState>,
+    idempotency: Idempotency,
+    ResourceId(id): ResourceId,
+    OptionalJson(body): OptionalJson<RejectDisbursement>,
+) -> ApiResult<Json<DisbursementView>> {
+    let reason = parse_reason(body.reason.as_deref())?;
+    let answer = idempotency.respond(StatusCode::OK, &render);
+    let d = state.services.reject_disbursement(auth.tenant(), &id, reason.as_deref(), answer).await?;
+    Ok(Json(DisbursementView::from(&d)))
+}
+
+#[utoipa::path(post, path = "/v1/disbursements/{id}/retry-failed", tag = "Disbursements",
+    params(("id" = String, Path), IdempotencyKeyHeader),
+    responses((status = 200, body = DisbursementView, description = "Every failed item queued again; the disbursement is processing"),
+        (status = 400, body = ErrorBody, description = "cannot_retry: no failed item, or not approved")))]
+pub async fn retry_failed(
+    auth: Authed<DisbursementsWrite>,
+    State(state): State<AppState>,
+    idempotency: Idempotency,
+    ResourceId(id): ResourceId,
+) -> ApiResult<Json<DisbursementView>> {
+    let answer = idempotency.respond(StatusCode::OK, &render);
+    let d = state.services.retry_failed_disbursement(auth.tenant(), &id, answer).await?;
+    Ok(Json(DisbursementView::from(&d)))
+}
+
+#[utoipa::path(delete, path = "/v1/disbursements/{id}", tag = "Disbursements", params(("id" = String, Path)),
+    responses((status = 200, body = Deleted), (status = 400, body = ErrorBody, description = "cannot_delete: only a draft can be deleted")))]
+pub async fn delete(
+    auth: Authed<DisbursementsWrite>,
+    State(state): State<AppState>,
+    ResourceId(id): ResourceId,
+) -> ApiResult<Json<Deleted>> {
+    state.services.delete_disbursement(auth.tenant(), &id).await?;
+    Ok(Json(Deleted { id, deleted: true }))
+}

@@ -1,0 +1,161 @@
+// A disbursement's rows in bulk, for both backends: its items (written at create, read with
+// their payouts for the list and the report) and the events of its payouts; included before
+// `disbursements_sql.rs`, after `payouts_sql.rs` (its `payout_select!`).
+
+use lajan_domain::disbursement::{DisbursementItem, ItemDetail, ItemPayout, ItemStatus};
+use std::collections::HashMap;
+
+/// Writes a draft's items, a few statements for thousands of rows.
+async fn insert_items(tx: &mut Tx, disbursement_id: &str, items: &[DisbursementItem]) -> StoreResult<()> {
+    for chunk in items.chunks(ROWS_PER_STATEMENT) {
+        let mut qb = sqlx::QueryBuilder::new(
+            "INSERT INTO disbursement_items (id, disbursement_id, row_number, external_id, client_id,
+                                             wallet_account_id, asset_amount, memo) ",
+        );
+        qb.push_values(chunk, |mut row, item| {
+            row.push_bind(item.id.clone())
+                .push_bind(disbursement_id.to_owned())
+                .push_bind(i64::from(item.row))
+                .push_bind(item.external_id.clone())
+                .push_bind(item.client_id.clone())
+                .push_bind(item.wallet_account_id.as_str().to_owned())
+                .push_bind(item.asset_amount)
+                .push_bind(item.memo.clone());
+        });
+        qb.build().execute(&mut **tx).await?;
+    }
+    Ok(())
+}
+
+/// Writes many events of one tenant at once, a few statements for thousands of payouts.
+async fn insert_events(tx: &mut Tx, tenant: &Tenant, at: Timestamp, events: &[NewEvent]) -> StoreResult<()> {
+    for chunk in events.chunks(ROWS_PER_STATEMENT) {
+        let mut qb = sqlx::QueryBuilder::new("INSERT INTO events (id, org_id, env, type, created_at, data) ");
+        qb.push_values(chunk, |mut row, event| {
+            row.push_bind(IdKind::Event.generate())
+                .push_bind(tenant.org_id.clone())
+                .push_bind(tenant.env.as_str())
+                .push_bind(event.event_type)
+                .push_bind(at.as_millis())
+                .push_bind(serde_json::json!({ "object": event.object }).to_string());
+        });
+        qb.build().execute(&mut **tx).await?;
+    }
+    Ok(())
+}
+
+/// Records `event_type` for each payout of disbursement `id` in `only` (every payout when
+/// `None`), as of now, with its attempts.
+async fn record_payout_events(
+    tx: &mut Tx,
+    tenant: &Tenant,
+    id: &str,
+    only: Option<&HashSet<String>>,
+    event_type: &'static str,
+    at: Timestamp,
+    event: EventFor<'_, PayoutDetail>,
+) -> StoreResult<()> {
+    let rows = sqlx::query(concat!(payout_select!(), " WHERE p.disbursement_id = $1 ORDER BY p.id"))
+        .bind(id)
+        .fetch_all(&mut **tx)
+        .await?;
+    let attempts = sqlx::query(
+        "SELECT a.payout_id, a.id, a.attempt_number, a.tx_hash, a.ledger_seq, a.error_code, a.error_message, a.created_at
+         FROM payout_attempts a JOIN payouts p ON p.id = a.payout_id
+         WHERE p.disbursement_id = $1 ORDER BY a.payout_id, a.attempt_number",
+    )
+    .bind(id)
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut attempts_of: HashMap<String, Vec<_>> = HashMap::new();
+    for row in &attempts {
+        attempts_of.entry(row.try_get("payout_id")?).or_default().push(attempt_from_row(row)?);
+    }
+    let mut events = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let mut detail = payout_from_row(row)?;
+        if only.is_some_and(|ids| !ids.contains(&detail.payout.id)) {
+            continue;
+        }
+        detail.attempts = attempts_of.remove(&detail.payout.id).unwrap_or_default();
+        let mut recorded = event(&detail);
+        recorded.event_type = event_type;
+        events.push(recorded);
+    }
+    insert_events(tx, tenant, at, &events).await
+}
+
+/// The SQL condition selecting items (`i`, with their payout `p`) in `status`.
+fn item_status_sql(status: ItemStatus) -> &'static str {
+    match status {
+        ItemStatus::Pending => {
+            " AND (p.id IS NULL OR p.approval_status = 'pending'
+                   OR (p.approval_status = 'approved' AND p.exec_status = 'pending'))"
+        }
+        ItemStatus::Executing => " AND p.approval_status = 'approved' AND p.exec_status = 'ready_to_send'",
+        ItemStatus::Sent => " AND p.approval_status = 'approved' AND p.exec_status = 'sent'",
+        ItemStatus::Failed => " AND p.approval_status = 'approved' AND p.exec_status = 'failed'",
+        ItemStatus::Rejected => " AND p.approval_status = 'rejected'",
+    }
+}
+
+fn item_from_row(row: &DbRow) -> StoreResult<ItemDetail> {
+    let item = DisbursementItem {
+        id: row.try_get("id")?,
+        row: u32::try_from(row.try_get::<i64, _>("row_number")?).map_err(corrupt)?,
+        external_id: row.try_get("external_id")?,
+        client_id: row.try_get("client_id")?,
+        wallet_account_id: WalletAddress::parse(&row.try_get::<String, _>("wallet_account_id")?).map_err(corrupt)?,
+        asset_amount: row.try_get("asset_amount")?,
+        memo: row.try_get("memo")?,
+    };
+    let payout = match row.try_get::<Option<String>, _>("p_id")? {
+        None => None,
+        Some(id) => Some(ItemPayout {
+            id,
+            approval: row.try_get::<String, _>("approval_status")?.parse().map_err(corrupt)?,
+            exec: row.try_get::<String, _>("exec_status")?.parse().map_err(corrupt)?,
+            tx_hash: row.try_get("tx_hash")?,
+            error_code: row.try_get("error_code")?,
+            error_message: row.try_get("error_message")?,
+        }),
+    };
+    Ok(ItemDetail { item, payout })
+}
+
+impl ThisStore {
+    /// Items of disbursement `id` in row order, with their payouts and latest attempts; a page
+    /// of them, or all (the report).
+    async fn read_items(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        status: Option<ItemStatus>,
+        page: Option<PageRequest>,
+    ) -> StoreResult<(Disbursement, Vec<ItemDetail>)> {
+        let mut conn = self.reader().acquire().await?;
+        let d = read_disbursement(&mut conn, tenant, id).await?.ok_or(StoreError::NotFound)?;
+        let mut qb = sqlx::QueryBuilder::new(
+            "SELECT i.id, i.row_number, i.external_id, i.client_id, i.wallet_account_id, i.asset_amount, i.memo,
+                    p.id AS p_id, p.approval_status, p.exec_status, a.tx_hash, a.error_code, a.error_message
+             FROM disbursement_items i
+             LEFT JOIN payouts p ON p.disbursement_item_id = i.id
+             LEFT JOIN payout_attempts a ON a.payout_id = p.id
+                  AND a.attempt_number = (SELECT MAX(attempt_number) FROM payout_attempts WHERE payout_id = p.id)
+             WHERE i.disbursement_id = ",
+        );
+        qb.push_bind(id);
+        if let Some(status) = status {
+            qb.push(item_status_sql(status));
+        }
+        qb.push(" ORDER BY i.row_number");
+        if let Some(page) = page {
+            let (limit, offset) = page_params(page)?;
+            qb.push(" LIMIT ").push_bind(limit).push(" OFFSET ").push_bind(offset);
+        }
+        let rows = qb.build().fetch_all(&mut *conn).await?;
+        let items = rows.iter().map(item_from_row).collect::<StoreResult<_>>()?;
+        Ok((d, items))
+    }
+}
+
