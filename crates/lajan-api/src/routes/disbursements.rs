@@ -201,6 +201,7 @@ pub struct CsvParams {
     params(CsvParams, IdempotencyKeyHeader),
     responses((status = 201, body = DisbursementView, description = "The draft"),
         (status = 400, body = ErrorBody, description = "validation_error, invalid_asset_code or invalid_asset_issuer for the batch; invalid_csv for a CSV that cannot be read; invalid_items with one detail per bad row (row, field, code, message), checked as a single payout is (missing_recipient, invalid_client, no_wallet, invalid_wallet, invalid_amount, invalid_memo) then invalid_external_id, duplicate_external_id, invalid_row"),
+        (status = 413, body = ErrorBody, description = "payload_too_large: the body is over 5 MiB"),
         (status = 415, body = ErrorBody, description = "neither application/json nor text/csv")))]
 pub async fn create(
     auth: Authed<DisbursementsWrite>,
