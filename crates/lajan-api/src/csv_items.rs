@@ -13,12 +13,19 @@ pub const COLUMNS: [&str; 5] = ["clientId", "walletAccountId", "assetAmount", "m
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The items of a CSV body (a header row, then one item per row; a UTF-8 BOM and CRLF line ends
-/// accepted, cells trimmed, empty cells absent), and the rows refused as rows (more cells than
-/// the header names). A body that is not such a CSV at all is 400 `invalid_csv`.
+/// accepted, cells taken as written, empty cells absent), and the rows refused as rows (another
+/// number of cells than the header names). A body that is not such a CSV at all (not UTF-8, a
+/// header it cannot read, a quote never closed) is 400 `invalid_csv`.
 pub fn read_items(body: &[u8]) -> Result<(Vec<ItemRequest>, Vec<FieldError>), ApiError> {
     let body = body.strip_prefix(BOM).unwrap_or(body);
     if let Err(e) = std::str::from_utf8(body) {
         return Err(invalid_csv(format!("The body is not UTF-8 text (at byte {})", e.valid_up_to())));
+    }
+    if let Some(record) = unclosed_quote(body) {
+        let which = if record == 0 { "The header".to_owned() } else { format!("Row {record}") };
+        return Err(invalid_csv(format!(
+            "{which} opens a quoted cell that is never closed: close it with a \" (a quote inside a quoted cell is doubled: \"\")"
+        )));
     }
     let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(body);
     let mut records = reader.records();
@@ -36,18 +43,17 @@ pub fn read_items(body: &[u8]) -> Result<(Vec<ItemRequest>, Vec<FieldError>), Ap
             )]));
         }
         let record = record.map_err(|e| invalid_csv(format!("Row {row} could not be read: {e}")))?;
-        let cells: Vec<&str> = record.iter().map(str::trim).collect();
         // Spreadsheets export blank rows as a line of commas; they still count as rows.
-        if cells.iter().all(|c| c.is_empty()) {
+        if record.iter().all(str::is_empty) {
             continue;
         }
-        if cells.len() > columns.len() {
-            let message = format!("has {} cells where the header names {} columns", cells.len(), columns.len());
+        if record.len() != columns.len() {
+            let message = format!("has {} cells where the header names {} columns", record.len(), columns.len());
             bad.push(FieldError::in_row(row, "row", Invalid::new("invalid_row", message)));
             continue;
         }
         let mut item = ItemRequest { row, ..ItemRequest::default() };
-        for (column, cell) in columns.iter().zip(cells) {
+        for (column, cell) in columns.iter().zip(record.iter()) {
             let value = (!cell.is_empty()).then(|| cell.to_owned());
             match *column {
                 "clientId" => item.client_id = value,
@@ -62,11 +68,43 @@ pub fn read_items(body: &[u8]) -> Result<(Vec<ItemRequest>, Vec<FieldError>), Ap
     Ok((items, bad))
 }
 
+/// The record (0 the header, then data rows from 1) whose quoted cell runs to the end of the
+/// body, if any. The csv crate reads such a cell as everything up to the end, silently; RFC 4180
+/// makes it an error, and a payment file cut short must not pass as one long memo.
+fn unclosed_quote(body: &[u8]) -> Option<u32> {
+    #[derive(PartialEq)]
+    enum At {
+        CellStart,
+        Unquoted,
+        Quoted,
+        QuoteInQuoted,
+    }
+    let (mut at, mut record, mut opened) = (At::CellStart, 0u32, 0u32);
+    for &byte in body {
+        at = match (at, byte) {
+            (At::Quoted, b'"') => At::QuoteInQuoted,
+            (At::Quoted, _) => At::Quoted,
+            (At::CellStart, b'"') => {
+                opened = record;
+                At::Quoted
+            }
+            (At::QuoteInQuoted, b'"') => At::Quoted,
+            (_, b',') => At::CellStart,
+            (_, b'\n') => {
+                record = record.saturating_add(1);
+                At::CellStart
+            }
+            _ => At::Unquoted,
+        };
+    }
+    (at == At::Quoted).then_some(opened)
+}
+
 /// The header's columns, each one of [`COLUMNS`] (any case) at most once, with `assetAmount`
 /// and a recipient column among them.
 fn columns(header: &csv::StringRecord) -> Result<Vec<&'static str>, ApiError> {
     let mut columns = Vec::with_capacity(header.len());
-    for name in header.iter().map(str::trim) {
+    for name in header.iter() {
         let Some(column) = COLUMNS.iter().find(|c| c.eq_ignore_ascii_case(name)) else {
             return Err(invalid_csv(format!(
                 "The header names an unknown column {name:?}; the columns are {}",
@@ -92,15 +130,23 @@ fn invalid_csv(message: String) -> ApiError {
 }
 
 /// The items report: a header of [`REPORT_COLUMNS`] and one row per item, CRLF line ends,
-/// quoted where a cell needs it.
+/// quoted where a cell needs it, and every cell a spreadsheet would run as a formula defused.
 pub fn write_report(items: &[DisbursementItemView]) -> Result<Vec<u8>, ApiError> {
     let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(Vec::new());
     let internal = |e: &dyn std::error::Error| ApiError::internal(&std::io::Error::other(e.to_string()));
     writer.write_record(REPORT_COLUMNS).map_err(|e| internal(&e))?;
     for item in items {
-        writer.write_record(item.report_row()).map_err(|e| internal(&e))?;
+        writer.write_record(item.report_row().map(defuse_formula)).map_err(|e| internal(&e))?;
     }
     writer.into_inner().map_err(|e| internal(&e))
+}
+
+/// OWASP's rule against CSV injection: a cell that begins with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return is written with a leading `'`, so a spreadsheet shows it as text instead of
+/// running it. Applied to every cell: the ones Lajan writes (ids, positive amounts, statuses)
+/// never begin so, and the ones a user typed (memo, externalId) are the point.
+fn defuse_formula(cell: String) -> String {
+    if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{cell}") } else { cell }
 }
 
 #[cfg(test)]
@@ -109,14 +155,43 @@ mod tests {
 
     #[test]
     fn reads_quoted_cells_bom_crlf_and_any_column_order() {
-        let body = "\u{FEFF}assetAmount,memo,walletAccountId\r\n\"1,000.00\",\"rent, june\",GA\r\n12.5,,GB\r\n,,\r\n3,x,GC,extra\r\n";
+        let body = "\u{FEFF}assetAmount,memo,walletAccountId\r\n\"1,000.00\",\"rent, june\",GA\r\n12.5,, GB \r\n,,\r\n3,x,GC,extra\r\n4,x\r\n";
         let (items, bad) = read_items(body.as_bytes()).unwrap();
         assert_eq!(items.len(), 2);
         assert_eq!(items[0].asset_amount.as_deref(), Some("1,000.00"));
         assert_eq!(items[0].memo.as_deref(), Some("rent, june"));
         assert_eq!((items[1].row, items[1].memo.clone()), (2, None));
-        assert_eq!(bad.len(), 1);
-        assert_eq!((bad[0].row, bad[0].code), (Some(4), Some("invalid_row")), "the blank row counts");
+        assert_eq!(items[1].wallet_account_id.as_deref(), Some(" GB "), "cells are taken as written");
+        let bad: Vec<(Option<u32>, Option<&str>)> = bad.iter().map(|b| (b.row, b.code)).collect();
+        assert_eq!(bad, vec![(Some(4), Some("invalid_row")), (Some(5), Some("invalid_row"))], "the blank row counts");
+    }
+
+    #[test]
+    fn a_quote_never_closed_is_refused() {
+        assert_eq!(unclosed_quote(b"a,b\n1,\"x\"\"y\"\n\"multi\nline\",2\n"), None);
+        assert_eq!(unclosed_quote(b"a,b\n1,2\n3,\"oops\n4,5\n"), Some(2));
+        assert_eq!(unclosed_quote(b"\"a,b\n"), Some(0));
+        assert_eq!(unclosed_quote(b"a,b\n1,x\"y\n"), None, "a quote inside an unquoted cell is a character");
+        let e = read_items(b"assetAmount,walletAccountId\n1,\"GA\n").unwrap_err();
+        assert_eq!(e.code, "invalid_csv");
+        assert!(e.message.contains("Row 1"), "{}", e.message);
+    }
+
+    #[test]
+    fn formula_cells_are_defused_and_others_kept() {
+        for (cell, written) in [
+            ("=HYPERLINK(\"http://x\")", "'=HYPERLINK(\"http://x\")"),
+            ("+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"),
+            ("-2+3", "'-2+3"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tx", "'\tx"),
+            ("\rx", "'\rx"),
+            (" =1+1", " =1+1"),
+            ("June = stipend", "June = stipend"),
+            ("", ""),
+        ] {
+            assert_eq!(defuse_formula(cell.to_owned()), written, "{cell:?}");
+        }
     }
 
     #[test]
@@ -126,6 +201,7 @@ mod tests {
             ("assetAmount,assetAmount,walletAccountId\n", "twice"),
             ("walletAccountId,memo\n", "assetAmount"),
             ("assetAmount,memo\n", "clientId or a walletAccountId"),
+            ("assetAmount, walletAccountId\n", "unknown column \" walletAccountId\""),
         ] {
             let e = read_items(body.as_bytes()).unwrap_err();
             assert_eq!(e.code, "invalid_csv");

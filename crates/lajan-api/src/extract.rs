@@ -179,7 +179,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Pagination {
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
         let (mut page, mut limit) = (None, None);
-        for (key, value) in query_pairs(parts.uri.query()) {
+        for (key, value) in query_pairs(parts.uri.query())? {
             match key.as_str() {
                 "page" => page = Some(value),
                 "limit" => limit = Some(value),
@@ -190,21 +190,38 @@ impl<S: Send + Sync> FromRequestParts<S> for Pagination {
     }
 }
 
-/// The decoded `key=value` pairs of a query string.
-/// Malformed percent-encoding decodes lossily rather than failing the request.
-pub fn query_pairs(query: Option<&str>) -> Vec<(String, String)> {
-    query.map(|q| serde_urlencoded::from_str(q).unwrap_or_default()).unwrap_or_default()
+/// The decoded `key=value` pairs of a query string (`application/x-www-form-urlencoded`: `+` is
+/// a space, `%XX` a byte). A name or value whose bytes are not UTF-8 is 400 `validation_error`
+/// naming it, never replaced by look-alike characters; a `%` not followed by two hex digits is
+/// kept as written.
+pub fn query_pairs(query: Option<&str>) -> Result<Vec<(String, String)>, ApiError> {
+    let decode = |raw: &str, field: &str| {
+        let spaced = raw.replace('+', " ");
+        percent_encoding::percent_decode_str(&spaced).decode_utf8().map(|text| text.into_owned()).map_err(|_| {
+            ApiError::validation(vec![FieldError::new(field, "is percent-encoded bytes that are not UTF-8 text")])
+        })
+    };
+    let Some(query) = query else { return Ok(Vec::new()) };
+    let mut pairs = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
+        let key = decode(raw_key, "query")?;
+        let value = decode(raw_value, &key)?;
+        pairs.push((key, value));
+    }
+    Ok(pairs)
 }
 
 /// A query-string filter struct; an ill-typed parameter is `validation_error` naming it.
-/// Parameters the struct does not name are ignored (`page` and `limit` are read by [`Pagination`]).
+/// Parameters the struct does not name are ignored (`page` and `limit` are read by
+/// [`Pagination`]) unless it denies unknown fields, as a create's does.
 pub struct ApiQuery<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for ApiQuery<T> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        let pairs = query_pairs(parts.uri.query());
+        let pairs = query_pairs(parts.uri.query())?;
         let map: serde_json::Map<String, serde_json::Value> =
             pairs.into_iter().map(|(k, v)| (k, serde_json::Value::String(v))).collect();
         serde_path_to_error::deserialize(serde_json::Value::Object(map)).map(ApiQuery).map_err(|e| {
@@ -259,6 +276,17 @@ mod tests {
         assert_eq!(e.details[0].field, "kept");
         assert_eq!(e.details[0].message, "cannot be null; leave the field out to keep its value");
         assert!(parse_json::<Amounts>(br#"{}"#).unwrap().kept.is_none());
+    }
+
+    #[test]
+    fn query_strings_decode_strictly() {
+        let pairs = query_pairs(Some("name=June%20stipends&memo=a+b&x&pct=100%&e=%C3%A9")).unwrap();
+        let got: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        assert_eq!(got, vec![("name", "June stipends"), ("memo", "a b"), ("x", ""), ("pct", "100%"), ("e", "é")]);
+        let e = query_pairs(Some("assetCode=USDC&name=%FF%FE")).unwrap_err();
+        assert_eq!((e.code, e.details[0].field.as_str()), ("validation_error", "name"));
+        assert_eq!(query_pairs(Some("%C3=1")).unwrap_err().details[0].field, "query");
+        assert!(query_pairs(None).unwrap().is_empty());
     }
 
     #[test]

@@ -65,7 +65,7 @@ pub async fn idempotency(State(state): State<AppState>, req: Request, next: Next
         return ApiError::idempotency_in_progress().into_response();
     };
     let claim = IdempotencyClaim {
-        request_hash: request_hash(parts.method.as_str(), parts.uri.path(), &bytes),
+        request_hash: request_hash(parts.method.as_str(), &path_and_query(&parts.uri), &bytes),
         key,
         at: Timestamp::now(),
         ttl_ms: TTL_MS,
@@ -185,13 +185,22 @@ pub fn json_bytes<T: serde::Serialize>(value: &T) -> Vec<u8> {
     serde_json::to_vec(value).unwrap_or_default()
 }
 
-/// What makes two requests "the same": method, path and body. `path` is the path inside the API
-/// router, where `/v1` or `/v1/mfi` is already stripped, so both path forms count as one.
-pub fn request_hash(method: &str, path: &str, body: &[u8]) -> String {
+/// The path inside the API router (where `/v1` or `/v1/mfi` is already stripped, so both path
+/// forms count as one) with the query string as sent: a create that takes its batch's name and
+/// asset from the query is another request when they change.
+fn path_and_query(uri: &axum::http::Uri) -> String {
+    match uri.query() {
+        Some(query) => format!("{}?{query}", uri.path()),
+        None => uri.path().to_owned(),
+    }
+}
+
+/// What makes two requests "the same": method, path with its query, and body.
+pub fn request_hash(method: &str, path_and_query: &str, body: &[u8]) -> String {
     let mut h = Sha256::new();
     h.update(method.as_bytes());
     h.update(b" ");
-    h.update(path.as_bytes());
+    h.update(path_and_query.as_bytes());
     h.update(b"\n");
     h.update(body);
     lajan_domain::hex::encode(&h.finalize())
@@ -202,11 +211,12 @@ mod tests {
     use super::request_hash;
 
     #[test]
-    fn method_path_and_body_all_count() {
+    fn method_path_query_and_body_all_count() {
         assert_eq!(request_hash("POST", "/clients", b"{}"), request_hash("POST", "/clients", b"{}"));
         assert_ne!(request_hash("POST", "/clients", b"{}"), request_hash("POST", "/clients", b"{ }"));
         assert_ne!(request_hash("POST", "/clients", b""), request_hash("POST", "/clients", b"{}"));
         assert_ne!(request_hash("POST", "/clients", b""), request_hash("POST", "/events", b""));
         assert_ne!(request_hash("POST", "/clients", b""), request_hash("PUT", "/clients", b""));
+        assert_ne!(request_hash("POST", "/d?name=a", b""), request_hash("POST", "/d?name=b", b""));
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::client::WalletAddress;
 use crate::payout::{ApprovalStatus, AssetCode, ExecStatus};
-use crate::validation::{parse_text, required_text};
+use crate::validation::{control_character, required_text};
 use crate::{Invalid, Timestamp};
 
 /// The most items one disbursement holds.
@@ -220,6 +220,25 @@ pub fn check_action(d: &Disbursement, action: DisbursementAction) -> Result<(), 
     if allowed { Ok(()) } else { Err(action.refusal(d.status)) }
 }
 
+/// Four eyes, when the organization asks for a distinct approver: the approving key is neither
+/// the one that created the batch nor the one that submitted it.
+pub fn check_distinct_approver(d: &Disbursement, approver_key: &str) -> Result<(), Invalid> {
+    let which = if d.created_by_key == approver_key {
+        "created"
+    } else if d.submitted_by_key.as_deref() == Some(approver_key) {
+        "submitted"
+    } else {
+        return Ok(());
+    };
+    Err(Invalid::new(
+        "cannot_approve",
+        format!(
+            "This organization requires a different API key to approve a disbursement than the ones that created \
+             and submitted it; this key {which} it"
+        ),
+    ))
+}
+
 /// How a submitted disbursement starts: pending approval, or approved at once when the
 /// organization does not ask for approvals. The events its submission records, in order.
 pub fn submission(approval_required: bool) -> (DisbursementStatus, &'static [&'static str]) {
@@ -270,11 +289,25 @@ pub fn parse_name(raw: Option<&str>) -> Result<String, String> {
     required_text(raw, MAX_NAME_CHARS, false)
 }
 
-/// An item's `externalId`, the caller's own reference (unique within the batch): trimmed, empty
-/// meaning none, at most [`MAX_EXTERNAL_ID_CHARS`] characters, no control characters.
+/// An item's `externalId`, the caller's own reference (unique within the batch): taken as
+/// written (a leading space is the caller's, and may be what keeps a spreadsheet from reading
+/// the value as a formula), empty meaning none, not blank, at most [`MAX_EXTERNAL_ID_CHARS`]
+/// characters, no control characters.
 pub fn parse_external_id(raw: &str) -> Result<Option<String>, Invalid> {
-    parse_text(Some(raw), MAX_EXTERNAL_ID_CHARS, false)
-        .map_err(|rule| Invalid::new("invalid_external_id", format!("externalId {rule}")))
+    let invalid = |rule: String| Invalid::new("invalid_external_id", format!("externalId {rule}"));
+    if raw.is_empty() {
+        return Ok(None);
+    }
+    if raw.trim().is_empty() {
+        return Err(invalid("must not be only spaces".into()));
+    }
+    if raw.chars().count() > MAX_EXTERNAL_ID_CHARS {
+        return Err(invalid(format!("must be at most {MAX_EXTERNAL_ID_CHARS} characters")));
+    }
+    match control_character(raw, false) {
+        Some(problem) => Err(invalid(problem)),
+        None => Ok(Some(raw.to_owned())),
+    }
 }
 
 #[cfg(test)]
@@ -372,7 +405,8 @@ mod tests {
 
     #[test]
     fn external_ids_and_names_validate() {
-        assert_eq!(parse_external_id("  loan-42 ").unwrap().as_deref(), Some("loan-42"));
+        assert_eq!(parse_external_id(" =1+1 ").unwrap().as_deref(), Some(" =1+1 "), "as written");
+        assert_eq!(parse_external_id("  ").unwrap_err().code, "invalid_external_id");
         assert_eq!(parse_external_id("").unwrap(), None);
         assert_eq!(parse_external_id(&"x".repeat(101)).unwrap_err().code, "invalid_external_id");
         assert_eq!(parse_external_id("a\u{0}").unwrap_err().code, "invalid_external_id");

@@ -10,10 +10,21 @@ use std::str::FromStr;
 /// most a Stellar amount can be (int64 stroops, seven decimal places, cut to cents).
 pub const MAX_CENTS: i64 = 92_233_720_368_547;
 
-/// A money amount a request carries: a JSON number's exact text, positive, at most 2 decimal
-/// places and at most [`MAX_CENTS`]. Refusals are `invalid_amount` and name `field`.
+/// A money amount a request carries (a JSON number's exact text, or a CSV cell): a plain
+/// decimal (`125.50`, no exponent, no sign but `-`), positive, with at most 2 decimal places as
+/// written (`10.000` is refused, never read as 10.00) and at most [`MAX_CENTS`]. Refusals are
+/// `invalid_amount` and name `field`.
 pub fn parse_amount(field: &str, text: &str) -> Result<i64, Invalid> {
     let invalid = |rule: String| Invalid::new("invalid_amount", format!("{field} {rule}"));
+    let unsigned = text.strip_prefix('-').unwrap_or(text);
+    let (integer, fraction) = unsigned.split_once('.').unwrap_or((unsigned, "0"));
+    let digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+    if !digits(integer) || !digits(fraction) {
+        return Err(invalid(format!("must be a plain decimal number such as 125.50, not {text:?}")));
+    }
+    if fraction.len() > 2 {
+        return Err(invalid("must have at most 2 decimal places".into()));
+    }
     let positive = || invalid("must be greater than 0".into());
     let at_most = || invalid(format!("must be at most {}", format_scaled(MAX_CENTS, 2)));
     match parse_scaled(text, 2) {
@@ -209,13 +220,26 @@ mod tests {
     fn amounts_are_positive_and_at_most_the_maximum() {
         assert_eq!(parse_amount("amount", "10.5"), Ok(1050));
         assert_eq!(parse_amount("amount", "922337203685.47"), Ok(MAX_CENTS));
-        for bad in ["0", "-1", "1.001", "922337203685.48", "92233720368547758.07", "1e30"] {
+        assert_eq!(parse_amount("amount", "7"), Ok(700));
+        let bad_ones = ["0", "-1", "1.001", "922337203685.48", "92233720368547758.07", "1e30", "1e2", "10.000"];
+        for bad in bad_ones.into_iter().chain(["1.", ".5", " 1", "1 ", "+1", "1,5", "0x10", "", "1E2", "1.0e1"]) {
             let e = parse_amount("amount", bad).unwrap_err();
             assert_eq!(e.code, "invalid_amount", "{bad}");
             assert!(e.message.starts_with("amount "), "names the field: {}", e.message);
         }
-        assert_eq!(parse_amount("amount", "1e30").unwrap_err().message, "amount must be at most 922337203685.47");
-        assert_eq!(parse_amount("amount", "-1e30").unwrap_err().message, "amount must be greater than 0");
+        assert_eq!(
+            parse_amount("amount", "1e2").unwrap_err().message,
+            "amount must be a plain decimal number such as 125.50, not \"1e2\""
+        );
+        assert_eq!(parse_amount("amount", "10.000").unwrap_err().message, "amount must have at most 2 decimal places");
+        assert_eq!(
+            parse_amount("amount", "99999999999999999999").unwrap_err().message,
+            "amount must be at most 922337203685.47"
+        );
+        assert_eq!(
+            parse_amount("amount", "-99999999999999999999").unwrap_err().message,
+            "amount must be greater than 0"
+        );
     }
 
     #[test]

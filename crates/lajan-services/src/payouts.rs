@@ -28,22 +28,40 @@ pub struct PayoutRequest {
 
 /// The wallet a payout pays, checked in the documented order: `missing_recipient` (neither
 /// given), `invalid_client` (`client_id` names no client: `client` is the one found, if any),
-/// `no_wallet` (the client has none and no wallet was given), `invalid_wallet`.
+/// `no_wallet` (the client has none and no wallet was given), `invalid_wallet` (not an account,
+/// or, when both are given, not the client's: a payout's records never name one person while
+/// paying another).
 pub(crate) fn recipient(
     client_id: Option<&str>,
     wallet: Option<&str>,
     client: Option<&Client>,
 ) -> Result<WalletAddress, Invalid> {
-    let wallet = match (client_id, wallet, client) {
+    let given = match (client_id, wallet, client) {
         (None, None, _) => return Err(Invalid::new("missing_recipient", "Give a clientId or a walletAccountId")),
         (Some(id), _, None) => return Err(Invalid::new("invalid_client", format!("No client with id {id:?}"))),
-        (_, Some(given), _) => given.to_owned(),
+        (_, Some(given), _) => given,
         (_, None, Some(c)) => c
             .wallet_account_id
-            .clone()
+            .as_deref()
             .ok_or_else(|| Invalid::new("no_wallet", "This client has no walletAccountId; add one or give a wallet"))?,
     };
-    WalletAddress::parse(&wallet).map_err(|e| Invalid::new("invalid_wallet", format!("walletAccountId {e}")))
+    let parsed =
+        WalletAddress::parse(given).map_err(|e| Invalid::new("invalid_wallet", format!("walletAccountId {e}")))?;
+    let Some(client) = client.filter(|_| wallet.is_some()) else { return Ok(parsed) };
+    if client.wallet_account_id.as_deref() == Some(parsed.as_str()) {
+        return Ok(parsed);
+    }
+    let theirs = match &client.wallet_account_id {
+        Some(w) => format!("the client's wallet is {w}"),
+        None => "the client has none".to_owned(),
+    };
+    Err(Invalid::new(
+        "invalid_wallet",
+        format!(
+            "walletAccountId differs from the client's wallet ({theirs}): give the clientId alone to pay the \
+             client, or the walletAccountId alone to pay that wallet"
+        ),
+    ))
 }
 
 impl Services {

@@ -2,7 +2,9 @@
 // `disbursement_items_sql.rs` (their rows in bulk) and `sandbox_sql.rs` (the sandbox balance).
 
 use crate::disbursements::{DisbursementEvents, DisbursementQuery, DisbursementStore, Funds, SubmissionRule};
-use lajan_domain::disbursement::{Disbursement, DisbursementAction, DisbursementStatus, ItemCounts, check_action, roll_up};
+use lajan_domain::disbursement::{
+    Disbursement, DisbursementAction, DisbursementStatus, ItemCounts, check_action, check_distinct_approver, roll_up,
+};
 use lajan_domain::money::format_scaled;
 use lajan_domain::FieldError;
 use std::collections::HashSet;
@@ -142,23 +144,37 @@ async fn check_funds(tx: &mut Tx, tenant: &Tenant, d: &Disbursement, funds: Fund
     .bind(at.as_millis())
     .execute(&mut **tx)
     .await?;
-    let (balance, settled_since) = match funds {
-        Funds::SandboxAccount => (lock_sandbox_balance(tx, tenant, d.asset_code.as_str()).await?, i64::MAX),
-        Funds::Observed { balance, at } => (balance.unwrap_or(0), at.as_millis()),
+    let of_asset = |sql: &'static str| {
+        sqlx::query_scalar::<_, i64>(sql)
+            .bind(&tenant.org_id)
+            .bind(tenant.env.as_str())
+            .bind(d.asset_code.as_str())
+            .bind(d.asset_issuer.as_ref().map(WalletAddress::as_str))
     };
-    let committed: i64 = sqlx::query_scalar(
+    let (balance, sent_since) = match funds {
+        Funds::SandboxAccount => (lock_sandbox_balance(tx, tenant, d.asset_code.as_str()).await?, 0),
+        Funds::Observed { balance, at } => {
+            // `env = 'live'` and `exec_status = 'sent'` as literals, so that both planners use
+            // the partial index payouts_sent_live.
+            let sent = of_asset(
+                "SELECT CAST(COALESCE(SUM(asset_amount), 0) AS BIGINT) FROM payouts
+                 WHERE org_id = $1 AND env = 'live' AND env = $2 AND exec_status = 'sent' AND updated_at >= $5
+                   AND approval_status = 'approved' AND asset_code = $3 AND COALESCE(asset_issuer, '') = COALESCE($4, '')",
+            )
+            .bind(at.as_millis())
+            .fetch_one(&mut **tx)
+            .await?;
+            (balance.unwrap_or(0), sent)
+        }
+    };
+    let unsettled = of_asset(
         "SELECT CAST(COALESCE(SUM(asset_amount), 0) AS BIGINT) FROM payouts
-         WHERE org_id = $1 AND env = $2 AND asset_code = $3 AND COALESCE(asset_issuer, '') = COALESCE($4, '')
-           AND approval_status = 'approved'
-           AND (exec_status IN ('pending', 'ready_to_send') OR (exec_status = 'sent' AND updated_at >= $5))",
+         WHERE org_id = $1 AND env = $2 AND approval_status = 'approved' AND exec_status IN ('pending', 'ready_to_send')
+           AND asset_code = $3 AND COALESCE(asset_issuer, '') = COALESCE($4, '')",
     )
-    .bind(&tenant.org_id)
-    .bind(tenant.env.as_str())
-    .bind(d.asset_code.as_str())
-    .bind(d.asset_issuer.as_ref().map(WalletAddress::as_str))
-    .bind(settled_since)
     .fetch_one(&mut **tx)
     .await?;
+    let committed = unsettled.saturating_add(sent_since);
     let needed = committed.saturating_add(d.total_amount);
     if balance >= needed {
         return Ok(());
@@ -441,12 +457,10 @@ impl DisbursementStore for ThisStore {
     ) -> StoreResult<Disbursement> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let d = lock_disbursement(&mut tx, tenant, id, DisbursementAction::Approve).await?;
-        if d.submitted_by_key.as_deref() == Some(key_id) && settings_in(&mut tx, tenant).await?.require_distinct_approver
+        if let Err(refusal) = check_distinct_approver(&d, key_id)
+            && settings_in(&mut tx, tenant).await?.require_distinct_approver
         {
-            return Err(StoreError::Rejected(Invalid::new(
-                "cannot_approve",
-                "This organization requires a different API key to approve a disbursement than the one that submitted it",
-            )));
+            return Err(StoreError::Rejected(refusal));
         }
         check_funds(&mut tx, tenant, &d, funds, at).await?;
         let approved = approve_locked(&mut tx, tenant, &d, key_id, at, events).await?;
@@ -480,9 +494,11 @@ impl DisbursementStore for ThisStore {
     ) -> StoreResult<Disbursement> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         lock_disbursement(&mut tx, tenant, id, DisbursementAction::RetryFailed).await?;
+        // Only approved payouts run, so a failed one is approved; not naming the approval keeps
+        // SQLite (which has no statistics) on the batch's index rather than the claim's.
         let retried: Vec<String> = sqlx::query_scalar(
             "UPDATE payouts SET exec_status = 'pending', next_attempt_at = $1, updated_at = $1
-             WHERE disbursement_id = $2 AND approval_status = 'approved' AND exec_status = 'failed'
+             WHERE disbursement_id = $2 AND exec_status = 'failed'
              RETURNING id",
         )
         .bind(at.as_millis())

@@ -8,7 +8,7 @@ use lajan_domain::id::IdKind;
 use lajan_domain::pagination::PageRequest;
 use lajan_domain::payout::{ApprovalStatus, AssetCode, AttemptResult, PayoutDetail, PayoutType};
 use lajan_domain::settings::Settings;
-use lajan_domain::{Tenant, Timestamp};
+use lajan_domain::{Environment, Tenant, Timestamp};
 use lajan_store::contract;
 use lajan_store::disbursements::{DisbursementEvents, Funds};
 use lajan_store::{EventQuery, NewEvent, Store, StoreError};
@@ -146,7 +146,9 @@ contract!(a_draft_submits_into_payouts_whose_outcomes_roll_up, |store| {
 });
 
 contract!(approval_refuses_what_the_balance_cannot_cover_and_changes_nothing, |store| {
-    let t = lajan_store::testing::test_tenant(&store).await;
+    // Live, because only a live balance is an observation (Horizon) that can lag the payouts sent.
+    let org = lajan_store::testing::organization(&store, "Acme").await;
+    let t = Tenant::new(org.id, Environment::Live);
     let first = submitted(&store, &t, &[4_000]).await;
     store.approve_disbursement(&t, &first.id, "key_b", Timestamp::now(), funds(10_000), &EVENTS, None).await.unwrap();
     let second = submitted(&store, &t, &[3_000, 3_001]).await;

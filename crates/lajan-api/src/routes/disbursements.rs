@@ -167,10 +167,11 @@ pub struct CreateDisbursement {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CreateDisbursementItem {
-    /// One of clientId / walletAccountId is required; with clientId the client's wallet is used.
+    /// One of clientId / walletAccountId is required; with clientId the client's wallet is used, and
+    /// when both are given the wallet must be the client's (else invalid_wallet).
     pub client_id: Option<String>,
     pub wallet_account_id: Option<String>,
-    /// Positive, at most 2 decimals; read exactly.
+    /// Positive, a plain decimal with at most 2 decimals as written (1e2 and 10.000 are refused); read exactly.
     #[schema(value_type = f64, required = true, example = 125.5)]
     pub asset_amount: Option<ExactNumber>,
     /// At most 28 bytes of UTF-8.
@@ -179,10 +180,11 @@ pub struct CreateDisbursementItem {
     pub external_id: Option<String>,
 }
 
-/// The batch's fields when the items come as CSV.
+/// The batch's fields when the items come as CSV; any other parameter is refused, as an unknown
+/// JSON field is.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-#[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CsvParams {
     /// With a text/csv body: the disbursement's name.
     pub name: Option<String>,
@@ -212,6 +214,16 @@ pub async fn create(
     RawBody(body): RawBody,
 ) -> ApiResult<(StatusCode, Json<DisbursementView>)> {
     let request = if is_json(&headers) {
+        if let Some(given) =
+            [("name", &query.name), ("assetCode", &query.asset_code), ("assetIssuer", &query.asset_issuer)]
+                .into_iter()
+                .find_map(|(name, value)| value.as_ref().map(|_| name))
+        {
+            return Err(bad(
+                given,
+                "is a query parameter of a text/csv create only; with JSON, give it in the body".into(),
+            ));
+        }
         let body: CreateDisbursement = parse_json(&body)?;
         let items = body.items.ok_or_else(|| bad("items", "is required".into()))?;
         let items = items

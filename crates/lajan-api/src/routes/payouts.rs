@@ -108,11 +108,12 @@ pub async fn fetch(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CreatePayout {
-    /// One of clientId / walletAccountId is required; with clientId the client's wallet is used.
+    /// One of clientId / walletAccountId is required; with clientId the client's wallet is used, and
+    /// when both are given the wallet must be the client's (else invalid_wallet).
     pub client_id: Option<String>,
     /// A Stellar account (StrKey `G...`, checksum verified).
     pub wallet_account_id: Option<String>,
-    /// Positive, at most 2 decimals; read exactly.
+    /// Positive, a plain decimal with at most 2 decimals as written (1e2 and 10.000 are refused); read exactly.
     #[schema(value_type = f64, required = true, example = 100)]
     pub asset_amount: Option<ExactNumber>,
     /// 1 to 12 letters or digits, e.g. USDC, HTG, XLM.

@@ -9,17 +9,17 @@ use reqwest::Response;
 use serde_json::{Value, json};
 
 /// A second wallet the sandbox pays (any valid account that is not a magic one).
-fn wallet_2() -> String {
+pub(crate) fn wallet_2() -> String {
     lajan_ledger::sandbox::derived_account("disbursement tests: a second wallet")
 }
 
-async fn create(app: &TestApp, body: Value) -> Value {
+pub(crate) async fn create(app: &TestApp, body: Value) -> Value {
     let r = app.post("/v1/disbursements", &body).await;
     assert_eq!(r.status(), 201, "create disbursement");
     r.json().await.unwrap()
 }
 
-async fn post_csv(app: &TestApp, query: &str, csv: &str) -> Response {
+pub(crate) async fn post_csv(app: &TestApp, query: &str, csv: &str) -> Response {
     app.http
         .post(app.url(&format!("/v1/disbursements?{query}")))
         .bearer_auth(&app.key)
@@ -30,7 +30,7 @@ async fn post_csv(app: &TestApp, query: &str, csv: &str) -> Response {
         .unwrap()
 }
 
-async fn act(app: &TestApp, key: &str, id: &str, verb: &str) -> Response {
+pub(crate) async fn act(app: &TestApp, key: &str, id: &str, verb: &str) -> Response {
     app.http.post(app.url(&format!("/v1/disbursements/{id}/{verb}"))).bearer_auth(key).send().await.unwrap()
 }
 
@@ -40,7 +40,7 @@ async fn act_ok(app: &TestApp, id: &str, verb: &str) -> Value {
     r.json().await.unwrap()
 }
 
-async fn get(app: &TestApp, path: &str) -> Value {
+pub(crate) async fn get(app: &TestApp, path: &str) -> Value {
     let r = app.get(path).await;
     assert_eq!(r.status(), 200, "GET {path}");
     r.json().await.unwrap()
@@ -119,7 +119,7 @@ api_test!(csv_takes_a_bom_crlf_quotes_and_any_column_order, |app| {
     let csv = format!(
         "\u{FEFF}externalId,assetAmount,memo,walletAccountId\r\n\
          emp-1,\"1,5\",\"rent, June\",{WALLET}\r\n\
-         emp-2, 20.25 ,,{}\r\n\
+         emp-2,20.25,,{}\r\n\
          ,,,\r\n\
          \"emp-3\",3,\"say \"\"hi\"\"\",{WALLET}\r\n",
         wallet_2()
@@ -160,6 +160,14 @@ api_test!(csv_takes_a_bom_crlf_quotes_and_any_column_order, |app| {
         .await
         .unwrap();
     expect_error(r, 415, "unsupported_media_type").await;
+});
+
+api_test!(the_guide_s_sample_file_is_a_valid_batch, |app| {
+    let sample = include_str!("../../../../docs/examples/disbursement.csv");
+    let r = post_csv(app, "name=June%20stipends&assetCode=USDC", sample).await;
+    assert_eq!(r.status(), 201, "docs/examples/disbursement.csv must stay valid");
+    let d: Value = r.json().await.unwrap();
+    assert_eq!((d["itemCount"].as_u64(), d["totalAmount"].as_str()), (Some(4), Some("1497.55")));
 });
 
 api_test!(every_bad_row_is_reported_at_once_and_nothing_is_stored, |app| {
@@ -317,8 +325,10 @@ api_test!(approval_by_the_submitting_key_follows_the_distinct_approver_rule, |ap
     let e = expect_error(act(app, &submitter, id, "approve").await, 400, "cannot_approve").await;
     assert!(e["message"].as_str().unwrap().contains("different API key"), "{e}");
     assert_eq!(get(app, &format!("/v1/disbursements/{id}")).await["status"], "pending_approval");
-    // The key that created the draft may approve what another submitted.
-    assert_eq!(act(app, &app.key, id, "approve").await.status(), 200);
+    // Neither may the key that created the draft (the four-eyes case is in disbursement_rules).
+    expect_error(act(app, &app.key, id, "approve").await, 400, "cannot_approve").await;
+    let third = app.key(None, Environment::Test, &["payouts:approve"]).await;
+    assert_eq!(act(app, &third, id, "approve").await.status(), 200);
 });
 
 api_test!(without_approvals_a_submission_approves_at_once, |app| {

@@ -5,6 +5,7 @@ mod common;
 
 mod auth;
 mod clients;
+mod disbursement_rules;
 mod disbursements;
 mod errors;
 mod events;
