@@ -1,7 +1,9 @@
 //! `lajan-bench`: the pieces `bench/run` drives. `ceiling` serves a same-sized JSON invoice with
 //! nothing behind it (the machine's own ceiling for an HTTP JSON GET); `seed` fills a database
 //! through the store; `fsync` measures the disk's durable-write rate; `drain` times approved
-//! payouts until they are all sent.
+//! payouts until they are all sent; `disburse` times one disbursement of N CSV rows.
+
+mod disburse;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
@@ -84,6 +86,18 @@ enum Command {
         #[arg(long, default_value_t = 600)]
         timeout_secs: u64,
     },
+    /// Creates a disbursement from an N-row CSV through a running Lajan, submits and approves
+    /// it, waits until it is completed and downloads its report; prints each step's time.
+    Disburse {
+        #[arg(long)]
+        base: String,
+        #[arg(long)]
+        key: String,
+        #[arg(long, default_value_t = 10_000)]
+        items: usize,
+        #[arg(long, default_value_t = 600)]
+        timeout_secs: u64,
+    },
 }
 
 #[tokio::main]
@@ -98,6 +112,9 @@ async fn main() -> anyhow::Result<()> {
         Command::Fsync { dir, secs } => fsync(&dir, secs),
         Command::Drain { base, key, expect, baseline, timeout_secs } => {
             drain(&base, &key, expect, baseline, timeout_secs).await
+        }
+        Command::Disburse { base, key, items, timeout_secs } => {
+            disburse::disburse(&base, &key, items, timeout_secs).await
         }
     }
 }
