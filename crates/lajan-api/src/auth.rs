@@ -80,6 +80,11 @@ pub trait RequiredScope {
 /// The caller, checked to hold scope `S` (403 `forbidden` otherwise).
 pub struct Authed<S>(pub AuthContext, PhantomData<S>);
 
+/// Put in the request by [`Authed`] once the route's scope passed: the `Idempotency-Key` is
+/// looked at only after it (see `idempotency`).
+#[derive(Clone, Copy, Debug)]
+pub struct ScopeChecked;
+
 impl<S> Authed<S> {
     pub fn tenant(&self) -> &Tenant {
         &self.0.tenant
@@ -95,6 +100,7 @@ impl<St: Send + Sync, S: RequiredScope> FromRequestParts<St> for Authed<S> {
         if !Scope::any_grants(&ctx.scopes, &S::SCOPE) {
             return Err(ApiError::forbidden(format!("This API key lacks the {} scope", S::SCOPE)));
         }
+        parts.extensions.insert(ScopeChecked);
         Ok(Authed(ctx, PhantomData))
     }
 }

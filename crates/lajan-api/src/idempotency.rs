@@ -2,7 +2,13 @@
 //! per organization and environment and replayed with `Idempotent-Replayed: true`. The same key
 //! with a different request is 422 `idempotency_key_reused`; while the first request is still
 //! running, 409 `idempotency_in_progress`. Server errors (5xx) are not stored, so a retry with
-//! the same key runs again.
+//! the same key runs again; nor are refusals of the caller (401, 403, 429).
+//!
+//! The key is looked at only once the route's scope has passed: the middleware reads the body
+//! and prepares the claim, and the [`Idempotency`] extractor, which every POST handler takes after
+//! its `Authed` scope, enters it, replays or refuses. So a key without the route's scope gets its
+//! 403 and neither takes the key from the caller who has it, nor learns whether it was used, nor
+//! reads its stored answer.
 //!
 //! A request that changes something claims its key inside the transaction of that change (the
 //! handler hands [`Idempotency::respond`] to the store), so the change and its response commit
@@ -10,9 +16,10 @@
 //! committed, runs afresh at once. Responses that change nothing (4xx) are recorded here after
 //! the handler.
 
-use crate::auth::AuthContext;
+use crate::auth::{AuthContext, ScopeChecked};
 use crate::error::{ApiError, KeyTaken, TryAgain, error_chain};
 use crate::extract::MAX_UPLOAD_BYTES;
+use crate::in_flight::Running;
 use crate::state::AppState;
 use axum::body::{Body, to_bytes};
 use axum::extract::{FromRequestParts, Request, State};
@@ -24,9 +31,8 @@ use lajan_domain::{FieldError, Tenant, Timestamp};
 use lajan_services::failpoint;
 use lajan_store::{IdempotencyClaim, IdempotencyState, IdempotentResponse, ResponseFor};
 use sha2::{Digest, Sha256};
-use std::convert::Infallible;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 pub const HEADER: &str = "idempotency-key";
 pub const REPLAYED_HEADER: &str = "idempotent-replayed";
@@ -58,30 +64,29 @@ pub async fn idempotency(State(state): State<AppState>, req: Request, next: Next
     let Ok(bytes) = to_bytes(body, MAX_UPLOAD_BYTES).await else {
         return ApiError::payload_too_large().into_response();
     };
-    let tenant = &ctx.tenant;
-    // Two requests with one key in this process: the second is answered 409 at once. Across
-    // processes, the key's row in each change's transaction puts them in line instead.
-    let Some(_running) = state.in_flight.enter(tenant, &key) else {
-        return ApiError::idempotency_in_progress().into_response();
-    };
     let claim = IdempotencyClaim {
         request_hash: request_hash(parts.method.as_str(), &path_and_query(&parts.uri), &bytes),
         key,
         at: Timestamp::now(),
         ttl_ms: TTL_MS,
     };
-    match state.store.idempotency_lookup(tenant, &claim.key, &claim.request_hash, claim.at).await {
-        Err(e) => return ApiError::from(e).into_response(),
-        Ok(IdempotencyState::Free) => {}
-        Ok(answered) => return answer(answered),
-    }
-    let claim = Arc::new(Claim { claim, handed: AtomicBool::new(false) });
+    let claim = Arc::new(Claim {
+        claim,
+        tenant: ctx.tenant.clone(),
+        entered: AtomicBool::new(false),
+        handed: AtomicBool::new(false),
+        running: Mutex::new(None),
+    });
     let mut parts = parts;
     parts.extensions.insert(Idempotency(Some(claim.clone())));
     let response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
+    if !claim.entered.load(Ordering::Acquire) {
+        // Refused before the handler reached the key (no scope, a bad path): nothing to keep.
+        return response;
+    }
     // The crash tests stop here: the handler's change has committed, its answer is not sent.
     failpoint::hit("idempotency.after_handler").await;
-    finish(&state, tenant, &claim, response).await
+    finish(&state, &ctx.tenant, &claim, response).await
 }
 
 /// After the handler: replays what another request committed under the key first, or records a
@@ -96,7 +101,9 @@ async fn finish(state: &AppState, tenant: &Tenant, claim: &Claim, response: Resp
         Err(e) => return ApiError::internal(&e).into_response(),
     };
     let recorded_with_change = parts.status.is_success() && claim.handed.load(Ordering::Acquire);
-    let kept = !parts.status.is_server_error() && parts.extensions.get::<TryAgain>().is_none();
+    let refused_caller =
+        matches!(parts.status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN | StatusCode::TOO_MANY_REQUESTS);
+    let kept = !parts.status.is_server_error() && !refused_caller && parts.extensions.get::<TryAgain>().is_none();
     if kept && !recorded_with_change {
         match state.store.idempotency_record(tenant, &claim.claim, parts.status.as_u16(), &body).await {
             Ok(true) => {}
@@ -143,11 +150,17 @@ fn replay(status: u16, body: Vec<u8>) -> Response {
 
 struct Claim {
     claim: IdempotencyClaim,
+    tenant: Tenant,
+    /// Whether the handler's [`Idempotency`] extractor took the key (after the scope passed).
+    entered: AtomicBool,
     /// Whether the handler gave the claim to the store call making its change.
     handed: AtomicBool,
+    /// This process's mark that the key is being answered, held until the answer is kept.
+    running: Mutex<Option<Running>>,
 }
 
-/// The request's `Idempotency-Key`, when it has one: a handler that changes something hands
+/// The request's `Idempotency-Key`, when it has one: a handler that changes something takes it
+/// after its `Authed` scope (a replay or a refusal of the key answers there) and hands
 /// [`Idempotency::respond`] to the store call making the change, so its response is recorded in
 /// that transaction.
 #[derive(Clone, Default)]
@@ -172,11 +185,36 @@ impl Idempotency {
     }
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for Idempotency {
-    type Rejection = Infallible;
+impl FromRequestParts<AppState> for Idempotency {
+    type Rejection = Response;
 
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        Ok(parts.extensions.get::<Idempotency>().cloned().unwrap_or_default())
+    /// Takes the key for this request: 409 while this process answers it already, the stored
+    /// answer (or 422 for another request) when it was used, else the key is this request's.
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let Some(idempotency) = parts.extensions.get::<Idempotency>().cloned() else { return Ok(Idempotency(None)) };
+        let Some(claim) = idempotency.0.clone() else { return Ok(idempotency) };
+        if parts.extensions.get::<ScopeChecked>().is_none() {
+            // A handler that takes the key before its scope would let any key read the answers.
+            tracing::error!("a handler takes Idempotency before Authed");
+            return Err(
+                ApiError::internal(&std::io::Error::other("Idempotency taken before the scope")).into_response()
+            );
+        }
+        // Two requests with one key in this process: the second is answered 409 at once. Across
+        // processes, the key's row in each change's transaction puts them in line instead.
+        let Some(running) = state.in_flight.enter(&claim.tenant, &claim.claim.key) else {
+            return Err(ApiError::idempotency_in_progress().into_response());
+        };
+        let found =
+            state.store.idempotency_lookup(&claim.tenant, &claim.claim.key, &claim.claim.request_hash, claim.claim.at);
+        match found.await {
+            Err(e) => return Err(ApiError::from(e).into_response()),
+            Ok(IdempotencyState::Free) => {}
+            Ok(answered) => return Err(answer(answered)),
+        }
+        *claim.running.lock().unwrap_or_else(PoisonError::into_inner) = Some(running);
+        claim.entered.store(true, Ordering::Release);
+        Ok(idempotency)
     }
 }
 

@@ -52,7 +52,11 @@ impl Email {
                     && !label.ends_with('-')
                     && label.chars().all(|c| c.is_alphanumeric() || c == '-')
             });
-        if local.is_empty() || local.len() > 64 || local.contains('@') || !domain_ok {
+        // One address, as a dot-atom (RFC 5322): no comma, semicolon, quote or angle bracket
+        // that would let a mail header read it as a list of addresses.
+        let atom = |c: char| c.is_alphanumeric() || "!#$%&'*+/=?^_`{|}~-".contains(c);
+        let local_ok = local.split('.').all(|part| !part.is_empty() && part.chars().all(atom));
+        if local.is_empty() || local.len() > 64 || !local_ok || !domain_ok {
             return bad();
         }
         Ok(Email(s.to_owned()))
@@ -288,7 +292,23 @@ mod tests {
     fn email_shapes() {
         assert!(Email::parse("marie@example.ht").is_ok());
         assert!(Email::parse("a.b+c@sub.example.com").is_ok());
-        for bad in ["", "marie", "marie@", "@example.com", "ma rie@example.com", "marie@example", "m@-x.com"] {
+        assert!(Email::parse("o'neil.x@example.ht").is_ok());
+        for bad in [
+            "",
+            "marie",
+            "marie@",
+            "@example.com",
+            "ma rie@example.com",
+            "marie@example",
+            "m@-x.com",
+            "a,evil@evil.example",
+            "a;b@example.com",
+            "\"a\"@example.com",
+            "<a>@example.com",
+            "a..b@example.com",
+            ".a@example.com",
+            "a@b@example.com",
+        ] {
             assert!(Email::parse(bad).is_err(), "{bad}");
         }
     }

@@ -45,6 +45,13 @@ pub fn parse_timezone(name: &str) -> Result<String, String> {
 }
 
 impl Settings {
+    /// Whether `next` changes who must approve a payout: only a key that may approve payouts may
+    /// do that, or a settings key could switch approval off and pay without an approver.
+    pub fn changes_approval_policy(&self, next: &Settings) -> bool {
+        self.payout_approval_required != next.payout_approval_required
+            || self.require_distinct_approver != next.require_distinct_approver
+    }
+
     /// The settings after applying `input`, or every problem with it.
     pub fn updated(&self, input: SettingsInput) -> Result<Settings, Invalid> {
         let mut errors = FieldErrors::new();

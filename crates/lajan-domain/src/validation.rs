@@ -62,10 +62,18 @@ impl std::error::Error for Invalid {}
 /// C1 range) that no screen shows and that an SMS, an email subject or a Stellar memo would carry
 /// as garbage, or an invisible character that changes how the rest reads (bidirectional
 /// overrides and isolates, which can make a memo display as something else; zero-width space and
-/// byte-order mark; line and paragraph separators). With `lines`, line breaks and tabs are
-/// allowed, for notes of several lines. Joiners and directional marks stay: scripts need them.
+/// byte-order mark; line and paragraph separators; characters that display as nothing, so a
+/// name can look blank or like another: tag characters, invisible operators, interlinear
+/// annotation marks, the Mongolian vowel separator, the soft hyphen, the deprecated format
+/// characters and the Hangul fillers). With `lines`, line breaks and tabs are allowed, for notes
+/// of several lines. Joiners (ZWJ, ZWNJ) and directional marks stay: scripts need them.
 pub fn control_character(text: &str, lines: bool) -> Option<String> {
-    let invisible = |c: char| matches!(c, '\u{200B}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}');
+    let invisible = |c: char| {
+        matches!(c,
+            '\u{00AD}' | '\u{115F}' | '\u{1160}' | '\u{180E}' | '\u{200B}' | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{3164}' | '\u{FEFF}' | '\u{FFA0}'
+            | '\u{FFF9}'..='\u{FFFB}' | '\u{E0000}'..='\u{E007F}')
+    };
     let breaks = |c: char| matches!(c, '\n' | '\r' | '\t' | '\u{2028}' | '\u{2029}');
     let refused = |c: char| (c.is_control() || invisible(c) || breaks(c)) && !(lines && breaks(c));
     let (at, c) = text.chars().enumerate().find(|&(_, c)| refused(c))?;
@@ -158,7 +166,27 @@ mod tests {
         {
             assert!(parse_text(Some(bad), 100, true).is_err(), "{bad:?}");
         }
-        for fine in ["Mèsi anpil", "\u{5E9}\u{5DC}\u{5D5}\u{5DD}\u{200F}", "👩\u{200D}👩\u{200D}👧", "a\u{2029}b"]
+        let hidden = [
+            "\u{E0041}x",
+            "x\u{E007F}",
+            "a\u{2060}b",
+            "a\u{2064}b",
+            "\u{FFF9}x",
+            "\u{FFFB}x",
+            "a\u{180E}b",
+            "a\u{00AD}b",
+            "a\u{206A}b",
+            "a\u{206F}b",
+            "\u{115F}",
+            "\u{1160}",
+            "\u{3164}",
+            "\u{FFA0}",
+        ];
+        for bad in hidden {
+            assert!(parse_text(Some(bad), 100, true).is_err(), "{bad:?}");
+        }
+        for fine in
+            ["Mèsi anpil", "\u{5E9}\u{5DC}\u{5D5}\u{5DD}\u{200F}", "👩\u{200D}👩\u{200D}👧", "a\u{2029}b", "a\u{200C}b"]
         {
             assert!(parse_text(Some(fine), 100, true).is_ok(), "{fine:?}");
         }

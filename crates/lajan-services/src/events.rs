@@ -4,12 +4,14 @@ use crate::views::clients::ClientView;
 use crate::views::disbursements::DisbursementView;
 use crate::views::invoices::{InvoiceView, PaymentLinkView};
 use crate::views::payouts::PayoutView;
+use crate::views::settings::SettingsView;
 use lajan_domain::Timestamp;
 use lajan_domain::client::Client;
 use lajan_domain::disbursement::Disbursement;
 use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::payment::PaymentLink;
 use lajan_domain::payout::PayoutDetail;
+use lajan_domain::settings::Settings;
 use lajan_store::NewEvent;
 use serde::Serialize;
 
@@ -40,4 +42,19 @@ pub fn payout_event(d: &PayoutDetail) -> NewEvent {
 /// A disbursement change: the disbursement with its counts. The store sets the type.
 pub fn disbursement_event(d: &Disbursement) -> NewEvent {
     event("disbursement.created", &DisbursementView::from(d))
+}
+
+/// A settings change: the settings after it, the key that made it (`updatedByKey`) and the
+/// previous value of each field it changed (`previous`), as Stripe's `previous_attributes`.
+pub fn settings_event(key_id: &str, before: &Settings, after: &Settings) -> NewEvent {
+    let view = |s: &Settings| match serde_json::to_value(SettingsView::from(s)) {
+        Ok(serde_json::Value::Object(fields)) => fields,
+        _ => serde_json::Map::new(),
+    };
+    let (before, mut object) = (view(before), view(after));
+    let previous: serde_json::Map<String, serde_json::Value> =
+        before.into_iter().filter(|(field, value)| object.get(field) != Some(value)).collect();
+    object.insert("updatedByKey".into(), key_id.into());
+    object.insert("previous".into(), previous.into());
+    NewEvent { event_type: "settings.updated", object: object.into() }
 }

@@ -1,7 +1,7 @@
 //! Organizations, their API keys and their per-environment settings: who may call the API, and
 //! the defaults every other area reads.
 
-use crate::StoreResult;
+use crate::{NewEvent, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::Invalid;
 use lajan_domain::apikey::ApiKey;
@@ -16,8 +16,9 @@ pub struct NewApiKey {
     pub secret_hash: String,
 }
 
-/// A partial update of settings: the settings after it, or the refusal of a bad field.
-pub type SettingsChange<'a> = &'a (dyn Fn(&Settings) -> Result<Settings, Invalid> + Send + Sync);
+/// A partial update of settings: the settings after it with the event that records the change
+/// (none when nothing changed), or the refusal of a bad field or of the caller.
+pub type SettingsChange<'a> = &'a (dyn Fn(&Settings) -> Result<(Settings, Option<NewEvent>), Invalid> + Send + Sync);
 
 #[async_trait]
 pub trait OrgStore: Send + Sync {
@@ -39,8 +40,8 @@ pub trait OrgStore: Send + Sync {
     async fn get_settings(&self, tenant: &Tenant) -> StoreResult<Settings>;
     async fn put_settings(&self, tenant: &Tenant, settings: &Settings, at: Timestamp) -> StoreResult<()>;
     /// Applies `change` to the tenant's settings as this transaction reads them (locked, so two
-    /// partial updates never lose one another's fields) and stores the result; a refusal is
-    /// `Rejected`.
+    /// partial updates never lose one another's fields) and stores the result with its event; a
+    /// refusal is `Rejected`.
     async fn update_settings(
         &self,
         tenant: &Tenant,

@@ -274,8 +274,11 @@ impl OrgStore for ThisStore {
             .bind(tenant.env.as_str())
             .fetch_optional(&mut *tx)
             .await?;
-        let next = change(&settings_from_row(row.as_ref())?).map_err(StoreError::Rejected)?;
+        let (next, event) = change(&settings_from_row(row.as_ref())?).map_err(StoreError::Rejected)?;
         upsert_settings(&mut tx, tenant, &next, at).await?;
+        if let Some(event) = event {
+            insert_event(&mut tx, tenant, at, &event).await?;
+        }
         self.commit(tx).await?;
         Ok(next)
     }

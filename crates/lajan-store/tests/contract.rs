@@ -410,8 +410,10 @@ contract!(a_write_abandoned_at_any_point_leaves_the_writer_usable, |store| {
 contract!(partial_settings_updates_never_lose_one_another, |store| {
     let o = org(&store, "Acme").await;
     let t = tenant(&o, Environment::Test);
-    let no_approval = |s: &Settings| Ok(Settings { payout_approval_required: false, ..s.clone() });
-    let in_haiti = |s: &Settings| Ok(Settings { timezone: "America/Port-au-Prince".into(), ..s.clone() });
+    let no_approval = |s: &Settings| Ok((Settings { payout_approval_required: false, ..s.clone() }, None));
+    let recorded = || NewEvent { event_type: "settings.updated", object: serde_json::json!({ "timezone": "x" }) };
+    let in_haiti =
+        |s: &Settings| Ok((Settings { timezone: "America/Port-au-Prince".into(), ..s.clone() }, Some(recorded())));
     let (a, b) = tokio::join!(
         store.update_settings(&t, &no_approval, Timestamp::now()),
         store.update_settings(&t, &in_haiti, Timestamp::now())
@@ -423,4 +425,6 @@ contract!(partial_settings_updates_never_lose_one_another, |store| {
     let refused = |_: &Settings| Err(lajan_domain::Invalid::new("validation_error", "no"));
     assert!(matches!(store.update_settings(&t, &refused, Timestamp::now()).await, Err(StoreError::Rejected(_))));
     assert_eq!(store.get_settings(&t).await.unwrap(), now, "a refused change changes nothing");
+    let events = store.list_events(&t, &EventQuery::default()).await.unwrap();
+    assert_eq!(events.total, 1, "the change's event, written with it");
 });

@@ -7,7 +7,7 @@ use lajan_api::Application;
 use lajan_api::keys::issue_key;
 use lajan_domain::apikey::parse_scopes;
 use lajan_domain::id::IdKind;
-use lajan_domain::org::{Organization, Tier};
+use lajan_domain::org::{Organization, Tier, parse_org_name};
 use lajan_domain::scope::Scope;
 use lajan_domain::{Environment, Timestamp};
 use lajan_services::Services;
@@ -144,17 +144,9 @@ async fn shutdown_signal() {
 async fn orgs(store: &dyn Store, cmd: &OrgsCommand) -> anyhow::Result<()> {
     match cmd {
         OrgsCommand::Create { name, tier } => {
-            let name = name.trim();
-            if name.is_empty() {
-                bail!("--name must not be empty");
-            }
+            let name = parse_org_name(name).map_err(|rule| anyhow::anyhow!("--name {rule}"))?;
             let tier: Tier = tier.parse().map_err(anyhow::Error::msg)?;
-            let org = Organization {
-                id: IdKind::Organization.generate(),
-                name: name.to_owned(),
-                tier,
-                created_at: Timestamp::now(),
-            };
+            let org = Organization { id: IdKind::Organization.generate(), name, tier, created_at: Timestamp::now() };
             store.create_organization(&org).await?;
             eprintln!("created organization {:?} ({} tier)", org.name, org.tier);
             println!("{}", org.id);

@@ -41,6 +41,11 @@ fn orgs_and_keys_print_only_what_scripts_need() {
     );
 
     stdout(&lajan(dir.path(), &["orgs", "create", "--name", "Second"]));
+    for hidden in ["Evil\u{202E}moc.knab", "Split\nline", "\u{3164}", "  "] {
+        let refused = lajan(dir.path(), &["orgs", "create", "--name", hidden]);
+        assert!(!refused.status.success(), "{hidden:?} was taken as a name");
+        assert!(String::from_utf8_lossy(&refused.stderr).contains("--name"), "{hidden:?}");
+    }
     let ambiguous = lajan(dir.path(), &["keys", "create", "--env", "test"]);
     assert!(!ambiguous.status.success(), "two organizations need --org");
     let test_key =

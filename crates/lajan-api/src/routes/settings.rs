@@ -9,44 +9,14 @@ use crate::state::AppState;
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
-use lajan_domain::settings::{Settings, SettingsInput};
-use serde::{Deserialize, Serialize};
-use std::str::FromStr;
+use lajan_domain::scope::Scope;
+use lajan_domain::settings::SettingsInput;
+use lajan_services::views::settings::SettingsView;
+use serde::Deserialize;
 use utoipa::ToSchema;
 
 pub fn routes() -> Router<AppState> {
     Router::new().route("/settings", get(fetch).put(update))
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SettingsView {
-    /// Currency of new invoices that name none: `HTG` or `USD`.
-    #[schema(example = "HTG")]
-    pub default_currency: String,
-    /// Percent applied to line items without their own `taxRate`, 0 to 100, up to 3 decimals.
-    #[schema(value_type = f64, example = 10)]
-    pub default_tax_rate: serde_json::Number,
-    /// When true, new payouts wait for approval.
-    pub payout_approval_required: bool,
-    /// When true, the key approving a payout must differ from the key that created it.
-    pub require_distinct_approver: bool,
-    /// IANA timezone in which invoice due dates are judged.
-    #[schema(example = "America/Port-au-Prince")]
-    pub timezone: String,
-}
-
-impl From<&Settings> for SettingsView {
-    fn from(s: &Settings) -> Self {
-        SettingsView {
-            default_currency: s.default_currency.code().to_owned(),
-            default_tax_rate: serde_json::Number::from_str(&s.default_tax_rate.to_string())
-                .unwrap_or_else(|_| serde_json::Number::from(0)),
-            payout_approval_required: s.payout_approval_required,
-            require_distinct_approver: s.require_distinct_approver,
-            timezone: s.timezone.clone(),
-        }
-    }
 }
 
 /// Fields to change; those left out keep their value. None can be cleared: `null` is a
@@ -74,7 +44,9 @@ pub async fn fetch(auth: Authed<SettingsRead>, State(state): State<AppState>) ->
 }
 
 #[utoipa::path(put, path = "/v1/settings", tag = "Settings", request_body = UpdateSettings,
-    responses((status = 200, body = SettingsView), (status = 400, body = ErrorBody)))]
+    description = "Changes the fields given; every change writes a settings.updated event naming the key and the previous values. Changing payoutApprovalRequired or requireDistinctApprover (the approval policy) also needs payouts:approve.",
+    responses((status = 200, body = SettingsView), (status = 400, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "forbidden: the key lacks settings:write, or changes the approval policy without payouts:approve; nothing changed")))]
 pub async fn update(
     auth: Authed<SettingsWrite>,
     State(state): State<AppState>,
@@ -87,6 +59,7 @@ pub async fn update(
         require_distinct_approver: body.require_distinct_approver,
         timezone: body.timezone,
     };
-    let next = state.services.update_settings(auth.tenant(), input).await?;
+    let may_set_approval_policy = Scope::any_grants(&auth.0.scopes, &Scope::ApprovePayouts);
+    let next = state.services.update_settings(auth.tenant(), &auth.0.key_id, may_set_approval_policy, input).await?;
     Ok(Json(SettingsView::from(&next)))
 }

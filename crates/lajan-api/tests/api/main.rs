@@ -17,4 +17,5 @@ mod live;
 mod openapi;
 mod pay;
 mod payouts;
+mod security;
 mod settings;

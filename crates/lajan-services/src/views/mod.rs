@@ -5,6 +5,7 @@ pub mod clients;
 pub mod disbursements;
 pub mod invoices;
 pub mod payouts;
+pub mod settings;
 
 use lajan_domain::money::format_scaled;
 use std::str::FromStr;

@@ -1,0 +1,107 @@
+//! What an attacker's probe found: a narrow key getting around scopes through
+//! `Idempotency-Key`, and a settings key switching approval off.
+
+use crate::common::{TestApp, WALLET, expect_error};
+use lajan_domain::Environment;
+use serde_json::{Value, json};
+
+async fn post_keyed(
+    app: &TestApp,
+    api_key: &str,
+    path: &str,
+    idempotency_key: &str,
+    body: &Value,
+) -> reqwest::Response {
+    app.http
+        .post(app.url(path))
+        .bearer_auth(api_key)
+        .header("idempotency-key", idempotency_key)
+        .json(body)
+        .send()
+        .await
+        .unwrap()
+}
+
+api_test!(a_key_without_the_scope_never_touches_an_idempotency_key, |app| {
+    let reader = app.key(None, Environment::Test, &["events:read"]).await;
+    let payout = json!({ "walletAccountId": WALLET, "assetAmount": 5, "assetCode": "USDC" });
+    // A 403 is not kept: the caller who has the scope gets its own answer under the key.
+    let r = post_keyed(app, &reader, "/v1/payouts", "payroll-2026-11", &payout).await;
+    expect_error(r, 403, "forbidden").await;
+    let r = post_keyed(app, &app.key, "/v1/payouts", "payroll-2026-11", &payout).await;
+    assert_eq!(r.status(), 201, "the real request runs");
+    let created: Value = r.json().await.unwrap();
+
+    // A used key is neither replayed to nor reported to a key without the scope.
+    let client = json!({ "firstName": "Marie", "lastName": "Jean" });
+    assert_eq!(post_keyed(app, &app.key, "/v1/clients", "onboard-marie", &client).await.status(), 201);
+    for body in [&client, &json!({ "firstName": "Other", "lastName": "Body" })] {
+        let r = post_keyed(app, &reader, "/v1/clients", "onboard-marie", body).await;
+        assert!(r.headers().get("idempotent-replayed").is_none());
+        expect_error(r, 403, "forbidden").await;
+    }
+    let id = created["id"].as_str().unwrap();
+    let approver = app.key(None, Environment::Test, &["payouts:approve"]).await;
+    let approve = format!("/v1/payouts/{id}/approve");
+    assert_eq!(post_keyed(app, &approver, &approve, "approve-1", &json!({})).await.status(), 200);
+    let payouts_reader = app.key(None, Environment::Test, &["payouts:read"]).await;
+    expect_error(post_keyed(app, &payouts_reader, &approve, "approve-1", &json!({})).await, 403, "forbidden").await;
+    let replay = post_keyed(app, &approver, &approve, "approve-1", &json!({})).await;
+    assert_eq!(replay.headers()["idempotent-replayed"], "true", "a key with the scope still gets the replay");
+});
+
+api_test!(the_approval_policy_is_the_approvers_to_change, |app| {
+    let settings_key = app.key(None, Environment::Test, &["settings:write", "settings:read"]).await;
+    let put = |key: String, body: Value| async move {
+        app.http.put(app.url("/v1/settings")).bearer_auth(key).json(&body).send().await.unwrap()
+    };
+    for body in [
+        json!({ "payoutApprovalRequired": false }),
+        json!({ "requireDistinctApprover": true }),
+        json!({ "timezone": "America/Port-au-Prince", "payoutApprovalRequired": false }),
+    ] {
+        let e = expect_error(put(settings_key.clone(), body).await, 403, "forbidden").await;
+        assert!(e["message"].as_str().unwrap().contains("payouts:approve"), "{e}");
+    }
+    let now: Value = app.get("/v1/settings").await.json().await.unwrap();
+    assert_eq!((now["payoutApprovalRequired"].as_bool(), now["timezone"].as_str()), (Some(true), Some("UTC")));
+    assert_eq!(
+        app.get("/v1/events?type=settings.updated").await.json::<Value>().await.unwrap()["pagination"]["total"],
+        0
+    );
+    // Naming the policy as it stands is no change: a settings key may send the whole document back.
+    let same = json!({ "payoutApprovalRequired": true, "requireDistinctApprover": false, "timezone": "America/Port-au-Prince" });
+    assert_eq!(put(settings_key.clone(), same).await.status(), 200);
+
+    let (approver, approver_id) =
+        app.key_with_id(None, Environment::Test, &["settings:write", "payouts:approve"]).await;
+    assert_eq!(put(approver, json!({ "payoutApprovalRequired": false })).await.status(), 200);
+    let events: Value = app.get("/v1/events?type=settings.updated").await.json().await.unwrap();
+    assert_eq!(events["pagination"]["total"], 2, "one event per change");
+    let latest = &events["data"][0]["data"]["object"];
+    assert_eq!(latest["payoutApprovalRequired"], false);
+    assert_eq!(latest["updatedByKey"], approver_id.as_str());
+    assert_eq!(latest["previous"], json!({ "payoutApprovalRequired": true }), "only what changed, as it was");
+    assert_eq!(events["data"][1]["data"]["object"]["previous"], json!({ "timezone": "UTC" }));
+});
+
+api_test!(text_that_hides_itself_is_refused_naming_the_field, |app| {
+    let hidden = ["\u{3164}", "Jean\u{E0041}", "Jean\u{2060}", "Je\u{00AD}an", "\u{FFA0}", "Jean\u{206A}", "\u{115F}"];
+    for name in hidden {
+        let r = app.post("/v1/clients", &json!({ "firstName": name, "lastName": "Pierre" })).await;
+        let e = expect_error(r, 400, "validation_error").await;
+        assert_eq!(e["details"][0]["field"], "firstName", "{name:?}: {e}");
+    }
+    let r = app.post("/v1/clients", &json!({ "firstName": "\u{3164}", "lastName": "\u{3164}" })).await;
+    assert_eq!(expect_error(r, 400, "validation_error").await["details"].as_array().unwrap().len(), 2);
+    let r =
+        app.post("/v1/clients", &json!({ "firstName": "A", "lastName": "B", "email": "a,evil@evil.example" })).await;
+    assert_eq!(expect_error(r, 400, "validation_error").await["details"][0]["field"], "email");
+    let memo = json!({ "walletAccountId": WALLET, "assetAmount": 1, "assetCode": "USDC", "memo": "pay\u{2062}me" });
+    expect_error(app.post("/v1/payouts", &memo).await, 400, "invalid_memo").await;
+    // Joiners stay: scripts and emoji need them.
+    let r = app.post("/v1/clients", &json!({ "firstName": "Ann\u{200C}a", "lastName": "👩\u{200D}👩" })).await;
+    assert_eq!(r.status(), 201);
+    let list: Value = app.get("/v1/clients").await.json().await.unwrap();
+    assert_eq!(list["pagination"]["total"], 1, "nothing else was stored");
+});
