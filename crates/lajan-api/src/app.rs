@@ -13,7 +13,7 @@ use anyhow::Context;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, MatchedPath};
-use axum::http::{HeaderName, Request, StatusCode};
+use axum::http::{HeaderName, HeaderValue, Request, StatusCode, header};
 use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -27,6 +27,7 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 use utoipa_swagger_ui::SwaggerUi;
@@ -72,17 +73,24 @@ impl Application {
 
 /// The whole HTTP surface.
 pub fn router(state: AppState) -> Router {
+    let fixed = |name, value| SetResponseHeaderLayer::overriding(name, HeaderValue::from_static(value));
+    // Every answer of the API carries a tenant's data or its absence: no cache may keep one.
     let api = routes::v1()
         .route_layer(from_fn_with_state(state.clone(), idempotency::idempotency))
         .route_layer(from_fn_with_state(state.clone(), ratelimit::limit))
-        .route_layer(from_fn_with_state(state.clone(), auth::authenticate));
+        .route_layer(from_fn_with_state(state.clone(), auth::authenticate))
+        .layer(fixed(header::CACHE_CONTROL, "no-store"));
+    // The reference may be read anywhere but shown inside no other site's frame.
+    let docs = Router::from(SwaggerUi::new("/docs").url("/v1/openapi.json", openapi::document()))
+        .layer(fixed(header::X_FRAME_OPTIONS, "DENY"))
+        .layer(fixed(header::CONTENT_SECURITY_POLICY, "frame-ancestors 'none'"));
     Router::new()
         .nest("/v1/mfi", api.clone())
         .nest("/v1", api)
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
         .merge(routes::pay::routes())
-        .merge(SwaggerUi::new("/docs").url("/v1/openapi.json", openapi::document()))
+        .merge(docs)
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -104,6 +112,8 @@ pub fn router(state: AppState) -> Router {
                 })
                 .on_response(DefaultOnResponse::new().level(Level::INFO)),
         )
+        // No answer is to be read as another type than it says (an error's JSON as HTML, say).
+        .layer(fixed(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
         .with_state(state)

@@ -254,6 +254,10 @@ async fn text(browser: &Client, id: &str) -> anyhow::Result<String> {
 /// What the customer does: open the link, check what is owed, simulate paying, see it paid.
 async fn pay_in_browser(browser: &Client, cdp: &Cdp, pay_url: &str, shots: &Path) -> anyhow::Result<()> {
     browser.goto(pay_url).await?;
+    // The page runs under a Content-Security-Policy that lets in only its own style and script
+    // by nonce: the stylesheet applied (the body's background) and the script ran (#paid-at, below).
+    let background = browser.execute("return getComputedStyle(document.body).backgroundColor;", vec![]).await?;
+    ensure!(background == json!("rgb(245, 246, 248)"), "the page's style was not applied: {background}");
     let total = text(browser, "total").await?;
     ensure!(total.contains("59.97"), "#total shows {total:?}");
     // The status is capitalized by CSS, and WebDriver reports the rendered text.

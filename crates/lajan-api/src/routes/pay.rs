@@ -21,9 +21,31 @@ use lajan_services::views::money;
 use lajan_store::incoming_payments::IntentTarget;
 use minijinja::{Environment, context};
 use std::sync::OnceLock;
+use tower_http::set_header::SetResponseHeaderLayer;
 
+/// The page's URL is the capability to see what is owed, so nothing may frame it, send it on as
+/// a referrer or load anything into it; these headers go on every `/pay` answer, and the page
+/// itself adds a policy that lets in its own style and script by nonce.
 pub fn routes() -> Router<AppState> {
-    Router::new().route("/pay/{id}", get(page)).route("/pay/{id}/simulate", post(simulate))
+    let fixed = |name, value| SetResponseHeaderLayer::overriding(name, HeaderValue::from_static(value));
+    Router::new()
+        .route("/pay/{id}", get(page))
+        .route("/pay/{id}/simulate", post(simulate))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static("default-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+        ))
+        .layer(fixed(header::X_FRAME_OPTIONS, "DENY"))
+        .layer(fixed(header::REFERRER_POLICY, "no-referrer"))
+}
+
+/// The page's policy: nothing but its own inline style and script (by this answer's nonce),
+/// images from `data:` only, forms posting back to Lajan, never framed.
+fn page_policy(nonce: &str) -> String {
+    format!(
+        "default-src 'none'; style-src 'nonce-{nonce}'; script-src 'nonce-{nonce}'; img-src data:; \
+         form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    )
 }
 
 fn templates() -> &'static Environment<'static> {
@@ -38,7 +60,7 @@ fn templates() -> &'static Environment<'static> {
 }
 
 fn not_found_page() -> Response {
-    let body = "<!doctype html><meta charset=utf-8><meta name=viewport content=\"width=device-width\"><title>Not found</title><p style=\"font-family:system-ui;padding:2rem\">This payment page does not exist.</p>";
+    let body = "<!doctype html><meta charset=utf-8><meta name=viewport content=\"width=device-width\"><title>Not found</title><p>This payment page does not exist.</p>";
     (StatusCode::NOT_FOUND, Html(body)).into_response()
 }
 
@@ -51,10 +73,15 @@ async fn page(State(state): State<AppState>, Path(id): Path<String>) -> Response
     if !plausible(&id) {
         return not_found_page();
     }
-    match render(&state, &id).await {
+    let nonce = lajan_domain::hex::encode(&rand::random::<[u8; 16]>());
+    match render(&state, &id, &nonce).await {
         Ok(Some(html)) => {
             let mut response = Html(html).into_response();
-            response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            let headers = response.headers_mut();
+            headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            if let Ok(policy) = HeaderValue::from_str(&page_policy(&nonce)) {
+                headers.insert(header::CONTENT_SECURITY_POLICY, policy);
+            }
             response
         }
         Ok(None) => not_found_page(),
@@ -62,7 +89,7 @@ async fn page(State(state): State<AppState>, Path(id): Path<String>) -> Response
     }
 }
 
-async fn render(state: &AppState, id: &str) -> Result<Option<String>, ApiError> {
+async fn render(state: &AppState, id: &str, nonce: &str) -> Result<Option<String>, ApiError> {
     let Some((mut intent, mut target)) = state.store.get_payment_intent(id).await? else { return Ok(None) };
     if let IntentTarget::Invoice(d) = &target
         && d.invoice.status == InvoiceStatus::Sent
@@ -80,7 +107,7 @@ async fn render(state: &AppState, id: &str) -> Result<Option<String>, ApiError> 
         (code == lajan_domain::asset::NATIVE || issuer.is_some())
             .then(|| (ledger.receiving_account().to_owned(), issuer))
     });
-    page_html(&org, &intent, &target, live).map(Some)
+    page_html(&org, &intent, &target, live, nonce).map(Some)
 }
 
 /// `live`: where live payments go (receiving account and asset issuer), when they can be taken.
@@ -89,6 +116,7 @@ fn page_html(
     intent: &PaymentIntent,
     target: &IntentTarget,
     live: Option<(String, Option<String>)>,
+    nonce: &str,
 ) -> Result<String, ApiError> {
     let now = Timestamp::now();
     let sandbox = !intent.env.is_live();
@@ -161,7 +189,7 @@ fn page_html(
                 }),
                 paid_at_iso => intent.paid_at.map(|t| t.to_string()),
                 destination, issuer, reference => intent.reference, intent_id => intent.id,
-                sep7_uri => sep7, qr_svg => qr,
+                sep7_uri => sep7, qr_svg => qr, nonce,
             })
         })
         .map_err(|e| ApiError::internal(&e))

@@ -105,3 +105,50 @@ api_test!(text_that_hides_itself_is_refused_naming_the_field, |app| {
     let list: Value = app.get("/v1/clients").await.json().await.unwrap();
     assert_eq!(list["pagination"]["total"], 1, "nothing else was stored");
 });
+
+api_test!(pages_and_answers_carry_headers_that_keep_them_to_themselves, |app| {
+    let client = app.reachable_client().await;
+    let invoice = app.invoice(client["id"].as_str().unwrap(), json!({})).await;
+    let pi = invoice["paymentLink"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let page = app.http.get(app.url(&format!("/pay/{pi}"))).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    let headers = page.headers().clone();
+    let html = page.text().await.unwrap();
+    let policy = headers["content-security-policy"].to_str().unwrap().to_owned();
+    let nonce = policy.split("'nonce-").nth(1).and_then(|rest| rest.split('\'').next()).unwrap().to_owned();
+    assert!(nonce.len() >= 22, "a nonce of at least 128 bits: {policy}");
+    for directive in ["default-src 'none'", "img-src data:", "form-action 'self'", "frame-ancestors 'none'"] {
+        assert!(policy.contains(directive), "{directive} in {policy}");
+    }
+    assert!(!policy.contains("unsafe-inline"), "{policy}");
+    assert!(
+        html.contains(&format!("<style nonce=\"{nonce}\">")) && html.contains(&format!("<script nonce=\"{nonce}\">"))
+    );
+    assert_eq!(html.matches("<script").count(), 1, "no script the policy does not let in");
+    assert!(!html.contains(" style=\""), "no inline style attribute, which the policy would block");
+    for (name, value) in
+        [("x-frame-options", "DENY"), ("x-content-type-options", "nosniff"), ("referrer-policy", "no-referrer")]
+    {
+        assert_eq!(headers[name], value, "{name}");
+    }
+    let again = app.http.get(app.url(&format!("/pay/{pi}"))).send().await.unwrap();
+    assert!(!again.headers()["content-security-policy"].to_str().unwrap().contains(&nonce), "a nonce per answer");
+    let missing = app.http.get(app.url("/pay/pi_00000000000000000000000000000000")).send().await.unwrap();
+    assert_eq!(missing.status(), 404);
+    assert_eq!(missing.headers()["x-frame-options"], "DENY");
+    assert!(missing.headers()["content-security-policy"].to_str().unwrap().contains("frame-ancestors 'none'"));
+
+    let docs = app.http.get(app.url("/docs/")).send().await.unwrap();
+    assert_eq!(docs.status(), 200);
+    assert_eq!(docs.headers()["x-frame-options"], "DENY");
+    assert_eq!(docs.headers()["content-security-policy"], "frame-ancestors 'none'");
+    for path in ["/v1/clients", "/v1/mfi/settings", "/v1/clients/cli_nope"] {
+        let r = app.get(path).await;
+        assert_eq!(r.headers()["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(r.headers()["cache-control"], "no-store", "{path}: tenant data is never cached");
+    }
+    let unauthenticated = app.http.get(app.url("/v1/clients")).send().await.unwrap();
+    assert_eq!(unauthenticated.status(), 401);
+    assert_eq!(unauthenticated.headers()["cache-control"], "no-store");
+    assert_eq!(app.get("/v1/nope").await.headers()["x-content-type-options"], "nosniff", "every answer");
+});
