@@ -53,7 +53,8 @@ impl Application {
         tracing::info!(counter = limiter.name(), "rate limits counted");
         let keys = Arc::new(KeyCache::new(Duration::from_millis(config.auth_cache_ms)));
         let in_flight = Arc::default();
-        let state = AppState { services, store, limiter, config: Arc::new(config), keys, in_flight };
+        let pay_misses = Arc::default();
+        let state = AppState { services, store, limiter, config: Arc::new(config), keys, in_flight, pay_misses };
         Ok(Application { listener, state })
     }
 
@@ -67,7 +68,9 @@ impl Application {
 
     /// Serves until `shutdown` resolves, then finishes requests in flight.
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
-        axum::serve(self.listener, router(self.state.clone())).with_graceful_shutdown(shutdown).await
+        // The client's address throttles guesses at payment pages.
+        let app = router(self.state.clone()).into_make_service_with_connect_info::<SocketAddr>();
+        axum::serve(self.listener, app).with_graceful_shutdown(shutdown).await
     }
 }
 

@@ -14,10 +14,13 @@ pub struct AppConfig {
     /// How long a resolved API key is trusted without asking the store again (0: never);
     /// a revoked key stops working on a running server within this.
     pub auth_cache_ms: u64,
+    /// `/pay` pages a client address may ask for that do not exist, per minute, before every
+    /// page answers it 429 until the minute ends (0: no limit).
+    pub pay_miss_limit: u64,
 }
 
 impl Default for AppConfig {
     fn default() -> Self {
-        AppConfig { rate_limits: TierLimits::default(), redis_url: None, auth_cache_ms: 1000 }
+        AppConfig { rate_limits: TierLimits::default(), redis_url: None, auth_cache_ms: 1000, pay_miss_limit: 30 }
     }
 }

@@ -5,6 +5,7 @@ use crate::caller::KeyCache;
 use crate::config::AppConfig;
 use crate::counters::HitCounter;
 use crate::in_flight::InFlight;
+use crate::pay_throttle::MissThrottle;
 use lajan_services::Services;
 use lajan_store::Store;
 use std::sync::Arc;
@@ -19,6 +20,8 @@ pub struct AppState {
     pub keys: Arc<KeyCache>,
     /// The `Idempotency-Key`s this process is answering now.
     pub in_flight: Arc<InFlight>,
+    /// Client addresses that guessed too many payment pages this minute.
+    pub pay_misses: Arc<MissThrottle>,
 }
 
 impl AppState {

@@ -1,4 +1,5 @@
-//! Prefixed, time-ordered identifiers (`cli_0193...`): a kind prefix plus a lowercase UUIDv7.
+//! Prefixed identifiers (`cli_0193...`): a kind prefix plus 32 lowercase hex digits, a UUIDv7
+//! (time-ordered) for every kind but the payment page's, whose id is its capability.
 
 /// The kinds of identifiers Lajan hands out, each with its prefix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,11 +43,23 @@ impl IdKind {
     }
 
     /// A new identifier of this kind. UUIDv7 sorts by creation time, so ids are index friendly.
+    /// A payment intent's id is the URL of its public page, which anyone holding it may open, so
+    /// it carries 128 bits from the operating system's generator and nothing else: no time, no
+    /// counter, nothing shared with the invoice's id made in the same millisecond.
     pub fn generate(self) -> String {
-        let uuid = uuid::Uuid::now_v7();
+        let bytes = match self {
+            IdKind::PaymentIntent => {
+                let mut bytes = [0u8; 16];
+                // Without a working OS generator no unguessable capability can be issued at all.
+                getrandom::fill(&mut bytes)
+                    .unwrap_or_else(|e| panic!("the operating system's random generator failed: {e}"));
+                bytes
+            }
+            _ => *uuid::Uuid::now_v7().as_bytes(),
+        };
         let mut id = String::with_capacity(self.prefix().len() + 32);
         id.push_str(self.prefix());
-        id.push_str(uuid.simple().encode_lower(&mut uuid::Uuid::encode_buffer()));
+        id.push_str(&crate::hex::encode(&bytes));
         id
     }
 }
@@ -64,5 +77,20 @@ mod tests {
         assert_ne!(a, b);
         assert!(a < b, "v7 ids sort by creation time");
         assert_eq!(a, a.to_lowercase());
+    }
+
+    #[test]
+    fn payment_page_ids_share_nothing_with_ids_made_beside_them() {
+        let invoice = IdKind::Invoice.generate();
+        let pages: Vec<String> = (0..64).map(|_| IdKind::PaymentIntent.generate()).collect();
+        for page in &pages {
+            assert!(page.starts_with("pi_") && page.len() == 3 + 32, "{page}");
+            assert!(page.bytes().skip(3).all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+            // A UUIDv7 shares its leading 12 hex digits (the millisecond) with any id made then.
+            assert_ne!(page[3..11], invoice[4..12], "{page} looks time-ordered beside {invoice}");
+        }
+        // The version nibble of a UUID (position 12) is free here: all 16 values turn up.
+        let nibbles: std::collections::HashSet<u8> = pages.iter().map(|p| p.as_bytes()[3 + 12]).collect();
+        assert!(nibbles.len() > 4, "the 13th digit varies, as it cannot in a UUID");
     }
 }

@@ -79,6 +79,11 @@ pub struct ServeArgs {
     #[arg(long, env = "LAJAN_AUTH_CACHE_MS")]
     pub auth_cache_ms: Option<u64>,
 
+    /// Payment pages that do not exist a client address may ask for per minute before every
+    /// `/pay` page answers it 429 until the minute ends (default 30; 0 turns the limit off).
+    #[arg(long, env = "LAJAN_PAY_MISS_LIMIT")]
+    pub pay_miss_limit: Option<u64>,
+
     /// Submissions of a payout before an error that left nothing applied becomes final (default 5).
     #[arg(long, env = "LAJAN_PAYOUT_MAX_ATTEMPTS")]
     pub payout_max_attempts: Option<i64>,

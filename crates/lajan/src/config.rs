@@ -41,6 +41,7 @@ pub struct FileConfig {
     pub sms_from: Option<String>,
     pub payout_max_attempts: Option<i64>,
     pub auth_cache_ms: Option<u64>,
+    pub pay_miss_limit: Option<u64>,
     pub sandbox_ledger_close_ms: Option<u64>,
     pub live_horizon_url: Option<String>,
     pub live_network_passphrase: Option<String>,
@@ -126,6 +127,7 @@ impl ServeConfig {
         if auth_cache_ms > 60_000 {
             anyhow::bail!("LAJAN_AUTH_CACHE_MS must be at most 60000 (a revoked key works until its entry expires)");
         }
+        let pay_miss_limit = args.pay_miss_limit.or(file.pay_miss_limit).unwrap_or(30);
         let close_ms = args.ledger.sandbox_ledger_close_ms.or(file.sandbox_ledger_close_ms).unwrap_or(1000);
         if close_ms == 0 || close_ms > 60_000 {
             anyhow::bail!("LAJAN_SANDBOX_LEDGER_CLOSE_MS must be between 1 and 60000");
@@ -150,7 +152,7 @@ impl ServeConfig {
         Ok(ServeConfig {
             listen,
             database_url: database_url(cli, &file),
-            app: AppConfig { rate_limits, redis_url, auth_cache_ms },
+            app: AppConfig { rate_limits, redis_url, auth_cache_ms, pay_miss_limit },
             services: ServiceConfig {
                 public_url,
                 live_asset_issuers: file.live_asset_issuers.clone(),

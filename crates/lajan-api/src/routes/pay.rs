@@ -7,7 +7,7 @@ use crate::error::ApiError;
 use crate::payment_request::{PayRequest, qr_svg, sep7_pay_uri};
 use crate::state::AppState;
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
@@ -20,6 +20,7 @@ use lajan_services::payments::refusal;
 use lajan_services::views::money;
 use lajan_store::incoming_payments::IntentTarget;
 use minijinja::{Environment, context};
+use std::net::{IpAddr, SocketAddr};
 use std::sync::OnceLock;
 use tower_http::set_header::SetResponseHeaderLayer;
 
@@ -69,9 +70,39 @@ fn plausible(id: &str) -> bool {
     id.starts_with("pi_") && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
-async fn page(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+/// 429 for an address that spent its misses, else `None`.
+fn throttled(state: &AppState, client: IpAddr) -> Option<Response> {
+    state.pay_misses.blocked(client, Timestamp::now()).map(too_many_guesses)
+}
+
+/// A page that does not exist: 404, or 429 once the address has guessed too often.
+async fn missed(state: &AppState, client: IpAddr) -> Response {
+    match state.pay_misses.miss(state, client, Timestamp::now()).await {
+        Some(retry_after) => too_many_guesses(retry_after),
+        None => not_found_page(),
+    }
+}
+
+fn too_many_guesses(retry_after: u64) -> Response {
+    let body = format!(
+        "<!doctype html><meta charset=utf-8><meta name=viewport content=\"width=device-width\"><title>Too many attempts</title>\
+         <p>Too many payment pages that do not exist were asked for from this address. Try again in {retry_after} s.</p>"
+    );
+    let mut response = (StatusCode::TOO_MANY_REQUESTS, Html(body)).into_response();
+    response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after));
+    response
+}
+
+async fn page(
+    State(state): State<AppState>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    Path(id): Path<String>,
+) -> Response {
+    if let Some(refused) = throttled(&state, client.ip()) {
+        return refused;
+    }
     if !plausible(&id) {
-        return not_found_page();
+        return missed(&state, client.ip()).await;
     }
     let nonce = lajan_domain::hex::encode(&rand::random::<[u8; 16]>());
     match render(&state, &id, &nonce).await {
@@ -84,7 +115,7 @@ async fn page(State(state): State<AppState>, Path(id): Path<String>) -> Response
             }
             response
         }
-        Ok(None) => not_found_page(),
+        Ok(None) => missed(&state, client.ip()).await,
         Err(e) => e.into_response(),
     }
 }
@@ -196,13 +227,20 @@ fn page_html(
 }
 
 /// The sandbox page's "Simulate payment" button.
-async fn simulate(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+async fn simulate(
+    State(state): State<AppState>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    Path(id): Path<String>,
+) -> Response {
+    if let Some(refused) = throttled(&state, client.ip()) {
+        return refused;
+    }
     if !plausible(&id) {
-        return not_found_page();
+        return missed(&state, client.ip()).await;
     }
     let found = match state.store.get_payment_intent(&id).await {
         Ok(Some(found)) => found,
-        Ok(None) => return not_found_page(),
+        Ok(None) => return missed(&state, client.ip()).await,
         Err(e) => return ApiError::from(e).into_response(),
     };
     // A refusal (already paid, voided...) is what the page shows after the redirect.

@@ -152,3 +152,34 @@ api_test!(pages_and_answers_carry_headers_that_keep_them_to_themselves, |app| {
     assert_eq!(unauthenticated.headers()["cache-control"], "no-store");
     assert_eq!(app.get("/v1/nope").await.headers()["x-content-type-options"], "nosniff", "every answer");
 });
+
+fn guarded() -> crate::common::TestConfig {
+    let mut config = crate::common::test_config();
+    config.api.pay_miss_limit = 3;
+    config
+}
+
+api_test!(payment_pages_are_unguessable_and_guessing_is_throttled, guarded(), |app| {
+    let client = app.reachable_client().await;
+    let invoice = app.invoice(client["id"].as_str().unwrap(), json!({})).await;
+    let page_url = invoice["paymentLink"]["url"].as_str().unwrap().to_owned();
+    let pi = page_url.rsplit('/').next().unwrap().to_owned();
+    let invoice_hex = &invoice["id"].as_str().unwrap()["inv_".len()..];
+    assert_eq!(pi.len(), "pi_".len() + 32, "{pi}");
+    assert_ne!(&pi[3..15], &invoice_hex[..12], "the page id does not carry the invoice's time: {pi} {invoice_hex}");
+    let open = |id: String| async move { app.http.get(app.url(&format!("/pay/{id}"))).send().await.unwrap() };
+    assert_eq!(open(pi.clone()).await.status(), 200);
+    for guess in 0..3 {
+        let r = open(format!("pi_{guess:032x}")).await;
+        assert_eq!(r.status(), 404, "guess {guess} is a plain miss");
+    }
+    let r = open("pi_not_even_plausible".into()).await;
+    assert_eq!(r.status(), 429, "the fourth miss in a minute");
+    let retry_after: u64 = r.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&retry_after), "{retry_after}");
+    assert_eq!(open(pi.clone()).await.status(), 429, "a real page too, so a hit looks like a miss");
+    let simulate = app.http.post(app.url(&format!("/pay/{pi}/simulate"))).send().await.unwrap();
+    assert_eq!(simulate.status(), 429);
+    // The API is not the page: keys keep working.
+    assert_eq!(app.get(&format!("/v1/invoices/{}", invoice["id"].as_str().unwrap())).await.status(), 200);
+});
