@@ -184,19 +184,59 @@ impl SandboxStore for ThisStore {
         close_ms: i64,
     ) -> StoreResult<(IncomingPayment, Timestamp)> {
         let mut tx = self.begin_write().await?;
+        let original = sqlx::query(concat!("SELECT ", payment_columns!(), " FROM incoming_payments WHERE tx_hash = $1"))
+            .bind(&payment.tx_hash)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if let Some(row) = original {
+            // The identical transaction was submitted before: like Stellar, the ledger answers
+            // with the original, whose ledger the caller need not wait for again.
+            return Ok((payment_from_row(&row)?, payment.created_at));
+        }
+        refuse_when_nothing_is_due(&mut tx, payment).await?;
         let (seq, closes_at) =
             open_sandbox_ledger(&mut tx, payment.env.as_str(), payment.created_at.as_millis(), close_ms).await?;
         let recorded = IncomingPayment { ledger_seq: seq, ..payment.clone() };
-        if insert_payment(&mut tx, &recorded).await? == 0 {
-            // The identical transaction was submitted before: like Stellar, the ledger answers
-            // with the original, whose ledger the caller need not wait for again.
-            let row = sqlx::query(concat!("SELECT ", payment_columns!(), " FROM incoming_payments WHERE tx_hash = $1"))
-                .bind(&payment.tx_hash)
-                .fetch_one(&mut *tx)
-                .await?;
-            return Ok((payment_from_row(&row)?, payment.created_at));
-        }
+        insert_payment(&mut tx, &recorded).await?;
         self.commit(tx).await?;
         Ok((recorded, closes_at))
     }
+}
+
+/// A simulated customer pays only what is due: with the intent its memo names locked, the
+/// payments recorded for it and not yet applied count as received, so concurrent "Simulate
+/// payment" clicks make one payment, not one each. (On the live network a payment that landed is
+/// a fact the watcher records whatever the intent says; it applies each one once, under the
+/// payment's and the intent's row locks.)
+async fn refuse_when_nothing_is_due(tx: &mut Tx, payment: &IncomingPayment) -> StoreResult<()> {
+    let intent = sqlx::query(concat!(
+        "SELECT ",
+        intent_columns!("p"),
+        " FROM payment_intents p WHERE p.org_id = $1 AND p.env = $2 AND p.reference = $3 AND p.currency = $4",
+        for_update!()
+    ))
+    .bind(&payment.org_id)
+    .bind(payment.env.as_str())
+    .bind(payment.memo.as_deref().unwrap_or(""))
+    .bind(&payment.asset_code)
+    .fetch_optional(&mut **tx)
+    .await?;
+    let Some(intent) = intent.as_ref().map(intent_from_row).transpose()? else { return Ok(()) };
+    let settling: i64 = sqlx::query_scalar(
+        "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM incoming_payments
+         WHERE org_id = $1 AND env = $2 AND memo = $3 AND asset_code = $4 AND processed_at IS NULL",
+    )
+    .bind(&payment.org_id)
+    .bind(payment.env.as_str())
+    .bind(&intent.reference)
+    .bind(&payment.asset_code)
+    .fetch_one(&mut **tx)
+    .await?;
+    if intent.amount_received.saturating_add(settling) >= intent.amount {
+        return Err(StoreError::Rejected(Invalid::new(
+            "cannot_pay",
+            "This has already been paid (a payment for it may still be settling on the ledger).",
+        )));
+    }
+    Ok(())
 }

@@ -113,12 +113,11 @@ fn payment(t: &Tenant, memo: &str, amount: i64, asset: &str) -> IncomingPayment 
     }
 }
 
+/// A payment seen on a ledger, recorded as the watcher records one (a fact, whatever is due) and
+/// applied.
 async fn pay(store: &Arc<dyn Store>, p: &IncomingPayment) -> PaymentApplied {
-    let (recorded, _) = store.record_sandbox_payment(p, 1000).await.unwrap();
-    store
-        .apply_incoming_payment(&recorded.id, Timestamp::now(), &PaidEvents { invoice: &ev, link: &link_ev })
-        .await
-        .unwrap()
+    assert!(store.record_incoming_payment(p).await.unwrap());
+    store.apply_incoming_payment(&p.id, Timestamp::now(), &PaidEvents { invoice: &ev, link: &link_ev }).await.unwrap()
 }
 
 contract!(numbers_are_sequential_per_tenant_and_gapless_under_concurrency, |store| {
@@ -533,4 +532,28 @@ contract!(maintained_totals_match_a_scan_through_every_transition, |store| {
     }
     let other = Tenant::new(t.org_id.clone(), Environment::Live);
     assert_eq!(store.list_invoices(&other, &InvoiceQuery::default()).await.unwrap().total, 0, "per environment");
+});
+
+contract!(a_simulated_payment_pays_only_what_is_due, |store| {
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let d = invoice(&store, &t, &c, "100").await;
+    let reference = d.intent.reference.clone();
+    let (first, _) = store.record_sandbox_payment(&payment(&t, &reference, 6000, "HTG"), 1000).await.unwrap();
+    // Recorded and not yet applied, it still counts: 40.00 is due, so 40.00 more goes through...
+    let (second, _) = store.record_sandbox_payment(&payment(&t, &reference, 4000, "HTG"), 1000).await.unwrap();
+    // ...and then nothing is due, before or after the payments are applied.
+    let refused = store.record_sandbox_payment(&payment(&t, &reference, 1, "HTG"), 1000).await;
+    assert!(matches!(refused, Err(StoreError::Rejected(ref e)) if e.code == "cannot_pay"), "{refused:?}");
+    for p in [&first, &second] {
+        store
+            .apply_incoming_payment(&p.id, Timestamp::now(), &PaidEvents { invoice: &ev, link: &link_ev })
+            .await
+            .unwrap();
+    }
+    let refused = store.record_sandbox_payment(&payment(&t, &reference, 1, "HTG"), 1000).await;
+    assert!(matches!(refused, Err(StoreError::Rejected(_))), "{refused:?}");
+    assert_eq!(store.incoming_payments_for_intent(&d.intent.id).await.unwrap().len(), 2);
+    // A memo that names no intent is the ledger's business: recorded, to be left unmatched.
+    assert!(store.record_sandbox_payment(&payment(&t, "LJNOBODY", 1, "HTG"), 1000).await.is_ok());
 });

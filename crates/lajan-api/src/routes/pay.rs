@@ -1,14 +1,15 @@
 //! The hosted payment page `GET /pay/{pi_id}`: public (no key), server-rendered, mobile-first,
 //! no external assets. It shows what is owed and how to pay it on Stellar (account, asset, memo,
-//! a SEP-0007 URI and its QR code). The first view of a sent invoice marks it viewed. Sandbox
-//! pages offer "Simulate payment", which posts to `/pay/{pi_id}/simulate`.
+//! a SEP-0007 URI and its QR code). The first GET of a sent invoice's page marks it viewed (a
+//! HEAD never does). Sandbox pages offer "Simulate payment", which posts to
+//! `/pay/{pi_id}/simulate`.
 
 use crate::error::ApiError;
 use crate::payment_request::{PayRequest, qr_svg, sep7_pay_uri};
 use crate::state::AppState;
 use axum::Router;
 use axum::extract::{ConnectInfo, Path, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use lajan_domain::Timestamp;
@@ -94,6 +95,7 @@ fn too_many_guesses(retry_after: u64) -> Response {
 }
 
 async fn page(
+    method: Method,
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
@@ -105,7 +107,9 @@ async fn page(
         return missed(&state, client.ip()).await;
     }
     let nonce = lajan_domain::hex::encode(&rand::random::<[u8; 16]>());
-    match render(&state, &id, &nonce).await {
+    // A HEAD (a link preview, a crawler checking the URL) reads; only a GET is a person viewing.
+    let viewing = method == Method::GET;
+    match render(&state, &id, &nonce, viewing).await {
         Ok(Some(html)) => {
             let mut response = Html(html).into_response();
             let headers = response.headers_mut();
@@ -120,9 +124,10 @@ async fn page(
     }
 }
 
-async fn render(state: &AppState, id: &str, nonce: &str) -> Result<Option<String>, ApiError> {
+async fn render(state: &AppState, id: &str, nonce: &str, viewing: bool) -> Result<Option<String>, ApiError> {
     let Some((mut intent, mut target)) = state.store.get_payment_intent(id).await? else { return Ok(None) };
     if let IntentTarget::Invoice(d) = &target
+        && viewing
         && d.invoice.status == InvoiceStatus::Sent
     {
         let tenant = lajan_domain::Tenant::new(intent.org_id.clone(), intent.env);

@@ -183,3 +183,42 @@ api_test!(payment_pages_are_unguessable_and_guessing_is_throttled, guarded(), |a
     // The API is not the page: keys keep working.
     assert_eq!(app.get(&format!("/v1/invoices/{}", invoice["id"].as_str().unwrap())).await.status(), 200);
 });
+
+api_test!(concurrent_payments_of_one_intent_make_one_payment_and_head_changes_nothing, |app| {
+    let link: Value =
+        app.post("/v1/payment-links", &json!({ "amount": 5, "description": "Fee" })).await.json().await.unwrap();
+    let pi = link["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let clicks = (0..6).map(|_| app.http.post(app.url(&format!("/pay/{pi}/simulate"))).send());
+    for r in futures::future::join_all(clicks).await {
+        assert_eq!(r.unwrap().status(), 200, "each click lands back on the page");
+    }
+    let after: Value =
+        app.get(&format!("/v1/payment-links/{}", link["id"].as_str().unwrap())).await.json().await.unwrap();
+    assert_eq!((after["status"].as_str(), after["amountPaid"].as_str()), (Some("paid"), Some("5.00")), "one payment");
+
+    let second: Value =
+        app.post("/v1/payment-links", &json!({ "amount": 5, "description": "Fee" })).await.json().await.unwrap();
+    let pi = second["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let path = format!("/v1/sandbox/payment-intents/{pi}/pay");
+    let empty = json!({});
+    let posts = (0..6).map(|_| app.send_json(reqwest::Method::POST, &path, &empty));
+    let statuses: Vec<u16> = futures::future::join_all(posts).await.iter().map(|r| r.status().as_u16()).collect();
+    assert_eq!(statuses.iter().filter(|s| **s < 300).count(), 1, "{statuses:?}");
+    assert!(statuses.iter().all(|s| *s < 300 || *s == 400), "the others are cannot_pay: {statuses:?}");
+    let after: Value =
+        app.get(&format!("/v1/payment-links/{}", second["id"].as_str().unwrap())).await.json().await.unwrap();
+    assert_eq!(after["amountPaid"], "5.00");
+
+    // A HEAD of a sent invoice's page (a link preview) does not mark it viewed; a GET does.
+    let client = app.reachable_client().await;
+    let invoice = app.invoice(client["id"].as_str().unwrap(), json!({})).await;
+    let id = invoice["id"].as_str().unwrap();
+    app.req(reqwest::Method::POST, &format!("/v1/invoices/{id}/send")).send().await.unwrap();
+    let page = invoice["paymentLink"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let head = app.http.head(app.url(&format!("/pay/{page}"))).send().await.unwrap();
+    assert_eq!(head.status(), 200);
+    let status = |v: Value| v["status"].as_str().unwrap().to_owned();
+    assert_eq!(status(app.get(&format!("/v1/invoices/{id}")).await.json().await.unwrap()), "sent");
+    app.http.get(app.url(&format!("/pay/{page}"))).send().await.unwrap();
+    assert_eq!(status(app.get(&format!("/v1/invoices/{id}")).await.json().await.unwrap()), "viewed");
+});
