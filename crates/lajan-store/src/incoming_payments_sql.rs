@@ -205,22 +205,9 @@ impl IncomingPaymentStore for ThisStore {
         let Some(row) = row else { return Ok(PaymentApplied::AlreadyProcessed) };
         let payment = payment_from_row(&row)?;
         let tenant = Tenant::new(payment.org_id.clone(), payment.env);
-        let intent_row = sqlx::query(concat!(
-            "SELECT ",
-            intent_columns!("p"),
-            " FROM payment_intents p WHERE p.org_id = $1 AND p.env = $2 AND p.reference = $3 AND p.currency = $4",
-            for_update!()
-        ))
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(payment.memo.as_deref().unwrap_or(""))
-        .bind(&payment.asset_code)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let outcome = match intent_row {
+        let outcome = match lock_intent_paid_by(&mut tx, &payment).await? {
             None => PaymentApplied::Unmatched,
-            Some(intent_row) => {
-                let intent = intent_from_row(&intent_row)?;
+            Some(intent) => {
                 // Summed wide: a total past i64 is refused, never clamped to a wrong figure.
                 let received = i128::from(intent.amount_received) + i128::from(payment.amount);
                 match i64::try_from(received) {
@@ -307,4 +294,22 @@ impl ThisStore {
         }
         Ok(true)
     }
+}
+
+/// The payment intent `payment` pays (its memo is the intent's reference, in the intent's
+/// currency), locked for the rest of the transaction.
+async fn lock_intent_paid_by(tx: &mut Tx, payment: &IncomingPayment) -> StoreResult<Option<PaymentIntent>> {
+    let row = sqlx::query(concat!(
+        "SELECT ",
+        intent_columns!("p"),
+        " FROM payment_intents p WHERE p.org_id = $1 AND p.env = $2 AND p.reference = $3 AND p.currency = $4",
+        for_update!()
+    ))
+    .bind(&payment.org_id)
+    .bind(payment.env.as_str())
+    .bind(payment.memo.as_deref().unwrap_or(""))
+    .bind(&payment.asset_code)
+    .fetch_optional(&mut **tx)
+    .await?;
+    row.as_ref().map(intent_from_row).transpose()
 }

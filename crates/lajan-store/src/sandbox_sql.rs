@@ -209,19 +209,7 @@ impl SandboxStore for ThisStore {
 /// a fact the watcher records whatever the intent says; it applies each one once, under the
 /// payment's and the intent's row locks.)
 async fn refuse_when_nothing_is_due(tx: &mut Tx, payment: &IncomingPayment) -> StoreResult<()> {
-    let intent = sqlx::query(concat!(
-        "SELECT ",
-        intent_columns!("p"),
-        " FROM payment_intents p WHERE p.org_id = $1 AND p.env = $2 AND p.reference = $3 AND p.currency = $4",
-        for_update!()
-    ))
-    .bind(&payment.org_id)
-    .bind(payment.env.as_str())
-    .bind(payment.memo.as_deref().unwrap_or(""))
-    .bind(&payment.asset_code)
-    .fetch_optional(&mut **tx)
-    .await?;
-    let Some(intent) = intent.as_ref().map(intent_from_row).transpose()? else { return Ok(()) };
+    let Some(intent) = lock_intent_paid_by(tx, payment).await? else { return Ok(()) };
     let settling: i64 = sqlx::query_scalar(
         "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM incoming_payments
          WHERE org_id = $1 AND env = $2 AND memo = $3 AND asset_code = $4 AND processed_at IS NULL",

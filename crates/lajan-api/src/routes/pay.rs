@@ -71,9 +71,16 @@ fn plausible(id: &str) -> bool {
     id.starts_with("pi_") && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
-/// 429 for an address that spent its misses, else `None`.
-fn throttled(state: &AppState, client: IpAddr) -> Option<Response> {
-    state.pay_misses.blocked(client, Timestamp::now()).map(too_many_guesses)
+/// 429 for an address that spent its misses, 404 (or 429) for an id Lajan never issues; `None`
+/// when the page may be looked up.
+async fn refused(state: &AppState, client: IpAddr, id: &str) -> Option<Response> {
+    if let Some(retry_after) = state.pay_misses.blocked(client, Timestamp::now()) {
+        return Some(too_many_guesses(retry_after));
+    }
+    if !plausible(id) {
+        return Some(missed(state, client).await);
+    }
+    None
 }
 
 /// A page that does not exist: 404, or 429 once the address has guessed too often.
@@ -100,11 +107,8 @@ async fn page(
     ConnectInfo(client): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
 ) -> Response {
-    if let Some(refused) = throttled(&state, client.ip()) {
+    if let Some(refused) = refused(&state, client.ip(), &id).await {
         return refused;
-    }
-    if !plausible(&id) {
-        return missed(&state, client.ip()).await;
     }
     let nonce = lajan_domain::hex::encode(&rand::random::<[u8; 16]>());
     // A HEAD (a link preview, a crawler checking the URL) reads; only a GET is a person viewing.
@@ -237,11 +241,8 @@ async fn simulate(
     ConnectInfo(client): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
 ) -> Response {
-    if let Some(refused) = throttled(&state, client.ip()) {
+    if let Some(refused) = refused(&state, client.ip(), &id).await {
         return refused;
-    }
-    if !plausible(&id) {
-        return missed(&state, client.ip()).await;
     }
     let found = match state.store.get_payment_intent(&id).await {
         Ok(Some(found)) => found,
