@@ -3,9 +3,8 @@
 //! address past `LAJAN_PAY_MISS_LIMIT` misses gets 429 on every `/pay` page until the window
 //! ends, hits included, so a 200 among the 429s never tells a guesser it found one.
 
-use crate::counters::WINDOW_SECS;
+use crate::counters::{HitCounter, WINDOW_SECS};
 use crate::error::error_chain;
-use crate::state::AppState;
 use lajan_domain::Timestamp;
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -30,14 +29,14 @@ impl MissThrottle {
         (blocked.get(&ip) == Some(&start)).then_some(left)
     }
 
-    /// Counts one miss of `ip`; the seconds it is now blocked for when this miss is over the limit.
-    pub async fn miss(&self, state: &AppState, ip: IpAddr, now: Timestamp) -> Option<u64> {
-        let limit = state.config.pay_miss_limit;
+    /// Counts one miss of `ip` on `counter`; the seconds it is now blocked for when this miss is
+    /// over `limit` (0: no limit).
+    pub async fn miss(&self, counter: &dyn HitCounter, limit: u64, ip: IpAddr, now: Timestamp) -> Option<u64> {
         if limit == 0 {
             return None;
         }
         let (start, left) = window(now);
-        let count = match state.limiter.hit(&format!("pay-miss:{ip}"), start, limit).await {
+        let count = match counter.hit(&format!("pay-miss:{ip}"), start, limit).await {
             Ok(count) => count,
             Err(e) => {
                 tracing::error!(error = %error_chain(e.as_ref()), "payment page throttle unavailable; miss allowed");

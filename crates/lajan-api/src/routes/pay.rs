@@ -85,7 +85,7 @@ async fn refused(state: &AppState, client: IpAddr, id: &str) -> Option<Response>
 
 /// A page that does not exist: 404, or 429 once the address has guessed too often.
 async fn missed(state: &AppState, client: IpAddr) -> Response {
-    match state.pay_misses.miss(state, client, Timestamp::now()).await {
+    match state.pay_misses.miss(state.limiter.as_ref(), state.config.pay_miss_limit, client, Timestamp::now()).await {
         Some(retry_after) => too_many_guesses(retry_after),
         None => not_found_page(),
     }
