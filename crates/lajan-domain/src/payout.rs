@@ -169,6 +169,35 @@ pub fn payout_transition(
     }
 }
 
+/// The error code of an attempt whose outcome is unknown (a timeout): the payout resumes by
+/// resubmitting the same stored transaction, never by building a new one.
+pub const OUTCOME_UNKNOWN: &str = "tx_timeout";
+
+/// A retry builds a new transaction, so it is refused while an earlier one applied (the payout
+/// was paid) or may still apply (an attempt that never finished, or whose outcome is unknown):
+/// both could land and pay twice.
+pub fn check_retry_safe(attempts: &[Attempt]) -> Result<(), Invalid> {
+    if let Some(a) = attempts.iter().find(|a| a.applied()) {
+        return Err(Invalid::new(
+            "cannot_retry",
+            format!(
+                "Attempt {} applied on the ledger (transaction {}): this payout was paid",
+                a.attempt_number, a.tx_hash
+            ),
+        ));
+    }
+    if let Some(a) = attempts.iter().find(|a| a.unsettled()) {
+        return Err(Invalid::new(
+            "cannot_retry",
+            format!(
+                "Attempt {} (transaction {}) may still apply on the ledger; retry once its outcome is settled",
+                a.attempt_number, a.tx_hash
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// One submission of a payout to a ledger. The hash is stored before the submission.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attempt {
@@ -179,6 +208,18 @@ pub struct Attempt {
     pub error_code: Option<String>,
     pub error_message: Option<String>,
     pub created_at: Timestamp,
+}
+
+impl Attempt {
+    /// Its transaction applied on the ledger.
+    pub fn applied(&self) -> bool {
+        self.ledger_seq.is_some()
+    }
+
+    /// Its transaction may still apply: it never finished (a crash) or its outcome is unknown.
+    pub fn unsettled(&self) -> bool {
+        !self.applied() && self.error_code.as_deref().is_none_or(|code| code == OUTCOME_UNKNOWN)
+    }
 }
 
 /// A payout as stored.
@@ -287,6 +328,25 @@ impl AttemptResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_retry_waits_until_no_attempt_applied_or_may_apply() {
+        let attempt = |ledger_seq: Option<i64>, code: Option<&str>| Attempt {
+            id: "att_1".into(),
+            attempt_number: 1,
+            tx_hash: "ab".into(),
+            ledger_seq,
+            error_code: code.map(str::to_owned),
+            error_message: None,
+            created_at: Timestamp::now(),
+        };
+        let dead = attempt(None, Some("tx_bad_seq"));
+        assert!(check_retry_safe(std::slice::from_ref(&dead)).is_ok());
+        for blocking in [attempt(Some(9), None), attempt(None, None), attempt(None, Some(OUTCOME_UNKNOWN))] {
+            let refused = check_retry_safe(&[dead.clone(), blocking.clone()]).unwrap_err();
+            assert_eq!(refused.code, "cannot_retry", "{blocking:?}");
+        }
+    }
 
     #[test]
     fn fields_validate() {

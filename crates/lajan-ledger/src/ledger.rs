@@ -92,9 +92,7 @@ impl RetryPolicy<'_> {
     }
 }
 
-/// The error code of an attempt whose outcome is unknown (a timeout): the payout resumes by
-/// resubmitting the same stored transaction, never by building a new one.
-pub const OUTCOME_UNKNOWN: &str = "tx_timeout";
+pub use lajan_domain::payout::OUTCOME_UNKNOWN;
 
 /// Whether a payout whose last attempt ended with `code` (None: it never finished, e.g. a crash)
 /// must resume with that attempt's transaction.

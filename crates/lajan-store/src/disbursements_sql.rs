@@ -495,14 +495,18 @@ impl DisbursementStore for ThisStore {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         lock_disbursement(&mut tx, tenant, id, DisbursementAction::RetryFailed).await?;
         // Only approved payouts run, so a failed one is approved; not naming the approval keeps
-        // SQLite (which has no statistics) on the batch's index rather than the claim's.
+        // SQLite (which has no statistics) on the batch's index rather than the claim's. A failed
+        // payout with an attempt that applied or may still apply stays failed (check_retry_safe).
         let retried: Vec<String> = sqlx::query_scalar(
             "UPDATE payouts SET exec_status = 'pending', next_attempt_at = $1, updated_at = $1
              WHERE disbursement_id = $2 AND exec_status = 'failed'
+               AND NOT EXISTS (SELECT 1 FROM payout_attempts a WHERE a.payout_id = payouts.id
+                                 AND (a.ledger_seq IS NOT NULL OR a.error_code IS NULL OR a.error_code = $3))
              RETURNING id",
         )
         .bind(at.as_millis())
         .bind(id)
+        .bind(OUTCOME_UNKNOWN)
         .fetch_all(&mut *tx)
         .await?;
         let retried: HashSet<String> = retried.into_iter().collect();

@@ -3,8 +3,8 @@
 use crate::payouts::{ApprovalRule, PayoutCounts, PayoutQuery, PayoutStore};
 use lajan_domain::client::WalletAddress;
 use lajan_domain::payout::{
-    ApprovalStatus, AssetCode, Attempt, AttemptResult, ExecStatus, Payout, PayoutAction, PayoutDetail, PayoutFilter,
-    PayoutType, payout_transition,
+    ApprovalStatus, AssetCode, Attempt, AttemptResult, ExecStatus, OUTCOME_UNKNOWN, Payout, PayoutAction, PayoutDetail,
+    PayoutFilter, PayoutType, check_retry_safe, payout_transition,
 };
 
 macro_rules! payout_select {
@@ -245,6 +245,9 @@ impl PayoutStore for ThisStore {
         }
         let (approval, exec, event_type) =
             payout_transition(current.payout.approval, current.payout.exec, action).map_err(StoreError::Rejected)?;
+        if action == PayoutAction::Retry {
+            check_retry_safe(&current.attempts).map_err(StoreError::Rejected)?;
+        }
         if action == PayoutAction::Approve
             && current.payout.created_by_key == key_id
             && settings_in(&mut tx, tenant).await?.require_distinct_approver
@@ -390,8 +393,13 @@ impl PayoutStore for ThisStore {
         .execute(&mut *tx)
         .await?;
         // A payout another executor already settled (it outlived a lease) keeps its outcome and
-        // its one event; this attempt is still recorded.
-        let settles = current.payout.exec == ExecStatus::ReadyToSend;
+        // its one event; this attempt is still recorded. Except that an applied transaction is a
+        // fact: a payout marked failed whose attempt turns out to have landed was paid, and says so.
+        let paid_after_all = current.payout.exec == ExecStatus::Failed && result.ledger_seq().is_some();
+        if paid_after_all {
+            tracing::warn!(payout = payout_id, attempt = attempt_id, "a payout marked failed was paid after all: now sent");
+        }
+        let settles = current.payout.exec == ExecStatus::ReadyToSend || paid_after_all;
         if settles {
             sqlx::query("UPDATE payouts SET exec_status = $1, next_attempt_at = $2, updated_at = $3 WHERE id = $4")
                 .bind(settlement.exec.as_str())

@@ -221,3 +221,20 @@ contract!(only_a_draft_is_deleted_and_rejection_moves_every_payout, |store| {
     let rejected = store.list_disbursement_items(&t, &s.id, Some(ItemStatus::Rejected), PageRequest::default()).await;
     assert_eq!(rejected.unwrap().total, 2);
 });
+
+contract!(retry_failed_leaves_a_payout_whose_transaction_may_still_land, |store| {
+    let t = lajan_store::testing::test_tenant(&store).await;
+    let d = submitted(&store, &t, &[1_000]).await;
+    store.approve_disbursement(&t, &d.id, "key_b", Timestamp::now(), funds(1_000_000), &EVENTS, None).await.unwrap();
+    let claimed = store.claim_payouts(Timestamp::now(), 60_000, 10).await.unwrap();
+    let id = claimed[0].payout.id.as_str();
+    // A first transaction whose outcome is unknown, then a second refused for good.
+    store.start_attempt(id, "h1", "{}", Timestamp::now()).await.unwrap();
+    let second = store.start_attempt(id, "h2", "{}", Timestamp::now()).await.unwrap();
+    let failed = AttemptResult::Failed { code: "op_no_trust".into(), message: "no trustline".into() };
+    store.finish_attempt(&t, id, &second.id, &failed, Timestamp::now(), &p_event).await.unwrap();
+    store.roll_up_disbursement(&t, &d.id, Timestamp::now(), &d_event).await.unwrap();
+    let after = store.retry_failed_disbursement(&t, &d.id, Timestamp::now(), &EVENTS, None).await.unwrap();
+    assert_eq!(after.counts.failed, 1, "not queued again while h1 may land");
+    assert_eq!(events(&store, &t, "payout.retried").await, 0);
+});

@@ -384,3 +384,36 @@ contract!(approval_follows_the_settings_the_transaction_reads, |store| {
     let approved = lajan_store::EventQuery { event_type: Some("payout.approved".into()), ..Default::default() };
     assert_eq!(store.list_events(&t, &approved).await.unwrap().total, 1, "only the auto-approved one");
 });
+
+contract!(a_retry_never_builds_beside_a_transaction_that_applied_or_may_apply, |store| {
+    let t = tenant(&store).await;
+    let p = store
+        .create_payout(
+            &t,
+            &payout(ApprovalStatus::Approved, "key_a"),
+            &starts(ApprovalStatus::Approved, &["payout.created"]),
+            &ev,
+            None,
+        )
+        .await
+        .unwrap();
+    let id = p.payout.id.as_str();
+    let now = Timestamp::now();
+    store.claim_payouts(now, 60_000, 10).await.unwrap();
+    let first = store.start_attempt(id, "h1", "{e1}", now).await.unwrap();
+    let second = store.start_attempt(id, "h2", "{e2}", now).await.unwrap();
+    let failed = AttemptResult::Failed { code: "op_no_trust".into(), message: "no trustline".into() };
+    store.finish_attempt(&t, id, &second.id, &failed, now, &ev).await.unwrap();
+    let retry = |store: Arc<dyn Store>, t: Tenant| async move {
+        store.payout_action(&t, id, PayoutAction::Retry, "key_b", None, Timestamp::now(), &ev, None).await
+    };
+    let refused = retry(store.clone(), t.clone()).await;
+    assert!(matches!(refused, Err(StoreError::Rejected(ref e)) if e.code == "cannot_retry"), "unfinished: {refused:?}");
+    let landed =
+        store.finish_attempt(&t, id, &first.id, &AttemptResult::Sent { ledger_seq: 3 }, now, &ev).await.unwrap();
+    assert_eq!(landed.payout.exec, ExecStatus::Sent, "a failed payout whose transaction landed was paid");
+    let events = store.list_events(&t, &Default::default()).await.unwrap();
+    let types: Vec<&str> = events.items.iter().map(|e| e.event_type.as_str()).collect();
+    assert_eq!(types.iter().filter(|t| **t == "payout.completed").count(), 1, "{types:?}");
+    assert!(matches!(retry(store.clone(), t.clone()).await, Err(StoreError::Rejected(_))));
+});

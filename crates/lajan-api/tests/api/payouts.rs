@@ -2,6 +2,7 @@
 //! execution on the sandbox ledger including its magic destinations.
 
 use crate::common::{TestApp, WALLET, expect_error};
+use lajan_domain::payout::AttemptResult;
 use lajan_domain::{Environment, Timestamp};
 use lajan_ledger::sandbox::magic;
 use reqwest::Method;
@@ -361,4 +362,37 @@ api_test!(live_payouts_wait_without_a_trace_while_no_live_ledger_is_configured, 
     execute(app, now.plus_millis(1_000_000)).await;
     let p: Value = app.get_with(&live, &format!("/v1/payouts/{id}")).await.json().await.unwrap();
     assert_eq!(p["attempts"].as_array().unwrap().len(), 1, "{p}");
+});
+
+api_test!(a_paid_payout_is_never_paid_again, |app| {
+    // The executor's steps, played by hand on a live payout (no live ledger runs here): an
+    // attempt whose outcome is unknown, then a second that fails for good.
+    let live = app.key(None, Environment::Live, &["*"]).await;
+    let body = json!({ "walletAccountId": WALLET, "assetAmount": 5, "assetCode": "XLM" });
+    let created: Value = app.post_with(&live, "/v1/payouts", &body).await.json().await.unwrap();
+    let id = created["id"].as_str().unwrap();
+    assert_eq!(action(app, &live, id, "approve").await.status(), 200);
+    let (store, tenant) = (app.store(), lajan_domain::Tenant::new(app.org.id.clone(), Environment::Live));
+    let event = lajan_services::events::payout_event;
+    let now = Timestamp::now();
+    assert_eq!(store.claim_payouts(now, 60_000, 10).await.unwrap().len(), 1);
+    let first = store.start_attempt(id, "aa11", "envelope-1", now).await.unwrap();
+    let unknown = AttemptResult::Retry { code: "tx_timeout".into(), message: "no answer".into(), retry_at: now };
+    store.finish_attempt(&tenant, id, &first.id, &unknown, now, &event).await.unwrap();
+    let second = store.start_attempt(id, "bb22", "envelope-2", now).await.unwrap();
+    let refused = AttemptResult::Failed { code: "op_no_trust".into(), message: "no trustline".into() };
+    store.finish_attempt(&tenant, id, &second.id, &refused, now, &event).await.unwrap();
+    let p: Value = app.get_with(&live, &format!("/v1/payouts/{id}")).await.json().await.unwrap();
+    assert_eq!(p["execStatus"], "failed");
+
+    // The first transaction may still land: a retry would build a third that could land too.
+    let e = expect_error(action(app, &live, id, "retry").await, 400, "cannot_retry").await;
+    assert!(e["message"].as_str().unwrap().contains("may still apply"), "{e}");
+    // It lands: the payout was paid, and says so with its event; a retry is refused for good.
+    store.finish_attempt(&tenant, id, &first.id, &AttemptResult::Sent { ledger_seq: 77 }, now, &event).await.unwrap();
+    let p: Value = app.get_with(&live, &format!("/v1/payouts/{id}")).await.json().await.unwrap();
+    assert_eq!(p["execStatus"], "sent", "{p}");
+    let completed: Value = app.get_with(&live, "/v1/events?type=payout.completed").await.json().await.unwrap();
+    assert_eq!(completed["pagination"]["total"], 1);
+    expect_error(action(app, &live, id, "retry").await, 400, "cannot_retry").await;
 });
