@@ -86,15 +86,15 @@ pub async fn idempotency(State(state): State<AppState>, req: Request, next: Next
     }
     // The crash tests stop here: the handler's change has committed, its answer is not sent.
     failpoint::hit("idempotency.after_handler").await;
-    finish(&state, &ctx.tenant, &claim, response).await
+    finish(&state, &claim, response).await
 }
 
 /// After the handler: replays what another request committed under the key first, or records a
 /// response that the handler's own transaction did not.
-async fn finish(state: &AppState, tenant: &Tenant, claim: &Claim, response: Response) -> Response {
+async fn finish(state: &AppState, claim: &Claim, response: Response) -> Response {
     let (parts, body) = response.into_parts();
     if parts.extensions.get::<KeyTaken>().is_some() {
-        return answer_held(state, tenant, &claim.claim).await;
+        return answer_held(state, claim).await;
     }
     let body = match to_bytes(body, usize::MAX).await {
         Ok(b) => b,
@@ -105,11 +105,11 @@ async fn finish(state: &AppState, tenant: &Tenant, claim: &Claim, response: Resp
         matches!(parts.status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN | StatusCode::TOO_MANY_REQUESTS);
     let kept = !parts.status.is_server_error() && !refused_caller && parts.extensions.get::<TryAgain>().is_none();
     if kept && !recorded_with_change {
-        match state.store.idempotency_record(tenant, &claim.claim, parts.status.as_u16(), &body).await {
+        match state.store.idempotency_record(&claim.tenant, &claim.claim, parts.status.as_u16(), &body).await {
             Ok(true) => {}
             // Another process answered this key first (say, a create committed while this one
             // found the client missing): the key's answer is the one every retry gets.
-            Ok(false) => return answer_held(state, tenant, &claim.claim).await,
+            Ok(false) => return answer_held(state, claim).await,
             Err(e) => tracing::error!(error = %error_chain(&e), "could not record idempotent response"),
         }
     }
@@ -117,7 +117,8 @@ async fn finish(state: &AppState, tenant: &Tenant, claim: &Claim, response: Resp
 }
 
 /// What the key holds now that another request has answered under it.
-async fn answer_held(state: &AppState, tenant: &Tenant, claim: &IdempotencyClaim) -> Response {
+async fn answer_held(state: &AppState, claim: &Claim) -> Response {
+    let (tenant, claim) = (&claim.tenant, &claim.claim);
     match state.store.idempotency_lookup(tenant, &claim.key, &claim.request_hash, Timestamp::now()).await {
         Ok(IdempotencyState::Free) => ApiError::idempotency_in_progress().into_response(),
         Ok(held) => answer(held),

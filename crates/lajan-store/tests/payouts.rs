@@ -57,6 +57,12 @@ fn payout(approval: ApprovalStatus, key: &str) -> Payout {
     }
 }
 
+/// An approved direct payout, stored with its `payout.created`.
+async fn approved_payout(store: &Arc<dyn Store>, t: &Tenant) -> PayoutDetail {
+    let created = &starts(ApprovalStatus::Approved, &["payout.created"]);
+    store.create_payout(t, &payout(ApprovalStatus::Approved, "key_a"), created, &ev, None).await.unwrap()
+}
+
 contract!(approval_rules_and_counts_partition_all, |store| {
     let t = tenant(&store).await;
     let a = store
@@ -135,16 +141,7 @@ contract!(approval_rules_and_counts_partition_all, |store| {
 
 contract!(execution_claims_attempts_and_outcomes, |store| {
     let t = tenant(&store).await;
-    let p = store
-        .create_payout(
-            &t,
-            &payout(ApprovalStatus::Approved, "key_a"),
-            &starts(ApprovalStatus::Approved, &["payout.created"]),
-            &ev,
-            None,
-        )
-        .await
-        .unwrap();
+    let p = approved_payout(&store, &t).await;
     let now = Timestamp::now();
     let claimed = store.claim_payouts(now, 60_000, 10).await.unwrap();
     assert_eq!(claimed.len(), 1);
@@ -387,16 +384,7 @@ contract!(approval_follows_the_settings_the_transaction_reads, |store| {
 
 contract!(a_retry_never_builds_beside_a_transaction_that_applied_or_may_apply, |store| {
     let t = tenant(&store).await;
-    let p = store
-        .create_payout(
-            &t,
-            &payout(ApprovalStatus::Approved, "key_a"),
-            &starts(ApprovalStatus::Approved, &["payout.created"]),
-            &ev,
-            None,
-        )
-        .await
-        .unwrap();
+    let p = approved_payout(&store, &t).await;
     let id = p.payout.id.as_str();
     let now = Timestamp::now();
     store.claim_payouts(now, 60_000, 10).await.unwrap();
