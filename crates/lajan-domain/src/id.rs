@@ -19,6 +19,8 @@ pub enum IdKind {
     Delivery,
     LedgerPayment,
     Message,
+    /// An executor's claim on payouts: every write it makes to them presents it.
+    Lease,
 }
 
 impl IdKind {
@@ -39,6 +41,7 @@ impl IdKind {
             IdKind::Delivery => "whd_",
             IdKind::LedgerPayment => "lp_",
             IdKind::Message => "msg_",
+            IdKind::Lease => "lease_",
         }
     }
 

@@ -186,7 +186,12 @@ pub fn check_retry_safe(attempts: &[Attempt]) -> Result<(), Invalid> {
             ),
         ));
     }
-    if let Some(a) = attempts.iter().find(|a| a.unsettled()) {
+    // A resubmission of the same transaction is a later attempt with its hash: that one says
+    // where the transaction stands.
+    let latest_of_its_transaction =
+        |i: usize, a: &Attempt| !attempts.iter().skip(i + 1).any(|later| later.tx_hash == a.tx_hash);
+    let unsettled = attempts.iter().enumerate().find(|&(i, a)| a.unsettled() && latest_of_its_transaction(i, a));
+    if let Some((_, a)) = unsettled {
         return Err(Invalid::new(
             "cannot_retry",
             format!(
@@ -346,6 +351,11 @@ mod tests {
             let refused = check_retry_safe(&[dead.clone(), blocking.clone()]).unwrap_err();
             assert_eq!(refused.code, "cannot_retry", "{blocking:?}");
         }
+        // An unknown outcome that a later resubmission of the same transaction settled.
+        let resumed = attempt(None, Some(OUTCOME_UNKNOWN));
+        assert!(check_retry_safe(&[resumed.clone(), dead.clone()]).is_ok());
+        let other = Attempt { tx_hash: "cd".into(), ..dead };
+        assert!(check_retry_safe(&[resumed, other]).is_err(), "a different transaction settles nothing");
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! both follow.
 
 use async_trait::async_trait;
-use lajan_domain::Tenant;
 use lajan_domain::payout::{AttemptResult, PayoutDetail};
+use lajan_domain::{Tenant, Timestamp};
 use lajan_store::StoreError;
 use std::sync::Arc;
 
@@ -14,6 +14,18 @@ use std::sync::Arc;
 pub struct Transaction {
     pub hash: String,
     pub envelope: String,
+}
+
+/// Where a stored transaction stands on the network.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fate {
+    /// It applied, in this ledger: the payout was paid.
+    Applied { ledger_seq: i64 },
+    /// Proven never to apply: its hash is not in the network's history, and the network has
+    /// closed a ledger past its `max_time` or used its sequence number for another transaction.
+    Dead,
+    /// Not applied yet, but it could be until about `until`: nothing new may be built before.
+    Pending { until: Timestamp },
 }
 
 /// Why a ledger gave no answer: the network or the store could not be asked.
@@ -38,7 +50,13 @@ pub trait Ledger: Send + Sync {
     fn parallelism(&self) -> usize;
 
     /// Builds and signs a new transaction paying `payout`. An error means nothing was signed.
-    async fn build(&self, payout: &PayoutDetail) -> LedgerResult<Transaction>;
+    /// `previous`: the payout's last transaction, already proven dead ([`Ledger::fate`]); where
+    /// the sequence it took is still unused, the new one takes it again, so even if the proof
+    /// were wrong the two could not both apply.
+    async fn build(&self, payout: &PayoutDetail, previous: Option<&Transaction>) -> LedgerResult<Transaction>;
+
+    /// Whether a stored transaction applied, can never apply, or may still apply.
+    async fn fate(&self, tx: &Transaction) -> LedgerResult<Fate>;
 
     /// Submits a stored transaction and says how the attempt ended. `resubmission`: an earlier
     /// attempt (or a process that died) may already have sent it. Unknown outcomes are

@@ -9,7 +9,7 @@
 //! it was not applied (refused, or its `max_time` passed without it).
 
 use crate::horizon::{HorizonClient, HorizonError, submit_exactly_once};
-use crate::ledger::{Ledger, LedgerFault, LedgerResult, OUTCOME_UNKNOWN, RetryPolicy, Transaction};
+use crate::ledger::{Fate, Ledger, LedgerFault, LedgerResult, OUTCOME_UNKNOWN, RetryPolicy, Transaction};
 use crate::stellar::{PaymentTx, account_of_secret, build_and_sign, decode_payment};
 use async_trait::async_trait;
 use lajan_domain::client::WalletAddress;
@@ -21,6 +21,9 @@ use std::time::Duration;
 /// Refusals that leave nothing applied and that a new transaction can cure: another transaction
 /// took the sequence, the fee was below the surge price, or the time bounds ran out.
 const REBUILD: [&str; 3] = ["tx_bad_seq", "tx_insufficient_fee", "tx_too_late"];
+
+/// About one ledger close: Horizon sees a ledger past a transaction's `max_time` this long after.
+const LEDGER_CLOSE_MS: i64 = 6_000;
 
 /// The public Stellar network, where live payouts go unless configured otherwise.
 pub const PUBLIC_NETWORK_PASSPHRASE: &str = crate::stellar::PUBLIC_PASSPHRASE;
@@ -97,6 +100,14 @@ impl StellarLedger {
         })
     }
 
+    /// The distribution account's current sequence number.
+    async fn sequence(&self) -> LedgerResult<i64> {
+        self.horizon
+            .account_sequence(&self.distribution_account)
+            .await
+            .map_err(|e| LedgerFault::Unavailable(format!("cannot read the distribution account's sequence: {e}")))
+    }
+
     /// Where customers pay invoices: shown on live payment pages and watched for payments.
     pub fn receiving_account(&self) -> &str {
         &self.receiving_account
@@ -116,17 +127,20 @@ impl Ledger for StellarLedger {
 
     /// Fails without side effects when Horizon cannot give the account's sequence or the payout
     /// cannot be expressed as a Stellar payment.
-    async fn build(&self, d: &PayoutDetail) -> LedgerResult<Transaction> {
+    async fn build(&self, d: &PayoutDetail, previous: Option<&Transaction>) -> LedgerResult<Transaction> {
         let p = &d.payout;
         let unavailable = LedgerFault::Unavailable;
-        let sequence = self
-            .horizon
-            .account_sequence(&self.distribution_account)
-            .await
-            .map_err(|e| unavailable(format!("cannot read the distribution account's sequence: {e}")))?;
+        let sequence = self.sequence().await?;
         let next = sequence
             .checked_add(1)
             .ok_or_else(|| unavailable("the account's sequence number is exhausted".to_owned()))?;
+        // The previous transaction's sequence while no transaction has used it: at most one of
+        // the two can ever apply.
+        let unused_previous = previous
+            .and_then(|tx| decode_payment(&tx.envelope, &self.passphrase).ok())
+            .map(|decoded| decoded.sequence)
+            .filter(|&taken| taken > sequence);
+        let next = unused_previous.unwrap_or(next);
         let signed = build_and_sign(
             &PaymentTx {
                 network_passphrase: &self.passphrase,
@@ -189,6 +203,32 @@ impl Ledger for StellarLedger {
                 retry_at: now.plus_millis(retry.delay_after(attempt_number) * 1000),
             },
         })
+    }
+
+    /// The account's sequence and Horizon's latest ledger are read before the hash is looked
+    /// up: Horizon ingests ledgers in order, so a lookup after them sees every ledger they saw,
+    /// and a transaction whose sequence was used (or whose `max_time` passed) and whose hash is
+    /// not there never applied and never will.
+    async fn fate(&self, tx: &Transaction) -> LedgerResult<Fate> {
+        let Ok(decoded) = decode_payment(&tx.envelope, &self.passphrase) else {
+            // Not a payment on this network: no ledger of it can ever apply it.
+            return Ok(Fate::Dead);
+        };
+        let sequence = self.sequence().await?;
+        let closed = self
+            .horizon
+            .latest_ledger_closed_at()
+            .await
+            .map_err(|e| LedgerFault::Unavailable(format!("cannot read Horizon's latest ledger: {e}")))?;
+        if let Some(ledger_seq) = self.lookup(&decoded.hash_hex).await? {
+            return Ok(Fate::Applied { ledger_seq });
+        }
+        let expired = decoded.max_time != 0 && closed > decoded.max_time;
+        if expired || sequence >= decoded.sequence {
+            return Ok(Fate::Dead);
+        }
+        let until = i64::try_from(decoded.max_time).unwrap_or(i64::MAX / 1000).saturating_mul(1000);
+        Ok(Fate::Pending { until: Timestamp::from_millis(until.saturating_add(LEDGER_CLOSE_MS)) })
     }
 
     /// A transaction included in a ledger but failed moved nothing: it is not applied.

@@ -6,7 +6,7 @@
 //! Accounts and issuers are derived from fixed labels, so they are valid StrKeys that stay the
 //! same across restarts (they exist only on the simulated ledger).
 
-use crate::ledger::{Ledger, LedgerResult, OUTCOME_UNKNOWN, RetryPolicy, Transaction};
+use crate::ledger::{Fate, Ledger, LedgerResult, OUTCOME_UNKNOWN, RetryPolicy, Transaction};
 use async_trait::async_trait;
 use lajan_domain::client::WalletAddress;
 use lajan_domain::payout::{AttemptResult, PayoutDetail};
@@ -100,7 +100,7 @@ impl Ledger for SandboxLedger {
     }
 
     /// The nonce makes a retried payout a new transaction; resubmissions reuse the stored one.
-    async fn build(&self, d: &PayoutDetail) -> LedgerResult<Transaction> {
+    async fn build(&self, d: &PayoutDetail, _previous: Option<&Transaction>) -> LedgerResult<Transaction> {
         let p = &d.payout;
         let envelope = serde_json::json!({
             "network": "lajan-sandbox",
@@ -177,6 +177,15 @@ impl Ledger for SandboxLedger {
 
     async fn lookup(&self, hash: &str) -> LedgerResult<Option<i64>> {
         Ok(self.store.sandbox_transaction_seq(hash).await?)
+    }
+
+    /// The simulated network applies a transaction in the submission that records it, so one
+    /// it does not hold never applied, and nothing resubmits it once its payout moved on.
+    async fn fate(&self, tx: &Transaction) -> LedgerResult<Fate> {
+        Ok(match self.lookup(&tx.hash).await? {
+            Some(ledger_seq) => Fate::Applied { ledger_seq },
+            None => Fate::Dead,
+        })
     }
 
     /// Every sandbox account holds every registry asset from its own issuer.

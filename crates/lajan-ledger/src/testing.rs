@@ -43,6 +43,9 @@ struct Network {
     /// The next `n` submissions answer 504; `land` says whether they are applied anyway.
     timeouts: u32,
     land_behind_timeout: bool,
+    /// The next submission waits for this to be notified before it answers 504 (applied first
+    /// when the flag says so): an answer that arrives after its executor's lease.
+    stall: Option<(Arc<tokio::sync::Notify>, bool)>,
     /// Every submitted envelope's hash, in order (resubmissions included).
     submissions: Vec<String>,
     /// Accounts that hold no trustline for any credit asset.
@@ -114,6 +117,14 @@ impl FakeStellar {
         net.land_behind_timeout = land;
     }
 
+    /// The next submission is received (and applied first with `land`), then its answer, a 504,
+    /// waits until the returned handle is notified.
+    pub fn stall_next_submission(&self, land: bool) -> Arc<tokio::sync::Notify> {
+        let release = Arc::new(tokio::sync::Notify::new());
+        self.net().stall = Some((release.clone(), land));
+        release
+    }
+
     /// Hashes of every submission received, resubmissions included.
     pub fn submissions(&self) -> Vec<String> {
         self.net().submissions.clone()
@@ -152,6 +163,15 @@ impl FakeStellar {
             memo: memo.map(str::to_owned),
         });
         hash
+    }
+
+    /// A submission whose answer is lost: applied when `land`, else only recorded.
+    fn receive_unanswered(&self, net: &mut Network, envelope: &str, land: bool) {
+        if land {
+            self.apply(net, envelope);
+        } else if let Ok(tx) = decode_payment(envelope, &self.passphrase) {
+            net.submissions.push(tx.hash_hex);
+        }
     }
 
     /// Applies an envelope the way stellar-core would, answering Horizon's status and body.
@@ -244,18 +264,26 @@ struct SubmitForm {
 }
 
 async fn submit(State(fake): State<Arc<FakeStellar>>, Form(form): Form<SubmitForm>) -> (StatusCode, Json<Value>) {
-    let mut net = fake.net();
-    if net.timeouts > 0 {
-        net.timeouts -= 1;
-        if net.land_behind_timeout {
-            fake.apply(&mut net, &form.tx);
-        } else if let Ok(tx) = decode_payment(&form.tx, &fake.passphrase) {
-            net.submissions.push(tx.hash_hex);
+    let stalled = {
+        let mut net = fake.net();
+        let stall = net.stall.take();
+        if let Some((release, land)) = stall {
+            fake.receive_unanswered(&mut net, &form.tx, land);
+            Some(release)
+        } else if net.timeouts > 0 {
+            net.timeouts -= 1;
+            let land = net.land_behind_timeout;
+            fake.receive_unanswered(&mut net, &form.tx, land);
+            None
+        } else {
+            let (status, body) = fake.apply(&mut net, &form.tx);
+            return (status, Json(body));
         }
-        let (status, body) = problem(504, "timeout", "Timeout", None);
-        return (status, Json(body));
+    };
+    if let Some(release) = stalled {
+        release.notified().await;
     }
-    let (status, body) = fake.apply(&mut net, &form.tx);
+    let (status, body) = problem(504, "timeout", "Timeout", None);
     (status, Json(body))
 }
 

@@ -43,7 +43,7 @@ fn payout(tenant: &Tenant, asset_issuer: Option<String>, cents: i64) -> PayoutDe
 
 /// Pays 25.00 USDC through `ledger` and checks what the interface promises about it.
 async fn pays_once_and_finds_it_by_hash(ledger: &dyn Ledger, d: &PayoutDetail) {
-    let tx = ledger.build(d).await.expect("built");
+    let tx = ledger.build(d, None).await.expect("built");
     assert_eq!(ledger.lookup(&tx.hash).await.expect("asked"), None, "not on the ledger before it is sent");
     let first = ledger.submit(d, &tx, false, 1, &RETRY).await.expect("submitted");
     let AttemptResult::Sent { ledger_seq } = first else { panic!("sent, got {first:?}") };

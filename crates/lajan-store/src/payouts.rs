@@ -8,7 +8,7 @@ use lajan_domain::payout::{
     ApprovalStatus, Attempt, AttemptResult, Payout, PayoutAction, PayoutDetail, PayoutFilter, PayoutType,
 };
 use lajan_domain::settings::Settings;
-use lajan_domain::{Tenant, Timestamp};
+use lajan_domain::{Environment, Tenant, Timestamp};
 use std::collections::BTreeMap;
 
 // The sandbox ledger was part of this module before the store was split by area; this keeps
@@ -75,37 +75,59 @@ pub trait PayoutStore: Send + Sync {
         idempotency: Option<IdempotentResponse<'_, PayoutDetail>>,
     ) -> StoreResult<PayoutDetail>;
 
-    /// Claims up to `limit` payouts to execute: approved and pending ones move to
-    /// `ready_to_send`; those already there whose retry time (or a dead worker's lease) has
-    /// come are taken again. Each is leased for `lease_ms`.
-    async fn claim_payouts(&self, now: Timestamp, lease_ms: i64, limit: i64) -> StoreResult<Vec<PayoutDetail>>;
+    /// Claims up to `limit` payouts of environment `env` to execute: approved and pending ones
+    /// move to `ready_to_send`; those already there whose retry time (or a dead worker's lease)
+    /// has come are taken again. Each is leased until `now + lease_ms` under a new token, which
+    /// every later write by the claiming executor presents.
+    async fn claim_payouts(&self, now: Timestamp, lease_ms: i64, limit: i64, env: Environment) -> StoreResult<Claimed>;
 
-    /// Records an attempt with its transaction's hash and envelope before it is submitted.
+    /// The payout with its attempts, read under its row lock, while `lease` still holds it
+    /// (`None` once another claim took it, or it settled or was held back): what the executor
+    /// decides from, never the claim's copy, which other executors may have outdated.
+    async fn held_payout(&self, tenant: &Tenant, payout_id: &str, lease: &str) -> StoreResult<Option<PayoutDetail>>;
+
+    /// Extends to `until` every payout `lease` still holds; returns how many.
+    async fn renew_lease(&self, lease: &str, until: Timestamp) -> StoreResult<u64>;
+
+    /// Records an attempt with its transaction's hash and envelope before it is submitted;
+    /// `None` (nothing recorded) when `lease` no longer holds the payout.
     async fn start_attempt(
         &self,
         payout_id: &str,
+        lease: &str,
         tx_hash: &str,
         envelope: &str,
         at: Timestamp,
-    ) -> StoreResult<Attempt>;
+    ) -> StoreResult<Option<Attempt>>;
 
     /// The stored envelope of an attempt, to resubmit it unchanged.
     async fn attempt_envelope(&self, attempt_id: &str) -> StoreResult<String>;
 
-    /// Records how an attempt ended and moves the payout accordingly, with its event
-    /// (`payout.completed` or `payout.failed`; none for a retry). A payout that is no longer
-    /// executing (another executor settled it) only gets the attempt recorded.
+    /// Records how an attempt ended (always: it is a fact) and, while `lease` holds the payout,
+    /// moves it accordingly with its event (`payout.completed` or `payout.failed`; none for a
+    /// retry) and releases it. An applied transaction moves any payout not yet `sent` (a late
+    /// executor's answer, a payout marked failed): it was paid. Any other answer from an
+    /// executor that lost the lease changes nothing but its attempt.
+    #[allow(clippy::too_many_arguments)]
     async fn finish_attempt(
         &self,
         tenant: &Tenant,
         payout_id: &str,
         attempt_id: &str,
+        lease: &str,
         result: &AttemptResult,
         at: Timestamp,
         event: EventFor<'_, PayoutDetail>,
     ) -> StoreResult<PayoutDetail>;
 
-    /// Leaves an executing payout for later without an attempt: nothing was submitted (the
-    /// ledger could not be reached to build the transaction).
-    async fn hold_payout(&self, payout_id: &str, retry_at: Timestamp) -> StoreResult<()>;
+    /// Releases a payout `lease` holds until `retry_at` without settling it (nothing was
+    /// submitted, or an earlier transaction must be proven dead first).
+    async fn hold_payout(&self, payout_id: &str, lease: &str, retry_at: Timestamp) -> StoreResult<()>;
+}
+
+/// Payouts one claim took, and the lease token its executor writes to them with.
+#[derive(Debug, Clone)]
+pub struct Claimed {
+    pub lease: String,
+    pub payouts: Vec<PayoutDetail>,
 }

@@ -1,6 +1,6 @@
 // Payouts and their attempts, for both backends; included after `shared.rs`.
 
-use crate::payouts::{ApprovalRule, PayoutCounts, PayoutQuery, PayoutStore};
+use crate::payouts::{ApprovalRule, Claimed, PayoutCounts, PayoutQuery, PayoutStore};
 use lajan_domain::client::WalletAddress;
 use lajan_domain::payout::{
     ApprovalStatus, AssetCode, Attempt, AttemptResult, ExecStatus, OUTCOME_UNKNOWN, Payout, PayoutAction, PayoutDetail,
@@ -258,7 +258,7 @@ impl PayoutStore for ThisStore {
             )));
         }
         sqlx::query(
-            "UPDATE payouts SET approval_status = $1, exec_status = $2, updated_at = $3, next_attempt_at = $3,
+            "UPDATE payouts SET approval_status = $1, exec_status = $2, updated_at = $3, next_attempt_at = $3, lease_token = NULL,
                     approved_by_key = CASE WHEN $1 = 'approved' THEN COALESCE(approved_by_key, $4) ELSE approved_by_key END,
                     reject_reason = CASE WHEN $1 = 'rejected' THEN $5 ELSE reject_reason END
              WHERE id = $6",
@@ -279,7 +279,7 @@ impl PayoutStore for ThisStore {
         Ok(detail)
     }
 
-    async fn claim_payouts(&self, now: Timestamp, lease_ms: i64, limit: i64) -> StoreResult<Vec<PayoutDetail>> {
+    async fn claim_payouts(&self, now: Timestamp, lease_ms: i64, limit: i64, env: Environment) -> StoreResult<Claimed> {
         let mut tx = self.begin_write().await?;
         // Direct payouts and disbursement payouts are claimed side by side, so a batch of
         // thousands never makes a direct payout approved after it wait for the whole batch:
@@ -288,24 +288,26 @@ impl PayoutStore for ThisStore {
             sqlx::query_scalar::<_, String>(concat!(
                 "SELECT id FROM payouts
                  WHERE approval_status = 'approved' AND exec_status IN ('pending', 'ready_to_send') AND type = $1
-                   AND next_attempt_at <= $2
-                 ORDER BY next_attempt_at, id LIMIT $3",
+                   AND env = $2 AND next_attempt_at <= $3
+                 ORDER BY next_attempt_at, id LIMIT $4",
                 skip_locked!()
             ))
             .bind(kind.as_str())
+            .bind(env.as_str())
             .bind(now.as_millis())
             .bind(n)
         };
         let direct = due(PayoutType::Direct, limit).fetch_all(&mut *tx).await?;
         let half = limit / 2;
         let batch_room = limit - i64::try_from(direct.len()).unwrap_or(limit).min(half);
-        let batch = due(PayoutType::Disbursement, batch_room).fetch_all(&mut *tx).await?;
+        let batch = if batch_room > 0 { due(PayoutType::Disbursement, batch_room).fetch_all(&mut *tx).await? } else { Vec::new() };
         let direct_room = usize::try_from(limit).unwrap_or(0).saturating_sub(batch.len());
         let ids: Vec<String> = direct.into_iter().take(direct_room).chain(batch).collect();
-        let mut claimed = Vec::with_capacity(ids.len());
+        let lease = lajan_domain::id::IdKind::Lease.generate();
         for chunk in ids.chunks(ROWS_PER_STATEMENT) {
             let mut qb = sqlx::QueryBuilder::new("UPDATE payouts SET exec_status = 'ready_to_send', next_attempt_at = ");
             qb.push_bind(now.as_millis() + lease_ms).push(", updated_at = ").push_bind(now.as_millis());
+            qb.push(", lease_token = ").push_bind(lease.clone());
             qb.push(" WHERE id IN (");
             let mut list = qb.separated(", ");
             for id in chunk {
@@ -314,21 +316,52 @@ impl PayoutStore for ThisStore {
             qb.push(")");
             qb.build().execute(&mut *tx).await?;
         }
+        let mut payouts = Vec::with_capacity(ids.len());
         for id in &ids {
-            claimed.extend(read_payout(&mut tx, None, id).await?);
+            payouts.extend(read_payout(&mut tx, None, id).await?);
         }
         tx.commit().await?;
-        Ok(claimed)
+        Ok(Claimed { lease, payouts })
+    }
+
+    async fn held_payout(&self, tenant: &Tenant, payout_id: &str, lease: &str) -> StoreResult<Option<PayoutDetail>> {
+        let mut tx = self.begin_write().await?;
+        let held = if lock_held(&mut tx, payout_id, lease).await? {
+            read_payout(&mut tx, Some(tenant), payout_id).await?
+        } else {
+            None
+        };
+        self.commit(tx).await?;
+        Ok(held)
+    }
+
+    async fn renew_lease(&self, lease: &str, until: Timestamp) -> StoreResult<u64> {
+        let mut tx = self.begin_write().await?;
+        let renewed = sqlx::query(
+            "UPDATE payouts SET next_attempt_at = $1 WHERE lease_token = $2 AND exec_status = 'ready_to_send'
+               AND next_attempt_at < $1",
+        )
+        .bind(until.as_millis())
+        .bind(lease)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        self.commit(tx).await?;
+        Ok(renewed)
     }
 
     async fn start_attempt(
         &self,
         payout_id: &str,
+        lease: &str,
         tx_hash: &str,
         envelope: &str,
         at: Timestamp,
-    ) -> StoreResult<Attempt> {
+    ) -> StoreResult<Option<Attempt>> {
         let mut tx = self.begin_write().await?;
+        if !lock_held(&mut tx, payout_id, lease).await? {
+            return Ok(None);
+        }
         let number: i64 =
             sqlx::query_scalar("SELECT COALESCE(MAX(attempt_number), 0) + 1 FROM payout_attempts WHERE payout_id = $1")
                 .bind(payout_id)
@@ -356,7 +389,7 @@ impl PayoutStore for ThisStore {
         .execute(&mut *tx)
         .await?;
         self.commit(tx).await?;
-        Ok(attempt)
+        Ok(Some(attempt))
     }
 
     async fn attempt_envelope(&self, attempt_id: &str) -> StoreResult<String> {
@@ -372,12 +405,17 @@ impl PayoutStore for ThisStore {
         tenant: &Tenant,
         payout_id: &str,
         attempt_id: &str,
+        lease: &str,
         result: &AttemptResult,
         at: Timestamp,
         event: EventFor<'_, PayoutDetail>,
     ) -> StoreResult<PayoutDetail> {
         let mut tx = self.begin_write().await?;
         let current = lock_payout(&mut tx, tenant, payout_id).await?;
+        let holder: Option<String> = sqlx::query_scalar("SELECT lease_token FROM payouts WHERE id = $1")
+            .bind(payout_id)
+            .fetch_one(&mut *tx)
+            .await?;
         let settlement = result.settlement(at);
         let (code, message) = result.error().unzip();
         sqlx::query(
@@ -392,22 +430,30 @@ impl PayoutStore for ThisStore {
         .bind(payout_id)
         .execute(&mut *tx)
         .await?;
-        // A payout another executor already settled (it outlived a lease) keeps its outcome and
-        // its one event; this attempt is still recorded. Except that an applied transaction is a
-        // fact: a payout marked failed whose attempt turns out to have landed was paid, and says so.
-        let paid_after_all = current.payout.exec == ExecStatus::Failed && result.ledger_seq().is_some();
+        let holds = current.payout.exec == ExecStatus::ReadyToSend && holder.as_deref() == Some(lease);
+        // An applied transaction is a fact whoever reports it: a payout marked failed, or held
+        // by another executor, whose transaction turns out to have landed was paid, and says so.
+        let paid_after_all = !holds && current.payout.exec != ExecStatus::Sent && result.ledger_seq().is_some();
         if paid_after_all {
-            tracing::warn!(payout = payout_id, attempt = attempt_id, "a payout marked failed was paid after all: now sent");
+            tracing::warn!(
+                payout = payout_id,
+                attempt = attempt_id,
+                status = current.payout.exec.as_str(),
+                "a transaction of this payout was applied after it was given up or leased again: now sent"
+            );
         }
-        let settles = current.payout.exec == ExecStatus::ReadyToSend || paid_after_all;
+        let settles = holds || paid_after_all;
         if settles {
-            sqlx::query("UPDATE payouts SET exec_status = $1, next_attempt_at = $2, updated_at = $3 WHERE id = $4")
-                .bind(settlement.exec.as_str())
-                .bind(settlement.next_attempt_at.as_millis())
-                .bind(at.as_millis())
-                .bind(payout_id)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query(
+                "UPDATE payouts SET exec_status = $1, next_attempt_at = $2, updated_at = $3, lease_token = NULL
+                 WHERE id = $4",
+            )
+            .bind(settlement.exec.as_str())
+            .bind(settlement.next_attempt_at.as_millis())
+            .bind(at.as_millis())
+            .bind(payout_id)
+            .execute(&mut *tx)
+            .await?;
         }
         let detail = read_payout(&mut tx, Some(tenant), payout_id).await?.ok_or(StoreError::NotFound)?;
         if let Some(event_type) = settlement.event.filter(|_| settles) {
@@ -419,13 +465,31 @@ impl PayoutStore for ThisStore {
         Ok(detail)
     }
 
-    async fn hold_payout(&self, payout_id: &str, retry_at: Timestamp) -> StoreResult<()> {
+    async fn hold_payout(&self, payout_id: &str, lease: &str, retry_at: Timestamp) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
-        sqlx::query("UPDATE payouts SET next_attempt_at = $1 WHERE id = $2 AND exec_status = 'ready_to_send'")
-            .bind(retry_at.as_millis())
-            .bind(payout_id)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(
+            "UPDATE payouts SET next_attempt_at = $1, lease_token = NULL
+             WHERE id = $2 AND lease_token = $3 AND exec_status = 'ready_to_send'",
+        )
+        .bind(retry_at.as_millis())
+        .bind(payout_id)
+        .bind(lease)
+        .execute(&mut *tx)
+        .await?;
         self.commit(tx).await
     }
+}
+
+/// Locks the payout for the executor holding `lease`: false once another claim took it, or it
+/// settled or was held back.
+async fn lock_held(tx: &mut Tx, payout_id: &str, lease: &str) -> StoreResult<bool> {
+    let held = sqlx::query(concat!(
+        "SELECT id FROM payouts WHERE id = $1 AND lease_token = $2 AND exec_status = 'ready_to_send'",
+        for_update!()
+    ))
+    .bind(payout_id)
+    .bind(lease)
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(held.is_some())
 }

@@ -109,18 +109,23 @@ contract!(a_draft_submits_into_payouts_whose_outcomes_roll_up, |store| {
     let a =
         store.approve_disbursement(&t, &d.id, "key_b", Timestamp::now(), funds(6_000), &EVENTS, None).await.unwrap();
     assert_eq!((a.status, a.approved_by_key.as_deref()), (DisbursementStatus::Approved, Some("key_b")));
-    let claimed = store.claim_payouts(Timestamp::now(), 60_000, 10).await.unwrap();
-    assert_eq!(claimed.len(), 3);
+    let claimed = store.claim_payouts(Timestamp::now(), 60_000, 10, t.env).await.unwrap();
+    assert_eq!(claimed.payouts.len(), 3);
+    let lease = claimed.lease.as_str();
     let now = store.get_disbursement(&t, &d.id).await.unwrap().unwrap();
     assert_eq!(now.counts, ItemCounts { executing: 3, ..ItemCounts::default() }, "kept by the payouts' triggers");
-    for (i, p) in claimed.iter().enumerate() {
-        let attempt = store.start_attempt(&p.payout.id, &format!("{i:064}"), "{}", Timestamp::now()).await.unwrap();
+    for (i, p) in claimed.payouts.iter().enumerate() {
+        let attempt = store
+            .start_attempt(&p.payout.id, lease, &format!("{i:064}"), "{}", Timestamp::now())
+            .await
+            .unwrap()
+            .unwrap();
         let result = if p.payout.asset_amount == 2_000 {
             AttemptResult::Failed { code: "op_no_trust".into(), message: "no trustline".into() }
         } else {
             AttemptResult::Sent { ledger_seq: 7 }
         };
-        store.finish_attempt(&t, &p.payout.id, &attempt.id, &result, Timestamp::now(), &p_event).await.unwrap();
+        store.finish_attempt(&t, &p.payout.id, &attempt.id, lease, &result, Timestamp::now(), &p_event).await.unwrap();
     }
     let settled = store.get_disbursement(&t, &d.id).await.unwrap().unwrap();
     assert_eq!((settled.counts.sent, settled.counts.failed, settled.amount_sent), (2, 1, 4_000));
@@ -167,11 +172,12 @@ contract!(approval_refuses_what_the_balance_cannot_cover_and_changes_nothing, |s
     // reading may not show it yet; with a reading taken after, it no longer is.
     let read_at = Timestamp::now();
     tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    let claimed = store.claim_payouts(Timestamp::now(), 60_000, 10).await.unwrap();
-    let p = &claimed[0];
-    let attempt = store.start_attempt(&p.payout.id, &"a".repeat(64), "{}", Timestamp::now()).await.unwrap();
+    let claimed = store.claim_payouts(Timestamp::now(), 60_000, 10, t.env).await.unwrap();
+    let (p, lease) = (&claimed.payouts[0], claimed.lease.as_str());
+    let attempt =
+        store.start_attempt(&p.payout.id, lease, &"a".repeat(64), "{}", Timestamp::now()).await.unwrap().unwrap();
     let sent = AttemptResult::Sent { ledger_seq: 3 };
-    store.finish_attempt(&t, &p.payout.id, &attempt.id, &sent, Timestamp::now(), &p_event).await.unwrap();
+    store.finish_attempt(&t, &p.payout.id, &attempt.id, lease, &sent, Timestamp::now(), &p_event).await.unwrap();
     let stale = Funds::Observed { balance: Some(10_000), at: read_at };
     let refused = store.approve_disbursement(&t, &second.id, "key_b", Timestamp::now(), stale, &EVENTS, None).await;
     assert!(matches!(refused, Err(StoreError::Rejected(e)) if e.code == "insufficient_balance"));
@@ -217,7 +223,7 @@ contract!(only_a_draft_is_deleted_and_rejection_moves_every_payout, |store| {
         (DisbursementStatus::Rejected, 2, Some("wrong"))
     );
     assert_eq!(events(&store, &t, "payout.rejected").await, 2);
-    assert!(store.claim_payouts(Timestamp::now(), 60_000, 10).await.unwrap().is_empty());
+    assert!(store.claim_payouts(Timestamp::now(), 60_000, 10, t.env).await.unwrap().payouts.is_empty());
     let rejected = store.list_disbursement_items(&t, &s.id, Some(ItemStatus::Rejected), PageRequest::default()).await;
     assert_eq!(rejected.unwrap().total, 2);
 });
@@ -226,13 +232,13 @@ contract!(retry_failed_leaves_a_payout_whose_transaction_may_still_land, |store|
     let t = lajan_store::testing::test_tenant(&store).await;
     let d = submitted(&store, &t, &[1_000]).await;
     store.approve_disbursement(&t, &d.id, "key_b", Timestamp::now(), funds(1_000_000), &EVENTS, None).await.unwrap();
-    let claimed = store.claim_payouts(Timestamp::now(), 60_000, 10).await.unwrap();
-    let id = claimed[0].payout.id.as_str();
+    let claimed = store.claim_payouts(Timestamp::now(), 60_000, 10, t.env).await.unwrap();
+    let (id, lease) = (claimed.payouts[0].payout.id.as_str(), claimed.lease.as_str());
     // A first transaction whose outcome is unknown, then a second refused for good.
-    store.start_attempt(id, "h1", "{}", Timestamp::now()).await.unwrap();
-    let second = store.start_attempt(id, "h2", "{}", Timestamp::now()).await.unwrap();
+    store.start_attempt(id, lease, "h1", "{}", Timestamp::now()).await.unwrap().unwrap();
+    let second = store.start_attempt(id, lease, "h2", "{}", Timestamp::now()).await.unwrap().unwrap();
     let failed = AttemptResult::Failed { code: "op_no_trust".into(), message: "no trustline".into() };
-    store.finish_attempt(&t, id, &second.id, &failed, Timestamp::now(), &p_event).await.unwrap();
+    store.finish_attempt(&t, id, &second.id, lease, &failed, Timestamp::now(), &p_event).await.unwrap();
     store.roll_up_disbursement(&t, &d.id, Timestamp::now(), &d_event).await.unwrap();
     let after = store.retry_failed_disbursement(&t, &d.id, Timestamp::now(), &EVENTS, None).await.unwrap();
     assert_eq!(after.counts.failed, 1, "not queued again while h1 may land");

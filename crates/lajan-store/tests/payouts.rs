@@ -142,39 +142,83 @@ contract!(approval_rules_and_counts_partition_all, |store| {
 contract!(execution_claims_attempts_and_outcomes, |store| {
     let t = tenant(&store).await;
     let p = approved_payout(&store, &t).await;
+    let id = p.payout.id.as_str();
     let now = Timestamp::now();
-    let claimed = store.claim_payouts(now, 60_000, 10).await.unwrap();
-    assert_eq!(claimed.len(), 1);
-    assert_eq!(claimed[0].payout.exec, ExecStatus::ReadyToSend);
-    assert!(store.claim_payouts(now, 60_000, 10).await.unwrap().is_empty(), "leased");
-    let first = store.start_attempt(&p.payout.id, "hash1", "{envelope}", now).await.unwrap();
+    assert!(store.claim_payouts(now, 60_000, 10, Environment::Live).await.unwrap().payouts.is_empty(), "other env");
+    let claimed = store.claim_payouts(now, 60_000, 10, Environment::Test).await.unwrap();
+    let lease = claimed.lease.as_str();
+    assert_eq!(claimed.payouts.len(), 1);
+    assert_eq!(claimed.payouts[0].payout.exec, ExecStatus::ReadyToSend);
+    assert!(store.claim_payouts(now, 60_000, 10, Environment::Test).await.unwrap().payouts.is_empty(), "leased");
+    assert!(store.start_attempt(id, "lease_other", "hash1", "{envelope}", now).await.unwrap().is_none(), "fenced");
+    let first = store.start_attempt(id, lease, "hash1", "{envelope}", now).await.unwrap().unwrap();
     assert_eq!(first.attempt_number, 1);
     assert_eq!(store.attempt_envelope(&first.id).await.unwrap(), "{envelope}");
+    assert_eq!(store.held_payout(&t, id, lease).await.unwrap().unwrap().attempts.len(), 1);
     let retry_at = now.plus_millis(5_000);
     let retry = AttemptResult::Retry { code: "tx_timeout".into(), message: "timed out".into(), retry_at };
-    store.finish_attempt(&t, &p.payout.id, &first.id, &retry, now, &ev).await.unwrap();
-    assert!(store.claim_payouts(now.plus_millis(1), 60_000, 10).await.unwrap().is_empty());
-    assert_eq!(store.claim_payouts(retry_at, 60_000, 10).await.unwrap().len(), 1);
-    let second = store.start_attempt(&p.payout.id, "hash1", "{envelope}", retry_at).await.unwrap();
-    let done = store
-        .finish_attempt(&t, &p.payout.id, &second.id, &AttemptResult::Sent { ledger_seq: 7 }, retry_at, &ev)
-        .await
-        .unwrap();
+    store.finish_attempt(&t, id, &first.id, lease, &retry, now, &ev).await.unwrap();
+    assert!(store.held_payout(&t, id, lease).await.unwrap().is_none(), "a settled attempt releases the payout");
+    assert!(store.claim_payouts(now.plus_millis(1), 60_000, 10, Environment::Test).await.unwrap().payouts.is_empty());
+    let again = store.claim_payouts(retry_at, 60_000, 10, Environment::Test).await.unwrap();
+    assert_eq!(again.payouts.len(), 1);
+    assert_ne!(again.lease, claimed.lease);
+    // The first executor's late answer is a fact on its attempt; it moves neither the payout nor
+    // its retry time, so the new lease stands.
+    let late = AttemptResult::Retry { code: "tx_too_late".into(), message: "late".into(), retry_at: now };
+    let after = store.finish_attempt(&t, id, &first.id, lease, &late, now, &ev).await.unwrap();
+    assert_eq!(after.attempts[0].error_code.as_deref(), Some("tx_too_late"));
+    assert!(
+        store
+            .claim_payouts(retry_at.plus_millis(59_000), 60_000, 10, Environment::Test)
+            .await
+            .unwrap()
+            .payouts
+            .is_empty()
+    );
+    assert!(store.start_attempt(id, lease, "hash2", "{envelope2}", retry_at).await.unwrap().is_none());
+    assert_eq!(store.renew_lease(&again.lease, retry_at.plus_millis(120_000)).await.unwrap(), 1);
+    assert!(
+        store
+            .claim_payouts(retry_at.plus_millis(61_000), 60_000, 10, Environment::Test)
+            .await
+            .unwrap()
+            .payouts
+            .is_empty()
+    );
+    let second = store.start_attempt(id, &again.lease, "hash1", "{envelope}", retry_at).await.unwrap().unwrap();
+    let sent = AttemptResult::Sent { ledger_seq: 7 };
+    let done = store.finish_attempt(&t, id, &second.id, &again.lease, &sent, retry_at, &ev).await.unwrap();
     assert_eq!(done.payout.exec, ExecStatus::Sent);
     assert_eq!(done.attempts.len(), 2, "attempts are never overwritten");
-    assert_eq!(done.attempts[0].error_code.as_deref(), Some("tx_timeout"));
     assert_eq!(done.attempts[1].ledger_seq, Some(7));
-    // An executor that outlived its lease reports late: its attempt is kept, the outcome stands.
-    let late = store.start_attempt(&p.payout.id, "hash1", "{envelope}", retry_at).await.unwrap();
+    assert_eq!(store.renew_lease(&again.lease, retry_at.plus_millis(240_000)).await.unwrap(), 0, "released");
+    // A late answer after the payout settled: the attempt is kept, the outcome stands.
     let failed = AttemptResult::Failed { code: "tx_bad_seq".into(), message: "late".into() };
-    let after = store.finish_attempt(&t, &p.payout.id, &late.id, &failed, retry_at, &ev).await.unwrap();
+    let after = store.finish_attempt(&t, id, &first.id, lease, &failed, retry_at, &ev).await.unwrap();
     assert_eq!(after.payout.exec, ExecStatus::Sent);
-    assert_eq!(after.attempts.len(), 3);
     let events = store.list_events(&t, &Default::default()).await.unwrap();
     assert_eq!(events.items.iter().filter(|e| e.event_type.starts_with("payout.")).count(), 2, "created, completed");
-    // A hold moves the retry time of an executing payout only.
-    store.hold_payout(&p.payout.id, retry_at.plus_millis(1)).await.unwrap();
-    assert_eq!(store.get_payout(&t, &p.payout.id).await.unwrap().unwrap().payout.exec, ExecStatus::Sent);
+    // A hold needs the lease and moves an executing payout only.
+    store.hold_payout(id, &again.lease, retry_at.plus_millis(1)).await.unwrap();
+    assert_eq!(store.get_payout(&t, id).await.unwrap().unwrap().payout.exec, ExecStatus::Sent);
+});
+
+contract!(a_late_answer_that_applied_settles_a_payout_another_executor_holds, |store| {
+    let t = tenant(&store).await;
+    let p = approved_payout(&store, &t).await;
+    let id = p.payout.id.as_str();
+    let now = Timestamp::now();
+    let first = store.claim_payouts(now, 60_000, 10, Environment::Test).await.unwrap();
+    let attempt = store.start_attempt(id, &first.lease, "h1", "{e1}", now).await.unwrap().unwrap();
+    let second = store.claim_payouts(now.plus_millis(61_000), 60_000, 10, Environment::Test).await.unwrap();
+    assert_eq!(second.payouts.len(), 1, "the first lease expired");
+    let sent = AttemptResult::Sent { ledger_seq: 9 };
+    let paid = store.finish_attempt(&t, id, &attempt.id, &first.lease, &sent, now, &ev).await.unwrap();
+    assert_eq!(paid.payout.exec, ExecStatus::Sent, "money moved: whoever reports it, the payout was paid");
+    assert!(store.start_attempt(id, &second.lease, "h2", "{e2}", now).await.unwrap().is_none(), "nothing more");
+    let events = store.list_events(&t, &Default::default()).await.unwrap();
+    assert_eq!(events.items.iter().filter(|e| e.event_type == "payout.completed").count(), 1);
 });
 
 contract!(the_sandbox_ledger_applies_each_hash_once, |store| {
@@ -310,16 +354,18 @@ contract!(maintained_counts_match_a_scan_through_execution, |store| {
         task.await.unwrap();
     }
     let now = Timestamp::now();
-    let claimed = store.claim_payouts(now, 60_000, 5).await.unwrap();
-    assert_eq!(claimed.len(), 5);
-    for (i, c) in claimed.iter().enumerate().take(3) {
-        let a = store.start_attempt(&c.payout.id, &format!("hash{i}"), "{envelope}", now).await.unwrap();
+    let claimed = store.claim_payouts(now, 60_000, 5, Environment::Test).await.unwrap();
+    assert_eq!(claimed.payouts.len(), 5);
+    let lease = claimed.lease.as_str();
+    for (i, c) in claimed.payouts.iter().enumerate().take(3) {
+        let a =
+            store.start_attempt(&c.payout.id, lease, &format!("hash{i}"), "{envelope}", now).await.unwrap().unwrap();
         let result = if i == 0 {
             AttemptResult::Failed { code: "op_no_trust".into(), message: "no trustline".into() }
         } else {
             AttemptResult::Sent { ledger_seq: 9 }
         };
-        store.finish_attempt(&t, &c.payout.id, &a.id, &result, now, &ev).await.unwrap();
+        store.finish_attempt(&t, &c.payout.id, &a.id, lease, &result, now, &ev).await.unwrap();
     }
     let (pending, _) = store
         .list_payouts(&t, &PayoutQuery { filter: Some(PayoutFilter::PendingApproval), ..Default::default() })
@@ -387,18 +433,20 @@ contract!(a_retry_never_builds_beside_a_transaction_that_applied_or_may_apply, |
     let p = approved_payout(&store, &t).await;
     let id = p.payout.id.as_str();
     let now = Timestamp::now();
-    store.claim_payouts(now, 60_000, 10).await.unwrap();
-    let first = store.start_attempt(id, "h1", "{e1}", now).await.unwrap();
-    let second = store.start_attempt(id, "h2", "{e2}", now).await.unwrap();
+    let lease = store.claim_payouts(now, 60_000, 10, Environment::Test).await.unwrap().lease;
+    let first = store.start_attempt(id, &lease, "h1", "{e1}", now).await.unwrap().unwrap();
+    let second = store.start_attempt(id, &lease, "h2", "{e2}", now).await.unwrap().unwrap();
     let failed = AttemptResult::Failed { code: "op_no_trust".into(), message: "no trustline".into() };
-    store.finish_attempt(&t, id, &second.id, &failed, now, &ev).await.unwrap();
+    store.finish_attempt(&t, id, &second.id, &lease, &failed, now, &ev).await.unwrap();
     let retry = |store: Arc<dyn Store>, t: Tenant| async move {
         store.payout_action(&t, id, PayoutAction::Retry, "key_b", None, Timestamp::now(), &ev, None).await
     };
     let refused = retry(store.clone(), t.clone()).await;
     assert!(matches!(refused, Err(StoreError::Rejected(ref e)) if e.code == "cannot_retry"), "unfinished: {refused:?}");
-    let landed =
-        store.finish_attempt(&t, id, &first.id, &AttemptResult::Sent { ledger_seq: 3 }, now, &ev).await.unwrap();
+    let landed = store
+        .finish_attempt(&t, id, &first.id, &lease, &AttemptResult::Sent { ledger_seq: 3 }, now, &ev)
+        .await
+        .unwrap();
     assert_eq!(landed.payout.exec, ExecStatus::Sent, "a failed payout whose transaction landed was paid");
     let events = store.list_events(&t, &Default::default()).await.unwrap();
     let types: Vec<&str> = events.items.iter().map(|e| e.event_type.as_str()).collect();

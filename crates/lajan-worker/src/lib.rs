@@ -130,7 +130,7 @@ impl Workers {
                 w.deliver_messages_once(Timestamp::now()).await.map(drop)
             }),
             self.run(i.payouts, &stop, Wake::Payouts, |w| async move {
-                if w.execute_payouts_once(Timestamp::now()).await? == executor::PAYOUT_BATCH {
+                if w.execute_payouts_once(Timestamp::now()).await? >= executor::PAYOUT_BATCH {
                     // A full batch: there is probably more, so go again at once.
                     w.services.nudges.payouts_due();
                 }

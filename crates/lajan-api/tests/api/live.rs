@@ -13,6 +13,7 @@ use lajan_store::testing::TestStore;
 use secrecy::SecretString;
 use serde_json::{Value, json};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// A throwaway account (public, secret) from fixed bytes; it holds nothing on any network.
 fn keypair(byte: u8) -> (String, SecretString) {
@@ -33,7 +34,7 @@ struct Live {
 const START_SEQ: i64 = 100 << 32;
 
 impl Live {
-    async fn start(db: TestStore, tx_timeout_secs: u64) -> Live {
+    async fn start(db: TestStore, tx_timeout_secs: u64, lease_ms: i64) -> Live {
         let net = FakeStellar::start(TESTNET_PASSPHRASE).await;
         let (distribution, secret) = keypair(7);
         let (issuer, _) = keypair(8);
@@ -48,6 +49,7 @@ impl Live {
             base_fee: 100,
             tx_timeout_secs,
         });
+        config.workers.payout_lease_ms = lease_ms;
         config.services.live_asset_issuers.insert("USDC".into(), issuer.clone());
         config.services.live_asset_issuers.insert("HTG".into(), issuer.clone());
         let app = TestApp::spawn(db, config).await;
@@ -82,8 +84,14 @@ impl Live {
     }
 }
 
+/// The executor's lease unless a test says otherwise.
+const LEASE_MS: i64 = 120_000;
+
 macro_rules! live_test {
     ($name:ident, $timeout:expr, |$live:ident| $body:block) => {
+        live_test!($name, $timeout, LEASE_MS, |$live| $body);
+    };
+    ($name:ident, $timeout:expr, $lease_ms:expr, |$live:ident| $body:block) => {
         mod $name {
             use super::*;
 
@@ -91,7 +99,7 @@ macro_rules! live_test {
 
             #[tokio::test]
             async fn sqlite() {
-                let live = Live::start(lajan_store::testing::sqlite().await, $timeout).await;
+                let live = Live::start(lajan_store::testing::sqlite().await, $timeout, $lease_ms).await;
                 case(&live).await;
                 live.app.stop().await;
             }
@@ -99,7 +107,7 @@ macro_rules! live_test {
             #[tokio::test]
             async fn postgres() {
                 let Some(db) = lajan_store::testing::postgres(concat!("live_", stringify!($name))).await else { return };
-                let live = Live::start(db, $timeout).await;
+                let live = Live::start(db, $timeout, $lease_ms).await;
                 case(&live).await;
                 live.app.stop().await;
             }
@@ -177,10 +185,10 @@ live_test!(a_crash_after_submitting_is_reconciled_by_hash, 60, |live| {
     // What an executor does up to the submission, then it dies before recording anything.
     let store = live.app.store();
     let now = Timestamp::now();
-    let claimed = store.claim_payouts(now, 120_000, 10).await.unwrap();
+    let claimed = store.claim_payouts(now, 120_000, 10, Environment::Live).await.unwrap();
     let ledger = live.app.workers().services().live_ledger().unwrap();
-    let lajan_ledger::Transaction { hash, envelope } = ledger.build(&claimed[0]).await.unwrap();
-    store.start_attempt(&id, &hash, &envelope, now).await.unwrap();
+    let lajan_ledger::Transaction { hash, envelope } = ledger.build(&claimed.payouts[0], None).await.unwrap();
+    store.start_attempt(&id, &claimed.lease, &hash, &envelope, now).await.unwrap().unwrap();
     let horizon = lajan_ledger::horizon::HorizonClient::new(live.net.url(), std::time::Duration::from_secs(5)).unwrap();
     horizon.submit(&envelope).await.unwrap();
     // Still leased: nobody touches it.
@@ -199,10 +207,10 @@ live_test!(a_stored_transaction_whose_sequence_was_taken_is_replaced_after_max_t
     let id = live.approved_payout(WALLET, "6").await;
     let store = live.app.store();
     let now = Timestamp::now();
-    let claimed = store.claim_payouts(now, 120_000, 10).await.unwrap();
+    let claimed = store.claim_payouts(now, 120_000, 10, Environment::Live).await.unwrap();
     let ledger = live.app.workers().services().live_ledger().unwrap();
-    let lajan_ledger::Transaction { hash, envelope } = ledger.build(&claimed[0]).await.unwrap();
-    store.start_attempt(&id, &hash, &envelope, now).await.unwrap();
+    let lajan_ledger::Transaction { hash, envelope } = ledger.build(&claimed.payouts[0], None).await.unwrap();
+    store.start_attempt(&id, &claimed.lease, &hash, &envelope, now).await.unwrap().unwrap();
     // The process died before submitting, and another transaction used the sequence meanwhile.
     live.net.create_account(&live.distribution, START_SEQ + 1);
     // Resumed: the stored envelope can no longer land, but only its max_time proves it did not.
@@ -291,4 +299,89 @@ live_test!(a_live_disbursement_needs_the_distribution_account_to_cover_it, 60, |
     let done = live.get(&format!("/v1/disbursements/{id}")).await;
     assert_eq!((done["status"].as_str(), done["amountSent"].as_str()), (Some("completed"), Some("80.00")), "{done}");
     assert_eq!(live.net.payments().len(), 2);
+});
+
+/// Waits (a few seconds at most) until the fake network has received `n` submissions.
+async fn submissions_reach(live: &Live, n: usize) {
+    for _ in 0..500 {
+        if live.net.submissions().len() >= n {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the fake network received {:?}, not {n} submissions", live.net.submissions());
+}
+
+live_test!(a_late_answer_after_the_lease_never_lets_a_second_transaction_land, 2, |live| {
+    // The interleaving a review found: executor Z submits tx1 and hears back only after its
+    // lease; B resumes tx1 and proves it dead; A claims the payout; Z's late answer arrives; then
+    // another executor comes by while A still holds the payout, and A goes on from its claim.
+    let id = live.approved_payout(WALLET, "9").await;
+    let t0 = Timestamp::now();
+    let release = live.net.stall_next_submission(false);
+    let z = live.execute(t0);
+    let (a, b) = (live.app.store().clone(), &live);
+    let others = async move {
+        submissions_reach(b, 1).await;
+        // tx1's max_time (2 s) passes.
+        tokio::time::sleep(Duration::from_millis(3_100)).await;
+        assert_eq!(b.execute(t0.plus_millis(LEASE_MS + 1_000)).await, 1, "B takes over after Z's lease");
+        let claim = a.claim_payouts(t0.plus_millis(2 * LEASE_MS), LEASE_MS, 1, Environment::Live).await.unwrap();
+        assert_eq!(claim.payouts.len(), 1, "A claims it");
+        release.notify_one();
+        claim
+    };
+    let (z_claimed, a_claim) = tokio::join!(z, others);
+    assert_eq!(z_claimed, 1);
+    let p = live.get(&format!("/v1/payouts/{id}")).await;
+    assert_eq!(p["execStatus"], "ready_to_send", "{p}");
+    assert_eq!(p["attempts"][0]["errorCode"], "tx_too_late", "Z's late answer is recorded on its attempt: {p}");
+    assert_eq!(live.execute(t0.plus_millis(2 * LEASE_MS + 1_000)).await, 0, "A's lease stands: {p}");
+    live.app.workers().execute_claimed(&a_claim.lease, &a_claim.payouts[0]).await.unwrap();
+
+    let paid = live.net.payments();
+    assert_eq!(paid.len(), 1, "paid once: {paid:?}");
+    let p = live.get(&format!("/v1/payouts/{id}")).await;
+    assert_eq!(p["execStatus"], "sent", "{p}");
+    let attempts = p["attempts"].as_array().unwrap();
+    assert_eq!(attempts.last().unwrap()["txHash"], paid[0].tx_hash.as_str());
+    assert_eq!(attempts.iter().filter(|a| !a["ledgerSeq"].is_null()).count(), 1, "{p}");
+    assert_eq!(live.net.sequence(&live.distribution), Some(START_SEQ + 1), "tx1's unused sequence, taken again");
+    // Nothing is left to do, for anyone.
+    assert_eq!(live.execute(t0.plus_millis(10 * LEASE_MS)).await, 0);
+    assert_eq!(live.net.payments().len(), 1);
+});
+
+live_test!(a_lease_is_renewed_while_its_submission_waits_on_the_network, 60, 800, |live| {
+    let id = live.approved_payout(WALLET, "2").await;
+    let release = live.net.stall_next_submission(true);
+    let first = live.execute(Timestamp::now());
+    let second = async {
+        submissions_reach(live, 1).await;
+        // Two leases pass while the answer is awaited; the executor kept renewing its own.
+        tokio::time::sleep(Duration::from_millis(1_600)).await;
+        let taken = live.execute(Timestamp::now()).await;
+        release.notify_one();
+        taken
+    };
+    let (claimed, taken) = tokio::join!(first, second);
+    assert_eq!((claimed, taken), (1, 0), "nobody else takes a payout whose executor is alive");
+    let p = live.get(&format!("/v1/payouts/{id}")).await;
+    assert_eq!(p["execStatus"], "sent", "{p}");
+    assert_eq!(p["attempts"].as_array().unwrap().len(), 1, "{p}");
+    assert_eq!(live.net.payments().len(), 1);
+});
+
+live_test!(live_payouts_are_claimed_one_at_a_time, 60, |live| {
+    let ids = [live.approved_payout(WALLET, "1").await, live.approved_payout(WALLET, "2").await];
+    let claim = live.app.store().claim_payouts(Timestamp::now(), LEASE_MS, 1, Environment::Live).await.unwrap();
+    assert_eq!(claim.payouts.len(), 1);
+    // The executor claims the other as it starts it, and the held one is left alone.
+    assert_eq!(live.execute(Timestamp::now()).await, 1);
+    let mut sent = 0;
+    for id in &ids {
+        sent += usize::from(live.get(&format!("/v1/payouts/{id}")).await["execStatus"] == "sent");
+    }
+    assert_eq!(sent, 1);
+    assert_eq!(live.net.payments().len(), 1);
 });

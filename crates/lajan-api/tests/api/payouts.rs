@@ -358,8 +358,9 @@ api_test!(live_payouts_wait_without_a_trace_while_no_live_ledger_is_configured, 
     assert_eq!(p["execStatus"], "ready_to_send", "{p}");
     assert_eq!(p["attempts"].as_array().unwrap().len(), 0, "nothing was submitted, so no attempt");
     // An attempt left unfinished (a live ledger configured then, not now) is kept as it is.
-    app.store().start_attempt(id, "hash", "envelope", now).await.unwrap();
-    execute(app, now.plus_millis(1_000_000)).await;
+    let claim = app.store().claim_payouts(now.plus_millis(1_000_000), 60_000, 1, Environment::Live).await.unwrap();
+    app.store().start_attempt(id, &claim.lease, "hash", "envelope", now).await.unwrap().unwrap();
+    execute(app, now.plus_millis(1_100_000)).await;
     let p: Value = app.get_with(&live, &format!("/v1/payouts/{id}")).await.json().await.unwrap();
     assert_eq!(p["attempts"].as_array().unwrap().len(), 1, "{p}");
 });
@@ -375,13 +376,14 @@ api_test!(a_paid_payout_is_never_paid_again, |app| {
     let (store, tenant) = (app.store(), lajan_domain::Tenant::new(app.org.id.clone(), Environment::Live));
     let event = lajan_services::events::payout_event;
     let now = Timestamp::now();
-    assert_eq!(store.claim_payouts(now, 60_000, 10).await.unwrap().len(), 1);
-    let first = store.start_attempt(id, "aa11", "envelope-1", now).await.unwrap();
-    let unknown = AttemptResult::Retry { code: "tx_timeout".into(), message: "no answer".into(), retry_at: now };
-    store.finish_attempt(&tenant, id, &first.id, &unknown, now, &event).await.unwrap();
-    let second = store.start_attempt(id, "bb22", "envelope-2", now).await.unwrap();
+    let claim = store.claim_payouts(now, 60_000, 10, Environment::Live).await.unwrap();
+    let lease = claim.lease.as_str();
+    let first = store.start_attempt(id, lease, "aa11", "envelope-1", now).await.unwrap().unwrap();
+    let second = store.start_attempt(id, lease, "bb22", "envelope-2", now).await.unwrap().unwrap();
     let refused = AttemptResult::Failed { code: "op_no_trust".into(), message: "no trustline".into() };
-    store.finish_attempt(&tenant, id, &second.id, &refused, now, &event).await.unwrap();
+    store.finish_attempt(&tenant, id, &second.id, lease, &refused, now, &event).await.unwrap();
+    let unknown = AttemptResult::Retry { code: "tx_timeout".into(), message: "no answer".into(), retry_at: now };
+    store.finish_attempt(&tenant, id, &first.id, lease, &unknown, now, &event).await.unwrap();
     let p: Value = app.get_with(&live, &format!("/v1/payouts/{id}")).await.json().await.unwrap();
     assert_eq!(p["execStatus"], "failed");
 
@@ -389,7 +391,10 @@ api_test!(a_paid_payout_is_never_paid_again, |app| {
     let e = expect_error(action(app, &live, id, "retry").await, 400, "cannot_retry").await;
     assert!(e["message"].as_str().unwrap().contains("may still apply"), "{e}");
     // It lands: the payout was paid, and says so with its event; a retry is refused for good.
-    store.finish_attempt(&tenant, id, &first.id, &AttemptResult::Sent { ledger_seq: 77 }, now, &event).await.unwrap();
+    store
+        .finish_attempt(&tenant, id, &first.id, lease, &AttemptResult::Sent { ledger_seq: 77 }, now, &event)
+        .await
+        .unwrap();
     let p: Value = app.get_with(&live, &format!("/v1/payouts/{id}")).await.json().await.unwrap();
     assert_eq!(p["execStatus"], "sent", "{p}");
     let completed: Value = app.get_with(&live, "/v1/events?type=payout.completed").await.json().await.unwrap();
