@@ -297,7 +297,9 @@ impl HorizonClient {
 /// (Horizon lags the network by a ledger or two); before that the result stays `Unknown`.
 ///
 /// `already_submitted` says an earlier call (or an earlier run of the process) may have sent this
-/// envelope: a `tx_bad_seq` then cannot prove that nothing was applied, so only `max_time` settles it.
+/// envelope: from then on (as after any unknown outcome in this call) a refusal of a resend
+/// (`tx_bad_seq`, `tx_insufficient_fee`, ...) cannot prove that nothing was applied, so only
+/// `max_time` settles it; a resend included in a ledger and failed (`tx_failed`) does.
 pub async fn submit_exactly_once(
     client: &HorizonClient,
     envelope: &str,
@@ -344,6 +346,12 @@ pub async fn submit_exactly_once(
             }
             // Expired before any attempt got in; the lookup below decides (it may have landed earlier).
             Err(e) if e.is_tx_code("tx_too_late") => break,
+            // A copy included in a ledger and failed settles the hash: the one sent before cannot
+            // apply as well. Any other refusal of a resend (a fee below the surge price, say) says
+            // nothing of the copy that may already be on its way: still unknown.
+            Err(e @ HorizonError::Rejected { .. }) if maybe_submitted && !e.is_tx_code("tx_failed") => {
+                last_unknown = Some(HorizonError::Unknown(format!("{e} after an earlier unknown outcome")));
+            }
             Err(e) => return Err(e),
         }
     }

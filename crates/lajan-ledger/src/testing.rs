@@ -46,6 +46,8 @@ struct Network {
     /// The next submission waits for this to be notified before it answers 504 (applied first
     /// when the flag says so): an answer that arrives after its executor's lease.
     stall: Option<(Arc<tokio::sync::Notify>, bool)>,
+    /// The next `n` submissions are refused with this transaction code, applying nothing.
+    refusals: Option<(u32, String)>,
     /// Every submitted envelope's hash, in order (resubmissions included).
     submissions: Vec<String>,
     /// Accounts that hold no trustline for any credit asset.
@@ -125,6 +127,12 @@ impl FakeStellar {
         release
     }
 
+    /// The next `n` submissions are refused with transaction code `code` (e.g.
+    /// `tx_insufficient_fee` under surge pricing), nothing applied.
+    pub fn refuse_next(&self, n: u32, code: &str) {
+        self.net().refusals = Some((n, code.to_owned()));
+    }
+
     /// Hashes of every submission received, resubmissions included.
     pub fn submissions(&self) -> Vec<String> {
         self.net().submissions.clone()
@@ -190,6 +198,12 @@ impl FakeStellar {
         };
         if tx.max_time != 0 && now > tx.max_time {
             return refuse("tx_too_late", &[]);
+        }
+        if let Some((n, code)) = net.refusals.take() {
+            if n > 1 {
+                net.refusals = Some((n - 1, code.clone()));
+            }
+            return refuse(&code, &[]);
         }
         let Some(&current) = net.accounts.get(&tx.source_account) else {
             return refuse("tx_no_source_account", &[]);

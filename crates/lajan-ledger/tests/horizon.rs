@@ -345,6 +345,30 @@ async fn a_bad_seq_for_an_envelope_sent_by_an_earlier_run_is_not_proof_of_nothin
 }
 
 #[tokio::test]
+async fn a_refused_resend_after_an_unknown_outcome_is_not_proof_of_nothing() {
+    // The first copy went out behind a 504 and may still land; a resend refused for its fee says
+    // nothing about it. Only max_time settles it: unknown while Horizon is behind it, too late
+    // once Horizon has closed a ledger past it without the hash.
+    for (closed, settles) in [(120, false), (130, true)] {
+        let (fake, client) = fake_horizon().await;
+        fake.submissions(vec![timeout_504(), failed("tx_insufficient_fee", &[])]);
+        fake.latest_closed_at.store(closed, Ordering::SeqCst);
+        let e = submit_exactly_once(&client, ENVELOPE, HASH, 125, false, ticking_clock(100)).await.unwrap_err();
+        if settles {
+            assert_eq!(e.error_code(), "tx_too_late", "{e:?}");
+        } else {
+            assert!(matches!(e, HorizonError::Unknown(_)), "{e:?}");
+        }
+        assert_eq!(fake.received().len(), 2, "resent while max_time allowed");
+    }
+    // A resend included in a ledger and failed does settle the hash.
+    let (fake, client) = fake_horizon().await;
+    fake.submissions(vec![timeout_504(), failed("tx_failed", &["op_no_trust"])]);
+    let e = submit_exactly_once(&client, ENVELOPE, HASH, 1_000, false, || 500).await.unwrap_err();
+    assert_eq!(e.error_code(), "op_no_trust");
+}
+
+#[tokio::test]
 async fn payments_are_read_after_the_cursor_with_their_memo() {
     let router = Router::new().route(
         "/accounts/{id}/payments",

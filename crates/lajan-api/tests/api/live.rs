@@ -385,3 +385,20 @@ live_test!(live_payouts_are_claimed_one_at_a_time, 60, |live| {
     assert_eq!(sent, 1);
     assert_eq!(live.net.payments().len(), 1);
 });
+
+live_test!(a_refused_resend_leaves_the_outcome_unknown_until_the_first_copy_lands, 60, |live| {
+    // The first copy is accepted behind a 504 but not yet in a ledger; two resends are refused
+    // for their fee (surge pricing); the third gets in. One attempt, one transaction, paid once.
+    live.net.time_out_next(1, false);
+    live.net.refuse_next(2, "tx_insufficient_fee");
+    let id = live.approved_payout(WALLET, "8").await;
+    assert_eq!(live.execute(Timestamp::now()).await, 1);
+    let p = live.get(&format!("/v1/payouts/{id}")).await;
+    assert_eq!(p["execStatus"], "sent", "{p}");
+    let attempts = p["attempts"].as_array().unwrap();
+    assert_eq!(attempts.len(), 1, "{p}");
+    let submissions = live.net.submissions();
+    assert_eq!(submissions.len(), 4, "{submissions:?}");
+    assert!(submissions.iter().all(|h| *h == submissions[0]), "the identical envelope every time");
+    assert_eq!(live.net.payments().len(), 1);
+});
