@@ -213,6 +213,9 @@ pub struct Attempt {
     pub error_code: Option<String>,
     pub error_message: Option<String>,
     pub created_at: Timestamp,
+    /// How many times its envelope was sent: an unknown outcome is resolved by sending the same
+    /// envelope again, within the same attempt.
+    pub submissions: i64,
 }
 
 impl Attempt {
@@ -256,6 +259,8 @@ pub struct PayoutDetail {
     pub payout: Payout,
     pub client: Option<Client>,
     pub attempts: Vec<Attempt>,
+    /// How many attempts came before the last manual retry: the attempt budget counts those after.
+    pub attempts_before_retry: i64,
 }
 
 /// How a new payout starts: pending approval, or approved at once when the organization does
@@ -344,6 +349,7 @@ mod tests {
             error_code: code.map(str::to_owned),
             error_message: None,
             created_at: Timestamp::now(),
+            submissions: 1,
         };
         let dead = attempt(None, Some("tx_bad_seq"));
         assert!(check_retry_safe(std::slice::from_ref(&dead)).is_ok());

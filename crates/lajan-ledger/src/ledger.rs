@@ -16,6 +16,24 @@ pub struct Transaction {
     pub envelope: String,
 }
 
+/// A payout's last transaction, proven dead, and the code it was refused with.
+#[derive(Debug, Clone, Copy)]
+pub struct Previous<'a> {
+    pub tx: &'a Transaction,
+    pub error_code: Option<&'a str>,
+}
+
+/// How far a payout has got, as the retry rules count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tries {
+    /// Transactions built for the payout since its last manual retry, this one included: the
+    /// attempt budget.
+    pub built: i64,
+    /// Times this transaction's envelope was sent, this time included: the wait after an
+    /// unknown outcome grows with it.
+    pub sends: i64,
+}
+
 /// Where a stored transaction stands on the network.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fate {
@@ -53,7 +71,7 @@ pub trait Ledger: Send + Sync {
     /// `previous`: the payout's last transaction, already proven dead ([`Ledger::fate`]); where
     /// the sequence it took is still unused, the new one takes it again, so even if the proof
     /// were wrong the two could not both apply.
-    async fn build(&self, payout: &PayoutDetail, previous: Option<&Transaction>) -> LedgerResult<Transaction>;
+    async fn build(&self, payout: &PayoutDetail, previous: Option<Previous<'_>>) -> LedgerResult<Transaction>;
 
     /// Whether a stored transaction applied, can never apply, or may still apply.
     async fn fate(&self, tx: &Transaction) -> LedgerResult<Fate>;
@@ -66,7 +84,7 @@ pub trait Ledger: Send + Sync {
         payout: &PayoutDetail,
         tx: &Transaction,
         resubmission: bool,
-        attempt_number: i64,
+        tries: Tries,
         retry: &RetryPolicy<'_>,
     ) -> LedgerResult<AttemptResult>;
 
@@ -95,17 +113,18 @@ impl Ledgers {
 
 /// How often a payout is tried, and how long to wait between tries.
 pub struct RetryPolicy<'a> {
-    /// Attempts after which an error that left nothing applied becomes final. Unknown outcomes
-    /// never become failures: the same transaction is resubmitted until the ledger settles it.
+    /// Transactions built (since the last manual retry) after which an error that left nothing
+    /// applied becomes final. Unknown outcomes never become failures: the same transaction is
+    /// resubmitted, within its attempt, until the ledger settles it.
     pub max_attempts: i64,
     /// Waits before the 2nd, 3rd, ... attempt; the last one repeats.
     pub delays_secs: &'a [i64],
 }
 
 impl RetryPolicy<'_> {
-    /// Seconds to wait after attempt `attempt_number` (1-based).
-    pub fn delay_after(&self, attempt_number: i64) -> i64 {
-        let i = usize::try_from(attempt_number.saturating_sub(1)).unwrap_or(0);
+    /// Seconds to wait after the `n`th try (1-based).
+    pub fn delay_after(&self, n: i64) -> i64 {
+        let i = usize::try_from(n.saturating_sub(1)).unwrap_or(0);
         self.delays_secs.get(i).or(self.delays_secs.last()).copied().unwrap_or(60)
     }
 }

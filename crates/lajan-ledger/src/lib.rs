@@ -12,7 +12,7 @@ pub mod live;
 pub mod sandbox;
 pub mod stellar;
 
-pub use ledger::{Fate, Ledger, LedgerFault, Ledgers, RetryPolicy, Transaction};
+pub use ledger::{Fate, Ledger, LedgerFault, Ledgers, Previous, RetryPolicy, Transaction, Tries};
 pub use stellar::LedgerError;
 #[cfg(feature = "testing")]
 pub mod testing;

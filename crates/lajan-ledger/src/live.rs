@@ -9,7 +9,9 @@
 //! it was not applied (refused, or its `max_time` passed without it).
 
 use crate::horizon::{HorizonClient, HorizonError, submit_exactly_once};
-use crate::ledger::{Fate, Ledger, LedgerFault, LedgerResult, OUTCOME_UNKNOWN, RetryPolicy, Transaction};
+use crate::ledger::{
+    Fate, Ledger, LedgerFault, LedgerResult, OUTCOME_UNKNOWN, Previous, RetryPolicy, Transaction, Tries,
+};
 use crate::stellar::{PaymentTx, account_of_secret, build_and_sign, decode_payment};
 use async_trait::async_trait;
 use lajan_domain::client::WalletAddress;
@@ -41,6 +43,9 @@ pub struct LiveLedgerConfig {
     pub receiving_account: Option<String>,
     /// Stroops per operation (the network minimum is 100).
     pub base_fee: u32,
+    /// The most a rebuilt transaction offers per operation when the network refused the previous
+    /// one's fee (`tx_insufficient_fee`): each rebuild doubles the fee, up to this.
+    pub max_fee: u32,
     /// A transaction's `max_time` is this long after it is built; an unknown outcome is settled
     /// when it has passed.
     pub tx_timeout_secs: u64,
@@ -54,6 +59,7 @@ pub struct StellarLedger {
     secret: SecretString,
     receiving_account: String,
     base_fee: u32,
+    max_fee: u32,
     tx_timeout_secs: u64,
 }
 
@@ -96,6 +102,7 @@ impl StellarLedger {
             secret: config.distribution_secret.clone(),
             receiving_account,
             base_fee: config.base_fee,
+            max_fee: config.max_fee.max(config.base_fee),
             tx_timeout_secs: config.tx_timeout_secs,
         })
     }
@@ -127,7 +134,7 @@ impl Ledger for StellarLedger {
 
     /// Fails without side effects when Horizon cannot give the account's sequence or the payout
     /// cannot be expressed as a Stellar payment.
-    async fn build(&self, d: &PayoutDetail, previous: Option<&Transaction>) -> LedgerResult<Transaction> {
+    async fn build(&self, d: &PayoutDetail, previous: Option<Previous<'_>>) -> LedgerResult<Transaction> {
         let p = &d.payout;
         let unavailable = LedgerFault::Unavailable;
         let sequence = self.sequence().await?;
@@ -136,17 +143,16 @@ impl Ledger for StellarLedger {
             .ok_or_else(|| unavailable("the account's sequence number is exhausted".to_owned()))?;
         // The previous transaction's sequence while no transaction has used it: at most one of
         // the two can ever apply.
-        let unused_previous = previous
-            .and_then(|tx| decode_payment(&tx.envelope, &self.passphrase).ok())
-            .map(|decoded| decoded.sequence)
-            .filter(|&taken| taken > sequence);
-        let next = unused_previous.unwrap_or(next);
+        let decoded = previous.and_then(|p| decode_payment(&p.tx.envelope, &self.passphrase).ok());
+        let next = decoded.as_ref().map(|d| d.sequence).filter(|&taken| taken > sequence).unwrap_or(next);
+        let refused_fee = previous.is_some_and(|p| p.error_code == Some("tx_insufficient_fee"));
+        let fee = next_fee(self.base_fee, self.max_fee, decoded.map(|d| d.fee), refused_fee);
         let signed = build_and_sign(
             &PaymentTx {
                 network_passphrase: &self.passphrase,
                 source_account: &self.distribution_account,
                 sequence: next,
-                base_fee: self.base_fee,
+                base_fee: fee,
                 min_time: 0,
                 max_time: unix_now() + self.tx_timeout_secs,
                 destination: p.wallet_account_id.as_str(),
@@ -166,7 +172,7 @@ impl Ledger for StellarLedger {
         _payout: &PayoutDetail,
         tx: &Transaction,
         resubmission: bool,
-        attempt_number: i64,
+        tries: Tries,
         retry: &RetryPolicy<'_>,
     ) -> LedgerResult<AttemptResult> {
         let max_time = match decode_payment(&tx.envelope, &self.passphrase) {
@@ -186,7 +192,7 @@ impl Ledger for StellarLedger {
             Ok(submitted) => AttemptResult::Sent { ledger_seq: submitted.ledger },
             Err(e @ HorizonError::Rejected { .. }) => {
                 let code = e.error_code();
-                if REBUILD.contains(&code.as_str()) && attempt_number < retry.max_attempts {
+                if REBUILD.contains(&code.as_str()) && tries.built < retry.max_attempts {
                     AttemptResult::Retry {
                         message: format!("{e}; a new transaction will be built"),
                         code,
@@ -200,7 +206,7 @@ impl Ledger for StellarLedger {
             Err(e) => AttemptResult::Retry {
                 code: OUTCOME_UNKNOWN.into(),
                 message: format!("{e}; the same transaction will be resubmitted"),
-                retry_at: now.plus_millis(retry.delay_after(attempt_number) * 1000),
+                retry_at: now.plus_millis(retry.delay_after(tries.sends) * 1000),
             },
         })
     }
@@ -260,6 +266,28 @@ impl Ledger for StellarLedger {
     }
 }
 
+/// The fee a new transaction offers: the previous one's (never below the base fee), doubled up
+/// to `max_fee` when the network refused it as below the surge price.
+fn next_fee(base_fee: u32, max_fee: u32, previous_fee: Option<u32>, refused_fee: bool) -> u32 {
+    let fee = previous_fee.unwrap_or(base_fee).max(base_fee);
+    if refused_fee { fee.saturating_mul(2).min(max_fee.max(base_fee)) } else { fee }
+}
+
 fn unix_now() -> u64 {
     u64::try_from(Timestamp::now().as_millis() / 1000).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::next_fee;
+
+    #[test]
+    fn the_fee_doubles_after_a_fee_refusal_up_to_the_maximum() {
+        assert_eq!(next_fee(100, 1_000, None, false), 100);
+        assert_eq!(next_fee(100, 1_000, Some(100), true), 200);
+        assert_eq!(next_fee(100, 1_000, Some(800), true), 1_000);
+        assert_eq!(next_fee(100, 1_000, Some(1_000), true), 1_000);
+        assert_eq!(next_fee(100, 1_000, Some(400), false), 400, "kept after another refusal");
+        assert_eq!(next_fee(300, 1_000, Some(100), false), 300, "never below the base fee");
+    }
 }

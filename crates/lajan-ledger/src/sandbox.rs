@@ -6,7 +6,7 @@
 //! Accounts and issuers are derived from fixed labels, so they are valid StrKeys that stay the
 //! same across restarts (they exist only on the simulated ledger).
 
-use crate::ledger::{Fate, Ledger, LedgerResult, OUTCOME_UNKNOWN, RetryPolicy, Transaction};
+use crate::ledger::{Fate, Ledger, LedgerResult, OUTCOME_UNKNOWN, Previous, RetryPolicy, Transaction, Tries};
 use async_trait::async_trait;
 use lajan_domain::client::WalletAddress;
 use lajan_domain::payout::{AttemptResult, PayoutDetail};
@@ -100,7 +100,7 @@ impl Ledger for SandboxLedger {
     }
 
     /// The nonce makes a retried payout a new transaction; resubmissions reuse the stored one.
-    async fn build(&self, d: &PayoutDetail, _previous: Option<&Transaction>) -> LedgerResult<Transaction> {
+    async fn build(&self, d: &PayoutDetail, _previous: Option<Previous<'_>>) -> LedgerResult<Transaction> {
         let p = &d.payout;
         let envelope = serde_json::json!({
             "network": "lajan-sandbox",
@@ -121,7 +121,7 @@ impl Ledger for SandboxLedger {
         d: &PayoutDetail,
         tx: &Transaction,
         _resubmission: bool,
-        attempt_number: i64,
+        tries: Tries,
         retry: &RetryPolicy<'_>,
     ) -> LedgerResult<AttemptResult> {
         use magic::Behaviour;
@@ -159,9 +159,9 @@ impl Ledger for SandboxLedger {
         }
         Ok(match submitted {
             SandboxSubmit::Accepted { fresh: true, ledger_seq, .. } if behaviour == Some(Behaviour::Timeout) => {
-                let delay = usize::try_from(attempt_number - 1).ok().and_then(|i| retry.delays_secs.get(i)).copied();
+                let delay = usize::try_from(tries.sends - 1).ok().and_then(|i| retry.delays_secs.get(i)).copied();
                 match delay {
-                    Some(secs) if attempt_number < retry.max_attempts => AttemptResult::Retry {
+                    Some(secs) if tries.sends < retry.max_attempts => AttemptResult::Retry {
                         code: OUTCOME_UNKNOWN.into(),
                         message: "the network did not answer in time; the same transaction will be resubmitted".into(),
                         retry_at: now.plus_millis(secs * 1000),

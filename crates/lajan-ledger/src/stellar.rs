@@ -153,6 +153,8 @@ pub struct DecodedPayment {
     pub hash_hex: String,
     pub source_account: String,
     pub sequence: i64,
+    /// The whole transaction's fee in stroops (one operation: its fee per operation).
+    pub fee: u32,
     pub min_time: u64,
     pub max_time: u64,
     pub destination: String,
@@ -209,6 +211,7 @@ pub fn decode_payment(envelope_xdr_base64: &str, network_passphrase: &str) -> Re
         hash_hex: lajan_domain::hex::encode(&hash),
         source_account: g(source),
         sequence: tx.seq_num.0,
+        fee: tx.fee,
         min_time,
         max_time,
         destination: g(key_of(&payment.destination)?),

@@ -10,7 +10,7 @@ use lajan_ledger::live::{LiveLedgerConfig, StellarLedger};
 use lajan_ledger::sandbox::{self, SandboxLedger};
 use lajan_ledger::stellar::TESTNET_PASSPHRASE;
 use lajan_ledger::testing::FakeStellar;
-use lajan_ledger::{Ledger, RetryPolicy};
+use lajan_ledger::{Ledger, RetryPolicy, Tries};
 use secrecy::SecretString;
 
 const WALLET: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
@@ -38,6 +38,7 @@ fn payout(tenant: &Tenant, asset_issuer: Option<String>, cents: i64) -> PayoutDe
         },
         client: None::<Client>,
         attempts: Vec::new(),
+        attempts_before_retry: 0,
     }
 }
 
@@ -45,11 +46,11 @@ fn payout(tenant: &Tenant, asset_issuer: Option<String>, cents: i64) -> PayoutDe
 async fn pays_once_and_finds_it_by_hash(ledger: &dyn Ledger, d: &PayoutDetail) {
     let tx = ledger.build(d, None).await.expect("built");
     assert_eq!(ledger.lookup(&tx.hash).await.expect("asked"), None, "not on the ledger before it is sent");
-    let first = ledger.submit(d, &tx, false, 1, &RETRY).await.expect("submitted");
+    let first = ledger.submit(d, &tx, false, Tries { built: 1, sends: 1 }, &RETRY).await.expect("submitted");
     let AttemptResult::Sent { ledger_seq } = first else { panic!("sent, got {first:?}") };
     assert_eq!(ledger.lookup(&tx.hash).await.expect("asked"), Some(ledger_seq));
     // The identical transaction again: the ledger holds it once, in the same ledger.
-    let again = ledger.submit(d, &tx, true, 2, &RETRY).await.expect("resubmitted");
+    let again = ledger.submit(d, &tx, true, Tries { built: 1, sends: 2 }, &RETRY).await.expect("resubmitted");
     assert_eq!(again, AttemptResult::Sent { ledger_seq });
 }
 
@@ -95,6 +96,7 @@ async fn the_stellar_ledger() {
         distribution_secret: secret,
         receiving_account: None,
         base_fee: 100,
+        max_fee: 10_000,
         tx_timeout_secs: 60,
     })
     .unwrap();

@@ -60,7 +60,8 @@ async fn record_payout_events(
         .fetch_all(&mut **tx)
         .await?;
     let attempts = sqlx::query(
-        "SELECT a.payout_id, a.id, a.attempt_number, a.tx_hash, a.ledger_seq, a.error_code, a.error_message, a.created_at
+        "SELECT a.payout_id, a.id, a.attempt_number, a.tx_hash, a.ledger_seq, a.error_code, a.error_message, a.created_at,
+                a.submissions
          FROM payout_attempts a JOIN payouts p ON p.id = a.payout_id
          WHERE p.disbursement_id = $1 ORDER BY a.payout_id, a.attempt_number",
     )

@@ -498,7 +498,9 @@ impl DisbursementStore for ThisStore {
         // SQLite (which has no statistics) on the batch's index rather than the claim's. A failed
         // payout with an attempt that applied or may still apply stays failed (check_retry_safe).
         let retried: Vec<String> = sqlx::query_scalar(
-            "UPDATE payouts SET exec_status = 'pending', next_attempt_at = $1, updated_at = $1
+            "UPDATE payouts SET exec_status = 'pending', next_attempt_at = $1, updated_at = $1,
+                    attempts_before_retry = (SELECT COALESCE(MAX(attempt_number), 0) FROM payout_attempts
+                                             WHERE payout_id = payouts.id)
              WHERE disbursement_id = $2 AND exec_status = 'failed'
                AND NOT EXISTS (SELECT 1 FROM payout_attempts a WHERE a.payout_id = payouts.id
                                  AND (a.ledger_seq IS NOT NULL OR a.error_code IS NULL OR a.error_code = $3))

@@ -100,6 +100,11 @@ pub trait PayoutStore: Send + Sync {
         at: Timestamp,
     ) -> StoreResult<Option<Attempt>>;
 
+    /// Marks an unsettled attempt as being sent once more (its envelope unchanged): in flight
+    /// again, one more submission. `None` (nothing changed) when `lease` no longer holds the
+    /// payout or the attempt applied.
+    async fn resend_attempt(&self, payout_id: &str, lease: &str, attempt_id: &str) -> StoreResult<Option<Attempt>>;
+
     /// The stored envelope of an attempt, to resubmit it unchanged.
     async fn attempt_envelope(&self, attempt_id: &str) -> StoreResult<String>;
 

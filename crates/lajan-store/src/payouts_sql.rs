@@ -11,6 +11,7 @@ macro_rules! payout_select {
     () => {
         "SELECT p.id, p.org_id, p.env, p.type, p.client_id, p.wallet_account_id, p.asset_amount, p.asset_code,
                 p.asset_issuer, p.memo, p.disbursement_id, p.approval_status, p.exec_status, p.created_by_key, p.created_at, p.updated_at,
+                p.attempts_before_retry,
                 c.id AS c_id, c.first_name AS c_first_name, c.last_name AS c_last_name, c.email AS c_email,
                 c.phone_number AS c_phone_number, c.wallet_account_id AS c_wallet_account_id,
                 c.created_at AS c_created_at, c.updated_at AS c_updated_at, c.archived_at AS c_archived_at
@@ -41,7 +42,8 @@ fn payout_from_row(row: &DbRow) -> StoreResult<PayoutDetail> {
     };
     let client = row.try_get::<Option<String>, _>("c_id")?.map(|id| prefixed_client(row, id)).transpose()?;
     let tenant = Tenant::new(row.try_get::<String, _>("org_id")?, env_of(row)?);
-    Ok(PayoutDetail { tenant, payout, client, attempts: Vec::new() })
+    let attempts_before_retry = row.try_get("attempts_before_retry")?;
+    Ok(PayoutDetail { tenant, payout, client, attempts: Vec::new(), attempts_before_retry })
 }
 
 fn attempt_from_row(row: &DbRow) -> StoreResult<Attempt> {
@@ -53,6 +55,7 @@ fn attempt_from_row(row: &DbRow) -> StoreResult<Attempt> {
         error_code: row.try_get("error_code")?,
         error_message: row.try_get("error_message")?,
         created_at: ts(row.try_get("created_at")?),
+        submissions: row.try_get("submissions")?,
     })
 }
 
@@ -74,7 +77,7 @@ async fn read_payout(
     let Some(row) = row else { return Ok(None) };
     let mut detail = payout_from_row(&row)?;
     let attempts = sqlx::query(
-        "SELECT id, attempt_number, tx_hash, ledger_seq, error_code, error_message, created_at
+        "SELECT id, attempt_number, tx_hash, ledger_seq, error_code, error_message, created_at, submissions
          FROM payout_attempts WHERE payout_id = $1 ORDER BY attempt_number",
     )
     .bind(id)
@@ -259,6 +262,8 @@ impl PayoutStore for ThisStore {
         }
         sqlx::query(
             "UPDATE payouts SET approval_status = $1, exec_status = $2, updated_at = $3, next_attempt_at = $3, lease_token = NULL,
+                    attempts_before_retry = CASE WHEN $7 THEN (SELECT COALESCE(MAX(attempt_number), 0)
+                        FROM payout_attempts WHERE payout_id = payouts.id) ELSE attempts_before_retry END,
                     approved_by_key = CASE WHEN $1 = 'approved' THEN COALESCE(approved_by_key, $4) ELSE approved_by_key END,
                     reject_reason = CASE WHEN $1 = 'rejected' THEN $5 ELSE reject_reason END
              WHERE id = $6",
@@ -269,6 +274,7 @@ impl PayoutStore for ThisStore {
         .bind(key_id)
         .bind(reason)
         .bind(id)
+        .bind(action == PayoutAction::Retry)
         .execute(&mut *tx)
         .await?;
         let detail = read_payout(&mut tx, Some(tenant), id).await?.ok_or(StoreError::NotFound)?;
@@ -375,6 +381,7 @@ impl PayoutStore for ThisStore {
             error_code: None,
             error_message: None,
             created_at: at,
+            submissions: 1,
         };
         sqlx::query(
             "INSERT INTO payout_attempts (id, payout_id, attempt_number, tx_hash, envelope, created_at)
@@ -390,6 +397,26 @@ impl PayoutStore for ThisStore {
         .await?;
         self.commit(tx).await?;
         Ok(Some(attempt))
+    }
+
+    async fn resend_attempt(&self, payout_id: &str, lease: &str, attempt_id: &str) -> StoreResult<Option<Attempt>> {
+        let mut tx = self.begin_write().await?;
+        if !lock_held(&mut tx, payout_id, lease).await? {
+            return Ok(None);
+        }
+        let row = sqlx::query(
+            "UPDATE payout_attempts SET submissions = submissions + 1, error_code = NULL, error_message = NULL,
+                    finished_at = NULL
+             WHERE id = $1 AND payout_id = $2 AND ledger_seq IS NULL
+             RETURNING id, attempt_number, tx_hash, ledger_seq, error_code, error_message, created_at, submissions",
+        )
+        .bind(attempt_id)
+        .bind(payout_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let attempt = row.as_ref().map(attempt_from_row).transpose()?;
+        self.commit(tx).await?;
+        Ok(attempt)
     }
 
     async fn attempt_envelope(&self, attempt_id: &str) -> StoreResult<String> {
@@ -420,7 +447,7 @@ impl PayoutStore for ThisStore {
         let (code, message) = result.error().unzip();
         sqlx::query(
             "UPDATE payout_attempts SET ledger_seq = $1, error_code = $2, error_message = $3, finished_at = $4
-             WHERE id = $5 AND payout_id = $6",
+             WHERE id = $5 AND payout_id = $6 AND ledger_seq IS NULL",
         )
         .bind(result.ledger_seq())
         .bind(code)

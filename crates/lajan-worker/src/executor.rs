@@ -11,7 +11,7 @@ use futures::{StreamExt, TryStreamExt};
 use lajan_domain::payout::{AttemptResult, PayoutDetail};
 use lajan_domain::{Environment, Tenant, Timestamp};
 use lajan_ledger::ledger::OUTCOME_UNKNOWN;
-use lajan_ledger::{Fate, Ledger, LedgerFault, RetryPolicy, Transaction};
+use lajan_ledger::{Fate, Ledger, LedgerFault, Previous, RetryPolicy, Transaction, Tries};
 use lajan_services::error::error_chain;
 use lajan_services::events::payout_event;
 use lajan_services::failpoint;
@@ -88,21 +88,27 @@ impl Workers {
             tracing::info!(payout = %id, "the payout's lease was lost before it started; its new holder pays it");
             return Ok(());
         };
+        // An unsettled transaction is sent again within its attempt; otherwise a new one.
         let resume = d.attempts.last().filter(|a| a.unsettled());
-        let tx = match resume {
-            Some(last) => Transaction { hash: last.tx_hash.clone(), envelope: store.attempt_envelope(&last.id).await? },
-            None => match self.new_transaction(ledger, &d, lease).await? {
-                Some(tx) => tx,
-                None => return Ok(()),
-            },
+        let (tx, attempt) = match resume {
+            Some(last) => {
+                let tx = Transaction { hash: last.tx_hash.clone(), envelope: store.attempt_envelope(&last.id).await? };
+                (tx, store.resend_attempt(id, lease, &last.id).await?)
+            }
+            None => {
+                let Some(tx) = self.new_transaction(ledger, &d, lease).await? else { return Ok(()) };
+                let attempt = store.start_attempt(id, lease, &tx.hash, &tx.envelope, Timestamp::now()).await?;
+                (tx, attempt)
+            }
         };
-        let Some(attempt) = store.start_attempt(id, lease, &tx.hash, &tx.envelope, Timestamp::now()).await? else {
+        let Some(attempt) = attempt else {
             tracing::info!(payout = %id, "the payout's lease was lost before submitting; nothing was sent");
             return Ok(());
         };
         failpoint::hit("payout.after_store").await;
         let retry = RetryPolicy { max_attempts: self.config.payout_max_attempts, delays_secs: &PAYOUT_RETRY_SECS };
-        let result = submit(ledger, &d, &tx, resume.is_some(), attempt.attempt_number, &retry).await?;
+        let tries = Tries { built: attempt.attempt_number - d.attempts_before_retry, sends: attempt.submissions };
+        let result = submit(ledger, &d, &tx, resume.is_some(), tries, &retry).await?;
         failpoint::hit("payout.after_submit").await;
         failpoint::hit("payout.before_record").await;
         store.finish_attempt(&d.tenant, id, &attempt.id, lease, &result, Timestamp::now(), &payout_event).await?;
@@ -125,7 +131,7 @@ impl Workers {
             tracing::warn!(payout = %id, %reason, "payout not submitted: the network cannot be asked");
             store.hold_payout(id, lease, Timestamp::now().plus_millis(UNAVAILABLE_RETRY_MS))
         };
-        let mut previous = None;
+        let mut previous: Option<(Transaction, Option<&str>)> = None;
         for (i, a) in d.attempts.iter().enumerate() {
             // A resubmission repeats its transaction's hash: the latest of them speaks for it.
             if d.attempts.iter().skip(i + 1).any(|later| later.tx_hash == a.tx_hash) {
@@ -133,7 +139,7 @@ impl Workers {
             }
             let tx = Transaction { hash: a.tx_hash.clone(), envelope: store.attempt_envelope(&a.id).await? };
             match ledger.fate(&tx).await {
-                Ok(Fate::Dead) => previous = Some(tx),
+                Ok(Fate::Dead) => previous = Some((tx, a.error_code.as_deref())),
                 Ok(Fate::Applied { ledger_seq }) => {
                     tracing::warn!(payout = %id, attempt = %a.id, "an earlier transaction of this payout applied: recorded as sent");
                     let paid = AttemptResult::Sent { ledger_seq };
@@ -149,7 +155,8 @@ impl Workers {
                 Err(LedgerFault::Unavailable(reason)) => return unavailable(reason).await.map(|()| None),
             }
         }
-        match ledger.build(d, previous.as_ref()).await {
+        let previous = previous.as_ref().map(|(tx, error_code)| Previous { tx, error_code: *error_code });
+        match ledger.build(d, previous).await {
             Ok(tx) => Ok(Some(tx)),
             Err(LedgerFault::Store(e)) => Err(e),
             Err(LedgerFault::Unavailable(reason)) => unavailable(reason).await.map(|()| None),
@@ -185,16 +192,16 @@ async fn submit(
     d: &PayoutDetail,
     tx: &Transaction,
     resubmission: bool,
-    attempt_number: i64,
+    tries: Tries,
     retry: &RetryPolicy<'_>,
 ) -> StoreResult<AttemptResult> {
-    match ledger.submit(d, tx, resubmission, attempt_number, retry).await {
+    match ledger.submit(d, tx, resubmission, tries, retry).await {
         Ok(result) => Ok(result),
         Err(LedgerFault::Store(e)) => Err(e),
         Err(LedgerFault::Unavailable(reason)) => Ok(AttemptResult::Retry {
             code: OUTCOME_UNKNOWN.into(),
             message: format!("{reason}; the same transaction will be resubmitted"),
-            retry_at: Timestamp::now().plus_millis(retry.delay_after(attempt_number) * 1000),
+            retry_at: Timestamp::now().plus_millis(retry.delay_after(tries.sends) * 1000),
         }),
     }
 }

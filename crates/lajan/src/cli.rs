@@ -118,6 +118,10 @@ pub struct LedgerArgs {
     /// Fee per operation in stroops (default 100, the network minimum).
     #[arg(long, env = "LAJAN_LIVE_BASE_FEE")]
     pub live_base_fee: Option<u32>,
+    /// Most a rebuilt transaction offers per operation after a fee refusal, in stroops
+    /// (default 10000; the fee doubles per rebuild up to this).
+    #[arg(long, env = "LAJAN_LIVE_MAX_FEE")]
+    pub live_max_fee: Option<u32>,
     /// Seconds a live transaction stays valid (its max_time; default 60).
     #[arg(long, env = "LAJAN_LIVE_TX_TIMEOUT_SECS")]
     pub live_tx_timeout_secs: Option<u64>,

@@ -48,6 +48,7 @@ pub struct FileConfig {
     pub live_distribution_secret: Option<SecretString>,
     pub live_receiving_account: Option<String>,
     pub live_base_fee: Option<u32>,
+    pub live_max_fee: Option<u32>,
     pub live_tx_timeout_secs: Option<u64>,
     /// `[live_asset_issuers]` USDC = "G..." : issuers of credit assets on the live network.
     #[serde(default)]
@@ -166,6 +167,10 @@ impl ServeConfig {
 
 const NOTIFY_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// 0.001 XLM per operation: a hundred times the network minimum, enough for ordinary surge
+/// pricing, small against any payout worth making.
+const DEFAULT_LIVE_MAX_FEE: u32 = 10_000;
+
 fn live_ledger_config(a: &LedgerArgs, f: &FileConfig) -> anyhow::Result<Option<LiveLedgerConfig>> {
     let Some(horizon_url) = a.live_horizon_url.clone().or(f.live_horizon_url.clone()) else { return Ok(None) };
     let distribution_secret = a
@@ -177,6 +182,10 @@ fn live_ledger_config(a: &LedgerArgs, f: &FileConfig) -> anyhow::Result<Option<L
     let base_fee = a.live_base_fee.or(f.live_base_fee).unwrap_or(100);
     if base_fee < 100 {
         anyhow::bail!("LAJAN_LIVE_BASE_FEE must be at least 100 stroops, the network minimum");
+    }
+    let max_fee = a.live_max_fee.or(f.live_max_fee).unwrap_or(DEFAULT_LIVE_MAX_FEE.max(base_fee));
+    if max_fee < base_fee {
+        anyhow::bail!("LAJAN_LIVE_MAX_FEE ({max_fee}) must be at least LAJAN_LIVE_BASE_FEE ({base_fee})");
     }
     let tx_timeout_secs = a.live_tx_timeout_secs.or(f.live_tx_timeout_secs).unwrap_or(60);
     if !(10..=3600).contains(&tx_timeout_secs) {
@@ -192,6 +201,7 @@ fn live_ledger_config(a: &LedgerArgs, f: &FileConfig) -> anyhow::Result<Option<L
         distribution_secret,
         receiving_account: a.live_receiving_account.clone().or(f.live_receiving_account.clone()),
         base_fee,
+        max_fee,
         tx_timeout_secs,
     }))
 }

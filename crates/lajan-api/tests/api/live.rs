@@ -3,7 +3,7 @@
 //! distribution secret, Horizon's final codes, timeouts resubmitted with the identical envelope,
 //! a crash after submission reconciled by hash, and the live payment watcher.
 
-use crate::common::{TestApp, WALLET, test_config};
+use crate::common::{TestApp, TestConfig, WALLET, test_config};
 use lajan_domain::{Environment, Timestamp};
 use lajan_ledger::Ledger;
 use lajan_ledger::live::LiveLedgerConfig;
@@ -34,7 +34,7 @@ struct Live {
 const START_SEQ: i64 = 100 << 32;
 
 impl Live {
-    async fn start(db: TestStore, tx_timeout_secs: u64, lease_ms: i64) -> Live {
+    async fn start(db: TestStore, tx_timeout_secs: u64, tweak: impl FnOnce(&mut TestConfig)) -> Live {
         let net = FakeStellar::start(TESTNET_PASSPHRASE).await;
         let (distribution, secret) = keypair(7);
         let (issuer, _) = keypair(8);
@@ -47,11 +47,12 @@ impl Live {
             distribution_secret: secret,
             receiving_account: None,
             base_fee: 100,
+            max_fee: 300,
             tx_timeout_secs,
         });
-        config.workers.payout_lease_ms = lease_ms;
         config.services.live_asset_issuers.insert("USDC".into(), issuer.clone());
         config.services.live_asset_issuers.insert("HTG".into(), issuer.clone());
+        tweak(&mut config);
         let app = TestApp::spawn(db, config).await;
         let key = app.key(None, Environment::Live, &["*"]).await;
         Live { app, net, key, distribution, issuer }
@@ -89,9 +90,9 @@ const LEASE_MS: i64 = 120_000;
 
 macro_rules! live_test {
     ($name:ident, $timeout:expr, |$live:ident| $body:block) => {
-        live_test!($name, $timeout, LEASE_MS, |$live| $body);
+        live_test!($name, $timeout, |_: &mut TestConfig| {}, |$live| $body);
     };
-    ($name:ident, $timeout:expr, $lease_ms:expr, |$live:ident| $body:block) => {
+    ($name:ident, $timeout:expr, $tweak:expr, |$live:ident| $body:block) => {
         mod $name {
             use super::*;
 
@@ -99,7 +100,7 @@ macro_rules! live_test {
 
             #[tokio::test]
             async fn sqlite() {
-                let live = Live::start(lajan_store::testing::sqlite().await, $timeout, $lease_ms).await;
+                let live = Live::start(lajan_store::testing::sqlite().await, $timeout, $tweak).await;
                 case(&live).await;
                 live.app.stop().await;
             }
@@ -107,7 +108,7 @@ macro_rules! live_test {
             #[tokio::test]
             async fn postgres() {
                 let Some(db) = lajan_store::testing::postgres(concat!("live_", stringify!($name))).await else { return };
-                let live = Live::start(db, $timeout, $lease_ms).await;
+                let live = Live::start(db, $timeout, $tweak).await;
                 case(&live).await;
                 live.app.stop().await;
             }
@@ -198,8 +199,8 @@ live_test!(a_crash_after_submitting_is_reconciled_by_hash, 60, |live| {
     let p = live.get(&format!("/v1/payouts/{id}")).await;
     assert_eq!(p["execStatus"], "sent", "{p}");
     let attempts = p["attempts"].as_array().unwrap();
-    assert_eq!(attempts.len(), 2);
-    assert!(attempts.iter().all(|a| a["txHash"] == hash.as_str()));
+    assert_eq!(attempts.len(), 1, "sent again within its attempt: {p}");
+    assert_eq!(attempts[0]["txHash"], hash.as_str());
     assert_eq!(live.net.payments().len(), 1, "paid once");
 });
 
@@ -352,25 +353,30 @@ live_test!(a_late_answer_after_the_lease_never_lets_a_second_transaction_land, 2
     assert_eq!(live.net.payments().len(), 1);
 });
 
-live_test!(a_lease_is_renewed_while_its_submission_waits_on_the_network, 60, 800, |live| {
-    let id = live.approved_payout(WALLET, "2").await;
-    let release = live.net.stall_next_submission(true);
-    let first = live.execute(Timestamp::now());
-    let second = async {
-        submissions_reach(live, 1).await;
-        // Two leases pass while the answer is awaited; the executor kept renewing its own.
-        tokio::time::sleep(Duration::from_millis(1_600)).await;
-        let taken = live.execute(Timestamp::now()).await;
-        release.notify_one();
-        taken
-    };
-    let (claimed, taken) = tokio::join!(first, second);
-    assert_eq!((claimed, taken), (1, 0), "nobody else takes a payout whose executor is alive");
-    let p = live.get(&format!("/v1/payouts/{id}")).await;
-    assert_eq!(p["execStatus"], "sent", "{p}");
-    assert_eq!(p["attempts"].as_array().unwrap().len(), 1, "{p}");
-    assert_eq!(live.net.payments().len(), 1);
-});
+live_test!(
+    a_lease_is_renewed_while_its_submission_waits_on_the_network,
+    60,
+    |c: &mut TestConfig| c.workers.payout_lease_ms = 800,
+    |live| {
+        let id = live.approved_payout(WALLET, "2").await;
+        let release = live.net.stall_next_submission(true);
+        let first = live.execute(Timestamp::now());
+        let second = async {
+            submissions_reach(live, 1).await;
+            // Two leases pass while the answer is awaited; the executor kept renewing its own.
+            tokio::time::sleep(Duration::from_millis(1_600)).await;
+            let taken = live.execute(Timestamp::now()).await;
+            release.notify_one();
+            taken
+        };
+        let (claimed, taken) = tokio::join!(first, second);
+        assert_eq!((claimed, taken), (1, 0), "nobody else takes a payout whose executor is alive");
+        let p = live.get(&format!("/v1/payouts/{id}")).await;
+        assert_eq!(p["execStatus"], "sent", "{p}");
+        assert_eq!(p["attempts"].as_array().unwrap().len(), 1, "{p}");
+        assert_eq!(live.net.payments().len(), 1);
+    }
+);
 
 live_test!(live_payouts_are_claimed_one_at_a_time, 60, |live| {
     let ids = [live.approved_payout(WALLET, "1").await, live.approved_payout(WALLET, "2").await];
@@ -402,3 +408,47 @@ live_test!(a_refused_resend_leaves_the_outcome_unknown_until_the_first_copy_land
     assert!(submissions.iter().all(|h| *h == submissions[0]), "the identical envelope every time");
     assert_eq!(live.net.payments().len(), 1);
 });
+
+live_test!(
+    a_fee_refusal_waits_for_proof_then_rebuilds_with_a_higher_fee,
+    1,
+    |c: &mut TestConfig| c.workers.payout_max_attempts = 2,
+    |live| {
+        live.net.refuse_next(2, "tx_insufficient_fee");
+        let id = live.approved_payout(WALLET, "4").await;
+        let path = format!("/v1/payouts/{id}");
+        assert_eq!(live.execute(Timestamp::now()).await, 1);
+        let p = live.get(&path).await;
+        assert_eq!(
+            (p["execStatus"].as_str(), p["attempts"][0]["errorCode"].as_str()),
+            (Some("ready_to_send"), Some("tx_insufficient_fee"))
+        );
+        // The refused transaction could still be sent and land until its max_time: nothing new yet.
+        assert_eq!(live.execute(Timestamp::now().plus_millis(1_500)).await, 1);
+        assert_eq!(live.get(&path).await["attempts"].as_array().unwrap().len(), 1);
+        tokio::time::sleep(Duration::from_millis(2_100)).await;
+        // Proven dead: a second transaction on the same unused sequence, offering twice the fee,
+        // refused too. Two transactions built: the budget is spent.
+        assert_eq!(live.execute(Timestamp::now().plus_millis(60_000)).await, 1);
+        let p = live.get(&path).await;
+        assert_eq!((p["execStatus"].as_str(), p["attempts"].as_array().unwrap().len()), (Some("failed"), 2), "{p}");
+        // A manual retry gives the payout a new budget; the third offers the most allowed and lands.
+        let retried =
+            live.app.http.post(live.app.url(&format!("{path}/retry"))).bearer_auth(&live.key).send().await.unwrap();
+        assert_eq!(retried.status(), 200);
+        tokio::time::sleep(Duration::from_millis(2_100)).await;
+        assert_eq!(live.execute(Timestamp::now().plus_millis(120_000)).await, 1);
+        let p = live.get(&path).await;
+        assert_eq!(p["execStatus"], "sent", "{p}");
+        let mut offers = Vec::new();
+        for a in p["attempts"].as_array().unwrap() {
+            let envelope = live.app.store().attempt_envelope(a["id"].as_str().unwrap()).await.unwrap();
+            let tx = lajan_ledger::stellar::decode_payment(&envelope, TESTNET_PASSPHRASE).unwrap();
+            offers.push((tx.fee, tx.sequence));
+        }
+        let seq = START_SEQ + 1;
+        assert_eq!(offers, [(100, seq), (200, seq), (300, seq)], "doubled up to LAJAN_LIVE_MAX_FEE, on one sequence");
+        assert_eq!(live.net.payments().len(), 1);
+        assert_eq!(live.net.sequence(&live.distribution), Some(seq));
+    }
+);
