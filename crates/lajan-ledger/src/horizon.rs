@@ -6,7 +6,7 @@
 //! connection, a 5xx). An unknown outcome must never be treated as a failure, since the payment may
 //! still land; the safe move is to resubmit the *identical* envelope (same hash, same sequence, so the
 //! network applies it at most once) until its `max_time` passes, then ask Horizon by hash.
-//! [`submit_exactly_once`] does exactly that.
+//! [`crate::exactly_once::submit_exactly_once`] does exactly that.
 
 use std::time::Duration;
 
@@ -19,13 +19,6 @@ use crate::LedgerError;
 /// from a 404 caused by a wrong base URL or a proxy, which must not be read as "not applied".
 const NOT_FOUND_TYPE: &str = "https://stellar.org/horizon-errors/not_found";
 
-/// Upper bound on submissions in [`submit_exactly_once`], so a Horizon that keeps timing out cannot
-/// keep a worker busy forever; with the backoff below this spans roughly half a minute.
-const MAX_SUBMISSIONS: u32 = 12;
-/// First pause between resubmissions; doubled each time up to `MAX_RETRY_DELAY`. Short because a
-/// Horizon 504 already means it waited ~30 s for the ledger, and a ledger closes every ~5 s.
-const FIRST_RETRY_DELAY: Duration = Duration::from_millis(100);
-const MAX_RETRY_DELAY: Duration = Duration::from_secs(5);
 /// How much of an unexpected response body goes into an error message: enough to diagnose, without
 /// flooding logs with a whole HTML error page.
 const BODY_EXCERPT_CHARS: usize = 300;
@@ -95,7 +88,7 @@ impl HorizonError {
         }
     }
 
-    fn is_tx_code(&self, code: &str) -> bool {
+    pub(crate) fn is_tx_code(&self, code: &str) -> bool {
         matches!(self, HorizonError::Rejected { tx_code, .. } if tx_code == code)
     }
 }
@@ -253,21 +246,50 @@ impl HorizonClient {
     /// When the newest ledger Horizon has ingested closed, in Unix seconds (from its root
     /// resource's `history_latest_ledger_closed_at`).
     pub async fn latest_ledger_closed_at(&self) -> Result<u64, HorizonError> {
+        Ok(self.root_resource().await?.latest_closed_at)
+    }
+
+    /// Horizon's root resource: the network it serves and how much history it keeps.
+    pub async fn root(&self) -> Result<HorizonRoot, HorizonError> {
+        let root = self.root_resource().await?;
+        let missing = |field: &str| HorizonError::Other(format!("Horizon's root resource has no {field}"));
+        Ok(HorizonRoot {
+            network_passphrase: root.network_passphrase.ok_or_else(|| missing("network_passphrase"))?,
+            elder_ledger: root.elder_ledger.ok_or_else(|| missing("history_elder_ledger"))?,
+            latest_closed_at: root.latest_closed_at,
+        })
+    }
+
+    async fn root_resource(&self) -> Result<RootResource, HorizonError> {
+        #[derive(Deserialize)]
+        struct Root {
+            network_passphrase: Option<String>,
+            history_elder_ledger: Option<i64>,
+            history_latest_ledger_closed_at: String,
+        }
         let (status, body) = self.get(&[]).await?;
         if !status.is_success() {
             return Err(classify_failure(status, &body));
         }
-        #[derive(Deserialize)]
-        struct Root {
-            history_latest_ledger_closed_at: String,
-        }
         let root: Root = parse(&body)?;
-        let closed = root
-            .history_latest_ledger_closed_at
-            .parse::<jiff::Timestamp>()
-            .map_err(|e| HorizonError::Other(format!("Horizon's latest ledger close time does not parse: {e}")))?;
-        u64::try_from(closed.as_second())
-            .map_err(|_| HorizonError::Other("Horizon's latest ledger closed before 1970".to_owned()))
+        Ok(RootResource {
+            network_passphrase: root.network_passphrase,
+            elder_ledger: root.history_elder_ledger,
+            latest_closed_at: unix_seconds(&root.history_latest_ledger_closed_at, "latest ledger close time")?,
+        })
+    }
+
+    /// `GET {base}/ledgers/{sequence}`: when that ledger closed, in Unix seconds.
+    pub async fn ledger_closed_at(&self, sequence: i64) -> Result<u64, HorizonError> {
+        #[derive(Deserialize)]
+        struct Ledger {
+            closed_at: String,
+        }
+        let (status, body) = self.get(&["ledgers", &sequence.to_string()]).await?;
+        if !status.is_success() {
+            return Err(classify_failure(status, &body));
+        }
+        unix_seconds(&parse::<Ledger>(&body)?.closed_at, "ledger close time")
     }
 
     fn endpoint(&self, segments: &[&str]) -> Url {
@@ -284,104 +306,29 @@ impl HorizonClient {
     }
 }
 
-/// Submits `envelope` (whose hash is `hash` and whose time bound is `max_time`, in the same unit as
-/// `now()`: Unix seconds) so that the payment is applied at most once and its outcome is known.
-///
-/// On an unknown outcome the identical envelope is resubmitted (short, growing pauses, at most
-/// `MAX_SUBMISSIONS` = 12 tries) while `now() <= max_time`. Once `max_time` has passed the envelope can
-/// no longer be applied, so looking it up by hash is conclusive: `Ok` if found, else `Rejected
-/// tx_too_late`. If the tries run out before `max_time`, a lookup that finds nothing proves nothing
-/// and the result stays `Unknown`: call again later (with the same envelope).
-///
-/// `tx_too_late` is concluded only once Horizon has ingested a ledger that closed after `max_time`
-/// (Horizon lags the network by a ledger or two); before that the result stays `Unknown`.
-///
-/// `already_submitted` says an earlier call (or an earlier run of the process) may have sent this
-/// envelope: from then on (as after any unknown outcome in this call) a refusal of a resend
-/// (`tx_bad_seq`, `tx_insufficient_fee`, ...) cannot prove that nothing was applied, so only
-/// `max_time` settles it; a resend included in a ledger and failed (`tx_failed`) does.
-pub async fn submit_exactly_once(
-    client: &HorizonClient,
-    envelope: &str,
-    hash: &str,
-    max_time: u64,
-    already_submitted: bool,
-    now: impl Fn() -> u64,
-) -> Result<Submitted, HorizonError> {
-    // Set once any submission may have reached the network: from then on a tx_bad_seq can mean
-    // "your earlier copy already consumed the sequence" rather than "someone else did".
-    let mut maybe_submitted = already_submitted;
-    let mut delay = FIRST_RETRY_DELAY;
-    let mut last_unknown = None;
-    for attempt in 0..MAX_SUBMISSIONS {
-        if now() > max_time {
-            break;
-        }
-        if attempt > 0 {
-            tokio::time::sleep(delay).await;
-            delay = (delay * 2).min(MAX_RETRY_DELAY);
-            // The pause may have carried us past max_time; submitting then would only earn a
-            // tx_too_late, so go straight to the conclusive lookup.
-            if now() > max_time {
-                break;
-            }
-        }
-        match client.submit(envelope).await {
-            Ok(submitted) => return Ok(submitted),
-            Err(e @ HorizonError::Unknown(_)) => {
-                maybe_submitted = true;
-                last_unknown = Some(e);
-            }
-            Err(e) if e.is_tx_code("tx_bad_seq") => {
-                // Our own envelope may hold that sequence (an earlier attempt, or an earlier run of
-                // the caller that crashed before recording the result), so check before giving up.
-                if let Some(ledger) = client.transaction_ledger(hash).await? {
-                    return Ok(Submitted { hash: hash.to_owned(), ledger });
-                }
-                if !maybe_submitted {
-                    return Err(e);
-                }
-                // Applied-but-not-yet-ingested looks exactly like this; only max_time settles it.
-                last_unknown = Some(HorizonError::Unknown(format!("{e} after an earlier unknown outcome")));
-            }
-            // Expired before any attempt got in; the lookup below decides (it may have landed earlier).
-            Err(e) if e.is_tx_code("tx_too_late") => break,
-            // A copy included in a ledger and failed settles the hash: the one sent before cannot
-            // apply as well. Any other refusal of a resend (a fee below the surge price, say) says
-            // nothing of the copy that may already be on its way: still unknown.
-            Err(e @ HorizonError::Rejected { .. }) if maybe_submitted && !e.is_tx_code("tx_failed") => {
-                last_unknown = Some(HorizonError::Unknown(format!("{e} after an earlier unknown outcome")));
-            }
-            Err(e) => return Err(e),
-        }
-    }
+/// What Horizon's root resource says of its network and history.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HorizonRoot {
+    pub network_passphrase: String,
+    /// The oldest ledger Horizon keeps history for: a transaction applied before it is not
+    /// found, so "not found" proves nothing about anything older.
+    pub elder_ledger: i64,
+    /// When the newest ledger it has ingested closed, in Unix seconds.
+    pub latest_closed_at: u64,
+}
 
-    let found = client.transaction_ledger(hash).await?;
-    match found {
-        Some(ledger) => Ok(Submitted { hash: hash.to_owned(), ledger }),
-        // Horizon lags the network by a ledger or two: "not found" only proves "not applied" once
-        // Horizon has ingested a ledger that closed after max_time. Until then the outcome is
-        // unknown, and the caller must look again rather than build a new transaction.
-        None if now() > max_time => {
-            let closed = client.latest_ledger_closed_at().await?;
-            if closed <= max_time {
-                return Err(HorizonError::Unknown(format!(
-                    "transaction {hash} not found yet, and Horizon has only ingested ledgers up to {closed} (max_time {max_time})"
-                )));
-            }
-            if let Some(ledger) = client.transaction_ledger(hash).await? {
-                return Ok(Submitted { hash: hash.to_owned(), ledger });
-            }
-            Err(HorizonError::Rejected {
-                tx_code: "tx_too_late".to_owned(),
-                op_codes: Vec::new(),
-                message: format!("transaction {hash} was not applied before its max_time {max_time}"),
-            })
-        }
-        None => Err(last_unknown.unwrap_or_else(|| {
-            HorizonError::Unknown(format!("gave up resubmitting {hash} before its max_time {max_time}"))
-        })),
-    }
+struct RootResource {
+    network_passphrase: Option<String>,
+    elder_ledger: Option<i64>,
+    latest_closed_at: u64,
+}
+
+/// An RFC 3339 time from Horizon, in Unix seconds.
+fn unix_seconds(text: &str, what: &str) -> Result<u64, HorizonError> {
+    let at = text
+        .parse::<jiff::Timestamp>()
+        .map_err(|e| HorizonError::Other(format!("Horizon's {what} {text:?} does not parse: {e}")))?;
+    u64::try_from(at.as_second()).map_err(|_| HorizonError::Other(format!("Horizon's {what} is before 1970")))
 }
 
 /// One record of Horizon's payments endpoint, reduced to what matching an incoming payment needs.

@@ -54,6 +54,10 @@ pub enum LedgerFault {
     /// resubmits the same transaction.
     #[error("{0}")]
     Unavailable(String),
+    /// From `build`: the payout cannot be expressed as a transaction on this network, and no
+    /// retry can change that (nothing was signed).
+    #[error("{0}")]
+    Invalid(String),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -73,8 +77,9 @@ pub trait Ledger: Send + Sync {
     /// were wrong the two could not both apply.
     async fn build(&self, payout: &PayoutDetail, previous: Option<Previous<'_>>) -> LedgerResult<Transaction>;
 
-    /// Whether a stored transaction applied, can never apply, or may still apply.
-    async fn fate(&self, tx: &Transaction) -> LedgerResult<Fate>;
+    /// Whether a stored transaction (stored at `stored_at`) applied, can never apply, or may
+    /// still apply.
+    async fn fate(&self, tx: &Transaction, stored_at: Timestamp) -> LedgerResult<Fate>;
 
     /// Submits a stored transaction and says how the attempt ended. `resubmission`: an earlier
     /// attempt (or a process that died) may already have sent it. Unknown outcomes are

@@ -6,6 +6,7 @@
 //! The Horizon client ([`horizon`]) submits those envelopes, classifying every outcome as applied,
 //! refused, or unknown, so a payout is never sent twice nor marked failed while it may have landed.
 
+pub mod exactly_once;
 pub mod horizon;
 pub mod ledger;
 pub mod live;

@@ -1,6 +1,6 @@
 //! Live payouts on Stellar through Horizon: payment transactions built with `stellar-xdr` and
 //! signed with the distribution account's secret ([`crate::stellar`]), submitted so the payment
-//! lands at most once ([`crate::horizon::submit_exactly_once`]).
+//! lands at most once ([`crate::exactly_once::submit_exactly_once`]).
 //!
 //! A payout's transaction uses the distribution account's next sequence number, read from Horizon
 //! when the transaction is built. Two transactions built on the same sequence (two executors at
@@ -8,7 +8,8 @@
 //! transaction is built for it. A transaction is only replaced once the network has settled that
 //! it was not applied (refused, or its `max_time` passed without it).
 
-use crate::horizon::{HorizonClient, HorizonError, submit_exactly_once};
+use crate::exactly_once::submit_exactly_once;
+use crate::horizon::{HorizonClient, HorizonError};
 use crate::ledger::{
     Fate, Ledger, LedgerFault, LedgerResult, OUTCOME_UNKNOWN, Previous, RetryPolicy, Transaction, Tries,
 };
@@ -18,6 +19,7 @@ use lajan_domain::client::WalletAddress;
 use lajan_domain::payout::{AttemptResult, PayoutDetail};
 use lajan_domain::{Tenant, Timestamp};
 use secrecy::SecretString;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// Refusals that leave nothing applied and that a new transaction can cure: another transaction
@@ -54,6 +56,9 @@ pub struct LiveLedgerConfig {
 /// The live Stellar network as the executor and the payment watcher see it.
 pub struct StellarLedger {
     horizon: HorizonClient,
+    horizon_url: String,
+    /// Set once Horizon confirmed it serves the configured network.
+    network_confirmed: AtomicBool,
     passphrase: String,
     distribution_account: String,
     secret: SecretString,
@@ -70,6 +75,18 @@ impl std::fmt::Debug for StellarLedger {
             .field("receiving_account", &self.receiving_account)
             .finish_non_exhaustive()
     }
+}
+
+/// Why Horizon's network is not confirmed to be the configured one.
+#[derive(Debug, thiserror::Error)]
+pub enum NetworkCheck {
+    #[error(
+        "the configured network passphrase (LAJAN_LIVE_NETWORK_PASSPHRASE) is {configured:?} but Horizon at \
+         {horizon_url} serves {horizon:?}: live payouts would be signed for another network"
+    )]
+    Mismatch { configured: String, horizon: String, horizon_url: String },
+    #[error("Horizon at {horizon_url} could not confirm its network passphrase: {reason}")]
+    Unreachable { horizon_url: String, reason: String },
 }
 
 /// A configuration the live ledger cannot start with, naming the setting to fix.
@@ -97,6 +114,8 @@ impl StellarLedger {
             .map_err(|e| ConfigError { setting: "the Horizon URL (LAJAN_LIVE_HORIZON_URL)", problem: e.to_string() })?;
         Ok(StellarLedger {
             horizon,
+            horizon_url: config.horizon_url.clone(),
+            network_confirmed: AtomicBool::new(false),
             passphrase: config.network_passphrase.clone(),
             distribution_account,
             secret: config.distribution_secret.clone(),
@@ -105,6 +124,26 @@ impl StellarLedger {
             max_fee: config.max_fee.max(config.base_fee),
             tx_timeout_secs: config.tx_timeout_secs,
         })
+    }
+
+    /// Asks Horizon which network it serves: live payouts are never signed for another one than
+    /// the configured passphrase names. Once confirmed, not asked again.
+    pub async fn check_network(&self) -> Result<(), NetworkCheck> {
+        let horizon_url = self.horizon_url.clone();
+        let root = self
+            .horizon
+            .root()
+            .await
+            .map_err(|e| NetworkCheck::Unreachable { horizon_url: horizon_url.clone(), reason: e.to_string() })?;
+        if root.network_passphrase != self.passphrase {
+            return Err(NetworkCheck::Mismatch {
+                configured: self.passphrase.clone(),
+                horizon: root.network_passphrase,
+                horizon_url,
+            });
+        }
+        self.network_confirmed.store(true, Ordering::Release);
+        Ok(())
     }
 
     /// The distribution account's current sequence number.
@@ -132,15 +171,18 @@ impl Ledger for StellarLedger {
         1
     }
 
-    /// Fails without side effects when Horizon cannot give the account's sequence or the payout
-    /// cannot be expressed as a Stellar payment.
+    /// Fails without side effects when Horizon cannot confirm its network or give the account's
+    /// sequence (try later) or the payout cannot be expressed as a Stellar payment (never).
     async fn build(&self, d: &PayoutDetail, previous: Option<Previous<'_>>) -> LedgerResult<Transaction> {
         let p = &d.payout;
         let unavailable = LedgerFault::Unavailable;
+        if !self.network_confirmed.load(Ordering::Acquire) {
+            self.check_network().await.map_err(|e| unavailable(e.to_string()))?;
+        }
         let sequence = self.sequence().await?;
-        let next = sequence
-            .checked_add(1)
-            .ok_or_else(|| unavailable("the account's sequence number is exhausted".to_owned()))?;
+        let next = sequence.checked_add(1).ok_or_else(|| {
+            LedgerFault::Invalid("the distribution account's sequence number is exhausted".to_owned())
+        })?;
         // The previous transaction's sequence while no transaction has used it: at most one of
         // the two can ever apply.
         let decoded = previous.and_then(|p| decode_payment(&p.tx.envelope, &self.passphrase).ok());
@@ -163,7 +205,7 @@ impl Ledger for StellarLedger {
             },
             &self.secret,
         )
-        .map_err(|e| unavailable(format!("cannot build the transaction: {e}")))?;
+        .map_err(|e| LedgerFault::Invalid(format!("cannot build the transaction: {e}")))?;
         Ok(Transaction { hash: signed.hash_hex, envelope: signed.envelope_xdr_base64 })
     }
 
@@ -215,19 +257,35 @@ impl Ledger for StellarLedger {
     /// up: Horizon ingests ledgers in order, so a lookup after them sees every ledger they saw,
     /// and a transaction whose sequence was used (or whose `max_time` passed) and whose hash is
     /// not there never applied and never will.
-    async fn fate(&self, tx: &Transaction) -> LedgerResult<Fate> {
+    ///
+    /// Horizon's history must reach back to when the transaction was stored: "not found" in a
+    /// history that starts later proves nothing, so such a transaction is never settled dead.
+    async fn fate(&self, tx: &Transaction, stored_at: Timestamp) -> LedgerResult<Fate> {
         let Ok(decoded) = decode_payment(&tx.envelope, &self.passphrase) else {
             // Not a payment on this network: no ledger of it can ever apply it.
             return Ok(Fate::Dead);
         };
+        let unavailable = |what: &str, e: HorizonError| LedgerFault::Unavailable(format!("cannot read {what}: {e}"));
         let sequence = self.sequence().await?;
-        let closed = self
-            .horizon
-            .latest_ledger_closed_at()
-            .await
-            .map_err(|e| LedgerFault::Unavailable(format!("cannot read Horizon's latest ledger: {e}")))?;
+        let root = self.horizon.root().await.map_err(|e| unavailable("Horizon's root resource", e))?;
+        let closed = root.latest_closed_at;
         if let Some(ledger_seq) = self.lookup(&decoded.hash_hex).await? {
             return Ok(Fate::Applied { ledger_seq });
+        }
+        let history_from = self
+            .horizon
+            .ledger_closed_at(root.elder_ledger)
+            .await
+            .map_err(|e| unavailable("Horizon's oldest ledger", e))?;
+        let stored = u64::try_from(stored_at.as_unix_seconds()).unwrap_or(0);
+        // Whole seconds: a history starting in the same second may miss it.
+        if history_from >= stored {
+            return Err(LedgerFault::Unavailable(format!(
+                "Horizon's history starts at ledger {} (closed at {history_from}), after transaction {} was stored \
+                 (at {stored}): its absence proves nothing. Point LAJAN_LIVE_HORIZON_URL at a Horizon whose \
+                 history reaches back to the oldest unsettled attempt",
+                root.elder_ledger, decoded.hash_hex
+            )));
         }
         let expired = decoded.max_time != 0 && closed > decoded.max_time;
         if expired || sequence >= decoded.sequence {

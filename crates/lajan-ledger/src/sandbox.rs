@@ -181,7 +181,7 @@ impl Ledger for SandboxLedger {
 
     /// The simulated network applies a transaction in the submission that records it, so one
     /// it does not hold never applied, and nothing resubmits it once its payout moved on.
-    async fn fate(&self, tx: &Transaction) -> LedgerResult<Fate> {
+    async fn fate(&self, tx: &Transaction, _stored_at: Timestamp) -> LedgerResult<Fate> {
         Ok(match self.lookup(&tx.hash).await? {
             Some(ledger_seq) => Fate::Applied { ledger_seq },
             None => Fate::Dead,

@@ -48,6 +48,9 @@ struct Network {
     stall: Option<(Arc<tokio::sync::Notify>, bool)>,
     /// The next `n` submissions are refused with this transaction code, applying nothing.
     refusals: Option<(u32, String)>,
+    /// The oldest ledger Horizon keeps, and when it closed (Unix seconds): history before it
+    /// is gone. Ledger 1 at the start of 2020 unless a test trims it.
+    elder: (i64, i64),
     /// Every submitted envelope's hash, in order (resubmissions included).
     submissions: Vec<String>,
     /// Accounts that hold no trustline for any credit asset.
@@ -71,7 +74,7 @@ impl FakeStellar {
         let fake = Arc::new(FakeStellar {
             passphrase: passphrase.to_owned(),
             url,
-            network: Mutex::new(Network { ledger: 1000, ..Network::default() }),
+            network: Mutex::new(Network { ledger: 1000, elder: (1, 1_577_836_800), ..Network::default() }),
         });
         let router = Router::new()
             .route("/", get(root))
@@ -79,6 +82,7 @@ impl FakeStellar {
             .route("/transactions/{hash}", get(transaction))
             .route("/accounts/{id}", get(account))
             .route("/accounts/{id}/payments", get(payments))
+            .route("/ledgers/{sequence}", get(ledger))
             .with_state(fake.clone());
         tokio::spawn(async move { axum::serve(listener, router).await.expect("the fake Horizon stopped") });
         fake
@@ -131,6 +135,12 @@ impl FakeStellar {
     /// `tx_insufficient_fee` under surge pricing), nothing applied.
     pub fn refuse_next(&self, n: u32, code: &str) {
         self.net().refusals = Some((n, code.to_owned()));
+    }
+
+    /// Horizon drops its history before now: its oldest ledger is the current one.
+    pub fn trim_history(&self) {
+        let mut net = self.net();
+        net.elder = (net.ledger, jiff::Timestamp::now().as_second());
     }
 
     /// Hashes of every submission received, resubmissions included.
@@ -267,9 +277,26 @@ fn not_found() -> (StatusCode, Json<Value>) {
     (status, Json(body))
 }
 
-async fn root(State(_): State<Arc<FakeStellar>>) -> Json<Value> {
+async fn root(State(fake): State<Arc<FakeStellar>>) -> Json<Value> {
+    let net = fake.net();
     // Every submission closes its ledger at once, so Horizon has always ingested "now".
-    Json(json!({ "history_latest_ledger_closed_at": jiff::Timestamp::now().to_string() }))
+    Json(json!({
+        "network_passphrase": fake.passphrase,
+        "history_elder_ledger": net.elder.0,
+        "history_latest_ledger": net.ledger,
+        "history_latest_ledger_closed_at": jiff::Timestamp::now().to_string(),
+    }))
+}
+
+async fn ledger(State(fake): State<Arc<FakeStellar>>, Path(sequence): Path<i64>) -> (StatusCode, Json<Value>) {
+    let net = fake.net();
+    if sequence < net.elder.0 || sequence > net.ledger {
+        return not_found();
+    }
+    // Only the oldest ledger's close time matters to the tests; later ones closed "now".
+    let closed = if sequence == net.elder.0 { net.elder.1 } else { jiff::Timestamp::now().as_second() };
+    let closed_at = jiff::Timestamp::from_second(closed).map(|t| t.to_string()).unwrap_or_default();
+    (StatusCode::OK, Json(json!({ "sequence": sequence, "closed_at": closed_at })))
 }
 
 #[derive(Deserialize)]

@@ -13,7 +13,8 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use lajan_ledger::horizon::{HorizonClient, HorizonError, Submitted, submit_exactly_once};
+use lajan_ledger::exactly_once::submit_exactly_once;
+use lajan_ledger::horizon::{HorizonClient, HorizonError, Submitted};
 use serde_json::{Value, json};
 
 // Contains '+', '/' and '=' so the tests also prove the form encoding round-trips base64 intact.

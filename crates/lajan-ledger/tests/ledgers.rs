@@ -108,3 +108,32 @@ async fn the_stellar_ledger() {
     pays_once_and_finds_it_by_hash(&ledger, &payout(&tenant, Some(issuer), 2_500)).await;
     assert_eq!(net.payments().len(), 1, "paid once");
 }
+
+#[tokio::test]
+async fn the_stellar_ledger_builds_nothing_for_another_network() {
+    let net = FakeStellar::start(lajan_ledger::stellar::PUBLIC_PASSPHRASE).await;
+    let seed = stellar_strkey::ed25519::PrivateKey([7; 32]);
+    let secret = SecretString::from(seed.as_unredacted().to_string().as_str().to_owned());
+    net.create_account(&lajan_ledger::stellar::account_of_secret(&secret).unwrap(), 100 << 32);
+    let ledger = StellarLedger::new(&LiveLedgerConfig {
+        horizon_url: net.url().to_owned(),
+        network_passphrase: TESTNET_PASSPHRASE.into(),
+        distribution_secret: secret,
+        receiving_account: None,
+        base_fee: 100,
+        max_fee: 10_000,
+        tx_timeout_secs: 60,
+    })
+    .unwrap();
+    let mismatch = ledger.check_network().await.unwrap_err().to_string();
+    assert!(mismatch.contains(TESTNET_PASSPHRASE) && mismatch.contains(lajan_ledger::stellar::PUBLIC_PASSPHRASE));
+    let tenant = Tenant::new("org_live".to_owned(), lajan_domain::Environment::Live);
+    let refused = ledger.build(&payout(&tenant, None, 100), None).await.unwrap_err();
+    assert!(
+        matches!(refused, lajan_ledger::LedgerFault::Unavailable(ref m) if m.contains("another network")),
+        "{refused}"
+    );
+    // The distribution secret never prints.
+    let shown = format!("{ledger:?}");
+    assert!(!shown.contains(&seed.as_unredacted().to_string().to_string()), "{shown}");
+}

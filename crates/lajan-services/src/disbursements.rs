@@ -253,7 +253,7 @@ impl Services {
         let at = Timestamp::now();
         let balance = ledger.balance(tenant, code, issuer.as_deref()).await.map_err(|e| match e {
             lajan_ledger::LedgerFault::Store(e) => ServiceError::Store(e),
-            lajan_ledger::LedgerFault::Unavailable(reason) => {
+            lajan_ledger::LedgerFault::Unavailable(reason) | lajan_ledger::LedgerFault::Invalid(reason) => {
                 ServiceError::Unavailable(format!("The balance could not be read from the network: {reason}"))
             }
         })?;

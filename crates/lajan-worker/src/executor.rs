@@ -27,6 +27,10 @@ pub const PAYOUT_BATCH: usize = 500;
 /// Delays before resubmitting a payout after a transient failure (timeout, network).
 const PAYOUT_RETRY_SECS: [i64; 5] = [5, 30, 120, 600, 3600];
 
+/// The error code of a payout no transaction can be built for (e.g. an amount the network
+/// cannot carry): recorded on an attempt without a transaction.
+const NOT_BUILT: &str = "tx_not_built";
+
 /// How long a payout waits when the network cannot be asked to build or settle its transaction.
 const UNAVAILABLE_RETRY_MS: i64 = 30_000;
 
@@ -133,12 +137,13 @@ impl Workers {
         };
         let mut previous: Option<(Transaction, Option<&str>)> = None;
         for (i, a) in d.attempts.iter().enumerate() {
-            // A resubmission repeats its transaction's hash: the latest of them speaks for it.
-            if d.attempts.iter().skip(i + 1).any(|later| later.tx_hash == a.tx_hash) {
+            // A resubmission repeats its transaction's hash: the latest of them speaks for it. An
+            // attempt without a hash built no transaction.
+            if a.tx_hash.is_empty() || d.attempts.iter().skip(i + 1).any(|later| later.tx_hash == a.tx_hash) {
                 continue;
             }
             let tx = Transaction { hash: a.tx_hash.clone(), envelope: store.attempt_envelope(&a.id).await? };
-            match ledger.fate(&tx).await {
+            match ledger.fate(&tx, a.created_at).await {
                 Ok(Fate::Dead) => previous = Some((tx, a.error_code.as_deref())),
                 Ok(Fate::Applied { ledger_seq }) => {
                     tracing::warn!(payout = %id, attempt = %a.id, "an earlier transaction of this payout applied: recorded as sent");
@@ -152,7 +157,9 @@ impl Workers {
                     return Ok(None);
                 }
                 Err(LedgerFault::Store(e)) => return Err(e),
-                Err(LedgerFault::Unavailable(reason)) => return unavailable(reason).await.map(|()| None),
+                Err(LedgerFault::Unavailable(reason) | LedgerFault::Invalid(reason)) => {
+                    return unavailable(reason).await.map(|()| None);
+                }
             }
         }
         let previous = previous.as_ref().map(|(tx, error_code)| Previous { tx, error_code: *error_code });
@@ -160,6 +167,17 @@ impl Workers {
             Ok(tx) => Ok(Some(tx)),
             Err(LedgerFault::Store(e)) => Err(e),
             Err(LedgerFault::Unavailable(reason)) => unavailable(reason).await.map(|()| None),
+            Err(LedgerFault::Invalid(reason)) => {
+                // No retry can build it: the payout fails now, its reason on an attempt that
+                // built no transaction.
+                tracing::warn!(payout = %id, %reason, "payout failed: no transaction can be built for it");
+                let now = Timestamp::now();
+                if let Some(attempt) = store.start_attempt(id, lease, "", "", now).await? {
+                    let failed = AttemptResult::Failed { code: NOT_BUILT.into(), message: reason };
+                    store.finish_attempt(&d.tenant, id, &attempt.id, lease, &failed, now, &payout_event).await?;
+                }
+                Ok(None)
+            }
         }
     }
 
@@ -198,7 +216,7 @@ async fn submit(
     match ledger.submit(d, tx, resubmission, tries, retry).await {
         Ok(result) => Ok(result),
         Err(LedgerFault::Store(e)) => Err(e),
-        Err(LedgerFault::Unavailable(reason)) => Ok(AttemptResult::Retry {
+        Err(LedgerFault::Unavailable(reason) | LedgerFault::Invalid(reason)) => Ok(AttemptResult::Retry {
             code: OUTCOME_UNKNOWN.into(),
             message: format!("{reason}; the same transaction will be resubmitted"),
             retry_at: Timestamp::now().plus_millis(retry.delay_after(tries.sends) * 1000),

@@ -10,6 +10,7 @@ use lajan_domain::id::IdKind;
 use lajan_domain::org::{Organization, Tier, parse_org_name};
 use lajan_domain::scope::Scope;
 use lajan_domain::{Environment, Timestamp};
+use lajan_ledger::live::NetworkCheck;
 use lajan_services::Services;
 use lajan_store::{Store, StoreError, redact_url};
 use lajan_worker::Workers;
@@ -66,6 +67,7 @@ fn wire(
 async fn serve(config: ServeConfig, with_workers: bool) -> anyhow::Result<()> {
     let store = open(&config.database_url).await?;
     let (services, workers) = wire(store.clone(), &config, with_workers)?;
+    confirm_live_network(&services).await?;
     let listener =
         tokio::net::TcpListener::bind(config.listen).await.with_context(|| format!("binding {}", config.listen))?;
     let app = Application::build(config.app, services, listener).await?;
@@ -87,7 +89,8 @@ async fn serve(config: ServeConfig, with_workers: bool) -> anyhow::Result<()> {
 
 async fn work(config: ServeConfig) -> anyhow::Result<()> {
     let store = open(&config.database_url).await?;
-    let (_, workers) = wire(store.clone(), &config, true)?;
+    let (services, workers) = wire(store.clone(), &config, true)?;
+    confirm_live_network(&services).await?;
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let background = workers.map(|w| w.spawn(stopped)).unwrap_or_default();
     tracing::info!(database = %redact_url(config.database_url.expose_secret()), "lajan workers running");
@@ -99,6 +102,21 @@ async fn work(config: ServeConfig) -> anyhow::Result<()> {
     store.close().await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// Refuses to start when Horizon serves another network than the configured passphrase names.
+/// A Horizon that cannot be asked does not stop the process (the API and the sandbox do not need
+/// it): live payouts then wait, building nothing, until Horizon confirms its network.
+async fn confirm_live_network(services: &Services) -> anyhow::Result<()> {
+    let Some(live) = services.live_ledger() else { return Ok(()) };
+    match live.check_network().await {
+        Ok(()) => Ok(()),
+        Err(e @ NetworkCheck::Mismatch { .. }) => Err(anyhow::anyhow!(e)),
+        Err(e @ NetworkCheck::Unreachable { .. }) => {
+            tracing::warn!(error = %e, "live payouts wait until Horizon confirms the configured network");
+            Ok(())
+        }
+    }
 }
 
 /// On an empty database: organization "Default" and a sandbox key, printed once.

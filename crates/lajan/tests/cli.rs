@@ -91,3 +91,33 @@ async fn serve_prints_a_sandbox_key_once_and_stops_gracefully() {
     second.terminate();
     assert!(!printed_again, "the key is printed only on the first start");
 }
+
+#[tokio::test]
+async fn live_payouts_never_start_against_a_horizon_of_another_network() {
+    use lajan_ledger::stellar::{PUBLIC_PASSPHRASE, TESTNET_PASSPHRASE};
+    let public = lajan_ledger::testing::FakeStellar::start(PUBLIC_PASSPHRASE).await;
+    let dir = tempfile::tempdir().unwrap();
+    let seed = stellar_strkey::ed25519::PrivateKey([7; 32]).as_unredacted().to_string().as_str().to_owned();
+    for command in ["serve", "worker"] {
+        let output = tokio::task::spawn_blocking({
+            let (dir, url, seed) = (dir.path().to_owned(), public.url().to_owned(), seed.clone());
+            move || {
+                Command::new(env!("CARGO_BIN_EXE_lajan"))
+                    .arg(command)
+                    .env("LAJAN_DATABASE_URL", format!("sqlite://{}", dir.join("live.db").display()))
+                    .env("LAJAN_LISTEN", format!("127.0.0.1:{}", free_port()))
+                    .env("LAJAN_LIVE_HORIZON_URL", url)
+                    .env("LAJAN_LIVE_NETWORK_PASSPHRASE", TESTNET_PASSPHRASE)
+                    .env("LAJAN_LIVE_DISTRIBUTION_SECRET", seed)
+                    .env_remove("LAJAN_CONFIG")
+                    .output()
+                    .expect("run lajan")
+            }
+        })
+        .await
+        .unwrap();
+        assert!(!output.status.success(), "{command} started against another network");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(TESTNET_PASSPHRASE) && stderr.contains(PUBLIC_PASSPHRASE), "{command}: {stderr}");
+    }
+}

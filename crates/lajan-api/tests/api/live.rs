@@ -452,3 +452,35 @@ live_test!(
         assert_eq!(live.net.sequence(&live.distribution), Some(seq));
     }
 );
+
+live_test!(a_payout_no_transaction_can_be_built_for_fails_with_its_reason, 60, |live| {
+    // An account whose sequence number is exhausted can never send another transaction.
+    live.net.create_account(&live.distribution, i64::MAX);
+    let id = live.approved_payout(WALLET, "3").await;
+    assert_eq!(live.execute(Timestamp::now()).await, 1);
+    let p = live.get(&format!("/v1/payouts/{id}")).await;
+    assert_eq!(p["execStatus"], "failed", "{p}");
+    let attempt = &p["attempts"][0];
+    assert_eq!((attempt["errorCode"].as_str(), attempt["txHash"].as_str()), (Some("tx_not_built"), Some("")), "{p}");
+    assert!(attempt["errorMessage"].as_str().unwrap().contains("exhausted"), "{p}");
+    let failed = live.get("/v1/events?type=payout.failed").await;
+    assert_eq!(failed["data"].as_array().unwrap().len(), 1);
+    assert!(live.net.submissions().is_empty());
+});
+
+live_test!(an_attempt_older_than_horizons_history_is_never_settled_dead, 1, |live| {
+    live.net.refuse_next(1, "tx_bad_auth");
+    let id = live.approved_payout(WALLET, "5").await;
+    assert_eq!(live.execute(Timestamp::now()).await, 1);
+    let p = live.get(&format!("/v1/payouts/{id}")).await;
+    assert_eq!(p["execStatus"], "failed", "{p}");
+    // The transaction's max_time passes; Horizon drops its history.
+    tokio::time::sleep(Duration::from_millis(2_100)).await;
+    live.net.trim_history();
+    let retried = live.app.http.post(live.app.url(&format!("/v1/payouts/{id}/retry"))).bearer_auth(&live.key);
+    assert_eq!(retried.send().await.unwrap().status(), 200);
+    assert_eq!(live.execute(Timestamp::now()).await, 1);
+    let p = live.get(&format!("/v1/payouts/{id}")).await;
+    assert_eq!((p["execStatus"].as_str(), p["attempts"].as_array().unwrap().len()), (Some("ready_to_send"), 1), "{p}");
+    assert_eq!(live.net.submissions().len(), 1, "nothing new was built");
+});
