@@ -48,6 +48,8 @@ struct Network {
     stall: Option<(Arc<tokio::sync::Notify>, bool)>,
     /// The next `n` submissions are refused with this transaction code, applying nothing.
     refusals: Option<(u32, String)>,
+    /// While set, every submission meets a fault drawn from this generator (see [`Fault`]).
+    chaos: Option<SplitMix64>,
     /// The oldest ledger Horizon keeps, and when it closed (Unix seconds): history before it
     /// is gone. Ledger 1 at the start of 2020 unless a test trims it.
     elder: (i64, i64),
@@ -135,6 +137,18 @@ impl FakeStellar {
     /// `tx_insufficient_fee` under surge pricing), nothing applied.
     pub fn refuse_next(&self, n: u32, code: &str) {
         self.net().refusals = Some((n, code.to_owned()));
+    }
+
+    /// From now on each submission meets a fault drawn from `seed`: answered normally, a 504
+    /// after applying it, a 504 without, refused for its fee, or queued: applied or not after up
+    /// to 1.5 s, then a 504. The same seed draws the same faults in the same order.
+    pub fn start_chaos(&self, seed: u64) {
+        self.net().chaos = Some(SplitMix64(seed));
+    }
+
+    /// Every submission is answered normally again.
+    pub fn stop_chaos(&self) {
+        self.net().chaos = None;
     }
 
     /// Horizon drops its history before now: its oldest ledger is the current one.
@@ -256,6 +270,49 @@ impl FakeStellar {
     }
 }
 
+/// What a submission meets while chaos is on.
+enum Fault {
+    None,
+    /// Answered 504 at once, applied first when `land`.
+    Timeout {
+        land: bool,
+    },
+    /// Refused with `tx_insufficient_fee`, nothing applied.
+    FeeRefused,
+    /// Queued: applied after `ms` when `land` (unless the request is dropped first), then
+    /// answered 504.
+    Late {
+        land: bool,
+        ms: u64,
+    },
+}
+
+impl Fault {
+    fn draw(rng: &mut SplitMix64) -> Fault {
+        let land = rng.next_u64().is_multiple_of(2);
+        match rng.next_u64() % 10 {
+            0 | 1 => Fault::Timeout { land },
+            2 => Fault::FeeRefused,
+            3 | 4 => Fault::Late { land, ms: 200 + rng.next_u64() % 1_300 },
+            _ => Fault::None,
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64): the same seed gives the same faults.
+#[derive(Debug, Clone)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
 fn next_token(net: &Network) -> u64 {
     net.payments.last().map_or(1, |p| p.paging_token + 1)
 }
@@ -305,6 +362,37 @@ struct SubmitForm {
 }
 
 async fn submit(State(fake): State<Arc<FakeStellar>>, Form(form): Form<SubmitForm>) -> (StatusCode, Json<Value>) {
+    let delay = {
+        let mut net = fake.net();
+        match net.chaos.as_mut().map(Fault::draw) {
+            None | Some(Fault::None) => None,
+            Some(Fault::Timeout { land }) => {
+                fake.receive_unanswered(&mut net, &form.tx, land);
+                Some((0, false))
+            }
+            Some(Fault::FeeRefused) => {
+                if let Ok(tx) = decode_payment(&form.tx, &fake.passphrase) {
+                    net.submissions.push(tx.hash_hex);
+                }
+                let codes = json!({ "transaction": "tx_insufficient_fee" });
+                let (status, body) = problem(400, "transaction_failed", "Transaction Failed", Some(codes));
+                return (status, Json(body));
+            }
+            Some(Fault::Late { land, ms }) => {
+                fake.receive_unanswered(&mut net, &form.tx, false);
+                Some((ms, land))
+            }
+        }
+    };
+    if let Some((ms, land)) = delay {
+        // Accepted into the queue, applied (or dropped) when its ledger closes, answered 504.
+        tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+        if land {
+            fake.apply(&mut fake.net(), &form.tx);
+        }
+        let (status, body) = problem(504, "timeout", "Timeout", None);
+        return (status, Json(body));
+    }
     let stalled = {
         let mut net = fake.net();
         let stall = net.stall.take();

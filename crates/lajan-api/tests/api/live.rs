@@ -22,9 +22,9 @@ fn keypair(byte: u8) -> (String, SecretString) {
     (lajan_ledger::stellar::account_of_secret(&secret).unwrap(), secret)
 }
 
-struct Live {
-    app: TestApp,
-    net: Arc<FakeStellar>,
+pub(crate) struct Live {
+    pub(crate) app: TestApp,
+    pub(crate) net: Arc<FakeStellar>,
     /// `sk_live_` key with scope `*`.
     key: String,
     distribution: String,
@@ -34,7 +34,7 @@ struct Live {
 const START_SEQ: i64 = 100 << 32;
 
 impl Live {
-    async fn start(db: TestStore, tx_timeout_secs: u64, tweak: impl FnOnce(&mut TestConfig)) -> Live {
+    pub(crate) async fn start(db: TestStore, tx_timeout_secs: u64, tweak: impl FnOnce(&mut TestConfig)) -> Live {
         let net = FakeStellar::start(TESTNET_PASSPHRASE).await;
         let (distribution, secret) = keypair(7);
         let (issuer, _) = keypair(8);
@@ -58,7 +58,7 @@ impl Live {
         Live { app, net, key, distribution, issuer }
     }
 
-    async fn post(&self, path: &str, body: &Value) -> Value {
+    pub(crate) async fn post(&self, path: &str, body: &Value) -> Value {
         let r = self.app.http.post(self.app.url(path)).bearer_auth(&self.key).json(body).send().await.unwrap();
         let status = r.status();
         let body: Value = r.json().await.unwrap();
@@ -71,7 +71,7 @@ impl Live {
     }
 
     /// An approved live payout of `amount` USDC to `wallet`.
-    async fn approved_payout(&self, wallet: &str, amount: &str) -> String {
+    pub(crate) async fn approved_payout(&self, wallet: &str, amount: &str) -> String {
         let amount: Value = amount.parse().unwrap();
         let body = json!({ "walletAccountId": wallet, "assetAmount": amount, "assetCode": "USDC", "memo": "loan 7" });
         let created = self.post("/v1/payouts", &body).await;
@@ -115,6 +115,8 @@ macro_rules! live_test {
         }
     };
 }
+
+pub(crate) use live_test;
 
 live_test!(a_live_payout_is_signed_submitted_and_sent_once, 60, |live| {
     let id = live.approved_payout(WALLET, "12.50").await;
