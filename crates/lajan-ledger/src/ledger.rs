@@ -136,21 +136,13 @@ impl RetryPolicy<'_> {
 
 pub use lajan_domain::payout::OUTCOME_UNKNOWN;
 
-/// Whether a payout whose last attempt ended with `code` (None: it never finished, e.g. a crash)
-/// must resume with that attempt's transaction.
-pub fn resubmits_same_transaction(code: Option<&str>) -> bool {
-    code.is_none_or(|c| c == OUTCOME_UNKNOWN)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_last_delay_repeats_and_unknown_outcomes_resubmit() {
+    fn the_last_delay_repeats() {
         let retry = RetryPolicy { max_attempts: 5, delays_secs: &[5, 30] };
         assert_eq!((retry.delay_after(1), retry.delay_after(2), retry.delay_after(9)), (5, 30, 30));
-        assert!(resubmits_same_transaction(None) && resubmits_same_transaction(Some(OUTCOME_UNKNOWN)));
-        assert!(!resubmits_same_transaction(Some("tx_bad_seq")));
     }
 }

@@ -60,8 +60,9 @@ pub struct WorkerConfig {
     pub intervals: JobIntervals,
     /// How many times a payout is submitted before a transient failure becomes final.
     pub payout_max_attempts: i64,
-    /// How long a claimed payout belongs to the executor that claimed it. A payout whose
-    /// executor died is resumed (its stored transaction resubmitted) once this has passed.
+    /// How long a claimed payout belongs to the executor that claimed it; the executor renews
+    /// it every quarter lease while it works. A payout whose executor died is resumed (its
+    /// stored transaction resubmitted) once this has passed.
     pub payout_lease_ms: i64,
     /// Outgoing email for live invoices; without it live email fails with "not configured".
     pub smtp: Option<SmtpConfig>,
