@@ -443,11 +443,18 @@ impl PayoutStore for ThisStore {
             .bind(payout_id)
             .fetch_one(&mut *tx)
             .await?;
+        let holds = current.payout.exec == ExecStatus::ReadyToSend && holder.as_deref() == Some(lease);
         let settlement = result.settlement(at);
         let (code, message) = result.error().unzip();
+        // The holder's answer is the attempt's latest word. A late executor's is a fact only
+        // when it says something: an applied transaction, or a settled outcome for an attempt
+        // still unsettled. "Unknown" from it says nothing and never hides a settled outcome.
+        let applied = result.ledger_seq().is_some();
+        let unknown = !applied && code == Some(OUTCOME_UNKNOWN);
         sqlx::query(
             "UPDATE payout_attempts SET ledger_seq = $1, error_code = $2, error_message = $3, finished_at = $4
-             WHERE id = $5 AND payout_id = $6 AND ledger_seq IS NULL",
+             WHERE id = $5 AND payout_id = $6 AND ledger_seq IS NULL
+               AND ($7 OR ($8 AND (error_code IS NULL OR error_code = $9)))",
         )
         .bind(result.ledger_seq())
         .bind(code)
@@ -455,9 +462,11 @@ impl PayoutStore for ThisStore {
         .bind(at.as_millis())
         .bind(attempt_id)
         .bind(payout_id)
+        .bind(holds || applied)
+        .bind(!unknown)
+        .bind(OUTCOME_UNKNOWN)
         .execute(&mut *tx)
         .await?;
-        let holds = current.payout.exec == ExecStatus::ReadyToSend && holder.as_deref() == Some(lease);
         // An applied transaction is a fact whoever reports it: a payout marked failed, or held
         // by another executor, whose transaction turns out to have landed was paid, and says so.
         let paid_after_all = !holds && current.payout.exec != ExecStatus::Sent && result.ledger_seq().is_some();

@@ -53,6 +53,9 @@ pub struct PgStore {
     fail: FailPoint,
 }
 
+/// How long a connection may sit idle inside a transaction before PostgreSQL ends it.
+const IDLE_IN_TRANSACTION_TIMEOUT: &str = "10s";
+
 impl PgStore {
     const BACKEND: Backend = Backend::Postgres;
 
@@ -77,6 +80,11 @@ impl PgStore {
     }
 
     async fn connect_with(options: PgConnectOptions) -> StoreResult<Self> {
+        // A task cancelled inside a transaction (a client that hung up, a worker step dropped)
+        // can leave its connection idle in that transaction, holding row locks that claims skip
+        // and writes wait on. No unit of work here waits on anything outside the database while
+        // a transaction is open, so one idle that long has lost its owner: the server ends it.
+        let options = options.options([("idle_in_transaction_session_timeout", IDLE_IN_TRANSACTION_TIMEOUT)]);
         let pool = PgPoolOptions::new()
             .max_connections(MAX_CONNECTIONS)
             .acquire_timeout(Duration::from_secs(10))

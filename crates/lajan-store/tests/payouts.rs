@@ -204,6 +204,23 @@ contract!(execution_claims_attempts_and_outcomes, |store| {
     assert_eq!(store.get_payout(&t, id).await.unwrap().unwrap().payout.exec, ExecStatus::Sent);
 });
 
+contract!(a_late_unknown_never_hides_a_settled_attempt, |store| {
+    let t = tenant(&store).await;
+    let p = approved_payout(&store, &t).await;
+    let id = p.payout.id.as_str();
+    let now = Timestamp::now();
+    let lease = store.claim_payouts(now, 60_000, 10, Environment::Test).await.unwrap().lease;
+    let a = store.start_attempt(id, &lease, "h1", "{e1}", now).await.unwrap().unwrap();
+    let refused = AttemptResult::Failed { code: "tx_insufficient_fee".into(), message: "fee".into() };
+    store.finish_attempt(&t, id, &a.id, &lease, &refused, now, &ev).await.unwrap();
+    // An executor that lost the lease heard nothing back: that changes nothing.
+    let unknown = AttemptResult::Retry { code: "tx_timeout".into(), message: "no answer".into(), retry_at: now };
+    let after = store.finish_attempt(&t, id, &a.id, "lease_gone", &unknown, now, &ev).await.unwrap();
+    assert_eq!(after.attempts[0].error_code.as_deref(), Some("tx_insufficient_fee"));
+    assert!(!after.attempts[0].unsettled());
+    assert_eq!(after.payout.exec, ExecStatus::Failed);
+});
+
 contract!(a_late_answer_that_applied_settles_a_payout_another_executor_holds, |store| {
     let t = tenant(&store).await;
     let p = approved_payout(&store, &t).await;
