@@ -49,6 +49,7 @@ pub mod settings;
 pub mod tenant;
 pub mod timestamp;
 pub mod validation;
+pub mod webhook;
 
 pub use tenant::{Environment, Tenant};
 pub use timestamp::Timestamp;

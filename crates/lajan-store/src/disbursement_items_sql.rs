@@ -29,10 +29,11 @@ async fn insert_items(tx: &mut Tx, disbursement_id: &str, items: &[DisbursementI
 
 /// Writes many events of one tenant at once, a few statements for thousands of payouts.
 async fn insert_events(tx: &mut Tx, tenant: &Tenant, at: Timestamp, events: &[NewEvent]) -> StoreResult<()> {
-    for chunk in events.chunks(ROWS_PER_STATEMENT) {
+    let ids: Vec<(String, &str)> = events.iter().map(|e| (IdKind::Event.generate(), e.event_type)).collect();
+    for (chunk, ids) in events.chunks(ROWS_PER_STATEMENT).zip(ids.chunks(ROWS_PER_STATEMENT)) {
         let mut qb = sqlx::QueryBuilder::new("INSERT INTO events (id, org_id, env, type, created_at, data) ");
-        qb.push_values(chunk, |mut row, event| {
-            row.push_bind(IdKind::Event.generate())
+        qb.push_values(chunk.iter().zip(ids), |mut row, (event, (id, _))| {
+            row.push_bind(id.clone())
                 .push_bind(tenant.org_id.clone())
                 .push_bind(tenant.env.as_str())
                 .push_bind(event.event_type)
@@ -41,7 +42,7 @@ async fn insert_events(tx: &mut Tx, tenant: &Tenant, at: Timestamp, events: &[Ne
         });
         qb.build().execute(&mut **tx).await?;
     }
-    Ok(())
+    fan_out(tx, tenant, at, &ids).await
 }
 
 /// Records `event_type` for each payout of disbursement `id` in `only` (every payout when

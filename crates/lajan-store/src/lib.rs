@@ -6,7 +6,7 @@
 //! rows.
 //!
 //! Each area (organizations, clients, events, idempotency, invoices, payment links, incoming
-//! payments, messages, payouts, the sandbox ledger, disbursements) has a module with its trait
+//! payments, messages, payouts, the sandbox ledger, disbursements, webhooks) has a module with its trait
 //! and types, and an `<area>_sql.rs` file with its SQL, which `sqlite.rs` and `postgres.rs` both include: the SQL is
 //! written once and compiled against each backend's driver.
 
@@ -28,6 +28,7 @@ pub mod payouts;
 pub mod postgres;
 pub mod sandbox;
 pub mod sqlite;
+pub mod webhooks;
 
 pub use clients::{ClientQuery, ClientStore};
 pub use disbursements::DisbursementStore;
@@ -41,6 +42,7 @@ pub use orgs::{NewApiKey, OrgStore};
 pub use payment_links::PaymentLinkStore;
 pub use payouts::PayoutStore;
 pub use sandbox::SandboxStore;
+pub use webhooks::WebhookStore;
 
 pub type StoreResult<T> = Result<T, StoreError>;
 
@@ -67,6 +69,7 @@ pub trait Store:
     + PayoutStore
     + DisbursementStore
     + SandboxStore
+    + WebhookStore
     + Send
     + Sync
     + 'static

@@ -107,11 +107,13 @@ async fn lock_tenant_row(tx: &mut Tx, table: &'static str, tenant: &Tenant, id: 
     Ok(())
 }
 
-/// Writes `event` in the caller's transaction: the outbox half of every change.
+/// Writes `event` in the caller's transaction, with its webhook deliveries: the outbox half of
+/// every change.
 async fn insert_event(tx: &mut Tx, tenant: &Tenant, at: Timestamp, event: &NewEvent) -> StoreResult<()> {
     let data = serde_json::json!({ "object": event.object }).to_string();
+    let id = IdKind::Event.generate();
     sqlx::query("INSERT INTO events (id, org_id, env, type, created_at, data) VALUES ($1, $2, $3, $4, $5, $6)")
-        .bind(IdKind::Event.generate())
+        .bind(&id)
         .bind(&tenant.org_id)
         .bind(tenant.env.as_str())
         .bind(event.event_type)
@@ -119,7 +121,7 @@ async fn insert_event(tx: &mut Tx, tenant: &Tenant, at: Timestamp, event: &NewEv
         .bind(data)
         .execute(&mut **tx)
         .await?;
-    Ok(())
+    fan_out(tx, tenant, at, &[(id, event.event_type)]).await
 }
 
 impl ThisStore {

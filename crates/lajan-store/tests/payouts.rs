@@ -13,6 +13,9 @@ use lajan_store::sandbox::SandboxSubmit;
 use lajan_store::{NewEvent, Store, StoreError};
 use std::sync::Arc;
 
+#[path = "cases/webhooks.rs"]
+mod webhooks;
+
 async fn tenant(store: &Arc<dyn Store>) -> Tenant {
     lajan_store::testing::test_tenant(store).await
 }

@@ -1,0 +1,113 @@
+//! Webhook endpoints and deliveries: a delivery per subscribed endpoint, written with its event
+//! and only with it; claims under a lease; every attempt recorded.
+
+use super::{approved_payout, ev, payout, starts, tenant};
+use lajan_domain::id::IdKind;
+use lajan_domain::pagination::PageRequest;
+use lajan_domain::payout::ApprovalStatus;
+use lajan_domain::webhook::{DeliveryAttempt, DeliveryOutcome, DeliveryStatus, WebhookEndpoint};
+use lajan_domain::{Environment, Tenant, Timestamp};
+use lajan_store::contract;
+use lajan_store::{Store, StoreError};
+use std::sync::Arc;
+
+async fn endpoint(store: &Arc<dyn Store>, tenant: &Tenant, events: &[&str], enabled: bool) -> WebhookEndpoint {
+    let now = Timestamp::now();
+    let e = WebhookEndpoint {
+        id: IdKind::WebhookEndpoint.generate(),
+        url: format!("https://example.com/hooks/{}", events.join(",")),
+        events: events.iter().map(|e| (*e).to_owned()).collect(),
+        description: Some("test".into()),
+        enabled,
+        secret: "whsec_c2VjcmV0".into(),
+        created_at: now,
+        updated_at: now,
+    };
+    store.create_webhook_endpoint(tenant, &e, None).await.unwrap()
+}
+
+fn attempt(status: Option<i64>) -> DeliveryAttempt {
+    DeliveryAttempt {
+        attempt_number: 0,
+        at: Timestamp::now(),
+        http_status: status,
+        error: status.is_none().then(|| "connection refused".to_owned()),
+        duration_ms: 12,
+        response_body: status.map(|s| format!("status {s}")),
+    }
+}
+
+contract!(an_event_is_delivered_to_each_enabled_endpoint_subscribed_to_it, |store| {
+    let t = tenant(&store).await;
+    let all = endpoint(&store, &t, &["*"], true).await;
+    let area = endpoint(&store, &t, &["payout.*", "invoice.paid"], true).await;
+    endpoint(&store, &t, &["invoice.paid"], true).await;
+    endpoint(&store, &t, &["*"], false).await;
+    endpoint(&store, &Tenant::new(t.org_id.clone(), Environment::Live), &["*"], true).await;
+    let other = lajan_store::testing::test_tenant(&store).await;
+    endpoint(&store, &other, &["*"], true).await;
+
+    let got = store.get_webhook_endpoint(&t, &area.id).await.unwrap().unwrap();
+    assert_eq!(got.events, ["invoice.paid", "payout.*"]);
+    assert!(store.get_webhook_endpoint(&other, &area.id).await.unwrap().is_none(), "another tenant's");
+    assert_eq!(store.list_webhook_endpoints(&t, PageRequest::default()).await.unwrap().total, 4);
+
+    approved_payout(&store, &t).await;
+    let due = store.claim_deliveries(Timestamp::now(), 60_000, 100).await.unwrap();
+    let mut to: Vec<&str> = due.iter().map(|d| d.delivery.endpoint_id.as_str()).collect();
+    to.sort_unstable();
+    let mut expected = [all.id.as_str(), area.id.as_str()];
+    expected.sort_unstable();
+    assert_eq!(to, expected);
+    for d in &due {
+        assert_eq!((d.delivery.event_type.as_str(), d.delivery.status), ("payout.created", DeliveryStatus::Pending));
+        assert_eq!(d.tenant, t);
+        assert!(d.event_data.contains("\"object\""), "{}", d.event_data);
+        assert_eq!(d.secret, "whsec_c2VjcmV0");
+    }
+});
+
+contract!(a_rolled_back_change_leaves_no_delivery, |store| {
+    let t = tenant(&store).await;
+    endpoint(&store, &t, &["*"], true).await;
+    store.fail_next_commit();
+    let p = payout(ApprovalStatus::Approved, "key_a");
+    let failed = store.create_payout(&t, &p, &starts(ApprovalStatus::Approved, &["payout.created"]), &ev, None).await;
+    assert!(failed.is_err(), "the injected failure stops the change");
+    assert!(store.claim_deliveries(Timestamp::now(), 60_000, 100).await.unwrap().is_empty());
+});
+
+contract!(deliveries_are_claimed_under_a_lease_and_every_attempt_is_kept, |store| {
+    let t = tenant(&store).await;
+    let e = endpoint(&store, &t, &["payout.created"], true).await;
+    approved_payout(&store, &t).await;
+    let now = Timestamp::now();
+    let first = store.claim_deliveries(now, 60_000, 10).await.unwrap();
+    assert_eq!(first.len(), 1);
+    assert!(store.claim_deliveries(now, 60_000, 10).await.unwrap().is_empty(), "leased");
+    let id = first[0].delivery.id.clone();
+    let retry_at = now.plus_millis(5_000);
+    let d =
+        store.finish_delivery(&id, &first[0].lease, &attempt(Some(500)), &DeliveryOutcome::Retry { retry_at }).await;
+    let d = d.unwrap();
+    assert_eq!((d.status, d.attempts, d.next_attempt_at), (DeliveryStatus::Pending, 1, retry_at));
+    assert!(store.claim_deliveries(now.plus_millis(1_000), 60_000, 10).await.unwrap().is_empty());
+    let second = store.claim_deliveries(retry_at, 60_000, 10).await.unwrap();
+    assert_eq!(second.len(), 1);
+    // The first claim's late answer is kept as an attempt and moves nothing.
+    let late = store.finish_delivery(&id, &first[0].lease, &attempt(None), &DeliveryOutcome::Failed).await.unwrap();
+    assert_eq!(late.status, DeliveryStatus::Pending);
+    let done = store.finish_delivery(&id, &second[0].lease, &attempt(Some(204)), &DeliveryOutcome::Delivered).await;
+    assert_eq!(done.unwrap().status, DeliveryStatus::Delivered);
+    let attempts = store.delivery_attempts(&t, &id).await.unwrap();
+    let seen: Vec<_> = attempts.iter().map(|a| (a.attempt_number, a.http_status)).collect();
+    assert_eq!(seen, [(1, Some(500)), (2, None), (3, Some(204))]);
+    assert_eq!(attempts[1].error.as_deref(), Some("connection refused"));
+    assert!(store.claim_deliveries(retry_at.plus_millis(600_000), 60_000, 10).await.unwrap().is_empty());
+
+    // Deleting the endpoint takes its deliveries with it.
+    store.delete_webhook_endpoint(&t, &e.id).await.unwrap();
+    assert!(store.get_webhook_endpoint(&t, &e.id).await.unwrap().is_none());
+    assert!(store.delivery_attempts(&t, &id).await.unwrap().is_empty());
+    assert!(matches!(store.delete_webhook_endpoint(&t, &e.id).await, Err(StoreError::NotFound)));
+});
