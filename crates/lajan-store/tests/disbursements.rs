@@ -244,3 +244,25 @@ contract!(retry_failed_leaves_a_payout_whose_transaction_may_still_land, |store|
     assert_eq!(after.counts.failed, 1, "not queued again while h1 may land");
     assert_eq!(events(&store, &t, "payout.retried").await, 0);
 });
+
+contract!(a_batch_of_payout_events_is_fanned_out_to_webhook_endpoints, |store| {
+    let t = lajan_store::testing::test_tenant(&store).await;
+    let now = Timestamp::now();
+    let endpoint = lajan_domain::webhook::WebhookEndpoint {
+        id: IdKind::WebhookEndpoint.generate(),
+        url: "https://example.com/hooks".into(),
+        events: vec!["payout.approved".into()],
+        description: None,
+        enabled: true,
+        secret: "whsec_c2VjcmV0".into(),
+        created_at: now,
+        updated_at: now,
+    };
+    store.create_webhook_endpoint(&t, &endpoint, None).await.unwrap();
+    let d = submitted(&store, &t, &[1_000, 2_000, 3_000]).await;
+    store.approve_disbursement(&t, &d.id, "key_b", now, funds(1_000_000), &EVENTS, None).await.unwrap();
+    assert_eq!(events(&store, &t, "payout.approved").await, 3);
+    let due = store.claim_deliveries(Timestamp::now(), 60_000, 100).await.unwrap();
+    assert_eq!(due.len(), 3, "one per payout.approved, none for the other events");
+    assert!(due.iter().all(|d| d.delivery.event_type == "payout.approved"));
+});
