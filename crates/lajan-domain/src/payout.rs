@@ -173,6 +173,17 @@ pub fn payout_transition(
 /// resubmitting the same stored transaction, never by building a new one.
 pub const OUTCOME_UNKNOWN: &str = "tx_timeout";
 
+/// Each transaction's latest attempt, oldest transaction first: a resubmission of a transaction
+/// is a later attempt with its hash (before resends stayed within one attempt), and the latest
+/// says where the transaction stands.
+pub fn latest_per_transaction(attempts: &[Attempt]) -> impl Iterator<Item = &Attempt> {
+    attempts
+        .iter()
+        .enumerate()
+        .filter(|&(i, a)| !attempts.iter().skip(i + 1).any(|later| later.tx_hash == a.tx_hash))
+        .map(|(_, a)| a)
+}
+
 /// A retry builds a new transaction, so it is refused while an earlier one applied (the payout
 /// was paid) or may still apply (an attempt that never finished, or whose outcome is unknown):
 /// both could land and pay twice.
@@ -186,12 +197,7 @@ pub fn check_retry_safe(attempts: &[Attempt]) -> Result<(), Invalid> {
             ),
         ));
     }
-    // A resubmission of the same transaction is a later attempt with its hash: that one says
-    // where the transaction stands.
-    let latest_of_its_transaction =
-        |i: usize, a: &Attempt| !attempts.iter().skip(i + 1).any(|later| later.tx_hash == a.tx_hash);
-    let unsettled = attempts.iter().enumerate().find(|&(i, a)| a.unsettled() && latest_of_its_transaction(i, a));
-    if let Some((_, a)) = unsettled {
+    if let Some(a) = latest_per_transaction(attempts).find(|a| a.unsettled()) {
         return Err(Invalid::new(
             "cannot_retry",
             format!(

@@ -77,6 +77,20 @@ async fn the_sandbox_ledger_postgres() {
     sandbox_case(db).await;
 }
 
+/// A live ledger configured for the test network, paying from `secret`, through `net`'s Horizon.
+fn testnet_ledger(net: &FakeStellar, secret: SecretString) -> StellarLedger {
+    StellarLedger::new(&LiveLedgerConfig {
+        horizon_url: net.url().to_owned(),
+        network_passphrase: TESTNET_PASSPHRASE.into(),
+        distribution_secret: secret,
+        receiving_account: None,
+        base_fee: 100,
+        max_fee: 10_000,
+        tx_timeout_secs: 60,
+    })
+    .unwrap()
+}
+
 #[tokio::test]
 async fn the_stellar_ledger() {
     let net = FakeStellar::start(TESTNET_PASSPHRASE).await;
@@ -90,16 +104,7 @@ async fn the_stellar_ledger() {
     net.create_account(&distribution, 100 << 32);
     net.create_account(WALLET, 1);
     net.fund(&distribution, "USDC", Some(&issuer), 1_234_567_890);
-    let ledger = StellarLedger::new(&LiveLedgerConfig {
-        horizon_url: net.url().to_owned(),
-        network_passphrase: TESTNET_PASSPHRASE.into(),
-        distribution_secret: secret,
-        receiving_account: None,
-        base_fee: 100,
-        max_fee: 10_000,
-        tx_timeout_secs: 60,
-    })
-    .unwrap();
+    let ledger = testnet_ledger(&net, secret);
     let tenant = Tenant::new("org_live".to_owned(), lajan_domain::Environment::Live);
     // 123.4567890 USDC on the network is 123.45 here: a fraction of a cent is not counted.
     assert_eq!(ledger.balance(&tenant, "USDC", Some(&issuer)).await.unwrap(), Some(12_345));
@@ -115,16 +120,7 @@ async fn the_stellar_ledger_builds_nothing_for_another_network() {
     let seed = stellar_strkey::ed25519::PrivateKey([7; 32]);
     let secret = SecretString::from(seed.as_unredacted().to_string().as_str().to_owned());
     net.create_account(&lajan_ledger::stellar::account_of_secret(&secret).unwrap(), 100 << 32);
-    let ledger = StellarLedger::new(&LiveLedgerConfig {
-        horizon_url: net.url().to_owned(),
-        network_passphrase: TESTNET_PASSPHRASE.into(),
-        distribution_secret: secret,
-        receiving_account: None,
-        base_fee: 100,
-        max_fee: 10_000,
-        tx_timeout_secs: 60,
-    })
-    .unwrap();
+    let ledger = testnet_ledger(&net, secret);
     let mismatch = ledger.check_network().await.unwrap_err().to_string();
     assert!(mismatch.contains(TESTNET_PASSPHRASE) && mismatch.contains(lajan_ledger::stellar::PUBLIC_PASSPHRASE));
     let tenant = Tenant::new("org_live".to_owned(), lajan_domain::Environment::Live);

@@ -215,43 +215,45 @@ impl WebhookStore for ThisStore {
 
     async fn claim_deliveries(&self, now: Timestamp, lease_ms: i64, limit: i64) -> StoreResult<Vec<DueDelivery>> {
         let mut tx = self.begin_write().await?;
+        let lease = IdKind::Lease.generate();
         let ids: Vec<String> = sqlx::query_scalar(concat!(
-            "SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1
-             ORDER BY next_attempt_at, id LIMIT $2",
-            skip_locked!()
+            "UPDATE webhook_deliveries SET lease_token = $1, next_attempt_at = $2
+             WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $3
+                          ORDER BY next_attempt_at, id LIMIT $4",
+            skip_locked!(),
+            ") RETURNING id"
         ))
+        .bind(&lease)
+        .bind(now.as_millis() + lease_ms)
         .bind(now.as_millis())
         .bind(limit)
         .fetch_all(&mut *tx)
         .await?;
-        let lease = IdKind::Lease.generate();
         let mut claimed = Vec::with_capacity(ids.len());
-        for id in &ids {
-            sqlx::query("UPDATE webhook_deliveries SET lease_token = $1, next_attempt_at = $2 WHERE id = $3")
-                .bind(&lease)
-                .bind(now.as_millis() + lease_ms)
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
-            let row = sqlx::query(concat!(
+        for chunk in ids.chunks(ROWS_PER_STATEMENT) {
+            let mut qb = sqlx::QueryBuilder::new(concat!(
                 "SELECT ",
                 delivery_columns!(),
                 ", d.org_id, d.env, w.url, w.secret, ev.created_at AS event_created_at, ev.data AS event_data
                  FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
-                 JOIN events ev ON ev.id = d.event_id WHERE d.id = $1"
-            ))
-            .bind(id)
-            .fetch_one(&mut *tx)
-            .await?;
-            claimed.push(DueDelivery {
-                lease: lease.clone(),
-                tenant: Tenant::new(row.try_get::<String, _>("org_id")?, env_of(&row)?),
-                delivery: delivery_from_row(&row)?,
-                url: row.try_get("url")?,
-                secret: row.try_get("secret")?,
-                event_created_at: ts(row.try_get("event_created_at")?),
-                event_data: row.try_get("event_data")?,
-            });
+                 JOIN events ev ON ev.id = d.event_id WHERE d.id IN ("
+            ));
+            let mut list = qb.separated(", ");
+            for id in chunk {
+                list.push_bind(id.clone());
+            }
+            qb.push(")");
+            for row in qb.build().fetch_all(&mut *tx).await? {
+                claimed.push(DueDelivery {
+                    lease: lease.clone(),
+                    tenant: Tenant::new(row.try_get::<String, _>("org_id")?, env_of(&row)?),
+                    delivery: delivery_from_row(&row)?,
+                    url: row.try_get("url")?,
+                    secret: row.try_get("secret")?,
+                    event_created_at: ts(row.try_get("event_created_at")?),
+                    event_data: row.try_get("event_data")?,
+                });
+            }
         }
         tx.commit().await?;
         Ok(claimed)

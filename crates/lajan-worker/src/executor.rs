@@ -8,7 +8,7 @@
 
 use crate::Workers;
 use futures::{StreamExt, TryStreamExt};
-use lajan_domain::payout::{AttemptResult, PayoutDetail};
+use lajan_domain::payout::{AttemptResult, PayoutDetail, latest_per_transaction};
 use lajan_domain::{Environment, Tenant, Timestamp};
 use lajan_ledger::ledger::OUTCOME_UNKNOWN;
 use lajan_ledger::{Fate, Ledger, LedgerFault, Previous, RetryPolicy, Transaction, Tries};
@@ -136,12 +136,8 @@ impl Workers {
             store.hold_payout(id, lease, Timestamp::now().plus_millis(UNAVAILABLE_RETRY_MS))
         };
         let mut previous: Option<(Transaction, Option<&str>)> = None;
-        for (i, a) in d.attempts.iter().enumerate() {
-            // A resubmission repeats its transaction's hash: the latest of them speaks for it. An
-            // attempt without a hash built no transaction.
-            if a.tx_hash.is_empty() || d.attempts.iter().skip(i + 1).any(|later| later.tx_hash == a.tx_hash) {
-                continue;
-            }
+        // An attempt without a hash built no transaction.
+        for a in latest_per_transaction(&d.attempts).filter(|a| !a.tx_hash.is_empty()) {
             let tx = Transaction { hash: a.tx_hash.clone(), envelope: store.attempt_envelope(&a.id).await? };
             match ledger.fate(&tx, a.created_at).await {
                 Ok(Fate::Dead) => previous = Some((tx, a.error_code.as_deref())),
