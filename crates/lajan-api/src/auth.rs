@@ -137,5 +137,7 @@ pub mod scope {
         PayoutsRead => Scope::Read("payouts"),
         PayoutsWrite => Scope::Write("payouts"),
         PayoutsApprove => Scope::ApprovePayouts,
+        WebhookEndpointsRead => Scope::Read("webhook-endpoints"),
+        WebhookEndpointsWrite => Scope::Write("webhook-endpoints"),
     }
 }

@@ -12,3 +12,36 @@ pub struct Event {
     pub created_at: Timestamp,
     pub data: String,
 }
+
+/// Every event type Lajan emits, by area: what a webhook endpoint may subscribe to (by name, by
+/// area as `"invoice.*"`, or all as `"*"`). The catalogue in docs/webhooks.md explains each.
+pub const EVENT_TYPES: &[&str] = &[
+    "client.created",
+    "client.updated",
+    "client.deleted",
+    "disbursement.created",
+    "disbursement.submitted",
+    "disbursement.approved",
+    "disbursement.rejected",
+    "disbursement.completed",
+    "disbursement.partially_failed",
+    "disbursement.failed",
+    "invoice.created",
+    "invoice.sent",
+    "invoice.viewed",
+    "invoice.paid",
+    "invoice.overdue",
+    "invoice.voided",
+    "payment_link.created",
+    "payment_link.paid",
+    "payment_link.deactivated",
+    "payout.created",
+    "payout.approved",
+    "payout.rejected",
+    "payout.retried",
+    "payout.completed",
+    "payout.failed",
+    "settings.updated",
+    "webhook_endpoint.test",
+    "webhook_endpoint.disabled",
+];

@@ -2,6 +2,8 @@
 //! where a delivery stands.
 
 use crate::Timestamp;
+use crate::event::EVENT_TYPES;
+use crate::validation::{FieldError, FieldErrors, Invalid, parse_text};
 
 /// Where an organization wants its events POSTed, and which ones.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,6 +18,177 @@ pub struct WebhookEndpoint {
     pub secret: String,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
+}
+
+/// The longest URL an endpoint may have.
+pub const MAX_URL_CHARS: usize = 2048;
+const MAX_DESCRIPTION_CHARS: usize = 500;
+/// More patterns than event types is a mistake, not a need.
+const MAX_PATTERNS: usize = 100;
+
+/// A new endpoint as the caller sent it: `url` and `events` are required.
+#[derive(Debug, Clone, Default)]
+pub struct EndpointInput {
+    pub url: Option<String>,
+    pub events: Option<Vec<String>>,
+    pub description: Option<String>,
+    pub enabled: Option<bool>,
+}
+
+impl EndpointInput {
+    /// The endpoint, enabled unless asked otherwise. Refuses, in this order: missing or
+    /// malformed fields (`validation_error`, all at once), a URL that is not an absolute http(s)
+    /// URL (`invalid_url`), patterns outside the catalogue (`invalid_events`, naming each).
+    pub fn into_endpoint(self, id: String, secret: String, now: Timestamp) -> Result<WebhookEndpoint, Invalid> {
+        let mut errors = FieldErrors::new();
+        if self.url.is_none() {
+            errors.add("url", "is required");
+        }
+        let events = errors.take("events", self.events.ok_or_else(|| "is required".to_owned()));
+        let description =
+            errors.take("description", parse_text(self.description.as_deref(), MAX_DESCRIPTION_CHARS, false));
+        if let Some(events) = &events {
+            check_pattern_count(events, &mut errors);
+        }
+        errors.finish()?;
+        let url = parse_url(self.url.as_deref().unwrap_or_default())?;
+        let events = parse_patterns(events.unwrap_or_default())?;
+        Ok(WebhookEndpoint {
+            id,
+            url,
+            events,
+            description: description.flatten(),
+            enabled: self.enabled.unwrap_or(true),
+            secret,
+            created_at: now,
+            updated_at: now,
+        })
+    }
+}
+
+/// A change to an endpoint as the caller sent it: fields left out are kept; `description: null`
+/// clears it.
+#[derive(Debug, Clone, Default)]
+pub struct EndpointPatchInput {
+    pub url: Option<String>,
+    pub events: Option<Vec<String>>,
+    pub description: Option<Option<String>>,
+    pub enabled: Option<bool>,
+}
+
+/// A validated change to an endpoint.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EndpointPatch {
+    pub url: Option<String>,
+    pub events: Option<Vec<String>>,
+    pub description: Option<Option<String>>,
+    pub enabled: Option<bool>,
+}
+
+impl EndpointPatchInput {
+    /// Refuses as [`EndpointInput::into_endpoint`] does.
+    pub fn parse(self) -> Result<EndpointPatch, Invalid> {
+        let mut errors = FieldErrors::new();
+        let description = match self.description {
+            None => None,
+            Some(text) => {
+                errors.take("description", parse_text(text.as_deref(), MAX_DESCRIPTION_CHARS, false)).map(Some)
+            }
+        };
+        if let Some(events) = &self.events {
+            check_pattern_count(events, &mut errors);
+        }
+        errors.finish()?;
+        Ok(EndpointPatch {
+            url: self.url.as_deref().map(parse_url).transpose()?,
+            events: self.events.map(parse_patterns).transpose()?,
+            description: description.map(Option::flatten),
+            enabled: self.enabled,
+        })
+    }
+}
+
+impl EndpointPatch {
+    /// The endpoint with the change applied at `at`.
+    pub fn apply(&self, endpoint: &WebhookEndpoint, at: Timestamp) -> WebhookEndpoint {
+        WebhookEndpoint {
+            url: self.url.clone().unwrap_or_else(|| endpoint.url.clone()),
+            events: self.events.clone().unwrap_or_else(|| endpoint.events.clone()),
+            description: self.description.clone().unwrap_or_else(|| endpoint.description.clone()),
+            enabled: self.enabled.unwrap_or(endpoint.enabled),
+            updated_at: at,
+            ..endpoint.clone()
+        }
+    }
+}
+
+fn check_pattern_count(events: &[String], errors: &mut FieldErrors) {
+    if events.is_empty() {
+        errors.add("events", "must name at least one event, or \"*\" for all");
+    } else if events.len() > MAX_PATTERNS {
+        errors.add("events", format!("must have at most {MAX_PATTERNS} entries"));
+    }
+}
+
+/// An absolute `http` or `https` URL with a host, at most [`MAX_URL_CHARS`] characters, kept as
+/// given; anything else is `invalid_url` saying why.
+pub fn parse_url(raw: &str) -> Result<String, Invalid> {
+    let refuse = |why: &str| Err(Invalid::new("invalid_url", format!("url {why}")));
+    if raw.chars().count() > MAX_URL_CHARS {
+        return refuse(&format!("must be at most {MAX_URL_CHARS} characters"));
+    }
+    // The URL parser silently drops tabs and line breaks; a URL that holds them is a mistake.
+    if raw.is_empty() || raw.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return refuse("must be an absolute URL without spaces, like https://example.com/webhooks");
+    }
+    // Spelled out, not left to the parser, which reads "http:/x" and "http:///x" as "http://x/".
+    let lower = raw.to_ascii_lowercase();
+    let Some(rest) = lower.strip_prefix("https://").or_else(|| lower.strip_prefix("http://")) else {
+        return refuse("must start with https:// or http://");
+    };
+    let Ok(parsed) = url::Url::parse(raw) else {
+        return refuse("must be an absolute URL, like https://example.com/webhooks");
+    };
+    if rest.starts_with(['/', '\\']) {
+        return refuse("must name a host");
+    }
+    if parsed.host_str().is_none_or(str::is_empty) {
+        return refuse("must name a host");
+    }
+    Ok(raw.to_owned())
+}
+
+/// Subscription patterns: catalogue names, `"*"`, or an area wildcard such as `"invoice.*"`;
+/// sorted, without repeats. Unknown entries are `invalid_events`, each named in `details`.
+pub fn parse_patterns(events: Vec<String>) -> Result<Vec<String>, Invalid> {
+    let known = |pattern: &str| {
+        pattern == "*"
+            || EVENT_TYPES.contains(&pattern)
+            || pattern
+                .strip_suffix(".*")
+                .is_some_and(|area| EVENT_TYPES.iter().any(|t| t.split_once('.').is_some_and(|(a, _)| a == area)))
+    };
+    let unknown: Vec<FieldError> = events
+        .iter()
+        .enumerate()
+        .filter(|(_, pattern)| !known(pattern))
+        .map(|(i, pattern)| FieldError::new(format!("events[{i}]"), format!("{pattern:?} is not an event Lajan emits")))
+        .collect();
+    if !unknown.is_empty() {
+        let names: Vec<&str> = events.iter().filter(|p| !known(p)).map(String::as_str).collect();
+        return Err(Invalid {
+            code: "invalid_events",
+            message: format!(
+                "Unknown events: {}. Use names from the event catalogue, an area such as \"invoice.*\", or \"*\"",
+                names.join(", ")
+            ),
+            details: unknown,
+        });
+    }
+    let mut events = events;
+    events.sort();
+    events.dedup();
+    Ok(events)
 }
 
 /// Whether an endpoint subscribed to `events` receives an event of type `event_type`.
@@ -121,5 +294,61 @@ mod tests {
         for status in [DeliveryStatus::Pending, DeliveryStatus::Delivered, DeliveryStatus::Failed] {
             assert_eq!(status.as_str().parse::<DeliveryStatus>(), Ok(status));
         }
+    }
+
+    #[test]
+    fn urls_must_be_absolute_http_and_at_most_2048_characters() {
+        assert!(parse_url("https://example.com/hooks?x=1").is_ok());
+        assert!(parse_url("http://127.0.0.1:9000/").is_ok());
+        for bad in
+            ["", "example.com/hooks", "ftp://example.com/", "https://exa mple.com/", "https://a.com/\tx", "http:///x"]
+        {
+            assert_eq!(parse_url(bad).map_err(|e| e.code), Err("invalid_url"), "{bad:?}");
+        }
+        let long = format!("https://example.com/{}", "a".repeat(MAX_URL_CHARS));
+        assert_eq!(parse_url(&long).map_err(|e| e.code), Err("invalid_url"));
+        assert!(parse_url(&long[..MAX_URL_CHARS]).is_ok());
+    }
+
+    #[test]
+    fn patterns_name_each_unknown_entry() {
+        let patterns = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            parse_patterns(patterns(&["payout.*", "invoice.paid", "*", "invoice.paid"])).unwrap(),
+            patterns(&["*", "invoice.paid", "payout.*"])
+        );
+        assert!(parse_patterns(patterns(&["webhook_endpoint.test"])).is_ok());
+        let err = parse_patterns(patterns(&["invoice.paid", "invoice.payed", "nope.*", "invoice"])).unwrap_err();
+        assert_eq!(err.code, "invalid_events");
+        let fields: Vec<&str> = err.details.iter().map(|d| d.field.as_str()).collect();
+        assert_eq!(fields, ["events[1]", "events[2]", "events[3]"]);
+        assert!(err.message.contains("invoice.payed, nope.*, invoice"), "{}", err.message);
+    }
+
+    #[test]
+    fn a_patch_keeps_what_it_does_not_name() {
+        let endpoint = EndpointInput {
+            url: Some("https://example.com/a".into()),
+            events: Some(vec!["*".into()]),
+            description: Some("Books".into()),
+            enabled: None,
+        }
+        .into_endpoint("we_1".into(), "whsec_x".into(), Timestamp::from_millis(1))
+        .unwrap();
+        assert!(endpoint.enabled);
+        let patch =
+            EndpointPatchInput { enabled: Some(false), description: Some(None), ..Default::default() }.parse().unwrap();
+        let changed = patch.apply(&endpoint, Timestamp::from_millis(2));
+        assert_eq!(
+            (changed.enabled, changed.description.as_deref(), changed.url.as_str()),
+            (false, None, "https://example.com/a")
+        );
+        assert_eq!(changed.updated_at, Timestamp::from_millis(2));
+        let missing =
+            EndpointInput::default().into_endpoint("we_2".into(), "s".into(), Timestamp::from_millis(1)).unwrap_err();
+        assert_eq!(missing.code, "validation_error");
+        assert_eq!(missing.details.len(), 2, "{missing:?}");
+        let empty = EndpointPatchInput { events: Some(vec![]), ..Default::default() }.parse().unwrap_err();
+        assert_eq!(empty.code, "validation_error");
     }
 }

@@ -5,6 +5,7 @@ use crate::views::disbursements::DisbursementView;
 use crate::views::invoices::{InvoiceView, PaymentLinkView};
 use crate::views::payouts::PayoutView;
 use crate::views::settings::SettingsView;
+use crate::views::webhooks::WebhookEndpointView;
 use lajan_domain::Timestamp;
 use lajan_domain::client::Client;
 use lajan_domain::disbursement::Disbursement;
@@ -12,6 +13,7 @@ use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::payment::PaymentLink;
 use lajan_domain::payout::PayoutDetail;
 use lajan_domain::settings::Settings;
+use lajan_domain::webhook::WebhookEndpoint;
 use lajan_store::NewEvent;
 use serde::Serialize;
 
@@ -57,4 +59,9 @@ pub fn settings_event(key_id: &str, before: &Settings, after: &Settings) -> NewE
     object.insert("updatedByKey".into(), key_id.into());
     object.insert("previous".into(), previous.into());
     NewEvent { event_type: "settings.updated", object: object.into() }
+}
+
+/// A webhook endpoint's own event: the endpoint, without its secret.
+pub fn webhook_endpoint_event(event_type: &'static str) -> impl Fn(&WebhookEndpoint) -> NewEvent {
+    move |e| event(event_type, &WebhookEndpointView::from(e))
 }

@@ -19,6 +19,7 @@ pub mod payouts;
 pub mod sandbox;
 pub mod settings;
 pub mod views;
+pub mod webhooks;
 
 pub use error::{ServiceError, ServiceResult};
 pub use nudge::Nudges;

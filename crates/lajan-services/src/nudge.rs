@@ -7,6 +7,7 @@ use tokio::sync::Notify;
 pub struct Nudges {
     payouts: Notify,
     messages: Notify,
+    deliveries: Notify,
 }
 
 impl Nudges {
@@ -20,11 +21,20 @@ impl Nudges {
         self.messages.notify_one();
     }
 
+    /// Webhook deliveries were queued outside an event's fan-out (a test event, a retry).
+    pub fn deliveries_due(&self) {
+        self.deliveries.notify_one();
+    }
+
     pub async fn payouts_nudged(&self) {
         self.payouts.notified().await;
     }
 
     pub async fn messages_nudged(&self) {
         self.messages.notified().await;
+    }
+
+    pub async fn deliveries_nudged(&self) {
+        self.deliveries.notified().await;
     }
 }

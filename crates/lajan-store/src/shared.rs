@@ -110,6 +110,12 @@ async fn lock_tenant_row(tx: &mut Tx, table: &'static str, tenant: &Tenant, id: 
 /// Writes `event` in the caller's transaction, with its webhook deliveries: the outbox half of
 /// every change.
 async fn insert_event(tx: &mut Tx, tenant: &Tenant, at: Timestamp, event: &NewEvent) -> StoreResult<()> {
+    let id = insert_event_row(tx, tenant, at, event).await?;
+    fan_out(tx, tenant, at, &[(id, event.event_type)]).await
+}
+
+/// Writes `event` alone, without deliveries; returns its id.
+async fn insert_event_row(tx: &mut Tx, tenant: &Tenant, at: Timestamp, event: &NewEvent) -> StoreResult<String> {
     let data = serde_json::json!({ "object": event.object }).to_string();
     let id = IdKind::Event.generate();
     sqlx::query("INSERT INTO events (id, org_id, env, type, created_at, data) VALUES ($1, $2, $3, $4, $5, $6)")
@@ -121,7 +127,7 @@ async fn insert_event(tx: &mut Tx, tenant: &Tenant, at: Timestamp, event: &NewEv
         .bind(data)
         .execute(&mut **tx)
         .await?;
-    fan_out(tx, tenant, at, &[(id, event.event_type)]).await
+    Ok(id)
 }
 
 impl ThisStore {

@@ -3,10 +3,10 @@
 //! event that will be delivered; the dispatcher claims due deliveries under a lease and records
 //! every attempt.
 
-use crate::{IdempotentResponse, StoreResult};
+use crate::{EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::pagination::{Page, PageRequest};
-use lajan_domain::webhook::{Delivery, DeliveryAttempt, DeliveryOutcome, WebhookEndpoint};
+use lajan_domain::webhook::{Delivery, DeliveryAttempt, DeliveryOutcome, EndpointPatch, WebhookEndpoint};
 use lajan_domain::{Tenant, Timestamp};
 
 #[async_trait]
@@ -23,6 +23,27 @@ pub trait WebhookStore: Send + Sync {
     async fn get_webhook_endpoint(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<WebhookEndpoint>>;
 
     async fn list_webhook_endpoints(&self, tenant: &Tenant, page: PageRequest) -> StoreResult<Page<WebhookEndpoint>>;
+
+    /// Applies `patch` under the endpoint's row lock; `NotFound` when it is not the tenant's.
+    async fn update_webhook_endpoint(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        patch: &EndpointPatch,
+        at: Timestamp,
+    ) -> StoreResult<WebhookEndpoint>;
+
+    /// Records the event `event` builds from the endpoint and one delivery of it to that endpoint
+    /// alone (whatever it subscribes to; nothing is fanned out), due at once. `NotFound` when the
+    /// endpoint is not the tenant's; `Rejected` (`endpoint_disabled`) when it is disabled.
+    async fn send_test_event(
+        &self,
+        tenant: &Tenant,
+        endpoint_id: &str,
+        at: Timestamp,
+        event: EventFor<'_, WebhookEndpoint>,
+        idempotency: Option<IdempotentResponse<'_, Delivery>>,
+    ) -> StoreResult<Delivery>;
 
     /// Deletes the endpoint with its subscriptions and deliveries; `NotFound` when it is not the
     /// tenant's.

@@ -2,7 +2,8 @@
 
 use crate::webhooks::{DueDelivery, WebhookStore};
 use lajan_domain::webhook::{
-    Delivery, DeliveryAttempt, DeliveryOutcome as WebhookOutcome, DeliveryStatus, WebhookEndpoint, subscribed,
+    Delivery, DeliveryAttempt, DeliveryOutcome as WebhookOutcome, DeliveryStatus, EndpointPatch, WebhookEndpoint,
+    subscribed,
 };
 
 macro_rules! endpoint_columns {
@@ -120,6 +121,65 @@ async fn fan_out(tx: &mut Tx, tenant: &Tenant, at: Timestamp, events: &[(String,
     Ok(())
 }
 
+/// The endpoint `id` of `tenant`, with its subscriptions.
+async fn endpoint_of(
+    conn: &mut <Db as sqlx::Database>::Connection,
+    tenant: &Tenant,
+    id: &str,
+) -> StoreResult<Option<WebhookEndpoint>> {
+    let row = sqlx::query(concat!(
+        "SELECT ",
+        endpoint_columns!(),
+        " FROM webhook_endpoints w WHERE w.org_id = $1 AND w.env = $2 AND w.id = $3"
+    ))
+    .bind(&tenant.org_id)
+    .bind(tenant.env.as_str())
+    .bind(id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(row) = row else { return Ok(None) };
+    let mut found = [endpoint_from_row(&row)?];
+    with_subscriptions(conn, &mut found).await?;
+    let [endpoint] = found;
+    Ok(Some(endpoint))
+}
+
+/// Replaces the subscriptions of endpoint `id` with `patterns`.
+async fn subscribe(tx: &mut Tx, id: &str, patterns: &[String]) -> StoreResult<()> {
+    sqlx::query("DELETE FROM webhook_subscriptions WHERE endpoint_id = $1").bind(id).execute(&mut **tx).await?;
+    let mut patterns: Vec<&String> = patterns.iter().collect();
+    patterns.sort();
+    patterns.dedup();
+    for pattern in patterns {
+        sqlx::query("INSERT INTO webhook_subscriptions (endpoint_id, pattern) VALUES ($1, $2)")
+            .bind(id)
+            .bind(pattern)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
+
+/// A delivery of `tenant` by id, read in `conn`.
+async fn delivery_of(
+    conn: &mut <Db as sqlx::Database>::Connection,
+    tenant: &Tenant,
+    id: &str,
+) -> StoreResult<Option<Delivery>> {
+    let row = sqlx::query(concat!(
+        "SELECT ",
+        delivery_columns!(),
+        " FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id
+         WHERE d.id = $1 AND d.org_id = $2 AND d.env = $3"
+    ))
+    .bind(id)
+    .bind(&tenant.org_id)
+    .bind(tenant.env.as_str())
+    .fetch_optional(&mut *conn)
+    .await?;
+    row.as_ref().map(delivery_from_row).transpose()
+}
+
 #[async_trait]
 impl WebhookStore for ThisStore {
     async fn create_webhook_endpoint(
@@ -144,16 +204,7 @@ impl WebhookStore for ThisStore {
         .bind(e.updated_at.as_millis())
         .execute(&mut *tx)
         .await?;
-        let mut patterns: Vec<&String> = e.events.iter().collect();
-        patterns.sort();
-        patterns.dedup();
-        for pattern in patterns {
-            sqlx::query("INSERT INTO webhook_subscriptions (endpoint_id, pattern) VALUES ($1, $2)")
-                .bind(&e.id)
-                .bind(pattern)
-                .execute(&mut *tx)
-                .await?;
-        }
+        subscribe(&mut tx, &e.id, &e.events).await?;
         let mut created = e.clone();
         created.events.sort();
         created.events.dedup();
@@ -163,21 +214,7 @@ impl WebhookStore for ThisStore {
 
     async fn get_webhook_endpoint(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<WebhookEndpoint>> {
         let mut conn = self.reader().acquire().await?;
-        let row = sqlx::query(concat!(
-            "SELECT ",
-            endpoint_columns!(),
-            " FROM webhook_endpoints w WHERE w.org_id = $1 AND w.env = $2 AND w.id = $3"
-        ))
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(id)
-        .fetch_optional(&mut *conn)
-        .await?;
-        let Some(row) = row else { return Ok(None) };
-        let mut found = [endpoint_from_row(&row)?];
-        with_subscriptions(&mut conn, &mut found).await?;
-        let [endpoint] = found;
-        Ok(Some(endpoint))
+        endpoint_of(&mut conn, tenant, id).await
     }
 
     async fn list_webhook_endpoints(&self, tenant: &Tenant, page: PageRequest) -> StoreResult<Page<WebhookEndpoint>> {
@@ -194,6 +231,72 @@ impl WebhookStore for ThisStore {
         let mut conn = self.reader().acquire().await?;
         with_subscriptions(&mut conn, &mut listed.items).await?;
         Ok(listed)
+    }
+
+    async fn update_webhook_endpoint(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        patch: &EndpointPatch,
+        at: Timestamp,
+    ) -> StoreResult<WebhookEndpoint> {
+        let mut tx = self.begin_write().await?;
+        lock_tenant_row(&mut tx, "webhook_endpoints", tenant, id).await?;
+        let before = endpoint_of(&mut tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
+        let mut after = patch.apply(&before, at);
+        sqlx::query("UPDATE webhook_endpoints SET url = $1, description = $2, enabled = $3, updated_at = $4 WHERE id = $5")
+            .bind(&after.url)
+            .bind(&after.description)
+            .bind(after.enabled)
+            .bind(after.updated_at.as_millis())
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        if after.events != before.events {
+            subscribe(&mut tx, id, &after.events).await?;
+            after.events.sort();
+            after.events.dedup();
+        }
+        self.commit(tx).await?;
+        Ok(after)
+    }
+
+    async fn send_test_event(
+        &self,
+        tenant: &Tenant,
+        endpoint_id: &str,
+        at: Timestamp,
+        event: EventFor<'_, WebhookEndpoint>,
+        idempotency: Option<IdempotentResponse<'_, Delivery>>,
+    ) -> StoreResult<Delivery> {
+        let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
+        lock_tenant_row(&mut tx, "webhook_endpoints", tenant, endpoint_id).await?;
+        let endpoint = endpoint_of(&mut tx, tenant, endpoint_id).await?.ok_or(StoreError::NotFound)?;
+        if !endpoint.enabled {
+            return Err(StoreError::Rejected(Invalid::new(
+                "endpoint_disabled",
+                "This endpoint is disabled: enable it (PUT with \"enabled\": true) before sending it a test event",
+            )));
+        }
+        let event_id = insert_event_row(&mut tx, tenant, at, &event(&endpoint)).await?;
+        let id = IdKind::Delivery.generate();
+        sqlx::query(
+            "INSERT INTO webhook_deliveries (id, endpoint_id, event_id, org_id, env, status, attempts, next_attempt_at,
+                                             created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $7, $7)",
+        )
+        .bind(&id)
+        .bind(endpoint_id)
+        .bind(&event_id)
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(DeliveryStatus::Pending.as_str())
+        .bind(at.as_millis())
+        .execute(&mut *tx)
+        .await?;
+        let delivery = delivery_of(&mut tx, tenant, &id).await?.ok_or(StoreError::NotFound)?;
+        self.commit_keyed(tx, tenant, idempotency.as_ref(), &delivery).await?;
+        Ok(delivery)
     }
 
     async fn delete_webhook_endpoint(&self, tenant: &Tenant, id: &str) -> StoreResult<()> {

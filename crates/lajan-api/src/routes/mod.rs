@@ -10,6 +10,7 @@ pub mod payment_links;
 pub mod payouts;
 pub mod sandbox;
 pub mod settings;
+pub mod webhooks;
 
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -31,6 +32,7 @@ pub fn v1() -> Router<AppState> {
         .merge(payouts::routes())
         .merge(disbursements::routes())
         .merge(sandbox::routes())
+        .merge(webhooks::routes())
 }
 
 /// `page` and `limit`, as every list documents them (read by the `Pagination` extractor).

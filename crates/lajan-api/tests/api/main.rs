@@ -20,3 +20,4 @@ mod pay;
 mod payouts;
 mod security;
 mod settings;
+mod webhooks;

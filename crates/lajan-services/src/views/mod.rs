@@ -6,6 +6,7 @@ pub mod disbursements;
 pub mod invoices;
 pub mod payouts;
 pub mod settings;
+pub mod webhooks;
 
 use lajan_domain::money::format_scaled;
 use std::str::FromStr;

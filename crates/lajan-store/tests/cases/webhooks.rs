@@ -5,10 +5,10 @@ use super::{approved_payout, ev, payout, starts, tenant};
 use lajan_domain::id::IdKind;
 use lajan_domain::pagination::PageRequest;
 use lajan_domain::payout::ApprovalStatus;
-use lajan_domain::webhook::{DeliveryAttempt, DeliveryOutcome, DeliveryStatus, WebhookEndpoint};
+use lajan_domain::webhook::{DeliveryAttempt, DeliveryOutcome, DeliveryStatus, EndpointPatch, WebhookEndpoint};
 use lajan_domain::{Environment, Tenant, Timestamp};
 use lajan_store::contract;
-use lajan_store::{Store, StoreError};
+use lajan_store::{NewEvent, Store, StoreError};
 use std::sync::Arc;
 
 async fn endpoint(store: &Arc<dyn Store>, tenant: &Tenant, events: &[&str], enabled: bool) -> WebhookEndpoint {
@@ -110,4 +110,61 @@ contract!(deliveries_are_claimed_under_a_lease_and_every_attempt_is_kept, |store
     assert!(store.get_webhook_endpoint(&t, &e.id).await.unwrap().is_none());
     assert!(store.delivery_attempts(&t, &id).await.unwrap().is_empty());
     assert!(matches!(store.delete_webhook_endpoint(&t, &e.id).await, Err(StoreError::NotFound)));
+});
+
+contract!(an_update_changes_only_what_it_names_and_resubscribes, |store| {
+    let t = tenant(&store).await;
+    let e = endpoint(&store, &t, &["*"], true).await;
+    let at = Timestamp::from_millis(e.updated_at.as_millis() + 5);
+    let patch = EndpointPatch { events: Some(vec!["payout.*".into()]), enabled: Some(false), ..Default::default() };
+    let changed = store.update_webhook_endpoint(&t, &e.id, &patch, at).await.unwrap();
+    assert_eq!(
+        (changed.events.as_slice(), changed.enabled, changed.url.as_str()),
+        (&["payout.*".to_owned()][..], false, e.url.as_str())
+    );
+    assert_eq!(
+        store.get_webhook_endpoint(&t, &e.id).await.unwrap(),
+        Some(changed),
+        "what it answers is what it stored"
+    );
+
+    let back_on = EndpointPatch { enabled: Some(true), description: Some(None), ..Default::default() };
+    let changed = store.update_webhook_endpoint(&t, &e.id, &back_on, at).await.unwrap();
+    assert!(changed.enabled && changed.description.is_none());
+    approved_payout(&store, &t).await;
+    assert_eq!(store.claim_deliveries(Timestamp::now(), 60_000, 100).await.unwrap().len(), 1, "payout.* still matches");
+
+    let other = lajan_store::testing::test_tenant(&store).await;
+    let refused = store.update_webhook_endpoint(&other, &e.id, &back_on, at).await;
+    assert!(matches!(refused, Err(StoreError::NotFound)), "{refused:?}");
+});
+
+contract!(a_test_event_goes_to_its_endpoint_alone, |store| {
+    let t = tenant(&store).await;
+    let target = endpoint(&store, &t, &["invoice.paid"], true).await;
+    endpoint(&store, &t, &["*"], true).await;
+    let test_event = |e: &WebhookEndpoint| NewEvent {
+        event_type: "webhook_endpoint.test",
+        object: serde_json::json!({ "id": e.id }),
+    };
+    let delivery = store.send_test_event(&t, &target.id, Timestamp::now(), &test_event, None).await.unwrap();
+    assert_eq!(
+        (delivery.endpoint_id.as_str(), delivery.event_type.as_str()),
+        (target.id.as_str(), "webhook_endpoint.test")
+    );
+    let due = store.claim_deliveries(Timestamp::now(), 60_000, 100).await.unwrap();
+    assert_eq!(
+        due.iter().map(|d| d.delivery.id.as_str()).collect::<Vec<_>>(),
+        [delivery.id.as_str()],
+        "not fanned out"
+    );
+    assert!(due[0].event_data.contains(&target.id), "{}", due[0].event_data);
+
+    let off = EndpointPatch { enabled: Some(false), ..Default::default() };
+    store.update_webhook_endpoint(&t, &target.id, &off, Timestamp::now()).await.unwrap();
+    let refused = store.send_test_event(&t, &target.id, Timestamp::now(), &test_event, None).await;
+    assert!(matches!(&refused, Err(StoreError::Rejected(i)) if i.code == "endpoint_disabled"), "{refused:?}");
+    let other = lajan_store::testing::test_tenant(&store).await;
+    let refused = store.send_test_event(&other, &target.id, Timestamp::now(), &test_event, None).await;
+    assert!(matches!(refused, Err(StoreError::NotFound)), "{refused:?}");
 });

@@ -1,0 +1,66 @@
+//! Webhook endpoint use cases: create (with its signing secret), change, delete, and send a
+//! test event. Deliveries themselves are written by the store with each event.
+
+use crate::events::webhook_endpoint_event;
+use crate::{ServiceError, ServiceResult, Services};
+use base64::Engine;
+use lajan_domain::id::IdKind;
+use lajan_domain::webhook::{Delivery, EndpointInput, EndpointPatchInput, WebhookEndpoint};
+use lajan_domain::{Tenant, Timestamp};
+use lajan_store::IdempotentResponse;
+
+/// `whsec_` + base64 of 32 random bytes, as Standard Webhooks keys are written.
+fn new_secret() -> ServiceResult<String> {
+    let mut key = [0_u8; 32];
+    getrandom::fill(&mut key).map_err(|e| ServiceError::Unavailable(format!("no randomness for a secret: {e}")))?;
+    Ok(format!("whsec_{}", base64::engine::general_purpose::STANDARD.encode(key)))
+}
+
+impl Services {
+    /// Validates the endpoint and stores it with a new secret.
+    pub async fn create_webhook_endpoint(
+        &self,
+        tenant: &Tenant,
+        input: EndpointInput,
+        idempotency: Option<IdempotentResponse<'_, WebhookEndpoint>>,
+    ) -> ServiceResult<WebhookEndpoint> {
+        let endpoint = input.into_endpoint(IdKind::WebhookEndpoint.generate(), new_secret()?, Timestamp::now())?;
+        Ok(self.store.create_webhook_endpoint(tenant, &endpoint, idempotency).await?)
+    }
+
+    /// Applies a change; `enabled: true` turns a disabled endpoint back on.
+    pub async fn update_webhook_endpoint(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        patch: EndpointPatchInput,
+    ) -> ServiceResult<WebhookEndpoint> {
+        let patch = patch.parse()?;
+        self.store
+            .update_webhook_endpoint(tenant, id, &patch, Timestamp::now())
+            .await
+            .map_err(ServiceError::not_found_as("webhook endpoint"))
+    }
+
+    /// Deletes the endpoint with its deliveries; its events stay.
+    pub async fn delete_webhook_endpoint(&self, tenant: &Tenant, id: &str) -> ServiceResult<()> {
+        self.store.delete_webhook_endpoint(tenant, id).await.map_err(ServiceError::not_found_as("webhook endpoint"))
+    }
+
+    /// Queues a `webhook_endpoint.test` event for this endpoint alone, sent at once.
+    pub async fn send_test_event(
+        &self,
+        tenant: &Tenant,
+        endpoint_id: &str,
+        idempotency: Option<IdempotentResponse<'_, Delivery>>,
+    ) -> ServiceResult<Delivery> {
+        let event = webhook_endpoint_event("webhook_endpoint.test");
+        let delivery = self
+            .store
+            .send_test_event(tenant, endpoint_id, Timestamp::now(), &event, idempotency)
+            .await
+            .map_err(ServiceError::not_found_as("webhook endpoint"))?;
+        self.nudges.deliveries_due();
+        Ok(delivery)
+    }
+}
