@@ -6,7 +6,7 @@
 //! rows.
 //!
 //! Each area (organizations, clients, events, idempotency, invoices, payment links, incoming
-//! payments, messages, payouts, the sandbox ledger, disbursements, webhooks) has a module with its trait
+//! payments, messages, payouts, the sandbox ledger, disbursements, webhooks, deliveries) has a module with its trait
 //! and types, and an `<area>_sql.rs` file with its SQL, which `sqlite.rs` and `postgres.rs` both include: the SQL is
 //! written once and compiled against each backend's driver.
 
@@ -15,6 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub mod clients;
+pub mod deliveries;
 pub mod disbursements;
 mod error;
 pub mod events;
@@ -31,6 +32,7 @@ pub mod sqlite;
 pub mod webhooks;
 
 pub use clients::{ClientQuery, ClientStore};
+pub use deliveries::{DeliveryStore, DueDelivery};
 pub use disbursements::DisbursementStore;
 pub use error::StoreError;
 pub use events::{EventFor, EventQuery, EventStore, NewEvent};
@@ -70,6 +72,7 @@ pub trait Store:
     + DisbursementStore
     + SandboxStore
     + WebhookStore
+    + DeliveryStore
     + Send
     + Sync
     + 'static

@@ -1,12 +1,10 @@
-//! Webhook endpoints and the delivery of events to them. Deliveries are written by the store in
-//! the transaction that writes their event (see `insert_event`), so an event committed is an
-//! event that will be delivered; the dispatcher claims due deliveries under a lease and records
-//! every attempt.
+//! Webhook endpoints: where an organization's events go. Their deliveries are in
+//! [`crate::deliveries`].
 
 use crate::{EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::pagination::{Page, PageRequest};
-use lajan_domain::webhook::{Delivery, DeliveryAttempt, DeliveryOutcome, EndpointPatch, WebhookEndpoint};
+use lajan_domain::webhook::{Delivery, EndpointPatch, WebhookEndpoint};
 use lajan_domain::{Tenant, Timestamp};
 
 #[async_trait]
@@ -48,35 +46,4 @@ pub trait WebhookStore: Send + Sync {
     /// Deletes the endpoint with its subscriptions and deliveries; `NotFound` when it is not the
     /// tenant's.
     async fn delete_webhook_endpoint(&self, tenant: &Tenant, id: &str) -> StoreResult<()>;
-
-    /// Claims up to `limit` pending deliveries that are due, leased until `now + lease_ms` under
-    /// a new token, with what sending them needs.
-    async fn claim_deliveries(&self, now: Timestamp, lease_ms: i64, limit: i64) -> StoreResult<Vec<DueDelivery>>;
-
-    /// Records an attempt of a delivery (always: it happened) and, while `lease` holds the
-    /// delivery, moves it as `outcome` says and releases it. Returns the delivery as it is now.
-    async fn finish_delivery(
-        &self,
-        id: &str,
-        lease: &str,
-        attempt: &DeliveryAttempt,
-        outcome: &DeliveryOutcome,
-    ) -> StoreResult<Delivery>;
-
-    /// The attempts of a delivery of `tenant`, oldest first.
-    async fn delivery_attempts(&self, tenant: &Tenant, delivery_id: &str) -> StoreResult<Vec<DeliveryAttempt>>;
-}
-
-/// A claimed delivery and what sending it needs: where, the signing secret, and the event.
-#[derive(Debug, Clone)]
-pub struct DueDelivery {
-    /// The claim's token: [`WebhookStore::finish_delivery`] presents it.
-    pub lease: String,
-    pub tenant: Tenant,
-    pub delivery: Delivery,
-    pub url: String,
-    pub secret: String,
-    pub event_created_at: Timestamp,
-    /// The event's stored `data` (`{"object": ...}`), as JSON text.
-    pub event_data: String,
 }

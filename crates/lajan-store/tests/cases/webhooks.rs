@@ -53,7 +53,7 @@ contract!(an_event_is_delivered_to_each_enabled_endpoint_subscribed_to_it, |stor
     assert_eq!(store.list_webhook_endpoints(&t, PageRequest::default()).await.unwrap().total, 4);
 
     approved_payout(&store, &t).await;
-    let due = store.claim_deliveries(Timestamp::now(), 60_000, 100).await.unwrap();
+    let due = store.claim_deliveries(Timestamp::now(), 60_000, 100, &[]).await.unwrap();
     let mut to: Vec<&str> = due.iter().map(|d| d.delivery.endpoint_id.as_str()).collect();
     to.sort_unstable();
     let mut expected = [all.id.as_str(), area.id.as_str()];
@@ -74,7 +74,7 @@ contract!(a_rolled_back_change_leaves_no_delivery, |store| {
     let p = payout(ApprovalStatus::Approved, "key_a");
     let failed = store.create_payout(&t, &p, &starts(ApprovalStatus::Approved, &["payout.created"]), &ev, None).await;
     assert!(failed.is_err(), "the injected failure stops the change");
-    assert!(store.claim_deliveries(Timestamp::now(), 60_000, 100).await.unwrap().is_empty());
+    assert!(store.claim_deliveries(Timestamp::now(), 60_000, 100, &[]).await.unwrap().is_empty());
 });
 
 contract!(deliveries_are_claimed_under_a_lease_and_every_attempt_is_kept, |store| {
@@ -82,17 +82,17 @@ contract!(deliveries_are_claimed_under_a_lease_and_every_attempt_is_kept, |store
     let e = endpoint(&store, &t, &["payout.created"], true).await;
     approved_payout(&store, &t).await;
     let now = Timestamp::now();
-    let first = store.claim_deliveries(now, 60_000, 10).await.unwrap();
+    let first = store.claim_deliveries(now, 60_000, 10, &[]).await.unwrap();
     assert_eq!(first.len(), 1);
-    assert!(store.claim_deliveries(now, 60_000, 10).await.unwrap().is_empty(), "leased");
+    assert!(store.claim_deliveries(now, 60_000, 10, &[]).await.unwrap().is_empty(), "leased");
     let id = first[0].delivery.id.clone();
     let retry_at = now.plus_millis(5_000);
     let d =
         store.finish_delivery(&id, &first[0].lease, &attempt(Some(500)), &DeliveryOutcome::Retry { retry_at }).await;
     let d = d.unwrap();
     assert_eq!((d.status, d.attempts, d.next_attempt_at), (DeliveryStatus::Pending, 1, retry_at));
-    assert!(store.claim_deliveries(now.plus_millis(1_000), 60_000, 10).await.unwrap().is_empty());
-    let second = store.claim_deliveries(retry_at, 60_000, 10).await.unwrap();
+    assert!(store.claim_deliveries(now.plus_millis(1_000), 60_000, 10, &[]).await.unwrap().is_empty());
+    let second = store.claim_deliveries(retry_at, 60_000, 10, &[]).await.unwrap();
     assert_eq!(second.len(), 1);
     // The first claim's late answer is kept as an attempt and moves nothing.
     let late = store.finish_delivery(&id, &first[0].lease, &attempt(None), &DeliveryOutcome::Failed).await.unwrap();
@@ -103,7 +103,7 @@ contract!(deliveries_are_claimed_under_a_lease_and_every_attempt_is_kept, |store
     let seen: Vec<_> = attempts.iter().map(|a| (a.attempt_number, a.http_status)).collect();
     assert_eq!(seen, [(1, Some(500)), (2, None), (3, Some(204))]);
     assert_eq!(attempts[1].error.as_deref(), Some("connection refused"));
-    assert!(store.claim_deliveries(retry_at.plus_millis(600_000), 60_000, 10).await.unwrap().is_empty());
+    assert!(store.claim_deliveries(retry_at.plus_millis(600_000), 60_000, 10, &[]).await.unwrap().is_empty());
 
     // Deleting the endpoint takes its deliveries with it.
     store.delete_webhook_endpoint(&t, &e.id).await.unwrap();
@@ -132,7 +132,11 @@ contract!(an_update_changes_only_what_it_names_and_resubscribes, |store| {
     let changed = store.update_webhook_endpoint(&t, &e.id, &back_on, at).await.unwrap();
     assert!(changed.enabled && changed.description.is_none());
     approved_payout(&store, &t).await;
-    assert_eq!(store.claim_deliveries(Timestamp::now(), 60_000, 100).await.unwrap().len(), 1, "payout.* still matches");
+    assert_eq!(
+        store.claim_deliveries(Timestamp::now(), 60_000, 100, &[]).await.unwrap().len(),
+        1,
+        "payout.* still matches"
+    );
 
     let other = lajan_store::testing::test_tenant(&store).await;
     let refused = store.update_webhook_endpoint(&other, &e.id, &back_on, at).await;
@@ -152,7 +156,7 @@ contract!(a_test_event_goes_to_its_endpoint_alone, |store| {
         (delivery.endpoint_id.as_str(), delivery.event_type.as_str()),
         (target.id.as_str(), "webhook_endpoint.test")
     );
-    let due = store.claim_deliveries(Timestamp::now(), 60_000, 100).await.unwrap();
+    let due = store.claim_deliveries(Timestamp::now(), 60_000, 100, &[]).await.unwrap();
     assert_eq!(
         due.iter().map(|d| d.delivery.id.as_str()).collect::<Vec<_>>(),
         [delivery.id.as_str()],
@@ -167,4 +171,91 @@ contract!(a_test_event_goes_to_its_endpoint_alone, |store| {
     let other = lajan_store::testing::test_tenant(&store).await;
     let refused = store.send_test_event(&other, &target.id, Timestamp::now(), &test_event, None).await;
     assert!(matches!(refused, Err(StoreError::NotFound)), "{refused:?}");
+});
+
+contract!(claims_skip_busy_and_disabled_endpoints_and_releases_give_back, |store| {
+    let t = tenant(&store).await;
+    let a = endpoint(&store, &t, &["*"], true).await;
+    let b = endpoint(&store, &t, &["*"], true).await;
+    approved_payout(&store, &t).await;
+    let now = Timestamp::now();
+    assert!(store.deliveries_due(now).await.unwrap());
+    let only_b = store.claim_deliveries(now, 60_000, 10, std::slice::from_ref(&a.id)).await.unwrap();
+    assert_eq!(only_b.iter().map(|d| d.delivery.endpoint_id.as_str()).collect::<Vec<_>>(), [b.id.as_str()]);
+    let off = EndpointPatch { enabled: Some(false), ..Default::default() };
+    store.update_webhook_endpoint(&t, &a.id, &off, now).await.unwrap();
+    assert!(!store.deliveries_due(now).await.unwrap(), "a disabled endpoint's deliveries wait");
+    assert!(store.claim_deliveries(now, 60_000, 10, &[]).await.unwrap().is_empty());
+
+    store.release_deliveries(&only_b[0].lease, &[only_b[0].delivery.id.clone()], now).await.unwrap();
+    store.release_deliveries("lease_other", &[only_b[0].delivery.id.clone()], now.plus_millis(9)).await.unwrap();
+    let again = store.claim_deliveries(now, 60_000, 10, &[]).await.unwrap();
+    assert_eq!(again.len(), 1, "released, and due at once");
+    let on = EndpointPatch { enabled: Some(true), ..Default::default() };
+    store.update_webhook_endpoint(&t, &a.id, &on, now).await.unwrap();
+    assert_eq!(store.claim_deliveries(now, 60_000, 10, &[]).await.unwrap().len(), 1, "re-enabled: its delivery goes");
+});
+
+contract!(a_gone_endpoint_is_disabled_with_its_event, |store| {
+    let t = tenant(&store).await;
+    let gone = endpoint(&store, &t, &["payout.created"], true).await;
+    let watcher = endpoint(&store, &t, &["webhook_endpoint.*"], true).await;
+    approved_payout(&store, &t).await;
+    let due = store.claim_deliveries(Timestamp::now(), 60_000, 10, &[]).await.unwrap();
+    assert_eq!(due.len(), 1);
+    let disabled = |e: &WebhookEndpoint| NewEvent {
+        event_type: "webhook_endpoint.disabled",
+        object: serde_json::json!({ "id": e.id, "enabled": e.enabled }),
+    };
+    let d =
+        store.disable_endpoint_of(&due[0].delivery.id, &due[0].lease, &attempt(Some(410)), &disabled).await.unwrap();
+    assert_eq!((d.status, d.attempts), (DeliveryStatus::Failed, 1));
+    assert!(!store.get_webhook_endpoint(&t, &gone.id).await.unwrap().unwrap().enabled);
+    let told = store.claim_deliveries(Timestamp::now(), 60_000, 10, &[]).await.unwrap();
+    assert_eq!(told.len(), 1, "the event goes to the other endpoint, not the gone one");
+    assert_eq!(
+        (told[0].delivery.endpoint_id.as_str(), told[0].delivery.event_type.as_str()),
+        (watcher.id.as_str(), "webhook_endpoint.disabled")
+    );
+    assert!(told[0].event_data.contains("\"enabled\":false"), "{}", told[0].event_data);
+});
+
+contract!(deliveries_are_listed_by_status_and_retried_with_their_event, |store| {
+    let t = tenant(&store).await;
+    let e = endpoint(&store, &t, &["*"], true).await;
+    approved_payout(&store, &t).await;
+    approved_payout(&store, &t).await;
+    let now = Timestamp::now();
+    let due = store.claim_deliveries(now, 60_000, 10, &[]).await.unwrap();
+    assert_eq!(due.len(), 2);
+    store
+        .finish_delivery(&due[0].delivery.id, &due[0].lease, &attempt(Some(500)), &DeliveryOutcome::Failed)
+        .await
+        .unwrap();
+    let all = store.list_deliveries(&t, &e.id, None, PageRequest::default()).await.unwrap();
+    assert_eq!(all.total, 2);
+    let failed = store.list_deliveries(&t, &e.id, Some(DeliveryStatus::Failed), PageRequest::default()).await.unwrap();
+    assert_eq!(failed.items.iter().map(|d| d.id.as_str()).collect::<Vec<_>>(), [due[0].delivery.id.as_str()]);
+    let other = lajan_store::testing::test_tenant(&store).await;
+    assert!(matches!(
+        store.list_deliveries(&other, &e.id, None, PageRequest::default()).await,
+        Err(StoreError::NotFound)
+    ));
+    assert!(store.get_delivery(&other, &e.id, &due[0].delivery.id).await.unwrap().is_none());
+    assert!(
+        store.get_delivery(&t, "we_other", &due[0].delivery.id).await.unwrap().is_none(),
+        "under its own endpoint only"
+    );
+
+    let later = now.plus_millis(1_000);
+    let retried = store.retry_delivery(&t, &e.id, &due[0].delivery.id, later).await.unwrap();
+    assert_eq!(
+        (retried.status, retried.next_attempt_at, retried.event_id.as_str()),
+        (DeliveryStatus::Pending, later, due[0].delivery.event_id.as_str())
+    );
+    let in_flight = store.retry_delivery(&t, &e.id, &due[1].delivery.id, later).await.unwrap();
+    assert_eq!(in_flight.next_attempt_at, due[1].delivery.next_attempt_at, "one being sent is left to finish");
+    let again = store.claim_deliveries(later, 60_000, 10, &[]).await.unwrap();
+    assert_eq!(again.iter().map(|d| d.delivery.id.as_str()).collect::<Vec<_>>(), [due[0].delivery.id.as_str()]);
+    assert!(matches!(store.retry_delivery(&other, &e.id, &due[0].delivery.id, later).await, Err(StoreError::NotFound)));
 });
