@@ -12,9 +12,9 @@ use crate::{auth, idempotency, openapi, ratelimit};
 use anyhow::Context;
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{DefaultBodyLimit, MatchedPath};
-use axum::http::{HeaderName, HeaderValue, Request, StatusCode, header};
-use axum::middleware::from_fn_with_state;
+use axum::extract::{DefaultBodyLimit, MatchedPath, State};
+use axum::http::{HeaderName, HeaderValue, Method, Request, StatusCode, header};
+use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use lajan_services::Services;
@@ -74,6 +74,17 @@ impl Application {
     }
 }
 
+/// After a change that succeeded, wakes this process's webhook dispatcher: the change's
+/// deliveries were committed with it, so they go now rather than at the next poll.
+async fn nudge_deliveries(State(state): State<AppState>, request: Request<Body>, next: Next) -> Response {
+    let changes = !matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    let response = next.run(request).await;
+    if changes && response.status().is_success() {
+        state.services.nudges.deliveries_due();
+    }
+    response
+}
+
 /// The whole HTTP surface.
 pub fn router(state: AppState) -> Router {
     let fixed = |name, value| SetResponseHeaderLayer::overriding(name, HeaderValue::from_static(value));
@@ -96,6 +107,7 @@ pub fn router(state: AppState) -> Router {
         .merge(docs)
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
+        .layer(from_fn_with_state(state.clone(), nudge_deliveries))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(CatchPanicLayer::custom(|_| {
             tracing::error!("handler panicked");

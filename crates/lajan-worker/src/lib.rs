@@ -1,15 +1,18 @@
 //! Lajan's background work, each worker in its own file: the payout executor ([`executor`]),
 //! the payment watchers ([`live_payments`]; sandbox payments are applied by the same use case),
 //! the overdue job, the notification sender ([`notifier`] over the [`notify`] transports), the
-//! disbursement roll-up and housekeeping. Each has a `*_once` step that tests call directly; [`Workers::spawn`] runs them
+//! disbursement roll-up, the webhook [`dispatcher`] and housekeeping. Each has a `*_once` step that tests call directly; [`Workers::spawn`] runs them
 //! on intervals until shutdown. Any number of worker processes can share one PostgreSQL
 //! database: every claim skips rows another holds.
 
+pub mod dispatcher;
 pub mod executor;
 pub mod live_payments;
 pub mod notifier;
 pub mod notify;
+pub mod webhook_post;
 
+use dispatcher::{Dispatcher, WebhookConfig};
 use lajan_domain::Timestamp;
 use lajan_services::Services;
 use lajan_services::error::error_chain;
@@ -34,6 +37,9 @@ pub struct JobIntervals {
     pub purge: Duration,
     /// How often per-tenant count deltas are folded (PostgreSQL).
     pub compact_counts: Duration,
+    /// How often the dispatcher looks for due webhook deliveries when nothing nudged it (a
+    /// read of one index entry), so a delivery committed by another process goes out in time.
+    pub webhooks: Duration,
     /// How often every running disbursement is rolled up, for those whose last payouts settled
     /// in an executor that stopped before rolling them up (the executor rolls up the rest).
     pub disbursements: Duration,
@@ -50,6 +56,7 @@ impl Default for JobIntervals {
             purge: Duration::from_secs(300),
             compact_counts: Duration::from_secs(1),
             disbursements: Duration::from_secs(10),
+            webhooks: Duration::from_millis(250),
         }
     }
 }
@@ -68,6 +75,8 @@ pub struct WorkerConfig {
     pub smtp: Option<SmtpConfig>,
     /// Outgoing SMS for live invoices (Twilio-compatible); without it live SMS fail likewise.
     pub sms: Option<SmsConfig>,
+    /// The webhook dispatcher.
+    pub webhooks: WebhookConfig,
 }
 
 impl Default for WorkerConfig {
@@ -78,6 +87,7 @@ impl Default for WorkerConfig {
             payout_lease_ms: 120_000,
             smtp: None,
             sms: None,
+            webhooks: WebhookConfig::default(),
         }
     }
 }
@@ -88,6 +98,7 @@ pub struct Workers {
     config: WorkerConfig,
     email: Arc<dyn EmailSender>,
     sms: Arc<dyn SmsSender>,
+    dispatcher: Arc<Dispatcher>,
 }
 
 impl Workers {
@@ -102,7 +113,8 @@ impl Workers {
             Some(sms) => Arc::new(HttpSmsSender::new(sms.clone()).context("SMS configuration")?),
             None => Arc::new(Unconfigured("SMS (set LAJAN_SMS_BASE_URL)")),
         };
-        Ok(Workers { services, config, email, sms })
+        let dispatcher = Arc::new(Dispatcher::new(config.webhooks.clone()).context("webhook dispatcher")?);
+        Ok(Workers { services, config, email, sms, dispatcher })
     }
 
     pub fn services(&self) -> &Arc<Services> {
@@ -150,6 +162,9 @@ impl Workers {
             self.run(i.disbursements, &stop, Wake::Never, |w| async move {
                 w.services.roll_up_disbursements(None).await.map(drop)
             }),
+            self.run(i.webhooks, &stop, Wake::Deliveries, |w| async move {
+                w.start_deliveries(Timestamp::now()).await.map(drop)
+            }),
         ];
         if self.services.live_ledger().is_some() {
             handles.push(self.run(i.live_payments, &stop, Wake::Never, |w| async move {
@@ -183,6 +198,7 @@ impl Workers {
                     match wake {
                         Wake::Messages => nudges.messages_nudged().await,
                         Wake::Payouts => nudges.payouts_nudged().await,
+                        Wake::Deliveries => nudges.deliveries_nudged().await,
                         Wake::Never => std::future::pending().await,
                     }
                 };
@@ -202,6 +218,7 @@ enum Wake {
     Never,
     Messages,
     Payouts,
+    Deliveries,
 }
 
 #[cfg(feature = "testing")]

@@ -88,6 +88,18 @@ pub struct ServeArgs {
     #[arg(long, env = "LAJAN_PAYOUT_MAX_ATTEMPTS")]
     pub payout_max_attempts: Option<i64>,
 
+    /// Webhook deliveries in flight at once in this process (default 64).
+    #[arg(long, env = "LAJAN_WEBHOOK_CONCURRENCY")]
+    pub webhook_concurrency: Option<usize>,
+
+    /// Webhook deliveries in flight at once to one endpoint, per process (default 4).
+    #[arg(long, env = "LAJAN_WEBHOOK_ENDPOINT_CONCURRENCY")]
+    pub webhook_endpoint_concurrency: Option<usize>,
+
+    /// Sandbox webhook retries wait this many times less than the live schedule (default 1).
+    #[arg(long, env = "LAJAN_SANDBOX_WEBHOOK_RETRY_DIVISOR")]
+    pub sandbox_webhook_retry_divisor: Option<i64>,
+
     #[command(flatten)]
     pub notify: NotifyArgs,
 

@@ -7,6 +7,7 @@ use lajan_api::AppConfig;
 use lajan_api::counters::TierLimits;
 use lajan_ledger::live::{LiveLedgerConfig, PUBLIC_NETWORK_PASSPHRASE};
 use lajan_services::ServiceConfig;
+use lajan_worker::dispatcher::WebhookConfig;
 use lajan_worker::notify::{SmsConfig, SmtpConfig, SmtpTls};
 use lajan_worker::{JobIntervals, WorkerConfig};
 use secrecy::{ExposeSecret, SecretString};
@@ -40,6 +41,9 @@ pub struct FileConfig {
     pub sms_token: Option<SecretString>,
     pub sms_from: Option<String>,
     pub payout_max_attempts: Option<i64>,
+    pub webhook_concurrency: Option<usize>,
+    pub webhook_endpoint_concurrency: Option<usize>,
+    pub sandbox_webhook_retry_divisor: Option<i64>,
     pub auth_cache_ms: Option<u64>,
     pub pay_miss_limit: Option<u64>,
     pub sandbox_ledger_close_ms: Option<u64>,
@@ -124,6 +128,25 @@ impl ServeConfig {
         if payout_max_attempts < 1 {
             anyhow::bail!("LAJAN_PAYOUT_MAX_ATTEMPTS must be at least 1");
         }
+        let defaults = WebhookConfig::default();
+        let webhooks = WebhookConfig {
+            concurrency: args.webhook_concurrency.or(file.webhook_concurrency).unwrap_or(defaults.concurrency),
+            endpoint_concurrency: args
+                .webhook_endpoint_concurrency
+                .or(file.webhook_endpoint_concurrency)
+                .unwrap_or(defaults.endpoint_concurrency),
+            sandbox_retry_divisor: args
+                .sandbox_webhook_retry_divisor
+                .or(file.sandbox_webhook_retry_divisor)
+                .unwrap_or(defaults.sandbox_retry_divisor),
+            ..defaults
+        };
+        if webhooks.concurrency == 0 || webhooks.endpoint_concurrency == 0 {
+            anyhow::bail!("LAJAN_WEBHOOK_CONCURRENCY and LAJAN_WEBHOOK_ENDPOINT_CONCURRENCY must be at least 1");
+        }
+        if !(1..=100_000).contains(&webhooks.sandbox_retry_divisor) {
+            anyhow::bail!("LAJAN_SANDBOX_WEBHOOK_RETRY_DIVISOR must be between 1 and 100000");
+        }
         let auth_cache_ms = args.auth_cache_ms.or(file.auth_cache_ms).unwrap_or(1000);
         if auth_cache_ms > 60_000 {
             anyhow::bail!("LAJAN_AUTH_CACHE_MS must be at most 60000 (a revoked key works until its entry expires)");
@@ -160,7 +183,7 @@ impl ServeConfig {
                 sandbox_ledger_close_ms: i64::try_from(close_ms).unwrap_or(1000),
                 live_ledger,
             },
-            workers: WorkerConfig { intervals, payout_max_attempts, payout_lease_ms, smtp, sms },
+            workers: WorkerConfig { intervals, payout_max_attempts, payout_lease_ms, smtp, sms, webhooks },
         })
     }
 }

@@ -10,40 +10,14 @@ use crate::state::AppState;
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
-use lajan_domain::Timestamp;
-use lajan_domain::event::Event;
 use lajan_store::EventQuery;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+pub use lajan_services::views::events::EventView;
+
 pub fn routes() -> Router<AppState> {
     Router::new().route("/events", get(list)).route("/events/{id}", get(fetch))
-}
-
-/// Something that happened: `data.object` is the resource as the API showed it right after.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct EventView {
-    #[schema(example = "evt_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b")]
-    pub id: String,
-    /// e.g. `client.created`, `client.updated`, `client.deleted`.
-    #[serde(rename = "type")]
-    #[schema(example = "client.created")]
-    pub event_type: String,
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: Timestamp,
-    /// False for sandbox (`sk_test_`) data.
-    pub livemode: bool,
-    /// `{ "object": <resource> }`.
-    #[schema(value_type = Object)]
-    pub data: serde_json::Value,
-}
-
-impl EventView {
-    fn from_event(e: Event) -> ApiResult<Self> {
-        let data = serde_json::from_str(&e.data).map_err(|err| ApiError::internal(&err))?;
-        Ok(EventView { id: e.id, event_type: e.event_type, created_at: e.created_at, livemode: e.env.is_live(), data })
-    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -72,7 +46,12 @@ pub async fn list(
     let query = EventQuery { event_type: filters.event_type, page };
     let found = state.store.list_events(auth.tenant(), &query).await?;
     let pagination = PaginationView::of(&found);
-    let data = found.items.into_iter().map(EventView::from_event).collect::<ApiResult<_>>()?;
+    let data = found
+        .items
+        .into_iter()
+        .map(EventView::from_event)
+        .collect::<Result<_, _>>()
+        .map_err(|e| ApiError::internal(&e))?;
     Ok(Json(EventList { data, pagination }))
 }
 
@@ -84,5 +63,5 @@ pub async fn fetch(
     ResourceId(id): ResourceId,
 ) -> ApiResult<Json<EventView>> {
     let event = state.store.get_event(auth.tenant(), &id).await?.ok_or_else(|| ApiError::not_found("event"))?;
-    Ok(Json(EventView::from_event(event)?))
+    Ok(Json(EventView::from_event(event).map_err(|e| ApiError::internal(&e))?))
 }

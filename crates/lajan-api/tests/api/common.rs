@@ -101,6 +101,11 @@ impl TestApp {
         TestApp { db, server, http: reqwest::Client::new(), org, key }
     }
 
+    /// The organization's sandbox, which [`TestApp::key`] works in.
+    pub fn tenant(&self) -> lajan_domain::Tenant {
+        lajan_domain::Tenant::new(self.org.id.clone(), lajan_domain::Environment::Test)
+    }
+
     pub fn workers(&self) -> &Workers {
         &self.server.workers
     }

@@ -20,4 +20,5 @@ mod pay;
 mod payouts;
 mod security;
 mod settings;
+mod webhook_delivery;
 mod webhooks;

@@ -3,6 +3,7 @@
 
 pub mod clients;
 pub mod disbursements;
+pub mod events;
 pub mod invoices;
 pub mod payouts;
 pub mod settings;

@@ -7,6 +7,7 @@
 //! - [`SmsProvider`]: an HTTP server for the one Twilio endpoint
 //!   [`HttpSmsSender`](crate::notify::HttpSmsSender) uses, checking the account path and the basic
 //!   auth the way Twilio does, with scripted failures for retry tests.
+//! - [`WebhookReceiver`]: an HTTP server that records webhook POSTs and answers as scripted.
 //! - [`wait_for`]: polls until background delivery has happened.
 //!
 //! Both servers decode what arrives on their own, independently of lettre and reqwest, so a test
@@ -19,11 +20,13 @@
 mod mime;
 mod sms;
 mod smtp;
+mod webhook_receiver;
 
 use std::time::Duration;
 
 pub use sms::{ReceivedSms, SmsProvider};
 pub use smtp::{ReceivedEmail, SmtpMode, SmtpSink};
+pub use webhook_receiver::{ReceivedWebhook, WebhookReceiver};
 
 /// How often [`wait_for`] probes: short enough not to slow tests, long enough not to spin.
 const POLL_INTERVAL: Duration = Duration::from_millis(10);

@@ -1,0 +1,34 @@
+//! How an event looks from outside: the body of `GET /v1/events/{id}` and of every webhook
+//! delivery of it, byte for byte the same shape.
+
+use lajan_domain::Timestamp;
+use lajan_domain::event::Event;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// Something that happened: `data.object` is the resource as the API showed it right after.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EventView {
+    #[schema(example = "evt_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b")]
+    pub id: String,
+    /// e.g. `client.created`, `client.updated`, `client.deleted`.
+    #[serde(rename = "type")]
+    #[schema(example = "client.created")]
+    pub event_type: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: Timestamp,
+    /// False for sandbox (`sk_test_`) data.
+    pub livemode: bool,
+    /// `{ "object": <resource> }`.
+    #[schema(value_type = Object)]
+    pub data: serde_json::Value,
+}
+
+impl EventView {
+    /// Fails only when the stored `data` is not JSON (it always is: the store wrote it).
+    pub fn from_event(e: Event) -> serde_json::Result<Self> {
+        let data = serde_json::from_str(&e.data)?;
+        Ok(EventView { id: e.id, event_type: e.event_type, created_at: e.created_at, livemode: e.env.is_live(), data })
+    }
+}

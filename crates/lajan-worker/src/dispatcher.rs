@@ -1,0 +1,218 @@
+//! The webhook dispatcher: claims due deliveries and POSTs each to its endpoint, at most
+//! [`WebhookConfig::concurrency`] at once and [`WebhookConfig::endpoint_concurrency`] per endpoint,
+//! so one slow endpoint holds its own slots and nobody else's. Each answer is recorded as an
+//! attempt and moves the delivery: any 2xx delivers, 410 disables the endpoint, anything else
+//! (a 3xx included: redirects are not followed) is tried again on the schedule, then fails.
+
+use crate::Workers;
+use crate::webhook_post::post;
+use lajan_domain::event::Event;
+use lajan_domain::webhook::{DeliveryAttempt, DeliveryOutcome};
+use lajan_domain::{Environment, Timestamp};
+use lajan_services::Services;
+use lajan_services::error::error_chain;
+use lajan_services::events::webhook_endpoint_event;
+use lajan_services::views::events::EventView;
+use lajan_store::{DueDelivery, StoreResult};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::task::JoinHandle;
+
+/// The dispatcher's settings, with defaults in code.
+#[derive(Debug, Clone)]
+pub struct WebhookConfig {
+    /// How long a receiver has to answer, body included.
+    pub timeout: Duration,
+    /// Deliveries in flight at once, over all endpoints (per process).
+    pub concurrency: usize,
+    /// Deliveries in flight at once to one endpoint (per process).
+    pub endpoint_concurrency: usize,
+    /// Sandbox endpoints wait this many times less between tries (1: the live schedule).
+    pub sandbox_retry_divisor: i64,
+    /// How long a claimed delivery belongs to this process: past it, a process that died is
+    /// presumed dead and the delivery is sent again.
+    pub lease_ms: i64,
+}
+
+impl Default for WebhookConfig {
+    fn default() -> Self {
+        WebhookConfig {
+            timeout: Duration::from_secs(15),
+            concurrency: 64,
+            endpoint_concurrency: 4,
+            sandbox_retry_divisor: 1,
+            lease_ms: 60_000,
+        }
+    }
+}
+
+/// The HTTP client and the slots of the deliveries in flight.
+pub struct Dispatcher {
+    http: reqwest::Client,
+    config: WebhookConfig,
+    slots: Arc<Semaphore>,
+    per_endpoint: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+impl Dispatcher {
+    pub fn new(config: WebhookConfig) -> anyhow::Result<Self> {
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(config.timeout)
+            .user_agent(concat!("Lajan-Webhooks/", env!("CARGO_PKG_VERSION")))
+            .build()?;
+        let slots = Arc::new(Semaphore::new(config.concurrency.max(1)));
+        Ok(Dispatcher { http, config, slots, per_endpoint: Arc::default() })
+    }
+
+    fn counts(&self) -> MutexGuard<'_, HashMap<String, usize>> {
+        self.per_endpoint.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The endpoints with every one of their slots taken.
+    fn busy_endpoints(&self) -> Vec<String> {
+        let limit = self.config.endpoint_concurrency.max(1);
+        self.counts().iter().filter(|(_, n)| **n >= limit).map(|(id, _)| id.clone()).collect()
+    }
+
+    /// A slot for one delivery to `endpoint_id`, when both it and the process have one free.
+    fn reserve(&self, endpoint_id: &str) -> Option<Slot> {
+        let mut counts = self.counts();
+        let taken = counts.get(endpoint_id).copied().unwrap_or(0);
+        if taken >= self.config.endpoint_concurrency.max(1) {
+            return None;
+        }
+        let permit = self.slots.clone().try_acquire_owned().ok()?;
+        counts.insert(endpoint_id.to_owned(), taken + 1);
+        Some(Slot { _permit: permit, endpoint_id: endpoint_id.to_owned(), per_endpoint: self.per_endpoint.clone() })
+    }
+}
+
+/// A delivery's place among those in flight; freed when dropped.
+struct Slot {
+    _permit: OwnedSemaphorePermit,
+    endpoint_id: String,
+    per_endpoint: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut counts = self.per_endpoint.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(n) = counts.get_mut(&self.endpoint_id) {
+            *n -= 1;
+            if *n == 0 {
+                counts.remove(&self.endpoint_id);
+            }
+        }
+    }
+}
+
+impl Workers {
+    /// The dispatcher's step: claims as many due deliveries as there are free slots and starts
+    /// sending each; gives back at once those whose endpoint has no slot left. Answers the
+    /// sends: the loop lets them run, tests await them.
+    pub async fn start_deliveries(&self, now: Timestamp) -> StoreResult<Vec<JoinHandle<()>>> {
+        let dispatcher = &self.dispatcher;
+        let free = dispatcher.slots.available_permits();
+        let store = &self.services.store;
+        if free == 0 || !store.deliveries_due(now).await? {
+            return Ok(Vec::new());
+        }
+        let busy = dispatcher.busy_endpoints();
+        let claimed = store.claim_deliveries(now, dispatcher.config.lease_ms, free as i64, &busy).await?;
+        let Some(lease) = claimed.first().map(|due| due.lease.clone()) else { return Ok(Vec::new()) };
+        let mut sends = Vec::with_capacity(claimed.len());
+        let mut give_back = Vec::new();
+        for due in claimed {
+            match dispatcher.reserve(&due.delivery.endpoint_id) {
+                Some(slot) => sends.push(tokio::spawn(deliver(self.services.clone(), dispatcher.clone(), due, slot))),
+                None => give_back.push(due.delivery.id),
+            }
+        }
+        if !give_back.is_empty() {
+            store.release_deliveries(&lease, &give_back, now).await?;
+        }
+        Ok(sends)
+    }
+
+    /// Claims what is due and sends it all, returning once every answer is recorded: for tests.
+    pub async fn deliver_webhooks_once(&self, now: Timestamp) -> StoreResult<usize> {
+        let sends = self.start_deliveries(now).await?;
+        let started = sends.len();
+        futures::future::join_all(sends).await;
+        Ok(started)
+    }
+}
+
+/// Sends one claimed delivery and records what came of it.
+async fn deliver(services: Arc<Services>, dispatcher: Arc<Dispatcher>, due: DueDelivery, slot: Slot) {
+    let config = &dispatcher.config;
+    let at = Timestamp::now();
+    let (id, lease) = (&due.delivery.id, &due.lease);
+    let store = &services.store;
+    let recorded = match body_of(&due) {
+        Ok(body) => {
+            let answer =
+                post(&dispatcher.http, &due.url, &due.secret, &due.delivery.event_id, body, config.timeout).await;
+            let attempt = DeliveryAttempt {
+                attempt_number: 0,
+                at,
+                http_status: answer.status.map(i64::from),
+                error: answer.error,
+                duration_ms: answer.duration_ms,
+                response_body: answer.body,
+            };
+            match answer.status {
+                Some(200..=299) => store.finish_delivery(id, lease, &attempt, &DeliveryOutcome::Delivered).await,
+                Some(410) => {
+                    let event = webhook_endpoint_event("webhook_endpoint.disabled");
+                    store.disable_endpoint_of(id, lease, &attempt, &event).await
+                }
+                status => {
+                    let retry_after = answer.retry_after_ms.filter(|_| matches!(status, Some(429 | 503)));
+                    let divisor = match due.tenant.env {
+                        Environment::Test => config.sandbox_retry_divisor,
+                        Environment::Live => 1,
+                    };
+                    let jitter = rand::random_range(-200..=200);
+                    let tries = due.delivery.attempts + 1;
+                    let outcome = DeliveryOutcome::after_failure(tries, at, jitter, retry_after, divisor);
+                    store.finish_delivery(id, lease, &attempt, &outcome).await
+                }
+            }
+        }
+        Err(e) => {
+            let attempt = DeliveryAttempt {
+                attempt_number: 0,
+                at,
+                http_status: None,
+                error: Some(format!("the stored event could not be read: {e}")),
+                duration_ms: 0,
+                response_body: None,
+            };
+            store.finish_delivery(id, lease, &attempt, &DeliveryOutcome::Failed).await
+        }
+    };
+    if let Err(e) = recorded {
+        // The lease runs out and the delivery is sent again: at least once, never lost.
+        tracing::warn!(delivery = %id, error = %error_chain(&e), "a webhook attempt could not be recorded");
+    }
+    drop(slot);
+    // A slot is free: deliveries left waiting for one can go now.
+    services.nudges.deliveries_due();
+}
+
+/// The event as `GET /v1/events/{id}` shows it: the body of every delivery of it.
+fn body_of(due: &DueDelivery) -> serde_json::Result<Vec<u8>> {
+    let event = Event {
+        id: due.delivery.event_id.clone(),
+        org_id: due.tenant.org_id.clone(),
+        env: due.tenant.env,
+        event_type: due.delivery.event_type.clone(),
+        created_at: due.event_created_at,
+        data: due.event_data.clone(),
+    };
+    serde_json::to_vec(&EventView::from_event(event)?)
+}
