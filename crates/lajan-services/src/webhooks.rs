@@ -63,4 +63,22 @@ impl Services {
         self.nudges.deliveries_due();
         Ok(delivery)
     }
+
+    /// Sends a delivery again now, with its event (so its `webhook-id`); one being sent is left
+    /// to finish.
+    pub async fn retry_delivery(
+        &self,
+        tenant: &Tenant,
+        endpoint_id: &str,
+        id: &str,
+        idempotency: Option<IdempotentResponse<'_, Delivery>>,
+    ) -> ServiceResult<Delivery> {
+        let delivery = self
+            .store
+            .retry_delivery(tenant, endpoint_id, id, Timestamp::now(), idempotency)
+            .await
+            .map_err(ServiceError::not_found_as("delivery"))?;
+        self.nudges.deliveries_due();
+        Ok(delivery)
+    }
 }

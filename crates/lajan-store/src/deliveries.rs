@@ -3,7 +3,7 @@
 //! that will be delivered; the dispatcher claims due deliveries under a lease and records every
 //! attempt.
 
-use crate::{EventFor, StoreResult};
+use crate::{EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::pagination::{Page, PageRequest};
 use lajan_domain::webhook::{Delivery, DeliveryAttempt, DeliveryOutcome, DeliveryStatus, WebhookEndpoint};
@@ -70,6 +70,7 @@ pub trait DeliveryStore: Send + Sync {
         endpoint_id: &str,
         id: &str,
         now: Timestamp,
+        idempotency: Option<IdempotentResponse<'_, Delivery>>,
     ) -> StoreResult<Delivery>;
 
     /// The attempts of a delivery of `tenant`, oldest first.

@@ -346,8 +346,15 @@ impl DeliveryStore for ThisStore {
         Ok(delivery_of(&mut conn, tenant, id).await?.filter(|d| d.endpoint_id == endpoint_id))
     }
 
-    async fn retry_delivery(&self, tenant: &Tenant, endpoint_id: &str, id: &str, now: Timestamp) -> StoreResult<Delivery> {
-        let mut tx = self.begin_write().await?;
+    async fn retry_delivery(
+        &self,
+        tenant: &Tenant,
+        endpoint_id: &str,
+        id: &str,
+        now: Timestamp,
+        idempotency: Option<IdempotentResponse<'_, Delivery>>,
+    ) -> StoreResult<Delivery> {
+        let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let row = sqlx::query(concat!(
             "SELECT lease_token, status, next_attempt_at FROM webhook_deliveries
              WHERE id = $1 AND endpoint_id = $2 AND org_id = $3 AND env = $4",
@@ -373,7 +380,7 @@ impl DeliveryStore for ThisStore {
             .await?;
         }
         let delivery = delivery_by_id(&mut tx, id).await?;
-        self.commit(tx).await?;
+        self.commit_keyed(tx, tenant, idempotency.as_ref(), &delivery).await?;
         Ok(delivery)
     }
 

@@ -10,6 +10,7 @@ pub mod payment_links;
 pub mod payouts;
 pub mod sandbox;
 pub mod settings;
+pub mod webhook_deliveries;
 pub mod webhooks;
 
 use crate::error::ApiError;
@@ -33,6 +34,7 @@ pub fn v1() -> Router<AppState> {
         .merge(disbursements::routes())
         .merge(sandbox::routes())
         .merge(webhooks::routes())
+        .merge(webhook_deliveries::routes())
 }
 
 /// `page` and `limit`, as every list documents them (read by the `Pagination` extractor).

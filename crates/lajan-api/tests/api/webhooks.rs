@@ -174,3 +174,66 @@ api_test!(a_test_event_is_queued_for_one_endpoint, |app| {
         .await;
     expect_error(app.post("/v1/webhook-endpoints/we_nope/test", &json!({})).await, 404, "not_found").await;
 });
+
+api_test!(deliveries_are_listed_with_their_attempts_and_retried, |app| {
+    let receiver = lajan_worker::testing::WebhookReceiver::start().await;
+    let e = create_endpoint(app, json!({ "url": receiver.url("/h"), "events": ["client.*"] })).await;
+    let id = e["id"].as_str().unwrap();
+    receiver.respond_next(1, 500, &[], "try later");
+    app.post("/v1/clients", &json!({ "firstName": "A", "lastName": "B" })).await;
+    app.post("/v1/clients", &json!({ "firstName": "C", "lastName": "D" })).await;
+    app.workers().deliver_webhooks_once(lajan_domain::Timestamp::now()).await.unwrap();
+
+    let all: Value = app.get(&format!("/v1/webhook-endpoints/{id}/deliveries")).await.json().await.unwrap();
+    assert_eq!(all["pagination"]["total"], 2);
+    let pending: Value =
+        app.get(&format!("/v1/mfi/webhook-endpoints/{id}/deliveries?status=pending")).await.json().await.unwrap();
+    assert_eq!(pending["pagination"]["total"], 1, "{pending}");
+    let failing = &pending["data"][0];
+    assert_eq!((failing["attempts"].as_i64(), failing["eventType"].as_str()), (Some(1), Some("client.created")));
+    assert!(failing["nextAttemptAt"].is_string());
+    let delivered: Value =
+        app.get(&format!("/v1/webhook-endpoints/{id}/deliveries?status=delivered&limit=1")).await.json().await.unwrap();
+    assert_eq!(delivered["data"][0]["nextAttemptAt"], Value::Null);
+    expect_error(app.get(&format!("/v1/webhook-endpoints/{id}/deliveries?status=lost")).await, 400, "validation_error")
+        .await;
+    expect_error(app.get("/v1/webhook-endpoints/we_nope/deliveries").await, 404, "not_found").await;
+
+    let delivery_id = failing["id"].as_str().unwrap();
+    let detail: Value =
+        app.get(&format!("/v1/webhook-endpoints/{id}/deliveries/{delivery_id}")).await.json().await.unwrap();
+    assert_eq!(detail["id"], delivery_id);
+    let attempt = &detail["attempts"][0];
+    assert_eq!((attempt["attempt"].as_i64(), attempt["httpStatus"].as_i64()), (Some(1), Some(500)));
+    assert_eq!(attempt["responseBody"], "try later");
+    assert!(attempt["durationMs"].is_i64() && attempt["at"].is_string() && attempt["error"].is_null(), "{attempt}");
+    expect_error(app.get(&format!("/v1/webhook-endpoints/we_nope/deliveries/{delivery_id}")).await, 404, "not_found")
+        .await;
+
+    let r = app.post(&format!("/v1/webhook-endpoints/{id}/deliveries/{delivery_id}/retry"), &json!({})).await;
+    assert_eq!(r.status(), 202);
+    let retried: Value = r.json().await.unwrap();
+    assert_eq!(retried["status"], "pending");
+    assert_eq!(app.workers().deliver_webhooks_once(lajan_domain::Timestamp::now()).await.unwrap(), 1, "due at once");
+    let got = receiver.received();
+    assert_eq!(got.len(), 3);
+    assert_eq!(got[2].header("webhook-id"), failing["eventId"].as_str().unwrap(), "the same webhook-id");
+    let detail: Value =
+        app.get(&format!("/v1/webhook-endpoints/{id}/deliveries/{delivery_id}")).await.json().await.unwrap();
+    assert_eq!((detail["status"].as_str(), detail["attempts"].as_array().unwrap().len()), (Some("delivered"), 2));
+
+    let delivered_id = delivered["data"][0]["id"].as_str().unwrap();
+    let r = app.post(&format!("/v1/mfi/webhook-endpoints/{id}/deliveries/{delivered_id}/retry"), &json!({})).await;
+    assert_eq!(r.status(), 202, "a delivered one can be sent again too");
+    let reader = app.key(None, Environment::Test, &["webhook-endpoints:read"]).await;
+    let r = app
+        .post_with(&reader, &format!("/v1/webhook-endpoints/{id}/deliveries/{delivered_id}/retry"), &json!({}))
+        .await;
+    expect_error(r, 403, "forbidden").await;
+    expect_error(
+        app.post(&format!("/v1/webhook-endpoints/{id}/deliveries/whd_nope/retry"), &json!({})).await,
+        404,
+        "not_found",
+    )
+    .await;
+});

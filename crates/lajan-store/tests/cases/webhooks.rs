@@ -248,14 +248,17 @@ contract!(deliveries_are_listed_by_status_and_retried_with_their_event, |store| 
     );
 
     let later = now.plus_millis(1_000);
-    let retried = store.retry_delivery(&t, &e.id, &due[0].delivery.id, later).await.unwrap();
+    let retried = store.retry_delivery(&t, &e.id, &due[0].delivery.id, later, None).await.unwrap();
     assert_eq!(
         (retried.status, retried.next_attempt_at, retried.event_id.as_str()),
         (DeliveryStatus::Pending, later, due[0].delivery.event_id.as_str())
     );
-    let in_flight = store.retry_delivery(&t, &e.id, &due[1].delivery.id, later).await.unwrap();
+    let in_flight = store.retry_delivery(&t, &e.id, &due[1].delivery.id, later, None).await.unwrap();
     assert_eq!(in_flight.next_attempt_at, due[1].delivery.next_attempt_at, "one being sent is left to finish");
     let again = store.claim_deliveries(later, 60_000, 10, &[]).await.unwrap();
     assert_eq!(again.iter().map(|d| d.delivery.id.as_str()).collect::<Vec<_>>(), [due[0].delivery.id.as_str()]);
-    assert!(matches!(store.retry_delivery(&other, &e.id, &due[0].delivery.id, later).await, Err(StoreError::NotFound)));
+    assert!(matches!(
+        store.retry_delivery(&other, &e.id, &due[0].delivery.id, later, None).await,
+        Err(StoreError::NotFound)
+    ));
 });
