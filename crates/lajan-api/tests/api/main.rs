@@ -20,5 +20,6 @@ mod pay;
 mod payouts;
 mod security;
 mod settings;
+mod standard_webhooks;
 mod webhook_delivery;
 mod webhooks;

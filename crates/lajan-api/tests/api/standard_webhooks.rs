@@ -1,0 +1,126 @@
+//! A real delivery checked by code we did not write: the official Standard Webhooks library
+//! (`standardwebhooks` from PyPI, pinned) verifies its signature, and rejects the same delivery
+//! with a tampered body or once its timestamp is stale. The library is installed into
+//! `target/standardwebhooks-venv` on first use. Without python3 or PyPI the test is skipped with
+//! a reason, unless `LAJAN_REQUIRE_STANDARD_WEBHOOKS` is set (CI), where that is a failure.
+
+use lajan_domain::Timestamp;
+use lajan_worker::testing::WebhookReceiver;
+use serde_json::{Value, json};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const LIBRARY_VERSION: &str = "1.1.0";
+
+/// Verifies one delivery three ways; prints what the library said of each.
+const VERIFY_SCRIPT: &str = r#"
+import json, sys
+from datetime import datetime, timedelta
+import standardwebhooks.webhooks as sw
+
+case = json.load(sys.stdin)
+hook = sw.Webhook(case["secret"])
+
+def verdict(body, headers):
+    try:
+        return {"ok": hook.verify(body, headers)}
+    except sw.WebhookVerificationError as e:
+        return {"error": str(e)}
+
+genuine = verdict(case["body"], case["headers"])
+tampered = verdict(case["body"].replace("client.created", "client.deleted"), case["headers"])
+
+class TenMinutesLater(datetime):
+    @classmethod
+    def now(cls, tz=None):
+        return datetime.now(tz) + timedelta(minutes=10)
+
+sw.datetime = TenMinutesLater
+stale = verdict(case["body"], case["headers"])
+json.dump({"genuine": genuine, "tampered": tampered, "stale": stale}, sys.stdout)
+"#;
+
+fn skip(reason: &str) {
+    if std::env::var_os("LAJAN_REQUIRE_STANDARD_WEBHOOKS").is_some() {
+        panic!("LAJAN_REQUIRE_STANDARD_WEBHOOKS is set but the standardwebhooks library is unavailable: {reason}");
+    }
+    eprintln!("SKIPPED standard_webhooks: {reason} (set LAJAN_REQUIRE_STANDARD_WEBHOOKS=1 to make this a failure)");
+}
+
+fn run(cmd: &mut Command) -> Result<(), String> {
+    let out = cmd.output().map_err(|e| format!("could not run {cmd:?}: {e}"))?;
+    out.status
+        .success()
+        .then_some(())
+        .ok_or_else(|| format!("{cmd:?} failed: {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+/// The venv's python with the pinned library importable, made on first use.
+fn ensure_library() -> Result<PathBuf, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("crate sits two levels below the root");
+    let target = root.join("target");
+    std::fs::create_dir_all(&target).map_err(|e| format!("cannot create {}: {e}", target.display()))?;
+    // The test runs once per backend, perhaps in two processes at once: one installs, the other waits.
+    let lock = std::fs::File::create(target.join("standardwebhooks-venv.lock")).map_err(|e| e.to_string())?;
+    lock.lock().map_err(|e| format!("cannot lock the venv: {e}"))?;
+    let venv = target.join("standardwebhooks-venv");
+    let python = venv.join("bin").join("python");
+    let installed = |python: &Path| {
+        Command::new(python)
+            .args(["-c", "import importlib.metadata as m; print(m.version('standardwebhooks'))"])
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+    };
+    if installed(&python).as_deref() == Some(LIBRARY_VERSION) {
+        return Ok(python);
+    }
+    if !python.exists() {
+        let _ = std::fs::remove_dir_all(&venv);
+        run(Command::new("python3").arg("-m").arg("venv").arg(&venv))?;
+    }
+    run(Command::new(&python)
+        .args(["-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--quiet", "--timeout", "60"])
+        .arg(format!("standardwebhooks=={LIBRARY_VERSION}")))?;
+    match installed(&python) {
+        Some(v) if v == LIBRARY_VERSION => Ok(python),
+        other => Err(format!("after pip install, standardwebhooks is {other:?}, expected {LIBRARY_VERSION}")),
+    }
+}
+
+api_test!(the_official_library_verifies_a_delivery_and_rejects_tampering_and_staleness, |app| {
+    let python = match tokio::task::spawn_blocking(ensure_library).await.unwrap() {
+        Ok(python) => python,
+        Err(reason) => return skip(&reason),
+    };
+    let receiver = WebhookReceiver::start().await;
+    let r = app.post("/v1/webhook-endpoints", &json!({ "url": receiver.url("/h"), "events": ["client.*"] })).await;
+    let secret = r.json::<Value>().await.unwrap()["secret"].as_str().unwrap().to_owned();
+    let client: Value =
+        app.post("/v1/clients", &json!({ "firstName": "Roselande", "lastName": "Pierre" })).await.json().await.unwrap();
+    app.workers().deliver_webhooks_once(Timestamp::now()).await.unwrap();
+    let delivery = receiver.received().pop().expect("a delivery");
+    let headers: serde_json::Map<String, Value> = ["webhook-id", "webhook-timestamp", "webhook-signature"]
+        .into_iter()
+        .map(|name| (name.to_owned(), Value::from(delivery.header(name))))
+        .collect();
+    let case =
+        json!({ "secret": secret, "body": String::from_utf8(delivery.body.to_vec()).unwrap(), "headers": headers });
+
+    let mut child = Command::new(&python)
+        .args(["-c", VERIFY_SCRIPT])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start python");
+    child.stdin.take().unwrap().write_all(case.to_string().as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let said: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(said["genuine"]["ok"]["data"]["object"]["id"], client["id"], "{said}");
+    assert_eq!(said["tampered"]["error"], "No matching signature found", "{said}");
+    assert_eq!(said["stale"]["error"], "Message timestamp too old", "{said}");
+});
