@@ -186,3 +186,23 @@ api_test!(the_running_dispatcher_sends_what_a_change_commits, background(), |app
     let got = got.expect("the dispatcher delivered the event");
     assert_eq!(got.json()["data"]["object"]["id"], client["id"]);
 });
+
+fn one_at_a_time() -> TestConfig {
+    let mut config = test_config();
+    config.workers.webhooks.concurrency = 1;
+    config
+}
+
+api_test!(no_more_than_the_global_bound_are_in_flight, one_at_a_time(), |app| {
+    let receiver = WebhookReceiver::start().await;
+    subscribe(app, &receiver.url("/a"), json!(["client.created"])).await;
+    subscribe(app, &receiver.url("/b"), json!(["client.created"])).await;
+    receiver.set_delay(Duration::from_millis(500));
+    app.post("/v1/clients", &json!({ "firstName": "A", "lastName": "B" })).await;
+    let sends = app.workers().start_deliveries(Timestamp::now()).await.unwrap();
+    assert_eq!(sends.len(), 1, "one slot in the process");
+    assert!(app.workers().start_deliveries(Timestamp::now()).await.unwrap().is_empty(), "no slot while it runs");
+    futures::future::join_all(sends).await;
+    assert_eq!(deliver(app, Timestamp::now()).await, 1, "the slot is free again");
+    assert_eq!(receiver.received().len(), 2);
+});
