@@ -306,13 +306,18 @@ impl DeliveryStore for ThisStore {
                 .await?;
             let tenant = Tenant::new(row.try_get::<String, _>("org_id")?, env_of(&row)?);
             let endpoint_id: String = row.try_get("endpoint_id")?;
-            sqlx::query("UPDATE webhook_endpoints SET enabled = FALSE, updated_at = $1 WHERE id = $2 AND enabled")
-                .bind(attempt.at.as_millis())
-                .bind(&endpoint_id)
-                .execute(&mut *tx)
-                .await?;
-            let endpoint = endpoint_of(&mut tx, &tenant, &endpoint_id).await?.ok_or(StoreError::NotFound)?;
-            insert_event(&mut tx, &tenant, attempt.at, &event(&endpoint)).await?;
+            let disabled =
+                sqlx::query("UPDATE webhook_endpoints SET enabled = FALSE, updated_at = $1 WHERE id = $2 AND enabled")
+                    .bind(attempt.at.as_millis())
+                    .bind(&endpoint_id)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
+            // Two deliveries answered 410 at once: the endpoint is disabled, and said so, once.
+            if disabled > 0 {
+                let endpoint = endpoint_of(&mut tx, &tenant, &endpoint_id).await?.ok_or(StoreError::NotFound)?;
+                insert_event(&mut tx, &tenant, attempt.at, &event(&endpoint)).await?;
+            }
         }
         let delivery = delivery_by_id(&mut tx, id).await?;
         self.commit(tx).await?;

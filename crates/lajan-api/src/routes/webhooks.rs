@@ -12,6 +12,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use lajan_domain::FieldError;
 use lajan_domain::webhook::{Delivery, EndpointInput, EndpointPatchInput, WebhookEndpoint};
 use lajan_services::views::webhooks::{CreatedWebhookEndpointView, DeliveryView, WebhookEndpointView};
 use serde::{Deserialize, Serialize};
@@ -51,12 +52,18 @@ pub struct CreateWebhookEndpoint {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct UpdateWebhookEndpoint {
-    pub url: Option<String>,
-    pub events: Option<Vec<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub url: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<Vec<String>>)]
+    pub events: Option<Option<Vec<String>>>,
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<String>)]
     pub description: Option<Option<String>>,
-    pub enabled: Option<bool>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<bool>)]
+    pub enabled: Option<Option<bool>>,
 }
 
 #[utoipa::path(get, path = "/v1/webhook-endpoints", tag = "Webhook endpoints", params(PageParams),
@@ -117,8 +124,25 @@ pub async fn update(
     ResourceId(id): ResourceId,
     ApiJson(body): ApiJson<UpdateWebhookEndpoint>,
 ) -> ApiResult<Json<WebhookEndpointView>> {
-    let patch =
-        EndpointPatchInput { url: body.url, events: body.events, description: body.description, enabled: body.enabled };
+    // Only `description` clears; `null` anywhere else is a mistake, not "keep".
+    let nulls: Vec<FieldError> = [
+        ("url", body.url == Some(None)),
+        ("events", body.events == Some(None)),
+        ("enabled", body.enabled == Some(None)),
+    ]
+    .into_iter()
+    .filter(|(_, null)| *null)
+    .map(|(field, _)| FieldError::new(field, "must not be null"))
+    .collect();
+    if !nulls.is_empty() {
+        return Err(ApiError::validation(nulls));
+    }
+    let patch = EndpointPatchInput {
+        url: body.url.flatten(),
+        events: body.events.flatten(),
+        description: body.description,
+        enabled: body.enabled.flatten(),
+    };
     let endpoint = state.services.update_webhook_endpoint(auth.tenant(), &id, patch).await?;
     Ok(Json(WebhookEndpointView::from(&endpoint)))
 }

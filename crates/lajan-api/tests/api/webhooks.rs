@@ -124,6 +124,13 @@ api_test!(webhook_endpoint_input_is_checked_and_a_refusal_changes_nothing, |app|
         "invalid_url",
     )
     .await;
+    let bad = expect_error(
+        app.put(&format!("/v1/webhook-endpoints/{id}"), &json!({ "url": null, "enabled": null })).await,
+        400,
+        "validation_error",
+    )
+    .await;
+    assert_eq!(bad["details"].as_array().unwrap().len(), 2, "{bad}");
     assert_eq!(app.get(&format!("/v1/webhook-endpoints/{id}")).await.json::<Value>().await.unwrap(), before);
 });
 

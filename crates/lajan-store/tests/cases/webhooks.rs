@@ -201,8 +201,9 @@ contract!(a_gone_endpoint_is_disabled_with_its_event, |store| {
     let gone = endpoint(&store, &t, &["payout.created"], true).await;
     let watcher = endpoint(&store, &t, &["webhook_endpoint.*"], true).await;
     approved_payout(&store, &t).await;
+    approved_payout(&store, &t).await;
     let due = store.claim_deliveries(Timestamp::now(), 60_000, 10, &[]).await.unwrap();
-    assert_eq!(due.len(), 1);
+    assert_eq!(due.len(), 2);
     let disabled = |e: &WebhookEndpoint| NewEvent {
         event_type: "webhook_endpoint.disabled",
         object: serde_json::json!({ "id": e.id, "enabled": e.enabled }),
@@ -211,6 +212,12 @@ contract!(a_gone_endpoint_is_disabled_with_its_event, |store| {
         store.disable_endpoint_of(&due[0].delivery.id, &due[0].lease, &attempt(Some(410)), &disabled).await.unwrap();
     assert_eq!((d.status, d.attempts), (DeliveryStatus::Failed, 1));
     assert!(!store.get_webhook_endpoint(&t, &gone.id).await.unwrap().unwrap().enabled);
+    let again = store.disable_endpoint_of(&due[1].delivery.id, &due[1].lease, &attempt(Some(410)), &disabled).await;
+    assert_eq!(
+        again.unwrap().status,
+        DeliveryStatus::Failed,
+        "the second 410 fails its delivery, and says nothing more"
+    );
     let told = store.claim_deliveries(Timestamp::now(), 60_000, 10, &[]).await.unwrap();
     assert_eq!(told.len(), 1, "the event goes to the other endpoint, not the gone one");
     assert_eq!(
