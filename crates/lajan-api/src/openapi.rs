@@ -86,6 +86,7 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::webhooks::update,
         routes::webhooks::remove,
         routes::webhooks::send_test,
+        routes::webhooks::rotate_secret,
         routes::webhook_deliveries::list,
         routes::webhook_deliveries::fetch,
         routes::webhook_deliveries::retry,

@@ -9,6 +9,9 @@ use lajan_domain::webhook::{Delivery, EndpointInput, EndpointPatchInput, Webhook
 use lajan_domain::{Tenant, Timestamp};
 use lajan_store::IdempotentResponse;
 
+/// How long a rotated-out secret keeps signing beside the new one.
+pub const ROTATION_OVERLAP_MS: i64 = 24 * 60 * 60 * 1000;
+
 /// `whsec_` + base64 of 32 random bytes, as Standard Webhooks keys are written.
 fn new_secret() -> ServiceResult<String> {
     let mut key = [0_u8; 32];
@@ -80,5 +83,20 @@ impl Services {
             .map_err(ServiceError::not_found_as("delivery"))?;
         self.nudges.deliveries_due();
         Ok(delivery)
+    }
+
+    /// Gives the endpoint a new secret; the old one keeps signing beside it for 24 hours.
+    pub async fn rotate_webhook_secret(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        idempotency: Option<IdempotentResponse<'_, WebhookEndpoint>>,
+    ) -> ServiceResult<WebhookEndpoint> {
+        let now = Timestamp::now();
+        let until = now.plus_millis(ROTATION_OVERLAP_MS);
+        self.store
+            .rotate_webhook_secret(tenant, id, &new_secret()?, now, until, idempotency)
+            .await
+            .map_err(ServiceError::not_found_as("webhook endpoint"))
     }
 }

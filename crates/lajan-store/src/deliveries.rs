@@ -77,7 +77,7 @@ pub trait DeliveryStore: Send + Sync {
     async fn delivery_attempts(&self, tenant: &Tenant, delivery_id: &str) -> StoreResult<Vec<DeliveryAttempt>>;
 }
 
-/// A claimed delivery and what sending it needs: where, the signing secret, and the event.
+/// A claimed delivery and what sending it needs: where, the signing secrets, and the event.
 #[derive(Debug, Clone)]
 pub struct DueDelivery {
     /// The claim's token: [`WebhookStore::finish_delivery`] presents it.
@@ -85,7 +85,9 @@ pub struct DueDelivery {
     pub tenant: Tenant,
     pub delivery: Delivery,
     pub url: String,
-    pub secret: String,
+    /// The secrets that sign it: the endpoint's, then the one a rotation replaced while it
+    /// still signs (each gives one `v1,` signature).
+    pub secrets: Vec<String>,
     pub event_created_at: Timestamp,
     /// The event's stored `data` (`{"object": ...}`), as JSON text.
     pub event_data: String,

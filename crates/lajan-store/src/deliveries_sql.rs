@@ -88,6 +88,19 @@ async fn fan_out(tx: &mut Tx, tenant: &Tenant, at: Timestamp, events: &[(String,
     Ok(())
 }
 
+/// The secrets that sign a delivery claimed at `now`: the endpoint's, then the previous one
+/// until its time is up.
+fn signing_secrets(row: &DbRow, now: Timestamp) -> StoreResult<Vec<String>> {
+    let mut secrets = vec![row.try_get::<String, _>("secret")?];
+    let until: Option<i64> = row.try_get("previous_secret_until")?;
+    if until.is_some_and(|until| until > now.as_millis())
+        && let Some(previous) = row.try_get::<Option<String>, _>("previous_secret")?
+    {
+        secrets.push(previous);
+    }
+    Ok(secrets)
+}
+
 /// A delivery of `tenant` by id, read in `conn`.
 async fn delivery_of(
     conn: &mut <Db as sqlx::Database>::Connection,
@@ -215,7 +228,8 @@ impl DeliveryStore for ThisStore {
             let mut qb = sqlx::QueryBuilder::new(concat!(
                 "SELECT ",
                 delivery_columns!(),
-                ", d.org_id, d.env, w.url, w.secret, ev.created_at AS event_created_at, ev.data AS event_data
+                ", d.org_id, d.env, w.url, w.secret, w.previous_secret, w.previous_secret_until,
+                   ev.created_at AS event_created_at, ev.data AS event_data
                  FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
                  JOIN events ev ON ev.id = d.event_id WHERE d.id IN ("
             ));
@@ -230,7 +244,7 @@ impl DeliveryStore for ThisStore {
                     tenant: Tenant::new(row.try_get::<String, _>("org_id")?, env_of(&row)?),
                     delivery: delivery_from_row(&row)?,
                     url: row.try_get("url")?,
-                    secret: row.try_get("secret")?,
+                    secrets: signing_secrets(&row, now)?,
                     event_created_at: ts(row.try_get("event_created_at")?),
                     event_data: row.try_get("event_data")?,
                 });

@@ -43,6 +43,19 @@ pub trait WebhookStore: Send + Sync {
         idempotency: Option<IdempotentResponse<'_, Delivery>>,
     ) -> StoreResult<Delivery>;
 
+    /// Gives the endpoint `secret`; the secret it replaces keeps signing, beside it, until
+    /// `previous_until` (one rotated out earlier stops at once). `NotFound` when it is not the
+    /// tenant's.
+    async fn rotate_webhook_secret(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        secret: &str,
+        at: Timestamp,
+        previous_until: Timestamp,
+        idempotency: Option<IdempotentResponse<'_, WebhookEndpoint>>,
+    ) -> StoreResult<WebhookEndpoint>;
+
     /// Deletes the endpoint with its subscriptions and deliveries; `NotFound` when it is not the
     /// tenant's.
     async fn delete_webhook_endpoint(&self, tenant: &Tenant, id: &str) -> StoreResult<()>;

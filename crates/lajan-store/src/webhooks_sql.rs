@@ -195,6 +195,32 @@ impl WebhookStore for ThisStore {
         Ok(delivery)
     }
 
+    async fn rotate_webhook_secret(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        secret: &str,
+        at: Timestamp,
+        previous_until: Timestamp,
+        idempotency: Option<IdempotentResponse<'_, WebhookEndpoint>>,
+    ) -> StoreResult<WebhookEndpoint> {
+        let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
+        lock_tenant_row(&mut tx, "webhook_endpoints", tenant, id).await?;
+        sqlx::query(
+            "UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = $1, secret = $2, updated_at = $3
+             WHERE id = $4",
+        )
+        .bind(previous_until.as_millis())
+        .bind(secret)
+        .bind(at.as_millis())
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        let endpoint = endpoint_of(&mut tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
+        self.commit_keyed(tx, tenant, idempotency.as_ref(), &endpoint).await?;
+        Ok(endpoint)
+    }
+
     async fn delete_webhook_endpoint(&self, tenant: &Tenant, id: &str) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
         lock_tenant_row(&mut tx, "webhook_endpoints", tenant, id).await?;

@@ -155,7 +155,7 @@ async fn deliver(services: Arc<Services>, dispatcher: Arc<Dispatcher>, due: DueD
     let recorded = match body_of(&due) {
         Ok(body) => {
             let answer =
-                post(&dispatcher.http, &due.url, &due.secret, &due.delivery.event_id, body, config.timeout).await;
+                post(&dispatcher.http, &due.url, &due.secrets, &due.delivery.event_id, body, config.timeout).await;
             let attempt = DeliveryAttempt {
                 attempt_number: 0,
                 at,

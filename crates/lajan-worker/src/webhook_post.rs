@@ -37,18 +37,21 @@ pub struct Answer {
     pub duration_ms: i64,
 }
 
-/// POSTs `body` (an event) to `url`, signed with `secret` as message `msg_id`, within `timeout`.
+/// POSTs `body` (an event) to `url` as message `msg_id`, signed with each of `secrets` (the
+/// signatures space-separated, as Standard Webhooks allows during a rotation), within `timeout`.
 pub async fn post(
     http: &reqwest::Client,
     url: &str,
-    secret: &str,
+    secrets: &[String],
     msg_id: &str,
     body: Vec<u8>,
     timeout: Duration,
 ) -> Answer {
     let started = Instant::now();
     let timestamp = jiff::Timestamp::now().as_second();
-    let Some(signature) = signature(secret, msg_id, timestamp, &body) else {
+    let signatures: Option<Vec<String>> =
+        secrets.iter().map(|secret| signature(secret, msg_id, timestamp, &body)).collect();
+    let Some(signature) = signatures.filter(|s| !s.is_empty()).map(|s| s.join(" ")) else {
         return Answer::failed("the endpoint's secret is not a whsec_ key", started);
     };
     let request = http

@@ -1,5 +1,6 @@
 //! Webhook endpoints: `GET/POST /webhook-endpoints`, `GET/PUT/DELETE /webhook-endpoints/{id}`,
-//! and `POST /webhook-endpoints/{id}/test`. The secret is in the answer to a create only.
+//! `POST /webhook-endpoints/{id}/test` and `.../rotate-secret`. The secret is in the answers to a
+//! create and a rotation only.
 
 use super::{Deleted, IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
@@ -23,6 +24,7 @@ pub fn routes() -> Router<AppState> {
         .route("/webhook-endpoints", get(list).post(create))
         .route("/webhook-endpoints/{id}", get(fetch).put(update).delete(remove))
         .route("/webhook-endpoints/{id}/test", post(send_test))
+        .route("/webhook-endpoints/{id}/rotate-secret", post(rotate_secret))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -172,4 +174,20 @@ pub async fn send_test(
     let answer = idempotency.respond(StatusCode::ACCEPTED, &render);
     let delivery = state.services.send_test_event(auth.tenant(), &id, answer).await?;
     Ok((StatusCode::ACCEPTED, Json(DeliveryView::from(&delivery))))
+}
+
+#[utoipa::path(post, path = "/v1/webhook-endpoints/{id}/rotate-secret", tag = "Webhook endpoints", params(("id" = String, Path), IdempotencyKeyHeader),
+    responses((status = 200, body = CreatedWebhookEndpointView, description = "The endpoint with its new secret, shown this once; for 24 h every delivery is signed with both"),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn rotate_secret(
+    auth: Authed<WebhookEndpointsWrite>,
+    State(state): State<AppState>,
+    idempotency: Idempotency,
+    ResourceId(id): ResourceId,
+) -> ApiResult<Json<CreatedWebhookEndpointView>> {
+    let render = |e: &WebhookEndpoint| json_bytes(&CreatedWebhookEndpointView::from(e));
+    let answer = idempotency.respond(StatusCode::OK, &render);
+    let endpoint = state.services.rotate_webhook_secret(auth.tenant(), &id, answer).await?;
+    Ok(Json(CreatedWebhookEndpointView::from(&endpoint)))
 }

@@ -5,7 +5,7 @@
 //! a reason, unless `LAJAN_REQUIRE_STANDARD_WEBHOOKS` is set (CI), where that is a failure.
 
 use lajan_domain::Timestamp;
-use lajan_worker::testing::WebhookReceiver;
+use lajan_worker::testing::{ReceivedWebhook, WebhookReceiver};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -90,6 +90,47 @@ fn ensure_library() -> Result<PathBuf, String> {
     }
 }
 
+/// Verifies each `{secret, body, headers}` it reads; prints what the library said of each.
+const VERIFY_EACH_SCRIPT: &str = r#"
+import json, sys
+import standardwebhooks.webhooks as sw
+
+said = []
+for case in json.load(sys.stdin):
+    try:
+        said.append({"ok": sw.Webhook(case["secret"]).verify(case["body"], case["headers"])})
+    except sw.WebhookVerificationError as e:
+        said.append({"error": str(e)})
+json.dump(said, sys.stdout)
+"#;
+
+fn headers_of(delivery: &ReceivedWebhook) -> Value {
+    ["webhook-id", "webhook-timestamp", "webhook-signature"]
+        .into_iter()
+        .map(|name| (name.to_owned(), Value::from(delivery.header(name))))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
+
+fn body_of(delivery: &ReceivedWebhook) -> String {
+    String::from_utf8(delivery.body.to_vec()).expect("a UTF-8 body")
+}
+
+/// Runs `script` with `input` on stdin and answers the JSON it prints.
+fn run_python(python: &Path, script: &str, input: &Value) -> Value {
+    let mut child = Command::new(python)
+        .args(["-c", script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start python");
+    child.stdin.take().expect("stdin").write_all(input.to_string().as_bytes()).expect("write to python");
+    let out = child.wait_with_output().expect("python's output");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("python printed JSON")
+}
+
 api_test!(the_official_library_verifies_a_delivery_and_rejects_tampering_and_staleness, |app| {
     let python = match tokio::task::spawn_blocking(ensure_library).await.unwrap() {
         Ok(python) => python,
@@ -102,25 +143,49 @@ api_test!(the_official_library_verifies_a_delivery_and_rejects_tampering_and_sta
         app.post("/v1/clients", &json!({ "firstName": "Roselande", "lastName": "Pierre" })).await.json().await.unwrap();
     app.workers().deliver_webhooks_once(Timestamp::now()).await.unwrap();
     let delivery = receiver.received().pop().expect("a delivery");
-    let headers: serde_json::Map<String, Value> = ["webhook-id", "webhook-timestamp", "webhook-signature"]
-        .into_iter()
-        .map(|name| (name.to_owned(), Value::from(delivery.header(name))))
-        .collect();
-    let case =
-        json!({ "secret": secret, "body": String::from_utf8(delivery.body.to_vec()).unwrap(), "headers": headers });
-
-    let mut child = Command::new(&python)
-        .args(["-c", VERIFY_SCRIPT])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start python");
-    child.stdin.take().unwrap().write_all(case.to_string().as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let said: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let case = json!({ "secret": secret, "body": body_of(&delivery), "headers": headers_of(&delivery) });
+    let said = run_python(&python, VERIFY_SCRIPT, &case);
     assert_eq!(said["genuine"]["ok"]["data"]["object"]["id"], client["id"], "{said}");
     assert_eq!(said["tampered"]["error"], "No matching signature found", "{said}");
     assert_eq!(said["stale"]["error"], "Message timestamp too old", "{said}");
+});
+
+api_test!(after_a_rotation_both_secrets_verify_for_a_day_then_only_the_new_one, |app| {
+    let python = match tokio::task::spawn_blocking(ensure_library).await.unwrap() {
+        Ok(python) => python,
+        Err(reason) => return skip(&reason),
+    };
+    let receiver = WebhookReceiver::start().await;
+    let r = app.post("/v1/webhook-endpoints", &json!({ "url": receiver.url("/h"), "events": ["client.*"] })).await;
+    let created: Value = r.json().await.unwrap();
+    let (id, old) = (created["id"].as_str().unwrap(), created["secret"].as_str().unwrap());
+    let r = app.post(&format!("/v1/webhook-endpoints/{id}/rotate-secret"), &json!({})).await;
+    assert_eq!(r.status(), 200);
+    let rotated: Value = r.json().await.unwrap();
+    let new = rotated["secret"].as_str().unwrap();
+    assert!(new.starts_with("whsec_") && new != old, "{rotated}");
+    let got: Value = app.get(&format!("/v1/webhook-endpoints/{id}")).await.json().await.unwrap();
+    assert!(got.get("secret").is_none(), "{got}");
+
+    app.post("/v1/clients", &json!({ "firstName": "A", "lastName": "B" })).await;
+    app.workers().deliver_webhooks_once(Timestamp::now()).await.unwrap();
+    let within = receiver.received().pop().expect("a delivery inside the window");
+    assert_eq!(within.header("webhook-signature").split(' ').count(), 2, "two signatures for a day");
+    app.post("/v1/clients", &json!({ "firstName": "C", "lastName": "D" })).await;
+    let a_day_later = Timestamp::now().plus_millis(lajan_services::webhooks::ROTATION_OVERLAP_MS + 60_000);
+    app.workers().deliver_webhooks_once(a_day_later).await.unwrap();
+    let after = receiver.received().pop().expect("a delivery after the window");
+    assert_eq!(after.header("webhook-signature").split(' ').count(), 1, "only the new one after");
+
+    let cases: Vec<Value> = [(&within, old), (&within, new), (&after, old), (&after, new)]
+        .into_iter()
+        .map(|(d, secret)| json!({ "secret": secret, "body": body_of(d), "headers": headers_of(d) }))
+        .collect();
+    let said = run_python(&python, VERIFY_EACH_SCRIPT, &Value::from(cases));
+    assert!(said[0]["ok"].is_object() && said[1]["ok"].is_object(), "both verify inside the window: {said}");
+    assert_eq!(said[2]["error"], "No matching signature found", "{said}");
+    assert!(said[3]["ok"].is_object(), "{said}");
+
+    let r = app.post("/v1/webhook-endpoints/we_nope/rotate-secret", &json!({})).await;
+    assert_eq!(r.status(), 404);
 });

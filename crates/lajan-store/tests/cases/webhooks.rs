@@ -63,7 +63,7 @@ contract!(an_event_is_delivered_to_each_enabled_endpoint_subscribed_to_it, |stor
         assert_eq!((d.delivery.event_type.as_str(), d.delivery.status), ("payout.created", DeliveryStatus::Pending));
         assert_eq!(d.tenant, t);
         assert!(d.event_data.contains("\"object\""), "{}", d.event_data);
-        assert_eq!(d.secret, "whsec_c2VjcmV0");
+        assert_eq!(d.secrets, ["whsec_c2VjcmV0"]);
     }
 });
 
@@ -268,4 +268,24 @@ contract!(deliveries_are_listed_by_status_and_retried_with_their_event, |store| 
         store.retry_delivery(&other, &e.id, &due[0].delivery.id, later, None).await,
         Err(StoreError::NotFound)
     ));
+});
+
+contract!(a_rotated_out_secret_signs_beside_the_new_one_until_its_time, |store| {
+    let t = tenant(&store).await;
+    let e = endpoint(&store, &t, &["*"], true).await;
+    let now = Timestamp::now();
+    let until = now.plus_millis(86_400_000);
+    let rotated = store.rotate_webhook_secret(&t, &e.id, "whsec_bmV3", now, until, None).await.unwrap();
+    assert_eq!(rotated.secret, "whsec_bmV3");
+    approved_payout(&store, &t).await;
+    approved_payout(&store, &t).await;
+    let inside = store.claim_deliveries(Timestamp::now(), 60_000, 1, &[]).await.unwrap();
+    assert_eq!(inside[0].secrets, ["whsec_bmV3", "whsec_c2VjcmV0"], "the new one first, then the old");
+    let after = store.claim_deliveries(until, 60_000, 1, &[]).await.unwrap();
+    assert_eq!(after[0].secrets, ["whsec_bmV3"]);
+    let twice = store.rotate_webhook_secret(&t, &e.id, "whsec_dGhpcmQ=", now, until, None).await.unwrap();
+    assert_eq!(twice.secret, "whsec_dGhpcmQ=");
+    let other = lajan_store::testing::test_tenant(&store).await;
+    let refused = store.rotate_webhook_secret(&other, &e.id, "whsec_eA==", now, until, None).await;
+    assert!(matches!(refused, Err(StoreError::NotFound)), "{refused:?}");
 });
