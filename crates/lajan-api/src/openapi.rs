@@ -90,6 +90,7 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::webhook_deliveries::list,
         routes::webhook_deliveries::fetch,
         routes::webhook_deliveries::retry,
+        routes::webhook_deliveries::recover,
         routes::sandbox::balances,
         routes::sandbox::top_up,
         routes::sandbox::pay,

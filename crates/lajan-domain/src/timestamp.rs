@@ -48,6 +48,13 @@ impl Timestamp {
         }
     }
 
+    /// An instant a request names, such as the start of a window: RFC 3339 with an offset.
+    pub fn parse_rfc3339(raw: &str) -> Result<Self, String> {
+        raw.parse::<jiff::Timestamp>()
+            .map(|t| Timestamp(t.as_millisecond()))
+            .map_err(|_| "must be an RFC 3339 timestamp with an offset, like 2026-12-01T00:00:00Z".into())
+    }
+
     pub const fn plus_millis(self, ms: i64) -> Self {
         Timestamp(self.0.saturating_add(ms))
     }

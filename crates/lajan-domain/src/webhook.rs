@@ -222,6 +222,43 @@ pub fn retry_wait(tries: i64, jitter_permille: i64, retry_after_ms: Option<i64>,
     Some(wait / divisor.max(1))
 }
 
+/// How far back a recovery may reach.
+pub const RECOVERY_LIMIT_MS: i64 = 14 * 24 * 60 * 60 * 1000;
+
+/// The window of a recovery: failed deliveries created from `since` (at most 14 days before
+/// `now`) until `until` (default `now`, after `since`). Every bad field at once.
+pub fn recovery_window(
+    since: Option<&str>,
+    until: Option<&str>,
+    now: Timestamp,
+) -> Result<(Timestamp, Timestamp), Invalid> {
+    let mut errors = FieldErrors::new();
+    let since = match since {
+        None => errors.take("since", Err::<Timestamp, _>("is required".to_owned())),
+        Some(raw) => errors.take(
+            "since",
+            Timestamp::parse_rfc3339(raw).and_then(|t| {
+                if t.as_millis() < now.as_millis() - RECOVERY_LIMIT_MS {
+                    Err("must be within the last 14 days".to_owned())
+                } else {
+                    Ok(t)
+                }
+            }),
+        ),
+    };
+    let until = match until {
+        None => Some(now),
+        Some(raw) => errors.take("until", Timestamp::parse_rfc3339(raw)),
+    };
+    if let (Some(since), Some(until)) = (since, until)
+        && until.as_millis() <= since.as_millis()
+    {
+        errors.add("until", "must be after since");
+    }
+    errors.finish()?;
+    Ok((since.unwrap_or(now), until.unwrap_or(now)))
+}
+
 /// Where a delivery stands: still to be sent (or sent again), delivered, or given up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DeliveryStatus {
@@ -405,5 +442,20 @@ mod tests {
             DeliveryOutcome::Retry { retry_at: Timestamp::from_millis(6_000) }
         );
         assert_eq!(DeliveryOutcome::after_failure(8, at, 0, None, 1), DeliveryOutcome::Failed);
+    }
+
+    #[test]
+    fn a_recovery_window_reaches_back_fourteen_days_at_most() {
+        let now = Timestamp::parse_rfc3339("2026-11-25T12:00:00Z").unwrap();
+        let (since, until) = recovery_window(Some("2026-11-20T00:00:00Z"), None, now).unwrap();
+        assert_eq!((since.to_string().as_str(), until), ("2026-11-20T00:00:00.000Z", now));
+        assert!(recovery_window(Some("2026-11-11T12:00:00Z"), Some("2026-11-12T00:00:00+01:00"), now).is_ok());
+        let fields = |e: Invalid| e.details.into_iter().map(|d| d.field).collect::<Vec<_>>();
+        assert_eq!(fields(recovery_window(Some("2026-11-11T11:59:59Z"), None, now).unwrap_err()), ["since"]);
+        assert_eq!(fields(recovery_window(None, Some("yesterday"), now).unwrap_err()), ["since", "until"]);
+        assert_eq!(
+            fields(recovery_window(Some("2026-11-24T00:00:00Z"), Some("2026-11-23T00:00:00Z"), now).unwrap_err()),
+            ["until"]
+        );
     }
 }

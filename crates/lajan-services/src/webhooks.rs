@@ -5,7 +5,7 @@ use crate::events::webhook_endpoint_event;
 use crate::{ServiceError, ServiceResult, Services};
 use base64::Engine;
 use lajan_domain::id::IdKind;
-use lajan_domain::webhook::{Delivery, EndpointInput, EndpointPatchInput, WebhookEndpoint};
+use lajan_domain::webhook::{Delivery, EndpointInput, EndpointPatchInput, WebhookEndpoint, recovery_window};
 use lajan_domain::{Tenant, Timestamp};
 use lajan_store::IdempotentResponse;
 
@@ -98,5 +98,26 @@ impl Services {
             .rotate_webhook_secret(tenant, id, &new_secret()?, now, until, idempotency)
             .await
             .map_err(ServiceError::not_found_as("webhook endpoint"))
+    }
+
+    /// Sends again every failed delivery of the endpoint in the window (at most 14 days back),
+    /// each with its `webhook-id`; answers how many.
+    pub async fn recover_deliveries(
+        &self,
+        tenant: &Tenant,
+        endpoint_id: &str,
+        since: Option<&str>,
+        until: Option<&str>,
+        idempotency: Option<IdempotentResponse<'_, u64>>,
+    ) -> ServiceResult<u64> {
+        let now = Timestamp::now();
+        let (since, until) = recovery_window(since, until, now)?;
+        let recovered = self
+            .store
+            .recover_deliveries(tenant, endpoint_id, since, until, now, idempotency)
+            .await
+            .map_err(ServiceError::not_found_as("webhook endpoint"))?;
+        self.nudges.deliveries_due();
+        Ok(recovered)
     }
 }

@@ -73,6 +73,19 @@ pub trait DeliveryStore: Send + Sync {
         idempotency: Option<IdempotentResponse<'_, Delivery>>,
     ) -> StoreResult<Delivery>;
 
+    /// Makes every failed delivery of the endpoint created in `[since, until)` due at `now`,
+    /// keeping each one's event (so its `webhook-id`); answers how many. `NotFound` when the
+    /// endpoint is not the tenant's.
+    async fn recover_deliveries(
+        &self,
+        tenant: &Tenant,
+        endpoint_id: &str,
+        since: Timestamp,
+        until: Timestamp,
+        now: Timestamp,
+        idempotency: Option<IdempotentResponse<'_, u64>>,
+    ) -> StoreResult<u64>;
+
     /// The attempts of a delivery of `tenant`, oldest first.
     async fn delivery_attempts(&self, tenant: &Tenant, delivery_id: &str) -> StoreResult<Vec<DeliveryAttempt>>;
 }

@@ -403,6 +403,32 @@ impl DeliveryStore for ThisStore {
         Ok(delivery)
     }
 
+    async fn recover_deliveries(
+        &self,
+        tenant: &Tenant,
+        endpoint_id: &str,
+        since: Timestamp,
+        until: Timestamp,
+        now: Timestamp,
+        idempotency: Option<IdempotentResponse<'_, u64>>,
+    ) -> StoreResult<u64> {
+        let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
+        lock_tenant_row(&mut tx, "webhook_endpoints", tenant, endpoint_id).await?;
+        let recovered = sqlx::query(
+            "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $1, lease_token = NULL, updated_at = $1
+             WHERE endpoint_id = $2 AND status = 'failed' AND created_at >= $3 AND created_at < $4",
+        )
+        .bind(now.as_millis())
+        .bind(endpoint_id)
+        .bind(since.as_millis())
+        .bind(until.as_millis())
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        self.commit_keyed(tx, tenant, idempotency.as_ref(), &recovered).await?;
+        Ok(recovered)
+    }
+
     async fn delivery_attempts(&self, tenant: &Tenant, delivery_id: &str) -> StoreResult<Vec<DeliveryAttempt>> {
         let rows = sqlx::query(
             "SELECT a.attempt_number, a.at, a.http_status, a.error, a.duration_ms, a.response_body

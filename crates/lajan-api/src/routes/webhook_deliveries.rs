@@ -1,11 +1,12 @@
 //! An endpoint's deliveries: `GET /webhook-endpoints/{id}/deliveries`, `GET .../deliveries/{deliveryId}`
-//! with every attempt, and `POST .../deliveries/{deliveryId}/retry`.
+//! with every attempt, `POST .../deliveries/{deliveryId}/retry`, and `POST .../recover` for every
+//! failed delivery of a window.
 
 use super::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{WebhookEndpointsRead, WebhookEndpointsWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{ApiQuery, Pagination};
+use crate::extract::{ApiJson, ApiQuery, Pagination};
 use crate::idempotency::{Idempotency, json_bytes};
 use crate::state::AppState;
 use axum::extract::{FromRequestParts, Path, State};
@@ -24,6 +25,7 @@ pub fn routes() -> Router<AppState> {
         .route("/webhook-endpoints/{id}/deliveries", get(list))
         .route("/webhook-endpoints/{id}/deliveries/{delivery_id}", get(fetch))
         .route("/webhook-endpoints/{id}/deliveries/{delivery_id}/retry", post(retry))
+        .route("/webhook-endpoints/{id}/recover", post(recover))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -124,4 +126,43 @@ pub async fn retry(
     let answer = idempotency.respond(StatusCode::ACCEPTED, &render);
     let delivery = state.services.retry_delivery(auth.tenant(), &path.endpoint_id, &path.delivery_id, answer).await?;
     Ok((StatusCode::ACCEPTED, Json(DeliveryView::from(&delivery))))
+}
+
+/// The window of a recovery: failed deliveries created from `since` until `until`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RecoverDeliveries {
+    /// RFC 3339, at most 14 days ago.
+    #[schema(required = true, example = "2026-11-20T00:00:00Z")]
+    pub since: Option<String>,
+    /// RFC 3339, after `since`; default now.
+    pub until: Option<String>,
+}
+
+/// How many failed deliveries are due again.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Recovered {
+    pub recovered: u64,
+}
+
+#[utoipa::path(post, path = "/v1/webhook-endpoints/{id}/recover", tag = "Webhook endpoints",
+    params(("id" = String, Path), IdempotencyKeyHeader), request_body = RecoverDeliveries,
+    responses((status = 202, body = Recovered, description = "Every failed delivery of the window is due now, each with its webhook-id"),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 415, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn recover(
+    auth: Authed<WebhookEndpointsWrite>,
+    State(state): State<AppState>,
+    idempotency: Idempotency,
+    ResourceId(id): ResourceId,
+    ApiJson(body): ApiJson<RecoverDeliveries>,
+) -> ApiResult<(StatusCode, Json<Recovered>)> {
+    let render = |n: &u64| json_bytes(&Recovered { recovered: *n });
+    let answer = idempotency.respond(StatusCode::ACCEPTED, &render);
+    let recovered = state
+        .services
+        .recover_deliveries(auth.tenant(), &id, body.since.as_deref(), body.until.as_deref(), answer)
+        .await?;
+    Ok((StatusCode::ACCEPTED, Json(Recovered { recovered })))
 }

@@ -206,3 +206,59 @@ api_test!(no_more_than_the_global_bound_are_in_flight, one_at_a_time(), |app| {
     assert_eq!(deliver(app, Timestamp::now()).await, 1, "the slot is free again");
     assert_eq!(receiver.received().len(), 2);
 });
+
+api_test!(recovery_sends_every_failed_delivery_of_a_window_again, |app| {
+    let receiver = WebhookReceiver::start().await;
+    let (endpoint, _) = subscribe(app, &receiver.url("/h"), json!(["client.created"])).await;
+    for name in ["A", "B"] {
+        app.post("/v1/clients", &json!({ "firstName": name, "lastName": "Z" })).await;
+    }
+    let store = app.store();
+    let attempt = |at| lajan_domain::webhook::DeliveryAttempt {
+        attempt_number: 0,
+        at,
+        http_status: Some(500),
+        error: None,
+        duration_ms: 1,
+        response_body: None,
+    };
+    for due in store.claim_deliveries(Timestamp::now(), 60_000, 10, &[]).await.unwrap() {
+        let failed = lajan_domain::webhook::DeliveryOutcome::Failed;
+        store.finish_delivery(&due.delivery.id, &due.lease, &attempt(Timestamp::now()), &failed).await.unwrap();
+    }
+    let after_them = jiff::Timestamp::now().checked_add(jiff::SignedDuration::from_millis(5)).unwrap().to_string();
+    tokio::time::sleep(Duration::from_millis(10)).await;
+    let path = format!("/v1/webhook-endpoints/{endpoint}/recover");
+    let r = app.post(&path, &json!({ "since": after_them })).await;
+    assert_eq!(
+        (r.status().as_u16(), r.json::<Value>().await.unwrap()),
+        (202, json!({ "recovered": 0 })),
+        "outside the window"
+    );
+
+    let hour_ago = jiff::Timestamp::now().checked_sub(jiff::SignedDuration::from_hours(1)).unwrap().to_string();
+    let r = app.post(&format!("/v1/mfi{}", &path[3..]), &json!({ "since": hour_ago })).await;
+    assert_eq!((r.status().as_u16(), r.json::<Value>().await.unwrap()), (202, json!({ "recovered": 2 })));
+    assert_eq!(deliver(app, Timestamp::now()).await, 2, "due at once");
+    let events: Value = app.get("/v1/events?type=client.created").await.json().await.unwrap();
+    let mut sent: Vec<String> = receiver.received().iter().map(|w| w.header("webhook-id")).collect();
+    let mut ids: Vec<String> =
+        events["data"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap().to_owned()).collect();
+    sent.sort();
+    ids.sort();
+    assert_eq!(sent, ids, "each with its original webhook-id");
+    let r = app.post(&path, &json!({ "since": hour_ago })).await;
+    assert_eq!(r.json::<Value>().await.unwrap(), json!({ "recovered": 0 }), "delivered ones are not failed");
+
+    let too_old = jiff::Timestamp::now().checked_sub(jiff::SignedDuration::from_hours(15 * 24)).unwrap().to_string();
+    for body in [
+        json!({}),
+        json!({ "since": too_old }),
+        json!({ "since": "last week" }),
+        json!({ "since": hour_ago, "until": hour_ago }),
+    ] {
+        let r = app.post(&path, &body).await;
+        assert_eq!(r.status(), 400, "{body}");
+    }
+    assert_eq!(app.post("/v1/webhook-endpoints/we_nope/recover", &json!({ "since": hour_ago })).await.status(), 404);
+});
