@@ -259,6 +259,15 @@ pub fn recovery_window(
     Ok((since.unwrap_or(now), until.unwrap_or(now)))
 }
 
+/// How long an endpoint may fail without a single success before it is disabled.
+pub const SILENCE_LIMIT_MS: i64 = 5 * 24 * 60 * 60 * 1000;
+
+/// Whether an endpoint whose answers have all been failures since `failing_since` should be
+/// disabled after one more failure at `at`.
+pub fn silent_too_long(failing_since: Timestamp, at: Timestamp) -> bool {
+    at.as_millis() - failing_since.as_millis() >= SILENCE_LIMIT_MS
+}
+
 /// Where a delivery stands: still to be sent (or sent again), delivered, or given up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DeliveryStatus {
@@ -329,6 +338,8 @@ pub enum DeliveryOutcome {
     },
     /// Given up: no more tries.
     Failed,
+    /// The endpoint said it is gone (410): the delivery fails and the endpoint is disabled.
+    Gone,
 }
 
 impl DeliveryOutcome {

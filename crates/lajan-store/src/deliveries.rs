@@ -29,24 +29,17 @@ pub trait DeliveryStore: Send + Sync {
     async fn deliveries_due(&self, now: Timestamp) -> StoreResult<bool>;
 
     /// Records an attempt of a delivery (always: it happened) and, while `lease` holds the
-    /// delivery, moves it as `outcome` says and releases it. Returns the delivery as it is now.
+    /// delivery, moves it as `outcome` says and releases it. The endpoint is disabled, with the
+    /// event `disabled` builds (`webhook_endpoint.disabled`, fanned out to the organization's
+    /// other endpoints), when the outcome is `Gone` or when this failure makes five days of
+    /// failures without a success. Returns the delivery as it is now.
     async fn finish_delivery(
         &self,
         id: &str,
         lease: &str,
         attempt: &DeliveryAttempt,
         outcome: &DeliveryOutcome,
-    ) -> StoreResult<Delivery>;
-
-    /// Records the attempt whose answer said the endpoint is gone (410): while `lease` holds the
-    /// delivery, it fails, its endpoint is disabled and `event` (`webhook_endpoint.disabled`)
-    /// is recorded, fanned out to the organization's other endpoints. Returns the delivery.
-    async fn disable_endpoint_of(
-        &self,
-        id: &str,
-        lease: &str,
-        attempt: &DeliveryAttempt,
-        event: EventFor<'_, WebhookEndpoint>,
+        disabled: EventFor<'_, WebhookEndpoint>,
     ) -> StoreResult<Delivery>;
 
     /// The deliveries of an endpoint of `tenant`, newest first, optionally of one status.

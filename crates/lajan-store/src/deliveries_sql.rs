@@ -4,7 +4,8 @@
 
 use crate::deliveries::{DeliveryStore, DueDelivery};
 use lajan_domain::webhook::{
-    Delivery, DeliveryAttempt, DeliveryOutcome as WebhookOutcome, DeliveryStatus, WebhookEndpoint, subscribed,
+    Delivery, DeliveryAttempt, DeliveryOutcome as WebhookOutcome, DeliveryStatus, WebhookEndpoint, silent_too_long,
+    subscribed,
 };
 
 macro_rules! delivery_columns {
@@ -178,6 +179,54 @@ async fn settle_delivery(
     Ok(())
 }
 
+/// Records on the endpoint of delivery `id` whether its answer at `at` was a success; answers
+/// the endpoint's tenant, id, and since when it has only failed (`None` after a success).
+async fn note_answer(
+    tx: &mut Tx,
+    id: &str,
+    delivered: bool,
+    at: Timestamp,
+) -> StoreResult<(Tenant, String, Option<Timestamp>)> {
+    let row = sqlx::query("SELECT endpoint_id, org_id, env FROM webhook_deliveries WHERE id = $1")
+        .bind(id)
+        .fetch_one(&mut **tx)
+        .await?;
+    let tenant = Tenant::new(row.try_get::<String, _>("org_id")?, env_of(&row)?);
+    let endpoint_id: String = row.try_get("endpoint_id")?;
+    let failing_since: Option<i64> = sqlx::query_scalar(
+        "UPDATE webhook_endpoints SET failing_since = CASE WHEN $1 THEN NULL ELSE COALESCE(failing_since, $2) END
+         WHERE id = $3 RETURNING failing_since",
+    )
+    .bind(delivered)
+    .bind(at.as_millis())
+    .bind(&endpoint_id)
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok((tenant, endpoint_id, failing_since.map(ts)))
+}
+
+/// Disables the endpoint and records `event` for it, once: an endpoint already disabled (two
+/// deliveries answered 410 at once) is left as it is, and said nothing more of.
+async fn disable_endpoint(
+    tx: &mut Tx,
+    tenant: &Tenant,
+    endpoint_id: &str,
+    at: Timestamp,
+    event: EventFor<'_, WebhookEndpoint>,
+) -> StoreResult<()> {
+    let disabled = sqlx::query("UPDATE webhook_endpoints SET enabled = FALSE, updated_at = $1 WHERE id = $2 AND enabled")
+        .bind(at.as_millis())
+        .bind(endpoint_id)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+    if disabled > 0 {
+        let endpoint = endpoint_of(tx, tenant, endpoint_id).await?.ok_or(StoreError::NotFound)?;
+        insert_event(tx, tenant, at, &event(&endpoint)).await?;
+    }
+    Ok(())
+}
+
 /// A delivery by id, whoever's it is (the dispatcher's view).
 async fn delivery_by_id(tx: &mut Tx, id: &str) -> StoreResult<Delivery> {
     let row = sqlx::query(concat!(
@@ -287,6 +336,7 @@ impl DeliveryStore for ThisStore {
         lease: &str,
         attempt: &DeliveryAttempt,
         outcome: &WebhookOutcome,
+        disabled: EventFor<'_, WebhookEndpoint>,
     ) -> StoreResult<Delivery> {
         let mut tx = self.begin_write().await?;
         let (number, held) = record_attempt(&mut tx, id, lease, attempt).await?;
@@ -294,43 +344,14 @@ impl DeliveryStore for ThisStore {
             let (status, next) = match outcome {
                 WebhookOutcome::Delivered => (DeliveryStatus::Delivered, attempt.at),
                 WebhookOutcome::Retry { retry_at } => (DeliveryStatus::Pending, *retry_at),
-                WebhookOutcome::Failed => (DeliveryStatus::Failed, attempt.at),
+                WebhookOutcome::Failed | WebhookOutcome::Gone => (DeliveryStatus::Failed, attempt.at),
             };
             settle_delivery(&mut tx, id, status, next, number, attempt.at).await?;
-        }
-        let delivery = delivery_by_id(&mut tx, id).await?;
-        self.commit(tx).await?;
-        Ok(delivery)
-    }
-
-    async fn disable_endpoint_of(
-        &self,
-        id: &str,
-        lease: &str,
-        attempt: &DeliveryAttempt,
-        event: EventFor<'_, WebhookEndpoint>,
-    ) -> StoreResult<Delivery> {
-        let mut tx = self.begin_write().await?;
-        let (number, held) = record_attempt(&mut tx, id, lease, attempt).await?;
-        if held {
-            settle_delivery(&mut tx, id, DeliveryStatus::Failed, attempt.at, number, attempt.at).await?;
-            let row = sqlx::query("SELECT endpoint_id, org_id, env FROM webhook_deliveries WHERE id = $1")
-                .bind(id)
-                .fetch_one(&mut *tx)
-                .await?;
-            let tenant = Tenant::new(row.try_get::<String, _>("org_id")?, env_of(&row)?);
-            let endpoint_id: String = row.try_get("endpoint_id")?;
-            let disabled =
-                sqlx::query("UPDATE webhook_endpoints SET enabled = FALSE, updated_at = $1 WHERE id = $2 AND enabled")
-                    .bind(attempt.at.as_millis())
-                    .bind(&endpoint_id)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected();
-            // Two deliveries answered 410 at once: the endpoint is disabled, and said so, once.
-            if disabled > 0 {
-                let endpoint = endpoint_of(&mut tx, &tenant, &endpoint_id).await?.ok_or(StoreError::NotFound)?;
-                insert_event(&mut tx, &tenant, attempt.at, &event(&endpoint)).await?;
+            let delivered = *outcome == WebhookOutcome::Delivered;
+            let (tenant, endpoint_id, failing_since) = note_answer(&mut tx, id, delivered, attempt.at).await?;
+            let silent = failing_since.is_some_and(|since| silent_too_long(since, attempt.at));
+            if *outcome == WebhookOutcome::Gone || silent {
+                disable_endpoint(&mut tx, &tenant, &endpoint_id, attempt.at, disabled).await?;
             }
         }
         let delivery = delivery_by_id(&mut tx, id).await?;

@@ -140,12 +140,17 @@ impl WebhookStore for ThisStore {
         lock_tenant_row(&mut tx, "webhook_endpoints", tenant, id).await?;
         let before = endpoint_of(&mut tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
         let mut after = patch.apply(&before, at);
-        sqlx::query("UPDATE webhook_endpoints SET url = $1, description = $2, enabled = $3, updated_at = $4 WHERE id = $5")
-            .bind(&after.url)
-            .bind(&after.description)
-            .bind(after.enabled)
-            .bind(after.updated_at.as_millis())
-            .bind(id)
+        // Enabling again starts the five days of silence over.
+        sqlx::query(
+            "UPDATE webhook_endpoints SET url = $1, description = $2, enabled = $3, updated_at = $4,
+                    failing_since = CASE WHEN $3 AND NOT enabled THEN NULL ELSE failing_since END
+             WHERE id = $5",
+        )
+        .bind(&after.url)
+        .bind(&after.description)
+        .bind(after.enabled)
+        .bind(after.updated_at.as_millis())
+        .bind(id)
             .execute(&mut *tx)
             .await?;
         if after.events != before.events {

@@ -2,7 +2,8 @@
 //! [`WebhookConfig::concurrency`] at once and [`WebhookConfig::endpoint_concurrency`] per endpoint,
 //! so one slow endpoint holds its own slots and nobody else's. Each answer is recorded as an
 //! attempt and moves the delivery: any 2xx delivers, 410 disables the endpoint, anything else
-//! (a 3xx included: redirects are not followed) is tried again on the schedule, then fails.
+//! (a 3xx included: redirects are not followed) is tried again on the schedule, then fails; five
+//! days of failures without a success disable the endpoint too.
 
 use crate::Workers;
 use crate::webhook_post::post;
@@ -127,7 +128,9 @@ impl Workers {
         let mut give_back = Vec::new();
         for due in claimed {
             match dispatcher.reserve(&due.delivery.endpoint_id) {
-                Some(slot) => sends.push(tokio::spawn(deliver(self.services.clone(), dispatcher.clone(), due, slot))),
+                Some(slot) => {
+                    sends.push(tokio::spawn(deliver(self.services.clone(), dispatcher.clone(), due, slot, now)))
+                }
                 None => give_back.push(due.delivery.id),
             }
         }
@@ -147,9 +150,10 @@ impl Workers {
 }
 
 /// Sends one claimed delivery and records what came of it.
-async fn deliver(services: Arc<Services>, dispatcher: Arc<Dispatcher>, due: DueDelivery, slot: Slot) {
+/// `at` is the step's clock (tests move it): the attempt's time, from which its retry is counted.
+async fn deliver(services: Arc<Services>, dispatcher: Arc<Dispatcher>, due: DueDelivery, slot: Slot, at: Timestamp) {
     let config = &dispatcher.config;
-    let at = Timestamp::now();
+    let disabled = webhook_endpoint_event("webhook_endpoint.disabled");
     let (id, lease) = (&due.delivery.id, &due.lease);
     let store = &services.store;
     let recorded = match body_of(&due) {
@@ -164,12 +168,9 @@ async fn deliver(services: Arc<Services>, dispatcher: Arc<Dispatcher>, due: DueD
                 duration_ms: answer.duration_ms,
                 response_body: answer.body,
             };
-            match answer.status {
-                Some(200..=299) => store.finish_delivery(id, lease, &attempt, &DeliveryOutcome::Delivered).await,
-                Some(410) => {
-                    let event = webhook_endpoint_event("webhook_endpoint.disabled");
-                    store.disable_endpoint_of(id, lease, &attempt, &event).await
-                }
+            let outcome = match answer.status {
+                Some(200..=299) => DeliveryOutcome::Delivered,
+                Some(410) => DeliveryOutcome::Gone,
                 status => {
                     let retry_after = answer.retry_after_ms.filter(|_| matches!(status, Some(429 | 503)));
                     let divisor = match due.tenant.env {
@@ -178,10 +179,10 @@ async fn deliver(services: Arc<Services>, dispatcher: Arc<Dispatcher>, due: DueD
                     };
                     let jitter = rand::random_range(-200..=200);
                     let tries = due.delivery.attempts + 1;
-                    let outcome = DeliveryOutcome::after_failure(tries, at, jitter, retry_after, divisor);
-                    store.finish_delivery(id, lease, &attempt, &outcome).await
+                    DeliveryOutcome::after_failure(tries, at, jitter, retry_after, divisor)
                 }
-            }
+            };
+            store.finish_delivery(id, lease, &attempt, &outcome, &disabled).await
         }
         Err(e) => {
             let attempt = DeliveryAttempt {
@@ -192,7 +193,7 @@ async fn deliver(services: Arc<Services>, dispatcher: Arc<Dispatcher>, due: DueD
                 duration_ms: 0,
                 response_body: None,
             };
-            store.finish_delivery(id, lease, &attempt, &DeliveryOutcome::Failed).await
+            store.finish_delivery(id, lease, &attempt, &DeliveryOutcome::Failed, &disabled).await
         }
     };
     if let Err(e) = recorded {

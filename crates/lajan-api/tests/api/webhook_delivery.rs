@@ -224,7 +224,11 @@ api_test!(recovery_sends_every_failed_delivery_of_a_window_again, |app| {
     };
     for due in store.claim_deliveries(Timestamp::now(), 60_000, 10, &[]).await.unwrap() {
         let failed = lajan_domain::webhook::DeliveryOutcome::Failed;
-        store.finish_delivery(&due.delivery.id, &due.lease, &attempt(Timestamp::now()), &failed).await.unwrap();
+        let disabled = lajan_services::events::webhook_endpoint_event("webhook_endpoint.disabled");
+        store
+            .finish_delivery(&due.delivery.id, &due.lease, &attempt(Timestamp::now()), &failed, &disabled)
+            .await
+            .unwrap();
     }
     let after_them = jiff::Timestamp::now().checked_add(jiff::SignedDuration::from_millis(5)).unwrap().to_string();
     tokio::time::sleep(Duration::from_millis(10)).await;

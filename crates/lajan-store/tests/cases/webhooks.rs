@@ -26,6 +26,14 @@ async fn endpoint(store: &Arc<dyn Store>, tenant: &Tenant, events: &[&str], enab
     store.create_webhook_endpoint(tenant, &e, None).await.unwrap()
 }
 
+/// The `webhook_endpoint.disabled` event, as the dispatcher builds it (here: id and state).
+fn disabled(e: &WebhookEndpoint) -> NewEvent {
+    NewEvent {
+        event_type: "webhook_endpoint.disabled",
+        object: serde_json::json!({ "id": e.id, "enabled": e.enabled }),
+    }
+}
+
 fn attempt(status: Option<i64>) -> DeliveryAttempt {
     DeliveryAttempt {
         attempt_number: 0,
@@ -87,17 +95,20 @@ contract!(deliveries_are_claimed_under_a_lease_and_every_attempt_is_kept, |store
     assert!(store.claim_deliveries(now, 60_000, 10, &[]).await.unwrap().is_empty(), "leased");
     let id = first[0].delivery.id.clone();
     let retry_at = now.plus_millis(5_000);
-    let d =
-        store.finish_delivery(&id, &first[0].lease, &attempt(Some(500)), &DeliveryOutcome::Retry { retry_at }).await;
+    let d = store
+        .finish_delivery(&id, &first[0].lease, &attempt(Some(500)), &DeliveryOutcome::Retry { retry_at }, &disabled)
+        .await;
     let d = d.unwrap();
     assert_eq!((d.status, d.attempts, d.next_attempt_at), (DeliveryStatus::Pending, 1, retry_at));
     assert!(store.claim_deliveries(now.plus_millis(1_000), 60_000, 10, &[]).await.unwrap().is_empty());
     let second = store.claim_deliveries(retry_at, 60_000, 10, &[]).await.unwrap();
     assert_eq!(second.len(), 1);
     // The first claim's late answer is kept as an attempt and moves nothing.
-    let late = store.finish_delivery(&id, &first[0].lease, &attempt(None), &DeliveryOutcome::Failed).await.unwrap();
+    let late =
+        store.finish_delivery(&id, &first[0].lease, &attempt(None), &DeliveryOutcome::Failed, &disabled).await.unwrap();
     assert_eq!(late.status, DeliveryStatus::Pending);
-    let done = store.finish_delivery(&id, &second[0].lease, &attempt(Some(204)), &DeliveryOutcome::Delivered).await;
+    let done =
+        store.finish_delivery(&id, &second[0].lease, &attempt(Some(204)), &DeliveryOutcome::Delivered, &disabled).await;
     assert_eq!(done.unwrap().status, DeliveryStatus::Delivered);
     let attempts = store.delivery_attempts(&t, &id).await.unwrap();
     let seen: Vec<_> = attempts.iter().map(|a| (a.attempt_number, a.http_status)).collect();
@@ -204,15 +215,15 @@ contract!(a_gone_endpoint_is_disabled_with_its_event, |store| {
     approved_payout(&store, &t).await;
     let due = store.claim_deliveries(Timestamp::now(), 60_000, 10, &[]).await.unwrap();
     assert_eq!(due.len(), 2);
-    let disabled = |e: &WebhookEndpoint| NewEvent {
-        event_type: "webhook_endpoint.disabled",
-        object: serde_json::json!({ "id": e.id, "enabled": e.enabled }),
-    };
-    let d =
-        store.disable_endpoint_of(&due[0].delivery.id, &due[0].lease, &attempt(Some(410)), &disabled).await.unwrap();
+    let d = store
+        .finish_delivery(&due[0].delivery.id, &due[0].lease, &attempt(Some(410)), &DeliveryOutcome::Gone, &disabled)
+        .await
+        .unwrap();
     assert_eq!((d.status, d.attempts), (DeliveryStatus::Failed, 1));
     assert!(!store.get_webhook_endpoint(&t, &gone.id).await.unwrap().unwrap().enabled);
-    let again = store.disable_endpoint_of(&due[1].delivery.id, &due[1].lease, &attempt(Some(410)), &disabled).await;
+    let again = store
+        .finish_delivery(&due[1].delivery.id, &due[1].lease, &attempt(Some(410)), &DeliveryOutcome::Gone, &disabled)
+        .await;
     assert_eq!(
         again.unwrap().status,
         DeliveryStatus::Failed,
@@ -236,7 +247,7 @@ contract!(deliveries_are_listed_by_status_and_retried_with_their_event, |store| 
     let due = store.claim_deliveries(now, 60_000, 10, &[]).await.unwrap();
     assert_eq!(due.len(), 2);
     store
-        .finish_delivery(&due[0].delivery.id, &due[0].lease, &attempt(Some(500)), &DeliveryOutcome::Failed)
+        .finish_delivery(&due[0].delivery.id, &due[0].lease, &attempt(Some(500)), &DeliveryOutcome::Failed, &disabled)
         .await
         .unwrap();
     let all = store.list_deliveries(&t, &e.id, None, PageRequest::default()).await.unwrap();
@@ -288,4 +299,34 @@ contract!(a_rotated_out_secret_signs_beside_the_new_one_until_its_time, |store| 
     let other = lajan_store::testing::test_tenant(&store).await;
     let refused = store.rotate_webhook_secret(&other, &e.id, "whsec_eA==", now, until, None).await;
     assert!(matches!(refused, Err(StoreError::NotFound)), "{refused:?}");
+});
+
+contract!(five_days_of_failures_without_a_success_disable_the_endpoint, |store| {
+    let t = tenant(&store).await;
+    let e = endpoint(&store, &t, &["payout.*"], true).await;
+    let watcher = endpoint(&store, &t, &["webhook_endpoint.disabled"], true).await;
+    let t0 = Timestamp::now();
+    let day = 86_400_000;
+    let answer_at = |status: Option<i64>, at: Timestamp| DeliveryAttempt { at, ..attempt(status) };
+    let fail_at = |at: Timestamp| DeliveryOutcome::Retry { retry_at: at.plus_millis(1) };
+    let send = async |status: Option<i64>, at: Timestamp| {
+        approved_payout(&store, &t).await;
+        let due = store.claim_deliveries(at, 60_000, 10, std::slice::from_ref(&watcher.id)).await.unwrap();
+        for d in &due {
+            let outcome = if status == Some(200) { DeliveryOutcome::Delivered } else { fail_at(at) };
+            store.finish_delivery(&d.delivery.id, &d.lease, &answer_at(status, at), &outcome, &disabled).await.unwrap();
+        }
+        store.get_webhook_endpoint(&t, &e.id).await.unwrap().unwrap().enabled
+    };
+    assert!(send(Some(500), t0).await);
+    assert!(send(Some(200), t0.plus_millis(day)).await, "a success");
+    assert!(send(Some(500), t0.plus_millis(2 * day)).await, "the silence starts again here");
+    assert!(send(None, t0.plus_millis(6 * day)).await, "four days of failures are not five");
+    assert!(!send(Some(503), t0.plus_millis(7 * day)).await, "five days without a success");
+    let told = store.claim_deliveries(t0.plus_millis(8 * day), 60_000, 100, &[]).await.unwrap();
+    assert_eq!(told.iter().filter(|d| d.delivery.event_type == "webhook_endpoint.disabled").count(), 1);
+
+    let on = EndpointPatch { enabled: Some(true), ..Default::default() };
+    store.update_webhook_endpoint(&t, &e.id, &on, t0.plus_millis(8 * day)).await.unwrap();
+    assert!(send(Some(500), t0.plus_millis(9 * day)).await, "enabling again starts the count over");
 });
