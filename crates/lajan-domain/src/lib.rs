@@ -40,6 +40,7 @@ pub mod id;
 pub mod invoice;
 pub mod message;
 pub mod money;
+pub mod network;
 pub mod org;
 pub mod pagination;
 pub mod payment;

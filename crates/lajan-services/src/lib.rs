@@ -19,6 +19,7 @@ pub mod payouts;
 pub mod sandbox;
 pub mod settings;
 pub mod views;
+pub mod webhook_guard;
 pub mod webhooks;
 
 pub use error::{ServiceError, ServiceResult};
@@ -30,6 +31,7 @@ use lajan_ledger::{Ledger, Ledgers};
 use lajan_store::Store;
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use webhook_guard::{HostResolver, SystemResolver};
 
 /// What the use cases need to know about the deployment.
 #[derive(Debug, Clone)]
@@ -42,6 +44,9 @@ pub struct ServiceConfig {
     pub sandbox_ledger_close_ms: i64,
     /// The live Stellar network; without it live payouts wait and live payments are not watched.
     pub live_ledger: Option<LiveLedgerConfig>,
+    /// Resolves live webhook hosts, for the guard at create time and the dispatcher at connect
+    /// time (tests give names the answers they need).
+    pub resolver: Arc<dyn HostResolver>,
 }
 
 impl Default for ServiceConfig {
@@ -51,6 +56,7 @@ impl Default for ServiceConfig {
             live_asset_issuers: BTreeMap::new(),
             sandbox_ledger_close_ms: 1000,
             live_ledger: None,
+            resolver: Arc::new(SystemResolver),
         }
     }
 }

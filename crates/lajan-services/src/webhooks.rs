@@ -2,6 +2,7 @@
 //! test event. Deliveries themselves are written by the store with each event.
 
 use crate::events::webhook_endpoint_event;
+use crate::webhook_guard::check_live_url;
 use crate::{ServiceError, ServiceResult, Services};
 use base64::Engine;
 use lajan_domain::id::IdKind;
@@ -20,6 +21,14 @@ fn new_secret() -> ServiceResult<String> {
 }
 
 impl Services {
+    /// Live endpoints must be https and reach public addresses only; sandbox ones may be local.
+    async fn guard_url(&self, tenant: &Tenant, url: &str) -> ServiceResult<()> {
+        if tenant.env.is_live() {
+            check_live_url(&*self.config.resolver, url).await?;
+        }
+        Ok(())
+    }
+
     /// Validates the endpoint and stores it with a new secret.
     pub async fn create_webhook_endpoint(
         &self,
@@ -28,6 +37,7 @@ impl Services {
         idempotency: Option<IdempotentResponse<'_, WebhookEndpoint>>,
     ) -> ServiceResult<WebhookEndpoint> {
         let endpoint = input.into_endpoint(IdKind::WebhookEndpoint.generate(), new_secret()?, Timestamp::now())?;
+        self.guard_url(tenant, &endpoint.url).await?;
         Ok(self.store.create_webhook_endpoint(tenant, &endpoint, idempotency).await?)
     }
 
@@ -39,6 +49,9 @@ impl Services {
         patch: EndpointPatchInput,
     ) -> ServiceResult<WebhookEndpoint> {
         let patch = patch.parse()?;
+        if let Some(url) = &patch.url {
+            self.guard_url(tenant, url).await?;
+        }
         self.store
             .update_webhook_endpoint(tenant, id, &patch, Timestamp::now())
             .await

@@ -6,14 +6,16 @@
 //! days of failures without a success disable the endpoint too.
 
 use crate::Workers;
-use crate::webhook_post::post;
+use crate::webhook_post::{Answer, post};
 use lajan_domain::event::Event;
+use lajan_domain::network::{is_localhost, non_public};
 use lajan_domain::webhook::{DeliveryAttempt, DeliveryOutcome};
 use lajan_domain::{Environment, Timestamp};
 use lajan_services::Services;
 use lajan_services::error::error_chain;
 use lajan_services::events::webhook_endpoint_event;
 use lajan_services::views::events::EventView;
+use lajan_services::webhook_guard::{HostResolver, public_addresses};
 use lajan_store::{DueDelivery, StoreResult};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -49,23 +51,29 @@ impl Default for WebhookConfig {
     }
 }
 
-/// The HTTP client and the slots of the deliveries in flight.
+/// The HTTP clients and the slots of the deliveries in flight.
 pub struct Dispatcher {
+    /// For sandbox endpoints, which may be local (a developer's receiver on their machine).
     http: reqwest::Client,
+    /// For live endpoints: every name it dials is resolved through the guard.
+    live_http: reqwest::Client,
     config: WebhookConfig,
     slots: Arc<Semaphore>,
     per_endpoint: Arc<Mutex<HashMap<String, usize>>>,
 }
 
 impl Dispatcher {
-    pub fn new(config: WebhookConfig) -> anyhow::Result<Self> {
-        let http = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .timeout(config.timeout)
-            .user_agent(concat!("Lajan-Webhooks/", env!("CARGO_PKG_VERSION")))
-            .build()?;
+    pub fn new(config: WebhookConfig, resolver: Arc<dyn HostResolver>) -> anyhow::Result<Self> {
+        let builder = || {
+            reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .timeout(config.timeout)
+                .user_agent(concat!("Lajan-Webhooks/", env!("CARGO_PKG_VERSION")))
+        };
+        let http = builder().build()?;
+        let live_http = builder().dns_resolver(Arc::new(GuardedDns(resolver))).build()?;
         let slots = Arc::new(Semaphore::new(config.concurrency.max(1)));
-        Ok(Dispatcher { http, config, slots, per_endpoint: Arc::default() })
+        Ok(Dispatcher { http, live_http, config, slots, per_endpoint: Arc::default() })
     }
 
     fn counts(&self) -> MutexGuard<'_, HashMap<String, usize>> {
@@ -88,6 +96,36 @@ impl Dispatcher {
         let permit = self.slots.clone().try_acquire_owned().ok()?;
         counts.insert(endpoint_id.to_owned(), taken + 1);
         Some(Slot { _permit: permit, endpoint_id: endpoint_id.to_owned(), per_endpoint: self.per_endpoint.clone() })
+    }
+}
+
+/// The live client's resolver: answers only public addresses, or refuses the connection (a name
+/// that resolves to a private address, even once, is never dialled).
+struct GuardedDns(Arc<dyn HostResolver>);
+
+impl reqwest::dns::Resolve for GuardedDns {
+    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let resolver = self.0.clone();
+        Box::pin(async move {
+            let ips = public_addresses(&*resolver, name.as_str()).await.map_err(|why| format!("refused: {why}"))?;
+            let addrs: reqwest::dns::Addrs = Box::new(ips.into_iter().map(|ip| std::net::SocketAddr::new(ip, 0)));
+            Ok(addrs)
+        })
+    }
+}
+
+/// Why a live delivery may not be sent to `url` before any name is resolved: it must be https,
+/// and a host written as an address (which no resolver sees) must be public.
+fn live_refusal(url: &str) -> Option<String> {
+    let parsed = url::Url::parse(url).ok()?;
+    if parsed.scheme() != "https" {
+        return Some("refused: a live endpoint must use https".into());
+    }
+    match parsed.host()? {
+        url::Host::Domain(name) if !is_localhost(name) => None,
+        url::Host::Domain(name) => Some(format!("refused: {name} names this machine")),
+        url::Host::Ipv4(ip) => non_public(ip.into()).map(|why| format!("refused: {ip} is {why}")),
+        url::Host::Ipv6(ip) => non_public(ip.into()).map(|why| format!("refused: {ip} is {why}")),
     }
 }
 
@@ -156,10 +194,20 @@ async fn deliver(services: Arc<Services>, dispatcher: Arc<Dispatcher>, due: DueD
     let disabled = webhook_endpoint_event("webhook_endpoint.disabled");
     let (id, lease) = (&due.delivery.id, &due.lease);
     let store = &services.store;
+    let refused = match due.tenant.env {
+        Environment::Live => live_refusal(&due.url),
+        Environment::Test => None,
+    };
+    let http = match due.tenant.env {
+        Environment::Live => &dispatcher.live_http,
+        Environment::Test => &dispatcher.http,
+    };
     let recorded = match body_of(&due) {
         Ok(body) => {
-            let answer =
-                post(&dispatcher.http, &due.url, &due.secrets, &due.delivery.event_id, body, config.timeout).await;
+            let answer = match refused {
+                Some(why) => Answer::refused(why),
+                None => post(http, &due.url, &due.secrets, &due.delivery.event_id, body, config.timeout).await,
+            };
             let attempt = DeliveryAttempt {
                 attempt_number: 0,
                 at,
@@ -216,4 +264,24 @@ fn body_of(due: &DueDelivery) -> serde_json::Result<Vec<u8>> {
         data: due.event_data.clone(),
     };
     serde_json::to_vec(&EventView::from_event(event)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::live_refusal;
+
+    #[test]
+    fn live_deliveries_to_written_out_addresses_are_refused_before_dialling() {
+        assert_eq!(live_refusal("https://hooks.example.com/h"), None, "names go through the guarded resolver");
+        assert_eq!(live_refusal("https://93.184.216.34/h"), None);
+        for (url, says) in [
+            ("http://hooks.example.com/h", "https"),
+            ("https://10.0.0.1/h", "private"),
+            ("https://[::ffff:127.0.0.1]/h", "loopback"),
+            ("https://localhost/h", "this machine"),
+        ] {
+            let refusal = live_refusal(url).unwrap_or_default();
+            assert!(refusal.contains(says), "{url}: {refusal:?}");
+        }
+    }
 }

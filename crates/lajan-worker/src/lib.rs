@@ -113,7 +113,8 @@ impl Workers {
             Some(sms) => Arc::new(HttpSmsSender::new(sms.clone()).context("SMS configuration")?),
             None => Arc::new(Unconfigured("SMS (set LAJAN_SMS_BASE_URL)")),
         };
-        let dispatcher = Arc::new(Dispatcher::new(config.webhooks.clone()).context("webhook dispatcher")?);
+        let resolver = services.config.resolver.clone();
+        let dispatcher = Arc::new(Dispatcher::new(config.webhooks.clone(), resolver).context("webhook dispatcher")?);
         Ok(Workers { services, config, email, sms, dispatcher })
     }
 

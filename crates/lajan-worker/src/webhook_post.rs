@@ -94,6 +94,11 @@ pub async fn post(
 }
 
 impl Answer {
+    /// Not sent at all, for `why`.
+    pub fn refused(why: String) -> Self {
+        Answer { status: None, retry_after_ms: None, body: None, error: Some(why), duration_ms: 0 }
+    }
+
     fn failed(error: &str, started: Instant) -> Self {
         Answer {
             status: None,

@@ -182,6 +182,7 @@ impl ServeConfig {
                 live_asset_issuers: file.live_asset_issuers.clone(),
                 sandbox_ledger_close_ms: i64::try_from(close_ms).unwrap_or(1000),
                 live_ledger,
+                ..ServiceConfig::default()
             },
             workers: WorkerConfig { intervals, payout_max_attempts, payout_lease_ms, smtp, sms, webhooks },
         })

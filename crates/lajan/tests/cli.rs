@@ -121,3 +121,57 @@ async fn live_payouts_never_start_against_a_horizon_of_another_network() {
         assert!(stderr.contains(TESTNET_PASSPHRASE) && stderr.contains(PUBLIC_PASSPHRASE), "{command}: {stderr}");
     }
 }
+
+/// A webhook secret is shown in the answers to a create and a rotation, and nowhere else: not in
+/// reads, lists, deliveries or events, and not in the log, even at debug level.
+#[tokio::test]
+async fn webhook_secrets_stay_out_of_logs_and_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut serve = Serve::start(dir.path(), free_port(), &[("LAJAN_LOG", "debug")]);
+    let key = serve.sandbox_key();
+    let receiver = lajan_worker::testing::WebhookReceiver::start().await;
+    receiver.respond_next(2, 500, &[], "no");
+    let http = reqwest::Client::new();
+    let base = serve.base.clone();
+    let post =
+        |path: &str, body: serde_json::Value| http.post(format!("{base}{path}")).bearer_auth(&key).json(&body).send();
+    let created: serde_json::Value =
+        post("/v1/webhook-endpoints", serde_json::json!({ "url": receiver.url("/h"), "events": ["*"] }))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+    let id = created["id"].as_str().unwrap().to_owned();
+    let rotated: serde_json::Value = post(&format!("/v1/webhook-endpoints/{id}/rotate-secret"), serde_json::json!({}))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let secrets = [created["secret"].as_str().unwrap().to_owned(), rotated["secret"].as_str().unwrap().to_owned()];
+    post(&format!("/v1/webhook-endpoints/{id}/test"), serde_json::json!({})).await.unwrap();
+    post("/v1/clients", serde_json::json!({ "firstName": "A", "lastName": "B" })).await.unwrap();
+    let delivered =
+        lajan_worker::testing::wait_for(|| (receiver.received().len() >= 2).then_some(()), Duration::from_secs(10))
+            .await;
+    assert!(delivered.is_some(), "the running server delivered");
+
+    let mut read = String::new();
+    for path in [
+        format!("/v1/webhook-endpoints/{id}"),
+        "/v1/webhook-endpoints".to_owned(),
+        format!("/v1/webhook-endpoints/{id}/deliveries"),
+        "/v1/events".to_owned(),
+    ] {
+        read.push_str(&http.get(format!("{base}{path}")).bearer_auth(&key).send().await.unwrap().text().await.unwrap());
+    }
+    let log = serve.lines_so_far().join("\n");
+    serve.terminate();
+    assert!(log.contains("webhook-endpoints"), "the log saw the requests: {log}");
+    for secret in &secrets {
+        let key_part = secret.trim_start_matches("whsec_");
+        assert!(!log.contains(key_part), "a secret in the log");
+        assert!(!read.contains(key_part), "a secret in a read: {read}");
+    }
+}

@@ -22,4 +22,5 @@ mod security;
 mod settings;
 mod standard_webhooks;
 mod webhook_delivery;
+mod webhook_guard;
 mod webhooks;

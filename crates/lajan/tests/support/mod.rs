@@ -113,6 +113,14 @@ impl Serve {
         }
     }
 
+    /// Every stderr line printed so far.
+    pub fn lines_so_far(&mut self) -> Vec<String> {
+        while let Ok(line) = self.lines.try_recv() {
+            self.seen.push(line);
+        }
+        self.seen.clone()
+    }
+
     /// The sandbox key a first start prints.
     pub fn sandbox_key(&mut self) -> String {
         let line =

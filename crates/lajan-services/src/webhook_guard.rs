@@ -1,0 +1,88 @@
+//! The guard that keeps live webhooks out of the network Lajan runs in: a live endpoint's URL
+//! must be `https` and its host must resolve to public addresses only. Checked when the URL is
+//! set, and again by the dispatcher on every connection, through the same [`HostResolver`], so a
+//! name that later resolves to a private address is refused before anything is dialled.
+
+use async_trait::async_trait;
+use lajan_domain::Invalid;
+use lajan_domain::network::{is_localhost, non_public};
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Mutex;
+
+/// Turns a host name into the addresses it would be dialled at.
+#[async_trait]
+pub trait HostResolver: Send + Sync + std::fmt::Debug + 'static {
+    async fn resolve(&self, host: &str) -> std::io::Result<Vec<IpAddr>>;
+}
+
+/// The operating system's resolver.
+#[derive(Debug, Default)]
+pub struct SystemResolver;
+
+#[async_trait]
+impl HostResolver for SystemResolver {
+    async fn resolve(&self, host: &str) -> std::io::Result<Vec<IpAddr>> {
+        Ok(tokio::net::lookup_host((host, 0)).await?.map(|addr| addr.ip()).collect())
+    }
+}
+
+/// Fixed answers a test sets and changes (a DNS name that moves to a private address).
+#[derive(Debug, Default)]
+pub struct FixedResolver {
+    answers: Mutex<HashMap<String, Vec<IpAddr>>>,
+}
+
+impl FixedResolver {
+    /// From now on, `host` resolves to `ips` (none: it does not resolve).
+    pub fn set(&self, host: &str, ips: &[&str]) {
+        let ips = ips.iter().filter_map(|ip| ip.parse().ok()).collect();
+        self.answers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(host.to_ascii_lowercase(), ips);
+    }
+}
+
+#[async_trait]
+impl HostResolver for FixedResolver {
+    async fn resolve(&self, host: &str) -> std::io::Result<Vec<IpAddr>> {
+        let answers = self.answers.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        Ok(answers.get(&host.to_ascii_lowercase()).cloned().unwrap_or_default())
+    }
+}
+
+/// The addresses a live webhook to `host` may dial, or why it may dial none: every address the
+/// name resolves to must be public (one private answer is enough for a resolver to send us there).
+pub async fn public_addresses(resolver: &dyn HostResolver, host: &str) -> Result<Vec<IpAddr>, String> {
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    if is_localhost(host) {
+        return Err(format!("{host} names this machine"));
+    }
+    if let Ok(ip) = host.parse::<IpAddr>() {
+        return match non_public(ip) {
+            Some(why) => Err(format!("{ip} is {why}")),
+            None => Ok(vec![ip]),
+        };
+    }
+    let ips = resolver.resolve(host).await.map_err(|e| format!("{host} could not be resolved: {e}"))?;
+    if ips.is_empty() {
+        return Err(format!("{host} could not be resolved"));
+    }
+    match ips.iter().find_map(|ip| non_public(*ip).map(|why| (ip, why))) {
+        Some((ip, why)) => Err(format!("{host} resolves to {ip}, {why}")),
+        None => Ok(ips),
+    }
+}
+
+/// Why a live endpoint may not have `url` (400 `invalid_url`), if it may not: it must be
+/// `https`, and its host must resolve to public addresses only.
+pub async fn check_live_url(resolver: &dyn HostResolver, url: &str) -> Result<(), Invalid> {
+    let refuse = |why: String| Err(Invalid::new("invalid_url", format!("url {why}")));
+    let Ok(parsed) = url::Url::parse(url) else { return refuse("must be an absolute URL".into()) };
+    if parsed.scheme() != "https" {
+        return refuse("must use https for a live endpoint".into());
+    }
+    let Some(host) = parsed.host_str() else { return refuse("must name a host".into()) };
+    match public_addresses(resolver, host).await {
+        Ok(_) => Ok(()),
+        Err(why) => refuse(format!("must reach a public address: {why}")),
+    }
+}
