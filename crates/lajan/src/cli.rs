@@ -96,6 +96,11 @@ pub struct ServeArgs {
     #[arg(long, env = "LAJAN_WEBHOOK_ENDPOINT_CONCURRENCY")]
     pub webhook_endpoint_concurrency: Option<usize>,
 
+    /// How long a claimed webhook delivery stays with its process (default 60); a crashed
+    /// process's deliveries are sent again after this. Keep it above the 15 s answer timeout.
+    #[arg(long, env = "LAJAN_WEBHOOK_LEASE_SECS")]
+    pub webhook_lease_secs: Option<u64>,
+
     /// Sandbox webhook retries wait this many times less than the live schedule (default 1).
     #[arg(long, env = "LAJAN_SANDBOX_WEBHOOK_RETRY_DIVISOR")]
     pub sandbox_webhook_retry_divisor: Option<i64>,

@@ -44,6 +44,7 @@ pub struct FileConfig {
     pub webhook_concurrency: Option<usize>,
     pub webhook_endpoint_concurrency: Option<usize>,
     pub sandbox_webhook_retry_divisor: Option<i64>,
+    pub webhook_lease_secs: Option<u64>,
     pub auth_cache_ms: Option<u64>,
     pub pay_miss_limit: Option<u64>,
     pub sandbox_ledger_close_ms: Option<u64>,
@@ -139,6 +140,10 @@ impl ServeConfig {
                 .sandbox_webhook_retry_divisor
                 .or(file.sandbox_webhook_retry_divisor)
                 .unwrap_or(defaults.sandbox_retry_divisor),
+            lease_ms: args
+                .webhook_lease_secs
+                .or(file.webhook_lease_secs)
+                .map_or(defaults.lease_ms, |secs| i64::try_from(secs.max(1)).unwrap_or(60).saturating_mul(1000)),
             ..defaults
         };
         if webhooks.concurrency == 0 || webhooks.endpoint_concurrency == 0 {

@@ -1,7 +1,8 @@
-//! Exactly-once payouts across crashes: the real binary is SIGKILLed at each injected point of
-//! a payout's execution (after the transaction is stored, after it was submitted, before the
-//! result is recorded), restarted on the same database, and the ledger must hold exactly one
-//! payment for the payout.
+//! Exactly-once payouts, and at-least-once webhooks, across crashes: the real binary is
+//! SIGKILLed at each injected point of a payout's execution (after the transaction is stored,
+//! after it was submitted, before the result is recorded), restarted on the same database, and
+//! the ledger must hold exactly one payment for the payout; and SIGKILLed with webhook
+//! deliveries in flight and pending, after which every event still reaches its receiver.
 
 mod support;
 
@@ -83,4 +84,62 @@ async fn a_crash_after_submitting_pays_once() {
 #[tokio::test]
 async fn a_crash_before_recording_the_result_pays_once() {
     crash_at("payout.before_record").await;
+}
+
+/// Deliveries pending and in flight when the binary is SIGKILLed all reach the receiver after
+/// the restart, each with its event's id as `webhook-id`.
+#[tokio::test]
+async fn webhook_deliveries_survive_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let env = [("LAJAN_WEBHOOK_LEASE_SECS", "2"), ("LAJAN_WEBHOOK_ENDPOINT_CONCURRENCY", "3")];
+    let mut first = Serve::start(dir.path(), port, &env);
+    let key = first.sandbox_key();
+    let receiver = lajan_worker::testing::WebhookReceiver::start().await;
+    // Slow answers: when the process dies, three deliveries are in flight and the rest pending.
+    receiver.set_delay(Duration::from_secs(1));
+    let http = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
+    let base = first.base.clone();
+    let post = |path: &str, body: Value| http.post(format!("{base}{path}")).bearer_auth(&key).json(&body).send();
+    let r = post("/v1/webhook-endpoints", json!({ "url": receiver.url("/h"), "events": ["client.created"] })).await;
+    assert_eq!(r.unwrap().status(), 201);
+    for i in 0..12 {
+        assert_eq!(
+            post("/v1/clients", json!({ "firstName": format!("C{i}"), "lastName": "X" })).await.unwrap().status(),
+            201
+        );
+    }
+    let in_flight =
+        lajan_worker::testing::wait_for(|| (receiver.received().len() >= 3).then_some(()), Duration::from_secs(10))
+            .await;
+    assert!(in_flight.is_some(), "deliveries were in flight");
+    first.kill9();
+    let sent_before_crash = receiver.received().len();
+
+    let second = Serve::start(dir.path(), port, &env);
+    let events: Value = http
+        .get(format!("{base}/v1/events?type=client.created&limit=100"))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let ids: std::collections::BTreeSet<String> =
+        events["data"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(ids.len(), 12);
+    let all_arrived = lajan_worker::testing::wait_for(
+        || {
+            let got: std::collections::BTreeSet<String> =
+                receiver.received().iter().map(|w| w.header("webhook-id")).collect();
+            ids.is_subset(&got).then_some(())
+        },
+        Duration::from_secs(30),
+    )
+    .await;
+    second.terminate();
+    let received = receiver.received().len();
+    assert!(all_arrived.is_some(), "every event reached the receiver after the restart ({received} requests)");
+    eprintln!("webhook crash: {sent_before_crash} requests before the crash, {received} in all, for 12 events");
 }

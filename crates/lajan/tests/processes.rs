@@ -1,6 +1,6 @@
 //! Processes side by side on one PostgreSQL database: two `lajan serve --no-workers` take
 //! requests and run no background work, one `lajan worker` executes what either accepted, and
-//! every payout is paid exactly once.
+//! every payout is paid exactly once; two `lajan worker` processes share webhook deliveries.
 
 mod support;
 
@@ -92,5 +92,39 @@ async fn two_api_processes_and_one_worker_pay_each_payout_once() {
     worker.terminate();
     serve_a.terminate();
     serve_b.terminate();
+    db.cleanup().await;
+}
+
+/// Two `lajan worker` processes share the webhook deliveries of one database: 500 events, each
+/// delivered at least once; the test prints how many arrived twice.
+#[tokio::test]
+async fn two_workers_deliver_every_webhook() {
+    let Some(db) = lajan_store::testing::postgres("two_workers_deliver_every_webhook").await else { return };
+    let mut serve = Serve::run(&db.url, &["serve", "--no-workers"], Some(free_port()), &ENV);
+    let key = serve.sandbox_key();
+    let workers = [Serve::run(&db.url, &["worker"], None, &ENV), Serve::run(&db.url, &["worker"], None, &ENV)];
+    let receiver = lajan_worker::testing::WebhookReceiver::start().await;
+    let api = Api { http: reqwest::Client::new(), base: serve.base.clone(), key };
+    api.post("/v1/webhook-endpoints", json!({ "url": receiver.url("/h"), "events": ["client.created"] })).await;
+    const EVENTS: usize = 500;
+    for i in 0..EVENTS {
+        api.post("/v1/clients", json!({ "firstName": format!("C{i}"), "lastName": "X" })).await;
+    }
+    let arrived = lajan_worker::testing::wait_for(
+        || {
+            let got: std::collections::HashSet<String> =
+                receiver.received().iter().map(|w| w.header("webhook-id")).collect();
+            (got.len() == EVENTS).then_some(got.len())
+        },
+        Duration::from_secs(60),
+    )
+    .await;
+    let received = receiver.received().len();
+    for worker in workers {
+        worker.terminate();
+    }
+    serve.terminate();
+    assert!(arrived.is_some(), "every event arrived ({received} requests)");
+    eprintln!("two workers: {EVENTS} events, {received} requests, {} arrived twice", received - EVENTS);
     db.cleanup().await;
 }
