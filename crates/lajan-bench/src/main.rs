@@ -1,9 +1,11 @@
 //! `lajan-bench`: the pieces `bench/run` drives. `ceiling` serves a same-sized JSON invoice with
 //! nothing behind it (the machine's own ceiling for an HTTP JSON GET); `seed` fills a database
 //! through the store; `fsync` measures the disk's durable-write rate; `drain` times approved
-//! payouts until they are all sent; `disburse` times one disbursement of N CSV rows.
+//! payouts until they are all sent; `disburse` times one disbursement of N CSV rows; `webhooks`
+//! times N webhook deliveries from commit to a local receiver's 2xx.
 
 mod disburse;
+mod webhooks;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
@@ -98,6 +100,21 @@ enum Command {
         #[arg(long, default_value_t = 600)]
         timeout_secs: u64,
     },
+    /// Subscribes a local receiver (and with `--dead`, an endpoint that never answers) to
+    /// `payout.created`, submits a disbursement of `--events` rows, and prints deliveries per
+    /// second from the submission to the receiver's last 2xx.
+    Webhooks {
+        #[arg(long)]
+        base: String,
+        #[arg(long)]
+        key: String,
+        #[arg(long, default_value_t = 5_000)]
+        events: usize,
+        #[arg(long)]
+        dead: bool,
+        #[arg(long, default_value_t = 300)]
+        timeout_secs: u64,
+    },
 }
 
 #[tokio::main]
@@ -115,6 +132,9 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Disburse { base, key, items, timeout_secs } => {
             disburse::disburse(&base, &key, items, timeout_secs).await
+        }
+        Command::Webhooks { base, key, events, dead, timeout_secs } => {
+            webhooks::webhooks(&base, &key, events, dead, timeout_secs).await
         }
     }
 }
