@@ -10,6 +10,9 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Mutex;
 
+/// How long a host name may take to resolve.
+const RESOLVE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Turns a host name into the addresses it would be dialled at.
 #[async_trait]
 pub trait HostResolver: Send + Sync + std::fmt::Debug + 'static {
@@ -62,7 +65,11 @@ pub async fn public_addresses(resolver: &dyn HostResolver, host: &str) -> Result
             None => Ok(vec![ip]),
         };
     }
-    let ips = resolver.resolve(host).await.map_err(|e| format!("{host} could not be resolved: {e}"))?;
+    // A resolver that never answers must not hold a request (or a delivery slot) forever.
+    let ips = tokio::time::timeout(RESOLVE_TIMEOUT, resolver.resolve(host))
+        .await
+        .map_err(|_| format!("{host} could not be resolved within {} s", RESOLVE_TIMEOUT.as_secs()))?
+        .map_err(|e| format!("{host} could not be resolved: {e}"))?;
     if ips.is_empty() {
         return Err(format!("{host} could not be resolved"));
     }

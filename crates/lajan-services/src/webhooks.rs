@@ -1,5 +1,6 @@
-//! Webhook endpoint use cases: create (with its signing secret), change, delete, and send a
-//! test event. Deliveries themselves are written by the store with each event.
+//! Webhook endpoint use cases: create (with its signing secret), change, delete, send a test
+//! event, rotate the secret; and for deliveries, a retry and an endpoint's recovery. Deliveries
+//! themselves are written by the store with each event.
 
 use crate::events::webhook_endpoint_event;
 use crate::webhook_guard::check_live_url;
