@@ -11,12 +11,16 @@ use std::time::{Duration, Instant};
 use support::{Serve, free_port};
 
 const WALLET: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
+const UNLIMITED: (&str, &str) = ("LAJAN_RATE_LIMIT_STANDARD", "1000000");
 
 async fn crash_at(point: &str) {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
     // A short lease so the restarted executor resumes the dead one's payout at once.
-    let mut first = Serve::start(dir.path(), port, &[("LAJAN_FAILPOINTS", point), ("LAJAN_PAYOUT_LEASE_SECS", "1")]);
+    // The test polls until the payout is sent; on a loaded machine that can outlast the default
+    // 60 requests a minute, and a 429 is not the answer under test.
+    let first_env = [("LAJAN_FAILPOINTS", point), ("LAJAN_PAYOUT_LEASE_SECS", "1"), UNLIMITED];
+    let mut first = Serve::start(dir.path(), port, &first_env);
     let key = first.sandbox_key();
     let http = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
     let base = first.base.clone();
@@ -37,7 +41,7 @@ async fn crash_at(point: &str) {
     assert!(reached.is_some(), "the executor reached {point}");
     first.kill9();
 
-    let second = Serve::start(dir.path(), port, &[("LAJAN_PAYOUT_LEASE_SECS", "1")]);
+    let second = Serve::start(dir.path(), port, &[("LAJAN_PAYOUT_LEASE_SECS", "1"), UNLIMITED]);
     let started = Instant::now();
     let done = loop {
         let got: Value =
