@@ -122,16 +122,28 @@ async fn delivery_of(
     row.as_ref().map(delivery_from_row).transpose()
 }
 
-/// Records an attempt of delivery `id`, numbered after the last; answers its number and whether
-/// `lease` still holds the delivery (row-locked until the transaction ends).
-async fn record_attempt(tx: &mut Tx, id: &str, lease: &str, attempt: &DeliveryAttempt) -> StoreResult<(i64, bool)> {
-    let holder: Option<Option<String>> = sqlx::query_scalar(concat!(
-        "SELECT lease_token FROM webhook_deliveries WHERE id = $1 AND status = 'pending'",
+/// Records an attempt of delivery `id`, numbered after the last; answers its number and, when
+/// `lease` still holds the delivery (row-locked until the transaction ends), its endpoint's
+/// tenant and id.
+async fn record_attempt(
+    tx: &mut Tx,
+    id: &str,
+    lease: &str,
+    attempt: &DeliveryAttempt,
+) -> StoreResult<(i64, Option<(Tenant, String)>)> {
+    let holder = sqlx::query(concat!(
+        "SELECT lease_token, endpoint_id, org_id, env FROM webhook_deliveries WHERE id = $1 AND status = 'pending'",
         for_update!()
     ))
     .bind(id)
     .fetch_optional(&mut **tx)
     .await?;
+    let held = match holder {
+        Some(row) if row.try_get::<Option<String>, _>("lease_token")?.as_deref() == Some(lease) => {
+            Some((Tenant::new(row.try_get::<String, _>("org_id")?, env_of(&row)?), row.try_get("endpoint_id")?))
+        }
+        _ => None,
+    };
     let number: i64 =
         sqlx::query_scalar("SELECT COALESCE(MAX(attempt_number), 0) + 1 FROM webhook_attempts WHERE delivery_id = $1")
             .bind(id)
@@ -152,7 +164,7 @@ async fn record_attempt(tx: &mut Tx, id: &str, lease: &str, attempt: &DeliveryAt
     .bind(&attempt.response_body)
     .execute(&mut **tx)
     .await?;
-    Ok((number, holder.flatten().as_deref() == Some(lease)))
+    Ok((number, held))
 }
 
 /// Moves a delivery to `status` (due again at `next` when pending) and releases its lease.
@@ -179,30 +191,19 @@ async fn settle_delivery(
     Ok(())
 }
 
-/// Records on the endpoint of delivery `id` whether its answer at `at` was a success; answers
-/// the endpoint's tenant, id, and since when it has only failed (`None` after a success).
-async fn note_answer(
-    tx: &mut Tx,
-    id: &str,
-    delivered: bool,
-    at: Timestamp,
-) -> StoreResult<(Tenant, String, Option<Timestamp>)> {
-    let row = sqlx::query("SELECT endpoint_id, org_id, env FROM webhook_deliveries WHERE id = $1")
-        .bind(id)
-        .fetch_one(&mut **tx)
-        .await?;
-    let tenant = Tenant::new(row.try_get::<String, _>("org_id")?, env_of(&row)?);
-    let endpoint_id: String = row.try_get("endpoint_id")?;
+/// Records on endpoint `endpoint_id` whether its answer at `at` was a success; answers since
+/// when it has only failed (`None` after a success).
+async fn note_answer(tx: &mut Tx, endpoint_id: &str, delivered: bool, at: Timestamp) -> StoreResult<Option<Timestamp>> {
     let failing_since: Option<i64> = sqlx::query_scalar(
         "UPDATE webhook_endpoints SET failing_since = CASE WHEN $1 THEN NULL ELSE COALESCE(failing_since, $2) END
          WHERE id = $3 RETURNING failing_since",
     )
     .bind(delivered)
     .bind(at.as_millis())
-    .bind(&endpoint_id)
+    .bind(endpoint_id)
     .fetch_one(&mut **tx)
     .await?;
-    Ok((tenant, endpoint_id, failing_since.map(ts)))
+    Ok(failing_since.map(ts))
 }
 
 /// Disables the endpoint and records `event` for it, once: an endpoint already disabled (two
@@ -340,7 +341,7 @@ impl DeliveryStore for ThisStore {
     ) -> StoreResult<Delivery> {
         let mut tx = self.begin_write().await?;
         let (number, held) = record_attempt(&mut tx, id, lease, attempt).await?;
-        if held {
+        if let Some((tenant, endpoint_id)) = held {
             let (status, next) = match outcome {
                 WebhookOutcome::Delivered => (DeliveryStatus::Delivered, attempt.at),
                 WebhookOutcome::Retry { retry_at } => (DeliveryStatus::Pending, *retry_at),
@@ -348,7 +349,7 @@ impl DeliveryStore for ThisStore {
             };
             settle_delivery(&mut tx, id, status, next, number, attempt.at).await?;
             let delivered = *outcome == WebhookOutcome::Delivered;
-            let (tenant, endpoint_id, failing_since) = note_answer(&mut tx, id, delivered, attempt.at).await?;
+            let failing_since = note_answer(&mut tx, &endpoint_id, delivered, attempt.at).await?;
             let silent = failing_since.is_some_and(|since| silent_too_long(since, attempt.at));
             if *outcome == WebhookOutcome::Gone || silent {
                 disable_endpoint(&mut tx, &tenant, &endpoint_id, attempt.at, disabled).await?;

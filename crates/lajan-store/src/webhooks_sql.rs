@@ -22,17 +22,26 @@ fn endpoint_from_row(row: &DbRow) -> StoreResult<WebhookEndpoint> {
     })
 }
 
-/// The subscriptions of each of `endpoints`, in place.
+/// The subscriptions of each of `endpoints` (a page at most), in place, in one query.
 async fn with_subscriptions(
     conn: &mut <Db as sqlx::Database>::Connection,
     endpoints: &mut [WebhookEndpoint],
 ) -> StoreResult<()> {
+    if endpoints.is_empty() {
+        return Ok(());
+    }
+    let mut qb = sqlx::QueryBuilder::new("SELECT endpoint_id, pattern FROM webhook_subscriptions WHERE endpoint_id IN (");
+    let mut ids = qb.separated(", ");
+    for endpoint in endpoints.iter() {
+        ids.push_bind(endpoint.id.clone());
+    }
+    qb.push(") ORDER BY endpoint_id, pattern");
+    let mut patterns: std::collections::HashMap<String, Vec<String>> = std::collections::HashMap::new();
+    for row in qb.build().fetch_all(&mut *conn).await? {
+        patterns.entry(row.try_get("endpoint_id")?).or_default().push(row.try_get("pattern")?);
+    }
     for endpoint in endpoints {
-        endpoint.events =
-            sqlx::query_scalar("SELECT pattern FROM webhook_subscriptions WHERE endpoint_id = $1 ORDER BY pattern")
-                .bind(&endpoint.id)
-                .fetch_all(&mut *conn)
-                .await?;
+        endpoint.events = patterns.remove(&endpoint.id).unwrap_or_default();
     }
     Ok(())
 }

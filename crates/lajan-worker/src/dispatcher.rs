@@ -194,13 +194,9 @@ async fn deliver(services: Arc<Services>, dispatcher: Arc<Dispatcher>, due: DueD
     let disabled = webhook_endpoint_event("webhook_endpoint.disabled");
     let (id, lease) = (&due.delivery.id, &due.lease);
     let store = &services.store;
-    let refused = match due.tenant.env {
-        Environment::Live => live_refusal(&due.url),
-        Environment::Test => None,
-    };
-    let http = match due.tenant.env {
-        Environment::Live => &dispatcher.live_http,
-        Environment::Test => &dispatcher.http,
+    let (http, refused) = match due.tenant.env {
+        Environment::Live => (&dispatcher.live_http, live_refusal(&due.url)),
+        Environment::Test => (&dispatcher.http, None),
     };
     let recorded = match body_of(&due) {
         Ok(body) => {
