@@ -8,39 +8,32 @@ use async_trait::async_trait;
 use lajan_domain::pagination::{Page, PageRequest};
 use lajan_domain::webhook::{Delivery, DeliveryAttempt, DeliveryOutcome, DeliveryStatus, WebhookEndpoint};
 use lajan_domain::{Tenant, Timestamp};
+use std::collections::HashMap;
 
 #[async_trait]
 pub trait DeliveryStore: Send + Sync {
-    /// Claims up to `limit` pending deliveries that are due, of enabled endpoints not in `busy`,
-    /// leased until `now + lease_ms` under a new token, with what sending them needs.
+    /// Claims due pending deliveries of enabled endpoints, as many as `limits` allow, oldest due
+    /// first, leased until `now + lease_ms` under a new token, with what sending them needs.
+    /// Endpoints are taken in the order of their oldest due delivery, each up to its quota, so
+    /// an endpoint with no quota left (a backlog it cannot take) costs the others nothing.
+    /// Nothing is written when nothing claimable is due.
     async fn claim_deliveries(
         &self,
         now: Timestamp,
         lease_ms: i64,
-        limit: i64,
-        busy: &[String],
+        limits: &ClaimLimits,
     ) -> StoreResult<Vec<DueDelivery>>;
 
     /// Gives back claimed deliveries not sent (still held under `lease`): due again at `now`.
     async fn release_deliveries(&self, lease: &str, ids: &[String], now: Timestamp) -> StoreResult<()>;
 
-    /// Whether any pending delivery of an enabled endpoint is due at `now`: a cheap read, so the
-    /// dispatcher can look often and claim (a write) only when there is work.
-    async fn deliveries_due(&self, now: Timestamp) -> StoreResult<bool>;
-
-    /// Records an attempt of a delivery (always: it happened) and, while `lease` holds the
-    /// delivery, moves it as `outcome` says and releases it. The endpoint is disabled, with the
-    /// event `disabled` builds (`webhook_endpoint.disabled`, fanned out to the organization's
-    /// other endpoints), when the outcome is `Gone` or when this failure makes five days of
-    /// failures without a success. Returns the delivery as it is now.
-    async fn finish_delivery(
-        &self,
-        id: &str,
-        lease: &str,
-        attempt: &DeliveryAttempt,
-        outcome: &DeliveryOutcome,
-        disabled: EventFor<'_, WebhookEndpoint>,
-    ) -> StoreResult<Delivery>;
+    /// Records answers to deliveries in one transaction, in order. Each attempt is kept (it
+    /// happened); a delivery its lease still holds moves as its outcome says and is released.
+    /// An endpoint is disabled, with the event `disabled` builds (`webhook_endpoint.disabled`,
+    /// fanned out to the organization's other endpoints), when an answer is `Gone` or when its
+    /// failures make five days without a success.
+    async fn finish_deliveries(&self, answers: &[Answered], disabled: EventFor<'_, WebhookEndpoint>)
+    -> StoreResult<()>;
 
     /// The deliveries of an endpoint of `tenant`, newest first, optionally of one status.
     /// `NotFound` when the endpoint is not the tenant's.
@@ -86,7 +79,7 @@ pub trait DeliveryStore: Send + Sync {
 /// A claimed delivery and what sending it needs: where, the signing secrets, and the event.
 #[derive(Debug, Clone)]
 pub struct DueDelivery {
-    /// The claim's token: [`WebhookStore::finish_delivery`] presents it.
+    /// The claim's token: [`DeliveryStore::finish_deliveries`] presents it.
     pub lease: String,
     pub tenant: Tenant,
     pub delivery: Delivery,
@@ -97,4 +90,41 @@ pub struct DueDelivery {
     pub event_created_at: Timestamp,
     /// The event's stored `data` (`{"object": ...}`), as JSON text.
     pub event_data: String,
+}
+
+/// How many deliveries one claim may take: `total` in all, and of each endpoint its
+/// `per_endpoint` less what it already has `in_flight`.
+#[derive(Debug, Clone, Default)]
+pub struct ClaimLimits {
+    pub total: usize,
+    pub per_endpoint: usize,
+    pub in_flight: HashMap<String, usize>,
+}
+
+impl ClaimLimits {
+    /// Up to `n` in all and of any one endpoint.
+    pub fn up_to(n: usize) -> Self {
+        ClaimLimits { total: n, per_endpoint: n, in_flight: HashMap::new() }
+    }
+
+    /// The same, with `endpoint_id`'s slots all taken.
+    pub fn except(mut self, endpoint_id: &str) -> Self {
+        self.in_flight.insert(endpoint_id.to_owned(), self.per_endpoint);
+        self
+    }
+
+    /// How many more of `endpoint_id`'s deliveries may be claimed.
+    pub fn quota(&self, endpoint_id: &str) -> usize {
+        self.per_endpoint.saturating_sub(self.in_flight.get(endpoint_id).copied().unwrap_or(0))
+    }
+}
+
+/// A receiver's answer to a claimed delivery, to record.
+#[derive(Debug, Clone)]
+pub struct Answered {
+    pub delivery_id: String,
+    /// The claim it was sent under: only a lease that still holds the delivery moves it.
+    pub lease: String,
+    pub attempt: DeliveryAttempt,
+    pub outcome: DeliveryOutcome,
 }

@@ -2,7 +2,8 @@
 // answers, and the listing and retry callers see. Included after `shared.rs` and before
 // `webhooks_sql.rs`, which uses its macro.
 
-use crate::deliveries::{DeliveryStore, DueDelivery};
+use crate::deliveries::{ClaimLimits, DeliveryStore, DueDelivery};
+use std::collections::BTreeMap;
 use lajan_domain::webhook::{
     Delivery, DeliveryAttempt, DeliveryOutcome as WebhookOutcome, DeliveryStatus, WebhookEndpoint, silent_too_long,
     subscribed,
@@ -122,110 +123,32 @@ async fn delivery_of(
     row.as_ref().map(delivery_from_row).transpose()
 }
 
-/// Records an attempt of delivery `id`, numbered after the last; answers its number and, when
-/// `lease` still holds the delivery (row-locked until the transaction ends), its endpoint's
-/// tenant and id.
-async fn record_attempt(
-    tx: &mut Tx,
-    id: &str,
-    lease: &str,
-    attempt: &DeliveryAttempt,
-) -> StoreResult<(i64, Option<(Tenant, String)>)> {
-    let holder = sqlx::query(concat!(
-        "SELECT lease_token, endpoint_id, org_id, env FROM webhook_deliveries WHERE id = $1 AND status = 'pending'",
-        for_update!()
-    ))
-    .bind(id)
-    .fetch_optional(&mut **tx)
-    .await?;
-    let held = match holder {
-        Some(row) if row.try_get::<Option<String>, _>("lease_token")?.as_deref() == Some(lease) => {
-            Some((Tenant::new(row.try_get::<String, _>("org_id")?, env_of(&row)?), row.try_get("endpoint_id")?))
-        }
-        _ => None,
-    };
-    let number: i64 =
-        sqlx::query_scalar("SELECT COALESCE(MAX(attempt_number), 0) + 1 FROM webhook_attempts WHERE delivery_id = $1")
-            .bind(id)
-            .fetch_one(&mut **tx)
-            .await?;
-    sqlx::query(
-        "INSERT INTO webhook_attempts (id, delivery_id, attempt_number, at, http_status, error, duration_ms,
-                                       response_body)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+/// The enabled endpoints with a pending delivery due at `now`, the longest waiting first. Read
+/// as a skip over the due index (one seek per endpoint with pending deliveries), so an endpoint's
+/// backlog costs one seek, however long it is.
+async fn due_endpoints<'c, E>(conn: E, now: Timestamp) -> StoreResult<Vec<String>>
+where
+    E: sqlx::Executor<'c, Database = Db>,
+{
+    let rows = sqlx::query(
+        "WITH RECURSIVE pending (endpoint_id) AS (
+             SELECT MIN(endpoint_id) FROM webhook_deliveries WHERE status = 'pending'
+             UNION ALL
+             SELECT (SELECT MIN(d.endpoint_id) FROM webhook_deliveries d
+                     WHERE d.status = 'pending' AND d.endpoint_id > p.endpoint_id)
+             FROM pending p WHERE p.endpoint_id IS NOT NULL
+         )
+         SELECT endpoint_id FROM (
+             SELECT p.endpoint_id,
+                    (SELECT MIN(d.next_attempt_at) FROM webhook_deliveries d
+                     WHERE d.endpoint_id = p.endpoint_id AND d.status = 'pending') AS due_at
+             FROM pending p JOIN webhook_endpoints w ON w.id = p.endpoint_id AND w.enabled
+         ) due WHERE due_at <= $1 ORDER BY due_at, endpoint_id",
     )
-    .bind(IdKind::Attempt.generate())
-    .bind(id)
-    .bind(number)
-    .bind(attempt.at.as_millis())
-    .bind(attempt.http_status)
-    .bind(&attempt.error)
-    .bind(attempt.duration_ms)
-    .bind(&attempt.response_body)
-    .execute(&mut **tx)
+    .bind(now.as_millis())
+    .fetch_all(conn)
     .await?;
-    Ok((number, held))
-}
-
-/// Moves a delivery to `status` (due again at `next` when pending) and releases its lease.
-async fn settle_delivery(
-    tx: &mut Tx,
-    id: &str,
-    status: DeliveryStatus,
-    next: Timestamp,
-    attempts: i64,
-    at: Timestamp,
-) -> StoreResult<()> {
-    sqlx::query(
-        "UPDATE webhook_deliveries SET status = $1, next_attempt_at = $2, attempts = $3, updated_at = $4,
-                lease_token = NULL
-         WHERE id = $5",
-    )
-    .bind(status.as_str())
-    .bind(next.as_millis())
-    .bind(attempts)
-    .bind(at.as_millis())
-    .bind(id)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
-/// Records on endpoint `endpoint_id` whether its answer at `at` was a success; answers since
-/// when it has only failed (`None` after a success).
-async fn note_answer(tx: &mut Tx, endpoint_id: &str, delivered: bool, at: Timestamp) -> StoreResult<Option<Timestamp>> {
-    let failing_since: Option<i64> = sqlx::query_scalar(
-        "UPDATE webhook_endpoints SET failing_since = CASE WHEN $1 THEN NULL ELSE COALESCE(failing_since, $2) END
-         WHERE id = $3 RETURNING failing_since",
-    )
-    .bind(delivered)
-    .bind(at.as_millis())
-    .bind(endpoint_id)
-    .fetch_one(&mut **tx)
-    .await?;
-    Ok(failing_since.map(ts))
-}
-
-/// Disables the endpoint and records `event` for it, once: an endpoint already disabled (two
-/// deliveries answered 410 at once) is left as it is, and said nothing more of.
-async fn disable_endpoint(
-    tx: &mut Tx,
-    tenant: &Tenant,
-    endpoint_id: &str,
-    at: Timestamp,
-    event: EventFor<'_, WebhookEndpoint>,
-) -> StoreResult<()> {
-    let disabled = sqlx::query("UPDATE webhook_endpoints SET enabled = FALSE, updated_at = $1 WHERE id = $2 AND enabled")
-        .bind(at.as_millis())
-        .bind(endpoint_id)
-        .execute(&mut **tx)
-        .await?
-        .rows_affected();
-    if disabled > 0 {
-        let endpoint = endpoint_of(tx, tenant, endpoint_id).await?.ok_or(StoreError::NotFound)?;
-        insert_event(tx, tenant, at, &event(&endpoint)).await?;
-    }
-    Ok(())
+    rows.iter().map(|row| Ok(row.try_get("endpoint_id")?)).collect()
 }
 
 /// A delivery by id, whoever's it is (the dispatcher's view).
@@ -248,31 +171,43 @@ impl DeliveryStore for ThisStore {
         &self,
         now: Timestamp,
         lease_ms: i64,
-        limit: i64,
-        busy: &[String],
+        limits: &ClaimLimits,
     ) -> StoreResult<Vec<DueDelivery>> {
+        let due: Vec<String> = due_endpoints(self.reader(), now).await?;
+        if !due.iter().any(|endpoint_id| limits.quota(endpoint_id) > 0) || limits.total == 0 {
+            return Ok(Vec::new());
+        }
         let mut tx = self.begin_write().await?;
         let lease = IdKind::Lease.generate();
-        // The endpoint test is a subquery, not a join: a join would make PostgreSQL lock the
-        // endpoint rows too, and a second dispatcher would skip every delivery of the endpoint.
-        let mut qb = sqlx::QueryBuilder::new("UPDATE webhook_deliveries SET lease_token = ");
-        qb.push_bind(&lease).push(", next_attempt_at = ").push_bind(now.as_millis() + lease_ms);
-        qb.push(
-            " WHERE id IN (SELECT d.id FROM webhook_deliveries d WHERE d.status = 'pending' AND d.next_attempt_at <= ",
-        )
-        .push_bind(now.as_millis());
-        qb.push(" AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id AND w.enabled)");
-        if !busy.is_empty() {
-            qb.push(" AND d.endpoint_id NOT IN (");
-            let mut list = qb.separated(", ");
-            for endpoint in busy {
-                list.push_bind(endpoint.clone());
+        let mut ids: Vec<String> = Vec::new();
+        for endpoint_id in &due {
+            let quota = limits.quota(endpoint_id).min(limits.total - ids.len());
+            if quota == 0 {
+                continue;
             }
-            qb.push(")");
+            // The endpoint test is a subquery, not a join: a join would make PostgreSQL lock the
+            // endpoint row too, and a second dispatcher would skip every delivery of the endpoint.
+            let claimed: Vec<String> = sqlx::query_scalar(concat!(
+                "UPDATE webhook_deliveries SET lease_token = $1, next_attempt_at = $2
+                 WHERE id IN (SELECT d.id FROM webhook_deliveries d
+                              WHERE d.endpoint_id = $3 AND d.status = 'pending' AND d.next_attempt_at <= $4
+                              AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id AND w.enabled)
+                              ORDER BY d.next_attempt_at, d.id LIMIT $5",
+                skip_locked!(),
+                ") RETURNING id"
+            ))
+            .bind(&lease)
+            .bind(now.as_millis() + lease_ms)
+            .bind(endpoint_id)
+            .bind(now.as_millis())
+            .bind(i64::try_from(quota).unwrap_or(i64::MAX))
+            .fetch_all(&mut *tx)
+            .await?;
+            ids.extend(claimed);
+            if ids.len() >= limits.total {
+                break;
+            }
         }
-        qb.push(" ORDER BY d.next_attempt_at, d.id LIMIT ").push_bind(limit);
-        qb.push(concat!(skip_locked!(), ") RETURNING id"));
-        let ids: Vec<String> = qb.build_query_scalar().fetch_all(&mut *tx).await?;
         let mut claimed = Vec::with_capacity(ids.len());
         for chunk in ids.chunks(ROWS_PER_STATEMENT) {
             let mut qb = sqlx::QueryBuilder::new(concat!(
@@ -320,44 +255,17 @@ impl DeliveryStore for ThisStore {
         Ok(())
     }
 
-    async fn deliveries_due(&self, now: Timestamp) -> StoreResult<bool> {
-        let due: Option<String> = sqlx::query_scalar(
-            "SELECT d.id FROM webhook_deliveries d WHERE d.status = 'pending' AND d.next_attempt_at <= $1
-             AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id AND w.enabled) LIMIT 1",
-        )
-        .bind(now.as_millis())
-        .fetch_optional(self.reader())
-        .await?;
-        Ok(due.is_some())
-    }
-
-    async fn finish_delivery(
+    async fn finish_deliveries(
         &self,
-        id: &str,
-        lease: &str,
-        attempt: &DeliveryAttempt,
-        outcome: &WebhookOutcome,
+        answers: &[Answered],
         disabled: EventFor<'_, WebhookEndpoint>,
-    ) -> StoreResult<Delivery> {
-        let mut tx = self.begin_write().await?;
-        let (number, held) = record_attempt(&mut tx, id, lease, attempt).await?;
-        if let Some((tenant, endpoint_id)) = held {
-            let (status, next) = match outcome {
-                WebhookOutcome::Delivered => (DeliveryStatus::Delivered, attempt.at),
-                WebhookOutcome::Retry { retry_at } => (DeliveryStatus::Pending, *retry_at),
-                WebhookOutcome::Failed | WebhookOutcome::Gone => (DeliveryStatus::Failed, attempt.at),
-            };
-            settle_delivery(&mut tx, id, status, next, number, attempt.at).await?;
-            let delivered = *outcome == WebhookOutcome::Delivered;
-            let failing_since = note_answer(&mut tx, &endpoint_id, delivered, attempt.at).await?;
-            let silent = failing_since.is_some_and(|since| silent_too_long(since, attempt.at));
-            if *outcome == WebhookOutcome::Gone || silent {
-                disable_endpoint(&mut tx, &tenant, &endpoint_id, attempt.at, disabled).await?;
-            }
+    ) -> StoreResult<()> {
+        if answers.is_empty() {
+            return Ok(());
         }
-        let delivery = delivery_by_id(&mut tx, id).await?;
-        self.commit(tx).await?;
-        Ok(delivery)
+        let mut tx = self.begin_write().await?;
+        record_answers(&mut tx, answers, disabled).await?;
+        self.commit(tx).await
     }
 
     async fn list_deliveries(

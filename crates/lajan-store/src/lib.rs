@@ -32,7 +32,7 @@ pub mod sqlite;
 pub mod webhooks;
 
 pub use clients::{ClientQuery, ClientStore};
-pub use deliveries::{DeliveryStore, DueDelivery};
+pub use deliveries::{Answered, ClaimLimits, DeliveryStore, DueDelivery};
 pub use disbursements::DisbursementStore;
 pub use error::StoreError;
 pub use events::{EventFor, EventQuery, EventStore, NewEvent};

@@ -141,5 +141,6 @@ include!("payouts_sql.rs");
 include!("sandbox_sql.rs");
 include!("disbursement_items_sql.rs");
 include!("disbursements_sql.rs");
+include!("delivery_answers_sql.rs");
 include!("deliveries_sql.rs");
 include!("webhooks_sql.rs");

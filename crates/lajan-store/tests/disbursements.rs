@@ -262,7 +262,7 @@ contract!(a_batch_of_payout_events_is_fanned_out_to_webhook_endpoints, |store| {
     let d = submitted(&store, &t, &[1_000, 2_000, 3_000]).await;
     store.approve_disbursement(&t, &d.id, "key_b", now, funds(1_000_000), &EVENTS, None).await.unwrap();
     assert_eq!(events(&store, &t, "payout.approved").await, 3);
-    let due = store.claim_deliveries(Timestamp::now(), 60_000, 100, &[]).await.unwrap();
+    let due = store.claim_deliveries(Timestamp::now(), 60_000, &lajan_store::ClaimLimits::up_to(100)).await.unwrap();
     assert_eq!(due.len(), 3, "one per payout.approved, none for the other events");
     assert!(due.iter().all(|d| d.delivery.event_type == "payout.approved"));
 });

@@ -1,9 +1,11 @@
 //! The webhook dispatcher: claims due deliveries and POSTs each to its endpoint, at most
 //! [`WebhookConfig::concurrency`] at once and [`WebhookConfig::endpoint_concurrency`] per endpoint,
-//! so one slow endpoint holds its own slots and nobody else's. Each answer is recorded as an
-//! attempt and moves the delivery: any 2xx delivers, 410 disables the endpoint, anything else
-//! (a 3xx included: redirects are not followed) is tried again on the schedule, then fails; five
-//! days of failures without a success disable the endpoint too.
+//! so one slow endpoint holds its own slots and nobody else's: a claim takes of each endpoint
+//! only as many as it has slots free. A slot is freed when the receiver answers; the answers are
+//! recorded by one task, as many per transaction as have come in while the last was written.
+//! Each answer is kept as an attempt and moves the delivery: any 2xx delivers, 410 disables the
+//! endpoint, anything else (a 3xx included: redirects are not followed) is tried again on the
+//! schedule, then fails; five days of failures without a success disable the endpoint too.
 
 use crate::Workers;
 use crate::webhook_post::{Answer, post};
@@ -16,11 +18,11 @@ use lajan_services::error::error_chain;
 use lajan_services::events::webhook_endpoint_event;
 use lajan_services::views::events::EventView;
 use lajan_services::webhook_guard::{HostResolver, public_addresses};
-use lajan_store::{DueDelivery, StoreResult};
+use lajan_store::{Answered, ClaimLimits, DueDelivery, StoreResult};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 /// The dispatcher's settings, with defaults in code.
@@ -43,8 +45,11 @@ impl Default for WebhookConfig {
     fn default() -> Self {
         WebhookConfig {
             timeout: Duration::from_secs(15),
-            concurrency: 64,
-            endpoint_concurrency: 4,
+            // Sockets and tasks are cheap; a receiver's round trip is not: at 100 ms a round
+            // trip, 16 at once carry 160 deliveries a second to one endpoint, and a dead
+            // endpoint holds an eighth of the process's slots.
+            concurrency: 128,
+            endpoint_concurrency: 16,
             sandbox_retry_divisor: 1,
             lease_ms: 60_000,
         }
@@ -60,7 +65,18 @@ pub struct Dispatcher {
     config: WebhookConfig,
     slots: Arc<Semaphore>,
     per_endpoint: Arc<Mutex<HashMap<String, usize>>>,
+    /// Where answers go to be recorded; its task starts with the first answer.
+    recorder: OnceLock<mpsc::UnboundedSender<Recording>>,
 }
+
+/// An answer on its way to the store, and who waits for it to be written.
+struct Recording {
+    answer: Answered,
+    recorded: oneshot::Sender<()>,
+}
+
+/// The most answers written in one transaction.
+const ANSWERS_PER_TRANSACTION: usize = 512;
 
 impl Dispatcher {
     pub fn new(config: WebhookConfig, resolver: Arc<dyn HostResolver>) -> anyhow::Result<Self> {
@@ -73,17 +89,34 @@ impl Dispatcher {
         let http = builder().build()?;
         let live_http = builder().dns_resolver(Arc::new(GuardedDns(resolver))).build()?;
         let slots = Arc::new(Semaphore::new(config.concurrency.max(1)));
-        Ok(Dispatcher { http, live_http, config, slots, per_endpoint: Arc::default() })
+        Ok(Dispatcher { http, live_http, config, slots, per_endpoint: Arc::default(), recorder: OnceLock::new() })
     }
 
     fn counts(&self) -> MutexGuard<'_, HashMap<String, usize>> {
         self.per_endpoint.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// The endpoints with every one of their slots taken.
-    fn busy_endpoints(&self) -> Vec<String> {
-        let limit = self.config.endpoint_concurrency.max(1);
-        self.counts().iter().filter(|(_, n)| **n >= limit).map(|(id, _)| id.clone()).collect()
+    /// What a claim may take now: the free slots, and of each endpoint its own free slots.
+    fn claim_limits(&self) -> ClaimLimits {
+        ClaimLimits {
+            total: self.slots.available_permits(),
+            per_endpoint: self.config.endpoint_concurrency.max(1),
+            in_flight: self.counts().clone(),
+        }
+    }
+
+    /// Hands `answer` to the recording task (started on first use) and waits until it is
+    /// written, or could not be (then the lease runs out and the delivery is sent again).
+    async fn record(&self, services: &Arc<Services>, answer: Answered) {
+        let recorder = self.recorder.get_or_init(|| {
+            let (sender, answers) = mpsc::unbounded_channel();
+            tokio::spawn(record_answers(services.clone(), answers));
+            sender
+        });
+        let (recorded, written) = oneshot::channel();
+        if recorder.send(Recording { answer, recorded }).is_ok() {
+            let _ = written.await;
+        }
     }
 
     /// A slot for one delivery to `endpoint_id`, when both it and the process have one free.
@@ -149,22 +182,23 @@ impl Drop for Slot {
 }
 
 impl Workers {
-    /// The dispatcher's step: claims as many due deliveries as there are free slots and starts
-    /// sending each; gives back at once those whose endpoint has no slot left. Answers the
-    /// sends: the loop lets them run, tests await them.
+    /// The dispatcher's step: claims due deliveries for the free slots (of each endpoint, only
+    /// as many as it has free) and starts sending each. Answers the sends: the loop lets them
+    /// run, tests await them.
     pub async fn start_deliveries(&self, now: Timestamp) -> StoreResult<Vec<JoinHandle<()>>> {
         let dispatcher = &self.dispatcher;
-        let free = dispatcher.slots.available_permits();
-        let store = &self.services.store;
-        if free == 0 || !store.deliveries_due(now).await? {
+        let limits = dispatcher.claim_limits();
+        if limits.total == 0 {
             return Ok(Vec::new());
         }
-        let busy = dispatcher.busy_endpoints();
-        let claimed = store.claim_deliveries(now, dispatcher.config.lease_ms, free as i64, &busy).await?;
+        let store = &self.services.store;
+        let claimed = store.claim_deliveries(now, dispatcher.config.lease_ms, &limits).await?;
         let Some(lease) = claimed.first().map(|due| due.lease.clone()) else { return Ok(Vec::new()) };
         let mut sends = Vec::with_capacity(claimed.len());
         let mut give_back = Vec::new();
         for due in claimed {
+            // Only this step takes slots, so each claimed delivery has one; a step run beside
+            // another (a test's) may find one gone, and gives that delivery back.
             match dispatcher.reserve(&due.delivery.endpoint_id) {
                 Some(slot) => {
                     sends.push(tokio::spawn(deliver(self.services.clone(), dispatcher.clone(), due, slot, now)))
@@ -191,14 +225,11 @@ impl Workers {
 /// `at` is the step's clock (tests move it): the attempt's time, from which its retry is counted.
 async fn deliver(services: Arc<Services>, dispatcher: Arc<Dispatcher>, due: DueDelivery, slot: Slot, at: Timestamp) {
     let config = &dispatcher.config;
-    let disabled = webhook_endpoint_event("webhook_endpoint.disabled");
-    let (id, lease) = (&due.delivery.id, &due.lease);
-    let store = &services.store;
     let (http, refused) = match due.tenant.env {
         Environment::Live => (&dispatcher.live_http, live_refusal(&due.url)),
         Environment::Test => (&dispatcher.http, None),
     };
-    let recorded = match body_of(&due) {
+    let (attempt, outcome) = match body_of(&due) {
         Ok(body) => {
             let answer = match refused {
                 Some(why) => Answer::refused(why),
@@ -226,7 +257,7 @@ async fn deliver(services: Arc<Services>, dispatcher: Arc<Dispatcher>, due: DueD
                     DeliveryOutcome::after_failure(tries, at, jitter, retry_after, divisor)
                 }
             };
-            store.finish_delivery(id, lease, &attempt, &outcome, &disabled).await
+            (attempt, outcome)
         }
         Err(e) => {
             let attempt = DeliveryAttempt {
@@ -237,16 +268,33 @@ async fn deliver(services: Arc<Services>, dispatcher: Arc<Dispatcher>, due: DueD
                 duration_ms: 0,
                 response_body: None,
             };
-            store.finish_delivery(id, lease, &attempt, &DeliveryOutcome::Failed, &disabled).await
+            (attempt, DeliveryOutcome::Failed)
         }
     };
-    if let Err(e) = recorded {
-        // The lease runs out and the delivery is sent again: at least once, never lost.
-        tracing::warn!(delivery = %id, error = %error_chain(&e), "a webhook attempt could not be recorded");
-    }
+    // The receiver is done with it: the slot can carry the next delivery while this answer is
+    // written (the delivery stays leased until then, so it is not claimed again).
     drop(slot);
-    // A slot is free: deliveries left waiting for one can go now.
     services.nudges.deliveries_due();
+    let answer = Answered { delivery_id: due.delivery.id, lease: due.lease, attempt, outcome };
+    dispatcher.record(&services, answer).await;
+}
+
+/// The recording task: writes the answers that have come in, all in one transaction, then
+/// tells their senders; runs until the dispatcher is gone.
+async fn record_answers(services: Arc<Services>, mut answers: mpsc::UnboundedReceiver<Recording>) {
+    let disabled = webhook_endpoint_event("webhook_endpoint.disabled");
+    let mut batch = Vec::with_capacity(ANSWERS_PER_TRANSACTION);
+    while answers.recv_many(&mut batch, ANSWERS_PER_TRANSACTION).await > 0 {
+        let (written, waiting): (Vec<Answered>, Vec<oneshot::Sender<()>>) =
+            batch.drain(..).map(|r| (r.answer, r.recorded)).unzip();
+        if let Err(e) = services.store.finish_deliveries(&written, &disabled).await {
+            // The leases run out and the deliveries are sent again: at least once, never lost.
+            tracing::warn!(answers = written.len(), error = %error_chain(&e), "webhook attempts could not be recorded");
+        }
+        for sender in waiting {
+            let _ = sender.send(());
+        }
+    }
 }
 
 /// The event as `GET /v1/events/{id}` shows it: the body of every delivery of it.

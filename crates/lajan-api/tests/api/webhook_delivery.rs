@@ -222,14 +222,20 @@ api_test!(recovery_sends_every_failed_delivery_of_a_window_again, |app| {
         duration_ms: 1,
         response_body: None,
     };
-    for due in store.claim_deliveries(Timestamp::now(), 60_000, 10, &[]).await.unwrap() {
-        let failed = lajan_domain::webhook::DeliveryOutcome::Failed;
-        let disabled = lajan_services::events::webhook_endpoint_event("webhook_endpoint.disabled");
-        store
-            .finish_delivery(&due.delivery.id, &due.lease, &attempt(Timestamp::now()), &failed, &disabled)
-            .await
-            .unwrap();
-    }
+    let failed: Vec<_> = store
+        .claim_deliveries(Timestamp::now(), 60_000, &lajan_store::ClaimLimits::up_to(10))
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|due| lajan_store::Answered {
+            delivery_id: due.delivery.id,
+            lease: due.lease,
+            attempt: attempt(Timestamp::now()),
+            outcome: lajan_domain::webhook::DeliveryOutcome::Failed,
+        })
+        .collect();
+    let disabled = lajan_services::events::webhook_endpoint_event("webhook_endpoint.disabled");
+    store.finish_deliveries(&failed, &disabled).await.unwrap();
     let after_them = jiff::Timestamp::now().checked_add(jiff::SignedDuration::from_millis(5)).unwrap().to_string();
     tokio::time::sleep(Duration::from_millis(10)).await;
     let path = format!("/v1/webhook-endpoints/{endpoint}/recover");

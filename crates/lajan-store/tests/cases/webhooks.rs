@@ -5,10 +5,12 @@ use super::{approved_payout, ev, payout, starts, tenant};
 use lajan_domain::id::IdKind;
 use lajan_domain::pagination::PageRequest;
 use lajan_domain::payout::ApprovalStatus;
-use lajan_domain::webhook::{DeliveryAttempt, DeliveryOutcome, DeliveryStatus, EndpointPatch, WebhookEndpoint};
+use lajan_domain::webhook::{
+    Delivery, DeliveryAttempt, DeliveryOutcome, DeliveryStatus, EndpointPatch, WebhookEndpoint,
+};
 use lajan_domain::{Environment, Tenant, Timestamp};
 use lajan_store::contract;
-use lajan_store::{NewEvent, Store, StoreError};
+use lajan_store::{Answered, ClaimLimits, DueDelivery, NewEvent, Store, StoreError};
 use std::sync::Arc;
 
 async fn endpoint(store: &Arc<dyn Store>, tenant: &Tenant, events: &[&str], enabled: bool) -> WebhookEndpoint {
@@ -45,6 +47,19 @@ fn attempt(status: Option<i64>) -> DeliveryAttempt {
     }
 }
 
+/// Records one answer to `due`, sent under `lease`, and reads the delivery back.
+async fn finish(
+    store: &Arc<dyn Store>,
+    due: &DueDelivery,
+    lease: &str,
+    attempt: DeliveryAttempt,
+    outcome: DeliveryOutcome,
+) -> Delivery {
+    let answer = Answered { delivery_id: due.delivery.id.clone(), lease: lease.to_owned(), attempt, outcome };
+    store.finish_deliveries(&[answer], &disabled).await.unwrap();
+    store.get_delivery(&due.tenant, &due.delivery.endpoint_id, &due.delivery.id).await.unwrap().unwrap()
+}
+
 contract!(an_event_is_delivered_to_each_enabled_endpoint_subscribed_to_it, |store| {
     let t = tenant(&store).await;
     let all = endpoint(&store, &t, &["*"], true).await;
@@ -61,7 +76,7 @@ contract!(an_event_is_delivered_to_each_enabled_endpoint_subscribed_to_it, |stor
     assert_eq!(store.list_webhook_endpoints(&t, PageRequest::default()).await.unwrap().total, 4);
 
     approved_payout(&store, &t).await;
-    let due = store.claim_deliveries(Timestamp::now(), 60_000, 100, &[]).await.unwrap();
+    let due = store.claim_deliveries(Timestamp::now(), 60_000, &ClaimLimits::up_to(100)).await.unwrap();
     let mut to: Vec<&str> = due.iter().map(|d| d.delivery.endpoint_id.as_str()).collect();
     to.sort_unstable();
     let mut expected = [all.id.as_str(), area.id.as_str()];
@@ -82,7 +97,7 @@ contract!(a_rolled_back_change_leaves_no_delivery, |store| {
     let p = payout(ApprovalStatus::Approved, "key_a");
     let failed = store.create_payout(&t, &p, &starts(ApprovalStatus::Approved, &["payout.created"]), &ev, None).await;
     assert!(failed.is_err(), "the injected failure stops the change");
-    assert!(store.claim_deliveries(Timestamp::now(), 60_000, 100, &[]).await.unwrap().is_empty());
+    assert!(store.claim_deliveries(Timestamp::now(), 60_000, &ClaimLimits::up_to(100)).await.unwrap().is_empty());
 });
 
 contract!(deliveries_are_claimed_under_a_lease_and_every_attempt_is_kept, |store| {
@@ -90,31 +105,32 @@ contract!(deliveries_are_claimed_under_a_lease_and_every_attempt_is_kept, |store
     let e = endpoint(&store, &t, &["payout.created"], true).await;
     approved_payout(&store, &t).await;
     let now = Timestamp::now();
-    let first = store.claim_deliveries(now, 60_000, 10, &[]).await.unwrap();
+    let first = store.claim_deliveries(now, 60_000, &ClaimLimits::up_to(10)).await.unwrap();
     assert_eq!(first.len(), 1);
-    assert!(store.claim_deliveries(now, 60_000, 10, &[]).await.unwrap().is_empty(), "leased");
+    assert!(store.claim_deliveries(now, 60_000, &ClaimLimits::up_to(10)).await.unwrap().is_empty(), "leased");
     let id = first[0].delivery.id.clone();
     let retry_at = now.plus_millis(5_000);
-    let d = store
-        .finish_delivery(&id, &first[0].lease, &attempt(Some(500)), &DeliveryOutcome::Retry { retry_at }, &disabled)
-        .await;
-    let d = d.unwrap();
+    let d = finish(&store, &first[0], &first[0].lease, attempt(Some(500)), DeliveryOutcome::Retry { retry_at }).await;
     assert_eq!((d.status, d.attempts, d.next_attempt_at), (DeliveryStatus::Pending, 1, retry_at));
-    assert!(store.claim_deliveries(now.plus_millis(1_000), 60_000, 10, &[]).await.unwrap().is_empty());
-    let second = store.claim_deliveries(retry_at, 60_000, 10, &[]).await.unwrap();
+    assert!(store.claim_deliveries(now.plus_millis(1_000), 60_000, &ClaimLimits::up_to(10)).await.unwrap().is_empty());
+    let second = store.claim_deliveries(retry_at, 60_000, &ClaimLimits::up_to(10)).await.unwrap();
     assert_eq!(second.len(), 1);
     // The first claim's late answer is kept as an attempt and moves nothing.
-    let late =
-        store.finish_delivery(&id, &first[0].lease, &attempt(None), &DeliveryOutcome::Failed, &disabled).await.unwrap();
+    let late = finish(&store, &first[0], &first[0].lease, attempt(None), DeliveryOutcome::Failed).await;
     assert_eq!(late.status, DeliveryStatus::Pending);
-    let done =
-        store.finish_delivery(&id, &second[0].lease, &attempt(Some(204)), &DeliveryOutcome::Delivered, &disabled).await;
-    assert_eq!(done.unwrap().status, DeliveryStatus::Delivered);
+    let done = finish(&store, &second[0], &second[0].lease, attempt(Some(204)), DeliveryOutcome::Delivered).await;
+    assert_eq!(done.status, DeliveryStatus::Delivered);
     let attempts = store.delivery_attempts(&t, &id).await.unwrap();
     let seen: Vec<_> = attempts.iter().map(|a| (a.attempt_number, a.http_status)).collect();
     assert_eq!(seen, [(1, Some(500)), (2, None), (3, Some(204))]);
     assert_eq!(attempts[1].error.as_deref(), Some("connection refused"));
-    assert!(store.claim_deliveries(retry_at.plus_millis(600_000), 60_000, 10, &[]).await.unwrap().is_empty());
+    assert!(
+        store
+            .claim_deliveries(retry_at.plus_millis(600_000), 60_000, &ClaimLimits::up_to(10))
+            .await
+            .unwrap()
+            .is_empty()
+    );
 
     // Deleting the endpoint takes its deliveries with it.
     store.delete_webhook_endpoint(&t, &e.id).await.unwrap();
@@ -144,7 +160,7 @@ contract!(an_update_changes_only_what_it_names_and_resubscribes, |store| {
     assert!(changed.enabled && changed.description.is_none());
     approved_payout(&store, &t).await;
     assert_eq!(
-        store.claim_deliveries(Timestamp::now(), 60_000, 100, &[]).await.unwrap().len(),
+        store.claim_deliveries(Timestamp::now(), 60_000, &ClaimLimits::up_to(100)).await.unwrap().len(),
         1,
         "payout.* still matches"
     );
@@ -167,7 +183,7 @@ contract!(a_test_event_goes_to_its_endpoint_alone, |store| {
         (delivery.endpoint_id.as_str(), delivery.event_type.as_str()),
         (target.id.as_str(), "webhook_endpoint.test")
     );
-    let due = store.claim_deliveries(Timestamp::now(), 60_000, 100, &[]).await.unwrap();
+    let due = store.claim_deliveries(Timestamp::now(), 60_000, &ClaimLimits::up_to(100)).await.unwrap();
     assert_eq!(
         due.iter().map(|d| d.delivery.id.as_str()).collect::<Vec<_>>(),
         [delivery.id.as_str()],
@@ -190,21 +206,92 @@ contract!(claims_skip_busy_and_disabled_endpoints_and_releases_give_back, |store
     let b = endpoint(&store, &t, &["*"], true).await;
     approved_payout(&store, &t).await;
     let now = Timestamp::now();
-    assert!(store.deliveries_due(now).await.unwrap());
-    let only_b = store.claim_deliveries(now, 60_000, 10, std::slice::from_ref(&a.id)).await.unwrap();
+    let only_b = store.claim_deliveries(now, 60_000, &ClaimLimits::up_to(10).except(&a.id)).await.unwrap();
     assert_eq!(only_b.iter().map(|d| d.delivery.endpoint_id.as_str()).collect::<Vec<_>>(), [b.id.as_str()]);
     let off = EndpointPatch { enabled: Some(false), ..Default::default() };
     store.update_webhook_endpoint(&t, &a.id, &off, now).await.unwrap();
-    assert!(!store.deliveries_due(now).await.unwrap(), "a disabled endpoint's deliveries wait");
-    assert!(store.claim_deliveries(now, 60_000, 10, &[]).await.unwrap().is_empty());
+    assert!(
+        store.claim_deliveries(now, 60_000, &ClaimLimits::up_to(10)).await.unwrap().is_empty(),
+        "a disabled endpoint's deliveries wait"
+    );
 
     store.release_deliveries(&only_b[0].lease, &[only_b[0].delivery.id.clone()], now).await.unwrap();
     store.release_deliveries("lease_other", &[only_b[0].delivery.id.clone()], now.plus_millis(9)).await.unwrap();
-    let again = store.claim_deliveries(now, 60_000, 10, &[]).await.unwrap();
+    let again = store.claim_deliveries(now, 60_000, &ClaimLimits::up_to(10)).await.unwrap();
     assert_eq!(again.len(), 1, "released, and due at once");
     let on = EndpointPatch { enabled: Some(true), ..Default::default() };
     store.update_webhook_endpoint(&t, &a.id, &on, now).await.unwrap();
-    assert_eq!(store.claim_deliveries(now, 60_000, 10, &[]).await.unwrap().len(), 1, "re-enabled: its delivery goes");
+    assert_eq!(
+        store.claim_deliveries(now, 60_000, &ClaimLimits::up_to(10)).await.unwrap().len(),
+        1,
+        "re-enabled: its delivery goes"
+    );
+});
+
+contract!(a_claim_takes_each_endpoint_up_to_its_free_slots, |store| {
+    let t = tenant(&store).await;
+    let a = endpoint(&store, &t, &["*"], true).await;
+    let b = endpoint(&store, &t, &["*"], true).await;
+    for _ in 0..3 {
+        approved_payout(&store, &t).await;
+    }
+    let now = Timestamp::now();
+    let limits = ClaimLimits { total: 10, per_endpoint: 2, in_flight: [(a.id.clone(), 1)].into() };
+    let got = store.claim_deliveries(now, 60_000, &limits).await.unwrap();
+    let count = |of: &str| got.iter().filter(|d| d.delivery.endpoint_id == of).count();
+    assert_eq!((count(&a.id), count(&b.id)), (1, 2), "each endpoint up to its free slots");
+    let capped = ClaimLimits { total: 1, ..ClaimLimits::up_to(5) };
+    assert_eq!(store.claim_deliveries(now, 60_000, &capped).await.unwrap().len(), 1, "and no more than the total");
+    let rest = store.claim_deliveries(now, 60_000, &ClaimLimits::up_to(10)).await.unwrap();
+    assert_eq!(rest.len(), 2, "what the quotas left, and nothing claimed twice");
+});
+
+contract!(answers_recorded_together_move_each_delivery_as_if_one_by_one, |store| {
+    let t = tenant(&store).await;
+    let a = endpoint(&store, &t, &["payout.*"], true).await;
+    let b = endpoint(&store, &t, &["payout.*"], true).await;
+    approved_payout(&store, &t).await;
+    approved_payout(&store, &t).await;
+    let now = Timestamp::now();
+    // A lease that runs out at once: the second claim takes everything again.
+    let old = store.claim_deliveries(now, 0, &ClaimLimits::up_to(10)).await.unwrap();
+    let new = store.claim_deliveries(now, 60_000, &ClaimLimits::up_to(10)).await.unwrap();
+    assert_eq!((old.len(), new.len()), (4, 4));
+    let of = |e: &WebhookEndpoint| new.iter().filter(|d| d.delivery.endpoint_id == e.id).collect::<Vec<_>>();
+    let (a_due, b_due) = (of(&a), of(&b));
+    let answer = |due: &DueDelivery, lease: &str, status: Option<i64>, outcome| Answered {
+        delivery_id: due.delivery.id.clone(),
+        lease: lease.to_owned(),
+        attempt: attempt(status),
+        outcome,
+    };
+    let retry = DeliveryOutcome::Retry { retry_at: now.plus_millis(5_000) };
+    let answers = [
+        answer(a_due[0], &old[0].lease, None, DeliveryOutcome::Failed),
+        answer(a_due[0], &new[0].lease, Some(204), DeliveryOutcome::Delivered),
+        answer(a_due[1], &new[0].lease, Some(500), retry.clone()),
+        answer(b_due[0], &new[0].lease, Some(500), retry),
+        answer(b_due[1], &new[0].lease, Some(410), DeliveryOutcome::Gone),
+    ];
+    store.finish_deliveries(&answers, &disabled).await.unwrap();
+    let attempts = store.delivery_attempts(&t, &a_due[0].delivery.id).await.unwrap();
+    let seen: Vec<_> = attempts.iter().map(|a| (a.attempt_number, a.http_status)).collect();
+    assert_eq!(seen, [(1, None), (2, Some(204))], "the late answer is kept and moves nothing");
+    let state = async |due: &DueDelivery| {
+        let d = store.get_delivery(&t, &due.delivery.endpoint_id, &due.delivery.id).await.unwrap().unwrap();
+        (d.status, d.attempts)
+    };
+    assert_eq!(state(a_due[0]).await, (DeliveryStatus::Delivered, 2));
+    assert_eq!(state(a_due[1]).await, (DeliveryStatus::Pending, 1));
+    assert_eq!(state(b_due[1]).await, (DeliveryStatus::Failed, 1));
+    assert!(store.get_webhook_endpoint(&t, &a.id).await.unwrap().unwrap().enabled);
+    assert!(!store.get_webhook_endpoint(&t, &b.id).await.unwrap().unwrap().enabled, "its 410 disabled it");
+    let later = store.claim_deliveries(now.plus_millis(5_000), 60_000, &ClaimLimits::up_to(10)).await.unwrap();
+    assert_eq!(
+        later.iter().map(|d| d.delivery.id.as_str()).collect::<Vec<_>>(),
+        [a_due[1].delivery.id.as_str()],
+        "the retry comes due; the disabled endpoint's waits"
+    );
 });
 
 contract!(a_gone_endpoint_is_disabled_with_its_event, |store| {
@@ -213,23 +300,14 @@ contract!(a_gone_endpoint_is_disabled_with_its_event, |store| {
     let watcher = endpoint(&store, &t, &["webhook_endpoint.*"], true).await;
     approved_payout(&store, &t).await;
     approved_payout(&store, &t).await;
-    let due = store.claim_deliveries(Timestamp::now(), 60_000, 10, &[]).await.unwrap();
+    let due = store.claim_deliveries(Timestamp::now(), 60_000, &ClaimLimits::up_to(10)).await.unwrap();
     assert_eq!(due.len(), 2);
-    let d = store
-        .finish_delivery(&due[0].delivery.id, &due[0].lease, &attempt(Some(410)), &DeliveryOutcome::Gone, &disabled)
-        .await
-        .unwrap();
+    let d = finish(&store, &due[0], &due[0].lease, attempt(Some(410)), DeliveryOutcome::Gone).await;
     assert_eq!((d.status, d.attempts), (DeliveryStatus::Failed, 1));
     assert!(!store.get_webhook_endpoint(&t, &gone.id).await.unwrap().unwrap().enabled);
-    let again = store
-        .finish_delivery(&due[1].delivery.id, &due[1].lease, &attempt(Some(410)), &DeliveryOutcome::Gone, &disabled)
-        .await;
-    assert_eq!(
-        again.unwrap().status,
-        DeliveryStatus::Failed,
-        "the second 410 fails its delivery, and says nothing more"
-    );
-    let told = store.claim_deliveries(Timestamp::now(), 60_000, 10, &[]).await.unwrap();
+    let again = finish(&store, &due[1], &due[1].lease, attempt(Some(410)), DeliveryOutcome::Gone).await;
+    assert_eq!(again.status, DeliveryStatus::Failed, "the second 410 fails its delivery, and says nothing more");
+    let told = store.claim_deliveries(Timestamp::now(), 60_000, &ClaimLimits::up_to(10)).await.unwrap();
     assert_eq!(told.len(), 1, "the event goes to the other endpoint, not the gone one");
     assert_eq!(
         (told[0].delivery.endpoint_id.as_str(), told[0].delivery.event_type.as_str()),
@@ -244,12 +322,9 @@ contract!(deliveries_are_listed_by_status_and_retried_with_their_event, |store| 
     approved_payout(&store, &t).await;
     approved_payout(&store, &t).await;
     let now = Timestamp::now();
-    let due = store.claim_deliveries(now, 60_000, 10, &[]).await.unwrap();
+    let due = store.claim_deliveries(now, 60_000, &ClaimLimits::up_to(10)).await.unwrap();
     assert_eq!(due.len(), 2);
-    store
-        .finish_delivery(&due[0].delivery.id, &due[0].lease, &attempt(Some(500)), &DeliveryOutcome::Failed, &disabled)
-        .await
-        .unwrap();
+    finish(&store, &due[0], &due[0].lease, attempt(Some(500)), DeliveryOutcome::Failed).await;
     let all = store.list_deliveries(&t, &e.id, None, PageRequest::default()).await.unwrap();
     assert_eq!(all.total, 2);
     let failed = store.list_deliveries(&t, &e.id, Some(DeliveryStatus::Failed), PageRequest::default()).await.unwrap();
@@ -273,7 +348,7 @@ contract!(deliveries_are_listed_by_status_and_retried_with_their_event, |store| 
     );
     let in_flight = store.retry_delivery(&t, &e.id, &due[1].delivery.id, later, None).await.unwrap();
     assert_eq!(in_flight.next_attempt_at, due[1].delivery.next_attempt_at, "one being sent is left to finish");
-    let again = store.claim_deliveries(later, 60_000, 10, &[]).await.unwrap();
+    let again = store.claim_deliveries(later, 60_000, &ClaimLimits::up_to(10)).await.unwrap();
     assert_eq!(again.iter().map(|d| d.delivery.id.as_str()).collect::<Vec<_>>(), [due[0].delivery.id.as_str()]);
     assert!(matches!(
         store.retry_delivery(&other, &e.id, &due[0].delivery.id, later, None).await,
@@ -290,9 +365,9 @@ contract!(a_rotated_out_secret_signs_beside_the_new_one_until_its_time, |store| 
     assert_eq!(rotated.secret, "whsec_bmV3");
     approved_payout(&store, &t).await;
     approved_payout(&store, &t).await;
-    let inside = store.claim_deliveries(Timestamp::now(), 60_000, 1, &[]).await.unwrap();
+    let inside = store.claim_deliveries(Timestamp::now(), 60_000, &ClaimLimits::up_to(1)).await.unwrap();
     assert_eq!(inside[0].secrets, ["whsec_bmV3", "whsec_c2VjcmV0"], "the new one first, then the old");
-    let after = store.claim_deliveries(until, 60_000, 1, &[]).await.unwrap();
+    let after = store.claim_deliveries(until, 60_000, &ClaimLimits::up_to(1)).await.unwrap();
     assert_eq!(after[0].secrets, ["whsec_bmV3"]);
     let twice = store.rotate_webhook_secret(&t, &e.id, "whsec_dGhpcmQ=", now, until, None).await.unwrap();
     assert_eq!(twice.secret, "whsec_dGhpcmQ=");
@@ -311,10 +386,10 @@ contract!(five_days_of_failures_without_a_success_disable_the_endpoint, |store| 
     let fail_at = |at: Timestamp| DeliveryOutcome::Retry { retry_at: at.plus_millis(1) };
     let send = async |status: Option<i64>, at: Timestamp| {
         approved_payout(&store, &t).await;
-        let due = store.claim_deliveries(at, 60_000, 10, std::slice::from_ref(&watcher.id)).await.unwrap();
+        let due = store.claim_deliveries(at, 60_000, &ClaimLimits::up_to(10).except(&watcher.id)).await.unwrap();
         for d in &due {
             let outcome = if status == Some(200) { DeliveryOutcome::Delivered } else { fail_at(at) };
-            store.finish_delivery(&d.delivery.id, &d.lease, &answer_at(status, at), &outcome, &disabled).await.unwrap();
+            finish(&store, d, &d.lease, answer_at(status, at), outcome).await;
         }
         store.get_webhook_endpoint(&t, &e.id).await.unwrap().unwrap().enabled
     };
@@ -323,7 +398,7 @@ contract!(five_days_of_failures_without_a_success_disable_the_endpoint, |store| 
     assert!(send(Some(500), t0.plus_millis(2 * day)).await, "the silence starts again here");
     assert!(send(None, t0.plus_millis(6 * day)).await, "four days of failures are not five");
     assert!(!send(Some(503), t0.plus_millis(7 * day)).await, "five days without a success");
-    let told = store.claim_deliveries(t0.plus_millis(8 * day), 60_000, 100, &[]).await.unwrap();
+    let told = store.claim_deliveries(t0.plus_millis(8 * day), 60_000, &ClaimLimits::up_to(100)).await.unwrap();
     assert_eq!(told.iter().filter(|d| d.delivery.event_type == "webhook_endpoint.disabled").count(), 1);
 
     let on = EndpointPatch { enabled: Some(true), ..Default::default() };
