@@ -99,7 +99,7 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::health::readyz,
     ),
     components(schemas(ErrorBody, FieldDetail, PaginationView, Deleted)),
-    modifiers(&BearerAuth, &CommonErrors),
+    modifiers(&BearerAuth, &CommonErrors, &Webhooks),
     security(("bearer" = [])),
     tags(
         (name = "Clients", description = "The people an organization invoices and pays"),
@@ -108,6 +108,7 @@ field left out keeps its value and `null` is refused except where a field says i
         (name = "Payouts", description = "Send assets to wallets: approval (pending, approved, rejected) then execution (pending, ready_to_send, sent, failed), every submission recorded as an attempt"),
         (name = "Disbursements", description = "Batches of payouts of one asset from JSON or CSV: draft -> pending_approval -> approved -> processing -> completed, partially_failed or failed; or rejected. Submitting creates one payout per item; approving checks the ledger balance and approves them all. Events: disbursement.created/submitted/approved/rejected/completed/partially_failed/failed"),
         (name = "Webhook endpoints", description = "Where events are POSTed, signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body> with the endpoint's whsec_ secret). Each delivery is written in its event's transaction, so no committed event is missed; any 2xx delivers, anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, +-20 %) and then failed; 410 disables the endpoint"),
+        (name = "Webhook events", description = "What Lajan POSTs to a subscribed endpoint, one operation per event type (the document's webhooks section)"),
         (name = "Sandbox", description = "Sandbox-only tools: simulate a customer's payment, read the messages a send would have delivered"),
         (name = "Events", description = "What happened, written with each change: client.created/updated/deleted, invoice.created/sent/viewed/paid/overdue/voided, payment_link.created/deactivated/paid, payout.created/approved/rejected/retried/completed/failed, disbursement.created/submitted/approved/rejected/completed/partially_failed/failed, settings.updated, webhook_endpoint.test/disabled"),
         (name = "Settings", description = "Per-environment defaults and rules"),
@@ -196,6 +197,19 @@ impl Modify for CommonErrors {
                 }
             }
         }
+    }
+}
+
+/// The `webhooks` section. utoipa 5 has no field for it, so it goes in through the document's
+/// flattened extensions, which serialize at the top level beside `paths`.
+struct Webhooks;
+
+impl Modify for Webhooks {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        openapi
+            .extensions
+            .get_or_insert_with(Default::default)
+            .insert("webhooks".into(), crate::openapi_webhooks::webhooks());
     }
 }
 

@@ -23,4 +23,5 @@ mod settings;
 mod standard_webhooks;
 mod webhook_delivery;
 mod webhook_guard;
+mod webhook_guide;
 mod webhooks;

@@ -1,6 +1,6 @@
 //! The OpenAPI document covers every route and matches its committed snapshot; `/docs` works offline.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 const SNAPSHOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/openapi.json");
 
@@ -84,5 +84,91 @@ api_test!(each_sandbox_tool_needs_the_scope_its_document_names, |app| {
         let other = if scope == "clients:write" { "events:read" } else { "clients:write" };
         let refused = call(app.key(None, lajan_domain::Environment::Test, &[other]).await).await;
         crate::common::expect_error(refused, 403, "forbidden").await;
+    }
+});
+
+/// A schema with its `$ref`s and `allOf`s followed: the properties it names and those it requires.
+fn properties_of(doc: &Value, schema: &Value) -> (Vec<String>, Vec<String>) {
+    if let Some(reference) = schema["$ref"].as_str() {
+        let name = reference.rsplit('/').next().unwrap();
+        return properties_of(doc, &doc["components"]["schemas"][name]);
+    }
+    let (mut named, mut required) = (Vec::new(), Vec::new());
+    for part in schema["allOf"].as_array().into_iter().flatten() {
+        let (n, r) = properties_of(doc, part);
+        named.extend(n);
+        required.extend(r);
+    }
+    named.extend(schema["properties"].as_object().into_iter().flatten().map(|(k, _)| k.clone()));
+    required.extend(schema["required"].as_array().into_iter().flatten().map(|r| r.as_str().unwrap().to_owned()));
+    (named, required)
+}
+
+api_test!(each_event_type_has_its_delivery_described_and_real_objects_fit_it, |app| {
+    let doc: Value = app.get("/v1/openapi.json").await.json().await.unwrap();
+    let webhooks = doc["webhooks"].as_object().expect("a webhooks section");
+    assert_eq!(webhooks.len(), lajan_domain::event::EVENT_TYPES.len());
+    let ids = |items: Vec<&Value>| -> Vec<String> {
+        items
+            .into_iter()
+            .flat_map(|item| item.as_object().unwrap().values())
+            .filter_map(|operation| operation["operationId"].as_str().map(str::to_owned))
+            .collect()
+    };
+    let mut hook_ids = ids(webhooks.values().collect());
+    let path_ids = ids(doc["paths"].as_object().unwrap().values().collect());
+    hook_ids.sort_unstable();
+    hook_ids.dedup();
+    assert_eq!(hook_ids.len(), webhooks.len(), "one operationId per event type");
+    assert!(hook_ids.iter().all(|id| !path_ids.contains(id)), "none is also a path's");
+    let object_schema = |event_type: &str| {
+        let post = &webhooks[event_type]["post"];
+        assert!(post["description"].as_str().is_some_and(|d| !d.is_empty()), "{event_type} says when");
+        let event = &post["requestBody"]["content"]["application/json"]["schema"];
+        assert_eq!(event["allOf"][0]["$ref"], "#/components/schemas/EventView");
+        assert_eq!(event["allOf"][1]["properties"]["type"]["const"], event_type);
+        event["allOf"][1]["properties"]["data"]["properties"]["object"].clone()
+    };
+    for event_type in lajan_domain::event::EVENT_TYPES {
+        let (named, _) = properties_of(&doc, &object_schema(event_type));
+        assert!(named.contains(&"id".to_owned()) || *event_type == "settings.updated", "{event_type}: {named:?}");
+    }
+
+    // One event of each area, made for real: its object has the properties its schema names.
+    let client = app.client("Nadège", "Louis").await;
+    let client_id = client["id"].as_str().unwrap();
+    app.invoice(client_id, json!({})).await;
+    app.post("/v1/payment-links", &json!({ "amount": 25, "description": "Fee" })).await;
+    let payout = json!({ "walletAccountId": crate::common::WALLET, "assetAmount": 1, "assetCode": "USDC" });
+    app.post("/v1/payouts", &payout).await;
+    let items = json!([{ "walletAccountId": crate::common::WALLET, "assetAmount": 2 }]);
+    app.post("/v1/disbursements", &json!({ "name": "March", "assetCode": "USDC", "items": items })).await;
+    app.put("/v1/settings", &json!({ "requireDistinctApprover": true })).await;
+    let endpoint: Value = app
+        .post("/v1/webhook-endpoints", &json!({ "url": "http://127.0.0.1:9/h", "events": ["*"] }))
+        .await
+        .json()
+        .await
+        .unwrap();
+    app.post(&format!("/v1/webhook-endpoints/{}/test", endpoint["id"].as_str().unwrap()), &json!({})).await;
+    for event_type in [
+        "client.created",
+        "invoice.created",
+        "payment_link.created",
+        "payout.created",
+        "disbursement.created",
+        "settings.updated",
+        "webhook_endpoint.test",
+    ] {
+        let events: Value = app.get(&format!("/v1/events?type={event_type}")).await.json().await.unwrap();
+        let object =
+            events["data"][0]["data"]["object"].as_object().unwrap_or_else(|| panic!("{event_type}: {events}"));
+        let (named, required) = properties_of(&doc, &object_schema(event_type));
+        for key in object.keys() {
+            assert!(named.contains(key), "{event_type}: {key} is not in its schema");
+        }
+        for key in &required {
+            assert!(object.contains_key(key), "{event_type}: the schema requires {key}");
+        }
     }
 });

@@ -41,14 +41,14 @@ stale = verdict(case["body"], case["headers"])
 json.dump({"genuine": genuine, "tampered": tampered, "stale": stale}, sys.stdout)
 "#;
 
-fn skip(reason: &str) {
+pub fn skip(reason: &str) {
     if std::env::var_os("LAJAN_REQUIRE_STANDARD_WEBHOOKS").is_some() {
         panic!("LAJAN_REQUIRE_STANDARD_WEBHOOKS is set but the standardwebhooks library is unavailable: {reason}");
     }
     eprintln!("SKIPPED standard_webhooks: {reason} (set LAJAN_REQUIRE_STANDARD_WEBHOOKS=1 to make this a failure)");
 }
 
-fn run(cmd: &mut Command) -> Result<(), String> {
+pub fn run(cmd: &mut Command) -> Result<(), String> {
     let out = cmd.output().map_err(|e| format!("could not run {cmd:?}: {e}"))?;
     out.status
         .success()
@@ -57,7 +57,7 @@ fn run(cmd: &mut Command) -> Result<(), String> {
 }
 
 /// The venv's python with the pinned library importable, made on first use.
-fn ensure_library() -> Result<PathBuf, String> {
+pub fn ensure_library() -> Result<PathBuf, String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("crate sits two levels below the root");
     let target = root.join("target");
     std::fs::create_dir_all(&target).map_err(|e| format!("cannot create {}: {e}", target.display()))?;
@@ -104,7 +104,7 @@ for case in json.load(sys.stdin):
 json.dump(said, sys.stdout)
 "#;
 
-fn headers_of(delivery: &ReceivedWebhook) -> Value {
+pub fn headers_of(delivery: &ReceivedWebhook) -> Value {
     ["webhook-id", "webhook-timestamp", "webhook-signature"]
         .into_iter()
         .map(|name| (name.to_owned(), Value::from(delivery.header(name))))
@@ -112,12 +112,12 @@ fn headers_of(delivery: &ReceivedWebhook) -> Value {
         .into()
 }
 
-fn body_of(delivery: &ReceivedWebhook) -> String {
+pub fn body_of(delivery: &ReceivedWebhook) -> String {
     String::from_utf8(delivery.body.to_vec()).expect("a UTF-8 body")
 }
 
 /// Runs `script` with `input` on stdin and answers the JSON it prints.
-fn run_python(python: &Path, script: &str, input: &Value) -> Value {
+pub fn run_python(python: &Path, script: &str, input: &Value) -> Value {
     let mut child = Command::new(python)
         .args(["-c", script])
         .stdin(Stdio::piped())

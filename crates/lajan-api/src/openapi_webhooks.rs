@@ -1,0 +1,134 @@
+//! The document's `webhooks` section (OpenAPI 3.1): one operation per event type, saying what
+//! Lajan POSTs to a subscribed endpoint (the event, its object's schema, the signature headers)
+//! and what the endpoint's answers mean.
+
+use lajan_domain::event::EVENT_TYPES;
+use serde_json::{Value, json};
+
+/// The schema of `data.object` in events of `event_type`: the resource of its area, as the API
+/// shows it; `settings.updated` adds who changed what.
+pub fn object_schema(event_type: &str) -> Option<Value> {
+    let area = event_type.split_once('.')?.0;
+    let name = match area {
+        "client" => "ClientView",
+        "invoice" => "InvoiceView",
+        "payment_link" => "PaymentLinkView",
+        "payout" => "PayoutView",
+        "disbursement" => "DisbursementView",
+        "settings" => "SettingsView",
+        "webhook_endpoint" => "WebhookEndpointView",
+        _ => return None,
+    };
+    let resource = json!({ "$ref": format!("#/components/schemas/{name}") });
+    if event_type != "settings.updated" {
+        return Some(resource);
+    }
+    Some(json!({ "allOf": [resource, {
+        "type": "object",
+        "required": ["updatedByKey", "previous"],
+        "properties": {
+            "updatedByKey": { "type": "string", "description": "The id of the API key that made the change." },
+            "previous": {
+                "type": "object",
+                "description": "The value before the change of each field the change changed.",
+            },
+        },
+    }]}))
+}
+
+/// When an event of `event_type` is recorded.
+pub fn emitted_when(event_type: &str) -> Option<&'static str> {
+    Some(match event_type {
+        "client.created" => "POST /v1/clients created a client.",
+        "client.updated" => "PUT /v1/clients/{id} changed a client.",
+        "client.deleted" => "DELETE /v1/clients/{id} archived a client.",
+        "invoice.created" => "POST /v1/invoices created an invoice.",
+        "invoice.sent" => "POST /v1/invoices/{id}/send sent (or sent again) an invoice.",
+        "invoice.viewed" => "The client first opened the hosted payment page of a sent invoice.",
+        "invoice.paid" => "A payment (sandbox simulation or live Stellar payment) settled an invoice.",
+        "invoice.overdue" => "The overdue job found a sent or viewed invoice past its due date.",
+        "invoice.voided" => "POST /v1/invoices/{id}/void voided an invoice.",
+        "payment_link.created" => "POST /v1/payment-links created a payment link.",
+        "payment_link.paid" => "A payment settled a payment link.",
+        "payment_link.deactivated" => "DELETE /v1/payment-links/{id} deactivated a payment link.",
+        "payout.created" => "POST /v1/payouts, or a disbursement's submission (one per item), created a payout.",
+        "payout.approved" => "A payout was approved (on its own or with its disbursement).",
+        "payout.rejected" => "A payout was rejected (on its own or with its disbursement).",
+        "payout.retried" => "A failed payout was queued again (POST /v1/payouts/{id}/retry or retry-failed).",
+        "payout.completed" => "The payout's transaction was applied on the ledger (execStatus sent).",
+        "payout.failed" => "The payout failed for good (execStatus failed, with the attempt's error).",
+        "disbursement.created" => "POST /v1/disbursements created a disbursement.",
+        "disbursement.submitted" => "A disbursement was submitted: one payout per item, waiting for approval.",
+        "disbursement.approved" => "A disbursement was approved, and its payouts with it.",
+        "disbursement.rejected" => "A disbursement was rejected, and its payouts with it.",
+        "disbursement.completed" => "The last payout of a disbursement settled, and all were sent.",
+        "disbursement.partially_failed" => "The last payout of a disbursement settled; some were sent, some failed.",
+        "disbursement.failed" => "The last payout of a disbursement settled, and all failed.",
+        "settings.updated" => "PUT /v1/settings changed the settings.",
+        "webhook_endpoint.test" => "POST /v1/webhook-endpoints/{id}/test: sent to that endpoint alone.",
+        "webhook_endpoint.disabled" => {
+            "An endpoint answered 410, or failed for five days without a success, and was disabled."
+        }
+        _ => return None,
+    })
+}
+
+/// `webhooks`: each event type's delivery, named by the type.
+pub fn webhooks() -> Value {
+    let header = |name: &str, description: &str| {
+        json!({ "name": name, "in": "header", "required": true, "schema": { "type": "string" },
+                "description": description })
+    };
+    let parameters = json!([
+        header("webhook-id", "The event's id: the same on every try of it. Skip an id already processed."),
+        header("webhook-timestamp", "When this try was signed, in Unix seconds. Refuse stale ones."),
+        header(
+            "webhook-signature",
+            "Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`, \
+             keyed with the base64-decoded part of the endpoint's secret after `whsec_`: one, or two for the \
+             24 hours after a rotation. Verify over the raw body with a Standard Webhooks library.",
+        ),
+    ]);
+    let responses = json!({
+        "2XX": { "description": "Delivered." },
+        "410": { "description": "Gone: the delivery fails and the endpoint is disabled." },
+        "default": {
+            "description": "Anything else, or no answer within 15 s: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, \
+                            10 h and 10 h (+-20 %), then failed. 429 and 503 may set the wait with Retry-After.",
+        },
+    });
+    EVENT_TYPES
+        .iter()
+        .filter_map(|event_type| {
+            let object = object_schema(event_type)?;
+            let event = json!({ "allOf": [
+                { "$ref": "#/components/schemas/EventView" },
+                { "type": "object", "properties": {
+                    "type": { "const": event_type },
+                    "data": { "type": "object", "required": ["object"], "properties": { "object": object } },
+                }},
+            ]});
+            let operation_id: String = event_type
+                .split(['.', '_'])
+                .enumerate()
+                .map(|(i, word)| match i {
+                    0 => word.to_owned(),
+                    _ => word[..1].to_uppercase() + &word[1..],
+                })
+                .chain(["Webhook".to_owned()])
+                .collect();
+            let operation = json!({ "post": {
+                "operationId": operation_id,
+                "summary": event_type,
+                "description": emitted_when(event_type).unwrap_or_default(),
+                "tags": ["Webhook events"],
+                "security": [],
+                "parameters": parameters,
+                "requestBody": { "required": true, "content": { "application/json": { "schema": event } } },
+                "responses": responses,
+            }});
+            Some((event_type.to_string(), operation))
+        })
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
