@@ -24,4 +24,5 @@ mod standard_webhooks;
 mod webhook_delivery;
 mod webhook_guard;
 mod webhook_guide;
+mod webhook_samples;
 mod webhooks;

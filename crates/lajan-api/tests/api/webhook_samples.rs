@@ -1,0 +1,178 @@
+//! The guide's sample payload for each event type (`docs/webhooks.md`, "Sample payloads") is a
+//! real event's: this test makes one event of every type through the router, as an integrator's
+//! month would, and checks that each sample has its event's shape (the same keys at every
+//! level). `UPDATE_SNAPSHOTS=1` writes the samples from the events it made.
+
+use crate::common::{TestApp, WALLET};
+use lajan_domain::Timestamp;
+use lajan_domain::event::EVENT_TYPES;
+use lajan_ledger::sandbox::magic;
+use lajan_worker::testing::WebhookReceiver;
+use serde_json::{Value, json};
+
+const GUIDE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/webhooks.md");
+const BEGIN: &str = "<!-- samples: begin (written by crates/lajan-api/tests/api/webhook_samples.rs) -->";
+const END: &str = "<!-- samples: end -->";
+
+async fn ok(r: reqwest::Response) -> Value {
+    let status = r.status();
+    let body: Value = r.json().await.unwrap_or_default();
+    assert!(status.is_success(), "{status}: {body}");
+    body
+}
+
+fn intent_of(resource: &Value) -> String {
+    let url = resource["paymentLink"]["url"].as_str().or(resource["url"].as_str()).expect("a payment page");
+    url.rsplit('/').next().unwrap().to_owned()
+}
+
+async fn pay(app: &TestApp, resource: &Value) {
+    let path = format!("/v1/sandbox/payment-intents/{}/pay", intent_of(resource));
+    ok(app.post(&path, &json!({})).await).await;
+    app.workers().apply_payments_once().await.unwrap();
+}
+
+async fn execute(app: &TestApp) {
+    for _ in 0..20 {
+        if app.workers().execute_payouts_once(Timestamp::now()).await.unwrap() == 0 {
+            return;
+        }
+    }
+    panic!("the executor did not drain");
+}
+
+/// A disbursement of `items`, submitted, then approved and executed or rejected.
+async fn disburse(app: &TestApp, name: &str, wallets: &[&str], approve: bool) {
+    let items: Vec<Value> = wallets
+        .iter()
+        .enumerate()
+        .map(|(i, w)| json!({ "walletAccountId": w, "assetAmount": 15, "externalId": format!("{name}-{i}") }))
+        .collect();
+    let d =
+        ok(app.post("/v1/disbursements", &json!({ "name": name, "assetCode": "USDC", "items": items })).await).await;
+    let path = |verb: &str| format!("/v1/disbursements/{}/{verb}", d["id"].as_str().unwrap());
+    ok(app.post(&path("submit"), &json!({})).await).await;
+    if approve {
+        ok(app.post(&path("approve"), &json!({})).await).await;
+        execute(app).await;
+    } else {
+        ok(app.post(&path("reject"), &json!({ "reason": "Wrong month" })).await).await;
+    }
+}
+
+/// One event of every type, in one sandbox organization.
+async fn make_every_event(app: &TestApp) {
+    let cid = |c: &Value| c["id"].as_str().unwrap().to_owned();
+    let client = app.reachable_client().await;
+    ok(app.put(&format!("/v1/clients/{}", cid(&client)), &json!({ "phoneNumber": "+50937001234" })).await).await;
+    let leaving = app.client("Jean", "Baptiste").await;
+    ok(app.delete(&format!("/v1/clients/{}", cid(&leaving))).await).await;
+
+    let paid = app.invoice(&cid(&client), json!({ "sendImmediately": true })).await;
+    app.http.get(app.url(&format!("/pay/{}", intent_of(&paid)))).send().await.unwrap();
+    pay(app, &paid).await;
+    app.invoice(&cid(&client), json!({ "dueDate": "2020-01-01", "sendImmediately": true })).await;
+    app.workers().mark_overdue_once(Timestamp::now()).await.unwrap();
+    let voided = app.invoice(&cid(&client), json!({})).await;
+    ok(app.post(&format!("/v1/invoices/{}/void", voided["id"].as_str().unwrap()), &json!({})).await).await;
+
+    let link =
+        ok(app.post("/v1/payment-links", &json!({ "amount": 250, "description": "Membership fee" })).await).await;
+    pay(app, &link).await;
+    let closed = ok(app.post("/v1/payment-links", &json!({ "amount": 75, "description": "Late fee" })).await).await;
+    ok(app.delete(&format!("/v1/payment-links/{}", closed["id"].as_str().unwrap())).await).await;
+
+    let payout = async |wallet: &str| {
+        let body = json!({ "walletAccountId": wallet, "assetAmount": 40, "assetCode": "USDC", "memo": "Loan 2231" });
+        ok(app.post("/v1/payouts", &body).await).await["id"].as_str().unwrap().to_owned()
+    };
+    let sent = payout(WALLET).await;
+    ok(app.post(&format!("/v1/payouts/{sent}/approve"), &json!({})).await).await;
+    let failing = magic::address("op_no_destination");
+    let failed = payout(&failing).await;
+    ok(app.post(&format!("/v1/payouts/{failed}/approve"), &json!({})).await).await;
+    execute(app).await;
+    ok(app.post(&format!("/v1/payouts/{failed}/retry"), &json!({})).await).await;
+    let refused = payout(WALLET).await;
+    ok(app.post(&format!("/v1/payouts/{refused}/reject"), &json!({ "reason": "Duplicate" })).await).await;
+
+    disburse(app, "March stipends", &[WALLET, WALLET], true).await;
+    disburse(app, "March bonuses", &[WALLET, &failing], true).await;
+    disburse(app, "March refunds", &[&failing], true).await;
+    disburse(app, "April stipends", &[WALLET], false).await;
+    ok(app.put("/v1/settings", &json!({ "requireDistinctApprover": true })).await).await;
+
+    // An endpoint that answers its test event with 410 Gone, and is disabled for it.
+    let gone = WebhookReceiver::start().await;
+    gone.respond_next(1, 410, &[], "");
+    let body = json!({ "url": gone.url("/hooks"), "events": ["webhook_endpoint.test"], "description": "Old CRM" });
+    let endpoint = ok(app.post("/v1/webhook-endpoints", &body).await).await;
+    ok(app.post(&format!("/v1/webhook-endpoints/{}/test", endpoint["id"].as_str().unwrap()), &json!({})).await).await;
+    app.workers().deliver_webhooks_once(Timestamp::now()).await.unwrap();
+}
+
+/// A value's shape: objects keep their keys (each with its value's shape), arrays the shape of
+/// their first element, and every other value is `null`.
+fn shape(v: &Value) -> Value {
+    match v {
+        Value::Object(fields) => fields.iter().map(|(k, v)| (k.clone(), shape(v))).collect(),
+        Value::Array(items) => Value::Array(items.first().map(shape).into_iter().collect()),
+        _ => Value::Null,
+    }
+}
+
+fn render(samples: &[(&str, Value)]) -> String {
+    let mut out = String::from(BEGIN);
+    out.push('\n');
+    for (event_type, event) in samples {
+        let pretty = serde_json::to_string_pretty(event).unwrap();
+        out.push_str(&format!("\n### `{event_type}`\n\n```json\n{pretty}\n```\n"));
+    }
+    out.push('\n');
+    out.push_str(END);
+    out
+}
+
+/// The samples the guide shows, by event type.
+fn samples_in(guide: &str) -> Vec<(String, Value)> {
+    let Some(section) = guide.split(BEGIN).nth(1).and_then(|rest| rest.split(END).next()) else {
+        return Vec::new();
+    };
+    section
+        .split("\n### `")
+        .skip(1)
+        .map(|part| {
+            let event_type = part.split('`').next().unwrap().to_owned();
+            let json = part.split("```json\n").nth(1).and_then(|rest| rest.split("\n```").next()).unwrap_or("null");
+            (event_type.clone(), serde_json::from_str(json).unwrap_or_else(|e| panic!("{event_type}: {e}")))
+        })
+        .collect()
+}
+
+api_test!(the_guides_sample_of_each_event_type_has_a_real_events_shape, |app| {
+    make_every_event(app).await;
+    let mut samples = Vec::new();
+    for event_type in EVENT_TYPES {
+        let events = ok(app.get(&format!("/v1/events?type={event_type}&limit=1")).await).await;
+        let event = events["data"][0].clone();
+        assert!(event.is_object(), "no {event_type} event was made");
+        samples.push((*event_type, event));
+    }
+    let guide = std::fs::read_to_string(GUIDE).unwrap();
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        let (before, rest) = guide.split_once(BEGIN).expect("the guide marks where its samples go");
+        let after = rest.split_once(END).expect("and where they end").1;
+        std::fs::write(GUIDE, format!("{before}{}{after}", render(&samples))).unwrap();
+        return;
+    }
+    let shown = samples_in(&guide);
+    let shown_types: Vec<&str> = shown.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(shown_types, EVENT_TYPES, "one sample per event type, in the catalogue's order");
+    for ((event_type, real), (_, sample)) in samples.iter().zip(&shown) {
+        assert_eq!(
+            shape(sample),
+            shape(real),
+            "the guide's {event_type} sample is not shaped as the event is now: rerun with UPDATE_SNAPSHOTS=1"
+        );
+    }
+});
