@@ -177,6 +177,10 @@ impl Modify for CommonErrors {
                 }
                 if keyed {
                     common.push((
+                        "400",
+                        "validation_error: the Idempotency-Key is not 1 to 255 visible ASCII characters",
+                    ));
+                    common.push((
                         "409",
                         "idempotency_in_progress: a request with this Idempotency-Key is still running; or conflict: \
                          the write lost a race with another and changed nothing (read again and retry)",

@@ -35,9 +35,9 @@ pub struct ClientList {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CreateClient {
-    #[schema(required = true, example = "Marie")]
+    #[schema(required = true, nullable = false, example = "Marie")]
     pub first_name: Option<String>,
-    #[schema(required = true, example = "Jean-Baptiste")]
+    #[schema(required = true, nullable = false, example = "Jean-Baptiste")]
     pub last_name: Option<String>,
     #[schema(example = "marie@example.ht")]
     pub email: Option<String>,
@@ -53,10 +53,10 @@ pub struct CreateClient {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct UpdateClient {
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, nullable = false)]
     pub first_name: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, nullable = false)]
     pub last_name: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<String>)]

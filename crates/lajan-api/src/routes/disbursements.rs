@@ -52,11 +52,39 @@ fn bad(field: &str, message: String) -> ApiError {
     ApiError::validation(vec![FieldError::new(field, message)])
 }
 
+/// A disbursement status to list (a query value; the server names any other in its error).
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "snake_case")]
+#[allow(dead_code)]
+pub enum DisbursementStatusFilter {
+    Draft,
+    PendingApproval,
+    Approved,
+    Processing,
+    Completed,
+    PartiallyFailed,
+    Failed,
+    Rejected,
+}
+
+/// An item status to list (a query value; the server names any other in its error).
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "snake_case")]
+#[allow(dead_code)]
+pub enum ItemStatusFilter {
+    Pending,
+    Executing,
+    Sent,
+    Failed,
+    Rejected,
+}
+
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct DisbursementFilters {
     /// draft, pending_approval, approved, processing, completed, partially_failed, failed or
     /// rejected.
+    #[param(inline, value_type = Option<DisbursementStatusFilter>)]
     pub status: Option<String>,
     /// Matches the name, case-insensitively.
     pub search: Option<String>,
@@ -95,6 +123,7 @@ pub async fn fetch(
 #[into_params(parameter_in = Query)]
 pub struct ItemFilters {
     /// pending, executing, sent, failed or rejected (the `counts` keys).
+    #[param(inline, value_type = Option<ItemStatusFilter>)]
     pub status: Option<String>,
 }
 
@@ -151,15 +180,15 @@ fn wants_csv(headers: &HeaderMap) -> bool {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CreateDisbursement {
     /// What the batch pays, for people: at most 200 characters.
-    #[schema(required = true, example = "June stipends")]
+    #[schema(required = true, nullable = false, example = "June stipends")]
     pub name: Option<String>,
     /// 1 to 12 letters or digits, e.g. USDC, HTG, XLM; every item pays this asset.
-    #[schema(required = true, example = "USDC")]
+    #[schema(required = true, nullable = false, example = "USDC")]
     pub asset_code: Option<String>,
     /// Default: the configured issuer for the code; refused for XLM.
     pub asset_issuer: Option<String>,
     /// 1 to 10,000 items; `row` in errors and in the items is the place in this list, from 1.
-    #[schema(required = true)]
+    #[schema(required = true, nullable = false)]
     pub items: Option<Vec<CreateDisbursementItem>>,
 }
 
@@ -172,7 +201,7 @@ pub struct CreateDisbursementItem {
     pub client_id: Option<String>,
     pub wallet_account_id: Option<String>,
     /// Positive, a plain decimal with at most 2 decimals as written (1e2 and 10.000 are refused); read exactly.
-    #[schema(value_type = f64, required = true, example = 125.5)]
+    #[schema(value_type = f64, required = true, exclusive_minimum = 0, maximum = 922337203685.47, multiple_of = 0.01, example = 125.5)]
     pub asset_amount: Option<ExactNumber>,
     /// At most 28 bytes of UTF-8.
     pub memo: Option<String>,

@@ -1,5 +1,6 @@
 //! Invoices: list, get, create (optionally sending at once), update a draft, send, void.
 
+use super::doc_types::{Currency, SendChannel};
 use super::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{InvoicesRead, InvoicesWrite};
@@ -33,16 +34,16 @@ pub fn routes() -> Router<AppState> {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct LineItemBody {
-    #[schema(required = true, example = "Loan processing fee")]
+    #[schema(required = true, nullable = false, example = "Loan processing fee")]
     pub description: Option<String>,
     /// Greater than 0, at most 4 decimal places.
-    #[schema(value_type = Option<f64>, required = true, example = 3)]
+    #[schema(value_type = Option<f64>, required = true, nullable = false, exclusive_minimum = 0, multiple_of = 0.0001, example = 3)]
     pub quantity: Option<ExactNumber>,
     /// At most 2 decimal places; read exactly.
-    #[schema(value_type = Option<f64>, required = true, example = 19.99)]
+    #[schema(value_type = Option<f64>, required = true, nullable = false, minimum = 0, maximum = 922337203685.47, multiple_of = 0.01, example = 19.99)]
     pub unit_price: Option<ExactNumber>,
     /// Percent, 0 to 100, at most 3 decimal places; default: the organization's `defaultTaxRate`.
-    #[schema(value_type = Option<f64>, example = 10)]
+    #[schema(value_type = Option<f64>, minimum = 0, maximum = 100, multiple_of = 0.001, example = 10)]
     pub tax_rate: Option<ExactNumber>,
 }
 
@@ -62,15 +63,15 @@ fn line_inputs(items: &[LineItemBody]) -> Vec<LineItemInput> {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CreateInvoice {
-    #[schema(required = true)]
+    #[schema(required = true, nullable = false)]
     pub client_id: Option<String>,
     /// HTG or USD; default: the organization's `defaultCurrency`.
-    #[schema(example = "HTG")]
+    #[schema(value_type = Option<Currency>, example = "HTG")]
     pub currency: Option<String>,
     /// `YYYY-MM-DD`, from 2000-01-01 to 2099-12-31.
-    #[schema(required = true, example = "2026-12-01")]
+    #[schema(required = true, nullable = false, example = "2026-12-01")]
     pub due_date: Option<String>,
-    #[schema(required = true)]
+    #[schema(required = true, nullable = false)]
     pub line_items: Option<Vec<LineItemBody>>,
     /// A note for the customer: at most 1000 characters; line breaks are kept, other control
     /// characters refused.
@@ -85,13 +86,17 @@ pub struct CreateInvoice {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct UpdateInvoice {
     #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false)]
     pub client_id: Option<String>,
     #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false, value_type = Option<Currency>)]
     pub currency: Option<String>,
     /// `YYYY-MM-DD`, from 2000-01-01 to 2099-12-31.
     #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false)]
     pub due_date: Option<String>,
     #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false)]
     pub line_items: Option<Vec<LineItemBody>>,
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<String>)]
@@ -103,7 +108,7 @@ pub struct UpdateInvoice {
 pub struct SendInvoice {
     /// `email` and/or `sms`; left out: every channel the client can receive. An empty list is
     /// refused.
-    #[schema(value_type = Option<Vec<String>>, example = json!(["email", "sms"]))]
+    #[schema(value_type = Option<Vec<SendChannel>>, min_items = 1, example = json!(["email", "sms"]))]
     pub channels: Option<Vec<String>>,
 }
 
@@ -136,10 +141,24 @@ pub struct InvoiceList {
     pub pagination: PaginationView,
 }
 
+/// An invoice status to list (a query value; the server names any other in its error).
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "snake_case")]
+#[allow(dead_code)]
+pub enum InvoiceStatusFilter {
+    Draft,
+    Sent,
+    Viewed,
+    Paid,
+    Overdue,
+    Void,
+}
+
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct InvoiceFilters {
     /// draft, sent, viewed, paid, overdue or void.
+    #[param(inline, value_type = Option<InvoiceStatusFilter>)]
     pub status: Option<String>,
     #[serde(rename = "clientId")]
     #[param(rename = "clientId")]

@@ -2,6 +2,7 @@
 
 pub mod clients;
 pub mod disbursements;
+pub mod doc_types;
 pub mod events;
 pub mod health;
 pub mod invoices;
@@ -42,9 +43,11 @@ pub fn v1() -> Router<AppState> {
 #[into_params(parameter_in = Query)]
 #[allow(dead_code)]
 pub struct PageParams {
-    /// Page number, from 1 (default 1).
+    /// Page number, from 1 (default 1); past the last page, an empty page.
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 4294967295.0)]
     page: Option<u32>,
     /// Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`.
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 100)]
     limit: Option<u32>,
 }
 
@@ -54,7 +57,7 @@ pub struct PageParams {
 #[allow(dead_code)]
 pub struct IdempotencyKeyHeader {
     /// Makes the request safe to retry: 1 to 255 visible ASCII characters, kept 24 h per organization and environment. The first completed response is stored (with the change it made, in its transaction) and replayed with `Idempotent-Replayed: true`; the same key with another request is 422; while the first still runs, 409.
-    #[param(rename = "Idempotency-Key")]
+    #[param(rename = "Idempotency-Key", pattern = r"^[\x21-\x7E]{1,255}$", min_length = 1, max_length = 255)]
     idempotency_key: Option<String>,
 }
 

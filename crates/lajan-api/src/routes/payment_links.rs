@@ -29,12 +29,13 @@ pub fn routes() -> Router<AppState> {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CreatePaymentLink {
     /// Positive, at most 2 decimal places and at most 922337203685.47; read exactly.
-    #[schema(value_type = f64, required = true, example = 500)]
+    #[schema(value_type = f64, required = true, exclusive_minimum = 0, maximum = 922337203685.47, multiple_of = 0.01, example = 500)]
     pub amount: Option<ExactNumber>,
     /// HTG or USD; default: the organization's `defaultCurrency`.
+    #[schema(value_type = Option<crate::routes::doc_types::Currency>)]
     pub currency: Option<String>,
     /// One line, at most 500 characters.
-    #[schema(required = true, example = "Membership fee 2027")]
+    #[schema(required = true, nullable = false, example = "Membership fee 2027")]
     pub description: Option<String>,
     /// When the link stops accepting payments (RFC 3339, in the future and before
     /// 2100-01-01T00:00:00Z); default: never.

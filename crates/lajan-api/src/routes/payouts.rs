@@ -50,15 +50,38 @@ pub struct PayoutList {
     pub counts: PayoutCountsView,
 }
 
+/// A payout status to list (a query value; the server names any other in its error).
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "snake_case")]
+#[allow(dead_code)]
+pub enum PayoutStatusFilter {
+    PendingApproval,
+    Approved,
+    Rejected,
+    Executing,
+    Completed,
+    Failed,
+}
+
+/// A kind of payout to list (a query value; the server names any other in its error).
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "snake_case")]
+#[allow(dead_code)]
+pub enum PayoutTypeFilter {
+    Direct,
+    Disbursement,
+}
+
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PayoutFilters {
     /// pending_approval, approved (approved, not yet queued), rejected, executing (ready_to_send),
     /// completed (sent) or failed.
+    #[param(inline, value_type = Option<PayoutStatusFilter>)]
     pub status: Option<String>,
     /// direct or disbursement.
     #[serde(rename = "type")]
-    #[param(rename = "type")]
+    #[param(rename = "type", inline, value_type = Option<PayoutTypeFilter>)]
     pub payout_type: Option<String>,
     /// Matches the client's name or the wallet address.
     pub search: Option<String>,
@@ -114,10 +137,10 @@ pub struct CreatePayout {
     /// A Stellar account (StrKey `G...`, checksum verified).
     pub wallet_account_id: Option<String>,
     /// Positive, a plain decimal with at most 2 decimals as written (1e2 and 10.000 are refused); read exactly.
-    #[schema(value_type = f64, required = true, example = 100)]
+    #[schema(value_type = f64, required = true, exclusive_minimum = 0, maximum = 922337203685.47, multiple_of = 0.01, example = 100)]
     pub asset_amount: Option<ExactNumber>,
     /// 1 to 12 letters or digits, e.g. USDC, HTG, XLM.
-    #[schema(required = true, example = "USDC")]
+    #[schema(required = true, nullable = false, example = "USDC")]
     pub asset_code: Option<String>,
     /// The asset's issuer; default: the configured issuer for the code; refused for XLM.
     pub asset_issuer: Option<String>,

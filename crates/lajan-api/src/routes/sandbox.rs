@@ -37,7 +37,7 @@ pub struct SimulatePayment {
     /// How much the simulated customer pays; default: what is still due. Less underpays (the
     /// invoice stays unpaid), more overpays (it is paid and the excess recorded). Positive, at
     /// most 2 decimal places and at most 922337203685.47.
-    #[schema(value_type = Option<f64>, example = 100)]
+    #[schema(value_type = Option<f64>, exclusive_minimum = 0, maximum = 922337203685.47, multiple_of = 0.01, example = 100)]
     pub amount: Option<ExactNumber>,
 }
 
@@ -209,10 +209,10 @@ pub async fn balances(auth: Authed<PayoutsRead>, State(state): State<AppState>) 
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TopUp {
     /// One of the sandbox assets: HTG, USD, USDC, USDT, EURC, XLM (case-sensitive).
-    #[schema(required = true, example = "USDC")]
+    #[schema(required = true, nullable = false, example = "USDC")]
     pub asset_code: Option<String>,
     /// Positive, at most 2 decimals; the balance may not pass 922337203685.47.
-    #[schema(value_type = f64, required = true, example = 5000)]
+    #[schema(value_type = f64, required = true, exclusive_minimum = 0, maximum = 922337203685.47, multiple_of = 0.01, example = 5000)]
     pub amount: Option<ExactNumber>,
 }
 

@@ -25,15 +25,19 @@ pub fn routes() -> Router<AppState> {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct UpdateSettings {
     #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false, value_type = Option<crate::routes::doc_types::Currency>)]
     pub default_currency: Option<String>,
     #[serde(default, deserialize_with = "not_null")]
-    #[schema(value_type = Option<f64>)]
+    #[schema(nullable = false, value_type = Option<f64>, minimum = 0, maximum = 100, multiple_of = 0.001)]
     pub default_tax_rate: Option<ExactNumber>,
     #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false)]
     pub payout_approval_required: Option<bool>,
     #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false)]
     pub require_distinct_approver: Option<bool>,
     #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false)]
     pub timezone: Option<String>,
 }
 

@@ -42,10 +42,21 @@ pub struct DeliveryDetail {
     pub attempts: Vec<DeliveryAttemptView>,
 }
 
+/// A delivery status to list (a query value; the server names any other in its error).
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "snake_case")]
+#[allow(dead_code)]
+pub enum DeliveryStatusFilter {
+    Pending,
+    Delivered,
+    Failed,
+}
+
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct DeliveryFilters {
     /// Only deliveries in this state: `pending`, `delivered` or `failed`.
+    #[param(inline, value_type = Option<DeliveryStatusFilter>)]
     pub status: Option<String>,
 }
 
@@ -133,9 +144,10 @@ pub async fn retry(
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RecoverDeliveries {
     /// RFC 3339, at most 14 days ago.
-    #[schema(required = true, example = "2026-11-20T00:00:00Z")]
+    #[schema(required = true, nullable = false, format = DateTime, example = "2026-11-20T00:00:00Z")]
     pub since: Option<String>,
     /// RFC 3339, after `since`; default now.
+    #[schema(format = DateTime)]
     pub until: Option<String>,
 }
 

@@ -2,6 +2,7 @@
 //! `POST /webhook-endpoints/{id}/test` and `.../rotate-secret`. The secret is in the answers to a
 //! create and a rotation only.
 
+use super::doc_types::EventSelector;
 use super::{Deleted, IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{WebhookEndpointsRead, WebhookEndpointsWrite};
@@ -38,11 +39,18 @@ pub struct WebhookEndpointList {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CreateWebhookEndpoint {
     /// An absolute `https` (or `http`) URL, at most 2,048 characters; else 400 `invalid_url`.
-    #[schema(required = true, example = "https://books.example.ht/lajan/webhooks")]
+    #[schema(
+        required = true,
+        nullable = false,
+        pattern = r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,4})?([/?#][^\s]*)?$",
+        max_length = 2048,
+        example = "https://books.example.ht/lajan/webhooks"
+    )]
     pub url: Option<String>,
     /// Event names from the catalogue, area wildcards such as `invoice.*`, or `*`; anything
     /// else is 400 `invalid_events`, naming each unknown entry.
-    #[schema(required = true, example = json!(["invoice.paid", "payout.*"]))]
+    #[schema(required = true, nullable = false, value_type = Option<Vec<EventSelector>>, min_items = 1,
+        example = json!(["invoice.paid", "payout.*"]))]
     pub events: Option<Vec<String>>,
     #[schema(example = "Accounting system")]
     pub description: Option<String>,
@@ -55,16 +63,16 @@ pub struct CreateWebhookEndpoint {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct UpdateWebhookEndpoint {
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, nullable = false, pattern = r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,4})?([/?#][^\s]*)?$", max_length = 2048)]
     pub url: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<Vec<String>>)]
+    #[schema(value_type = Option<Vec<EventSelector>>, nullable = false, min_items = 1)]
     pub events: Option<Option<Vec<String>>>,
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<String>)]
     pub description: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<bool>)]
+    #[schema(value_type = Option<bool>, nullable = false)]
     pub enabled: Option<Option<bool>>,
 }
 

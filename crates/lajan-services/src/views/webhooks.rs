@@ -71,8 +71,8 @@ pub struct DeliveryView {
     /// `pending` (to be sent, or sent again at `nextAttemptAt`), `delivered` or `failed`.
     #[schema(example = "pending")]
     pub status: String,
-    /// How many times it was sent.
-    pub attempts: i64,
+    /// How many times it was sent (the detail lists each try as `attempts`).
+    pub attempt_count: i64,
     /// When it is sent next, while `pending`.
     #[schema(value_type = Option<String>, format = DateTime)]
     pub next_attempt_at: Option<Timestamp>,
@@ -90,7 +90,7 @@ impl From<&Delivery> for DeliveryView {
             event_id: d.event_id.clone(),
             event_type: d.event_type.clone(),
             status: d.status.as_str().to_owned(),
-            attempts: d.attempts,
+            attempt_count: d.attempts,
             next_attempt_at: (d.status == lajan_domain::webhook::DeliveryStatus::Pending).then_some(d.next_attempt_at),
             created_at: d.created_at,
             updated_at: d.updated_at,
