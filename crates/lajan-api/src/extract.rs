@@ -104,6 +104,11 @@ fn unsupported_media_type() -> ApiError {
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let invalid_json =
         |message: &str| ApiError::bad_request("invalid_json", format!("The request body is not valid JSON: {message}"));
+    // serde reads a struct from an array of its fields in order too, so `[]` would pass as `{}`
+    // (found by Schemathesis): every body Lajan takes is an object.
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+        return Err(ApiError::validation(vec![FieldError::new("body", "must be a JSON object")]));
+    }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
         let path = err.path().to_string();
@@ -295,6 +300,10 @@ mod tests {
         assert_eq!((e.code, e.details[0].field.as_str()), ("validation_error", "firstName"));
         let e = parse_json::<Body>(br#"{"items": [{"quantity": "x"}]}"#).unwrap_err();
         assert_eq!(e.details[0].field, "items[0].quantity");
+        for not_an_object in [&b"[]"[..], b"  [] "] {
+            let e = parse_json::<Body>(not_an_object).unwrap_err();
+            assert_eq!((e.status.as_u16(), e.details[0].message.as_str()), (400, "must be a JSON object"));
+        }
         let e = parse_json::<Body>(br#"{"nope": 1}"#).unwrap_err();
         assert_eq!(e.details[0].field, "nope");
         let e = parse_json::<Body>(br#"{"items": [{"extra": 1}]}"#).unwrap_err();

@@ -99,7 +99,7 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::health::readyz,
     ),
     components(schemas(ErrorBody, FieldDetail, PaginationView, Deleted)),
-    modifiers(&BearerAuth, &CommonErrors, &Webhooks),
+    modifiers(&BearerAuth, &CommonErrors, &TextRules, &Webhooks),
     security(("bearer" = [])),
     tags(
         (name = "Clients", description = "The people an organization invoices and pays"),
@@ -201,6 +201,15 @@ impl Modify for CommonErrors {
                 }
             }
         }
+    }
+}
+
+/// The rules of text fields (see `openapi_rules`).
+struct TextRules;
+
+impl Modify for TextRules {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        crate::openapi_rules::apply(openapi);
     }
 }
 

@@ -31,7 +31,7 @@ impl PersonName {
     }
 }
 
-/// An email address: `local@domain.tld`, at most 254 characters, no spaces. Stored as given
+/// An email address in ASCII: `local@domain.tld`, at most 254 characters, no spaces. Stored as given
 /// except for surrounding whitespace; deliverability is the mail server's business.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Email(String);
@@ -50,11 +50,11 @@ impl Email {
                     && label.len() <= 63
                     && !label.starts_with('-')
                     && !label.ends_with('-')
-                    && label.chars().all(|c| c.is_alphanumeric() || c == '-')
+                    && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
             });
         // One address, as a dot-atom (RFC 5322): no comma, semicolon, quote or angle bracket
         // that would let a mail header read it as a list of addresses.
-        let atom = |c: char| c.is_alphanumeric() || "!#$%&'*+/=?^_`{|}~-".contains(c);
+        let atom = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+/=?^_`{|}~-".contains(c);
         let local_ok = local.split('.').all(|part| !part.is_empty() && part.chars().all(atom));
         if local.is_empty() || local.len() > 64 || !local_ok || !domain_ok {
             return bad();

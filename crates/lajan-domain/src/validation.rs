@@ -85,7 +85,7 @@ pub fn control_character(text: &str, lines: bool) -> Option<String> {
 }
 
 /// The longest reason a person may give for voiding, rejecting or the like.
-const MAX_REASON_CHARS: usize = 500;
+pub const MAX_REASON_CHARS: usize = 500;
 
 /// Why something was voided or rejected, as the person gave it under `reason`: optional, at
 /// most [`MAX_REASON_CHARS`] characters, several lines allowed.

@@ -22,7 +22,7 @@ pub struct WebhookEndpoint {
 
 /// The longest URL an endpoint may have.
 pub const MAX_URL_CHARS: usize = 2048;
-const MAX_DESCRIPTION_CHARS: usize = 500;
+pub const MAX_DESCRIPTION_CHARS: usize = 500;
 /// More patterns than event types is a mistake, not a need.
 const MAX_PATTERNS: usize = 100;
 
@@ -151,6 +151,15 @@ pub fn parse_url(raw: &str) -> Result<String, Invalid> {
     };
     if rest.starts_with(['/', '\\']) {
         return refuse("must name a host");
+    }
+    // The host as written, past any user:password@ and before any :port: a name of letters,
+    // digits, hyphens and dots, or an IP address (IPv6 in brackets). The parser would take more
+    // (`*`, `$`, names it rewrites), which no receiver's certificate names.
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
+    let name = if host.starts_with('[') { "" } else { host.rsplit_once(':').map_or(host, |(name, _)| name) };
+    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.') {
+        return refuse("must name its host with letters, digits, hyphens and dots, or an IP address");
     }
     if parsed.host_str().is_none_or(str::is_empty) {
         return refuse("must name a host");
@@ -382,9 +391,18 @@ mod tests {
     fn urls_must_be_absolute_http_and_at_most_2048_characters() {
         assert!(parse_url("https://example.com/hooks?x=1").is_ok());
         assert!(parse_url("http://127.0.0.1:9000/").is_ok());
-        for bad in
-            ["", "example.com/hooks", "ftp://example.com/", "https://exa mple.com/", "https://a.com/\tx", "http:///x"]
-        {
+        assert!(parse_url("https://user:secret@hooks.example.ht:8443/in").is_ok());
+        assert!(parse_url("https://[2001:db8::1]/in").is_ok());
+        for bad in [
+            "",
+            "example.com/hooks",
+            "ftp://example.com/",
+            "https://exa mple.com/",
+            "https://a.com/\tx",
+            "http:///x",
+            "http://ho*st.example/",
+            "https://bücher.example/",
+        ] {
             assert_eq!(parse_url(bad).map_err(|e| e.code), Err("invalid_url"), "{bad:?}");
         }
         let long = format!("https://example.com/{}", "a".repeat(MAX_URL_CHARS));

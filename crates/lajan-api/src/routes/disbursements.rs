@@ -188,7 +188,7 @@ pub struct CreateDisbursement {
     /// Default: the configured issuer for the code; refused for XLM.
     pub asset_issuer: Option<String>,
     /// 1 to 10,000 items; `row` in errors and in the items is the place in this list, from 1.
-    #[schema(required = true, nullable = false)]
+    #[schema(required = true, nullable = false, min_items = 1, max_items = 10000)]
     pub items: Option<Vec<CreateDisbursementItem>>,
 }
 

@@ -71,7 +71,8 @@ pub struct CreateInvoice {
     /// `YYYY-MM-DD`, from 2000-01-01 to 2099-12-31.
     #[schema(required = true, nullable = false, example = "2026-12-01")]
     pub due_date: Option<String>,
-    #[schema(required = true, nullable = false)]
+    /// 1 to 100 lines.
+    #[schema(required = true, nullable = false, min_items = 1, max_items = 100)]
     pub line_items: Option<Vec<LineItemBody>>,
     /// A note for the customer: at most 1000 characters; line breaks are kept, other control
     /// characters refused.
@@ -95,8 +96,9 @@ pub struct UpdateInvoice {
     #[serde(default, deserialize_with = "not_null")]
     #[schema(nullable = false)]
     pub due_date: Option<String>,
+    /// 1 to 100 lines.
     #[serde(default, deserialize_with = "not_null")]
-    #[schema(nullable = false)]
+    #[schema(nullable = false, min_items = 1, max_items = 100)]
     pub line_items: Option<Vec<LineItemBody>>,
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<String>)]

@@ -18,6 +18,19 @@ api_test!(malformed_json_is_invalid_json, |app| {
     assert_eq!(app.get("/v1/clients").await.json::<serde_json::Value>().await.unwrap()["pagination"]["total"], 0);
 });
 
+api_test!(a_body_that_is_an_array_is_refused_not_read_as_fields, |app| {
+    // Found by Schemathesis: serde reads a struct from an array of its fields, so `[]` passed as
+    // an empty change and `["A", "B"]` could have named a client.
+    for (method, path, body) in
+        [(Method::PUT, "/v1/settings", "[]"), (Method::POST, "/v1/clients", r#" ["Marie", "Jean"]"#)]
+    {
+        let r = app.req(method, path).header("content-type", "application/json").body(body).send().await.unwrap();
+        let e = expect_error(r, 400, "validation_error").await;
+        assert_eq!(e["details"][0], json!({ "field": "body", "message": "must be a JSON object" }));
+    }
+    assert_eq!(app.get("/v1/clients").await.json::<serde_json::Value>().await.unwrap()["pagination"]["total"], 0);
+});
+
 api_test!(missing_or_wrong_content_type_is_415, |app| {
     let r = app.req(Method::POST, "/v1/clients").body(r#"{"firstName":"A","lastName":"B"}"#).send().await.unwrap();
     expect_error(r, 415, "unsupported_media_type").await;
