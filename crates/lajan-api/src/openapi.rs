@@ -63,7 +63,7 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::payment_links::list,
         routes::payment_links::create,
         routes::payment_links::fetch,
-        routes::payment_links::deactivate,
+        routes::payment_links::delete,
         routes::payouts::list,
         routes::payouts::create,
         routes::payouts::fetch,

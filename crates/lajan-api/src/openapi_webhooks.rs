@@ -50,7 +50,9 @@ pub fn emitted_when(event_type: &str) -> Option<&'static str> {
         "invoice.voided" => "POST /v1/invoices/{id}/void voided an invoice.",
         "payment_link.created" => "POST /v1/payment-links created a payment link.",
         "payment_link.paid" => "A payment settled a payment link.",
-        "payment_link.deactivated" => "DELETE /v1/payment-links/{id} deactivated a payment link.",
+        "payment_link.deactivated" => {
+            "DELETE /v1/payment-links/{id} deleted a payment link (deactivated if it was active)."
+        }
         "payout.created" => "POST /v1/payouts, or a disbursement's submission (one per item), created a payout.",
         "payout.approved" => "A payout was approved (on its own or with its disbursement).",
         "payout.rejected" => "A payout was rejected (on its own or with its disbursement).",

@@ -1,4 +1,4 @@
-//! Payment link use cases: create one (with its payment intent) and deactivate it.
+//! Payment link use cases: create one (with its payment intent) and delete it.
 
 use crate::events::link_event;
 use crate::{ServiceError, ServiceResult, Services};
@@ -85,16 +85,15 @@ impl Services {
         Ok(self.store.create_payment_link(tenant, &draft, &event, idempotency).await?)
     }
 
-    /// Deactivates a link: its page stops taking payments (`payment_link.deactivated`).
-    pub async fn deactivate_payment_link(&self, tenant: &Tenant, id: &str) -> ServiceResult<PaymentLink> {
+    /// Deletes a link: it leaves the API, and an active one is deactivated first, so its page
+    /// stops taking payments (`payment_link.deactivated`, with its last state).
+    pub async fn delete_payment_link(&self, tenant: &Tenant, id: &str) -> ServiceResult<PaymentLink> {
         let public_url = self.config.public_url.as_str();
-        let (link, _) = self
-            .store
-            .deactivate_payment_link(tenant, id, Timestamp::now(), &|l| {
+        self.store
+            .delete_payment_link(tenant, id, Timestamp::now(), &|l| {
                 link_event("payment_link.deactivated", l, public_url)
             })
             .await
-            .map_err(ServiceError::not_found_as("payment link"))?;
-        Ok(link)
+            .map_err(ServiceError::not_found_as("payment link"))
     }
 }

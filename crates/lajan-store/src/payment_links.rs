@@ -26,13 +26,15 @@ pub trait PaymentLinkStore: Send + Sync {
     ) -> StoreResult<PaymentLink>;
     async fn get_payment_link(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<PaymentLink>>;
     async fn list_payment_links(&self, tenant: &Tenant, page: PageRequest) -> StoreResult<Page<PaymentLink>>;
-    /// Deactivates an active link (its intent becomes inactive). A link that is already
-    /// inactive, expired or paid is left as it is, and no event is written.
-    async fn deactivate_payment_link(
+    /// Takes a link out of the API (reads answer `None`, lists leave it out), deactivating it
+    /// first when it is active (its intent becomes inactive, so its page stops taking payments),
+    /// and records `event` with its last state. `NotFound` when it is not the tenant's or is
+    /// already deleted.
+    async fn delete_payment_link(
         &self,
         tenant: &Tenant,
         id: &str,
         at: Timestamp,
         event: EventFor<'_, PaymentLink>,
-    ) -> StoreResult<(PaymentLink, bool)>;
+    ) -> StoreResult<PaymentLink>;
 }

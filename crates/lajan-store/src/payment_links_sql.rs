@@ -75,7 +75,16 @@ impl PaymentLinkStore for ThisStore {
     }
 
     async fn get_payment_link(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<PaymentLink>> {
-        read_link(self.reader(), tenant, id).await
+        let row = sqlx::query(concat!(
+            link_select!(),
+            " WHERE l.org_id = $1 AND l.env = $2 AND l.id = $3 AND l.deleted_at IS NULL"
+        ))
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(id)
+        .fetch_optional(self.reader())
+        .await?;
+        row.as_ref().map(link_from_row).transpose()
     }
 
     async fn list_payment_links(&self, tenant: &Tenant, page: PageRequest) -> StoreResult<Page<PaymentLink>> {
@@ -84,22 +93,26 @@ impl PaymentLinkStore for ThisStore {
             Total::Count("SELECT COUNT(*) FROM payment_links l"),
             link_select!(),
             "l",
-            move |qb| push_tenant_filters(qb, "l", tenant, &[]),
+            move |qb| {
+                push_tenant_filters(qb, "l", tenant, &[]);
+                qb.push(" AND l.deleted_at IS NULL");
+            },
             link_from_row,
         )
         .await
     }
 
-    async fn deactivate_payment_link(
+    async fn delete_payment_link(
         &self,
         tenant: &Tenant,
         id: &str,
         at: Timestamp,
         event: EventFor<'_, PaymentLink>,
-    ) -> StoreResult<(PaymentLink, bool)> {
+    ) -> StoreResult<PaymentLink> {
         let mut tx = self.begin_write().await?;
         let intent_id: String = sqlx::query_scalar(concat!(
-            "SELECT payment_intent_id FROM payment_links WHERE org_id = $1 AND env = $2 AND id = $3",
+            "SELECT payment_intent_id FROM payment_links
+             WHERE org_id = $1 AND env = $2 AND id = $3 AND deleted_at IS NULL",
             for_update!()
         ))
         .bind(&tenant.org_id)
@@ -109,13 +122,17 @@ impl PaymentLinkStore for ThisStore {
         .await?
         .ok_or(StoreError::NotFound)?;
         let link = read_link(&mut *tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
-        if link.intent.effective_status(at) != IntentStatus::Active {
-            return Ok((link, false));
+        if link.intent.effective_status(at) == IntentStatus::Active {
+            set_intent_status(&mut tx, &intent_id, IntentStatus::Inactive, at).await?;
         }
-        set_intent_status(&mut tx, &intent_id, IntentStatus::Inactive, at).await?;
+        sqlx::query("UPDATE payment_links SET deleted_at = $1 WHERE id = $2")
+            .bind(at.as_millis())
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
         let link = read_link(&mut *tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
         insert_event(&mut tx, tenant, at, &event(&link)).await?;
         self.commit(tx).await?;
-        Ok((link, true))
+        Ok(link)
     }
 }

@@ -378,9 +378,14 @@ contract!(payment_links_deactivate_once_and_get_paid, |store| {
         event_type: "payment_link.deactivated",
         object: serde_json::json!({ "id": l.id }),
     };
-    let (off, changed) = store.deactivate_payment_link(&t, &a.id, Timestamp::now(), &deactivated).await.unwrap();
-    assert!(changed && off.intent.status == IntentStatus::Inactive);
-    assert!(!store.deactivate_payment_link(&t, &a.id, Timestamp::now(), &deactivated).await.unwrap().1);
+    let off = store.delete_payment_link(&t, &a.id, Timestamp::now(), &deactivated).await.unwrap();
+    assert_eq!(off.intent.status, IntentStatus::Inactive);
+    assert!(store.get_payment_link(&t, &a.id).await.unwrap().is_none(), "out of the API");
+    assert_eq!(store.list_payment_links(&t, PageRequest::default()).await.unwrap().total, 1);
+    assert!(matches!(
+        store.delete_payment_link(&t, &a.id, Timestamp::now(), &deactivated).await,
+        Err(StoreError::NotFound)
+    ));
     assert_eq!(
         pay(&store, &payment(&t, &a.intent.reference, 500, "USD")).await,
         PaymentApplied::Matched { intent_id: a.intent.id.clone(), paid: false }
@@ -390,12 +395,11 @@ contract!(payment_links_deactivate_once_and_get_paid, |store| {
         PaymentApplied::Matched { intent_id: b.intent.id.clone(), paid: true }
     );
     assert_eq!(store.get_payment_link(&t, &b.id).await.unwrap().unwrap().intent.status, IntentStatus::Paid);
-    assert!(
-        !store.deactivate_payment_link(&t, &b.id, Timestamp::now(), &deactivated).await.unwrap().1,
-        "a paid link stays paid"
-    );
+    let gone = store.delete_payment_link(&t, &b.id, Timestamp::now(), &deactivated).await.unwrap();
+    assert_eq!(gone.intent.status, IntentStatus::Paid, "a paid link stays paid, and leaves the API");
+    assert!(store.get_payment_link(&t, &b.id).await.unwrap().is_none());
     assert!(matches!(
-        store.deactivate_payment_link(&t, "pl_nope", Timestamp::now(), &deactivated).await,
+        store.delete_payment_link(&t, "pl_nope", Timestamp::now(), &deactivated).await,
         Err(StoreError::NotFound)
     ));
 });

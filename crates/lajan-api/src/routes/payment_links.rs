@@ -1,5 +1,6 @@
 //! Payment links: `GET/POST /payment-links`, `GET/DELETE /payment-links/{id}`. A link collects
-//! a fixed amount through a hosted payment page; DELETE deactivates it.
+//! a fixed amount through a hosted payment page; DELETE takes it out of the API, deactivating
+//! it first when it is still active.
 
 use super::{Deleted, IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
@@ -22,7 +23,7 @@ use utoipa::ToSchema;
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/payment-links", get(list).post(create))
-        .route("/payment-links/{id}", get(fetch).delete(deactivate))
+        .route("/payment-links/{id}", get(fetch).delete(delete))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -101,12 +102,12 @@ pub async fn create(
 }
 
 #[utoipa::path(delete, path = "/v1/payment-links/{id}", tag = "Payment links", params(("id" = String, Path)),
-    responses((status = 200, body = Deleted, description = "The link is inactive: its page no longer takes payments"), (status = 404, body = ErrorBody)))]
-pub async fn deactivate(
+    responses((status = 200, body = Deleted, description = "The link is gone from the API (GET answers 404, lists leave it out); an active link is deactivated, so its page no longer takes payments; payment_link.deactivated records its last state"), (status = 404, body = ErrorBody)))]
+pub async fn delete(
     auth: Authed<PaymentLinksWrite>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
 ) -> ApiResult<Json<Deleted>> {
-    let link = state.services.deactivate_payment_link(auth.tenant(), &id).await?;
+    let link = state.services.delete_payment_link(auth.tenant(), &id).await?;
     Ok(Json(Deleted { id: link.id, deleted: true }))
 }
