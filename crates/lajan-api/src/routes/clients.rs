@@ -76,7 +76,7 @@ pub struct ClientFilters {
     pub search: Option<String>,
 }
 
-#[utoipa::path(get, path = "/v1/clients", tag = "Clients", params(ClientFilters, PageParams),
+#[utoipa::path(get, operation_id = "listClients", path = "/v1/clients", tag = "Clients", params(ClientFilters, PageParams),
     responses((status = 200, body = ClientList), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn list(
     auth: Authed<ClientsRead>,
@@ -93,7 +93,7 @@ pub async fn list(
     Ok(Json(ClientList { data: found.items.iter().map(ClientView::from).collect(), pagination }))
 }
 
-#[utoipa::path(post, path = "/v1/clients", tag = "Clients", request_body = CreateClient,
+#[utoipa::path(post, operation_id = "createClient", path = "/v1/clients", tag = "Clients", request_body = CreateClient,
     params(IdempotencyKeyHeader),
     responses((status = 201, body = ClientView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 409, body = ErrorBody), (status = 413, body = ErrorBody),
@@ -117,7 +117,7 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(ClientView::from(&client))))
 }
 
-#[utoipa::path(get, path = "/v1/clients/{id}", tag = "Clients", params(("id" = String, Path)),
+#[utoipa::path(get, operation_id = "getClient", path = "/v1/clients/{id}", tag = "Clients", params(("id" = String, Path)),
     responses((status = 200, body = ClientView), (status = 404, body = ErrorBody)))]
 pub async fn fetch(
     auth: Authed<ClientsRead>,
@@ -128,7 +128,7 @@ pub async fn fetch(
     Ok(Json(ClientView::from(&client)))
 }
 
-#[utoipa::path(put, path = "/v1/clients/{id}", tag = "Clients", params(("id" = String, Path)), request_body = UpdateClient,
+#[utoipa::path(put, operation_id = "updateClient", path = "/v1/clients/{id}", tag = "Clients", params(("id" = String, Path)), request_body = UpdateClient,
     responses((status = 200, body = ClientView), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn update(
     auth: Authed<ClientsWrite>,
@@ -147,7 +147,7 @@ pub async fn update(
     Ok(Json(ClientView::from(&client)))
 }
 
-#[utoipa::path(delete, path = "/v1/clients/{id}", tag = "Clients", params(("id" = String, Path)),
+#[utoipa::path(delete, operation_id = "deleteClient", path = "/v1/clients/{id}", tag = "Clients", params(("id" = String, Path)),
     responses((status = 200, body = Deleted), (status = 404, body = ErrorBody)))]
 pub async fn archive(
     auth: Authed<ClientsWrite>,

@@ -90,7 +90,7 @@ pub struct DisbursementFilters {
     pub search: Option<String>,
 }
 
-#[utoipa::path(get, path = "/v1/disbursements", tag = "Disbursements", params(DisbursementFilters, PageParams),
+#[utoipa::path(get, operation_id = "listDisbursements", path = "/v1/disbursements", tag = "Disbursements", params(DisbursementFilters, PageParams),
     responses((status = 200, body = DisbursementList), (status = 400, body = ErrorBody)))]
 pub async fn list(
     auth: Authed<DisbursementsRead>,
@@ -107,7 +107,7 @@ pub async fn list(
     }))
 }
 
-#[utoipa::path(get, path = "/v1/disbursements/{id}", tag = "Disbursements", params(("id" = String, Path)),
+#[utoipa::path(get, operation_id = "getDisbursement", path = "/v1/disbursements/{id}", tag = "Disbursements", params(("id" = String, Path)),
     responses((status = 200, body = DisbursementView), (status = 404, body = ErrorBody)))]
 pub async fn fetch(
     auth: Authed<DisbursementsRead>,
@@ -127,7 +127,7 @@ pub struct ItemFilters {
     pub status: Option<String>,
 }
 
-#[utoipa::path(get, path = "/v1/disbursements/{id}/items", tag = "Disbursements",
+#[utoipa::path(get, operation_id = "listDisbursementItems", path = "/v1/disbursements/{id}/items", tag = "Disbursements",
     params(("id" = String, Path), ItemFilters, PageParams,
         ("Accept" = Option<String>, Header, description = "text/csv for the whole batch (every page, same filter) as a CSV report with the same columns")),
     responses(
@@ -223,7 +223,7 @@ pub struct CsvParams {
     pub asset_issuer: Option<String>,
 }
 
-#[utoipa::path(post, path = "/v1/disbursements", tag = "Disbursements",
+#[utoipa::path(post, operation_id = "createDisbursement", path = "/v1/disbursements", tag = "Disbursements",
     request_body(description = "JSON, or text/csv with a header row naming any of clientId, walletAccountId, assetAmount, memo, externalId (a UTF-8 BOM and CRLF accepted; up to 10,000 rows and 5 MiB) and the batch's fields as query parameters",
         content(
             (CreateDisbursement = "application/json"),
@@ -301,7 +301,7 @@ fn render(d: &Disbursement) -> Vec<u8> {
     json_bytes(&DisbursementView::from(d))
 }
 
-#[utoipa::path(post, path = "/v1/disbursements/{id}/submit", tag = "Disbursements",
+#[utoipa::path(post, operation_id = "submitDisbursement", path = "/v1/disbursements/{id}/submit", tag = "Disbursements",
     params(("id" = String, Path), IdempotencyKeyHeader),
     responses((status = 200, body = DisbursementView, description = "Pending approval (or approved, when the organization requires no approval), with one payout per item"),
         (status = 400, body = ErrorBody, description = "cannot_submit: not a draft; insufficient_balance when approved at once"),
@@ -317,7 +317,7 @@ pub async fn submit(
     Ok(Json(DisbursementView::from(&d)))
 }
 
-#[utoipa::path(post, path = "/v1/disbursements/{id}/approve", tag = "Disbursements",
+#[utoipa::path(post, operation_id = "approveDisbursement", path = "/v1/disbursements/{id}/approve", tag = "Disbursements",
     params(("id" = String, Path), IdempotencyKeyHeader),
     responses((status = 200, body = DisbursementView, description = "Approved with every payout"),
         (status = 400, body = ErrorBody, description = "cannot_approve: not pending approval, or the organization requires another key than the submitting one; insufficient_balance: the balance does not cover the batch plus approved payouts not yet sent (details: balance, committed, totalAmount, shortfall)"),
@@ -340,7 +340,7 @@ pub struct RejectDisbursement {
     pub reason: Option<String>,
 }
 
-#[utoipa::path(post, path = "/v1/disbursements/{id}/reject", tag = "Disbursements",
+#[utoipa::path(post, operation_id = "rejectDisbursement", path = "/v1/disbursements/{id}/reject", tag = "Disbursements",
     params(("id" = String, Path), IdempotencyKeyHeader),
     request_body(content = RejectDisbursement, description = "Optional"),
     responses((status = 200, body = DisbursementView, description = "Rejected with every payout"),
@@ -358,7 +358,7 @@ pub async fn reject(
     Ok(Json(DisbursementView::from(&d)))
 }
 
-#[utoipa::path(post, path = "/v1/disbursements/{id}/retry-failed", tag = "Disbursements",
+#[utoipa::path(post, operation_id = "retryFailedDisbursementItems", path = "/v1/disbursements/{id}/retry-failed", tag = "Disbursements",
     params(("id" = String, Path), IdempotencyKeyHeader),
     responses((status = 200, body = DisbursementView, description = "Every failed item queued again; the disbursement is processing"),
         (status = 400, body = ErrorBody, description = "cannot_retry: no failed item, or not approved")))]
@@ -373,7 +373,7 @@ pub async fn retry_failed(
     Ok(Json(DisbursementView::from(&d)))
 }
 
-#[utoipa::path(delete, path = "/v1/disbursements/{id}", tag = "Disbursements", params(("id" = String, Path)),
+#[utoipa::path(delete, operation_id = "deleteDisbursement", path = "/v1/disbursements/{id}", tag = "Disbursements", params(("id" = String, Path)),
     responses((status = 200, body = Deleted), (status = 400, body = ErrorBody, description = "cannot_delete: only a draft can be deleted")))]
 pub async fn delete(
     auth: Authed<DisbursementsWrite>,

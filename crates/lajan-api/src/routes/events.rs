@@ -35,7 +35,7 @@ pub struct EventFilters {
     pub event_type: Option<String>,
 }
 
-#[utoipa::path(get, path = "/v1/events", tag = "Events", params(EventFilters, PageParams),
+#[utoipa::path(get, operation_id = "listEvents", path = "/v1/events", tag = "Events", params(EventFilters, PageParams),
     responses((status = 200, body = EventList), (status = 400, body = ErrorBody)))]
 pub async fn list(
     auth: Authed<EventsRead>,
@@ -55,7 +55,7 @@ pub async fn list(
     Ok(Json(EventList { data, pagination }))
 }
 
-#[utoipa::path(get, path = "/v1/events/{id}", tag = "Events", params(("id" = String, Path)),
+#[utoipa::path(get, operation_id = "getEvent", path = "/v1/events/{id}", tag = "Events", params(("id" = String, Path)),
     responses((status = 200, body = EventView), (status = 404, body = ErrorBody)))]
 pub async fn fetch(
     auth: Authed<EventsRead>,

@@ -8,12 +8,12 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-#[utoipa::path(get, path = "/healthz", tag = "Operations", security(), responses((status = 200, description = "The process is up")))]
+#[utoipa::path(get, operation_id = "getHealth", path = "/healthz", tag = "Operations", security(), responses((status = 200, description = "The process is up")))]
 pub async fn healthz() -> Json<serde_json::Value> {
     Json(json!({ "status": "ok" }))
 }
 
-#[utoipa::path(get, path = "/readyz", tag = "Operations", security(),
+#[utoipa::path(get, operation_id = "getReadiness", path = "/readyz", tag = "Operations", security(),
     responses((status = 200, description = "The database answers"), (status = 503, description = "The database does not answer")))]
 pub async fn readyz(State(state): State<AppState>) -> Response {
     match state.store.ping().await {

@@ -191,7 +191,7 @@ fn parse_channels(raw: Option<Vec<String>>) -> Result<Vec<Channel>, ApiError> {
     Ok(channels)
 }
 
-#[utoipa::path(get, path = "/v1/invoices", tag = "Invoices", params(InvoiceFilters, PageParams),
+#[utoipa::path(get, operation_id = "listInvoices", path = "/v1/invoices", tag = "Invoices", params(InvoiceFilters, PageParams),
     responses((status = 200, body = InvoiceList), (status = 400, body = ErrorBody)))]
 pub async fn list(
     auth: Authed<InvoicesRead>,
@@ -211,7 +211,7 @@ pub async fn list(
     Ok(Json(InvoiceList { data: found.items.iter().map(InvoiceSummary::from_detail).collect(), pagination }))
 }
 
-#[utoipa::path(get, path = "/v1/invoices/{id}", tag = "Invoices", params(("id" = String, Path)),
+#[utoipa::path(get, operation_id = "getInvoice", path = "/v1/invoices/{id}", tag = "Invoices", params(("id" = String, Path)),
     responses((status = 200, body = InvoiceView), (status = 404, body = ErrorBody)))]
 pub async fn fetch(
     auth: Authed<InvoicesRead>,
@@ -222,7 +222,7 @@ pub async fn fetch(
     Ok(Json(InvoiceView::from_detail(&d, state.public_url())))
 }
 
-#[utoipa::path(post, path = "/v1/invoices", tag = "Invoices", request_body = CreateInvoice,
+#[utoipa::path(post, operation_id = "createInvoice", path = "/v1/invoices", tag = "Invoices", request_body = CreateInvoice,
     params(IdempotencyKeyHeader),
     responses((status = 201, body = InvoiceView), (status = 400, body = ErrorBody, description = "validation_error, invalid_currency, invalid_due_date, invalid_line_items, invalid_client or no_channel_available")))]
 pub async fn create(
@@ -246,7 +246,7 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(InvoiceView::from_detail(&created, public_url))))
 }
 
-#[utoipa::path(put, path = "/v1/invoices/{id}", tag = "Invoices", params(("id" = String, Path)), request_body = UpdateInvoice,
+#[utoipa::path(put, operation_id = "updateInvoice", path = "/v1/invoices/{id}", tag = "Invoices", params(("id" = String, Path)), request_body = UpdateInvoice,
     responses((status = 200, body = InvoiceView), (status = 400, body = ErrorBody, description = "cannot_update when not a draft"), (status = 404, body = ErrorBody)))]
 pub async fn update(
     auth: Authed<InvoicesWrite>,
@@ -265,7 +265,7 @@ pub async fn update(
     Ok(Json(InvoiceView::from_detail(&d, state.public_url())))
 }
 
-#[utoipa::path(post, path = "/v1/invoices/{id}/send", tag = "Invoices", params(("id" = String, Path), IdempotencyKeyHeader), request_body(content = SendInvoice, description = "Optional"),
+#[utoipa::path(post, operation_id = "sendInvoice", path = "/v1/invoices/{id}/send", tag = "Invoices", params(("id" = String, Path), IdempotencyKeyHeader), request_body(content = SendInvoice, description = "Optional"),
     responses((status = 200, body = SendResult), (status = 400, body = ErrorBody, description = "cannot_send (paid or void) or no_channel_available"), (status = 404, body = ErrorBody)))]
 pub async fn send(
     auth: Authed<InvoicesWrite>,
@@ -286,7 +286,7 @@ pub async fn send(
     Ok(Json(view(&sent)))
 }
 
-#[utoipa::path(post, path = "/v1/invoices/{id}/void", tag = "Invoices", params(("id" = String, Path), IdempotencyKeyHeader), request_body(content = VoidInvoice, description = "Optional"),
+#[utoipa::path(post, operation_id = "voidInvoice", path = "/v1/invoices/{id}/void", tag = "Invoices", params(("id" = String, Path), IdempotencyKeyHeader), request_body(content = VoidInvoice, description = "Optional"),
     responses((status = 200, body = VoidResult), (status = 400, body = ErrorBody, description = "cannot_void (paid)"), (status = 404, body = ErrorBody)))]
 pub async fn void(
     auth: Authed<InvoicesWrite>,

@@ -50,7 +50,7 @@ pub struct PaymentLinkList {
     pub pagination: PaginationView,
 }
 
-#[utoipa::path(get, path = "/v1/payment-links", tag = "Payment links",
+#[utoipa::path(get, operation_id = "listPaymentLinks", path = "/v1/payment-links", tag = "Payment links",
     params(PageParams),
     responses((status = 200, body = PaymentLinkList), (status = 400, body = ErrorBody)))]
 pub async fn list(
@@ -65,7 +65,7 @@ pub async fn list(
     Ok(Json(PaymentLinkList { data, pagination }))
 }
 
-#[utoipa::path(get, path = "/v1/payment-links/{id}", tag = "Payment links", params(("id" = String, Path)),
+#[utoipa::path(get, operation_id = "getPaymentLink", path = "/v1/payment-links/{id}", tag = "Payment links", params(("id" = String, Path)),
     responses((status = 200, body = PaymentLinkView), (status = 404, body = ErrorBody)))]
 pub async fn fetch(
     auth: Authed<PaymentLinksRead>,
@@ -77,7 +77,7 @@ pub async fn fetch(
     Ok(Json(PaymentLinkView::from_link(&link, state.public_url(), Timestamp::now())))
 }
 
-#[utoipa::path(post, path = "/v1/payment-links", tag = "Payment links", request_body = CreatePaymentLink,
+#[utoipa::path(post, operation_id = "createPaymentLink", path = "/v1/payment-links", tag = "Payment links", request_body = CreatePaymentLink,
     params(IdempotencyKeyHeader),
     responses((status = 201, body = PaymentLinkView), (status = 400, body = ErrorBody, description = "validation_error, invalid_amount or invalid_currency")))]
 pub async fn create(
@@ -101,7 +101,7 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(view(&link))))
 }
 
-#[utoipa::path(delete, path = "/v1/payment-links/{id}", tag = "Payment links", params(("id" = String, Path)),
+#[utoipa::path(delete, operation_id = "deletePaymentLink", path = "/v1/payment-links/{id}", tag = "Payment links", params(("id" = String, Path)),
     responses((status = 200, body = Deleted, description = "The link is gone from the API (GET answers 404, lists leave it out); an active link is deactivated, so its page no longer takes payments; payment_link.deactivated records its last state"), (status = 404, body = ErrorBody)))]
 pub async fn delete(
     auth: Authed<PaymentLinksWrite>,

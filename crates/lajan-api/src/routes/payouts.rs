@@ -87,7 +87,7 @@ pub struct PayoutFilters {
     pub search: Option<String>,
 }
 
-#[utoipa::path(get, path = "/v1/payouts", tag = "Payouts", params(PayoutFilters, PageParams),
+#[utoipa::path(get, operation_id = "listPayouts", path = "/v1/payouts", tag = "Payouts", params(PayoutFilters, PageParams),
     responses((status = 200, body = PayoutList), (status = 400, body = ErrorBody)))]
 pub async fn list(
     auth: Authed<PayoutsRead>,
@@ -116,7 +116,7 @@ pub async fn list(
     }))
 }
 
-#[utoipa::path(get, path = "/v1/payouts/{id}", tag = "Payouts", params(("id" = String, Path)),
+#[utoipa::path(get, operation_id = "getPayout", path = "/v1/payouts/{id}", tag = "Payouts", params(("id" = String, Path)),
     responses((status = 200, body = PayoutView), (status = 404, body = ErrorBody)))]
 pub async fn fetch(
     auth: Authed<PayoutsRead>,
@@ -149,7 +149,7 @@ pub struct CreatePayout {
     pub memo: Option<String>,
 }
 
-#[utoipa::path(post, path = "/v1/payouts", tag = "Payouts", request_body = CreatePayout,
+#[utoipa::path(post, operation_id = "createPayout", path = "/v1/payouts", tag = "Payouts", request_body = CreatePayout,
     params(IdempotencyKeyHeader),
     responses((status = 201, body = PayoutView), (status = 400, body = ErrorBody, description = "checked in this order: missing_recipient, invalid_client, no_wallet, invalid_wallet, invalid_amount, invalid_asset_code, invalid_memo, invalid_asset_issuer")))]
 pub async fn create(
@@ -196,7 +196,7 @@ async fn act(
     Ok(Json(PayoutView::from_detail(&d)))
 }
 
-#[utoipa::path(post, path = "/v1/payouts/{id}/approve", tag = "Payouts", params(("id" = String, Path), IdempotencyKeyHeader),
+#[utoipa::path(post, operation_id = "approvePayout", path = "/v1/payouts/{id}/approve", tag = "Payouts", params(("id" = String, Path), IdempotencyKeyHeader),
     responses((status = 200, body = PayoutView), (status = 400, body = ErrorBody, description = "cannot_approve"), (status = 403, body = ErrorBody, description = "the key lacks payouts:approve"), (status = 404, body = ErrorBody)))]
 pub async fn approve(
     auth: Authed<PayoutsApprove>,
@@ -207,7 +207,7 @@ pub async fn approve(
     act(&state, &auth.0, &idempotency, &id, PayoutAction::Approve, None).await
 }
 
-#[utoipa::path(post, path = "/v1/payouts/{id}/reject", tag = "Payouts", params(("id" = String, Path), IdempotencyKeyHeader),
+#[utoipa::path(post, operation_id = "rejectPayout", path = "/v1/payouts/{id}/reject", tag = "Payouts", params(("id" = String, Path), IdempotencyKeyHeader),
     request_body(content = RejectPayout, description = "Optional"),
     responses((status = 200, body = PayoutView), (status = 400, body = ErrorBody, description = "cannot_reject"), (status = 404, body = ErrorBody)))]
 pub async fn reject(
@@ -221,7 +221,7 @@ pub async fn reject(
     act(&state, &auth.0, &idempotency, &id, PayoutAction::Reject, reason.as_deref()).await
 }
 
-#[utoipa::path(post, path = "/v1/payouts/{id}/retry", tag = "Payouts", params(("id" = String, Path), IdempotencyKeyHeader),
+#[utoipa::path(post, operation_id = "retryPayout", path = "/v1/payouts/{id}/retry", tag = "Payouts", params(("id" = String, Path), IdempotencyKeyHeader),
     responses((status = 200, body = PayoutView), (status = 400, body = ErrorBody, description = "cannot_retry"), (status = 404, body = ErrorBody)))]
 pub async fn retry(
     auth: Authed<PayoutsWrite>,
@@ -237,7 +237,7 @@ pub struct AssetList {
     pub data: Vec<AssetView>,
 }
 
-#[utoipa::path(get, path = "/v1/assets", tag = "Payouts", responses((status = 200, body = AssetList)))]
+#[utoipa::path(get, operation_id = "listPayoutAssets", path = "/v1/assets", tag = "Payouts", responses((status = 200, body = AssetList)))]
 pub async fn assets(auth: Authed<PayoutsRead>, State(state): State<AppState>) -> Json<AssetList> {
     Json(AssetList { data: usable(auth.tenant().env, &state.services.config.live_asset_issuers) })
 }

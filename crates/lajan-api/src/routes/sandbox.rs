@@ -67,7 +67,7 @@ pub struct IntentState {
     pub amount_received: String,
 }
 
-#[utoipa::path(post, path = "/v1/sandbox/payment-intents/{id}/pay", tag = "Sandbox", params(("id" = String, Path, description = "pi_..."), IdempotencyKeyHeader),
+#[utoipa::path(post, operation_id = "simulateSandboxPayment", path = "/v1/sandbox/payment-intents/{id}/pay", tag = "Sandbox", params(("id" = String, Path, description = "pi_..."), IdempotencyKeyHeader),
     description = "Pays a payment intent as a simulated customer would. Needs a sandbox key with scope `invoices:write` (or `*`).",
     request_body(content = SimulatePayment, description = "Optional"),
     responses((status = 201, body = SandboxPaymentView), (status = 400, body = ErrorBody, description = "cannot_pay (paid, void, inactive, expired or draft) or invalid_amount"),
@@ -156,7 +156,7 @@ pub struct MessageList {
     pub pagination: PaginationView,
 }
 
-#[utoipa::path(get, path = "/v1/sandbox/messages", tag = "Sandbox",
+#[utoipa::path(get, operation_id = "listSandboxMessages", path = "/v1/sandbox/messages", tag = "Sandbox",
     description = "The emails and SMS sandbox sends produced, newest first. Needs a sandbox key with scope `invoices:read` (or `*`).",
     params(PageParams),
     responses((status = 200, body = MessageList), (status = 403, body = ErrorBody, description = "a live key, or a key without invoices:read")))]
@@ -195,7 +195,7 @@ fn balance_view(account: &str, balances: &[(String, i64)]) -> BalanceList {
     }
 }
 
-#[utoipa::path(get, path = "/v1/sandbox/balances", tag = "Sandbox",
+#[utoipa::path(get, operation_id = "getSandboxBalances", path = "/v1/sandbox/balances", tag = "Sandbox",
     description = "The organization's sandbox account and its balances. Needs a sandbox key with scope `payouts:read` (or `*`).",
     responses((status = 200, body = BalanceList, description = "Every asset starts at 1000000.00"), (status = 403, body = ErrorBody, description = "a live key, or a key without payouts:read")))]
 pub async fn balances(auth: Authed<PayoutsRead>, State(state): State<AppState>) -> ApiResult<Json<BalanceList>> {
@@ -216,7 +216,7 @@ pub struct TopUp {
     pub amount: Option<ExactNumber>,
 }
 
-#[utoipa::path(post, path = "/v1/sandbox/balances/top-up", tag = "Sandbox", request_body = TopUp,
+#[utoipa::path(post, operation_id = "topUpSandboxBalance", path = "/v1/sandbox/balances/top-up", tag = "Sandbox", request_body = TopUp,
     description = "Adds to one balance of the organization's sandbox account. Needs a sandbox key with scope `payouts:write` (or `*`).",
     params(IdempotencyKeyHeader),
     responses((status = 200, body = BalanceList), (status = 400, body = ErrorBody, description = "validation_error, invalid_asset_code or invalid_amount"), (status = 403, body = ErrorBody, description = "a live key, or a key without payouts:write")))]

@@ -41,13 +41,13 @@ pub struct UpdateSettings {
     pub timezone: Option<String>,
 }
 
-#[utoipa::path(get, path = "/v1/settings", tag = "Settings", responses((status = 200, body = SettingsView)))]
+#[utoipa::path(get, operation_id = "getSettings", path = "/v1/settings", tag = "Settings", responses((status = 200, body = SettingsView)))]
 pub async fn fetch(auth: Authed<SettingsRead>, State(state): State<AppState>) -> ApiResult<Json<SettingsView>> {
     let settings = state.store.get_settings(auth.tenant()).await?;
     Ok(Json(SettingsView::from(&settings)))
 }
 
-#[utoipa::path(put, path = "/v1/settings", tag = "Settings", request_body = UpdateSettings,
+#[utoipa::path(put, operation_id = "updateSettings", path = "/v1/settings", tag = "Settings", request_body = UpdateSettings,
     description = "Changes the fields given; every change writes a settings.updated event naming the key and the previous values. Changing payoutApprovalRequired or requireDistinctApprover (the approval policy) also needs payouts:approve.",
     responses((status = 200, body = SettingsView), (status = 400, body = ErrorBody),
         (status = 403, body = ErrorBody, description = "forbidden: the key lacks settings:write, or changes the approval policy without payouts:approve; nothing changed")))]

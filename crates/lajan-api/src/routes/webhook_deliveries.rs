@@ -77,7 +77,7 @@ impl<S: Send + Sync> FromRequestParts<S> for DeliveryPath {
     }
 }
 
-#[utoipa::path(get, path = "/v1/webhook-endpoints/{id}/deliveries", tag = "Webhook endpoints",
+#[utoipa::path(get, operation_id = "listWebhookDeliveries", path = "/v1/webhook-endpoints/{id}/deliveries", tag = "Webhook endpoints",
     params(("id" = String, Path), DeliveryFilters, PageParams),
     responses((status = 200, body = DeliveryList), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
@@ -101,7 +101,7 @@ pub async fn list(
     Ok(Json(DeliveryList { data: found.items.iter().map(DeliveryView::from).collect(), pagination }))
 }
 
-#[utoipa::path(get, path = "/v1/webhook-endpoints/{id}/deliveries/{deliveryId}", tag = "Webhook endpoints",
+#[utoipa::path(get, operation_id = "getWebhookDelivery", path = "/v1/webhook-endpoints/{id}/deliveries/{deliveryId}", tag = "Webhook endpoints",
     params(("id" = String, Path), ("deliveryId" = String, Path)),
     responses((status = 200, body = DeliveryDetail), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
@@ -122,7 +122,7 @@ pub async fn fetch(
     }))
 }
 
-#[utoipa::path(post, path = "/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry", tag = "Webhook endpoints",
+#[utoipa::path(post, operation_id = "retryWebhookDelivery", path = "/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry", tag = "Webhook endpoints",
     params(("id" = String, Path), ("deliveryId" = String, Path), IdempotencyKeyHeader),
     responses((status = 202, body = DeliveryView, description = "Due now, with the same webhook-id; one being sent is left to finish"),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
@@ -157,7 +157,7 @@ pub struct Recovered {
     pub recovered: u64,
 }
 
-#[utoipa::path(post, path = "/v1/webhook-endpoints/{id}/recover", tag = "Webhook endpoints",
+#[utoipa::path(post, operation_id = "recoverWebhookDeliveries", path = "/v1/webhook-endpoints/{id}/recover", tag = "Webhook endpoints",
     params(("id" = String, Path), IdempotencyKeyHeader), request_body = RecoverDeliveries,
     responses((status = 202, body = Recovered, description = "Every failed delivery of the window is due now, each with its webhook-id"),
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),

@@ -76,7 +76,7 @@ pub struct UpdateWebhookEndpoint {
     pub enabled: Option<Option<bool>>,
 }
 
-#[utoipa::path(get, path = "/v1/webhook-endpoints", tag = "Webhook endpoints", params(PageParams),
+#[utoipa::path(get, operation_id = "listWebhookEndpoints", path = "/v1/webhook-endpoints", tag = "Webhook endpoints", params(PageParams),
     responses((status = 200, body = WebhookEndpointList), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn list(
     auth: Authed<WebhookEndpointsRead>,
@@ -88,7 +88,7 @@ pub async fn list(
     Ok(Json(WebhookEndpointList { data: found.items.iter().map(WebhookEndpointView::from).collect(), pagination }))
 }
 
-#[utoipa::path(post, path = "/v1/webhook-endpoints", tag = "Webhook endpoints", request_body = CreateWebhookEndpoint,
+#[utoipa::path(post, operation_id = "createWebhookEndpoint", path = "/v1/webhook-endpoints", tag = "Webhook endpoints", request_body = CreateWebhookEndpoint,
     params(IdempotencyKeyHeader),
     responses((status = 201, body = CreatedWebhookEndpointView, description = "The endpoint, with its signing secret: shown this once"),
         (status = 400, body = ErrorBody, description = "validation_error, invalid_url or invalid_events"), (status = 401, body = ErrorBody),
@@ -108,7 +108,7 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(CreatedWebhookEndpointView::from(&endpoint))))
 }
 
-#[utoipa::path(get, path = "/v1/webhook-endpoints/{id}", tag = "Webhook endpoints", params(("id" = String, Path)),
+#[utoipa::path(get, operation_id = "getWebhookEndpoint", path = "/v1/webhook-endpoints/{id}", tag = "Webhook endpoints", params(("id" = String, Path)),
     responses((status = 200, body = WebhookEndpointView), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn fetch(
     auth: Authed<WebhookEndpointsRead>,
@@ -123,7 +123,7 @@ pub async fn fetch(
     Ok(Json(WebhookEndpointView::from(&endpoint)))
 }
 
-#[utoipa::path(put, path = "/v1/webhook-endpoints/{id}", tag = "Webhook endpoints", params(("id" = String, Path)),
+#[utoipa::path(put, operation_id = "updateWebhookEndpoint", path = "/v1/webhook-endpoints/{id}", tag = "Webhook endpoints", params(("id" = String, Path)),
     request_body = UpdateWebhookEndpoint,
     responses((status = 200, body = WebhookEndpointView), (status = 400, body = ErrorBody, description = "validation_error, invalid_url or invalid_events"),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
@@ -157,7 +157,7 @@ pub async fn update(
     Ok(Json(WebhookEndpointView::from(&endpoint)))
 }
 
-#[utoipa::path(delete, path = "/v1/webhook-endpoints/{id}", tag = "Webhook endpoints", params(("id" = String, Path)),
+#[utoipa::path(delete, operation_id = "deleteWebhookEndpoint", path = "/v1/webhook-endpoints/{id}", tag = "Webhook endpoints", params(("id" = String, Path)),
     responses((status = 200, body = Deleted), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn remove(
     auth: Authed<WebhookEndpointsWrite>,
@@ -168,7 +168,7 @@ pub async fn remove(
     Ok(Json(Deleted { id, deleted: true }))
 }
 
-#[utoipa::path(post, path = "/v1/webhook-endpoints/{id}/test", tag = "Webhook endpoints", params(("id" = String, Path), IdempotencyKeyHeader),
+#[utoipa::path(post, operation_id = "sendTestWebhookEvent", path = "/v1/webhook-endpoints/{id}/test", tag = "Webhook endpoints", params(("id" = String, Path), IdempotencyKeyHeader),
     responses((status = 202, body = DeliveryView, description = "A webhook_endpoint.test event, queued for this endpoint alone"),
         (status = 400, body = ErrorBody, description = "endpoint_disabled"), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
@@ -184,7 +184,7 @@ pub async fn send_test(
     Ok((StatusCode::ACCEPTED, Json(DeliveryView::from(&delivery))))
 }
 
-#[utoipa::path(post, path = "/v1/webhook-endpoints/{id}/rotate-secret", tag = "Webhook endpoints", params(("id" = String, Path), IdempotencyKeyHeader),
+#[utoipa::path(post, operation_id = "rotateWebhookEndpointSecret", path = "/v1/webhook-endpoints/{id}/rotate-secret", tag = "Webhook endpoints", params(("id" = String, Path), IdempotencyKeyHeader),
     responses((status = 200, body = CreatedWebhookEndpointView, description = "The endpoint with its new secret, shown this once; for 24 h every delivery is signed with both"),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]

@@ -15,6 +15,26 @@ fn openapi_document_matches_snapshot() {
     assert!(stored == doc, "the OpenAPI document changed: review it and rerun with UPDATE_SNAPSHOTS=1");
 }
 
+#[test]
+fn every_operation_has_a_unique_meaningful_operation_id() {
+    // Client generators name methods after operationIds: one missing or repeated breaks them.
+    let doc = serde_json::to_value(lajan_api::openapi::document()).unwrap();
+    let mut ids = Vec::new();
+    for section in ["paths", "webhooks"] {
+        for (path, item) in doc[section].as_object().unwrap() {
+            for (method, operation) in item.as_object().unwrap() {
+                let id = operation["operationId"].as_str().unwrap_or_else(|| panic!("{method} {path} has none"));
+                assert!(id.len() > 6 && id.chars().next().unwrap().is_ascii_lowercase(), "{method} {path}: {id}");
+                ids.push(id.to_owned());
+            }
+        }
+    }
+    let count = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), count, "operationIds repeat");
+}
+
 api_test!(openapi_and_docs_are_served, |app| {
     let r = app.http.get(app.url("/v1/openapi.json")).send().await.unwrap();
     assert_eq!(r.status(), 200);
