@@ -16,7 +16,9 @@ Scopes: `*`, `<area>:read`, `<area>:write` (write includes read) and `payouts:ap
 **Paths.** Every area answers at `/v1/<area>` and at `/v1/mfi/<area>`; both are the same operation.
 
 **Errors.** Every error has the shape `{ statusCode, error, code, message, details? }`; `code` is \
-stable and machine-readable, `details` names the fields at fault.
+stable and machine-readable, `details` names the fields at fault. Each operation lists the codes it \
+may answer; on top of those, a method a path does not take is 405 `method_not_allowed`, and a \
+failure of the server is 500 `internal_error` (nothing half-done: a retry is safe).
 
 **Lists.** `page` (from 1) and `limit` (1 to 100, default 20); anything else is 400 `invalid_pagination`.
 
@@ -196,8 +198,43 @@ impl Modify for CommonErrors {
                         "conflict: the write lost a race with another and changed nothing (read again and retry)",
                     ));
                 }
+                if operation.request_body.is_some() {
+                    common.push((
+                        "400",
+                        "invalid_json: the body is not JSON, or not an object; validation_error: a field is \
+                         missing or wrong, each named in details",
+                    ));
+                }
+                common.push((
+                    "500",
+                    "internal_error: the server failed and changed nothing half-way; retrying \
+                                     (with the same Idempotency-Key) is safe",
+                ));
+                // One description per status, naming every code it may carry; an operation's own
+                // description comes first and keeps its place.
+                let mut by_status: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
                 for (status, description) in common {
-                    operation.responses.responses.entry(status.into()).or_insert_with(|| error(description).into());
+                    by_status.entry(status).or_default().push(description);
+                }
+                for (status, descriptions) in by_status {
+                    let joined = descriptions.join("; ");
+                    match operation.responses.responses.get_mut(status) {
+                        Some(utoipa::openapi::RefOr::T(response)) if response.description.is_empty() => {
+                            response.description = joined;
+                        }
+                        Some(utoipa::openapi::RefOr::T(response)) => {
+                            for description in descriptions {
+                                let code = description.split(':').next().unwrap_or_default();
+                                if !response.description.contains(code) {
+                                    response.description = format!("{}; {description}", response.description);
+                                }
+                            }
+                        }
+                        Some(utoipa::openapi::RefOr::Ref(_)) => {}
+                        None => {
+                            operation.responses.responses.insert(status.into(), error(&joined).into());
+                        }
+                    }
                 }
             }
         }

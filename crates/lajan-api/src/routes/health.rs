@@ -1,6 +1,6 @@
 //! Liveness (`/healthz`) and readiness (`/readyz`, which checks the database). No key needed.
 
-use crate::error::{ApiError, error_chain};
+use crate::error::{ApiError, ErrorBody, error_chain};
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
@@ -14,7 +14,7 @@ pub async fn healthz() -> Json<serde_json::Value> {
 }
 
 #[utoipa::path(get, operation_id = "getReadiness", path = "/readyz", tag = "Operations", security(),
-    responses((status = 200, description = "The database answers"), (status = 503, description = "The database does not answer")))]
+    responses((status = 200, description = "The database answers"), (status = 503, body = ErrorBody, description = "not_ready: the database does not answer")))]
 pub async fn readyz(State(state): State<AppState>) -> Response {
     match state.store.ping().await {
         Ok(()) => Json(json!({ "status": "ready" })).into_response(),

@@ -35,6 +35,23 @@ fn every_operation_has_a_unique_meaningful_operation_id() {
     assert_eq!(ids.len(), count, "operationIds repeat");
 }
 
+#[test]
+fn the_framework_error_codes_are_documented() {
+    let doc = serde_json::to_value(lajan_api::openapi::document()).unwrap();
+    let text = doc.to_string();
+    for code in ["invalid_json", "method_not_allowed", "internal_error", "not_ready", "validation_error"] {
+        assert!(text.contains(code), "{code} appears nowhere in the document");
+    }
+    for (path, item) in doc["paths"].as_object().unwrap().iter().filter(|(p, _)| p.starts_with("/v1/")) {
+        for (method, operation) in item.as_object().unwrap() {
+            for (status, response) in operation["responses"].as_object().unwrap() {
+                let described = response["description"].as_str().is_some_and(|d| !d.is_empty());
+                assert!(described || status.starts_with('2'), "{method} {path} {status} has no description");
+            }
+        }
+    }
+}
+
 api_test!(openapi_and_docs_are_served, |app| {
     let r = app.http.get(app.url("/v1/openapi.json")).send().await.unwrap();
     assert_eq!(r.status(), 200);
