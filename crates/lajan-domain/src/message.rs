@@ -21,6 +21,8 @@ pub enum Channel {
 }
 
 impl Channel {
+    pub const ALL: [Channel; 2] = [Channel::Email, Channel::Sms];
+
     pub const fn as_str(self) -> &'static str {
         match self {
             Channel::Email => "email",

@@ -286,6 +286,8 @@ pub enum DeliveryStatus {
 }
 
 impl DeliveryStatus {
+    pub const ALL: [DeliveryStatus; 3] = [DeliveryStatus::Pending, DeliveryStatus::Delivered, DeliveryStatus::Failed];
+
     pub const fn as_str(self) -> &'static str {
         match self {
             DeliveryStatus::Pending => "pending",

@@ -52,39 +52,12 @@ fn bad(field: &str, message: String) -> ApiError {
     ApiError::validation(vec![FieldError::new(field, message)])
 }
 
-/// A disbursement status to list (a query value; the server names any other in its error).
-#[derive(utoipa::ToSchema)]
-#[schema(rename_all = "snake_case")]
-#[allow(dead_code)]
-pub enum DisbursementStatusFilter {
-    Draft,
-    PendingApproval,
-    Approved,
-    Processing,
-    Completed,
-    PartiallyFailed,
-    Failed,
-    Rejected,
-}
-
-/// An item status to list (a query value; the server names any other in its error).
-#[derive(utoipa::ToSchema)]
-#[schema(rename_all = "snake_case")]
-#[allow(dead_code)]
-pub enum ItemStatusFilter {
-    Pending,
-    Executing,
-    Sent,
-    Failed,
-    Rejected,
-}
-
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct DisbursementFilters {
     /// draft, pending_approval, approved, processing, completed, partially_failed, failed or
     /// rejected.
-    #[param(inline, value_type = Option<DisbursementStatusFilter>)]
+    #[param(inline, value_type = Option<super::doc_types::DisbursementStatusFilter>)]
     pub status: Option<String>,
     /// Matches the name, case-insensitively.
     pub search: Option<String>,
@@ -123,7 +96,7 @@ pub async fn fetch(
 #[into_params(parameter_in = Query)]
 pub struct ItemFilters {
     /// pending, executing, sent, failed or rejected (the `counts` keys).
-    #[param(inline, value_type = Option<ItemStatusFilter>)]
+    #[param(inline, value_type = Option<super::doc_types::ItemStatusFilter>)]
     pub status: Option<String>,
 }
 

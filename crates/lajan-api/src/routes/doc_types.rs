@@ -3,27 +3,73 @@
 //! these fields as text and name any other value in their error.
 
 use lajan_domain::event::EVENT_TYPES;
+use lajan_domain::{disbursement, invoice, message, money, payout, webhook};
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::{PartialSchema, ToSchema};
 
-/// An invoicing currency.
-#[derive(ToSchema)]
-#[schema(rename_all = "UPPERCASE")]
-#[allow(dead_code)]
-pub enum Currency {
-    Htg,
-    Usd,
+/// A document-only string type whose values are a domain enum's, named by `$values` (an
+/// iterator of `&'static str`), so the schema and the server read one list.
+macro_rules! one_of {
+    ($(#[doc = $doc:literal])* $name:ident, $values:expr) => {
+        $(#[doc = $doc])*
+        pub struct $name;
+
+        impl PartialSchema for $name {
+            fn schema() -> RefOr<Schema> {
+                let values: Vec<&'static str> = $values.collect();
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .description(Some(concat!($($doc),*).trim()))
+                    .enum_values(Some(values))
+                    .into()
+            }
+        }
+
+        impl ToSchema for $name {}
+    };
 }
 
-/// A channel an invoice is sent by.
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)]
-pub enum SendChannel {
-    Email,
-    Sms,
-}
+one_of!(
+    /// An invoicing currency.
+    Currency,
+    money::Currency::ALL.iter().map(|c| c.code())
+);
+one_of!(
+    /// A channel an invoice is sent by.
+    SendChannel,
+    message::Channel::ALL.iter().map(|c| c.as_str())
+);
+one_of!(
+    /// An invoice status to list.
+    InvoiceStatusFilter,
+    invoice::InvoiceStatus::ALL.iter().map(|s| s.as_str())
+);
+one_of!(
+    /// A payout status to list (a region of the approval and execution statuses).
+    PayoutStatusFilter,
+    payout::PayoutFilter::ALL.iter().map(|s| s.as_str())
+);
+one_of!(
+    /// A kind of payout to list.
+    PayoutTypeFilter,
+    payout::PayoutType::ALL.iter().map(|s| s.as_str())
+);
+one_of!(
+    /// A disbursement status to list.
+    DisbursementStatusFilter,
+    disbursement::DisbursementStatus::ALL.iter().map(|s| s.as_str())
+);
+one_of!(
+    /// An item status to list (the `counts` keys).
+    ItemStatusFilter,
+    disbursement::ItemStatus::ALL.iter().map(|s| s.as_str())
+);
+one_of!(
+    /// A delivery status to list.
+    DeliveryStatusFilter,
+    webhook::DeliveryStatus::ALL.iter().map(|s| s.as_str())
+);
 
 /// What an endpoint subscribes to: an event type from the catalogue, an area wildcard such as
 /// `invoice.*`, or `*` for every event.

@@ -143,24 +143,11 @@ pub struct InvoiceList {
     pub pagination: PaginationView,
 }
 
-/// An invoice status to list (a query value; the server names any other in its error).
-#[derive(utoipa::ToSchema)]
-#[schema(rename_all = "snake_case")]
-#[allow(dead_code)]
-pub enum InvoiceStatusFilter {
-    Draft,
-    Sent,
-    Viewed,
-    Paid,
-    Overdue,
-    Void,
-}
-
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct InvoiceFilters {
     /// draft, sent, viewed, paid, overdue or void.
-    #[param(inline, value_type = Option<InvoiceStatusFilter>)]
+    #[param(inline, value_type = Option<super::doc_types::InvoiceStatusFilter>)]
     pub status: Option<String>,
     #[serde(rename = "clientId")]
     #[param(rename = "clientId")]

@@ -50,38 +50,16 @@ pub struct PayoutList {
     pub counts: PayoutCountsView,
 }
 
-/// A payout status to list (a query value; the server names any other in its error).
-#[derive(utoipa::ToSchema)]
-#[schema(rename_all = "snake_case")]
-#[allow(dead_code)]
-pub enum PayoutStatusFilter {
-    PendingApproval,
-    Approved,
-    Rejected,
-    Executing,
-    Completed,
-    Failed,
-}
-
-/// A kind of payout to list (a query value; the server names any other in its error).
-#[derive(utoipa::ToSchema)]
-#[schema(rename_all = "snake_case")]
-#[allow(dead_code)]
-pub enum PayoutTypeFilter {
-    Direct,
-    Disbursement,
-}
-
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PayoutFilters {
     /// pending_approval, approved (approved, not yet queued), rejected, executing (ready_to_send),
     /// completed (sent) or failed.
-    #[param(inline, value_type = Option<PayoutStatusFilter>)]
+    #[param(inline, value_type = Option<super::doc_types::PayoutStatusFilter>)]
     pub status: Option<String>,
     /// direct or disbursement.
     #[serde(rename = "type")]
-    #[param(rename = "type", inline, value_type = Option<PayoutTypeFilter>)]
+    #[param(rename = "type", inline, value_type = Option<super::doc_types::PayoutTypeFilter>)]
     pub payout_type: Option<String>,
     /// Matches the client's name or the wallet address.
     pub search: Option<String>,

@@ -42,21 +42,11 @@ pub struct DeliveryDetail {
     pub attempts: Vec<DeliveryAttemptView>,
 }
 
-/// A delivery status to list (a query value; the server names any other in its error).
-#[derive(utoipa::ToSchema)]
-#[schema(rename_all = "snake_case")]
-#[allow(dead_code)]
-pub enum DeliveryStatusFilter {
-    Pending,
-    Delivered,
-    Failed,
-}
-
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct DeliveryFilters {
     /// Only deliveries in this state: `pending`, `delivered` or `failed`.
-    #[param(inline, value_type = Option<DeliveryStatusFilter>)]
+    #[param(inline, value_type = Option<super::doc_types::DeliveryStatusFilter>)]
     pub status: Option<String>,
 }
 
