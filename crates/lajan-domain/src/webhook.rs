@@ -167,16 +167,25 @@ pub fn parse_url(raw: &str) -> Result<String, Invalid> {
     Ok(raw.to_owned())
 }
 
+/// Every pattern an endpoint may subscribe to: `*`, each area's wildcard (`invoice.*`), then
+/// each event type of the catalogue.
+pub fn subscribable_patterns() -> Vec<String> {
+    let mut patterns = vec!["*".to_owned()];
+    for event_type in EVENT_TYPES {
+        let wildcard = format!("{}.*", event_type.split_once('.').map_or(*event_type, |(area, _)| area));
+        if !patterns.contains(&wildcard) {
+            patterns.push(wildcard);
+        }
+    }
+    patterns.extend(EVENT_TYPES.iter().map(|t| (*t).to_owned()));
+    patterns
+}
+
 /// Subscription patterns: catalogue names, `"*"`, or an area wildcard such as `"invoice.*"`;
 /// sorted, without repeats. Unknown entries are `invalid_events`, each named in `details`.
 pub fn parse_patterns(events: Vec<String>) -> Result<Vec<String>, Invalid> {
-    let known = |pattern: &str| {
-        pattern == "*"
-            || EVENT_TYPES.contains(&pattern)
-            || pattern
-                .strip_suffix(".*")
-                .is_some_and(|area| EVENT_TYPES.iter().any(|t| t.split_once('.').is_some_and(|(a, _)| a == area)))
-    };
+    let patterns = subscribable_patterns();
+    let known = |pattern: &str| patterns.iter().any(|known| known == pattern);
     let unknown: Vec<FieldError> = events
         .iter()
         .enumerate()

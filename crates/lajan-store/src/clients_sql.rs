@@ -112,12 +112,8 @@ impl ClientStore for ThisStore {
         for chunk in ids.chunks(ROWS_PER_STATEMENT) {
             let mut qb = sqlx::QueryBuilder::new(concat!("SELECT ", client_columns!(), " FROM clients"));
             push_tenant_filters(&mut qb, "clients", tenant, &[]);
-            qb.push(" AND archived_at IS NULL AND id IN (");
-            let mut list = qb.separated(", ");
-            for id in chunk {
-                list.push_bind(id);
-            }
-            qb.push(")");
+            qb.push(" AND archived_at IS NULL AND id IN");
+            push_bind_list(&mut qb, chunk.iter().cloned());
             for row in qb.build().fetch_all(self.reader()).await? {
                 found.push(client_from_row(&row)?);
             }

@@ -216,13 +216,9 @@ impl DeliveryStore for ThisStore {
                 ", d.org_id, d.env, w.url, w.secret, w.previous_secret, w.previous_secret_until,
                    ev.created_at AS event_created_at, ev.data AS event_data
                  FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
-                 JOIN events ev ON ev.id = d.event_id WHERE d.id IN ("
+                 JOIN events ev ON ev.id = d.event_id WHERE d.id IN"
             ));
-            let mut list = qb.separated(", ");
-            for id in chunk {
-                list.push_bind(id.clone());
-            }
-            qb.push(")");
+            push_bind_list(&mut qb, chunk.iter().cloned());
             for row in qb.build().fetch_all(&mut *tx).await? {
                 claimed.push(DueDelivery {
                     lease: lease.clone(),
@@ -243,12 +239,8 @@ impl DeliveryStore for ThisStore {
         let mut tx = self.begin_write().await?;
         for chunk in ids.chunks(ROWS_PER_STATEMENT) {
             let mut qb = sqlx::QueryBuilder::new("UPDATE webhook_deliveries SET lease_token = NULL, next_attempt_at = ");
-            qb.push_bind(now.as_millis()).push(" WHERE lease_token = ").push_bind(lease).push(" AND id IN (");
-            let mut list = qb.separated(", ");
-            for id in chunk {
-                list.push_bind(id.clone());
-            }
-            qb.push(")");
+            qb.push_bind(now.as_millis()).push(" WHERE lease_token = ").push_bind(lease).push(" AND id IN");
+            push_bind_list(&mut qb, chunk.iter().cloned());
             qb.build().execute(&mut *tx).await?;
         }
         tx.commit().await?;

@@ -36,16 +36,6 @@ impl EndpointAnswers {
     }
 }
 
-/// Pushes `ids` as a parenthesised list of binds.
-fn push_id_list(qb: &mut sqlx::QueryBuilder<'_, Db>, ids: &[&str]) {
-    qb.push(" (");
-    let mut list = qb.separated(", ");
-    for id in ids {
-        list.push_bind(id.to_string());
-    }
-    qb.push(")");
-}
-
 /// The pending deliveries among `ids` (sorted), row-locked in id order until the transaction ends.
 async fn pending_holders(tx: &mut Tx, ids: &[&str]) -> StoreResult<HashMap<String, Holder>> {
     let mut holders = HashMap::with_capacity(ids.len());
@@ -53,7 +43,7 @@ async fn pending_holders(tx: &mut Tx, ids: &[&str]) -> StoreResult<HashMap<Strin
         let mut qb = sqlx::QueryBuilder::new(
             "SELECT id, lease_token, endpoint_id, org_id, env FROM webhook_deliveries WHERE status = 'pending' AND id IN",
         );
-        push_id_list(&mut qb, chunk);
+        push_bind_list(&mut qb, chunk.iter().map(|id| id.to_string()));
         qb.push(concat!(" ORDER BY id", for_update!()));
         for row in qb.build().fetch_all(&mut **tx).await? {
             let holder = Holder {
@@ -74,7 +64,7 @@ async fn last_attempt_numbers(tx: &mut Tx, ids: &[&str]) -> StoreResult<HashMap<
         let mut qb = sqlx::QueryBuilder::new(
             "SELECT delivery_id, MAX(attempt_number) AS n FROM webhook_attempts WHERE delivery_id IN",
         );
-        push_id_list(&mut qb, chunk);
+        push_bind_list(&mut qb, chunk.iter().map(|id| id.to_string()));
         qb.push(" GROUP BY delivery_id");
         for row in qb.build().fetch_all(&mut **tx).await? {
             numbers.insert(row.try_get("delivery_id")?, row.try_get("n")?);

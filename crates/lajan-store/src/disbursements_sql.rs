@@ -52,13 +52,10 @@ async fn attach_counts(conn: &mut <Db as sqlx::Database>::Connection, list: &mut
     let mut qb = sqlx::QueryBuilder::new(
         "SELECT disbursement_id, approval_status, exec_status, CAST(SUM(n) AS BIGINT) AS n,
                 CAST(SUM(amount) AS BIGINT) AS amount
-         FROM disbursement_counts WHERE disbursement_id IN (",
+         FROM disbursement_counts WHERE disbursement_id IN",
     );
-    let mut ids = qb.separated(", ");
-    for d in list.iter() {
-        ids.push_bind(d.id.clone());
-    }
-    qb.push(") GROUP BY disbursement_id, approval_status, exec_status");
+    push_bind_list(&mut qb, list.iter().map(|d| d.id.clone()));
+    qb.push(" GROUP BY disbursement_id, approval_status, exec_status");
     let rows = qb.build().fetch_all(&mut *conn).await?;
     let mut by_id: HashMap<String, Vec<(ItemStatus, u64)>> = HashMap::new();
     let mut sent: HashMap<String, i64> = HashMap::new();

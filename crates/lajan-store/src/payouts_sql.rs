@@ -314,12 +314,8 @@ impl PayoutStore for ThisStore {
             let mut qb = sqlx::QueryBuilder::new("UPDATE payouts SET exec_status = 'ready_to_send', next_attempt_at = ");
             qb.push_bind(now.as_millis() + lease_ms).push(", updated_at = ").push_bind(now.as_millis());
             qb.push(", lease_token = ").push_bind(lease.clone());
-            qb.push(" WHERE id IN (");
-            let mut list = qb.separated(", ");
-            for id in chunk {
-                list.push_bind(id.clone());
-            }
-            qb.push(")");
+            qb.push(" WHERE id IN");
+            push_bind_list(&mut qb, chunk.iter().cloned());
             qb.build().execute(&mut *tx).await?;
         }
         let mut payouts = Vec::with_capacity(ids.len());

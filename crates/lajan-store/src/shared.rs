@@ -68,6 +68,16 @@ fn push_tenant_filters<'a>(
     }
 }
 
+/// ` (?, ?, ...)`: `values` as a parenthesised list of binds, for an `IN`.
+fn push_bind_list(qb: &mut sqlx::QueryBuilder<'_, Db>, values: impl IntoIterator<Item = String>) {
+    qb.push(" (");
+    let mut list = qb.separated(", ");
+    for value in values {
+        list.push_bind(value);
+    }
+    qb.push(")");
+}
+
 /// The LIKE pattern (`%term%`, ESCAPE '\') a list's search term matches, lowercased and with the
 /// wildcard characters in the term escaped; `None` for no term or a blank one.
 fn search_pattern(search: Option<&str>) -> Option<String> {

@@ -30,12 +30,9 @@ async fn with_subscriptions(
     if endpoints.is_empty() {
         return Ok(());
     }
-    let mut qb = sqlx::QueryBuilder::new("SELECT endpoint_id, pattern FROM webhook_subscriptions WHERE endpoint_id IN (");
-    let mut ids = qb.separated(", ");
-    for endpoint in endpoints.iter() {
-        ids.push_bind(endpoint.id.clone());
-    }
-    qb.push(") ORDER BY endpoint_id, pattern");
+    let mut qb = sqlx::QueryBuilder::new("SELECT endpoint_id, pattern FROM webhook_subscriptions WHERE endpoint_id IN");
+    push_bind_list(&mut qb, endpoints.iter().map(|endpoint| endpoint.id.clone()));
+    qb.push(" ORDER BY endpoint_id, pattern");
     let mut patterns: std::collections::HashMap<String, Vec<String>> = std::collections::HashMap::new();
     for row in qb.build().fetch_all(&mut *conn).await? {
         patterns.entry(row.try_get("endpoint_id")?).or_default().push(row.try_get("pattern")?);

@@ -13,6 +13,11 @@ use support::{Serve, free_port};
 const WALLET: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
 const UNLIMITED: (&str, &str) = ("LAJAN_RATE_LIMIT_STANDARD", "1000000");
 
+/// `GET {base}{path}` with `key`, read as JSON.
+async fn get_json(http: &reqwest::Client, base: &str, key: &str, path: &str) -> Value {
+    http.get(format!("{base}{path}")).bearer_auth(key).send().await.unwrap().json().await.unwrap()
+}
+
 async fn crash_at(point: &str) {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
@@ -44,8 +49,7 @@ async fn crash_at(point: &str) {
     let second = Serve::start(dir.path(), port, &[("LAJAN_PAYOUT_LEASE_SECS", "1"), UNLIMITED]);
     let started = Instant::now();
     let done = loop {
-        let got: Value =
-            http.get(format!("{base}/v1/payouts/{id}")).bearer_auth(&key).send().await.unwrap().json().await.unwrap();
+        let got: Value = get_json(&http, &base, &key, &format!("/v1/payouts/{id}")).await;
         if got["execStatus"] == "sent" {
             break got;
         }
@@ -57,20 +61,11 @@ async fn crash_at(point: &str) {
     assert_eq!(hashes.len(), 1, "{point}: every submission was the identical transaction: {attempts:?}");
     let last = attempts.last().unwrap();
     assert!(last["ledgerSeq"].as_i64().is_some(), "{point}: {done}");
-    let balances: Value =
-        http.get(format!("{base}/v1/sandbox/balances")).bearer_auth(&key).send().await.unwrap().json().await.unwrap();
+    let balances: Value = get_json(&http, &base, &key, "/v1/sandbox/balances").await;
     let usdc =
         balances["data"].as_array().unwrap().iter().find(|b| b["assetCode"] == "USDC").unwrap()["balance"].clone();
     assert_eq!(usdc, "999993.00", "{point}: the ledger paid exactly once");
-    let completed: Value = http
-        .get(format!("{base}/v1/events?type=payout.completed"))
-        .bearer_auth(&key)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let completed = get_json(&http, &base, &key, "/v1/events?type=payout.completed").await;
     assert_eq!(completed["pagination"]["total"], 1, "{point}: one completion");
     second.terminate();
 }
@@ -121,15 +116,7 @@ async fn webhook_deliveries_survive_a_crash() {
     let sent_before_crash = receiver.received().len();
 
     let second = Serve::start(dir.path(), port, &env);
-    let events: Value = http
-        .get(format!("{base}/v1/events?type=client.created&limit=100"))
-        .bearer_auth(&key)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let events = get_json(&http, &base, &key, "/v1/events?type=client.created&limit=100").await;
     let ids: std::collections::BTreeSet<String> =
         events["data"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap().to_owned()).collect();
     assert_eq!(ids.len(), 12);

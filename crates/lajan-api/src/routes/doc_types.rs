@@ -2,7 +2,6 @@
 //! accepts, so generators and fuzzers read the rule from the schema. Bodies and queries read
 //! these fields as text and name any other value in their error.
 
-use lajan_domain::event::EVENT_TYPES;
 use lajan_domain::{disbursement, invoice, message, money, payout, webhook};
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
@@ -77,18 +76,10 @@ pub struct EventSelector;
 
 impl PartialSchema for EventSelector {
     fn schema() -> RefOr<Schema> {
-        let mut names: Vec<String> = vec!["*".to_owned()];
-        for event_type in EVENT_TYPES {
-            let wildcard = format!("{}.*", event_type.split('.').next().unwrap_or_default());
-            if !names.contains(&wildcard) {
-                names.push(wildcard);
-            }
-        }
-        names.extend(EVENT_TYPES.iter().map(|t| (*t).to_owned()));
         ObjectBuilder::new()
             .schema_type(Type::String)
             .description(Some("An event type, an area wildcard such as `invoice.*`, or `*`."))
-            .enum_values(Some(names))
+            .enum_values(Some(webhook::subscribable_patterns()))
             .into()
     }
 }

@@ -116,19 +116,20 @@ pub fn body_of(delivery: &ReceivedWebhook) -> String {
     String::from_utf8(delivery.body.to_vec()).expect("a UTF-8 body")
 }
 
+/// Runs `command` with `input` on stdin and answers the JSON it prints; fails the test when it
+/// fails, with what it said on stderr.
+pub fn run_json(command: &mut Command, input: &Value) -> Value {
+    let mut child =
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("start the process");
+    child.stdin.take().expect("stdin").write_all(input.to_string().as_bytes()).expect("write its input");
+    let out = child.wait_with_output().expect("its output");
+    assert!(out.status.success(), "{command:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{command:?} printed no JSON: {e}"))
+}
+
 /// Runs `script` with `input` on stdin and answers the JSON it prints.
 pub fn run_python(python: &Path, script: &str, input: &Value) -> Value {
-    let mut child = Command::new(python)
-        .args(["-c", script])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start python");
-    child.stdin.take().expect("stdin").write_all(input.to_string().as_bytes()).expect("write to python");
-    let out = child.wait_with_output().expect("python's output");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("python printed JSON")
+    run_json(Command::new(python).args(["-c", script]), input)
 }
 
 api_test!(the_official_library_verifies_a_delivery_and_rejects_tampering_and_staleness, |app| {

@@ -6,14 +6,13 @@
 //! or the registries a language is skipped with a reason, unless
 //! `LAJAN_REQUIRE_STANDARD_WEBHOOKS` is set (CI), where that is a failure.
 
-use crate::standard_webhooks::{body_of, ensure_library, headers_of, run, run_python, skip};
+use crate::standard_webhooks::{body_of, ensure_library, headers_of, run, run_json, run_python, skip};
 use axum::http;
 use lajan_domain::Timestamp;
 use lajan_worker::testing::WebhookReceiver;
 use serde_json::{Value, json};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 const GUIDE: &str = include_str!("../../../../docs/webhooks.md");
 const THIS_FILE: &str = include_str!("webhook_guide.rs");
@@ -91,18 +90,9 @@ fn run_node(library: &Path, case: &Value) -> Value {
     std::fs::create_dir_all(&dir).expect("a run directory");
     std::fs::write(dir.join("snippet.mjs"), snippet("node")).expect("write the snippet");
     std::fs::write(dir.join("harness.mjs"), NODE_HARNESS).expect("write the harness");
-    let mut child = Command::new("node")
-        .arg(dir.join("harness.mjs"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start node");
-    child.stdin.take().expect("stdin").write_all(case.to_string().as_bytes()).expect("write to node");
-    let out = child.wait_with_output().expect("node's output");
+    let said = run_json(Command::new("node").arg(dir.join("harness.mjs")), case);
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("node printed JSON")
+    said
 }
 
 api_test!(the_guides_verification_snippets_accept_a_delivery_and_refuse_a_changed_one, |app| {
