@@ -175,6 +175,17 @@ impl<'de> Deserialize<'de> for ExactNumber {
     }
 }
 
+/// A list's `search`, at most [`MAX_SEARCH_CHARS`](lajan_domain::pagination::MAX_SEARCH_CHARS)
+/// characters, else 400 `validation_error` naming it.
+pub fn search_text(search: Option<String>) -> Result<Option<String>, ApiError> {
+    use lajan_domain::pagination::MAX_SEARCH_CHARS;
+    if search.as_ref().is_some_and(|s| s.chars().count() > MAX_SEARCH_CHARS) {
+        let message = format!("must be at most {MAX_SEARCH_CHARS} characters");
+        return Err(ApiError::validation(vec![lajan_domain::FieldError::new("search", message)]));
+    }
+    Ok(search)
+}
+
 /// `?page=&limit=`, validated: anything but integers in range is 400 `invalid_pagination`.
 #[derive(Debug, Clone, Copy)]
 pub struct Pagination(pub PageRequest);

@@ -14,6 +14,8 @@ pub mod idempotency;
 pub mod in_flight;
 pub mod keys;
 pub mod openapi;
+pub mod openapi_examples;
+pub mod openapi_limits;
 pub mod openapi_rules;
 pub mod openapi_webhooks;
 pub mod pay_throttle;

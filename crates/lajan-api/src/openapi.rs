@@ -20,7 +20,9 @@ stable and machine-readable, `details` names the fields at fault. Each operation
 may answer; on top of those, a method a path does not take is 405 `method_not_allowed`, and a \
 failure of the server is 500 `internal_error` (nothing half-done: a retry is safe).
 
-**Lists.** `page` (from 1) and `limit` (1 to 100, default 20); anything else is 400 `invalid_pagination`.
+**Lists.** `page` (from 1) and `limit` (1 to 100, default 20); anything else is 400 `invalid_pagination`. \
+A filter that could match nothing is refused rather than answered with an empty page: a `search` over 200 \
+characters, a `status` or event `type` outside its list, a malformed id (400 `validation_error`).
 
 **Rate limits.** Per organization and environment: 60 requests per minute (Standard) or 300 \
 (Enterprise). Every authenticated response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` \
@@ -101,7 +103,7 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::health::readyz,
     ),
     components(schemas(ErrorBody, FieldDetail, PaginationView, Deleted)),
-    modifiers(&BearerAuth, &CommonErrors, &TextRules, &Webhooks),
+    modifiers(&BearerAuth, &CommonErrors, &TextRules, &Webhooks, &Examples),
     security(("bearer" = [])),
     tags(
         (name = "Clients", description = "The people an organization invoices and pays"),
@@ -260,6 +262,15 @@ impl Modify for Webhooks {
             .extensions
             .get_or_insert_with(Default::default)
             .insert("webhooks".into(), crate::openapi_webhooks::webhooks());
+    }
+}
+
+/// The examples (see `openapi_examples`); after `CommonErrors`, whose answers get them too.
+struct Examples;
+
+impl Modify for Examples {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        crate::openapi_examples::apply(openapi);
     }
 }
 

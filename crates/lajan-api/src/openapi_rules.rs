@@ -9,7 +9,7 @@
 use lajan_domain::client::PersonName;
 use lajan_domain::{disbursement, invoice, payout, validation, webhook};
 use serde_json::{Value, json};
-use utoipa::openapi::schema::{KnownFormat, Schema, SchemaFormat};
+use utoipa::openapi::schema::{Object, Schema};
 use utoipa::openapi::{OpenApi, RefOr};
 
 /// Characters no text field takes, as a regex class body: C0 and C1 controls, DEL, and the
@@ -85,31 +85,62 @@ fn rules() -> Vec<(&'static str, &'static str, Value)> {
     ]
 }
 
-/// Writes each rule into its property's schema (beside what the derive wrote). A rule naming a
-/// property the document lacks is a mistake here, caught by the test of this module.
+/// Writes each rule, and those of `openapi_limits`, into its property's or parameter's schema
+/// (beside what the derive wrote; an `enum` of a nullable field keeps `null`). A rule naming a
+/// property or parameter the document lacks is a mistake here, caught by the test of this module.
 pub fn apply(openapi: &mut OpenApi) -> Vec<String> {
     let mut missing = Vec::new();
-    let Some(components) = openapi.components.as_mut() else { return missing };
-    for (schema, property, rule) in rules() {
-        let target = match components.schemas.get_mut(schema) {
-            Some(RefOr::T(Schema::Object(object))) => object.properties.get_mut(property),
-            _ => None,
-        };
-        let Some(RefOr::T(Schema::Object(field))) = target else {
-            missing.push(format!("{schema}.{property}"));
-            continue;
-        };
-        if let Some(pattern) = rule["pattern"].as_str() {
-            field.pattern = Some(pattern.to_owned());
+    if let Some(components) = openapi.components.as_mut() {
+        for (schema, property, rule) in rules().into_iter().chain(crate::openapi_limits::rules()) {
+            let target = match components.schemas.get_mut(schema) {
+                Some(RefOr::T(Schema::Object(object))) => object.properties.get_mut(property),
+                Some(RefOr::T(Schema::AllOf(all))) => all.items.iter_mut().find_map(|part| match part {
+                    RefOr::T(Schema::Object(object)) => object.properties.get_mut(property),
+                    _ => None,
+                }),
+                _ => None,
+            };
+            match target {
+                Some(RefOr::T(Schema::Object(field))) => merge(field, &rule),
+                _ => missing.push(format!("{schema}.{property}")),
+            }
         }
-        if let Some(max) = rule["maxLength"].as_u64() {
-            field.max_length = usize::try_from(max).ok();
+    }
+    let csv = rules().into_iter().filter(|(schema, _, _)| *schema == "CreateDisbursement");
+    let csv = csv.map(|(_, property, rule)| ("/v1/disbursements", property, rule));
+    for (path, name, rule) in crate::openapi_limits::parameter_rules().into_iter().chain(csv) {
+        let mut found = false;
+        for (_, item) in openapi.paths.paths.iter_mut().filter(|(p, _)| p.starts_with(path)) {
+            for operation in [&mut item.get, &mut item.post, &mut item.put, &mut item.delete].into_iter().flatten() {
+                for parameter in operation.parameters.iter_mut().flatten().filter(|p| p.name == name) {
+                    if let Some(RefOr::T(Schema::Object(field))) = parameter.schema.as_mut() {
+                        merge(field, &rule);
+                        found = true;
+                    }
+                }
+            }
         }
-        if rule["format"] == "date" {
-            field.format = Some(SchemaFormat::KnownFormat(KnownFormat::Date));
+        if !found {
+            missing.push(format!("{path} {name}"));
         }
     }
     missing
+}
+
+/// `rule`'s keywords over `field`'s.
+fn merge(field: &mut Object, rule: &Value) {
+    let Ok(Value::Object(mut merged)) = serde_json::to_value(&*field) else { return };
+    let nullable = merged.get("type").and_then(Value::as_array).is_some_and(|t| t.iter().any(|t| t == "null"));
+    for (keyword, value) in rule.as_object().into_iter().flatten() {
+        let mut value = value.clone();
+        if let (true, "enum", Value::Array(values)) = (nullable, keyword.as_str(), &mut value) {
+            values.push(Value::Null);
+        }
+        merged.insert(keyword.clone(), value);
+    }
+    if let Ok(object) = serde_json::from_value(Value::Object(merged)) {
+        *field = object;
+    }
 }
 
 #[cfg(test)]

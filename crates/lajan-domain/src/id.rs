@@ -45,6 +45,12 @@ impl IdKind {
         }
     }
 
+    /// Whether `raw` has this kind's shape: its prefix and 32 lowercase hex digits.
+    pub fn is_id(self, raw: &str) -> bool {
+        raw.strip_prefix(self.prefix())
+            .is_some_and(|hex| hex.len() == 32 && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+    }
+
     /// A new identifier of this kind. UUIDv7 sorts by creation time, so ids are index friendly.
     /// A payment intent's id is the URL of its public page, which anyone holding it may open, so
     /// it carries 128 bits from the operating system's generator and nothing else: no time, no
@@ -70,6 +76,17 @@ impl IdKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_id_has_its_kinds_prefix_and_32_lowercase_hex_digits() {
+        let id = IdKind::Client.generate();
+        assert!(IdKind::Client.is_id(&id));
+        assert!(!IdKind::Invoice.is_id(&id));
+        assert!(!IdKind::Client.is_id(&id.to_uppercase()));
+        assert!(!IdKind::Client.is_id(&id[..id.len() - 1]));
+        assert!(!IdKind::Client.is_id(&format!("{id}0")));
+        assert!(!IdKind::Client.is_id("cli_0193a4b1c2d37e4f8a9b0c1d2e3f4a5g"));
+    }
 
     #[test]
     fn ids_carry_their_prefix_and_are_unique_and_ordered() {

@@ -4,6 +4,8 @@ use crate::{FieldError, Invalid};
 
 pub const DEFAULT_LIMIT: u32 = 20;
 pub const MAX_LIMIT: u32 = 100;
+/// The longest `search` a list takes, in characters.
+pub const MAX_SEARCH_CHARS: usize = 200;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PageRequest {

@@ -23,6 +23,8 @@ pub struct WebhookEndpoint {
 /// The longest URL an endpoint may have.
 pub const MAX_URL_CHARS: usize = 2048;
 pub const MAX_DESCRIPTION_CHARS: usize = 500;
+/// How much of a receiver's answer is kept with its attempt, in bytes.
+pub const MAX_STORED_RESPONSE_BYTES: usize = 4 * 1024;
 /// More patterns than event types is a mistake, not a need.
 const MAX_PATTERNS: usize = 100;
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 /// How much of a receiver's answer is read; the rest is left unread.
 const READ_LIMIT: usize = 64 * 1024;
 /// How much of it is kept with the attempt.
-const KEEP_LIMIT: usize = 4 * 1024;
+const KEEP_LIMIT: usize = lajan_domain::webhook::MAX_STORED_RESPONSE_BYTES;
 
 /// `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` under the key the `whsec_` secret encodes;
 /// `None` when the secret is not one (the store only holds secrets Lajan generated).

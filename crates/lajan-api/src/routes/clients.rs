@@ -5,14 +5,13 @@ use super::{Deleted, IdempotencyKeyHeader, PageParams, PaginationView, ResourceI
 use crate::auth::Authed;
 use crate::auth::scope::{ClientsRead, ClientsWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{ApiJson, ApiQuery, Pagination, nullable};
+use crate::extract::{ApiJson, ApiQuery, Pagination, nullable, search_text};
 use crate::idempotency::{Idempotency, json_bytes};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
-use lajan_domain::FieldError;
 use lajan_domain::client::{Client, ClientInput, ClientPatchInput};
 use lajan_services::views::clients::ClientView;
 use lajan_store::ClientQuery;
@@ -84,10 +83,7 @@ pub async fn list(
     Pagination(page): Pagination,
     ApiQuery(filters): ApiQuery<ClientFilters>,
 ) -> ApiResult<Json<ClientList>> {
-    if filters.search.as_ref().is_some_and(|s| s.chars().count() > 200) {
-        return Err(ApiError::validation(vec![FieldError::new("search", "must be at most 200 characters")]));
-    }
-    let query = ClientQuery { search: filters.search, page };
+    let query = ClientQuery { search: search_text(filters.search)?, page };
     let found = state.store.list_clients(auth.tenant(), &query).await?;
     let pagination = PaginationView::of(&found);
     Ok(Json(ClientList { data: found.items.iter().map(ClientView::from).collect(), pagination }))

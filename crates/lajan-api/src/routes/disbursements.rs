@@ -8,6 +8,7 @@ use crate::csv_items;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{
     ApiQuery, ExactNumber, MAX_UPLOAD_BYTES, OptionalJson, Pagination, RawBody, content_type_is, is_json, parse_json,
+    search_text,
 };
 use crate::idempotency::{Idempotency, json_bytes};
 use crate::state::AppState;
@@ -72,8 +73,10 @@ pub async fn list(
     ApiQuery(f): ApiQuery<DisbursementFilters>,
 ) -> ApiResult<Json<DisbursementList>> {
     let status = f.status.as_deref().map(str::parse::<DisbursementStatus>).transpose().map_err(|e| bad("status", e))?;
-    let found =
-        state.store.list_disbursements(auth.tenant(), &DisbursementQuery { status, search: f.search, page }).await?;
+    let found = state
+        .store
+        .list_disbursements(auth.tenant(), &DisbursementQuery { status, search: search_text(f.search)?, page })
+        .await?;
     Ok(Json(DisbursementList {
         data: found.items.iter().map(DisbursementView::from).collect(),
         pagination: PaginationView::of(&found),

@@ -65,6 +65,11 @@ one_of!(
     disbursement::ItemStatus::ALL.iter().map(|s| s.as_str())
 );
 one_of!(
+    /// An event type to list.
+    EventTypeFilter,
+    lajan_domain::event::EVENT_TYPES.iter().copied()
+);
+one_of!(
     /// A delivery status to list.
     DeliveryStatusFilter,
     webhook::DeliveryStatus::ALL.iter().map(|s| s.as_str())

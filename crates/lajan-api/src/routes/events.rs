@@ -10,6 +10,7 @@ use crate::state::AppState;
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
+use lajan_domain::event::EVENT_TYPES;
 use lajan_store::EventQuery;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -31,7 +32,7 @@ pub struct EventList {
 pub struct EventFilters {
     /// Only events of this type, e.g. `client.created`.
     #[serde(rename = "type")]
-    #[param(rename = "type")]
+    #[param(rename = "type", inline, value_type = Option<super::doc_types::EventTypeFilter>)]
     pub event_type: Option<String>,
 }
 
@@ -43,6 +44,10 @@ pub async fn list(
     Pagination(page): Pagination,
     ApiQuery(filters): ApiQuery<EventFilters>,
 ) -> ApiResult<Json<EventList>> {
+    if let Some(unknown) = filters.event_type.as_deref().filter(|t| !EVENT_TYPES.contains(t)) {
+        let message = format!("unknown event type {unknown:?}; see the Events tag for the catalogue");
+        return Err(ApiError::validation(vec![lajan_domain::FieldError::new("type", message)]));
+    }
     let query = EventQuery { event_type: filters.event_type, page };
     let found = state.store.list_events(auth.tenant(), &query).await?;
     let pagination = PaginationView::of(&found);

@@ -5,7 +5,7 @@ use super::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{InvoicesRead, InvoicesWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{ApiJson, ApiQuery, ExactNumber, OptionalJson, Pagination, not_null, nullable};
+use crate::extract::{ApiJson, ApiQuery, ExactNumber, OptionalJson, Pagination, not_null, nullable, search_text};
 use crate::idempotency::{Idempotency, json_bytes};
 use crate::state::AppState;
 use axum::extract::State;
@@ -13,6 +13,7 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use lajan_domain::FieldError;
+use lajan_domain::id::IdKind;
 use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::invoice::{InvoiceStatus, LineItemInput};
 use lajan_domain::message::Channel;
@@ -192,7 +193,13 @@ pub async fn list(
         .map(str::parse::<InvoiceStatus>)
         .transpose()
         .map_err(|e| ApiError::validation(vec![FieldError::new("status", e)]))?;
-    let query = InvoiceQuery { status, client_id: f.client_id, search: f.search, page };
+    if f.client_id.as_deref().is_some_and(|id| !IdKind::Client.is_id(id)) {
+        return Err(ApiError::validation(vec![FieldError::new(
+            "clientId",
+            "must be a client id (cli_ and 32 hex digits)",
+        )]));
+    }
+    let query = InvoiceQuery { status, client_id: f.client_id, search: search_text(f.search)?, page };
     let found = state.store.list_invoices(auth.tenant(), &query).await?;
     let pagination = PaginationView::of(&found);
     Ok(Json(InvoiceList { data: found.items.iter().map(InvoiceSummary::from_detail).collect(), pagination }))

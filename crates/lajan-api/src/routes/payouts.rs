@@ -4,7 +4,7 @@ use super::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::scope::{PayoutsApprove, PayoutsRead, PayoutsWrite};
 use crate::auth::{AuthContext, Authed};
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{ApiJson, ApiQuery, ExactNumber, OptionalJson, Pagination};
+use crate::extract::{ApiJson, ApiQuery, ExactNumber, OptionalJson, Pagination, search_text};
 use crate::idempotency::{Idempotency, json_bytes};
 use crate::state::AppState;
 use axum::extract::State;
@@ -76,8 +76,10 @@ pub async fn list(
     let bad = |field: &str, e: String| ApiError::validation(vec![FieldError::new(field, e)]);
     let filter = f.status.as_deref().map(str::parse::<PayoutFilter>).transpose().map_err(|e| bad("status", e))?;
     let payout_type = f.payout_type.as_deref().map(str::parse::<PayoutType>).transpose().map_err(|e| bad("type", e))?;
-    let (found, counts) =
-        state.store.list_payouts(auth.tenant(), &PayoutQuery { filter, payout_type, search: f.search, page }).await?;
+    let (found, counts) = state
+        .store
+        .list_payouts(auth.tenant(), &PayoutQuery { filter, payout_type, search: search_text(f.search)?, page })
+        .await?;
     let count = |f: PayoutFilter| counts.by_filter.get(f.as_str()).copied().unwrap_or(0);
     Ok(Json(PayoutList {
         data: found.items.iter().map(PayoutSummary::from_detail).collect(),

@@ -42,7 +42,7 @@ pub struct CreateWebhookEndpoint {
     #[schema(
         required = true,
         nullable = false,
-        pattern = r"^[Hh][Tt][Tt][Pp][Ss]?://([A-Za-z0-9._~!$&'()*+,;=:%-]+@)?(([A-Za-z0-9-]+\.)*[A-Za-z0-9-]*[A-Za-z][A-Za-z0-9-]*\.?|(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})(:[0-9]{1,4})?([/?#][^\s\x00-\x1F\x7F-\x9F]*)?$",
+        pattern = r"^[Hh][Tt][Tt][Pp][Ss]?://([A-Za-z0-9._~!$&'()*+,;=:%-]+@)?(([A-Za-z0-9-]+\.)*[A-Za-z0-9-]*[A-Za-z][A-Za-z0-9-]*\.?|(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?([/?#][^\s\x00-\x1F\x7F-\x9F]*)?$",
         max_length = 2048,
         example = "https://books.example.ht/lajan/webhooks"
     )]
@@ -63,7 +63,7 @@ pub struct CreateWebhookEndpoint {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct UpdateWebhookEndpoint {
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>, nullable = false, pattern = r"^[Hh][Tt][Tt][Pp][Ss]?://([A-Za-z0-9._~!$&'()*+,;=:%-]+@)?(([A-Za-z0-9-]+\.)*[A-Za-z0-9-]*[A-Za-z][A-Za-z0-9-]*\.?|(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})(:[0-9]{1,4})?([/?#][^\s\x00-\x1F\x7F-\x9F]*)?$", max_length = 2048)]
+    #[schema(value_type = Option<String>, nullable = false, pattern = r"^[Hh][Tt][Tt][Pp][Ss]?://([A-Za-z0-9._~!$&'()*+,;=:%-]+@)?(([A-Za-z0-9-]+\.)*[A-Za-z0-9-]*[A-Za-z][A-Za-z0-9-]*\.?|(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?([/?#][^\s\x00-\x1F\x7F-\x9F]*)?$", max_length = 2048)]
     pub url: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<Vec<EventSelector>>, nullable = false, min_items = 1)]

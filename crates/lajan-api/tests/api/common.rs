@@ -274,3 +274,13 @@ macro_rules! api_test {
         }
     };
 }
+
+/// A value's shape: objects keep their keys (each with its value's shape), arrays the shape of
+/// their first element, and every other value is `null`.
+pub fn shape(v: &Value) -> Value {
+    match v {
+        Value::Object(fields) => fields.iter().map(|(k, v)| (k.clone(), shape(v))).collect(),
+        Value::Array(items) => Value::Array(items.first().map(shape).into_iter().collect()),
+        _ => Value::Null,
+    }
+}

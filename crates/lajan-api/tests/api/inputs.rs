@@ -217,3 +217,27 @@ api_test!(a_payout_memo_is_counted_in_bytes_as_stellar_counts_it, |app| {
     );
     assert_eq!(total(app, "/v1/payouts").await, 1);
 });
+
+api_test!(list_filters_refuse_what_can_match_nothing_instead_of_answering_an_empty_page, |app| {
+    let long = "a".repeat(201);
+    for list in ["clients", "invoices", "payouts", "disbursements"] {
+        let refused = expect_error(app.get(&format!("/v1/{list}?search={long}")).await, 400, "validation_error").await;
+        assert_eq!(detail(&refused), ("search", "must be at most 200 characters"), "{list}");
+        let longest = app.get(&format!("/v1/{list}?search={}", &long[..200])).await;
+        assert_eq!(longest.status(), 200, "{list}");
+    }
+    let refused = expect_error(app.get("/v1/events?type=invoice.payed").await, 400, "validation_error").await;
+    assert_eq!(detail(&refused).0, "type");
+    assert!(refused["message"].as_str().unwrap().contains("invoice.payed"), "{refused}");
+    assert_eq!(app.get("/v1/events?type=invoice.paid").await.status(), 200);
+
+    let client = app.client("Marie", "Jean").await;
+    let id = client["id"].as_str().unwrap();
+    for malformed in ["cli_123", "inv_0193a4b1c2d37e4f8a9b0c1d2e3f4a5b", &id.to_uppercase()] {
+        let refused =
+            expect_error(app.get(&format!("/v1/invoices?clientId={malformed}")).await, 400, "validation_error").await;
+        assert_eq!(detail(&refused), ("clientId", "must be a client id (cli_ and 32 hex digits)"), "{malformed}");
+    }
+    app.invoice(id, json!({})).await;
+    assert_eq!(total(app, &format!("/v1/invoices?clientId={id}")).await, 1);
+});

@@ -16,6 +16,7 @@ mod limits;
 mod live;
 mod live_chaos;
 mod openapi;
+mod openapi_examples;
 mod pay;
 mod payouts;
 mod security;

@@ -3,7 +3,7 @@
 //! month would, and checks that each sample has its event's shape (the same keys at every
 //! level). `UPDATE_SNAPSHOTS=1` writes the samples from the events it made.
 
-use crate::common::{TestApp, WALLET};
+use crate::common::{TestApp, WALLET, shape};
 use lajan_domain::Timestamp;
 use lajan_domain::event::EVENT_TYPES;
 use lajan_ledger::sandbox::magic;
@@ -109,16 +109,6 @@ async fn make_every_event(app: &TestApp) {
     let endpoint = ok(app.post("/v1/webhook-endpoints", &body).await).await;
     ok(app.post(&format!("/v1/webhook-endpoints/{}/test", endpoint["id"].as_str().unwrap()), &json!({})).await).await;
     app.workers().deliver_webhooks_once(Timestamp::now()).await.unwrap();
-}
-
-/// A value's shape: objects keep their keys (each with its value's shape), arrays the shape of
-/// their first element, and every other value is `null`.
-fn shape(v: &Value) -> Value {
-    match v {
-        Value::Object(fields) => fields.iter().map(|(k, v)| (k.clone(), shape(v))).collect(),
-        Value::Array(items) => Value::Array(items.first().map(shape).into_iter().collect()),
-        _ => Value::Null,
-    }
 }
 
 fn render(samples: &[(&str, Value)]) -> String {
