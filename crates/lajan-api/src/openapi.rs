@@ -103,7 +103,7 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::health::readyz,
     ),
     components(schemas(ErrorBody, FieldDetail, PaginationView, Deleted)),
-    modifiers(&BearerAuth, &CommonErrors, &TextRules, &Webhooks, &Examples),
+    modifiers(&BearerAuth, &CommonErrors, &OptionalBodies, &TextRules, &Webhooks, &Examples),
     security(("bearer" = [])),
     tags(
         (name = "Clients", description = "The people an organization invoices and pays"),
@@ -237,6 +237,27 @@ impl Modify for CommonErrors {
                             operation.responses.responses.insert(status.into(), error(&joined).into());
                         }
                     }
+                }
+            }
+        }
+    }
+}
+
+/// A body the server reads as `{}` when it is empty (approvals' and rejections' reasons, a send's
+/// channels, a simulated payment's amount) is not required: a generated client may leave it out.
+/// Its schema stays the object (a JSON `null` is still refused).
+struct OptionalBodies;
+
+pub const OPTIONAL_BODY: &str = "Optional: an empty body is the same as `{}`";
+
+impl Modify for OptionalBodies {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for item in openapi.paths.paths.values_mut() {
+            for operation in [&mut item.post, &mut item.put].into_iter().flatten() {
+                if let Some(body) =
+                    operation.request_body.as_mut().filter(|b| b.description.as_deref() == Some(OPTIONAL_BODY))
+                {
+                    body.required = Some(utoipa::openapi::Required::False);
                 }
             }
         }

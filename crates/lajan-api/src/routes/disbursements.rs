@@ -318,7 +318,7 @@ pub struct RejectDisbursement {
 
 #[utoipa::path(post, operation_id = "rejectDisbursement", path = "/v1/disbursements/{id}/reject", tag = "Disbursements",
     params(("id" = String, Path), IdempotencyKeyHeader),
-    request_body(content = RejectDisbursement, description = "Optional"),
+    request_body(content = RejectDisbursement, description = crate::openapi::OPTIONAL_BODY),
     responses((status = 200, body = DisbursementView, description = "Rejected with every payout"),
         (status = 400, body = ErrorBody, description = "cannot_reject: not pending approval")))]
 pub async fn reject(

@@ -259,7 +259,7 @@ pub async fn update(
     Ok(Json(InvoiceView::from_detail(&d, state.public_url())))
 }
 
-#[utoipa::path(post, operation_id = "sendInvoice", path = "/v1/invoices/{id}/send", tag = "Invoices", params(("id" = String, Path), IdempotencyKeyHeader), request_body(content = SendInvoice, description = "Optional"),
+#[utoipa::path(post, operation_id = "sendInvoice", path = "/v1/invoices/{id}/send", tag = "Invoices", params(("id" = String, Path), IdempotencyKeyHeader), request_body(content = SendInvoice, description = crate::openapi::OPTIONAL_BODY),
     responses((status = 200, body = SendResult), (status = 400, body = ErrorBody, description = "cannot_send (paid or void) or no_channel_available"), (status = 404, body = ErrorBody)))]
 pub async fn send(
     auth: Authed<InvoicesWrite>,
@@ -280,7 +280,7 @@ pub async fn send(
     Ok(Json(view(&sent)))
 }
 
-#[utoipa::path(post, operation_id = "voidInvoice", path = "/v1/invoices/{id}/void", tag = "Invoices", params(("id" = String, Path), IdempotencyKeyHeader), request_body(content = VoidInvoice, description = "Optional"),
+#[utoipa::path(post, operation_id = "voidInvoice", path = "/v1/invoices/{id}/void", tag = "Invoices", params(("id" = String, Path), IdempotencyKeyHeader), request_body(content = VoidInvoice, description = crate::openapi::OPTIONAL_BODY),
     responses((status = 200, body = VoidResult), (status = 400, body = ErrorBody, description = "cannot_void (paid)"), (status = 404, body = ErrorBody)))]
 pub async fn void(
     auth: Authed<InvoicesWrite>,

@@ -188,7 +188,7 @@ pub async fn approve(
 }
 
 #[utoipa::path(post, operation_id = "rejectPayout", path = "/v1/payouts/{id}/reject", tag = "Payouts", params(("id" = String, Path), IdempotencyKeyHeader),
-    request_body(content = RejectPayout, description = "Optional"),
+    request_body(content = RejectPayout, description = crate::openapi::OPTIONAL_BODY),
     responses((status = 200, body = PayoutView), (status = 400, body = ErrorBody, description = "cannot_reject"), (status = 404, body = ErrorBody)))]
 pub async fn reject(
     auth: Authed<PayoutsApprove>,

@@ -69,7 +69,7 @@ pub struct IntentState {
 
 #[utoipa::path(post, operation_id = "simulateSandboxPayment", path = "/v1/sandbox/payment-intents/{id}/pay", tag = "Sandbox", params(("id" = String, Path, description = "pi_..."), IdempotencyKeyHeader),
     description = "Pays a payment intent as a simulated customer would. Needs a sandbox key with scope `invoices:write` (or `*`).",
-    request_body(content = SimulatePayment, description = "Optional"),
+    request_body(content = SimulatePayment, description = crate::openapi::OPTIONAL_BODY),
     responses((status = 201, body = SandboxPaymentView), (status = 400, body = ErrorBody, description = "cannot_pay (paid, void, inactive, expired or draft) or invalid_amount"),
         (status = 403, body = ErrorBody, description = "a live key, or a key without invoices:write"), (status = 404, body = ErrorBody)))]
 pub async fn pay(

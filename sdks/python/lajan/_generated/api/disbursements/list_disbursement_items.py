@@ -1,0 +1,255 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.disbursement_item_list import DisbursementItemList
+from ...models.error_body import ErrorBody
+from ...models.list_disbursement_items_status import ListDisbursementItemsStatus
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    id: str,
+    *,
+    status: ListDisbursementItemsStatus | Unset = UNSET,
+    page: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    accept: None | str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(accept, Unset):
+        headers["Accept"] = accept
+
+    params: dict[str, Any] = {}
+
+    json_status: str | Unset = UNSET
+    if not isinstance(status, Unset):
+        json_status = status.value
+
+    params["status"] = json_status
+
+    params["page"] = page
+
+    params["limit"] = limit
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/disbursements/{id}/items".format(
+            id=quote(str(id), safe=""),
+        ),
+        "params": params,
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> DisbursementItemList | ErrorBody | None:
+    if response.status_code == 200:
+        response_200 = DisbursementItemList.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorBody.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[DisbursementItemList | ErrorBody]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    status: ListDisbursementItemsStatus | Unset = UNSET,
+    page: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    accept: None | str | Unset = UNSET,
+) -> Response[DisbursementItemList | ErrorBody]:
+    """
+    Args:
+        id (str):
+        status (ListDisbursementItemsStatus | Unset): An item status to list (the `counts` keys).
+        page (int | Unset):
+        limit (int | Unset):
+        accept (None | str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DisbursementItemList | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        status=status,
+        page=page,
+        limit=limit,
+        accept=accept,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    status: ListDisbursementItemsStatus | Unset = UNSET,
+    page: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    accept: None | str | Unset = UNSET,
+) -> DisbursementItemList | ErrorBody | None:
+    """
+    Args:
+        id (str):
+        status (ListDisbursementItemsStatus | Unset): An item status to list (the `counts` keys).
+        page (int | Unset):
+        limit (int | Unset):
+        accept (None | str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DisbursementItemList | ErrorBody
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        status=status,
+        page=page,
+        limit=limit,
+        accept=accept,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    status: ListDisbursementItemsStatus | Unset = UNSET,
+    page: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    accept: None | str | Unset = UNSET,
+) -> Response[DisbursementItemList | ErrorBody]:
+    """
+    Args:
+        id (str):
+        status (ListDisbursementItemsStatus | Unset): An item status to list (the `counts` keys).
+        page (int | Unset):
+        limit (int | Unset):
+        accept (None | str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DisbursementItemList | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        status=status,
+        page=page,
+        limit=limit,
+        accept=accept,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    status: ListDisbursementItemsStatus | Unset = UNSET,
+    page: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    accept: None | str | Unset = UNSET,
+) -> DisbursementItemList | ErrorBody | None:
+    """
+    Args:
+        id (str):
+        status (ListDisbursementItemsStatus | Unset): An item status to list (the `counts` keys).
+        page (int | Unset):
+        limit (int | Unset):
+        accept (None | str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DisbursementItemList | ErrorBody
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            status=status,
+            page=page,
+            limit=limit,
+            accept=accept,
+        )
+    ).parsed

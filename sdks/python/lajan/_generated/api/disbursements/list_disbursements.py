@@ -1,0 +1,232 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.disbursement_list import DisbursementList
+from ...models.error_body import ErrorBody
+from ...models.list_disbursements_status import ListDisbursementsStatus
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    status: ListDisbursementsStatus | Unset = UNSET,
+    search: str | Unset = UNSET,
+    page: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    json_status: str | Unset = UNSET
+    if not isinstance(status, Unset):
+        json_status = status.value
+
+    params["status"] = json_status
+
+    params["search"] = search
+
+    params["page"] = page
+
+    params["limit"] = limit
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/disbursements",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> DisbursementList | ErrorBody | None:
+    if response.status_code == 200:
+        response_200 = DisbursementList.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorBody.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[DisbursementList | ErrorBody]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    status: ListDisbursementsStatus | Unset = UNSET,
+    search: str | Unset = UNSET,
+    page: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+) -> Response[DisbursementList | ErrorBody]:
+    """
+    Args:
+        status (ListDisbursementsStatus | Unset): A disbursement status to list.
+        search (str | Unset):
+        page (int | Unset):
+        limit (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DisbursementList | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        status=status,
+        search=search,
+        page=page,
+        limit=limit,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    status: ListDisbursementsStatus | Unset = UNSET,
+    search: str | Unset = UNSET,
+    page: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+) -> DisbursementList | ErrorBody | None:
+    """
+    Args:
+        status (ListDisbursementsStatus | Unset): A disbursement status to list.
+        search (str | Unset):
+        page (int | Unset):
+        limit (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DisbursementList | ErrorBody
+    """
+
+    return sync_detailed(
+        client=client,
+        status=status,
+        search=search,
+        page=page,
+        limit=limit,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    status: ListDisbursementsStatus | Unset = UNSET,
+    search: str | Unset = UNSET,
+    page: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+) -> Response[DisbursementList | ErrorBody]:
+    """
+    Args:
+        status (ListDisbursementsStatus | Unset): A disbursement status to list.
+        search (str | Unset):
+        page (int | Unset):
+        limit (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DisbursementList | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        status=status,
+        search=search,
+        page=page,
+        limit=limit,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    status: ListDisbursementsStatus | Unset = UNSET,
+    search: str | Unset = UNSET,
+    page: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+) -> DisbursementList | ErrorBody | None:
+    """
+    Args:
+        status (ListDisbursementsStatus | Unset): A disbursement status to list.
+        search (str | Unset):
+        page (int | Unset):
+        limit (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DisbursementList | ErrorBody
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            status=status,
+            search=search,
+            page=page,
+            limit=limit,
+        )
+    ).parsed

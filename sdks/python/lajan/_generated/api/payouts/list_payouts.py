@@ -1,0 +1,256 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_body import ErrorBody
+from ...models.list_payouts_status import ListPayoutsStatus
+from ...models.list_payouts_type import ListPayoutsType
+from ...models.payout_list import PayoutList
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    status: ListPayoutsStatus | Unset = UNSET,
+    type_: ListPayoutsType | Unset = UNSET,
+    search: str | Unset = UNSET,
+    page: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    json_status: str | Unset = UNSET
+    if not isinstance(status, Unset):
+        json_status = status.value
+
+    params["status"] = json_status
+
+    json_type_: str | Unset = UNSET
+    if not isinstance(type_, Unset):
+        json_type_ = type_.value
+
+    params["type"] = json_type_
+
+    params["search"] = search
+
+    params["page"] = page
+
+    params["limit"] = limit
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/payouts",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorBody | PayoutList | None:
+    if response.status_code == 200:
+        response_200 = PayoutList.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorBody.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorBody | PayoutList]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    status: ListPayoutsStatus | Unset = UNSET,
+    type_: ListPayoutsType | Unset = UNSET,
+    search: str | Unset = UNSET,
+    page: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+) -> Response[ErrorBody | PayoutList]:
+    """
+    Args:
+        status (ListPayoutsStatus | Unset): A payout status to list (a region of the approval and
+            execution statuses).
+        type_ (ListPayoutsType | Unset): A kind of payout to list.
+        search (str | Unset):
+        page (int | Unset):
+        limit (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | PayoutList]
+    """
+
+    kwargs = _get_kwargs(
+        status=status,
+        type_=type_,
+        search=search,
+        page=page,
+        limit=limit,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    status: ListPayoutsStatus | Unset = UNSET,
+    type_: ListPayoutsType | Unset = UNSET,
+    search: str | Unset = UNSET,
+    page: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+) -> ErrorBody | PayoutList | None:
+    """
+    Args:
+        status (ListPayoutsStatus | Unset): A payout status to list (a region of the approval and
+            execution statuses).
+        type_ (ListPayoutsType | Unset): A kind of payout to list.
+        search (str | Unset):
+        page (int | Unset):
+        limit (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | PayoutList
+    """
+
+    return sync_detailed(
+        client=client,
+        status=status,
+        type_=type_,
+        search=search,
+        page=page,
+        limit=limit,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    status: ListPayoutsStatus | Unset = UNSET,
+    type_: ListPayoutsType | Unset = UNSET,
+    search: str | Unset = UNSET,
+    page: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+) -> Response[ErrorBody | PayoutList]:
+    """
+    Args:
+        status (ListPayoutsStatus | Unset): A payout status to list (a region of the approval and
+            execution statuses).
+        type_ (ListPayoutsType | Unset): A kind of payout to list.
+        search (str | Unset):
+        page (int | Unset):
+        limit (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | PayoutList]
+    """
+
+    kwargs = _get_kwargs(
+        status=status,
+        type_=type_,
+        search=search,
+        page=page,
+        limit=limit,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    status: ListPayoutsStatus | Unset = UNSET,
+    type_: ListPayoutsType | Unset = UNSET,
+    search: str | Unset = UNSET,
+    page: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+) -> ErrorBody | PayoutList | None:
+    """
+    Args:
+        status (ListPayoutsStatus | Unset): A payout status to list (a region of the approval and
+            execution statuses).
+        type_ (ListPayoutsType | Unset): A kind of payout to list.
+        search (str | Unset):
+        page (int | Unset):
+        limit (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | PayoutList
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            status=status,
+            type_=type_,
+            search=search,
+            page=page,
+            limit=limit,
+        )
+    ).parsed

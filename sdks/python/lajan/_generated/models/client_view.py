@@ -1,0 +1,158 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="ClientView")
+
+
+@_attrs_define
+class ClientView:
+    """A client: a person the organization invoices and pays.
+
+    Attributes:
+        created_at (datetime.datetime):
+        first_name (str):
+        id (str):  Example: cli_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b.
+        last_name (str):
+        updated_at (datetime.datetime):
+        email (None | str | Unset):
+        phone_number (None | str | Unset): E.164. Example: +50937000000.
+        wallet_account_id (None | str | Unset): Stellar account (StrKey, `G...`). Example:
+            GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H.
+    """
+
+    created_at: datetime.datetime
+    first_name: str
+    id: str
+    last_name: str
+    updated_at: datetime.datetime
+    email: None | str | Unset = UNSET
+    phone_number: None | str | Unset = UNSET
+    wallet_account_id: None | str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        created_at = self.created_at.isoformat()
+
+        first_name = self.first_name
+
+        id = self.id
+
+        last_name = self.last_name
+
+        updated_at = self.updated_at.isoformat()
+
+        email: None | str | Unset
+        if isinstance(self.email, Unset):
+            email = UNSET
+        else:
+            email = self.email
+
+        phone_number: None | str | Unset
+        if isinstance(self.phone_number, Unset):
+            phone_number = UNSET
+        else:
+            phone_number = self.phone_number
+
+        wallet_account_id: None | str | Unset
+        if isinstance(self.wallet_account_id, Unset):
+            wallet_account_id = UNSET
+        else:
+            wallet_account_id = self.wallet_account_id
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "createdAt": created_at,
+                "firstName": first_name,
+                "id": id,
+                "lastName": last_name,
+                "updatedAt": updated_at,
+            }
+        )
+        if email is not UNSET:
+            field_dict["email"] = email
+        if phone_number is not UNSET:
+            field_dict["phoneNumber"] = phone_number
+        if wallet_account_id is not UNSET:
+            field_dict["walletAccountId"] = wallet_account_id
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+
+        first_name = d.pop("firstName")
+
+        id = d.pop("id")
+
+        last_name = d.pop("lastName")
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
+
+        def _parse_email(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        email = _parse_email(d.pop("email", UNSET))
+
+        def _parse_phone_number(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        phone_number = _parse_phone_number(d.pop("phoneNumber", UNSET))
+
+        def _parse_wallet_account_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        wallet_account_id = _parse_wallet_account_id(d.pop("walletAccountId", UNSET))
+
+        client_view = cls(
+            created_at=created_at,
+            first_name=first_name,
+            id=id,
+            last_name=last_name,
+            updated_at=updated_at,
+            email=email,
+            phone_number=phone_number,
+            wallet_account_id=wallet_account_id,
+        )
+
+        client_view.additional_properties = d
+        return client_view
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,148 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.currency import Currency
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.line_item_body import LineItemBody
+
+
+T = TypeVar("T", bound="CreateInvoice")
+
+
+@_attrs_define
+class CreateInvoice:
+    """A new invoice. It starts as a draft unless `sendImmediately` is true.
+
+    Attributes:
+        client_id (str):
+        due_date (datetime.date): `YYYY-MM-DD`, from 2000-01-01 to 2099-12-31. Example: 2026-12-01.
+        line_items (list[LineItemBody]): 1 to 100 lines.
+        currency (Currency | None | Unset):
+        memo (None | str | Unset): A note for the customer: at most 1000 characters; line breaks are kept, other control
+            characters refused.
+        send_immediately (bool | None | Unset): Send by every channel the client can receive right after creating it.
+    """
+
+    client_id: str
+    due_date: datetime.date
+    line_items: list[LineItemBody]
+    currency: Currency | None | Unset = UNSET
+    memo: None | str | Unset = UNSET
+    send_immediately: bool | None | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        client_id = self.client_id
+
+        due_date = self.due_date.isoformat()
+
+        line_items = []
+        for line_items_item_data in self.line_items:
+            line_items_item = line_items_item_data.to_dict()
+            line_items.append(line_items_item)
+
+        currency: None | str | Unset
+        if isinstance(self.currency, Unset):
+            currency = UNSET
+        elif isinstance(self.currency, Currency):
+            currency = self.currency.value
+        else:
+            currency = self.currency
+
+        memo: None | str | Unset
+        if isinstance(self.memo, Unset):
+            memo = UNSET
+        else:
+            memo = self.memo
+
+        send_immediately: bool | None | Unset
+        if isinstance(self.send_immediately, Unset):
+            send_immediately = UNSET
+        else:
+            send_immediately = self.send_immediately
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "clientId": client_id,
+                "dueDate": due_date,
+                "lineItems": line_items,
+            }
+        )
+        if currency is not UNSET:
+            field_dict["currency"] = currency
+        if memo is not UNSET:
+            field_dict["memo"] = memo
+        if send_immediately is not UNSET:
+            field_dict["sendImmediately"] = send_immediately
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.line_item_body import LineItemBody
+
+        d = dict(src_dict)
+        client_id = d.pop("clientId")
+
+        due_date = datetime.date.fromisoformat(d.pop("dueDate"))
+
+        line_items = []
+        _line_items = d.pop("lineItems")
+        for line_items_item_data in _line_items:
+            line_items_item = LineItemBody.from_dict(line_items_item_data)
+
+            line_items.append(line_items_item)
+
+        def _parse_currency(data: object) -> Currency | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                currency_type_1 = Currency(data)
+
+                return currency_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Currency | None | Unset, data)
+
+        currency = _parse_currency(d.pop("currency", UNSET))
+
+        def _parse_memo(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        memo = _parse_memo(d.pop("memo", UNSET))
+
+        def _parse_send_immediately(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        send_immediately = _parse_send_immediately(d.pop("sendImmediately", UNSET))
+
+        create_invoice = cls(
+            client_id=client_id,
+            due_date=due_date,
+            line_items=line_items,
+            currency=currency,
+            memo=memo,
+            send_immediately=send_immediately,
+        )
+
+        return create_invoice

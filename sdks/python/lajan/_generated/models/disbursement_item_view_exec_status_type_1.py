@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class DisbursementItemViewExecStatusType1(StrEnum):
+    FAILED = "failed"
+    PENDING = "pending"
+    READY_TO_SEND = "ready_to_send"
+    SENT = "sent"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,43 @@
+from enum import StrEnum
+
+
+class EventSelector(StrEnum):
+    CLIENT = "client.*"
+    CLIENT_CREATED = "client.created"
+    CLIENT_DELETED = "client.deleted"
+    CLIENT_UPDATED = "client.updated"
+    DISBURSEMENT = "disbursement.*"
+    DISBURSEMENT_APPROVED = "disbursement.approved"
+    DISBURSEMENT_COMPLETED = "disbursement.completed"
+    DISBURSEMENT_CREATED = "disbursement.created"
+    DISBURSEMENT_FAILED = "disbursement.failed"
+    DISBURSEMENT_PARTIALLY_FAILED = "disbursement.partially_failed"
+    DISBURSEMENT_REJECTED = "disbursement.rejected"
+    DISBURSEMENT_SUBMITTED = "disbursement.submitted"
+    INVOICE = "invoice.*"
+    INVOICE_CREATED = "invoice.created"
+    INVOICE_OVERDUE = "invoice.overdue"
+    INVOICE_PAID = "invoice.paid"
+    INVOICE_SENT = "invoice.sent"
+    INVOICE_VIEWED = "invoice.viewed"
+    INVOICE_VOIDED = "invoice.voided"
+    PAYMENT_LINK = "payment_link.*"
+    PAYMENT_LINK_CREATED = "payment_link.created"
+    PAYMENT_LINK_DEACTIVATED = "payment_link.deactivated"
+    PAYMENT_LINK_PAID = "payment_link.paid"
+    PAYOUT = "payout.*"
+    PAYOUT_APPROVED = "payout.approved"
+    PAYOUT_COMPLETED = "payout.completed"
+    PAYOUT_CREATED = "payout.created"
+    PAYOUT_FAILED = "payout.failed"
+    PAYOUT_REJECTED = "payout.rejected"
+    PAYOUT_RETRIED = "payout.retried"
+    SETTINGS = "settings.*"
+    SETTINGS_UPDATED = "settings.updated"
+    VALUE_0 = "*"
+    WEBHOOK_ENDPOINT = "webhook_endpoint.*"
+    WEBHOOK_ENDPOINT_DISABLED = "webhook_endpoint.disabled"
+    WEBHOOK_ENDPOINT_TEST = "webhook_endpoint.test"
+
+    def __str__(self) -> str:
+        return str(self.value)

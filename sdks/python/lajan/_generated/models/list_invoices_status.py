@@ -1,0 +1,13 @@
+from enum import StrEnum
+
+
+class ListInvoicesStatus(StrEnum):
+    DRAFT = "draft"
+    OVERDUE = "overdue"
+    PAID = "paid"
+    SENT = "sent"
+    VIEWED = "viewed"
+    VOID = "void"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,13 @@
+from enum import StrEnum
+
+
+class ListPayoutsStatus(StrEnum):
+    APPROVED = "approved"
+    COMPLETED = "completed"
+    EXECUTING = "executing"
+    FAILED = "failed"
+    PENDING_APPROVAL = "pending_approval"
+    REJECTED = "rejected"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,114 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="UpdateClient")
+
+
+@_attrs_define
+class UpdateClient:
+    """A change to a client: fields left out are kept; `null` clears `email`, `phoneNumber` or
+    `walletAccountId`.
+
+        Attributes:
+            email (None | str | Unset):
+            first_name (str | Unset):
+            last_name (str | Unset):
+            phone_number (None | str | Unset):
+            wallet_account_id (None | str | Unset):
+    """
+
+    email: None | str | Unset = UNSET
+    first_name: str | Unset = UNSET
+    last_name: str | Unset = UNSET
+    phone_number: None | str | Unset = UNSET
+    wallet_account_id: None | str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        email: None | str | Unset
+        if isinstance(self.email, Unset):
+            email = UNSET
+        else:
+            email = self.email
+
+        first_name = self.first_name
+
+        last_name = self.last_name
+
+        phone_number: None | str | Unset
+        if isinstance(self.phone_number, Unset):
+            phone_number = UNSET
+        else:
+            phone_number = self.phone_number
+
+        wallet_account_id: None | str | Unset
+        if isinstance(self.wallet_account_id, Unset):
+            wallet_account_id = UNSET
+        else:
+            wallet_account_id = self.wallet_account_id
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({})
+        if email is not UNSET:
+            field_dict["email"] = email
+        if first_name is not UNSET:
+            field_dict["firstName"] = first_name
+        if last_name is not UNSET:
+            field_dict["lastName"] = last_name
+        if phone_number is not UNSET:
+            field_dict["phoneNumber"] = phone_number
+        if wallet_account_id is not UNSET:
+            field_dict["walletAccountId"] = wallet_account_id
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+
+        def _parse_email(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        email = _parse_email(d.pop("email", UNSET))
+
+        first_name = d.pop("firstName", UNSET)
+
+        last_name = d.pop("lastName", UNSET)
+
+        def _parse_phone_number(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        phone_number = _parse_phone_number(d.pop("phoneNumber", UNSET))
+
+        def _parse_wallet_account_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        wallet_account_id = _parse_wallet_account_id(d.pop("walletAccountId", UNSET))
+
+        update_client = cls(
+            email=email,
+            first_name=first_name,
+            last_name=last_name,
+            phone_number=phone_number,
+            wallet_account_id=wallet_account_id,
+        )
+
+        return update_client

@@ -1,0 +1,125 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.currency import Currency
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.line_item_body import LineItemBody
+
+
+T = TypeVar("T", bound="UpdateInvoice")
+
+
+@_attrs_define
+class UpdateInvoice:
+    """Changes to a draft; fields left out are kept, `memo: null` clears the memo. The other fields
+    cannot be cleared: `null` for them is a `validation_error`.
+
+        Attributes:
+            client_id (str | Unset):
+            currency (Currency | Unset): An invoicing currency.
+            due_date (datetime.date | Unset): `YYYY-MM-DD`, from 2000-01-01 to 2099-12-31.
+            line_items (list[LineItemBody] | Unset): 1 to 100 lines.
+            memo (None | str | Unset):
+    """
+
+    client_id: str | Unset = UNSET
+    currency: Currency | Unset = UNSET
+    due_date: datetime.date | Unset = UNSET
+    line_items: list[LineItemBody] | Unset = UNSET
+    memo: None | str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        client_id = self.client_id
+
+        currency: str | Unset = UNSET
+        if not isinstance(self.currency, Unset):
+            currency = self.currency.value
+
+        due_date: str | Unset = UNSET
+        if not isinstance(self.due_date, Unset):
+            due_date = self.due_date.isoformat()
+
+        line_items: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.line_items, Unset):
+            line_items = []
+            for line_items_item_data in self.line_items:
+                line_items_item = line_items_item_data.to_dict()
+                line_items.append(line_items_item)
+
+        memo: None | str | Unset
+        if isinstance(self.memo, Unset):
+            memo = UNSET
+        else:
+            memo = self.memo
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({})
+        if client_id is not UNSET:
+            field_dict["clientId"] = client_id
+        if currency is not UNSET:
+            field_dict["currency"] = currency
+        if due_date is not UNSET:
+            field_dict["dueDate"] = due_date
+        if line_items is not UNSET:
+            field_dict["lineItems"] = line_items
+        if memo is not UNSET:
+            field_dict["memo"] = memo
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.line_item_body import LineItemBody
+
+        d = dict(src_dict)
+        client_id = d.pop("clientId", UNSET)
+
+        _currency = d.pop("currency", UNSET)
+        currency: Currency | Unset
+        if isinstance(_currency, Unset):
+            currency = UNSET
+        else:
+            currency = Currency(_currency)
+
+        _due_date = d.pop("dueDate", UNSET)
+        due_date: datetime.date | Unset
+        if isinstance(_due_date, Unset):
+            due_date = UNSET
+        else:
+            due_date = datetime.date.fromisoformat(_due_date)
+
+        _line_items = d.pop("lineItems", UNSET)
+        line_items: list[LineItemBody] | Unset = UNSET
+        if _line_items is not UNSET:
+            line_items = []
+            for line_items_item_data in _line_items:
+                line_items_item = LineItemBody.from_dict(line_items_item_data)
+
+                line_items.append(line_items_item)
+
+        def _parse_memo(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        memo = _parse_memo(d.pop("memo", UNSET))
+
+        update_invoice = cls(
+            client_id=client_id,
+            currency=currency,
+            due_date=due_date,
+            line_items=line_items,
+            memo=memo,
+        )
+
+        return update_invoice
