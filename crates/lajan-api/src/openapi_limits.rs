@@ -4,6 +4,7 @@
 //! places, every status one of the domain's own values, every count at least 0. Text rules of
 //! request bodies are in `openapi_rules`, which applies these too.
 
+use lajan_domain::asset::ASSETS;
 use lajan_domain::client::PersonName;
 use lajan_domain::event::EVENT_TYPES;
 use lajan_domain::id::IdKind;
@@ -27,6 +28,40 @@ fn one_of<'a>(values: impl IntoIterator<Item = &'a str>) -> Value {
 
 fn count() -> Value {
     json!({ "minimum": 0 })
+}
+
+fn tx_hash() -> Value {
+    json!({ "pattern": "^[0-9a-f]{64}$" })
+}
+
+fn email() -> Value {
+    json!({ "format": "email", "maxLength": 254 })
+}
+
+fn phone() -> Value {
+    json!({ "pattern": r"^\+[1-9][0-9]{7,14}$" })
+}
+
+fn invoice_number() -> Value {
+    json!({ "pattern": "^INV-[0-9]{6,}$" })
+}
+
+fn tax_rate() -> Value {
+    json!({ "minimum": 0, "maximum": 100 })
+}
+
+fn error_code() -> Value {
+    json!({ "pattern": "^[a-z][a-z0-9_]*$" })
+}
+
+fn unique<'a>(values: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut seen: Vec<&str> = Vec::new();
+    for value in values {
+        if !seen.contains(&value) {
+            seen.push(value);
+        }
+    }
+    seen
 }
 
 fn chars(max: usize) -> Value {
@@ -210,6 +245,33 @@ pub fn rules() -> Vec<(&'static str, &'static str, Value)> {
         ("WebhookEndpointView", "url", chars(webhook::MAX_URL_CHARS)),
         ("WebhookEndpointView", "description", chars(webhook::MAX_DESCRIPTION_CHARS)),
         ("SettingsView", "timezone", chars(64)),
+        ("AssetView", "code", one_of(ASSETS.iter().map(|a| a.code))),
+        ("AssetView", "kind", one_of(unique(ASSETS.iter().map(|a| a.kind)))),
+        ("AssetView", "name", chars(ASSETS.iter().map(|a| a.name.chars().count()).max().unwrap_or(0))),
+        ("AssetView", "issuer", account()),
+        ("AttemptView", "txHash", tx_hash()),
+        ("DisbursementItemView", "txHash", tx_hash()),
+        ("SandboxPaymentView", "txHash", tx_hash()),
+        ("ClientContact", "email", email()),
+        ("ClientView", "email", email()),
+        ("PayoutClient", "email", email()),
+        ("ClientView", "phoneNumber", phone()),
+        ("PayoutClient", "phoneNumber", phone()),
+        ("CreatedWebhookEndpointView", "secret", json!({ "pattern": "^whsec_[A-Za-z0-9+/]{43}=$" })),
+        ("Deleted", "id", json!({ "pattern": "^[a-z]+_[0-9a-f]{32}$" })),
+        ("InvoiceSummary", "invoiceNumber", invoice_number()),
+        ("InvoiceView", "invoiceNumber", invoice_number()),
+        // No multipleOf in answers: validators divide in binary floating point (0.0003 / 0.0001
+        // is not 3 there), and would refuse true answers.
+        ("LineItemView", "quantity", json!({ "exclusiveMinimum": 0 })),
+        ("LineItemView", "taxRate", tax_rate()),
+        ("SettingsView", "defaultTaxRate", tax_rate()),
+        ("PaymentLinkRef", "url", json!({ "format": "uri" })),
+        ("PaymentLinkView", "url", json!({ "format": "uri" })),
+        ("ErrorBody", "statusCode", json!({ "minimum": 400, "maximum": 599 })),
+        ("ErrorBody", "code", error_code()),
+        ("FieldDetail", "code", error_code()),
+        ("FieldDetail", "row", json!({ "minimum": 1 })),
     ]);
     rules
 }

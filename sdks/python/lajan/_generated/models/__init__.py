@@ -2,6 +2,8 @@
 
 from .asset_list import AssetList
 from .asset_view import AssetView
+from .asset_view_code import AssetViewCode
+from .asset_view_kind import AssetViewKind
 from .attempt_view import AttemptView
 from .balance_list import BalanceList
 from .balance_view import BalanceView
@@ -122,6 +124,8 @@ from .webhook_endpoint_view import WebhookEndpointView
 __all__ = (
     "AssetList",
     "AssetView",
+    "AssetViewCode",
+    "AssetViewKind",
     "AttemptView",
     "BalanceList",
     "BalanceView",

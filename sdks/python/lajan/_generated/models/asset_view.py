@@ -6,6 +6,8 @@ from typing import Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.asset_view_code import AssetViewCode
+from ..models.asset_view_kind import AssetViewKind
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="AssetView")
@@ -16,22 +18,22 @@ class AssetView:
     """An asset the organization can pay in from this environment.
 
     Attributes:
-        code (str):  Example: USDC.
-        kind (str): fiat-pegged, stablecoin or native.
+        code (AssetViewCode):  Example: USDC.
+        kind (AssetViewKind): fiat-pegged, stablecoin or native.
         name (str):
         issuer (None | str | Unset): The Stellar account that issues it; null for the native asset (XLM).
     """
 
-    code: str
-    kind: str
+    code: AssetViewCode
+    kind: AssetViewKind
     name: str
     issuer: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        code = self.code
+        code = self.code.value
 
-        kind = self.kind
+        kind = self.kind.value
 
         name = self.name
 
@@ -58,9 +60,9 @@ class AssetView:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        code = d.pop("code")
+        code = AssetViewCode(d.pop("code"))
 
-        kind = d.pop("kind")
+        kind = AssetViewKind(d.pop("kind"))
 
         name = d.pop("name")
 
