@@ -1,0 +1,99 @@
+// The Lajan client: openapi-fetch over the generated types, with an Idempotency-Key on every
+// POST, one error class for every refusal, exact decimals, pages, the CSV create and webhook
+// verification.
+import createClient from "openapi-fetch";
+import { parse, stringify } from "./exact-json.js";
+
+export class LajanError extends Error {
+  constructor(statusCode, body, requestId) {
+    super(`${statusCode} ${body.code}: ${body.message}`);
+    this.name = "LajanError";
+    this.statusCode = statusCode;
+    this.code = body.code ?? "unexpected_response";
+    this.details = body.details ?? [];
+    this.requestId = requestId;
+    this.message = body.message ?? String(statusCode);
+  }
+}
+
+async function errorOf(response) {
+  const text = await response.text();
+  let body;
+  try {
+    body = parse(text);
+  } catch {
+    body = { message: text.slice(0, 200) || response.statusText };
+  }
+  return new LajanError(response.status, body, response.headers.get("x-request-id"));
+}
+
+/** Answers whose JSON numbers are kept as exact text (see exact-json.js). */
+async function exactFetch(request) {
+  const response = await fetch(request);
+  if (!(response.headers.get("content-type") ?? "").startsWith("application/json")) return response;
+  const text = await response.text();
+  const body = text ? JSON.stringify(parse(text)) : text;
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+export function createLajan({ baseUrl, apiKey, fetch: baseFetch }) {
+  const origin = baseUrl.replace(/\/+$/, "");
+  const client = createClient({
+    baseUrl: origin,
+    headers: { Authorization: `Bearer ${apiKey}` },
+    bodySerializer: (body) => stringify(body),
+    fetch: baseFetch ?? exactFetch,
+  });
+  client.use({
+    onRequest({ request }) {
+      if (request.method === "POST" && !request.headers.has("Idempotency-Key")) {
+        request.headers.set("Idempotency-Key", crypto.randomUUID());
+      }
+      return request;
+    },
+    async onResponse({ response }) {
+      if (!response.ok) throw await errorOf(response);
+      return response;
+    },
+  });
+
+  async function* paginate(path, options = {}) {
+    const params = options.params ?? {};
+    for (let page = 1; ; page++) {
+      const { data } = await client.GET(path, { ...options, params: { ...params, query: { ...params.query, page } } });
+      yield* data.data;
+      if (page >= data.pagination.totalPages) return;
+    }
+  }
+
+  async function createDisbursementFromCsv(csv, { name, assetCode, assetIssuer, idempotencyKey } = {}) {
+    const query = new URLSearchParams({ name, assetCode, ...(assetIssuer ? { assetIssuer } : {}) });
+    const response = await (baseFetch ?? exactFetch)(
+      new Request(`${origin}/v1/disbursements?${query}`, {
+        method: "POST",
+        body: csv,
+        headers: {
+          Authorization: `Bearer ${apiKey}`,
+          "Content-Type": "text/csv",
+          "Idempotency-Key": idempotencyKey ?? crypto.randomUUID(),
+        },
+      }),
+    );
+    if (!response.ok) throw await errorOf(response);
+    return response.json();
+  }
+
+  return Object.assign(client, { paginate, createDisbursementFromCsv });
+}
+
+/**
+ * The event of a delivery whose signature `secret` (whsec_...) verifies, with the official
+ * `standardwebhooks` package (install it beside this one); throws on a bad signature or a
+ * timestamp over five minutes off. Pass the body exactly as received.
+ */
+export async function verifyWebhook(secret, payload, headers) {
+  const { Webhook } = await import("standardwebhooks");
+  const flat = headers instanceof Headers ? Object.fromEntries(headers) : headers;
+  new Webhook(secret).verify(payload, flat);
+  return parse(typeof payload === "string" ? payload : new TextDecoder().decode(payload));
+}
