@@ -44,6 +44,7 @@ export interface LajanClient extends Client<paths> {
 export declare function createLajan(options: {
   baseUrl: string;
   apiKey: string;
+  /** Another fetch (a proxy, a test double); answers are still read exactly. */
   fetch?: (request: Request) => Promise<Response>;
 }): LajanClient;
 

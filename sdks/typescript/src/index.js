@@ -28,21 +28,22 @@ async function errorOf(response) {
 }
 
 /** Answers whose JSON numbers are kept as exact text (see exact-json.js). */
-async function exactFetch(request) {
-  const response = await fetch(request);
+async function exactFetch(request, baseFetch) {
+  const response = await baseFetch(request);
   if (!(response.headers.get("content-type") ?? "").startsWith("application/json")) return response;
   const text = await response.text();
   const body = text ? JSON.stringify(parse(text)) : text;
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-export function createLajan({ baseUrl, apiKey, fetch: baseFetch }) {
+export function createLajan({ baseUrl, apiKey, fetch: baseFetch = globalThis.fetch }) {
   const origin = baseUrl.replace(/\/+$/, "");
+  const send = (request) => exactFetch(request, baseFetch);
   const client = createClient({
     baseUrl: origin,
     headers: { Authorization: `Bearer ${apiKey}` },
     bodySerializer: (body) => stringify(body),
-    fetch: baseFetch ?? exactFetch,
+    fetch: send,
   });
   client.use({
     onRequest({ request }) {
@@ -68,7 +69,7 @@ export function createLajan({ baseUrl, apiKey, fetch: baseFetch }) {
 
   async function createDisbursementFromCsv(csv, { name, assetCode, assetIssuer, idempotencyKey } = {}) {
     const query = new URLSearchParams({ name, assetCode, ...(assetIssuer ? { assetIssuer } : {}) });
-    const response = await (baseFetch ?? exactFetch)(
+    const response = await send(
       new Request(`${origin}/v1/disbursements?${query}`, {
         method: "POST",
         body: csv,
