@@ -61,6 +61,8 @@ class Area:
         self._package = f"{__package__}._generated.api.{name}"
 
     def __getattr__(self, operation: str) -> Operation:
+        if operation.startswith("_"):
+            raise AttributeError(operation)
         try:
             module = importlib.import_module(f"{self._package}.{operation}")
         except ModuleNotFoundError:
