@@ -2,12 +2,13 @@
 
 `lajan.<area>.<operation>(...)` calls the generated function of that name (the OpenAPI
 operationId in snake case: `lajan.invoices.create_invoice(body=...)`), gives every POST an
-Idempotency-Key when the caller gave none (so a retry of the same call object is safe), and
-returns the parsed answer or raises `LajanError`.
+Idempotency-Key (the caller's `idempotency_key=`, which makes a retry safe, else a new one per
+call), and returns the parsed answer or raises `LajanError`.
 """
 
 import importlib
 import inspect
+import pkgutil
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -15,23 +16,14 @@ from typing import Any
 import httpx
 
 from . import _json
+from ._generated import api
 from ._generated.client import AuthenticatedClient
 from ._generated.models.disbursement_view import DisbursementView
 from ._http import ExactJsonClient
 from .errors import LajanError
 
-AREAS = (
-    "clients",
-    "disbursements",
-    "events",
-    "invoices",
-    "operations",
-    "payment_links",
-    "payouts",
-    "sandbox",
-    "settings",
-    "webhook_endpoints",
-)
+# One per tag of the document, as the generator made them.
+AREAS = tuple(module.name for module in pkgutil.iter_modules(api.__path__))
 
 
 class Operation:
