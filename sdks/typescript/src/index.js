@@ -33,7 +33,11 @@ async function exactFetch(request, baseFetch) {
   if (!(response.headers.get("content-type") ?? "").startsWith("application/json")) return response;
   const text = await response.text();
   const body = text ? JSON.stringify(parse(text)) : text;
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  // The body is rewritten and already decoded: its length and encoding are no longer the wire's.
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  headers.delete("content-encoding");
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
 export function createLajan({ baseUrl, apiKey, fetch: baseFetch = globalThis.fetch }) {
