@@ -100,9 +100,12 @@ pub fn apply(openapi: &mut OpenApi) -> Vec<String> {
                 }),
                 _ => None,
             };
-            match target {
+            let applied = match target {
                 Some(RefOr::T(Schema::Object(field))) => merge(field, &rule),
-                _ => missing.push(format!("{schema}.{property}")),
+                _ => false,
+            };
+            if !applied {
+                missing.push(format!("{schema}.{property}"));
             }
         }
     }
@@ -114,8 +117,7 @@ pub fn apply(openapi: &mut OpenApi) -> Vec<String> {
             for operation in [&mut item.get, &mut item.post, &mut item.put, &mut item.delete].into_iter().flatten() {
                 for parameter in operation.parameters.iter_mut().flatten().filter(|p| p.name == name) {
                     if let Some(RefOr::T(Schema::Object(field))) = parameter.schema.as_mut() {
-                        merge(field, &rule);
-                        found = true;
+                        found |= merge(field, &rule);
                     }
                 }
             }
@@ -127,9 +129,9 @@ pub fn apply(openapi: &mut OpenApi) -> Vec<String> {
     missing
 }
 
-/// `rule`'s keywords over `field`'s.
-fn merge(field: &mut Object, rule: &Value) {
-    let Ok(Value::Object(mut merged)) = serde_json::to_value(&*field) else { return };
+/// `rule`'s keywords over `field`'s; false when the result is no schema (nothing changes then).
+fn merge(field: &mut Object, rule: &Value) -> bool {
+    let Ok(Value::Object(mut merged)) = serde_json::to_value(&*field) else { return false };
     let nullable = merged.get("type").and_then(Value::as_array).is_some_and(|t| t.iter().any(|t| t == "null"));
     for (keyword, value) in rule.as_object().into_iter().flatten() {
         let mut value = value.clone();
@@ -138,8 +140,12 @@ fn merge(field: &mut Object, rule: &Value) {
         }
         merged.insert(keyword.clone(), value);
     }
-    if let Ok(object) = serde_json::from_value(Value::Object(merged)) {
-        *field = object;
+    match serde_json::from_value(Value::Object(merged)) {
+        Ok(object) => {
+            *field = object;
+            true
+        }
+        Err(_) => false,
     }
 }
 

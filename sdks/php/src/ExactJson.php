@@ -13,6 +13,8 @@ final class ExactJson
 {
     private const DECIMAL = '/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/';
 
+    /** A PHP array is a JSON array when it is a list (an empty one too); a body's top level is
+     * always an object (Lajan::request passes an empty body as an object). */
     public static function encode(mixed $value, ?string $key = null): string
     {
         if (is_string($value) && $key !== null && in_array($key, DecimalFields::NAMES, true) && preg_match(self::DECIMAL, $value)) {
@@ -22,7 +24,7 @@ final class ExactJson
             throw new \InvalidArgumentException("$value is a float, which cannot hold an amount exactly: pass a decimal string");
         }
         if (is_array($value)) {
-            if (array_is_list($value) && $value !== []) {
+            if (array_is_list($value)) {
                 return '[' . implode(',', array_map(fn ($item) => self::encode($item, $key), $value)) . ']';
             }
             $members = [];

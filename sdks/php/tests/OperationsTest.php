@@ -36,6 +36,7 @@ final class OperationsTest extends TestCase
             '{"assetAmount":922337203685.47,"memo":"12.50","lineItems":[{"quantity":0.0001}]}',
             \Lajan\ExactJson::encode(['assetAmount' => '922337203685.47', 'memo' => '12.50', 'lineItems' => [['quantity' => '0.0001']]]),
         );
+        $this->assertSame('{"channels":[],"memo":null}', \Lajan\ExactJson::encode(['channels' => [], 'memo' => null]));
         $this->assertSame(
             ['quantity' => '0.30000000000000004', 'note' => '"quantity":1', 'count' => 3],
             \Lajan\ExactJson::decode('{"quantity":0.30000000000000004,"note":"\"quantity\":1","count":3}'),
