@@ -30,6 +30,16 @@ fn count() -> Value {
     json!({ "minimum": 0 })
 }
 
+/// A Stellar account's public key (StrKey `G...`; the checksum is the server's).
+pub fn account() -> Value {
+    json!({ "pattern": "^G[A-Z2-7]{55}$" })
+}
+
+/// A Stellar asset code.
+pub fn asset_code() -> Value {
+    json!({ "pattern": "^[A-Za-z0-9]{1,12}$" })
+}
+
 fn tx_hash() -> Value {
     json!({ "pattern": "^[0-9a-f]{64}$" })
 }
@@ -38,7 +48,8 @@ fn email() -> Value {
     json!({ "format": "email", "maxLength": 254 })
 }
 
-fn phone() -> Value {
+/// An E.164 phone number, as requests take it and answers give it.
+pub fn phone() -> Value {
     json!({ "pattern": r"^\+[1-9][0-9]{7,14}$" })
 }
 
@@ -79,8 +90,6 @@ pub fn rules() -> Vec<(&'static str, &'static str, Value)> {
     let invoice_status = || one_of(invoice::InvoiceStatus::ALL.iter().map(|s| s.as_str()));
     let intent_status = || one_of(IntentStatus::ALL.iter().map(|s| s.as_str()));
     let event_type = || one_of(EVENT_TYPES.iter().copied());
-    let account = || json!({ "pattern": "^G[A-Z2-7]{55}$" });
-    let asset_code = || json!({ "pattern": "^[A-Za-z0-9]{1,12}$" });
     let mut rules = vec![
         // Ids in request bodies.
         ("CreateDisbursementItem", "clientId", id(Client)),

@@ -6,6 +6,7 @@
 //! id exists, a date in the future) are the server's alone, and `.ci/schemathesis.toml` says so
 //! operation by operation.
 
+use crate::openapi_limits::{account, asset_code, phone};
 use lajan_domain::client::PersonName;
 use lajan_domain::{disbursement, invoice, payout, validation, webhook};
 use serde_json::{Value, json};
@@ -31,8 +32,6 @@ fn text(max_chars: usize, lines: bool, required: bool) -> Value {
     json!({ "pattern": pattern, "maxLength": max_chars })
 }
 
-const STELLAR_ACCOUNT: &str = "^G[A-Z2-7]{55}$";
-
 /// `(schema, property, rule)` for every text property of a request body.
 fn rules() -> Vec<(&'static str, &'static str, Value)> {
     let name = |required| text(PersonName::MAX_CHARS, false, required);
@@ -41,9 +40,7 @@ fn rules() -> Vec<(&'static str, &'static str, Value)> {
         "pattern": r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$",
         "maxLength": 254,
     });
-    let phone = json!({ "pattern": r"^\+[1-9][0-9]{7,14}$" });
-    let account = json!({ "pattern": STELLAR_ACCOUNT });
-    let asset_code = json!({ "pattern": "^[A-Za-z0-9]{1,12}$" });
+    let (phone, account, asset_code) = (phone(), account(), asset_code());
     let memo = text(payout::MEMO_BYTES, false, false);
     let due_date = json!({ "format": "date" });
     vec![

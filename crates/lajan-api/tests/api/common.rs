@@ -213,6 +213,16 @@ impl TestApp {
         r.json().await.expect("json")
     }
 
+    /// Runs executor steps until nothing is left to claim.
+    pub async fn drain_payouts(&self) {
+        for _ in 0..20 {
+            if self.workers().execute_payouts_once(Timestamp::now()).await.expect("executor step") == 0 {
+                return;
+            }
+        }
+        panic!("the executor did not drain");
+    }
+
     pub async fn stop(self) {
         self.server.stop().await;
         self.db.cleanup().await;

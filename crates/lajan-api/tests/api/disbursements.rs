@@ -50,16 +50,6 @@ async fn event_count(app: &TestApp, event_type: &str) -> u64 {
     get(app, &format!("/v1/events?type={event_type}")).await["pagination"]["total"].as_u64().unwrap()
 }
 
-/// Runs executor steps until nothing is left to claim.
-async fn drain(app: &TestApp) {
-    for _ in 0..20 {
-        if app.workers().execute_payouts_once(Timestamp::now()).await.unwrap() == 0 {
-            return;
-        }
-    }
-    panic!("the executor did not drain");
-}
-
 fn rows(n: usize, amount: f64) -> Vec<Value> {
     (0..n)
         .map(|i| json!({ "walletAccountId": WALLET, "assetAmount": amount, "externalId": format!("emp-{i}") }))
@@ -305,7 +295,7 @@ api_test!(the_lifecycle_moves_every_payout_and_refuses_wrong_states, |app| {
     assert_eq!(get(app, "/v1/payouts?type=disbursement").await["counts"]["rejected"], 2);
     assert_eq!(event_count(app, "payout.rejected").await, 2);
     assert_eq!(event_count(app, "disbursement.rejected").await, 1);
-    drain(app).await;
+    app.drain_payouts().await;
     assert_eq!(get(app, &format!("/v1/disbursements/{other_id}")).await["status"], "rejected", "nothing ran");
 
     let draft = create(app, json!({ "name": "Mistake", "assetCode": "USDC", "items": rows(1, 1.0) })).await;
@@ -391,7 +381,7 @@ api_test!(items_roll_up_into_the_status_and_failed_ones_retry, |app| {
     let id = d["id"].as_str().unwrap();
     act_ok(app, id, "submit").await;
     act_ok(app, id, "approve").await;
-    drain(app).await;
+    app.drain_payouts().await;
     let done = get(app, &format!("/v1/disbursements/{id}")).await;
     assert_eq!(done["status"], "partially_failed", "{done}");
     assert_eq!(done["counts"], json!({ "pending": 0, "executing": 0, "sent": 2, "failed": 1, "rejected": 0 }));
@@ -436,7 +426,7 @@ api_test!(items_roll_up_into_the_status_and_failed_ones_retry, |app| {
     assert_eq!(retried["status"], "processing");
     assert_eq!(retried["counts"]["pending"], 1);
     assert_eq!(event_count(app, "payout.retried").await, 1);
-    drain(app).await;
+    app.drain_payouts().await;
     let again = get(app, &format!("/v1/disbursements/{id}")).await;
     assert_eq!(again["status"], "partially_failed", "the magic address fails again");
     assert_eq!(event_count(app, "disbursement.partially_failed").await, 2);
@@ -455,7 +445,7 @@ api_test!(items_roll_up_into_the_status_and_failed_ones_retry, |app| {
         act_ok(app, d["id"].as_str().unwrap(), "submit").await;
         act_ok(app, d["id"].as_str().unwrap(), "approve").await;
     }
-    drain(app).await;
+    app.drain_payouts().await;
     let good = get(app, &format!("/v1/disbursements/{}", good["id"].as_str().unwrap())).await;
     assert_eq!((good["status"].as_str(), good["amountSent"].as_str()), (Some("completed"), Some("2.00")));
     assert_eq!(get(app, &format!("/v1/disbursements/{}", bad["id"].as_str().unwrap())).await["status"], "failed");
@@ -514,7 +504,7 @@ api_test!(a_direct_payout_is_not_starved_by_a_big_batch, |app| {
     let running = get(app, &format!("/v1/disbursements/{id}")).await;
     assert_eq!(running["status"], "processing");
     assert!(running["counts"]["pending"].as_u64().unwrap() > 0, "{running}");
-    drain(app).await;
+    app.drain_payouts().await;
     let done = get(app, &format!("/v1/disbursements/{id}")).await;
     assert_eq!((done["status"].as_str(), done["counts"]["sent"].as_u64()), (Some("completed"), Some(1_500)));
 });

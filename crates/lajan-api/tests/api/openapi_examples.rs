@@ -90,15 +90,6 @@ fn id(v: &Value) -> String {
     v["id"].as_str().unwrap_or_else(|| panic!("no id in {v}")).to_owned()
 }
 
-async fn execute(app: &TestApp) {
-    for _ in 0..20 {
-        if app.workers().execute_payouts_once(Timestamp::now()).await.unwrap() == 0 {
-            return;
-        }
-    }
-    panic!("the executor did not drain");
-}
-
 /// Every operation of the document, called at least once.
 async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
     let app = r.app;
@@ -179,7 +170,7 @@ async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
     r.post_empty("/v1/payouts/{id}/approve", &[&id(&paid)]).await;
     let failing = r.post("/v1/payouts", &[], payout("Loan 2232", &magic::address("op_no_destination"))).await;
     app.post(&format!("/v1/payouts/{}/approve", id(&failing)), &json!({})).await;
-    execute(app).await;
+    app.drain_payouts().await;
     r.post_empty("/v1/payouts/{id}/retry", &[&id(&failing)]).await;
     let refused = r.post("/v1/payouts", &[], payout("Loan 2233", WALLET)).await;
     r.post("/v1/payouts/{id}/reject", &[&id(&refused)], json!({ "reason": "Paid in cash" })).await;
@@ -197,9 +188,9 @@ async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
     r.get("/v1/disbursements/{id}", &[&dsb]).await;
     r.post_empty("/v1/disbursements/{id}/submit", &[&dsb]).await;
     r.post_empty("/v1/disbursements/{id}/approve", &[&dsb]).await;
-    execute(app).await;
+    app.drain_payouts().await;
     r.post_empty("/v1/disbursements/{id}/retry-failed", &[&dsb]).await;
-    execute(app).await;
+    app.drain_payouts().await;
     r.get("/v1/disbursements", &[]).await;
     r.get("/v1/disbursements/{id}/items", &[&dsb]).await;
     r.call(Method::GET, "/v1/disbursements/{id}/items", &[&dsb], Body::None, "text/csv").await;

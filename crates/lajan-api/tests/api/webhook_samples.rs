@@ -32,15 +32,6 @@ async fn pay(app: &TestApp, resource: &Value) {
     app.workers().apply_payments_once().await.unwrap();
 }
 
-async fn execute(app: &TestApp) {
-    for _ in 0..20 {
-        if app.workers().execute_payouts_once(Timestamp::now()).await.unwrap() == 0 {
-            return;
-        }
-    }
-    panic!("the executor did not drain");
-}
-
 /// A disbursement of `items`, submitted, then approved and executed or rejected.
 async fn disburse(app: &TestApp, name: &str, wallets: &[&str], approve: bool) {
     let items: Vec<Value> = wallets
@@ -54,7 +45,7 @@ async fn disburse(app: &TestApp, name: &str, wallets: &[&str], approve: bool) {
     ok(app.post(&path("submit"), &json!({})).await).await;
     if approve {
         ok(app.post(&path("approve"), &json!({})).await).await;
-        execute(app).await;
+        app.drain_payouts().await;
     } else {
         ok(app.post(&path("reject"), &json!({ "reason": "Wrong month" })).await).await;
     }
@@ -91,7 +82,7 @@ async fn make_every_event(app: &TestApp) {
     let failing = magic::address("op_no_destination");
     let failed = payout(&failing).await;
     ok(app.post(&format!("/v1/payouts/{failed}/approve"), &json!({})).await).await;
-    execute(app).await;
+    app.drain_payouts().await;
     ok(app.post(&format!("/v1/payouts/{failed}/retry"), &json!({})).await).await;
     let refused = payout(WALLET).await;
     ok(app.post(&format!("/v1/payouts/{refused}/reject"), &json!({ "reason": "Duplicate" })).await).await;
