@@ -13,8 +13,6 @@ import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import httpx
-
 from . import _json
 from ._generated import api
 from ._generated.client import AuthenticatedClient
@@ -41,7 +39,7 @@ class Operation:
             kwargs["idempotency_key"] = str(uuid.uuid4())
         response = self._module.sync_detailed(client=self._lajan._client, **kwargs)
         if not 200 <= response.status_code < 300:
-            raise LajanError.from_response(_raw(response))
+            raise LajanError.from_response(response)
         return response.parsed
 
 
@@ -136,8 +134,3 @@ class Lajan:
         if not 200 <= response.status_code < 300:
             raise LajanError.from_response(response)
         return DisbursementView.from_dict(_json.loads(response.content))
-
-
-def _raw(response: Any) -> httpx.Response:
-    """The generated Response as the httpx one LajanError reads."""
-    return httpx.Response(response.status_code, headers=response.headers, content=response.content)

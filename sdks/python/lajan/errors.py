@@ -1,8 +1,7 @@
 """The one exception every failed call raises."""
 
+from http import HTTPStatus
 from typing import Any
-
-import httpx
 
 from . import _json
 
@@ -26,17 +25,21 @@ class LajanError(Exception):
         self.request_id = request_id
 
     @classmethod
-    def from_response(cls, response: httpx.Response) -> "LajanError":
+    def from_response(cls, response: Any) -> "LajanError":
+        """From an answer with `status_code`, `headers` and `content`: httpx's, or the one the
+        generated functions return."""
         try:
             body = _json.loads(response.content)
         except ValueError:
             body = {}
         if not isinstance(body, dict):
             body = {}
+        status_code = int(response.status_code)
+        fallback = response.content[:200].decode(errors="replace") or HTTPStatus(status_code).phrase
         return cls(
-            status_code=response.status_code,
+            status_code=status_code,
             code=str(body.get("code", "unexpected_response")),
-            message=str(body.get("message", response.text[:200] or response.reason_phrase)),
+            message=str(body.get("message", fallback)),
             details=list(body.get("details", [])),
             request_id=response.headers.get("X-Request-Id"),
         )

@@ -41,13 +41,11 @@ async function exactFetch(request, baseFetch) {
 }
 
 export function createLajan({ baseUrl, apiKey, fetch: baseFetch = globalThis.fetch }) {
-  const origin = baseUrl.replace(/\/+$/, "");
-  const send = (request) => exactFetch(request, baseFetch);
   const client = createClient({
-    baseUrl: origin,
+    baseUrl: baseUrl.replace(/\/+$/, ""),
     headers: { Authorization: `Bearer ${apiKey}` },
     bodySerializer: (body) => stringify(body),
-    fetch: send,
+    fetch: (request) => exactFetch(request, baseFetch),
   });
   client.use({
     onRequest({ request }) {
@@ -71,21 +69,16 @@ export function createLajan({ baseUrl, apiKey, fetch: baseFetch = globalThis.fet
     }
   }
 
+  // Through the client, so the key, the Idempotency-Key and the error handling are the same as
+  // every other call's; only the body is sent as it is.
   async function createDisbursementFromCsv(csv, { name, assetCode, assetIssuer, idempotencyKey } = {}) {
-    const query = new URLSearchParams({ name, assetCode, ...(assetIssuer ? { assetIssuer } : {}) });
-    const response = await send(
-      new Request(`${origin}/v1/disbursements?${query}`, {
-        method: "POST",
-        body: csv,
-        headers: {
-          Authorization: `Bearer ${apiKey}`,
-          "Content-Type": "text/csv",
-          "Idempotency-Key": idempotencyKey ?? crypto.randomUUID(),
-        },
-      }),
-    );
-    if (!response.ok) throw await errorOf(response);
-    return response.json();
+    const { data } = await client.POST("/v1/disbursements", {
+      params: { query: { name, assetCode, ...(assetIssuer ? { assetIssuer } : {}) } },
+      body: csv,
+      bodySerializer: (text) => text,
+      headers: { "Content-Type": "text/csv", ...(idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {}) },
+    });
+    return data;
   }
 
   return Object.assign(client, { paginate, createDisbursementFromCsv });
