@@ -172,6 +172,17 @@ impl Modify for CommonErrors {
                 if paged {
                     common.push(("400", "invalid_pagination: page or limit out of range, or not an integer"));
                 }
+                let filtered = operation.parameters.iter().flatten().any(|p| {
+                    matches!(p.parameter_in, utoipa::openapi::path::ParameterIn::Query)
+                        && !matches!(p.name.as_str(), "page" | "limit")
+                });
+                if paged && filtered {
+                    common.push((
+                        "400",
+                        "validation_error: a filter is outside what its parameter allows (a status or type not \
+                         in its list, a search over 200 characters, a malformed id), named in details",
+                    ));
+                }
                 // A keyed request's body is read whole before anything else, body or not.
                 if operation.request_body.is_some() || keyed {
                     common.push(("413", "payload_too_large: the body is over 1 MiB"));

@@ -2364,7 +2364,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClientList"];
                 };
             };
-            /** @description invalid_pagination: page or limit out of range, or not an integer */
+            /** @description invalid_pagination: page or limit out of range, or not an integer; validation_error: a filter is outside what its parameter allows (a status or type not in its list, a search over 200 characters, a malformed id), named in details */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3163,7 +3163,7 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementList"];
                 };
             };
-            /** @description invalid_pagination: page or limit out of range, or not an integer */
+            /** @description invalid_pagination: page or limit out of range, or not an integer; validation_error: a filter is outside what its parameter allows (a status or type not in its list, a search over 200 characters, a malformed id), named in details */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4062,7 +4062,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description invalid_pagination: page or limit out of range, or not an integer */
+            /** @description invalid_pagination: page or limit out of range, or not an integer; validation_error: a filter is outside what its parameter allows (a status or type not in its list, a search over 200 characters, a malformed id), named in details */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5487,7 +5487,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventList"];
                 };
             };
-            /** @description invalid_pagination: page or limit out of range, or not an integer */
+            /** @description invalid_pagination: page or limit out of range, or not an integer; validation_error: a filter is outside what its parameter allows (a status or type not in its list, a search over 200 characters, a malformed id), named in details */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5767,7 +5767,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvoiceList"];
                 };
             };
-            /** @description invalid_pagination: page or limit out of range, or not an integer */
+            /** @description invalid_pagination: page or limit out of range, or not an integer; validation_error: a filter is outside what its parameter allows (a status or type not in its list, a search over 200 characters, a malformed id), named in details */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7581,7 +7581,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayoutList"];
                 };
             };
-            /** @description invalid_pagination: page or limit out of range, or not an integer */
+            /** @description invalid_pagination: page or limit out of range, or not an integer; validation_error: a filter is outside what its parameter allows (a status or type not in its list, a search over 200 characters, a malformed id), named in details */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10661,7 +10661,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryList"];
                 };
             };
-            /** @description invalid_pagination: page or limit out of range, or not an integer */
+            /** @description invalid_pagination: page or limit out of range, or not an integer; validation_error: a filter is outside what its parameter allows (a status or type not in its list, a search over 200 characters, a malformed id), named in details */
             400: {
                 headers: {
                     [name: string]: unknown;
