@@ -34,6 +34,15 @@ pub struct Tries {
     pub sends: i64,
 }
 
+/// One transaction of a [`Ledger::submit_many`], with what [`Ledger::submit`] takes beside it.
+#[derive(Debug, Clone, Copy)]
+pub struct Submission<'a> {
+    pub payout: &'a PayoutDetail,
+    pub tx: &'a Transaction,
+    pub resubmission: bool,
+    pub tries: Tries,
+}
+
 /// Where a stored transaction stands on the network.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fate {
@@ -92,6 +101,21 @@ pub trait Ledger: Send + Sync {
         tries: Tries,
         retry: &RetryPolicy<'_>,
     ) -> LedgerResult<AttemptResult>;
+
+    /// [`Ledger::submit`] for many payouts' transactions at once, answering each in order. The
+    /// default sends them one after the other; a network that takes many in one go (the
+    /// sandbox's one store transaction and one ledger close) overrides it.
+    async fn submit_many(
+        &self,
+        submissions: &[Submission<'_>],
+        retry: &RetryPolicy<'_>,
+    ) -> LedgerResult<Vec<AttemptResult>> {
+        let mut results = Vec::with_capacity(submissions.len());
+        for s in submissions {
+            results.push(self.submit(s.payout, s.tx, s.resubmission, s.tries, retry).await?);
+        }
+        Ok(results)
+    }
 
     /// The ledger that applied the transaction with this hash, if it was applied.
     async fn lookup(&self, hash: &str) -> LedgerResult<Option<i64>>;

@@ -13,7 +13,7 @@ pub mod live;
 pub mod sandbox;
 pub mod stellar;
 
-pub use ledger::{Fate, Ledger, LedgerFault, Ledgers, Previous, RetryPolicy, Transaction, Tries};
+pub use ledger::{Fate, Ledger, LedgerFault, Ledgers, Previous, RetryPolicy, Submission, Transaction, Tries};
 pub use stellar::LedgerError;
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -6,13 +6,15 @@
 //! Accounts and issuers are derived from fixed labels, so they are valid StrKeys that stay the
 //! same across restarts (they exist only on the simulated ledger).
 
-use crate::ledger::{Fate, Ledger, LedgerResult, OUTCOME_UNKNOWN, Previous, RetryPolicy, Transaction, Tries};
+use crate::ledger::{
+    Fate, Ledger, LedgerFault, LedgerResult, OUTCOME_UNKNOWN, Previous, RetryPolicy, Submission, Transaction, Tries,
+};
 use async_trait::async_trait;
 use lajan_domain::client::WalletAddress;
 use lajan_domain::payout::{AttemptResult, PayoutDetail};
 use lajan_domain::{Tenant, Timestamp, asset};
 use lajan_store::Store;
-use lajan_store::sandbox::SandboxSubmit;
+use lajan_store::sandbox::{SandboxPayment, SandboxSubmit};
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 
@@ -120,59 +122,89 @@ impl Ledger for SandboxLedger {
         &self,
         d: &PayoutDetail,
         tx: &Transaction,
-        _resubmission: bool,
+        resubmission: bool,
         tries: Tries,
         retry: &RetryPolicy<'_>,
     ) -> LedgerResult<AttemptResult> {
+        let submission = Submission { payout: d, tx, resubmission, tries };
+        let mut results = self.submit_many(&[submission], retry).await?;
+        results.pop().ok_or_else(|| LedgerFault::Unavailable("the sandbox ledger gave no answer".into()))
+    }
+
+    /// Every payment in one store transaction and one ledger: the submitter hears back once that
+    /// ledger closed, as from Horizon, however many it sent.
+    async fn submit_many(
+        &self,
+        submissions: &[Submission<'_>],
+        retry: &RetryPolicy<'_>,
+    ) -> LedgerResult<Vec<AttemptResult>> {
         use magic::Behaviour;
-        let p = &d.payout;
         let fail = |code: &str, message: &str| AttemptResult::Failed { code: code.into(), message: message.into() };
-        let behaviour = magic::behaviour(p.wallet_account_id.as_str());
-        match behaviour {
-            Some(Behaviour::NoDestination) => {
-                return Ok(fail("op_no_destination", "the destination account does not exist"));
-            }
-            Some(Behaviour::NoTrust) => {
-                return Ok(fail("op_no_trust", "the destination has no trustline for this asset"));
-            }
-            Some(Behaviour::Underfunded) => {
-                return Ok(fail("op_underfunded", "the source account cannot cover the amount"));
-            }
-            Some(Behaviour::Timeout) | None => {}
-        }
-        let now = Timestamp::now();
-        let submitted = self
-            .store
-            .sandbox_submit(
-                &d.tenant,
-                &tx.hash,
-                p.wallet_account_id.as_str(),
-                p.asset_code.as_str(),
-                p.asset_amount,
-                p.memo.as_deref(),
-                now,
-                self.close_ms,
-            )
-            .await?;
-        if let SandboxSubmit::Accepted { closes_at, .. } = &submitted {
-            wait_until(*closes_at).await;
-        }
-        Ok(match submitted {
-            SandboxSubmit::Accepted { fresh: true, ledger_seq, .. } if behaviour == Some(Behaviour::Timeout) => {
-                let delay = usize::try_from(tries.sends - 1).ok().and_then(|i| retry.delays_secs.get(i)).copied();
-                match delay {
-                    Some(secs) if tries.sends < retry.max_attempts => AttemptResult::Retry {
-                        code: OUTCOME_UNKNOWN.into(),
-                        message: "the network did not answer in time; the same transaction will be resubmitted".into(),
-                        retry_at: now.plus_millis(secs * 1000),
-                    },
-                    // Out of attempts: reconciled by hash, the network holds the transaction.
-                    _ => AttemptResult::Sent { ledger_seq },
+        let behaviour = |s: &Submission<'_>| magic::behaviour(s.payout.payout.wallet_account_id.as_str());
+        // Magic destinations that refuse are answered without reaching the ledger.
+        let refused = |s: &Submission<'_>| match behaviour(s) {
+            Some(Behaviour::NoDestination) => Some(fail("op_no_destination", "the destination account does not exist")),
+            Some(Behaviour::NoTrust) => Some(fail("op_no_trust", "the destination has no trustline for this asset")),
+            Some(Behaviour::Underfunded) => Some(fail("op_underfunded", "the source account cannot cover the amount")),
+            Some(Behaviour::Timeout) | None => None,
+        };
+        let payments: Vec<SandboxPayment<'_>> = submissions
+            .iter()
+            .filter(|s| refused(s).is_none())
+            .map(|s| {
+                let p = &s.payout.payout;
+                SandboxPayment {
+                    tenant: &s.payout.tenant,
+                    tx_hash: &s.tx.hash,
+                    destination: p.wallet_account_id.as_str(),
+                    asset_code: p.asset_code.as_str(),
+                    amount: p.asset_amount,
+                    memo: p.memo.as_deref(),
                 }
+            })
+            .collect();
+        let now = Timestamp::now();
+        let mut answers = if payments.is_empty() {
+            Vec::new()
+        } else {
+            self.store.sandbox_submit(&payments, now, self.close_ms).await?
+        }
+        .into_iter();
+        let closes_at = answers.as_slice().iter().filter_map(|a| match a {
+            SandboxSubmit::Accepted { closes_at, .. } => Some(*closes_at),
+            SandboxSubmit::Refused { .. } => None,
+        });
+        if let Some(last) = closes_at.max() {
+            wait_until(last).await;
+        }
+        let mut results = Vec::with_capacity(submissions.len());
+        for s in submissions {
+            if let Some(refusal) = refused(s) {
+                results.push(refusal);
+                continue;
             }
-            SandboxSubmit::Accepted { ledger_seq, .. } => AttemptResult::Sent { ledger_seq },
-            SandboxSubmit::Refused { code, message } => fail(code, &message),
-        })
+            let answer =
+                answers.next().ok_or_else(|| LedgerFault::Unavailable("the sandbox ledger gave no answer".into()))?;
+            results.push(match answer {
+                SandboxSubmit::Accepted { fresh: true, ledger_seq, .. } if behaviour(s) == Some(Behaviour::Timeout) => {
+                    let sends = s.tries.sends;
+                    let delay = usize::try_from(sends - 1).ok().and_then(|i| retry.delays_secs.get(i)).copied();
+                    match delay {
+                        Some(secs) if sends < retry.max_attempts => AttemptResult::Retry {
+                            code: OUTCOME_UNKNOWN.into(),
+                            message: "the network did not answer in time; the same transaction will be resubmitted"
+                                .into(),
+                            retry_at: now.plus_millis(secs * 1000),
+                        },
+                        // Out of attempts: reconciled by hash, the network holds the transaction.
+                        _ => AttemptResult::Sent { ledger_seq },
+                    }
+                }
+                SandboxSubmit::Accepted { ledger_seq, .. } => AttemptResult::Sent { ledger_seq },
+                SandboxSubmit::Refused { code, message } => fail(code, &message),
+            });
+        }
+        Ok(results)
     }
 
     async fn lookup(&self, hash: &str) -> LedgerResult<Option<i64>> {

@@ -128,6 +128,45 @@ pub trait PayoutStore: Send + Sync {
     /// Releases a payout `lease` holds until `retry_at` without settling it (nothing was
     /// submitted, or an earlier transaction must be proven dead first).
     async fn hold_payout(&self, payout_id: &str, lease: &str, retry_at: Timestamp) -> StoreResult<()>;
+
+    /// [`PayoutStore::start_attempt`] for many payouts' first transactions, in one database
+    /// transaction: records an attempt for each payout `lease` still holds that has none yet,
+    /// and answers those, by payout id. The others (taken by another claim, or with an attempt
+    /// already) get nothing.
+    async fn start_first_attempts(
+        &self,
+        lease: &str,
+        first: &[FirstAttempt],
+        at: Timestamp,
+    ) -> StoreResult<Vec<(String, Attempt)>>;
+
+    /// [`PayoutStore::finish_attempt`] for many attempts of payouts `lease` holds, in one
+    /// database transaction with their events. Answers the payout ids it did not hold: their
+    /// outcomes are recorded one by one with `finish_attempt`, which knows what a late
+    /// executor's answer may still say.
+    async fn finish_attempts(
+        &self,
+        lease: &str,
+        outcomes: &[Outcome],
+        at: Timestamp,
+        event: EventFor<'_, PayoutDetail>,
+    ) -> StoreResult<Vec<String>>;
+}
+
+/// A payout's first transaction, to record before it is submitted.
+#[derive(Debug, Clone)]
+pub struct FirstAttempt {
+    pub payout_id: String,
+    pub tx_hash: String,
+    pub envelope: String,
+}
+
+/// How one attempt of a payout ended.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub payout_id: String,
+    pub attempt_id: String,
+    pub result: AttemptResult,
 }
 
 /// Payouts one claim took, and the lease token its executor writes to them with.

@@ -318,10 +318,7 @@ impl PayoutStore for ThisStore {
             push_bind_list(&mut qb, chunk.iter().cloned());
             qb.build().execute(&mut *tx).await?;
         }
-        let mut payouts = Vec::with_capacity(ids.len());
-        for id in &ids {
-            payouts.extend(read_payout(&mut tx, None, id).await?);
-        }
+        let payouts = read_payouts(&mut tx, &ids).await?;
         tx.commit().await?;
         Ok(Claimed { lease, payouts })
     }
@@ -509,6 +506,25 @@ impl PayoutStore for ThisStore {
         .execute(&mut *tx)
         .await?;
         self.commit(tx).await
+    }
+
+    async fn start_first_attempts(
+        &self,
+        lease: &str,
+        first: &[FirstAttempt],
+        at: Timestamp,
+    ) -> StoreResult<Vec<(String, Attempt)>> {
+        self.start_first_attempts_in_one(lease, first, at).await
+    }
+
+    async fn finish_attempts(
+        &self,
+        lease: &str,
+        outcomes: &[Outcome],
+        at: Timestamp,
+        event: EventFor<'_, PayoutDetail>,
+    ) -> StoreResult<Vec<String>> {
+        self.finish_attempts_in_one(lease, outcomes, at, event).await
     }
 }
 

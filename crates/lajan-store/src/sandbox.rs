@@ -23,23 +23,29 @@ pub enum SandboxSubmit {
     },
 }
 
+/// A payment submitted to the sandbox ledger.
+#[derive(Debug, Clone, Copy)]
+pub struct SandboxPayment<'a> {
+    pub tenant: &'a Tenant,
+    pub tx_hash: &'a str,
+    pub destination: &'a str,
+    pub asset_code: &'a str,
+    pub amount: i64,
+    pub memo: Option<&'a str>,
+}
+
 #[async_trait]
 pub trait SandboxStore: Send + Sync {
-    /// Applies a payment from the organization's sandbox account, once per `tx_hash`: a hash
-    /// seen before answers with its original ledger sequence and moves nothing again. The
-    /// transaction lands in the ledger open at `at`; ledgers close every `close_ms`.
-    #[allow(clippy::too_many_arguments)]
+    /// Applies payments from their organizations' sandbox accounts, in order and in one
+    /// transaction, once per `tx_hash`: a hash seen before answers with its original ledger
+    /// sequence and moves nothing again; a payment its account cannot cover is refused. They
+    /// land in the ledger open at `at`; ledgers close every `close_ms`. Answers each in order.
     async fn sandbox_submit(
         &self,
-        tenant: &Tenant,
-        tx_hash: &str,
-        destination: &str,
-        asset_code: &str,
-        amount: i64,
-        memo: Option<&str>,
+        payments: &[SandboxPayment<'_>],
         at: Timestamp,
         close_ms: i64,
-    ) -> StoreResult<SandboxSubmit>;
+    ) -> StoreResult<Vec<SandboxSubmit>>;
 
     /// Whether the sandbox ledger holds a transaction with this hash (reconciliation).
     async fn sandbox_transaction_seq(&self, tx_hash: &str) -> StoreResult<Option<i64>>;

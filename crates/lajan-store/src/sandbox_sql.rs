@@ -1,7 +1,7 @@
 // The sandbox ledger, for both backends; included after `shared.rs` and
 // `incoming_payments_sql.rs` (a payment recorded on it is an incoming payment).
 
-use crate::sandbox::{SANDBOX_OPENING_BALANCE, SandboxStore, SandboxSubmit};
+use crate::sandbox::{SANDBOX_OPENING_BALANCE, SandboxPayment, SandboxStore, SandboxSubmit};
 use lajan_domain::asset::ASSETS;
 
 /// The sandbox ledger a transaction submitted at `now` lands in, and when that ledger closes.
@@ -82,52 +82,77 @@ async fn ensure_sandbox_balances(tx: &mut Tx, tenant: &Tenant) -> StoreResult<()
 impl SandboxStore for ThisStore {
     async fn sandbox_submit(
         &self,
-        tenant: &Tenant,
-        tx_hash: &str,
-        destination: &str,
-        asset_code: &str,
-        amount: i64,
-        memo: Option<&str>,
+        payments: &[SandboxPayment<'_>],
         at: Timestamp,
         close_ms: i64,
-    ) -> StoreResult<SandboxSubmit> {
+    ) -> StoreResult<Vec<SandboxSubmit>> {
         let mut tx = self.begin_write().await?;
-        let seen: Option<i64> = sqlx::query_scalar("SELECT ledger_seq FROM sandbox_transactions WHERE tx_hash = $1")
-            .bind(tx_hash)
-            .fetch_optional(&mut *tx)
-            .await?;
-        if let Some(ledger_seq) = seen {
-            return Ok(SandboxSubmit::Accepted { ledger_seq, fresh: false, closes_at: at });
+        let mut seen: HashMap<String, i64> = HashMap::new();
+        let hashes: Vec<String> = payments.iter().map(|p| p.tx_hash.to_owned()).collect();
+        for chunk in hashes.chunks(ROWS_PER_STATEMENT) {
+            let mut qb = sqlx::QueryBuilder::new("SELECT tx_hash, ledger_seq FROM sandbox_transactions WHERE tx_hash IN");
+            push_bind_list(&mut qb, chunk.iter().cloned());
+            for row in qb.build().fetch_all(&mut *tx).await? {
+                seen.insert(row.try_get("tx_hash")?, row.try_get("ledger_seq")?);
+            }
         }
-        if lock_sandbox_balance(&mut tx, tenant, asset_code).await? < amount {
-            return Ok(SandboxSubmit::Refused {
-                code: "op_underfunded",
-                message: format!("the sandbox account holds too little {asset_code}"),
-            });
-        }
-        sqlx::query("UPDATE sandbox_balances SET balance = balance - $1 WHERE org_id = $2 AND asset_code = $3")
-            .bind(amount)
-            .bind(&tenant.org_id)
-            .bind(asset_code)
-            .execute(&mut *tx)
-            .await?;
         let (ledger_seq, closes_at) = open_sandbox_ledger(&mut tx, "test", at.as_millis(), close_ms).await?;
-        sqlx::query(
-            "INSERT INTO sandbox_transactions (tx_hash, org_id, ledger_seq, destination, asset_code, amount, memo, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
-        .bind(tx_hash)
-        .bind(&tenant.org_id)
-        .bind(ledger_seq)
-        .bind(destination)
-        .bind(asset_code)
-        .bind(amount)
-        .bind(memo)
-        .bind(at.as_millis())
-        .execute(&mut *tx)
-        .await?;
+        // Each account and asset's balance, locked once, then spent payment by payment.
+        let mut balances: HashMap<(&str, &str), (i64, i64)> = HashMap::new();
+        let mut answers = Vec::with_capacity(payments.len());
+        let mut applied: Vec<&SandboxPayment<'_>> = Vec::new();
+        for p in payments {
+            if let Some(&original) = seen.get(p.tx_hash) {
+                answers.push(SandboxSubmit::Accepted { ledger_seq: original, fresh: false, closes_at: at });
+                continue;
+            }
+            let key = (p.tenant.org_id.as_str(), p.asset_code);
+            let (balance, spent) = match balances.entry(key) {
+                std::collections::hash_map::Entry::Occupied(known) => known.into_mut(),
+                std::collections::hash_map::Entry::Vacant(first) => {
+                    first.insert((lock_sandbox_balance(&mut tx, p.tenant, p.asset_code).await?, 0))
+                }
+            };
+            if *balance - *spent < p.amount {
+                answers.push(SandboxSubmit::Refused {
+                    code: "op_underfunded",
+                    message: format!("the sandbox account holds too little {}", p.asset_code),
+                });
+                continue;
+            }
+            *spent += p.amount;
+            // The same transaction twice in one submission applies once.
+            seen.insert(p.tx_hash.to_owned(), ledger_seq);
+            applied.push(p);
+            answers.push(SandboxSubmit::Accepted { ledger_seq, fresh: true, closes_at });
+        }
+        for ((org_id, asset_code), (_, spent)) in balances.iter().filter(|(_, (_, spent))| *spent > 0) {
+            sqlx::query("UPDATE sandbox_balances SET balance = balance - $1 WHERE org_id = $2 AND asset_code = $3")
+                .bind(*spent)
+                .bind(*org_id)
+                .bind(*asset_code)
+                .execute(&mut *tx)
+                .await?;
+        }
+        for chunk in applied.chunks(ROWS_PER_STATEMENT) {
+            let mut qb = sqlx::QueryBuilder::new(
+                "INSERT INTO sandbox_transactions (tx_hash, org_id, ledger_seq, destination, asset_code, amount, memo,
+                                                   created_at) ",
+            );
+            qb.push_values(chunk, |mut row, p| {
+                row.push_bind(p.tx_hash.to_owned())
+                    .push_bind(p.tenant.org_id.clone())
+                    .push_bind(ledger_seq)
+                    .push_bind(p.destination.to_owned())
+                    .push_bind(p.asset_code.to_owned())
+                    .push_bind(p.amount)
+                    .push_bind(p.memo.map(str::to_owned))
+                    .push_bind(at.as_millis());
+            });
+            qb.build().execute(&mut *tx).await?;
+        }
         tx.commit().await?;
-        Ok(SandboxSubmit::Accepted { ledger_seq, fresh: true, closes_at })
+        Ok(answers)
     }
 
     async fn sandbox_transaction_seq(&self, tx_hash: &str) -> StoreResult<Option<i64>> {

@@ -9,7 +9,7 @@ use lajan_domain::settings::Settings;
 use lajan_domain::{Environment, Tenant, Timestamp};
 use lajan_store::contract;
 use lajan_store::payouts::PayoutQuery;
-use lajan_store::sandbox::SandboxSubmit;
+use lajan_store::sandbox::{SandboxPayment, SandboxSubmit};
 use lajan_store::{NewEvent, Store, StoreError};
 use std::sync::Arc;
 
@@ -207,6 +207,104 @@ contract!(execution_claims_attempts_and_outcomes, |store| {
     assert_eq!(store.get_payout(&t, id).await.unwrap().unwrap().payout.exec, ExecStatus::Sent);
 });
 
+contract!(a_batch_of_first_attempts_and_outcomes_moves_each_as_one_by_one, |store| {
+    use lajan_store::payouts::{FirstAttempt, Outcome};
+    let (t, other) = (tenant(&store).await, tenant(&store).await);
+    let mut ids = Vec::new();
+    for tenant in [&t, &t, &t, &t, &other] {
+        ids.push(approved_payout(&store, tenant).await.payout.id);
+    }
+    let now = Timestamp::now();
+    let claimed = store.claim_payouts(now, 60_000, 10, Environment::Test).await.unwrap();
+    assert_eq!(claimed.payouts.len(), 5);
+    let lease = claimed.lease.as_str();
+    // One already has an attempt (a resumed payout): the batch leaves it alone.
+    let earlier = store.start_attempt(&ids[3], lease, "h3", "{e3}", now).await.unwrap().unwrap();
+    let first = |id: &str, n: usize| FirstAttempt {
+        payout_id: id.to_owned(),
+        tx_hash: format!("first{n}"),
+        envelope: format!("{{e{n}}}"),
+    };
+    let batch: Vec<FirstAttempt> = ids.iter().enumerate().map(|(n, id)| first(id, n)).collect();
+    assert!(store.start_first_attempts("lease_other", &batch, now).await.unwrap().is_empty(), "fenced");
+    let started = store.start_first_attempts(lease, &batch, now).await.unwrap();
+    let started_ids: Vec<&str> = started.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(started_ids, [&ids[0], &ids[1], &ids[2], &ids[4]].map(String::as_str));
+    assert!(started.iter().all(|(_, a)| a.attempt_number == 1 && a.submissions == 1));
+    assert_eq!(store.attempt_envelope(&started[1].1.id).await.unwrap(), "{e1}");
+    assert!(store.start_first_attempts(lease, &batch, now).await.unwrap().is_empty(), "once each");
+    let retry_at = now.plus_millis(5_000);
+    let results = [
+        AttemptResult::Sent { ledger_seq: 7 },
+        AttemptResult::Failed { code: "op_underfunded".into(), message: "too little".into() },
+        AttemptResult::Retry { code: "tx_timeout".into(), message: "no answer".into(), retry_at },
+        AttemptResult::Sent { ledger_seq: 7 },
+    ];
+    let mut outcomes: Vec<Outcome> = started
+        .iter()
+        .zip(results)
+        .map(|((id, a), result)| Outcome { payout_id: id.clone(), attempt_id: a.id.clone(), result })
+        .collect();
+    // A payout this lease no longer holds is answered back, untouched.
+    let elsewhere = approved_payout(&store, &t).await.payout.id;
+    let theirs = store.claim_payouts(Timestamp::now(), 60_000, 10, Environment::Test).await.unwrap();
+    let their_attempt = store.start_attempt(&elsewhere, &theirs.lease, "hx", "{ex}", now).await.unwrap().unwrap();
+    let sent = AttemptResult::Sent { ledger_seq: 7 };
+    outcomes.push(Outcome { payout_id: elsewhere.clone(), attempt_id: their_attempt.id, result: sent });
+    let not_held = store.finish_attempts(lease, &outcomes, now, &ev).await.unwrap();
+    assert_eq!(not_held, std::slice::from_ref(&elsewhere));
+    let get = |id: String, tenant: Tenant| {
+        let store = store.clone();
+        async move { store.get_payout(&tenant, &id).await.unwrap().unwrap() }
+    };
+    let sent = get(ids[0].clone(), t.clone()).await;
+    assert_eq!((sent.payout.exec, sent.attempts[0].ledger_seq), (ExecStatus::Sent, Some(7)));
+    let failed = get(ids[1].clone(), t.clone()).await;
+    assert_eq!(failed.payout.exec, ExecStatus::Failed);
+    assert_eq!(failed.attempts[0].error_code.as_deref(), Some("op_underfunded"));
+    let retried = get(ids[2].clone(), t.clone()).await;
+    assert_eq!(retried.payout.exec, ExecStatus::ReadyToSend);
+    assert_eq!(retried.attempts[0].error_code.as_deref(), Some("tx_timeout"));
+    assert_eq!(get(ids[4].clone(), other.clone()).await.payout.exec, ExecStatus::Sent);
+    let untouched = get(elsewhere, t.clone()).await;
+    assert_eq!((untouched.payout.exec, untouched.attempts[0].ledger_seq), (ExecStatus::ReadyToSend, None));
+    assert_eq!(store.held_payout(&t, &ids[3], lease).await.unwrap().unwrap().attempts, [earlier], "still held");
+    // Released: the retried payout is claimed again at its time, the settled ones never.
+    let again = store.claim_payouts(retry_at, 60_000, 10, Environment::Test).await.unwrap();
+    let again_ids: Vec<&str> = again.payouts.iter().map(|d| d.payout.id.as_str()).collect();
+    assert_eq!(again_ids, [ids[2].as_str()]);
+    let events = |tenant: Tenant| {
+        let store = store.clone();
+        async move {
+            let listed = store.list_events(&tenant, &Default::default()).await.unwrap().items;
+            let mut types: Vec<String> = listed.iter().map(|e| e.event_type.to_owned()).collect();
+            types.retain(|e| e != "payout.created");
+            types.sort();
+            types
+        }
+    };
+    assert_eq!(events(t.clone()).await, ["payout.completed", "payout.failed"]);
+    assert_eq!(events(other.clone()).await, ["payout.completed"]);
+});
+
+contract!(a_claim_gives_direct_payouts_room_beside_a_batch, |store| {
+    let t = tenant(&store).await;
+    let mut batch = Vec::new();
+    for _ in 0..10 {
+        let mut p = payout(ApprovalStatus::Approved, "key_a");
+        p.payout_type = PayoutType::Disbursement;
+        batch.push(store.create_payout(&t, &p, &as_given(&p, &["payout.created"]), &ev, None).await.unwrap());
+    }
+    // Approved after the whole batch, so due after every one of its payouts.
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    let direct = approved_payout(&store, &t).await.payout.id;
+    let claim = store.claim_payouts(Timestamp::now(), 60_000, 4, Environment::Test).await.unwrap();
+    let ids: Vec<&str> = claim.payouts.iter().map(|d| d.payout.id.as_str()).collect();
+    assert_eq!(ids.len(), 4);
+    assert!(ids.contains(&direct.as_str()), "the direct payout is not left behind the batch: {ids:?}");
+    assert_eq!(claim.payouts.iter().filter(|d| d.payout.payout_type == PayoutType::Disbursement).count(), 3);
+});
+
 contract!(a_late_unknown_never_hides_a_settled_attempt, |store| {
     let t = tenant(&store).await;
     let p = approved_payout(&store, &t).await;
@@ -248,13 +346,21 @@ contract!(the_sandbox_ledger_applies_each_hash_once, |store| {
     };
     let start = balance(store.clone(), t.clone()).await;
     let now = Timestamp::now();
-    let first = store.sandbox_submit(&t, "h1", "GDEST", "USDC", 500, Some("m"), now, 1000).await.unwrap();
+    let submit = |hash: &'static str, amount: i64, memo: Option<&'static str>| {
+        let (store, t) = (store.clone(), t.clone());
+        async move {
+            let payment =
+                SandboxPayment { tenant: &t, tx_hash: hash, destination: "GDEST", asset_code: "USDC", amount, memo };
+            store.sandbox_submit(&[payment], now, 1000).await.unwrap().remove(0)
+        }
+    };
+    let first = submit("h1", 500, Some("m")).await;
     let SandboxSubmit::Accepted { ledger_seq, fresh: true, .. } = first else { panic!("{first:?}") };
-    let again = store.sandbox_submit(&t, "h1", "GDEST", "USDC", 500, Some("m"), now, 1000).await.unwrap();
+    let again = submit("h1", 500, Some("m")).await;
     assert!(matches!(again, SandboxSubmit::Accepted { ledger_seq: s, fresh: false, .. } if s == ledger_seq));
     assert_eq!(balance(store.clone(), t.clone()).await, start - 500, "paid once");
     assert_eq!(store.sandbox_transaction_seq("h1").await.unwrap(), Some(ledger_seq));
-    let too_much = store.sandbox_submit(&t, "h2", "GDEST", "USDC", start, None, now, 1000).await.unwrap();
+    let too_much = submit("h2", start, None).await;
     assert!(matches!(too_much, SandboxSubmit::Refused { code: "op_underfunded", .. }));
     let after = store.sandbox_top_up(&t, "USDC", 1_000, None).await.unwrap();
     assert!(after.contains(&("USDC".to_owned(), start - 500 + 1_000)), "{after:?}");
@@ -265,6 +371,49 @@ contract!(the_sandbox_ledger_applies_each_hash_once, |store| {
         "a balance never passes the maximum"
     );
     assert_eq!(balance(store.clone(), t.clone()).await, start - 500 + 1_000, "and a refused top-up adds nothing");
+});
+
+contract!(one_sandbox_submission_applies_many_payments_in_order, |store| {
+    let (a, b) = (tenant(&store).await, tenant(&store).await);
+    let usdc = |balances: Vec<(String, i64)>| balances.into_iter().find(|(code, _)| code == "USDC").unwrap().1;
+    let start = usdc(store.sandbox_balances(&a).await.unwrap());
+    let pay = |tenant, tx_hash, amount| SandboxPayment {
+        tenant,
+        tx_hash,
+        destination: "GDEST",
+        asset_code: "USDC",
+        amount,
+        memo: None,
+    };
+    let now = Timestamp::now();
+    store.sandbox_submit(&[pay(&a, "seen", 100)], now, 1000).await.unwrap();
+    let payments = [
+        pay(&a, "m1", start - 300),
+        pay(&a, "m2", 250),         // 200 left after the 100 paid before and m1: refused
+        pay(&b, "m3", 250),         // another account: its own balance
+        pay(&a, "m1", start - 300), // twice in one submission: applied once
+        pay(&a, "seen", 100),       // applied before: its original ledger, nothing moves
+        pay(&a, "m4", 200),
+    ];
+    let answers = store.sandbox_submit(&payments, now.plus_millis(2_000), 1000).await.unwrap();
+    let accepted = |i: usize| match &answers[i] {
+        SandboxSubmit::Accepted { ledger_seq, fresh, .. } => (*ledger_seq, *fresh),
+        other => panic!("payment {i}: {other:?}"),
+    };
+    let (seq, fresh) = accepted(0);
+    assert!(fresh);
+    assert!(matches!(&answers[1], SandboxSubmit::Refused { code: "op_underfunded", .. }), "{answers:?}");
+    assert_eq!(accepted(2), (seq, true));
+    assert_eq!(accepted(3), (seq, false), "{answers:?}");
+    let (seen_seq, seen_fresh) = accepted(4);
+    assert!(seen_seq < seq && !seen_fresh, "{answers:?}");
+    assert_eq!(accepted(5), (seq, true));
+    assert_eq!(usdc(store.sandbox_balances(&a).await.unwrap()), start - 100 - (start - 300) - 200);
+    assert_eq!(usdc(store.sandbox_balances(&b).await.unwrap()), start - 250);
+    for hash in ["m1", "m3", "m4"] {
+        assert_eq!(store.sandbox_transaction_seq(hash).await.unwrap(), Some(seq), "{hash}");
+    }
+    assert_eq!(store.sandbox_transaction_seq("m2").await.unwrap(), None, "a refused payment is not on the ledger");
 });
 
 contract!(a_payout_claims_its_idempotency_key_in_its_own_transaction, |store| {
@@ -328,7 +477,15 @@ contract!(sandbox_ledgers_close_on_a_clock, |store| {
     let submit = |hash: &'static str, at: Timestamp| {
         let (store, t) = (store.clone(), t.clone());
         async move {
-            match store.sandbox_submit(&t, hash, "GDEST", "USDC", 1, None, at, 1000).await.unwrap() {
+            let payment = SandboxPayment {
+                tenant: &t,
+                tx_hash: hash,
+                destination: "GDEST",
+                asset_code: "USDC",
+                amount: 1,
+                memo: None,
+            };
+            match store.sandbox_submit(&[payment], at, 1000).await.unwrap().remove(0) {
                 SandboxSubmit::Accepted { ledger_seq, closes_at, .. } => (ledger_seq, closes_at.as_millis()),
                 other => panic!("{other:?}"),
             }

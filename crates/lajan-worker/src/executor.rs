@@ -8,21 +8,27 @@
 
 use crate::Workers;
 use futures::{StreamExt, TryStreamExt};
-use lajan_domain::payout::{AttemptResult, PayoutDetail, latest_per_transaction};
+use lajan_domain::payout::{Attempt, AttemptResult, PayoutDetail, latest_per_transaction};
 use lajan_domain::{Environment, Tenant, Timestamp};
 use lajan_ledger::ledger::OUTCOME_UNKNOWN;
-use lajan_ledger::{Fate, Ledger, LedgerFault, Previous, RetryPolicy, Transaction, Tries};
+use lajan_ledger::{Fate, Ledger, LedgerFault, Previous, RetryPolicy, Submission, Transaction, Tries};
 use lajan_services::error::error_chain;
 use lajan_services::events::payout_event;
 use lajan_services::failpoint;
 use lajan_store::StoreResult;
+use lajan_store::payouts::{Claimed, FirstAttempt, Outcome};
+use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Sandbox payouts claimed per executor step. They are all in flight at once (they share the
-/// open ledger and wait for its close together), so this bounds sandbox payouts per ledger.
+/// Sandbox payouts one claim takes. Their first transactions are stored, submitted and recorded
+/// together, a few statements each.
 pub const PAYOUT_BATCH: usize = 500;
+
+/// Sandbox claims in flight at once: while some wait for their ledger to close, the next are
+/// claimed and submitted.
+const SANDBOX_CLAIMS_IN_FLIGHT: usize = 8;
 
 /// Delays before resubmitting a payout after a transient failure (timeout, network).
 const PAYOUT_RETRY_SECS: [i64; 5] = [5, 30, 120, 600, 3600];
@@ -35,22 +41,18 @@ const NOT_BUILT: &str = "tx_not_built";
 const UNAVAILABLE_RETRY_MS: i64 = 30_000;
 
 impl Workers {
-    /// The executor's step: claims the due sandbox payouts and pays them side by side, then the
-    /// live ones one at a time, each claimed just before it starts (they take the distribution
-    /// account's sequence in turn, so a worker that dies holds one, not all), for at most half a
-    /// lease. Returns how many payouts it claimed.
+    /// The executor's step: pays the due sandbox payouts claim after claim (each claim's payouts
+    /// side by side, several claims in flight while earlier ones wait for their ledger to close),
+    /// then the live ones one at a time, each claimed just before it starts (they take the
+    /// distribution account's sequence in turn, so a worker that dies holds one, not all), for at
+    /// most half a lease. Returns how many payouts it claimed.
     pub async fn execute_payouts_once(&self, now: Timestamp) -> StoreResult<usize> {
         let store = &self.services.store;
         let started = Instant::now();
         let lease_ms = self.config.payout_lease_ms;
-        let batch = i64::try_from(PAYOUT_BATCH).unwrap_or(i64::MAX);
-        let sandbox = store.claim_payouts(now, lease_ms, batch, Environment::Test).await?;
-        let width = self.services.ledgers.sandbox.parallelism().max(1);
-        let steps: Vec<_> = sandbox.payouts.iter().map(|d| Box::pin(self.execute_claimed(&sandbox.lease, d))).collect();
-        let all = futures::stream::iter(steps).buffer_unordered(width).try_collect::<Vec<()>>();
-        self.renewing(&sandbox.lease, now, started, all).await?;
-        let mut moved = sandbox.payouts;
         let budget = Duration::from_millis(u64::try_from(lease_ms / 2).unwrap_or(60_000));
+        let sandbox = self.execute_sandbox(now, started, budget).await?;
+        let mut moved: Vec<PayoutDetail> = Vec::new();
         while started.elapsed() < budget {
             let claim = store.claim_payouts(now, lease_ms, 1, Environment::Live).await?;
             let Some(d) = claim.payouts.into_iter().next() else { break };
@@ -62,19 +64,162 @@ impl Workers {
             self.renewing(&claim.lease, now, started, self.execute_claimed(&claim.lease, &d)).await?;
             moved.push(d);
         }
-        // The disbursements whose payouts moved take the status those now add up to.
+        self.roll_up(&moved).await?;
+        Ok(sandbox + moved.len())
+    }
+
+    /// Claims and pays sandbox payouts until a claim comes back short or the budget is spent,
+    /// with up to [`SANDBOX_CLAIMS_IN_FLIGHT`] claims at once: the ledger close bounds each
+    /// payout's latency, not how many are paid per second. Returns how many it claimed.
+    async fn execute_sandbox(&self, now: Timestamp, started: Instant, budget: Duration) -> StoreResult<usize> {
+        let store = &self.services.store;
+        let lease_ms = self.config.payout_lease_ms;
+        let batch = i64::try_from(PAYOUT_BATCH).unwrap_or(i64::MAX);
+        let mut in_flight = futures::stream::FuturesUnordered::new();
+        let (mut claimed, mut more, mut failed) = (0, true, None);
+        loop {
+            while more && in_flight.len() < SANDBOX_CLAIMS_IN_FLIGHT && (claimed == 0 || started.elapsed() < budget) {
+                // Time moves on within the step (an injected `now` moves with it).
+                let at = now.plus_millis(i64::try_from(started.elapsed().as_millis()).unwrap_or(0));
+                let claim = match store.claim_payouts(at, lease_ms, batch, Environment::Test).await {
+                    Ok(claim) => claim,
+                    Err(e) => {
+                        failed = Some(e);
+                        more = false;
+                        break;
+                    }
+                };
+                more = claim.payouts.len() == PAYOUT_BATCH;
+                if claim.payouts.is_empty() {
+                    break;
+                }
+                claimed += claim.payouts.len();
+                in_flight.push(async move {
+                    let lease = claim.lease.clone();
+                    self.renewing(&lease, at, Instant::now(), self.execute_sandbox_claim(&claim)).await
+                });
+            }
+            // What is in flight always finishes, even after an error: nothing is left leased.
+            match in_flight.next().await {
+                Some(Err(e)) => {
+                    more = false;
+                    failed.get_or_insert(e);
+                }
+                Some(Ok(())) => {}
+                None => break,
+            }
+        }
+        failed.map_or(Ok(claimed), Err)
+    }
+
+    /// Pays one claim of sandbox payouts: first transactions together, a payout with attempts
+    /// (resumed after a crash, retried) on its own from them; then rolls up their disbursements.
+    async fn execute_sandbox_claim(&self, claim: &Claimed) -> StoreResult<()> {
+        let lease = &claim.lease;
+        let (first, resumed): (Vec<&PayoutDetail>, Vec<&PayoutDetail>) =
+            claim.payouts.iter().partition(|d| d.attempts.is_empty());
+        let width = self.services.ledgers.sandbox.parallelism().max(1);
+        let steps: Vec<_> = resumed.into_iter().map(|d| Box::pin(self.execute_claimed(lease, d))).collect();
+        let one_by_one = futures::stream::iter(steps).buffer_unordered(width).try_collect::<Vec<()>>();
+        let (together, one_by_one) = futures::join!(self.execute_first_transactions(lease, &first), one_by_one);
+        together?;
+        one_by_one?;
+        self.roll_up(&claim.payouts).await
+    }
+
+    /// The first transaction of each of `payouts` (held by `lease`), built, stored, submitted and
+    /// recorded together: one store transaction for the attempts, one submission, one for the
+    /// outcomes and their events. The exactly-once rules are those of [`Workers::execute_claimed`]:
+    /// stored before submitted, and a crash in between leaves attempts it resumes.
+    async fn execute_first_transactions(&self, lease: &str, payouts: &[&PayoutDetail]) -> StoreResult<()> {
+        let store = &self.services.store;
+        let ledger = &self.services.ledgers.sandbox;
+        let mut built = Vec::with_capacity(payouts.len());
+        for d in payouts {
+            match ledger.build(d, None).await {
+                Ok(tx) => built.push((*d, tx)),
+                // Nothing was signed: on its own, it is failed or held with its reason.
+                Err(_) => self.execute_claimed(lease, d).await?,
+            }
+        }
+        let first: Vec<FirstAttempt> = built
+            .iter()
+            .map(|(d, tx)| FirstAttempt {
+                payout_id: d.payout.id.clone(),
+                tx_hash: tx.hash.clone(),
+                envelope: tx.envelope.clone(),
+            })
+            .collect();
+        let mut started: HashMap<String, Attempt> =
+            store.start_first_attempts(lease, &first, Timestamp::now()).await?.into_iter().collect();
+        let stored: Vec<(&PayoutDetail, Transaction, Attempt)> = built
+            .into_iter()
+            .filter_map(|(d, tx)| started.remove(&d.payout.id).map(|attempt| (d, tx, attempt)))
+            .collect();
+        if stored.is_empty() {
+            return Ok(());
+        }
+        failpoint::hit("payout.after_store").await;
+        let submissions: Vec<Submission<'_>> = stored
+            .iter()
+            .map(|(d, tx, attempt)| Submission {
+                payout: d,
+                tx,
+                resubmission: false,
+                tries: Tries { built: attempt.attempt_number - d.attempts_before_retry, sends: attempt.submissions },
+            })
+            .collect();
+        let retry = self.retry_policy();
+        let results = match ledger.submit_many(&submissions, &retry).await {
+            Ok(results) => results,
+            Err(LedgerFault::Store(e)) => return Err(e),
+            Err(LedgerFault::Unavailable(reason) | LedgerFault::Invalid(reason)) => {
+                let unknown = unknown_outcome(&reason, &retry, 1);
+                vec![unknown; stored.len()]
+            }
+        };
+        failpoint::hit("payout.after_submit").await;
+        failpoint::hit("payout.before_record").await;
+        let outcomes: Vec<Outcome> = stored
+            .iter()
+            .zip(results)
+            .map(|((d, _, attempt), result)| Outcome {
+                payout_id: d.payout.id.clone(),
+                attempt_id: attempt.id.clone(),
+                result,
+            })
+            .collect();
+        let now = Timestamp::now();
+        let not_held = store.finish_attempts(lease, &outcomes, now, &payout_event).await?;
+        // A claim another executor took meanwhile: each outcome is still a fact to record.
+        for o in outcomes.iter().filter(|o| not_held.contains(&o.payout_id)) {
+            if let Some((d, _, _)) = stored.iter().find(|(d, _, _)| d.payout.id == o.payout_id) {
+                store
+                    .finish_attempt(&d.tenant, &o.payout_id, &o.attempt_id, lease, &o.result, now, &payout_event)
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The disbursements whose payouts moved take the status those now add up to.
+    async fn roll_up(&self, moved: &[PayoutDetail]) -> StoreResult<()> {
         let mut batches: Vec<(Tenant, String)> = Vec::new();
-        for d in &moved {
+        for d in moved {
             if let Some(id) = &d.payout.disbursement_id
                 && !batches.iter().any(|(_, seen)| seen == id)
             {
                 batches.push((d.tenant.clone(), id.clone()));
             }
         }
-        if !batches.is_empty() {
-            self.services.roll_up_disbursements(Some(batches)).await?;
+        if batches.is_empty() {
+            return Ok(());
         }
-        Ok(moved.len())
+        self.services.roll_up_disbursements(Some(batches)).await.map(drop)
+    }
+
+    fn retry_policy(&self) -> RetryPolicy<'static> {
+        RetryPolicy { max_attempts: self.config.payout_max_attempts, delays_secs: &PAYOUT_RETRY_SECS }
     }
 
     /// Pays one payout while `lease` holds it: resumes its unsettled transaction, or builds a new
@@ -110,7 +255,7 @@ impl Workers {
             return Ok(());
         };
         failpoint::hit("payout.after_store").await;
-        let retry = RetryPolicy { max_attempts: self.config.payout_max_attempts, delays_secs: &PAYOUT_RETRY_SECS };
+        let retry = self.retry_policy();
         let tries = Tries { built: attempt.attempt_number - d.attempts_before_retry, sends: attempt.submissions };
         let result = submit(ledger, &d, &tx, resume.is_some(), tries, &retry).await?;
         failpoint::hit("payout.after_submit").await;
@@ -179,22 +324,25 @@ impl Workers {
 
     /// Runs `work` while renewing `lease` every quarter lease: a payout is never taken from an
     /// executor still working on it, however long the network takes to answer, and one whose
-    /// executor died is free a lease later.
+    /// executor died is free a lease later. The renewal is polled beside the work, never instead
+    /// of it: on SQLite both need the one writer, and a renewal awaited while the work held the
+    /// writer mid-transaction would wait for it forever (until the pool's acquire timeout).
     async fn renewing<T>(&self, lease: &str, now: Timestamp, started: Instant, work: impl Future<Output = T>) -> T {
         let lease_ms = self.config.payout_lease_ms;
         let every = Duration::from_millis(u64::try_from(lease_ms / 4).unwrap_or(1).max(1));
-        let mut work = std::pin::pin!(work);
-        loop {
-            tokio::select! {
-                done = &mut work => return done,
-                () = tokio::time::sleep(every) => {
-                    let elapsed = i64::try_from(started.elapsed().as_millis()).unwrap_or(lease_ms);
-                    let until = now.plus_millis(elapsed.saturating_add(lease_ms));
-                    if let Err(e) = self.services.store.renew_lease(lease, until).await {
-                        tracing::warn!(error = %error_chain(&e), "a payout lease could not be renewed");
-                    }
+        let renew = async {
+            loop {
+                tokio::time::sleep(every).await;
+                let elapsed = i64::try_from(started.elapsed().as_millis()).unwrap_or(lease_ms);
+                let until = now.plus_millis(elapsed.saturating_add(lease_ms));
+                if let Err(e) = self.services.store.renew_lease(lease, until).await {
+                    tracing::warn!(error = %error_chain(&e), "a payout lease could not be renewed");
                 }
             }
+        };
+        tokio::select! {
+            done = work => done,
+            never = renew => never,
         }
     }
 }
@@ -212,10 +360,18 @@ async fn submit(
     match ledger.submit(d, tx, resubmission, tries, retry).await {
         Ok(result) => Ok(result),
         Err(LedgerFault::Store(e)) => Err(e),
-        Err(LedgerFault::Unavailable(reason) | LedgerFault::Invalid(reason)) => Ok(AttemptResult::Retry {
-            code: OUTCOME_UNKNOWN.into(),
-            message: format!("{reason}; the same transaction will be resubmitted"),
-            retry_at: Timestamp::now().plus_millis(retry.delay_after(tries.sends) * 1000),
-        }),
+        Err(LedgerFault::Unavailable(reason) | LedgerFault::Invalid(reason)) => {
+            Ok(unknown_outcome(&reason, retry, tries.sends))
+        }
+    }
+}
+
+/// The answer of a ledger that could not say what happened to a submission: the same
+/// transaction is resubmitted after the wait for its `sends`th submission.
+fn unknown_outcome(reason: &str, retry: &RetryPolicy<'_>, sends: i64) -> AttemptResult {
+    AttemptResult::Retry {
+        code: OUTCOME_UNKNOWN.into(),
+        message: format!("{reason}; the same transaction will be resubmitted"),
+        retry_at: Timestamp::now().plus_millis(retry.delay_after(sends) * 1000),
     }
 }
