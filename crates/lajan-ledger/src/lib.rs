@@ -12,6 +12,7 @@ pub mod ledger;
 pub mod live;
 pub mod sandbox;
 pub mod stellar;
+pub mod stellar_decode;
 
 pub use ledger::{Fate, Ledger, LedgerFault, Ledgers, Previous, RetryPolicy, Submission, Transaction, Tries};
 pub use stellar::LedgerError;

@@ -193,6 +193,7 @@ impl Ledger for StellarLedger {
             &PaymentTx {
                 network_passphrase: &self.passphrase,
                 source_account: &self.distribution_account,
+                payment_source: None,
                 sequence: next,
                 base_fee: fee,
                 min_time: 0,
@@ -203,7 +204,7 @@ impl Ledger for StellarLedger {
                 amount_cents: p.asset_amount,
                 memo_text: p.memo.as_deref(),
             },
-            &self.secret,
+            &[&self.secret],
         )
         .map_err(|e| LedgerFault::Invalid(format!("cannot build the transaction: {e}")))?;
         Ok(Transaction { hash: signed.hash_hex, envelope: signed.envelope_xdr_base64 })

@@ -1,4 +1,5 @@
-//! Building and signing Stellar payment transactions, byte-for-byte like the official SDK.
+//! Building and signing Stellar payment transactions, byte-for-byte like the official SDK
+//! (reading them back is [`crate::stellar_decode`]).
 //!
 //! The shape follows the Python `stellar-sdk` `TransactionBuilder` (checked by `tests/sdk_parity.rs`):
 //! a v1 envelope (`ENVELOPE_TYPE_TX`) holding one payment operation with no operation-level source,
@@ -14,6 +15,8 @@ use stellar_xdr::{
     SignatureHint, StringM, TimeBounds, TimePoint, Transaction, TransactionEnvelope, TransactionExt,
     TransactionV1Envelope, Uint256, WriteXdr,
 };
+
+pub use crate::stellar_decode::{DecodedPayment, decode_payment};
 
 /// Passphrase of the public test network, for callers and tests that target it.
 pub const TESTNET_PASSPHRASE: &str = "Test SDF Network ; September 2015";
@@ -36,9 +39,14 @@ pub struct PaymentTx<'a> {
     /// e.g. [`TESTNET_PASSPHRASE`]; it is hashed into the signature, so a wrong one yields a
     /// transaction that is well-formed but rejected as `txBAD_AUTH`.
     pub network_passphrase: &'a str,
-    /// `G...` StrKey of the paying (distribution) account.
+    /// `G...` StrKey of the transaction's source: the account whose sequence number it takes
+    /// and that pays the fee (the distribution account, or a channel account).
     pub source_account: &'a str,
-    /// The sequence number to put in the transaction: the account's current sequence + 1.
+    /// `G...` StrKey of the account the payment comes from when it is not the transaction's
+    /// source (the distribution account, when a channel account is the source): the payment
+    /// operation's own source.
+    pub payment_source: Option<&'a str>,
+    /// The sequence number to put in the transaction: the source account's current sequence + 1.
     pub sequence: i64,
     /// Stroops per operation; the transaction fee is this times the number of operations (one).
     pub base_fee: u32,
@@ -76,6 +84,8 @@ pub enum LedgerError {
     // deliberately not part of this variant.
     #[error("the signing secret is not a valid Stellar secret seed StrKey (expected S...): {reason}")]
     InvalidSecretSeed { reason: String },
+    #[error("a transaction needs at least one signer")]
+    NoSigner,
     #[error("asset code {code:?} is invalid: expected \"XLM\" or 1 to 12 ASCII letters and digits")]
     InvalidAssetCode { code: String },
     #[error("asset {code} needs an issuer account")]
@@ -107,30 +117,34 @@ pub fn network_id(passphrase: &str) -> [u8; 32] {
     Sha256::digest(passphrase.as_bytes()).into()
 }
 
-/// Builds the payment transaction, signs it with `secret_seed` (an `S...` StrKey) and returns the
-/// envelope and hash exactly as the official SDK would produce them.
+/// Builds the payment transaction, signs it with each of `signers` (`S...` StrKeys; the
+/// source's, then the payment source's when it has one) and returns the envelope and hash
+/// exactly as the official SDK would produce them.
 ///
-/// The signer need not be the source account's master key (an account can have other signers), so
-/// the two are not required to match; the signature hint records which key signed.
-pub fn build_and_sign(tx: &PaymentTx, secret_seed: &SecretString) -> Result<SignedTx, LedgerError> {
+/// A signer need not be an account's master key (an account can have other signers), so they
+/// are not required to match the accounts; each signature's hint records which key signed.
+pub fn build_and_sign(tx: &PaymentTx, signers: &[&SecretString]) -> Result<SignedTx, LedgerError> {
     let transaction = build_transaction(tx)?;
-
-    // `PrivateKey` zeroizes itself on drop, and so does `SigningKey` (dalek's `zeroize` feature).
-    let seed = stellar_strkey::ed25519::PrivateKey::from_string(secret_seed.expose_secret())
-        .map_err(|e| LedgerError::InvalidSecretSeed { reason: e.to_string() })?;
-    let signing_key = SigningKey::from_bytes(&seed.0);
-    drop(seed);
-
+    if signers.is_empty() {
+        return Err(LedgerError::NoSigner);
+    }
     let hash = transaction_hash(&transaction, &network_id(tx.network_passphrase))?;
-    let signature = signing_key.sign(&hash).to_bytes();
-    let public_key = signing_key.verifying_key().to_bytes();
-    // The hint lets validators find the signer among the account's keys without trying them all.
-    let hint = SignatureHint(public_key[28..].try_into().expect("a 32-byte key has a 4-byte tail"));
-    let decorated = DecoratedSignature { hint, signature: Signature(signature.try_into().map_err(xdr_err)?) };
-
+    let mut signatures = Vec::with_capacity(signers.len());
+    for secret_seed in signers {
+        // `PrivateKey` zeroizes itself on drop, and so does `SigningKey` (dalek's `zeroize` feature).
+        let seed = stellar_strkey::ed25519::PrivateKey::from_string(secret_seed.expose_secret())
+            .map_err(|e| LedgerError::InvalidSecretSeed { reason: e.to_string() })?;
+        let signing_key = SigningKey::from_bytes(&seed.0);
+        drop(seed);
+        let signature = signing_key.sign(&hash).to_bytes();
+        let public_key = signing_key.verifying_key().to_bytes();
+        // The hint lets validators find the signer among the account's keys without trying them all.
+        let hint = SignatureHint(public_key[28..].try_into().expect("a 32-byte key has a 4-byte tail"));
+        signatures.push(DecoratedSignature { hint, signature: Signature(signature.try_into().map_err(xdr_err)?) });
+    }
     let envelope = TransactionEnvelope::Tx(TransactionV1Envelope {
         tx: transaction,
-        signatures: vec![decorated].try_into().map_err(xdr_err)?,
+        signatures: signatures.try_into().map_err(xdr_err)?,
     });
     let envelope_xdr_base64 = envelope.to_xdr_base64(Limits::none()).map_err(xdr_err)?;
     Ok(SignedTx { envelope_xdr_base64, hash_hex: lajan_domain::hex::encode(&hash) })
@@ -144,92 +158,6 @@ pub fn account_of_secret(secret_seed: &SecretString) -> Result<String, LedgerErr
     let public = SigningKey::from_bytes(&seed.0).verifying_key().to_bytes();
     drop(seed);
     Ok(stellar_strkey::ed25519::PublicKey(public).to_string().as_str().to_owned())
-}
-
-/// A single-payment envelope read back from its XDR: what a stored envelope says without
-/// trusting anything stored beside it (its `max_time` decides how long it may still land).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DecodedPayment {
-    pub hash_hex: String,
-    pub source_account: String,
-    pub sequence: i64,
-    /// The whole transaction's fee in stroops (one operation: its fee per operation).
-    pub fee: u32,
-    pub min_time: u64,
-    pub max_time: u64,
-    pub destination: String,
-    /// `"XLM"` for the native asset.
-    pub asset_code: String,
-    pub asset_issuer: Option<String>,
-    pub amount_stroops: i64,
-    pub memo_text: Option<String>,
-    /// Whether one of the signatures is the source account's master key over this network's hash.
-    pub signed_by_source: bool,
-}
-
-/// Decodes an envelope built by [`build_and_sign`] (a v1 envelope with one payment operation).
-pub fn decode_payment(envelope_xdr_base64: &str, network_passphrase: &str) -> Result<DecodedPayment, LedgerError> {
-    use stellar_xdr::ReadXdr;
-    let envelope =
-        TransactionEnvelope::from_xdr_base64(envelope_xdr_base64, Limits::len(64 * 1024)).map_err(xdr_err)?;
-    let TransactionEnvelope::Tx(TransactionV1Envelope { tx, signatures }) = envelope else {
-        return Err(LedgerError::Xdr("not a v1 transaction envelope".into()));
-    };
-    let [op] = tx.operations.as_slice() else {
-        return Err(LedgerError::Xdr("not a single-operation transaction".into()));
-    };
-    let OperationBody::Payment(payment) = &op.body else {
-        return Err(LedgerError::Xdr("the operation is not a payment".into()));
-    };
-    let key_of = |m: &MuxedAccount| match m {
-        MuxedAccount::Ed25519(Uint256(k)) => Ok(*k),
-        MuxedAccount::MuxedEd25519(_) => Err(LedgerError::Xdr("muxed accounts are not supported".into())),
-    };
-    let g = |k: [u8; 32]| stellar_strkey::ed25519::PublicKey(k).to_string().as_str().to_owned();
-    let source = key_of(&tx.source_account)?;
-    let (asset_code, asset_issuer) = match &payment.asset {
-        Asset::Native => ("XLM".to_owned(), None),
-        Asset::CreditAlphanum4(a) => (code_text(&a.asset_code.0), Some(issuer_text(&a.issuer))),
-        Asset::CreditAlphanum12(a) => (code_text(&a.asset_code.0), Some(issuer_text(&a.issuer))),
-    };
-    let (min_time, max_time) = match &tx.cond {
-        Preconditions::Time(TimeBounds { min_time, max_time }) => (min_time.0, max_time.0),
-        _ => (0, 0),
-    };
-    let memo_text = match &tx.memo {
-        Memo::Text(t) => Some(String::from_utf8_lossy(t.as_slice()).into_owned()),
-        _ => None,
-    };
-    let hash = transaction_hash(&tx, &network_id(network_passphrase))?;
-    let signed_by_source = ed25519_dalek::VerifyingKey::from_bytes(&source).is_ok_and(|key| {
-        signatures.iter().any(|s| {
-            ed25519_dalek::Signature::from_slice(s.signature.0.as_slice())
-                .is_ok_and(|sig| key.verify_strict(&hash, &sig).is_ok())
-        })
-    });
-    Ok(DecodedPayment {
-        hash_hex: lajan_domain::hex::encode(&hash),
-        source_account: g(source),
-        sequence: tx.seq_num.0,
-        fee: tx.fee,
-        min_time,
-        max_time,
-        destination: g(key_of(&payment.destination)?),
-        asset_code,
-        asset_issuer,
-        amount_stroops: payment.amount,
-        memo_text,
-        signed_by_source,
-    })
-}
-
-fn code_text(padded: &[u8]) -> String {
-    padded.iter().take_while(|b| **b != 0).map(|b| char::from(*b)).collect()
-}
-
-fn issuer_text(issuer: &AccountId) -> String {
-    let AccountId(PublicKey::PublicKeyTypeEd25519(Uint256(k))) = issuer;
-    stellar_strkey::ed25519::PublicKey(*k).to_string().as_str().to_owned()
 }
 
 /// Validates the inputs and assembles the unsigned XDR `Transaction`.
@@ -267,8 +195,12 @@ fn build_transaction(tx: &PaymentTx) -> Result<Transaction, LedgerError> {
         }
     };
 
+    let payment_source = match tx.payment_source {
+        Some(account) => Some(MuxedAccount::Ed25519(account_key("payment_source", account)?)),
+        None => None,
+    };
     let payment = Operation {
-        source_account: None,
+        source_account: payment_source,
         body: OperationBody::Payment(PaymentOp {
             destination: MuxedAccount::Ed25519(destination),
             asset,
@@ -292,7 +224,7 @@ fn build_transaction(tx: &PaymentTx) -> Result<Transaction, LedgerError> {
 
 /// sha256(network_id || ENVELOPE_TYPE_TX || XDR(tx)): the XDR of `TransactionSignaturePayload`
 /// for a v1 transaction, spelled out so the bytes being signed are visible here.
-fn transaction_hash(tx: &Transaction, network_id: &[u8; 32]) -> Result<[u8; 32], LedgerError> {
+pub(crate) fn transaction_hash(tx: &Transaction, network_id: &[u8; 32]) -> Result<[u8; 32], LedgerError> {
     let mut hasher = Sha256::new();
     hasher.update(network_id);
     hasher.update((EnvelopeType::Tx as i32).to_be_bytes());
@@ -335,7 +267,7 @@ fn asset(code: &str, issuer: Option<&str>) -> Result<Asset, LedgerError> {
     })
 }
 
-fn xdr_err(e: stellar_xdr::Error) -> LedgerError {
+pub(crate) fn xdr_err(e: stellar_xdr::Error) -> LedgerError {
     LedgerError::Xdr(e.to_string())
 }
 
@@ -357,6 +289,7 @@ mod tests {
         PaymentTx {
             network_passphrase: TESTNET_PASSPHRASE,
             source_account: source,
+            payment_source: None,
             sequence: 4_294_967_297,
             base_fee: 100,
             min_time: 1_700_000_000,
@@ -377,7 +310,7 @@ mod tests {
     }
 
     fn err(tx: PaymentTx, seed: &SecretString) -> LedgerError {
-        build_and_sign(&tx, seed).expect_err("expected an error")
+        build_and_sign(&tx, &[seed]).expect_err("expected an error")
     }
 
     #[test]
@@ -391,7 +324,7 @@ mod tests {
     #[test]
     fn envelope_round_trips_and_signature_verifies() {
         with(|tx, seed| {
-            let signed = build_and_sign(&tx, seed).unwrap();
+            let signed = build_and_sign(&tx, &[seed]).unwrap();
             let env = TransactionEnvelope::from_xdr_base64(&signed.envelope_xdr_base64, Limits::none()).unwrap();
             let TransactionEnvelope::Tx(v1) = env else { panic!("expected a v1 envelope") };
             // Our hand-built hash preimage must agree with the XDR crate's own definition.
@@ -412,7 +345,7 @@ mod tests {
     #[test]
     fn decode_reads_back_what_was_built() {
         with(|tx, seed| {
-            let signed = build_and_sign(&tx, seed).unwrap();
+            let signed = build_and_sign(&tx, &[seed]).unwrap();
             let d = decode_payment(&signed.envelope_xdr_base64, TESTNET_PASSPHRASE).unwrap();
             assert_eq!(d.hash_hex, signed.hash_hex);
             assert_eq!(d.source_account, tx.source_account);
@@ -421,7 +354,8 @@ mod tests {
             assert_eq!((d.asset_code.as_str(), d.asset_issuer.as_deref()), ("USDC", tx.asset_issuer));
             assert_eq!(d.amount_stroops, tx.amount_cents * STROOPS_PER_CENT);
             assert_eq!(d.memo_text.as_deref(), Some("invoice 42"));
-            assert!(d.signed_by_source);
+            assert!(d.signed_by_source && d.signed_by_payer);
+            assert_eq!(d.payer, tx.source_account, "without a payment source, the source pays");
             assert_eq!(account_of_secret(seed).unwrap(), tx.source_account);
             // Another network's hash: the same bytes are not validly signed there.
             let other = decode_payment(&signed.envelope_xdr_base64, PUBLIC_PASSPHRASE).unwrap();
@@ -429,6 +363,24 @@ mod tests {
             assert_ne!(other.hash_hex, signed.hash_hex);
         });
         assert!(decode_payment("AAAA", TESTNET_PASSPHRASE).is_err());
+    }
+
+    #[test]
+    fn a_channel_account_transaction_names_and_needs_both_signers() {
+        with(|tx, distribution| {
+            let (channel, channel_seed) = keypair(4);
+            let payer = tx.source_account;
+            let tx = PaymentTx { source_account: &channel, payment_source: Some(payer), ..tx };
+            let both = build_and_sign(&tx, &[&channel_seed, distribution]).unwrap();
+            let d = decode_payment(&both.envelope_xdr_base64, TESTNET_PASSPHRASE).unwrap();
+            assert_eq!((d.source_account.as_str(), d.payer.as_str()), (channel.as_str(), payer));
+            assert!(d.signed_by_source && d.signed_by_payer);
+            let channel_only = build_and_sign(&tx, &[&channel_seed]).unwrap();
+            let d = decode_payment(&channel_only.envelope_xdr_base64, TESTNET_PASSPHRASE).unwrap();
+            assert!(d.signed_by_source && !d.signed_by_payer);
+            assert_eq!(channel_only.hash_hex, both.hash_hex, "signatures are not part of the hash");
+            assert_eq!(build_and_sign(&tx, &[]).unwrap_err(), LedgerError::NoSigner);
+        });
     }
 
     #[test]
@@ -494,7 +446,7 @@ mod tests {
     fn memo_limit_is_28_utf8_bytes() {
         with(|tx, seed| {
             let ok = "a".repeat(28);
-            build_and_sign(&PaymentTx { memo_text: Some(&ok), ..tx.clone() }, seed).unwrap();
+            build_and_sign(&PaymentTx { memo_text: Some(&ok), ..tx.clone() }, &[seed]).unwrap();
             let long = "a".repeat(29);
             assert_eq!(
                 err(PaymentTx { memo_text: Some(&long), ..tx.clone() }, seed),
@@ -516,7 +468,7 @@ mod tests {
                 );
             }
             // i64::MAX stroops is 922337203685.4775807; 922337203685.47 is the largest cent amount.
-            build_and_sign(&PaymentTx { amount_cents: 92_233_720_368_547, ..tx.clone() }, seed).unwrap();
+            build_and_sign(&PaymentTx { amount_cents: 92_233_720_368_547, ..tx.clone() }, &[seed]).unwrap();
             let cents = 92_233_720_368_548;
             assert_eq!(err(PaymentTx { amount_cents: cents, ..tx }, seed), LedgerError::AmountTooLarge { cents });
         });
@@ -535,7 +487,7 @@ mod tests {
                 LedgerError::InvalidTimeBounds { min_time: 10, max_time: 5 }
             );
             // max_time 0 means unbounded, so any min_time goes with it.
-            build_and_sign(&PaymentTx { min_time: 10, max_time: 0, ..tx }, seed).unwrap();
+            build_and_sign(&PaymentTx { min_time: 10, max_time: 0, ..tx }, &[seed]).unwrap();
         });
     }
 

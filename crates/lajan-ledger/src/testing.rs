@@ -235,7 +235,9 @@ impl FakeStellar {
         if tx.sequence != current + 1 {
             return refuse("tx_bad_seq", &[]);
         }
-        if !tx.signed_by_source {
+        // The source signs for its sequence and fee, the payer (a channel's distribution
+        // account) for the payment.
+        if !tx.signed_by_source || !tx.signed_by_payer {
             return refuse("tx_bad_auth", &[]);
         }
         // From here the transaction is in a ledger: its sequence is used even if it fails.
@@ -259,7 +261,7 @@ impl FakeStellar {
             paging_token,
             ledger,
             tx_hash: tx.hash_hex.clone(),
-            from: tx.source_account,
+            from: tx.payer,
             to: tx.destination,
             asset_code: tx.asset_code,
             asset_issuer: tx.asset_issuer,

@@ -26,10 +26,13 @@ from stellar_sdk import Account, Asset, Keypair, TransactionBuilder
 
 results = []
 for c in json.load(sys.stdin):
-    kp = Keypair.from_secret(c["seed"])
-    # The S... StrKey was built in Rust: check it encodes the raw seed (without printing either).
-    if kp.public_key != Keypair.from_raw_ed25519_seed(bytes.fromhex(c["raw_seed_hex"])).public_key:
-        sys.exit("seed StrKey does not match the raw seed for case " + c["name"])
+    signers = []
+    for seed, raw_hex in zip(c["seeds"], c["raw_seeds_hex"]):
+        kp = Keypair.from_secret(seed)
+        # The S... StrKey was built in Rust: check it encodes the raw seed (without printing either).
+        if kp.public_key != Keypair.from_raw_ed25519_seed(bytes.fromhex(raw_hex)).public_key:
+            sys.exit("seed StrKey does not match the raw seed for case " + c["name"])
+        signers.append(kp)
     asset = Asset.native() if c["code"] == "XLM" else Asset(c["code"], c["issuer"])
     builder = TransactionBuilder(
         source_account=Account(c["source"], c["sequence"] - 1),
@@ -39,9 +42,12 @@ for c in json.load(sys.stdin):
     builder.add_time_bounds(c["min_time"], c["max_time"])
     if c["memo"] is not None:
         builder.add_text_memo(c["memo"])
-    builder.append_payment_op(destination=c["destination"], asset=asset, amount=c["amount"])
+    builder.append_payment_op(
+        destination=c["destination"], asset=asset, amount=c["amount"], source=c["payment_source"]
+    )
     envelope = builder.build()
-    envelope.sign(kp)
+    for kp in signers:
+        envelope.sign(kp)
     results.append({"name": c["name"], "xdr": envelope.to_xdr(), "hash": envelope.hash_hex()})
 json.dump({"version": stellar_sdk.__version__, "results": results}, sys.stdout)
 "#;
@@ -140,6 +146,9 @@ struct Case {
     code: &'static str,
     amount_cents: i64,
     memo: Option<&'static str>,
+    /// A channel account is the transaction's source and signs first; the distribution account
+    /// is the payment's source and signs second.
+    channel: bool,
 }
 
 fn cases() -> Vec<Case> {
@@ -153,6 +162,7 @@ fn cases() -> Vec<Case> {
         code: "XLM",
         amount_cents: 1,
         memo: None,
+        channel: false,
     };
     vec![
         Case { name: "xlm 0.01 no memo", ..base },
@@ -176,6 +186,15 @@ fn cases() -> Vec<Case> {
             sequence: i64::MAX,
             ..base
         },
+        Case {
+            name: "channel account source, two signers",
+            code: "USDC",
+            amount_cents: 2_500,
+            memo: Some("payout pyt_1"),
+            sequence: 8_589_934_593,
+            channel: true,
+            ..base
+        },
     ]
 }
 
@@ -189,16 +208,20 @@ fn matches_python_stellar_sdk() {
     let setup = setup_started.elapsed();
     let compare_started = Instant::now();
 
-    let (signer, dest, issuer) = (test_key(1), test_key(2), test_key(3));
+    let (signer, dest, issuer, channel) = (test_key(1), test_key(2), test_key(3), test_key(4));
     let cases = cases();
 
     let mut rust = Vec::new();
     let mut inputs = Vec::new();
     for c in &cases {
         let issuer = (c.code != "XLM").then_some(issuer.public.as_str());
+        let (source, payment_source) =
+            if c.channel { (&channel, Some(signer.public.as_str())) } else { (&signer, None) };
+        let signers: Vec<&TestKey> = if c.channel { vec![&channel, &signer] } else { vec![&signer] };
         let tx = PaymentTx {
             network_passphrase: c.passphrase,
-            source_account: &signer.public,
+            source_account: &source.public,
+            payment_source,
             sequence: c.sequence,
             base_fee: c.base_fee,
             min_time: c.min_time,
@@ -209,13 +232,15 @@ fn matches_python_stellar_sdk() {
             amount_cents: c.amount_cents,
             memo_text: c.memo,
         };
-        rust.push(build_and_sign(&tx, &signer.seed).unwrap_or_else(|e| panic!("case {:?}: {e}", c.name)));
+        let seeds: Vec<&SecretString> = signers.iter().map(|k| &k.seed).collect();
+        rust.push(build_and_sign(&tx, &seeds).unwrap_or_else(|e| panic!("case {:?}: {e}", c.name)));
         inputs.push(json!({
             "name": c.name,
-            "seed": signer.seed.expose_secret(),
-            "raw_seed_hex": hex(&signer.raw),
+            "seeds": signers.iter().map(|k| k.seed.expose_secret()).collect::<Vec<_>>(),
+            "raw_seeds_hex": signers.iter().map(|k| hex(&k.raw)).collect::<Vec<_>>(),
             "passphrase": c.passphrase,
-            "source": signer.public,
+            "source": source.public,
+            "payment_source": payment_source,
             "sequence": c.sequence,
             "base_fee": c.base_fee,
             "min_time": c.min_time,
