@@ -7,6 +7,8 @@
 //! it at most once), and a new one is built only once every earlier one is proven dead.
 
 use crate::Workers;
+use futures::future::BoxFuture;
+use futures::stream::FuturesUnordered;
 use futures::{StreamExt, TryStreamExt};
 use lajan_domain::payout::{Attempt, AttemptResult, PayoutDetail, latest_per_transaction};
 use lajan_domain::{Environment, Tenant, Timestamp};
@@ -21,14 +23,6 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// Sandbox payouts one claim takes. Their first transactions are stored, submitted and recorded
-/// together, a few statements each.
-pub const PAYOUT_BATCH: usize = 500;
-
-/// Sandbox claims in flight at once: while some wait for their ledger to close, the next are
-/// claimed and submitted.
-const SANDBOX_CLAIMS_IN_FLIGHT: usize = 8;
 
 /// Delays before resubmitting a payout after a transient failure (timeout, network).
 const PAYOUT_RETRY_SECS: [i64; 5] = [5, 30, 120, 600, 3600];
@@ -69,44 +63,60 @@ impl Workers {
     }
 
     /// Claims and pays sandbox payouts until a claim comes back short or the budget is spent,
-    /// with up to [`SANDBOX_CLAIMS_IN_FLIGHT`] claims at once: the ledger close bounds each
-    /// payout's latency, not how many are paid per second. Returns how many it claimed.
+    /// with up to `sandbox_claims_in_flight` claims being paid at once: the ledger close bounds
+    /// each payout's latency, not how many are paid per second. Returns how many it claimed.
+    ///
+    /// The next claim and the claims being paid are polled together, never one while the other
+    /// waits: on SQLite both need the one writer, which a claim being paid may hold mid-transaction.
     async fn execute_sandbox(&self, now: Timestamp, started: Instant, budget: Duration) -> StoreResult<usize> {
+        enum Step {
+            Claimed(Timestamp, StoreResult<Claimed>),
+            Paid(StoreResult<()>),
+        }
         let store = &self.services.store;
+        let (size, width) = (self.config.sandbox_claim_size.max(1), self.config.sandbox_claims_in_flight.max(1));
+        let limit = i64::try_from(size).unwrap_or(i64::MAX);
         let lease_ms = self.config.payout_lease_ms;
-        let batch = i64::try_from(PAYOUT_BATCH).unwrap_or(i64::MAX);
-        let mut in_flight = futures::stream::FuturesUnordered::new();
-        let (mut claimed, mut more, mut failed) = (0, true, None);
-        loop {
-            while more && in_flight.len() < SANDBOX_CLAIMS_IN_FLIGHT && (claimed == 0 || started.elapsed() < budget) {
-                // Time moves on within the step (an injected `now` moves with it).
-                let at = now.plus_millis(i64::try_from(started.elapsed().as_millis()).unwrap_or(0));
-                let claim = match store.claim_payouts(at, lease_ms, batch, Environment::Test).await {
-                    Ok(claim) => claim,
-                    Err(e) => {
-                        failed = Some(e);
-                        more = false;
-                        break;
+        let claim = |at: Timestamp| -> BoxFuture<'_, Step> {
+            Box::pin(
+                async move { Step::Claimed(at, store.claim_payouts(at, lease_ms, limit, Environment::Test).await) },
+            )
+        };
+        let mut steps: FuturesUnordered<BoxFuture<'_, Step>> = FuturesUnordered::new();
+        steps.push(claim(now));
+        // `full`: the last claim came back full, so more are probably due.
+        let (mut claimed, mut paying, mut claiming, mut full, mut failed) = (0, 0, true, false, None);
+        while let Some(step) = steps.next().await {
+            match step {
+                Step::Claimed(at, Ok(batch)) => {
+                    claiming = false;
+                    full = batch.payouts.len() == size;
+                    if !batch.payouts.is_empty() {
+                        claimed += batch.payouts.len();
+                        paying += 1;
+                        steps.push(Box::pin(async move {
+                            let lease = batch.lease.clone();
+                            Step::Paid(
+                                self.renewing(&lease, at, Instant::now(), self.execute_sandbox_claim(&batch)).await,
+                            )
+                        }));
                     }
-                };
-                more = claim.payouts.len() == PAYOUT_BATCH;
-                if claim.payouts.is_empty() {
-                    break;
                 }
-                claimed += claim.payouts.len();
-                in_flight.push(async move {
-                    let lease = claim.lease.clone();
-                    self.renewing(&lease, at, Instant::now(), self.execute_sandbox_claim(&claim)).await
-                });
-            }
-            // What is in flight always finishes, even after an error: nothing is left leased.
-            match in_flight.next().await {
-                Some(Err(e)) => {
-                    more = false;
+                Step::Claimed(_, Err(e)) => {
+                    claiming = false;
                     failed.get_or_insert(e);
                 }
-                Some(Ok(())) => {}
-                None => break,
+                Step::Paid(result) => {
+                    paying -= 1;
+                    if let Err(e) = result {
+                        failed.get_or_insert(e);
+                    }
+                }
+            }
+            if full && !claiming && failed.is_none() && paying < width && started.elapsed() < budget {
+                // Time moves on within the step (an injected `now` moves with it).
+                claiming = true;
+                steps.push(claim(now.plus_millis(i64::try_from(started.elapsed().as_millis()).unwrap_or(0))));
             }
         }
         failed.map_or(Ok(claimed), Err)

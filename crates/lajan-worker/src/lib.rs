@@ -77,6 +77,12 @@ pub struct WorkerConfig {
     pub sms: Option<SmsConfig>,
     /// The webhook dispatcher.
     pub webhooks: WebhookConfig,
+    /// Sandbox payouts one claim takes; their first transactions are stored, submitted and
+    /// recorded together, a few statements each.
+    pub sandbox_claim_size: usize,
+    /// Sandbox claims paid at once: while some wait for their ledger to close, the next are
+    /// claimed and submitted.
+    pub sandbox_claims_in_flight: usize,
 }
 
 impl Default for WorkerConfig {
@@ -88,6 +94,8 @@ impl Default for WorkerConfig {
             smtp: None,
             sms: None,
             webhooks: WebhookConfig::default(),
+            sandbox_claim_size: 500,
+            sandbox_claims_in_flight: 8,
         }
     }
 }
@@ -144,8 +152,8 @@ impl Workers {
                 w.deliver_messages_once(Timestamp::now()).await.map(drop)
             }),
             self.run(i.payouts, &stop, Wake::Payouts, |w| async move {
-                if w.execute_payouts_once(Timestamp::now()).await? >= executor::PAYOUT_BATCH {
-                    // A full batch: there is probably more, so go again at once.
+                if w.execute_payouts_once(Timestamp::now()).await? >= w.config.sandbox_claim_size {
+                    // A full claim or more: there is probably more, so go again at once.
                     w.services.nudges.payouts_due();
                 }
                 Ok(())

@@ -189,7 +189,15 @@ impl ServeConfig {
                 live_ledger,
                 ..ServiceConfig::default()
             },
-            workers: WorkerConfig { intervals, payout_max_attempts, payout_lease_ms, smtp, sms, webhooks },
+            workers: WorkerConfig {
+                intervals,
+                payout_max_attempts,
+                payout_lease_ms,
+                smtp,
+                sms,
+                webhooks,
+                ..WorkerConfig::default()
+            },
         })
     }
 }

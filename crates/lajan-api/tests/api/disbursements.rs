@@ -487,6 +487,34 @@ api_test!(an_idempotency_key_creates_one_disbursement, |app| {
     assert_eq!(get(app, "/v1/payouts?type=disbursement").await["pagination"]["total"], 1);
 });
 
+/// Small claims, a few paid at once: one step claims again and again while earlier claims are
+/// being paid (on SQLite a claim waiting for the writer that a claim being paid holds would
+/// stall both until the pool gave up).
+fn small_claims() -> crate::common::TestConfig {
+    let mut config = crate::common::test_config();
+    config.workers.sandbox_claim_size = 7;
+    config.workers.sandbox_claims_in_flight = 3;
+    config
+}
+
+api_test!(one_step_pays_claim_after_claim_while_earlier_claims_are_paid, small_claims(), |app| {
+    let d = create(app, json!({ "name": "Rolling", "assetCode": "USDC", "items": rows(150, 1.0) })).await;
+    let id = d["id"].as_str().unwrap();
+    act_ok(app, id, "submit").await;
+    act_ok(app, id, "approve").await;
+    let started = std::time::Instant::now();
+    assert_eq!(app.workers().execute_payouts_once(Timestamp::now()).await.unwrap(), 150);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "no claim waited out the pool: {:?}",
+        started.elapsed()
+    );
+    let done = get(app, &format!("/v1/disbursements/{id}")).await;
+    assert_eq!((done["status"].as_str(), done["counts"]["sent"].as_u64()), (Some("completed"), Some(150)));
+    let completed = get(app, "/v1/events?type=payout.completed&limit=1").await;
+    assert_eq!(completed["pagination"]["total"], 150, "one completion each");
+});
+
 api_test!(a_direct_payout_is_not_starved_by_a_big_batch, |app| {
     let d = create(app, json!({ "name": "Big", "assetCode": "USDC", "items": rows(1_500, 1.0) })).await;
     let id = d["id"].as_str().unwrap();
