@@ -4,6 +4,7 @@
 //! payouts until they are all sent; `disburse` times one disbursement of N CSV rows; `webhooks`
 //! times N webhook deliveries from commit to a local receiver's 2xx.
 
+mod channels;
 mod disburse;
 mod webhooks;
 
@@ -100,6 +101,17 @@ enum Command {
         #[arg(long, default_value_t = 600)]
         timeout_secs: u64,
     },
+    /// Pays `--payouts` live payouts through the executor against the fake Stellar network
+    /// (ledgers closing every `--close-ms`) with each channel count of `--channels`; prints
+    /// `channels payouts ledgers per_ledger seconds` for each.
+    Channels {
+        #[arg(long, value_delimiter = ',', default_value = "0,1,4,16")]
+        channels: Vec<u8>,
+        #[arg(long, default_value_t = 64)]
+        payouts: usize,
+        #[arg(long, default_value_t = 500)]
+        close_ms: u64,
+    },
     /// Subscribes a local receiver (and with `--dead`, an endpoint that never answers) to
     /// `payout.created`, submits a disbursement of `--events` rows, and prints deliveries per
     /// second from the submission to the receiver's last 2xx.
@@ -133,6 +145,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Disburse { base, key, items, timeout_secs } => {
             disburse::disburse(&base, &key, items, timeout_secs).await
         }
+        Command::Channels { channels, payouts, close_ms } => channels::channels(&channels, payouts, close_ms).await,
         Command::Webhooks { base, key, events, dead, timeout_secs } => {
             webhooks::webhooks(&base, &key, events, dead, timeout_secs).await
         }
@@ -286,7 +299,7 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
                     payout_type: PayoutType::Direct,
                     client_id: Some(clients[i % clients.len()].clone()),
                     wallet_account_id: WalletAddress::parse(WALLET).map_err(anyhow::Error::msg)?,
-                    asset_amount: 1_000 + (i as i64 % 50_000),
+                    asset_amount: bench_payout_cents(i),
                     asset_code: AssetCode::parse("USDC")?,
                     asset_issuer: lajan_ledger::sandbox::issuer("USDC")
                         .map(|issuer| WalletAddress::parse(&issuer))
@@ -307,7 +320,18 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
         })
         .await?;
     }
+    // The sandbox account opens with 1,000,000.00: enough for thousands of these payouts, not
+    // for every approved one the execution bench seeds, which must all be paid, not refused.
+    let approved_cents: i64 = (settled..n.payouts).map(bench_payout_cents).sum();
+    if approved_cents > 0 {
+        store.sandbox_top_up(&tenant, "USDC", approved_cents, None).await?;
+    }
     Ok(())
+}
+
+/// The amount of seeded payout `i`, in cents: 10.00 to 509.99.
+fn bench_payout_cents(i: usize) -> i64 {
+    1_000 + (i as i64 % 50_000)
 }
 
 /// Invoice `i`: two line items, half of them sent (the list target reads `status=sent`).

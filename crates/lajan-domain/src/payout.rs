@@ -222,6 +222,9 @@ pub struct Attempt {
     /// How many times its envelope was sent: an unknown outcome is resolved by sending the same
     /// envelope again, within the same attempt.
     pub submissions: i64,
+    /// The channel account whose sequence its transaction takes (the transaction's source)
+    /// when it is not the paying account: held by this attempt while it is unsettled.
+    pub channel_account: Option<String>,
 }
 
 impl Attempt {
@@ -356,6 +359,7 @@ mod tests {
             error_message: None,
             created_at: Timestamp::now(),
             submissions: 1,
+            channel_account: None,
         };
         let dead = attempt(None, Some("tx_bad_seq"));
         assert!(check_retry_safe(std::slice::from_ref(&dead)).is_ok());

@@ -77,14 +77,28 @@ pub type LedgerResult<T> = Result<T, LedgerFault>;
 #[async_trait]
 pub trait Ledger: Send + Sync {
     /// How many payouts may be in flight at once: sandbox payouts share a ledger and wait for its
-    /// close together; live ones each take the distribution account's next sequence number.
+    /// close together; live ones each take the next sequence number of their source (the
+    /// distribution account, or one channel account each).
     fn parallelism(&self) -> usize;
 
-    /// Builds and signs a new transaction paying `payout`. An error means nothing was signed.
+    /// The channel accounts payouts' transactions can take as their source (each its own
+    /// sequence numbers, the payment still from the paying account); none: the paying account
+    /// is the source of every transaction.
+    fn channels(&self) -> &[String] {
+        &[]
+    }
+
+    /// Builds and signs a new transaction paying `payout`, on `channel` (one of
+    /// [`Ledger::channels`], free for it) when given. An error means nothing was signed.
     /// `previous`: the payout's last transaction, already proven dead ([`Ledger::fate`]); where
-    /// the sequence it took is still unused, the new one takes it again, so even if the proof
-    /// were wrong the two could not both apply.
-    async fn build(&self, payout: &PayoutDetail, previous: Option<Previous<'_>>) -> LedgerResult<Transaction>;
+    /// the sequence it took is still unused (on the same source), the new one takes it again, so
+    /// even if the proof were wrong the two could not both apply.
+    async fn build(
+        &self,
+        payout: &PayoutDetail,
+        previous: Option<Previous<'_>>,
+        channel: Option<&str>,
+    ) -> LedgerResult<Transaction>;
 
     /// Whether a stored transaction (stored at `stored_at`) applied, can never apply, or may
     /// still apply.

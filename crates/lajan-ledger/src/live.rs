@@ -2,18 +2,21 @@
 //! signed with the distribution account's secret ([`crate::stellar`]), submitted so the payment
 //! lands at most once ([`crate::exactly_once::submit_exactly_once`]).
 //!
-//! A payout's transaction uses the distribution account's next sequence number, read from Horizon
-//! when the transaction is built. Two transactions built on the same sequence (two executors at
-//! once) cannot both land: the loser is refused with `tx_bad_seq`, nothing moves, and a new
-//! transaction is built for it. A transaction is only replaced once the network has settled that
-//! it was not applied (refused, or its `max_time` passed without it).
+//! A payout's transaction uses its source's next sequence number, read from Horizon when the
+//! transaction is built. The source is the distribution account, or with channel accounts
+//! configured one channel account per payout in flight (the payment operation's source stays the
+//! distribution account, and both sign), so payouts are not paid one per ledger. Two transactions
+//! built on the same sequence cannot both land: the loser is refused with `tx_bad_seq`, nothing
+//! moves, and a new transaction is built for it. A transaction is only replaced once the network
+//! has settled that it was not applied (refused, or its `max_time` passed without it).
 
 use crate::exactly_once::submit_exactly_once;
 use crate::horizon::{HorizonClient, HorizonError};
 use crate::ledger::{
     Fate, Ledger, LedgerFault, LedgerResult, OUTCOME_UNKNOWN, Previous, RetryPolicy, Transaction, Tries,
 };
-use crate::stellar::{PaymentTx, account_of_secret, build_and_sign, decode_payment};
+use crate::stellar::{PaymentTx, account_of_secret, build_and_sign};
+use crate::stellar_decode::decode_payment;
 use async_trait::async_trait;
 use lajan_domain::client::WalletAddress;
 use lajan_domain::payout::{AttemptResult, PayoutDetail};
@@ -41,6 +44,10 @@ pub struct LiveLedgerConfig {
     pub network_passphrase: String,
     /// The `S...` seed of the account payouts are paid from. Never logged.
     pub distribution_secret: SecretString,
+    /// The `S...` seeds of channel accounts (funded accounts whose only job is to be the source
+    /// of payout transactions); none: every transaction's source is the distribution account.
+    /// Never logged.
+    pub channel_secrets: Vec<SecretString>,
     /// The account customers pay into; the distribution account when unset.
     pub receiving_account: Option<String>,
     /// Stroops per operation (the network minimum is 100).
@@ -62,6 +69,9 @@ pub struct StellarLedger {
     passphrase: String,
     distribution_account: String,
     secret: SecretString,
+    /// Channel accounts, and their seeds by account.
+    channel_accounts: Vec<String>,
+    channel_secrets: std::collections::HashMap<String, SecretString>,
     receiving_account: String,
     base_fee: u32,
     max_fee: u32,
@@ -104,6 +114,24 @@ impl StellarLedger {
             setting: "the live distribution secret (LAJAN_LIVE_DISTRIBUTION_SECRET)",
             problem: e.to_string(),
         })?;
+        let mut channel_accounts = Vec::with_capacity(config.channel_secrets.len());
+        let mut channel_secrets = std::collections::HashMap::new();
+        for (i, secret) in config.channel_secrets.iter().enumerate() {
+            let account = account_of_secret(secret).map_err(|e| ConfigError {
+                setting: "the live channel secrets (LAJAN_LIVE_CHANNEL_SECRETS)",
+                problem: format!("channel {}: {e}", i + 1),
+            })?;
+            if account == distribution_account || channel_secrets.insert(account.clone(), secret.clone()).is_some() {
+                return Err(ConfigError {
+                    setting: "the live channel secrets (LAJAN_LIVE_CHANNEL_SECRETS)",
+                    problem: format!(
+                        "channel {} repeats an account ({account}): each channel is its own account",
+                        i + 1
+                    ),
+                });
+            }
+            channel_accounts.push(account);
+        }
         let receiving_account = config.receiving_account.clone().unwrap_or_else(|| distribution_account.clone());
         WalletAddress::parse(&receiving_account).map_err(|e| ConfigError {
             setting: "the live receiving account (LAJAN_LIVE_RECEIVING_ACCOUNT)",
@@ -119,6 +147,8 @@ impl StellarLedger {
             passphrase: config.network_passphrase.clone(),
             distribution_account,
             secret: config.distribution_secret.clone(),
+            channel_accounts,
+            channel_secrets,
             receiving_account,
             base_fee: config.base_fee,
             max_fee: config.max_fee.max(config.base_fee),
@@ -146,12 +176,12 @@ impl StellarLedger {
         Ok(())
     }
 
-    /// The distribution account's current sequence number.
-    async fn sequence(&self) -> LedgerResult<i64> {
+    /// An account's current sequence number (the distribution account's, or a channel's).
+    async fn sequence(&self, account: &str) -> LedgerResult<i64> {
         self.horizon
-            .account_sequence(&self.distribution_account)
+            .account_sequence(account)
             .await
-            .map_err(|e| LedgerFault::Unavailable(format!("cannot read the distribution account's sequence: {e}")))
+            .map_err(|e| LedgerFault::Unavailable(format!("cannot read the sequence of {account}: {e}")))
     }
 
     /// Where customers pay invoices: shown on live payment pages and watched for payments.
@@ -167,33 +197,56 @@ impl StellarLedger {
 
 #[async_trait]
 impl Ledger for StellarLedger {
+    /// One payout per channel account at a time; one in all without channels.
     fn parallelism(&self) -> usize {
-        1
+        self.channel_accounts.len().max(1)
     }
 
-    /// Fails without side effects when Horizon cannot confirm its network or give the account's
+    fn channels(&self) -> &[String] {
+        &self.channel_accounts
+    }
+
+    /// Fails without side effects when Horizon cannot confirm its network or give the source's
     /// sequence (try later) or the payout cannot be expressed as a Stellar payment (never).
-    async fn build(&self, d: &PayoutDetail, previous: Option<Previous<'_>>) -> LedgerResult<Transaction> {
+    async fn build(
+        &self,
+        d: &PayoutDetail,
+        previous: Option<Previous<'_>>,
+        channel: Option<&str>,
+    ) -> LedgerResult<Transaction> {
         let p = &d.payout;
         let unavailable = LedgerFault::Unavailable;
         if !self.network_confirmed.load(Ordering::Acquire) {
             self.check_network().await.map_err(|e| unavailable(e.to_string()))?;
         }
-        let sequence = self.sequence().await?;
-        let next = sequence.checked_add(1).ok_or_else(|| {
-            LedgerFault::Invalid("the distribution account's sequence number is exhausted".to_owned())
-        })?;
-        // The previous transaction's sequence while no transaction has used it: at most one of
-        // the two can ever apply.
+        let channel =
+            match channel {
+                None => None,
+                Some(account) => Some(self.channel_secrets.get_key_value(account).ok_or_else(|| {
+                    LedgerFault::Unavailable(format!("{account} is not a configured channel account"))
+                })?),
+            };
+        let source = channel.map_or(self.distribution_account.as_str(), |(account, _)| account.as_str());
+        let sequence = self.sequence(source).await?;
+        let next = sequence
+            .checked_add(1)
+            .ok_or_else(|| LedgerFault::Invalid(format!("the sequence number of {source} is exhausted")))?;
+        // The previous transaction's sequence while no transaction has used it (on the same
+        // source): at most one of the two can ever apply.
         let decoded = previous.and_then(|p| decode_payment(&p.tx.envelope, &self.passphrase).ok());
-        let next = decoded.as_ref().map(|d| d.sequence).filter(|&taken| taken > sequence).unwrap_or(next);
+        let reused = decoded.as_ref().filter(|d| d.source_account == source).map(|d| d.sequence);
+        let next = reused.filter(|&taken| taken > sequence).unwrap_or(next);
         let refused_fee = previous.is_some_and(|p| p.error_code == Some("tx_insufficient_fee"));
         let fee = next_fee(self.base_fee, self.max_fee, decoded.map(|d| d.fee), refused_fee);
+        let signers: Vec<&SecretString> = match channel {
+            Some((_, channel_secret)) => vec![channel_secret, &self.secret],
+            None => vec![&self.secret],
+        };
         let signed = build_and_sign(
             &PaymentTx {
                 network_passphrase: &self.passphrase,
-                source_account: &self.distribution_account,
-                payment_source: None,
+                source_account: source,
+                payment_source: channel.map(|_| self.distribution_account.as_str()),
                 sequence: next,
                 base_fee: fee,
                 min_time: 0,
@@ -204,7 +257,7 @@ impl Ledger for StellarLedger {
                 amount_cents: p.asset_amount,
                 memo_text: p.memo.as_deref(),
             },
-            &[&self.secret],
+            &signers,
         )
         .map_err(|e| LedgerFault::Invalid(format!("cannot build the transaction: {e}")))?;
         Ok(Transaction { hash: signed.hash_hex, envelope: signed.envelope_xdr_base64 })
@@ -254,7 +307,7 @@ impl Ledger for StellarLedger {
         })
     }
 
-    /// The account's sequence and Horizon's latest ledger are read before the hash is looked
+    /// The source's sequence and Horizon's latest ledger are read before the hash is looked
     /// up: Horizon ingests ledgers in order, so a lookup after them sees every ledger they saw,
     /// and a transaction whose sequence was used (or whose `max_time` passed) and whose hash is
     /// not there never applied and never will.
@@ -267,7 +320,7 @@ impl Ledger for StellarLedger {
             return Ok(Fate::Dead);
         };
         let unavailable = |what: &str, e: HorizonError| LedgerFault::Unavailable(format!("cannot read {what}: {e}"));
-        let sequence = self.sequence().await?;
+        let sequence = self.sequence(&decoded.source_account).await?;
         let root = self.horizon.root().await.map_err(|e| unavailable("Horizon's root resource", e))?;
         let closed = root.latest_closed_at;
         if let Some(ledger_seq) = self.lookup(&decoded.hash_hex).await? {

@@ -102,7 +102,12 @@ impl Ledger for SandboxLedger {
     }
 
     /// The nonce makes a retried payout a new transaction; resubmissions reuse the stored one.
-    async fn build(&self, d: &PayoutDetail, _previous: Option<Previous<'_>>) -> LedgerResult<Transaction> {
+    async fn build(
+        &self,
+        d: &PayoutDetail,
+        _previous: Option<Previous<'_>>,
+        _channel: Option<&str>,
+    ) -> LedgerResult<Transaction> {
         let p = &d.payout;
         let envelope = serde_json::json!({
             "network": "lajan-sandbox",

@@ -16,8 +16,6 @@ use stellar_xdr::{
     TransactionV1Envelope, Uint256, WriteXdr,
 };
 
-pub use crate::stellar_decode::{DecodedPayment, decode_payment};
-
 /// Passphrase of the public test network, for callers and tests that target it.
 pub const TESTNET_PASSPHRASE: &str = "Test SDF Network ; September 2015";
 /// Passphrase of the public main network.
@@ -274,6 +272,7 @@ pub(crate) fn xdr_err(e: stellar_xdr::Error) -> LedgerError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stellar_decode::decode_payment;
     use stellar_xdr::ReadXdr;
 
     // Throwaway keys derived from fixed bytes; they hold nothing on any network.

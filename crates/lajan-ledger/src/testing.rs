@@ -7,7 +7,7 @@
 //! consuming their sequence, time bounds, and the payments each account received. Tests can make
 //! the next submissions time out (504), with or without the transaction landing behind the timeout.
 
-use crate::stellar::decode_payment;
+use crate::stellar_decode::decode_payment;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
@@ -43,9 +43,15 @@ struct Network {
     /// The next `n` submissions answer 504; `land` says whether they are applied anyway.
     timeouts: u32,
     land_behind_timeout: bool,
-    /// The next submission waits for this to be notified before it answers 504 (applied first
-    /// when the flag says so): an answer that arrives after its executor's lease.
-    stall: Option<(Arc<tokio::sync::Notify>, bool)>,
+    /// The next `n` submissions wait for this to be notified before they answer 504 (applied
+    /// first when the flag says so): answers that arrive after their executor's lease, or never.
+    stall: Option<(Arc<tokio::sync::Notify>, bool, u32)>,
+    /// While set, ledgers close on this clock (milliseconds): a submission waits in the open
+    /// ledger and is applied and answered when it closes, one transaction per source account
+    /// per ledger (a second waits for the next), as stellar-core's queue takes them.
+    close_every_ms: Option<u64>,
+    /// The open ledger's transactions.
+    open: Vec<Queued>,
     /// The next `n` submissions are refused with this transaction code, applying nothing.
     refusals: Option<(u32, String)>,
     /// While set, every submission meets a fault drawn from this generator (see [`Fault`]).
@@ -61,11 +67,17 @@ struct Network {
     balances: BTreeMap<(String, String, Option<String>), i64>,
 }
 
+/// A transaction waiting in the open ledger: its source account, its envelope, and where to
+/// answer when the ledger closes.
+type Queued = (String, String, tokio::sync::oneshot::Sender<(StatusCode, Value)>);
+
 /// The fake network and the Horizon URL it answers on.
 pub struct FakeStellar {
     passphrase: String,
     url: String,
     network: Mutex<Network>,
+    /// Notified when a ledger closes (with ledgers on a clock).
+    closed: tokio::sync::Notify,
 }
 
 impl FakeStellar {
@@ -77,6 +89,7 @@ impl FakeStellar {
             passphrase: passphrase.to_owned(),
             url,
             network: Mutex::new(Network { ledger: 1000, elder: (1, 1_577_836_800), ..Network::default() }),
+            closed: tokio::sync::Notify::new(),
         });
         let router = Router::new()
             .route("/", get(root))
@@ -128,9 +141,48 @@ impl FakeStellar {
     /// The next submission is received (and applied first with `land`), then its answer, a 504,
     /// waits until the returned handle is notified.
     pub fn stall_next_submission(&self, land: bool) -> Arc<tokio::sync::Notify> {
+        self.stall_submissions(1, land)
+    }
+
+    /// [`FakeStellar::stall_next_submission`] for the next `n` submissions.
+    pub fn stall_submissions(&self, n: u32, land: bool) -> Arc<tokio::sync::Notify> {
         let release = Arc::new(tokio::sync::Notify::new());
-        self.net().stall = Some((release.clone(), land));
+        self.net().stall = Some((release.clone(), land, n));
         release
+    }
+
+    /// From now on ledgers close every `ms` (see `Network::close_every_ms`); before, every
+    /// submission closes a ledger of its own at once.
+    pub fn close_ledgers_every(self: &Arc<Self>, ms: u64) {
+        self.net().close_every_ms = Some(ms);
+        let fake = Arc::downgrade(self);
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+                let Some(fake) = fake.upgrade() else { return };
+                fake.close_ledger();
+            }
+        });
+    }
+
+    /// Closes the open ledger: applies its transactions in one ledger and answers them.
+    fn close_ledger(&self) {
+        let mut net = self.net();
+        let queued = std::mem::take(&mut net.open);
+        if !queued.is_empty() {
+            net.ledger += 1;
+            let ledger = net.ledger;
+            for (_, envelope, answer) in queued {
+                let _ = answer.send(self.apply_in(&mut net, &envelope, Some(ledger)));
+            }
+        }
+        drop(net);
+        self.closed.notify_waiters();
+    }
+
+    /// The ledger each applied payment landed in, oldest first.
+    pub fn payment_ledgers(&self) -> Vec<i64> {
+        self.net().payments.iter().map(|p| p.ledger).collect()
     }
 
     /// The next `n` submissions are refused with transaction code `code` (e.g.
@@ -206,8 +258,14 @@ impl FakeStellar {
         }
     }
 
-    /// Applies an envelope the way stellar-core would, answering Horizon's status and body.
+    /// Applies an envelope the way stellar-core would, in a ledger of its own, answering
+    /// Horizon's status and body.
     fn apply(&self, net: &mut Network, envelope: &str) -> (StatusCode, Value) {
+        self.apply_in(net, envelope, None)
+    }
+
+    /// [`FakeStellar::apply`] in `ledger` (the closing one) when given.
+    fn apply_in(&self, net: &mut Network, envelope: &str, ledger: Option<i64>) -> (StatusCode, Value) {
         let Ok(tx) = decode_payment(envelope, &self.passphrase) else {
             return problem(400, "transaction_malformed", "Transaction Malformed", None);
         };
@@ -242,8 +300,10 @@ impl FakeStellar {
         }
         // From here the transaction is in a ledger: its sequence is used even if it fails.
         net.accounts.insert(tx.source_account.clone(), tx.sequence);
-        net.ledger += 1;
-        let ledger = net.ledger;
+        let ledger = ledger.unwrap_or_else(|| {
+            net.ledger += 1;
+            net.ledger
+        });
         let op_error = if !net.accounts.contains_key(&tx.destination) {
             Some("op_no_destination")
         } else if tx.asset_code != "XLM" && net.untrusting.contains(&tx.destination) {
@@ -395,10 +455,16 @@ async fn submit(State(fake): State<Arc<FakeStellar>>, Form(form): Form<SubmitFor
         let (status, body) = problem(504, "timeout", "Timeout", None);
         return (status, Json(body));
     }
+    if fake.net().close_every_ms.is_some() {
+        return queue_for_close(&fake, form.tx).await;
+    }
     let stalled = {
         let mut net = fake.net();
         let stall = net.stall.take();
-        if let Some((release, land)) = stall {
+        if let Some((release, land, n)) = stall {
+            if n > 1 {
+                net.stall = Some((release.clone(), land, n - 1));
+            }
             fake.receive_unanswered(&mut net, &form.tx, land);
             Some(release)
         } else if net.timeouts > 0 {
@@ -416,6 +482,32 @@ async fn submit(State(fake): State<Arc<FakeStellar>>, Form(form): Form<SubmitFor
     }
     let (status, body) = problem(504, "timeout", "Timeout", None);
     (status, Json(body))
+}
+
+/// Waits in the open ledger (or, while its source already has a transaction there, for the next
+/// one) and answers when that ledger closes.
+async fn queue_for_close(fake: &FakeStellar, envelope: String) -> (StatusCode, Json<Value>) {
+    let source = decode_payment(&envelope, &fake.passphrase).map(|tx| tx.source_account).unwrap_or_default();
+    loop {
+        let closed = fake.closed.notified();
+        let answer = {
+            let mut net = fake.net();
+            if net.open.iter().any(|(queued, ..)| *queued == source) {
+                None
+            } else {
+                let (send, answer) = tokio::sync::oneshot::channel();
+                net.open.push((source.clone(), envelope.clone(), send));
+                Some(answer)
+            }
+        };
+        match answer {
+            Some(answer) => {
+                let (status, body) = answer.await.unwrap_or_else(|_| problem(504, "timeout", "Timeout", None));
+                return (status, Json(body));
+            }
+            None => closed.await,
+        }
+    }
 }
 
 async fn transaction(State(fake): State<Arc<FakeStellar>>, Path(hash): Path<String>) -> (StatusCode, Json<Value>) {

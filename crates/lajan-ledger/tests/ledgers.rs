@@ -44,7 +44,7 @@ fn payout(tenant: &Tenant, asset_issuer: Option<String>, cents: i64) -> PayoutDe
 
 /// Pays 25.00 USDC through `ledger` and checks what the interface promises about it.
 async fn pays_once_and_finds_it_by_hash(ledger: &dyn Ledger, d: &PayoutDetail) {
-    let tx = ledger.build(d, None).await.expect("built");
+    let tx = ledger.build(d, None, None).await.expect("built");
     assert_eq!(ledger.lookup(&tx.hash).await.expect("asked"), None, "not on the ledger before it is sent");
     let first = ledger.submit(d, &tx, false, Tries { built: 1, sends: 1 }, &RETRY).await.expect("submitted");
     let AttemptResult::Sent { ledger_seq } = first else { panic!("sent, got {first:?}") };
@@ -83,6 +83,7 @@ fn testnet_ledger(net: &FakeStellar, secret: SecretString) -> StellarLedger {
         horizon_url: net.url().to_owned(),
         network_passphrase: TESTNET_PASSPHRASE.into(),
         distribution_secret: secret,
+        channel_secrets: Vec::new(),
         receiving_account: None,
         base_fee: 100,
         max_fee: 10_000,
@@ -124,7 +125,7 @@ async fn the_stellar_ledger_builds_nothing_for_another_network() {
     let mismatch = ledger.check_network().await.unwrap_err().to_string();
     assert!(mismatch.contains(TESTNET_PASSPHRASE) && mismatch.contains(lajan_ledger::stellar::PUBLIC_PASSPHRASE));
     let tenant = Tenant::new("org_live".to_owned(), lajan_domain::Environment::Live);
-    let refused = ledger.build(&payout(&tenant, None, 100), None).await.unwrap_err();
+    let refused = ledger.build(&payout(&tenant, None, 100), None, None).await.unwrap_err();
     assert!(
         matches!(refused, lajan_ledger::LedgerFault::Unavailable(ref m) if m.contains("another network")),
         "{refused}"

@@ -62,7 +62,7 @@ async fn record_payout_events(
         .await?;
     let attempts = sqlx::query(
         "SELECT a.payout_id, a.id, a.attempt_number, a.tx_hash, a.ledger_seq, a.error_code, a.error_message, a.created_at,
-                a.submissions
+                a.submissions, a.channel_account
          FROM payout_attempts a JOIN payouts p ON p.id = a.payout_id
          WHERE p.disbursement_id = $1 ORDER BY a.payout_id, a.attempt_number",
     )

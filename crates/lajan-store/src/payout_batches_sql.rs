@@ -21,7 +21,7 @@ async fn read_payouts(conn: &mut <Db as sqlx::Database>::Connection, ids: &[Stri
         }
         let mut qb = sqlx::QueryBuilder::new(
             "SELECT payout_id, id, attempt_number, tx_hash, ledger_seq, error_code, error_message, created_at,
-                    submissions
+                    submissions, channel_account
              FROM payout_attempts WHERE payout_id IN",
         );
         push_bind_list(&mut qb, chunk.iter().cloned());
@@ -101,6 +101,7 @@ impl ThisStore {
                     error_message: None,
                     created_at: at,
                     submissions: 1,
+                    channel_account: None,
                 };
                 (f, attempt)
             })

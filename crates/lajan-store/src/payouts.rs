@@ -89,8 +89,11 @@ pub trait PayoutStore: Send + Sync {
     /// Extends to `until` every payout `lease` still holds; returns how many.
     async fn renew_lease(&self, lease: &str, until: Timestamp) -> StoreResult<u64>;
 
-    /// Records an attempt with its transaction's hash and envelope before it is submitted;
-    /// `None` (nothing recorded) when `lease` no longer holds the payout.
+    /// Records an attempt with its transaction's hash and envelope before it is submitted, and
+    /// the channel account its transaction takes as its source, if any; `None` (nothing
+    /// recorded) when `lease` no longer holds the payout. `Conflict` (nothing recorded) when
+    /// another unsettled attempt holds that channel.
+    #[allow(clippy::too_many_arguments)]
     async fn start_attempt(
         &self,
         payout_id: &str,
@@ -98,7 +101,12 @@ pub trait PayoutStore: Send + Sync {
         tx_hash: &str,
         envelope: &str,
         at: Timestamp,
+        channel_account: Option<&str>,
     ) -> StoreResult<Option<Attempt>>;
+
+    /// The channel accounts held by unsettled attempts (whose transactions may still take
+    /// their sequence numbers), whichever process made them.
+    async fn channels_held(&self) -> StoreResult<Vec<String>>;
 
     /// Marks an unsettled attempt as being sent once more (its envelope unchanged): in flight
     /// again, one more submission. `None` (nothing changed) when `lease` no longer holds the

@@ -56,6 +56,7 @@ fn attempt_from_row(row: &DbRow) -> StoreResult<Attempt> {
         error_message: row.try_get("error_message")?,
         created_at: ts(row.try_get("created_at")?),
         submissions: row.try_get("submissions")?,
+        channel_account: row.try_get("channel_account")?,
     })
 }
 
@@ -77,7 +78,8 @@ async fn read_payout(
     let Some(row) = row else { return Ok(None) };
     let mut detail = payout_from_row(&row)?;
     let attempts = sqlx::query(
-        "SELECT id, attempt_number, tx_hash, ledger_seq, error_code, error_message, created_at, submissions
+        "SELECT id, attempt_number, tx_hash, ledger_seq, error_code, error_message, created_at, submissions,
+                channel_account
          FROM payout_attempts WHERE payout_id = $1 ORDER BY attempt_number",
     )
     .bind(id)
@@ -356,6 +358,7 @@ impl PayoutStore for ThisStore {
         tx_hash: &str,
         envelope: &str,
         at: Timestamp,
+        channel_account: Option<&str>,
     ) -> StoreResult<Option<Attempt>> {
         let mut tx = self.begin_write().await?;
         if !lock_held(&mut tx, payout_id, lease).await? {
@@ -375,10 +378,11 @@ impl PayoutStore for ThisStore {
             error_message: None,
             created_at: at,
             submissions: 1,
+            channel_account: channel_account.map(str::to_owned),
         };
         sqlx::query(
-            "INSERT INTO payout_attempts (id, payout_id, attempt_number, tx_hash, envelope, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO payout_attempts (id, payout_id, attempt_number, tx_hash, envelope, created_at, channel_account)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(&attempt.id)
         .bind(payout_id)
@@ -386,6 +390,7 @@ impl PayoutStore for ThisStore {
         .bind(tx_hash)
         .bind(envelope)
         .bind(at.as_millis())
+        .bind(channel_account)
         .execute(&mut *tx)
         .await?;
         self.commit(tx).await?;
@@ -401,7 +406,8 @@ impl PayoutStore for ThisStore {
             "UPDATE payout_attempts SET submissions = submissions + 1, error_code = NULL, error_message = NULL,
                     finished_at = NULL
              WHERE id = $1 AND payout_id = $2 AND ledger_seq IS NULL
-             RETURNING id, attempt_number, tx_hash, ledger_seq, error_code, error_message, created_at, submissions",
+             RETURNING id, attempt_number, tx_hash, ledger_seq, error_code, error_message, created_at, submissions,
+                       channel_account",
         )
         .bind(attempt_id)
         .bind(payout_id)
@@ -506,6 +512,16 @@ impl PayoutStore for ThisStore {
         .execute(&mut *tx)
         .await?;
         self.commit(tx).await
+    }
+
+    async fn channels_held(&self) -> StoreResult<Vec<String>> {
+        Ok(sqlx::query_scalar(
+            "SELECT channel_account FROM payout_attempts
+             WHERE channel_account IS NOT NULL AND ledger_seq IS NULL AND (error_code IS NULL OR error_code = $1)",
+        )
+        .bind(OUTCOME_UNKNOWN)
+        .fetch_all(self.reader())
+        .await?)
     }
 
     async fn start_first_attempts(

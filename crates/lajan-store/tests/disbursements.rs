@@ -116,7 +116,7 @@ contract!(a_draft_submits_into_payouts_whose_outcomes_roll_up, |store| {
     assert_eq!(now.counts, ItemCounts { executing: 3, ..ItemCounts::default() }, "kept by the payouts' triggers");
     for (i, p) in claimed.payouts.iter().enumerate() {
         let attempt = store
-            .start_attempt(&p.payout.id, lease, &format!("{i:064}"), "{}", Timestamp::now())
+            .start_attempt(&p.payout.id, lease, &format!("{i:064}"), "{}", Timestamp::now(), None)
             .await
             .unwrap()
             .unwrap();
@@ -175,7 +175,7 @@ contract!(approval_refuses_what_the_balance_cannot_cover_and_changes_nothing, |s
     let claimed = store.claim_payouts(Timestamp::now(), 60_000, 10, t.env).await.unwrap();
     let (p, lease) = (&claimed.payouts[0], claimed.lease.as_str());
     let attempt =
-        store.start_attempt(&p.payout.id, lease, &"a".repeat(64), "{}", Timestamp::now()).await.unwrap().unwrap();
+        store.start_attempt(&p.payout.id, lease, &"a".repeat(64), "{}", Timestamp::now(), None).await.unwrap().unwrap();
     let sent = AttemptResult::Sent { ledger_seq: 3 };
     store.finish_attempt(&t, &p.payout.id, &attempt.id, lease, &sent, Timestamp::now(), &p_event).await.unwrap();
     let stale = Funds::Observed { balance: Some(10_000), at: read_at };
@@ -235,8 +235,8 @@ contract!(retry_failed_leaves_a_payout_whose_transaction_may_still_land, |store|
     let claimed = store.claim_payouts(Timestamp::now(), 60_000, 10, t.env).await.unwrap();
     let (id, lease) = (claimed.payouts[0].payout.id.as_str(), claimed.lease.as_str());
     // A first transaction whose outcome is unknown, then a second refused for good.
-    store.start_attempt(id, lease, "h1", "{}", Timestamp::now()).await.unwrap().unwrap();
-    let second = store.start_attempt(id, lease, "h2", "{}", Timestamp::now()).await.unwrap().unwrap();
+    store.start_attempt(id, lease, "h1", "{}", Timestamp::now(), None).await.unwrap().unwrap();
+    let second = store.start_attempt(id, lease, "h2", "{}", Timestamp::now(), None).await.unwrap().unwrap();
     let failed = AttemptResult::Failed { code: "op_no_trust".into(), message: "no trustline".into() };
     store.finish_attempt(&t, id, &second.id, lease, &failed, Timestamp::now(), &p_event).await.unwrap();
     store.roll_up_disbursement(&t, &d.id, Timestamp::now(), &d_event).await.unwrap();

@@ -153,8 +153,11 @@ contract!(execution_claims_attempts_and_outcomes, |store| {
     assert_eq!(claimed.payouts.len(), 1);
     assert_eq!(claimed.payouts[0].payout.exec, ExecStatus::ReadyToSend);
     assert!(store.claim_payouts(now, 60_000, 10, Environment::Test).await.unwrap().payouts.is_empty(), "leased");
-    assert!(store.start_attempt(id, "lease_other", "hash1", "{envelope}", now).await.unwrap().is_none(), "fenced");
-    let first = store.start_attempt(id, lease, "hash1", "{envelope}", now).await.unwrap().unwrap();
+    assert!(
+        store.start_attempt(id, "lease_other", "hash1", "{envelope}", now, None).await.unwrap().is_none(),
+        "fenced"
+    );
+    let first = store.start_attempt(id, lease, "hash1", "{envelope}", now, None).await.unwrap().unwrap();
     assert_eq!(first.attempt_number, 1);
     assert_eq!(store.attempt_envelope(&first.id).await.unwrap(), "{envelope}");
     assert_eq!(store.held_payout(&t, id, lease).await.unwrap().unwrap().attempts.len(), 1);
@@ -179,7 +182,7 @@ contract!(execution_claims_attempts_and_outcomes, |store| {
             .payouts
             .is_empty()
     );
-    assert!(store.start_attempt(id, lease, "hash2", "{envelope2}", retry_at).await.unwrap().is_none());
+    assert!(store.start_attempt(id, lease, "hash2", "{envelope2}", retry_at, None).await.unwrap().is_none());
     assert_eq!(store.renew_lease(&again.lease, retry_at.plus_millis(120_000)).await.unwrap(), 1);
     assert!(
         store
@@ -189,7 +192,7 @@ contract!(execution_claims_attempts_and_outcomes, |store| {
             .payouts
             .is_empty()
     );
-    let second = store.start_attempt(id, &again.lease, "hash1", "{envelope}", retry_at).await.unwrap().unwrap();
+    let second = store.start_attempt(id, &again.lease, "hash1", "{envelope}", retry_at, None).await.unwrap().unwrap();
     let sent = AttemptResult::Sent { ledger_seq: 7 };
     let done = store.finish_attempt(&t, id, &second.id, &again.lease, &sent, retry_at, &ev).await.unwrap();
     assert_eq!(done.payout.exec, ExecStatus::Sent);
@@ -219,7 +222,7 @@ contract!(a_batch_of_first_attempts_and_outcomes_moves_each_as_one_by_one, |stor
     assert_eq!(claimed.payouts.len(), 5);
     let lease = claimed.lease.as_str();
     // One already has an attempt (a resumed payout): the batch leaves it alone.
-    let earlier = store.start_attempt(&ids[3], lease, "h3", "{e3}", now).await.unwrap().unwrap();
+    let earlier = store.start_attempt(&ids[3], lease, "h3", "{e3}", now, None).await.unwrap().unwrap();
     let first = |id: &str, n: usize| FirstAttempt {
         payout_id: id.to_owned(),
         tx_hash: format!("first{n}"),
@@ -248,7 +251,7 @@ contract!(a_batch_of_first_attempts_and_outcomes_moves_each_as_one_by_one, |stor
     // A payout this lease no longer holds is answered back, untouched.
     let elsewhere = approved_payout(&store, &t).await.payout.id;
     let theirs = store.claim_payouts(Timestamp::now(), 60_000, 10, Environment::Test).await.unwrap();
-    let their_attempt = store.start_attempt(&elsewhere, &theirs.lease, "hx", "{ex}", now).await.unwrap().unwrap();
+    let their_attempt = store.start_attempt(&elsewhere, &theirs.lease, "hx", "{ex}", now, None).await.unwrap().unwrap();
     let sent = AttemptResult::Sent { ledger_seq: 7 };
     outcomes.push(Outcome { payout_id: elsewhere.clone(), attempt_id: their_attempt.id, result: sent });
     let not_held = store.finish_attempts(lease, &outcomes, now, &ev).await.unwrap();
@@ -311,7 +314,7 @@ contract!(a_late_unknown_never_hides_a_settled_attempt, |store| {
     let id = p.payout.id.as_str();
     let now = Timestamp::now();
     let lease = store.claim_payouts(now, 60_000, 10, Environment::Test).await.unwrap().lease;
-    let a = store.start_attempt(id, &lease, "h1", "{e1}", now).await.unwrap().unwrap();
+    let a = store.start_attempt(id, &lease, "h1", "{e1}", now, None).await.unwrap().unwrap();
     let refused = AttemptResult::Failed { code: "tx_insufficient_fee".into(), message: "fee".into() };
     store.finish_attempt(&t, id, &a.id, &lease, &refused, now, &ev).await.unwrap();
     // An executor that lost the lease heard nothing back: that changes nothing.
@@ -328,13 +331,13 @@ contract!(a_late_answer_that_applied_settles_a_payout_another_executor_holds, |s
     let id = p.payout.id.as_str();
     let now = Timestamp::now();
     let first = store.claim_payouts(now, 60_000, 10, Environment::Test).await.unwrap();
-    let attempt = store.start_attempt(id, &first.lease, "h1", "{e1}", now).await.unwrap().unwrap();
+    let attempt = store.start_attempt(id, &first.lease, "h1", "{e1}", now, None).await.unwrap().unwrap();
     let second = store.claim_payouts(now.plus_millis(61_000), 60_000, 10, Environment::Test).await.unwrap();
     assert_eq!(second.payouts.len(), 1, "the first lease expired");
     let sent = AttemptResult::Sent { ledger_seq: 9 };
     let paid = store.finish_attempt(&t, id, &attempt.id, &first.lease, &sent, now, &ev).await.unwrap();
     assert_eq!(paid.payout.exec, ExecStatus::Sent, "money moved: whoever reports it, the payout was paid");
-    assert!(store.start_attempt(id, &second.lease, "h2", "{e2}", now).await.unwrap().is_none(), "nothing more");
+    assert!(store.start_attempt(id, &second.lease, "h2", "{e2}", now, None).await.unwrap().is_none(), "nothing more");
     let events = store.list_events(&t, &Default::default()).await.unwrap();
     assert_eq!(events.items.iter().filter(|e| e.event_type == "payout.completed").count(), 1);
 });
@@ -535,8 +538,11 @@ contract!(maintained_counts_match_a_scan_through_execution, |store| {
     assert_eq!(claimed.payouts.len(), 5);
     let lease = claimed.lease.as_str();
     for (i, c) in claimed.payouts.iter().enumerate().take(3) {
-        let a =
-            store.start_attempt(&c.payout.id, lease, &format!("hash{i}"), "{envelope}", now).await.unwrap().unwrap();
+        let a = store
+            .start_attempt(&c.payout.id, lease, &format!("hash{i}"), "{envelope}", now, None)
+            .await
+            .unwrap()
+            .unwrap();
         let result = if i == 0 {
             AttemptResult::Failed { code: "op_no_trust".into(), message: "no trustline".into() }
         } else {
@@ -611,8 +617,8 @@ contract!(a_retry_never_builds_beside_a_transaction_that_applied_or_may_apply, |
     let id = p.payout.id.as_str();
     let now = Timestamp::now();
     let lease = store.claim_payouts(now, 60_000, 10, Environment::Test).await.unwrap().lease;
-    let first = store.start_attempt(id, &lease, "h1", "{e1}", now).await.unwrap().unwrap();
-    let second = store.start_attempt(id, &lease, "h2", "{e2}", now).await.unwrap().unwrap();
+    let first = store.start_attempt(id, &lease, "h1", "{e1}", now, None).await.unwrap().unwrap();
+    let second = store.start_attempt(id, &lease, "h2", "{e2}", now, None).await.unwrap().unwrap();
     let failed = AttemptResult::Failed { code: "op_no_trust".into(), message: "no trustline".into() };
     store.finish_attempt(&t, id, &second.id, &lease, &failed, now, &ev).await.unwrap();
     let retry = |store: Arc<dyn Store>, t: Tenant| async move {

@@ -7,6 +7,7 @@
 //! it at most once), and a new one is built only once every earlier one is proven dead.
 
 use crate::Workers;
+use crate::channels::{Pick, Taken};
 use futures::future::BoxFuture;
 use futures::stream::FuturesUnordered;
 use futures::{StreamExt, TryStreamExt};
@@ -17,9 +18,9 @@ use lajan_ledger::{Fate, Ledger, LedgerFault, Previous, RetryPolicy, Submission,
 use lajan_services::error::error_chain;
 use lajan_services::events::payout_event;
 use lajan_services::failpoint;
-use lajan_store::StoreResult;
 use lajan_store::payouts::{Claimed, FirstAttempt, Outcome};
-use std::collections::HashMap;
+use lajan_store::{StoreError, StoreResult};
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -34,86 +35,110 @@ const NOT_BUILT: &str = "tx_not_built";
 /// How long a payout waits when the network cannot be asked to build or settle its transaction.
 const UNAVAILABLE_RETRY_MS: i64 = 30_000;
 
+/// How long a live payout waits when every channel account is held by a transaction in flight.
+const CHANNEL_WAIT_MS: i64 = 1_000;
+
 impl Workers {
     /// The executor's step: pays the due sandbox payouts claim after claim (each claim's payouts
-    /// side by side, several claims in flight while earlier ones wait for their ledger to close),
-    /// then the live ones one at a time, each claimed just before it starts (they take the
-    /// distribution account's sequence in turn, so a worker that dies holds one, not all), for at
-    /// most half a lease. Returns how many payouts it claimed.
+    /// side by side, several claims being paid while earlier ones wait for their ledger to
+    /// close), then the live ones, each claimed just before it starts, one per channel account
+    /// at once (one in all without channels: they take the distribution account's sequence in
+    /// turn, so a worker that dies holds one, not all), for at most half a lease. Returns how
+    /// many payouts it claimed.
     pub async fn execute_payouts_once(&self, now: Timestamp) -> StoreResult<usize> {
-        let store = &self.services.store;
         let started = Instant::now();
-        let lease_ms = self.config.payout_lease_ms;
-        let budget = Duration::from_millis(u64::try_from(lease_ms / 2).unwrap_or(60_000));
-        let sandbox = self.execute_sandbox(now, started, budget).await?;
-        let mut moved: Vec<PayoutDetail> = Vec::new();
-        while started.elapsed() < budget {
-            let claim = store.claim_payouts(now, lease_ms, 1, Environment::Live).await?;
-            let Some(d) = claim.payouts.into_iter().next() else { break };
-            if moved.iter().any(|m| m.payout.id == d.payout.id) {
-                // Tried in this step already and due again: the next step takes it.
-                store.hold_payout(&d.payout.id, &claim.lease, now).await?;
-                break;
-            }
-            self.renewing(&claim.lease, now, started, self.execute_claimed(&claim.lease, &d)).await?;
-            moved.push(d);
-        }
-        self.roll_up(&moved).await?;
-        Ok(sandbox + moved.len())
+        let budget = Duration::from_millis(u64::try_from(self.config.payout_lease_ms / 2).unwrap_or(60_000));
+        let sandbox_pay = |batch: Claimed, at: Timestamp| -> BoxFuture<'_, StoreResult<bool>> {
+            Box::pin(async move {
+                let lease = batch.lease.clone();
+                self.renewing(&lease, at, Instant::now(), self.execute_sandbox_claim(&batch)).await?;
+                Ok(true)
+            })
+        };
+        let (size, width) = (self.config.sandbox_claim_size, self.config.sandbox_claims_in_flight);
+        let sandbox = self.execute_claims(Environment::Test, now, started, budget, (size, width), &sandbox_pay).await?;
+        let seen = std::sync::Mutex::new(HashSet::new());
+        let live_pay = |claim: Claimed, at: Timestamp| -> BoxFuture<'_, StoreResult<bool>> {
+            let seen = &seen;
+            Box::pin(async move {
+                let Some(d) = claim.payouts.first() else { return Ok(true) };
+                if !seen.lock().unwrap_or_else(|e| e.into_inner()).insert(d.payout.id.clone()) {
+                    // Tried in this step already and due again: the next step takes it.
+                    self.services.store.hold_payout(&d.payout.id, &claim.lease, now).await?;
+                    return Ok(false);
+                }
+                self.renewing(&claim.lease, at, Instant::now(), self.execute_claimed(&claim.lease, d)).await?;
+                self.roll_up(&claim.payouts).await?;
+                Ok(true)
+            })
+        };
+        // Without a live ledger, each live payout is held (and waits) one at a time.
+        let width = self.services.ledgers.live.as_ref().map_or(1, |live| live.parallelism());
+        let live = self.execute_claims(Environment::Live, now, started, budget, (1, width), &live_pay).await?;
+        Ok(sandbox + live)
     }
 
-    /// Claims and pays sandbox payouts until a claim comes back short or the budget is spent,
-    /// with up to `sandbox_claims_in_flight` claims being paid at once: the ledger close bounds
-    /// each payout's latency, not how many are paid per second. Returns how many it claimed.
+    /// Claims `env`'s due payouts `size` at a time and pays each claim with `pay`, up to `width`
+    /// claims at once, until a claim comes back short, `pay` says to stop (it paid nothing: that
+    /// claim is not counted), or the budget is spent. Returns how many payouts it claimed.
     ///
     /// The next claim and the claims being paid are polled together, never one while the other
     /// waits: on SQLite both need the one writer, which a claim being paid may hold mid-transaction.
-    async fn execute_sandbox(&self, now: Timestamp, started: Instant, budget: Duration) -> StoreResult<usize> {
+    async fn execute_claims<'a>(
+        &'a self,
+        env: Environment,
+        now: Timestamp,
+        started: Instant,
+        budget: Duration,
+        (size, width): (usize, usize),
+        pay: &'a (dyn Fn(Claimed, Timestamp) -> BoxFuture<'a, StoreResult<bool>> + Send + Sync),
+    ) -> StoreResult<usize> {
         enum Step {
             Claimed(Timestamp, StoreResult<Claimed>),
-            Paid(StoreResult<()>),
+            Paid(usize, StoreResult<bool>),
         }
         let store = &self.services.store;
-        let (size, width) = (self.config.sandbox_claim_size.max(1), self.config.sandbox_claims_in_flight.max(1));
+        let (size, width) = (size.max(1), width.max(1));
         let limit = i64::try_from(size).unwrap_or(i64::MAX);
         let lease_ms = self.config.payout_lease_ms;
-        let claim = |at: Timestamp| -> BoxFuture<'_, Step> {
-            Box::pin(
-                async move { Step::Claimed(at, store.claim_payouts(at, lease_ms, limit, Environment::Test).await) },
-            )
+        let claim = |at: Timestamp| -> BoxFuture<'a, Step> {
+            Box::pin(async move { Step::Claimed(at, store.claim_payouts(at, lease_ms, limit, env).await) })
         };
-        let mut steps: FuturesUnordered<BoxFuture<'_, Step>> = FuturesUnordered::new();
+        let mut steps: FuturesUnordered<BoxFuture<'a, Step>> = FuturesUnordered::new();
         steps.push(claim(now));
-        // `full`: the last claim came back full, so more are probably due.
-        let (mut claimed, mut paying, mut claiming, mut full, mut failed) = (0, 0, true, false, None);
+        // `more`: the last claim came back full (so more are probably due) and nothing said stop.
+        let (mut claimed, mut paying, mut claiming, mut more, mut failed) = (0, 0, true, false, None);
         while let Some(step) = steps.next().await {
             match step {
                 Step::Claimed(at, Ok(batch)) => {
                     claiming = false;
-                    full = batch.payouts.len() == size;
+                    more = batch.payouts.len() == size;
                     if !batch.payouts.is_empty() {
                         claimed += batch.payouts.len();
                         paying += 1;
-                        steps.push(Box::pin(async move {
-                            let lease = batch.lease.clone();
-                            Step::Paid(
-                                self.renewing(&lease, at, Instant::now(), self.execute_sandbox_claim(&batch)).await,
-                            )
-                        }));
+                        let n = batch.payouts.len();
+                        steps.push(Box::pin(async move { Step::Paid(n, pay(batch, at).await) }));
                     }
                 }
                 Step::Claimed(_, Err(e)) => {
                     claiming = false;
                     failed.get_or_insert(e);
                 }
-                Step::Paid(result) => {
+                Step::Paid(n, result) => {
                     paying -= 1;
-                    if let Err(e) = result {
-                        failed.get_or_insert(e);
+                    match result {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            more = false;
+                            claimed -= n;
+                        }
+                        Err(e) => {
+                            failed.get_or_insert(e);
+                        }
                     }
                 }
             }
-            if full && !claiming && failed.is_none() && paying < width && started.elapsed() < budget {
+            if more && !claiming && failed.is_none() && paying < width && started.elapsed() < budget {
                 // Time moves on within the step (an injected `now` moves with it).
                 claiming = true;
                 steps.push(claim(now.plus_millis(i64::try_from(started.elapsed().as_millis()).unwrap_or(0))));
@@ -146,7 +171,7 @@ impl Workers {
         let ledger = &self.services.ledgers.sandbox;
         let mut built = Vec::with_capacity(payouts.len());
         for d in payouts {
-            match ledger.build(d, None).await {
+            match ledger.build(d, None, None).await {
                 Ok(tx) => built.push((*d, tx)),
                 // Nothing was signed: on its own, it is failed or held with its reason.
                 Err(_) => self.execute_claimed(lease, d).await?,
@@ -255,9 +280,15 @@ impl Workers {
                 (tx, store.resend_attempt(id, lease, &last.id).await?)
             }
             None => {
-                let Some(tx) = self.new_transaction(ledger, &d, lease).await? else { return Ok(()) };
-                let attempt = store.start_attempt(id, lease, &tx.hash, &tx.envelope, Timestamp::now()).await?;
-                (tx, attempt)
+                let Some((tx, channel)) = self.new_transaction(ledger, &d, lease).await? else { return Ok(()) };
+                let account = channel.as_ref().map(|c| c.account.as_str());
+                match store.start_attempt(id, lease, &tx.hash, &tx.envelope, Timestamp::now(), account).await {
+                    Err(StoreError::Conflict(_)) if account.is_some() => {
+                        // Another process's attempt took the channel first: nothing was stored.
+                        return store.hold_payout(id, lease, Timestamp::now().plus_millis(CHANNEL_WAIT_MS)).await;
+                    }
+                    attempt => (tx, attempt?),
+                }
             }
         };
         let Some(attempt) = attempt else {
@@ -275,15 +306,16 @@ impl Workers {
     }
 
     /// A new transaction for `d`, built once each earlier one is proven dead, on the last one's
-    /// sequence where that is unused. `None` when there is nothing to build: an earlier one
-    /// applied (the payout is recorded as sent), may still apply (the payout waits until it
-    /// cannot), or the network cannot be asked (it waits a little).
+    /// sequence where that is unused, with the channel account it takes (if the ledger has
+    /// channels). `None` when there is nothing to build: an earlier one applied (the payout is
+    /// recorded as sent), may still apply (the payout waits until it cannot), every channel is
+    /// held or the network cannot be asked (it waits a little).
     async fn new_transaction(
         &self,
         ledger: &Arc<dyn Ledger>,
         d: &PayoutDetail,
         lease: &str,
-    ) -> StoreResult<Option<Transaction>> {
+    ) -> StoreResult<Option<(Transaction, Option<Taken<'_>>)>> {
         let store = &self.services.store;
         let id = &d.payout.id;
         let unavailable = |reason: String| {
@@ -314,8 +346,18 @@ impl Workers {
             }
         }
         let previous = previous.as_ref().map(|(tx, error_code)| Previous { tx, error_code: *error_code });
-        match ledger.build(d, previous).await {
-            Ok(tx) => Ok(Some(tx)),
+        let preferred = d.attempts.iter().rev().find_map(|a| a.channel_account.as_deref());
+        let channel = match self.channels.pick(store.as_ref(), ledger.as_ref(), preferred).await? {
+            Pick::NotNeeded => None,
+            Pick::Channel(taken) => Some(taken),
+            Pick::Busy => {
+                tracing::debug!(payout = %id, "every channel account is held: the payout waits");
+                store.hold_payout(id, lease, Timestamp::now().plus_millis(CHANNEL_WAIT_MS)).await?;
+                return Ok(None);
+            }
+        };
+        match ledger.build(d, previous, channel.as_ref().map(|c| c.account.as_str())).await {
+            Ok(tx) => Ok(Some((tx, channel))),
             Err(LedgerFault::Store(e)) => Err(e),
             Err(LedgerFault::Unavailable(reason)) => unavailable(reason).await.map(|()| None),
             Err(LedgerFault::Invalid(reason)) => {
@@ -323,7 +365,7 @@ impl Workers {
                 // built no transaction.
                 tracing::warn!(payout = %id, %reason, "payout failed: no transaction can be built for it");
                 let now = Timestamp::now();
-                if let Some(attempt) = store.start_attempt(id, lease, "", "", now).await? {
+                if let Some(attempt) = store.start_attempt(id, lease, "", "", now, None).await? {
                     let failed = AttemptResult::Failed { code: NOT_BUILT.into(), message: reason };
                     store.finish_attempt(&d.tenant, id, &attempt.id, lease, &failed, now, &payout_event).await?;
                 }

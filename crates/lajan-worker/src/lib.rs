@@ -5,6 +5,7 @@
 //! on intervals until shutdown. Any number of worker processes can share one PostgreSQL
 //! database: every claim skips rows another holds.
 
+pub mod channels;
 pub mod dispatcher;
 pub mod executor;
 pub mod live_payments;
@@ -95,7 +96,7 @@ impl Default for WorkerConfig {
             sms: None,
             webhooks: WebhookConfig::default(),
             sandbox_claim_size: 500,
-            sandbox_claims_in_flight: 8,
+            sandbox_claims_in_flight: 32,
         }
     }
 }
@@ -107,6 +108,7 @@ pub struct Workers {
     email: Arc<dyn EmailSender>,
     sms: Arc<dyn SmsSender>,
     dispatcher: Arc<Dispatcher>,
+    channels: channels::Channels,
 }
 
 impl Workers {
@@ -123,7 +125,7 @@ impl Workers {
         };
         let resolver = services.config.resolver.clone();
         let dispatcher = Arc::new(Dispatcher::new(config.webhooks.clone(), resolver).context("webhook dispatcher")?);
-        Ok(Workers { services, config, email, sms, dispatcher })
+        Ok(Workers { services, config, email, sms, dispatcher, channels: channels::Channels::default() })
     }
 
     pub fn services(&self) -> &Arc<Services> {

@@ -129,6 +129,11 @@ pub struct LedgerArgs {
     /// variable or the config file to a flag, which other users of the machine can see.
     #[arg(long, env = "LAJAN_LIVE_DISTRIBUTION_SECRET", hide_env_values = true)]
     pub live_distribution_secret: Option<String>,
+    /// Secret seeds (S...) of channel accounts, comma-separated: each live payout in flight takes
+    /// one as its transaction's source, so payouts are not paid one per ledger (see
+    /// docs/payouts.md). Without them every transaction's source is the distribution account.
+    #[arg(long, env = "LAJAN_LIVE_CHANNEL_SECRETS", hide_env_values = true)]
+    pub live_channel_secrets: Option<String>,
     /// Account (G...) customers pay live invoices into (default: the distribution account).
     #[arg(long, env = "LAJAN_LIVE_RECEIVING_ACCOUNT")]
     pub live_receiving_account: Option<String>,

@@ -51,6 +51,9 @@ pub struct FileConfig {
     pub live_horizon_url: Option<String>,
     pub live_network_passphrase: Option<String>,
     pub live_distribution_secret: Option<SecretString>,
+    /// `live_channel_secrets = ["S...", ...]`: channel accounts' seeds.
+    #[serde(default)]
+    pub live_channel_secrets: Vec<SecretString>,
     pub live_receiving_account: Option<String>,
     pub live_base_fee: Option<u32>,
     pub live_max_fee: Option<u32>,
@@ -236,11 +239,20 @@ fn live_ledger_config(a: &LedgerArgs, f: &FileConfig) -> anyhow::Result<Option<L
             .or(f.live_network_passphrase.clone())
             .unwrap_or_else(|| PUBLIC_NETWORK_PASSPHRASE.to_owned()),
         distribution_secret,
+        channel_secrets: channel_secrets(a, f),
         receiving_account: a.live_receiving_account.clone().or(f.live_receiving_account.clone()),
         base_fee,
         max_fee,
         tx_timeout_secs,
     }))
+}
+
+/// The channel accounts' seeds: the flag or variable (comma-separated) over the file's list.
+fn channel_secrets(a: &LedgerArgs, f: &FileConfig) -> Vec<SecretString> {
+    match &a.live_channel_secrets {
+        Some(list) => list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(SecretString::from).collect(),
+        None => f.live_channel_secrets.clone(),
+    }
 }
 
 fn smtp_config(a: &NotifyArgs, f: &FileConfig) -> anyhow::Result<Option<SmtpConfig>> {

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// A throwaway account (public, secret) from fixed bytes; it holds nothing on any network.
-fn keypair(byte: u8) -> (String, SecretString) {
+pub(crate) fn keypair(byte: u8) -> (String, SecretString) {
     let seed = stellar_strkey::ed25519::PrivateKey([byte; 32]);
     let secret = SecretString::from(seed.as_unredacted().to_string().as_str().to_owned());
     (lajan_ledger::stellar::account_of_secret(&secret).unwrap(), secret)
@@ -27,24 +27,42 @@ pub(crate) struct Live {
     pub(crate) net: Arc<FakeStellar>,
     /// `sk_live_` key with scope `*`.
     key: String,
-    distribution: String,
+    pub(crate) distribution: String,
     issuer: String,
 }
 
-const START_SEQ: i64 = 100 << 32;
+pub(crate) const START_SEQ: i64 = 100 << 32;
 
 impl Live {
     pub(crate) async fn start(db: TestStore, tx_timeout_secs: u64, tweak: impl FnOnce(&mut TestConfig)) -> Live {
+        Live::start_with_channels(db, tx_timeout_secs, 0, tweak).await
+    }
+
+    /// With `channels` channel accounts (keys from bytes 20, 21, ...), each created on the fake
+    /// network with its own sequence.
+    pub(crate) async fn start_with_channels(
+        db: TestStore,
+        tx_timeout_secs: u64,
+        channels: u8,
+        tweak: impl FnOnce(&mut TestConfig),
+    ) -> Live {
         let net = FakeStellar::start(TESTNET_PASSPHRASE).await;
         let (distribution, secret) = keypair(7);
         let (issuer, _) = keypair(8);
         net.create_account(&distribution, START_SEQ);
         net.create_account(WALLET, 1);
+        let mut channel_secrets = Vec::new();
+        for byte in 20..20 + channels {
+            let (account, channel_secret) = keypair(byte);
+            net.create_account(&account, i64::from(byte) << 32);
+            channel_secrets.push(channel_secret);
+        }
         let mut config = test_config();
         config.services.live_ledger = Some(LiveLedgerConfig {
             horizon_url: net.url().to_owned(),
             network_passphrase: TESTNET_PASSPHRASE.into(),
             distribution_secret: secret,
+            channel_secrets,
             receiving_account: None,
             base_fee: 100,
             max_fee: 300,
@@ -66,7 +84,7 @@ impl Live {
         body
     }
 
-    async fn get(&self, path: &str) -> Value {
+    pub(crate) async fn get(&self, path: &str) -> Value {
         self.app.http.get(self.app.url(path)).bearer_auth(&self.key).send().await.unwrap().json().await.unwrap()
     }
 
@@ -80,13 +98,13 @@ impl Live {
         id
     }
 
-    async fn execute(&self, at: Timestamp) -> usize {
+    pub(crate) async fn execute(&self, at: Timestamp) -> usize {
         self.app.workers().execute_payouts_once(at).await.unwrap()
     }
 }
 
 /// The executor's lease unless a test says otherwise.
-const LEASE_MS: i64 = 120_000;
+pub(crate) const LEASE_MS: i64 = 120_000;
 
 macro_rules! live_test {
     ($name:ident, $timeout:expr, |$live:ident| $body:block) => {
@@ -190,8 +208,8 @@ live_test!(a_crash_after_submitting_is_reconciled_by_hash, 60, |live| {
     let now = Timestamp::now();
     let claimed = store.claim_payouts(now, 120_000, 10, Environment::Live).await.unwrap();
     let ledger = live.app.workers().services().live_ledger().unwrap();
-    let lajan_ledger::Transaction { hash, envelope } = ledger.build(&claimed.payouts[0], None).await.unwrap();
-    store.start_attempt(&id, &claimed.lease, &hash, &envelope, now).await.unwrap().unwrap();
+    let lajan_ledger::Transaction { hash, envelope } = ledger.build(&claimed.payouts[0], None, None).await.unwrap();
+    store.start_attempt(&id, &claimed.lease, &hash, &envelope, now, None).await.unwrap().unwrap();
     let horizon = lajan_ledger::horizon::HorizonClient::new(live.net.url(), std::time::Duration::from_secs(5)).unwrap();
     horizon.submit(&envelope).await.unwrap();
     // Still leased: nobody touches it.
@@ -212,8 +230,8 @@ live_test!(a_stored_transaction_whose_sequence_was_taken_is_replaced_after_max_t
     let now = Timestamp::now();
     let claimed = store.claim_payouts(now, 120_000, 10, Environment::Live).await.unwrap();
     let ledger = live.app.workers().services().live_ledger().unwrap();
-    let lajan_ledger::Transaction { hash, envelope } = ledger.build(&claimed.payouts[0], None).await.unwrap();
-    store.start_attempt(&id, &claimed.lease, &hash, &envelope, now).await.unwrap().unwrap();
+    let lajan_ledger::Transaction { hash, envelope } = ledger.build(&claimed.payouts[0], None, None).await.unwrap();
+    store.start_attempt(&id, &claimed.lease, &hash, &envelope, now, None).await.unwrap().unwrap();
     // The process died before submitting, and another transaction used the sequence meanwhile.
     live.net.create_account(&live.distribution, START_SEQ + 1);
     // Resumed: the stored envelope can no longer land, but only its max_time proves it did not.
@@ -445,7 +463,7 @@ live_test!(
         let mut offers = Vec::new();
         for a in p["attempts"].as_array().unwrap() {
             let envelope = live.app.store().attempt_envelope(a["id"].as_str().unwrap()).await.unwrap();
-            let tx = lajan_ledger::stellar::decode_payment(&envelope, TESTNET_PASSPHRASE).unwrap();
+            let tx = lajan_ledger::stellar_decode::decode_payment(&envelope, TESTNET_PASSPHRASE).unwrap();
             offers.push((tx.fee, tx.sequence));
         }
         let seq = START_SEQ + 1;

@@ -14,6 +14,7 @@ mod inputs;
 mod invoices;
 mod limits;
 mod live;
+mod live_channels;
 mod live_chaos;
 mod openapi;
 mod openapi_examples;
