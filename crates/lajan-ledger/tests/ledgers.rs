@@ -134,3 +134,35 @@ async fn the_stellar_ledger_builds_nothing_for_another_network() {
     let shown = format!("{ledger:?}");
     assert!(!shown.contains(&seed.as_unredacted().to_string().to_string()), "{shown}");
 }
+
+/// Channel accounts: each its own account, never the distribution account; the parallelism is
+/// one payout per channel.
+#[test]
+fn channel_secrets_are_checked_at_start() {
+    let secret = |byte: u8| {
+        SecretString::from(
+            stellar_strkey::ed25519::PrivateKey([byte; 32]).as_unredacted().to_string().as_str().to_owned(),
+        )
+    };
+    let config = |channels: Vec<SecretString>| LiveLedgerConfig {
+        horizon_url: "http://127.0.0.1:1".into(),
+        network_passphrase: TESTNET_PASSPHRASE.into(),
+        distribution_secret: secret(7),
+        channel_secrets: channels,
+        receiving_account: None,
+        base_fee: 100,
+        max_fee: 10_000,
+        tx_timeout_secs: 60,
+    };
+    let ledger = StellarLedger::new(&config(vec![secret(20), secret(21)])).unwrap();
+    assert_eq!(ledger.parallelism(), 2);
+    let account = |byte| lajan_ledger::stellar::account_of_secret(&secret(byte)).unwrap();
+    assert_eq!(ledger.channels(), [account(20), account(21)]);
+    assert_eq!(StellarLedger::new(&config(Vec::new())).unwrap().parallelism(), 1, "one at a time without channels");
+    for bad in [vec![secret(20), secret(20)], vec![secret(7)], vec![SecretString::from("GABC")]] {
+        let err = StellarLedger::new(&config(bad)).unwrap_err();
+        assert!(err.to_string().contains("LAJAN_LIVE_CHANNEL_SECRETS"), "{err}");
+        let seeds = [secret(7), secret(20)];
+        assert!(seeds.iter().all(|s| !err.to_string().contains(secrecy::ExposeSecret::expose_secret(s))), "{err}");
+    }
+}

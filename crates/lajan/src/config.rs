@@ -346,6 +346,21 @@ mod tests {
     }
 
     #[test]
+    fn channel_secrets_come_from_the_flag_over_the_file_and_stay_hidden() {
+        let file =
+            "live_horizon_url = 'https://h'\nlive_distribution_secret = 'Sd'\nlive_channel_secrets = ['Spw1', 'Spw2']";
+        let from_file = |cli: &Cli| {
+            let cfg = ServeConfig::resolve(cli, serve_args(cli), toml::from_str(file).unwrap()).unwrap();
+            let live = cfg.services.live_ledger.clone().unwrap();
+            assert!(!format!("{cfg:?}").contains("Spw"), "channel secrets leak into Debug");
+            live.channel_secrets.iter().map(|s| s.expose_secret().to_owned()).collect::<Vec<_>>()
+        };
+        assert_eq!(from_file(&Cli::parse_from(["lajan", "serve"])), ["Spw1", "Spw2"]);
+        let flag = Cli::parse_from(["lajan", "serve", "--live-channel-secrets", " Spw3, ,Spw4 "]);
+        assert_eq!(from_file(&flag), ["Spw3", "Spw4"], "the flag wins; blanks are dropped");
+    }
+
+    #[test]
     fn bad_values_fail_with_context() {
         let cli = Cli::parse_from(["lajan", "serve", "--listen", "nowhere"]);
         assert!(ServeConfig::resolve(&cli, serve_args(&cli), FileConfig::default()).is_err());
