@@ -5,7 +5,6 @@
 
 use lajan_domain::client::WalletAddress;
 use lajan_domain::id::IdKind;
-use lajan_domain::org::{Organization, Tier};
 use lajan_domain::payout::{ApprovalStatus, AssetCode, ExecStatus, Payout, PayoutType};
 use lajan_domain::{Environment, Tenant, Timestamp};
 use lajan_ledger::live::LiveLedgerConfig;
@@ -71,13 +70,7 @@ async fn run(n: u8, payouts: usize, close_ms: u64) -> anyhow::Result<(usize, f64
     let services = Arc::new(Services::new(store.clone(), config)?);
     let workers = Workers::new(services, WorkerConfig::default())?;
 
-    let org = Organization {
-        id: IdKind::Organization.generate(),
-        name: "Bench MFI".into(),
-        tier: Tier::Enterprise,
-        created_at: Timestamp::now(),
-    };
-    store.create_organization(&org).await?;
+    let org = crate::bench_org(store.as_ref()).await?;
     let tenant = Tenant::new(org.id.clone(), Environment::Live);
     for i in 0..payouts {
         let now = Timestamp::now();

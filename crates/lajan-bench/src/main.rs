@@ -215,8 +215,8 @@ where
     Ok(all)
 }
 
-async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurrency: usize) -> anyhow::Result<()> {
-    std::fs::create_dir_all(out)?;
+/// A new Enterprise organization, stored.
+async fn bench_org(store: &dyn Store) -> anyhow::Result<Organization> {
     let org = Organization {
         id: IdKind::Organization.generate(),
         name: "Bench MFI".into(),
@@ -224,6 +224,12 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
         created_at: Timestamp::now(),
     };
     store.create_organization(&org).await?;
+    Ok(org)
+}
+
+async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurrency: usize) -> anyhow::Result<()> {
+    std::fs::create_dir_all(out)?;
+    let org = bench_org(store.as_ref()).await?;
     let (secret, key) = lajan_api::keys::issue_key(&org.id, Environment::Test, vec![Scope::All], "bench");
     store.create_api_key(&key).await?;
     let tenant = Tenant::new(org.id.clone(), Environment::Test);
