@@ -7,8 +7,9 @@ use lajan_store::{Store, StoreResult};
 use std::collections::HashSet;
 use std::sync::Mutex;
 
-/// The channels this process is building transactions on, between their pick and the stored
-/// attempt that holds them from then on.
+/// The channels this process is paying through, from their pick until the outcome of the
+/// attempt that holds them is recorded: the store's answer alone could be read just before such
+/// an attempt is stored.
 #[derive(Default)]
 pub struct Channels {
     building: Mutex<HashSet<String>>,
@@ -20,11 +21,12 @@ pub enum Pick<'a> {
     NotNeeded,
     /// Every channel is held: the payout waits a little.
     Busy,
-    /// This channel, taken until the value is dropped (once its attempt is stored, or not).
+    /// This channel, taken until the value is dropped (once its attempt's outcome is recorded,
+    /// or nothing was stored).
     Channel(Taken<'a>),
 }
 
-/// A channel taken for one transaction being built.
+/// A channel taken for one transaction, in this process.
 pub struct Taken<'a> {
     channels: &'a Channels,
     pub account: String,

@@ -274,10 +274,13 @@ impl Workers {
         };
         // An unsettled transaction is sent again within its attempt; otherwise a new one.
         let resume = d.attempts.last().filter(|a| a.unsettled());
-        let (tx, attempt) = match resume {
+        // A channel taken for a new transaction stays taken in this process until its outcome
+        // is recorded: a pick that read the held channels before this attempt was stored must
+        // not take it once the attempt is stored.
+        let (tx, attempt, _channel) = match resume {
             Some(last) => {
                 let tx = Transaction { hash: last.tx_hash.clone(), envelope: store.attempt_envelope(&last.id).await? };
-                (tx, store.resend_attempt(id, lease, &last.id).await?)
+                (tx, store.resend_attempt(id, lease, &last.id).await?, None)
             }
             None => {
                 let Some((tx, channel)) = self.new_transaction(ledger, &d, lease).await? else { return Ok(()) };
@@ -287,7 +290,7 @@ impl Workers {
                         // Another process's attempt took the channel first: nothing was stored.
                         return store.hold_payout(id, lease, Timestamp::now().plus_millis(CHANNEL_WAIT_MS)).await;
                     }
-                    attempt => (tx, attempt?),
+                    attempt => (tx, attempt?, channel),
                 }
             }
         };
