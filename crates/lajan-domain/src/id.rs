@@ -21,12 +21,15 @@ pub enum IdKind {
     Message,
     /// An executor's claim on payouts: every write it makes to them presents it.
     Lease,
+    /// A console user.
+    User,
 }
 
 impl IdKind {
     pub const fn prefix(self) -> &'static str {
         match self {
             IdKind::Organization => "org_",
+            IdKind::User => "usr_",
             IdKind::ApiKey => "key_",
             IdKind::Client => "cli_",
             IdKind::Event => "evt_",

@@ -49,6 +49,7 @@ pub mod scope;
 pub mod settings;
 pub mod tenant;
 pub mod timestamp;
+pub mod user;
 pub mod validation;
 pub mod webhook;
 

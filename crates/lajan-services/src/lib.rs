@@ -18,6 +18,7 @@ pub mod payments;
 pub mod payouts;
 pub mod sandbox;
 pub mod settings;
+pub mod users;
 pub mod views;
 pub mod webhook_guard;
 pub mod webhooks;

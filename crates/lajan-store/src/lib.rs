@@ -29,6 +29,7 @@ pub mod payouts;
 pub mod postgres;
 pub mod sandbox;
 pub mod sqlite;
+pub mod users;
 pub mod webhooks;
 
 pub use clients::{ClientQuery, ClientStore};
@@ -44,6 +45,7 @@ pub use orgs::{NewApiKey, OrgStore};
 pub use payment_links::PaymentLinkStore;
 pub use payouts::PayoutStore;
 pub use sandbox::SandboxStore;
+pub use users::UserStore;
 pub use webhooks::WebhookStore;
 
 pub type StoreResult<T> = Result<T, StoreError>;
@@ -73,6 +75,7 @@ pub trait Store:
     + SandboxStore
     + WebhookStore
     + DeliveryStore
+    + UserStore
     + Send
     + Sync
     + 'static

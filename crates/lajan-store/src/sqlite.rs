@@ -145,3 +145,4 @@ include!("disbursements_sql.rs");
 include!("delivery_answers_sql.rs");
 include!("deliveries_sql.rs");
 include!("webhooks_sql.rs");
+include!("users_sql.rs");

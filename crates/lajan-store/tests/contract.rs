@@ -428,3 +428,35 @@ contract!(partial_settings_updates_never_lose_one_another, |store| {
     let events = store.list_events(&t, &EventQuery::default()).await.unwrap();
     assert_eq!(events.total, 1, "the change's event, written with it");
 });
+
+contract!(console_users_have_one_account_per_email, |store| {
+    use lajan_domain::user::{Role, User};
+    let (a, b) = (org(&store, "A").await, org(&store, "B").await);
+    let user = |org_id: &str, email: &str| User {
+        id: IdKind::User.generate(),
+        org_id: org_id.to_owned(),
+        email: email.to_owned(),
+        name: None,
+        role: Role::Maker,
+        created_at: Timestamp::now(),
+        disabled_at: None,
+    };
+    let amara = user(&a.id, "amara@example.ht");
+    store.create_user(&amara, "$argon2id$hash").await.unwrap();
+    let taken = store.create_user(&user(&b.id, "amara@example.ht"), "h").await;
+    assert!(matches!(taken, Err(StoreError::Conflict(_))), "one user per email, across organizations: {taken:?}");
+    let nowhere = store.create_user(&user("org_missing", "x@example.ht"), "h").await;
+    assert!(nowhere.is_err(), "a user belongs to an organization that exists");
+    store.create_user(&user(&b.id, "jn@example.ht"), "h2").await.unwrap();
+    assert_eq!(store.list_users(Some(&a.id)).await.unwrap(), std::slice::from_ref(&amara));
+    assert_eq!(store.list_users(None).await.unwrap().len(), 2);
+    let (found, hash) = store.user_by_email("amara@example.ht").await.unwrap().unwrap();
+    assert_eq!((found, hash.as_str()), (amara.clone(), "$argon2id$hash"));
+    assert!(store.user_by_email("nobody@example.ht").await.unwrap().is_none());
+    let at = Timestamp::now();
+    let disabled = store.disable_user("amara@example.ht", at).await.unwrap();
+    assert_eq!(disabled.disabled_at.map(|t| t.as_millis()), Some(at.as_millis()));
+    let again = store.disable_user("amara@example.ht", at.plus_millis(5_000)).await.unwrap();
+    assert_eq!(again.disabled_at, disabled.disabled_at, "disabling twice keeps the first time");
+    assert!(matches!(store.disable_user("nobody@example.ht", at).await, Err(StoreError::NotFound)));
+});

@@ -37,6 +37,9 @@ pub enum Command {
     /// Manage API keys.
     #[command(subcommand)]
     Keys(KeysCommand),
+    /// Manage console users (finance staff who sign in to /console).
+    #[command(subcommand)]
+    Users(UsersCommand),
 }
 
 #[derive(Debug, Args)]
@@ -215,4 +218,35 @@ pub enum KeysCommand {
     },
     /// Revoke a key by id (key_...).
     Revoke { key_id: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum UsersCommand {
+    /// Create a console user. Without --password-stdin a password is generated and printed once
+    /// on stdout (details on stderr).
+    Create {
+        /// The address they sign in with; one user per address.
+        #[arg(long)]
+        email: String,
+        #[arg(long, value_parser = ["viewer", "maker", "approver", "admin"])]
+        role: String,
+        /// Organization id; may be left out when there is exactly one organization.
+        #[arg(long)]
+        org: Option<String>,
+        #[arg(long)]
+        name: Option<String>,
+        /// Read the password from stdin (at least 12 characters; one trailing newline is dropped).
+        #[arg(long)]
+        password_stdin: bool,
+    },
+    /// List console users (never their passwords).
+    List {
+        #[arg(long)]
+        org: Option<String>,
+    },
+    /// Disable a user: they can no longer sign in.
+    Disable {
+        #[arg(long)]
+        email: String,
+    },
 }

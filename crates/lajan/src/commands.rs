@@ -1,6 +1,6 @@
 //! What each subcommand does.
 
-use crate::cli::{Cli, Command, KeysCommand, OrgsCommand};
+use crate::cli::{Cli, Command, KeysCommand, OrgsCommand, UsersCommand};
 use crate::config::{FileConfig, ServeConfig, database_url};
 use anyhow::{Context, bail};
 use lajan_api::Application;
@@ -9,6 +9,7 @@ use lajan_domain::apikey::parse_scopes;
 use lajan_domain::id::IdKind;
 use lajan_domain::org::{Organization, Tier, parse_org_name};
 use lajan_domain::scope::Scope;
+use lajan_domain::user::{Role, parse_email};
 use lajan_domain::{Environment, Timestamp};
 use lajan_ledger::live::NetworkCheck;
 use lajan_services::Services;
@@ -38,6 +39,12 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Keys(cmd) => {
             let store = open(&database_url(&cli, &file)).await?;
             let result = keys(store.as_ref(), cmd).await;
+            store.close().await;
+            result
+        }
+        Command::Users(cmd) => {
+            let store = open(&database_url(&cli, &file)).await?;
+            let result = users(store.as_ref(), cmd).await;
             store.close().await;
             result
         }
@@ -225,6 +232,50 @@ async fn keys(store: &dyn Store, cmd: &KeysCommand) -> anyhow::Result<()> {
             Err(StoreError::NotFound) => bail!("no key with id {key_id}"),
             Err(e) => return Err(e.into()),
         },
+    }
+    Ok(())
+}
+
+async fn users(store: &dyn Store, cmd: &UsersCommand) -> anyhow::Result<()> {
+    match cmd {
+        UsersCommand::Create { email, role, org, name, password_stdin } => {
+            let role: Role = role.parse().map_err(anyhow::Error::msg)?;
+            let org = resolve_org(store, org.as_deref()).await?;
+            let (password, generated) = if *password_stdin {
+                let mut text = String::new();
+                std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).context("reading the password")?;
+                let password = text.strip_suffix('\n').map(|p| p.strip_suffix('\r').unwrap_or(p)).unwrap_or(&text);
+                (password.to_owned(), false)
+            } else {
+                (lajan_services::users::generate_password().map_err(anyhow::Error::msg)?, true)
+            };
+            let (user, hash) = lajan_services::users::new_user(&org.id, email, role, name.as_deref(), &password)
+                .map_err(|(field, rule)| anyhow::anyhow!("--{field} {rule}"))?;
+            match store.create_user(&user, &hash).await {
+                Err(StoreError::Conflict(_)) => bail!("a user with email {} exists already", user.email),
+                other => other?,
+            }
+            eprintln!("created {} {} ({}) for organization {} ({})", user.role, user.email, user.id, org.id, org.name);
+            if generated {
+                eprintln!("their password is shown only once");
+                println!("{password}");
+            }
+        }
+        UsersCommand::List { org } => {
+            println!("ID\tORG\tEMAIL\tROLE\tCREATED\tDISABLED\tNAME");
+            for u in store.list_users(org.as_deref()).await? {
+                let disabled = u.disabled_at.map_or_else(|| "-".to_owned(), |t| t.to_string());
+                let name = u.name.as_deref().unwrap_or("");
+                println!("{}\t{}\t{}\t{}\t{}\t{disabled}\t{name}", u.id, u.org_id, u.email, u.role, u.created_at);
+            }
+        }
+        UsersCommand::Disable { email } => {
+            let email = parse_email(email).map_err(|rule| anyhow::anyhow!("--email {rule}"))?;
+            match store.disable_user(&email, Timestamp::now()).await {
+                Err(StoreError::NotFound) => bail!("no user with email {email}"),
+                other => eprintln!("disabled {} ({})", email, other?.id),
+            }
+        }
     }
     Ok(())
 }

@@ -1,5 +1,5 @@
-//! The binary as an operator uses it: `orgs`, `keys`, and `serve` from an empty database to a
-//! graceful stop on SIGTERM.
+//! The binary as an operator uses it: `orgs`, `keys`, `users`, and `serve` from an empty database
+//! to a graceful stop on SIGTERM.
 
 mod support;
 
@@ -65,6 +65,62 @@ fn orgs_and_keys_print_only_what_scripts_need() {
     assert!(list.lines().nth(1).unwrap().split('\t').nth(7).unwrap() != "-", "revocation recorded");
     assert!(!lajan(dir.path(), &["keys", "revoke", "key_nope"]).status.success());
     stdout(&lajan(dir.path(), &["migrate"]));
+}
+
+/// `lajan` with `stdin` written to its standard input.
+fn lajan_with_stdin(dir: &std::path::Path, args: &[&str], stdin: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lajan"))
+        .args(args)
+        .env("LAJAN_DATABASE_URL", format!("sqlite://{}", dir.join("cli.db").display()))
+        .env_remove("LAJAN_CONFIG")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run lajan");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn console_users_are_created_listed_and_disabled() {
+    let dir = tempfile::tempdir().unwrap();
+    let org = stdout(&lajan(dir.path(), &["orgs", "create", "--name", "Fonkoze"]));
+    let create = ["users", "create", "--email", "Amara@Example.ht", "--role", "approver", "--name", "Amara"];
+    let password = stdout(&lajan(dir.path(), &create));
+    let password = password.trim_end();
+    assert!(password.len() == 20 && !password.contains(char::is_whitespace), "printed once: {password:?}");
+    let again = lajan(dir.path(), &create);
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("exists already"));
+
+    let typed = ["users", "create", "--email", "jn@example.ht", "--role", "viewer", "--password-stdin"];
+    let quiet = lajan_with_stdin(dir.path(), &typed, "a long passphrase\n");
+    assert_eq!(stdout(&quiet), "", "a password given is never printed");
+    let short = lajan_with_stdin(
+        dir.path(),
+        &["users", "create", "--email", "s@example.ht", "--role", "maker", "--password-stdin"],
+        "too short\n",
+    );
+    assert!(!short.status.success());
+    assert!(String::from_utf8_lossy(&short.stderr).contains("--password must be at least 12 characters"));
+    for (flag, value) in [("--email", "not-an-email"), ("--role", "owner")] {
+        let mut args = vec!["users", "create", "--email", "x@example.ht", "--role", "maker"];
+        let at = args.iter().position(|a| *a == flag).unwrap();
+        args[at + 1] = value;
+        assert!(!lajan(dir.path(), &args).status.success(), "{flag} {value}");
+    }
+
+    let list = stdout(&lajan(dir.path(), &["users", "list", "--org", org.trim()]));
+    assert!(list.contains("amara@example.ht\tapprover") && list.contains("jn@example.ht\tviewer"), "{list}");
+    assert!(!list.contains(password) && !list.contains("argon2"), "never a password or its hash: {list}");
+    assert!(!list.contains("s@example.ht") && !list.contains("x@example.ht"), "nothing stored for refusals");
+    assert!(stdout(&lajan(dir.path(), &["users", "disable", "--email", "AMARA@example.ht"])).is_empty());
+    let list = stdout(&lajan(dir.path(), &["users", "list"]));
+    let amara = list.lines().find(|l| l.contains("amara@example.ht")).unwrap();
+    assert_ne!(amara.split('\t').nth(5), Some("-"), "disabled: {amara}");
+    assert!(!lajan(dir.path(), &["users", "disable", "--email", "nobody@example.ht"]).status.success());
 }
 
 #[tokio::test]

@@ -1,0 +1,102 @@
+//! Console users: a new user from what an operator or an admin gives (the email, role, name and
+//! password checked; the password hashed with Argon2id), a password generated when none is
+//! given, and the check of a password against its stored hash.
+//!
+//! Argon2id through the RustCrypto `argon2` crate with its default parameters (19 MiB, two
+//! passes, one lane: OWASP's recommendation), stored as a PHC string, so the parameters travel
+//! with each hash and can be raised later without invalidating the old ones.
+
+use argon2::Argon2;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use lajan_domain::Timestamp;
+use lajan_domain::id::IdKind;
+use lajan_domain::user::{Role, User, check_new_password, parse_email, parse_user_name};
+
+/// Characters of generated passwords: no lookalikes (0/O, 1/l/I), so they survive being read
+/// aloud or copied by hand.
+const PASSWORD_ALPHABET: &[u8] = b"23456789abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ";
+/// 20 characters of 56: about 116 bits.
+const GENERATED_PASSWORD_CHARS: usize = 20;
+
+/// A new user of `org_id` and the hash of their password, or which field is wrong and why.
+pub fn new_user(
+    org_id: &str,
+    email: &str,
+    role: Role,
+    name: Option<&str>,
+    password: &str,
+) -> Result<(User, String), (&'static str, String)> {
+    let email = parse_email(email).map_err(|rule| ("email", rule))?;
+    let name = parse_user_name(name.unwrap_or("")).map_err(|rule| ("name", rule))?;
+    check_new_password(password).map_err(|rule| ("password", rule))?;
+    let hash = hash_password(password).map_err(|e| ("password", e))?;
+    let user = User {
+        id: IdKind::User.generate(),
+        org_id: org_id.to_owned(),
+        email,
+        name,
+        role,
+        created_at: Timestamp::now(),
+        disabled_at: None,
+    };
+    Ok((user, hash))
+}
+
+/// A PHC string of `password` under Argon2id with a fresh random salt.
+pub fn hash_password(password: &str) -> Result<String, String> {
+    let mut salt = [0u8; 16];
+    getrandom::fill(&mut salt).map_err(|e| format!("no randomness for a salt: {e}"))?;
+    let salt = SaltString::encode_b64(&salt).map_err(|e| e.to_string())?;
+    Argon2::default().hash_password(password.as_bytes(), &salt).map(|h| h.to_string()).map_err(|e| e.to_string())
+}
+
+/// Whether `password` is the one `hash` (a PHC string) was made from; a malformed hash matches
+/// nothing.
+pub fn verify_password(password: &str, hash: &str) -> bool {
+    PasswordHash::new(hash).is_ok_and(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
+}
+
+/// A random password of [`GENERATED_PASSWORD_CHARS`] characters, for a user created without one.
+pub fn generate_password() -> Result<String, String> {
+    let mut bytes = [0u8; GENERATED_PASSWORD_CHARS * 2];
+    getrandom::fill(&mut bytes).map_err(|e| format!("no randomness for a password: {e}"))?;
+    // Two bytes per character, so the modulo's bias is below 0.1 %.
+    Ok(bytes
+        .chunks(2)
+        .map(|pair| {
+            let n = usize::from(u16::from_be_bytes([pair[0], pair[1]]));
+            char::from(PASSWORD_ALPHABET[n % PASSWORD_ALPHABET.len()])
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_password_verifies_against_its_argon2id_hash_only() {
+        let hash = hash_password("correct horse battery").unwrap();
+        assert!(hash.starts_with("$argon2id$v=19$"), "{hash}");
+        assert!(verify_password("correct horse battery", &hash));
+        assert!(!verify_password("correct horse batterx", &hash));
+        assert!(!verify_password("correct horse battery", "not a hash"));
+        assert_ne!(hash, hash_password("correct horse battery").unwrap(), "a fresh salt each time");
+    }
+
+    #[test]
+    fn new_users_are_checked_field_by_field() {
+        let (user, hash) = new_user("org_1", " Amara@Example.ht", Role::Maker, Some("Amara"), "twelve chars").unwrap();
+        assert_eq!(
+            (user.email.as_str(), user.role, user.name.as_deref()),
+            ("amara@example.ht", Role::Maker, Some("Amara"))
+        );
+        assert!(user.id.starts_with("usr_") && verify_password("twelve chars", &hash));
+        assert_eq!(new_user("org_1", "amara", Role::Maker, None, "twelve chars").unwrap_err().0, "email");
+        assert_eq!(new_user("org_1", "a@b.ht", Role::Maker, None, "eleven char").unwrap_err().0, "password");
+        let generated = generate_password().unwrap();
+        assert_eq!(generated.len(), GENERATED_PASSWORD_CHARS);
+        assert!(check_new_password(&generated).is_ok());
+        assert_ne!(generated, generate_password().unwrap());
+    }
+}

@@ -1,0 +1,24 @@
+//! Console users: who may sign in to an organization's console, with which role, and the
+//! Argon2id hash of their password (hashed and checked above the store).
+
+use crate::StoreResult;
+use async_trait::async_trait;
+use lajan_domain::Timestamp;
+use lajan_domain::user::User;
+
+#[async_trait]
+pub trait UserStore: Send + Sync {
+    /// `Conflict` when a user has that email already; `NotFound` when the organization does not
+    /// exist.
+    async fn create_user(&self, user: &User, password_hash: &str) -> StoreResult<()>;
+
+    /// Users of `org_id` (every organization when `None`), oldest first.
+    async fn list_users(&self, org_id: Option<&str>) -> StoreResult<Vec<User>>;
+
+    /// The user with this (normalized) email, and their password hash.
+    async fn user_by_email(&self, email: &str) -> StoreResult<Option<(User, String)>>;
+
+    /// Disables the user with this email (disabling twice keeps the first time); `NotFound`
+    /// for an unknown email.
+    async fn disable_user(&self, email: &str, at: Timestamp) -> StoreResult<User>;
+}
