@@ -8,22 +8,14 @@ use lajan_domain::id::IdKind;
 use lajan_domain::payout::{ApprovalStatus, AssetCode, ExecStatus, Payout, PayoutType};
 use lajan_domain::{Environment, Tenant, Timestamp};
 use lajan_ledger::live::LiveLedgerConfig;
-use lajan_ledger::stellar::{TESTNET_PASSPHRASE, account_of_secret};
-use lajan_ledger::testing::FakeStellar;
+use lajan_ledger::stellar::TESTNET_PASSPHRASE;
+use lajan_ledger::testing::{FakeStellar, keypair};
 use lajan_services::events::payout_event;
 use lajan_services::{ServiceConfig, Services};
 use lajan_worker::{WorkerConfig, Workers};
-use secrecy::SecretString;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// A throwaway account from fixed bytes; it exists only on the fake network.
-fn keypair(byte: u8) -> anyhow::Result<(String, SecretString)> {
-    let seed = stellar_strkey::ed25519::PrivateKey([byte; 32]);
-    let secret = SecretString::from(seed.as_unredacted().to_string().as_str().to_owned());
-    Ok((account_of_secret(&secret)?, secret))
-}
 
 /// For each channel count, pays `payouts` live payouts with ledgers closing every `close_ms`
 /// and prints `channels payouts ledgers per_ledger seconds`, one line each.
@@ -39,14 +31,14 @@ pub async fn channels(counts: &[u8], payouts: usize, close_ms: u64) -> anyhow::R
 async fn run(n: u8, payouts: usize, close_ms: u64) -> anyhow::Result<(usize, f64)> {
     let net = FakeStellar::start(TESTNET_PASSPHRASE).await;
     net.close_ledgers_every(close_ms);
-    let (distribution, secret) = keypair(7)?;
-    let (issuer, _) = keypair(8)?;
-    let (wallet, _) = keypair(9)?;
+    let (distribution, secret) = keypair(7);
+    let (issuer, _) = keypair(8);
+    let (wallet, _) = keypair(9);
     net.create_account(&distribution, 100 << 32);
     net.create_account(&wallet, 1);
     let mut channel_secrets = Vec::new();
     for byte in 0..n {
-        let (account, channel_secret) = keypair(byte.wrapping_add(100))?;
+        let (account, channel_secret) = keypair(byte.wrapping_add(100));
         net.create_account(&account, (i64::from(byte) + 200) << 32);
         channel_secrets.push(channel_secret);
     }

@@ -76,7 +76,9 @@ pub mod magic {
     }
 }
 
-/// Payouts claimed at once share the open ledger; this bounds how many wait on its close.
+/// Payouts with attempts (resumed, retried) are paid one by one, this many at once within a
+/// claim, sharing the open ledger and waiting for its close together (first transactions go in
+/// bulk through `submit_many`).
 const PARALLELISM: usize = 500;
 
 /// The sandbox network: its ledgers close every `close_ms`.

@@ -18,6 +18,13 @@ use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+/// A throwaway account (public key, secret seed) from fixed bytes, for a test to create.
+pub fn keypair(byte: u8) -> (String, secrecy::SecretString) {
+    let seed = stellar_strkey::ed25519::PrivateKey([byte; 32]).as_unredacted().to_string();
+    let secret = secrecy::SecretString::from(seed.as_str().to_owned());
+    (crate::stellar::account_of_secret(&secret).expect("any 32 bytes are an ed25519 seed"), secret)
+}
+
 /// A payment the fake network applied.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AppliedPayment {

@@ -10,17 +10,11 @@ use lajan_ledger::live::LiveLedgerConfig;
 use lajan_ledger::stellar::TESTNET_PASSPHRASE;
 use lajan_ledger::testing::FakeStellar;
 use lajan_store::testing::TestStore;
-use secrecy::SecretString;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// A throwaway account (public, secret) from fixed bytes; it holds nothing on any network.
-pub(crate) fn keypair(byte: u8) -> (String, SecretString) {
-    let seed = stellar_strkey::ed25519::PrivateKey([byte; 32]);
-    let secret = SecretString::from(seed.as_unredacted().to_string().as_str().to_owned());
-    (lajan_ledger::stellar::account_of_secret(&secret).unwrap(), secret)
-}
+pub(crate) use lajan_ledger::testing::keypair;
 
 pub(crate) struct Live {
     pub(crate) app: TestApp,
