@@ -104,6 +104,7 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
         .merge(routes::pay::routes())
+        .merge(lajan_console::router(state.services.clone()))
         .merge(docs)
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)

@@ -23,6 +23,8 @@ pub enum IdKind {
     Lease,
     /// A console user.
     User,
+    /// One attempt to sign in to the console.
+    SignIn,
 }
 
 impl IdKind {
@@ -30,6 +32,7 @@ impl IdKind {
         match self {
             IdKind::Organization => "org_",
             IdKind::User => "usr_",
+            IdKind::SignIn => "sgn_",
             IdKind::ApiKey => "key_",
             IdKind::Client => "cli_",
             IdKind::Event => "evt_",

@@ -33,6 +33,7 @@ macro_rules! str_enum {
 pub mod apikey;
 pub mod asset;
 pub mod client;
+pub mod console;
 pub mod disbursement;
 pub mod event;
 pub mod hex;

@@ -6,6 +6,7 @@
 
 pub mod assets;
 pub mod clients;
+pub mod console;
 pub mod disbursements;
 pub mod error;
 pub mod events;

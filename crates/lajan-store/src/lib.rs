@@ -6,7 +6,8 @@
 //! rows.
 //!
 //! Each area (organizations, clients, events, idempotency, invoices, payment links, incoming
-//! payments, messages, payouts, the sandbox ledger, disbursements, webhooks, deliveries) has a module with its trait
+//! payments, messages, payouts, the sandbox ledger, disbursements, webhooks, deliveries, console
+//! users and sessions) has a module with its trait
 //! and types, and an `<area>_sql.rs` file with its SQL, which `sqlite.rs` and `postgres.rs` both include: the SQL is
 //! written once and compiled against each backend's driver.
 
@@ -28,6 +29,7 @@ pub mod payment_links;
 pub mod payouts;
 pub mod postgres;
 pub mod sandbox;
+pub mod sessions;
 pub mod sqlite;
 pub mod users;
 pub mod webhooks;
@@ -45,6 +47,7 @@ pub use orgs::{NewApiKey, OrgStore};
 pub use payment_links::PaymentLinkStore;
 pub use payouts::PayoutStore;
 pub use sandbox::SandboxStore;
+pub use sessions::{NewSession, SessionStore};
 pub use users::UserStore;
 pub use webhooks::WebhookStore;
 
@@ -76,6 +79,7 @@ pub trait Store:
     + WebhookStore
     + DeliveryStore
     + UserStore
+    + SessionStore
     + Send
     + Sync
     + 'static

@@ -146,3 +146,4 @@ include!("delivery_answers_sql.rs");
 include!("deliveries_sql.rs");
 include!("webhooks_sql.rs");
 include!("users_sql.rs");
+include!("sessions_sql.rs");

@@ -114,6 +114,24 @@ impl TestStore {
         }
     }
 
+    /// Moves every console session's start and last use `ms` into the past, as if that much
+    /// time had gone by (the expiry tests).
+    pub async fn age_console_sessions(&self, created_ms: i64, last_seen_ms: i64) {
+        use sqlx::Connection;
+        let sql = "UPDATE console_sessions SET created_at = created_at - $1, last_seen_at = last_seen_at - $2";
+        let aged = match &self.guard {
+            Guard::Sqlite(_) => {
+                let mut c = sqlx::SqliteConnection::connect(&self.url).await.expect("open SQLite");
+                sqlx::query(sql).bind(created_ms).bind(last_seen_ms).execute(&mut c).await.map(drop)
+            }
+            Guard::Postgres { .. } => {
+                let mut c = sqlx::PgConnection::connect(&self.url).await.expect("connect to PostgreSQL");
+                sqlx::query(sql).bind(created_ms).bind(last_seen_ms).execute(&mut c).await.map(drop)
+            }
+        };
+        aged.expect("age the console sessions");
+    }
+
     /// Closes the store and drops what it created.
     pub async fn cleanup(self) {
         self.store.close().await;

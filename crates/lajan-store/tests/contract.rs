@@ -19,6 +19,9 @@ use std::sync::Arc;
 
 use lajan_store::contract;
 
+#[path = "cases/console.rs"]
+mod console;
+
 const WALLET: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
 
 async fn org(store: &Arc<dyn Store>, name: &str) -> Organization {

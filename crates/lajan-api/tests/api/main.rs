@@ -5,6 +5,8 @@ mod common;
 
 mod auth;
 mod clients;
+mod console;
+mod console_browser;
 mod disbursement_rules;
 mod disbursements;
 mod errors;

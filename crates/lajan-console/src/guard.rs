@@ -1,0 +1,196 @@
+//! Who is asking and whether they meant to: the session cookie (no session, no page: 303 to the
+//! sign-in form), and for every change the session's CSRF value and a same-origin `Origin` or
+//! `Referer` (anything else is 403 and changes nothing).
+
+use crate::pages;
+use crate::state::Console;
+use axum::body::Bytes;
+use axum::extract::{FromRef, FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use cookie::{Cookie, SameSite};
+use lajan_domain::console::ConsoleSession;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+/// The session's token. Only its digest is stored.
+pub const SESSION_COOKIE: &str = "lajan_session";
+pub const SIGN_IN_PATH: &str = "/console/sign-in";
+
+/// The value of cookie `name` in the request, if it sent one.
+pub fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(Cookie::split_parse)
+        .filter_map(Result::ok)
+        .find(|c| c.name() == name)
+        .map(|c| c.value().to_owned())
+}
+
+/// A `Set-Cookie` value for the console: readable by no script, sent on no cross-site request,
+/// only to `path`, and only over https when the console is served so. `None` clears it.
+pub fn set_cookie(console: &Console, name: &str, value: Option<&str>, path: &str) -> String {
+    let mut cookie = Cookie::build((name, value.unwrap_or("").to_owned()))
+        .http_only(true)
+        .same_site(SameSite::Strict)
+        .path(path.to_owned())
+        .secure(console.secure_cookies);
+    if value.is_none() {
+        cookie = cookie.max_age(cookie::time::Duration::ZERO);
+    }
+    cookie.build().to_string()
+}
+
+/// Whether the request comes from a page of this console: its `Origin` (or, when a browser sent
+/// none, its `Referer`) names the host the request was sent to, or the public URL's origin.
+pub fn same_origin(public_origin: Option<&str>, headers: &HeaderMap) -> bool {
+    let header_text = |name| headers.get(name).and_then(|v| v.to_str().ok());
+    let Some(source) = header_text(header::ORIGIN).filter(|o| *o != "null").or_else(|| header_text(header::REFERER))
+    else {
+        return false;
+    };
+    let Ok(source) = url::Url::parse(source) else {
+        return false;
+    };
+    if !matches!(source.scheme(), "http" | "https") {
+        return false;
+    }
+    let origin = source.origin().ascii_serialization();
+    if public_origin == Some(origin.as_str()) {
+        return true;
+    }
+    let authority = match (source.host_str(), source.port()) {
+        (Some(host), Some(port)) => format!("{host}:{port}"),
+        (Some(host), None) => host.to_owned(),
+        (None, _) => return false,
+    };
+    header_text(header::HOST).is_some_and(|host| host.eq_ignore_ascii_case(&authority))
+}
+
+/// Equal without saying where they differ.
+pub fn same_secret(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// A request from a signed-in user: their live session and its token.
+pub struct Signed {
+    pub session: ConsoleSession,
+    pub token: String,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Signed
+where
+    Console: FromRef<S>,
+{
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Response> {
+        let console = Console::from_ref(state);
+        let to_sign_in = || Redirect::to(SIGN_IN_PATH).into_response();
+        let Some(token) = cookie_value(&parts.headers, SESSION_COOKIE) else {
+            return Err(to_sign_in());
+        };
+        match console.services.console_session(&token).await {
+            Ok(Some(session)) => Ok(Signed { session, token }),
+            Ok(None) => Err(to_sign_in()),
+            Err(e) => Err(pages::failure(&e)),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct CsrfField {
+    #[serde(default)]
+    csrf: String,
+}
+
+/// A change posted by a signed-in user from one of the console's own pages, carrying their
+/// session's CSRF value, with its form parsed.
+pub struct Protected<T> {
+    pub signed: Signed,
+    pub form: T,
+}
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Protected<T>
+where
+    Console: FromRef<S>,
+{
+    type Rejection = Response;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Response> {
+        let console = Console::from_ref(state);
+        let (mut parts, body) = request.into_parts();
+        let signed = Signed::from_request_parts(&mut parts, state).await?;
+        let headers = parts.headers.clone();
+        let body =
+            Bytes::from_request(Request::from_parts(parts, body), state).await.map_err(IntoResponse::into_response)?;
+        let csrf = serde_urlencoded::from_bytes::<CsrfField>(&body).map(|f| f.csrf).unwrap_or_default();
+        if !same_origin(console.public_origin.as_deref(), &headers) || !same_secret(&csrf, &signed.session.csrf) {
+            return Err(forbidden());
+        }
+        let form = serde_urlencoded::from_bytes(&body)
+            .map_err(|e| pages::message(StatusCode::BAD_REQUEST, "This form could not be read", &format!("{e}")))?;
+        Ok(Protected { signed, form })
+    }
+}
+
+/// The answer to a change that did not come from this console's own page.
+pub fn forbidden() -> Response {
+    pages::message(
+        StatusCode::FORBIDDEN,
+        "This request was refused",
+        "It did not come from a page of this console, or the page was too old. Go back, reload it and try again.",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(*name, HeaderValue::from_str(value).unwrap());
+        }
+        map
+    }
+
+    #[test]
+    fn cookies_are_read_from_any_cookie_header() {
+        let h = headers(&[("cookie", "a=1; lajan_session=tok"), ("cookie", "b=2")]);
+        assert_eq!(cookie_value(&h, "lajan_session").as_deref(), Some("tok"));
+        assert_eq!(cookie_value(&h, "b").as_deref(), Some("2"));
+        assert_eq!(cookie_value(&h, "c"), None);
+    }
+
+    #[test]
+    fn secrets_compare_whole() {
+        assert!(same_secret("abc", "abc"));
+        assert!(!same_secret("abc", "abd") && !same_secret("abc", "ab") && !same_secret("", "a"));
+    }
+
+    #[test]
+    fn only_this_console_s_pages_are_same_origin() {
+        let host = ("host", "127.0.0.1:8080");
+        let public = Some("https://lajan.example.ht");
+        assert!(same_origin(None, &headers(&[host, ("origin", "http://127.0.0.1:8080")])));
+        assert!(same_origin(None, &headers(&[host, ("referer", "http://127.0.0.1:8080/console/payouts")])));
+        assert!(same_origin(public, &headers(&[host, ("origin", "https://lajan.example.ht")])), "behind a proxy");
+        for refused in [
+            vec![host],
+            vec![host, ("origin", "null")],
+            vec![host, ("origin", "https://evil.example")],
+            vec![host, ("origin", "http://127.0.0.1:8081")],
+            vec![host, ("origin", "http://127.0.0.1")],
+            vec![host, ("referer", "https://evil.example/?http://127.0.0.1:8080")],
+            vec![host, ("origin", "ftp://127.0.0.1:8080")],
+            vec![("origin", "http://127.0.0.1:8080")],
+        ] {
+            assert!(!same_origin(public, &headers(&refused)), "{refused:?}");
+        }
+    }
+}

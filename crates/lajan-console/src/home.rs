@@ -1,0 +1,41 @@
+//! The console's home: the dashboard, the environment switch, and the page for paths that name
+//! nothing.
+
+use crate::guard::{Protected, Signed};
+use crate::pages::{self, Frame, render};
+use crate::state::Console;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use lajan_domain::Environment;
+use minijinja::context;
+use serde::Deserialize;
+
+pub async fn dashboard(signed: Signed) -> Response {
+    render(StatusCode::OK, "dashboard.html", context! { frame => Frame::of(&signed.session) })
+}
+
+#[derive(Deserialize)]
+pub struct EnvironmentForm {
+    environment: String,
+}
+
+/// Shows the other environment from now on, then the dashboard.
+pub async fn switch_environment(State(console): State<Console>, request: Protected<EnvironmentForm>) -> Response {
+    let Ok(environment) = request.form.environment.parse::<Environment>() else {
+        return pages::message(StatusCode::BAD_REQUEST, "No such environment", "Choose sandbox (test) or live.");
+    };
+    match console.services.switch_console_environment(&request.signed.token, environment).await {
+        Ok(()) => Redirect::to("/console").into_response(),
+        Err(e) => pages::failure(&e),
+    }
+}
+
+/// A path under `/console` that names no page (without a session, the sign-in form first).
+pub async fn not_found(signed: Signed) -> Response {
+    render(
+        StatusCode::NOT_FOUND,
+        "message.html",
+        context! { frame => Frame::of(&signed.session), title => "Not found", text => "There is no such page in this console." },
+    )
+}

@@ -1,0 +1,42 @@
+//! Lajan's console: server-rendered pages under `/console` for an organization's finance staff,
+//! signed in with a session cookie, reading and acting through the same services as the API.
+//! Plain forms that work without JavaScript; every answer carries a strict content policy and is
+//! never framed or cached.
+
+mod assets;
+mod guard;
+mod home;
+mod pages;
+mod sign_in;
+mod state;
+
+use axum::Router;
+use axum::http::{HeaderValue, header};
+use axum::routing::{get, post};
+use lajan_services::Services;
+use state::Console;
+use std::sync::Arc;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+/// Everything the browser may load: the console's own stylesheet and script, nothing inline,
+/// nothing from elsewhere, forms posting back to Lajan only, never inside a frame.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; \
+     form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/// The console's routes, ready to merge into the application's router (whatever its state).
+pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Router<S> {
+    let fixed = |name, value| SetResponseHeaderLayer::overriding(name, HeaderValue::from_static(value));
+    Router::new()
+        .route("/console", get(home::dashboard))
+        .route("/console/sign-in", get(sign_in::form).post(sign_in::submit))
+        .route("/console/sign-out", post(sign_in::sign_out))
+        .route("/console/environment", post(home::switch_environment))
+        .route("/console/assets/{file}", get(assets::serve))
+        .route("/console/{*rest}", get(home::not_found))
+        .layer(fixed(header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
+        .layer(fixed(header::X_FRAME_OPTIONS, "DENY"))
+        .layer(fixed(header::REFERRER_POLICY, "same-origin"))
+        // Pages show one organization's money: no shared or browser cache keeps them.
+        .layer(fixed(header::CACHE_CONTROL, "no-store"))
+        .with_state(Console::new(services))
+}

@@ -1,0 +1,82 @@
+//! Rendering: the console's templates (HTML-escaped by name), the frame every signed-in page
+//! shares (who, where, the sandbox banner, the CSRF value its forms carry), and the plain pages
+//! for refusals and failures.
+
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Response};
+use lajan_domain::console::ConsoleSession;
+use lajan_services::ServiceError;
+use minijinja::{Environment, Value, context};
+use serde::Serialize;
+use std::sync::OnceLock;
+
+const TEMPLATES: &[(&str, &str)] = &[
+    ("layout.html", include_str!("../templates/layout.html")),
+    ("sign_in.html", include_str!("../templates/sign_in.html")),
+    ("dashboard.html", include_str!("../templates/dashboard.html")),
+    ("message.html", include_str!("../templates/message.html")),
+];
+
+fn templates() -> &'static Environment<'static> {
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        for (name, source) in TEMPLATES {
+            env.add_template(name, source).unwrap_or_else(|e| panic!("console template {name} does not parse: {e}"));
+        }
+        env
+    })
+}
+
+/// What the layout shows of the signed-in user and the environment they are looking at.
+#[derive(Serialize)]
+pub struct Frame {
+    pub email: String,
+    pub name: Option<String>,
+    pub role: &'static str,
+    pub environment: &'static str,
+    pub sandbox: bool,
+    pub csrf: String,
+}
+
+impl Frame {
+    pub fn of(session: &ConsoleSession) -> Self {
+        Frame {
+            email: session.user.email.clone(),
+            name: session.user.name.clone(),
+            role: session.user.role.as_str(),
+            environment: session.environment.as_str(),
+            sandbox: !session.environment.is_live(),
+            csrf: session.csrf.clone(),
+        }
+    }
+}
+
+/// `template` rendered with `values` (which name `frame` on signed-in pages), answered with
+/// `status`.
+pub fn render(status: StatusCode, template: &str, values: Value) -> Response {
+    let rendered = templates().get_template(template).and_then(|t| t.render(values));
+    match rendered {
+        Ok(html) => (status, Html(html)).into_response(),
+        Err(e) => {
+            tracing::error!(template, error = %e, "a console template failed to render");
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                Html("<!doctype html><title>Error</title><p>Something went wrong on our side; it has been logged.</p>"),
+            )
+                .into_response()
+        }
+    }
+}
+
+/// A page that says one thing: a refusal, a missing page.
+pub fn message(status: StatusCode, title: &str, text: &str) -> Response {
+    render(status, "message.html", context! { title, text })
+}
+
+/// A use case that failed on our side (the database, the randomness source): logged, and a
+/// page that says so without details.
+pub fn failure(error: &ServiceError) -> Response {
+    tracing::error!(error = %lajan_services::error::error_chain(error), "a console request failed");
+    message(StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "It has been logged. Try again in a moment.")
+}

@@ -1,0 +1,110 @@
+//! Signing in and out. The sign-in form is protected before any session exists by a value in
+//! a cookie of its own that the form must repeat, and by the same-origin check.
+
+use crate::guard::{
+    Protected, SESSION_COOKIE, SIGN_IN_PATH, cookie_value, forbidden, same_origin, same_secret, set_cookie,
+};
+use crate::pages::{self, render};
+use crate::state::Console;
+use axum::Form;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use lajan_domain::Timestamp;
+use lajan_services::console::{SignInRefusal, random_token};
+use minijinja::context;
+use serde::Deserialize;
+
+/// The sign-in form's own CSRF cookie, sent back only to the form's path.
+const SIGN_IN_COOKIE: &str = "lajan_sign_in";
+/// The one answer to an unknown email, a wrong password and a disabled user.
+const INVALID: &str = "That email and password do not match an account.";
+
+#[derive(Deserialize)]
+pub struct SignInForm {
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    csrf: String,
+}
+
+/// The form, with a fresh CSRF value in it and in its cookie; a signed-in user goes on to the
+/// dashboard.
+pub async fn form(State(console): State<Console>, headers: HeaderMap) -> Response {
+    if let Some(token) = cookie_value(&headers, SESSION_COOKIE)
+        && let Ok(Some(_)) = console.services.console_session(&token).await
+    {
+        return Redirect::to("/console").into_response();
+    }
+    form_page(&console, StatusCode::OK, "", None)
+}
+
+fn form_page(console: &Console, status: StatusCode, email: &str, error: Option<&str>) -> Response {
+    let csrf = match random_token() {
+        Ok(csrf) => csrf,
+        Err(e) => return pages::failure(&e),
+    };
+    let mut response = render(status, "sign_in.html", context! { csrf, email, error });
+    if let Ok(cookie) = HeaderValue::from_str(&set_cookie(console, SIGN_IN_COOKIE, Some(&csrf), SIGN_IN_PATH)) {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    response
+}
+
+pub async fn submit(State(console): State<Console>, headers: HeaderMap, Form(form): Form<SignInForm>) -> Response {
+    let expected = cookie_value(&headers, SIGN_IN_COOKIE).unwrap_or_default();
+    if expected.is_empty()
+        || !same_secret(&form.csrf, &expected)
+        || !same_origin(console.public_origin.as_deref(), &headers)
+    {
+        return forbidden();
+    }
+    let signed_in = match console.services.sign_in(&form.email, &form.password).await {
+        Ok(outcome) => outcome,
+        Err(e) => return pages::failure(&e),
+    };
+    match signed_in {
+        Ok(signed_in) => {
+            let mut response = Redirect::to("/console").into_response();
+            let cookies = [
+                set_cookie(&console, SESSION_COOKIE, Some(&signed_in.token), "/console"),
+                set_cookie(&console, SIGN_IN_COOKIE, None, SIGN_IN_PATH),
+            ];
+            for cookie in cookies {
+                if let Ok(value) = HeaderValue::from_str(&cookie) {
+                    response.headers_mut().append(header::SET_COOKIE, value);
+                }
+            }
+            response
+        }
+        Err(SignInRefusal::Invalid) => form_page(&console, StatusCode::UNAUTHORIZED, &form.email, Some(INVALID)),
+        Err(SignInRefusal::Locked { until }) => {
+            let seconds = (until.as_millis() - Timestamp::now().as_millis()).max(1000) / 1000;
+            let minutes = (seconds + 59) / 60;
+            let unit = if minutes == 1 { "minute" } else { "minutes" };
+            let text = format!(
+                "Too many failed sign-ins for this email. Sign-in is locked for {minutes} more {unit}, even with the right password."
+            );
+            let mut response = form_page(&console, StatusCode::TOO_MANY_REQUESTS, &form.email, Some(&text));
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+            response
+        }
+    }
+}
+
+#[derive(Deserialize)]
+pub struct NoFields {}
+
+/// Ends the session and clears its cookie.
+pub async fn sign_out(State(console): State<Console>, request: Protected<NoFields>) -> Response {
+    if let Err(e) = console.services.sign_out(&request.signed.token).await {
+        return pages::failure(&e);
+    }
+    let mut response = Redirect::to(SIGN_IN_PATH).into_response();
+    if let Ok(value) = HeaderValue::from_str(&set_cookie(&console, SESSION_COOKIE, None, "/console")) {
+        response.headers_mut().append(header::SET_COOKIE, value);
+    }
+    response
+}

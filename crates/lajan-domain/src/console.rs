@@ -1,0 +1,142 @@
+//! Console sessions and sign-in attempts: how long a session lives, and when too many failed
+//! sign-ins for one email lock it out.
+
+use crate::user::User;
+use crate::{Environment, Tenant, Timestamp};
+
+const MINUTE_MS: i64 = 60_000;
+/// A session unused for this long has ended.
+pub const SESSION_IDLE_MS: i64 = 30 * MINUTE_MS;
+/// No session lasts longer than this, however busy.
+pub const SESSION_MAX_MS: i64 = 12 * 60 * MINUTE_MS;
+/// Failed sign-ins for one email, within [`LOCKOUT_WINDOW_MS`], that lock it out.
+pub const LOCKOUT_FAILURES: usize = 5;
+pub const LOCKOUT_WINDOW_MS: i64 = 15 * MINUTE_MS;
+/// How long a lockout lasts, from the failure that caused it.
+pub const LOCKOUT_MS: i64 = 15 * MINUTE_MS;
+/// A session's last use is written at most this often: a page view is a read, not a write.
+pub const SESSION_TOUCH_MS: i64 = MINUTE_MS;
+
+/// What became of one sign-in attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SignInOutcome {
+    /// The password is being checked (or the process stopped while it was): counts as a failure
+    /// for the lockout, so parallel guesses cannot outrun it.
+    Pending,
+    Succeeded,
+    /// Unknown email, wrong password or disabled user: the form says the same for all three.
+    Failed,
+    /// Refused without looking at the password: the email is locked out.
+    Locked,
+}
+
+str_enum!(SignInOutcome { Pending => "pending", Succeeded => "succeeded", Failed => "failed", Locked => "locked" });
+
+/// One sign-in attempt as recorded: the lockout counts them, and admins read them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignIn {
+    pub id: String,
+    /// As typed, normalized the way [`crate::user::parse_email`] would (trimmed, lowercased).
+    pub email: String,
+    /// The user it named, when it named one.
+    pub user_id: Option<String>,
+    pub org_id: Option<String>,
+    pub outcome: SignInOutcome,
+    pub at: Timestamp,
+}
+
+/// A signed-in user's session. The browser holds a random token; the store keeps its digest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConsoleSession {
+    pub user: User,
+    /// The environment the console shows (sandbox first).
+    pub environment: Environment,
+    /// The value every state-changing form of this session must carry.
+    pub csrf: String,
+    pub created_at: Timestamp,
+    pub last_seen_at: Timestamp,
+}
+
+impl ConsoleSession {
+    /// Whether the session may still be used at `now`: not idle too long, not too old, and its
+    /// user not disabled.
+    pub fn is_live(&self, now: Timestamp) -> bool {
+        let now = now.as_millis();
+        self.user.disabled_at.is_none()
+            && now - self.last_seen_at.as_millis() < SESSION_IDLE_MS
+            && now - self.created_at.as_millis() < SESSION_MAX_MS
+    }
+
+    /// The organization and environment the console acts in.
+    pub fn tenant(&self) -> Tenant {
+        Tenant::new(self.user.org_id.clone(), self.environment)
+    }
+}
+
+/// Until when sign-in for an email is refused, given its failures since its last success
+/// (newest first; only the first [`LOCKOUT_FAILURES`] are read). Locked when that many
+/// failures fall within [`LOCKOUT_WINDOW_MS`], for [`LOCKOUT_MS`] after the newest of them.
+pub fn locked_until(failures_newest_first: &[Timestamp], now: Timestamp) -> Option<Timestamp> {
+    let newest = failures_newest_first.first()?;
+    let fifth = failures_newest_first.get(LOCKOUT_FAILURES - 1)?;
+    let until = newest.plus_millis(LOCKOUT_MS);
+    (newest.as_millis() - fifth.as_millis() <= LOCKOUT_WINDOW_MS && now.as_millis() < until.as_millis())
+        .then_some(until)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::user::Role;
+
+    fn at(minutes: i64) -> Timestamp {
+        Timestamp::from_millis(1_800_000_000_000 + minutes * MINUTE_MS)
+    }
+
+    /// Failures at these minutes, newest first as the store answers.
+    fn failures(minutes: &[i64]) -> Vec<Timestamp> {
+        let mut list: Vec<Timestamp> = minutes.iter().map(|m| at(*m)).collect();
+        list.reverse();
+        list
+    }
+
+    #[test]
+    fn five_failures_within_fifteen_minutes_lock_for_fifteen_minutes() {
+        let five = failures(&[0, 1, 2, 3, 4]);
+        assert_eq!(locked_until(&five, at(4)), Some(at(19)));
+        assert_eq!(locked_until(&five, at(18)), Some(at(19)));
+        assert_eq!(locked_until(&five, at(19)), None, "the lockout ends 15 minutes after the fifth failure");
+        assert_eq!(locked_until(&failures(&[0, 1, 2, 3]), at(4)), None, "four are not enough");
+        assert_eq!(locked_until(&failures(&[0, 5, 10, 14, 15]), at(15)), Some(at(30)), "15 minutes apart counts");
+        assert_eq!(locked_until(&failures(&[0, 5, 10, 14, 16]), at(16)), None, "16 minutes apart does not");
+        assert_eq!(locked_until(&[], at(0)), None);
+    }
+
+    #[test]
+    fn sessions_end_when_idle_old_or_disabled() {
+        let user = User {
+            id: "usr_1".into(),
+            org_id: "org_1".into(),
+            email: "amara@example.ht".into(),
+            name: None,
+            role: Role::Viewer,
+            created_at: at(0),
+            disabled_at: None,
+        };
+        let session = |created: i64, seen: i64| ConsoleSession {
+            user: user.clone(),
+            environment: Environment::Test,
+            csrf: "c".into(),
+            created_at: at(created),
+            last_seen_at: at(seen),
+        };
+        assert!(session(0, 0).is_live(at(29)));
+        assert!(!session(0, 0).is_live(at(30)), "30 minutes idle");
+        assert!(session(0, 700).is_live(at(719)));
+        assert!(!session(0, 719).is_live(at(720)), "12 hours in all, however busy");
+        let mut disabled = session(0, 0);
+        disabled.user.disabled_at = Some(at(1));
+        assert!(!disabled.is_live(at(2)));
+        assert_eq!(session(0, 0).tenant(), Tenant::new("org_1", Environment::Test));
+    }
+}

@@ -1,0 +1,148 @@
+// Console sign-ins and sessions, for both backends; included after `users_sql.rs`.
+
+use crate::sessions::{NewSession, SessionStore};
+use lajan_domain::console::{ConsoleSession, LOCKOUT_FAILURES, SignIn, SignInOutcome, locked_until};
+
+fn sign_in_from_row(row: &DbRow) -> StoreResult<SignIn> {
+    Ok(SignIn {
+        id: row.try_get("id")?,
+        email: row.try_get("email")?,
+        user_id: row.try_get("user_id")?,
+        org_id: row.try_get("org_id")?,
+        outcome: row.try_get::<String, _>("outcome")?.parse().map_err(corrupt)?,
+        at: ts(row.try_get("at")?),
+    })
+}
+
+async fn insert_sign_in(tx: &mut sqlx::Transaction<'static, Db>, attempt: &SignIn) -> StoreResult<()> {
+    sqlx::query("INSERT INTO sign_ins (id, email, user_id, org_id, outcome, at) VALUES ($1, $2, $3, $4, $5, $6)")
+        .bind(&attempt.id)
+        .bind(&attempt.email)
+        .bind(&attempt.user_id)
+        .bind(&attempt.org_id)
+        .bind(attempt.outcome.as_str())
+        .bind(attempt.at.as_millis())
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+#[async_trait]
+impl SessionStore for ThisStore {
+    async fn start_sign_in(&self, attempt: &SignIn) -> StoreResult<Option<Timestamp>> {
+        let mut tx = self.begin_write().await?;
+        // Parallel attempts at one user's password queue here (PostgreSQL's row lock; SQLite's
+        // one writer), so each sees the pending ones before it. No password matches an unknown
+        // email, so racing guesses at one gain nothing.
+        sqlx::query(concat!("SELECT id FROM users WHERE email = $1", for_update!()))
+            .bind(&attempt.email)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let failures: Vec<i64> = sqlx::query_scalar(
+            "SELECT at FROM sign_ins
+             WHERE email = $1 AND outcome IN ('failed', 'pending')
+               AND at > COALESCE((SELECT MAX(at) FROM sign_ins WHERE email = $1 AND outcome = 'succeeded'), -1)
+             ORDER BY at DESC LIMIT $2",
+        )
+        .bind(&attempt.email)
+        .bind(LOCKOUT_FAILURES as i64)
+        .fetch_all(&mut *tx)
+        .await?;
+        let failures: Vec<Timestamp> = failures.into_iter().map(ts).collect();
+        let locked = locked_until(&failures, attempt.at);
+        let outcome = if locked.is_some() { SignInOutcome::Locked } else { SignInOutcome::Pending };
+        insert_sign_in(&mut tx, &SignIn { outcome, ..attempt.clone() }).await?;
+        self.commit(tx).await?;
+        Ok(locked)
+    }
+
+    async fn finish_sign_in(
+        &self,
+        attempt_id: &str,
+        outcome: SignInOutcome,
+        session: Option<&NewSession>,
+    ) -> StoreResult<()> {
+        let mut tx = self.begin_write().await?;
+        let row = sqlx::query("UPDATE sign_ins SET outcome = $1 WHERE id = $2 AND outcome = 'pending' RETURNING user_id, at")
+            .bind(outcome.as_str())
+            .bind(attempt_id)
+            .fetch_optional(&mut *tx)
+            .await?
+            .ok_or(StoreError::NotFound)?;
+        if let Some(session) = session {
+            let user_id: Option<String> = row.try_get("user_id")?;
+            let at: i64 = row.try_get("at")?;
+            sqlx::query(
+                "INSERT INTO console_sessions (token_digest, user_id, environment, csrf, created_at, last_seen_at)
+                 VALUES ($1, $2, $3, $4, $5, $5)",
+            )
+            .bind(&session.token_digest)
+            .bind(user_id.ok_or_else(|| StoreError::Conflict("a session needs the attempt's user".into()))?)
+            .bind(session.environment.as_str())
+            .bind(&session.csrf)
+            .bind(at)
+            .execute(&mut *tx)
+            .await?;
+        }
+        self.commit(tx).await
+    }
+
+    async fn list_sign_ins(&self, org_id: &str, limit: u32) -> StoreResult<Vec<SignIn>> {
+        let rows = sqlx::query(
+            "SELECT id, email, user_id, org_id, outcome, at FROM sign_ins WHERE org_id = $1
+             ORDER BY at DESC, id DESC LIMIT $2",
+        )
+        .bind(org_id)
+        .bind(i64::from(limit))
+        .fetch_all(self.reader())
+        .await?;
+        rows.iter().map(sign_in_from_row).collect()
+    }
+
+    async fn session(&self, token_digest: &str) -> StoreResult<Option<ConsoleSession>> {
+        let sql = "SELECT u.id, u.org_id, u.email, u.name, u.role, u.created_at, u.disabled_at,
+                          s.environment, s.csrf, s.created_at AS session_created_at, s.last_seen_at
+                   FROM console_sessions s JOIN users u ON u.id = s.user_id
+                   WHERE s.token_digest = $1 AND s.ended_at IS NULL";
+        let Some(row) = sqlx::query(sql).bind(token_digest).fetch_optional(self.reader()).await? else {
+            return Ok(None);
+        };
+        Ok(Some(ConsoleSession {
+            user: user_from_row(&row)?,
+            environment: row.try_get::<String, _>("environment")?.parse().map_err(corrupt)?,
+            csrf: row.try_get("csrf")?,
+            created_at: ts(row.try_get("session_created_at")?),
+            last_seen_at: ts(row.try_get("last_seen_at")?),
+        }))
+    }
+
+    async fn touch_session(&self, token_digest: &str, at: Timestamp) -> StoreResult<()> {
+        let mut tx = self.begin_write().await?;
+        sqlx::query("UPDATE console_sessions SET last_seen_at = $1 WHERE token_digest = $2 AND last_seen_at < $1")
+            .bind(at.as_millis())
+            .bind(token_digest)
+            .execute(&mut *tx)
+            .await?;
+        self.commit(tx).await
+    }
+
+    async fn switch_session_environment(&self, token_digest: &str, environment: Environment) -> StoreResult<()> {
+        let mut tx = self.begin_write().await?;
+        sqlx::query("UPDATE console_sessions SET environment = $1 WHERE token_digest = $2 AND ended_at IS NULL")
+            .bind(environment.as_str())
+            .bind(token_digest)
+            .execute(&mut *tx)
+            .await?;
+        self.commit(tx).await
+    }
+
+    async fn end_session(&self, token_digest: &str, at: Timestamp) -> StoreResult<()> {
+        let mut tx = self.begin_write().await?;
+        sqlx::query("UPDATE console_sessions SET ended_at = COALESCE(ended_at, $1) WHERE token_digest = $2")
+            .bind(at.as_millis())
+            .bind(token_digest)
+            .execute(&mut *tx)
+            .await?;
+        self.commit(tx).await
+    }
+}
