@@ -33,9 +33,5 @@ pub async fn switch_environment(State(console): State<Console>, request: Protect
 
 /// A path under `/console` that names no page (without a session, the sign-in form first).
 pub async fn not_found(signed: Signed) -> Response {
-    render(
-        StatusCode::NOT_FOUND,
-        "message.html",
-        context! { frame => Frame::of(&signed.session), title => "Not found", text => "There is no such page in this console." },
-    )
+    pages::not_found(Frame::of(&signed.session))
 }

@@ -6,9 +6,14 @@
 mod assets;
 mod guard;
 mod home;
+mod invoices;
+mod lists;
 mod pages;
+mod payouts;
+mod records;
 mod sign_in;
 mod state;
+mod timeline;
 
 use axum::Router;
 use axum::http::{HeaderValue, header};
@@ -31,6 +36,12 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/sign-in", get(sign_in::form).post(sign_in::submit))
         .route("/console/sign-out", post(sign_in::sign_out))
         .route("/console/environment", post(home::switch_environment))
+        .route("/console/invoices", get(invoices::list))
+        .route("/console/invoices/{id}", get(invoices::detail))
+        .route("/console/payouts", get(payouts::list))
+        .route("/console/payouts/{id}", get(payouts::detail))
+        .route("/console/clients", get(records::clients))
+        .route("/console/events", get(records::events))
         .route("/console/assets/{file}", get(assets::serve))
         .route("/console/{*rest}", get(home::not_found))
         .layer(fixed(header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))

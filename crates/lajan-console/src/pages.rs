@@ -15,6 +15,14 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("sign_in.html", include_str!("../templates/sign_in.html")),
     ("dashboard.html", include_str!("../templates/dashboard.html")),
     ("message.html", include_str!("../templates/message.html")),
+    ("pager.html", include_str!("../templates/pager.html")),
+    ("timeline.html", include_str!("../templates/timeline.html")),
+    ("invoices.html", include_str!("../templates/invoices.html")),
+    ("invoice.html", include_str!("../templates/invoice.html")),
+    ("payouts.html", include_str!("../templates/payouts.html")),
+    ("payout.html", include_str!("../templates/payout.html")),
+    ("clients.html", include_str!("../templates/clients.html")),
+    ("events.html", include_str!("../templates/events.html")),
 ];
 
 fn templates() -> &'static Environment<'static> {
@@ -72,6 +80,13 @@ pub fn render(status: StatusCode, template: &str, values: Value) -> Response {
 /// A page that says one thing: a refusal, a missing page.
 pub fn message(status: StatusCode, title: &str, text: &str) -> Response {
     render(status, "message.html", context! { title, text })
+}
+
+/// The page for an id that names nothing this organization has in this environment (another
+/// organization's ids, and the other environment's, look the same).
+pub fn not_found(frame: Frame) -> Response {
+    let text = "Nothing with this id exists here. It may belong to the other environment.";
+    render(StatusCode::NOT_FOUND, "message.html", context! { frame, title => "Not found", text })
 }
 
 /// A use case that failed on our side (the database, the randomness source): logged, and a

@@ -14,6 +14,13 @@ pub struct NewEvent {
     pub object: serde_json::Value,
 }
 
+impl NewEvent {
+    /// The id of the resource the event is about, when its object has one.
+    pub fn object_id(&self) -> Option<&str> {
+        self.object.get("id").and_then(serde_json::Value::as_str)
+    }
+}
+
 /// Builds the event for a change from the changed resource, inside the change's transaction.
 pub type EventFor<'a, T> = &'a (dyn Fn(&T) -> NewEvent + Send + Sync);
 
@@ -21,6 +28,8 @@ pub type EventFor<'a, T> = &'a (dyn Fn(&T) -> NewEvent + Send + Sync);
 #[derive(Debug, Clone, Default)]
 pub struct EventQuery {
     pub event_type: Option<String>,
+    /// Only the events about this resource (its timeline).
+    pub object_id: Option<String>,
     pub page: PageRequest,
 }
 

@@ -24,13 +24,13 @@ fn event_from_row(row: &DbRow) -> StoreResult<Event> {
 #[async_trait]
 impl EventStore for ThisStore {
     async fn list_events(&self, tenant: &Tenant, q: &EventQuery) -> StoreResult<Page<Event>> {
-        let event_type = q.event_type.as_deref();
+        let (event_type, object_id) = (q.event_type.as_deref(), q.object_id.as_deref());
         self.list_page(
             q.page,
             Total::Count("SELECT COUNT(*) FROM events e"),
             concat!("SELECT ", event_columns!(), " FROM events e"),
             "e",
-            move |qb| push_tenant_filters(qb, "e", tenant, &[("type", event_type)]),
+            move |qb| push_tenant_filters(qb, "e", tenant, &[("type", event_type), ("object_id", object_id)]),
             event_from_row,
         )
         .await

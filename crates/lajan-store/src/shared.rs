@@ -128,13 +128,16 @@ async fn insert_event(tx: &mut Tx, tenant: &Tenant, at: Timestamp, event: &NewEv
 async fn insert_event_row(tx: &mut Tx, tenant: &Tenant, at: Timestamp, event: &NewEvent) -> StoreResult<String> {
     let data = serde_json::json!({ "object": event.object }).to_string();
     let id = IdKind::Event.generate();
-    sqlx::query("INSERT INTO events (id, org_id, env, type, created_at, data) VALUES ($1, $2, $3, $4, $5, $6)")
-        .bind(&id)
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(event.event_type)
-        .bind(at.as_millis())
-        .bind(data)
+    sqlx::query(
+        "INSERT INTO events (id, org_id, env, type, created_at, data, object_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(&id)
+    .bind(&tenant.org_id)
+    .bind(tenant.env.as_str())
+    .bind(event.event_type)
+    .bind(at.as_millis())
+    .bind(data)
+    .bind(event.object_id())
         .execute(&mut **tx)
         .await?;
     Ok(id)

@@ -187,10 +187,16 @@ contract!(clients_are_isolated_searchable_and_archivable, |store| {
     let same = store.update_client(&t, &marie.id, &patch, Timestamp::now(), &ev).await.unwrap();
     assert_eq!(same, updated);
     let updates = store
-        .list_events(&t, &EventQuery { event_type: Some("client.updated".into()), page: PageRequest::default() })
+        .list_events(&t, &EventQuery { event_type: Some("client.updated".into()), ..Default::default() })
         .await
         .unwrap();
     assert_eq!(updates.total, 1, "a no-op update writes no event");
+    let timeline = |id: &str| EventQuery { object_id: Some(id.to_owned()), ..Default::default() };
+    let marie_events = store.list_events(&t, &timeline(&marie.id)).await.unwrap();
+    let types: Vec<&str> = marie_events.items.iter().map(|e| e.event_type.as_str()).collect();
+    assert_eq!(types, ["client.updated", "client.created"], "one resource's events, newest first");
+    let elsewhere = Tenant::new(t.org_id.clone(), Environment::Live);
+    assert_eq!(store.list_events(&elsewhere, &timeline(&marie.id)).await.unwrap().total, 0, "scoped by tenant");
     assert!(matches!(
         store.update_client(&t, &foreign.id, &patch, Timestamp::now(), &ev).await,
         Err(StoreError::NotFound)
@@ -230,7 +236,7 @@ contract!(events_are_listed_filtered_and_isolated, |store| {
     let data: serde_json::Value = serde_json::from_str(&all.items[1].data).unwrap();
     assert_eq!(data["object"]["id"], c.id);
     let created = store
-        .list_events(&t, &EventQuery { event_type: Some("client.created".into()), page: PageRequest::default() })
+        .list_events(&t, &EventQuery { event_type: Some("client.created".into()), ..Default::default() })
         .await
         .unwrap();
     assert_eq!(created.total, 1);

@@ -80,7 +80,7 @@ async fn submitted(store: &Arc<dyn Store>, t: &Tenant, amounts: &[i64]) -> Disbu
 }
 
 async fn events(store: &Arc<dyn Store>, t: &Tenant, event_type: &str) -> u64 {
-    let q = EventQuery { event_type: Some(event_type.into()), page: PageRequest::default() };
+    let q = EventQuery { event_type: Some(event_type.into()), ..Default::default() };
     store.list_events(t, &q).await.unwrap().total
 }
 

@@ -281,7 +281,7 @@ contract!(payments_match_by_memo_and_pay_in_full_only, |store| {
     assert!(seqs.windows(2).all(|w| w[0] <= w[1]), "ledger sequence never falls: {seqs:?}");
     assert!(store.pending_incoming_payments(10).await.unwrap().is_empty());
     let paid_events = store
-        .list_events(&t, &EventQuery { event_type: Some("invoice.created".into()), page: PageRequest::default() })
+        .list_events(&t, &EventQuery { event_type: Some("invoice.created".into()), ..Default::default() })
         .await
         .unwrap();
     assert!(paid_events.total >= 1);

@@ -48,7 +48,7 @@ pub async fn list(
         let message = format!("unknown event type {unknown:?}; see the Events tag for the catalogue");
         return Err(ApiError::validation(vec![lajan_domain::FieldError::new("type", message)]));
     }
-    let query = EventQuery { event_type: filters.event_type, page };
+    let query = EventQuery { event_type: filters.event_type, object_id: None, page };
     let found = state.store.list_events(auth.tenant(), &query).await?;
     let pagination = PaginationView::of(&found);
     let data = found

@@ -1,0 +1,63 @@
+//! The invoices pages: the list (by status and client, with search) and one invoice with its
+//! line items, payment link and timeline.
+
+use crate::guard::Signed;
+use crate::lists::{ListQuery, Pager, given};
+use crate::pages::{self, Frame, render};
+use crate::state::Console;
+use crate::timeline;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use lajan_domain::id::IdKind;
+use lajan_domain::invoice::InvoiceStatus;
+use lajan_services::views::invoices::{InvoiceSummary, InvoiceView};
+use lajan_store::invoices::InvoiceQuery;
+use minijinja::context;
+
+pub async fn list(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
+    let frame = Frame::of(&signed.session);
+    let status = match given(&query.status).map(str::parse::<InvoiceStatus>).transpose() {
+        Ok(status) => status,
+        Err(e) => return pages::message(StatusCode::BAD_REQUEST, "No such status", &e),
+    };
+    let client_id = given(&query.client).map(str::to_owned);
+    if client_id.as_deref().is_some_and(|id| !IdKind::Client.is_id(id)) {
+        return pages::message(StatusCode::BAD_REQUEST, "No such client", "Choose a client from the clients page.");
+    }
+    let (page, search) = match (query.page(), query.search()) {
+        (Ok(page), Ok(search)) => (page, search),
+        (Err(refused), _) | (_, Err(refused)) => return refused.into_response(),
+    };
+    let tenant = signed.session.tenant();
+    let found =
+        match console.services.store.list_invoices(&tenant, &InvoiceQuery { status, client_id, search, page }).await {
+            Ok(found) => found,
+            Err(e) => return pages::failure(&e.into()),
+        };
+    let invoices: Vec<InvoiceSummary> = found.items.iter().map(InvoiceSummary::from_detail).collect();
+    let statuses: Vec<&str> = InvoiceStatus::ALL.iter().map(|s| s.as_str()).collect();
+    render(
+        StatusCode::OK,
+        "invoices.html",
+        context! { frame, invoices, statuses, pager => Pager::of(&found, &query), status => given(&query.status),
+        client => given(&query.client), search => given(&query.search) },
+    )
+}
+
+pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Path<String>) -> Response {
+    let frame = Frame::of(&signed.session);
+    let tenant = signed.session.tenant();
+    let found =
+        if IdKind::Invoice.is_id(&id) { console.services.store.get_invoice(&tenant, &id).await } else { Ok(None) };
+    let invoice = match found {
+        Ok(Some(detail)) => InvoiceView::from_detail(&detail, &console.services.config.public_url),
+        Ok(None) => return pages::not_found(frame),
+        Err(e) => return pages::failure(&e.into()),
+    };
+    let events = match timeline::of(&console.services, &tenant, &id).await {
+        Ok(events) => events,
+        Err(e) => return pages::failure(&e),
+    };
+    render(StatusCode::OK, "invoice.html", context! { frame, invoice, events })
+}

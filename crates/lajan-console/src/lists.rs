@@ -1,0 +1,107 @@
+//! What every list page shares: its query (page, filters; an empty form field is no filter),
+//! read with the API's limits, and the pager that keeps the filters on its links.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use lajan_domain::pagination::{DEFAULT_LIMIT, MAX_LIMIT, MAX_SEARCH_CHARS, Page, PageRequest};
+use serde::{Deserialize, Serialize};
+
+use crate::pages;
+
+/// A query a list cannot answer: 400 with a page saying why.
+pub struct BadQuery {
+    pub title: &'static str,
+    pub text: String,
+}
+
+impl IntoResponse for BadQuery {
+    fn into_response(self) -> Response {
+        pages::message(StatusCode::BAD_REQUEST, self.title, &self.text)
+    }
+}
+
+/// A list page's query string as a filter form sends it.
+#[derive(Debug, Default, Deserialize)]
+pub struct ListQuery {
+    page: Option<String>,
+    limit: Option<String>,
+    pub status: Option<String>,
+    pub client: Option<String>,
+    pub search: Option<String>,
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+}
+
+/// A field the form left empty is no filter.
+pub fn given(field: &Option<String>) -> Option<&str> {
+    field.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+impl ListQuery {
+    /// The page asked for, within the API's limits; else a 400 page saying which.
+    pub fn page(&self) -> Result<PageRequest, BadQuery> {
+        let number = |raw: Option<&str>, default: u32, max: u32, what: &str| match raw {
+            None => Ok(default),
+            Some(text) => text
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=max).contains(n))
+                .ok_or_else(|| BadQuery { title: "No such page", text: format!("The {what} must be 1 to {max}.") }),
+        };
+        Ok(PageRequest {
+            page: number(given(&self.page), 1, u32::MAX, "page")?,
+            limit: number(given(&self.limit), DEFAULT_LIMIT, MAX_LIMIT, "page size")?,
+        })
+    }
+
+    /// The search text, at most the API's length.
+    pub fn search(&self) -> Result<Option<String>, BadQuery> {
+        match given(&self.search) {
+            Some(text) if text.chars().count() > MAX_SEARCH_CHARS => Err(BadQuery {
+                title: "Search too long",
+                text: format!("Search for at most {MAX_SEARCH_CHARS} characters."),
+            }),
+            found => Ok(found.map(str::to_owned)),
+        }
+    }
+
+    /// This query with another page number, as a link's query string.
+    fn link(&self, page: u64) -> String {
+        let pairs: Vec<(&str, String)> = [
+            ("status", given(&self.status)),
+            ("client", given(&self.client)),
+            ("search", given(&self.search)),
+            ("type", given(&self.kind)),
+            ("limit", given(&self.limit)),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| v.map(|v| (k, v.to_owned())))
+        .chain(std::iter::once(("page", page.to_string())))
+        .collect();
+        format!("?{}", serde_urlencoded::to_string(pairs).unwrap_or_default())
+    }
+}
+
+/// Where a list stands and the links to its neighbours.
+#[derive(Serialize)]
+pub struct Pager {
+    pub page: u32,
+    pub total_pages: u64,
+    pub total: u64,
+    pub previous: Option<String>,
+    pub next: Option<String>,
+}
+
+impl Pager {
+    pub fn of<T>(found: &Page<T>, query: &ListQuery) -> Pager {
+        let page = found.request.page;
+        let total_pages = found.total_pages();
+        Pager {
+            page,
+            total_pages,
+            total: found.total,
+            previous: (page > 1).then(|| query.link(u64::from(page) - 1)),
+            next: (u64::from(page) < total_pages).then(|| query.link(u64::from(page) + 1)),
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! The payouts pages: the list (by status and type, with search and the count under each
+//! status) and one payout with every attempt, its transaction hashes and its timeline.
+
+use crate::guard::Signed;
+use crate::lists::{ListQuery, Pager, given};
+use crate::pages::{self, Frame, render};
+use crate::state::Console;
+use crate::timeline;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use lajan_domain::id::IdKind;
+use lajan_domain::payout::{PayoutFilter, PayoutType};
+use lajan_services::views::payouts::{PayoutSummary, PayoutView};
+use lajan_store::payouts::PayoutQuery;
+use minijinja::context;
+
+pub async fn list(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
+    let frame = Frame::of(&signed.session);
+    let filter = match given(&query.status).map(str::parse::<PayoutFilter>).transpose() {
+        Ok(filter) => filter,
+        Err(e) => return pages::message(StatusCode::BAD_REQUEST, "No such status", &e),
+    };
+    let payout_type = match given(&query.kind).map(str::parse::<PayoutType>).transpose() {
+        Ok(kind) => kind,
+        Err(e) => return pages::message(StatusCode::BAD_REQUEST, "No such type", &e),
+    };
+    let (page, search) = match (query.page(), query.search()) {
+        (Ok(page), Ok(search)) => (page, search),
+        (Err(refused), _) | (_, Err(refused)) => return refused.into_response(),
+    };
+    let tenant = signed.session.tenant();
+    let listed = console.services.store.list_payouts(&tenant, &PayoutQuery { filter, payout_type, search, page }).await;
+    let (found, counts) = match listed {
+        Ok(found) => found,
+        Err(e) => return pages::failure(&e.into()),
+    };
+    let payouts: Vec<PayoutSummary> = found.items.iter().map(PayoutSummary::from_detail).collect();
+    let statuses: Vec<(&str, u64)> = PayoutFilter::ALL
+        .iter()
+        .map(|f| (f.as_str(), counts.by_filter.get(f.as_str()).copied().unwrap_or(0)))
+        .collect();
+    let types: Vec<&str> = PayoutType::ALL.iter().map(|t| t.as_str()).collect();
+    render(
+        StatusCode::OK,
+        "payouts.html",
+        context! { frame, payouts, statuses, types, all => counts.all, pager => Pager::of(&found, &query),
+        status => given(&query.status), kind => given(&query.kind), search => given(&query.search) },
+    )
+}
+
+pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Path<String>) -> Response {
+    let frame = Frame::of(&signed.session);
+    let tenant = signed.session.tenant();
+    let found =
+        if IdKind::Payout.is_id(&id) { console.services.store.get_payout(&tenant, &id).await } else { Ok(None) };
+    let payout = match found {
+        Ok(Some(detail)) => PayoutView::from_detail(&detail),
+        Ok(None) => return pages::not_found(frame),
+        Err(e) => return pages::failure(&e.into()),
+    };
+    let events = match timeline::of(&console.services, &tenant, &id).await {
+        Ok(events) => events,
+        Err(e) => return pages::failure(&e),
+    };
+    render(StatusCode::OK, "payout.html", context! { frame, payout, events })
+}
