@@ -45,7 +45,9 @@ async fn resolve(
     let env = secret_environment(secret).ok_or_else(invalid)?;
     let hash = hash_secret(secret);
     let now = Timestamp::now();
-    let (ctx, touch) = match state.keys.get(&hash, now) {
+    // Read before the lookup: a key revoked while it is being resolved is not cached as live.
+    let revocations = state.services.keys_revoked();
+    let (ctx, touch) = match state.keys.get(&hash, now, revocations) {
         Some(hit) => hit,
         None => {
             let (key, org) = state.store.authenticate(&hash).await?.ok_or_else(invalid)?;
@@ -55,7 +57,7 @@ async fn resolve(
                 scopes: key.scopes,
                 tier: org.tier,
             };
-            state.keys.put(hash, ctx, key.last_used_at, now)
+            state.keys.put(hash, ctx, key.last_used_at, now, revocations)
         }
     };
     if ctx.tenant.env != env {

@@ -34,6 +34,8 @@ struct CachedKey {
     ctx: AuthContext,
     last_used_at: Option<Timestamp>,
     until: Instant,
+    /// The process's count of revoked keys when this one was resolved.
+    revocations: u64,
 }
 
 /// Past this many entries, expired ones are dropped before another is added.
@@ -46,13 +48,15 @@ impl KeyCache {
 
     /// The caller for `hash` if resolved within the ttl, and whether its `last_used_at` is due
     /// for a refresh (counted as done: one request per minute refreshes it).
-    pub(crate) fn get(&self, hash: &str, now: Timestamp) -> Option<(AuthContext, bool)> {
+    /// An entry from before the latest of `revocations` (a key revoked in this process since)
+    /// is not used.
+    pub(crate) fn get(&self, hash: &str, now: Timestamp, revocations: u64) -> Option<(AuthContext, bool)> {
         if self.ttl.is_zero() {
             return None;
         }
         let mut entries = self.entries.lock().ok()?;
         let entry = entries.get_mut(hash)?;
-        if entry.until <= Instant::now() {
+        if entry.until <= Instant::now() || entry.revocations != revocations {
             entries.remove(hash);
             return None;
         }
@@ -70,6 +74,7 @@ impl KeyCache {
         ctx: AuthContext,
         last_used_at: Option<Timestamp>,
         now: Timestamp,
+        revocations: u64,
     ) -> (AuthContext, bool) {
         let touch = due_for_touch(last_used_at, now);
         if self.ttl.is_zero() {
@@ -81,7 +86,7 @@ impl KeyCache {
             if entries.len() >= KEY_CACHE_SWEEP_AT {
                 entries.retain(|_, e| e.until > at);
             }
-            entries.insert(hash, CachedKey { ctx: ctx.clone(), last_used_at, until: at + self.ttl });
+            entries.insert(hash, CachedKey { ctx: ctx.clone(), last_used_at, until: at + self.ttl, revocations });
         }
         (ctx, touch)
     }

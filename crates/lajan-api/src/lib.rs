@@ -12,7 +12,7 @@ pub mod error;
 pub mod extract;
 pub mod idempotency;
 pub mod in_flight;
-pub mod keys;
+pub use lajan_services::keys;
 pub mod openapi;
 pub mod openapi_examples;
 pub mod openapi_limits;

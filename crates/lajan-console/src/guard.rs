@@ -11,6 +11,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use cookie::{Cookie, SameSite};
 use lajan_domain::console::ConsoleSession;
+use lajan_domain::user::Duty;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
@@ -79,6 +80,22 @@ pub fn same_secret(a: &str, b: &str) -> bool {
 pub struct Signed {
     pub session: ConsoleSession,
     pub token: String,
+}
+
+impl Signed {
+    /// The 403 page when the user's role may not do `duty`; `None` when it may.
+    pub fn refused_unless(&self, duty: Duty) -> Option<Response> {
+        let role = self.session.user.role;
+        (!role.may(duty)).then(|| {
+            let text =
+                format!("Your role ({role}) does not allow this. An admin of your organization can change roles.");
+            pages::render(
+                StatusCode::FORBIDDEN,
+                "message.html",
+                minijinja::context! { frame => pages::Frame::of(&self.session), title => "Not allowed", text },
+            )
+        })
+    }
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for Signed

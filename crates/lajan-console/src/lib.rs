@@ -7,6 +7,7 @@ mod assets;
 mod guard;
 mod home;
 mod invoices;
+mod keys;
 mod lists;
 mod pages;
 mod payouts;
@@ -40,6 +41,8 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/invoices/{id}", get(invoices::detail))
         .route("/console/payouts", get(payouts::list))
         .route("/console/payouts/{id}", get(payouts::detail))
+        .route("/console/keys", get(keys::list).post(keys::create))
+        .route("/console/keys/{id}/revoke", post(keys::revoke))
         .route("/console/clients", get(records::clients))
         .route("/console/events", get(records::events))
         .route("/console/assets/{file}", get(assets::serve))

@@ -5,6 +5,7 @@
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use lajan_domain::console::ConsoleSession;
+use lajan_domain::user::Duty;
 use lajan_services::ServiceError;
 use minijinja::{Environment, Value, context};
 use serde::Serialize;
@@ -23,6 +24,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("payout.html", include_str!("../templates/payout.html")),
     ("clients.html", include_str!("../templates/clients.html")),
     ("events.html", include_str!("../templates/events.html")),
+    ("keys.html", include_str!("../templates/keys.html")),
 ];
 
 fn templates() -> &'static Environment<'static> {
@@ -44,6 +46,8 @@ pub struct Frame {
     pub role: &'static str,
     pub environment: &'static str,
     pub sandbox: bool,
+    /// Whether the header links to the admins' pages.
+    pub admin: bool,
     pub csrf: String,
 }
 
@@ -55,6 +59,7 @@ impl Frame {
             role: session.user.role.as_str(),
             environment: session.environment.as_str(),
             sandbox: !session.environment.is_live(),
+            admin: session.user.role.may(Duty::Administer),
             csrf: session.csrf.clone(),
         }
     }

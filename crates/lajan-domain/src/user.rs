@@ -19,6 +19,29 @@ pub enum Role {
 
 str_enum!(Role { Viewer => "viewer", Maker => "maker", Approver => "approver", Admin => "admin" });
 
+/// What a console page or action asks of its user's role.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Duty {
+    /// Every page that only shows.
+    Read,
+    /// Preparing invoices, payouts and disbursements.
+    Prepare,
+    /// Approving and rejecting payouts and disbursements.
+    Approve,
+    /// Users, API keys, settings and webhook endpoints.
+    Administer,
+}
+
+impl Role {
+    /// Whether a user with this role may do `duty`.
+    pub fn may(self, duty: Duty) -> bool {
+        matches!(
+            (self, duty),
+            (_, Duty::Read) | (Role::Admin, _) | (Role::Maker, Duty::Prepare) | (Role::Approver, Duty::Approve)
+        )
+    }
+}
+
 /// A console user as stored (never its password hash).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct User {
@@ -109,6 +132,17 @@ mod tests {
         assert!(check_new_password("twelve chars").is_ok());
         assert!(check_new_password("ééééééééééé").is_err(), "characters, not bytes");
         assert!(check_new_password(&"x".repeat(MAX_PASSWORD_CHARS + 1)).is_err());
+    }
+
+    #[test]
+    fn each_role_may_do_its_own_duties_and_an_admin_all() {
+        let may = |role: Role| -> Vec<Duty> {
+            [Duty::Read, Duty::Prepare, Duty::Approve, Duty::Administer].into_iter().filter(|d| role.may(*d)).collect()
+        };
+        assert_eq!(may(Role::Viewer), [Duty::Read]);
+        assert_eq!(may(Role::Maker), [Duty::Read, Duty::Prepare]);
+        assert_eq!(may(Role::Approver), [Duty::Read, Duty::Approve]);
+        assert_eq!(may(Role::Admin), [Duty::Read, Duty::Prepare, Duty::Approve, Duty::Administer]);
     }
 
     #[test]

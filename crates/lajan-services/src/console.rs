@@ -2,6 +2,7 @@
 //! names a user), the lockout applied, and sessions opened, looked up, switched and ended by
 //! the browser's token.
 
+use crate::keys::hash_secret;
 use crate::users::{hash_password, verify_password};
 use crate::{ServiceError, ServiceResult, Services};
 use lajan_domain::console::{ConsoleSession, SESSION_TOUCH_MS, SignIn, SignInOutcome};
@@ -10,7 +11,6 @@ use lajan_domain::id::IdKind;
 use lajan_domain::user::{MAX_EMAIL_CHARS, parse_email};
 use lajan_domain::{Environment, Timestamp};
 use lajan_store::NewSession;
-use sha2::{Digest, Sha256};
 use std::sync::OnceLock;
 
 /// A session just opened: the token goes to the browser (once), the session to the page.
@@ -33,11 +33,6 @@ pub fn random_token() -> ServiceResult<String> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).map_err(|e| ServiceError::Unavailable(format!("no randomness for a token: {e}")))?;
     Ok(hex(&bytes))
-}
-
-/// What the store keeps of a session token.
-fn digest(token: &str) -> String {
-    hex(&Sha256::digest(token.as_bytes()))
 }
 
 /// A hash no password matches, checked when the email names no user, so that answer takes as
@@ -87,7 +82,7 @@ impl Services {
         };
         let token = random_token()?;
         let session =
-            NewSession { token_digest: digest(&token), environment: Environment::Test, csrf: random_token()? };
+            NewSession { token_digest: hash_secret(&token), environment: Environment::Test, csrf: random_token()? };
         self.store.finish_sign_in(&attempt.id, SignInOutcome::Succeeded, Some(&session)).await?;
         let session = ConsoleSession {
             user,
@@ -103,7 +98,8 @@ impl Services {
     /// it idled or aged out, or its user was disabled.
     pub async fn console_session(&self, token: &str) -> ServiceResult<Option<ConsoleSession>> {
         let now = Timestamp::now();
-        let digest = digest(token);
+        // The store keeps a session token as it keeps API keys: its SHA-256.
+        let digest = hash_secret(token);
         let Some(mut session) = self.store.session(&digest).await? else {
             return Ok(None);
         };
@@ -119,11 +115,11 @@ impl Services {
 
     /// Shows `environment` in the token's session from now on.
     pub async fn switch_console_environment(&self, token: &str, environment: Environment) -> ServiceResult<()> {
-        Ok(self.store.switch_session_environment(&digest(token), environment).await?)
+        Ok(self.store.switch_session_environment(&hash_secret(token), environment).await?)
     }
 
     /// Ends the token's session.
     pub async fn sign_out(&self, token: &str) -> ServiceResult<()> {
-        Ok(self.store.end_session(&digest(token), Timestamp::now()).await?)
+        Ok(self.store.end_session(&hash_secret(token), Timestamp::now()).await?)
     }
 }

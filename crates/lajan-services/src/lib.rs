@@ -12,6 +12,7 @@ pub mod error;
 pub mod events;
 pub mod failpoint;
 pub mod invoices;
+pub mod keys;
 pub mod messages;
 pub mod nudge;
 pub mod payment_links;
@@ -33,6 +34,7 @@ use lajan_ledger::{Ledger, Ledgers};
 use lajan_store::Store;
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use webhook_guard::{HostResolver, SystemResolver};
 
 /// What the use cases need to know about the deployment.
@@ -71,6 +73,8 @@ pub struct Services {
     live: Option<Arc<StellarLedger>>,
     sandbox: Arc<SandboxLedger>,
     pub nudges: Nudges,
+    /// Keys revoked by this process so far: caches of resolved keys drop what they kept before.
+    keys_revoked: AtomicU64,
 }
 
 impl Services {
@@ -80,7 +84,15 @@ impl Services {
         let sandbox = Arc::new(SandboxLedger::new(store.clone(), config.sandbox_ledger_close_ms));
         let ledgers =
             Ledgers { sandbox: sandbox.clone() as Arc<dyn Ledger>, live: live.clone().map(|l| l as Arc<dyn Ledger>) };
-        Ok(Services { store, config, ledgers, live, sandbox, nudges: Nudges::default() })
+        Ok(Services {
+            store,
+            config,
+            ledgers,
+            live,
+            sandbox,
+            nudges: Nudges::default(),
+            keys_revoked: AtomicU64::new(0),
+        })
     }
 
     /// The live Stellar network, when configured: its receiving account and Horizon.
@@ -90,5 +102,15 @@ impl Services {
 
     pub fn sandbox_ledger(&self) -> &SandboxLedger {
         &self.sandbox
+    }
+
+    /// How many keys this process has revoked; a key resolved before the latest revocation is
+    /// looked up again (other processes' revocations reach it within the cache's lifetime).
+    pub fn keys_revoked(&self) -> u64 {
+        self.keys_revoked.load(Ordering::Acquire)
+    }
+
+    fn key_was_revoked(&self) {
+        self.keys_revoked.fetch_add(1, Ordering::AcqRel);
     }
 }

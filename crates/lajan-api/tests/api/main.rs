@@ -7,6 +7,7 @@ mod auth;
 mod clients;
 mod console;
 mod console_browser;
+mod console_keys;
 mod console_pages;
 mod disbursement_rules;
 mod disbursements;

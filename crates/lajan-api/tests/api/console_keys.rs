@@ -1,0 +1,95 @@
+//! The console's API keys page and role checks: admins list, create (the secret shown once) and
+//! revoke keys of their organization and environment; every other role is refused (403) and
+//! changes nothing.
+
+use crate::common::TestApp;
+use crate::console_browser::{Browser, location, user};
+use lajan_domain::Environment;
+use lajan_domain::org::Tier;
+use lajan_domain::user::Role;
+
+/// The secret a key-created page shows.
+fn secret_on(page: &str) -> String {
+    let marker = "class=\"secret wrap\">";
+    let start = page.find(marker).unwrap_or_else(|| panic!("no secret on {page}")) + marker.len();
+    page[start..].split('<').next().unwrap().to_owned()
+}
+
+async fn key_id(app: &TestApp, name: &str) -> String {
+    let keys = app.store().list_api_keys(Some(&app.org.id)).await.unwrap();
+    keys.into_iter().find(|k| k.name == name).map(|k| k.id).unwrap_or_else(|| panic!("no key {name}"))
+}
+
+api_test!(an_admin_lists_creates_and_revokes_the_organizations_keys, |app| {
+    user(app, None, "admin@example.ht", Role::Admin).await;
+    let browser = Browser::signed_in(app, "admin@example.ht").await;
+    let page = browser.get("/console/keys").await.text().await.unwrap();
+    assert!(page.contains(&app.key[..12]) && !page.contains(&app.key), "hints, never secrets");
+    let csrf = browser.csrf().await;
+
+    let fields =
+        [("csrf", csrf.as_str()), ("name", "Payroll export"), ("scope", "clients:read"), ("scope", "payouts:read")];
+    let r = browser.post("/console/keys", &fields).await;
+    assert_eq!(r.status(), 201);
+    let secret = secret_on(&r.text().await.unwrap());
+    assert!(secret.starts_with("sk_test_") && secret.len() == 40, "{secret}");
+    assert_eq!(app.get_with(&secret, "/v1/clients").await.status(), 200, "the new key works");
+    assert_eq!(app.get_with(&secret, "/v1/invoices").await.status(), 403, "within its scopes only");
+    let page = browser.get("/console/keys").await.text().await.unwrap();
+    assert!(page.contains("Payroll export") && page.contains(&secret[..12]) && !page.contains(&secret));
+
+    let before = app.store().list_api_keys(Some(&app.org.id)).await.unwrap().len();
+    for (fields, says) in [
+        (vec![("csrf", csrf.as_str()), ("name", "No scopes")], "scopes: a key needs at least one scope"),
+        (vec![("csrf", csrf.as_str()), ("name", " "), ("scope", "*")], "name:"),
+        (vec![("csrf", csrf.as_str()), ("name", "Odd"), ("scope", "clients:delete")], "unknown scope"),
+    ] {
+        let r = browser.post("/console/keys", &fields).await;
+        assert_eq!(r.status(), 400);
+        assert!(r.text().await.unwrap().contains(says), "{says}");
+    }
+    assert_eq!(app.store().list_api_keys(Some(&app.org.id)).await.unwrap().len(), before, "nothing created");
+
+    let id = key_id(app, "Payroll export").await;
+    let r = browser.post(&format!("/console/keys/{id}/revoke"), &[("csrf", &csrf)]).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, "/console/keys".into()));
+    assert_eq!(app.get_with(&secret, "/v1/clients").await.status(), 401, "revoked");
+    assert!(browser.get("/console/keys").await.text().await.unwrap().contains("revoked"));
+
+    // Another organization's key and the other environment's: not found, and untouched.
+    let other = app.org("Other MFI", Tier::Standard).await;
+    let (other_secret, other_id) = app.key_with_id(Some(&other.id), Environment::Test, &["*"]).await;
+    let (live_secret, live_id) = app.key_with_id(None, Environment::Live, &["*"]).await;
+    for id in [other_id, live_id] {
+        assert_eq!(browser.post(&format!("/console/keys/{id}/revoke"), &[("csrf", &csrf)]).await.status(), 404);
+    }
+    assert_eq!(app.get_with(&other_secret, "/v1/clients").await.status(), 200);
+    assert_eq!(app.get_with(&live_secret, "/v1/clients").await.status(), 200);
+
+    browser.post("/console/environment", &[("environment", "live"), ("csrf", &csrf)]).await;
+    let r = browser.post("/console/keys", &[("csrf", csrf.as_str()), ("name", "Live reader"), ("scope", "*")]).await;
+    assert!(secret_on(&r.text().await.unwrap()).starts_with("sk_live_"), "keys of the environment shown");
+});
+
+api_test!(each_role_is_refused_what_it_may_not_do, |app| {
+    for role in [Role::Viewer, Role::Maker, Role::Approver] {
+        let email = format!("{role}@example.ht");
+        user(app, None, &email, role).await;
+        let browser = Browser::signed_in(app, &email).await;
+        let dashboard = browser.get("/console").await.text().await.unwrap();
+        assert!(!dashboard.contains("/console/keys"), "{role}: no admin link");
+        assert_eq!(browser.get("/console/invoices").await.status(), 200, "{role} reads");
+        let r = browser.get("/console/keys").await;
+        assert_eq!(r.status(), 403, "{role}");
+        assert!(r.text().await.unwrap().contains(&format!("Your role ({role}) does not allow this.")));
+        let csrf = browser.csrf().await;
+        let r = browser.post("/console/keys", &[("csrf", csrf.as_str()), ("name", "Sneaky"), ("scope", "*")]).await;
+        assert_eq!(r.status(), 403, "{role} creates no key");
+        let id = key_id(app, "test").await;
+        let r = browser.post(&format!("/console/keys/{id}/revoke"), &[("csrf", &csrf)]).await;
+        assert_eq!(r.status(), 403, "{role} revokes no key");
+    }
+    let keys = app.store().list_api_keys(Some(&app.org.id)).await.unwrap();
+    assert!(keys.iter().all(|k| k.name != "Sneaky" && k.revoked_at.is_none()), "nothing changed");
+    assert_eq!(app.get("/v1/clients").await.status(), 200);
+});
