@@ -1,11 +1,11 @@
 //! CSV in and out of the disbursements area: the items of a `text/csv` create, and the items
-//! report an accountant opens in a spreadsheet.
+//! report an accountant opens in a spreadsheet (written in `lajan_services::report`).
 
 use crate::error::ApiError;
 use lajan_domain::disbursement::MAX_ITEMS;
 use lajan_domain::{FieldError, Invalid};
 use lajan_services::disbursements::ItemRequest;
-use lajan_services::views::disbursements::{DisbursementItemView, REPORT_COLUMNS};
+use lajan_services::views::disbursements::DisbursementItemView;
 
 /// The columns a disbursement CSV may name, in any order.
 pub const COLUMNS: [&str; 5] = ["clientId", "walletAccountId", "assetAmount", "memo", "externalId"];
@@ -129,24 +129,9 @@ fn invalid_csv(message: String) -> ApiError {
     ApiError::bad_request("invalid_csv", message)
 }
 
-/// The items report: a header of [`REPORT_COLUMNS`] and one row per item, CRLF line ends,
-/// quoted where a cell needs it, and every cell a spreadsheet would run as a formula defused.
+/// The items report as CSV (written by `lajan_services::report`, which the console shares).
 pub fn write_report(items: &[DisbursementItemView]) -> Result<Vec<u8>, ApiError> {
-    let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(Vec::new());
-    let internal = |e: &dyn std::error::Error| ApiError::internal(&std::io::Error::other(e.to_string()));
-    writer.write_record(REPORT_COLUMNS).map_err(|e| internal(&e))?;
-    for item in items {
-        writer.write_record(item.report_row().map(defuse_formula)).map_err(|e| internal(&e))?;
-    }
-    writer.into_inner().map_err(|e| internal(&e))
-}
-
-/// OWASP's rule against CSV injection: a cell that begins with `=`, `+`, `-`, `@`, a tab or a
-/// carriage return is written with a leading `'`, so a spreadsheet shows it as text instead of
-/// running it. Applied to every cell: the ones Lajan writes (ids, positive amounts, statuses)
-/// never begin so, and the ones a user typed (memo, externalId) are the point.
-fn defuse_formula(cell: String) -> String {
-    if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{cell}") } else { cell }
+    lajan_services::report::items_csv(items).map_err(|e| ApiError::internal(&e))
 }
 
 #[cfg(test)]
@@ -175,23 +160,6 @@ mod tests {
         let e = read_items(b"assetAmount,walletAccountId\n1,\"GA\n").unwrap_err();
         assert_eq!(e.code, "invalid_csv");
         assert!(e.message.contains("Row 1"), "{}", e.message);
-    }
-
-    #[test]
-    fn formula_cells_are_defused_and_others_kept() {
-        for (cell, written) in [
-            ("=HYPERLINK(\"http://x\")", "'=HYPERLINK(\"http://x\")"),
-            ("+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"),
-            ("-2+3", "'-2+3"),
-            ("@SUM(A1)", "'@SUM(A1)"),
-            ("\tx", "'\tx"),
-            ("\rx", "'\rx"),
-            (" =1+1", " =1+1"),
-            ("June = stipend", "June = stipend"),
-            ("", ""),
-        ] {
-            assert_eq!(defuse_formula(cell.to_owned()), written, "{cell:?}");
-        }
     }
 
     #[test]

@@ -124,6 +124,10 @@ struct CsrfField {
     csrf: String,
 }
 
+/// The form of a change that carries nothing but its CSRF value (sign out, revoke, disable).
+#[derive(Deserialize)]
+pub struct NoFields {}
+
 /// A change posted by a signed-in user from one of the console's own pages, carrying their
 /// session's CSRF value, with its form parsed.
 pub struct Protected<T> {

@@ -11,8 +11,28 @@ use lajan_domain::Environment;
 use minijinja::context;
 use serde::Deserialize;
 
-pub async fn dashboard(signed: Signed) -> Response {
-    render(StatusCode::OK, "dashboard.html", context! { frame => Frame::of(&signed.session) })
+/// Balances, what waits for approval, this month's payouts and the latest events.
+pub async fn dashboard(State(console): State<Console>, signed: Signed) -> Response {
+    let d = match console.services.dashboard(&signed.session.tenant()).await {
+        Ok(d) => d,
+        Err(e) => return pages::failure(&e),
+    };
+    let (balances, balances_unavailable) = match d.balances {
+        Ok(balances) => (balances, None),
+        Err(why) => (Vec::new(), Some(why)),
+    };
+    let events: Vec<_> = d
+        .recent_events
+        .iter()
+        .map(|e| context! { id => e.id, kind => e.event_type, at => e.created_at.to_string() })
+        .collect();
+    render(
+        StatusCode::OK,
+        "dashboard.html",
+        context! { frame => Frame::of(&signed.session), balances, balances_unavailable,
+        payouts_waiting => d.payouts_awaiting_approval, disbursements_waiting => d.disbursements_awaiting_approval,
+        paid => d.paid_this_month, month => d.month, events },
+    )
 }
 
 #[derive(Deserialize)]

@@ -2,7 +2,7 @@
 //! line items, payment link and timeline.
 
 use crate::guard::Signed;
-use crate::lists::{ListQuery, Pager, given};
+use crate::lists::{self, ListQuery, Pager, given};
 use crate::pages::{self, Frame, render};
 use crate::state::Console;
 use crate::timeline;
@@ -17,9 +17,9 @@ use minijinja::context;
 
 pub async fn list(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
     let frame = Frame::of(&signed.session);
-    let status = match given(&query.status).map(str::parse::<InvoiceStatus>).transpose() {
+    let status = match lists::filter::<InvoiceStatus>(&query.status, "No such status") {
         Ok(status) => status,
-        Err(e) => return pages::message(StatusCode::BAD_REQUEST, "No such status", &e),
+        Err(refused) => return refused.into_response(),
     };
     let client_id = given(&query.client).map(str::to_owned);
     if client_id.as_deref().is_some_and(|id| !IdKind::Client.is_id(id)) {

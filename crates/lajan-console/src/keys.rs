@@ -2,7 +2,7 @@
 //! its hint and scopes; a new key with the scopes ticked (its secret shown once, on the answer
 //! to the form, and stored nowhere); revoking one.
 
-use crate::guard::{Protected, Signed};
+use crate::guard::{NoFields, Protected, Signed};
 use crate::pages::{self, Frame, render};
 use crate::state::Console;
 use axum::extract::{Path, State};
@@ -12,7 +12,6 @@ use lajan_domain::scope::AREAS;
 use lajan_domain::user::Duty;
 use lajan_services::ServiceError;
 use minijinja::{Value, context};
-use serde::Deserialize;
 
 /// Every scope a key can hold, in the order the form offers them.
 fn all_scopes() -> Vec<String> {
@@ -71,16 +70,13 @@ pub async fn create(State(console): State<Console>, request: Protected<Vec<(Stri
             keys_page(&console, signed, StatusCode::CREATED, context! { created }).await
         }
         Err(ServiceError::Invalid(invalid)) => {
-            let errors: Vec<String> = invalid.details.iter().map(|f| format!("{}: {}", f.field, f.message)).collect();
+            let errors = pages::field_messages(&invalid);
             let values = context! { errors, name => form.name, ticked => form.scope };
             keys_page(&console, signed, StatusCode::BAD_REQUEST, values).await
         }
         Err(e) => pages::failure(&e),
     }
 }
-
-#[derive(Deserialize)]
-pub struct NoFields {}
 
 pub async fn revoke(State(console): State<Console>, Path(id): Path<String>, request: Protected<NoFields>) -> Response {
     let signed = &request.signed;

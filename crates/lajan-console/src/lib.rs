@@ -4,6 +4,7 @@
 //! never framed or cached.
 
 mod assets;
+mod disbursements;
 mod guard;
 mod home;
 mod invoices;
@@ -15,6 +16,7 @@ mod records;
 mod sign_in;
 mod state;
 mod timeline;
+mod users;
 
 use axum::Router;
 use axum::http::{HeaderValue, header};
@@ -43,6 +45,11 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/payouts/{id}", get(payouts::detail))
         .route("/console/keys", get(keys::list).post(keys::create))
         .route("/console/keys/{id}/revoke", post(keys::revoke))
+        .route("/console/users", get(users::list).post(users::invite))
+        .route("/console/users/{id}/disable", post(users::disable))
+        .route("/console/disbursements", get(disbursements::list))
+        .route("/console/disbursements/{id}", get(disbursements::detail))
+        .route("/console/disbursements/{id}/report.csv", get(disbursements::report_csv))
         .route("/console/clients", get(records::clients))
         .route("/console/events", get(records::events))
         .route("/console/assets/{file}", get(assets::serve))

@@ -32,6 +32,14 @@ pub struct ListQuery {
     pub kind: Option<String>,
 }
 
+/// A filter read as a `T` (empty: no filter); a value that is none is a 400 page titled `title`.
+pub fn filter<T: std::str::FromStr<Err = String>>(
+    field: &Option<String>,
+    title: &'static str,
+) -> Result<Option<T>, BadQuery> {
+    given(field).map(str::parse::<T>).transpose().map_err(|text| BadQuery { title, text })
+}
+
 /// A field the form left empty is no filter.
 pub fn given(field: &Option<String>) -> Option<&str> {
     field.as_deref().map(str::trim).filter(|s| !s.is_empty())

@@ -17,6 +17,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("dashboard.html", include_str!("../templates/dashboard.html")),
     ("message.html", include_str!("../templates/message.html")),
     ("pager.html", include_str!("../templates/pager.html")),
+    ("macros.html", include_str!("../templates/macros.html")),
     ("timeline.html", include_str!("../templates/timeline.html")),
     ("invoices.html", include_str!("../templates/invoices.html")),
     ("invoice.html", include_str!("../templates/invoice.html")),
@@ -25,6 +26,9 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("clients.html", include_str!("../templates/clients.html")),
     ("events.html", include_str!("../templates/events.html")),
     ("keys.html", include_str!("../templates/keys.html")),
+    ("users.html", include_str!("../templates/users.html")),
+    ("disbursements.html", include_str!("../templates/disbursements.html")),
+    ("disbursement.html", include_str!("../templates/disbursement.html")),
 ];
 
 fn templates() -> &'static Environment<'static> {
@@ -92,6 +96,11 @@ pub fn message(status: StatusCode, title: &str, text: &str) -> Response {
 pub fn not_found(frame: Frame) -> Response {
     let text = "Nothing with this id exists here. It may belong to the other environment.";
     render(StatusCode::NOT_FOUND, "message.html", context! { frame, title => "Not found", text })
+}
+
+/// What a refused form is told, a line per field: `field: why`.
+pub fn field_messages(invalid: &lajan_domain::Invalid) -> Vec<String> {
+    invalid.details.iter().map(|f| format!("{}: {}", f.field, f.message)).collect()
 }
 
 /// A use case that failed on our side (the database, the randomness source): logged, and a

@@ -2,7 +2,7 @@
 //! status) and one payout with every attempt, its transaction hashes and its timeline.
 
 use crate::guard::Signed;
-use crate::lists::{ListQuery, Pager, given};
+use crate::lists::{self, ListQuery, Pager, given};
 use crate::pages::{self, Frame, render};
 use crate::state::Console;
 use crate::timeline;
@@ -17,13 +17,13 @@ use minijinja::context;
 
 pub async fn list(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
     let frame = Frame::of(&signed.session);
-    let filter = match given(&query.status).map(str::parse::<PayoutFilter>).transpose() {
+    let filter = match lists::filter::<PayoutFilter>(&query.status, "No such status") {
         Ok(filter) => filter,
-        Err(e) => return pages::message(StatusCode::BAD_REQUEST, "No such status", &e),
+        Err(refused) => return refused.into_response(),
     };
-    let payout_type = match given(&query.kind).map(str::parse::<PayoutType>).transpose() {
-        Ok(kind) => kind,
-        Err(e) => return pages::message(StatusCode::BAD_REQUEST, "No such type", &e),
+    let payout_type = match lists::filter::<PayoutType>(&query.kind, "No such type") {
+        Ok(payout_type) => payout_type,
+        Err(refused) => return refused.into_response(),
     };
     let (page, search) = match (query.page(), query.search()) {
         (Ok(page), Ok(search)) => (page, search),

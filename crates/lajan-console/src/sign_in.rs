@@ -2,7 +2,7 @@
 //! a cookie of its own that the form must repeat, and by the same-origin check.
 
 use crate::guard::{
-    Protected, SESSION_COOKIE, SIGN_IN_PATH, cookie_value, forbidden, same_origin, same_secret, set_cookie,
+    NoFields, Protected, SESSION_COOKIE, SIGN_IN_PATH, cookie_value, forbidden, same_origin, same_secret, set_cookie,
 };
 use crate::pages::{self, render};
 use crate::state::Console;
@@ -93,9 +93,6 @@ pub async fn submit(State(console): State<Console>, headers: HeaderMap, Form(for
         }
     }
 }
-
-#[derive(Deserialize)]
-pub struct NoFields {}
 
 /// Ends the session and clears its cookie.
 pub async fn sign_out(State(console): State<Console>, request: Protected<NoFields>) -> Response {

@@ -7,6 +7,7 @@
 pub mod assets;
 pub mod clients;
 pub mod console;
+pub mod dashboard;
 pub mod disbursements;
 pub mod error;
 pub mod events;
@@ -18,6 +19,7 @@ pub mod nudge;
 pub mod payment_links;
 pub mod payments;
 pub mod payouts;
+pub mod report;
 pub mod sandbox;
 pub mod settings;
 pub mod users;

@@ -1,16 +1,19 @@
 //! Console users: a new user from what an operator or an admin gives (the email, role, name and
 //! password checked; the password hashed with Argon2id), a password generated when none is
-//! given, and the check of a password against its stored hash.
+//! given, the check of a password against its stored hash, and an admin inviting and disabling
+//! the users of their organization.
 //!
 //! Argon2id through the RustCrypto `argon2` crate with its default parameters (19 MiB, two
 //! passes, one lane: OWASP's recommendation), stored as a PHC string, so the parameters travel
 //! with each hash and can be raised later without invalidating the old ones.
 
+use crate::{ServiceError, ServiceResult, Services};
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use lajan_domain::Timestamp;
 use lajan_domain::id::IdKind;
 use lajan_domain::user::{Role, User, check_new_password, parse_email, parse_user_name};
+use lajan_store::StoreError;
 
 /// Characters of generated passwords: no lookalikes (0/O, 1/l/I), so they survive being read
 /// aloud or copied by hand.
@@ -68,6 +71,39 @@ pub fn generate_password() -> Result<String, String> {
             char::from(PASSWORD_ALPHABET[n % PASSWORD_ALPHABET.len()])
         })
         .collect())
+}
+
+impl Services {
+    /// A new user of `org_id` with a generated password, which the answer carries once (an
+    /// admin passes it on; the user cannot be told it again). `Invalid` names the field; an
+    /// email in use anywhere is `email: is in use already`.
+    pub async fn invite_user(
+        &self,
+        org_id: &str,
+        email: &str,
+        role: &str,
+        name: &str,
+    ) -> ServiceResult<(User, String)> {
+        let role: Role = role.parse().map_err(|e| ServiceError::field("role", e))?;
+        let password = generate_password().map_err(ServiceError::Unavailable)?;
+        let (user, hash) = new_user(org_id, email, role, Some(name), &password)
+            .map_err(|(field, rule)| ServiceError::field(field, rule))?;
+        match self.store.create_user(&user, &hash).await {
+            Err(StoreError::Conflict(_)) => Err(ServiceError::field("email", "is in use already")),
+            other => other.map(|()| (user, password)).map_err(Into::into),
+        }
+    }
+
+    /// Disables a user of `org_id` (their sessions end with it); another organization's user
+    /// is `NotFound`, and an admin cannot disable themself (someone must be left to undo it).
+    pub async fn disable_org_user(&self, org_id: &str, user_id: &str, by: &User) -> ServiceResult<User> {
+        let users = self.store.list_users(Some(org_id)).await?;
+        let user = users.into_iter().find(|u| u.id == user_id).ok_or(ServiceError::NotFound("user"))?;
+        if user.id == by.id {
+            return Err(ServiceError::field("user", "you cannot disable yourself; another admin can"));
+        }
+        Ok(self.store.disable_user(&user.email, Timestamp::now()).await?)
+    }
 }
 
 #[cfg(test)]

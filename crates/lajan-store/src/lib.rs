@@ -16,6 +16,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub mod clients;
+pub mod dashboard;
 pub mod deliveries;
 pub mod disbursements;
 mod error;
@@ -35,6 +36,7 @@ pub mod users;
 pub mod webhooks;
 
 pub use clients::{ClientQuery, ClientStore};
+pub use dashboard::{AssetTotal, DashboardStore};
 pub use deliveries::{Answered, ClaimLimits, DeliveryStore, DueDelivery};
 pub use disbursements::DisbursementStore;
 pub use error::StoreError;
@@ -80,6 +82,7 @@ pub trait Store:
     + DeliveryStore
     + UserStore
     + SessionStore
+    + DashboardStore
     + Send
     + Sync
     + 'static

@@ -147,3 +147,4 @@ include!("deliveries_sql.rs");
 include!("webhooks_sql.rs");
 include!("users_sql.rs");
 include!("sessions_sql.rs");
+include!("dashboard_sql.rs");

@@ -1,6 +1,6 @@
-//! The console's API keys page and role checks: admins list, create (the secret shown once) and
-//! revoke keys of their organization and environment; every other role is refused (403) and
-//! changes nothing.
+//! The console's admin pages and role checks: admins list, create (the secret shown once) and
+//! revoke keys of their organization and environment, invite and disable its users and read
+//! their sign-ins; every other role is refused (403) and changes nothing.
 
 use crate::common::TestApp;
 use crate::console_browser::{Browser, location, user};
@@ -88,8 +88,66 @@ api_test!(each_role_is_refused_what_it_may_not_do, |app| {
         let id = key_id(app, "test").await;
         let r = browser.post(&format!("/console/keys/{id}/revoke"), &[("csrf", &csrf)]).await;
         assert_eq!(r.status(), 403, "{role} revokes no key");
+        assert_eq!(browser.get("/console/users").await.status(), 403, "{role}");
+        let invite = [("csrf", csrf.as_str()), ("email", "sneaky@example.ht"), ("role", "admin")];
+        assert_eq!(browser.post("/console/users", &invite).await.status(), 403, "{role} invites no one");
     }
+    assert!(app.store().user_by_email("sneaky@example.ht").await.unwrap().is_none());
     let keys = app.store().list_api_keys(Some(&app.org.id)).await.unwrap();
     assert!(keys.iter().all(|k| k.name != "Sneaky" && k.revoked_at.is_none()), "nothing changed");
     assert_eq!(app.get("/v1/clients").await.status(), 200);
+});
+
+api_test!(an_admin_invites_and_disables_users_and_reads_the_sign_ins, |app| {
+    let admin = user(app, None, "admin@example.ht", Role::Admin).await;
+    let other = app.org("Other MFI", Tier::Standard).await;
+    let stranger = user(app, Some(&other.id), "stranger@example.ht", Role::Viewer).await;
+    Browser::new(app).sign_in("admin@example.ht", "not the password").await;
+    let browser = Browser::signed_in(app, "admin@example.ht").await;
+    let csrf = browser.csrf().await;
+
+    let r = browser
+        .post(
+            "/console/users",
+            &[("csrf", csrf.as_str()), ("email", "Clerk@Example.ht"), ("name", "Clerk"), ("role", "maker")],
+        )
+        .await;
+    assert_eq!(r.status(), 201);
+    let password = secret_on(&r.text().await.unwrap());
+    assert_eq!(password.len(), 20);
+    let clerk = Browser::new(app);
+    assert_eq!(location(&clerk.sign_in("clerk@example.ht", &password).await), "/console", "the invited user signs in");
+    assert_eq!(clerk.get("/console/users").await.status(), 403, "as a maker");
+
+    for (fields, says) in [
+        (vec![("email", "clerk@example.ht"), ("role", "viewer")], "email: is in use already"),
+        (vec![("email", "stranger@example.ht"), ("role", "viewer")], "email: is in use already"),
+        (vec![("email", "nobody"), ("role", "viewer")], "email: must be an email address"),
+        (vec![("email", "new@example.ht"), ("role", "owner")], "role: unknown value"),
+    ] {
+        let mut fields = fields;
+        fields.push(("csrf", &csrf));
+        let r = browser.post("/console/users", &fields).await;
+        assert_eq!(r.status(), 400);
+        assert!(r.text().await.unwrap().contains(says), "{says}");
+    }
+
+    let page = browser.get("/console/users").await.text().await.unwrap();
+    assert!(page.contains("clerk@example.ht") && !page.contains("stranger@example.ht"), "this organization's only");
+    for outcome in ["succeeded", "failed"] {
+        assert!(page.contains(&format!("s-{outcome}\">{outcome}")), "{outcome} sign-ins are listed");
+    }
+
+    let clerk_id = app.store().user_by_email("clerk@example.ht").await.unwrap().unwrap().0.id;
+    let r = browser.post(&format!("/console/users/{clerk_id}/disable"), &[("csrf", &csrf)]).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, "/console/users".into()));
+    assert_eq!(location(&clerk.get("/console").await), "/console/sign-in", "their session ended");
+    assert_eq!(clerk.sign_in("clerk@example.ht", &password).await.status(), 401, "and they cannot sign in");
+
+    let r = browser.post(&format!("/console/users/{}/disable", stranger.id), &[("csrf", &csrf)]).await;
+    assert_eq!(r.status(), 404, "another organization's user");
+    let r = browser.post(&format!("/console/users/{}/disable", admin.id), &[("csrf", &csrf)]).await;
+    assert_eq!(r.status(), 400, "not yourself");
+    assert_eq!(browser.get("/console").await.status(), 200);
+    assert!(app.store().user_by_email("stranger@example.ht").await.unwrap().unwrap().0.disabled_at.is_none());
 });

@@ -134,3 +134,67 @@ api_test!(lists_page_with_the_apis_limits_and_keep_their_filters, |app| {
     assert_eq!(page(&browser, "/console/clients?limit=101").await.0, 400, "at most the API's 100");
     assert_eq!(page(&browser, &format!("/console/clients?search={}", "x".repeat(201))).await.0, 400);
 });
+
+api_test!(the_dashboard_sums_what_waits_and_what_was_paid_and_disbursements_show_their_items, |app| {
+    user(app, None, "viewer@example.ht", Role::Viewer).await;
+    let payout = async |amount: Value, asset: &str| {
+        let body = json!({ "walletAccountId": WALLET, "assetAmount": amount, "assetCode": asset });
+        ok(app.post("/v1/payouts", &body).await).await["id"].as_str().unwrap().to_owned()
+    };
+    let sent = payout(json!(40.05), "USDC").await;
+    ok(app.post(&format!("/v1/payouts/{sent}/approve"), &json!({})).await).await;
+    app.drain_payouts().await;
+    payout(json!(12.5), "USDC").await;
+    payout(json!(7.25), "HTG").await;
+    let items = [
+        json!({ "walletAccountId": WALLET, "assetAmount": 15, "externalId": "june-1", "memo": "=1+1" }),
+        json!({ "walletAccountId": WALLET, "assetAmount": 15, "externalId": "june-2" }),
+    ];
+    let batch = json!({ "name": "June stipends", "assetCode": "USDC", "items": items });
+    let d = ok(app.post("/v1/disbursements", &batch).await).await;
+    let d_id = d["id"].as_str().unwrap();
+    ok(app.post(&format!("/v1/disbursements/{d_id}/submit"), &json!({})).await).await;
+
+    let browser = Browser::signed_in(app, "viewer@example.ht").await;
+    let (status, dashboard) = page(&browser, "/console").await;
+    assert_eq!(status, 200);
+    let squashed: String = dashboard.split_whitespace().collect::<Vec<_>>().join(" ");
+    for shown in [
+        "<th>USDC</th><td class=\"num\">999959.95</td>",
+        "<th>1 in USDC</th><td class=\"num\">12.50 USDC</td>",
+        "<th>1 in HTG</th><td class=\"num\">7.25 HTG</td>",
+        "June stipends</a> (2 items)</th><td class=\"num\">30.00 USDC</td>",
+        "<th>1 payouts</th><td class=\"num\">40.05 USDC</td>",
+        "<code>disbursement.submitted</code>",
+    ] {
+        assert!(squashed.contains(shown), "{shown} on the dashboard: {squashed}");
+    }
+
+    let (_, list) = page(&browser, "/console/disbursements?status=pending_approval").await;
+    assert!(list.contains("June stipends") && list.contains("30.00 USDC"));
+    let (status, detail) = page(&browser, &format!("/console/disbursements/{d_id}")).await;
+    assert_eq!(status, 200);
+    for shown in ["2 pending", "june-1", "june-2", "disbursement.submitted", "report.csv"] {
+        assert!(detail.contains(shown), "{shown} on the disbursement page");
+    }
+    let (_, sent_items) = page(&browser, &format!("/console/disbursements/{d_id}?status=sent")).await;
+    assert!(!sent_items.contains("june-1") && sent_items.contains("No items match."));
+
+    let r = browser.get(&format!("/console/disbursements/{d_id}/report.csv")).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-type"], "text/csv; charset=utf-8");
+    assert!(r.headers()["content-disposition"].to_str().unwrap().contains(&format!("{d_id}-items.csv")));
+    let csv = r.text().await.unwrap();
+    let lines: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
+    assert_eq!(lines.len(), 3, "{csv}");
+    assert!(lines[0].starts_with("id,row,externalId") && csv.contains("'=1+1"), "formulas defused: {csv}");
+
+    let other = app.org("Other MFI", Tier::Standard).await;
+    let other_key = app.key(Some(&other.id), Environment::Test, &["*"]).await;
+    let foreign = ok(app.post_with(&other_key, "/v1/disbursements", &batch).await).await;
+    let foreign_id = foreign["id"].as_str().unwrap();
+    assert_eq!(page(&browser, &format!("/console/disbursements/{foreign_id}")).await.0, 404);
+    assert_eq!(browser.get(&format!("/console/disbursements/{foreign_id}/report.csv")).await.status(), 404);
+    let (_, mine) = page(&browser, "/console/disbursements").await;
+    assert_eq!(mine.matches("June stipends").count(), 1, "the other organization's batch is not listed");
+});

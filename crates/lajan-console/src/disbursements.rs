@@ -1,0 +1,114 @@
+//! The disbursements pages: the list (by status, with search), one batch with its counts, its
+//! items a page at a time (by status) and its timeline, and its CSV report to download.
+
+use crate::guard::Signed;
+use crate::lists::{self, ListQuery, Pager, given};
+use crate::pages::{self, Frame, render};
+use crate::state::Console;
+use crate::timeline;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use lajan_domain::disbursement::{DisbursementStatus, ItemStatus};
+use lajan_domain::id::IdKind;
+use lajan_services::report;
+use lajan_services::views::disbursements::{DisbursementItemView, DisbursementView};
+use lajan_store::StoreError;
+use lajan_store::disbursements::DisbursementQuery;
+use minijinja::context;
+
+pub async fn list(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
+    let frame = Frame::of(&signed.session);
+    let status = match lists::filter::<DisbursementStatus>(&query.status, "No such status") {
+        Ok(status) => status,
+        Err(refused) => return refused.into_response(),
+    };
+    let (page, search) = match (query.page(), query.search()) {
+        (Ok(page), Ok(search)) => (page, search),
+        (Err(refused), _) | (_, Err(refused)) => return refused.into_response(),
+    };
+    let tenant = signed.session.tenant();
+    let found =
+        match console.services.store.list_disbursements(&tenant, &DisbursementQuery { status, search, page }).await {
+            Ok(found) => found,
+            Err(e) => return pages::failure(&e.into()),
+        };
+    let disbursements: Vec<DisbursementView> = found.items.iter().map(DisbursementView::from).collect();
+    let statuses: Vec<&str> = DisbursementStatus::ALL.iter().map(|s| s.as_str()).collect();
+    render(
+        StatusCode::OK,
+        "disbursements.html",
+        context! { frame, disbursements, statuses, pager => Pager::of(&found, &query),
+        status => given(&query.status), search => given(&query.search) },
+    )
+}
+
+pub async fn detail(
+    State(console): State<Console>,
+    signed: Signed,
+    Path(id): Path<String>,
+    Query(query): Query<ListQuery>,
+) -> Response {
+    let frame = Frame::of(&signed.session);
+    let tenant = signed.session.tenant();
+    let found = if IdKind::Disbursement.is_id(&id) {
+        console.services.store.get_disbursement(&tenant, &id).await
+    } else {
+        Ok(None)
+    };
+    let disbursement = match found {
+        Ok(Some(d)) => DisbursementView::from(&d),
+        Ok(None) => return pages::not_found(frame),
+        Err(e) => return pages::failure(&e.into()),
+    };
+    let status = match lists::filter::<ItemStatus>(&query.status, "No such status") {
+        Ok(status) => status,
+        Err(refused) => return refused.into_response(),
+    };
+    let page = match query.page() {
+        Ok(page) => page,
+        Err(refused) => return refused.into_response(),
+    };
+    let items = match console.services.store.list_disbursement_items(&tenant, &id, status, page).await {
+        Ok(items) => items,
+        Err(e) => return pages::failure(&e.into()),
+    };
+    let events = match timeline::of(&console.services, &tenant, &id).await {
+        Ok(events) => events,
+        Err(e) => return pages::failure(&e),
+    };
+    let rows: Vec<DisbursementItemView> = items.items.iter().map(DisbursementItemView::from).collect();
+    let statuses: Vec<&str> = ItemStatus::ALL.iter().map(|s| s.as_str()).collect();
+    render(
+        StatusCode::OK,
+        "disbursement.html",
+        context! { frame, disbursement, items => rows, statuses, events, pager => Pager::of(&items, &query),
+        status => given(&query.status) },
+    )
+}
+
+/// Every item as the CSV report, as a download.
+pub async fn report_csv(State(console): State<Console>, signed: Signed, Path(id): Path<String>) -> Response {
+    let tenant = signed.session.tenant();
+    let all = if IdKind::Disbursement.is_id(&id) {
+        console.services.store.disbursement_report(&tenant, &id, None).await
+    } else {
+        Err(StoreError::NotFound)
+    };
+    let items: Vec<DisbursementItemView> = match all {
+        Ok(all) => all.iter().map(DisbursementItemView::from).collect(),
+        Err(StoreError::NotFound) => return pages::not_found(Frame::of(&signed.session)),
+        Err(e) => return pages::failure(&e.into()),
+    };
+    let csv = match report::items_csv(&items) {
+        Ok(csv) => csv,
+        Err(e) => return pages::failure(&lajan_services::ServiceError::Unavailable(e.to_string())),
+    };
+    let mut response = csv.into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
+    if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{id}-items.csv\"")) {
+        headers.insert(header::CONTENT_DISPOSITION, value);
+    }
+    response
+}

@@ -1,0 +1,95 @@
+//! The users page (admins): the organization's console users, inviting one (a generated
+//! password shown once, to pass on), disabling one, and the latest sign-in attempts naming them.
+
+use crate::guard::{NoFields, Protected, Signed};
+use crate::pages::{self, Frame, render};
+use crate::state::Console;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use lajan_domain::user::{Duty, Role};
+use lajan_services::ServiceError;
+use minijinja::{Value, context};
+use serde::Deserialize;
+
+/// Sign-in attempts the page lists.
+const SIGN_INS_SHOWN: u32 = 50;
+
+async fn users_page(console: &Console, signed: &Signed, status: StatusCode, extra: Value) -> Response {
+    let org_id = &signed.session.user.org_id;
+    let (users, sign_ins) = match (
+        console.services.store.list_users(Some(org_id)).await,
+        console.services.store.list_sign_ins(org_id, SIGN_INS_SHOWN).await,
+    ) {
+        (Ok(users), Ok(sign_ins)) => (users, sign_ins),
+        (Err(e), _) | (_, Err(e)) => return pages::failure(&e.into()),
+    };
+    let users: Vec<Value> = users
+        .iter()
+        .map(|u| {
+            context! { id => u.id, email => u.email, name => u.name, role => u.role.as_str(),
+            created_at => u.created_at.to_string(), disabled_at => u.disabled_at.map(|t| t.to_string()),
+            me => u.id == signed.session.user.id }
+        })
+        .collect();
+    let sign_ins: Vec<Value> = sign_ins
+        .iter()
+        .map(|s| context! { email => s.email, outcome => s.outcome.as_str(), at => s.at.to_string() })
+        .collect();
+    let roles: Vec<&str> = Role::ALL.iter().map(|r| r.as_str()).collect();
+    let values = context! { frame => Frame::of(&signed.session), users, sign_ins, roles };
+    render(status, "users.html", context! { ..values, ..extra })
+}
+
+pub async fn list(State(console): State<Console>, signed: Signed) -> Response {
+    if let Some(refused) = signed.refused_unless(Duty::Administer) {
+        return refused;
+    }
+    users_page(&console, &signed, StatusCode::OK, context! {}).await
+}
+
+#[derive(Deserialize)]
+pub struct InviteForm {
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    role: String,
+}
+
+pub async fn invite(State(console): State<Console>, request: Protected<InviteForm>) -> Response {
+    let (signed, form) = (&request.signed, &request.form);
+    if let Some(refused) = signed.refused_unless(Duty::Administer) {
+        return refused;
+    }
+    let org_id = &signed.session.user.org_id;
+    match console.services.invite_user(org_id, &form.email, &form.role, &form.name).await {
+        Ok((user, password)) => {
+            let invited = context! { email => user.email, password };
+            users_page(&console, signed, StatusCode::CREATED, context! { invited }).await
+        }
+        Err(ServiceError::Invalid(invalid)) => {
+            let errors = pages::field_messages(&invalid);
+            let values = context! { errors, email => form.email, name => form.name, role => form.role };
+            users_page(&console, signed, StatusCode::BAD_REQUEST, values).await
+        }
+        Err(e) => pages::failure(&e),
+    }
+}
+
+pub async fn disable(State(console): State<Console>, Path(id): Path<String>, request: Protected<NoFields>) -> Response {
+    let signed = &request.signed;
+    if let Some(refused) = signed.refused_unless(Duty::Administer) {
+        return refused;
+    }
+    match console.services.disable_org_user(&signed.session.user.org_id, &id, &signed.session.user).await {
+        Ok(_) => Redirect::to("/console/users").into_response(),
+        Err(ServiceError::NotFound(_)) => pages::not_found(Frame::of(&signed.session)),
+        Err(ServiceError::Invalid(invalid)) => {
+            let errors: Vec<String> = invalid.details.iter().map(|f| f.message.clone()).collect();
+            users_page(&console, signed, StatusCode::BAD_REQUEST, context! { errors }).await
+        }
+        Err(e) => pages::failure(&e),
+    }
+}
