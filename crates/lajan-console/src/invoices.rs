@@ -59,5 +59,14 @@ pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Pa
         Ok(events) => events,
         Err(e) => return pages::failure(&e),
     };
-    render(StatusCode::OK, "invoice.html", context! { frame, invoice, events })
+    // Quantities and tax rates are exact JSON numbers, which only serde_json can print.
+    let lines: Vec<_> = invoice
+        .line_items
+        .iter()
+        .map(|l| {
+            context! { description => l.description, quantity => l.quantity.to_string(), unit_price => l.unit_price,
+            tax_rate => l.tax_rate.to_string(), amount => l.amount }
+        })
+        .collect();
+    render(StatusCode::OK, "invoice.html", context! { frame, invoice, lines, events })
 }

@@ -1,7 +1,8 @@
 //! The hosted payment page in a real browser: `lajan serve` from an empty database, an invoice
 //! sent through the API, headless Chromium at a phone's size driven over WebDriver (chromedriver
 //! and fantoccini), the sandbox "Simulate payment" button, and the invoice paid as the API then
-//! reports it. Screenshots land in `target/browser/` for people to look at.
+//! reports it; and the console, signed in as an admin the CLI created, every page at a phone's and a
+//! desktop's width. Screenshots land in `target/browser/` for people to look at.
 //!
 //! Needs Debian's `chromium` and `chromium-driver`. Without them the test says why and passes,
 //! unless `LAJAN_REQUIRE_BROWSER` is set (CI sets it once it has installed both).
@@ -213,10 +214,43 @@ impl Cdp {
 
     /// Emulates the phone with a viewport `height` CSS pixels tall.
     async fn phone(&self, height: u32) -> anyhow::Result<()> {
-        let (width, _) = PHONE;
-        let metrics = json!({ "width": width, "height": height, "deviceScaleFactor": PHONE_DPR, "mobile": true });
+        self.screen(&Screen { width: PHONE.0, height, dpr: PHONE_DPR, mobile: true }).await
+    }
+
+    async fn screen(&self, s: &Screen) -> anyhow::Result<()> {
+        let metrics = json!({ "width": s.width, "height": s.height, "deviceScaleFactor": s.dpr, "mobile": s.mobile });
         self.execute("Emulation.setDeviceMetricsOverride", metrics).await.map(drop)
     }
+}
+
+/// A screen to emulate: its viewport in CSS pixels, pixel density, and whether it is a phone's.
+#[derive(Clone, Copy)]
+struct Screen {
+    width: u32,
+    height: u32,
+    dpr: f64,
+    mobile: bool,
+}
+
+const DESKTOP: Screen = Screen { width: 1280, height: 800, dpr: 1.0, mobile: false };
+const PHONE_SCREEN: Screen = Screen { width: PHONE.0, height: PHONE.1, dpr: PHONE_DPR, mobile: true };
+
+/// The whole page on `screen` (as tall as the page) as `{name}.png`; fails when the page is
+/// wider than the screen (something would need sideways scrolling).
+async fn full_page(browser: &Client, cdp: &Cdp, dir: &Path, name: &str, screen: &Screen) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("create {}", dir.display()))?;
+    cdp.screen(screen).await?;
+    let size =
+        browser.execute("const d = document.documentElement; return [d.scrollWidth, d.scrollHeight];", vec![]).await?;
+    let (width, height) = (size[0].as_f64().unwrap_or(0.0), size[1].as_f64().unwrap_or(0.0));
+    ensure!(width <= f64::from(screen.width), "{name}: the page is {width} px wide on a {} px screen", screen.width);
+    cdp.screen(&Screen { height: (height.ceil() as u32).max(screen.height), ..*screen }).await?;
+    let shot = browser.screenshot().await;
+    cdp.screen(screen).await?;
+    let path = dir.join(format!("{name}.png"));
+    std::fs::write(&path, shot?).with_context(|| format!("write {}", path.display()))?;
+    eprintln!("saved {} ({width}x{height})", path.display());
+    Ok(())
 }
 
 /// Saves what the phone shows on screen (`{name}.png`, the 412x915 viewport) and the whole page
@@ -393,4 +427,135 @@ fn bail_if_leftover_chromium(profile: &Path) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The console's pages a signed-in admin opens, by screenshot name.
+fn console_pages(invoice: &str, payout: &str, disbursement: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("dashboard", "/console".to_owned()),
+        ("invoices", "/console/invoices".to_owned()),
+        ("invoice", format!("/console/invoices/{invoice}")),
+        ("payouts", "/console/payouts".to_owned()),
+        ("payout", format!("/console/payouts/{payout}")),
+        ("disbursements", "/console/disbursements".to_owned()),
+        ("disbursement", format!("/console/disbursements/{disbursement}")),
+        ("clients", "/console/clients".to_owned()),
+        ("events", "/console/events".to_owned()),
+        ("keys", "/console/keys".to_owned()),
+        ("users", "/console/users".to_owned()),
+    ]
+}
+
+/// Signs in through the form, then opens every page on a phone and on a desktop, checking the
+/// style applied under the console's content policy and that nothing needs sideways scrolling.
+async fn read_the_console(
+    browser: &Client,
+    cdp: &Cdp,
+    base: &str,
+    (email, password): (&str, &str),
+    pages: &[(&'static str, String)],
+    shots: &Path,
+) -> anyhow::Result<()> {
+    browser.goto(&format!("{base}/console")).await?;
+    let url = browser.current_url().await?;
+    ensure!(url.path() == "/console/sign-in", "without a session /console went to {url}");
+    full_page(browser, cdp, shots, "console-sign-in-412", &PHONE_SCREEN).await?;
+    browser.find(Locator::Id("email")).await?.send_keys(email).await?;
+    browser.find(Locator::Id("password")).await?.send_keys(password).await?;
+    browser.find(Locator::Css("button.primary")).await?.click().await?;
+    let wait = || browser.wait().at_most(Duration::from_secs(15)).every(Duration::from_millis(100));
+    wait().for_element(Locator::Css(".sandbox-banner")).await.context("no sandbox banner after signing in")?;
+    let background = browser.execute("return getComputedStyle(document.body).backgroundColor;", vec![]).await?;
+    ensure!(background == json!("rgb(245, 247, 250)"), "the console's stylesheet was not applied: {background}");
+    for (screen, width) in [(&PHONE_SCREEN, 412), (&DESKTOP, 1280)] {
+        for (name, path) in pages {
+            browser.goto(&format!("{base}{path}")).await?;
+            let heading =
+                browser.find(Locator::Css("main h1")).await.with_context(|| format!("no heading on {path}"))?;
+            ensure!(!heading.text().await?.trim().is_empty(), "{path} has an empty heading");
+            ensure!(browser.current_url().await?.path() == path.as_str(), "{path} redirected");
+            full_page(browser, cdp, shots, &format!("console-{name}-{width}"), screen).await?;
+        }
+    }
+    browser.find(Locator::Css("form[action='/console/sign-out'] button")).await?.click().await?;
+    wait().for_element(Locator::Id("password")).await.context("signing out did not lead back to the form")?;
+    Ok(())
+}
+
+#[tokio::test]
+async fn an_admin_created_with_the_cli_signs_in_and_reads_every_console_page() {
+    let Some((chromium, chromedriver)) = browser_or_skip() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let profile = tempfile::tempdir().unwrap();
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/browser");
+    let http = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(30)).build().unwrap();
+    let port = free_port();
+    let mut serve = Serve::start(dir.path(), port, &[]);
+    let key = serve.sandbox_key();
+    let base = serve.base.clone();
+
+    let created = Command::new(env!("CARGO_BIN_EXE_lajan"))
+        .args(["users", "create", "--email", "amara@example.ht", "--role", "admin", "--name", "Amara Joseph"])
+        .env("LAJAN_DATABASE_URL", format!("sqlite://{}", dir.path().join("serve.db").display()))
+        .env_remove("LAJAN_CONFIG")
+        .output()
+        .expect("run lajan users create");
+    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
+    let password = String::from_utf8(created.stdout).unwrap().trim().to_owned();
+
+    let post = async |path: &str, body: Value| {
+        api(&http, &key, reqwest::Method::POST, &format!("{base}{path}"), Some(body)).await
+    };
+    let client =
+        post("/v1/clients", json!({ "firstName": "Marie", "lastName": "Joseph", "email": "marie@example.com" })).await;
+    let invoice = post(
+        "/v1/invoices",
+        json!({ "clientId": client["id"], "dueDate": "2030-01-31", "sendImmediately": true,
+        "lineItems": [{ "description": "Loan fee", "quantity": 3, "unitPrice": 19.99 }] }),
+    )
+    .await;
+    let wallet = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
+    let payout = post(
+        "/v1/payouts",
+        json!({ "walletAccountId": wallet, "assetAmount": 40.05, "assetCode": "USDC", "memo": "Loan 2231" }),
+    )
+    .await;
+    let payout_id = payout["id"].as_str().unwrap().to_owned();
+    post(&format!("/v1/payouts/{payout_id}/approve"), json!({})).await;
+    let items: Vec<Value> = (1..=3)
+        .map(|i| json!({ "walletAccountId": wallet, "assetAmount": 15, "externalId": format!("june-{i}") }))
+        .collect();
+    let batch =
+        post("/v1/disbursements", json!({ "name": "June stipends", "assetCode": "USDC", "items": items })).await;
+    let batch_id = batch["id"].as_str().unwrap().to_owned();
+    post(&format!("/v1/disbursements/{batch_id}/submit"), json!({})).await;
+    let pages = console_pages(invoice["id"].as_str().unwrap(), &payout_id, &batch_id);
+
+    let driver_port = free_port();
+    let mut driver = start_chromedriver(chromedriver, driver_port, dir.path().join("chromedriver.log"), &http).await;
+    let browser = match open_browser(chromium, driver_port, profile.path()).await {
+        Ok(browser) => browser,
+        Err(e) => panic!("{e:?}"),
+    };
+    let outcome = match Cdp::new(&http, driver_port, &browser).await {
+        Ok(cdp) => read_the_console(&browser, &cdp, &base, ("amara@example.ht", &password), &pages, &shots).await,
+        Err(e) => Err(e),
+    };
+    if outcome.is_err()
+        && let Ok(png) = browser.screenshot().await
+        && std::fs::create_dir_all(&shots).is_ok()
+        && std::fs::write(shots.join("console-failure.png"), png).is_ok()
+    {
+        eprintln!("saved {}", shots.join("console-failure.png").display());
+    }
+    let closed = browser.close().await;
+    if let Err(e) = outcome {
+        panic!("{e:?}");
+    }
+    closed.expect("close the WebDriver session");
+    driver.stop();
+    serve.terminate();
+    if let Err(e) = bail_if_leftover_chromium(profile.path()) {
+        panic!("{e:?}");
+    }
 }

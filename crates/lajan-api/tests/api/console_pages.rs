@@ -73,7 +73,8 @@ api_test!(the_pages_show_the_sessions_organization_and_environment_only, |app| {
 
     let (status, detail) = page(&browser, &format!("/console/invoices/{invoice_id}")).await;
     assert_eq!(status, 200);
-    for shown in ["Loan fee", "1234.56", "3703.68 HTG", "invoice.created", "https://pay.lajan.test/pay/pi_"] {
+    let line = "<td>Loan fee</td><td class=\"num\">3</td><td class=\"num\">1234.56</td><td class=\"num\">0</td><td class=\"num\">3703.68</td>";
+    for shown in [line, "3703.68 HTG", "invoice.created", "https://pay.lajan.test/pay/pi_"] {
         assert!(detail.contains(shown), "{shown} on the invoice page: {detail}");
     }
 
@@ -164,7 +165,7 @@ api_test!(the_dashboard_sums_what_waits_and_what_was_paid_and_disbursements_show
         "<th>1 in USDC</th><td class=\"num\">12.50 USDC</td>",
         "<th>1 in HTG</th><td class=\"num\">7.25 HTG</td>",
         "June stipends</a> (2 items)</th><td class=\"num\">30.00 USDC</td>",
-        "<th>1 payouts</th><td class=\"num\">40.05 USDC</td>",
+        "<th>1 sent</th><td class=\"num\">40.05 USDC</td>",
         "<code>disbursement.submitted</code>",
     ] {
         assert!(squashed.contains(shown), "{shown} on the dashboard: {squashed}");
