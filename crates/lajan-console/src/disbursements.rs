@@ -2,7 +2,7 @@
 //! items a page at a time (by status) and its timeline, and its CSV report to download.
 
 use crate::guard::Signed;
-use crate::lists::{self, ListQuery, Pager, given};
+use crate::lists::{self, BadQuery, ListQuery, Pager, given};
 use crate::pages::{self, Frame, render};
 use crate::state::Console;
 use crate::timeline;
@@ -19,20 +19,14 @@ use minijinja::context;
 
 pub async fn list(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
     let frame = Frame::of(&signed.session);
-    let status = match lists::filter::<DisbursementStatus>(&query.status, "No such status") {
-        Ok(status) => status,
+    let store_query = match disbursement_query(&query) {
+        Ok(store_query) => store_query,
         Err(refused) => return refused.into_response(),
     };
-    let (page, search) = match (query.page(), query.search()) {
-        (Ok(page), Ok(search)) => (page, search),
-        (Err(refused), _) | (_, Err(refused)) => return refused.into_response(),
+    let found = match console.services.store.list_disbursements(&signed.session.tenant(), &store_query).await {
+        Ok(found) => found,
+        Err(e) => return pages::failure(&e.into()),
     };
-    let tenant = signed.session.tenant();
-    let found =
-        match console.services.store.list_disbursements(&tenant, &DisbursementQuery { status, search, page }).await {
-            Ok(found) => found,
-            Err(e) => return pages::failure(&e.into()),
-        };
     let disbursements: Vec<DisbursementView> = found.items.iter().map(DisbursementView::from).collect();
     let statuses: Vec<&str> = DisbursementStatus::ALL.iter().map(|s| s.as_str()).collect();
     render(
@@ -41,6 +35,15 @@ pub async fn list(State(console): State<Console>, signed: Signed, Query(query): 
         context! { frame, disbursements, statuses, pager => Pager::of(&found, &query),
         status => given(&query.status), search => given(&query.search) },
     )
+}
+
+/// The list's query as the store reads it; a filter that names nothing is a 400 page.
+fn disbursement_query(query: &ListQuery) -> Result<DisbursementQuery, BadQuery> {
+    Ok(DisbursementQuery {
+        status: lists::filter(&query.status, "No such status")?,
+        search: query.search()?,
+        page: query.page()?,
+    })
 }
 
 pub async fn detail(
@@ -61,12 +64,9 @@ pub async fn detail(
         Ok(None) => return pages::not_found(frame),
         Err(e) => return pages::failure(&e.into()),
     };
-    let status = match lists::filter::<ItemStatus>(&query.status, "No such status") {
-        Ok(status) => status,
-        Err(refused) => return refused.into_response(),
-    };
-    let page = match query.page() {
-        Ok(page) => page,
+    let parsed = lists::filter::<ItemStatus>(&query.status, "No such status").and_then(|s| Ok((s, query.page()?)));
+    let (status, page) = match parsed {
+        Ok(parsed) => parsed,
         Err(refused) => return refused.into_response(),
     };
     let items = match console.services.store.list_disbursement_items(&tenant, &id, status, page).await {

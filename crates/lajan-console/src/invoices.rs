@@ -2,7 +2,7 @@
 //! line items, payment link and timeline.
 
 use crate::guard::Signed;
-use crate::lists::{self, ListQuery, Pager, given};
+use crate::lists::{self, BadQuery, ListQuery, Pager, given};
 use crate::pages::{self, Frame, render};
 use crate::state::Console;
 use crate::timeline;
@@ -17,24 +17,14 @@ use minijinja::context;
 
 pub async fn list(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
     let frame = Frame::of(&signed.session);
-    let status = match lists::filter::<InvoiceStatus>(&query.status, "No such status") {
-        Ok(status) => status,
+    let store_query = match invoice_query(&query) {
+        Ok(store_query) => store_query,
         Err(refused) => return refused.into_response(),
     };
-    let client_id = given(&query.client).map(str::to_owned);
-    if client_id.as_deref().is_some_and(|id| !IdKind::Client.is_id(id)) {
-        return pages::message(StatusCode::BAD_REQUEST, "No such client", "Choose a client from the clients page.");
-    }
-    let (page, search) = match (query.page(), query.search()) {
-        (Ok(page), Ok(search)) => (page, search),
-        (Err(refused), _) | (_, Err(refused)) => return refused.into_response(),
+    let found = match console.services.store.list_invoices(&signed.session.tenant(), &store_query).await {
+        Ok(found) => found,
+        Err(e) => return pages::failure(&e.into()),
     };
-    let tenant = signed.session.tenant();
-    let found =
-        match console.services.store.list_invoices(&tenant, &InvoiceQuery { status, client_id, search, page }).await {
-            Ok(found) => found,
-            Err(e) => return pages::failure(&e.into()),
-        };
     let invoices: Vec<InvoiceSummary> = found.items.iter().map(InvoiceSummary::from_detail).collect();
     let statuses: Vec<&str> = InvoiceStatus::ALL.iter().map(|s| s.as_str()).collect();
     render(
@@ -43,6 +33,20 @@ pub async fn list(State(console): State<Console>, signed: Signed, Query(query): 
         context! { frame, invoices, statuses, pager => Pager::of(&found, &query), status => given(&query.status),
         client => given(&query.client), search => given(&query.search) },
     )
+}
+
+/// The list's query as the store reads it; a filter that names nothing is a 400 page.
+fn invoice_query(query: &ListQuery) -> Result<InvoiceQuery, BadQuery> {
+    let client_id = given(&query.client).map(str::to_owned);
+    if client_id.as_deref().is_some_and(|id| !IdKind::Client.is_id(id)) {
+        return Err(BadQuery { title: "No such client", text: "Choose a client from the clients page.".into() });
+    }
+    Ok(InvoiceQuery {
+        status: lists::filter(&query.status, "No such status")?,
+        client_id,
+        search: query.search()?,
+        page: query.page()?,
+    })
 }
 
 pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Path<String>) -> Response {

@@ -2,7 +2,7 @@
 //! status) and one payout with every attempt, its transaction hashes and its timeline.
 
 use crate::guard::Signed;
-use crate::lists::{self, ListQuery, Pager, given};
+use crate::lists::{self, BadQuery, ListQuery, Pager, given};
 use crate::pages::{self, Frame, render};
 use crate::state::Console;
 use crate::timeline;
@@ -17,20 +17,11 @@ use minijinja::context;
 
 pub async fn list(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
     let frame = Frame::of(&signed.session);
-    let filter = match lists::filter::<PayoutFilter>(&query.status, "No such status") {
-        Ok(filter) => filter,
+    let store_query = match payout_query(&query) {
+        Ok(store_query) => store_query,
         Err(refused) => return refused.into_response(),
     };
-    let payout_type = match lists::filter::<PayoutType>(&query.kind, "No such type") {
-        Ok(payout_type) => payout_type,
-        Err(refused) => return refused.into_response(),
-    };
-    let (page, search) = match (query.page(), query.search()) {
-        (Ok(page), Ok(search)) => (page, search),
-        (Err(refused), _) | (_, Err(refused)) => return refused.into_response(),
-    };
-    let tenant = signed.session.tenant();
-    let listed = console.services.store.list_payouts(&tenant, &PayoutQuery { filter, payout_type, search, page }).await;
+    let listed = console.services.store.list_payouts(&signed.session.tenant(), &store_query).await;
     let (found, counts) = match listed {
         Ok(found) => found,
         Err(e) => return pages::failure(&e.into()),
@@ -47,6 +38,16 @@ pub async fn list(State(console): State<Console>, signed: Signed, Query(query): 
         context! { frame, payouts, statuses, types, all => counts.all, pager => Pager::of(&found, &query),
         status => given(&query.status), kind => given(&query.kind), search => given(&query.search) },
     )
+}
+
+/// The list's query as the store reads it; a filter that names nothing is a 400 page.
+fn payout_query(query: &ListQuery) -> Result<PayoutQuery, BadQuery> {
+    Ok(PayoutQuery {
+        filter: lists::filter(&query.status, "No such status")?,
+        payout_type: lists::filter(&query.kind, "No such type")?,
+        search: query.search()?,
+        page: query.page()?,
+    })
 }
 
 pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Path<String>) -> Response {

@@ -1,7 +1,7 @@
 //! The clients and events lists.
 
 use crate::guard::Signed;
-use crate::lists::{ListQuery, Pager, given};
+use crate::lists::{BadQuery, ListQuery, Pager, given};
 use crate::pages::{self, Frame, render};
 use crate::state::Console;
 use axum::extract::{Query, State};
@@ -14,12 +14,12 @@ use minijinja::context;
 
 pub async fn clients(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
     let frame = Frame::of(&signed.session);
-    let (page, search) = match (query.page(), query.search()) {
-        (Ok(page), Ok(search)) => (page, search),
-        (Err(refused), _) | (_, Err(refused)) => return refused.into_response(),
+    let parsed = query.search().and_then(|search| Ok(ClientQuery { search, page: query.page()? }));
+    let store_query = match parsed {
+        Ok(store_query) => store_query,
+        Err(refused) => return refused.into_response(),
     };
-    let found = match console.services.store.list_clients(&signed.session.tenant(), &ClientQuery { search, page }).await
-    {
+    let found = match console.services.store.list_clients(&signed.session.tenant(), &store_query).await {
         Ok(found) => found,
         Err(e) => return pages::failure(&e.into()),
     };
@@ -33,19 +33,11 @@ pub async fn clients(State(console): State<Console>, signed: Signed, Query(query
 
 pub async fn events(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
     let frame = Frame::of(&signed.session);
-    let event_type = given(&query.kind).map(str::to_owned);
-    if event_type.as_deref().is_some_and(|t| !EVENT_TYPES.contains(&t)) {
-        return pages::message(StatusCode::BAD_REQUEST, "No such event type", "Choose a type from the list.");
-    }
-    let page = match query.page() {
-        Ok(page) => page,
+    let store_query = match event_query(&query) {
+        Ok(store_query) => store_query,
         Err(refused) => return refused.into_response(),
     };
-    let listed = console
-        .services
-        .store
-        .list_events(&signed.session.tenant(), &EventQuery { event_type, page, ..Default::default() })
-        .await;
+    let listed = console.services.store.list_events(&signed.session.tenant(), &store_query).await;
     let found = match listed {
         Ok(found) => found,
         Err(e) => return pages::failure(&e.into()),
@@ -60,6 +52,15 @@ pub async fn events(State(console): State<Console>, signed: Signed, Query(query)
         "events.html",
         context! { frame, events, types => EVENT_TYPES, pager => Pager::of(&found, &query), kind => given(&query.kind) },
     )
+}
+
+/// The list's query as the store reads it: a type of the catalogue, a page within the limits.
+fn event_query(query: &ListQuery) -> Result<EventQuery, BadQuery> {
+    let event_type = given(&query.kind).map(str::to_owned);
+    if event_type.as_deref().is_some_and(|t| !EVENT_TYPES.contains(&t)) {
+        return Err(BadQuery { title: "No such event type", text: "Choose a type from the list.".into() });
+    }
+    Ok(EventQuery { event_type, page: query.page()?, ..Default::default() })
 }
 
 /// The id of the resource an event's stored data is about.

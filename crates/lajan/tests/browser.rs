@@ -327,6 +327,50 @@ async fn pay_in_browser(browser: &Client, cdp: &Cdp, pay_url: &str, shots: &Path
     Ok(())
 }
 
+/// Where a browser test keeps things: chromedriver's log, Chromium's profile, the screenshots.
+struct Places<'a> {
+    dir: &'a Path,
+    profile: &'a Path,
+    shots: &'a Path,
+}
+
+/// Starts chromedriver and a phone-sized Chromium, runs `steps`, then ends the session (which
+/// quits Chromium) and stops chromedriver. When `steps` fails, the screen as it was is saved as
+/// `{name}-failure.png` and the test panics with the error.
+async fn in_browser(
+    (chromium, chromedriver): (&str, &str),
+    http: &reqwest::Client,
+    places: &Places<'_>,
+    name: &str,
+    steps: impl AsyncFnOnce(&Client, &Cdp) -> anyhow::Result<()>,
+) {
+    let driver_port = free_port();
+    let mut driver = start_chromedriver(chromedriver, driver_port, places.dir.join("chromedriver.log"), http).await;
+    let browser = match open_browser(chromium, driver_port, places.profile).await {
+        Ok(browser) => browser,
+        Err(e) => panic!("{e:?}"),
+    };
+    let outcome = match Cdp::new(http, driver_port, &browser).await {
+        Ok(cdp) => steps(&browser, &cdp).await,
+        Err(e) => Err(e),
+    };
+    let failure = places.shots.join(format!("{name}-failure.png"));
+    if outcome.is_err()
+        && let Ok(png) = browser.screenshot().await
+        && std::fs::create_dir_all(places.shots).is_ok()
+        && std::fs::write(&failure, png).is_ok()
+    {
+        eprintln!("saved {}", failure.display());
+    }
+    // Ends the session, which quits Chromium; the guard then stops chromedriver.
+    let closed = browser.close().await;
+    if let Err(e) = outcome {
+        panic!("{e:?}");
+    }
+    closed.expect("close the WebDriver session");
+    driver.stop();
+}
+
 async fn api(http: &reqwest::Client, key: &str, method: reqwest::Method, url: &str, body: Option<Value>) -> Value {
     let mut request = http.request(method.clone(), url).bearer_auth(key);
     if let Some(body) = body {
@@ -379,30 +423,11 @@ async fn a_customer_pays_a_sent_invoice_on_the_hosted_page_on_a_phone() {
     let pay_url = invoice["paymentLink"]["url"].as_str().expect("a payment link").to_owned();
     assert!(pay_url.starts_with(&format!("{base}/pay/pi_")), "{pay_url}");
 
-    let driver_port = free_port();
-    let mut driver = start_chromedriver(chromedriver, driver_port, dir.path().join("chromedriver.log"), &http).await;
-    let browser = match open_browser(chromium, driver_port, profile.path()).await {
-        Ok(browser) => browser,
-        Err(e) => panic!("{e:?}"),
-    };
-    let outcome = match Cdp::new(&http, driver_port, &browser).await {
-        Ok(cdp) => pay_in_browser(&browser, &cdp, &pay_url, &shots).await,
-        Err(e) => Err(e),
-    };
-    if outcome.is_err()
-        && let Ok(png) = browser.screenshot().await
-        && std::fs::create_dir_all(&shots).is_ok()
-        && std::fs::write(shots.join("payment-page-failure.png"), png).is_ok()
-    {
-        eprintln!("saved {}", shots.join("payment-page-failure.png").display());
-    }
-    // Ends the session, which quits Chromium; the guard then stops chromedriver.
-    let closed = browser.close().await;
-    if let Err(e) = outcome {
-        panic!("{e:?}");
-    }
-    closed.expect("close the WebDriver session");
-    driver.stop();
+    let places = Places { dir: dir.path(), profile: profile.path(), shots: &shots };
+    in_browser((chromium, chromedriver), &http, &places, "payment-page", async |browser, cdp| {
+        pay_in_browser(browser, cdp, &pay_url, &shots).await
+    })
+    .await;
 
     let paid = api(&http, &key, reqwest::Method::GET, &format!("{base}/v1/invoices/{invoice_id}"), None).await;
     assert_eq!(paid["status"], "paid", "{paid}");
@@ -531,29 +556,11 @@ async fn an_admin_created_with_the_cli_signs_in_and_reads_every_console_page() {
     post(&format!("/v1/disbursements/{batch_id}/submit"), json!({})).await;
     let pages = console_pages(invoice["id"].as_str().unwrap(), &payout_id, &batch_id);
 
-    let driver_port = free_port();
-    let mut driver = start_chromedriver(chromedriver, driver_port, dir.path().join("chromedriver.log"), &http).await;
-    let browser = match open_browser(chromium, driver_port, profile.path()).await {
-        Ok(browser) => browser,
-        Err(e) => panic!("{e:?}"),
-    };
-    let outcome = match Cdp::new(&http, driver_port, &browser).await {
-        Ok(cdp) => read_the_console(&browser, &cdp, &base, ("amara@example.ht", &password), &pages, &shots).await,
-        Err(e) => Err(e),
-    };
-    if outcome.is_err()
-        && let Ok(png) = browser.screenshot().await
-        && std::fs::create_dir_all(&shots).is_ok()
-        && std::fs::write(shots.join("console-failure.png"), png).is_ok()
-    {
-        eprintln!("saved {}", shots.join("console-failure.png").display());
-    }
-    let closed = browser.close().await;
-    if let Err(e) = outcome {
-        panic!("{e:?}");
-    }
-    closed.expect("close the WebDriver session");
-    driver.stop();
+    let places = Places { dir: dir.path(), profile: profile.path(), shots: &shots };
+    in_browser((chromium, chromedriver), &http, &places, "console", async |browser, cdp| {
+        read_the_console(browser, cdp, &base, ("amara@example.ht", &password), &pages, &shots).await
+    })
+    .await;
     serve.terminate();
     if let Err(e) = bail_if_leftover_chromium(profile.path()) {
         panic!("{e:?}");
