@@ -14,7 +14,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use lajan_domain::apikey::secret_environment;
 use lajan_domain::scope::Scope;
-use lajan_domain::{Tenant, Timestamp};
+use lajan_domain::{Actor, Tenant, Timestamp};
 use std::marker::PhantomData;
 
 pub async fn authenticate(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
@@ -52,7 +52,7 @@ async fn resolve(
         None => {
             let (key, org) = state.store.authenticate(&hash).await?.ok_or_else(invalid)?;
             let ctx = AuthContext {
-                tenant: Tenant::new(org.id, key.env),
+                tenant: Tenant::new(org.id, key.env).acting_as(Actor::ApiKey(key.id.clone())),
                 key_id: key.id,
                 scopes: key.scopes,
                 tier: org.tier,

@@ -3,6 +3,7 @@
 //! Plain forms that work without JavaScript; every answer carries a strict content policy and is
 //! never framed or cached.
 
+mod actors;
 mod assets;
 mod disbursements;
 mod guard;

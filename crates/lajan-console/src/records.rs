@@ -1,5 +1,6 @@
 //! The clients and events lists.
 
+use crate::actors::Names;
 use crate::guard::Signed;
 use crate::lists::{BadQuery, ListQuery, Pager, given};
 use crate::pages::{self, Frame, render};
@@ -42,10 +43,18 @@ pub async fn events(State(console): State<Console>, signed: Signed, Query(query)
         Ok(found) => found,
         Err(e) => return pages::failure(&e.into()),
     };
+    let names = match Names::of(&console.services, &signed.session.tenant()).await {
+        Ok(names) => names,
+        Err(e) => return pages::failure(&e),
+    };
     let events: Vec<_> = found
         .items
         .iter()
-        .map(|e| context! { id => e.id, kind => e.event_type, at => e.created_at.to_string(), object => object_id(&e.data) })
+        .map(|e| {
+            let (kind, at, object, by) =
+                (&e.event_type, e.created_at.to_string(), object_id(&e.data), names.label(&e.actor));
+            context! { id => e.id, kind, at, object, by }
+        })
         .collect();
     render(
         StatusCode::OK,

@@ -1,5 +1,6 @@
 //! A resource's timeline: the events about it, newest first, as its detail page lists them.
 
+use crate::actors::Names;
 use lajan_domain::Tenant;
 use lajan_domain::pagination::{MAX_LIMIT, PageRequest};
 use lajan_services::{ServiceResult, Services};
@@ -12,6 +13,8 @@ pub struct Entry {
     #[serde(rename = "type")]
     pub event_type: String,
     pub at: String,
+    /// Who made the change, in words.
+    pub by: String,
 }
 
 /// The newest [`MAX_LIMIT`] events about `object_id` in `tenant`.
@@ -22,9 +25,10 @@ pub async fn of(services: &Services, tenant: &Tenant, object_id: &str) -> Servic
         ..Default::default()
     };
     let found = services.store.list_events(tenant, &query).await?;
+    let names = Names::of(services, tenant).await?;
     Ok(found
         .items
         .into_iter()
-        .map(|e| Entry { id: e.id, event_type: e.event_type, at: e.created_at.to_string() })
+        .map(|e| Entry { by: names.label(&e.actor), id: e.id, event_type: e.event_type, at: e.created_at.to_string() })
         .collect())
 }

@@ -2,7 +2,7 @@
 //! sign-ins for one email lock it out.
 
 use crate::user::User;
-use crate::{Environment, Tenant, Timestamp};
+use crate::{Actor, Environment, Tenant, Timestamp};
 
 const MINUTE_MS: i64 = 60_000;
 /// A session unused for this long has ended.
@@ -67,9 +67,9 @@ impl ConsoleSession {
             && now - self.created_at.as_millis() < SESSION_MAX_MS
     }
 
-    /// The organization and environment the console acts in.
+    /// The organization and environment the console acts in, with its user as the actor.
     pub fn tenant(&self) -> Tenant {
-        Tenant::new(self.user.org_id.clone(), self.environment)
+        Tenant::new(self.user.org_id.clone(), self.environment).acting_as(Actor::User(self.user.id.clone()))
     }
 }
 
@@ -137,6 +137,7 @@ mod tests {
         let mut disabled = session(0, 0);
         disabled.user.disabled_at = Some(at(1));
         assert!(!disabled.is_live(at(2)));
-        assert_eq!(session(0, 0).tenant(), Tenant::new("org_1", Environment::Test));
+        let acting = Tenant::new("org_1", Environment::Test).acting_as(Actor::User(user.id.clone()));
+        assert_eq!(session(0, 0).tenant(), acting);
     }
 }

@@ -1,6 +1,6 @@
 //! Events: the outbox record written in the same transaction as the change that causes it.
 
-use crate::{Environment, Timestamp};
+use crate::{Actor, Environment, Timestamp};
 
 /// An event as stored: `data` is the JSON text of `{ "object": ... }`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -11,6 +11,8 @@ pub struct Event {
     pub event_type: String,
     pub created_at: Timestamp,
     pub data: String,
+    /// Who made the change.
+    pub actor: Actor,
 }
 
 /// Every event type Lajan emits, by area: what a webhook endpoint may subscribe to (by name, by

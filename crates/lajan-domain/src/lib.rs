@@ -30,6 +30,7 @@ macro_rules! str_enum {
     };
 }
 
+pub mod actor;
 pub mod apikey;
 pub mod asset;
 pub mod client;
@@ -54,6 +55,7 @@ pub mod user;
 pub mod validation;
 pub mod webhook;
 
+pub use actor::Actor;
 pub use tenant::{Environment, Tenant};
 pub use timestamp::Timestamp;
 pub use validation::{FieldError, Invalid};

@@ -1,5 +1,6 @@
 //! Tenancy: every row belongs to one organization and one environment (test or live).
 
+use crate::Actor;
 use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
@@ -50,15 +51,23 @@ impl FromStr for Environment {
     }
 }
 
-/// The organization and environment a request acts in. Every store query is scoped by one.
+/// The organization and environment a request acts in, and who acts. Every store query is
+/// scoped by the first two; every event the store writes records the third, so no change can
+/// reach the store without saying who made it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Tenant {
     pub org_id: String,
     pub env: Environment,
+    pub actor: Actor,
 }
 
 impl Tenant {
+    /// Lajan's own workers acting in `org_id` and `env`; see [`Tenant::acting_as`].
     pub fn new(org_id: impl Into<String>, env: Environment) -> Self {
-        Tenant { org_id: org_id.into(), env }
+        Tenant { org_id: org_id.into(), env, actor: Actor::worker() }
+    }
+
+    pub fn acting_as(self, actor: Actor) -> Self {
+        Tenant { actor, ..self }
     }
 }

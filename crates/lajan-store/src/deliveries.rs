@@ -7,7 +7,7 @@ use crate::{EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::pagination::{Page, PageRequest};
 use lajan_domain::webhook::{Delivery, DeliveryAttempt, DeliveryOutcome, DeliveryStatus, WebhookEndpoint};
-use lajan_domain::{Tenant, Timestamp};
+use lajan_domain::{Actor, Tenant, Timestamp};
 use std::collections::HashMap;
 
 #[async_trait]
@@ -90,6 +90,7 @@ pub struct DueDelivery {
     pub event_created_at: Timestamp,
     /// The event's stored `data` (`{"object": ...}`), as JSON text.
     pub event_data: String,
+    pub event_actor: Actor,
 }
 
 /// How many deliveries one claim may take: `total` in all, and of each endpoint its

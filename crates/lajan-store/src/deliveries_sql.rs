@@ -214,7 +214,7 @@ impl DeliveryStore for ThisStore {
                 "SELECT ",
                 delivery_columns!(),
                 ", d.org_id, d.env, w.url, w.secret, w.previous_secret, w.previous_secret_until,
-                   ev.created_at AS event_created_at, ev.data AS event_data
+                   ev.created_at AS event_created_at, ev.data AS event_data, ev.actor_type, ev.actor_id
                  FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
                  JOIN events ev ON ev.id = d.event_id WHERE d.id IN"
             ));
@@ -228,6 +228,7 @@ impl DeliveryStore for ThisStore {
                     secrets: signing_secrets(&row, now)?,
                     event_created_at: ts(row.try_get("event_created_at")?),
                     event_data: row.try_get("event_data")?,
+                    event_actor: actor_of(&row)?,
                 });
             }
         }

@@ -31,7 +31,8 @@ async fn insert_items(tx: &mut Tx, disbursement_id: &str, items: &[DisbursementI
 async fn insert_events(tx: &mut Tx, tenant: &Tenant, at: Timestamp, events: &[NewEvent]) -> StoreResult<()> {
     let ids: Vec<(String, &str)> = events.iter().map(|e| (IdKind::Event.generate(), e.event_type)).collect();
     for (chunk, ids) in events.chunks(ROWS_PER_STATEMENT).zip(ids.chunks(ROWS_PER_STATEMENT)) {
-        let mut qb = sqlx::QueryBuilder::new("INSERT INTO events (id, org_id, env, type, created_at, data, object_id) ");
+        let mut qb = sqlx::QueryBuilder::new("INSERT INTO events (id, org_id, env, type, created_at, data, object_id, actor_type, actor_id) ",
+        );
         qb.push_values(chunk.iter().zip(ids), |mut row, (event, (id, _))| {
             row.push_bind(id.clone())
                 .push_bind(tenant.org_id.clone())
@@ -39,7 +40,9 @@ async fn insert_events(tx: &mut Tx, tenant: &Tenant, at: Timestamp, events: &[Ne
                 .push_bind(event.event_type)
                 .push_bind(at.as_millis())
                 .push_bind(serde_json::json!({ "object": event.object }).to_string())
-                .push_bind(event.object_id());
+                .push_bind(event.object_id())
+                .push_bind(tenant.actor.kind())
+                .push_bind(tenant.actor.id().to_owned());
         });
         qb.build().execute(&mut **tx).await?;
     }

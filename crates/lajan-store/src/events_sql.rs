@@ -6,7 +6,7 @@ use lajan_domain::event::Event;
 
 macro_rules! event_columns {
     () => {
-        "id, org_id, env, type, created_at, data"
+        "id, org_id, env, type, created_at, data, actor_type, actor_id"
     };
 }
 
@@ -18,6 +18,7 @@ fn event_from_row(row: &DbRow) -> StoreResult<Event> {
         event_type: row.try_get("type")?,
         created_at: ts(row.try_get("created_at")?),
         data: row.try_get("data")?,
+        actor: actor_of(row)?,
     })
 }
 

@@ -15,7 +15,7 @@ use lajan_domain::invoice::{InvoiceAction, transition};
 use lajan_domain::money::TaxRate;
 use lajan_domain::pagination::{Page, PageRequest};
 use lajan_domain::payment::{IncomingPayment, IntentStatus, PaymentIntent};
-use lajan_domain::{Environment, Tenant, Timestamp};
+use lajan_domain::{Actor, Environment, Tenant, Timestamp};
 use sqlx::Row;
 
 /// Rows per multi-row statement (an INSERT of many rows, an `IN` list): well under both
@@ -31,6 +31,11 @@ fn corrupt(what: impl std::fmt::Display) -> StoreError {
 
 fn env_of(row: &DbRow) -> StoreResult<Environment> {
     row.try_get::<String, _>("env")?.parse().map_err(corrupt)
+}
+
+/// The actor of a row with `actor_type` and `actor_id` columns.
+fn actor_of(row: &DbRow) -> StoreResult<Actor> {
+    Actor::from_parts(&row.try_get::<String, _>("actor_type")?, row.try_get("actor_id")?).map_err(corrupt)
 }
 
 fn ts(ms: i64) -> Timestamp {
@@ -129,7 +134,8 @@ async fn insert_event_row(tx: &mut Tx, tenant: &Tenant, at: Timestamp, event: &N
     let data = serde_json::json!({ "object": event.object }).to_string();
     let id = IdKind::Event.generate();
     sqlx::query(
-        "INSERT INTO events (id, org_id, env, type, created_at, data, object_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO events (id, org_id, env, type, created_at, data, object_id, actor_type, actor_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
     .bind(&id)
     .bind(&tenant.org_id)
@@ -138,7 +144,9 @@ async fn insert_event_row(tx: &mut Tx, tenant: &Tenant, at: Timestamp, event: &N
     .bind(at.as_millis())
     .bind(data)
     .bind(event.object_id())
-        .execute(&mut **tx)
+    .bind(tenant.actor.kind())
+    .bind(tenant.actor.id())
+    .execute(&mut **tx)
         .await?;
     Ok(id)
 }

@@ -10,7 +10,7 @@ use lajan_domain::org::{Organization, Tier};
 use lajan_domain::pagination::PageRequest;
 use lajan_domain::scope::Scope;
 use lajan_domain::settings::Settings;
-use lajan_domain::{Environment, Tenant, Timestamp};
+use lajan_domain::{Actor, Environment, Tenant, Timestamp};
 use lajan_store::{
     ClientQuery, EventQuery, IdempotencyClaim, IdempotencyState, IdempotentResponse, NewApiKey, NewEvent, Store,
     StoreError,
@@ -184,7 +184,10 @@ contract!(clients_are_isolated_searchable_and_archivable, |store| {
     assert_eq!(updated.first_name, "Marie-Ange");
     assert_eq!(updated.email, None);
     assert_eq!(store.get_client(&t, &marie.id).await.unwrap(), Some(updated.clone()));
-    let same = store.update_client(&t, &marie.id, &patch, Timestamp::now(), &ev).await.unwrap();
+    let same = store
+        .update_client(&t.clone().acting_as(Actor::User("usr_1".into())), &marie.id, &patch, Timestamp::now(), &ev)
+        .await
+        .unwrap();
     assert_eq!(same, updated);
     let updates = store
         .list_events(&t, &EventQuery { event_type: Some("client.updated".into()), ..Default::default() })
@@ -195,6 +198,14 @@ contract!(clients_are_isolated_searchable_and_archivable, |store| {
     let marie_events = store.list_events(&t, &timeline(&marie.id)).await.unwrap();
     let types: Vec<&str> = marie_events.items.iter().map(|e| e.event_type.as_str()).collect();
     assert_eq!(types, ["client.updated", "client.created"], "one resource's events, newest first");
+    let makers: Vec<&Actor> = marie_events.items.iter().map(|e| &e.actor).collect();
+    assert_eq!(makers, [&Actor::worker(), &Actor::worker()], "the tenant's actor, not the no-op update's");
+    let by_user = t.clone().acting_as(Actor::User("usr_1".into()));
+    let renamed = ClientPatchInput { first_name: Some(Some("Marie".into())), ..Default::default() }.parse().unwrap();
+    store.update_client(&by_user, &marie.id, &renamed, Timestamp::now(), &ev).await.unwrap();
+    let newest = store.list_events(&t, &timeline(&marie.id)).await.unwrap().items.remove(0);
+    assert_eq!(newest.actor, Actor::User("usr_1".into()), "written with the actor that made the change");
+    assert_eq!(store.get_event(&t, &newest.id).await.unwrap().map(|e| e.actor), Some(newest.actor.clone()));
     let elsewhere = Tenant::new(t.org_id.clone(), Environment::Live);
     assert_eq!(store.list_events(&elsewhere, &timeline(&marie.id)).await.unwrap().total, 0, "scoped by tenant");
     assert!(matches!(

@@ -306,6 +306,7 @@ fn body_of(due: &DueDelivery) -> serde_json::Result<Vec<u8>> {
         event_type: due.delivery.event_type.clone(),
         created_at: due.event_created_at,
         data: due.event_data.clone(),
+        actor: due.event_actor.clone(),
     };
     serde_json::to_vec(&EventView::from_event(event)?)
 }

@@ -1178,6 +1178,19 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @enum {string} */
+        ActorKind: "api_key" | "user" | "system";
+        /**
+         * @description Who made the change: the API key (its id, never its secret), the console user, or Lajan
+         *     itself (`system`: `worker` for background work such as payouts sent and invoices gone
+         *     overdue, `payment_page` for a payer on the hosted page, `unrecorded` for events written
+         *     before actors were recorded).
+         */
+        ActorView: {
+            /** @example key_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b */
+            id: string;
+            type: components["schemas"]["ActorKind"];
+        };
         AssetList: {
             data: components["schemas"]["AssetView"][];
         };
@@ -1606,6 +1619,7 @@ export interface components {
         EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "settings.updated" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         /** @description Something that happened: `data.object` is the resource as the API showed it right after. */
         EventView: {
+            actor: components["schemas"]["ActorView"];
             /** Format: date-time */
             createdAt: string;
             /** @description `{ "object": <resource> }`. */
@@ -2343,13 +2357,13 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-25T20:17:19.821Z",
+                     *           "createdAt": "2026-11-26T04:08:49.770Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a2145b07cd737d9805b9a018093fa0",
+                     *           "id": "cli_01a2160ab36a71ef8be5a5c185160178",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-25T20:17:19.821Z",
+                     *           "updatedAt": "2026-11-26T04:08:49.770Z",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         }
                      *       ],
@@ -2483,13 +2497,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-25T20:17:19.821Z",
+                     *       "createdAt": "2026-11-26T04:08:49.770Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2145b07cd737d9805b9a018093fa0",
+                     *       "id": "cli_01a2160ab36a71ef8be5a5c185160178",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-25T20:17:19.821Z",
+                     *       "updatedAt": "2026-11-26T04:08:49.770Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -2675,13 +2689,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-25T20:17:19.821Z",
+                     *       "createdAt": "2026-11-26T04:08:49.770Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2145b07cd737d9805b9a018093fa0",
+                     *       "id": "cli_01a2160ab36a71ef8be5a5c185160178",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-25T20:17:19.821Z",
+                     *       "updatedAt": "2026-11-26T04:08:49.770Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -2802,13 +2816,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-25T20:17:19.821Z",
+                     *       "createdAt": "2026-11-26T04:08:49.770Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2145b07cd737d9805b9a018093fa0",
+                     *       "id": "cli_01a2160ab36a71ef8be5a5c185160178",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-25T20:17:19.824Z",
+                     *       "updatedAt": "2026-11-26T04:08:49.774Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -2989,7 +3003,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a2145b07d1769889aa3d9a2285f111"
+                     *       "id": "cli_01a2160ab36f77c3bf4184d74ce0e0d0"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3130,7 +3144,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-25T20:17:19.917Z",
+                     *           "approvedAt": "2026-11-26T04:08:49.851Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -3140,16 +3154,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-25T20:17:19.910Z",
-                     *           "id": "dsb_01a2145b082670ee81450d0893cea3b1",
+                     *           "createdAt": "2026-11-26T04:08:49.843Z",
+                     *           "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-25T20:17:19.913Z",
+                     *           "submittedAt": "2026-11-26T04:08:49.846Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-25T20:17:19.952Z"
+                     *           "updatedAt": "2026-11-26T04:08:49.874Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -3276,7 +3290,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a2145b07cd737d9805b9a018093fa0",
+                 *           "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -3317,8 +3331,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-25T20:17:19.910Z",
-                     *       "id": "dsb_01a2145b082670ee81450d0893cea3b1",
+                     *       "createdAt": "2026-11-26T04:08:49.843Z",
+                     *       "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -3326,7 +3340,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-25T20:17:19.910Z"
+                     *       "updatedAt": "2026-11-26T04:08:49.843Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -3516,8 +3530,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-25T20:17:19.910Z",
-                     *       "id": "dsb_01a2145b082670ee81450d0893cea3b1",
+                     *       "createdAt": "2026-11-26T04:08:49.843Z",
+                     *       "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -3525,7 +3539,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-25T20:17:19.910Z"
+                     *       "updatedAt": "2026-11-26T04:08:49.843Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -3637,7 +3651,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a2145b085e7367b3a01a4d7475dfb4"
+                     *       "id": "dsb_01a2160ab3dc774aa212264ad30748bf"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3787,7 +3801,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-25T20:17:19.917Z",
+                     *       "approvedAt": "2026-11-26T04:08:49.851Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -3797,16 +3811,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-25T20:17:19.910Z",
-                     *       "id": "dsb_01a2145b082670ee81450d0893cea3b1",
+                     *       "createdAt": "2026-11-26T04:08:49.843Z",
+                     *       "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-25T20:17:19.913Z",
+                     *       "submittedAt": "2026-11-26T04:08:49.846Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-25T20:17:19.917Z"
+                     *       "updatedAt": "2026-11-26T04:08:49.851Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4017,16 +4031,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a2145b07cd737d9805b9a018093fa0",
+                     *           "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a2145b082670ee81450d069dae9fe0",
+                     *           "id": "dsi_01a2160ab3b3763fbfdb2c1b5aba00af",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a2145b082670ee81450d069dae9fe0",
+                     *           "payoutId": "pyt_01a2160ab3b3763fbfdb2c1b5aba00af",
                      *           "row": 1,
-                     *           "txHash": "f10c65aa6cc51c9cef41ca675fa95b74d98f2e66abebbb5318d631be4395ec64",
+                     *           "txHash": "e1cd66028aa7a11b79a0a10d1c91af58fa2493ee4ecfa6c0d0b53b990f0af74e",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -4037,11 +4051,11 @@ export interface operations {
                      *           "errorMessage": "the destination account does not exist",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a2145b082670ee81450d0757a44fd7",
+                     *           "id": "dsi_01a2160ab3b3763fbfdb2c1c6611e808",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a2145b082670ee81450d0757a44fd7",
+                     *           "payoutId": "pyt_01a2160ab3b3763fbfdb2c1c6611e808",
                      *           "row": 2,
-                     *           "txHash": "56c3c5caabe9410d6f19229e1e34fad9a7865a62e7a702555290b6eda2eaa2e4",
+                     *           "txHash": "48d5d8eb88d586ec1cd1db1d0a36e96fe14c90b9f52e55e5f700c81932f143fe",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *         }
                      *       ],
@@ -4056,8 +4070,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a2145b082670ee81450d069dae9fe0,1,stipend-0001,cli_01a2145b07cd737d9805b9a018093fa0,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2145b082670ee81450d069dae9fe0,approved,sent,f10c65aa6cc51c9cef41ca675fa95b74d98f2e66abebbb5318d631be4395ec64,,
-                     *     dsi_01a2145b082670ee81450d0757a44fd7,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a2145b082670ee81450d0757a44fd7,approved,failed,56c3c5caabe9410d6f19229e1e34fad9a7865a62e7a702555290b6eda2eaa2e4,op_no_destination,the destination account does not exist
+                     *     dsi_01a2160ab3b3763fbfdb2c1b5aba00af,1,stipend-0001,cli_01a2160ab36a71ef8be5a5c185160178,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2160ab3b3763fbfdb2c1b5aba00af,approved,sent,e1cd66028aa7a11b79a0a10d1c91af58fa2493ee4ecfa6c0d0b53b990f0af74e,,
+                     *     dsi_01a2160ab3b3763fbfdb2c1c6611e808,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a2160ab3b3763fbfdb2c1c6611e808,approved,failed,48d5d8eb88d586ec1cd1db1d0a36e96fe14c90b9f52e55e5f700c81932f143fe,op_no_destination,the destination account does not exist
                      */
                     "text/csv": string;
                 };
@@ -4209,16 +4223,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-25T20:17:19.958Z",
-                     *       "id": "dsb_01a2145b085674c18911015f91502800",
+                     *       "createdAt": "2026-11-26T04:08:49.879Z",
+                     *       "id": "dsb_01a2160ab3d7776cb047c320beb778f6",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-25T20:17:19.960Z",
+                     *       "submittedAt": "2026-11-26T04:08:49.880Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-25T20:17:19.963Z"
+                     *       "updatedAt": "2026-11-26T04:08:49.882Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4419,7 +4433,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-25T20:17:19.917Z",
+                     *       "approvedAt": "2026-11-26T04:08:49.851Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -4429,16 +4443,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-25T20:17:19.910Z",
-                     *       "id": "dsb_01a2145b082670ee81450d0893cea3b1",
+                     *       "createdAt": "2026-11-26T04:08:49.843Z",
+                     *       "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-25T20:17:19.913Z",
+                     *       "submittedAt": "2026-11-26T04:08:49.846Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-25T20:17:19.942Z"
+                     *       "updatedAt": "2026-11-26T04:08:49.867Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4632,16 +4646,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-25T20:17:19.910Z",
-                     *       "id": "dsb_01a2145b082670ee81450d0893cea3b1",
+                     *       "createdAt": "2026-11-26T04:08:49.843Z",
+                     *       "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-25T20:17:19.913Z",
+                     *       "submittedAt": "2026-11-26T04:08:49.846Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-25T20:17:19.913Z"
+                     *       "updatedAt": "2026-11-26T04:08:49.846Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4844,7 +4858,11 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-25T20:17:19.966Z",
+                     *           "actor": {
+                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "type": "api_key"
+                     *           },
+                     *           "createdAt": "2026-11-26T04:08:49.884Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -4858,8 +4876,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-25T20:17:19.966Z",
-                     *               "id": "dsb_01a2145b085e7367b3a01a4d7475dfb4",
+                     *               "createdAt": "2026-11-26T04:08:49.884Z",
+                     *               "id": "dsb_01a2160ab3dc774aa212264ad30748bf",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -4867,15 +4885,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-25T20:17:19.966Z"
+                     *               "updatedAt": "2026-11-26T04:08:49.884Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2145b085e7367b3a01a4e981c1c23",
+                     *           "id": "evt_01a2160ab3dc774aa212264ec7355fdf",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-25T20:17:19.963Z",
+                     *           "actor": {
+                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "type": "api_key"
+                     *           },
+                     *           "createdAt": "2026-11-26T04:08:49.882Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -4889,24 +4911,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-25T20:17:19.958Z",
-                     *               "id": "dsb_01a2145b085674c18911015f91502800",
+                     *               "createdAt": "2026-11-26T04:08:49.879Z",
+                     *               "id": "dsb_01a2160ab3d7776cb047c320beb778f6",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-25T20:17:19.960Z",
+                     *               "submittedAt": "2026-11-26T04:08:49.880Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-25T20:17:19.963Z"
+                     *               "updatedAt": "2026-11-26T04:08:49.882Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2145b085c7297beb855fe600fba62",
+                     *           "id": "evt_01a2160ab3db748d875a7e2119b98e6f",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-25T20:17:19.963Z",
+                     *           "actor": {
+                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "type": "api_key"
+                     *           },
+                     *           "createdAt": "2026-11-26T04:08:49.882Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -4916,21 +4942,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-25T20:17:19.960Z",
+                     *               "createdAt": "2026-11-26T04:08:49.880Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2145b085674c18911015e104905ca",
+                     *               "id": "pyt_01a2160ab3d7776cb047c31f737007dc",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-25T20:17:19.963Z",
+                     *               "updatedAt": "2026-11-26T04:08:49.882Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a2145b085c7297beb855fc3a517af2",
+                     *           "id": "evt_01a2160ab3db748d875a7e1fcc82f618",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-25T20:17:19.960Z",
+                     *           "actor": {
+                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "type": "api_key"
+                     *           },
+                     *           "createdAt": "2026-11-26T04:08:49.880Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -4944,24 +4974,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-25T20:17:19.958Z",
-                     *               "id": "dsb_01a2145b085674c18911015f91502800",
+                     *               "createdAt": "2026-11-26T04:08:49.879Z",
+                     *               "id": "dsb_01a2160ab3d7776cb047c320beb778f6",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-25T20:17:19.960Z",
+                     *               "submittedAt": "2026-11-26T04:08:49.880Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-25T20:17:19.960Z"
+                     *               "updatedAt": "2026-11-26T04:08:49.880Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2145b085976fa8d99b54b69d838b9",
+                     *           "id": "evt_01a2160ab3d972048df5d005e0f7c641",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-25T20:17:19.960Z",
+                     *           "actor": {
+                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "type": "api_key"
+                     *           },
+                     *           "createdAt": "2026-11-26T04:08:49.880Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -4971,21 +5005,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-25T20:17:19.960Z",
+                     *               "createdAt": "2026-11-26T04:08:49.880Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2145b085674c18911015e104905ca",
+                     *               "id": "pyt_01a2160ab3d7776cb047c31f737007dc",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-25T20:17:19.960Z",
+                     *               "updatedAt": "2026-11-26T04:08:49.880Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a2145b085976fa8d99b549e2cc8058",
+                     *           "id": "evt_01a2160ab3d972048df5d0039e68223f",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-25T20:17:19.958Z",
+                     *           "actor": {
+                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "type": "api_key"
+                     *           },
+                     *           "createdAt": "2026-11-26T04:08:49.879Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -4999,8 +5037,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-25T20:17:19.958Z",
-                     *               "id": "dsb_01a2145b085674c18911015f91502800",
+                     *               "createdAt": "2026-11-26T04:08:49.879Z",
+                     *               "id": "dsb_01a2160ab3d7776cb047c320beb778f6",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -5008,19 +5046,23 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-25T20:17:19.958Z"
+                     *               "updatedAt": "2026-11-26T04:08:49.879Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2145b085771b9b060ec1c3179c6c0",
+                     *           "id": "evt_01a2160ab3d7776cb047c321d23c2921",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-25T20:17:19.952Z",
+                     *           "actor": {
+                     *             "id": "worker",
+                     *             "type": "system"
+                     *           },
+                     *           "createdAt": "2026-11-26T04:08:49.874Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-25T20:17:19.917Z",
+                     *               "approvedAt": "2026-11-26T04:08:49.851Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5030,24 +5072,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-25T20:17:19.910Z",
-                     *               "id": "dsb_01a2145b082670ee81450d0893cea3b1",
+                     *               "createdAt": "2026-11-26T04:08:49.843Z",
+                     *               "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-25T20:17:19.913Z",
+                     *               "submittedAt": "2026-11-26T04:08:49.846Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-25T20:17:19.952Z"
+                     *               "updatedAt": "2026-11-26T04:08:49.874Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2145b085170c1a23d73c0e1be3125",
+                     *           "id": "evt_01a2160ab3d273eba38223e66fb67576",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-25T20:17:19.949Z",
+                     *           "actor": {
+                     *             "id": "worker",
+                     *             "type": "system"
+                     *           },
+                     *           "createdAt": "2026-11-26T04:08:49.872Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5057,40 +5103,44 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-25T20:17:19.926Z",
+                     *                   "createdAt": "2026-11-26T04:08:49.856Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2145b0838759892f75c333cbaea66",
+                     *                   "id": "att_01a2160ab3c170e8a376cb3ef3c8d780",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "d47264fc29e7203c1936b8861c7db0349664577ac3c7a832f76c203fcadef0c2"
+                     *                   "txHash": "a035b2d14ea28e44acb461523f02cab96bf0be8ec72c7ca280da2d0fbc28c6f7"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-25T20:17:19.948Z",
+                     *                   "createdAt": "2026-11-26T04:08:49.872Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2145b084c7052a721eb8f6751f047",
+                     *                   "id": "att_01a2160ab3d07517836f27ba1dfed78f",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "56c3c5caabe9410d6f19229e1e34fad9a7865a62e7a702555290b6eda2eaa2e4"
+                     *                   "txHash": "48d5d8eb88d586ec1cd1db1d0a36e96fe14c90b9f52e55e5f700c81932f143fe"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-25T20:17:19.913Z",
+                     *               "createdAt": "2026-11-26T04:08:49.846Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a2145b082670ee81450d0757a44fd7",
+                     *               "id": "pyt_01a2160ab3b3763fbfdb2c1c6611e808",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-25T20:17:19.949Z",
+                     *               "updatedAt": "2026-11-26T04:08:49.872Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2145b084f7483a05c765a568e4b5e",
+                     *           "id": "evt_01a2160ab3d1719da569b2cd62b59774",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-25T20:17:19.942Z",
+                     *           "actor": {
+                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "type": "api_key"
+                     *           },
+                     *           "createdAt": "2026-11-26T04:08:49.867Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5100,35 +5150,39 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-25T20:17:19.926Z",
+                     *                   "createdAt": "2026-11-26T04:08:49.856Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2145b0838759892f75c333cbaea66",
+                     *                   "id": "att_01a2160ab3c170e8a376cb3ef3c8d780",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "d47264fc29e7203c1936b8861c7db0349664577ac3c7a832f76c203fcadef0c2"
+                     *                   "txHash": "a035b2d14ea28e44acb461523f02cab96bf0be8ec72c7ca280da2d0fbc28c6f7"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-25T20:17:19.913Z",
+                     *               "createdAt": "2026-11-26T04:08:49.846Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2145b082670ee81450d0757a44fd7",
+                     *               "id": "pyt_01a2160ab3b3763fbfdb2c1c6611e808",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-25T20:17:19.942Z",
+                     *               "updatedAt": "2026-11-26T04:08:49.867Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2145b084773ffb573f4933d6e75b2",
+                     *           "id": "evt_01a2160ab3cc760b8a93f34eba2e7524",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-25T20:17:19.939Z",
+                     *           "actor": {
+                     *             "id": "worker",
+                     *             "type": "system"
+                     *           },
+                     *           "createdAt": "2026-11-26T04:08:49.866Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-25T20:17:19.917Z",
+                     *               "approvedAt": "2026-11-26T04:08:49.851Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5138,99 +5192,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-25T20:17:19.910Z",
-                     *               "id": "dsb_01a2145b082670ee81450d0893cea3b1",
+                     *               "createdAt": "2026-11-26T04:08:49.843Z",
+                     *               "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-25T20:17:19.913Z",
+                     *               "submittedAt": "2026-11-26T04:08:49.846Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-25T20:17:19.939Z"
+                     *               "updatedAt": "2026-11-26T04:08:49.866Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2145b084373e0ba1081a34b73792d",
+                     *           "id": "evt_01a2160ab3ca718aa0b742434b94eef7",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-25T20:17:19.934Z",
-                     *           "data": {
-                     *             "object": {
-                     *               "approvalStatus": "approved",
-                     *               "assetAmount": "150.00",
-                     *               "assetCode": "USDC",
-                     *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
-                     *               "attempts": [
-                     *                 {
-                     *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-25T20:17:19.926Z",
-                     *                   "errorCode": null,
-                     *                   "errorMessage": null,
-                     *                   "id": "att_01a2145b08377453a1afd3e6ba6b374e",
-                     *                   "ledgerSeq": 10,
-                     *                   "txHash": "f10c65aa6cc51c9cef41ca675fa95b74d98f2e66abebbb5318d631be4395ec64"
-                     *                 }
-                     *               ],
-                     *               "client": {
-                     *                 "email": "marie@example.ht",
-                     *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2145b07cd737d9805b9a018093fa0",
-                     *                 "lastName": "Jean-Baptiste",
-                     *                 "phoneNumber": "+50937005678",
-                     *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
-                     *               },
-                     *               "clientId": "cli_01a2145b07cd737d9805b9a018093fa0",
-                     *               "createdAt": "2026-11-25T20:17:19.913Z",
-                     *               "execStatus": "sent",
-                     *               "id": "pyt_01a2145b082670ee81450d069dae9fe0",
-                     *               "memo": null,
-                     *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-25T20:17:19.934Z",
-                     *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
-                     *             }
+                     *           "actor": {
+                     *             "id": "worker",
+                     *             "type": "system"
                      *           },
-                     *           "id": "evt_01a2145b0841709092bca9c032d93af0",
-                     *           "livemode": false,
-                     *           "type": "payout.completed"
-                     *         },
-                     *         {
-                     *           "createdAt": "2026-11-25T20:17:19.929Z",
-                     *           "data": {
-                     *             "object": {
-                     *               "approvalStatus": "approved",
-                     *               "assetAmount": "75.25",
-                     *               "assetCode": "USDC",
-                     *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
-                     *               "attempts": [
-                     *                 {
-                     *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-25T20:17:19.926Z",
-                     *                   "errorCode": "op_no_destination",
-                     *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2145b0838759892f75c333cbaea66",
-                     *                   "ledgerSeq": null,
-                     *                   "txHash": "d47264fc29e7203c1936b8861c7db0349664577ac3c7a832f76c203fcadef0c2"
-                     *                 }
-                     *               ],
-                     *               "client": null,
-                     *               "clientId": null,
-                     *               "createdAt": "2026-11-25T20:17:19.913Z",
-                     *               "execStatus": "failed",
-                     *               "id": "pyt_01a2145b082670ee81450d0757a44fd7",
-                     *               "memo": "March",
-                     *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-25T20:17:19.929Z",
-                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
-                     *             }
-                     *           },
-                     *           "id": "evt_01a2145b083f7709a713b38227483c3b",
-                     *           "livemode": false,
-                     *           "type": "payout.failed"
-                     *         },
-                     *         {
-                     *           "createdAt": "2026-11-25T20:17:19.927Z",
+                     *           "createdAt": "2026-11-26T04:08:49.860Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5240,44 +5223,131 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-25T20:17:19.889Z",
+                     *                   "createdAt": "2026-11-26T04:08:49.822Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2145b0812722983f4028a5ddaa1ac",
+                     *                   "id": "att_01a2160ab3a1724b8df3551cdb2db459",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "72d2733102ea2ac382492d907b47973cd4a61b7677cca4d55c06b087cccc01b4"
+                     *                   "txHash": "32d0204e20e2154b9c7ead9dd135407c413e793b5bb84f6c96123dfbc2cba100"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-25T20:17:19.925Z",
+                     *                   "createdAt": "2026-11-26T04:08:49.858Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2145b083670ba8b6fdc7d40687104",
+                     *                   "id": "att_01a2160ab3c47082bc7d15703e57f546",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "f6b52be5490bc5e26c807c1cbd4f0fa2854ebe1fefce759830ba83d1400e8ec0"
+                     *                   "txHash": "514569ddae9bc5a0071d2bc7670e77960bb9cc903f646963223b2b58157c0ca2"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-25T20:17:19.881Z",
+                     *               "createdAt": "2026-11-26T04:08:49.816Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a2145b080974909ba1be4a1f809221",
+                     *               "id": "pyt_01a2160ab39874aa863db11b27c00772",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-25T20:17:19.927Z",
+                     *               "updatedAt": "2026-11-26T04:08:49.860Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2145b083a720da134d7f6ee5eb743",
+                     *           "id": "evt_01a2160ab3c870adbf0a8a4971ff6611",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-25T20:17:19.917Z",
+                     *           "actor": {
+                     *             "id": "worker",
+                     *             "type": "system"
+                     *           },
+                     *           "createdAt": "2026-11-26T04:08:49.860Z",
+                     *           "data": {
+                     *             "object": {
+                     *               "approvalStatus": "approved",
+                     *               "assetAmount": "75.25",
+                     *               "assetCode": "USDC",
+                     *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
+                     *               "attempts": [
+                     *                 {
+                     *                   "attemptNumber": 1,
+                     *                   "createdAt": "2026-11-26T04:08:49.856Z",
+                     *                   "errorCode": "op_no_destination",
+                     *                   "errorMessage": "the destination account does not exist",
+                     *                   "id": "att_01a2160ab3c170e8a376cb3ef3c8d780",
+                     *                   "ledgerSeq": null,
+                     *                   "txHash": "a035b2d14ea28e44acb461523f02cab96bf0be8ec72c7ca280da2d0fbc28c6f7"
+                     *                 }
+                     *               ],
+                     *               "client": null,
+                     *               "clientId": null,
+                     *               "createdAt": "2026-11-26T04:08:49.846Z",
+                     *               "execStatus": "failed",
+                     *               "id": "pyt_01a2160ab3b3763fbfdb2c1c6611e808",
+                     *               "memo": "March",
+                     *               "type": "disbursement",
+                     *               "updatedAt": "2026-11-26T04:08:49.860Z",
+                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
+                     *             }
+                     *           },
+                     *           "id": "evt_01a2160ab3c677c195e3993603c19ad7",
+                     *           "livemode": false,
+                     *           "type": "payout.failed"
+                     *         },
+                     *         {
+                     *           "actor": {
+                     *             "id": "worker",
+                     *             "type": "system"
+                     *           },
+                     *           "createdAt": "2026-11-26T04:08:49.860Z",
+                     *           "data": {
+                     *             "object": {
+                     *               "approvalStatus": "approved",
+                     *               "assetAmount": "150.00",
+                     *               "assetCode": "USDC",
+                     *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
+                     *               "attempts": [
+                     *                 {
+                     *                   "attemptNumber": 1,
+                     *                   "createdAt": "2026-11-26T04:08:49.856Z",
+                     *                   "errorCode": null,
+                     *                   "errorMessage": null,
+                     *                   "id": "att_01a2160ab3c170e8a376cb3de5346e9c",
+                     *                   "ledgerSeq": 8,
+                     *                   "txHash": "e1cd66028aa7a11b79a0a10d1c91af58fa2493ee4ecfa6c0d0b53b990f0af74e"
+                     *                 }
+                     *               ],
+                     *               "client": {
+                     *                 "email": "marie@example.ht",
+                     *                 "firstName": "Marie",
+                     *                 "id": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *                 "lastName": "Jean-Baptiste",
+                     *                 "phoneNumber": "+50937005678",
+                     *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
+                     *               },
+                     *               "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *               "createdAt": "2026-11-26T04:08:49.846Z",
+                     *               "execStatus": "sent",
+                     *               "id": "pyt_01a2160ab3b3763fbfdb2c1b5aba00af",
+                     *               "memo": null,
+                     *               "type": "disbursement",
+                     *               "updatedAt": "2026-11-26T04:08:49.860Z",
+                     *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
+                     *             }
+                     *           },
+                     *           "id": "evt_01a2160ab3c677c195e3993552214524",
+                     *           "livemode": false,
+                     *           "type": "payout.completed"
+                     *         },
+                     *         {
+                     *           "actor": {
+                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "type": "api_key"
+                     *           },
+                     *           "createdAt": "2026-11-26T04:08:49.851Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-25T20:17:19.917Z",
+                     *               "approvedAt": "2026-11-26T04:08:49.851Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5287,24 +5357,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-25T20:17:19.910Z",
-                     *               "id": "dsb_01a2145b082670ee81450d0893cea3b1",
+                     *               "createdAt": "2026-11-26T04:08:49.843Z",
+                     *               "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-25T20:17:19.913Z",
+                     *               "submittedAt": "2026-11-26T04:08:49.846Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-25T20:17:19.917Z"
+                     *               "updatedAt": "2026-11-26T04:08:49.851Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2145b0830759f86c5902fadee1a5c",
+                     *           "id": "evt_01a2160ab3be76bdb8088cea1049426f",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-25T20:17:19.917Z",
+                     *           "actor": {
+                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "type": "api_key"
+                     *           },
+                     *           "createdAt": "2026-11-26T04:08:49.851Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5314,21 +5388,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-25T20:17:19.913Z",
+                     *               "createdAt": "2026-11-26T04:08:49.846Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2145b082670ee81450d0757a44fd7",
+                     *               "id": "pyt_01a2160ab3b3763fbfdb2c1c6611e808",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-25T20:17:19.917Z",
+                     *               "updatedAt": "2026-11-26T04:08:49.851Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2145b082f70158074cae81c8ef5d9",
+                     *           "id": "evt_01a2160ab3bd70baa6d1406908c77597",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-25T20:17:19.917Z",
+                     *           "actor": {
+                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "type": "api_key"
+                     *           },
+                     *           "createdAt": "2026-11-26T04:08:49.851Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5339,27 +5417,31 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2145b07cd737d9805b9a018093fa0",
+                     *                 "id": "cli_01a2160ab36a71ef8be5a5c185160178",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2145b07cd737d9805b9a018093fa0",
-                     *               "createdAt": "2026-11-25T20:17:19.913Z",
+                     *               "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *               "createdAt": "2026-11-26T04:08:49.846Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2145b082670ee81450d069dae9fe0",
+                     *               "id": "pyt_01a2160ab3b3763fbfdb2c1b5aba00af",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-25T20:17:19.917Z",
+                     *               "updatedAt": "2026-11-26T04:08:49.851Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a2145b082f70158074cae7e0190668",
+                     *           "id": "evt_01a2160ab3bd70baa6d14068f3256acc",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-25T20:17:19.913Z",
+                     *           "actor": {
+                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "type": "api_key"
+                     *           },
+                     *           "createdAt": "2026-11-26T04:08:49.846Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5373,24 +5455,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-25T20:17:19.910Z",
-                     *               "id": "dsb_01a2145b082670ee81450d0893cea3b1",
+                     *               "createdAt": "2026-11-26T04:08:49.843Z",
+                     *               "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-25T20:17:19.913Z",
+                     *               "submittedAt": "2026-11-26T04:08:49.846Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-25T20:17:19.913Z"
+                     *               "updatedAt": "2026-11-26T04:08:49.846Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2145b082b755a9ead08d9270a6f05",
+                     *           "id": "evt_01a2160ab3b9728b973e9617746702ea",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-25T20:17:19.913Z",
+                     *           "actor": {
+                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "type": "api_key"
+                     *           },
+                     *           "createdAt": "2026-11-26T04:08:49.846Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5400,21 +5486,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-25T20:17:19.913Z",
+                     *               "createdAt": "2026-11-26T04:08:49.846Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2145b082670ee81450d0757a44fd7",
+                     *               "id": "pyt_01a2160ab3b3763fbfdb2c1c6611e808",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-25T20:17:19.913Z",
+                     *               "updatedAt": "2026-11-26T04:08:49.846Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2145b082a716c88c79efd6f2c07ca",
+                     *           "id": "evt_01a2160ab3b876afa51a29c1ba7d9661",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-25T20:17:19.913Z",
+                     *           "actor": {
+                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "type": "api_key"
+                     *           },
+                     *           "createdAt": "2026-11-26T04:08:49.846Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5425,27 +5515,31 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2145b07cd737d9805b9a018093fa0",
+                     *                 "id": "cli_01a2160ab36a71ef8be5a5c185160178",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2145b07cd737d9805b9a018093fa0",
-                     *               "createdAt": "2026-11-25T20:17:19.913Z",
+                     *               "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *               "createdAt": "2026-11-26T04:08:49.846Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2145b082670ee81450d069dae9fe0",
+                     *               "id": "pyt_01a2160ab3b3763fbfdb2c1b5aba00af",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-25T20:17:19.913Z",
+                     *               "updatedAt": "2026-11-26T04:08:49.846Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a2145b082a716c88c79efc589d2c87",
+                     *           "id": "evt_01a2160ab3b876afa51a29c0294c14f4",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-25T20:17:19.910Z",
+                     *           "actor": {
+                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "type": "api_key"
+                     *           },
+                     *           "createdAt": "2026-11-26T04:08:49.843Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5459,8 +5553,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-25T20:17:19.910Z",
-                     *               "id": "dsb_01a2145b082670ee81450d0893cea3b1",
+                     *               "createdAt": "2026-11-26T04:08:49.843Z",
+                     *               "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -5468,10 +5562,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-25T20:17:19.910Z"
+                     *               "updatedAt": "2026-11-26T04:08:49.843Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2145b08277621a0710c8ac26de877",
+                     *           "id": "evt_01a2160ab3b470fda0a40c403bd48328",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -5592,7 +5686,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-25T20:17:19.966Z",
+                     *       "actor": {
+                     *         "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *         "type": "api_key"
+                     *       },
+                     *       "createdAt": "2026-11-26T04:08:49.884Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -5606,8 +5704,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-25T20:17:19.966Z",
-                     *           "id": "dsb_01a2145b085e7367b3a01a4d7475dfb4",
+                     *           "createdAt": "2026-11-26T04:08:49.884Z",
+                     *           "id": "dsb_01a2160ab3dc774aa212264ad30748bf",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -5615,10 +5713,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-25T20:17:19.966Z"
+                     *           "updatedAt": "2026-11-26T04:08:49.884Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a2145b085e7367b3a01a4e981c1c23",
+                     *       "id": "evt_01a2160ab3dc774aa212264ec7355fdf",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -5744,14 +5842,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2145b07cd737d9805b9a018093fa0",
+                     *             "id": "cli_01a2160ab36a71ef8be5a5c185160178",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a2145b07cd737d9805b9a018093fa0",
-                     *           "createdAt": "2026-11-25T20:17:19.833Z",
+                     *           "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *           "createdAt": "2026-11-26T04:08:49.781Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a2145b07d972918b3c5b4a4d98337f",
+                     *           "id": "inv_01a2160ab375752a9ebe096018582884",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -5868,7 +5966,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a2145b07cd737d9805b9a018093fa0",
+                 *       "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -5897,14 +5995,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2145b07cd737d9805b9a018093fa0",
+                     *         "id": "cli_01a2160ab36a71ef8be5a5c185160178",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2145b07cd737d9805b9a018093fa0",
-                     *       "createdAt": "2026-11-25T20:17:19.833Z",
+                     *       "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *       "createdAt": "2026-11-26T04:08:49.781Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2145b07d972918b3c5b4a4d98337f",
+                     *       "id": "inv_01a2160ab375752a9ebe096018582884",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -5919,14 +6017,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_62b47ae77cbb20b079dd99b6864ea5be"
+                     *         "url": "https://pay.lajan.test/pay/pi_f71519b414637edcd240690e15d16fcb"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-25T20:17:19.833Z"
+                     *       "updatedAt": "2026-11-26T04:08:49.781Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6109,14 +6207,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2145b07cd737d9805b9a018093fa0",
+                     *         "id": "cli_01a2160ab36a71ef8be5a5c185160178",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2145b07cd737d9805b9a018093fa0",
-                     *       "createdAt": "2026-11-25T20:17:19.833Z",
+                     *       "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *       "createdAt": "2026-11-26T04:08:49.781Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2145b07d972918b3c5b4a4d98337f",
+                     *       "id": "inv_01a2160ab375752a9ebe096018582884",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6138,14 +6236,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_62b47ae77cbb20b079dd99b6864ea5be"
+                     *         "url": "https://pay.lajan.test/pay/pi_f71519b414637edcd240690e15d16fcb"
                      *       },
-                     *       "sentAt": "2026-11-25T20:17:19.838Z",
+                     *       "sentAt": "2026-11-26T04:08:49.785Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-25T20:17:19.838Z"
+                     *       "updatedAt": "2026-11-26T04:08:49.785Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6281,14 +6379,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2145b07cd737d9805b9a018093fa0",
+                     *         "id": "cli_01a2160ab36a71ef8be5a5c185160178",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2145b07cd737d9805b9a018093fa0",
-                     *       "createdAt": "2026-11-25T20:17:19.833Z",
+                     *       "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *       "createdAt": "2026-11-26T04:08:49.781Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2145b07d972918b3c5b4a4d98337f",
+                     *       "id": "inv_01a2160ab375752a9ebe096018582884",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6310,14 +6408,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_62b47ae77cbb20b079dd99b6864ea5be"
+                     *         "url": "https://pay.lajan.test/pay/pi_f71519b414637edcd240690e15d16fcb"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-25T20:17:19.836Z"
+                     *       "updatedAt": "2026-11-26T04:08:49.783Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6930,13 +7028,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-25T20:17:19.864Z",
+                     *           "createdAt": "2026-11-26T04:08:49.806Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a2145b07f87648b3462ee3dbbd9991",
+                     *           "id": "pl_01a2160ab38e77de9c0805330e8610bd",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_505b9cd70962977aed0593cd5ece77ab"
+                     *           "url": "https://pay.lajan.test/pay/pi_095dacb78d840592bbaac3cbe221d9a6"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -7069,13 +7167,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-25T20:17:19.864Z",
+                     *       "createdAt": "2026-11-26T04:08:49.806Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2145b07f87648b3462ee3dbbd9991",
+                     *       "id": "pl_01a2160ab38e77de9c0805330e8610bd",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_505b9cd70962977aed0593cd5ece77ab"
+                     *       "url": "https://pay.lajan.test/pay/pi_095dacb78d840592bbaac3cbe221d9a6"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -7256,13 +7354,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-25T20:17:19.864Z",
+                     *       "createdAt": "2026-11-26T04:08:49.806Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2145b07f87648b3462ee3dbbd9991",
+                     *       "id": "pl_01a2160ab38e77de9c0805330e8610bd",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_505b9cd70962977aed0593cd5ece77ab"
+                     *       "url": "https://pay.lajan.test/pay/pi_095dacb78d840592bbaac3cbe221d9a6"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -7375,7 +7473,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a2145b07f87648b3462ee3dbbd9991"
+                     *       "id": "pl_01a2160ab38e77de9c0805330e8610bd"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -7531,9 +7629,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-25T20:17:19.902Z",
+                     *           "createdAt": "2026-11-26T04:08:49.836Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2145b081e7428901c8cc5eec0c1a9",
+                     *           "id": "pyt_01a2160ab3ac7322b70eadeb06d06334",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -7544,9 +7642,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-25T20:17:19.881Z",
+                     *           "createdAt": "2026-11-26T04:08:49.816Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2145b080974909ba1be4a1f809221",
+                     *           "id": "pyt_01a2160ab39874aa863db11b27c00772",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
@@ -7557,14 +7655,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2145b07cd737d9805b9a018093fa0",
+                     *             "id": "cli_01a2160ab36a71ef8be5a5c185160178",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a2145b07cd737d9805b9a018093fa0",
-                     *           "createdAt": "2026-11-25T20:17:19.874Z",
+                     *           "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *           "createdAt": "2026-11-26T04:08:49.812Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a2145b08027255894d40fba51a7c0a",
+                     *           "id": "pyt_01a2160ab3947359b27668e4f3062786",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -7684,7 +7782,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a2145b07cd737d9805b9a018093fa0",
+                 *       "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -7707,18 +7805,18 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2145b07cd737d9805b9a018093fa0",
+                     *         "id": "cli_01a2160ab36a71ef8be5a5c185160178",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2145b07cd737d9805b9a018093fa0",
-                     *       "createdAt": "2026-11-25T20:17:19.874Z",
+                     *       "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *       "createdAt": "2026-11-26T04:08:49.812Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a2145b08027255894d40fba51a7c0a",
+                     *       "id": "pyt_01a2160ab3947359b27668e4f3062786",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-25T20:17:19.874Z",
+                     *       "updatedAt": "2026-11-26T04:08:49.812Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -7905,29 +8003,29 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-25T20:17:19.889Z",
+                     *           "createdAt": "2026-11-26T04:08:49.822Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a2145b0812722983f402897fc4e3a8",
-                     *           "ledgerSeq": 6,
-                     *           "txHash": "b9a791dabf2c062e4766fe4c50212502075ea8610db7045a8094caed902e78ee"
+                     *           "id": "att_01a2160ab3a1724b8df3551bae2b142a",
+                     *           "ledgerSeq": 5,
+                     *           "txHash": "6f7b57c5353d0607d04c24fb445397d2f9b9bd81256ce1c8c12439fb3bb77197"
                      *         }
                      *       ],
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2145b07cd737d9805b9a018093fa0",
+                     *         "id": "cli_01a2160ab36a71ef8be5a5c185160178",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2145b07cd737d9805b9a018093fa0",
-                     *       "createdAt": "2026-11-25T20:17:19.874Z",
+                     *       "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *       "createdAt": "2026-11-26T04:08:49.812Z",
                      *       "execStatus": "sent",
-                     *       "id": "pyt_01a2145b08027255894d40fba51a7c0a",
+                     *       "id": "pyt_01a2160ab3947359b27668e4f3062786",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-25T20:17:19.894Z",
+                     *       "updatedAt": "2026-11-26T04:08:49.831Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8050,18 +8148,18 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2145b07cd737d9805b9a018093fa0",
+                     *         "id": "cli_01a2160ab36a71ef8be5a5c185160178",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2145b07cd737d9805b9a018093fa0",
-                     *       "createdAt": "2026-11-25T20:17:19.874Z",
+                     *       "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *       "createdAt": "2026-11-26T04:08:49.812Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a2145b08027255894d40fba51a7c0a",
+                     *       "id": "pyt_01a2160ab3947359b27668e4f3062786",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-25T20:17:19.877Z",
+                     *       "updatedAt": "2026-11-26T04:08:49.814Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8261,12 +8359,12 @@ export interface operations {
                      *       "attempts": [],
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-25T20:17:19.902Z",
+                     *       "createdAt": "2026-11-26T04:08:49.836Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a2145b081e7428901c8cc5eec0c1a9",
+                     *       "id": "pyt_01a2160ab3ac7322b70eadeb06d06334",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-25T20:17:19.905Z",
+                     *       "updatedAt": "2026-11-26T04:08:49.837Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8473,22 +8571,22 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-25T20:17:19.889Z",
+                     *           "createdAt": "2026-11-26T04:08:49.822Z",
                      *           "errorCode": "op_no_destination",
                      *           "errorMessage": "the destination account does not exist",
-                     *           "id": "att_01a2145b0812722983f4028a5ddaa1ac",
+                     *           "id": "att_01a2160ab3a1724b8df3551cdb2db459",
                      *           "ledgerSeq": null,
-                     *           "txHash": "72d2733102ea2ac382492d907b47973cd4a61b7677cca4d55c06b087cccc01b4"
+                     *           "txHash": "32d0204e20e2154b9c7ead9dd135407c413e793b5bb84f6c96123dfbc2cba100"
                      *         }
                      *       ],
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-25T20:17:19.881Z",
+                     *       "createdAt": "2026-11-26T04:08:49.816Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a2145b080974909ba1be4a1f809221",
+                     *       "id": "pyt_01a2160ab39874aa863db11b27c00772",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-25T20:17:19.899Z",
+                     *       "updatedAt": "2026-11-26T04:08:49.834Z",
                      *       "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *     }
                      */
@@ -8667,7 +8765,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GCAG4MDQANB5ICRNENPHCRFA4Q66QQ673DLVIR74OEJJVCW4RLFSGYRV",
+                     *       "account": "GDCTRKOMY3QOXMNOBOBH7CPOOXOXAA4PWLX7JXCHEYKHK3XXDOGYYWD5",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -8798,7 +8896,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GCAG4MDQANB5ICRNENPHCRFA4Q66QQ673DLVIR74OEJJVCW4RLFSGYRV",
+                     *       "account": "GDCTRKOMY3QOXMNOBOBH7CPOOXOXAA4PWLX7JXCHEYKHK3XXDOGYYWD5",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -9009,24 +9107,24 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "channel": "sms",
-                     *           "createdAt": "2026-11-25T20:17:19.838Z",
+                     *           "createdAt": "2026-11-26T04:08:49.785Z",
                      *           "html": null,
-                     *           "id": "msg_01a2145b07df75d3990933da6f489bd4",
-                     *           "invoiceId": "inv_01a2145b07d972918b3c5b4a4d98337f",
+                     *           "id": "msg_01a2160ab37971c1afbcc1f71f582d77",
+                     *           "invoiceId": "inv_01a2160ab375752a9ebe096018582884",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_62b47ae77cbb20b079dd99b6864ea5be",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_f71519b414637edcd240690e15d16fcb",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
-                     *           "createdAt": "2026-11-25T20:17:19.838Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_62b47ae77cbb20b079dd99b6864ea5be\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_62b47ae77cbb20b079dd99b6864ea5be\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_62b47ae77cbb20b079dd99b6864ea5be</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a2145b07df75d3990933d9d483bb21",
-                     *           "invoiceId": "inv_01a2145b07d972918b3c5b4a4d98337f",
+                     *           "createdAt": "2026-11-26T04:08:49.785Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_f71519b414637edcd240690e15d16fcb\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_f71519b414637edcd240690e15d16fcb\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_f71519b414637edcd240690e15d16fcb</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a2160ab37971c1afbcc1f6732f5d73",
+                     *           "invoiceId": "inv_01a2160ab375752a9ebe096018582884",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_62b47ae77cbb20b079dd99b6864ea5be\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_f71519b414637edcd240690e15d16fcb\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -9158,18 +9256,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GCAG4MDQANB5ICRNENPHCRFA4Q66QQ673DLVIR74OEJJVCW4RLFSGYRV",
-                     *       "id": "lp_01a2145b07e3709cafc24bf86529d5a4",
+                     *       "destinationAccount": "GDCTRKOMY3QOXMNOBOBH7CPOOXOXAA4PWLX7JXCHEYKHK3XXDOGYYWD5",
+                     *       "id": "lp_01a2160ab37e76d9821a23c62c0aaaa1",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJEQM7DAZ6SZ66",
+                     *       "memo": "LJD37XX3BEYQYB",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_62b47ae77cbb20b079dd99b6864ea5be",
+                     *         "id": "pi_f71519b414637edcd240690e15d16fcb",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "48a85429e9ce1456eabef13fab9baa2642cab695e7537c379a1e09f5432afbba"
+                     *       "txHash": "4114cef919600e1ab6f3ed3c6111d7681fd396c77e1d7b3d8727e973c7368dfb"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -9640,16 +9738,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-25T20:17:19.816Z",
+                     *           "createdAt": "2026-11-26T04:08:49.766Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "updatedAt": "2026-11-25T20:17:19.816Z",
-                     *           "url": "http://127.0.0.1:41583/lajan/webhooks"
+                     *           "id": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "updatedAt": "2026-11-26T04:08:49.766Z",
+                     *           "url": "http://127.0.0.1:35337/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9769,7 +9867,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:41583/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:35337/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -9784,17 +9882,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-25T20:17:19.816Z",
+                     *       "createdAt": "2026-11-26T04:08:49.766Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *       "secret": "whsec_mY+SY9jeBocsLVZmSoSZYaPZMf4o7PsDDDxTKNrmHF0=",
-                     *       "updatedAt": "2026-11-25T20:17:19.816Z",
-                     *       "url": "http://127.0.0.1:41583/lajan/webhooks"
+                     *       "id": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *       "secret": "whsec_Mgkl1qcdenZIpdVBkPFSZJWZZ5UXEhkkSM1ZsNnPIVA=",
+                     *       "updatedAt": "2026-11-26T04:08:49.766Z",
+                     *       "url": "http://127.0.0.1:35337/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -9973,16 +10071,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-25T20:17:19.816Z",
+                     *       "createdAt": "2026-11-26T04:08:49.766Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *       "updatedAt": "2026-11-25T20:17:19.816Z",
-                     *       "url": "http://127.0.0.1:41583/lajan/webhooks"
+                     *       "id": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *       "updatedAt": "2026-11-26T04:08:49.766Z",
+                     *       "url": "http://127.0.0.1:35337/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -10105,15 +10203,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-25T20:17:19.816Z",
+                     *       "createdAt": "2026-11-26T04:08:49.766Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *       "updatedAt": "2026-11-25T20:17:19.988Z",
-                     *       "url": "http://127.0.0.1:41583/lajan/webhooks"
+                     *       "id": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *       "updatedAt": "2026-11-26T04:08:49.906Z",
+                     *       "url": "http://127.0.0.1:35337/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -10293,7 +10391,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a2145b07c877f8aa33404d90b7a90a"
+                     *       "id": "we_01a2160ab36676289bbba1c82e7e57bb"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -10431,223 +10529,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-25T20:17:19.970Z",
-                     *           "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "eventId": "evt_01a2145b086371358d2c8241432140be",
+                     *           "createdAt": "2026-11-26T04:08:49.889Z",
+                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "eventId": "evt_01a2160ab3e171f5bf4d852a37e3cedc",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a2145b086371358d2c824250368fb7",
-                     *           "nextAttemptAt": "2026-11-25T20:17:19.970Z",
+                     *           "id": "whd_01a2160ab3e171f5bf4d852b2a358873",
+                     *           "nextAttemptAt": "2026-11-26T04:08:49.889Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-25T20:17:19.970Z"
+                     *           "updatedAt": "2026-11-26T04:08:49.889Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-25T20:17:19.963Z",
-                     *           "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "eventId": "evt_01a2145b085c7297beb855fc3a517af2",
+                     *           "createdAt": "2026-11-26T04:08:49.882Z",
+                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "eventId": "evt_01a2160ab3db748d875a7e1fcc82f618",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2145b085c7297beb855fd6f05160a",
-                     *           "nextAttemptAt": "2026-11-25T20:17:19.963Z",
+                     *           "id": "whd_01a2160ab3db748d875a7e207f568fab",
+                     *           "nextAttemptAt": "2026-11-26T04:08:49.882Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-25T20:17:19.963Z"
+                     *           "updatedAt": "2026-11-26T04:08:49.882Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-25T20:17:19.960Z",
-                     *           "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "eventId": "evt_01a2145b085976fa8d99b549e2cc8058",
+                     *           "createdAt": "2026-11-26T04:08:49.880Z",
+                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "eventId": "evt_01a2160ab3d972048df5d0039e68223f",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2145b085976fa8d99b54afa228d87",
-                     *           "nextAttemptAt": "2026-11-25T20:17:19.960Z",
+                     *           "id": "whd_01a2160ab3d972048df5d0040dd2be0a",
+                     *           "nextAttemptAt": "2026-11-26T04:08:49.880Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-25T20:17:19.960Z"
+                     *           "updatedAt": "2026-11-26T04:08:49.880Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-25T20:17:19.949Z",
-                     *           "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "eventId": "evt_01a2145b084f7483a05c765a568e4b5e",
+                     *           "createdAt": "2026-11-26T04:08:49.872Z",
+                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "eventId": "evt_01a2160ab3d1719da569b2cd62b59774",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2145b084f7483a05c765b5c6bd27b",
-                     *           "nextAttemptAt": "2026-11-25T20:17:19.949Z",
+                     *           "id": "whd_01a2160ab3d1719da569b2ce6600d5ae",
+                     *           "nextAttemptAt": "2026-11-26T04:08:49.872Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-25T20:17:19.949Z"
+                     *           "updatedAt": "2026-11-26T04:08:49.872Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-25T20:17:19.942Z",
-                     *           "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "eventId": "evt_01a2145b084773ffb573f4933d6e75b2",
+                     *           "createdAt": "2026-11-26T04:08:49.867Z",
+                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "eventId": "evt_01a2160ab3cc760b8a93f34eba2e7524",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2145b08487726a01fe121da0b41ce",
-                     *           "nextAttemptAt": "2026-11-25T20:17:19.942Z",
+                     *           "id": "whd_01a2160ab3cc760b8a93f34f56d49cc5",
+                     *           "nextAttemptAt": "2026-11-26T04:08:49.867Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-25T20:17:19.942Z"
+                     *           "updatedAt": "2026-11-26T04:08:49.867Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-25T20:17:19.934Z",
-                     *           "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "eventId": "evt_01a2145b0841709092bca9c032d93af0",
+                     *           "createdAt": "2026-11-26T04:08:49.860Z",
+                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "eventId": "evt_01a2160ab3c870adbf0a8a4971ff6611",
+                     *           "eventType": "payout.failed",
+                     *           "id": "whd_01a2160ab3c870adbf0a8a4aa558f496",
+                     *           "nextAttemptAt": "2026-11-26T04:08:49.860Z",
+                     *           "status": "pending",
+                     *           "updatedAt": "2026-11-26T04:08:49.860Z"
+                     *         },
+                     *         {
+                     *           "attemptCount": 0,
+                     *           "createdAt": "2026-11-26T04:08:49.860Z",
+                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "eventId": "evt_01a2160ab3c677c195e3993603c19ad7",
+                     *           "eventType": "payout.failed",
+                     *           "id": "whd_01a2160ab3c677c195e39938c9ae8274",
+                     *           "nextAttemptAt": "2026-11-26T04:08:49.860Z",
+                     *           "status": "pending",
+                     *           "updatedAt": "2026-11-26T04:08:49.860Z"
+                     *         },
+                     *         {
+                     *           "attemptCount": 0,
+                     *           "createdAt": "2026-11-26T04:08:49.860Z",
+                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "eventId": "evt_01a2160ab3c677c195e3993552214524",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a2145b0841709092bca9c1ad9e325e",
-                     *           "nextAttemptAt": "2026-11-25T20:17:19.934Z",
+                     *           "id": "whd_01a2160ab3c677c195e399378f813139",
+                     *           "nextAttemptAt": "2026-11-26T04:08:49.860Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-25T20:17:19.934Z"
+                     *           "updatedAt": "2026-11-26T04:08:49.860Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-25T20:17:19.929Z",
-                     *           "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "eventId": "evt_01a2145b083f7709a713b38227483c3b",
-                     *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2145b083f7709a713b383b35c4439",
-                     *           "nextAttemptAt": "2026-11-25T20:17:19.929Z",
-                     *           "status": "pending",
-                     *           "updatedAt": "2026-11-25T20:17:19.929Z"
-                     *         },
-                     *         {
-                     *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-25T20:17:19.927Z",
-                     *           "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "eventId": "evt_01a2145b083a720da134d7f6ee5eb743",
-                     *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2145b083a720da134d7f70a88edbd",
-                     *           "nextAttemptAt": "2026-11-25T20:17:19.927Z",
-                     *           "status": "pending",
-                     *           "updatedAt": "2026-11-25T20:17:19.927Z"
-                     *         },
-                     *         {
-                     *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-25T20:17:19.917Z",
-                     *           "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "eventId": "evt_01a2145b082f70158074cae81c8ef5d9",
+                     *           "createdAt": "2026-11-26T04:08:49.851Z",
+                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "eventId": "evt_01a2160ab3bd70baa6d1406908c77597",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2145b082f70158074caeaebeae458",
-                     *           "nextAttemptAt": "2026-11-25T20:17:19.917Z",
+                     *           "id": "whd_01a2160ab3be76bdb8088ce9c9644da7",
+                     *           "nextAttemptAt": "2026-11-26T04:08:49.851Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-25T20:17:19.917Z"
+                     *           "updatedAt": "2026-11-26T04:08:49.851Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-25T20:17:19.917Z",
-                     *           "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "eventId": "evt_01a2145b082f70158074cae7e0190668",
+                     *           "createdAt": "2026-11-26T04:08:49.851Z",
+                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "eventId": "evt_01a2160ab3bd70baa6d14068f3256acc",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2145b082f70158074cae961a32be7",
-                     *           "nextAttemptAt": "2026-11-25T20:17:19.917Z",
+                     *           "id": "whd_01a2160ab3be76bdb8088ce84161ef65",
+                     *           "nextAttemptAt": "2026-11-26T04:08:49.851Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-25T20:17:19.917Z"
+                     *           "updatedAt": "2026-11-26T04:08:49.851Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-25T20:17:19.913Z",
-                     *           "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "eventId": "evt_01a2145b082a716c88c79efd6f2c07ca",
+                     *           "createdAt": "2026-11-26T04:08:49.846Z",
+                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "eventId": "evt_01a2160ab3b876afa51a29c1ba7d9661",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2145b082b755a9ead08d819e14c8d",
+                     *           "id": "whd_01a2160ab3b876afa51a29c4d5b644ed",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-25T20:17:19.972Z"
+                     *           "updatedAt": "2026-11-26T04:08:49.890Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-25T20:17:19.913Z",
-                     *           "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "eventId": "evt_01a2145b082a716c88c79efc589d2c87",
+                     *           "createdAt": "2026-11-26T04:08:49.846Z",
+                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "eventId": "evt_01a2160ab3b876afa51a29c0294c14f4",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2145b082b755a9ead08d75e537f4f",
+                     *           "id": "whd_01a2160ab3b876afa51a29c3d37cda8a",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-25T20:17:19.972Z"
+                     *           "updatedAt": "2026-11-26T04:08:49.890Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-25T20:17:19.905Z",
-                     *           "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "eventId": "evt_01a2145b082270e48807d05a188e6aa8",
+                     *           "createdAt": "2026-11-26T04:08:49.837Z",
+                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "eventId": "evt_01a2160ab3ae72018dcc68c25ec38b2d",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2145b0823747bb9ba930a51f340f7",
+                     *           "id": "whd_01a2160ab3ae72018dcc68c3234bfb74",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-25T20:17:19.972Z"
+                     *           "updatedAt": "2026-11-26T04:08:49.890Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-25T20:17:19.902Z",
-                     *           "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "eventId": "evt_01a2145b081f7356bd9bb3dc480ece69",
+                     *           "createdAt": "2026-11-26T04:08:49.836Z",
+                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "eventId": "evt_01a2160ab3ac7322b70eadec4cd6ce58",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2145b081f7356bd9bb3dde4667bac",
+                     *           "id": "whd_01a2160ab3ac7322b70eadedbfbc2557",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-25T20:17:19.972Z"
+                     *           "updatedAt": "2026-11-26T04:08:49.890Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-25T20:17:19.899Z",
-                     *           "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "eventId": "evt_01a2145b081c7687a1d9f6abf5cf1bff",
+                     *           "createdAt": "2026-11-26T04:08:49.834Z",
+                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "eventId": "evt_01a2160ab3ab76c5be20aa30e1bfb152",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2145b081d7702b504d8b03059d35c",
+                     *           "id": "whd_01a2160ab3ab76c5be20aa316a734241",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-25T20:17:19.972Z"
+                     *           "updatedAt": "2026-11-26T04:08:49.890Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-25T20:17:19.894Z",
-                     *           "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "eventId": "evt_01a2145b0818743993b2c095404926a5",
-                     *           "eventType": "payout.completed",
-                     *           "id": "whd_01a2145b0818743993b2c09673866f19",
-                     *           "nextAttemptAt": null,
-                     *           "status": "delivered",
-                     *           "updatedAt": "2026-11-25T20:17:19.972Z"
-                     *         },
-                     *         {
-                     *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-25T20:17:19.891Z",
-                     *           "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "eventId": "evt_01a2145b0816716099904b6fc5b7faca",
+                     *           "createdAt": "2026-11-26T04:08:49.831Z",
+                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "eventId": "evt_01a2160ab3a876449565e1defa360d15",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2145b0816716099904b707d022eb3",
+                     *           "id": "whd_01a2160ab3a876449565e1e0927f094b",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-25T20:17:19.972Z"
+                     *           "updatedAt": "2026-11-26T04:08:49.890Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-25T20:17:19.883Z",
-                     *           "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "eventId": "evt_01a2145b080c7001b0e69f5e1f3c6ae0",
+                     *           "createdAt": "2026-11-26T04:08:49.831Z",
+                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "eventId": "evt_01a2160ab3a876449565e1dd16fa4591",
+                     *           "eventType": "payout.completed",
+                     *           "id": "whd_01a2160ab3a876449565e1dfd3f0906a",
+                     *           "nextAttemptAt": null,
+                     *           "status": "delivered",
+                     *           "updatedAt": "2026-11-26T04:08:49.890Z"
+                     *         },
+                     *         {
+                     *           "attemptCount": 1,
+                     *           "createdAt": "2026-11-26T04:08:49.818Z",
+                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "eventId": "evt_01a2160ab39b7175a6eb0f0038e03520",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2145b080c7001b0e69f5f985c1bca",
+                     *           "id": "whd_01a2160ab39b7175a6eb0f014eadda9c",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-25T20:17:19.972Z"
+                     *           "updatedAt": "2026-11-26T04:08:49.890Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-25T20:17:19.881Z",
-                     *           "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "eventId": "evt_01a2145b080974909ba1be4b01169601",
+                     *           "createdAt": "2026-11-26T04:08:49.816Z",
+                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "eventId": "evt_01a2160ab399753c84fbe7783e0426d0",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2145b080a764ba4b5ddba16f177ac",
+                     *           "id": "whd_01a2160ab399753c84fbe77928b97ab8",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-25T20:17:19.972Z"
+                     *           "updatedAt": "2026-11-26T04:08:49.890Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-25T20:17:19.877Z",
-                     *           "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *           "eventId": "evt_01a2145b080677a4977159973a1c6f3f",
+                     *           "createdAt": "2026-11-26T04:08:49.814Z",
+                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *           "eventId": "evt_01a2160ab396771c9345d1f20bde2195",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2145b08077426be73269d6eb7cf23",
+                     *           "id": "whd_01a2160ab396771c9345d1f481f1b6f0",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-25T20:17:19.972Z"
+                     *           "updatedAt": "2026-11-26T04:08:49.890Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -10787,7 +10885,7 @@ export interface operations {
                      *       "attemptCount": 1,
                      *       "attempts": [
                      *         {
-                     *           "at": "2026-11-25T20:17:19.982Z",
+                     *           "at": "2026-11-26T04:08:49.899Z",
                      *           "attempt": 1,
                      *           "durationMs": 0,
                      *           "error": null,
@@ -10795,14 +10893,14 @@ export interface operations {
                      *           "responseBody": "ok"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-25T20:17:19.970Z",
-                     *       "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *       "eventId": "evt_01a2145b086371358d2c8241432140be",
+                     *       "createdAt": "2026-11-26T04:08:49.889Z",
+                     *       "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *       "eventId": "evt_01a2160ab3e171f5bf4d852a37e3cedc",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2145b086371358d2c824250368fb7",
+                     *       "id": "whd_01a2160ab3e171f5bf4d852b2a358873",
                      *       "nextAttemptAt": null,
                      *       "status": "delivered",
-                     *       "updatedAt": "2026-11-25T20:17:19.982Z"
+                     *       "updatedAt": "2026-11-26T04:08:49.899Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -10919,14 +11017,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-25T20:17:19.970Z",
-                     *       "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *       "eventId": "evt_01a2145b086371358d2c8241432140be",
+                     *       "createdAt": "2026-11-26T04:08:49.889Z",
+                     *       "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *       "eventId": "evt_01a2160ab3e171f5bf4d852a37e3cedc",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2145b086371358d2c824250368fb7",
-                     *       "nextAttemptAt": "2026-11-25T20:17:19.981Z",
+                     *       "id": "whd_01a2160ab3e171f5bf4d852b2a358873",
+                     *       "nextAttemptAt": "2026-11-26T04:08:49.897Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-25T20:17:19.981Z"
+                     *       "updatedAt": "2026-11-26T04:08:49.897Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -11103,7 +11201,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-25T19:17:19.986Z"
+                 *       "since": "2026-11-26T03:08:49.904Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -11318,17 +11416,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-25T20:17:19.816Z",
+                     *       "createdAt": "2026-11-26T04:08:49.766Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *       "secret": "whsec_bSy11p4ElO2Z1w1eAWM3J91emmhBrqsKmchtMQ6esYQ=",
-                     *       "updatedAt": "2026-11-25T20:17:19.987Z",
-                     *       "url": "http://127.0.0.1:41583/lajan/webhooks"
+                     *       "id": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *       "secret": "whsec_nV+dikSax8nl4cc5R1vWmiLrLMKS4GufUrmCl0r1vHg=",
+                     *       "updatedAt": "2026-11-26T04:08:49.904Z",
+                     *       "url": "http://127.0.0.1:35337/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -11512,14 +11610,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-25T20:17:19.970Z",
-                     *       "endpointId": "we_01a2145b07c877f8aa33404d90b7a90a",
-                     *       "eventId": "evt_01a2145b086371358d2c8241432140be",
+                     *       "createdAt": "2026-11-26T04:08:49.889Z",
+                     *       "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
+                     *       "eventId": "evt_01a2160ab3e171f5bf4d852a37e3cedc",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2145b086371358d2c824250368fb7",
-                     *       "nextAttemptAt": "2026-11-25T20:17:19.970Z",
+                     *       "id": "whd_01a2160ab3e171f5bf4d852b2a358873",
+                     *       "nextAttemptAt": "2026-11-26T04:08:49.889Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-25T20:17:19.970Z"
+                     *       "updatedAt": "2026-11-26T04:08:49.889Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

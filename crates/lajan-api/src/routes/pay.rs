@@ -134,7 +134,8 @@ async fn render(state: &AppState, id: &str, nonce: &str, viewing: bool) -> Resul
         && viewing
         && d.invoice.status == InvoiceStatus::Sent
     {
-        let tenant = lajan_domain::Tenant::new(intent.org_id.clone(), intent.env);
+        let payer = lajan_domain::Actor::System(lajan_domain::Actor::PAYMENT_PAGE.to_owned());
+        let tenant = lajan_domain::Tenant::new(intent.org_id.clone(), intent.env).acting_as(payer);
         let viewed = state.services.mark_viewed(&tenant, &d.invoice.id).await?;
         intent = viewed.intent.clone();
         target = IntentTarget::Invoice(Box::new(viewed));

@@ -90,15 +90,17 @@ pub struct TestApp {
     pub org: Organization,
     /// `sk_test_` key with scope `*`.
     pub key: String,
+    /// [`TestApp::key`]'s id, as events name their maker.
+    pub key_id: String,
 }
 
 impl TestApp {
     pub async fn spawn(db: TestStore, config: TestConfig) -> TestApp {
         let store = db.store.clone();
         let org = create_org(store.as_ref(), "Acme", Tier::Standard).await;
-        let (key, _) = create_key(store.as_ref(), &org.id, Environment::Test, vec![Scope::All]).await;
+        let (key, key_id) = create_key(store.as_ref(), &org.id, Environment::Test, vec![Scope::All]).await;
         let server = Server::start(store, config).await;
-        TestApp { db, server, http: reqwest::Client::new(), org, key }
+        TestApp { db, server, http: reqwest::Client::new(), org, key, key_id }
     }
 
     /// The organization's sandbox, which [`TestApp::key`] works in.

@@ -74,7 +74,9 @@ api_test!(the_pages_show_the_sessions_organization_and_environment_only, |app| {
     let (status, detail) = page(&browser, &format!("/console/invoices/{invoice_id}")).await;
     assert_eq!(status, 200);
     let line = "<td>Loan fee</td><td class=\"num\">3</td><td class=\"num\">1234.56</td><td class=\"num\">0</td><td class=\"num\">3703.68</td>";
-    for shown in [line, "3703.68 HTG", "invoice.created", "https://pay.lajan.test/pay/pi_"] {
+    for shown in
+        [line, "3703.68 HTG", "invoice.created", "https://pay.lajan.test/pay/pi_", "by API key “test” (sk_test_"]
+    {
         assert!(detail.contains(shown), "{shown} on the invoice page: {detail}");
     }
 
@@ -86,9 +88,12 @@ api_test!(the_pages_show_the_sessions_organization_and_environment_only, |app| {
     assert!(!pending.contains(payout_id));
     let (status, detail) = page(&browser, &format!("/console/payouts/{payout_id}")).await;
     assert_eq!(status, 200);
-    for shown in [tx_hash.as_str(), "payout.created", "payout.approved", "payout.completed", "Loan 2231", WALLET] {
+    let by_worker = "payout.completed</code>";
+    for shown in [tx_hash.as_str(), "payout.created", "payout.approved", by_worker, "Loan 2231", WALLET] {
         assert!(detail.contains(shown), "{shown} on the payout page");
     }
+    let completed_entry = detail.split(by_worker).nth(1).and_then(|rest| rest.split("</li>").next()).unwrap();
+    assert!(completed_entry.contains("by Lajan (background work)"), "the worker sent it: {completed_entry}");
 
     let (_, clients) = page(&browser, "/console/clients").await;
     assert!(clients.contains("Marie") && !clients.contains("Livia") && !clients.contains("Foreign"));
@@ -96,6 +101,7 @@ api_test!(the_pages_show_the_sessions_organization_and_environment_only, |app| {
     assert!(
         events.contains(&format!("/console/invoices/{invoice_id}")) && !events.contains("<code>payout.created</code>")
     );
+    assert!(events.contains("<td>API key “test” (sk_test_"), "each event names its maker: {events}");
     assert_eq!(page(&browser, "/console/events?type=nothing.happened").await.0, 400);
 
     // Another organization's ids, the other environment's, and ids of no shape: the same 404.

@@ -1,7 +1,9 @@
 //! `GET /v1/events` and `/v1/events/{id}`: filtering, shape, both path forms.
 
 use crate::common::expect_error;
-use serde_json::Value;
+use lajan_domain::Environment;
+use reqwest::Method;
+use serde_json::{Value, json};
 
 api_test!(events_filter_by_type_and_fetch_by_id, |app| {
     let a = app.client("A", "One").await;
@@ -27,4 +29,45 @@ api_test!(events_filter_by_type_and_fetch_by_id, |app| {
     expect_error(app.get("/v1/events/evt_nope").await, 404, "not_found").await;
     let paged: Value = app.get("/v1/events?limit=2&page=2").await.json().await.unwrap();
     assert_eq!(paged["data"].as_array().unwrap().len(), 1);
+});
+
+api_test!(every_event_names_who_made_the_change, |app| {
+    let client = app.reachable_client().await;
+    let invoice = app.invoice(client["id"].as_str().unwrap(), json!({ "sendImmediately": true })).await;
+    let intent = invoice["paymentLink"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let (other_secret, other_key) = app.key_with_id(None, Environment::Test, &["clients:write"]).await;
+    let body = json!({ "firstName": "Jean" });
+    let path = format!("/v1/clients/{}", client["id"].as_str().unwrap());
+    assert_eq!(app.send_json_with(&other_secret, Method::PUT, &path, &body).await.status(), 200);
+    // The payer opens the page (invoice.viewed) and pays through it; the payment watcher, a
+    // worker, records the payment (invoice.paid).
+    let no_redirects = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    assert_eq!(app.http.get(app.url(&format!("/pay/{intent}"))).send().await.unwrap().status(), 200);
+    let r = no_redirects.post(app.url(&format!("/pay/{intent}/simulate"))).send().await.unwrap();
+    assert_eq!(r.status(), 303);
+
+    let all: Value = app.get("/v1/events?limit=100").await.json().await.unwrap();
+    let actors: Vec<(&str, Value)> = all["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .map(|e| (e["type"].as_str().unwrap(), e["actor"].clone()))
+        .collect();
+    let key = |id: &str| json!({ "type": "api_key", "id": id });
+    let system = |what: &str| json!({ "type": "system", "id": what });
+    assert_eq!(
+        actors,
+        vec![
+            ("client.created", key(&app.key_id)),
+            ("invoice.created", key(&app.key_id)),
+            ("invoice.sent", key(&app.key_id)),
+            ("client.updated", key(&other_key)),
+            ("invoice.viewed", system("payment_page")),
+            ("invoice.paid", system("worker")),
+        ]
+    );
+    let one: Value =
+        app.get(&format!("/v1/events/{}", all["data"][0]["id"].as_str().unwrap())).await.json().await.unwrap();
+    assert_eq!(one["actor"], system("worker"), "the single event shows its actor too");
 });

@@ -52,6 +52,7 @@ api_test!(invoice_and_payout_events_reach_the_receiver_signed, |app| {
         let event: Value = app.get(&format!("/v1/events/{id}")).await.json().await.unwrap();
         assert_eq!(body, event, "the body is the event as GET /v1/events shows it");
         assert_eq!(body["livemode"], false);
+        assert_eq!(body["actor"], json!({ "type": "api_key", "id": app.key_id }), "made by the app's key");
         assert_eq!(webhook.header("content-type"), "application/json");
         let timestamp: i64 = webhook.header("webhook-timestamp").parse().unwrap();
         assert!((timestamp - jiff::Timestamp::now().as_second()).abs() < 60, "{timestamp}");

@@ -1,8 +1,8 @@
 //! How an event looks from outside: the body of `GET /v1/events/{id}` and of every webhook
 //! delivery of it, byte for byte the same shape.
 
-use lajan_domain::Timestamp;
 use lajan_domain::event::Event;
+use lajan_domain::{Actor, Timestamp};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -23,12 +23,50 @@ pub struct EventView {
     /// `{ "object": <resource> }`.
     #[schema(value_type = Object)]
     pub data: serde_json::Value,
+    pub actor: ActorView,
+}
+
+/// Who made the change: the API key (its id, never its secret), the console user, or Lajan
+/// itself (`system`: `worker` for background work such as payouts sent and invoices gone
+/// overdue, `payment_page` for a payer on the hosted page, `unrecorded` for events written
+/// before actors were recorded).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ActorView {
+    #[serde(rename = "type")]
+    pub kind: ActorKind,
+    #[schema(example = "key_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b")]
+    pub id: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ActorKind {
+    ApiKey,
+    User,
+    System,
+}
+
+impl From<Actor> for ActorView {
+    fn from(actor: Actor) -> Self {
+        match actor {
+            Actor::ApiKey(id) => ActorView { kind: ActorKind::ApiKey, id },
+            Actor::User(id) => ActorView { kind: ActorKind::User, id },
+            Actor::System(id) => ActorView { kind: ActorKind::System, id },
+        }
+    }
 }
 
 impl EventView {
     /// Fails only when the stored `data` is not JSON (it always is: the store wrote it).
     pub fn from_event(e: Event) -> serde_json::Result<Self> {
         let data = serde_json::from_str(&e.data)?;
-        Ok(EventView { id: e.id, event_type: e.event_type, created_at: e.created_at, livemode: e.env.is_live(), data })
+        Ok(EventView {
+            id: e.id,
+            event_type: e.event_type,
+            created_at: e.created_at,
+            livemode: e.env.is_live(),
+            data,
+            actor: e.actor.into(),
+        })
     }
 }

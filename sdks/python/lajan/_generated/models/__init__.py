@@ -1,5 +1,7 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .actor_kind import ActorKind
+from .actor_view import ActorView
 from .asset_list import AssetList
 from .asset_view import AssetView
 from .asset_view_code import AssetViewCode
@@ -122,6 +124,8 @@ from .webhook_endpoint_list import WebhookEndpointList
 from .webhook_endpoint_view import WebhookEndpointView
 
 __all__ = (
+    "ActorKind",
+    "ActorView",
     "AssetList",
     "AssetView",
     "AssetViewCode",

@@ -10,6 +10,7 @@ from attrs import field as _attrs_field
 from ..models.event_view_type import EventViewType
 
 if TYPE_CHECKING:
+    from ..models.actor_view import ActorView
     from ..models.event_view_data import EventViewData
 
 
@@ -21,6 +22,10 @@ class EventView:
     """Something that happened: `data.object` is the resource as the API showed it right after.
 
     Attributes:
+        actor (ActorView): Who made the change: the API key (its id, never its secret), the console user, or Lajan
+            itself (`system`: `worker` for background work such as payouts sent and invoices gone
+            overdue, `payment_page` for a payer on the hosted page, `unrecorded` for events written
+            before actors were recorded).
         created_at (datetime.datetime):
         data (EventViewData): `{ "object": <resource> }`.
         id (str):  Example: evt_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b.
@@ -28,6 +33,7 @@ class EventView:
         type_ (EventViewType): e.g. `client.created`, `client.updated`, `client.deleted`. Example: client.created.
     """
 
+    actor: ActorView
     created_at: datetime.datetime
     data: EventViewData
     id: str
@@ -36,6 +42,8 @@ class EventView:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        actor = self.actor.to_dict()
+
         created_at = self.created_at.isoformat()
 
         data = self.data.to_dict()
@@ -50,6 +58,7 @@ class EventView:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "actor": actor,
                 "createdAt": created_at,
                 "data": data,
                 "id": id,
@@ -62,9 +71,12 @@ class EventView:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.actor_view import ActorView
         from ..models.event_view_data import EventViewData
 
         d = dict(src_dict)
+        actor = ActorView.from_dict(d.pop("actor"))
+
         created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
 
         data = EventViewData.from_dict(d.pop("data"))
@@ -76,6 +88,7 @@ class EventView:
         type_ = EventViewType(d.pop("type"))
 
         event_view = cls(
+            actor=actor,
             created_at=created_at,
             data=data,
             id=id,

@@ -1,0 +1,41 @@
+//! Who made a change, as a person reads it: a user by name and email, a key by name and hint,
+//! Lajan's own work by what did it.
+
+use lajan_domain::{Actor, Tenant};
+use lajan_services::{ServiceResult, Services};
+use std::collections::HashMap;
+
+/// The names of the organization's users and of the environment's keys, loaded once per page.
+pub struct Names(HashMap<String, String>);
+
+impl Names {
+    pub async fn of(services: &Services, tenant: &Tenant) -> ServiceResult<Names> {
+        let users = services.store.list_users(Some(&tenant.org_id)).await?;
+        let keys = services.list_keys(tenant).await?;
+        let users = users.into_iter().map(|u| {
+            let shown = match &u.name {
+                Some(name) => format!("{name} ({})", u.email),
+                None => u.email.clone(),
+            };
+            (u.id, shown)
+        });
+        let keys = keys.into_iter().map(|k| (k.id, format!("API key “{}” ({}…)", k.name, k.hint)));
+        Ok(Names(users.chain(keys).collect()))
+    }
+
+    /// `actor` in words; an id no longer known (another environment's key) shows as the id.
+    pub fn label(&self, actor: &Actor) -> String {
+        match actor {
+            Actor::ApiKey(id) | Actor::User(id) => self.0.get(id).cloned().unwrap_or_else(|| match actor {
+                Actor::ApiKey(_) => format!("API key {id}"),
+                _ => format!("User {id}"),
+            }),
+            Actor::System(what) => match what.as_str() {
+                Actor::WORKER => "Lajan (background work)".to_owned(),
+                Actor::PAYMENT_PAGE => "Payer, on the payment page".to_owned(),
+                Actor::UNRECORDED => "Not recorded".to_owned(),
+                other => format!("Lajan ({other})"),
+            },
+        }
+    }
+}
