@@ -21,7 +21,7 @@ use lajan_domain::payment::PaymentIntent;
 use lajan_domain::payout::Payout;
 use lajan_domain::payout::{ApprovalStatus, AssetCode, ExecStatus, PayoutType};
 use lajan_domain::scope::Scope;
-use lajan_domain::{Environment, Tenant, Timestamp};
+use lajan_domain::{Actor, Environment, Tenant, Timestamp};
 use lajan_services::events::{invoice_event, payout_event};
 use lajan_services::invoices::new_invoice;
 use lajan_store::{NewEvent, Store};
@@ -231,7 +231,7 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
     std::fs::create_dir_all(out)?;
     let org = bench_org(store.as_ref()).await?;
     let (secret, key) = lajan_api::keys::issue_key(&org.id, Environment::Test, vec![Scope::All], "bench");
-    store.create_api_key(&key).await?;
+    store.create_api_key(&key, &Actor::System(Actor::SETUP.to_owned())).await?;
     let tenant = Tenant::new(org.id.clone(), Environment::Test);
     std::fs::write(out.join("key"), &secret)?;
     std::fs::write(out.join("org"), &org.id)?;

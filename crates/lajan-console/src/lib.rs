@@ -5,6 +5,7 @@
 
 mod actors;
 mod assets;
+mod audit;
 mod disbursements;
 mod guard;
 mod home;
@@ -48,6 +49,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/keys/{id}/revoke", post(keys::revoke))
         .route("/console/users", get(users::list).post(users::invite))
         .route("/console/users/{id}/disable", post(users::disable))
+        .route("/console/audit", get(audit::page))
         .route("/console/disbursements", get(disbursements::list))
         .route("/console/disbursements/{id}", get(disbursements::detail))
         .route("/console/disbursements/{id}/report.csv", get(disbursements::report_csv))

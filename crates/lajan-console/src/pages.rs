@@ -27,6 +27,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("events.html", include_str!("../templates/events.html")),
     ("keys.html", include_str!("../templates/keys.html")),
     ("users.html", include_str!("../templates/users.html")),
+    ("audit.html", include_str!("../templates/audit.html")),
     ("disbursements.html", include_str!("../templates/disbursements.html")),
     ("disbursement.html", include_str!("../templates/disbursement.html")),
 ];

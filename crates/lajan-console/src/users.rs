@@ -1,5 +1,5 @@
 //! The users page (admins): the organization's console users, inviting one (a generated
-//! password shown once, to pass on), disabling one, and the latest sign-in attempts naming them.
+//! password shown once, to pass on) and disabling one.
 
 use crate::guard::{NoFields, Protected, Signed};
 use crate::pages::{self, Frame, render};
@@ -12,17 +12,11 @@ use lajan_services::ServiceError;
 use minijinja::{Value, context};
 use serde::Deserialize;
 
-/// Sign-in attempts the page lists.
-const SIGN_INS_SHOWN: u32 = 50;
-
 async fn users_page(console: &Console, signed: &Signed, status: StatusCode, extra: Value) -> Response {
     let org_id = &signed.session.user.org_id;
-    let (users, sign_ins) = match (
-        console.services.store.list_users(Some(org_id)).await,
-        console.services.store.list_sign_ins(org_id, SIGN_INS_SHOWN).await,
-    ) {
-        (Ok(users), Ok(sign_ins)) => (users, sign_ins),
-        (Err(e), _) | (_, Err(e)) => return pages::failure(&e.into()),
+    let users = match console.services.store.list_users(Some(org_id)).await {
+        Ok(users) => users,
+        Err(e) => return pages::failure(&e.into()),
     };
     let users: Vec<Value> = users
         .iter()
@@ -32,12 +26,8 @@ async fn users_page(console: &Console, signed: &Signed, status: StatusCode, extr
             me => u.id == signed.session.user.id }
         })
         .collect();
-    let sign_ins: Vec<Value> = sign_ins
-        .iter()
-        .map(|s| context! { email => s.email, outcome => s.outcome.as_str(), at => s.at.to_string() })
-        .collect();
     let roles: Vec<&str> = Role::ALL.iter().map(|r| r.as_str()).collect();
-    let values = context! { frame => Frame::of(&signed.session), users, sign_ins, roles };
+    let values = context! { frame => Frame::of(&signed.session), users, roles };
     render(status, "users.html", context! { ..values, ..extra })
 }
 
@@ -64,7 +54,11 @@ pub async fn invite(State(console): State<Console>, request: Protected<InviteFor
         return refused;
     }
     let org_id = &signed.session.user.org_id;
-    match console.services.invite_user(org_id, &form.email, &form.role, &form.name).await {
+    match console
+        .services
+        .invite_user(&signed.session.tenant().actor, org_id, &form.email, &form.role, &form.name)
+        .await
+    {
         Ok((user, password)) => {
             let invited = context! { email => user.email, password };
             users_page(&console, signed, StatusCode::CREATED, context! { invited }).await

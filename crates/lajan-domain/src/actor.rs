@@ -21,6 +21,10 @@ impl Actor {
     pub const WORKER: &'static str = "worker";
     /// The hosted payment page, acting for a payer who has no account.
     pub const PAYMENT_PAGE: &'static str = "payment_page";
+    /// An operator at the server's command line (`lajan users ...`, `lajan keys ...`).
+    pub const CLI: &'static str = "cli";
+    /// The first start, which creates an organization and a key when there is none.
+    pub const SETUP: &'static str = "setup";
     /// What events written before actors were recorded show as their maker.
     pub const UNRECORDED: &'static str = "unrecorded";
 

@@ -25,6 +25,8 @@ pub enum IdKind {
     User,
     /// One attempt to sign in to the console.
     SignIn,
+    /// A user or API key created or disabled: a line of the access trail.
+    AccessChange,
 }
 
 impl IdKind {
@@ -33,6 +35,7 @@ impl IdKind {
             IdKind::Organization => "org_",
             IdKind::User => "usr_",
             IdKind::SignIn => "sgn_",
+            IdKind::AccessChange => "acc_",
             IdKind::ApiKey => "key_",
             IdKind::Client => "cli_",
             IdKind::Event => "evt_",

@@ -30,6 +30,7 @@ macro_rules! str_enum {
     };
 }
 
+pub mod access;
 pub mod actor;
 pub mod apikey;
 pub mod asset;

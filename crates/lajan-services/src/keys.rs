@@ -59,7 +59,7 @@ impl Services {
         let name = required_text(Some(name), MAX_KEY_NAME_CHARS, false).map_err(|e| ServiceError::field("name", e))?;
         let scopes = parse_scopes(scopes).map_err(|e| ServiceError::field("scopes", e))?;
         let (secret, key) = issue_key(&tenant.org_id, tenant.env, scopes, &name);
-        self.store.create_api_key(&key).await?;
+        self.store.create_api_key(&key, &tenant.actor).await?;
         Ok((secret, key.key))
     }
 
@@ -70,7 +70,7 @@ impl Services {
         if !keys.iter().any(|k| k.id == key_id) {
             return Err(ServiceError::NotFound("key"));
         }
-        let revoked = self.store.revoke_api_key(key_id, Timestamp::now()).await?;
+        let revoked = self.store.revoke_api_key(key_id, Timestamp::now(), &tenant.actor).await?;
         self.key_was_revoked();
         Ok(revoked)
     }

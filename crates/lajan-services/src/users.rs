@@ -10,9 +10,9 @@
 use crate::{ServiceError, ServiceResult, Services};
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use lajan_domain::Timestamp;
 use lajan_domain::id::IdKind;
 use lajan_domain::user::{Role, User, check_new_password, parse_email, parse_user_name};
+use lajan_domain::{Actor, Timestamp};
 use lajan_store::StoreError;
 
 /// Characters of generated passwords: no lookalikes (0/O, 1/l/I), so they survive being read
@@ -76,9 +76,10 @@ pub fn generate_password() -> Result<String, String> {
 impl Services {
     /// A new user of `org_id` with a generated password, which the answer carries once (an
     /// admin passes it on; the user cannot be told it again). `Invalid` names the field; an
-    /// email in use anywhere is `email: is in use already`.
+    /// email in use anywhere is `email: is in use already`. Recorded as made `by`.
     pub async fn invite_user(
         &self,
+        by: &Actor,
         org_id: &str,
         email: &str,
         role: &str,
@@ -88,7 +89,7 @@ impl Services {
         let password = generate_password().map_err(ServiceError::Unavailable)?;
         let (user, hash) = new_user(org_id, email, role, Some(name), &password)
             .map_err(|(field, rule)| ServiceError::field(field, rule))?;
-        match self.store.create_user(&user, &hash).await {
+        match self.store.create_user(&user, &hash, by).await {
             Err(StoreError::Conflict(_)) => Err(ServiceError::field("email", "is in use already")),
             other => other.map(|()| (user, password)).map_err(Into::into),
         }
@@ -102,7 +103,7 @@ impl Services {
         if user.id == by.id {
             return Err(ServiceError::field("user", "you cannot disable yourself; another admin can"));
         }
-        Ok(self.store.disable_user(&user.email, Timestamp::now()).await?)
+        Ok(self.store.disable_user(&user.email, Timestamp::now(), &Actor::User(by.id.clone())).await?)
     }
 }
 

@@ -7,7 +7,7 @@ use lajan_domain::Invalid;
 use lajan_domain::apikey::ApiKey;
 use lajan_domain::org::Organization;
 use lajan_domain::settings::Settings;
-use lajan_domain::{Tenant, Timestamp};
+use lajan_domain::{Actor, Tenant, Timestamp};
 
 /// A fresh API key to store: the record and the SHA-256 hex digest of its secret.
 #[derive(Debug, Clone)]
@@ -27,11 +27,12 @@ pub trait OrgStore: Send + Sync {
     async fn get_organization(&self, id: &str) -> StoreResult<Option<Organization>>;
     /// On an empty database, creates `org` and `key` and returns true; otherwise does nothing.
     async fn bootstrap(&self, org: &Organization, key: &NewApiKey) -> StoreResult<bool>;
-    /// `NotFound` when the key's organization does not exist.
-    async fn create_api_key(&self, key: &NewApiKey) -> StoreResult<()>;
+    /// `NotFound` when the key's organization does not exist. Recorded in the access trail as
+    /// made `by` (the bootstrap key as made by `setup`).
+    async fn create_api_key(&self, key: &NewApiKey, by: &Actor) -> StoreResult<()>;
     async fn list_api_keys(&self, org_id: Option<&str>) -> StoreResult<Vec<ApiKey>>;
-    /// `NotFound` for an unknown id; revoking twice keeps the first time.
-    async fn revoke_api_key(&self, key_id: &str, at: Timestamp) -> StoreResult<ApiKey>;
+    /// `NotFound` for an unknown id; revoking twice keeps, and records, the first time.
+    async fn revoke_api_key(&self, key_id: &str, at: Timestamp, by: &Actor) -> StoreResult<ApiKey>;
     /// The live (unrevoked) key with this secret digest, and its organization.
     async fn authenticate(&self, secret_hash: &str) -> StoreResult<Option<(ApiKey, Organization)>>;
     async fn touch_api_key(&self, key_id: &str, at: Timestamp) -> StoreResult<()>;

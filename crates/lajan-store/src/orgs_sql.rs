@@ -50,7 +50,8 @@ async fn insert_org(tx: &mut Tx, org: &Organization) -> StoreResult<()> {
     Ok(())
 }
 
-async fn insert_key(tx: &mut Tx, new: &NewApiKey) -> StoreResult<()> {
+/// Stores `new`, recorded in the access trail as made `by`.
+async fn insert_key(tx: &mut Tx, new: &NewApiKey, by: &Actor) -> StoreResult<()> {
     let k = &new.key;
     let scopes: Vec<String> = k.scopes.iter().map(ToString::to_string).collect();
     sqlx::query(
@@ -67,7 +68,7 @@ async fn insert_key(tx: &mut Tx, new: &NewApiKey) -> StoreResult<()> {
     .bind(k.created_at.as_millis())
     .execute(&mut **tx)
     .await?;
-    Ok(())
+    record_access(tx, &AccessChange::of_key(k, AccessAction::KeyCreated, by, k.created_at)).await
 }
 
 macro_rules! settings_select {
@@ -155,14 +156,14 @@ impl OrgStore for ThisStore {
             return Ok(false);
         }
         insert_org(&mut tx, org).await?;
-        insert_key(&mut tx, key).await?;
+        insert_key(&mut tx, key, &Actor::System(Actor::SETUP.to_owned())).await?;
         self.commit(tx).await?;
         Ok(true)
     }
 
-    async fn create_api_key(&self, key: &NewApiKey) -> StoreResult<()> {
+    async fn create_api_key(&self, key: &NewApiKey, by: &Actor) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
-        insert_key(&mut tx, key).await?;
+        insert_key(&mut tx, key, by).await?;
         self.commit(tx).await
     }
 
@@ -178,18 +179,22 @@ impl OrgStore for ThisStore {
         rows.iter().map(key_from_row).collect()
     }
 
-    async fn revoke_api_key(&self, key_id: &str, at: Timestamp) -> StoreResult<ApiKey> {
+    async fn revoke_api_key(&self, key_id: &str, at: Timestamp, by: &Actor) -> StoreResult<ApiKey> {
         let mut tx = self.begin_write().await?;
-        sqlx::query("UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2")
+        let revoked = sqlx::query("UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL")
             .bind(at.as_millis())
             .bind(key_id)
             .execute(&mut *tx)
-            .await?;
+            .await?
+            .rows_affected();
         let row = sqlx::query(concat!("SELECT ", key_columns!(), " FROM api_keys k WHERE k.id = $1"))
             .bind(key_id)
             .fetch_optional(&mut *tx)
             .await?;
         let key = key_from_row(&row.ok_or(StoreError::NotFound)?)?;
+        if revoked > 0 {
+            record_access(&mut tx, &AccessChange::of_key(&key, AccessAction::KeyRevoked, by, at)).await?;
+        }
         self.commit(tx).await?;
         Ok(key)
     }

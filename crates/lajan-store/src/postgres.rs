@@ -192,6 +192,7 @@ include!("disbursements_sql.rs");
 include!("delivery_answers_sql.rs");
 include!("deliveries_sql.rs");
 include!("webhooks_sql.rs");
+include!("access_sql.rs");
 include!("users_sql.rs");
 include!("sessions_sql.rs");
 include!("dashboard_sql.rs");

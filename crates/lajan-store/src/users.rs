@@ -3,14 +3,15 @@
 
 use crate::StoreResult;
 use async_trait::async_trait;
-use lajan_domain::Timestamp;
+use lajan_domain::access::AccessChange;
 use lajan_domain::user::User;
+use lajan_domain::{Actor, Timestamp};
 
 #[async_trait]
 pub trait UserStore: Send + Sync {
     /// `Conflict` when a user has that email already; `NotFound` when the organization does not
-    /// exist.
-    async fn create_user(&self, user: &User, password_hash: &str) -> StoreResult<()>;
+    /// exist. Recorded in the access trail as made `by`.
+    async fn create_user(&self, user: &User, password_hash: &str, by: &Actor) -> StoreResult<()>;
 
     /// Users of `org_id` (every organization when `None`), oldest first.
     async fn list_users(&self, org_id: Option<&str>) -> StoreResult<Vec<User>>;
@@ -18,7 +19,10 @@ pub trait UserStore: Send + Sync {
     /// The user with this (normalized) email, and their password hash.
     async fn user_by_email(&self, email: &str) -> StoreResult<Option<(User, String)>>;
 
-    /// Disables the user with this email (disabling twice keeps the first time); `NotFound`
-    /// for an unknown email.
-    async fn disable_user(&self, email: &str, at: Timestamp) -> StoreResult<User>;
+    /// Disables the user with this email (disabling twice keeps, and records, the first time);
+    /// `NotFound` for an unknown email.
+    async fn disable_user(&self, email: &str, at: Timestamp, by: &Actor) -> StoreResult<User>;
+
+    /// The organization's access trail (users and API keys created or disabled), newest first.
+    async fn list_access_changes(&self, org_id: &str, limit: u32) -> StoreResult<Vec<AccessChange>>;
 }

@@ -19,7 +19,7 @@ fn user_from_row(row: &DbRow) -> StoreResult<User> {
 
 #[async_trait]
 impl UserStore for ThisStore {
-    async fn create_user(&self, user: &User, password_hash: &str) -> StoreResult<()> {
+    async fn create_user(&self, user: &User, password_hash: &str, by: &Actor) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
         sqlx::query(
             "INSERT INTO users (id, org_id, email, name, role, password_hash, created_at, disabled_at)
@@ -35,6 +35,7 @@ impl UserStore for ThisStore {
         .bind(user.disabled_at.map(|t| t.as_millis()))
         .execute(&mut *tx)
         .await?;
+        record_access(&mut tx, &AccessChange::of_user(user, AccessAction::UserCreated, by, user.created_at)).await?;
         self.commit(tx).await
     }
 
@@ -52,17 +53,33 @@ impl UserStore for ThisStore {
         row.map(|row| Ok((user_from_row(&row)?, row.try_get("password_hash")?))).transpose()
     }
 
-    async fn disable_user(&self, email: &str, at: Timestamp) -> StoreResult<User> {
+    async fn disable_user(&self, email: &str, at: Timestamp, by: &Actor) -> StoreResult<User> {
         let mut tx = self.begin_write().await?;
-        sqlx::query("UPDATE users SET disabled_at = COALESCE(disabled_at, $1) WHERE email = $2")
+        let disabled = sqlx::query("UPDATE users SET disabled_at = $1 WHERE email = $2 AND disabled_at IS NULL")
             .bind(at.as_millis())
             .bind(email)
             .execute(&mut *tx)
-            .await?;
+            .await?
+            .rows_affected();
         let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE email = $1");
         let row = sqlx::query(&sql).bind(email).fetch_optional(&mut *tx).await?.ok_or(StoreError::NotFound)?;
         let user = user_from_row(&row)?;
+        if disabled > 0 {
+            record_access(&mut tx, &AccessChange::of_user(&user, AccessAction::UserDisabled, by, at)).await?;
+        }
         self.commit(tx).await?;
         Ok(user)
+    }
+
+    async fn list_access_changes(&self, org_id: &str, limit: u32) -> StoreResult<Vec<AccessChange>> {
+        let rows = sqlx::query(
+            "SELECT id, org_id, at, actor_type, actor_id, action, subject_id, subject FROM access_changes
+             WHERE org_id = $1 ORDER BY at DESC, id DESC LIMIT $2",
+        )
+        .bind(org_id)
+        .bind(i64::from(limit))
+        .fetch_all(self.reader())
+        .await?;
+        rows.iter().map(access_change_from_row).collect()
     }
 }

@@ -70,10 +70,15 @@ fn tenant(org: &Organization, env: Environment) -> Tenant {
     Tenant::new(org.id.clone(), env)
 }
 
+/// An operator at the command line, as the access trail records them.
+fn cli() -> Actor {
+    Actor::System(Actor::CLI.into())
+}
+
 contract!(keys_authenticate_until_revoked, |store| {
     let o = org(&store, "Acme").await;
     let k = new_key(&o.id, Environment::Test, "hash-1");
-    store.create_api_key(&k).await.unwrap();
+    store.create_api_key(&k, &cli()).await.unwrap();
     let (found, found_org) = store.authenticate("hash-1").await.unwrap().expect("key found");
     assert_eq!(found, k.key);
     assert_eq!(found_org, o);
@@ -85,18 +90,31 @@ contract!(keys_authenticate_until_revoked, |store| {
     assert_eq!(keys.len(), 1);
     assert_eq!(keys[0].last_used_at, Some(Timestamp::from_millis(5_000)), "last_used_at never goes back");
 
-    let revoked = store.revoke_api_key(&k.key.id, Timestamp::from_millis(9)).await.unwrap();
+    let revoked = store.revoke_api_key(&k.key.id, Timestamp::from_millis(9), &cli()).await.unwrap();
     assert_eq!(revoked.revoked_at, Some(Timestamp::from_millis(9)));
-    let again = store.revoke_api_key(&k.key.id, Timestamp::from_millis(10)).await.unwrap();
+    let again = store.revoke_api_key(&k.key.id, Timestamp::from_millis(10), &cli()).await.unwrap();
     assert_eq!(again.revoked_at, Some(Timestamp::from_millis(9)), "first revocation time is kept");
     assert!(store.authenticate("hash-1").await.unwrap().is_none());
-    assert!(matches!(store.revoke_api_key("key_nope", Timestamp::now()).await, Err(StoreError::NotFound)));
+    assert!(matches!(store.revoke_api_key("key_nope", Timestamp::now(), &cli()).await, Err(StoreError::NotFound)));
 
     let orphan = new_key("org_missing", Environment::Live, "hash-3");
-    assert!(matches!(store.create_api_key(&orphan).await, Err(StoreError::NotFound)));
+    assert!(matches!(store.create_api_key(&orphan, &cli()).await, Err(StoreError::NotFound)));
     let dup = new_key(&o.id, Environment::Live, "hash-1");
-    assert!(matches!(store.create_api_key(&dup).await, Err(StoreError::Conflict(_))));
+    assert!(matches!(store.create_api_key(&dup, &cli()).await, Err(StoreError::Conflict(_))));
     assert_eq!(store.list_api_keys(None).await.unwrap().len(), 1);
+    let trail = store.list_access_changes(&o.id, 10).await.unwrap();
+    let lines: Vec<(&str, &str)> = trail.iter().map(|c| (c.action.as_str(), c.subject_id.as_str())).collect();
+    assert_eq!(
+        lines,
+        [("api_key.created", k.key.id.as_str()), ("api_key.revoked", k.key.id.as_str())],
+        "newest first (the revocation is dated 9 ms after 1970 here); one line per change: refused creations \
+         and the second revocation leave none"
+    );
+    assert!(
+        trail[0].subject.starts_with("test (test, "),
+        "the key by name, environment and hint: {}",
+        trail[1].subject
+    );
 });
 
 contract!(bootstrap_happens_once, |store| {
@@ -462,21 +480,37 @@ contract!(console_users_have_one_account_per_email, |store| {
         disabled_at: None,
     };
     let amara = user(&a.id, "amara@example.ht");
-    store.create_user(&amara, "$argon2id$hash").await.unwrap();
-    let taken = store.create_user(&user(&b.id, "amara@example.ht"), "h").await;
+    store.create_user(&amara, "$argon2id$hash", &cli()).await.unwrap();
+    let taken = store.create_user(&user(&b.id, "amara@example.ht"), "h", &cli()).await;
     assert!(matches!(taken, Err(StoreError::Conflict(_))), "one user per email, across organizations: {taken:?}");
-    let nowhere = store.create_user(&user("org_missing", "x@example.ht"), "h").await;
+    let nowhere = store.create_user(&user("org_missing", "x@example.ht"), "h", &cli()).await;
     assert!(nowhere.is_err(), "a user belongs to an organization that exists");
-    store.create_user(&user(&b.id, "jn@example.ht"), "h2").await.unwrap();
+    store.create_user(&user(&b.id, "jn@example.ht"), "h2", &cli()).await.unwrap();
     assert_eq!(store.list_users(Some(&a.id)).await.unwrap(), std::slice::from_ref(&amara));
     assert_eq!(store.list_users(None).await.unwrap().len(), 2);
     let (found, hash) = store.user_by_email("amara@example.ht").await.unwrap().unwrap();
     assert_eq!((found, hash.as_str()), (amara.clone(), "$argon2id$hash"));
     assert!(store.user_by_email("nobody@example.ht").await.unwrap().is_none());
     let at = Timestamp::now();
-    let disabled = store.disable_user("amara@example.ht", at).await.unwrap();
+    let disabled = store.disable_user("amara@example.ht", at, &cli()).await.unwrap();
     assert_eq!(disabled.disabled_at.map(|t| t.as_millis()), Some(at.as_millis()));
-    let again = store.disable_user("amara@example.ht", at.plus_millis(5_000)).await.unwrap();
+    let admin = Actor::User("usr_admin".into());
+    let again = store.disable_user("amara@example.ht", at.plus_millis(5_000), &admin).await.unwrap();
     assert_eq!(again.disabled_at, disabled.disabled_at, "disabling twice keeps the first time");
-    assert!(matches!(store.disable_user("nobody@example.ht", at).await, Err(StoreError::NotFound)));
+    assert!(matches!(store.disable_user("nobody@example.ht", at, &cli()).await, Err(StoreError::NotFound)));
+
+    let trail = store.list_access_changes(&a.id, 10).await.unwrap();
+    let lines: Vec<(&str, &Actor, &str, &str)> =
+        trail.iter().map(|c| (c.action.as_str(), &c.actor, c.subject_id.as_str(), c.subject.as_str())).collect();
+    assert_eq!(
+        lines,
+        [
+            ("user.disabled", &cli(), amara.id.as_str(), "amara@example.ht (maker)"),
+            ("user.created", &cli(), amara.id.as_str(), "amara@example.ht (maker)"),
+        ],
+        "newest first; the second disabling changed nothing and is not recorded"
+    );
+    assert_eq!(trail[0].at.as_millis(), at.as_millis());
+    assert_eq!(store.list_access_changes(&b.id, 10).await.unwrap().len(), 1, "each organization its own");
+    assert_eq!(store.list_access_changes(&a.id, 1).await.unwrap().len(), 1, "at most the limit");
 });

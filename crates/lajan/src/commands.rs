@@ -10,7 +10,7 @@ use lajan_domain::id::IdKind;
 use lajan_domain::org::{Organization, Tier, parse_org_name};
 use lajan_domain::scope::Scope;
 use lajan_domain::user::{Role, parse_email};
-use lajan_domain::{Environment, Timestamp};
+use lajan_domain::{Actor, Environment, Timestamp};
 use lajan_ledger::live::NetworkCheck;
 use lajan_services::Services;
 use lajan_store::{Store, StoreError, redact_url};
@@ -193,7 +193,7 @@ async fn keys(store: &dyn Store, cmd: &KeysCommand) -> anyhow::Result<()> {
             let scopes =
                 if scopes.is_empty() { vec![Scope::All] } else { parse_scopes(scopes).map_err(anyhow::Error::msg)? };
             let (secret, key) = issue_key(&org.id, env, scopes, name);
-            store.create_api_key(&key).await?;
+            store.create_api_key(&key, &operator()).await?;
             let scopes: Vec<String> = key.key.scopes.iter().map(ToString::to_string).collect();
             eprintln!(
                 "created {} key {} for organization {} ({}) with scopes {}; the secret is shown only once",
@@ -224,7 +224,7 @@ async fn keys(store: &dyn Store, cmd: &KeysCommand) -> anyhow::Result<()> {
                 );
             }
         }
-        KeysCommand::Revoke { key_id } => match store.revoke_api_key(key_id, Timestamp::now()).await {
+        KeysCommand::Revoke { key_id } => match store.revoke_api_key(key_id, Timestamp::now(), &operator()).await {
             Ok(k) => eprintln!(
                 "revoked {} ({}...); running servers reject it within LAJAN_AUTH_CACHE_MS (1 s by default)",
                 k.id, k.hint
@@ -251,7 +251,7 @@ async fn users(store: &dyn Store, cmd: &UsersCommand) -> anyhow::Result<()> {
             };
             let (user, hash) = lajan_services::users::new_user(&org.id, email, role, name.as_deref(), &password)
                 .map_err(|(field, rule)| anyhow::anyhow!("--{field} {rule}"))?;
-            match store.create_user(&user, &hash).await {
+            match store.create_user(&user, &hash, &operator()).await {
                 Err(StoreError::Conflict(_)) => bail!("a user with email {} exists already", user.email),
                 other => other?,
             }
@@ -271,13 +271,18 @@ async fn users(store: &dyn Store, cmd: &UsersCommand) -> anyhow::Result<()> {
         }
         UsersCommand::Disable { email } => {
             let email = parse_email(email).map_err(|rule| anyhow::anyhow!("--email {rule}"))?;
-            match store.disable_user(&email, Timestamp::now()).await {
+            match store.disable_user(&email, Timestamp::now(), &operator()).await {
                 Err(StoreError::NotFound) => bail!("no user with email {email}"),
                 other => eprintln!("disabled {} ({})", email, other?.id),
             }
         }
     }
     Ok(())
+}
+
+/// Whoever runs a command: the access trail records them as the command line.
+fn operator() -> Actor {
+    Actor::System(Actor::CLI.to_owned())
 }
 
 async fn resolve_org(store: &dyn Store, id: Option<&str>) -> anyhow::Result<Organization> {

@@ -468,6 +468,7 @@ fn console_pages(invoice: &str, payout: &str, disbursement: &str) -> Vec<(&'stat
         ("events", "/console/events".to_owned()),
         ("keys", "/console/keys".to_owned()),
         ("users", "/console/users".to_owned()),
+        ("audit", "/console/audit".to_owned()),
     ]
 }
 

@@ -21,7 +21,7 @@ api_test!(missing_bad_unknown_and_revoked_keys_are_401, uncached_keys(), |app| {
     let (key, id) = app.key_with_id(None, Environment::Test, &["*"]).await;
     assert_eq!(app.get_with(&key, "/v1/clients").await.status(), 200);
     // As `lajan keys revoke` does, from outside the server: no cache here, so at once.
-    app.store().revoke_api_key(&id, lajan_domain::Timestamp::now()).await.unwrap();
+    app.store().revoke_api_key(&id, lajan_domain::Timestamp::now(), &crate::common::operator()).await.unwrap();
     expect_error(app.get_with(&key, "/v1/clients").await, 401, "unauthorized").await;
 });
 
@@ -41,7 +41,7 @@ api_test!(a_revoked_key_stops_working_once_its_cache_entry_expires, short_key_ca
     let (key, id) = app.key_with_id(None, Environment::Test, &["*"]).await;
     assert_eq!(app.get_with(&key, "/v1/clients").await.status(), 200);
     let revoked_at = std::time::Instant::now();
-    app.store().revoke_api_key(&id, lajan_domain::Timestamp::now()).await.unwrap();
+    app.store().revoke_api_key(&id, lajan_domain::Timestamp::now(), &crate::common::operator()).await.unwrap();
     loop {
         let status = app.get_with(&key, "/v1/clients").await.status();
         if status == 401 {

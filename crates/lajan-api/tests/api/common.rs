@@ -240,8 +240,13 @@ pub async fn create_org(store: &dyn Store, name: &str, tier: Tier) -> Organizati
 
 pub async fn create_key(store: &dyn Store, org_id: &str, env: Environment, scopes: Vec<Scope>) -> (String, String) {
     let (secret, key) = lajan_api::keys::issue_key(org_id, env, scopes, "test");
-    store.create_api_key(&key).await.expect("create key");
+    store.create_api_key(&key, &operator()).await.expect("create key");
     (secret, key.key.id)
+}
+
+/// An operator at the command line, as the access trail records them.
+pub fn operator() -> lajan_domain::Actor {
+    lajan_domain::Actor::System(lajan_domain::Actor::CLI.into())
 }
 
 /// Asserts the documented error shape and returns the body.

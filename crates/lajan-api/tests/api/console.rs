@@ -73,7 +73,10 @@ api_test!(signing_in_opens_a_session_that_signing_out_ends, |app| {
 api_test!(a_wrong_password_an_unknown_email_and_a_disabled_user_look_and_take_the_same, |app| {
     user(app, None, "amara@example.ht", Role::Admin).await;
     user(app, None, "gone@example.ht", Role::Admin).await;
-    app.store().disable_user("gone@example.ht", lajan_domain::Timestamp::now()).await.unwrap();
+    app.store()
+        .disable_user("gone@example.ht", lajan_domain::Timestamp::now(), &crate::common::operator())
+        .await
+        .unwrap();
     let browser = Browser::new(app);
     let mut pages = Vec::new();
     let attempts = [
@@ -149,7 +152,10 @@ api_test!(sessions_end_after_thirty_idle_minutes_and_twelve_hours, |app| {
     assert_eq!(location(&browser.get("/console").await), "/console/sign-in", "12 hours in all");
 
     let browser = Browser::signed_in(app, "amara@example.ht").await;
-    app.store().disable_user("amara@example.ht", lajan_domain::Timestamp::now()).await.unwrap();
+    app.store()
+        .disable_user("amara@example.ht", lajan_domain::Timestamp::now(), &crate::common::operator())
+        .await
+        .unwrap();
     assert_eq!(location(&browser.get("/console").await), "/console/sign-in", "a disabled user's sessions end");
 });
 

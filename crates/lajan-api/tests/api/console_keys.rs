@@ -1,6 +1,7 @@
 //! The console's admin pages and role checks: admins list, create (the secret shown once) and
-//! revoke keys of their organization and environment, invite and disable its users and read
-//! their sign-ins; every other role is refused (403) and changes nothing.
+//! revoke keys of their organization and environment, invite and disable its users, and read the
+//! audit page (who changed users and keys, every sign-in); every other role is refused (403) and
+//! changes nothing.
 
 use crate::common::TestApp;
 use crate::console_browser::{Browser, location, user};
@@ -55,6 +56,13 @@ api_test!(an_admin_lists_creates_and_revokes_the_organizations_keys, |app| {
     assert_eq!((r.status().as_u16(), location(&r)), (303, "/console/keys".into()));
     assert_eq!(app.get_with(&secret, "/v1/clients").await.status(), 401, "revoked");
     assert!(browser.get("/console/keys").await.text().await.unwrap().contains("revoked"));
+    let rows = audit_rows(&browser.get("/console/audit").await.text().await.unwrap());
+    let payroll = format!("Payroll export (test, {}…)", &secret[..12]);
+    assert_eq!(
+        rows[..2],
+        [["api_key.revoked", &payroll, "admin@example.ht"], ["api_key.created", &payroll, "admin@example.ht"]],
+        "the console's changes, by the signed-in admin"
+    );
 
     // Another organization's key and the other environment's: not found, and untouched.
     let other = app.org("Other MFI", Tier::Standard).await;
@@ -89,6 +97,7 @@ api_test!(each_role_is_refused_what_it_may_not_do, |app| {
         let r = browser.post(&format!("/console/keys/{id}/revoke"), &[("csrf", &csrf)]).await;
         assert_eq!(r.status(), 403, "{role} revokes no key");
         assert_eq!(browser.get("/console/users").await.status(), 403, "{role}");
+        assert_eq!(browser.get("/console/audit").await.status(), 403, "{role} reads no audit page");
         let invite = [("csrf", csrf.as_str()), ("email", "sneaky@example.ht"), ("role", "admin")];
         assert_eq!(browser.post("/console/users", &invite).await.status(), 403, "{role} invites no one");
     }
@@ -134,9 +143,6 @@ api_test!(an_admin_invites_and_disables_users_and_reads_the_sign_ins, |app| {
 
     let page = browser.get("/console/users").await.text().await.unwrap();
     assert!(page.contains("clerk@example.ht") && !page.contains("stranger@example.ht"), "this organization's only");
-    for outcome in ["succeeded", "failed"] {
-        assert!(page.contains(&format!("s-{outcome}\">{outcome}")), "{outcome} sign-ins are listed");
-    }
 
     let clerk_id = app.store().user_by_email("clerk@example.ht").await.unwrap().unwrap().0.id;
     let r = browser.post(&format!("/console/users/{clerk_id}/disable"), &[("csrf", &csrf)]).await;
@@ -150,4 +156,32 @@ api_test!(an_admin_invites_and_disables_users_and_reads_the_sign_ins, |app| {
     assert_eq!(r.status(), 400, "not yourself");
     assert_eq!(browser.get("/console").await.status(), 200);
     assert!(app.store().user_by_email("stranger@example.ht").await.unwrap().unwrap().0.disabled_at.is_none());
+
+    let audit = browser.get("/console/audit").await.text().await.unwrap();
+    for outcome in ["succeeded", "failed"] {
+        assert!(audit.contains(&format!("s-{outcome}\">{outcome}")), "{outcome} sign-ins are listed");
+    }
+    let rows = audit_rows(&audit);
+    assert_eq!(
+        rows,
+        [
+            ["user.disabled", "clerk@example.ht (maker)", "admin@example.ht"],
+            ["user.created", "clerk@example.ht (maker)", "admin@example.ht"],
+            ["user.created", "admin@example.ht (admin)", "Lajan (cli)"],
+            ["api_key.created", &format!("test (test, {}…)", &app.key[..12]), "Lajan (cli)"],
+        ],
+        "newest first; refused invitations and disablings left no line; nothing of the other organization"
+    );
+    assert_eq!(clerk.get("/console/audit").await.status(), 303, "signed out");
 });
+
+/// The audit page's users-and-keys lines: change, of what, by whom.
+fn audit_rows(page: &str) -> Vec<[String; 3]> {
+    let table = page.split("<h2>Users and API keys</h2>").nth(1).unwrap().split("</tbody>").next().unwrap();
+    let cell = |row: &str, n: usize| {
+        let text = row.split("<td>").nth(n).unwrap().split("</td>").next().unwrap();
+        let text = text.split(" <small").next().unwrap();
+        text.replace("<code>", "").replace("</code>", "").replace("&#x2f;", "/")
+    };
+    table.split("<tr>").skip(2).map(|row| [cell(row, 1), cell(row, 2), cell(row, 3)]).collect()
+}

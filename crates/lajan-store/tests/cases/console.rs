@@ -20,7 +20,7 @@ async fn user(store: &Arc<dyn Store>, email: &str) -> User {
         created_at: Timestamp::now(),
         disabled_at: None,
     };
-    store.create_user(&user, "$argon2id$hash").await.unwrap();
+    store.create_user(&user, "$argon2id$hash", &crate::cli()).await.unwrap();
     user
 }
 
@@ -116,7 +116,7 @@ contract!(a_session_is_found_by_its_digest_until_it_ends, |store| {
     let s = store.session("digest-1").await.unwrap().unwrap();
     assert_eq!((s.last_seen_at, s.environment), (at.plus_millis(60_000), Environment::Live), "never moved back");
 
-    store.disable_user(&amara.email, at.plus_millis(1)).await.unwrap();
+    store.disable_user(&amara.email, at.plus_millis(1), &crate::cli()).await.unwrap();
     let s = store.session("digest-1").await.unwrap().unwrap();
     assert!(s.user.disabled_at.is_some() && !s.is_live(at.plus_millis(2)), "the user as now stored");
 

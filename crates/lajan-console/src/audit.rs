@@ -1,0 +1,45 @@
+//! The audit page (admins): who changed who may act for the organization (users and API keys
+//! created or disabled, by whom) and the latest sign-in attempts, successful or not.
+
+use crate::actors::Names;
+use crate::guard::Signed;
+use crate::pages::{self, Frame, render};
+use crate::state::Console;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::Response;
+use lajan_domain::user::Duty;
+use minijinja::{Value, context};
+
+/// Lines of each list the page shows, newest first.
+const SHOWN: u32 = 100;
+
+pub async fn page(State(console): State<Console>, signed: Signed) -> Response {
+    if let Some(refused) = signed.refused_unless(Duty::Administer) {
+        return refused;
+    }
+    let (org_id, tenant) = (&signed.session.user.org_id, signed.session.tenant());
+    let store = &console.services.store;
+    let found = async {
+        let changes = store.list_access_changes(org_id, SHOWN).await?;
+        let sign_ins = store.list_sign_ins(org_id, SHOWN).await?;
+        Ok((changes, sign_ins, Names::of(&console.services, &tenant).await?))
+    };
+    let (changes, sign_ins, names) = match found.await {
+        Ok(found) => found,
+        Err(e) => return pages::failure(&e),
+    };
+    let changes: Vec<Value> = changes
+        .iter()
+        .map(|c| {
+            context! { action => c.action.as_str(), subject => c.subject, subject_id => c.subject_id,
+            by => names.label(&c.actor), at => c.at.to_string() }
+        })
+        .collect();
+    let sign_ins: Vec<Value> = sign_ins
+        .iter()
+        .map(|s| context! { email => s.email, outcome => s.outcome.as_str(), at => s.at.to_string() })
+        .collect();
+    let frame = Frame::of(&signed.session);
+    render(StatusCode::OK, "audit.html", context! { frame, changes, sign_ins, shown => SHOWN })
+}
