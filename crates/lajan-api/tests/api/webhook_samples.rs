@@ -1,7 +1,8 @@
 //! The guide's sample payload for each event type (`docs/webhooks.md`, "Sample payloads") is a
 //! real event's: this test makes one event of every type through the router, as an integrator's
 //! month would, and checks that each sample has its event's shape (the same keys at every
-//! level). `UPDATE_SNAPSHOTS=1` writes the samples from the events it made.
+//! level). `UPDATE_SNAPSHOTS=1` writes the samples from the events it made. The same month of
+//! events shows that each type names the maker the audit trail promises.
 
 use crate::common::{TestApp, WALLET, shape};
 use lajan_domain::Timestamp;
@@ -156,4 +157,47 @@ api_test!(the_guides_sample_of_each_event_type_has_a_real_events_shape, |app| {
             "the guide's {event_type} sample is not shaped as the event is now: rerun with UPDATE_SNAPSHOTS=1"
         );
     }
+});
+
+// Every type of event, made for real, names its maker: the API key for what a request did,
+// Lajan for what it did on its own.
+api_test!(every_event_type_names_its_maker, |app| {
+    make_every_event(app).await;
+    let mut makers: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> = Default::default();
+    for page in 1.. {
+        let events = ok(app.get(&format!("/v1/events?limit=100&page={page}")).await).await;
+        let events = events["data"].as_array().unwrap().clone();
+        for e in &events {
+            let actor = &e["actor"];
+            let who = match actor["type"].as_str().unwrap() {
+                "api_key" if actor["id"] == app.key_id.as_str() => "the key".to_owned(),
+                kind => format!("{kind}:{}", actor["id"].as_str().unwrap()),
+            };
+            makers.entry(e["type"].as_str().unwrap().to_owned()).or_default().insert(who);
+        }
+        if events.len() < 100 {
+            break;
+        }
+    }
+    // What Lajan does on its own: the workers' results, and the payer opening the payment page.
+    let by_lajan = [
+        ("disbursement.completed", "system:worker"),
+        ("disbursement.failed", "system:worker"),
+        ("disbursement.partially_failed", "system:worker"),
+        ("invoice.overdue", "system:worker"),
+        ("invoice.paid", "system:worker"),
+        ("invoice.viewed", "system:payment_page"),
+        ("payment_link.paid", "system:worker"),
+        ("payout.completed", "system:worker"),
+        ("payout.failed", "system:worker"),
+        ("webhook_endpoint.disabled", "system:worker"),
+    ];
+    let expected: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> = EVENT_TYPES
+        .iter()
+        .map(|t| {
+            let who = by_lajan.iter().find(|(lajan, _)| lajan == t).map_or("the key", |(_, who)| who);
+            (t.to_string(), [who.to_owned()].into())
+        })
+        .collect();
+    assert_eq!(makers, expected, "every change made through the API names the key that made it");
 });
