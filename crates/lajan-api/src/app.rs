@@ -75,11 +75,12 @@ impl Application {
 }
 
 /// After a change that succeeded, wakes this process's webhook dispatcher: the change's
-/// deliveries were committed with it, so they go now rather than at the next poll.
+/// deliveries were committed with it, so they go now rather than at the next poll. The console's
+/// forms and the payment page answer a change with 303 (post, redirect, get): that counts too.
 async fn nudge_deliveries(State(state): State<AppState>, request: Request<Body>, next: Next) -> Response {
     let changes = !matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS);
     let response = next.run(request).await;
-    if changes && response.status().is_success() {
+    if changes && (response.status().is_success() || response.status() == StatusCode::SEE_OTHER) {
         state.services.nudges.deliveries_due();
     }
     response

@@ -1,6 +1,7 @@
 //! The disbursements pages: the list (by status, with search), one batch with its counts, its
 //! items a page at a time (by status) and its timeline, and its CSV report to download.
 
+use crate::approvals;
 use crate::guard::Signed;
 use crate::lists::{self, BadQuery, ListQuery, Pager, given};
 use crate::pages::{self, Frame, render};
@@ -59,11 +60,18 @@ pub async fn detail(
     } else {
         Ok(None)
     };
-    let disbursement = match found {
-        Ok(Some(d)) => DisbursementView::from(&d),
+    let batch = match found {
+        Ok(Some(d)) => d,
         Ok(None) => return pages::not_found(frame),
         Err(e) => return pages::failure(&e.into()),
     };
+    let waiting = batch.status == DisbursementStatus::PendingApproval;
+    let own = |distinct| approvals::own_disbursement(&signed.session, distinct, &batch);
+    let decision = match approvals::decision(&console, &signed.session, waiting, own).await {
+        Ok(decision) => decision,
+        Err(e) => return pages::failure(&e),
+    };
+    let disbursement = DisbursementView::from(&batch);
     let parsed = lists::filter::<ItemStatus>(&query.status, "No such status").and_then(|s| Ok((s, query.page()?)));
     let (status, page) = match parsed {
         Ok(parsed) => parsed,
@@ -83,7 +91,7 @@ pub async fn detail(
         StatusCode::OK,
         "disbursement.html",
         context! { frame, disbursement, items => rows, statuses, events, pager => Pager::of(&items, &query),
-        status => given(&query.status) },
+        status => given(&query.status), decision },
     )
 }
 

@@ -4,6 +4,7 @@
 //! never framed or cached.
 
 mod actors;
+mod approvals;
 mod assets;
 mod audit;
 mod disbursements;
@@ -45,6 +46,9 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/invoices/{id}", get(invoices::detail))
         .route("/console/payouts", get(payouts::list))
         .route("/console/payouts/{id}", get(payouts::detail))
+        .route("/console/payouts/{id}/approve", post(approvals::approve_payout))
+        .route("/console/payouts/{id}/reject", post(approvals::reject_payout))
+        .route("/console/approvals", get(approvals::page))
         .route("/console/keys", get(keys::list).post(keys::create))
         .route("/console/keys/{id}/revoke", post(keys::revoke))
         .route("/console/users", get(users::list).post(users::invite))
@@ -53,6 +57,8 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/disbursements", get(disbursements::list))
         .route("/console/disbursements/{id}", get(disbursements::detail))
         .route("/console/disbursements/{id}/report.csv", get(disbursements::report_csv))
+        .route("/console/disbursements/{id}/approve", post(approvals::approve_disbursement))
+        .route("/console/disbursements/{id}/reject", post(approvals::reject_disbursement))
         .route("/console/clients", get(records::clients))
         .route("/console/events", get(records::events))
         .route("/console/assets/{file}", get(assets::serve))

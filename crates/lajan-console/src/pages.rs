@@ -28,6 +28,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("keys.html", include_str!("../templates/keys.html")),
     ("users.html", include_str!("../templates/users.html")),
     ("audit.html", include_str!("../templates/audit.html")),
+    ("approvals.html", include_str!("../templates/approvals.html")),
     ("disbursements.html", include_str!("../templates/disbursements.html")),
     ("disbursement.html", include_str!("../templates/disbursement.html")),
 ];
@@ -53,6 +54,8 @@ pub struct Frame {
     pub sandbox: bool,
     /// Whether the header links to the admins' pages.
     pub admin: bool,
+    /// Whether the user decides approvals (approvers and admins).
+    pub approver: bool,
     pub csrf: String,
 }
 
@@ -65,6 +68,7 @@ impl Frame {
             environment: session.environment.as_str(),
             sandbox: !session.environment.is_live(),
             admin: session.user.role.may(Duty::Administer),
+            approver: session.user.role.may(Duty::Approve),
             csrf: session.csrf.clone(),
         }
     }

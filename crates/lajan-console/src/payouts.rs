@@ -1,6 +1,7 @@
 //! The payouts pages: the list (by status and type, with search and the count under each
 //! status) and one payout with every attempt, its transaction hashes and its timeline.
 
+use crate::approvals;
 use crate::guard::Signed;
 use crate::lists::{self, BadQuery, ListQuery, Pager, given};
 use crate::pages::{self, Frame, render};
@@ -10,7 +11,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use lajan_domain::id::IdKind;
-use lajan_domain::payout::{PayoutFilter, PayoutType};
+use lajan_domain::payout::{ApprovalStatus, PayoutFilter, PayoutType};
 use lajan_services::views::payouts::{PayoutSummary, PayoutView};
 use lajan_store::payouts::PayoutQuery;
 use minijinja::context;
@@ -55,14 +56,22 @@ pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Pa
     let tenant = signed.session.tenant();
     let found =
         if IdKind::Payout.is_id(&id) { console.services.store.get_payout(&tenant, &id).await } else { Ok(None) };
-    let payout = match found {
-        Ok(Some(detail)) => PayoutView::from_detail(&detail),
+    let detail = match found {
+        Ok(Some(detail)) => detail,
         Ok(None) => return pages::not_found(frame),
         Err(e) => return pages::failure(&e.into()),
     };
+    // A batch's payouts are decided with their disbursement.
+    let waiting = detail.payout.approval == ApprovalStatus::Pending && detail.payout.disbursement_id.is_none();
+    let own = |distinct| approvals::own_payout(&signed.session, distinct, &detail);
+    let decision = match approvals::decision(&console, &signed.session, waiting, own).await {
+        Ok(decision) => decision,
+        Err(e) => return pages::failure(&e),
+    };
+    let payout = PayoutView::from_detail(&detail);
     let events = match timeline::of(&console.services, &tenant, &id).await {
         Ok(events) => events,
         Err(e) => return pages::failure(&e),
     };
-    render(StatusCode::OK, "payout.html", context! { frame, payout, events })
+    render(StatusCode::OK, "payout.html", context! { frame, payout, events, decision })
 }

@@ -131,6 +131,8 @@ pub struct Disbursement {
     /// Cents, the sum of the items sent.
     pub amount_sent: i64,
     pub counts: ItemCounts,
+    /// These three hold the id of an API key (`key_…`) or of a console user (`usr_…`): whoever
+    /// created, submitted and approved the batch (the columns kept their first names).
     pub created_by_key: String,
     pub submitted_by_key: Option<String>,
     pub approved_by_key: Option<String>,

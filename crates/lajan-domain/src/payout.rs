@@ -256,6 +256,8 @@ pub struct Payout {
     pub disbursement_id: Option<String>,
     pub approval: ApprovalStatus,
     pub exec: ExecStatus,
+    /// The id of whoever created it: an API key (`key_…`) or a console user (`usr_…`); the
+    /// distinct-approver rule compares it with the approver's (the column kept its first name).
     pub created_by_key: String,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,

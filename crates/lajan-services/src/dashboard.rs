@@ -95,19 +95,19 @@ impl Services {
 
     /// Each asset the environment can pay in, as its ledger holds it.
     async fn balances(&self, tenant: &Tenant) -> Result<Vec<Balance>, String> {
-        let ledger = self.ledgers.of(tenant).ok_or("No live Stellar network is configured")?;
-        let mut balances = Vec::new();
-        for asset in &ASSETS {
-            let issuer = assets::issuer(tenant.env, asset.code, &self.config.live_asset_issuers);
-            if issuer.is_none() && asset.code != lajan_domain::asset::NATIVE {
-                continue;
-            }
-            let held = ledger
-                .balance(tenant, asset.code, issuer.as_deref())
-                .await
-                .map_err(|e| format!("The balances could not be read from the ledger: {e}"))?;
-            balances.push(Balance { asset_code: asset.code, balance: held.map(money) });
-        }
-        Ok(balances)
+        let payable: Vec<String> = ASSETS
+            .iter()
+            .filter(|asset| {
+                asset.code == lajan_domain::asset::NATIVE
+                    || assets::issuer(tenant.env, asset.code, &self.config.live_asset_issuers).is_some()
+            })
+            .map(|asset| asset.code.to_owned())
+            .collect();
+        let mut held = self.ledger_balances(tenant, payable.iter()).await?;
+        let in_catalogue_order = ASSETS.iter().filter_map(|asset| {
+            let balance = held.remove(asset.code)?;
+            Some(Balance { asset_code: asset.code, balance: balance.map(money) })
+        });
+        Ok(in_catalogue_order.collect())
     }
 }

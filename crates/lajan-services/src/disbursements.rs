@@ -54,7 +54,6 @@ impl Services {
     pub async fn create_disbursement(
         &self,
         tenant: &Tenant,
-        key_id: &str,
         request: DisbursementRequest,
         idempotency: Option<IdempotentResponse<'_, Disbursement>>,
     ) -> ServiceResult<Disbursement> {
@@ -92,7 +91,7 @@ impl Services {
             total_amount,
             amount_sent: 0,
             counts: ItemCounts::default(),
-            created_by_key: key_id.to_owned(),
+            created_by_key: tenant.actor.id().to_owned(),
             submitted_by_key: None,
             approved_by_key: None,
             reject_reason: None,
@@ -141,7 +140,6 @@ impl Services {
     pub async fn submit_disbursement(
         &self,
         tenant: &Tenant,
-        key_id: &str,
         id: &str,
         idempotency: Option<IdempotentResponse<'_, Disbursement>>,
     ) -> ServiceResult<Disbursement> {
@@ -153,7 +151,7 @@ impl Services {
         let rule = |s: &Settings| submission(s.payout_approval_required);
         let submitted = self
             .store
-            .submit_disbursement(tenant, id, key_id, Timestamp::now(), &rule, funds, &EVENTS, idempotency)
+            .submit_disbursement(tenant, id, tenant.actor.id(), Timestamp::now(), &rule, funds, &EVENTS, idempotency)
             .await
             .map_err(ServiceError::not_found_as("disbursement"))?;
         self.nudges.payouts_due();
@@ -164,7 +162,6 @@ impl Services {
     pub async fn approve_disbursement(
         &self,
         tenant: &Tenant,
-        key_id: &str,
         id: &str,
         idempotency: Option<IdempotentResponse<'_, Disbursement>>,
     ) -> ServiceResult<Disbursement> {
@@ -172,7 +169,7 @@ impl Services {
         let funds = self.funds(tenant, &d).await?;
         let approved = self
             .store
-            .approve_disbursement(tenant, id, key_id, Timestamp::now(), funds, &EVENTS, idempotency)
+            .approve_disbursement(tenant, id, tenant.actor.id(), Timestamp::now(), funds, &EVENTS, idempotency)
             .await
             .map_err(ServiceError::not_found_as("disbursement"))?;
         self.nudges.payouts_due();

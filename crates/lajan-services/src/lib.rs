@@ -4,6 +4,7 @@
 //! domain rule and commits through one store unit of work, with its event. The views the API answers with are the
 //! events' objects ([`views`]), so a route and a worker describe a resource with the same bytes.
 
+pub mod approvals;
 pub mod assets;
 pub mod clients;
 pub mod console;

@@ -73,11 +73,10 @@ impl Services {
     pub async fn create_payout(
         &self,
         tenant: &Tenant,
-        key_id: &str,
         request: PayoutRequest,
         idempotency: Option<IdempotentResponse<'_, PayoutDetail>>,
     ) -> ServiceResult<PayoutDetail> {
-        let payout = self.new_payout(tenant, key_id, request).await?;
+        let payout = self.new_payout(tenant, request).await?;
         let rule = |s: &Settings| initial_approval(s.payout_approval_required);
         let d = self.store.create_payout(tenant, &payout, &rule, &payout_event, idempotency).await?;
         self.nudges.payouts_due();
@@ -86,7 +85,7 @@ impl Services {
 
     /// The direct payout a request stands for, validated and not yet stored (its approval is
     /// decided by the store from the settings).
-    async fn new_payout(&self, tenant: &Tenant, key_id: &str, r: PayoutRequest) -> ServiceResult<Payout> {
+    async fn new_payout(&self, tenant: &Tenant, r: PayoutRequest) -> ServiceResult<Payout> {
         let client = match &r.client_id {
             None => None,
             Some(id) => self.store.get_client(tenant, id).await?,
@@ -111,7 +110,7 @@ impl Services {
             disbursement_id: None,
             approval: ApprovalStatus::Pending,
             exec: ExecStatus::Pending,
-            created_by_key: key_id.to_owned(),
+            created_by_key: tenant.actor.id().to_owned(),
             created_at: now,
             updated_at: now,
         })
@@ -144,11 +143,10 @@ impl Services {
 
     /// Approves, rejects (with an optional reason) or retries a payout under its row lock; an
     /// organization whose settings require a distinct approver (read in the same transaction)
-    /// refuses approval by the creating key.
+    /// refuses approval by the key or user that created it.
     pub async fn act_on_payout(
         &self,
         tenant: &Tenant,
-        key_id: &str,
         id: &str,
         action: PayoutAction,
         reason: Option<&str>,
@@ -157,7 +155,7 @@ impl Services {
         let now = Timestamp::now();
         let d = self
             .store
-            .payout_action(tenant, id, action, key_id, reason, now, &payout_event, idempotency)
+            .payout_action(tenant, id, action, tenant.actor.id(), reason, now, &payout_event, idempotency)
             .await
             .map_err(ServiceError::not_found_as("payout"))?;
         self.nudges.payouts_due();

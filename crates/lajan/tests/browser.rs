@@ -458,6 +458,7 @@ fn bail_if_leftover_chromium(profile: &Path) -> anyhow::Result<()> {
 fn console_pages(invoice: &str, payout: &str, disbursement: &str) -> Vec<(&'static str, String)> {
     vec![
         ("dashboard", "/console".to_owned()),
+        ("approvals", "/console/approvals".to_owned()),
         ("invoices", "/console/invoices".to_owned()),
         ("invoice", format!("/console/invoices/{invoice}")),
         ("payouts", "/console/payouts".to_owned()),

@@ -269,7 +269,7 @@ pub async fn create(
         ));
     };
     let answer = idempotency.respond(StatusCode::CREATED, &render);
-    let d = state.services.create_disbursement(auth.tenant(), &auth.0.key_id, request, answer).await?;
+    let d = state.services.create_disbursement(auth.tenant(), request, answer).await?;
     Ok((StatusCode::CREATED, Json(DisbursementView::from(&d))))
 }
 
@@ -289,7 +289,7 @@ pub async fn submit(
     ResourceId(id): ResourceId,
 ) -> ApiResult<Json<DisbursementView>> {
     let answer = idempotency.respond(StatusCode::OK, &render);
-    let d = state.services.submit_disbursement(auth.tenant(), &auth.0.key_id, &id, answer).await?;
+    let d = state.services.submit_disbursement(auth.tenant(), &id, answer).await?;
     Ok(Json(DisbursementView::from(&d)))
 }
 
@@ -305,7 +305,7 @@ pub async fn approve(
     ResourceId(id): ResourceId,
 ) -> ApiResult<Json<DisbursementView>> {
     let answer = idempotency.respond(StatusCode::OK, &render);
-    let d = state.services.approve_disbursement(auth.tenant(), &auth.0.key_id, &id, answer).await?;
+    let d = state.services.approve_disbursement(auth.tenant(), &id, answer).await?;
     Ok(Json(DisbursementView::from(&d)))
 }
 

@@ -150,7 +150,7 @@ pub async fn create(
     // never creates a second payout.
     let render = |d: &PayoutDetail| json_bytes(&PayoutView::from_detail(d));
     let answer = idempotency.respond(StatusCode::CREATED, &render);
-    let d = state.services.create_payout(auth.tenant(), &auth.0.key_id, request, answer).await?;
+    let d = state.services.create_payout(auth.tenant(), request, answer).await?;
     Ok((StatusCode::CREATED, Json(PayoutView::from_detail(&d))))
 }
 
@@ -172,7 +172,7 @@ async fn act(
 ) -> ApiResult<Json<PayoutView>> {
     let render = |d: &PayoutDetail| json_bytes(&PayoutView::from_detail(d));
     let answer = idempotency.respond(StatusCode::OK, &render);
-    let d = state.services.act_on_payout(&auth.tenant, &auth.key_id, id, action, reason, answer).await?;
+    let d = state.services.act_on_payout(&auth.tenant, id, action, reason, answer).await?;
     Ok(Json(PayoutView::from_detail(&d)))
 }
 

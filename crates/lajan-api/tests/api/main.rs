@@ -6,6 +6,7 @@ mod common;
 mod auth;
 mod clients;
 mod console;
+mod console_approvals;
 mod console_browser;
 mod console_keys;
 mod console_pages;

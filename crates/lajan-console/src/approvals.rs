@@ -1,0 +1,184 @@
+//! Approvals (approvers and admins): the payouts and disbursements waiting for a decision with
+//! the balance check, and the approve and reject forms posted from that page or from a payout's
+//! or disbursement's own page. Each decision goes through the API's service method, as the
+//! signed-in user.
+
+use crate::guard::{Protected, Signed};
+use crate::pages::{self, Frame, render};
+use crate::state::Console;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use lajan_domain::console::ConsoleSession;
+use lajan_domain::disbursement::Disbursement;
+use lajan_domain::payout::{PayoutAction, PayoutDetail};
+use lajan_domain::user::Duty;
+use lajan_domain::validation::parse_reason;
+use lajan_services::ServiceError;
+use lajan_services::views::disbursements::DisbursementView;
+use lajan_services::views::payouts::PayoutView;
+use lajan_store::StoreError;
+use minijinja::{Value, context};
+use serde::Deserialize;
+
+/// Why the signed-in user may not approve what they created or submitted themself, when the
+/// organization asks for a distinct approver.
+pub fn own_payout(session: &ConsoleSession, distinct: bool, p: &PayoutDetail) -> Option<&'static str> {
+    (distinct && p.payout.created_by_key == session.user.id)
+        .then_some("You created this payout; this organization requires someone else to approve it.")
+}
+
+pub fn own_disbursement(session: &ConsoleSession, distinct: bool, d: &Disbursement) -> Option<&'static str> {
+    let me = Some(session.user.id.as_str());
+    (distinct && (Some(d.created_by_key.as_str()) == me || d.submitted_by_key.as_deref() == me))
+        .then_some("You created or submitted this disbursement; this organization requires someone else to approve it.")
+}
+
+/// What a payout's or disbursement's own page offers the signed-in user: `None` unless it waits
+/// for approval and the user decides approvals; else why they may not approve it, if they may not.
+pub async fn decision(
+    console: &Console,
+    session: &ConsoleSession,
+    waiting: bool,
+    own: impl FnOnce(bool) -> Option<&'static str>,
+) -> Result<Option<Value>, ServiceError> {
+    if !waiting || !session.user.role.may(Duty::Approve) {
+        return Ok(None);
+    }
+    let distinct = console.services.store.get_settings(&session.tenant()).await?.require_distinct_approver;
+    Ok(Some(context! { refusal => own(distinct) }))
+}
+
+pub async fn page(State(console): State<Console>, signed: Signed) -> Response {
+    if let Some(refused) = signed.refused_unless(Duty::Approve) {
+        return refused;
+    }
+    let session = &signed.session;
+    let waiting = match console.services.approvals(&session.tenant()).await {
+        Ok(waiting) => waiting,
+        Err(e) => return pages::failure(&e),
+    };
+    let distinct = waiting.distinct_approver;
+    let payouts: Vec<Value> = waiting
+        .payouts
+        .iter()
+        .map(|p| context! { payout => PayoutView::from_detail(p), refusal => own_payout(session, distinct, p) })
+        .collect();
+    let disbursements: Vec<Value> = waiting
+        .disbursements
+        .iter()
+        .map(|d| context! { batch => DisbursementView::from(d), refusal => own_disbursement(session, distinct, d) })
+        .collect();
+    let checks: Vec<Value> = waiting
+        .checks
+        .iter()
+        .map(|c| context! { asset_code => c.asset_code, waiting => c.waiting, balance => c.balance, covered => c.covered })
+        .collect();
+    let values = context! {
+        frame => Frame::of(session), payouts, disbursements, checks, distinct,
+        payouts_waiting => waiting.payouts_waiting, disbursements_waiting => waiting.disbursements_waiting,
+        balances_unavailable => waiting.balances_unavailable,
+    };
+    render(StatusCode::OK, "approvals.html", values)
+}
+
+/// A decision form: the reason (rejections), and which page to go back to.
+#[derive(Deserialize)]
+pub struct Decision {
+    #[serde(default)]
+    reason: String,
+    /// `approvals` to return to the approvals page; anything else returns to the item's page.
+    #[serde(default)]
+    back: String,
+}
+
+enum Decided {
+    Payout(PayoutAction),
+    ApproveDisbursement,
+    RejectDisbursement,
+}
+
+pub async fn approve_payout(
+    State(console): State<Console>,
+    Path(id): Path<String>,
+    request: Protected<Decision>,
+) -> Response {
+    decide(&console, &id, &request, Decided::Payout(PayoutAction::Approve)).await
+}
+
+pub async fn reject_payout(
+    State(console): State<Console>,
+    Path(id): Path<String>,
+    request: Protected<Decision>,
+) -> Response {
+    decide(&console, &id, &request, Decided::Payout(PayoutAction::Reject)).await
+}
+
+pub async fn approve_disbursement(
+    State(console): State<Console>,
+    Path(id): Path<String>,
+    request: Protected<Decision>,
+) -> Response {
+    decide(&console, &id, &request, Decided::ApproveDisbursement).await
+}
+
+pub async fn reject_disbursement(
+    State(console): State<Console>,
+    Path(id): Path<String>,
+    request: Protected<Decision>,
+) -> Response {
+    decide(&console, &id, &request, Decided::RejectDisbursement).await
+}
+
+async fn decide(console: &Console, id: &str, request: &Protected<Decision>, decided: Decided) -> Response {
+    let (signed, form) = (&request.signed, &request.form);
+    if let Some(refused) = signed.refused_unless(Duty::Approve) {
+        return refused;
+    }
+    let (tenant, frame) = (signed.session.tenant(), Frame::of(&signed.session));
+    let reason = match parse_reason(Some(&form.reason)) {
+        Ok(reason) => reason.filter(|r| !r.is_empty()),
+        Err(invalid) => return not_done(frame, StatusCode::BAD_REQUEST, &pages::field_messages(&invalid).join(" ")),
+    };
+    let services = &console.services;
+    let (done, item_page) = match decided {
+        Decided::Payout(action) => (
+            services.act_on_payout(&tenant, id, action, reason.as_deref(), None).await.map(drop),
+            format!("/console/payouts/{id}"),
+        ),
+        Decided::ApproveDisbursement => {
+            (services.approve_disbursement(&tenant, id, None).await.map(drop), format!("/console/disbursements/{id}"))
+        }
+        Decided::RejectDisbursement => (
+            services.reject_disbursement(&tenant, id, reason.as_deref(), None).await.map(drop),
+            format!("/console/disbursements/{id}"),
+        ),
+    };
+    let done = done.map_err(|e| match e {
+        ServiceError::Store(StoreError::Rejected(refusal)) => ServiceError::Invalid(refusal),
+        other => other,
+    });
+    match done {
+        Ok(()) => {
+            Redirect::to(if form.back == "approvals" { "/console/approvals" } else { &item_page }).into_response()
+        }
+        Err(ServiceError::NotFound(_)) => pages::not_found(frame),
+        Err(ServiceError::Invalid(refusal)) if refusal.code == "cannot_approve" => {
+            let text = "You created or submitted this, and this organization requires someone else to approve it.";
+            not_done(frame, StatusCode::CONFLICT, text)
+        }
+        Err(ServiceError::Invalid(refusal)) => not_done(frame, StatusCode::CONFLICT, &refusal.message),
+        Err(ServiceError::Unavailable(why)) => not_done(frame, StatusCode::SERVICE_UNAVAILABLE, &why),
+        Err(e) => pages::failure(&e),
+    }
+}
+
+/// A decision that was refused: why, and the way back to the approvals.
+fn not_done(frame: Frame, status: StatusCode, text: &str) -> Response {
+    let back = "/console/approvals";
+    render(
+        status,
+        "message.html",
+        context! { frame, title => "Not done", text, back, back_text => "Back to approvals" },
+    )
+}
