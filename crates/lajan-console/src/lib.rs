@@ -13,6 +13,8 @@ mod home;
 mod invoices;
 mod keys;
 mod lists;
+mod new_payout;
+mod once;
 mod pages;
 mod payouts;
 mod records;
@@ -44,7 +46,8 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/environment", post(home::switch_environment))
         .route("/console/invoices", get(invoices::list))
         .route("/console/invoices/{id}", get(invoices::detail))
-        .route("/console/payouts", get(payouts::list))
+        .route("/console/payouts", get(payouts::list).post(new_payout::create))
+        .route("/console/payouts/new", get(new_payout::form))
         .route("/console/payouts/{id}", get(payouts::detail))
         .route("/console/payouts/{id}/approve", post(approvals::approve_payout))
         .route("/console/payouts/{id}/reject", post(approvals::reject_payout))

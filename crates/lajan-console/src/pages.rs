@@ -29,6 +29,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("users.html", include_str!("../templates/users.html")),
     ("audit.html", include_str!("../templates/audit.html")),
     ("approvals.html", include_str!("../templates/approvals.html")),
+    ("payout_new.html", include_str!("../templates/payout_new.html")),
     ("disbursements.html", include_str!("../templates/disbursements.html")),
     ("disbursement.html", include_str!("../templates/disbursement.html")),
 ];
@@ -56,6 +57,8 @@ pub struct Frame {
     pub admin: bool,
     /// Whether the user decides approvals (approvers and admins).
     pub approver: bool,
+    /// Whether the user prepares invoices, payouts and disbursements (makers and admins).
+    pub maker: bool,
     pub csrf: String,
 }
 
@@ -69,6 +72,7 @@ impl Frame {
             sandbox: !session.environment.is_live(),
             admin: session.user.role.may(Duty::Administer),
             approver: session.user.role.may(Duty::Approve),
+            maker: session.user.role.may(Duty::Prepare),
             csrf: session.csrf.clone(),
         }
     }

@@ -462,6 +462,7 @@ fn console_pages(invoice: &str, payout: &str, disbursement: &str) -> Vec<(&'stat
         ("invoices", "/console/invoices".to_owned()),
         ("invoice", format!("/console/invoices/{invoice}")),
         ("payouts", "/console/payouts".to_owned()),
+        ("payout-new", "/console/payouts/new".to_owned()),
         ("payout", format!("/console/payouts/{payout}")),
         ("disbursements", "/console/disbursements".to_owned()),
         ("disbursement", format!("/console/disbursements/{disbursement}")),

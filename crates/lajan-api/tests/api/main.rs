@@ -8,6 +8,7 @@ mod clients;
 mod console;
 mod console_approvals;
 mod console_browser;
+mod console_forms;
 mod console_keys;
 mod console_pages;
 mod disbursement_rules;

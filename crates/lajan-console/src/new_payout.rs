@@ -1,0 +1,110 @@
+//! A single payout from the console (makers and admins): the form (a client with a wallet, or a
+//! wallet address; amount, asset, memo) and its post, which creates the payout through the API's
+//! service method as the user, once however often the form is posted.
+
+use crate::guard::{Protected, Signed};
+use crate::once::{self, Before};
+use crate::pages::{self, Frame, render};
+use crate::state::Console;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use lajan_domain::asset::ASSETS;
+use lajan_domain::pagination::{MAX_LIMIT, PageRequest};
+use lajan_domain::payout::PayoutDetail;
+use lajan_domain::user::Duty;
+use lajan_services::ServiceError;
+use lajan_services::payouts::PayoutRequest;
+use lajan_store::{ClientQuery, IdempotentResponse, StoreError};
+use minijinja::{Value, context};
+use serde::{Deserialize, Serialize};
+
+const PATH: &str = "/console/payouts";
+
+/// The form's fields, as posted and as shown again beside what was wrong with them.
+#[derive(Deserialize, Serialize, Default)]
+pub struct PayoutForm {
+    #[serde(default)]
+    once: String,
+    #[serde(default)]
+    client: String,
+    #[serde(default)]
+    wallet: String,
+    #[serde(default)]
+    amount: String,
+    #[serde(default)]
+    asset: String,
+    #[serde(default)]
+    memo: String,
+}
+
+async fn form_page(
+    console: &Console,
+    signed: &Signed,
+    status: StatusCode,
+    form: &PayoutForm,
+    errors: Vec<String>,
+) -> Response {
+    let query = ClientQuery { search: None, page: PageRequest { page: 1, limit: MAX_LIMIT } };
+    let clients = match console.services.store.list_clients(&signed.session.tenant(), &query).await {
+        Ok(found) => found.items,
+        Err(e) => return pages::failure(&e.into()),
+    };
+    let clients: Vec<Value> = clients
+        .iter()
+        .filter(|c| c.wallet_account_id.is_some())
+        .map(|c| context! { id => c.id, name => format!("{} {}", c.first_name, c.last_name) })
+        .collect();
+    let assets: Vec<&str> = ASSETS.iter().map(|a| a.code).collect();
+    let values = context! { frame => Frame::of(&signed.session), form, clients, assets, errors };
+    render(status, "payout_new.html", values)
+}
+
+pub async fn form(State(console): State<Console>, signed: Signed) -> Response {
+    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
+        return refused;
+    }
+    let once = match once::new_key() {
+        Ok(once) => once,
+        Err(e) => return pages::failure(&e),
+    };
+    let form = PayoutForm { once, asset: "USDC".into(), ..Default::default() };
+    form_page(&console, &signed, StatusCode::OK, &form, Vec::new()).await
+}
+
+pub async fn create(State(console): State<Console>, request: Protected<PayoutForm>) -> Response {
+    let (signed, form) = (&request.signed, &request.form);
+    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
+        return refused;
+    }
+    let tenant = signed.session.tenant();
+    let claim = match once::before(&console, &tenant, Frame::of(&signed.session), PATH, &form.once).await {
+        Ok(Before::Fresh(claim)) => claim,
+        Ok(Before::Made(made)) => return made,
+        Err(refused) => return refused,
+    };
+    let given = |text: &str| Some(text.trim().to_owned()).filter(|t| !t.is_empty());
+    let payout = PayoutRequest {
+        client_id: given(&form.client),
+        wallet_account_id: given(&form.wallet),
+        asset_amount: given(&form.amount),
+        asset_code: given(&form.asset),
+        asset_issuer: None,
+        memo: given(&form.memo),
+    };
+    let page_of = |d: &PayoutDetail| format!("/console/payouts/{}", d.payout.id);
+    let body = |d: &PayoutDetail| page_of(d).into_bytes();
+    let answer = IdempotentResponse { claim: &claim, status: 303, body: &body };
+    match console.services.create_payout(&tenant, payout, Some(answer)).await {
+        Ok(made) => Redirect::to(&page_of(&made)).into_response(),
+        Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
+        Err(ServiceError::Invalid(refusal)) => {
+            let mut errors = pages::field_messages(&refusal);
+            if errors.is_empty() {
+                errors.push(refusal.message);
+            }
+            form_page(&console, signed, StatusCode::BAD_REQUEST, form, errors).await
+        }
+        Err(e) => pages::failure(&e),
+    }
+}
