@@ -7,7 +7,6 @@ pub mod auth;
 pub mod caller;
 pub mod config;
 pub mod counters;
-pub mod csv_items;
 pub mod error;
 pub mod extract;
 pub mod idempotency;

@@ -12,6 +12,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use lajan_domain::disbursement::{DisbursementStatus, ItemStatus};
 use lajan_domain::id::IdKind;
+use lajan_domain::user::Duty;
 use lajan_services::report;
 use lajan_services::views::disbursements::{DisbursementItemView, DisbursementView};
 use lajan_store::StoreError;
@@ -71,6 +72,9 @@ pub async fn detail(
         Ok(decision) => decision,
         Err(e) => return pages::failure(&e),
     };
+    let submittable = batch.status == DisbursementStatus::Draft && signed.session.user.role.may(Duty::Prepare);
+    // The page reloads itself while payouts go out, so its counts follow the batch.
+    let running = matches!(batch.status, DisbursementStatus::Approved | DisbursementStatus::Processing);
     let disbursement = DisbursementView::from(&batch);
     let parsed = lists::filter::<ItemStatus>(&query.status, "No such status").and_then(|s| Ok((s, query.page()?)));
     let (status, page) = match parsed {
@@ -91,7 +95,7 @@ pub async fn detail(
         StatusCode::OK,
         "disbursement.html",
         context! { frame, disbursement, items => rows, statuses, events, pager => Pager::of(&items, &query),
-        status => given(&query.status), decision },
+        status => given(&query.status), decision, submittable, running },
     )
 }
 

@@ -5,7 +5,7 @@
 use crate::pages;
 use crate::state::Console;
 use axum::body::Bytes;
-use axum::extract::{FromRef, FromRequest, FromRequestParts, Request};
+use axum::extract::{FromRef, FromRequest, FromRequestParts, Multipart, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -14,6 +14,7 @@ use lajan_domain::console::ConsoleSession;
 use lajan_domain::user::Duty;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use std::collections::HashMap;
 
 /// The session's token. Only its digest is stored.
 pub const SESSION_COOKIE: &str = "lajan_session";
@@ -155,6 +156,55 @@ where
         let form = serde_urlencoded::from_bytes(&body)
             .map_err(|e| pages::message(StatusCode::BAD_REQUEST, "This form could not be read", &format!("{e}")))?;
         Ok(Protected { signed, form })
+    }
+}
+
+/// A file posted by a signed-in user from one of the console's own pages
+/// (`multipart/form-data`), with the session's CSRF value among its fields.
+pub struct Upload {
+    pub signed: Signed,
+    /// The text fields, by name (the last one of a name wins).
+    pub fields: HashMap<String, String>,
+    /// The file field's content; empty when no file was chosen.
+    pub file: Bytes,
+}
+
+impl Upload {
+    pub fn field(&self, name: &str) -> &str {
+        self.fields.get(name).map_or("", String::as_str)
+    }
+}
+
+impl<S: Send + Sync> FromRequest<S> for Upload
+where
+    Console: FromRef<S>,
+{
+    type Rejection = Response;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Response> {
+        let console = Console::from_ref(state);
+        let (mut parts, body) = request.into_parts();
+        let signed = Signed::from_request_parts(&mut parts, state).await?;
+        let same_site = same_origin(console.public_origin.as_deref(), &parts.headers);
+        let unreadable = |e: &dyn std::fmt::Display| {
+            pages::message(StatusCode::BAD_REQUEST, "This form could not be read", &e.to_string())
+        };
+        let mut form =
+            Multipart::from_request(Request::from_parts(parts, body), state).await.map_err(|e| unreadable(&e))?;
+        let (mut fields, mut file) = (HashMap::new(), Bytes::new());
+        while let Some(field) = form.next_field().await.map_err(|e| unreadable(&e))? {
+            let name = field.name().unwrap_or_default().to_owned();
+            if field.file_name().is_some() {
+                file = field.bytes().await.map_err(|e| unreadable(&e))?;
+            } else {
+                fields.insert(name, field.text().await.map_err(|e| unreadable(&e))?);
+            }
+        }
+        let csrf = fields.get("csrf").map_or("", String::as_str);
+        if !same_site || !same_secret(csrf, &signed.session.csrf) {
+            return Err(forbidden());
+        }
+        Ok(Upload { signed, fields, file })
     }
 }
 

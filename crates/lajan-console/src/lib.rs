@@ -13,6 +13,7 @@ mod home;
 mod invoices;
 mod keys;
 mod lists;
+mod new_disbursement;
 mod new_payout;
 mod once;
 mod pages;
@@ -57,7 +58,9 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/users", get(users::list).post(users::invite))
         .route("/console/users/{id}/disable", post(users::disable))
         .route("/console/audit", get(audit::page))
-        .route("/console/disbursements", get(disbursements::list))
+        .route("/console/disbursements", get(disbursements::list).post(new_disbursement::create))
+        .route("/console/disbursements/new", get(new_disbursement::form))
+        .route("/console/disbursements/{id}/submit", post(new_disbursement::submit))
         .route("/console/disbursements/{id}", get(disbursements::detail))
         .route("/console/disbursements/{id}/report.csv", get(disbursements::report_csv))
         .route("/console/disbursements/{id}/approve", post(approvals::approve_disbursement))

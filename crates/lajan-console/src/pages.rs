@@ -30,6 +30,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("audit.html", include_str!("../templates/audit.html")),
     ("approvals.html", include_str!("../templates/approvals.html")),
     ("payout_new.html", include_str!("../templates/payout_new.html")),
+    ("disbursement_new.html", include_str!("../templates/disbursement_new.html")),
     ("disbursements.html", include_str!("../templates/disbursements.html")),
     ("disbursement.html", include_str!("../templates/disbursement.html")),
 ];

@@ -9,6 +9,7 @@ pub mod assets;
 pub mod clients;
 pub mod console;
 pub mod dashboard;
+pub mod disbursement_csv;
 pub mod disbursements;
 pub mod error;
 pub mod events;

@@ -465,6 +465,7 @@ fn console_pages(invoice: &str, payout: &str, disbursement: &str) -> Vec<(&'stat
         ("payout-new", "/console/payouts/new".to_owned()),
         ("payout", format!("/console/payouts/{payout}")),
         ("disbursements", "/console/disbursements".to_owned()),
+        ("disbursement-new", "/console/disbursements/new".to_owned()),
         ("disbursement", format!("/console/disbursements/{disbursement}")),
         ("clients", "/console/clients".to_owned()),
         ("events", "/console/events".to_owned()),

@@ -4,7 +4,6 @@
 use super::{Deleted, IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{DisbursementsRead, DisbursementsWrite, PayoutsApprove};
-use crate::csv_items;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{
     ApiQuery, ExactNumber, MAX_UPLOAD_BYTES, OptionalJson, Pagination, RawBody, content_type_is, is_json, parse_json,
@@ -125,7 +124,8 @@ pub async fn items(
     if wants_csv(&headers) {
         let all = state.store.disbursement_report(auth.tenant(), &id, status).await.map_err(not_found)?;
         let views: Vec<DisbursementItemView> = all.iter().map(DisbursementItemView::from).collect();
-        let mut response = csv_items::write_report(&views)?.into_response();
+        let mut response =
+            lajan_services::report::items_csv(&views).map_err(|e| ApiError::internal(&e))?.into_response();
         let headers = response.headers_mut();
         headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
         let disposition = format!("attachment; filename=\"{id}-items.csv\"");
@@ -252,7 +252,7 @@ pub async fn create(
             row_errors: Vec::new(),
         }
     } else if content_type_is(&headers, "text/csv") {
-        let (items, row_errors) = csv_items::read_items(&body)?;
+        let (items, row_errors) = lajan_services::disbursement_csv::read_items(&body)?;
         DisbursementRequest {
             name: query.name,
             asset_code: query.asset_code,

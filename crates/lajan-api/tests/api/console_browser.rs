@@ -83,6 +83,35 @@ impl Browser {
         r
     }
 
+    /// Posts a form with a file (`multipart/form-data`, the file as the field `file`), as the
+    /// console's own page would.
+    pub async fn upload(&self, path: &str, fields: &[(&str, &str)], file: &[u8]) -> Response {
+        let boundary = "lajan-test-boundary-5f1d2c";
+        let mut body = Vec::new();
+        for (name, value) in fields {
+            let part = format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n");
+            body.extend_from_slice(part.as_bytes());
+        }
+        let head = format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"items.csv\"\r\nContent-Type: text/csv\r\n\r\n"
+        );
+        body.extend_from_slice(head.as_bytes());
+        body.extend_from_slice(file);
+        body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+        let mut request = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header("cookie", self.cookie_header())
+            .header("content-type", format!("multipart/form-data; boundary={boundary}"))
+            .body(body);
+        if let Some(origin) = &self.origin {
+            request = request.header("origin", origin);
+        }
+        let r = request.send().await.expect("send");
+        self.keep_cookies(&r);
+        r
+    }
+
     /// Opens the sign-in form and posts `email` and `password` with its CSRF value.
     pub async fn sign_in(&self, email: &str, password: &str) -> Response {
         let form = self.get("/console/sign-in").await.text().await.expect("the form");

@@ -100,3 +100,99 @@ api_test!(creating_a_payout_needs_the_maker_role_and_the_csrf_value, |app| {
     assert_eq!(maker.post("/console/payouts", &fields).await.status(), 403, "without the session's csrf value");
     assert!(payouts(app).await.is_empty());
 });
+
+const W2: &str = "GCEZWKCA5VLDNRLN3RPRJMRZOX3Z6G5CHCGSNFHEYVXM3XOJMDS674JZ";
+
+api_test!(a_maker_uploads_a_spreadsheet_fixes_its_bad_rows_submits_and_an_approver_approves, |app| {
+    let maker = user(app, None, "maker@example.ht", Role::Maker).await;
+    user(app, None, "approver@example.ht", Role::Approver).await;
+    let browser = Browser::signed_in(app, "maker@example.ht").await;
+    assert!(browser.get("/console/disbursements").await.text().await.unwrap().contains("/console/disbursements/new"));
+    let page = browser.get("/console/disbursements/new").await.text().await.unwrap();
+    assert!(page.contains("enctype=\"multipart/form-data\""));
+    let once = once_of(&page);
+    let csrf = browser.csrf().await;
+    let fields = [("csrf", csrf.as_str()), ("once", once.as_str()), ("name", "June stipends"), ("asset", "USDC")];
+
+    let bad = format!(
+        "walletAccountId,assetAmount,externalId\n{WALLET},15,june-1\nGNOTAWALLET,15,june-2\n{W2},1.234,june-3\n"
+    );
+    let r = browser.upload("/console/disbursements", &fields, bad.as_bytes()).await;
+    assert_eq!(r.status(), 400);
+    let page = r.text().await.unwrap();
+    let squashed: String = page.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(squashed.contains("Nothing was stored"), "{page}");
+    assert!(squashed.contains("<td class=\"num\">2</td><td><code>walletAccountId</code></td>"), "row 2: {page}");
+    assert!(squashed.contains("<td class=\"num\">3</td><td><code>assetAmount</code></td>"), "row 3, at once: {page}");
+    assert!(page.contains("value=\"June stipends\""), "the name is kept");
+    let none: Value = app.get("/v1/disbursements").await.json().await.unwrap();
+    assert_eq!(none["pagination"]["total"], 0);
+    let r = browser.upload("/console/disbursements", &fields, b"\xff\xfe").await;
+    assert_eq!(r.status(), 400);
+    assert!(r.text().await.unwrap().contains("not UTF-8"));
+
+    let good =
+        format!("walletAccountId,assetAmount,externalId\n{WALLET},15,june-1\n{W2},15,june-2\n{W2},1.25,june-3\n");
+    let r = browser.upload("/console/disbursements", &fields, good.as_bytes()).await;
+    assert_eq!(r.status(), 303);
+    let made = location(&r);
+    let id = made.strip_prefix("/console/disbursements/").expect("to the batch's page").to_owned();
+    let again = browser.upload("/console/disbursements", &fields, good.as_bytes()).await;
+    assert_eq!(location(&again), made, "the same upload again makes nothing more");
+    let draft: Value = app.get(&format!("/v1/disbursements/{id}")).await.json().await.unwrap();
+    assert_eq!((draft["status"].as_str(), draft["itemCount"].as_u64()), (Some("draft"), Some(3)));
+    assert_eq!((draft["source"].as_str(), draft["totalAmount"].as_str()), (Some("csv"), Some("31.25")));
+
+    let detail = browser.get(&made).await.text().await.unwrap();
+    assert!(detail.contains("Submit for approval"));
+    let r = browser.post(&format!("{made}/submit"), &[("csrf", &csrf)]).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, made.clone()));
+    let events: Value = app.get("/v1/events?type=disbursement.submitted").await.json().await.unwrap();
+    assert_eq!(events["data"][0]["actor"], json!({ "type": "user", "id": maker.id }));
+    assert_eq!(browser.post(&format!("{made}/submit"), &[("csrf", &csrf)]).await.status(), 409, "submitted already");
+
+    let approver = Browser::signed_in(app, "approver@example.ht").await;
+    let csrf = approver.csrf().await;
+    assert_eq!(approver.post(&format!("{made}/approve"), &[("csrf", &csrf)]).await.status(), 303);
+    let running = approver.get(&made).await.text().await.unwrap();
+    assert!(running.contains("<meta http-equiv=\"refresh\" content=\"5\">"), "the page follows the batch");
+    app.drain_payouts().await;
+    let done: Value = app.get(&format!("/v1/disbursements/{id}")).await.json().await.unwrap();
+    assert_eq!(done["status"], "completed");
+    let finished = approver.get(&made).await.text().await.unwrap();
+    assert!(!finished.contains("http-equiv=\"refresh\""), "and stops when it is done");
+    let report = approver.get(&format!("{made}/report.csv")).await.text().await.unwrap();
+    assert_eq!(report.lines().count(), 4, "a header and the three items: {report}");
+});
+
+api_test!(uploading_and_submitting_need_the_maker_role_and_the_csrf_value, |app| {
+    let items = format!("walletAccountId,assetAmount\n{WALLET},15\n");
+    let batch =
+        json!({ "name": "July", "assetCode": "USDC", "items": [{ "walletAccountId": WALLET, "assetAmount": 15 }] });
+    let draft: Value = app.post("/v1/disbursements", &batch).await.json().await.unwrap();
+    let draft = draft["id"].as_str().unwrap();
+    for role in [Role::Viewer, Role::Approver] {
+        let email = format!("{role}@example.ht");
+        user(app, None, &email, role).await;
+        let browser = Browser::signed_in(app, &email).await;
+        assert_eq!(browser.get("/console/disbursements/new").await.status(), 403, "{role}");
+        let detail = browser.get(&format!("/console/disbursements/{draft}")).await.text().await.unwrap();
+        assert!(!detail.contains("Submit for approval"), "{role}");
+        let csrf = browser.csrf().await;
+        let once = "b".repeat(64);
+        let fields = [("csrf", csrf.as_str()), ("once", &once), ("name", "Sneaky"), ("asset", "USDC")];
+        assert_eq!(browser.upload("/console/disbursements", &fields, items.as_bytes()).await.status(), 403, "{role}");
+        let r = browser.post(&format!("/console/disbursements/{draft}/submit"), &[("csrf", &csrf)]).await;
+        assert_eq!(r.status(), 403, "{role}");
+    }
+    user(app, None, "maker@example.ht", Role::Maker).await;
+    let maker = Browser::signed_in(app, "maker@example.ht").await;
+    let once = once_of(&maker.get("/console/disbursements/new").await.text().await.unwrap());
+    let fields = [("csrf", "forged"), ("once", once.as_str()), ("name", "Sneaky"), ("asset", "USDC")];
+    assert_eq!(maker.upload("/console/disbursements", &fields, items.as_bytes()).await.status(), 403);
+    assert_eq!(maker.post(&format!("/console/disbursements/{draft}/submit"), &[("csrf", "x")]).await.status(), 403);
+    let all: Value = app.get("/v1/disbursements").await.json().await.unwrap();
+    assert_eq!(all["pagination"]["total"], 1, "nothing created");
+    let still: Value = app.get(&format!("/v1/disbursements/{draft}")).await.json().await.unwrap();
+    assert_eq!(still["status"], "draft");
+});

@@ -1,11 +1,10 @@
-//! CSV in and out of the disbursements area: the items of a `text/csv` create, and the items
-//! report an accountant opens in a spreadsheet (written in `lajan_services::report`).
+//! The items of a disbursement given as CSV (the API's `text/csv` create, the console's
+//! spreadsheet upload), read into the same item requests a JSON create gives. The items report
+//! goes the other way, in `report`.
 
-use crate::error::ApiError;
+use crate::disbursements::ItemRequest;
 use lajan_domain::disbursement::MAX_ITEMS;
 use lajan_domain::{FieldError, Invalid};
-use lajan_services::disbursements::ItemRequest;
-use lajan_services::views::disbursements::DisbursementItemView;
 
 /// The columns a disbursement CSV may name, in any order.
 pub const COLUMNS: [&str; 5] = ["clientId", "walletAccountId", "assetAmount", "memo", "externalId"];
@@ -15,8 +14,8 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// The items of a CSV body (a header row, then one item per row; a UTF-8 BOM and CRLF line ends
 /// accepted, cells taken as written, empty cells absent), and the rows refused as rows (another
 /// number of cells than the header names). A body that is not such a CSV at all (not UTF-8, a
-/// header it cannot read, a quote never closed) is 400 `invalid_csv`.
-pub fn read_items(body: &[u8]) -> Result<(Vec<ItemRequest>, Vec<FieldError>), ApiError> {
+/// header it cannot read, a quote never closed) is `invalid_csv`.
+pub fn read_items(body: &[u8]) -> Result<(Vec<ItemRequest>, Vec<FieldError>), Invalid> {
     let body = body.strip_prefix(BOM).unwrap_or(body);
     if let Err(e) = std::str::from_utf8(body) {
         return Err(invalid_csv(format!("The body is not UTF-8 text (at byte {})", e.valid_up_to())));
@@ -37,7 +36,7 @@ pub fn read_items(body: &[u8]) -> Result<(Vec<ItemRequest>, Vec<FieldError>), Ap
     for record in records {
         row += 1;
         if usize::try_from(row).unwrap_or(usize::MAX) > MAX_ITEMS {
-            return Err(ApiError::validation(vec![FieldError::new(
+            return Err(Invalid::fields(vec![FieldError::new(
                 "items",
                 format!("the CSV has more than {MAX_ITEMS} rows; a disbursement holds at most {MAX_ITEMS}: split it"),
             )]));
@@ -102,7 +101,7 @@ fn unclosed_quote(body: &[u8]) -> Option<u32> {
 
 /// The header's columns, each one of [`COLUMNS`] (any case) at most once, with `assetAmount`
 /// and a recipient column among them.
-fn columns(header: &csv::StringRecord) -> Result<Vec<&'static str>, ApiError> {
+fn columns(header: &csv::StringRecord) -> Result<Vec<&'static str>, Invalid> {
     let mut columns = Vec::with_capacity(header.len());
     for name in header.iter() {
         let Some(column) = COLUMNS.iter().find(|c| c.eq_ignore_ascii_case(name)) else {
@@ -125,13 +124,8 @@ fn columns(header: &csv::StringRecord) -> Result<Vec<&'static str>, ApiError> {
     Ok(columns)
 }
 
-fn invalid_csv(message: String) -> ApiError {
-    ApiError::bad_request("invalid_csv", message)
-}
-
-/// The items report as CSV (written by `lajan_services::report`, which the console shares).
-pub fn write_report(items: &[DisbursementItemView]) -> Result<Vec<u8>, ApiError> {
-    lajan_services::report::items_csv(items).map_err(|e| ApiError::internal(&e))
+fn invalid_csv(message: String) -> Invalid {
+    Invalid::new("invalid_csv", message)
 }
 
 #[cfg(test)]

@@ -1,0 +1,127 @@
+//! Disbursements from a spreadsheet (makers and admins): upload a CSV with a name and an asset;
+//! every bad row comes back at once as a table (nothing is stored), the corrected file goes up
+//! again; the draft is then submitted for approval. Both go through the API's service methods as
+//! the user; the upload makes one draft however often it is posted.
+
+use crate::guard::{NoFields, Protected, Signed, Upload};
+use crate::once::{self, Before};
+use crate::pages::{self, Frame, render};
+use crate::state::Console;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use lajan_domain::asset::ASSETS;
+use lajan_domain::disbursement::{Disbursement, DisbursementSource};
+use lajan_domain::user::Duty;
+use lajan_domain::{FieldError, Invalid};
+use lajan_services::ServiceError;
+use lajan_services::disbursement_csv::{COLUMNS, read_items};
+use lajan_services::disbursements::DisbursementRequest;
+use lajan_store::{IdempotentResponse, StoreError};
+use minijinja::{Value, context};
+
+const PATH: &str = "/console/disbursements";
+
+/// The form again: `values` what was typed, `problem` what was wrong with the file as a whole,
+/// `rows` each bad row.
+fn form_page(
+    signed: &Signed,
+    status: StatusCode,
+    values: Value,
+    problem: Option<String>,
+    rows: &[FieldError],
+) -> Response {
+    let assets: Vec<&str> = ASSETS.iter().map(|a| a.code).collect();
+    let rows: Vec<Value> =
+        rows.iter().map(|r| context! { row => r.row, field => r.field, message => r.message }).collect();
+    let frame = Frame::of(&signed.session);
+    render(status, "disbursement_new.html", context! { frame, assets, columns => COLUMNS, problem, rows, ..values })
+}
+
+pub async fn form(State(_console): State<Console>, signed: Signed) -> Response {
+    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
+        return refused;
+    }
+    match once::new_key() {
+        Ok(once) => form_page(&signed, StatusCode::OK, context! { once, asset => "USDC" }, None, &[]),
+        Err(e) => pages::failure(&e),
+    }
+}
+
+pub async fn create(State(console): State<Console>, upload: Upload) -> Response {
+    let signed = &upload.signed;
+    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
+        return refused;
+    }
+    let tenant = signed.session.tenant();
+    let (name, asset, key) = (upload.field("name"), upload.field("asset"), upload.field("once"));
+    let claim = match once::before(&console, &tenant, Frame::of(&signed.session), PATH, key).await {
+        Ok(Before::Fresh(claim)) => claim,
+        Ok(Before::Made(made)) => return made,
+        Err(refused) => return refused,
+    };
+    let typed = context! { once => key, name, asset };
+    if upload.file.is_empty() {
+        let problem = Some("Choose the CSV file to upload.".to_owned());
+        return form_page(signed, StatusCode::BAD_REQUEST, typed, problem, &[]);
+    }
+    let (items, row_errors) = match read_items(&upload.file) {
+        Ok(read) => read,
+        Err(unreadable) => {
+            let (problem, rows) = explain(unreadable);
+            return form_page(signed, StatusCode::BAD_REQUEST, typed, Some(problem), &rows);
+        }
+    };
+    let given = |text: &str| Some(text.trim().to_owned()).filter(|t| !t.is_empty());
+    let request = DisbursementRequest {
+        name: given(name),
+        asset_code: given(asset),
+        asset_issuer: None,
+        source: DisbursementSource::Csv,
+        items,
+        row_errors,
+    };
+    let page_of = |d: &Disbursement| format!("/console/disbursements/{}", d.id);
+    let body = |d: &Disbursement| page_of(d).into_bytes();
+    let answer = IdempotentResponse { claim: &claim, status: 303, body: &body };
+    match console.services.create_disbursement(&tenant, request, Some(answer)).await {
+        Ok(made) => Redirect::to(&page_of(&made)).into_response(),
+        Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
+        Err(ServiceError::Invalid(refusal)) => {
+            let (problem, rows) = explain(refusal);
+            form_page(signed, StatusCode::BAD_REQUEST, typed, Some(problem), &rows)
+        }
+        Err(e) => pages::failure(&e),
+    }
+}
+
+/// What was wrong with the upload as a whole (the batch's fields, or the file), and each bad row.
+fn explain(refusal: Invalid) -> (String, Vec<FieldError>) {
+    let (rows, fields): (Vec<FieldError>, Vec<FieldError>) = refusal.details.into_iter().partition(|d| d.row.is_some());
+    let problem = if fields.is_empty() {
+        refusal.message
+    } else {
+        fields.iter().map(|f| format!("{}: {}", f.field, f.message)).collect::<Vec<_>>().join(" ")
+    };
+    (problem, rows)
+}
+
+/// Submits a draft for approval (or approves it at once, when the organization asks for none).
+pub async fn submit(State(console): State<Console>, Path(id): Path<String>, request: Protected<NoFields>) -> Response {
+    let signed = &request.signed;
+    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
+        return refused;
+    }
+    let frame = Frame::of(&signed.session);
+    match console.services.submit_disbursement(&signed.session.tenant(), &id, None).await {
+        Ok(_) => Redirect::to(&format!("/console/disbursements/{id}")).into_response(),
+        Err(ServiceError::NotFound(_)) => pages::not_found(frame),
+        Err(ServiceError::Invalid(refusal) | ServiceError::Store(StoreError::Rejected(refusal))) => {
+            let back = format!("/console/disbursements/{id}");
+            let values = context! { frame, title => "Not submitted", text => refusal.message, back, back_text => "Back to the disbursement" };
+            render(StatusCode::CONFLICT, "message.html", values)
+        }
+        Err(ServiceError::Unavailable(why)) => pages::message(StatusCode::SERVICE_UNAVAILABLE, "Not submitted", &why),
+        Err(e) => pages::failure(&e),
+    }
+}
