@@ -17,7 +17,6 @@ use lajan_domain::validation::parse_reason;
 use lajan_services::ServiceError;
 use lajan_services::views::disbursements::DisbursementView;
 use lajan_services::views::payouts::PayoutView;
-use lajan_store::StoreError;
 use minijinja::{Value, context};
 use serde::Deserialize;
 
@@ -154,10 +153,6 @@ async fn decide(console: &Console, id: &str, request: &Protected<Decision>, deci
             format!("/console/disbursements/{id}"),
         ),
     };
-    let done = done.map_err(|e| match e {
-        ServiceError::Store(StoreError::Rejected(refusal)) => ServiceError::Invalid(refusal),
-        other => other,
-    });
     match done {
         Ok(()) => {
             Redirect::to(if form.back == "approvals" { "/console/approvals" } else { &item_page }).into_response()

@@ -5,8 +5,10 @@ use axum::extract::Path;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-const FILES: &[(&str, &str, &str)] =
-    &[("console.css", "text/css; charset=utf-8", include_str!("../assets/console.css"))];
+const FILES: &[(&str, &str, &str)] = &[
+    ("console.css", "text/css; charset=utf-8", include_str!("../assets/console.css")),
+    ("console.js", "text/javascript; charset=utf-8", include_str!("../assets/console.js")),
+];
 
 pub async fn serve(Path(file): Path<String>) -> Response {
     match FILES.iter().find(|(name, _, _)| *name == file) {

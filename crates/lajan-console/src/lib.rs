@@ -10,6 +10,8 @@ mod audit;
 mod disbursements;
 mod guard;
 mod home;
+mod invoice_actions;
+mod invoice_form;
 mod invoices;
 mod keys;
 mod lists;
@@ -45,8 +47,12 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/sign-in", get(sign_in::form).post(sign_in::submit))
         .route("/console/sign-out", post(sign_in::sign_out))
         .route("/console/environment", post(home::switch_environment))
-        .route("/console/invoices", get(invoices::list))
+        .route("/console/invoices", get(invoices::list).post(invoice_form::create))
+        .route("/console/invoices/new", get(invoice_form::new))
         .route("/console/invoices/{id}", get(invoices::detail))
+        .route("/console/invoices/{id}/edit", get(invoice_form::edit).post(invoice_form::update))
+        .route("/console/invoices/{id}/send", post(invoice_actions::send))
+        .route("/console/invoices/{id}/void", post(invoice_actions::void))
         .route("/console/payouts", get(payouts::list).post(new_payout::create))
         .route("/console/payouts/new", get(new_payout::form))
         .route("/console/payouts/{id}", get(payouts::detail))

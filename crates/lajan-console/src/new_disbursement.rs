@@ -116,7 +116,7 @@ pub async fn submit(State(console): State<Console>, Path(id): Path<String>, requ
     match console.services.submit_disbursement(&signed.session.tenant(), &id, None).await {
         Ok(_) => Redirect::to(&format!("/console/disbursements/{id}")).into_response(),
         Err(ServiceError::NotFound(_)) => pages::not_found(frame),
-        Err(ServiceError::Invalid(refusal) | ServiceError::Store(StoreError::Rejected(refusal))) => {
+        Err(ServiceError::Invalid(refusal)) => {
             let back = format!("/console/disbursements/{id}");
             let values = context! { frame, title => "Not submitted", text => refusal.message, back, back_text => "Back to the disbursement" };
             render(StatusCode::CONFLICT, "message.html", values)

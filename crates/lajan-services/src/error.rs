@@ -18,8 +18,19 @@ pub enum ServiceError {
     /// when a balance must be read.
     #[error("{0}")]
     Unavailable(String),
+    /// The store failed; never `StoreError::Rejected`, which is a rule's refusal and arrives
+    /// as [`ServiceError::Invalid`].
     #[error(transparent)]
-    Store(#[from] StoreError),
+    Store(StoreError),
+}
+
+impl From<StoreError> for ServiceError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Rejected(refusal) => ServiceError::Invalid(refusal),
+            other => ServiceError::Store(other),
+        }
+    }
 }
 
 pub type ServiceResult<T> = Result<T, ServiceError>;

@@ -460,6 +460,7 @@ fn console_pages(invoice: &str, payout: &str, disbursement: &str) -> Vec<(&'stat
         ("dashboard", "/console".to_owned()),
         ("approvals", "/console/approvals".to_owned()),
         ("invoices", "/console/invoices".to_owned()),
+        ("invoice-new", "/console/invoices/new".to_owned()),
         ("invoice", format!("/console/invoices/{invoice}")),
         ("payouts", "/console/payouts".to_owned()),
         ("payout-new", "/console/payouts/new".to_owned()),

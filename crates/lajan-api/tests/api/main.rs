@@ -9,6 +9,7 @@ mod console;
 mod console_approvals;
 mod console_browser;
 mod console_forms;
+mod console_invoices;
 mod console_keys;
 mod console_pages;
 mod disbursement_rules;

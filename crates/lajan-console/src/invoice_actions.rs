@@ -1,0 +1,81 @@
+//! What a maker does to an invoice from its page: send it (by email, SMS or both) and void it,
+//! through the API's service methods as the user. Sending or voiding twice is refused by the
+//! invoice's state, as in the API.
+
+use crate::guard::Protected;
+use crate::pages::{self, Frame, render};
+use crate::state::Console;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use lajan_domain::message::Channel;
+use lajan_domain::user::Duty;
+use lajan_domain::validation::parse_reason;
+use lajan_services::ServiceError;
+use minijinja::context;
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+pub struct SendForm {
+    /// `email`, `sms`, or empty for every channel the client can receive.
+    #[serde(default)]
+    channel: String,
+}
+
+#[derive(Deserialize)]
+pub struct VoidForm {
+    #[serde(default)]
+    reason: String,
+}
+
+pub async fn send(State(console): State<Console>, Path(id): Path<String>, request: Protected<SendForm>) -> Response {
+    let signed = &request.signed;
+    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
+        return refused;
+    }
+    let frame = Frame::of(&signed.session);
+    let channels: Vec<Channel> = match request.form.channel.as_str() {
+        "" => Vec::new(),
+        one => match Channel::ALL.iter().find(|c| c.as_str() == one) {
+            Some(channel) => vec![*channel],
+            None => return not_done(frame, &id, StatusCode::BAD_REQUEST, "Choose email, SMS or both."),
+        },
+    };
+    let sent = console.services.send_invoice(&signed.session.tenant(), &id, &channels, None).await;
+    finish(frame, &id, sent.map(drop))
+}
+
+pub async fn void(State(console): State<Console>, Path(id): Path<String>, request: Protected<VoidForm>) -> Response {
+    let signed = &request.signed;
+    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
+        return refused;
+    }
+    let frame = Frame::of(&signed.session);
+    let reason = match parse_reason(Some(&request.form.reason)) {
+        Ok(reason) => reason.filter(|r| !r.is_empty()),
+        Err(invalid) => {
+            return not_done(frame, &id, StatusCode::BAD_REQUEST, &pages::field_messages(&invalid).join(" "));
+        }
+    };
+    let voided = console.services.void_invoice(&signed.session.tenant(), &id, reason.as_deref(), None).await;
+    finish(frame, &id, voided.map(drop))
+}
+
+/// Back to the invoice's page when it was done; else a page saying why not.
+fn finish(frame: Frame, id: &str, done: Result<(), ServiceError>) -> Response {
+    match done {
+        Ok(()) => Redirect::to(&format!("/console/invoices/{id}")).into_response(),
+        Err(ServiceError::NotFound(_)) => pages::not_found(frame),
+        Err(ServiceError::Invalid(refusal)) => not_done(frame, id, StatusCode::CONFLICT, &refusal.message),
+        Err(e) => pages::failure(&e),
+    }
+}
+
+fn not_done(frame: Frame, id: &str, status: StatusCode, text: &str) -> Response {
+    let back = format!("/console/invoices/{id}");
+    render(
+        status,
+        "message.html",
+        context! { frame, title => "Not done", text, back, back_text => "Back to the invoice" },
+    )
+}

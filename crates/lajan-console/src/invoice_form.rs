@@ -1,0 +1,277 @@
+//! The invoice form (makers and admins), new and editing a draft: client, currency, due date,
+//! memo and line items. Lines are added and removed by buttons that post the form back to
+//! itself (no script needed); a row left blank is no line. Saving goes through
+//! `create_invoice` (once however often posted) or `update_invoice`, as the user.
+
+use crate::guard::{Protected, Signed};
+use crate::once::{self, Before};
+use crate::pages::{self, Frame, render};
+use crate::state::Console;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use lajan_domain::id::IdKind;
+use lajan_domain::invoice::{InvoiceDetail, InvoiceStatus, LineItemInput};
+use lajan_domain::money::Currency;
+use lajan_domain::pagination::{MAX_LIMIT, PageRequest};
+use lajan_domain::user::Duty;
+use lajan_services::ServiceError;
+use lajan_services::invoices::{InvoiceRequest, InvoiceUpdate};
+use lajan_services::views::invoices::InvoiceView;
+use lajan_store::{ClientQuery, IdempotentResponse, StoreError};
+use minijinja::context;
+use serde::Serialize;
+
+/// Blank line rows a new invoice starts with.
+const BLANK_LINES: usize = 3;
+
+#[derive(Serialize, Default, Clone)]
+pub struct Line {
+    description: String,
+    quantity: String,
+    unit_price: String,
+    tax_rate: String,
+}
+
+impl Line {
+    fn is_blank(&self) -> bool {
+        [&self.description, &self.quantity, &self.unit_price, &self.tax_rate].iter().all(|f| f.trim().is_empty())
+    }
+}
+
+#[derive(Serialize, Default)]
+pub struct InvoiceForm {
+    once: String,
+    client: String,
+    currency: String,
+    due_date: String,
+    memo: String,
+    lines: Vec<Line>,
+}
+
+/// What the post asks for: save, or one more line row, or one row fewer.
+enum Asked {
+    Save,
+    AddLine,
+    RemoveLine(usize),
+}
+
+/// The form from its posted fields: the line fields come once per row, in row order.
+fn read(pairs: &[(String, String)]) -> (InvoiceForm, Asked) {
+    let mut form = InvoiceForm::default();
+    let mut asked = Asked::Save;
+    let (mut descriptions, mut quantities, mut prices, mut rates) = (vec![], vec![], vec![], vec![]);
+    for (name, value) in pairs {
+        let value = value.clone();
+        match name.as_str() {
+            "once" => form.once = value,
+            "client" => form.client = value,
+            "currency" => form.currency = value,
+            "due_date" => form.due_date = value,
+            "memo" => form.memo = value,
+            "description" => descriptions.push(value),
+            "quantity" => quantities.push(value),
+            "unit_price" => prices.push(value),
+            "tax_rate" => rates.push(value),
+            "add_line" => asked = Asked::AddLine,
+            "remove_line" => asked = value.parse().map_or(Asked::Save, Asked::RemoveLine),
+            _ => {}
+        }
+    }
+    let rows = descriptions.len().max(quantities.len()).max(prices.len()).max(rates.len());
+    let cell = |column: &mut Vec<String>, i: usize| column.get_mut(i).map(std::mem::take).unwrap_or_default();
+    form.lines = (0..rows)
+        .map(|i| Line {
+            description: cell(&mut descriptions, i),
+            quantity: cell(&mut quantities, i),
+            unit_price: cell(&mut prices, i),
+            tax_rate: cell(&mut rates, i),
+        })
+        .collect();
+    (form, asked)
+}
+
+fn given(text: &str) -> Option<String> {
+    Some(text.trim().to_owned()).filter(|t| !t.is_empty())
+}
+
+/// The rows that are lines, as the API's line items.
+fn line_items(form: &InvoiceForm) -> Vec<LineItemInput> {
+    form.lines
+        .iter()
+        .filter(|l| !l.is_blank())
+        .map(|l| LineItemInput {
+            description: given(&l.description),
+            quantity: given(&l.quantity),
+            unit_price: given(&l.unit_price),
+            tax_rate: given(&l.tax_rate),
+        })
+        .collect()
+}
+
+/// Where the form posts: a new invoice, or the draft `id`.
+fn action_of(editing: Option<&str>) -> String {
+    editing.map_or_else(|| "/console/invoices".to_owned(), |id| format!("/console/invoices/{id}/edit"))
+}
+
+async fn form_page(
+    console: &Console,
+    signed: &Signed,
+    status: StatusCode,
+    form: &InvoiceForm,
+    editing: Option<&str>,
+    errors: Vec<String>,
+) -> Response {
+    let query = ClientQuery { search: None, page: PageRequest { page: 1, limit: MAX_LIMIT } };
+    let clients = match console.services.store.list_clients(&signed.session.tenant(), &query).await {
+        Ok(found) => found.items,
+        Err(e) => return pages::failure(&e.into()),
+    };
+    let clients: Vec<_> =
+        clients.iter().map(|c| context! { id => c.id, name => format!("{} {}", c.first_name, c.last_name) }).collect();
+    let currencies: Vec<&str> = Currency::ALL.iter().map(|c| c.code()).collect();
+    let values = context! { frame => Frame::of(&signed.session), form, clients, currencies, errors,
+    action => action_of(editing), editing };
+    render(status, "invoice_form.html", values)
+}
+
+/// The refusal's messages, a line each (the fields' when it names them).
+fn messages(refusal: lajan_domain::Invalid) -> Vec<String> {
+    let fields = pages::field_messages(&refusal);
+    if fields.is_empty() { vec![refusal.message] } else { fields }
+}
+
+pub async fn new(State(console): State<Console>, signed: Signed) -> Response {
+    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
+        return refused;
+    }
+    let once = match once::new_key() {
+        Ok(once) => once,
+        Err(e) => return pages::failure(&e),
+    };
+    let form = InvoiceForm { once, lines: vec![Line::default(); BLANK_LINES], ..Default::default() };
+    form_page(&console, &signed, StatusCode::OK, &form, None, Vec::new()).await
+}
+
+/// A line added or removed: the same form again, one row more or fewer, nothing saved.
+fn rearranged(form: &mut InvoiceForm, asked: &Asked) -> bool {
+    match asked {
+        Asked::Save => return false,
+        Asked::AddLine => form.lines.push(Line::default()),
+        Asked::RemoveLine(i) if *i < form.lines.len() => {
+            form.lines.remove(*i);
+        }
+        Asked::RemoveLine(_) => {}
+    }
+    true
+}
+
+pub async fn create(State(console): State<Console>, request: Protected<Vec<(String, String)>>) -> Response {
+    let signed = &request.signed;
+    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
+        return refused;
+    }
+    let (mut form, asked) = read(&request.form);
+    if rearranged(&mut form, &asked) {
+        return form_page(&console, signed, StatusCode::OK, &form, None, Vec::new()).await;
+    }
+    let tenant = signed.session.tenant();
+    let claim = match once::before(&console, &tenant, Frame::of(&signed.session), "/console/invoices", &form.once).await
+    {
+        Ok(Before::Fresh(claim)) => claim,
+        Ok(Before::Made(made)) => return made,
+        Err(refused) => return refused,
+    };
+    let invoice = InvoiceRequest {
+        client_id: given(&form.client),
+        currency: given(&form.currency),
+        due_date: given(&form.due_date),
+        line_items: Some(line_items(&form)),
+        memo: given(&form.memo),
+        send_immediately: false,
+    };
+    let page_of = |d: &InvoiceDetail| format!("/console/invoices/{}", d.invoice.id);
+    let body = |d: &InvoiceDetail| page_of(d).into_bytes();
+    let answer = IdempotentResponse { claim: &claim, status: 303, body: &body };
+    match console.services.create_invoice(&tenant, invoice, Some(answer)).await {
+        Ok(made) => Redirect::to(&page_of(&made)).into_response(),
+        Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
+        Err(ServiceError::Invalid(refusal)) => {
+            form_page(&console, signed, StatusCode::BAD_REQUEST, &form, None, messages(refusal)).await
+        }
+        Err(e) => pages::failure(&e),
+    }
+}
+
+pub async fn edit(State(console): State<Console>, signed: Signed, Path(id): Path<String>) -> Response {
+    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
+        return refused;
+    }
+    let frame = Frame::of(&signed.session);
+    let found = if IdKind::Invoice.is_id(&id) {
+        console.services.store.get_invoice(&signed.session.tenant(), &id).await
+    } else {
+        Ok(None)
+    };
+    let detail = match found {
+        Ok(Some(detail)) => detail,
+        Ok(None) => return pages::not_found(frame),
+        Err(e) => return pages::failure(&e.into()),
+    };
+    if detail.invoice.status != InvoiceStatus::Draft {
+        let text = "Only a draft can be edited: this invoice was sent already.";
+        return render(StatusCode::CONFLICT, "message.html", context! { frame, title => "Not a draft", text });
+    }
+    let view = InvoiceView::from_detail(&detail, &console.services.config.public_url);
+    let mut lines: Vec<Line> = view
+        .line_items
+        .iter()
+        .map(|l| Line {
+            description: l.description.clone(),
+            quantity: l.quantity.to_string(),
+            unit_price: l.unit_price.clone(),
+            tax_rate: l.tax_rate.to_string(),
+        })
+        .collect();
+    lines.push(Line::default());
+    let form = InvoiceForm {
+        once: String::new(),
+        client: view.client_id,
+        currency: view.currency,
+        due_date: view.due_date,
+        memo: view.memo.unwrap_or_default(),
+        lines,
+    };
+    form_page(&console, &signed, StatusCode::OK, &form, Some(&id), Vec::new()).await
+}
+
+pub async fn update(
+    State(console): State<Console>,
+    Path(id): Path<String>,
+    request: Protected<Vec<(String, String)>>,
+) -> Response {
+    let signed = &request.signed;
+    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
+        return refused;
+    }
+    let (mut form, asked) = read(&request.form);
+    if rearranged(&mut form, &asked) {
+        return form_page(&console, signed, StatusCode::OK, &form, Some(&id), Vec::new()).await;
+    }
+    // Saving the same changes twice leaves the draft as once: no key needed.
+    let changes = InvoiceUpdate {
+        client_id: given(&form.client),
+        currency: given(&form.currency),
+        due_date: given(&form.due_date),
+        line_items: Some(line_items(&form)),
+        memo: Some(given(&form.memo)),
+    };
+    match console.services.update_invoice(&signed.session.tenant(), &id, changes).await {
+        Ok(_) => Redirect::to(&format!("/console/invoices/{id}")).into_response(),
+        Err(ServiceError::NotFound(_)) => pages::not_found(Frame::of(&signed.session)),
+        Err(ServiceError::Invalid(refusal)) => {
+            form_page(&console, signed, StatusCode::BAD_REQUEST, &form, Some(&id), messages(refusal)).await
+        }
+        Err(e) => pages::failure(&e),
+    }
+}
