@@ -21,6 +21,7 @@ mod once;
 mod pages;
 mod payouts;
 mod records;
+mod settings;
 mod sign_in;
 mod state;
 mod timeline;
@@ -64,6 +65,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/users", get(users::list).post(users::invite))
         .route("/console/users/{id}/disable", post(users::disable))
         .route("/console/audit", get(audit::page))
+        .route("/console/settings", get(settings::page).post(settings::save))
         .route("/console/disbursements", get(disbursements::list).post(new_disbursement::create))
         .route("/console/disbursements/new", get(new_disbursement::form))
         .route("/console/disbursements/{id}/submit", post(new_disbursement::submit))

@@ -32,6 +32,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("payout_new.html", include_str!("../templates/payout_new.html")),
     ("disbursement_new.html", include_str!("../templates/disbursement_new.html")),
     ("invoice_form.html", include_str!("../templates/invoice_form.html")),
+    ("settings.html", include_str!("../templates/settings.html")),
     ("disbursements.html", include_str!("../templates/disbursements.html")),
     ("disbursement.html", include_str!("../templates/disbursement.html")),
 ];

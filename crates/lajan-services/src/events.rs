@@ -6,7 +6,6 @@ use crate::views::invoices::{InvoiceView, PaymentLinkView};
 use crate::views::payouts::PayoutView;
 use crate::views::settings::SettingsView;
 use crate::views::webhooks::WebhookEndpointView;
-use lajan_domain::Timestamp;
 use lajan_domain::client::Client;
 use lajan_domain::disbursement::Disbursement;
 use lajan_domain::invoice::InvoiceDetail;
@@ -14,6 +13,7 @@ use lajan_domain::payment::PaymentLink;
 use lajan_domain::payout::PayoutDetail;
 use lajan_domain::settings::Settings;
 use lajan_domain::webhook::WebhookEndpoint;
+use lajan_domain::{Actor, Timestamp};
 use lajan_store::NewEvent;
 use serde::Serialize;
 
@@ -46,9 +46,10 @@ pub fn disbursement_event(d: &Disbursement) -> NewEvent {
     event("disbursement.created", &DisbursementView::from(d))
 }
 
-/// A settings change: the settings after it, the key that made it (`updatedByKey`) and the
-/// previous value of each field it changed (`previous`), as Stripe's `previous_attributes`.
-pub fn settings_event(key_id: &str, before: &Settings, after: &Settings) -> NewEvent {
+/// A settings change: the settings after it, the key that made it (`updatedByKey`; null for a
+/// console user's change, whom the event's `actor` names) and the previous value of each field
+/// it changed (`previous`), as Stripe's `previous_attributes`.
+pub fn settings_event(by: &Actor, before: &Settings, after: &Settings) -> NewEvent {
     let view = |s: &Settings| match serde_json::to_value(SettingsView::from(s)) {
         Ok(serde_json::Value::Object(fields)) => fields,
         _ => serde_json::Map::new(),
@@ -56,7 +57,11 @@ pub fn settings_event(key_id: &str, before: &Settings, after: &Settings) -> NewE
     let (before, mut object) = (view(before), view(after));
     let previous: serde_json::Map<String, serde_json::Value> =
         before.into_iter().filter(|(field, value)| object.get(field) != Some(value)).collect();
-    object.insert("updatedByKey".into(), key_id.into());
+    let key = match by {
+        Actor::ApiKey(id) => serde_json::Value::from(id.as_str()),
+        _ => serde_json::Value::Null,
+    };
+    object.insert("updatedByKey".into(), key);
     object.insert("previous".into(), previous.into());
     NewEvent { event_type: "settings.updated", object: object.into() }
 }

@@ -11,13 +11,12 @@ const APPROVAL_POLICY_NEEDS_APPROVER: &str = "Changing payoutApprovalRequired or
 
 impl Services {
     /// Applies the fields given over the current settings (every bad field refused at once) and
-    /// stores the result with a `settings.updated` event naming `key_id` and the previous values,
-    /// in one unit of work. A change of the approval policy by a key that may not approve payouts
-    /// is 403 and changes nothing.
+    /// stores the result with a `settings.updated` event (naming the key, for a key's change)
+    /// and the previous values, in one unit of work. A change of the approval policy by a caller
+    /// that may not approve payouts is 403 and changes nothing.
     pub async fn update_settings(
         &self,
         tenant: &Tenant,
-        key_id: &str,
         may_set_approval_policy: bool,
         input: SettingsInput,
     ) -> ServiceResult<Settings> {
@@ -26,7 +25,7 @@ impl Services {
             if !may_set_approval_policy && current.changes_approval_policy(&next) {
                 return Err(Invalid::new("forbidden", APPROVAL_POLICY_NEEDS_APPROVER));
             }
-            let event = (next != *current).then(|| settings_event(key_id, current, &next));
+            let event = (next != *current).then(|| settings_event(&tenant.actor, current, &next));
             Ok((next, event))
         };
         match self.store.update_settings(tenant, &change, Timestamp::now()).await {

@@ -473,6 +473,7 @@ fn console_pages(invoice: &str, payout: &str, disbursement: &str) -> Vec<(&'stat
         ("keys", "/console/keys".to_owned()),
         ("users", "/console/users".to_owned()),
         ("audit", "/console/audit".to_owned()),
+        ("settings", "/console/settings".to_owned()),
     ]
 }
 

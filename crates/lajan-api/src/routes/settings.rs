@@ -64,6 +64,6 @@ pub async fn update(
         timezone: body.timezone,
     };
     let may_set_approval_policy = Scope::any_grants(&auth.0.scopes, &Scope::ApprovePayouts);
-    let next = state.services.update_settings(auth.tenant(), &auth.0.key_id, may_set_approval_policy, input).await?;
+    let next = state.services.update_settings(auth.tenant(), may_set_approval_policy, input).await?;
     Ok(Json(SettingsView::from(&next)))
 }

@@ -185,3 +185,58 @@ fn audit_rows(page: &str) -> Vec<[String; 3]> {
     };
     table.split("<tr>").skip(2).map(|row| [cell(row, 1), cell(row, 2), cell(row, 3)]).collect()
 }
+
+api_test!(an_admin_changes_the_settings_with_each_bad_field_named, |app| {
+    let admin = user(app, None, "admin@example.ht", Role::Admin).await;
+    let browser = Browser::signed_in(app, "admin@example.ht").await;
+    let page = browser.get("/console/settings").await.text().await.unwrap();
+    assert!(page.contains("name=\"payout_approval_required\" checked"), "today's settings: {page}");
+    let csrf = browser.csrf().await;
+    let bad = [
+        ("csrf", csrf.as_str()),
+        ("default_currency", "HTG"),
+        ("default_tax_rate", "10"),
+        ("timezone", "Mars/Olympus"),
+    ];
+    let r = browser.post("/console/settings", &bad).await;
+    assert_eq!(r.status(), 400);
+    assert!(r.text().await.unwrap().contains("unknown timezone"));
+    let before: serde_json::Value = app.get("/v1/settings").await.json().await.unwrap();
+    assert_eq!(before["timezone"], "UTC", "nothing changed: {before}");
+
+    let good = [
+        ("csrf", csrf.as_str()),
+        ("default_currency", "USD"),
+        ("default_tax_rate", "10"),
+        ("timezone", "America/Port-au-Prince"),
+        ("require_distinct_approver", "on"),
+    ];
+    let r = browser.post("/console/settings", &good).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, "/console/settings?saved=1".to_owned()));
+    let after: serde_json::Value = app.get("/v1/settings").await.json().await.unwrap();
+    assert_eq!(
+        (&after["defaultCurrency"], &after["payoutApprovalRequired"], &after["requireDistinctApprover"]),
+        (&serde_json::json!("USD"), &serde_json::json!(false), &serde_json::json!(true)),
+        "unticked is off: {after}"
+    );
+    let events: serde_json::Value = app.get("/v1/events?type=settings.updated").await.json().await.unwrap();
+    let event = &events["data"][0];
+    assert_eq!(event["actor"], serde_json::json!({ "type": "user", "id": admin.id }));
+    assert_eq!(event["data"]["object"]["updatedByKey"], serde_json::Value::Null, "no key made it");
+    assert!(browser.get("/console/settings?saved=1").await.text().await.unwrap().contains("Saved."));
+
+    for role in [Role::Maker, Role::Approver] {
+        let email = format!("{role}@example.ht");
+        user(app, None, &email, role).await;
+        let other = Browser::signed_in(app, &email).await;
+        assert_eq!(other.get("/console/settings").await.status(), 403, "{role}");
+        let csrf = other.csrf().await;
+        let fields =
+            [("csrf", csrf.as_str()), ("default_currency", "HTG"), ("default_tax_rate", "0"), ("timezone", "UTC")];
+        assert_eq!(other.post("/console/settings", &fields).await.status(), 403, "{role}");
+    }
+    let forged = [("csrf", "forged"), ("default_currency", "HTG"), ("default_tax_rate", "0"), ("timezone", "UTC")];
+    assert_eq!(browser.post("/console/settings", &forged).await.status(), 403);
+    let still: serde_json::Value = app.get("/v1/settings").await.json().await.unwrap();
+    assert_eq!(still["defaultCurrency"], "USD");
+});

@@ -1,0 +1,88 @@
+//! The settings page (admins): the environment's settings as the API has them (default currency
+//! and tax rate, the approval policy, the timezone), changed through the API's service method as
+//! the user, with each refused field's message.
+
+use crate::guard::{Protected, Signed};
+use crate::pages::{self, Frame, render};
+use crate::state::Console;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use lajan_domain::money::Currency;
+use lajan_domain::settings::SettingsInput;
+use lajan_domain::user::Duty;
+use lajan_services::ServiceError;
+use lajan_services::views::settings::SettingsView;
+use minijinja::{Value, context};
+use serde::{Deserialize, Serialize};
+
+/// The form as posted; the two policy boxes are absent when unticked.
+#[derive(Deserialize, Serialize)]
+pub struct SettingsForm {
+    #[serde(default)]
+    default_currency: String,
+    #[serde(default)]
+    default_tax_rate: String,
+    #[serde(default)]
+    payout_approval_required: Option<String>,
+    #[serde(default)]
+    require_distinct_approver: Option<String>,
+    #[serde(default)]
+    timezone: String,
+}
+
+#[derive(Deserialize)]
+pub struct Shown {
+    #[serde(default)]
+    saved: Option<String>,
+}
+
+fn settings_page(signed: &Signed, status: StatusCode, form: Value, errors: Vec<String>, saved: bool) -> Response {
+    let currencies: Vec<&str> = Currency::ALL.iter().map(|c| c.code()).collect();
+    let frame = Frame::of(&signed.session);
+    render(status, "settings.html", context! { frame, form, currencies, errors, saved })
+}
+
+pub async fn page(State(console): State<Console>, signed: Signed, Query(shown): Query<Shown>) -> Response {
+    if let Some(refused) = signed.refused_unless(Duty::Administer) {
+        return refused;
+    }
+    let settings = match console.services.store.get_settings(&signed.session.tenant()).await {
+        Ok(settings) => SettingsView::from(&settings),
+        Err(e) => return pages::failure(&e.into()),
+    };
+    let form = context! {
+        default_currency => settings.default_currency,
+        default_tax_rate => settings.default_tax_rate.to_string(),
+        payout_approval_required => settings.payout_approval_required.then_some("on"),
+        require_distinct_approver => settings.require_distinct_approver.then_some("on"),
+        timezone => settings.timezone,
+    };
+    settings_page(&signed, StatusCode::OK, form, Vec::new(), shown.saved.is_some())
+}
+
+pub async fn save(State(console): State<Console>, request: Protected<SettingsForm>) -> Response {
+    let (signed, form) = (&request.signed, &request.form);
+    if let Some(refused) = signed.refused_unless(Duty::Administer) {
+        return refused;
+    }
+    let input = SettingsInput {
+        default_currency: Some(form.default_currency.trim().to_owned()),
+        default_tax_rate: Some(form.default_tax_rate.trim().to_owned()),
+        payout_approval_required: Some(form.payout_approval_required.is_some()),
+        require_distinct_approver: Some(form.require_distinct_approver.is_some()),
+        timezone: Some(form.timezone.trim().to_owned()),
+    };
+    let may_set_approval_policy = signed.session.user.role.may(Duty::Approve);
+    match console.services.update_settings(&signed.session.tenant(), may_set_approval_policy, input).await {
+        Ok(_) => Redirect::to("/console/settings?saved=1").into_response(),
+        Err(ServiceError::Invalid(refusal)) => {
+            let mut errors = pages::field_messages(&refusal);
+            if errors.is_empty() {
+                errors.push(refusal.message);
+            }
+            settings_page(signed, StatusCode::BAD_REQUEST, Value::from_serialize(form), errors, false)
+        }
+        Err(e) => pages::failure(&e),
+    }
+}
