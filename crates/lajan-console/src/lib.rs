@@ -26,6 +26,7 @@ mod sign_in;
 mod state;
 mod timeline;
 mod users;
+mod webhooks;
 
 use axum::Router;
 use axum::http::{HeaderValue, header};
@@ -66,6 +67,12 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/users/{id}/disable", post(users::disable))
         .route("/console/audit", get(audit::page))
         .route("/console/settings", get(settings::page).post(settings::save))
+        .route("/console/webhooks", get(webhooks::list).post(webhooks::create))
+        .route("/console/webhooks/{id}", get(webhooks::detail).post(webhooks::update))
+        .route("/console/webhooks/{id}/test", post(webhooks::test))
+        .route("/console/webhooks/{id}/rotate-secret", post(webhooks::rotate))
+        .route("/console/webhooks/{id}/deliveries/{delivery}", get(webhooks::delivery))
+        .route("/console/webhooks/{id}/deliveries/{delivery}/retry", post(webhooks::retry))
         .route("/console/disbursements", get(disbursements::list).post(new_disbursement::create))
         .route("/console/disbursements/new", get(new_disbursement::form))
         .route("/console/disbursements/{id}/submit", post(new_disbursement::submit))

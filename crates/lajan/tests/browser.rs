@@ -474,6 +474,7 @@ fn console_pages(invoice: &str, payout: &str, disbursement: &str) -> Vec<(&'stat
         ("users", "/console/users".to_owned()),
         ("audit", "/console/audit".to_owned()),
         ("settings", "/console/settings".to_owned()),
+        ("webhooks", "/console/webhooks".to_owned()),
     ]
 }
 

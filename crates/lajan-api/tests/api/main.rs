@@ -12,6 +12,7 @@ mod console_forms;
 mod console_invoices;
 mod console_keys;
 mod console_pages;
+mod console_webhooks;
 mod disbursement_rules;
 mod disbursements;
 mod errors;
