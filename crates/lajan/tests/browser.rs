@@ -2,11 +2,14 @@
 //! sent through the API, headless Chromium at a phone's size driven over WebDriver (chromedriver
 //! and fantoccini), the sandbox "Simulate payment" button, and the invoice paid as the API then
 //! reports it; and the console, signed in as an admin the CLI created, every page at a phone's and a
-//! desktop's width. Screenshots land in `target/browser/` for people to look at.
+//! desktop's width; and the console's two journeys (`browser/journeys.rs`). Screenshots land in
+//! `target/browser/` for people to look at.
 //!
 //! Needs Debian's `chromium` and `chromium-driver`. Without them the test says why and passes,
 //! unless `LAJAN_REQUIRE_BROWSER` is set (CI sets it once it has installed both).
 
+#[path = "browser/journeys.rs"]
+mod journeys;
 mod support;
 
 use std::os::unix::process::CommandExt;
@@ -492,11 +495,7 @@ async fn read_the_console(
     let url = browser.current_url().await?;
     ensure!(url.path() == "/console/sign-in", "without a session /console went to {url}");
     full_page(browser, cdp, shots, "console-sign-in-412", &PHONE_SCREEN).await?;
-    browser.find(Locator::Id("email")).await?.send_keys(email).await?;
-    browser.find(Locator::Id("password")).await?.send_keys(password).await?;
-    browser.find(Locator::Css("button.primary")).await?.click().await?;
-    let wait = || browser.wait().at_most(Duration::from_secs(15)).every(Duration::from_millis(100));
-    wait().for_element(Locator::Css(".sandbox-banner")).await.context("no sandbox banner after signing in")?;
+    sign_in(browser, base, email, password).await?;
     let background = browser.execute("return getComputedStyle(document.body).backgroundColor;", vec![]).await?;
     ensure!(background == json!("rgb(245, 247, 250)"), "the console's stylesheet was not applied: {background}");
     for (screen, width) in [(&PHONE_SCREEN, 412), (&DESKTOP, 1280)] {
@@ -509,9 +508,44 @@ async fn read_the_console(
             full_page(browser, cdp, shots, &format!("console-{name}-{width}"), screen).await?;
         }
     }
-    browser.find(Locator::Css("form[action='/console/sign-out'] button")).await?.click().await?;
-    wait().for_element(Locator::Id("password")).await.context("signing out did not lead back to the form")?;
+    sign_out(browser).await
+}
+
+/// Waits up to 15 s, polling every 100 ms.
+fn waiting(browser: &Client) -> fantoccini::wait::Wait<'_> {
+    browser.wait().at_most(Duration::from_secs(15)).every(Duration::from_millis(100))
+}
+
+/// Signs in through the console's form and waits for the sandbox banner.
+async fn sign_in(browser: &Client, base: &str, email: &str, password: &str) -> anyhow::Result<()> {
+    browser.goto(&format!("{base}/console/sign-in")).await?;
+    browser.find(Locator::Id("email")).await?.send_keys(email).await?;
+    browser.find(Locator::Id("password")).await?.send_keys(password).await?;
+    browser.find(Locator::Css("button.primary")).await?.click().await?;
+    waiting(browser)
+        .for_element(Locator::Css(".sandbox-banner"))
+        .await
+        .context("no sandbox banner after signing in")?;
     Ok(())
+}
+
+async fn sign_out(browser: &Client) -> anyhow::Result<()> {
+    browser.find(Locator::Css("form[action='/console/sign-out'] button")).await?.click().await?;
+    waiting(browser).for_element(Locator::Id("password")).await.context("signing out did not lead back to the form")?;
+    Ok(())
+}
+
+/// A console user made with `lajan users create` on `serve`'s database; returns the password
+/// it printed.
+fn cli_user(dir: &Path, email: &str, role: &str, name: &str) -> String {
+    let created = Command::new(env!("CARGO_BIN_EXE_lajan"))
+        .args(["users", "create", "--email", email, "--role", role, "--name", name])
+        .env("LAJAN_DATABASE_URL", format!("sqlite://{}", dir.join("serve.db").display()))
+        .env_remove("LAJAN_CONFIG")
+        .output()
+        .expect("run lajan users create");
+    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
+    String::from_utf8(created.stdout).unwrap().trim().to_owned()
 }
 
 #[tokio::test]
@@ -526,14 +560,7 @@ async fn an_admin_created_with_the_cli_signs_in_and_reads_every_console_page() {
     let key = serve.sandbox_key();
     let base = serve.base.clone();
 
-    let created = Command::new(env!("CARGO_BIN_EXE_lajan"))
-        .args(["users", "create", "--email", "amara@example.ht", "--role", "admin", "--name", "Amara Joseph"])
-        .env("LAJAN_DATABASE_URL", format!("sqlite://{}", dir.path().join("serve.db").display()))
-        .env_remove("LAJAN_CONFIG")
-        .output()
-        .expect("run lajan users create");
-    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
-    let password = String::from_utf8(created.stdout).unwrap().trim().to_owned();
+    let password = cli_user(dir.path(), "amara@example.ht", "admin", "Amara Joseph");
 
     let post = async |path: &str, body: Value| {
         api(&http, &key, reqwest::Method::POST, &format!("{base}{path}"), Some(body)).await

@@ -1,0 +1,154 @@
+//! The console's two month's-work journeys in a real browser, on `lajan serve` with its workers:
+//! a maker uploads a spreadsheet with a bad row, fixes it and submits; an approver approves; the
+//! batch pays out while its page follows it; the report downloads. And an invoice from the form
+//! to paid: drafted, sent, paid on its payment page in the sandbox.
+
+use super::*;
+
+const WALLET: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
+
+/// Waits up to `secs` seconds for `css`, polling every 200 ms.
+async fn appears(browser: &Client, css: &str, secs: u64) -> anyhow::Result<fantoccini::elements::Element> {
+    let wait = browser.wait().at_most(Duration::from_secs(secs)).every(Duration::from_millis(200));
+    wait.for_element(Locator::Css(css)).await.with_context(|| format!("{css} never appeared"))
+}
+
+async fn field(browser: &Client, id: &str, text: &str) -> anyhow::Result<()> {
+    browser.find(Locator::Id(id)).await.with_context(|| format!("no #{id}"))?.send_keys(text).await?;
+    Ok(())
+}
+
+/// What the page's `a[download]` link serves to this browser's session. (The page cannot fetch
+/// it itself: the console's content policy allows no script connections.)
+async fn download(browser: &Client, http: &reqwest::Client) -> anyhow::Result<String> {
+    let link = browser.find(Locator::Css("a[download]")).await.context("no download link")?;
+    let href = link.prop("href").await?.context("the link has no href")?;
+    let session = browser.get_named_cookie("lajan_session").await.context("no session cookie")?;
+    let response = http.get(&href).header("cookie", format!("lajan_session={}", session.value())).send().await?;
+    ensure!(response.status() == 200, "the download answered {}", response.status());
+    let kind = response.headers().get("content-disposition").and_then(|v| v.to_str().ok()).unwrap_or_default();
+    ensure!(kind.starts_with("attachment"), "not a download: {kind:?}");
+    Ok(response.text().await?)
+}
+
+async fn disbursement_journey(
+    (browser, cdp, http): (&Client, &Cdp, &reqwest::Client),
+    base: &str,
+    (maker, approver): ((&str, &str), (&str, &str)),
+    files: &Path,
+    shots: &Path,
+) -> anyhow::Result<()> {
+    let bad = files.join("june-bad.csv");
+    let good = files.join("june.csv");
+    std::fs::write(&bad, format!("walletAccountId,assetAmount,externalId\n{WALLET},15,june-1\nGNOPE,15,june-2\n"))?;
+    std::fs::write(&good, format!("walletAccountId,assetAmount,externalId\n{WALLET},15,june-1\n{WALLET},20,june-2\n"))?;
+
+    sign_in(browser, base, maker.0, maker.1).await?;
+    browser.goto(&format!("{base}/console/disbursements/new")).await?;
+    field(browser, "batch-name", "June stipends").await?;
+    field(browser, "batch-file", &bad.display().to_string()).await?;
+    browser.find(Locator::Css("form[enctype='multipart/form-data'] button.primary")).await?.click().await?;
+    let refused = appears(browser, "section[role='alert'] table", 15).await?;
+    let refused = refused.text().await?;
+    ensure!(refused.contains("walletAccountId") && refused.contains('2'), "the bad row is shown: {refused}");
+    full_page(browser, cdp, shots, "journey-csv-bad-row-412", &PHONE_SCREEN).await?;
+    // The name was kept; the corrected file goes up.
+    field(browser, "batch-file", &good.display().to_string()).await?;
+    browser.find(Locator::Css("form[enctype='multipart/form-data'] button.primary")).await?.click().await?;
+    let submit = appears(browser, "form[action$='/submit'] button", 15).await?;
+    let batch_page = browser.current_url().await?;
+    ensure!(batch_page.path().starts_with("/console/disbursements/dsb_"), "after the upload: {batch_page}");
+    submit.click().await?;
+    appears(browser, "h1 .s-pending_approval", 15).await?;
+    sign_out(browser).await?;
+
+    sign_in(browser, base, approver.0, approver.1).await?;
+    browser.goto(&format!("{base}/console/approvals")).await?;
+    let id = batch_page.path().rsplit('/').next().unwrap_or_default().to_owned();
+    full_page(browser, cdp, shots, "journey-approvals-412", &PHONE_SCREEN).await?;
+    let approve = format!("form[action='/console/disbursements/{id}/approve'] button");
+    browser.find(Locator::Css(&approve)).await.context("no Approve for the batch on the approvals page")?;
+    // Decided from the batch's own page, which the approval returns to.
+    browser.goto(batch_page.as_str()).await?;
+    browser.find(Locator::Css(&approve)).await.context("no Approve on the batch's page")?.click().await?;
+    // The page refreshes itself every 5 seconds while the payouts go out.
+    appears(browser, "h1 .s-completed", 60).await.context("the batch never completed")?;
+    full_page(browser, cdp, shots, "journey-batch-completed-412", &PHONE_SCREEN).await?;
+    let report = download(browser, http).await?;
+    ensure!(report.lines().count() == 3, "the report has a header and two items: {report}");
+    ensure!(report.contains("june-1") && report.contains("sent"), "{report}");
+    sign_out(browser).await
+}
+
+async fn invoice_journey(
+    browser: &Client,
+    cdp: &Cdp,
+    base: &str,
+    maker: (&str, &str),
+    shots: &Path,
+) -> anyhow::Result<()> {
+    sign_in(browser, base, maker.0, maker.1).await?;
+    browser.goto(&format!("{base}/console/invoices/new")).await?;
+    browser.find(Locator::Id("invoice-client")).await?.select_by_label("Marie Joseph").await?;
+    // A date input is typed in the browser's locale; its value is always ISO.
+    browser.execute("document.getElementById('invoice-due').value = '2030-01-31';", vec![]).await?;
+    let rows = browser.find_all(Locator::Css("table.lines tbody tr")).await?;
+    let first = rows.first().context("no line rows")?;
+    for (name, text) in [("description", "Loan fee"), ("quantity", "3"), ("unit_price", "19.99")] {
+        first.find(Locator::Css(&format!("input[name='{name}']"))).await?.send_keys(text).await?;
+    }
+    browser.find(Locator::Css("button[name='add_line']")).await?.click().await?;
+    appears(browser, "table.lines tbody tr:nth-child(4)", 15).await.context("Add a line gave no fourth row")?;
+    browser.find(Locator::Css("form.invoice-form > button.primary")).await?.click().await?;
+    let sent_button = appears(browser, "form[action$='/send'] button", 15).await?;
+    let total = browser.find(Locator::Css("dl.facts")).await?.text().await?;
+    ensure!(total.contains("59.97 HTG"), "the draft's total: {total}");
+    sent_button.click().await?;
+    appears(browser, "h1 .s-sent", 15).await?;
+    let link = browser.find(Locator::Id("payment-link")).await?.attr("href").await?.context("no link")?;
+    full_page(browser, cdp, shots, "journey-invoice-sent-1280", &DESKTOP).await?;
+    browser.goto(&link).await?;
+    browser.find(Locator::Id("simulate")).await.context("no Simulate payment")?.click().await?;
+    appears(browser, "#status.paid", 15).await?;
+    let invoice_page = format!("{base}/console/invoices/{}", total_invoice_id(browser, base).await?);
+    browser.goto(&invoice_page).await?;
+    appears(browser, "h1 .s-paid", 15).await.context("the console never showed the invoice paid")?;
+    full_page(browser, cdp, shots, "journey-invoice-paid-412", &PHONE_SCREEN).await?;
+    sign_out(browser).await
+}
+
+/// The id of the newest invoice, from the console's list.
+async fn total_invoice_id(browser: &Client, base: &str) -> anyhow::Result<String> {
+    browser.goto(&format!("{base}/console/invoices")).await?;
+    let link = browser.find(Locator::Css("a[href^='/console/invoices/inv_']")).await?;
+    let href = link.attr("href").await?.context("no href")?;
+    Ok(href.rsplit('/').next().unwrap_or_default().to_owned())
+}
+
+#[tokio::test]
+async fn a_maker_and_an_approver_do_the_months_work_in_the_browser() {
+    let Some((chromium, chromedriver)) = browser_or_skip() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let profile = tempfile::tempdir().unwrap();
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/browser");
+    let http = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(30)).build().unwrap();
+    let mut serve = Serve::start(dir.path(), free_port(), &[]);
+    let key = serve.sandbox_key();
+    let base = serve.base.clone();
+    let maker = cli_user(dir.path(), "jean@example.ht", "maker", "Jean Maker");
+    let approver = cli_user(dir.path(), "rose@example.ht", "approver", "Rose Approver");
+    let body = json!({ "firstName": "Marie", "lastName": "Joseph", "email": "marie@example.com" });
+    api(&http, &key, reqwest::Method::POST, &format!("{base}/v1/clients"), Some(body)).await;
+
+    let places = Places { dir: dir.path(), profile: profile.path(), shots: &shots };
+    let people = (("jean@example.ht", maker.as_str()), ("rose@example.ht", approver.as_str()));
+    in_browser((chromium, chromedriver), &http, &places, "journeys", async |browser, cdp| {
+        disbursement_journey((browser, cdp, &http), &base, people, dir.path(), &shots).await?;
+        invoice_journey(browser, cdp, &base, people.0, &shots).await
+    })
+    .await;
+    serve.terminate();
+    if let Err(e) = bail_if_leftover_chromium(profile.path()) {
+        panic!("{e:?}");
+    }
+}
