@@ -40,6 +40,6 @@ pub async fn page(State(console): State<Console>, signed: Signed) -> Response {
         .iter()
         .map(|s| context! { email => s.email, outcome => s.outcome.as_str(), at => s.at.to_string() })
         .collect();
-    let frame = Frame::of(&signed.session);
+    let frame = Frame::of(&signed);
     render(StatusCode::OK, "audit.html", context! { frame, changes, sign_ins, shown => SHOWN })
 }

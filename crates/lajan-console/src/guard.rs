@@ -2,6 +2,7 @@
 //! sign-in form), and for every change the session's CSRF value and a same-origin `Origin` or
 //! `Referer` (anything else is 403 and changes nothing).
 
+use crate::i18n::{Lang, text};
 use crate::pages;
 use crate::state::Console;
 use axum::body::Bytes;
@@ -81,6 +82,8 @@ pub fn same_secret(a: &str, b: &str) -> bool {
 pub struct Signed {
     pub session: ConsoleSession,
     pub token: String,
+    /// The language the pages answer in.
+    pub lang: Lang,
 }
 
 impl Signed {
@@ -88,12 +91,13 @@ impl Signed {
     pub fn refused_unless(&self, duty: Duty) -> Option<Response> {
         let role = self.session.user.role;
         (!role.may(duty)).then(|| {
-            let text =
-                format!("Your role ({role}) does not allow this. An admin of your organization can change roles.");
+            let role = text(self.lang, &format!("role-{role}"), &[]);
+            let text = text(self.lang, "role-not-allowed", &[("role", role)]);
+            let title = crate::i18n::text(self.lang, "not-allowed", &[]);
             pages::render(
                 StatusCode::FORBIDDEN,
                 "message.html",
-                minijinja::context! { frame => pages::Frame::of(&self.session), title => "Not allowed", text },
+                minijinja::context! { frame => pages::Frame::of(self), title, text },
             )
         })
     }
@@ -112,7 +116,7 @@ where
             return Err(to_sign_in());
         };
         match console.services.console_session(&token).await {
-            Ok(Some(session)) => Ok(Signed { session, token }),
+            Ok(Some(session)) => Ok(Signed { session, token, lang: asked_language(&parts.headers) }),
             Ok(None) => Err(to_sign_in()),
             Err(e) => Err(pages::failure(&e)),
         }
@@ -206,6 +210,12 @@ where
         }
         Ok(Upload { signed, fields, file })
     }
+}
+
+/// The language a request's browser asks for (`Accept-Language`).
+pub fn asked_language(headers: &HeaderMap) -> Lang {
+    let asked = headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    Lang::from_accept_language(asked)
 }
 
 /// The answer to a change that did not come from this console's own page.

@@ -29,7 +29,7 @@ pub async fn dashboard(State(console): State<Console>, signed: Signed) -> Respon
     render(
         StatusCode::OK,
         "dashboard.html",
-        context! { frame => Frame::of(&signed.session), balances, balances_unavailable,
+        context! { frame => Frame::of(&signed), balances, balances_unavailable,
         payouts_waiting => d.payouts_awaiting_approval, disbursements_waiting => d.disbursements_awaiting_approval,
         paid => d.paid_this_month, month => d.month, events },
     )
@@ -53,5 +53,5 @@ pub async fn switch_environment(State(console): State<Console>, request: Protect
 
 /// A path under `/console` that names no page (without a session, the sign-in form first).
 pub async fn not_found(signed: Signed) -> Response {
-    pages::not_found(Frame::of(&signed.session))
+    pages::not_found(Frame::of(&signed))
 }

@@ -130,7 +130,7 @@ async fn form_page(
     let clients: Vec<_> =
         clients.iter().map(|c| context! { id => c.id, name => format!("{} {}", c.first_name, c.last_name) }).collect();
     let currencies: Vec<&str> = Currency::ALL.iter().map(|c| c.code()).collect();
-    let values = context! { frame => Frame::of(&signed.session), form, clients, currencies, errors,
+    let values = context! { frame => Frame::of(signed), form, clients, currencies, errors,
     action => action_of(editing), editing };
     render(status, "invoice_form.html", values)
 }
@@ -176,8 +176,7 @@ pub async fn create(State(console): State<Console>, request: Protected<Vec<(Stri
         return form_page(&console, signed, StatusCode::OK, &form, None, Vec::new()).await;
     }
     let tenant = signed.session.tenant();
-    let claim = match once::before(&console, &tenant, Frame::of(&signed.session), "/console/invoices", &form.once).await
-    {
+    let claim = match once::before(&console, &tenant, Frame::of(signed), "/console/invoices", &form.once).await {
         Ok(Before::Fresh(claim)) => claim,
         Ok(Before::Made(made)) => return made,
         Err(refused) => return refused,
@@ -207,7 +206,7 @@ pub async fn edit(State(console): State<Console>, signed: Signed, Path(id): Path
     if let Some(refused) = signed.refused_unless(Duty::Prepare) {
         return refused;
     }
-    let frame = Frame::of(&signed.session);
+    let frame = Frame::of(&signed);
     let found = if IdKind::Invoice.is_id(&id) {
         console.services.store.get_invoice(&signed.session.tenant(), &id).await
     } else {
@@ -268,7 +267,7 @@ pub async fn update(
     };
     match console.services.update_invoice(&signed.session.tenant(), &id, changes).await {
         Ok(_) => Redirect::to(&format!("/console/invoices/{id}")).into_response(),
-        Err(ServiceError::NotFound(_)) => pages::not_found(Frame::of(&signed.session)),
+        Err(ServiceError::NotFound(_)) => pages::not_found(Frame::of(signed)),
         Err(ServiceError::Invalid(refusal)) => {
             form_page(&console, signed, StatusCode::BAD_REQUEST, &form, Some(&id), messages(refusal)).await
         }

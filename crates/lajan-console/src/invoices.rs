@@ -16,7 +16,7 @@ use lajan_store::invoices::InvoiceQuery;
 use minijinja::context;
 
 pub async fn list(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
-    let frame = Frame::of(&signed.session);
+    let frame = Frame::of(&signed);
     let store_query = match invoice_query(&query) {
         Ok(store_query) => store_query,
         Err(refused) => return refused.into_response(),
@@ -50,7 +50,7 @@ fn invoice_query(query: &ListQuery) -> Result<InvoiceQuery, BadQuery> {
 }
 
 pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Path<String>) -> Response {
-    let frame = Frame::of(&signed.session);
+    let frame = Frame::of(&signed);
     let tenant = signed.session.tenant();
     let found =
         if IdKind::Invoice.is_id(&id) { console.services.store.get_invoice(&tenant, &id).await } else { Ok(None) };

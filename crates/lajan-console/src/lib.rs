@@ -10,6 +10,7 @@ mod audit;
 mod disbursements;
 mod guard;
 mod home;
+mod i18n;
 mod invoice_actions;
 mod invoice_form;
 mod invoices;

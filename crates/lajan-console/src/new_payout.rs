@@ -56,7 +56,7 @@ async fn form_page(
         .map(|c| context! { id => c.id, name => format!("{} {}", c.first_name, c.last_name) })
         .collect();
     let assets: Vec<&str> = ASSETS.iter().map(|a| a.code).collect();
-    let values = context! { frame => Frame::of(&signed.session), form, clients, assets, errors };
+    let values = context! { frame => Frame::of(signed), form, clients, assets, errors };
     render(status, "payout_new.html", values)
 }
 
@@ -78,7 +78,7 @@ pub async fn create(State(console): State<Console>, request: Protected<PayoutFor
         return refused;
     }
     let tenant = signed.session.tenant();
-    let claim = match once::before(&console, &tenant, Frame::of(&signed.session), PATH, &form.once).await {
+    let claim = match once::before(&console, &tenant, Frame::of(signed), PATH, &form.once).await {
         Ok(Before::Fresh(claim)) => claim,
         Ok(Before::Made(made)) => return made,
         Err(refused) => return refused,

@@ -2,9 +2,10 @@
 //! shares (who, where, the sandbox banner, the CSRF value its forms carry), and the plain pages
 //! for refusals and failures.
 
+use crate::guard::Signed;
+use crate::i18n::Lang;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
-use lajan_domain::console::ConsoleSession;
 use lajan_domain::user::Duty;
 use lajan_services::ServiceError;
 use minijinja::{Environment, Value, context};
@@ -44,6 +45,7 @@ fn templates() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
     ENV.get_or_init(|| {
         let mut env = Environment::new();
+        env.add_function("t", crate::i18n::template_text);
         for (name, source) in TEMPLATES {
             env.add_template(name, source).unwrap_or_else(|e| panic!("console template {name} does not parse: {e}"));
         }
@@ -66,11 +68,14 @@ pub struct Frame {
     /// Whether the user prepares invoices, payouts and disbursements (makers and admins).
     pub maker: bool,
     pub csrf: String,
+    pub lang: Lang,
 }
 
 impl Frame {
-    pub fn of(session: &ConsoleSession) -> Self {
+    pub fn of(signed: &Signed) -> Self {
+        let session = &signed.session;
         Frame {
+            lang: signed.lang,
             email: session.user.email.clone(),
             name: session.user.name.clone(),
             role: session.user.role.as_str(),

@@ -14,7 +14,7 @@ use lajan_store::{ClientQuery, EventQuery};
 use minijinja::context;
 
 pub async fn clients(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
-    let frame = Frame::of(&signed.session);
+    let frame = Frame::of(&signed);
     let parsed = query.search().and_then(|search| Ok(ClientQuery { search, page: query.page()? }));
     let store_query = match parsed {
         Ok(store_query) => store_query,
@@ -33,7 +33,7 @@ pub async fn clients(State(console): State<Console>, signed: Signed, Query(query
 }
 
 pub async fn events(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
-    let frame = Frame::of(&signed.session);
+    let frame = Frame::of(&signed);
     let store_query = match event_query(&query) {
         Ok(store_query) => store_query,
         Err(refused) => return refused.into_response(),

@@ -39,7 +39,7 @@ pub struct Shown {
 
 fn settings_page(signed: &Signed, status: StatusCode, form: Value, errors: Vec<String>, saved: bool) -> Response {
     let currencies: Vec<&str> = Currency::ALL.iter().map(|c| c.code()).collect();
-    let frame = Frame::of(&signed.session);
+    let frame = Frame::of(signed);
     render(status, "settings.html", context! { frame, form, currencies, errors, saved })
 }
 

@@ -2,7 +2,8 @@
 //! a cookie of its own that the form must repeat, and by the same-origin check.
 
 use crate::guard::{
-    NoFields, Protected, SESSION_COOKIE, SIGN_IN_PATH, cookie_value, forbidden, same_origin, same_secret, set_cookie,
+    NoFields, Protected, SESSION_COOKIE, SIGN_IN_PATH, asked_language, cookie_value, forbidden, same_origin,
+    same_secret, set_cookie,
 };
 use crate::pages::{self, render};
 use crate::state::Console;
@@ -38,15 +39,16 @@ pub async fn form(State(console): State<Console>, headers: HeaderMap) -> Respons
     {
         return Redirect::to("/console").into_response();
     }
-    form_page(&console, StatusCode::OK, "", None)
+    form_page(&console, &headers, StatusCode::OK, "", None)
 }
 
-fn form_page(console: &Console, status: StatusCode, email: &str, error: Option<&str>) -> Response {
+fn form_page(console: &Console, headers: &HeaderMap, status: StatusCode, email: &str, error: Option<&str>) -> Response {
     let csrf = match random_token() {
         Ok(csrf) => csrf,
         Err(e) => return pages::failure(&e),
     };
-    let mut response = render(status, "sign_in.html", context! { csrf, email, error });
+    let lang = asked_language(headers);
+    let mut response = render(status, "sign_in.html", context! { csrf, email, error, lang });
     if let Ok(cookie) = HeaderValue::from_str(&set_cookie(console, SIGN_IN_COOKIE, Some(&csrf), SIGN_IN_PATH)) {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }
@@ -79,7 +81,9 @@ pub async fn submit(State(console): State<Console>, headers: HeaderMap, Form(for
             }
             response
         }
-        Err(SignInRefusal::Invalid) => form_page(&console, StatusCode::UNAUTHORIZED, &form.email, Some(INVALID)),
+        Err(SignInRefusal::Invalid) => {
+            form_page(&console, &headers, StatusCode::UNAUTHORIZED, &form.email, Some(INVALID))
+        }
         Err(SignInRefusal::Locked { until }) => {
             let seconds = (until.as_millis() - Timestamp::now().as_millis()).max(1000) / 1000;
             let minutes = (seconds + 59) / 60;
@@ -87,7 +91,7 @@ pub async fn submit(State(console): State<Console>, headers: HeaderMap, Form(for
             let text = format!(
                 "Too many failed sign-ins for this email. Sign-in is locked for {minutes} more {unit}, even with the right password."
             );
-            let mut response = form_page(&console, StatusCode::TOO_MANY_REQUESTS, &form.email, Some(&text));
+            let mut response = form_page(&console, &headers, StatusCode::TOO_MANY_REQUESTS, &form.email, Some(&text));
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds));
             response
         }

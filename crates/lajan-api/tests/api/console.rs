@@ -200,3 +200,23 @@ api_test!(every_change_needs_the_session_csrf_and_a_same_origin_page, |app| {
     assert_eq!(stranger.post("/console/sign-in", &fields).await.status(), 403);
     assert!(stranger.cookie("lajan_session").is_none());
 });
+
+api_test!(the_console_speaks_the_language_the_browser_asks_for, |app| {
+    user(app, None, "lekte@example.ht", Role::Viewer).await;
+    for (languages, lang, heading, dashboard, refusal) in [
+        ("fr-HT,fr;q=0.9", "fr", "Se connecter à Lajan", "Tableau de bord", "Votre rôle (lecteur) ne permet pas cela."),
+        ("ht,fr;q=0.5", "ht", "Konekte nan Lajan", "Tablo de bò", "Wòl ou (lektè) pa pèmèt sa."),
+        ("de-DE", "en", "Sign in to Lajan", "Dashboard", "Your role (viewer) does not allow this."),
+    ] {
+        let browser = Browser::speaking(app, languages);
+        let form = browser.get("/console/sign-in").await.text().await.unwrap();
+        assert!(form.contains(&format!("<html lang=\"{lang}\">")) && form.contains(heading), "{languages}: {form}");
+        let csrf = form.split("name=\"csrf\" value=\"").nth(1).unwrap().split('"').next().unwrap().to_owned();
+        let fields = [("email", "lekte@example.ht"), ("password", PASSWORD), ("csrf", &csrf)];
+        assert_eq!(browser.post("/console/sign-in", &fields).await.status(), 303);
+        let home = browser.get("/console").await.text().await.unwrap();
+        assert!(home.contains(dashboard), "{languages}: {home}");
+        let refused = browser.get("/console/keys").await.text().await.unwrap();
+        assert!(refused.contains(refusal), "{languages}: {refused}");
+    }
+});

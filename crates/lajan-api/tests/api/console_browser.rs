@@ -28,7 +28,18 @@ pub struct Browser {
 
 impl Browser {
     pub fn new(app: &TestApp) -> Browser {
-        let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
+        Browser::speaking(app, "en-US,en;q=0.9")
+    }
+
+    /// A browser whose `Accept-Language` is `languages`.
+    pub fn speaking(app: &TestApp, languages: &str) -> Browser {
+        let mut headers = reqwest::header::HeaderMap::new();
+        headers.insert("accept-language", reqwest::header::HeaderValue::from_str(languages).expect("header"));
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .default_headers(headers)
+            .build()
+            .expect("client");
         let base = app.url("");
         Browser { http, origin: Some(base.clone()), base, cookies: Mutex::default() }
     }

@@ -1,0 +1,32 @@
+# The console in English. Every key here is in fr.ftl and ht.ftl too (a test checks).
+
+console = Lajan console
+sandbox = Sandbox
+live = Live
+sandbox-banner = Test data only: no real money moves here.
+switch-to-live = Switch to live
+switch-to-sandbox = Switch to sandbox
+sign-out = Sign out
+nav-dashboard = Dashboard
+nav-approvals = Approvals
+nav-invoices = Invoices
+nav-payouts = Payouts
+nav-disbursements = Disbursements
+nav-clients = Clients
+nav-events = Events
+nav-keys = API keys
+nav-users = Users
+nav-webhooks = Webhooks
+nav-settings = Settings
+nav-audit = Audit
+role-viewer = viewer
+role-maker = maker
+role-approver = approver
+role-admin = admin
+sign-in = Sign in
+sign-in-heading = Sign in to Lajan
+email = Email
+password = Password
+not-allowed = Not allowed
+role-not-allowed = Your role ({ $role }) does not allow this. An admin of your organization can change roles.
+back-to-console = Back to the console

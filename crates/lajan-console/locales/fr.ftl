@@ -1,0 +1,32 @@
+# La console en français. Chaque clé de en.ftl est ici aussi (un test le vérifie).
+
+console = Console Lajan
+sandbox = Bac à sable
+live = Production
+sandbox-banner = Données de test uniquement : aucun argent réel ne circule ici.
+switch-to-live = Passer en production
+switch-to-sandbox = Passer au bac à sable
+sign-out = Se déconnecter
+nav-dashboard = Tableau de bord
+nav-approvals = Approbations
+nav-invoices = Factures
+nav-payouts = Paiements
+nav-disbursements = Décaissements
+nav-clients = Clients
+nav-events = Événements
+nav-keys = Clés d'API
+nav-users = Utilisateurs
+nav-webhooks = Webhooks
+nav-settings = Paramètres
+nav-audit = Audit
+role-viewer = lecteur
+role-maker = préparateur
+role-approver = approbateur
+role-admin = administrateur
+sign-in = Se connecter
+sign-in-heading = Se connecter à Lajan
+email = Adresse e-mail
+password = Mot de passe
+not-allowed = Non autorisé
+role-not-allowed = Votre rôle ({ $role }) ne permet pas cela. Un administrateur de votre organisation peut changer les rôles.
+back-to-console = Retour à la console

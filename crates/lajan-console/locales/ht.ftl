@@ -1,0 +1,32 @@
+# Konsòl la an kreyòl ayisyen. Chak kle ki nan en.ftl la isit tou (yon tès verifye sa).
+
+console = Konsòl Lajan
+sandbox = Sandbox
+live = Pwodiksyon
+sandbox-banner = Done pou tès sèlman: pa gen vrè lajan k ap deplase isit la.
+switch-to-live = Pase an pwodiksyon
+switch-to-sandbox = Pase nan sandbox
+sign-out = Dekonekte
+nav-dashboard = Tablo de bò
+nav-approvals = Apwobasyon
+nav-invoices = Fakti
+nav-payouts = Peman
+nav-disbursements = Dekesman
+nav-clients = Kliyan
+nav-events = Evènman
+nav-keys = Kle API
+nav-users = Itilizatè
+nav-webhooks = Webhooks
+nav-settings = Paramèt
+nav-audit = Odit
+role-viewer = lektè
+role-maker = preparatè
+role-approver = apwobatè
+role-admin = administratè
+sign-in = Konekte
+sign-in-heading = Konekte nan Lajan
+email = Imèl
+password = Modpas
+not-allowed = Pa otorize
+role-not-allowed = Wòl ou ({ $role }) pa pèmèt sa. Yon administratè nan òganizasyon ou ka chanje wòl yo.
+back-to-console = Retounen nan konsòl la

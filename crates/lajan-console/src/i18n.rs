@@ -1,0 +1,202 @@
+//! The console's languages: English, French and Haitian Creole (kreyòl ayisyen). Every string a
+//! page shows comes from one Fluent catalogue per language (`locales/*.ftl`, compiled in); a
+//! request gets the language its browser asks for first (`Accept-Language`), English otherwise.
+//! Templates write `t("key")` or `t("key", name=value)`.
+
+use fluent_bundle::concurrent::FluentBundle;
+use fluent_bundle::{FluentArgs, FluentResource};
+use minijinja::value::Kwargs;
+use minijinja::{Error, State};
+use serde::Serialize;
+use std::sync::OnceLock;
+use unic_langid::{LanguageIdentifier, langid};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    En,
+    Fr,
+    Ht,
+}
+
+/// Each language's catalogue, in [`Lang::ALL`]'s order.
+const CATALOGUES: [&str; 3] =
+    [include_str!("../locales/en.ftl"), include_str!("../locales/fr.ftl"), include_str!("../locales/ht.ftl")];
+
+impl Lang {
+    pub const ALL: [Lang; 3] = [Lang::En, Lang::Fr, Lang::Ht];
+
+    pub const fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Fr => "fr",
+            Lang::Ht => "ht",
+        }
+    }
+
+    fn index(self) -> usize {
+        match self {
+            Lang::En => 0,
+            Lang::Fr => 1,
+            Lang::Ht => 2,
+        }
+    }
+
+    fn id(self) -> LanguageIdentifier {
+        match self {
+            Lang::En => langid!("en"),
+            Lang::Fr => langid!("fr"),
+            Lang::Ht => langid!("ht"),
+        }
+    }
+
+    pub fn parse(code: &str) -> Option<Lang> {
+        let primary = code.split(['-', '_']).next().unwrap_or_default();
+        Lang::ALL.into_iter().find(|l| l.code().eq_ignore_ascii_case(primary))
+    }
+
+    /// The first language of an `Accept-Language` header (by its weights) the console speaks;
+    /// English when it names none of them.
+    pub fn from_accept_language(header: &str) -> Lang {
+        let mut asked: Vec<(f32, usize, Lang)> = header
+            .split(',')
+            .enumerate()
+            .filter_map(|(order, part)| {
+                let mut pieces = part.trim().split(';');
+                let lang = Lang::parse(pieces.next()?.trim())?;
+                let weight = pieces
+                    .find_map(|p| p.trim().strip_prefix("q="))
+                    .map_or(Some(1.0), |q| q.trim().parse::<f32>().ok())?;
+                (weight > 0.0).then_some((weight, order, lang))
+            })
+            .collect();
+        asked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        asked.first().map_or(Lang::En, |(_, _, lang)| *lang)
+    }
+}
+
+fn bundles() -> &'static [FluentBundle<FluentResource>; 3] {
+    static BUNDLES: OnceLock<[FluentBundle<FluentResource>; 3]> = OnceLock::new();
+    BUNDLES.get_or_init(|| {
+        Lang::ALL.map(|lang| {
+            let source = CATALOGUES[lang.index()].to_owned();
+            let resource = FluentResource::try_new(source)
+                .unwrap_or_else(|(_, errors)| panic!("the {} catalogue does not parse: {errors:?}", lang.code()));
+            let mut bundle = FluentBundle::new_concurrent(vec![lang.id()]);
+            // Placeholders go into HTML that says its own direction: no isolation marks.
+            bundle.set_use_isolating(false);
+            if let Err(errors) = bundle.add_resource(resource) {
+                panic!("the {} catalogue repeats a key: {errors:?}", lang.code());
+            }
+            bundle
+        })
+    })
+}
+
+/// `key`'s text in `lang` with `args`; English when `lang`'s catalogue lacks it (a test keeps
+/// them complete), the key itself when no catalogue has it.
+pub fn text(lang: Lang, key: &str, args: &[(&str, String)]) -> String {
+    let mut fluent_args = FluentArgs::new();
+    for (name, value) in args {
+        fluent_args.set(*name, value.clone());
+    }
+    for lang in [lang, Lang::En] {
+        let bundle = &bundles()[lang.index()];
+        if let Some(pattern) = bundle.get_message(key).and_then(|m| m.value()) {
+            let mut errors = Vec::new();
+            return bundle.format_pattern(pattern, Some(&fluent_args), &mut errors).into_owned();
+        }
+    }
+    key.to_owned()
+}
+
+/// The template function `t(key, name=value, ...)`, in the language the page renders in (its
+/// `lang`, or its frame's).
+pub fn template_text(state: &State, key: &str, kwargs: Kwargs) -> Result<String, Error> {
+    let code = state
+        .lookup("lang")
+        .or_else(|| state.lookup("frame").and_then(|f| f.get_attr("lang").ok()))
+        .map(|v| v.to_string())
+        .unwrap_or_default();
+    let lang = Lang::parse(&code).unwrap_or(Lang::En);
+    let mut args = Vec::new();
+    for name in kwargs.args() {
+        let value: minijinja::Value = kwargs.get(name)?;
+        args.push((name, value.to_string()));
+    }
+    kwargs.assert_all_used()?;
+    Ok(text(lang, key, &args))
+}
+
+/// The keys a catalogue defines.
+#[cfg(test)]
+fn keys(source: &str) -> std::collections::BTreeSet<String> {
+    source
+        .lines()
+        .filter(|l| l.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
+        .filter_map(|l| l.split_once('=').map(|(k, _)| k.trim().to_owned()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_catalogue_has_every_key() {
+        let english = keys(CATALOGUES[0]);
+        assert!(english.len() > 10, "the English catalogue reads as {english:?}");
+        for lang in [Lang::Fr, Lang::Ht] {
+            let theirs = keys(CATALOGUES[lang.index()]);
+            let missing: Vec<_> = english.difference(&theirs).collect();
+            let extra: Vec<_> = theirs.difference(&english).collect();
+            assert!(missing.is_empty(), "{} lacks {missing:?}", lang.code());
+            assert!(extra.is_empty(), "{} has keys English lacks: {extra:?}", lang.code());
+        }
+        // Each parses, and each key has a text in each language.
+        for lang in Lang::ALL {
+            for key in &english {
+                assert_ne!(text(lang, key, &[]), *key, "{key} in {}", lang.code());
+            }
+        }
+    }
+
+    #[test]
+    fn every_key_the_templates_use_is_in_the_catalogue() {
+        let english = keys(CATALOGUES[0]);
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+        let mut used = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let source = std::fs::read_to_string(&path).unwrap();
+            for piece in source.split("t(\"").skip(1) {
+                let (key, after) = piece.split_once('"').unwrap();
+                // `t("role-" ~ frame.role)`: a prefix, which some keys must start with.
+                let prefix = after.trim_start().starts_with('~');
+                used.push((path.file_name().unwrap().to_string_lossy().into_owned(), key.to_owned(), prefix));
+            }
+        }
+        assert!(!used.is_empty());
+        let known = |key: &str, prefix: bool| {
+            if prefix { english.iter().any(|k| k.starts_with(key)) } else { english.contains(key) }
+        };
+        let unknown: Vec<_> = used.iter().filter(|(_, key, prefix)| !known(key, *prefix)).collect();
+        assert!(unknown.is_empty(), "keys in templates but not in locales/en.ftl: {unknown:?}");
+    }
+
+    #[test]
+    fn the_browser_s_first_spoken_language_wins() {
+        assert_eq!(Lang::from_accept_language("fr-FR,fr;q=0.9,en;q=0.8"), Lang::Fr);
+        assert_eq!(Lang::from_accept_language("de-DE, ht;q=0.8, fr;q=0.7"), Lang::Ht);
+        assert_eq!(Lang::from_accept_language("en;q=0.5, fr;q=0.9"), Lang::Fr, "by weight, not order");
+        assert_eq!(Lang::from_accept_language("fr;q=0, ht"), Lang::Ht, "q=0 means not this one");
+        assert_eq!(Lang::from_accept_language("de, *"), Lang::En);
+        assert_eq!(Lang::from_accept_language(""), Lang::En);
+    }
+
+    #[test]
+    fn placeholders_are_filled_without_isolation_marks() {
+        let signed_in_as = text(Lang::Fr, "role-not-allowed", &[("role", "viewer".into())]);
+        assert!(signed_in_as.contains("viewer") && !signed_in_as.contains('\u{2068}'), "{signed_in_as}");
+    }
+}
