@@ -30,3 +30,5 @@ password = Password
 not-allowed = Not allowed
 role-not-allowed = Your role ({ $role }) does not allow this. An admin of your organization can change roles.
 back-to-console = Back to the console
+language = Language
+language-choose = Change

@@ -30,3 +30,5 @@ password = Mot de passe
 not-allowed = Non autorisé
 role-not-allowed = Votre rôle ({ $role }) ne permet pas cela. Un administrateur de votre organisation peut changer les rôles.
 back-to-console = Retour à la console
+language = Langue
+language-choose = Changer

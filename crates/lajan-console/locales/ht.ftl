@@ -30,3 +30,5 @@ password = Modpas
 not-allowed = Pa otorize
 role-not-allowed = Wòl ou ({ $role }) pa pèmèt sa. Yon administratè nan òganizasyon ou ka chanje wòl yo.
 back-to-console = Retounen nan konsòl la
+language = Lang
+language-choose = Chanje

@@ -84,6 +84,8 @@ pub struct Signed {
     pub token: String,
     /// The language the pages answer in.
     pub lang: Lang,
+    /// The page asked for, with its query: where the language switch returns to.
+    pub path: String,
 }
 
 impl Signed {
@@ -116,7 +118,12 @@ where
             return Err(to_sign_in());
         };
         match console.services.console_session(&token).await {
-            Ok(Some(session)) => Ok(Signed { session, token, lang: asked_language(&parts.headers) }),
+            Ok(Some(session)) => {
+                let chosen = session.user.language.as_deref().and_then(Lang::parse);
+                let lang = chosen.unwrap_or_else(|| asked_language(&parts.headers));
+                let path = parts.uri.path_and_query().map_or("/console", |p| p.as_str()).to_owned();
+                Ok(Signed { session, token, lang, path })
+            }
             Ok(None) => Err(to_sign_in()),
             Err(e) => Err(pages::failure(&e)),
         }

@@ -15,6 +15,7 @@ mod invoice_actions;
 mod invoice_form;
 mod invoices;
 mod keys;
+mod language;
 mod lists;
 mod new_disbursement;
 mod new_payout;
@@ -50,6 +51,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/sign-in", get(sign_in::form).post(sign_in::submit))
         .route("/console/sign-out", post(sign_in::sign_out))
         .route("/console/environment", post(home::switch_environment))
+        .route("/console/language", post(language::choose))
         .route("/console/invoices", get(invoices::list).post(invoice_form::create))
         .route("/console/invoices/new", get(invoice_form::new))
         .route("/console/invoices/{id}", get(invoices::detail))

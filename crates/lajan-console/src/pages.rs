@@ -69,6 +69,8 @@ pub struct Frame {
     pub maker: bool,
     pub csrf: String,
     pub lang: Lang,
+    /// The page shown, for the language switch to return to.
+    pub path: String,
 }
 
 impl Frame {
@@ -76,6 +78,7 @@ impl Frame {
         let session = &signed.session;
         Frame {
             lang: signed.lang,
+            path: signed.path.clone(),
             email: session.user.email.clone(),
             name: session.user.name.clone(),
             role: session.user.role.as_str(),

@@ -122,6 +122,7 @@ mod tests {
             role: Role::Viewer,
             created_at: at(0),
             disabled_at: None,
+            language: None,
         };
         let session = |created: i64, seen: i64| ConsoleSession {
             user: user.clone(),

@@ -55,7 +55,12 @@ pub struct User {
     pub created_at: Timestamp,
     /// Set when the user was disabled: they cannot sign in, and their sessions end.
     pub disabled_at: Option<Timestamp>,
+    /// The console's language they chose, one of [`LANGUAGES`]; `None`: their browser's.
+    pub language: Option<String>,
 }
+
+/// The languages the console speaks: English, French, Haitian Creole.
+pub const LANGUAGES: [&str; 3] = ["en", "fr", "ht"];
 
 /// The shortest password a user may have, in characters.
 pub const MIN_PASSWORD_CHARS: usize = 12;

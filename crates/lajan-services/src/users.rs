@@ -11,7 +11,7 @@ use crate::{ServiceError, ServiceResult, Services};
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use lajan_domain::id::IdKind;
-use lajan_domain::user::{Role, User, check_new_password, parse_email, parse_user_name};
+use lajan_domain::user::{LANGUAGES, Role, User, check_new_password, parse_email, parse_user_name};
 use lajan_domain::{Actor, Timestamp};
 use lajan_store::StoreError;
 
@@ -41,6 +41,7 @@ pub fn new_user(
         role,
         created_at: Timestamp::now(),
         disabled_at: None,
+        language: None,
     };
     Ok((user, hash))
 }
@@ -93,6 +94,18 @@ impl Services {
             Err(StoreError::Conflict(_)) => Err(ServiceError::field("email", "is in use already")),
             other => other.map(|()| (user, password)).map_err(Into::into),
         }
+    }
+
+    /// Sets the console language `user_id` chose (`None` or empty: their browser's); one the
+    /// console does not speak is `language: ...`.
+    pub async fn set_console_language(&self, user_id: &str, language: Option<&str>) -> ServiceResult<()> {
+        let language = language.filter(|l| !l.is_empty());
+        if let Some(code) = language
+            && !LANGUAGES.contains(&code)
+        {
+            return Err(ServiceError::field("language", format!("must be one of {}", LANGUAGES.join(", "))));
+        }
+        self.store.set_user_language(user_id, language).await.map_err(ServiceError::not_found_as("user"))
     }
 
     /// Disables a user of `org_id` (their sessions end with it); another organization's user

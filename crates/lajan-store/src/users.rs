@@ -23,6 +23,10 @@ pub trait UserStore: Send + Sync {
     /// `NotFound` for an unknown email.
     async fn disable_user(&self, email: &str, at: Timestamp, by: &Actor) -> StoreResult<User>;
 
+    /// Sets the console language the user chose (`None`: their browser's); `NotFound` for an
+    /// unknown user.
+    async fn set_user_language(&self, user_id: &str, language: Option<&str>) -> StoreResult<()>;
+
     /// The organization's access trail (users and API keys created or disabled), newest first.
     async fn list_access_changes(&self, org_id: &str, limit: u32) -> StoreResult<Vec<AccessChange>>;
 }

@@ -3,7 +3,7 @@
 use crate::users::UserStore;
 use lajan_domain::user::User;
 
-const USER_COLUMNS: &str = "id, org_id, email, name, role, created_at, disabled_at";
+const USER_COLUMNS: &str = "id, org_id, email, name, role, created_at, disabled_at, language";
 
 fn user_from_row(row: &DbRow) -> StoreResult<User> {
     Ok(User {
@@ -14,6 +14,7 @@ fn user_from_row(row: &DbRow) -> StoreResult<User> {
         role: row.try_get::<String, _>("role")?.parse().map_err(corrupt)?,
         created_at: ts(row.try_get("created_at")?),
         disabled_at: row.try_get::<Option<i64>, _>("disabled_at")?.map(ts),
+        language: row.try_get("language")?,
     })
 }
 
@@ -22,8 +23,8 @@ impl UserStore for ThisStore {
     async fn create_user(&self, user: &User, password_hash: &str, by: &Actor) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
         sqlx::query(
-            "INSERT INTO users (id, org_id, email, name, role, password_hash, created_at, disabled_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            "INSERT INTO users (id, org_id, email, name, role, password_hash, created_at, disabled_at, language)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
         .bind(&user.id)
         .bind(&user.org_id)
@@ -33,6 +34,7 @@ impl UserStore for ThisStore {
         .bind(password_hash)
         .bind(user.created_at.as_millis())
         .bind(user.disabled_at.map(|t| t.as_millis()))
+        .bind(&user.language)
         .execute(&mut *tx)
         .await?;
         record_access(&mut tx, &AccessChange::of_user(user, AccessAction::UserCreated, by, user.created_at)).await?;
@@ -69,6 +71,20 @@ impl UserStore for ThisStore {
         }
         self.commit(tx).await?;
         Ok(user)
+    }
+
+    async fn set_user_language(&self, user_id: &str, language: Option<&str>) -> StoreResult<()> {
+        let mut tx = self.begin_write().await?;
+        let changed = sqlx::query("UPDATE users SET language = $1 WHERE id = $2")
+            .bind(language)
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        if changed == 0 {
+            return Err(StoreError::NotFound);
+        }
+        self.commit(tx).await
     }
 
     async fn list_access_changes(&self, org_id: &str, limit: u32) -> StoreResult<Vec<AccessChange>> {

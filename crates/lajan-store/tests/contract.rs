@@ -478,6 +478,7 @@ contract!(console_users_have_one_account_per_email, |store| {
         role: Role::Maker,
         created_at: Timestamp::now(),
         disabled_at: None,
+        language: None,
     };
     let amara = user(&a.id, "amara@example.ht");
     store.create_user(&amara, "$argon2id$hash", &cli()).await.unwrap();
@@ -513,4 +514,11 @@ contract!(console_users_have_one_account_per_email, |store| {
     assert_eq!(trail[0].at.as_millis(), at.as_millis());
     assert_eq!(store.list_access_changes(&b.id, 10).await.unwrap().len(), 1, "each organization its own");
     assert_eq!(store.list_access_changes(&a.id, 1).await.unwrap().len(), 1, "at most the limit");
+
+    store.set_user_language(&amara.id, Some("fr")).await.unwrap();
+    let (found, _) = store.user_by_email("amara@example.ht").await.unwrap().unwrap();
+    assert_eq!(found.language.as_deref(), Some("fr"), "the chosen language is kept");
+    store.set_user_language(&amara.id, None).await.unwrap();
+    assert_eq!(store.user_by_email("amara@example.ht").await.unwrap().unwrap().0.language, None);
+    assert!(matches!(store.set_user_language("usr_nope", Some("fr")).await, Err(StoreError::NotFound)));
 });

@@ -220,3 +220,29 @@ api_test!(the_console_speaks_the_language_the_browser_asks_for, |app| {
         assert!(refused.contains(refusal), "{languages}: {refused}");
     }
 });
+
+api_test!(a_user_s_chosen_language_comes_before_the_browser_s, |app| {
+    let viewer = user(app, None, "viewer@example.ht", Role::Viewer).await;
+    let browser = Browser::signed_in(app, "viewer@example.ht").await;
+    let page = browser.get("/console/invoices?status=paid").await.text().await.unwrap();
+    assert!(page.contains("Dashboard") && page.contains("name=\"language\""), "the browser asks for English");
+    let csrf = browser.csrf().await;
+    let back = "/console/invoices?status=paid";
+    let r = browser.post("/console/language", &[("csrf", csrf.as_str()), ("language", "ht"), ("back", back)]).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, back.to_owned()), "back to the page it was on");
+    assert!(
+        browser.get("/console").await.text().await.unwrap().contains("Tablo de bò"),
+        "Creole, whatever the browser"
+    );
+    let kept = app.store().user_by_email("viewer@example.ht").await.unwrap().unwrap().0;
+    assert_eq!((kept.id, kept.language.as_deref()), (viewer.id, Some("ht")));
+
+    let away = [("csrf", csrf.as_str()), ("language", "fr"), ("back", "https://evil.example")];
+    assert_eq!(location(&browser.post("/console/language", &away).await), "/console", "never sent off the console");
+    let r = browser.post("/console/language", &[("csrf", csrf.as_str()), ("language", "de")]).await;
+    assert_eq!(r.status(), 400);
+    assert_eq!(browser.post("/console/language", &[("csrf", "forged"), ("language", "en")]).await.status(), 403);
+    let r = browser.post("/console/language", &[("csrf", csrf.as_str()), ("language", "")]).await;
+    assert_eq!(r.status(), 303);
+    assert!(browser.get("/console").await.text().await.unwrap().contains("Dashboard"), "the browser's again");
+});

@@ -19,6 +19,7 @@ async fn user(store: &Arc<dyn Store>, email: &str) -> User {
         role: Role::Viewer,
         created_at: Timestamp::now(),
         disabled_at: None,
+        language: None,
     };
     store.create_user(&user, "$argon2id$hash", &crate::cli()).await.unwrap();
     user

@@ -1,0 +1,54 @@
+//! The language switch every page's header carries: the user's choice is kept with their
+//! account (ahead of their browser's `Accept-Language`), and they return to the page they were on.
+
+use crate::guard::Protected;
+use crate::pages;
+use crate::state::Console;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use lajan_services::ServiceError;
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+pub struct LanguageForm {
+    /// `en`, `fr`, `ht`, or empty for the browser's.
+    #[serde(default)]
+    language: String,
+    /// The console page to return to.
+    #[serde(default)]
+    back: String,
+}
+
+/// `back` when it is a page of the console, else the dashboard: the switch never sends anyone
+/// elsewhere.
+fn back_to(back: &str) -> &str {
+    let console_page = back == "/console" || back.starts_with("/console/");
+    if console_page && !back.contains("//") && !back.contains('\\') { back } else { "/console" }
+}
+
+pub async fn choose(State(console): State<Console>, request: Protected<LanguageForm>) -> Response {
+    let (signed, form) = (&request.signed, &request.form);
+    match console.services.set_console_language(&signed.session.user.id, Some(&form.language)).await {
+        Ok(()) => Redirect::to(back_to(&form.back)).into_response(),
+        Err(ServiceError::Invalid(refusal)) => {
+            pages::message(StatusCode::BAD_REQUEST, "Language", &pages::field_messages(&refusal).join(" "))
+        }
+        Err(e) => pages::failure(&e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::back_to;
+
+    #[test]
+    fn the_switch_returns_to_console_pages_only() {
+        assert_eq!(back_to("/console/invoices?status=paid"), "/console/invoices?status=paid");
+        assert_eq!(back_to("/console"), "/console");
+        for elsewhere in ["https://evil.example", "//evil.example", "/console//evil.example", "/consoles", "/v1/x", ""]
+        {
+            assert_eq!(back_to(elsewhere), "/console", "{elsewhere}");
+        }
+    }
+}
