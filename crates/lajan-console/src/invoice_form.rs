@@ -4,6 +4,7 @@
 //! `create_invoice` (once however often posted) or `update_invoice`, as the user.
 
 use crate::guard::{Protected, Signed};
+use crate::lists;
 use crate::once::{self, Before};
 use crate::pages::{self, Frame, render};
 use crate::state::Console;
@@ -13,12 +14,11 @@ use axum::response::{IntoResponse, Redirect, Response};
 use lajan_domain::id::IdKind;
 use lajan_domain::invoice::{InvoiceDetail, InvoiceStatus, LineItemInput};
 use lajan_domain::money::Currency;
-use lajan_domain::pagination::{MAX_LIMIT, PageRequest};
 use lajan_domain::user::Duty;
 use lajan_services::ServiceError;
 use lajan_services::invoices::{InvoiceRequest, InvoiceUpdate};
 use lajan_services::views::invoices::InvoiceView;
-use lajan_store::{ClientQuery, IdempotentResponse, StoreError};
+use lajan_store::{IdempotentResponse, StoreError};
 use minijinja::context;
 use serde::Serialize;
 
@@ -122,23 +122,14 @@ async fn form_page(
     editing: Option<&str>,
     errors: Vec<String>,
 ) -> Response {
-    let query = ClientQuery { search: None, page: PageRequest { page: 1, limit: MAX_LIMIT } };
-    let clients = match console.services.store.list_clients(&signed.session.tenant(), &query).await {
-        Ok(found) => found.items,
-        Err(e) => return pages::failure(&e.into()),
+    let clients = match lists::client_choices(console, &signed.session.tenant(), false).await {
+        Ok(clients) => clients,
+        Err(e) => return pages::failure(&e),
     };
-    let clients: Vec<_> =
-        clients.iter().map(|c| context! { id => c.id, name => format!("{} {}", c.first_name, c.last_name) }).collect();
     let currencies: Vec<&str> = Currency::ALL.iter().map(|c| c.code()).collect();
     let values = context! { frame => Frame::of(signed), form, clients, currencies, errors,
     action => action_of(editing), editing };
     render(status, "invoice_form.html", values)
-}
-
-/// The refusal's messages, a line each (the fields' when it names them).
-fn messages(refusal: lajan_domain::Invalid) -> Vec<String> {
-    let fields = pages::field_messages(&refusal);
-    if fields.is_empty() { vec![refusal.message] } else { fields }
 }
 
 pub async fn new(State(console): State<Console>, signed: Signed) -> Response {
@@ -196,7 +187,7 @@ pub async fn create(State(console): State<Console>, request: Protected<Vec<(Stri
         Ok(made) => Redirect::to(&page_of(&made)).into_response(),
         Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
         Err(ServiceError::Invalid(refusal)) => {
-            form_page(&console, signed, StatusCode::BAD_REQUEST, &form, None, messages(refusal)).await
+            form_page(&console, signed, StatusCode::BAD_REQUEST, &form, None, pages::refusal_messages(refusal)).await
         }
         Err(e) => pages::failure(&e),
     }
@@ -269,7 +260,8 @@ pub async fn update(
         Ok(_) => Redirect::to(&format!("/console/invoices/{id}")).into_response(),
         Err(ServiceError::NotFound(_)) => pages::not_found(Frame::of(signed)),
         Err(ServiceError::Invalid(refusal)) => {
-            form_page(&console, signed, StatusCode::BAD_REQUEST, &form, Some(&id), messages(refusal)).await
+            form_page(&console, signed, StatusCode::BAD_REQUEST, &form, Some(&id), pages::refusal_messages(refusal))
+                .await
         }
         Err(e) => pages::failure(&e),
     }

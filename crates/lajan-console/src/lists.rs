@@ -7,6 +7,10 @@ use lajan_domain::pagination::{DEFAULT_LIMIT, MAX_LIMIT, MAX_SEARCH_CHARS, Page,
 use serde::{Deserialize, Serialize};
 
 use crate::pages;
+use crate::state::Console;
+use lajan_domain::Tenant;
+use lajan_services::ServiceResult;
+use lajan_store::ClientQuery;
 
 /// A query a list cannot answer: 400 with a page saying why.
 pub struct BadQuery {
@@ -112,4 +116,20 @@ impl Pager {
             next: (u64::from(page) < total_pages).then(|| query.link(u64::from(page) + 1)),
         }
     }
+}
+
+/// The tenant's clients (the 100 most recent) as a form's choices: id and name; with
+/// `wallets_only`, those a payout can pay.
+pub async fn client_choices(
+    console: &Console,
+    tenant: &Tenant,
+    wallets_only: bool,
+) -> ServiceResult<Vec<minijinja::Value>> {
+    let query = ClientQuery { search: None, page: PageRequest { page: 1, limit: MAX_LIMIT } };
+    let clients = console.services.store.list_clients(tenant, &query).await?.items;
+    Ok(clients
+        .iter()
+        .filter(|c| !wallets_only || c.wallet_account_id.is_some())
+        .map(|c| minijinja::context! { id => c.id, name => format!("{} {}", c.first_name, c.last_name) })
+        .collect())
 }

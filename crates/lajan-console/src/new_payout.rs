@@ -3,6 +3,7 @@
 //! service method as the user, once however often the form is posted.
 
 use crate::guard::{Protected, Signed};
+use crate::lists;
 use crate::once::{self, Before};
 use crate::pages::{self, Frame, render};
 use crate::state::Console;
@@ -10,13 +11,12 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use lajan_domain::asset::ASSETS;
-use lajan_domain::pagination::{MAX_LIMIT, PageRequest};
 use lajan_domain::payout::PayoutDetail;
 use lajan_domain::user::Duty;
 use lajan_services::ServiceError;
 use lajan_services::payouts::PayoutRequest;
-use lajan_store::{ClientQuery, IdempotentResponse, StoreError};
-use minijinja::{Value, context};
+use lajan_store::{IdempotentResponse, StoreError};
+use minijinja::context;
 use serde::{Deserialize, Serialize};
 
 const PATH: &str = "/console/payouts";
@@ -45,16 +45,10 @@ async fn form_page(
     form: &PayoutForm,
     errors: Vec<String>,
 ) -> Response {
-    let query = ClientQuery { search: None, page: PageRequest { page: 1, limit: MAX_LIMIT } };
-    let clients = match console.services.store.list_clients(&signed.session.tenant(), &query).await {
-        Ok(found) => found.items,
-        Err(e) => return pages::failure(&e.into()),
+    let clients = match lists::client_choices(console, &signed.session.tenant(), true).await {
+        Ok(clients) => clients,
+        Err(e) => return pages::failure(&e),
     };
-    let clients: Vec<Value> = clients
-        .iter()
-        .filter(|c| c.wallet_account_id.is_some())
-        .map(|c| context! { id => c.id, name => format!("{} {}", c.first_name, c.last_name) })
-        .collect();
     let assets: Vec<&str> = ASSETS.iter().map(|a| a.code).collect();
     let values = context! { frame => Frame::of(signed), form, clients, assets, errors };
     render(status, "payout_new.html", values)
@@ -99,11 +93,7 @@ pub async fn create(State(console): State<Console>, request: Protected<PayoutFor
         Ok(made) => Redirect::to(&page_of(&made)).into_response(),
         Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
         Err(ServiceError::Invalid(refusal)) => {
-            let mut errors = pages::field_messages(&refusal);
-            if errors.is_empty() {
-                errors.push(refusal.message);
-            }
-            form_page(&console, signed, StatusCode::BAD_REQUEST, form, errors).await
+            form_page(&console, signed, StatusCode::BAD_REQUEST, form, pages::refusal_messages(refusal)).await
         }
         Err(e) => pages::failure(&e),
     }

@@ -126,6 +126,12 @@ pub fn field_messages(invalid: &lajan_domain::Invalid) -> Vec<String> {
     invalid.details.iter().map(|f| format!("{}: {}", f.field, f.message)).collect()
 }
 
+/// What a refused form is told: a line per field it names, else the refusal's message.
+pub fn refusal_messages(refusal: lajan_domain::Invalid) -> Vec<String> {
+    let fields = field_messages(&refusal);
+    if fields.is_empty() { vec![refusal.message] } else { fields }
+}
+
 /// A use case that failed on our side (the database, the randomness source): logged, and a
 /// page that says so without details.
 pub fn failure(error: &ServiceError) -> Response {

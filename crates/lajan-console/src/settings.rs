@@ -77,10 +77,7 @@ pub async fn save(State(console): State<Console>, request: Protected<SettingsFor
     match console.services.update_settings(&signed.session.tenant(), may_set_approval_policy, input).await {
         Ok(_) => Redirect::to("/console/settings?saved=1").into_response(),
         Err(ServiceError::Invalid(refusal)) => {
-            let mut errors = pages::field_messages(&refusal);
-            if errors.is_empty() {
-                errors.push(refusal.message);
-            }
+            let errors = pages::refusal_messages(refusal);
             settings_page(signed, StatusCode::BAD_REQUEST, Value::from_serialize(form), errors, false)
         }
         Err(e) => pages::failure(&e),

@@ -10,7 +10,6 @@ use crate::state::Console;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
-use lajan_domain::Invalid;
 use lajan_domain::event::EVENT_TYPES;
 use lajan_domain::pagination::{MAX_LIMIT, PageRequest};
 use lajan_domain::user::Duty;
@@ -53,11 +52,6 @@ fn read(pairs: &[(String, String)]) -> EndpointForm {
         enabled: pairs.iter().any(|(k, _)| k == "enabled"),
         once: field("once"),
     }
-}
-
-fn messages(refusal: Invalid) -> Vec<String> {
-    let fields = pages::field_messages(&refusal);
-    if fields.is_empty() { vec![refusal.message] } else { fields }
 }
 
 async fn list_page(console: &Console, signed: &Signed, status: StatusCode, extra: Value) -> Response {
@@ -112,7 +106,13 @@ pub async fn create(State(console): State<Console>, request: Protected<Vec<(Stri
         Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
         Err(ServiceError::Invalid(refusal)) => {
             let typed = context! { url => form.url, description => form.description, ticked => form.events };
-            list_page(&console, signed, StatusCode::BAD_REQUEST, context! { errors => messages(refusal), typed }).await
+            list_page(
+                &console,
+                signed,
+                StatusCode::BAD_REQUEST,
+                context! { errors => pages::refusal_messages(refusal), typed },
+            )
+            .await
         }
         Err(e) => pages::failure(&e),
     }
@@ -163,8 +163,14 @@ pub async fn update(
         Ok(_) => Redirect::to(&format!("/console/webhooks/{id}")).into_response(),
         Err(ServiceError::NotFound(_)) => pages::not_found(Frame::of(signed)),
         Err(ServiceError::Invalid(refusal)) => {
-            endpoint_page(&console, signed, &id, StatusCode::BAD_REQUEST, context! { errors => messages(refusal) })
-                .await
+            endpoint_page(
+                &console,
+                signed,
+                &id,
+                StatusCode::BAD_REQUEST,
+                context! { errors => pages::refusal_messages(refusal) },
+            )
+            .await
         }
         Err(e) => pages::failure(&e),
     }
