@@ -32,3 +32,59 @@ role-not-allowed = Your role ({ $role }) does not allow this. An admin of your o
 back-to-console = Back to the console
 language = Language
 language-choose = Change
+balances = Balances
+no-trustline = no trustline
+waiting-for-approval = Waiting for approval
+nothing-waits = Nothing waits for approval.
+item-count = { $count ->
+    [one] 1 item
+   *[other] { $count } items
+}
+payouts-in-asset = { $count ->
+    [one] 1 in { $asset }
+   *[other] { $count } in { $asset }
+}
+sent-count = { $count } sent
+paid-out-in = Paid out in { $month } { $year }
+none-sent-this-month = No payouts sent this month.
+recent-events = Recent events
+all-events = All events
+no-events-yet = No events yet.
+month-01 = January
+month-02 = February
+month-03 = March
+month-04 = April
+month-05 = May
+month-06 = June
+month-07 = July
+month-08 = August
+month-09 = September
+month-10 = October
+month-11 = November
+month-12 = December
+second-person-required = This organization requires a second person: nobody approves what they created or submitted.
+balance-check = Balance check
+asset = Asset
+waiting = Waiting
+balance = Balance
+covered = covered
+short = short
+unknown = unknown
+oldest-shown = The oldest { $count } are shown;
+all-of-them = all of them.
+amount = Amount
+to = To
+memo = Memo
+created = Created
+decision = Decision
+name = Name
+items = Items
+total = Total
+no-payouts-waiting = No payouts wait for approval.
+no-disbursements-waiting = No disbursements wait for approval.
+approve = Approve
+reject = Reject
+reason-optional = Reason (optional)
+reason-for-rejecting = Reason for rejecting
+refusal-own-payout = You created this payout; this organization requires someone else to approve it.
+refusal-own-disbursement = You created or submitted this disbursement; this organization requires someone else to approve it.

@@ -32,3 +32,62 @@ role-not-allowed = Votre rôle ({ $role }) ne permet pas cela. Un administrateur
 back-to-console = Retour à la console
 language = Langue
 language-choose = Changer
+balances = Soldes
+no-trustline = pas de ligne de confiance
+waiting-for-approval = En attente d'approbation
+nothing-waits = Rien n'attend d'approbation.
+item-count = { $count ->
+    [one] 1 élément
+   *[other] { $count } éléments
+}
+payouts-in-asset = { $count ->
+    [one] 1 en { $asset }
+   *[other] { $count } en { $asset }
+}
+sent-count = { $count ->
+    [one] 1 envoyé
+   *[other] { $count } envoyés
+}
+paid-out-in = Payé en { $month } { $year }
+none-sent-this-month = Aucun paiement envoyé ce mois-ci.
+recent-events = Événements récents
+all-events = Tous les événements
+no-events-yet = Aucun événement pour l'instant.
+month-01 = janvier
+month-02 = février
+month-03 = mars
+month-04 = avril
+month-05 = mai
+month-06 = juin
+month-07 = juillet
+month-08 = août
+month-09 = septembre
+month-10 = octobre
+month-11 = novembre
+month-12 = décembre
+second-person-required = Cette organisation exige une deuxième personne : personne n'approuve ce qu'il a créé ou soumis.
+balance-check = Vérification du solde
+asset = Actif
+waiting = En attente
+balance = Solde
+covered = couvert
+short = insuffisant
+unknown = inconnu
+oldest-shown = Les { $count } plus anciens sont affichés ;
+all-of-them = voir tout.
+amount = Montant
+to = Destinataire
+memo = Mémo
+created = Créé le
+decision = Décision
+name = Nom
+items = Éléments
+total = Total
+no-payouts-waiting = Aucun paiement n'attend d'approbation.
+no-disbursements-waiting = Aucun décaissement n'attend d'approbation.
+approve = Approuver
+reject = Rejeter
+reason-optional = Motif (facultatif)
+reason-for-rejecting = Motif du rejet
+refusal-own-payout = Vous avez créé ce paiement ; cette organisation exige qu'une autre personne l'approuve.
+refusal-own-disbursement = Vous avez créé ou soumis ce décaissement ; cette organisation exige qu'une autre personne l'approuve.

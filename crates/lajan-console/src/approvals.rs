@@ -20,17 +20,16 @@ use lajan_services::views::payouts::PayoutView;
 use minijinja::{Value, context};
 use serde::Deserialize;
 
-/// Why the signed-in user may not approve what they created or submitted themself, when the
-/// organization asks for a distinct approver.
+/// Why (a catalogue key) the signed-in user may not approve what they created or submitted
+/// themself, when the organization asks for a distinct approver.
 pub fn own_payout(session: &ConsoleSession, distinct: bool, p: &PayoutDetail) -> Option<&'static str> {
-    (distinct && p.payout.created_by_key == session.user.id)
-        .then_some("You created this payout; this organization requires someone else to approve it.")
+    (distinct && p.payout.created_by_key == session.user.id).then_some("refusal-own-payout")
 }
 
 pub fn own_disbursement(session: &ConsoleSession, distinct: bool, d: &Disbursement) -> Option<&'static str> {
     let me = Some(session.user.id.as_str());
     (distinct && (Some(d.created_by_key.as_str()) == me || d.submitted_by_key.as_deref() == me))
-        .then_some("You created or submitted this disbursement; this organization requires someone else to approve it.")
+        .then_some("refusal-own-disbursement")
 }
 
 /// What a payout's or disbursement's own page offers the signed-in user: `None` unless it waits

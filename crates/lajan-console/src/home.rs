@@ -26,12 +26,14 @@ pub async fn dashboard(State(console): State<Console>, signed: Signed) -> Respon
         .iter()
         .map(|e| context! { id => e.id, kind => e.event_type, at => e.created_at.to_string() })
         .collect();
+    // The template names the month in the page's language.
+    let (year, month_number) = (d.year, format!("{:02}", d.month));
     render(
         StatusCode::OK,
         "dashboard.html",
         context! { frame => Frame::of(&signed), balances, balances_unavailable,
         payouts_waiting => d.payouts_awaiting_approval, disbursements_waiting => d.disbursements_awaiting_approval,
-        paid => d.paid_this_month, month => d.month, events },
+        paid => d.paid_this_month, month_number, year, events },
     )
 }
 

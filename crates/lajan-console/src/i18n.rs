@@ -156,7 +156,8 @@ mod tests {
         // Each parses, and each key has a text in each language.
         for lang in Lang::ALL {
             for key in &english {
-                assert_ne!(text(lang, key, &[]), *key, "{key} in {}", lang.code());
+                let has_text = bundles()[lang.index()].get_message(key).and_then(|m| m.value()).is_some();
+                assert!(has_text, "{key} has no text in {}", lang.code());
             }
         }
     }

@@ -44,7 +44,9 @@ pub struct Dashboard {
     pub disbursements_awaiting_approval: Vec<DisbursementView>,
     /// Since the first day of this month, 00:00 UTC.
     pub paid_this_month: Vec<Total>,
-    pub month: String,
+    /// This month (UTC), which `paid_this_month` covers: its year, and its number (1 to 12).
+    pub year: i16,
+    pub month: i8,
     pub recent_events: Vec<Event>,
 }
 
@@ -88,7 +90,8 @@ impl Services {
                 .iter()
                 .map(Total::from)
                 .collect(),
-            month: now.to_zoned(jiff::tz::TimeZone::UTC).strftime("%B %Y").to_string(),
+            year: now.to_zoned(jiff::tz::TimeZone::UTC).year(),
+            month: now.to_zoned(jiff::tz::TimeZone::UTC).month(),
             recent_events: self.store.list_events(tenant, &events).await?.items,
         })
     }

@@ -179,3 +179,21 @@ api_test!(deciding_needs_the_approver_role_and_the_csrf_value, |app| {
     assert_eq!(get(app, &format!("/v1/payouts/{pending}")).await["approvalStatus"], "pending");
     assert_eq!(get(app, &format!("/v1/disbursements/{batch}")).await["status"], "pending_approval");
 });
+
+api_test!(the_approvals_page_speaks_french_and_creole, |app| {
+    user(app, None, "approver@example.ht", Role::Approver).await;
+    let pending = payout(app, 12.0).await;
+    for (languages, shown) in [
+        ("fr", ["Vérification du solde", "Approuver", "Rejeter", "Motif (facultatif)", "couvert"]),
+        ("ht", ["Verifikasyon balans", "Apwouve", "Rejte", "Rezon (si ou vle)", "kouvri"]),
+    ] {
+        let browser = Browser::speaking(app, languages);
+        browser.sign_in("approver@example.ht", crate::console_browser::PASSWORD).await;
+        let page = browser.get("/console/approvals").await.text().await.unwrap();
+        for text in shown {
+            assert!(page.contains(text), "{languages}: {text} on {page}");
+        }
+        let detail = browser.get(&format!("/console/payouts/{pending}")).await.text().await.unwrap();
+        assert!(detail.contains(shown[1]), "{languages}: the decision on the payout's page");
+    }
+});
