@@ -73,7 +73,7 @@ pub async fn page(State(console): State<Console>, signed: Signed) -> Response {
         .map(|c| context! { asset_code => c.asset_code, waiting => c.waiting, balance => c.balance, covered => c.covered })
         .collect();
     let values = context! {
-        frame => Frame::of(&signed), payouts, disbursements, checks, distinct,
+        frame => signed.frame(), payouts, disbursements, checks, distinct,
         payouts_waiting => waiting.payouts_waiting, disbursements_waiting => waiting.disbursements_waiting,
         balances_unavailable => waiting.balances_unavailable,
     };
@@ -133,7 +133,7 @@ async fn decide(console: &Console, id: &str, request: &Protected<Decision>, deci
     if let Some(refused) = signed.refused_unless(Duty::Approve) {
         return refused;
     }
-    let (tenant, frame) = (signed.session.tenant(), Frame::of(signed));
+    let (tenant, frame) = (signed.session.tenant(), signed.frame());
     let reason = match parse_reason(Some(&form.reason)) {
         Ok(reason) => reason.filter(|r| !r.is_empty()),
         Err(invalid) => return not_done(frame, StatusCode::BAD_REQUEST, &pages::field_messages(&invalid).join(" ")),

@@ -3,7 +3,7 @@
 
 use crate::actors::Names;
 use crate::guard::Signed;
-use crate::pages::{self, Frame, render};
+use crate::pages::{self, render};
 use crate::state::Console;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -40,6 +40,6 @@ pub async fn page(State(console): State<Console>, signed: Signed) -> Response {
         .iter()
         .map(|s| context! { email => s.email, outcome => s.outcome.as_str(), at => s.at.to_string() })
         .collect();
-    let frame = Frame::of(&signed);
+    let frame = signed.frame();
     render(StatusCode::OK, "audit.html", context! { frame, changes, sign_ins, shown => SHOWN })
 }

@@ -4,7 +4,7 @@
 use crate::approvals;
 use crate::guard::Signed;
 use crate::lists::{self, BadQuery, ListQuery, Pager, given};
-use crate::pages::{self, Frame, render};
+use crate::pages::{self, render};
 use crate::state::Console;
 use crate::timeline;
 use axum::extract::{Path, Query, State};
@@ -20,7 +20,7 @@ use lajan_store::disbursements::DisbursementQuery;
 use minijinja::context;
 
 pub async fn list(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
-    let frame = Frame::of(&signed);
+    let frame = signed.frame();
     let store_query = match disbursement_query(&query) {
         Ok(store_query) => store_query,
         Err(refused) => return refused.into_response(),
@@ -54,7 +54,7 @@ pub async fn detail(
     Path(id): Path<String>,
     Query(query): Query<ListQuery>,
 ) -> Response {
-    let frame = Frame::of(&signed);
+    let frame = signed.frame();
     let tenant = signed.session.tenant();
     let found = if IdKind::Disbursement.is_id(&id) {
         console.services.store.get_disbursement(&tenant, &id).await
@@ -109,7 +109,7 @@ pub async fn report_csv(State(console): State<Console>, signed: Signed, Path(id)
     };
     let items: Vec<DisbursementItemView> = match all {
         Ok(all) => all.iter().map(DisbursementItemView::from).collect(),
-        Err(StoreError::NotFound) => return pages::not_found(Frame::of(&signed)),
+        Err(StoreError::NotFound) => return pages::not_found(signed.frame()),
         Err(e) => return pages::failure(&e.into()),
     };
     let csv = match report::items_csv(&items) {

@@ -89,6 +89,11 @@ pub struct Signed {
 }
 
 impl Signed {
+    /// What every page of this request shows around its content.
+    pub fn frame(&self) -> pages::Frame {
+        pages::Frame::new(&self.session, self.lang, self.path.clone())
+    }
+
     /// The 403 page when the user's role may not do `duty`; `None` when it may.
     pub fn refused_unless(&self, duty: Duty) -> Option<Response> {
         let role = self.session.user.role;
@@ -99,7 +104,7 @@ impl Signed {
             pages::render(
                 StatusCode::FORBIDDEN,
                 "message.html",
-                minijinja::context! { frame => pages::Frame::of(self), title, text },
+                minijinja::context! { frame => self.frame(), title, text },
             )
         })
     }

@@ -2,7 +2,7 @@
 //! nothing.
 
 use crate::guard::{Protected, Signed};
-use crate::pages::{self, Frame, render};
+use crate::pages::{self, render};
 use crate::state::Console;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -31,7 +31,7 @@ pub async fn dashboard(State(console): State<Console>, signed: Signed) -> Respon
     render(
         StatusCode::OK,
         "dashboard.html",
-        context! { frame => Frame::of(&signed), balances, balances_unavailable,
+        context! { frame => signed.frame(), balances, balances_unavailable,
         payouts_waiting => d.payouts_awaiting_approval, disbursements_waiting => d.disbursements_awaiting_approval,
         paid => d.paid_this_month, month_number, year, events },
     )
@@ -55,5 +55,5 @@ pub async fn switch_environment(State(console): State<Console>, request: Protect
 
 /// A path under `/console` that names no page (without a session, the sign-in form first).
 pub async fn not_found(signed: Signed) -> Response {
-    pages::not_found(Frame::of(&signed))
+    pages::not_found(signed.frame())
 }

@@ -33,7 +33,7 @@ pub async fn send(State(console): State<Console>, Path(id): Path<String>, reques
     if let Some(refused) = signed.refused_unless(Duty::Prepare) {
         return refused;
     }
-    let frame = Frame::of(signed);
+    let frame = signed.frame();
     let channels: Vec<Channel> = match request.form.channel.as_str() {
         "" => Vec::new(),
         one => match Channel::ALL.iter().find(|c| c.as_str() == one) {
@@ -50,7 +50,7 @@ pub async fn void(State(console): State<Console>, Path(id): Path<String>, reques
     if let Some(refused) = signed.refused_unless(Duty::Prepare) {
         return refused;
     }
-    let frame = Frame::of(signed);
+    let frame = signed.frame();
     let reason = match parse_reason(Some(&request.form.reason)) {
         Ok(reason) => reason.filter(|r| !r.is_empty()),
         Err(invalid) => {

@@ -6,7 +6,7 @@
 use crate::guard::{Protected, Signed};
 use crate::lists;
 use crate::once::{self, Before};
-use crate::pages::{self, Frame, render};
+use crate::pages::{self, render};
 use crate::state::Console;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -127,7 +127,7 @@ async fn form_page(
         Err(e) => return pages::failure(&e),
     };
     let currencies: Vec<&str> = Currency::ALL.iter().map(|c| c.code()).collect();
-    let values = context! { frame => Frame::of(signed), form, clients, currencies, errors,
+    let values = context! { frame => signed.frame(), form, clients, currencies, errors,
     action => action_of(editing), editing };
     render(status, "invoice_form.html", values)
 }
@@ -167,7 +167,7 @@ pub async fn create(State(console): State<Console>, request: Protected<Vec<(Stri
         return form_page(&console, signed, StatusCode::OK, &form, None, Vec::new()).await;
     }
     let tenant = signed.session.tenant();
-    let claim = match once::before(&console, &tenant, Frame::of(signed), "/console/invoices", &form.once).await {
+    let claim = match once::before(&console, &tenant, signed.frame(), "/console/invoices", &form.once).await {
         Ok(Before::Fresh(claim)) => claim,
         Ok(Before::Made(made)) => return made,
         Err(refused) => return refused,
@@ -197,7 +197,7 @@ pub async fn edit(State(console): State<Console>, signed: Signed, Path(id): Path
     if let Some(refused) = signed.refused_unless(Duty::Prepare) {
         return refused;
     }
-    let frame = Frame::of(&signed);
+    let frame = signed.frame();
     let found = if IdKind::Invoice.is_id(&id) {
         console.services.store.get_invoice(&signed.session.tenant(), &id).await
     } else {
@@ -258,7 +258,7 @@ pub async fn update(
     };
     match console.services.update_invoice(&signed.session.tenant(), &id, changes).await {
         Ok(_) => Redirect::to(&format!("/console/invoices/{id}")).into_response(),
-        Err(ServiceError::NotFound(_)) => pages::not_found(Frame::of(signed)),
+        Err(ServiceError::NotFound(_)) => pages::not_found(signed.frame()),
         Err(ServiceError::Invalid(refusal)) => {
             form_page(&console, signed, StatusCode::BAD_REQUEST, &form, Some(&id), pages::refusal_messages(refusal))
                 .await

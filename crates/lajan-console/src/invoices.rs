@@ -3,7 +3,7 @@
 
 use crate::guard::Signed;
 use crate::lists::{self, BadQuery, ListQuery, Pager, given};
-use crate::pages::{self, Frame, render};
+use crate::pages::{self, render};
 use crate::state::Console;
 use crate::timeline;
 use axum::extract::{Path, Query, State};
@@ -16,7 +16,7 @@ use lajan_store::invoices::InvoiceQuery;
 use minijinja::context;
 
 pub async fn list(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
-    let frame = Frame::of(&signed);
+    let frame = signed.frame();
     let store_query = match invoice_query(&query) {
         Ok(store_query) => store_query,
         Err(refused) => return refused.into_response(),
@@ -50,7 +50,7 @@ fn invoice_query(query: &ListQuery) -> Result<InvoiceQuery, BadQuery> {
 }
 
 pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Path<String>) -> Response {
-    let frame = Frame::of(&signed);
+    let frame = signed.frame();
     let tenant = signed.session.tenant();
     let found =
         if IdKind::Invoice.is_id(&id) { console.services.store.get_invoice(&tenant, &id).await } else { Ok(None) };

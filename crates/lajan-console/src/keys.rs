@@ -3,7 +3,7 @@
 //! to the form, and stored nowhere); revoking one.
 
 use crate::guard::{NoFields, Protected, Signed};
-use crate::pages::{self, Frame, render};
+use crate::pages::{self, render};
 use crate::state::Console;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -38,7 +38,7 @@ async fn keys_page(console: &Console, signed: &Signed, status: StatusCode, extra
             last_used_at => k.last_used_at.map(|t| t.to_string()), revoked_at => k.revoked_at.map(|t| t.to_string()) }
         })
         .collect();
-    let values = context! { frame => Frame::of(signed), keys, scopes => all_scopes() };
+    let values = context! { frame => signed.frame(), keys, scopes => all_scopes() };
     render(status, "keys.html", context! { ..values, ..extra })
 }
 
@@ -85,7 +85,7 @@ pub async fn revoke(State(console): State<Console>, Path(id): Path<String>, requ
     }
     match console.services.revoke_key(&signed.session.tenant(), &id).await {
         Ok(_) => Redirect::to("/console/keys").into_response(),
-        Err(ServiceError::NotFound(_)) => pages::not_found(Frame::of(signed)),
+        Err(ServiceError::NotFound(_)) => pages::not_found(signed.frame()),
         Err(e) => pages::failure(&e),
     }
 }

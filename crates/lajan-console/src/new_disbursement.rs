@@ -5,7 +5,7 @@
 
 use crate::guard::{NoFields, Protected, Signed, Upload};
 use crate::once::{self, Before};
-use crate::pages::{self, Frame, render};
+use crate::pages::{self, render};
 use crate::state::Console;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -34,7 +34,7 @@ fn form_page(
     let assets: Vec<&str> = ASSETS.iter().map(|a| a.code).collect();
     let rows: Vec<Value> =
         rows.iter().map(|r| context! { row => r.row, field => r.field, message => r.message }).collect();
-    let frame = Frame::of(signed);
+    let frame = signed.frame();
     render(status, "disbursement_new.html", context! { frame, assets, columns => COLUMNS, problem, rows, ..values })
 }
 
@@ -55,7 +55,7 @@ pub async fn create(State(console): State<Console>, upload: Upload) -> Response 
     }
     let tenant = signed.session.tenant();
     let (name, asset, key) = (upload.field("name"), upload.field("asset"), upload.field("once"));
-    let claim = match once::before(&console, &tenant, Frame::of(signed), PATH, key).await {
+    let claim = match once::before(&console, &tenant, signed.frame(), PATH, key).await {
         Ok(Before::Fresh(claim)) => claim,
         Ok(Before::Made(made)) => return made,
         Err(refused) => return refused,
@@ -112,7 +112,7 @@ pub async fn submit(State(console): State<Console>, Path(id): Path<String>, requ
     if let Some(refused) = signed.refused_unless(Duty::Prepare) {
         return refused;
     }
-    let frame = Frame::of(signed);
+    let frame = signed.frame();
     match console.services.submit_disbursement(&signed.session.tenant(), &id, None).await {
         Ok(_) => Redirect::to(&format!("/console/disbursements/{id}")).into_response(),
         Err(ServiceError::NotFound(_)) => pages::not_found(frame),

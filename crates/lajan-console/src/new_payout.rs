@@ -5,7 +5,7 @@
 use crate::guard::{Protected, Signed};
 use crate::lists;
 use crate::once::{self, Before};
-use crate::pages::{self, Frame, render};
+use crate::pages::{self, render};
 use crate::state::Console;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -50,7 +50,7 @@ async fn form_page(
         Err(e) => return pages::failure(&e),
     };
     let assets: Vec<&str> = ASSETS.iter().map(|a| a.code).collect();
-    let values = context! { frame => Frame::of(signed), form, clients, assets, errors };
+    let values = context! { frame => signed.frame(), form, clients, assets, errors };
     render(status, "payout_new.html", values)
 }
 
@@ -72,7 +72,7 @@ pub async fn create(State(console): State<Console>, request: Protected<PayoutFor
         return refused;
     }
     let tenant = signed.session.tenant();
-    let claim = match once::before(&console, &tenant, Frame::of(signed), PATH, &form.once).await {
+    let claim = match once::before(&console, &tenant, signed.frame(), PATH, &form.once).await {
         Ok(Before::Fresh(claim)) => claim,
         Ok(Before::Made(made)) => return made,
         Err(refused) => return refused,

@@ -2,10 +2,10 @@
 //! shares (who, where, the sandbox banner, the CSRF value its forms carry), and the plain pages
 //! for refusals and failures.
 
-use crate::guard::Signed;
 use crate::i18n::Lang;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
+use lajan_domain::console::ConsoleSession;
 use lajan_domain::user::Duty;
 use lajan_services::ServiceError;
 use minijinja::{Environment, Value, context};
@@ -74,11 +74,11 @@ pub struct Frame {
 }
 
 impl Frame {
-    pub fn of(signed: &Signed) -> Self {
-        let session = &signed.session;
+    /// The frame of `session`'s pages in `lang`, on the page at `path`.
+    pub fn new(session: &ConsoleSession, lang: Lang, path: String) -> Self {
         Frame {
-            lang: signed.lang,
-            path: signed.path.clone(),
+            lang,
+            path,
             email: session.user.email.clone(),
             name: session.user.name.clone(),
             role: session.user.role.as_str(),

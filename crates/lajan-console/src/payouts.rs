@@ -4,7 +4,7 @@
 use crate::approvals;
 use crate::guard::Signed;
 use crate::lists::{self, BadQuery, ListQuery, Pager, given};
-use crate::pages::{self, Frame, render};
+use crate::pages::{self, render};
 use crate::state::Console;
 use crate::timeline;
 use axum::extract::{Path, Query, State};
@@ -17,7 +17,7 @@ use lajan_store::payouts::PayoutQuery;
 use minijinja::context;
 
 pub async fn list(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
-    let frame = Frame::of(&signed);
+    let frame = signed.frame();
     let store_query = match payout_query(&query) {
         Ok(store_query) => store_query,
         Err(refused) => return refused.into_response(),
@@ -52,7 +52,7 @@ fn payout_query(query: &ListQuery) -> Result<PayoutQuery, BadQuery> {
 }
 
 pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Path<String>) -> Response {
-    let frame = Frame::of(&signed);
+    let frame = signed.frame();
     let tenant = signed.session.tenant();
     let found =
         if IdKind::Payout.is_id(&id) { console.services.store.get_payout(&tenant, &id).await } else { Ok(None) };

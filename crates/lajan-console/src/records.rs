@@ -3,7 +3,7 @@
 use crate::actors::Names;
 use crate::guard::Signed;
 use crate::lists::{BadQuery, ListQuery, Pager, given};
-use crate::pages::{self, Frame, render};
+use crate::pages::{self, render};
 use crate::state::Console;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -14,7 +14,7 @@ use lajan_store::{ClientQuery, EventQuery};
 use minijinja::context;
 
 pub async fn clients(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
-    let frame = Frame::of(&signed);
+    let frame = signed.frame();
     let parsed = query.search().and_then(|search| Ok(ClientQuery { search, page: query.page()? }));
     let store_query = match parsed {
         Ok(store_query) => store_query,
@@ -33,7 +33,7 @@ pub async fn clients(State(console): State<Console>, signed: Signed, Query(query
 }
 
 pub async fn events(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
-    let frame = Frame::of(&signed);
+    let frame = signed.frame();
     let store_query = match event_query(&query) {
         Ok(store_query) => store_query,
         Err(refused) => return refused.into_response(),

@@ -3,7 +3,7 @@
 //! the user, with each refused field's message.
 
 use crate::guard::{Protected, Signed};
-use crate::pages::{self, Frame, render};
+use crate::pages::{self, render};
 use crate::state::Console;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -39,7 +39,7 @@ pub struct Shown {
 
 fn settings_page(signed: &Signed, status: StatusCode, form: Value, errors: Vec<String>, saved: bool) -> Response {
     let currencies: Vec<&str> = Currency::ALL.iter().map(|c| c.code()).collect();
-    let frame = Frame::of(signed);
+    let frame = signed.frame();
     render(status, "settings.html", context! { frame, form, currencies, errors, saved })
 }
 

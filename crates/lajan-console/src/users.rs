@@ -2,7 +2,7 @@
 //! password shown once, to pass on) and disabling one.
 
 use crate::guard::{NoFields, Protected, Signed};
-use crate::pages::{self, Frame, render};
+use crate::pages::{self, render};
 use crate::state::Console;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -27,7 +27,7 @@ async fn users_page(console: &Console, signed: &Signed, status: StatusCode, extr
         })
         .collect();
     let roles: Vec<&str> = Role::ALL.iter().map(|r| r.as_str()).collect();
-    let values = context! { frame => Frame::of(signed), users, roles };
+    let values = context! { frame => signed.frame(), users, roles };
     render(status, "users.html", context! { ..values, ..extra })
 }
 
@@ -79,7 +79,7 @@ pub async fn disable(State(console): State<Console>, Path(id): Path<String>, req
     }
     match console.services.disable_org_user(&signed.session.user.org_id, &id, &signed.session.user).await {
         Ok(_) => Redirect::to("/console/users").into_response(),
-        Err(ServiceError::NotFound(_)) => pages::not_found(Frame::of(signed)),
+        Err(ServiceError::NotFound(_)) => pages::not_found(signed.frame()),
         Err(ServiceError::Invalid(invalid)) => {
             let errors: Vec<String> = invalid.details.iter().map(|f| f.message.clone()).collect();
             users_page(&console, signed, StatusCode::BAD_REQUEST, context! { errors }).await

@@ -5,7 +5,7 @@
 
 use crate::guard::{NoFields, Protected, Signed};
 use crate::once::{self, Before};
-use crate::pages::{self, Frame, render};
+use crate::pages::{self, render};
 use crate::state::Console;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -66,7 +66,7 @@ async fn list_page(console: &Console, signed: &Signed, status: StatusCode, extra
         Ok(once) => once,
         Err(e) => return pages::failure(&e),
     };
-    let values = context! { frame => Frame::of(signed), endpoints, patterns => patterns(), once };
+    let values = context! { frame => signed.frame(), endpoints, patterns => patterns(), once };
     render(status, "webhooks.html", context! { ..values, ..extra })
 }
 
@@ -84,7 +84,7 @@ pub async fn create(State(console): State<Console>, request: Protected<Vec<(Stri
     }
     let form = read(&request.form);
     let tenant = signed.session.tenant();
-    let claim = match once::before(&console, &tenant, Frame::of(signed), "/console/webhooks", &form.once).await {
+    let claim = match once::before(&console, &tenant, signed.frame(), "/console/webhooks", &form.once).await {
         Ok(Before::Fresh(claim)) => claim,
         Ok(Before::Made(made)) => return made,
         Err(refused) => return refused,
@@ -120,7 +120,7 @@ pub async fn create(State(console): State<Console>, request: Protected<Vec<(Stri
 
 async fn endpoint_page(console: &Console, signed: &Signed, id: &str, status: StatusCode, extra: Value) -> Response {
     let tenant = signed.session.tenant();
-    let frame = Frame::of(signed);
+    let frame = signed.frame();
     let endpoint = match console.services.store.get_webhook_endpoint(&tenant, id).await {
         Ok(Some(endpoint)) => WebhookEndpointView::from(&endpoint),
         Ok(None) => return pages::not_found(frame),
@@ -161,7 +161,7 @@ pub async fn update(
     };
     match console.services.update_webhook_endpoint(&signed.session.tenant(), &id, patch).await {
         Ok(_) => Redirect::to(&format!("/console/webhooks/{id}")).into_response(),
-        Err(ServiceError::NotFound(_)) => pages::not_found(Frame::of(signed)),
+        Err(ServiceError::NotFound(_)) => pages::not_found(signed.frame()),
         Err(ServiceError::Invalid(refusal)) => {
             endpoint_page(
                 &console,
@@ -183,7 +183,7 @@ pub async fn test(State(console): State<Console>, Path(id): Path<String>, reques
     }
     match console.services.send_test_event(&signed.session.tenant(), &id, None).await {
         Ok(_) => Redirect::to(&format!("/console/webhooks/{id}")).into_response(),
-        Err(ServiceError::NotFound(_)) => pages::not_found(Frame::of(signed)),
+        Err(ServiceError::NotFound(_)) => pages::not_found(signed.frame()),
         Err(e) => pages::failure(&e),
     }
 }
@@ -198,7 +198,7 @@ pub async fn rotate(State(console): State<Console>, Path(id): Path<String>, requ
             let rotated = context! { secret => rotated.secret };
             endpoint_page(&console, signed, &id, StatusCode::OK, context! { rotated }).await
         }
-        Err(ServiceError::NotFound(_)) => pages::not_found(Frame::of(signed)),
+        Err(ServiceError::NotFound(_)) => pages::not_found(signed.frame()),
         Err(e) => pages::failure(&e),
     }
 }
@@ -212,7 +212,7 @@ pub async fn delivery(
         return refused;
     }
     let tenant = signed.session.tenant();
-    let frame = Frame::of(&signed);
+    let frame = signed.frame();
     let found = match console.services.store.get_delivery(&tenant, &endpoint_id, &id).await {
         Ok(Some(found)) => found,
         Ok(None) => return pages::not_found(frame),
@@ -238,7 +238,7 @@ pub async fn retry(
     }
     match console.services.retry_delivery(&signed.session.tenant(), &endpoint_id, &id, None).await {
         Ok(_) => Redirect::to(&format!("/console/webhooks/{endpoint_id}/deliveries/{id}")).into_response(),
-        Err(ServiceError::NotFound(_)) => pages::not_found(Frame::of(signed)),
+        Err(ServiceError::NotFound(_)) => pages::not_found(signed.frame()),
         Err(e) => pages::failure(&e),
     }
 }
