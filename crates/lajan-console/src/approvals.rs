@@ -4,7 +4,7 @@
 //! signed-in user.
 
 use crate::guard::{Protected, Signed};
-use crate::pages::{self, Frame, render};
+use crate::pages::{self, Frame, WayBack, render};
 use crate::state::Console;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -169,10 +169,6 @@ async fn decide(console: &Console, id: &str, request: &Protected<Decision>, deci
 
 /// A decision that was refused: why, and the way back to the approvals.
 fn not_done(frame: Frame, status: StatusCode, text: &str) -> Response {
-    let back = "/console/approvals";
-    render(
-        status,
-        "message.html",
-        context! { frame, title => "Not done", text, back, back_text => "Back to approvals" },
-    )
+    let back = WayBack { href: "/console/approvals", label: "Back to approvals" };
+    pages::refused(frame, status, "Not done", text, back)
 }

@@ -89,6 +89,12 @@ pub struct Signed {
 }
 
 impl Signed {
+    /// Whether a change came from one of this console's pages: a same-origin request carrying
+    /// the session's CSRF value (anything else gets [`forbidden`]).
+    fn posted_from_own_page(&self, console: &Console, headers: &HeaderMap, csrf: &str) -> bool {
+        same_origin(console.public_origin.as_deref(), headers) && same_secret(csrf, &self.session.csrf)
+    }
+
     /// What every page of this request shows around its content.
     pub fn frame(&self) -> pages::Frame {
         pages::Frame::new(&self.session, self.lang, self.path.clone())
@@ -166,7 +172,7 @@ where
         let body =
             Bytes::from_request(Request::from_parts(parts, body), state).await.map_err(IntoResponse::into_response)?;
         let csrf = serde_urlencoded::from_bytes::<CsrfField>(&body).map(|f| f.csrf).unwrap_or_default();
-        if !same_origin(console.public_origin.as_deref(), &headers) || !same_secret(&csrf, &signed.session.csrf) {
+        if !signed.posted_from_own_page(&console, &headers, &csrf) {
             return Err(forbidden());
         }
         let form = serde_urlencoded::from_bytes(&body)
@@ -201,7 +207,7 @@ where
         let console = Console::from_ref(state);
         let (mut parts, body) = request.into_parts();
         let signed = Signed::from_request_parts(&mut parts, state).await?;
-        let same_site = same_origin(console.public_origin.as_deref(), &parts.headers);
+        let headers = parts.headers.clone();
         let unreadable = |e: &dyn std::fmt::Display| {
             pages::message(StatusCode::BAD_REQUEST, "This form could not be read", &e.to_string())
         };
@@ -216,8 +222,7 @@ where
                 fields.insert(name, field.text().await.map_err(|e| unreadable(&e))?);
             }
         }
-        let csrf = fields.get("csrf").map_or("", String::as_str);
-        if !same_site || !same_secret(csrf, &signed.session.csrf) {
+        if !signed.posted_from_own_page(&console, &headers, fields.get("csrf").map_or("", String::as_str)) {
             return Err(forbidden());
         }
         Ok(Upload { signed, fields, file })

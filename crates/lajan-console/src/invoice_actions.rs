@@ -3,7 +3,7 @@
 //! invoice's state, as in the API.
 
 use crate::guard::Protected;
-use crate::pages::{self, Frame, render};
+use crate::pages::{self, Frame, WayBack};
 use crate::state::Console;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -12,7 +12,6 @@ use lajan_domain::message::Channel;
 use lajan_domain::user::Duty;
 use lajan_domain::validation::parse_reason;
 use lajan_services::ServiceError;
-use minijinja::context;
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -72,10 +71,6 @@ fn finish(frame: Frame, id: &str, done: Result<(), ServiceError>) -> Response {
 }
 
 fn not_done(frame: Frame, id: &str, status: StatusCode, text: &str) -> Response {
-    let back = format!("/console/invoices/{id}");
-    render(
-        status,
-        "message.html",
-        context! { frame, title => "Not done", text, back, back_text => "Back to the invoice" },
-    )
+    let href = format!("/console/invoices/{id}");
+    pages::refused(frame, status, "Not done", text, WayBack { href: &href, label: "Back to the invoice" })
 }

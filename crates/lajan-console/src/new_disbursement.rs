@@ -5,7 +5,7 @@
 
 use crate::guard::{NoFields, Protected, Signed, Upload};
 use crate::once::{self, Before};
-use crate::pages::{self, render};
+use crate::pages::{self, WayBack, render};
 use crate::state::Console;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -117,9 +117,9 @@ pub async fn submit(State(console): State<Console>, Path(id): Path<String>, requ
         Ok(_) => Redirect::to(&format!("/console/disbursements/{id}")).into_response(),
         Err(ServiceError::NotFound(_)) => pages::not_found(frame),
         Err(ServiceError::Invalid(refusal)) => {
-            let back = format!("/console/disbursements/{id}");
-            let values = context! { frame, title => "Not submitted", text => refusal.message, back, back_text => "Back to the disbursement" };
-            render(StatusCode::CONFLICT, "message.html", values)
+            let href = format!("/console/disbursements/{id}");
+            let back = WayBack { href: &href, label: "Back to the disbursement" };
+            pages::refused(frame, StatusCode::CONFLICT, "Not submitted", &refusal.message, back)
         }
         Err(ServiceError::Unavailable(why)) => pages::message(StatusCode::SERVICE_UNAVAILABLE, "Not submitted", &why),
         Err(e) => pages::failure(&e),

@@ -114,6 +114,17 @@ pub fn message(status: StatusCode, title: &str, text: &str) -> Response {
     render(status, "message.html", context! { title, text })
 }
 
+/// An action that was refused: why, and a link back to the page it came from.
+pub struct WayBack<'a> {
+    pub href: &'a str,
+    pub label: &'a str,
+}
+
+pub fn refused(frame: Frame, status: StatusCode, title: &str, text: &str, back: WayBack<'_>) -> Response {
+    let values = context! { frame, title, text, back => back.href, back_text => back.label };
+    render(status, "message.html", values)
+}
+
 /// The page for an id that names nothing this organization has in this environment (another
 /// organization's ids, and the other environment's, look the same).
 pub fn not_found(frame: Frame) -> Response {

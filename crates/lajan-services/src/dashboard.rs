@@ -52,10 +52,8 @@ pub struct Dashboard {
 
 impl Services {
     pub async fn dashboard(&self, tenant: &Tenant) -> ServiceResult<Dashboard> {
-        let now = jiff::Timestamp::now();
-        let month_start = now
-            .to_zoned(jiff::tz::TimeZone::UTC)
-            .date()
+        let today = jiff::Timestamp::now().to_zoned(jiff::tz::TimeZone::UTC).date();
+        let month_start = today
             .first_of_month()
             .to_zoned(jiff::tz::TimeZone::UTC)
             .map(|z| Timestamp::from_millis(z.timestamp().as_millisecond()))
@@ -90,8 +88,8 @@ impl Services {
                 .iter()
                 .map(Total::from)
                 .collect(),
-            year: now.to_zoned(jiff::tz::TimeZone::UTC).year(),
-            month: now.to_zoned(jiff::tz::TimeZone::UTC).month(),
+            year: today.year(),
+            month: today.month(),
             recent_events: self.store.list_events(tenant, &events).await?.items,
         })
     }
