@@ -1,6 +1,7 @@
 //! Who made a change, as a person reads it: a user by name and email, a key by name and hint,
-//! Lajan's own work by what did it.
+//! Lajan's own work by what did it; in the language the request is answered in.
 
+use crate::i18n::{say, say_with};
 use lajan_domain::{Actor, Tenant};
 use lajan_services::{ServiceResult, Services};
 use std::collections::HashMap;
@@ -19,7 +20,7 @@ impl Names {
             };
             (u.id, shown)
         });
-        let keys = keys.into_iter().map(|k| (k.id, format!("API key “{}” ({}…)", k.name, k.hint)));
+        let keys = keys.into_iter().map(|k| (k.id, say_with("actor-api-key", &[("name", k.name), ("hint", k.hint)])));
         Ok(Names(users.chain(keys).collect()))
     }
 
@@ -27,14 +28,14 @@ impl Names {
     pub fn label(&self, actor: &Actor) -> String {
         match actor {
             Actor::ApiKey(id) | Actor::User(id) => self.0.get(id).cloned().unwrap_or_else(|| match actor {
-                Actor::ApiKey(_) => format!("API key {id}"),
-                _ => format!("User {id}"),
+                Actor::ApiKey(_) => say_with("actor-api-key-id", &[("id", id.clone())]),
+                _ => say_with("actor-user-id", &[("id", id.clone())]),
             }),
             Actor::System(what) => match what.as_str() {
-                Actor::WORKER => "Lajan (background work)".to_owned(),
-                Actor::PAYMENT_PAGE => "Payer, on the payment page".to_owned(),
-                Actor::UNRECORDED => "Not recorded".to_owned(),
-                other => format!("Lajan ({other})"),
+                Actor::WORKER => say("actor-worker"),
+                Actor::PAYMENT_PAGE => say("actor-payment-page"),
+                Actor::UNRECORDED => say("actor-unrecorded"),
+                other => say_with("actor-system", &[("what", other.to_owned())]),
             },
         }
     }

@@ -3,7 +3,9 @@
 //! or disbursement's own page. Each decision goes through the API's service method, as the
 //! signed-in user.
 
+use crate::domain_text;
 use crate::guard::{Protected, Signed};
+use crate::i18n::say;
 use crate::pages::{self, Frame, WayBack, render};
 use crate::state::Console;
 use axum::extract::{Path, State};
@@ -136,7 +138,7 @@ async fn decide(console: &Console, id: &str, request: &Protected<Decision>, deci
     let (tenant, frame) = (signed.session.tenant(), signed.frame());
     let reason = match parse_reason(Some(&form.reason)) {
         Ok(reason) => reason.filter(|r| !r.is_empty()),
-        Err(invalid) => return not_done(frame, StatusCode::BAD_REQUEST, &pages::field_messages(&invalid).join(" ")),
+        Err(invalid) => return not_done(frame, StatusCode::BAD_REQUEST, &domain_text::field_lines(&invalid).join(" ")),
     };
     let services = &console.services;
     let (done, item_page) = match decided {
@@ -158,17 +160,19 @@ async fn decide(console: &Console, id: &str, request: &Protected<Decision>, deci
         }
         Err(ServiceError::NotFound(_)) => pages::not_found(frame),
         Err(ServiceError::Invalid(refusal)) if refusal.code == "cannot_approve" => {
-            let text = "You created or submitted this, and this organization requires someone else to approve it.";
-            not_done(frame, StatusCode::CONFLICT, text)
+            not_done(frame, StatusCode::CONFLICT, &say("refusal-own-item"))
         }
-        Err(ServiceError::Invalid(refusal)) => not_done(frame, StatusCode::CONFLICT, &refusal.message),
-        Err(ServiceError::Unavailable(why)) => not_done(frame, StatusCode::SERVICE_UNAVAILABLE, &why),
+        Err(ServiceError::Invalid(refusal)) => not_done(frame, StatusCode::CONFLICT, &domain_text::refusal(&refusal)),
+        Err(ServiceError::Unavailable(why)) => {
+            tracing::warn!(%why, "a console decision could not be made");
+            not_done(frame, StatusCode::SERVICE_UNAVAILABLE, &say("unavailable-explained"))
+        }
         Err(e) => pages::failure(&e),
     }
 }
 
 /// A decision that was refused: why, and the way back to the approvals.
 fn not_done(frame: Frame, status: StatusCode, text: &str) -> Response {
-    let back = WayBack { href: "/console/approvals", label: "Back to approvals" };
-    pages::refused(frame, status, "Not done", text, back)
+    let back = WayBack { href: "/console/approvals", label: say("back-to-approvals") };
+    pages::refused(frame, status, &say("not-done"), text, back)
 }

@@ -3,6 +3,7 @@
 
 use crate::actors::Names;
 use crate::guard::Signed;
+use crate::i18n::say;
 use crate::pages::{self, render};
 use crate::state::Console;
 use axum::extract::State;
@@ -32,7 +33,7 @@ pub async fn page(State(console): State<Console>, signed: Signed) -> Response {
     let changes: Vec<Value> = changes
         .iter()
         .map(|c| {
-            context! { action => c.action.as_str(), subject => c.subject, subject_id => c.subject_id,
+            context! { action => c.action.as_str(), subject => subject_in_words(&c.subject), subject_id => c.subject_id,
             by => names.label(&c.actor), at => c.at.to_string() }
         })
         .collect();
@@ -42,4 +43,24 @@ pub async fn page(State(console): State<Console>, signed: Signed) -> Response {
         .collect();
     let frame = signed.frame();
     render(StatusCode::OK, "audit.html", context! { frame, changes, sign_ins, shown => SHOWN })
+}
+
+/// A change's subject as recorded (`email (role)` for a user, `name (environment, hint…)` for a
+/// key) with its role or environment in the request's language.
+fn subject_in_words(subject: &str) -> String {
+    let Some((name, inner)) = subject.strip_suffix(')').and_then(|s| s.rsplit_once(" (")) else {
+        return subject.to_owned();
+    };
+    let (first, rest) = inner.split_once(", ").map_or((inner, None), |(f, r)| (f, Some(r)));
+    let key = match first {
+        "test" => "sandbox".to_owned(),
+        "live" => "live".to_owned(),
+        role => format!("role-{role}"),
+    };
+    let said = say(&key);
+    let first = if said == key { first.to_owned() } else { said };
+    match rest {
+        Some(rest) => format!("{name} ({first}, {rest})"),
+        None => format!("{name} ({first})"),
+    }
 }

@@ -42,7 +42,7 @@ pub async fn list(State(console): State<Console>, signed: Signed, Query(query): 
 /// The list's query as the store reads it; a filter that names nothing is a 400 page.
 fn disbursement_query(query: &ListQuery) -> Result<DisbursementQuery, BadQuery> {
     Ok(DisbursementQuery {
-        status: lists::filter(&query.status, "No such status")?,
+        status: lists::filter(&query.status, "no-such-status")?,
         search: query.search()?,
         page: query.page()?,
     })
@@ -76,7 +76,7 @@ pub async fn detail(
     // The page reloads itself while payouts go out, so its counts follow the batch.
     let running = matches!(batch.status, DisbursementStatus::Approved | DisbursementStatus::Processing);
     let disbursement = DisbursementView::from(&batch);
-    let parsed = lists::filter::<ItemStatus>(&query.status, "No such status").and_then(|s| Ok((s, query.page()?)));
+    let parsed = lists::filter::<ItemStatus>(&query.status, "no-such-status").and_then(|s| Ok((s, query.page()?)));
     let (status, page) = match parsed {
         Ok(parsed) => parsed,
         Err(refused) => return refused.into_response(),

@@ -2,7 +2,7 @@
 //! sign-in form), and for every change the session's CSRF value and a same-origin `Origin` or
 //! `Referer` (anything else is 403 and changes nothing).
 
-use crate::i18n::{Lang, text};
+use crate::i18n::{Lang, say, text};
 use crate::pages;
 use crate::state::Console;
 use axum::body::Bytes;
@@ -132,6 +132,7 @@ where
             Ok(Some(session)) => {
                 let chosen = session.user.language.as_deref().and_then(Lang::parse);
                 let lang = chosen.unwrap_or_else(|| asked_language(&parts.headers));
+                crate::i18n::answer_in(lang);
                 let path = parts.uri.path_and_query().map_or("/console", |p| p.as_str()).to_owned();
                 Ok(Signed { session, token, lang, path })
             }
@@ -175,8 +176,7 @@ where
         if !signed.posted_from_own_page(&console, &headers, &csrf) {
             return Err(forbidden());
         }
-        let form = serde_urlencoded::from_bytes(&body)
-            .map_err(|e| pages::message(StatusCode::BAD_REQUEST, "This form could not be read", &format!("{e}")))?;
+        let form = serde_urlencoded::from_bytes(&body).map_err(|e| unreadable_form(&e))?;
         Ok(Protected { signed, form })
     }
 }
@@ -208,9 +208,7 @@ where
         let (mut parts, body) = request.into_parts();
         let signed = Signed::from_request_parts(&mut parts, state).await?;
         let headers = parts.headers.clone();
-        let unreadable = |e: &dyn std::fmt::Display| {
-            pages::message(StatusCode::BAD_REQUEST, "This form could not be read", &e.to_string())
-        };
+        let unreadable = |e: &dyn std::fmt::Display| unreadable_form(e);
         let mut form =
             Multipart::from_request(Request::from_parts(parts, body), state).await.map_err(|e| unreadable(&e))?;
         let (mut fields, mut file) = (HashMap::new(), Bytes::new());
@@ -237,11 +235,14 @@ pub fn asked_language(headers: &HeaderMap) -> Lang {
 
 /// The answer to a change that did not come from this console's own page.
 pub fn forbidden() -> Response {
-    pages::message(
-        StatusCode::FORBIDDEN,
-        "This request was refused",
-        "It did not come from a page of this console, or the page was too old. Go back, reload it and try again.",
-    )
+    pages::message(StatusCode::FORBIDDEN, &say("request-refused"), &say("request-refused-explained"))
+}
+
+/// The answer to a form this console's pages would not have sent (what was wrong is logged: it
+/// speaks of field names, not of what the person typed).
+fn unreadable_form(error: &dyn std::fmt::Display) -> Response {
+    tracing::info!(%error, "a console form could not be read");
+    pages::message(StatusCode::BAD_REQUEST, &say("form-unreadable"), &say("form-unreadable-explained"))
 }
 
 #[cfg(test)]

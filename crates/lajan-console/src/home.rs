@@ -2,6 +2,7 @@
 //! nothing.
 
 use crate::guard::{Protected, Signed};
+use crate::i18n::say;
 use crate::pages::{self, render};
 use crate::state::Console;
 use axum::extract::State;
@@ -45,7 +46,7 @@ pub struct EnvironmentForm {
 /// Shows the other environment from now on, then the dashboard.
 pub async fn switch_environment(State(console): State<Console>, request: Protected<EnvironmentForm>) -> Response {
     let Ok(environment) = request.form.environment.parse::<Environment>() else {
-        return pages::message(StatusCode::BAD_REQUEST, "No such environment", "Choose sandbox (test) or live.");
+        return pages::message(StatusCode::BAD_REQUEST, &say("no-such-environment"), &say("choose-environment"));
     };
     match console.services.switch_console_environment(&request.signed.token, environment).await {
         Ok(()) => Redirect::to("/console").into_response(),

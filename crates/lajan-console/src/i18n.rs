@@ -3,11 +3,16 @@
 //! request gets the language its browser asks for first (`Accept-Language`), English otherwise.
 //! Templates write `t("key")` or `t("key", name=value)`.
 
+use axum::extract::Request;
+use axum::http::header;
+use axum::middleware::Next;
+use axum::response::Response;
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource};
 use minijinja::value::Kwargs;
 use minijinja::{Error, State};
 use serde::Serialize;
+use std::cell::Cell;
 use std::sync::OnceLock;
 use unic_langid::{LanguageIdentifier, langid};
 
@@ -110,22 +115,61 @@ pub fn text(lang: Lang, key: &str, args: &[(&str, String)]) -> String {
     key.to_owned()
 }
 
-/// The template function `t(key, name=value, ...)`, in the language the page renders in (its
-/// `lang`, or its frame's).
-pub fn template_text(state: &State, key: &str, kwargs: Kwargs) -> Result<String, Error> {
-    let code = state
+tokio::task_local! {
+    /// The language the request being answered speaks: what its browser asks for, until the
+    /// signed-in user's own choice replaces it. Kept per request so that the pages a handler
+    /// answers without a frame (a refusal, a failure) speak it too, without every one of the
+    /// console's error paths passing it along.
+    static ANSWERING_IN: Cell<Lang>;
+}
+
+/// Middleware: answer the request in the language its browser asks for (`Accept-Language`),
+/// unless the signed-in user chose one ([`answer_in`]).
+pub async fn speak_the_asked_language(request: Request, next: Next) -> Response {
+    let asked = request.headers().get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    let lang = Lang::from_accept_language(asked);
+    ANSWERING_IN.scope(Cell::new(lang), next.run(request)).await
+}
+
+/// The rest of this request is answered in `lang`.
+pub fn answer_in(lang: Lang) {
+    // Outside a request (a unit test), there is nothing to set.
+    let _ = ANSWERING_IN.try_with(|current| current.set(lang));
+}
+
+/// The language this request is answered in; English outside one.
+pub fn answering_in() -> Lang {
+    ANSWERING_IN.try_with(Cell::get).unwrap_or(Lang::En)
+}
+
+/// `key`'s text in the language this request is answered in.
+pub fn say(key: &str) -> String {
+    text(answering_in(), key, &[])
+}
+
+/// `key`'s text with `args` in the language this request is answered in.
+pub fn say_with(key: &str, args: &[(&str, String)]) -> String {
+    text(answering_in(), key, args)
+}
+
+/// The language a template renders in: its `lang`, or its frame's, else the request's.
+pub fn page_lang(state: &State) -> Lang {
+    state
         .lookup("lang")
         .or_else(|| state.lookup("frame").and_then(|f| f.get_attr("lang").ok()))
-        .map(|v| v.to_string())
-        .unwrap_or_default();
-    let lang = Lang::parse(&code).unwrap_or(Lang::En);
+        .and_then(|v| Lang::parse(&v.to_string()))
+        .unwrap_or_else(answering_in)
+}
+
+/// The template function `t(key, name=value, ...)`, in the page's language.
+pub fn template_text(state: &State, key: &str, kwargs: Kwargs) -> Result<String, Error> {
     let mut args = Vec::new();
     for name in kwargs.args() {
         let value: minijinja::Value = kwargs.get(name)?;
         args.push((name, value.to_string()));
     }
     kwargs.assert_all_used()?;
-    Ok(text(lang, key, &args))
+    Ok(text(page_lang(state), key, &args))
 }
 
 /// The keys a catalogue defines.

@@ -2,7 +2,9 @@
 //! through the API's service methods as the user. Sending or voiding twice is refused by the
 //! invoice's state, as in the API.
 
+use crate::domain_text;
 use crate::guard::Protected;
+use crate::i18n::say;
 use crate::pages::{self, Frame, WayBack};
 use crate::state::Console;
 use axum::extract::{Path, State};
@@ -37,7 +39,7 @@ pub async fn send(State(console): State<Console>, Path(id): Path<String>, reques
         "" => Vec::new(),
         one => match Channel::ALL.iter().find(|c| c.as_str() == one) {
             Some(channel) => vec![*channel],
-            None => return not_done(frame, &id, StatusCode::BAD_REQUEST, "Choose email, SMS or both."),
+            None => return not_done(frame, &id, StatusCode::BAD_REQUEST, &say("choose-channel")),
         },
     };
     let sent = console.services.send_invoice(&signed.session.tenant(), &id, &channels, None).await;
@@ -53,7 +55,7 @@ pub async fn void(State(console): State<Console>, Path(id): Path<String>, reques
     let reason = match parse_reason(Some(&request.form.reason)) {
         Ok(reason) => reason.filter(|r| !r.is_empty()),
         Err(invalid) => {
-            return not_done(frame, &id, StatusCode::BAD_REQUEST, &pages::field_messages(&invalid).join(" "));
+            return not_done(frame, &id, StatusCode::BAD_REQUEST, &domain_text::field_lines(&invalid).join(" "));
         }
     };
     let voided = console.services.void_invoice(&signed.session.tenant(), &id, reason.as_deref(), None).await;
@@ -65,12 +67,14 @@ fn finish(frame: Frame, id: &str, done: Result<(), ServiceError>) -> Response {
     match done {
         Ok(()) => Redirect::to(&format!("/console/invoices/{id}")).into_response(),
         Err(ServiceError::NotFound(_)) => pages::not_found(frame),
-        Err(ServiceError::Invalid(refusal)) => not_done(frame, id, StatusCode::CONFLICT, &refusal.message),
+        Err(ServiceError::Invalid(refusal)) => {
+            not_done(frame, id, StatusCode::CONFLICT, &domain_text::refusal(&refusal))
+        }
         Err(e) => pages::failure(&e),
     }
 }
 
 fn not_done(frame: Frame, id: &str, status: StatusCode, text: &str) -> Response {
     let href = format!("/console/invoices/{id}");
-    pages::refused(frame, status, "Not done", text, WayBack { href: &href, label: "Back to the invoice" })
+    pages::refused(frame, status, &say("not-done"), text, WayBack { href: &href, label: say("back-to-invoice") })
 }

@@ -3,7 +3,9 @@
 //! itself (no script needed); a row left blank is no line. Saving goes through
 //! `create_invoice` (once however often posted) or `update_invoice`, as the user.
 
+use crate::domain_text;
 use crate::guard::{Protected, Signed};
+use crate::i18n::say;
 use crate::lists;
 use crate::once::{self, Before};
 use crate::pages::{self, render};
@@ -187,7 +189,8 @@ pub async fn create(State(console): State<Console>, request: Protected<Vec<(Stri
         Ok(made) => Redirect::to(&page_of(&made)).into_response(),
         Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
         Err(ServiceError::Invalid(refusal)) => {
-            form_page(&console, signed, StatusCode::BAD_REQUEST, &form, None, pages::refusal_messages(refusal)).await
+            form_page(&console, signed, StatusCode::BAD_REQUEST, &form, None, domain_text::refusal_lines(&refusal))
+                .await
         }
         Err(e) => pages::failure(&e),
     }
@@ -209,8 +212,8 @@ pub async fn edit(State(console): State<Console>, signed: Signed, Path(id): Path
         Err(e) => return pages::failure(&e.into()),
     };
     if detail.invoice.status != InvoiceStatus::Draft {
-        let text = "Only a draft can be edited: this invoice was sent already.";
-        return render(StatusCode::CONFLICT, "message.html", context! { frame, title => "Not a draft", text });
+        let text = say("only-draft-editable");
+        return render(StatusCode::CONFLICT, "message.html", context! { frame, title => say("not-a-draft"), text });
     }
     let view = InvoiceView::from_detail(&detail, &console.services.config.public_url);
     let mut lines: Vec<Line> = view
@@ -260,7 +263,7 @@ pub async fn update(
         Ok(_) => Redirect::to(&format!("/console/invoices/{id}")).into_response(),
         Err(ServiceError::NotFound(_)) => pages::not_found(signed.frame()),
         Err(ServiceError::Invalid(refusal)) => {
-            form_page(&console, signed, StatusCode::BAD_REQUEST, &form, Some(&id), pages::refusal_messages(refusal))
+            form_page(&console, signed, StatusCode::BAD_REQUEST, &form, Some(&id), domain_text::refusal_lines(&refusal))
                 .await
         }
         Err(e) => pages::failure(&e),

@@ -2,6 +2,7 @@
 //! line items, payment link and timeline.
 
 use crate::guard::Signed;
+use crate::i18n::say;
 use crate::lists::{self, BadQuery, ListQuery, Pager, given};
 use crate::pages::{self, render};
 use crate::state::Console;
@@ -39,10 +40,10 @@ pub async fn list(State(console): State<Console>, signed: Signed, Query(query): 
 fn invoice_query(query: &ListQuery) -> Result<InvoiceQuery, BadQuery> {
     let client_id = given(&query.client).map(str::to_owned);
     if client_id.as_deref().is_some_and(|id| !IdKind::Client.is_id(id)) {
-        return Err(BadQuery { title: "No such client", text: "Choose a client from the clients page.".into() });
+        return Err(BadQuery { title: say("no-such-client"), text: say("choose-client-from-page") });
     }
     Ok(InvoiceQuery {
-        status: lists::filter(&query.status, "No such status")?,
+        status: lists::filter(&query.status, "no-such-status")?,
         client_id,
         search: query.search()?,
         page: query.page()?,

@@ -2,6 +2,7 @@
 //! its hint and scopes; a new key with the scopes ticked (its secret shown once, on the answer
 //! to the form, and stored nowhere); revoking one.
 
+use crate::domain_text;
 use crate::guard::{NoFields, Protected, Signed};
 use crate::pages::{self, render};
 use crate::state::Console;
@@ -70,7 +71,7 @@ pub async fn create(State(console): State<Console>, request: Protected<Vec<(Stri
             keys_page(&console, signed, StatusCode::CREATED, context! { created }).await
         }
         Err(ServiceError::Invalid(invalid)) => {
-            let errors = pages::field_messages(&invalid);
+            let errors = domain_text::field_lines(&invalid);
             let values = context! { errors, name => form.name, ticked => form.scope };
             keys_page(&console, signed, StatusCode::BAD_REQUEST, values).await
         }

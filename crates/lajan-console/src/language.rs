@@ -1,7 +1,9 @@
 //! The language switch every page's header carries: the user's choice is kept with their
 //! account (ahead of their browser's `Accept-Language`), and they return to the page they were on.
 
+use crate::domain_text;
 use crate::guard::Protected;
+use crate::i18n::say;
 use crate::pages;
 use crate::state::Console;
 use axum::extract::State;
@@ -32,7 +34,7 @@ pub async fn choose(State(console): State<Console>, request: Protected<LanguageF
     match console.services.set_console_language(&signed.session.user.id, Some(&form.language)).await {
         Ok(()) => Redirect::to(back_to(&form.back)).into_response(),
         Err(ServiceError::Invalid(refusal)) => {
-            pages::message(StatusCode::BAD_REQUEST, "Language", &pages::field_messages(&refusal).join(" "))
+            pages::message(StatusCode::BAD_REQUEST, &say("language"), &domain_text::field_lines(&refusal).join(" "))
         }
         Err(e) => pages::failure(&e),
     }

@@ -8,6 +8,8 @@ mod approvals;
 mod assets;
 mod audit;
 mod disbursements;
+mod domain_text;
+mod formats;
 mod guard;
 mod home;
 mod i18n;
@@ -26,6 +28,8 @@ mod records;
 mod settings;
 mod sign_in;
 mod state;
+#[cfg(test)]
+mod template_lint;
 mod timeline;
 mod users;
 mod webhooks;
@@ -87,6 +91,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/events", get(records::events))
         .route("/console/assets/{file}", get(assets::serve))
         .route("/console/{*rest}", get(home::not_found))
+        .layer(axum::middleware::from_fn(i18n::speak_the_asked_language))
         .layer(fixed(header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
         .layer(fixed(header::X_FRAME_OPTIONS, "DENY"))
         .layer(fixed(header::REFERRER_POLICY, "same-origin"))

@@ -6,6 +6,7 @@ use axum::response::{IntoResponse, Response};
 use lajan_domain::pagination::{DEFAULT_LIMIT, MAX_LIMIT, MAX_SEARCH_CHARS, Page, PageRequest};
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::{say, say_with};
 use crate::pages;
 use crate::state::Console;
 use lajan_domain::Tenant;
@@ -14,13 +15,13 @@ use lajan_store::ClientQuery;
 
 /// A query a list cannot answer: 400 with a page saying why.
 pub struct BadQuery {
-    pub title: &'static str,
+    pub title: String,
     pub text: String,
 }
 
 impl IntoResponse for BadQuery {
     fn into_response(self) -> Response {
-        pages::message(StatusCode::BAD_REQUEST, self.title, &self.text)
+        pages::message(StatusCode::BAD_REQUEST, &self.title, &self.text)
     }
 }
 
@@ -36,12 +37,14 @@ pub struct ListQuery {
     pub kind: Option<String>,
 }
 
-/// A filter read as a `T` (empty: no filter); a value that is none is a 400 page titled `title`.
+/// A filter read as a `T` (empty: no filter); a value that is none is a 400 page titled by the
+/// catalogue's `title_key`.
 pub fn filter<T: std::str::FromStr<Err = String>>(
     field: &Option<String>,
-    title: &'static str,
+    title_key: &str,
 ) -> Result<Option<T>, BadQuery> {
-    given(field).map(str::parse::<T>).transpose().map_err(|text| BadQuery { title, text })
+    let unknown = |_| BadQuery { title: say(title_key), text: say("choose-from-list") };
+    given(field).map(str::parse::<T>).transpose().map_err(unknown)
 }
 
 /// A field the form left empty is no filter.
@@ -52,17 +55,16 @@ pub fn given(field: &Option<String>) -> Option<&str> {
 impl ListQuery {
     /// The page asked for, within the API's limits; else a 400 page saying which.
     pub fn page(&self) -> Result<PageRequest, BadQuery> {
-        let number = |raw: Option<&str>, default: u32, max: u32, what: &str| match raw {
+        let number = |raw: Option<&str>, default: u32, max: u32, rule: &str| match raw {
             None => Ok(default),
-            Some(text) => text
-                .parse::<u32>()
-                .ok()
-                .filter(|n| (1..=max).contains(n))
-                .ok_or_else(|| BadQuery { title: "No such page", text: format!("The {what} must be 1 to {max}.") }),
+            Some(text) => text.parse::<u32>().ok().filter(|n| (1..=max).contains(n)).ok_or_else(|| BadQuery {
+                title: say("no-such-page"),
+                text: say_with(rule, &[("max", max.to_string())]),
+            }),
         };
         Ok(PageRequest {
-            page: number(given(&self.page), 1, u32::MAX, "page")?,
-            limit: number(given(&self.limit), DEFAULT_LIMIT, MAX_LIMIT, "page size")?,
+            page: number(given(&self.page), 1, u32::MAX, "page-number-range")?,
+            limit: number(given(&self.limit), DEFAULT_LIMIT, MAX_LIMIT, "page-size-range")?,
         })
     }
 
@@ -70,8 +72,8 @@ impl ListQuery {
     pub fn search(&self) -> Result<Option<String>, BadQuery> {
         match given(&self.search) {
             Some(text) if text.chars().count() > MAX_SEARCH_CHARS => Err(BadQuery {
-                title: "Search too long",
-                text: format!("Search for at most {MAX_SEARCH_CHARS} characters."),
+                title: say("search-too-long"),
+                text: say_with("search-at-most", &[("max", MAX_SEARCH_CHARS.to_string())]),
             }),
             found => Ok(found.map(str::to_owned)),
         }

@@ -3,7 +3,9 @@
 //! again; the draft is then submitted for approval. Both go through the API's service methods as
 //! the user; the upload makes one draft however often it is posted.
 
+use crate::domain_text;
 use crate::guard::{NoFields, Protected, Signed, Upload};
+use crate::i18n::say;
 use crate::once::{self, Before};
 use crate::pages::{self, WayBack, render};
 use crate::state::Console;
@@ -32,8 +34,10 @@ fn form_page(
     rows: &[FieldError],
 ) -> Response {
     let assets: Vec<&str> = ASSETS.iter().map(|a| a.code).collect();
-    let rows: Vec<Value> =
-        rows.iter().map(|r| context! { row => r.row, field => r.field, message => r.message }).collect();
+    let rows: Vec<Value> = rows
+        .iter()
+        .map(|r| context! { row => r.row, field => r.field, message => domain_text::rule(&r.message) })
+        .collect();
     let frame = signed.frame();
     render(status, "disbursement_new.html", context! { frame, assets, columns => COLUMNS, problem, rows, ..values })
 }
@@ -62,7 +66,7 @@ pub async fn create(State(console): State<Console>, upload: Upload) -> Response 
     };
     let typed = context! { once => key, name, asset };
     if upload.file.is_empty() {
-        let problem = Some("Choose the CSV file to upload.".to_owned());
+        let problem = Some(say("choose-csv-file"));
         return form_page(signed, StatusCode::BAD_REQUEST, typed, problem, &[]);
     }
     let (items, row_errors) = match read_items(&upload.file) {
@@ -99,9 +103,9 @@ pub async fn create(State(console): State<Console>, upload: Upload) -> Response 
 fn explain(refusal: Invalid) -> (String, Vec<FieldError>) {
     let (rows, fields): (Vec<FieldError>, Vec<FieldError>) = refusal.details.into_iter().partition(|d| d.row.is_some());
     let problem = if fields.is_empty() {
-        refusal.message
+        domain_text::rule(&refusal.message)
     } else {
-        fields.iter().map(|f| format!("{}: {}", f.field, f.message)).collect::<Vec<_>>().join(" ")
+        fields.iter().map(domain_text::field_line).collect::<Vec<_>>().join(" ")
     };
     (problem, rows)
 }
@@ -118,10 +122,13 @@ pub async fn submit(State(console): State<Console>, Path(id): Path<String>, requ
         Err(ServiceError::NotFound(_)) => pages::not_found(frame),
         Err(ServiceError::Invalid(refusal)) => {
             let href = format!("/console/disbursements/{id}");
-            let back = WayBack { href: &href, label: "Back to the disbursement" };
-            pages::refused(frame, StatusCode::CONFLICT, "Not submitted", &refusal.message, back)
+            let back = WayBack { href: &href, label: say("back-to-disbursement") };
+            pages::refused(frame, StatusCode::CONFLICT, &say("not-submitted"), &domain_text::refusal(&refusal), back)
         }
-        Err(ServiceError::Unavailable(why)) => pages::message(StatusCode::SERVICE_UNAVAILABLE, "Not submitted", &why),
+        Err(ServiceError::Unavailable(why)) => {
+            tracing::warn!(%why, "a console submit could not be made");
+            pages::message(StatusCode::SERVICE_UNAVAILABLE, &say("not-submitted"), &say("unavailable-explained"))
+        }
         Err(e) => pages::failure(&e),
     }
 }

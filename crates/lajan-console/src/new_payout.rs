@@ -2,6 +2,7 @@
 //! wallet address; amount, asset, memo) and its post, which creates the payout through the API's
 //! service method as the user, once however often the form is posted.
 
+use crate::domain_text;
 use crate::guard::{Protected, Signed};
 use crate::lists;
 use crate::once::{self, Before};
@@ -93,7 +94,7 @@ pub async fn create(State(console): State<Console>, request: Protected<PayoutFor
         Ok(made) => Redirect::to(&page_of(&made)).into_response(),
         Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
         Err(ServiceError::Invalid(refusal)) => {
-            form_page(&console, signed, StatusCode::BAD_REQUEST, form, pages::refusal_messages(refusal)).await
+            form_page(&console, signed, StatusCode::BAD_REQUEST, form, domain_text::refusal_lines(&refusal)).await
         }
         Err(e) => pages::failure(&e),
     }

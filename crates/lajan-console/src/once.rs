@@ -2,6 +2,7 @@
 //! form carries a one-time key, claimed in the change's own transaction exactly as an API
 //! `Idempotency-Key` is; a repeat of the post is sent to what the first one made.
 
+use crate::i18n::say;
 use crate::pages::{self, Frame};
 use crate::state::Console;
 use axum::http::StatusCode;
@@ -38,12 +39,8 @@ pub async fn before(
     key: &str,
 ) -> Result<Before, Response> {
     if key.len() != 64 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
-        let text = "This form is out of date: open it again and resubmit.";
-        return Err(pages::render(
-            StatusCode::BAD_REQUEST,
-            "message.html",
-            minijinja::context! { frame, title => "Reload the form", text },
-        ));
+        let (title, text) = (say("reload-form"), say("form-out-of-date"));
+        return Err(pages::render(StatusCode::BAD_REQUEST, "message.html", minijinja::context! { frame, title, text }));
     }
     let claim = IdempotencyClaim {
         key: format!("console:{key}"),
@@ -74,10 +71,8 @@ async fn made(console: &Console, tenant: &Tenant, claim: &IdempotencyClaim) -> S
     Ok(match state {
         IdempotencyState::Free => None,
         IdempotencyState::Replay { body, .. } => Some(Redirect::to(&String::from_utf8_lossy(&body)).into_response()),
-        IdempotencyState::Mismatch => Some(pages::message(
-            StatusCode::CONFLICT,
-            "Reload the form",
-            "This form's key belongs to another form: open the form again and resubmit.",
-        )),
+        IdempotencyState::Mismatch => {
+            Some(pages::message(StatusCode::CONFLICT, &say("reload-form"), &say("form-key-of-another-form")))
+        }
     })
 }

@@ -2,7 +2,7 @@
 //! shares (who, where, the sandbox banner, the CSRF value its forms carry), and the plain pages
 //! for refusals and failures.
 
-use crate::i18n::Lang;
+use crate::i18n::{Lang, say};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use lajan_domain::console::ConsoleSession;
@@ -46,6 +46,7 @@ fn templates() -> &'static Environment<'static> {
     ENV.get_or_init(|| {
         let mut env = Environment::new();
         env.add_function("t", crate::i18n::template_text);
+        crate::formats::add_filters(&mut env);
         for (name, source) in TEMPLATES {
             env.add_template(name, source).unwrap_or_else(|e| panic!("console template {name} does not parse: {e}"));
         }
@@ -100,24 +101,22 @@ pub fn render(status: StatusCode, template: &str, values: Value) -> Response {
         Ok(html) => (status, Html(html)).into_response(),
         Err(e) => {
             tracing::error!(template, error = %e, "a console template failed to render");
-            (
-                StatusCode::INTERNAL_SERVER_ERROR,
-                Html("<!doctype html><title>Error</title><p>Something went wrong on our side; it has been logged.</p>"),
-            )
-                .into_response()
+            let (title, text) = (say("something-went-wrong"), say("logged-try-again"));
+            let page = format!("<!doctype html><title>{title}</title><h1>{title}</h1><p>{text}</p>");
+            (StatusCode::INTERNAL_SERVER_ERROR, Html(page)).into_response()
         }
     }
 }
 
 /// A page that says one thing: a refusal, a missing page.
 pub fn message(status: StatusCode, title: &str, text: &str) -> Response {
-    render(status, "message.html", context! { title, text })
+    render(status, "message.html", context! { title, text, lang => crate::i18n::answering_in() })
 }
 
 /// An action that was refused: why, and a link back to the page it came from.
 pub struct WayBack<'a> {
     pub href: &'a str,
-    pub label: &'a str,
+    pub label: String,
 }
 
 pub fn refused(frame: Frame, status: StatusCode, title: &str, text: &str, back: WayBack<'_>) -> Response {
@@ -128,24 +127,13 @@ pub fn refused(frame: Frame, status: StatusCode, title: &str, text: &str, back: 
 /// The page for an id that names nothing this organization has in this environment (another
 /// organization's ids, and the other environment's, look the same).
 pub fn not_found(frame: Frame) -> Response {
-    let text = "Nothing with this id exists here. It may belong to the other environment.";
-    render(StatusCode::NOT_FOUND, "message.html", context! { frame, title => "Not found", text })
-}
-
-/// What a refused form is told, a line per field: `field: why`.
-pub fn field_messages(invalid: &lajan_domain::Invalid) -> Vec<String> {
-    invalid.details.iter().map(|f| format!("{}: {}", f.field, f.message)).collect()
-}
-
-/// What a refused form is told: a line per field it names, else the refusal's message.
-pub fn refusal_messages(refusal: lajan_domain::Invalid) -> Vec<String> {
-    let fields = field_messages(&refusal);
-    if fields.is_empty() { vec![refusal.message] } else { fields }
+    let (title, text) = (say("not-found"), say("not-found-explained"));
+    render(StatusCode::NOT_FOUND, "message.html", context! { frame, title, text })
 }
 
 /// A use case that failed on our side (the database, the randomness source): logged, and a
 /// page that says so without details.
 pub fn failure(error: &ServiceError) -> Response {
     tracing::error!(error = %lajan_services::error::error_chain(error), "a console request failed");
-    message(StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "It has been logged. Try again in a moment.")
+    message(StatusCode::INTERNAL_SERVER_ERROR, &say("something-went-wrong"), &say("logged-try-again"))
 }

@@ -44,8 +44,8 @@ pub async fn list(State(console): State<Console>, signed: Signed, Query(query): 
 /// The list's query as the store reads it; a filter that names nothing is a 400 page.
 fn payout_query(query: &ListQuery) -> Result<PayoutQuery, BadQuery> {
     Ok(PayoutQuery {
-        filter: lists::filter(&query.status, "No such status")?,
-        payout_type: lists::filter(&query.kind, "No such type")?,
+        filter: lists::filter(&query.status, "no-such-status")?,
+        payout_type: lists::filter(&query.kind, "no-such-type")?,
         search: query.search()?,
         page: query.page()?,
     })

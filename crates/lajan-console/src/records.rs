@@ -2,6 +2,7 @@
 
 use crate::actors::Names;
 use crate::guard::Signed;
+use crate::i18n::say;
 use crate::lists::{BadQuery, ListQuery, Pager, given};
 use crate::pages::{self, render};
 use crate::state::Console;
@@ -67,7 +68,7 @@ pub async fn events(State(console): State<Console>, signed: Signed, Query(query)
 fn event_query(query: &ListQuery) -> Result<EventQuery, BadQuery> {
     let event_type = given(&query.kind).map(str::to_owned);
     if event_type.as_deref().is_some_and(|t| !EVENT_TYPES.contains(&t)) {
-        return Err(BadQuery { title: "No such event type", text: "Choose a type from the list.".into() });
+        return Err(BadQuery { title: say("no-such-event-type"), text: say("choose-from-list") });
     }
     Ok(EventQuery { event_type, page: query.page()?, ..Default::default() })
 }

@@ -2,6 +2,7 @@
 //! and tax rate, the approval policy, the timezone), changed through the API's service method as
 //! the user, with each refused field's message.
 
+use crate::domain_text;
 use crate::guard::{Protected, Signed};
 use crate::pages::{self, render};
 use crate::state::Console;
@@ -77,7 +78,7 @@ pub async fn save(State(console): State<Console>, request: Protected<SettingsFor
     match console.services.update_settings(&signed.session.tenant(), may_set_approval_policy, input).await {
         Ok(_) => Redirect::to("/console/settings?saved=1").into_response(),
         Err(ServiceError::Invalid(refusal)) => {
-            let errors = pages::refusal_messages(refusal);
+            let errors = domain_text::refusal_lines(&refusal);
             settings_page(signed, StatusCode::BAD_REQUEST, Value::from_serialize(form), errors, false)
         }
         Err(e) => pages::failure(&e),

@@ -5,6 +5,7 @@ use crate::guard::{
     NoFields, Protected, SESSION_COOKIE, SIGN_IN_PATH, asked_language, cookie_value, forbidden, same_origin,
     same_secret, set_cookie,
 };
+use crate::i18n::{say, say_with};
 use crate::pages::{self, render};
 use crate::state::Console;
 use axum::Form;
@@ -18,8 +19,6 @@ use serde::Deserialize;
 
 /// The sign-in form's own CSRF cookie, sent back only to the form's path.
 const SIGN_IN_COOKIE: &str = "lajan_sign_in";
-/// The one answer to an unknown email, a wrong password and a disabled user.
-const INVALID: &str = "That email and password do not match an account.";
 
 #[derive(Deserialize)]
 pub struct SignInForm {
@@ -82,15 +81,14 @@ pub async fn submit(State(console): State<Console>, headers: HeaderMap, Form(for
             response
         }
         Err(SignInRefusal::Invalid) => {
-            form_page(&console, &headers, StatusCode::UNAUTHORIZED, &form.email, Some(INVALID))
+            // The one answer to an unknown email, a wrong password and a disabled user.
+            let invalid = say("sign-in-invalid");
+            form_page(&console, &headers, StatusCode::UNAUTHORIZED, &form.email, Some(&invalid))
         }
         Err(SignInRefusal::Locked { until }) => {
             let seconds = (until.as_millis() - Timestamp::now().as_millis()).max(1000) / 1000;
             let minutes = (seconds + 59) / 60;
-            let unit = if minutes == 1 { "minute" } else { "minutes" };
-            let text = format!(
-                "Too many failed sign-ins for this email. Sign-in is locked for {minutes} more {unit}, even with the right password."
-            );
+            let text = say_with("sign-in-locked", &[("minutes", minutes.to_string())]);
             let mut response = form_page(&console, &headers, StatusCode::TOO_MANY_REQUESTS, &form.email, Some(&text));
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds));
             response

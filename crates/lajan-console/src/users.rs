@@ -1,6 +1,7 @@
 //! The users page (admins): the organization's console users, inviting one (a generated
 //! password shown once, to pass on) and disabling one.
 
+use crate::domain_text;
 use crate::guard::{NoFields, Protected, Signed};
 use crate::pages::{self, render};
 use crate::state::Console;
@@ -64,7 +65,7 @@ pub async fn invite(State(console): State<Console>, request: Protected<InviteFor
             users_page(&console, signed, StatusCode::CREATED, context! { invited }).await
         }
         Err(ServiceError::Invalid(invalid)) => {
-            let errors = pages::field_messages(&invalid);
+            let errors = domain_text::field_lines(&invalid);
             let values = context! { errors, email => form.email, name => form.name, role => form.role };
             users_page(&console, signed, StatusCode::BAD_REQUEST, values).await
         }
@@ -81,7 +82,7 @@ pub async fn disable(State(console): State<Console>, Path(id): Path<String>, req
         Ok(_) => Redirect::to("/console/users").into_response(),
         Err(ServiceError::NotFound(_)) => pages::not_found(signed.frame()),
         Err(ServiceError::Invalid(invalid)) => {
-            let errors: Vec<String> = invalid.details.iter().map(|f| f.message.clone()).collect();
+            let errors = domain_text::refusal_lines(&invalid);
             users_page(&console, signed, StatusCode::BAD_REQUEST, context! { errors }).await
         }
         Err(e) => pages::failure(&e),

@@ -3,6 +3,7 @@
 //! rotate the secret (the new one shown once), its latest deliveries, each with its attempts
 //! and a retry. Everything goes through the API's service methods as the user.
 
+use crate::domain_text;
 use crate::guard::{NoFields, Protected, Signed};
 use crate::once::{self, Before};
 use crate::pages::{self, render};
@@ -110,7 +111,7 @@ pub async fn create(State(console): State<Console>, request: Protected<Vec<(Stri
                 &console,
                 signed,
                 StatusCode::BAD_REQUEST,
-                context! { errors => pages::refusal_messages(refusal), typed },
+                context! { errors => domain_text::refusal_lines(&refusal), typed },
             )
             .await
         }
@@ -168,7 +169,7 @@ pub async fn update(
                 signed,
                 &id,
                 StatusCode::BAD_REQUEST,
-                context! { errors => pages::refusal_messages(refusal) },
+                context! { errors => domain_text::refusal_lines(&refusal) },
             )
             .await
         }

@@ -64,7 +64,7 @@ api_test!(a_maker_drafts_edits_sends_and_voids_invoices, |app| {
     let no_client = fields(&csrf, &once, "", &[("Loan fee", "2", "150.25")]);
     let r = browser.post("/console/invoices", &no_client).await;
     assert_eq!(r.status(), 400);
-    assert!(r.text().await.unwrap().contains("clientId"), "the missing client is named");
+    assert!(r.text().await.unwrap().contains("Client: is required"), "the missing client is named");
     let bad_line = fields(&csrf, &once, client_id, &[("Loan fee", "two", "150.25")]);
     assert_eq!(browser.post("/console/invoices", &bad_line).await.status(), 400);
 

@@ -41,8 +41,8 @@ api_test!(an_admin_lists_creates_and_revokes_the_organizations_keys, |app| {
 
     let before = app.store().list_api_keys(Some(&app.org.id)).await.unwrap().len();
     for (fields, says) in [
-        (vec![("csrf", csrf.as_str()), ("name", "No scopes")], "scopes: a key needs at least one scope"),
-        (vec![("csrf", csrf.as_str()), ("name", " "), ("scope", "*")], "name:"),
+        (vec![("csrf", csrf.as_str()), ("name", "No scopes")], "Scopes: a key needs at least one scope"),
+        (vec![("csrf", csrf.as_str()), ("name", " "), ("scope", "*")], "Name: must not be empty"),
         (vec![("csrf", csrf.as_str()), ("name", "Odd"), ("scope", "clients:delete")], "unknown scope"),
     ] {
         let r = browser.post("/console/keys", &fields).await;
@@ -57,10 +57,10 @@ api_test!(an_admin_lists_creates_and_revokes_the_organizations_keys, |app| {
     assert_eq!(app.get_with(&secret, "/v1/clients").await.status(), 401, "revoked");
     assert!(browser.get("/console/keys").await.text().await.unwrap().contains("revoked"));
     let rows = audit_rows(&browser.get("/console/audit").await.text().await.unwrap());
-    let payroll = format!("Payroll export (test, {}…)", &secret[..12]);
+    let payroll = format!("Payroll export (Sandbox, {}…)", &secret[..12]);
     assert_eq!(
         rows[..2],
-        [["api_key.revoked", &payroll, "admin@example.ht"], ["api_key.created", &payroll, "admin@example.ht"]],
+        [["API key revoked", &payroll, "admin@example.ht"], ["API key created", &payroll, "admin@example.ht"]],
         "the console's changes, by the signed-in admin"
     );
 
@@ -129,10 +129,10 @@ api_test!(an_admin_invites_and_disables_users_and_reads_the_sign_ins, |app| {
     assert_eq!(clerk.get("/console/users").await.status(), 403, "as a maker");
 
     for (fields, says) in [
-        (vec![("email", "clerk@example.ht"), ("role", "viewer")], "email: is in use already"),
-        (vec![("email", "stranger@example.ht"), ("role", "viewer")], "email: is in use already"),
-        (vec![("email", "nobody"), ("role", "viewer")], "email: must be an email address"),
-        (vec![("email", "new@example.ht"), ("role", "owner")], "role: unknown value"),
+        (vec![("email", "clerk@example.ht"), ("role", "viewer")], "Email: is in use already"),
+        (vec![("email", "stranger@example.ht"), ("role", "viewer")], "Email: is in use already"),
+        (vec![("email", "nobody"), ("role", "viewer")], "Email: must be an email address"),
+        (vec![("email", "new@example.ht"), ("role", "owner")], "Role: unknown value"),
     ] {
         let mut fields = fields;
         fields.push(("csrf", &csrf));
@@ -165,10 +165,10 @@ api_test!(an_admin_invites_and_disables_users_and_reads_the_sign_ins, |app| {
     assert_eq!(
         rows,
         [
-            ["user.disabled", "clerk@example.ht (maker)", "admin@example.ht"],
-            ["user.created", "clerk@example.ht (maker)", "admin@example.ht"],
-            ["user.created", "admin@example.ht (admin)", "Lajan (cli)"],
-            ["api_key.created", &format!("test (test, {}…)", &app.key[..12]), "Lajan (cli)"],
+            ["user disabled", "clerk@example.ht (maker)", "admin@example.ht"],
+            ["user created", "clerk@example.ht (maker)", "admin@example.ht"],
+            ["user created", "admin@example.ht (admin)", "Lajan (cli)"],
+            ["API key created", &format!("test (Sandbox, {}…)", &app.key[..12]), "Lajan (cli)"],
         ],
         "newest first; refused invitations and disablings left no line; nothing of the other organization"
     );

@@ -61,7 +61,7 @@ api_test!(the_pages_show_the_sessions_organization_and_environment_only, |app| {
     let browser = Browser::signed_in(app, "viewer@example.ht").await;
     let (status, list) = page(&browser, "/console/invoices").await;
     assert_eq!(status, 200);
-    assert!(list.contains(number) && list.contains("3703.68 HTG"), "exact amount with its currency: {list}");
+    assert!(list.contains(number) && list.contains("3,703.68 HTG"), "exact amount with its currency: {list}");
     let (_, drafts) = page(&browser, "/console/invoices?status=draft&search=").await;
     assert!(drafts.contains(number));
     let (_, paid) = page(&browser, "/console/invoices?status=paid").await;
@@ -73,9 +73,9 @@ api_test!(the_pages_show_the_sessions_organization_and_environment_only, |app| {
 
     let (status, detail) = page(&browser, &format!("/console/invoices/{invoice_id}")).await;
     assert_eq!(status, 200);
-    let line = "<td>Loan fee</td><td class=\"num\">3</td><td class=\"num\">1234.56</td><td class=\"num\">0</td><td class=\"num\">3703.68</td>";
+    let line = "<td>Loan fee</td><td class=\"num\">3</td><td class=\"num\">1,234.56</td><td class=\"num\">0</td><td class=\"num\">3,703.68</td>";
     for shown in
-        [line, "3703.68 HTG", "invoice.created", "https://pay.lajan.test/pay/pi_", "by API key “test” (sk_test_"]
+        [line, "3,703.68 HTG", "invoice.created", "https://pay.lajan.test/pay/pi_", "by API key “test” (sk_test_"]
     {
         assert!(detail.contains(shown), "{shown} on the invoice page: {detail}");
     }
@@ -167,7 +167,7 @@ api_test!(the_dashboard_sums_what_waits_and_what_was_paid_and_disbursements_show
     assert_eq!(status, 200);
     let squashed: String = dashboard.split_whitespace().collect::<Vec<_>>().join(" ");
     for shown in [
-        "<th>USDC</th><td class=\"num\">999959.95</td>",
+        "<th>USDC</th><td class=\"num\">999,959.95</td>",
         "<th>1 in USDC</th><td class=\"num\">12.50 USDC</td>",
         "<th>1 in HTG</th><td class=\"num\">7.25 HTG</td>",
         "June stipends</a> (2 items)</th><td class=\"num\">30.00 USDC</td>",

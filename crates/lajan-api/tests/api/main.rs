@@ -11,6 +11,7 @@ mod console_browser;
 mod console_forms;
 mod console_invoices;
 mod console_keys;
+mod console_languages;
 mod console_pages;
 mod console_webhooks;
 mod disbursement_rules;

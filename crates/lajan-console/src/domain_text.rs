@@ -1,0 +1,239 @@
+//! The domain's refusals in the page's language. The domain words its rules in English for the
+//! API (`dueDate: must be in the future`); the console shows the field by its label and the rule
+//! by the catalogue's `rule-*` text, carrying over the values the message names. A message no
+//! rule matches is shown as it came (a test keeps the table in step with the domain).
+
+use crate::i18n::{say, say_with};
+use lajan_domain::{FieldError, Invalid};
+
+/// Each rule as the domain words it, `{}` standing for a value it carries (`$v1`, `$v2` in the
+/// catalogue), and its key. The first that matches wins: the specific before the general.
+const RULES: &[(&str, &str)] = &[
+    ("is required", "rule-required"),
+    ("cannot be null", "rule-required"),
+    ("must not be empty", "rule-not-empty"),
+    ("must not be only spaces", "rule-not-empty"),
+    ("must be in the future", "rule-future"),
+    ("must be within the last 14 days", "rule-last-14-days"),
+    ("must be after since", "rule-after-since"),
+    ("must be before {}", "rule-before"),
+    ("must be an RFC 3339 timestamp with an offset, like {}", "rule-timestamp"),
+    ("must be an RFC 3339{}", "rule-timestamp"),
+    ("must have at most {} decimal places", "rule-decimal-places"),
+    ("must be a plain decimal number such as 125.50, not {}", "rule-decimal"),
+    ("is too large", "rule-too-large"),
+    ("must be greater than 0", "rule-positive"),
+    ("must be positive", "rule-positive"),
+    ("must not be negative", "rule-not-negative"),
+    ("must be between 0 and 100", "rule-percent"),
+    ("must be at most {} characters", "rule-max-chars"),
+    ("must be at least {} characters", "rule-min-chars"),
+    ("must be at most {}", "rule-at-most"),
+    ("must be a whole number from 1 to {}", "rule-whole-number"),
+    ("must be an integer from 1 to {}", "rule-whole-number"),
+    ("must be one of {}", "rule-one-of"),
+    ("must not contain control or invisible formatting characters (found {} at character {})", "rule-control"),
+    ("must be an email address {}", "rule-email"),
+    ("must be an E.164 phone number like {}", "rule-phone"),
+    ("must be a Stellar account address: 56 characters starting with G", "rule-stellar-address"),
+    ("is not a valid Stellar account address (bad encoding or checksum)", "rule-stellar-checksum"),
+    ("must be an absolute URL{}", "rule-url"),
+    ("must start with https:// or http://", "rule-url-scheme"),
+    ("must use https for a live endpoint", "rule-https-live"),
+    ("must name a host", "rule-url-host"),
+    ("must name its host with letters, digits, hyphens and dots, or an IP address", "rule-url-host"),
+    ("must reach a public address: {}", "rule-public-address"),
+    ("must name at least one event, or \"*\" for all", "rule-one-event"),
+    ("must have at most {} entries", "rule-max-entries"),
+    ("must hold at least one item", "rule-one-item"),
+    ("at least one line item is required", "rule-one-line"),
+    ("at most {} line items", "rule-max-lines"),
+    ("the total must be greater than 0.00", "rule-total-positive"),
+    ("the total exceeds the maximum of {}", "rule-total-max"),
+    ("is in use already", "rule-in-use"),
+    ("a key needs at least one scope", "rule-one-scope"),
+    ("has {} cells where the header names {} columns", "rule-cells"),
+    ("the CSV has more than {} rows; a disbursement holds at most {}: split it", "rule-max-rows"),
+    ("unknown column {}", "rule-unknown-column"),
+    ("unknown currency {}: expected {}", "rule-unknown-currency"),
+    ("unknown timezone {}: expected an IANA name like America/Port-au-Prince", "rule-unknown-timezone"),
+    ("unknown scope {}: expected {}", "rule-unknown-scope"),
+    ("unknown value {}: expected one of {}", "rule-unknown-value"),
+];
+
+/// The values `message` carries where `pattern` has `{}`, when it is worded so.
+fn matches(pattern: &str, message: &str) -> Option<Vec<String>> {
+    let mut pieces = pattern.split("{}");
+    let mut rest = message.strip_prefix(pieces.next()?)?;
+    let mut values = Vec::new();
+    let pieces: Vec<&str> = pieces.collect();
+    for (i, piece) in pieces.iter().enumerate() {
+        let end = if i + 1 == pieces.len() {
+            rest.strip_suffix(piece).map(str::len)?
+        } else {
+            rest.find(piece).filter(|_| !piece.is_empty())?
+        };
+        values.push(rest[..end].to_owned());
+        rest = &rest[end + piece.len()..];
+    }
+    rest.is_empty().then_some(values)
+}
+
+/// A rule's message in the request's language; the message itself when no rule words it.
+pub fn rule(message: &str) -> String {
+    for (pattern, key) in RULES {
+        if let Some(values) = matches(pattern, message) {
+            let names = ["v1", "v2"];
+            let args: Vec<(&str, String)> = names.into_iter().zip(values).collect();
+            return say_with(key, &args);
+        }
+    }
+    message.to_owned()
+}
+
+/// A field as the page labels it: `lineItems[2].unitPrice` is the third line's unit price.
+pub fn field(name: &str) -> String {
+    let line_field = name.strip_prefix("lineItems[").and_then(|rest| rest.split_once("]."));
+    if let Some((index, inner)) = line_field.and_then(|(i, inner)| Some((i.parse::<u32>().ok()?, inner))) {
+        return say_with("field-of-line", &[("line", (index + 1).to_string()), ("field", field(inner))]);
+    }
+    let key = format!("field-{name}");
+    let said = say(&key);
+    if said == key { name.to_owned() } else { said }
+}
+
+/// One bad field as a line: its label, then what is wrong.
+pub fn field_line(error: &FieldError) -> String {
+    say_with("field-line", &[("field", field(&error.field)), ("rule", rule(&error.message))])
+}
+
+/// What a refused form is told, a line per field.
+pub fn field_lines(invalid: &Invalid) -> Vec<String> {
+    invalid.details.iter().map(field_line).collect()
+}
+
+/// A refusal in words: the catalogue's text for its code (`refusal-cannot_send`), else a line per
+/// field, else its message.
+pub fn refusal(invalid: &Invalid) -> String {
+    refusal_lines(invalid).join(" ")
+}
+
+/// [`refusal`] as lines, for a form's list of errors.
+pub fn refusal_lines(invalid: &Invalid) -> Vec<String> {
+    let key = format!("refusal-{}", invalid.code);
+    let said = say(&key);
+    if said != key {
+        vec![said]
+    } else if !invalid.details.is_empty() {
+        field_lines(invalid)
+    } else {
+        vec![rule(&invalid.message)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The string literals of a line of Rust (escaped quotes kept as quotes; `'"'` skipped).
+    fn literals(line: &str) -> Vec<String> {
+        let line = line.replace("'\"'", "");
+        let mut found = Vec::new();
+        let mut current: Option<String> = None;
+        let mut chars = line.chars();
+        while let Some(c) = chars.next() {
+            match (&mut current, c) {
+                (None, '"') => current = Some(String::new()),
+                (Some(text), '\\') => text.extend(chars.next()),
+                (Some(_), '"') => found.extend(current.take()),
+                (Some(text), c) => text.push(c),
+                (None, _) => {}
+            }
+        }
+        found
+    }
+
+    /// A message as it reads once its `{...}` placeholders are filled.
+    fn filled(template: &str) -> String {
+        let mut out = String::new();
+        let mut rest = template;
+        while let Some(start) = rest.find('{') {
+            out.push_str(&rest[..start]);
+            let end = rest[start..].find('}').map_or(rest.len(), |e| start + e + 1);
+            out.push('7');
+            rest = &rest[end..];
+        }
+        out + rest
+    }
+
+    #[test]
+    fn every_rule_the_domain_words_has_a_text() {
+        const SHAPES: &[&str] = &[
+            "must ",
+            "is required",
+            "is too",
+            "is in use",
+            "is not a valid",
+            "cannot be null",
+            "at least one",
+            "at most ",
+            "a key needs",
+            "the total",
+            "has {",
+            "the CSV has",
+            "unknown column",
+            "unknown currency",
+            "unknown timezone",
+            "unknown scope",
+            "unknown value",
+        ];
+        let crates = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut files = Vec::new();
+        for dir in ["lajan-domain/src", "lajan-services/src"] {
+            let mut pending = vec![crates.join(dir)];
+            while let Some(dir) = pending.pop() {
+                for entry in std::fs::read_dir(dir).unwrap() {
+                    let path = entry.unwrap().path();
+                    if path.is_dir() {
+                        pending.push(path)
+                    } else if path.extension().is_some_and(|e| e == "rs") {
+                        files.push(path)
+                    }
+                }
+            }
+        }
+        let mut seen = 0;
+        let mut unworded = Vec::new();
+        for file in files {
+            for line in std::fs::read_to_string(&file).unwrap().lines() {
+                for literal in literals(line).into_iter().filter(|l| SHAPES.iter().any(|s| l.starts_with(s))) {
+                    seen += 1;
+                    let message = filled(&literal);
+                    if !RULES.iter().any(|(pattern, _)| matches(pattern, &message).is_some()) {
+                        unworded.push(format!("{}: {literal}", file.display()));
+                    }
+                }
+            }
+        }
+        assert!(seen > 50, "the scan read only {seen} messages");
+        assert!(unworded.is_empty(), "domain messages without a rule in domain_text::RULES:\n{}", unworded.join("\n"));
+        for (_, key) in RULES {
+            assert_ne!(say(key), *key, "{key} is missing from the catalogues");
+        }
+    }
+
+    #[test]
+    fn rules_carry_their_values_over() {
+        assert_eq!(matches("must be at most {} characters", "must be at most 28 characters"), Some(vec!["28".into()]));
+        assert_eq!(
+            matches("has {} cells where the header names {} columns", "has 3 cells where the header names 4 columns"),
+            Some(vec!["3".into(), "4".into()])
+        );
+        assert_eq!(matches("is required", "is required"), Some(vec![]));
+        assert_eq!(matches("is required", "is required here"), None);
+        assert_eq!(rule("must be at most 28 characters"), "must be at most 28 characters");
+        assert_eq!(rule("something new"), "something new");
+        assert_eq!(field("lineItems[1].unitPrice"), "line 2, unit price");
+        assert_eq!(field("somethingElse"), "somethingElse");
+    }
+}

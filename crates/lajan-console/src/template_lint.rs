@@ -1,0 +1,107 @@
+//! A check that no template carries words of its own: every text a person reads comes from the
+//! catalogues through `t(...)`, so a French or Creole page cannot keep an English leftover.
+
+use std::path::Path;
+
+/// What may stand in a template as it is: names that are the same in every language.
+const SAME_IN_EVERY_LANGUAGE: &[&str] = &[
+    "Lajan",
+    "URL",
+    "HTTP",
+    "ms",
+    "CSV",
+    "English",
+    "Français",
+    "Kreyòl",
+    "America/Port-au-Prince",
+    "https://example.ht/lajan/webhooks",
+    "June stipends",
+    "G…",
+];
+
+/// `source` without its `open … close` spans, each replaced by what `keep` makes of its inside.
+fn without(source: &str, open: &str, close: &str, mut keep: impl FnMut(&str) -> String) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut rest = source;
+    while let Some(start) = rest.find(open) {
+        out.push_str(&rest[..start]);
+        let inner = &rest[start + open.len()..];
+        let end = inner.find(close).unwrap_or_else(|| panic!("unclosed {open} in {rest:.80}"));
+        out.push_str(&keep(&inner[..end]));
+        rest = &inner[end + close.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The string literals of a template expression that are words a person would read: not keys of
+/// `t(...)`, paths, field names or other lowercase identifiers.
+fn readable_literals(expression: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut pieces = expression.split('"');
+    let mut before = pieces.next().unwrap_or_default();
+    while let (Some(literal), Some(after)) = (pieces.next(), pieces.next()) {
+        let a_key = before.trim_end().ends_with("t(") || before.trim_end().ends_with('~');
+        let identifier =
+            literal.chars().all(|c| c.is_ascii_lowercase() || "_-./*:{}%".contains(c) || c.is_ascii_digit());
+        let words = literal.chars().any(char::is_alphabetic);
+        if words && !a_key && !identifier && !SAME_IN_EVERY_LANGUAGE.contains(&literal) {
+            found.push(literal.to_owned());
+        }
+        before = after;
+    }
+    found
+}
+
+/// The words a template shows that do not come from the catalogue.
+fn words_of_its_own(source: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let source = without(source, "{#", "#}", |_| String::new());
+    let source = without(&source, "{%", "%}", |inner| {
+        found.extend(readable_literals(inner));
+        String::new()
+    });
+    let source = without(&source, "{{", "}}", |inner| {
+        found.extend(readable_literals(inner));
+        String::new()
+    });
+    // Attributes people read (placeholders, labels for screen readers, titles) count as text.
+    let source = without(&source, "<", ">", |tag| {
+        let mut shown = String::new();
+        for attribute in ["placeholder=\"", "aria-label=\"", "title=\"", "alt=\""] {
+            for value in tag.split(attribute).skip(1) {
+                shown.push(' ');
+                shown.push_str(value.split('"').next().unwrap_or_default());
+            }
+        }
+        format!(" {shown} ")
+    });
+    let mut text = source.replace("&nbsp;", " ");
+    for allowed in SAME_IN_EVERY_LANGUAGE {
+        text = text.replace(allowed, " ");
+    }
+    found.extend(text.split_whitespace().filter(|w| w.chars().any(char::is_alphabetic)).map(str::to_owned));
+    found
+}
+
+#[test]
+fn templates_carry_no_words_of_their_own() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+    let mut leftovers = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let source = std::fs::read_to_string(&path).unwrap();
+        for word in words_of_its_own(&source) {
+            leftovers.push(format!("{}: {word}", path.file_name().unwrap().to_string_lossy()));
+        }
+    }
+    assert!(leftovers.is_empty(), "text outside the catalogues:\n{}", leftovers.join("\n"));
+}
+
+#[test]
+fn the_check_finds_text_literals_and_attributes() {
+    let found = words_of_its_own(
+        r#"<h1>Invoices</h1><input placeholder="Name"><p>{{ t("saved") }}</p>{{ choice("status", "Status") }}<a href="/x">{{ "/console" }}</a>"#,
+    );
+    assert_eq!(found, ["Status", "Invoices", "Name"]);
+}
