@@ -119,6 +119,7 @@ mod tests {
         names.extend(disbursement::ItemStatus::ALL.iter().map(|s| s.as_str()));
         names.extend(webhook::DeliveryStatus::ALL.iter().map(|s| s.as_str()));
         names.extend(SignInOutcome::ALL.iter().map(|s| s.as_str()));
+        names.extend(lajan_domain::payment::IntentStatus::ALL.iter().map(|s| s.as_str()));
         // The catalogue test keeps French and Creole as complete as English.
         for name in names {
             let key = format!("status-{name}");

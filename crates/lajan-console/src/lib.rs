@@ -1,7 +1,8 @@
 //! Lajan's console: server-rendered pages under `/console` for an organization's finance staff,
 //! signed in with a session cookie, reading and acting through the same services as the API.
 //! Plain forms that work without JavaScript; every answer carries a strict content policy and is
-//! never framed or cached.
+//! never framed or cached. Its catalogues and formats (`i18n`, `formats`) speak for the hosted
+//! payment page too.
 
 mod actors;
 mod approvals;
@@ -9,10 +10,10 @@ mod assets;
 mod audit;
 mod disbursements;
 mod domain_text;
-mod formats;
+pub mod formats;
 mod guard;
 mod home;
-mod i18n;
+pub mod i18n;
 mod invoice_actions;
 mod invoice_form;
 mod invoices;

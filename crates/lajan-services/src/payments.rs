@@ -15,20 +15,57 @@ use sha2::{Digest, Sha256};
 /// Payments applied per store read.
 const BATCH: i64 = 100;
 
+/// Why a customer cannot pay an intent now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PayRefusal {
+    AlreadyPaid,
+    LinkExpired,
+    LinkInactive,
+    InvoiceVoided,
+    InvoiceNotIssued,
+    InvoicePaid,
+}
+
+impl PayRefusal {
+    /// What the API says.
+    pub const fn message(self) -> &'static str {
+        match self {
+            PayRefusal::AlreadyPaid => "This has already been paid.",
+            PayRefusal::LinkExpired => "This payment link has expired.",
+            PayRefusal::LinkInactive => "This payment link is no longer active.",
+            PayRefusal::InvoiceVoided => "This invoice was voided.",
+            PayRefusal::InvoiceNotIssued => "This invoice has not been issued yet.",
+            PayRefusal::InvoicePaid => "This invoice has already been paid.",
+        }
+    }
+
+    /// A name for it, for the payment page's catalogue (`pay-refusal-<name>`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            PayRefusal::AlreadyPaid => "already-paid",
+            PayRefusal::LinkExpired => "link-expired",
+            PayRefusal::LinkInactive => "link-inactive",
+            PayRefusal::InvoiceVoided => "invoice-voided",
+            PayRefusal::InvoiceNotIssued => "invoice-not-issued",
+            PayRefusal::InvoicePaid => "invoice-paid",
+        }
+    }
+}
+
 /// Why a customer cannot pay this intent now, if they cannot.
-pub fn refusal(intent: &PaymentIntent, target: &IntentTarget, now: Timestamp) -> Option<&'static str> {
+pub fn refusal(intent: &PaymentIntent, target: &IntentTarget, now: Timestamp) -> Option<PayRefusal> {
     match intent.effective_status(now) {
-        IntentStatus::Paid => return Some("This has already been paid."),
-        IntentStatus::Expired => return Some("This payment link has expired."),
-        IntentStatus::Inactive if intent.invoice_id.is_some() => return Some("This invoice was voided."),
-        IntentStatus::Inactive => return Some("This payment link is no longer active."),
+        IntentStatus::Paid => return Some(PayRefusal::AlreadyPaid),
+        IntentStatus::Expired => return Some(PayRefusal::LinkExpired),
+        IntentStatus::Inactive if intent.invoice_id.is_some() => return Some(PayRefusal::InvoiceVoided),
+        IntentStatus::Inactive => return Some(PayRefusal::LinkInactive),
         IntentStatus::Active => {}
     }
     match target {
         IntentTarget::Invoice(d) if !d.invoice.status.is_payable() => Some(match d.invoice.status {
-            InvoiceStatus::Draft => "This invoice has not been issued yet.",
-            InvoiceStatus::Void => "This invoice was voided.",
-            _ => "This invoice has already been paid.",
+            InvoiceStatus::Draft => PayRefusal::InvoiceNotIssued,
+            InvoiceStatus::Void => PayRefusal::InvoiceVoided,
+            _ => PayRefusal::InvoicePaid,
         }),
         _ => None,
     }
@@ -87,7 +124,7 @@ impl Services {
             }
         }
         if let Some(reason) = refusal(intent, target, Timestamp::now()) {
-            return Err(Invalid::new("cannot_pay", reason).into());
+            return Err(Invalid::new("cannot_pay", reason.message()).into());
         }
         let due = intent.amount - intent.amount_received;
         let amount = amount.unwrap_or(if due > 0 { due } else { intent.amount });

@@ -2,16 +2,19 @@
 //! no external assets. It shows what is owed and how to pay it on Stellar (account, asset, memo,
 //! a SEP-0007 URI and its QR code). The first GET of a sent invoice's page marks it viewed (a
 //! HEAD never does). Sandbox pages offer "Simulate payment", which posts to
-//! `/pay/{pi_id}/simulate`.
+//! `/pay/{pi_id}/simulate`. It speaks English, French or Haitian Creole: the one its link names
+//! (`?lang=fr`, as an organization may send it, or as the page's own switch sets it), else the
+//! first the payer's browser asks for, from the console's catalogues.
 
 use crate::error::ApiError;
 use crate::payment_request::{PayRequest, qr_svg, sep7_pay_uri};
 use crate::state::AppState;
 use axum::Router;
-use axum::extract::{ConnectInfo, Path, State};
-use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
+use lajan_console::i18n::{self, Lang, text};
 use lajan_domain::Timestamp;
 use lajan_domain::invoice::InvoiceStatus;
 use lajan_domain::payment::PaymentIntent;
@@ -21,6 +24,7 @@ use lajan_services::payments::refusal;
 use lajan_services::views::money;
 use lajan_store::incoming_payments::IntentTarget;
 use minijinja::{Environment, context};
+use serde::Deserialize;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::OnceLock;
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -54,6 +58,8 @@ fn templates() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
     ENV.get_or_init(|| {
         let mut env = Environment::new();
+        env.add_function("t", i18n::template_text);
+        lajan_console::formats::add_filters(&mut env);
         // `.html` names turn on HTML auto-escaping of every interpolated value.
         env.add_template("pay.html", include_str!("../../templates/pay.html"))
             .unwrap_or_else(|e| panic!("the payment page template does not parse: {e}"));
@@ -61,9 +67,39 @@ fn templates() -> &'static Environment<'static> {
     })
 }
 
-fn not_found_page() -> Response {
-    let body = "<!doctype html><meta charset=utf-8><meta name=viewport content=\"width=device-width\"><title>Not found</title><p>This payment page does not exist.</p>";
-    (StatusCode::NOT_FOUND, Html(body)).into_response()
+/// The page's query: the language its link asks for.
+#[derive(Deserialize)]
+pub struct PageQuery {
+    lang: Option<String>,
+}
+
+impl PageQuery {
+    /// The language the link names, if it names one the page speaks.
+    fn named(&self) -> Option<Lang> {
+        self.lang.as_deref().and_then(Lang::parse)
+    }
+}
+
+/// The language the page speaks: its link's, else the browser's first.
+fn language(query: &PageQuery, headers: &HeaderMap) -> Lang {
+    query.named().unwrap_or_else(|| {
+        let asked = headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or_default();
+        Lang::from_accept_language(asked)
+    })
+}
+
+/// A page of one sentence, for the answers that show no payment.
+fn plain_page(status: StatusCode, lang: Lang, title_key: &str, text_key: &str, args: &[(&str, String)]) -> Response {
+    let (title, said) = (text(lang, title_key, &[]), text(lang, text_key, args));
+    let body = format!(
+        "<!doctype html><html lang=\"{}\"><meta charset=utf-8><meta name=viewport content=\"width=device-width\"><title>{title}</title><p>{said}</p>",
+        lang.code()
+    );
+    (status, Html(body)).into_response()
+}
+
+fn not_found_page(lang: Lang) -> Response {
+    plain_page(StatusCode::NOT_FOUND, lang, "not-found", "pay-not-found", &[])
 }
 
 /// Only the `pi_` ids Lajan issues can name a page.
@@ -73,30 +109,27 @@ fn plausible(id: &str) -> bool {
 
 /// 429 for an address that spent its misses, 404 (or 429) for an id Lajan never issues; `None`
 /// when the page may be looked up.
-async fn refused(state: &AppState, client: IpAddr, id: &str) -> Option<Response> {
+async fn refused(state: &AppState, client: IpAddr, id: &str, lang: Lang) -> Option<Response> {
     if let Some(retry_after) = state.pay_misses.blocked(client, Timestamp::now()) {
-        return Some(too_many_guesses(retry_after));
+        return Some(too_many_guesses(retry_after, lang));
     }
     if !plausible(id) {
-        return Some(missed(state, client).await);
+        return Some(missed(state, client, lang).await);
     }
     None
 }
 
 /// A page that does not exist: 404, or 429 once the address has guessed too often.
-async fn missed(state: &AppState, client: IpAddr) -> Response {
+async fn missed(state: &AppState, client: IpAddr, lang: Lang) -> Response {
     match state.pay_misses.miss(state.limiter.as_ref(), state.config.pay_miss_limit, client, Timestamp::now()).await {
-        Some(retry_after) => too_many_guesses(retry_after),
-        None => not_found_page(),
+        Some(retry_after) => too_many_guesses(retry_after, lang),
+        None => not_found_page(lang),
     }
 }
 
-fn too_many_guesses(retry_after: u64) -> Response {
-    let body = format!(
-        "<!doctype html><meta charset=utf-8><meta name=viewport content=\"width=device-width\"><title>Too many attempts</title>\
-         <p>Too many payment pages that do not exist were asked for from this address. Try again in {retry_after} s.</p>"
-    );
-    let mut response = (StatusCode::TOO_MANY_REQUESTS, Html(body)).into_response();
+fn too_many_guesses(retry_after: u64, lang: Lang) -> Response {
+    let seconds = [("seconds", retry_after.to_string())];
+    let mut response = plain_page(StatusCode::TOO_MANY_REQUESTS, lang, "pay-too-many-title", "pay-too-many", &seconds);
     response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after));
     response
 }
@@ -106,29 +139,41 @@ async fn page(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
+    Query(query): Query<PageQuery>,
+    headers: HeaderMap,
 ) -> Response {
-    if let Some(refused) = refused(&state, client.ip(), &id).await {
+    let lang = language(&query, &headers);
+    if let Some(refused) = refused(&state, client.ip(), &id, lang).await {
         return refused;
     }
     let nonce = lajan_domain::hex::encode(&rand::random::<[u8; 16]>());
     // A HEAD (a link preview, a crawler checking the URL) reads; only a GET is a person viewing.
     let viewing = method == Method::GET;
-    match render(&state, &id, &nonce, viewing).await {
+    match render(&state, &id, &nonce, viewing, (lang, query.named().is_some())).await {
         Ok(Some(html)) => {
             let mut response = Html(html).into_response();
             let headers = response.headers_mut();
             headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            // The same address answers in the browser's language unless its link names one.
+            headers.insert(header::VARY, HeaderValue::from_static("accept-language"));
             if let Ok(policy) = HeaderValue::from_str(&page_policy(&nonce)) {
                 headers.insert(header::CONTENT_SECURITY_POLICY, policy);
             }
             response
         }
-        Ok(None) => missed(&state, client.ip()).await,
+        Ok(None) => missed(&state, client.ip(), lang).await,
         Err(e) => e.into_response(),
     }
 }
 
-async fn render(state: &AppState, id: &str, nonce: &str, viewing: bool) -> Result<Option<String>, ApiError> {
+/// `speaking`: the page's language, and whether its link named it (then its form keeps it).
+async fn render(
+    state: &AppState,
+    id: &str,
+    nonce: &str,
+    viewing: bool,
+    speaking: (Lang, bool),
+) -> Result<Option<String>, ApiError> {
     let Some((mut intent, mut target)) = state.store.get_payment_intent(id).await? else { return Ok(None) };
     if let IntentTarget::Invoice(d) = &target
         && viewing
@@ -148,7 +193,7 @@ async fn render(state: &AppState, id: &str, nonce: &str, viewing: bool) -> Resul
         (code == lajan_domain::asset::NATIVE || issuer.is_some())
             .then(|| (ledger.receiving_account().to_owned(), issuer))
     });
-    page_html(&org, &intent, &target, live, nonce).map(Some)
+    page_html(&org, &intent, &target, live, nonce, speaking).map(Some)
 }
 
 /// `live`: where live payments go (receiving account and asset issuer), when they can be taken.
@@ -158,6 +203,7 @@ fn page_html(
     target: &IntentTarget,
     live: Option<(String, Option<String>)>,
     nonce: &str,
+    (lang, named_in_link): (Lang, bool),
 ) -> Result<String, ApiError> {
     let now = Timestamp::now();
     let sandbox = !intent.env.is_live();
@@ -173,7 +219,7 @@ fn page_html(
                 .map(|l| context! { description => l.description, quantity => l.quantity_text(), amount => money(l.amount) })
                 .collect();
             (
-                format!("Invoice {}", i.number),
+                text(lang, "invoice-number", &[("number", i.number.to_string())]),
                 i.status.as_str().to_owned(),
                 Some(i.due_date.to_string()),
                 lines,
@@ -201,8 +247,8 @@ fn page_html(
         None => (String::new(), None),
     };
     let refusal = match (refusal, payable) {
-        (Some(r), _) => Some(r),
-        (None, false) => Some("Online payment is not available for this organization yet; contact it to pay."),
+        (Some(r), _) => Some(r.name()),
+        (None, false) => Some("not-available"),
         (None, true) => None,
     };
     let sep7 = sep7_pay_uri(&PayRequest {
@@ -211,7 +257,11 @@ fn page_html(
         asset_code: currency,
         asset_issuer: issuer.as_deref(),
         memo: &intent.reference,
-        message: &format!("{title} from {organization}"),
+        message: &text(
+            lang,
+            "pay-wallet-message",
+            &[("title", title.clone()), ("organization", organization.to_owned())],
+        ),
     });
     let qr = if refusal.is_none() { qr_svg(&sep7).unwrap_or_default() } else { String::new() };
     templates()
@@ -221,14 +271,7 @@ fn page_html(
                 title, organization, status, due_date, lines, subtotal, tax, memo, sandbox, currency, due, refusal,
                 total => money(intent.amount),
                 received => (intent.amount_received > 0).then(|| money(intent.amount_received)),
-                paid_at => intent.paid_at.map(|t| {
-                    let text = t.to_string();
-                    match (text.get(..10), text.get(11..16)) {
-                        (Some(day), Some(time)) => format!("{day} at {time} UTC"),
-                        _ => text,
-                    }
-                }),
-                paid_at_iso => intent.paid_at.map(|t| t.to_string()),
+                paid_at => intent.paid_at.map(|t| t.to_string()), lang, named_in_link,
                 destination, issuer, reference => intent.reference, intent_id => intent.id,
                 sep7_uri => sep7, qr_svg => qr, nonce,
             })
@@ -241,18 +284,25 @@ async fn simulate(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
+    Query(query): Query<PageQuery>,
+    headers: HeaderMap,
 ) -> Response {
-    if let Some(refused) = refused(&state, client.ip(), &id).await {
+    let lang = language(&query, &headers);
+    if let Some(refused) = refused(&state, client.ip(), &id, lang).await {
         return refused;
     }
     let found = match state.store.get_payment_intent(&id).await {
         Ok(Some(found)) => found,
-        Ok(None) => return missed(&state, client.ip()).await,
+        Ok(None) => return missed(&state, client.ip(), lang).await,
         Err(e) => return ApiError::from(e).into_response(),
     };
     // A refusal (already paid, voided...) is what the page shows after the redirect.
     if let Err(e) = state.services.simulate_payment(&found.0, &found.1, None, None).await {
         tracing::info!(intent = %id, error = %e, "simulated payment refused");
     }
-    Redirect::to(&format!("/pay/{id}")).into_response()
+    // Back to the page in the language it was shown in.
+    match query.named() {
+        Some(chosen) => Redirect::to(&format!("/pay/{id}?lang={}", chosen.code())).into_response(),
+        None => Redirect::to(&format!("/pay/{id}")).into_response(),
+    }
 }

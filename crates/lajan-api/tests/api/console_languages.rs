@@ -1,5 +1,6 @@
-//! The console in French and Creole: every page a finance team uses, with data on it and with
-//! its refusals, holds no English word (the user's choice of language, or their browser's).
+//! The console and the hosted payment page in French and Creole: every page a finance team uses,
+//! with data on it and with its refusals, holds no English word (the user's choice of language,
+//! or their browser's), and neither does the page their clients pay on.
 
 use crate::common::{TestApp, WALLET};
 use crate::console_browser::{Browser, csrf_of, location, user};
@@ -245,6 +246,59 @@ api_test!(french_and_creole_pages_hold_no_english, |app| {
         found.extend(english_in(&html).into_iter().map(|w| format!("{lang} refused invoice form: {w}")));
     }
     assert!(found.is_empty(), "English on French and Creole pages:\n{}", found.join("\n"));
+});
+
+api_test!(the_payment_page_speaks_the_payers_language, |app| {
+    let rose = json!({ "firstName": "Rose", "lastName": "Délice", "email": "rose@example.ht" });
+    let client = ok(app.post("/v1/clients", &rose).await).await;
+    let line = json!([{ "description": "Frais de dossier", "quantity": 2, "unitPrice": 1250.5 }]);
+    let invoice = app.invoice(client["id"].as_str().unwrap(), json!({ "lineItems": line })).await;
+    let id = invoice["id"].as_str().unwrap();
+    let pi = invoice["paymentLink"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let get = async |path: &str, languages: &str| {
+        let r = app.http.get(app.url(path)).header("accept-language", languages).send().await.unwrap();
+        (r.status().as_u16(), r.text().await.unwrap())
+    };
+    let mut found = Vec::new();
+    let mut check = |what: &str, html: &str, lang: &str| {
+        assert!(html.contains(&format!("lang=\"{lang}\"")), "{what} in {lang}: {html}");
+        found.extend(english_in(html).into_iter().map(|w| format!("{what}: {w}")));
+    };
+    let (_, draft) = get(&format!("/pay/{pi}"), "fr-CA,fr;q=0.9").await;
+    assert!(draft.contains("Cette facture n’a pas encore été émise."), "{draft}");
+    check("draft, fr", &draft, "fr");
+    ok(app.post(&format!("/v1/invoices/{id}/send"), &json!({})).await).await;
+
+    let (status, french) = get(&format!("/pay/{pi}"), "fr-CA,fr;q=0.9").await;
+    assert_eq!(status, 200);
+    for said in [
+        "Facture INV-000001",
+        "2\u{202f}501,00",
+        "31 janvier 2030",
+        "Payer avec un portefeuille Stellar",
+        "Simuler le paiement",
+    ] {
+        assert!(french.contains(said), "{said} on the French page: {french}");
+    }
+    check("sent, fr", &french, "fr");
+    // The link may name the language; the page's own switch does.
+    let (_, creole) = get(&format!("/pay/{pi}?lang=ht"), "en-US,en").await;
+    assert!(creole.contains("Peye ak yon pòtfèy Stellar") && creole.contains("31 janvye 2030"), "{creole}");
+    assert!(french.contains("href=\"?lang=ht\""), "the switch");
+    check("sent, ht", &creole, "ht");
+
+    let no_redirects = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let r = no_redirects.post(app.url(&format!("/pay/{pi}/simulate?lang=ht"))).send().await.unwrap();
+    assert_eq!(r.headers()["location"], format!("/pay/{pi}?lang=ht"), "back in the language it was shown in");
+    let (_, paid) = get(&format!("/pay/{pi}?lang=ht"), "en").await;
+    assert!(paid.contains("Peye nèt le"), "{paid}");
+    check("paid, ht", &paid, "ht");
+    let (status, missing) = get("/pay/pi_00000000000000000000000000000000", "ht").await;
+    assert_eq!((status, missing.contains("Paj peman sa a pa egziste.")), (404, true), "{missing}");
+    check("missing, ht", &missing, "ht");
+    let (_, english) = get(&format!("/pay/{pi}"), "en").await;
+    assert!(english.contains("Paid in full on") && english.contains("lang=\"en\""), "English stays the default");
+    assert!(found.is_empty(), "English on French and Creole payment pages:\n{}", found.join("\n"));
 });
 
 #[test]

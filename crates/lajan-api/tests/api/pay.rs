@@ -39,7 +39,7 @@ api_test!(the_payment_page_shows_how_to_pay_and_marks_viewed_once, |app| {
     assert_eq!(status, 200);
     assert!(html.contains("Invoice INV-000001") && html.contains("Acme"));
     assert!(html.contains("HTG 100.00"), "the total");
-    assert!(html.contains("2030-01-31"), "the due date");
+    assert!(html.contains("January 31, 2030"), "the due date, written out");
     assert!(html.contains("<svg"), "a server-rendered QR code");
     assert!(html.contains("web+stellar:pay?destination=G"), "a SEP-0007 URI");
     assert!(html.contains("memo_type=MEMO_TEXT"));
