@@ -59,6 +59,22 @@ const RULES: &[(&str, &str)] = &[
     ("unknown timezone {}: expected an IANA name like America/Port-au-Prince", "rule-unknown-timezone"),
     ("unknown scope {}: expected {}", "rule-unknown-scope"),
     ("unknown value {}: expected one of {}", "rule-unknown-value"),
+    ("No client with id {}", "rule-no-client"),
+    ("Give a clientId or a walletAccountId", "rule-missing-recipient"),
+    ("This client has no walletAccountId; add one or give a wallet", "rule-no-wallet"),
+    ("differs from the client's wallet (the client's wallet is {}): {}", "rule-wallet-differs"),
+    ("differs from the client's wallet (the client has none): {}", "rule-wallet-none"),
+    ("{} is already on row {}; each item needs its own", "rule-duplicate-external-id"),
+    ("The body is not UTF-8 text (at byte {})", "rule-not-utf8"),
+    ("The header opens a quoted cell that is never closed: {}", "rule-unclosed-quote-header"),
+    ("Row {} opens a quoted cell that is never closed: {}", "rule-unclosed-quote-row"),
+    ("{} opens a quoted cell that is never closed: {}", "rule-unclosed-quote"),
+    ("The header row could not be read: {}", "rule-header-unreadable"),
+    ("Row {} could not be read: {}", "rule-row-unreadable"),
+    ("The header names {} twice", "rule-header-twice"),
+    ("The header names an unknown column {}; the columns are {}", "rule-header-unknown-column"),
+    ("The header must name an assetAmount column", "rule-header-amount"),
+    ("The header must name a clientId or a walletAccountId column", "rule-header-recipient"),
 ];
 
 /// The values `message` carries where `pattern` has `{}`, when it is worded so.
@@ -79,16 +95,31 @@ fn matches(pattern: &str, message: &str) -> Option<Vec<String>> {
     rest.is_empty().then_some(values)
 }
 
-/// A rule's message in the request's language; the message itself when no rule words it.
-pub fn rule(message: &str) -> String {
+/// A rule's message in the request's language, when a rule words it; a message that opens with
+/// the field it is about (`walletAccountId must be ...`) is told with the field's label.
+fn worded(message: &str) -> Option<String> {
     for (pattern, key) in RULES {
         if let Some(values) = matches(pattern, message) {
-            let names = ["v1", "v2"];
-            let args: Vec<(&str, String)> = names.into_iter().zip(values).collect();
-            return say_with(key, &args);
+            let args: Vec<(&str, String)> = ["v1", "v2"].into_iter().zip(values).collect();
+            return Some(say_with(key, &args));
         }
     }
-    message.to_owned()
+    let (name, rest) = message.split_once(' ')?;
+    let name = name.strip_suffix(':').unwrap_or(name);
+    let a_field = name.chars().all(|c| c.is_ascii_alphanumeric()) && name.chars().any(|c| c.is_ascii_uppercase());
+    let rest = worded(rest).filter(|_| a_field)?;
+    Some(say_with("field-line", &[("field", field(name)), ("rule", rest)]))
+}
+
+/// A rule's message in the request's language; the message itself when no rule words it.
+pub fn rule(message: &str) -> String {
+    worded(message).unwrap_or_else(|| message.to_owned())
+}
+
+/// A row's problem where the table names its field already: the rule alone.
+pub fn row_rule(row_field: &str, message: &str) -> String {
+    let rest = message.strip_prefix(row_field).and_then(|m| m.strip_prefix(": ").or_else(|| m.strip_prefix(' ')));
+    rest.and_then(worded).unwrap_or_else(|| rule(message))
 }
 
 /// A field as the page labels it: `lineItems[2].unitPrice` is the third line's unit price.
@@ -169,6 +200,15 @@ mod tests {
     #[test]
     fn every_rule_the_domain_words_has_a_text() {
         const SHAPES: &[&str] = &[
+            "No client",
+            "Give a",
+            "This client has",
+            "differs from",
+            "is already on row",
+            "{which} opens",
+            "The body",
+            "The header ",
+            "Row {row} could",
             "must ",
             "is required",
             "is too",
@@ -235,5 +275,12 @@ mod tests {
         assert_eq!(rule("something new"), "something new");
         assert_eq!(field("lineItems[1].unitPrice"), "line 2, unit price");
         assert_eq!(field("somethingElse"), "somethingElse");
+        assert_eq!(rule("walletAccountId must be positive"), "Wallet: must be greater than 0");
+        assert_eq!(rule("walletAccountId frobnicates"), "walletAccountId frobnicates");
+        assert_eq!(row_rule("assetAmount", "assetAmount must be greater than 0"), "must be greater than 0");
+        assert_eq!(
+            row_rule("externalId", "externalId \"a\" is already on row 2; each item needs its own"),
+            "\"a\" is also on row 2: each item needs its own"
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! Amounts, dates and status names as each language writes them: `1,234.56` and
 //! `November 26, 2026` in English, `1 234,56` and `26 novembre 2026` in French and Creole. The
 //! API's values stay as they are; only what a page shows is formatted, through the template
-//! filters `money`, `day`, `when` and `status`.
+//! filters `money`, `day`, `when`, `status` and `event`.
 
 use crate::i18n::{self, Lang, page_lang};
 use minijinja::{State, Value};
@@ -63,6 +63,13 @@ pub fn status(lang: Lang, value: &str) -> String {
     if said == key { value.to_owned() } else { said }
 }
 
+/// An event type (`invoice.paid`) in words (`event-invoice-paid` in the catalogue).
+pub fn event(lang: Lang, event_type: &str) -> String {
+    let key = format!("event-{}", event_type.replace('.', "-"));
+    let said = i18n::text(lang, &key, &[]);
+    if said == key { event_type.to_owned() } else { said }
+}
+
 /// The template filters, in the page's language; a missing value shows as nothing.
 pub fn add_filters(env: &mut minijinja::Environment<'static>) {
     fn filter(format: fn(Lang, &str) -> String) -> impl Fn(&State, Value) -> String + Send + Sync + 'static {
@@ -78,6 +85,7 @@ pub fn add_filters(env: &mut minijinja::Environment<'static>) {
     env.add_filter("day", filter(day));
     env.add_filter("when", filter(when));
     env.add_filter("status", filter(status));
+    env.add_filter("event", filter(event));
 }
 
 #[cfg(test)]
@@ -103,6 +111,14 @@ mod tests {
         assert_eq!(when(Lang::Fr, "2026-11-26T06:53:23.123Z"), "26 novembre 2026 à 06:53 UTC");
         assert_eq!(when(Lang::En, "2026-11-26T06:53:23.123Z"), "November 26, 2026, 06:53 UTC");
         assert_eq!(when(Lang::En, "soon"), "soon");
+    }
+
+    #[test]
+    fn every_event_type_has_words() {
+        for event_type in lajan_domain::event::EVENT_TYPES {
+            assert_ne!(event(Lang::En, event_type), *event_type, "{event_type} has no words in the catalogues");
+        }
+        assert_eq!(event(Lang::Fr, "invoice.paid"), "Facture payée");
     }
 
     #[test]

@@ -103,7 +103,16 @@ fn bundles() -> &'static [FluentBundle<FluentResource>; 3] {
 pub fn text(lang: Lang, key: &str, args: &[(&str, String)]) -> String {
     let mut fluent_args = FluentArgs::new();
     for (name, value) in args {
-        fluent_args.set(*name, value.clone());
+        // A count arrives as text; as a number it picks its plural form (`1 row`, `2 rows`).
+        // Only plain counts: an id, a phone number or `007` stays text as written.
+        let count = !value.is_empty()
+            && value.len() < 16
+            && !value.starts_with('0')
+            && value.bytes().all(|b| b.is_ascii_digit());
+        match value.parse::<u64>() {
+            Ok(n) if count => fluent_args.set(*name, n),
+            _ => fluent_args.set(*name, value.clone()),
+        }
     }
     for lang in [lang, Lang::En] {
         let bundle = &bundles()[lang.index()];
@@ -234,6 +243,21 @@ mod tests {
         assert_eq!(Lang::from_accept_language("fr;q=0, ht"), Lang::Ht, "q=0 means not this one");
         assert_eq!(Lang::from_accept_language("de, *"), Lang::En);
         assert_eq!(Lang::from_accept_language(""), Lang::En);
+    }
+
+    #[test]
+    fn counts_pick_their_plural_form() {
+        assert_eq!(text(Lang::En, "item-count", &[("count", "1".into())]), "1 item");
+        assert_eq!(text(Lang::En, "item-count", &[("count", "2".into())]), "2 items");
+        assert_eq!(
+            text(Lang::Fr, "rows-invalid", &[("count", "1".into())]),
+            "1 ligne est incorrecte ; rien n’a été enregistré."
+        );
+        assert_eq!(text(Lang::En, "pay-footer", &[("reference", "007".into())]), "Payments by Lajan · reference 007");
+        assert_eq!(
+            text(Lang::En, "date", &[("day", "5".into()), ("month", "May".into()), ("year", "2026".into())]),
+            "May 5, 2026"
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use crate::domain_text;
 use crate::guard::{NoFields, Protected, Signed, Upload};
-use crate::i18n::say;
+use crate::i18n::{say, say_with};
 use crate::once::{self, Before};
 use crate::pages::{self, WayBack, render};
 use crate::state::Console;
@@ -36,7 +36,7 @@ fn form_page(
     let assets: Vec<&str> = ASSETS.iter().map(|a| a.code).collect();
     let rows: Vec<Value> = rows
         .iter()
-        .map(|r| context! { row => r.row, field => r.field, message => domain_text::rule(&r.message) })
+        .map(|r| context! { row => r.row, field => r.field, message => domain_text::row_rule(&r.field, &r.message) })
         .collect();
     let frame = signed.frame();
     render(status, "disbursement_new.html", context! { frame, assets, columns => COLUMNS, problem, rows, ..values })
@@ -102,7 +102,9 @@ pub async fn create(State(console): State<Console>, upload: Upload) -> Response 
 /// What was wrong with the upload as a whole (the batch's fields, or the file), and each bad row.
 fn explain(refusal: Invalid) -> (String, Vec<FieldError>) {
     let (rows, fields): (Vec<FieldError>, Vec<FieldError>) = refusal.details.into_iter().partition(|d| d.row.is_some());
-    let problem = if fields.is_empty() {
+    let problem = if fields.is_empty() && !rows.is_empty() {
+        say_with("rows-invalid", &[("count", rows.len().to_string())])
+    } else if fields.is_empty() {
         domain_text::rule(&refusal.message)
     } else {
         fields.iter().map(domain_text::field_line).collect::<Vec<_>>().join(" ")

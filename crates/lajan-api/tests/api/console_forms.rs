@@ -33,7 +33,8 @@ api_test!(a_maker_creates_a_payout_once_however_often_the_form_is_posted, |app| 
     let r = browser.post("/console/payouts", &bad).await;
     assert_eq!(r.status(), 400);
     let page = r.text().await.unwrap();
-    assert!(page.contains("assetAmount") && page.contains("12.345"), "what was wrong, and the values kept: {page}");
+    let told = "Amount: must have at most 2 decimal places";
+    assert!(page.contains(told) && page.contains("12.345"), "what was wrong, and the values kept: {page}");
     assert!(payouts(app).await.is_empty(), "nothing created");
 
     let fields = [

@@ -88,7 +88,7 @@ api_test!(the_pages_show_the_sessions_organization_and_environment_only, |app| {
     assert!(!pending.contains(payout_id));
     let (status, detail) = page(&browser, &format!("/console/payouts/{payout_id}")).await;
     assert_eq!(status, 200);
-    let by_worker = "payout.completed</code>";
+    let by_worker = "title=\"payout.completed\">Payout sent</span>";
     for shown in [tx_hash.as_str(), "payout.created", "payout.approved", by_worker, "Loan 2231", WALLET] {
         assert!(detail.contains(shown), "{shown} on the payout page");
     }
@@ -172,7 +172,7 @@ api_test!(the_dashboard_sums_what_waits_and_what_was_paid_and_disbursements_show
         "<th>1 in HTG</th><td class=\"num\">7.25 HTG</td>",
         "June stipends</a> (2 items)</th><td class=\"num\">30.00 USDC</td>",
         "<th>1 sent</th><td class=\"num\">40.05 USDC</td>",
-        "<code>disbursement.submitted</code>",
+        "<span title=\"disbursement.submitted\">Disbursement submitted</span>",
     ] {
         assert!(squashed.contains(shown), "{shown} on the dashboard: {squashed}");
     }

@@ -1,7 +1,8 @@
 //! The console's two month's-work journeys in a real browser, on `lajan serve` with its workers:
 //! a maker uploads a spreadsheet with a bad row, fixes it and submits; an approver approves; the
 //! batch pays out while its page follows it; the report downloads. And an invoice from the form
-//! to paid: drafted, sent, paid on its payment page in the sandbox.
+//! to paid: drafted, sent, paid on its payment page in the sandbox. Then the pages of both, in
+//! French (the maker's choice) and Creole (the approver's), on a phone and on a desktop.
 
 use super::*;
 
@@ -117,6 +118,81 @@ async fn invoice_journey(
     sign_out(browser).await
 }
 
+/// Chooses `lang` with the header's language switch, and waits for the page to speak it.
+async fn choose_language(browser: &Client, lang: &str) -> anyhow::Result<()> {
+    browser.find(Locator::Css("select[name='language']")).await?.select_by_value(lang).await?;
+    browser.find(Locator::Css("form.language button")).await?.click().await?;
+    appears(browser, &format!("html[lang='{lang}']"), 15).await.map(drop)
+}
+
+/// The newest item's page from a console list (`/console/invoices`, `/console/disbursements`).
+async fn newest(browser: &Client, base: &str, list: &str) -> anyhow::Result<String> {
+    browser.goto(&format!("{base}{list}")).await?;
+    let link = browser.find(Locator::Css(&format!("table a[href^='{list}/']"))).await?;
+    link.attr("href").await?.with_context(|| format!("no item on {list}"))
+}
+
+/// The journeys' pages in French, chosen by the maker, and in Creole, chosen by the approver;
+/// each on a phone and on a desktop (no page may need sideways scrolling), with the payment page
+/// in the language its link names.
+async fn languages_tour(
+    browser: &Client,
+    cdp: &Cdp,
+    base: &str,
+    (maker, approver): ((&str, &str), (&str, &str)),
+    (files, shots): (&Path, &Path),
+) -> anyhow::Result<()> {
+    for ((email, password), lang) in [(maker, "fr"), (approver, "ht")] {
+        sign_in(browser, base, email, password).await?;
+        choose_language(browser, lang).await?;
+        let invoice = newest(browser, base, "/console/invoices").await?;
+        let batch = newest(browser, base, "/console/disbursements").await?;
+        browser.goto(&format!("{base}{invoice}")).await?;
+        let link = browser.find(Locator::Id("payment-link")).await?.attr("href").await?.context("no link")?;
+        let mut pages = vec![
+            ("dashboard", format!("{base}/console")),
+            ("invoices", format!("{base}/console/invoices")),
+            ("invoice", format!("{base}{invoice}")),
+            ("disbursement", format!("{base}{batch}")),
+            ("payouts", format!("{base}/console/payouts")),
+            ("events", format!("{base}/console/events")),
+            ("pay", format!("{link}?lang={lang}")),
+        ];
+        pages.push(if lang == "fr" {
+            ("invoice-form", format!("{base}/console/invoices/new"))
+        } else {
+            ("approvals", format!("{base}/console/approvals"))
+        });
+        for (name, url) in pages {
+            browser.goto(&url).await?;
+            appears(browser, &format!("html[lang='{lang}']"), 15).await.with_context(|| format!("{name} in {lang}"))?;
+            if name == "pay" && lang == "ht" {
+                // Browsers write no Creole dates: the page keeps its own words.
+                let paid_at = browser.find(Locator::Id("paid-at")).await?.text().await?;
+                ensure!(paid_at.ends_with(" UTC") && !paid_at.contains("AM"), "#paid-at in Creole: {paid_at:?}");
+            }
+            for (width, screen) in [("412", &PHONE_SCREEN), ("1280", &DESKTOP)] {
+                full_page(browser, cdp, shots, &format!("{lang}-{name}-{width}"), screen).await?;
+            }
+        }
+        if lang == "fr" {
+            // The spreadsheet's bad row, explained in French.
+            browser.goto(&format!("{base}/console/disbursements/new")).await?;
+            field(browser, "batch-name", "Bourses de juin").await?;
+            field(browser, "batch-file", &files.join("june-bad.csv").display().to_string()).await?;
+            browser.find(Locator::Css("form[enctype='multipart/form-data'] button.primary")).await?.click().await?;
+            let refused = appears(browser, "section[role='alert'] table", 15).await?.text().await?;
+            ensure!(
+                refused.contains("doit être une adresse de compte Stellar"),
+                "the row's error in French: {refused}"
+            );
+            full_page(browser, cdp, shots, "fr-csv-bad-row-412", &PHONE_SCREEN).await?;
+        }
+        sign_out(browser).await?;
+    }
+    Ok(())
+}
+
 /// The id of the newest invoice, from the console's list.
 async fn total_invoice_id(browser: &Client, base: &str) -> anyhow::Result<String> {
     browser.goto(&format!("{base}/console/invoices")).await?;
@@ -144,7 +220,8 @@ async fn a_maker_and_an_approver_do_the_months_work_in_the_browser() {
     let people = (("jean@example.ht", maker.as_str()), ("rose@example.ht", approver.as_str()));
     in_browser((chromium, chromedriver), &http, &places, "journeys", async |browser, cdp| {
         disbursement_journey((browser, cdp, &http), &base, people, dir.path(), &shots).await?;
-        invoice_journey(browser, cdp, &base, people.0, &shots).await
+        invoice_journey(browser, cdp, &base, people.0, &shots).await?;
+        languages_tour(browser, cdp, &base, people, (dir.path(), &shots)).await
     })
     .await;
     serve.terminate();
