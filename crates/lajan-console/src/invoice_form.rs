@@ -55,7 +55,9 @@ pub struct InvoiceForm {
 enum Asked {
     Save,
     AddLine,
-    RemoveLine(usize),
+    /// Remove the row at this index; `None` for a row the form does not have (a forged or
+    /// stale post), which saves nothing and shows the form again.
+    RemoveLine(Option<usize>),
 }
 
 /// The form from its posted fields: the line fields come once per row, in row order.
@@ -76,7 +78,7 @@ fn read(pairs: &[(String, String)]) -> (InvoiceForm, Asked) {
             "unit_price" => prices.push(value),
             "tax_rate" => rates.push(value),
             "add_line" => asked = Asked::AddLine,
-            "remove_line" => asked = value.parse().map_or(Asked::Save, Asked::RemoveLine),
+            "remove_line" => asked = Asked::RemoveLine(value.parse().ok()),
             _ => {}
         }
     }
@@ -151,7 +153,7 @@ fn rearranged(form: &mut InvoiceForm, asked: &Asked) -> bool {
     match asked {
         Asked::Save => return false,
         Asked::AddLine => form.lines.push(Line::default()),
-        Asked::RemoveLine(i) if *i < form.lines.len() => {
+        Asked::RemoveLine(Some(i)) if *i < form.lines.len() => {
             form.lines.remove(*i);
         }
         Asked::RemoveLine(_) => {}

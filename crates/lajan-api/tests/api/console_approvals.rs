@@ -55,7 +55,7 @@ api_test!(an_approver_decides_from_the_approvals_page_and_the_items_pages, |app|
     for shown in [
         "<h2>Payouts (2)</h2>",
         "<h2>Disbursements (1)</h2>",
-        "<td class=\"num\">65.05 USDC</td>",
+        "data-label=\"Waiting\">65.05 USDC</td>",
         "1,000,000.00 USDC",
         "s-completed\">covered",
         "June stipends",

@@ -123,8 +123,16 @@ api_test!(a_maker_uploads_a_spreadsheet_fixes_its_bad_rows_submits_and_an_approv
     let page = r.text().await.unwrap();
     let squashed: String = page.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(squashed.contains("Nothing was stored"), "{page}");
-    assert!(squashed.contains("<td class=\"num\">2</td><td><code>walletAccountId</code></td>"), "row 2: {page}");
-    assert!(squashed.contains("<td class=\"num\">3</td><td><code>assetAmount</code></td>"), "row 3, at once: {page}");
+    let row = |n: u32, field: &str, rule: &str| {
+        format!(
+            "<td class=\"num\" data-label=\"Row\">{n}</td><td data-label=\"Field\"><code>{field}</code></td><td data-label=\"What is wrong\">{rule}</td>"
+        )
+    };
+    let stellar = "must be a Stellar account address: 56 characters starting with G";
+    assert!(squashed.contains(&row(2, "walletAccountId", stellar)), "row 2: {page}");
+    let places = "must have at most 2 decimal places";
+    assert!(squashed.contains(&row(3, "assetAmount", places)), "row 3, at once: {page}");
+    assert!(squashed.contains("2 rows are wrong; nothing was stored."), "{page}");
     assert!(page.contains("value=\"June stipends\""), "the name is kept");
     let none: Value = app.get("/v1/disbursements").await.json().await.unwrap();
     assert_eq!(none["pagination"]["total"], 0);

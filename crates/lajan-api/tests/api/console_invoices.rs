@@ -58,6 +58,11 @@ api_test!(a_maker_drafts_edits_sends_and_voids_invoices, |app| {
     fewer.push(("remove_line", "1"));
     let page = browser.post("/console/invoices", &fewer).await.text().await.unwrap();
     assert!(page.contains("value=\"Loan fee\"") && !page.contains("value=\"Stamp\""), "the second row went");
+    let mut forged = fields(&csrf, &once, client_id, &[("Loan fee", "2", "150.25")]);
+    forged.push(("remove_line", "first"));
+    let r = browser.post("/console/invoices", &forged).await;
+    assert_eq!(r.status(), 200, "a row the form does not have: the form again");
+    assert!(r.text().await.unwrap().contains("value=\"Loan fee\""));
     let listed: Value = app.get("/v1/invoices").await.json().await.unwrap();
     assert_eq!(listed["pagination"]["total"], 0, "adding and removing rows saves nothing");
 

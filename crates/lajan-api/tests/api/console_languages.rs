@@ -35,6 +35,7 @@ const ENGLISH: &[&str] = &[
     "created",
     "search",
     "filter",
+    "sandbox",
     "previous",
     "next",
     "back",
