@@ -95,6 +95,10 @@ pub trait Store:
     /// A trivial round trip, for readiness checks.
     async fn ping(&self) -> StoreResult<()>;
 
+    /// The migrations this binary carries that the database has not applied (their versions and
+    /// descriptions, oldest first): empty when the schema is current.
+    async fn pending_migrations(&self) -> StoreResult<Vec<(i64, String)>>;
+
     /// Closes connections, waiting for writes in flight.
     async fn close(&self);
 

@@ -210,6 +210,22 @@ impl Store for ThisStore {
         Ok(())
     }
 
+    async fn pending_migrations(&self) -> StoreResult<Vec<(i64, String)>> {
+        // sqlx keeps what it applied in `_sqlx_migrations`; a failed attempt is not applied.
+        let rows = sqlx::query("SELECT version, success FROM _sqlx_migrations").fetch_all(self.reader()).await?;
+        let mut applied = std::collections::HashSet::new();
+        for row in rows {
+            if row.try_get::<bool, _>("success")? {
+                applied.insert(row.try_get::<i64, _>("version")?);
+            }
+        }
+        Ok(MIGRATOR
+            .iter()
+            .filter(|m| !m.migration_type.is_down_migration() && !applied.contains(&m.version))
+            .map(|m| (m.version, m.description.to_string()))
+            .collect())
+    }
+
     async fn close(&self) {
         self.close_pools().await;
     }

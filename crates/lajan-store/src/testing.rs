@@ -132,6 +132,24 @@ impl TestStore {
         aged.expect("age the console sessions");
     }
 
+    /// Forgets that the newest migration was applied, as a database an older binary migrated
+    /// looks to a newer one (the readiness tests).
+    pub async fn forget_newest_migration(&self) {
+        use sqlx::Connection;
+        let sql = "DELETE FROM _sqlx_migrations WHERE version = (SELECT MAX(version) FROM _sqlx_migrations)";
+        let forgot = match &self.guard {
+            Guard::Sqlite(_) => {
+                let mut c = sqlx::SqliteConnection::connect(&self.url).await.expect("open SQLite");
+                sqlx::query(sql).execute(&mut c).await.map(drop)
+            }
+            Guard::Postgres { .. } => {
+                let mut c = sqlx::PgConnection::connect(&self.url).await.expect("connect to PostgreSQL");
+                sqlx::query(sql).execute(&mut c).await.map(drop)
+            }
+        };
+        forgot.expect("forget the newest migration");
+    }
+
     /// Closes the store and drops what it created.
     pub async fn cleanup(self) {
         self.store.close().await;

@@ -2177,14 +2177,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The database answers */
+            /** @description The database answers and its migrations are current */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description not_ready: the database does not answer */
+            /** @description not_ready: the database does not answer, or migrations this binary needs are not applied */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2194,7 +2194,7 @@ export interface operations {
                      * @example {
                      *       "code": "not_ready",
                      *       "error": "Service Unavailable",
-                     *       "message": "The database does not answer",
+                     *       "message": "The database does not answer, or migrations this binary needs are not applied",
                      *       "statusCode": 503
                      *     }
                      */

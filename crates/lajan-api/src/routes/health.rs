@@ -1,4 +1,5 @@
-//! Liveness (`/healthz`) and readiness (`/readyz`, which checks the database). No key needed.
+//! Liveness (`/healthz`) and readiness (`/readyz`: the database answers and its schema is the
+//! one this binary expects). No key needed.
 
 use crate::error::{ApiError, ErrorBody, error_chain};
 use crate::state::AppState;
@@ -14,13 +15,28 @@ pub async fn healthz() -> Json<serde_json::Value> {
 }
 
 #[utoipa::path(get, operation_id = "getReadiness", path = "/readyz", tag = "Operations", security(),
-    responses((status = 200, description = "The database answers"), (status = 503, body = ErrorBody, description = "not_ready: the database does not answer")))]
+    responses((status = 200, description = "The database answers and its migrations are current"), (status = 503, body = ErrorBody, description = "not_ready: the database does not answer, or migrations this binary needs are not applied")))]
 pub async fn readyz(State(state): State<AppState>) -> Response {
-    match state.store.ping().await {
-        Ok(()) => Json(json!({ "status": "ready" })).into_response(),
+    let not_ready = |message: String| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "not_ready", message);
+    let checked = async {
+        state.store.ping().await?;
+        state.store.pending_migrations().await
+    };
+    match checked.await {
+        Ok(pending) if pending.is_empty() => Json(json!({ "status": "ready" })).into_response(),
+        Ok(pending) => {
+            let names: Vec<String> = pending.iter().map(|(version, what)| format!("{version:04} {what}")).collect();
+            tracing::warn!(pending = ?names, "readiness check: migrations not applied");
+            let message = format!(
+                "{} migration(s) this binary needs are not applied ({}); they run when `lajan serve` starts",
+                names.len(),
+                names.join(", ")
+            );
+            not_ready(message).into_response()
+        }
         Err(e) => {
             tracing::warn!(error = %error_chain(&e), "readiness check failed");
-            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "not_ready", "The database is not reachable").into_response()
+            not_ready("The database is not reachable".to_owned()).into_response()
         }
     }
 }

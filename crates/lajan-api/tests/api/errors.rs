@@ -140,4 +140,18 @@ api_test!(health_and_readiness_need_no_key, |app| {
     let r = app.http.get(app.url("/readyz")).send().await.unwrap();
     assert_eq!(r.status(), 200);
     assert_eq!(r.json::<serde_json::Value>().await.unwrap()["status"], "ready");
+    let applied = app.store().pending_migrations().await.unwrap();
+    assert!(applied.is_empty(), "a started server has applied every migration: {applied:?}");
+
+    // A database behind the binary (its newest migration not applied) is not ready, and says why.
+    app.db.forget_newest_migration().await;
+    let pending = app.store().pending_migrations().await.unwrap();
+    assert_eq!(pending.len(), 1, "{pending:?}");
+    let r = app.http.get(app.url("/readyz")).send().await.unwrap();
+    assert_eq!(r.status(), 503);
+    let body: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(body["code"], "not_ready");
+    let message = body["message"].as_str().unwrap();
+    assert!(message.contains(&format!("{:04} {}", pending[0].0, pending[0].1)), "names the migration: {message}");
+    assert_eq!(app.http.get(app.url("/healthz")).send().await.unwrap().status(), 200, "still alive");
 });
