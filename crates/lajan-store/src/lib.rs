@@ -95,6 +95,11 @@ pub trait Store:
     /// A trivial round trip, for readiness checks.
     async fn ping(&self) -> StoreResult<()>;
 
+    /// Copies the whole database, consistent as of one instant, into a new file at `to` while
+    /// writers carry on (SQLite's `VACUUM INTO`, on a read connection). `to` must not exist.
+    /// PostgreSQL answers `Config`: it is backed up with its own tools (docs/operations.md).
+    async fn backup_to(&self, to: &std::path::Path) -> StoreResult<()>;
+
     /// The migrations this binary carries that the database has not applied (their versions and
     /// descriptions, oldest first): empty when the schema is current.
     async fn pending_migrations(&self) -> StoreResult<Vec<(i64, String)>>;

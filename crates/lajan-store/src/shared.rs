@@ -210,6 +210,22 @@ impl Store for ThisStore {
         Ok(())
     }
 
+    async fn backup_to(&self, to: &std::path::Path) -> StoreResult<()> {
+        if Self::BACKEND != Backend::Sqlite {
+            return Err(StoreError::Config(
+                "lajan backup copies SQLite databases; back PostgreSQL up with pg_dump or point-in-time recovery".into(),
+            ));
+        }
+        let target = to.to_str().ok_or_else(|| StoreError::Config(format!("{} is not a UTF-8 path", to.display())))?;
+        if to.exists() {
+            return Err(StoreError::Config(format!("{} exists already: back up into a new file", to.display())));
+        }
+        // One statement in one read transaction: every write committed before it began is in
+        // the copy, none after, and writers are not held up (WAL).
+        sqlx::query("VACUUM INTO $1").bind(target).execute(self.reader()).await?;
+        Ok(())
+    }
+
     async fn pending_migrations(&self) -> StoreResult<Vec<(i64, String)>> {
         // sqlx keeps what it applied in `_sqlx_migrations`; a failed attempt is not applied.
         let rows = sqlx::query("SELECT version, success FROM _sqlx_migrations").fetch_all(self.reader()).await?;

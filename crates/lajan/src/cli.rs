@@ -31,6 +31,13 @@ pub enum Command {
     Worker(Box<ServeArgs>),
     /// Apply database migrations and exit.
     Migrate,
+    /// Copy a SQLite database into a new file, consistently, while servers keep writing to it
+    /// (restoring is copying the file back with every process stopped). PostgreSQL: pg_dump.
+    Backup {
+        /// The copy's path; it must not exist yet.
+        #[arg(long)]
+        to: std::path::PathBuf,
+    },
     /// Manage organizations.
     #[command(subcommand)]
     Orgs(OrgsCommand),

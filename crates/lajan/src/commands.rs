@@ -30,6 +30,18 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             eprintln!("migrations applied");
             Ok(())
         }
+        Command::Backup { to } => {
+            // The database as it is: a backup neither migrates it nor changes it.
+            let url = database_url(&cli, &file);
+            let url = url.expose_secret();
+            let store =
+                lajan_store::open(url).await.with_context(|| format!("opening database {}", redact_url(url)))?;
+            let copied = store.backup_to(to).await.with_context(|| format!("backing up into {}", to.display()));
+            store.close().await;
+            copied?;
+            eprintln!("backed up into {}", to.display());
+            Ok(())
+        }
         Command::Orgs(cmd) => {
             let store = open(&database_url(&cli, &file)).await?;
             let result = orgs(store.as_ref(), cmd).await;

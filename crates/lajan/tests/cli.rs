@@ -231,3 +231,86 @@ async fn webhook_secrets_stay_out_of_logs_and_reads() {
         assert!(!read.contains(key_part), "a secret in a read: {read}");
     }
 }
+
+#[tokio::test]
+async fn a_backup_taken_under_writes_holds_every_write_acknowledged_before_it() {
+    use std::sync::{Arc, Mutex};
+    let dir = tempfile::tempdir().unwrap();
+    // The load is far above the sandbox's default rate limit.
+    let mut serve = Serve::start(dir.path(), free_port(), &[("LAJAN_RATE_LIMIT_STANDARD", "1000000")]);
+    let key = serve.sandbox_key();
+    let base = serve.base.clone();
+    let http = reqwest::Client::new();
+    let acknowledged = Arc::new(Mutex::new(Vec::<String>::new()));
+    let writing = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let writers: Vec<_> = (0..8)
+        .map(|w| {
+            let (http, base, key) = (http.clone(), base.clone(), key.clone());
+            let (acknowledged, writing) = (acknowledged.clone(), writing.clone());
+            tokio::spawn(async move {
+                let mut n = 0;
+                while writing.load(std::sync::atomic::Ordering::SeqCst) {
+                    n += 1;
+                    let body = serde_json::json!({ "firstName": format!("W{w}"), "lastName": format!("N{n}") });
+                    let r = http.post(format!("{base}/v1/clients")).bearer_auth(&key).json(&body).send().await.unwrap();
+                    assert_eq!(r.status(), 201);
+                    let created: serde_json::Value = r.json().await.unwrap();
+                    acknowledged.lock().unwrap().push(created["id"].as_str().unwrap().to_owned());
+                }
+            })
+        })
+        .collect();
+    let started = std::time::Instant::now();
+    while acknowledged.lock().unwrap().len() < 100 {
+        assert!(writers.iter().all(|w| !w.is_finished()), "a writer stopped: {:?}", acknowledged.lock().unwrap().len());
+        assert!(started.elapsed() < Duration::from_secs(60), "100 writes took over a minute");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let before: Vec<String> = acknowledged.lock().unwrap().clone();
+    let copy = dir.path().join("copy.db");
+    let backup = tokio::task::spawn_blocking({
+        let (dir, copy) = (dir.path().to_owned(), copy.clone());
+        move || {
+            Command::new(env!("CARGO_BIN_EXE_lajan"))
+                .args(["backup", "--to", copy.to_str().unwrap()])
+                .env("LAJAN_DATABASE_URL", format!("sqlite://{}", dir.join("serve.db").display()))
+                .env_remove("LAJAN_CONFIG")
+                .output()
+                .unwrap()
+        }
+    })
+    .await
+    .unwrap();
+    let during = acknowledged.lock().unwrap().len();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    writing.store(false, std::sync::atomic::Ordering::SeqCst);
+    for writer in writers {
+        writer.await.unwrap();
+    }
+    assert!(backup.status.success(), "backup: {}", String::from_utf8_lossy(&backup.stderr));
+    let after = acknowledged.lock().unwrap().len();
+    assert!(during > before.len() || after > before.len(), "writes went on around the backup");
+
+    use sqlx::Connection;
+    let mut copied = sqlx::SqliteConnection::connect(&format!("sqlite://{}?mode=ro", copy.display())).await.unwrap();
+    let check: String = sqlx::query_scalar("PRAGMA integrity_check").fetch_one(&mut copied).await.unwrap();
+    assert_eq!(check, "ok");
+    let ids: Vec<String> = sqlx::query_scalar("SELECT id FROM clients").fetch_all(&mut copied).await.unwrap();
+    let ids: std::collections::HashSet<String> = ids.into_iter().collect();
+    let missing: Vec<&String> = before.iter().filter(|id| !ids.contains(*id)).collect();
+    assert!(missing.is_empty(), "{} of {} acknowledged writes missing from the copy", missing.len(), before.len());
+    copied.close().await.unwrap();
+
+    // Restoring is copying the file back: a server over the copy serves what it holds.
+    serve.terminate();
+    let restored = tempfile::tempdir().unwrap();
+    std::fs::copy(&copy, restored.path().join("serve.db")).unwrap();
+    let again = Serve::start(restored.path(), free_port(), &[]);
+    let r = http.get(format!("{}/v1/clients/{}", again.base, before[0])).bearer_auth(&key).send().await.unwrap();
+    assert_eq!(r.status(), 200, "the restored database serves the backed-up client with the same key");
+    again.terminate();
+
+    let refused = lajan(dir.path(), &["backup", "--to", copy.to_str().unwrap()]);
+    assert!(!refused.status.success(), "an existing file is never overwritten");
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("exists already"));
+}
