@@ -1,7 +1,9 @@
 //! The console's languages: English, French and Haitian Creole (kreyòl ayisyen). Every string a
 //! page shows comes from one Fluent catalogue per language (`locales/*.ftl`, compiled in); a
-//! request gets the language its browser asks for first (`Accept-Language`), English otherwise.
-//! Templates write `t("key")` or `t("key", name=value)`.
+//! request is answered in the signed-in user's chosen language, else the first its browser asks
+//! for (`Accept-Language`), else English. Templates write `t("key")` or `t("key", name=value)`,
+//! Rust code `say("key")` (the request's language) or `text(lang, key, args)`. The hosted payment
+//! page speaks from the same catalogues.
 
 use axum::extract::Request;
 use axum::http::header;

@@ -38,6 +38,9 @@ pub enum Command {
         #[arg(long)]
         to: std::path::PathBuf,
     },
+    /// Check the configuration `serve` would run with.
+    #[command(subcommand)]
+    Config(ConfigCommand),
     /// Manage organizations.
     #[command(subcommand)]
     Orgs(OrgsCommand),
@@ -201,6 +204,13 @@ pub enum OrgsCommand {
     },
     /// List organizations.
     List,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Resolve the configuration from flags, environment and file as `serve` does; print it
+    /// with secrets redacted and exit 0, or exit non-zero saying what is wrong. Opens nothing.
+    Check(Box<ServeArgs>),
 }
 
 #[derive(Debug, Subcommand)]

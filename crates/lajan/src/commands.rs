@@ -1,6 +1,6 @@
 //! What each subcommand does.
 
-use crate::cli::{Cli, Command, KeysCommand, OrgsCommand, UsersCommand};
+use crate::cli::{Cli, Command, ConfigCommand, KeysCommand, OrgsCommand, UsersCommand};
 use crate::config::{FileConfig, ServeConfig, database_url};
 use anyhow::{Context, bail};
 use lajan_api::Application;
@@ -42,6 +42,12 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             eprintln!("backed up into {}", to.display());
             Ok(())
         }
+        Command::Config(ConfigCommand::Check(args)) => {
+            let config = ServeConfig::resolve(&cli, args, file).context("the configuration is invalid")?;
+            print!("{}", describe(&config));
+            eprintln!("the configuration is valid");
+            Ok(())
+        }
         Command::Orgs(cmd) => {
             let store = open(&database_url(&cli, &file)).await?;
             let result = orgs(store.as_ref(), cmd).await;
@@ -61,6 +67,19 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             result
         }
     }
+}
+
+/// The effective configuration as `lajan config check` prints it. Every secret is a
+/// `SecretString`, which prints as `[REDACTED]`; the database URL shows without its password.
+fn describe(config: &ServeConfig) -> String {
+    format!(
+        "listen = {}\ndatabase = {}\n\n[http]\n{:#?}\n\n[services]\n{:#?}\n\n[workers]\n{:#?}\n",
+        config.listen,
+        redact_url(config.database_url.expose_secret()),
+        config.app,
+        config.services,
+        config.workers
+    )
 }
 
 /// Opens the database and applies migrations, so every command works on a fresh file.

@@ -314,3 +314,38 @@ async fn a_backup_taken_under_writes_holds_every_write_acknowledged_before_it() 
     assert!(!refused.status.success(), "an existing file is never overwritten");
     assert!(String::from_utf8_lossy(&refused.stderr).contains("exists already"));
 }
+
+#[test]
+fn config_check_prints_the_effective_configuration_without_secrets() {
+    let check = |env: &[(&str, &str)]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_lajan"));
+        cmd.args(["config", "check"]).env_remove("LAJAN_CONFIG");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.output().expect("run lajan config check")
+    };
+    let secrets = [
+        ("LAJAN_DATABASE_URL", "postgres://lajan:pg-hunter2@db.example.ht/lajan"),
+        ("LAJAN_REDIS_URL", "redis://:redis-hunter2@127.0.0.1:6379"),
+        ("LAJAN_SMTP_HOST", "smtp.example.ht"),
+        ("LAJAN_SMTP_FROM", "billing@example.ht"),
+        ("LAJAN_SMTP_USERNAME", "billing"),
+        ("LAJAN_SMTP_PASSWORD", "smtp-hunter2"),
+        ("LAJAN_RATE_LIMIT_STANDARD", "90"),
+    ];
+    let valid = check(&secrets);
+    let printed = format!("{}{}", String::from_utf8_lossy(&valid.stdout), String::from_utf8_lossy(&valid.stderr));
+    assert!(valid.status.success(), "{printed}");
+    assert!(!printed.contains("hunter2"), "a secret was printed: {printed}");
+    for shown in
+        ["database = postgres://lajan:***@db.example.ht/lajan", "standard: 90", "[REDACTED]", "smtp.example.ht"]
+    {
+        assert!(printed.contains(shown), "{shown} in {printed}");
+    }
+
+    let invalid = check(&[("LAJAN_LISTEN", "nope")]);
+    assert!(!invalid.status.success(), "an invalid configuration fails");
+    let said = String::from_utf8_lossy(&invalid.stderr);
+    assert!(said.contains("invalid") && said.contains("LAJAN_LISTEN"), "{said}");
+}

@@ -312,8 +312,14 @@ async fn keyed_creates_under_sigkill(db: TestStore) {
                 })
             })
             .collect();
-        // Let the load run, then crash in the middle of it.
-        tokio::time::sleep(Duration::from_millis(1500)).await;
+        // Let the load get going (on a loaded machine that takes longer than on an idle one),
+        // then crash in the middle of it.
+        let started = std::time::Instant::now();
+        let answered = || log.lock().unwrap().iter().filter(|s| s.answered.is_some()).count();
+        while answered() <= 100 && started.elapsed() < Duration::from_secs(30) {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
         serve.kill9();
         for w in workers {
             w.await.expect("a worker panicked");
