@@ -238,6 +238,40 @@ mod tests {
     }
 
     #[test]
+    fn every_key_the_code_says_is_in_the_catalogue() {
+        let english = keys(CATALOGUES[0]);
+        let console = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut sources: Vec<std::path::PathBuf> =
+            std::fs::read_dir(console.join("src")).unwrap().map(|e| e.unwrap().path()).collect();
+        sources.push(console.join("../lajan-api/src/routes/pay.rs"));
+        let mut unknown = Vec::new();
+        let mut seen = 0;
+        for path in sources {
+            let source = std::fs::read_to_string(&path).unwrap();
+            // A key is said by `say("..")`, `say_with("..")`, `text(lang, "..")` or named in a
+            // literal of a key family (`"no-such-status"` handed to a list's filter).
+            for opener in ["say(\"", "say_with(\"", "text(lang, \"", "text(self.lang, \"", "\"no-such-", "\"pay-"] {
+                for piece in source.split(opener).skip(1) {
+                    let Some((rest, _)) = piece.split_once('"') else { continue };
+                    let key = match opener.strip_prefix('"') {
+                        Some(family) => format!("{family}{rest}"),
+                        None => rest.to_owned(),
+                    };
+                    if key.contains(['{', ' ', '.']) || key.ends_with('-') {
+                        continue;
+                    }
+                    seen += 1;
+                    if !english.contains(&key) {
+                        unknown.push(format!("{}: {key}", path.display()));
+                    }
+                }
+            }
+        }
+        assert!(seen > 40, "the scan found only {seen} keys");
+        assert!(unknown.is_empty(), "keys the code says that locales/en.ftl lacks: {unknown:?}");
+    }
+
+    #[test]
     fn the_browser_s_first_spoken_language_wins() {
         assert_eq!(Lang::from_accept_language("fr-FR,fr;q=0.9,en;q=0.8"), Lang::Fr);
         assert_eq!(Lang::from_accept_language("de-DE, ht;q=0.8, fr;q=0.7"), Lang::Ht);
