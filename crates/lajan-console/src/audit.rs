@@ -3,7 +3,7 @@
 
 use crate::actors::Names;
 use crate::guard::Signed;
-use crate::i18n::say;
+use crate::i18n::say_known;
 use crate::pages::{self, render};
 use crate::state::Console;
 use axum::extract::State;
@@ -57,8 +57,7 @@ fn subject_in_words(subject: &str) -> String {
         "live" => "live".to_owned(),
         role => format!("role-{role}"),
     };
-    let said = say(&key);
-    let first = if said == key { first.to_owned() } else { said };
+    let first = say_known(&key).unwrap_or_else(|| first.to_owned());
     match rest {
         Some(rest) => format!("{name} ({first}, {rest})"),
         None => format!("{name} ({first})"),

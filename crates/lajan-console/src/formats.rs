@@ -58,16 +58,13 @@ fn written_date(lang: Lang, date: jiff::civil::Date) -> String {
 /// A status, type or outcome the API names in `snake_case`, in words (`status-<name>` in the
 /// catalogue); a name the catalogue lacks is shown as it is.
 pub fn status(lang: Lang, value: &str) -> String {
-    let key = format!("status-{value}");
-    let said = i18n::text(lang, &key, &[]);
-    if said == key { value.to_owned() } else { said }
+    i18n::known(lang, &format!("status-{value}"), &[]).unwrap_or_else(|| value.to_owned())
 }
 
 /// An event type (`invoice.paid`) in words (`event-invoice-paid` in the catalogue).
 pub fn event(lang: Lang, event_type: &str) -> String {
     let key = format!("event-{}", event_type.replace('.', "-"));
-    let said = i18n::text(lang, &key, &[]);
-    if said == key { event_type.to_owned() } else { said }
+    i18n::known(lang, &key, &[]).unwrap_or_else(|| event_type.to_owned())
 }
 
 /// The template filters, in the page's language; a missing value shows as nothing.

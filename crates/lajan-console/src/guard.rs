@@ -2,7 +2,7 @@
 //! sign-in form), and for every change the session's CSRF value and a same-origin `Origin` or
 //! `Referer` (anything else is 403 and changes nothing).
 
-use crate::i18n::{Lang, say, text};
+use crate::i18n::{Lang, asked_language, say, text};
 use crate::pages;
 use crate::state::Console;
 use axum::body::Bytes;
@@ -225,12 +225,6 @@ where
         }
         Ok(Upload { signed, fields, file })
     }
-}
-
-/// The language a request's browser asks for (`Accept-Language`).
-pub fn asked_language(headers: &HeaderMap) -> Lang {
-    let asked = headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or_default();
-    Lang::from_accept_language(asked)
 }
 
 /// The answer to a change that did not come from this console's own page.

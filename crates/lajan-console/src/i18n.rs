@@ -6,7 +6,7 @@
 //! page speaks from the same catalogues.
 
 use axum::extract::Request;
-use axum::http::header;
+use axum::http::{HeaderMap, header};
 use axum::middleware::Next;
 use axum::response::Response;
 use fluent_bundle::concurrent::FluentBundle;
@@ -103,6 +103,12 @@ fn bundles() -> &'static [FluentBundle<FluentResource>; 3] {
 /// `key`'s text in `lang` with `args`; English when `lang`'s catalogue lacks it (a test keeps
 /// them complete), the key itself when no catalogue has it.
 pub fn text(lang: Lang, key: &str, args: &[(&str, String)]) -> String {
+    known(lang, key, args).unwrap_or_else(|| key.to_owned())
+}
+
+/// `key`'s text as [`text`] gives it, or `None` when no catalogue has the key: for the keys made
+/// from a value (`status-<name>`), where a value without words is shown as it is.
+pub fn known(lang: Lang, key: &str, args: &[(&str, String)]) -> Option<String> {
     let mut fluent_args = FluentArgs::new();
     for (name, value) in args {
         // A count arrives as text; as a number it picks its plural form (`1 row`, `2 rows`).
@@ -120,10 +126,10 @@ pub fn text(lang: Lang, key: &str, args: &[(&str, String)]) -> String {
         let bundle = &bundles()[lang.index()];
         if let Some(pattern) = bundle.get_message(key).and_then(|m| m.value()) {
             let mut errors = Vec::new();
-            return bundle.format_pattern(pattern, Some(&fluent_args), &mut errors).into_owned();
+            return Some(bundle.format_pattern(pattern, Some(&fluent_args), &mut errors).into_owned());
         }
     }
-    key.to_owned()
+    None
 }
 
 tokio::task_local! {
@@ -137,9 +143,14 @@ tokio::task_local! {
 /// Middleware: answer the request in the language its browser asks for (`Accept-Language`),
 /// unless the signed-in user chose one ([`answer_in`]).
 pub async fn speak_the_asked_language(request: Request, next: Next) -> Response {
-    let asked = request.headers().get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or_default();
-    let lang = Lang::from_accept_language(asked);
+    let lang = asked_language(request.headers());
     ANSWERING_IN.scope(Cell::new(lang), next.run(request)).await
+}
+
+/// The language a request's browser asks for (`Accept-Language`).
+pub fn asked_language(headers: &HeaderMap) -> Lang {
+    let asked = headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    Lang::from_accept_language(asked)
 }
 
 /// The rest of this request is answered in `lang`.
@@ -156,6 +167,11 @@ pub fn answering_in() -> Lang {
 /// `key`'s text in the language this request is answered in.
 pub fn say(key: &str) -> String {
     text(answering_in(), key, &[])
+}
+
+/// `key`'s text in the language this request is answered in, when a catalogue has the key.
+pub fn say_known(key: &str) -> Option<String> {
+    known(answering_in(), key, &[])
 }
 
 /// `key`'s text with `args` in the language this request is answered in.

@@ -2,10 +2,9 @@
 //! a cookie of its own that the form must repeat, and by the same-origin check.
 
 use crate::guard::{
-    NoFields, Protected, SESSION_COOKIE, SIGN_IN_PATH, asked_language, cookie_value, forbidden, same_origin,
-    same_secret, set_cookie,
+    NoFields, Protected, SESSION_COOKIE, SIGN_IN_PATH, cookie_value, forbidden, same_origin, same_secret, set_cookie,
 };
-use crate::i18n::{say, say_with};
+use crate::i18n::{asked_language, say, say_with};
 use crate::pages::{self, render};
 use crate::state::Console;
 use axum::Form;

@@ -82,10 +82,7 @@ impl PageQuery {
 
 /// The language the page speaks: its link's, else the browser's first.
 fn language(query: &PageQuery, headers: &HeaderMap) -> Lang {
-    query.named().unwrap_or_else(|| {
-        let asked = headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or_default();
-        Lang::from_accept_language(asked)
-    })
+    query.named().unwrap_or_else(|| i18n::asked_language(headers))
 }
 
 /// A page of one sentence, for the answers that show no payment.
