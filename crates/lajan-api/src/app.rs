@@ -8,7 +8,7 @@ use crate::error::ApiError;
 use crate::extract::MAX_BODY_BYTES;
 use crate::routes::{self, health};
 use crate::state::AppState;
-use crate::{auth, idempotency, openapi, ratelimit};
+use crate::{auth, idempotency, metrics, openapi, ratelimit};
 use anyhow::Context;
 use axum::Router;
 use axum::body::Body;
@@ -120,6 +120,8 @@ pub fn router(state: AppState) -> Router {
             )
             .into_response()
         }))
+        // Outside the panic catcher, so a handler's panic counts as the 500 it answered.
+        .layer(from_fn_with_state(state.clone(), metrics::count_request))
         .layer(
             TraceLayer::new_for_http()
                 .make_span_with(|req: &Request<Body>| {

@@ -11,6 +11,7 @@ pub mod error;
 pub mod extract;
 pub mod idempotency;
 pub mod in_flight;
+pub mod metrics;
 pub use lajan_services::keys;
 pub mod openapi;
 pub mod openapi_examples;

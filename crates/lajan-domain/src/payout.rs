@@ -272,6 +272,8 @@ pub struct PayoutDetail {
     pub attempts: Vec<Attempt>,
     /// How many attempts came before the last manual retry: the attempt budget counts those after.
     pub attempts_before_retry: i64,
+    /// When it was approved; `None` while it waits, and for payouts approved before this was kept.
+    pub approved_at: Option<Timestamp>,
 }
 
 /// How a new payout starts: pending approval, or approved at once when the organization does

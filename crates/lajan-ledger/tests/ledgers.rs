@@ -39,6 +39,7 @@ fn payout(tenant: &Tenant, asset_issuer: Option<String>, cents: i64) -> PayoutDe
         client: None::<Client>,
         attempts: Vec::new(),
         attempts_before_retry: 0,
+        approved_at: None,
     }
 }
 

@@ -17,6 +17,7 @@ pub mod failpoint;
 pub mod invoices;
 pub mod keys;
 pub mod messages;
+pub mod metrics;
 pub mod nudge;
 pub mod payment_links;
 pub mod payments;
@@ -30,6 +31,7 @@ pub mod webhook_guard;
 pub mod webhooks;
 
 pub use error::{ServiceError, ServiceResult};
+pub use metrics::Metrics;
 pub use nudge::Nudges;
 
 use lajan_ledger::live::{ConfigError, LiveLedgerConfig, StellarLedger};
@@ -77,6 +79,7 @@ pub struct Services {
     live: Option<Arc<StellarLedger>>,
     sandbox: Arc<SandboxLedger>,
     pub nudges: Nudges,
+    pub metrics: Arc<Metrics>,
     /// Keys revoked by this process so far: caches of resolved keys drop what they kept before.
     keys_revoked: AtomicU64,
 }
@@ -95,6 +98,7 @@ impl Services {
             live,
             sandbox,
             nudges: Nudges::default(),
+            metrics: Arc::default(),
             keys_revoked: AtomicU64::new(0),
         })
     }

@@ -209,7 +209,8 @@ async fn approve_locked(
     events: &DisbursementEvents<'_>,
 ) -> StoreResult<Disbursement> {
     sqlx::query(
-        "UPDATE payouts SET approval_status = 'approved', approved_by_key = $1, updated_at = $2, next_attempt_at = $2
+        "UPDATE payouts SET approval_status = 'approved', approved_by_key = $1, updated_at = $2, next_attempt_at = $2,
+                approved_at = $2
          WHERE disbursement_id = $3 AND approval_status = 'pending'",
     )
     .bind(key_id)

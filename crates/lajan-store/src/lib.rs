@@ -25,6 +25,7 @@ pub mod idempotency;
 pub mod incoming_payments;
 pub mod invoices;
 pub mod messages;
+pub mod operations;
 pub mod orgs;
 pub mod payment_links;
 pub mod payouts;
@@ -45,6 +46,7 @@ pub use idempotency::{IdempotencyClaim, IdempotencyState, IdempotencyStore, Idem
 pub use incoming_payments::IncomingPaymentStore;
 pub use invoices::InvoiceStore;
 pub use messages::MessageStore;
+pub use operations::OperationsStore;
 pub use orgs::{NewApiKey, OrgStore};
 pub use payment_links::PaymentLinkStore;
 pub use payouts::PayoutStore;
@@ -83,6 +85,7 @@ pub trait Store:
     + UserStore
     + SessionStore
     + DashboardStore
+    + OperationsStore
     + Send
     + Sync
     + 'static

@@ -11,7 +11,7 @@ macro_rules! payout_select {
     () => {
         "SELECT p.id, p.org_id, p.env, p.type, p.client_id, p.wallet_account_id, p.asset_amount, p.asset_code,
                 p.asset_issuer, p.memo, p.disbursement_id, p.approval_status, p.exec_status, p.created_by_key, p.created_at, p.updated_at,
-                p.attempts_before_retry,
+                p.attempts_before_retry, p.approved_at,
                 c.id AS c_id, c.first_name AS c_first_name, c.last_name AS c_last_name, c.email AS c_email,
                 c.phone_number AS c_phone_number, c.wallet_account_id AS c_wallet_account_id,
                 c.created_at AS c_created_at, c.updated_at AS c_updated_at, c.archived_at AS c_archived_at
@@ -43,7 +43,8 @@ fn payout_from_row(row: &DbRow) -> StoreResult<PayoutDetail> {
     let client = row.try_get::<Option<String>, _>("c_id")?.map(|id| prefixed_client(row, id)).transpose()?;
     let tenant = Tenant::new(row.try_get::<String, _>("org_id")?, env_of(row)?);
     let attempts_before_retry = row.try_get("attempts_before_retry")?;
-    Ok(PayoutDetail { tenant, payout, client, attempts: Vec::new(), attempts_before_retry })
+    let approved_at = row.try_get::<Option<i64>, _>("approved_at")?.map(ts);
+    Ok(PayoutDetail { tenant, payout, client, attempts: Vec::new(), attempts_before_retry, approved_at })
 }
 
 fn attempt_from_row(row: &DbRow) -> StoreResult<Attempt> {
@@ -122,8 +123,9 @@ impl PayoutStore for ThisStore {
         sqlx::query(
             "INSERT INTO payouts (id, org_id, env, type, client_id, wallet_account_id, asset_amount, asset_code,
                                   asset_issuer, memo, approval_status, exec_status, created_by_key, approved_by_key,
-                                  next_attempt_at, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $15)",
+                                  next_attempt_at, created_at, updated_at, approved_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $15,
+                     CASE WHEN $11 = 'approved' THEN $15 END)",
         )
         .bind(&p.id)
         .bind(&tenant.org_id)
@@ -267,6 +269,7 @@ impl PayoutStore for ThisStore {
                     attempts_before_retry = CASE WHEN $7 THEN (SELECT COALESCE(MAX(attempt_number), 0)
                         FROM payout_attempts WHERE payout_id = payouts.id) ELSE attempts_before_retry END,
                     approved_by_key = CASE WHEN $1 = 'approved' THEN COALESCE(approved_by_key, $4) ELSE approved_by_key END,
+                    approved_at = CASE WHEN $1 = 'approved' THEN COALESCE(approved_at, $3) ELSE approved_at END,
                     reject_reason = CASE WHEN $1 = 'rejected' THEN $5 ELSE reject_reason END
              WHERE id = $6",
         )

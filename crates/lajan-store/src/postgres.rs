@@ -1,6 +1,7 @@
 //! The PostgreSQL store, selected by a `postgres://` URL, for several Lajan processes sharing
 //! one database. Row locks (`FOR UPDATE`) and advisory locks keep concurrent writers correct.
 
+use crate::operations::{PoolUse, PoolWaits};
 use crate::{Backend, FailPoint, StoreError, StoreResult};
 use sqlx::migrate::Migrator;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
@@ -50,6 +51,8 @@ pub struct PgStore {
     counters: PgPool,
     /// Count rows folded since the count tables were last vacuumed.
     folded_since_vacuum: AtomicU64,
+    /// Write transactions that found every connection taken.
+    waits: PoolWaits,
     fail: FailPoint,
 }
 
@@ -94,7 +97,13 @@ impl PgStore {
             .max_connections(COUNTER_CONNECTIONS)
             .acquire_timeout(Duration::from_secs(10))
             .connect_lazy_with(options.options([("synchronous_commit", "off")]));
-        Ok(PgStore { pool, counters, folded_since_vacuum: AtomicU64::new(0), fail: FailPoint::default() })
+        Ok(PgStore {
+            pool,
+            counters,
+            folded_since_vacuum: AtomicU64::new(0),
+            waits: PoolWaits::default(),
+            fail: FailPoint::default(),
+        })
     }
 
     fn counters(&self) -> &PgPool {
@@ -110,7 +119,13 @@ impl PgStore {
     }
 
     async fn begin_write(&self) -> StoreResult<sqlx::Transaction<'static, Db>> {
-        Ok(self.pool.begin().await?)
+        let busy = self.pool.num_idle() == 0 && self.pool.size() >= MAX_CONNECTIONS;
+        Ok(self.waits.timed(busy, self.pool.begin()).await?)
+    }
+
+    fn pools_in_use(&self) -> Vec<PoolUse> {
+        let idle = u32::try_from(self.pool.num_idle()).unwrap_or(u32::MAX);
+        vec![PoolUse { pool: "main", max: MAX_CONNECTIONS, open: self.pool.size(), idle, waits: self.waits.count() }]
     }
 
     async fn lock_bootstrap(tx: &mut sqlx::Transaction<'static, Db>) -> StoreResult<()> {
@@ -196,3 +211,4 @@ include!("access_sql.rs");
 include!("users_sql.rs");
 include!("sessions_sql.rs");
 include!("dashboard_sql.rs");
+include!("operations_sql.rs");

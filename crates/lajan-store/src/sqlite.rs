@@ -5,6 +5,7 @@
 //! to upgrade a read lock. Reads use a separate pool of read-only connections that WAL lets run
 //! beside the writer.
 
+use crate::operations::{PoolUse, PoolWaits};
 use crate::{Backend, FailPoint, StoreError, StoreResult};
 use sqlx::migrate::Migrator;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
@@ -46,6 +47,8 @@ const READERS: u32 = 8;
 pub struct SqliteStore {
     read: SqlitePool,
     write: SqlitePool,
+    /// Write transactions that queued for the one writer.
+    waits: PoolWaits,
     fail: FailPoint,
 }
 
@@ -80,7 +83,7 @@ impl SqliteStore {
             .min_connections(1)
             .connect_with(base.read_only(true))
             .await?;
-        Ok(SqliteStore { read, write, fail: FailPoint::default() })
+        Ok(SqliteStore { read, write, waits: PoolWaits::default(), fail: FailPoint::default() })
     }
 
     fn reader(&self) -> &SqlitePool {
@@ -102,11 +105,26 @@ impl SqliteStore {
     /// transaction over, and when nobody takes it, dropping it rolls it back.
     async fn begin_write(&self) -> StoreResult<sqlx::Transaction<'static, Db>> {
         let pool = self.write.clone();
+        let busy = pool.num_idle() == 0;
         let begun = tokio::spawn(async move { pool.begin_with("BEGIN IMMEDIATE").await });
-        match begun.await {
+        match self.waits.timed(busy, begun).await {
             Ok(tx) => Ok(tx?),
             Err(_) => Err(StoreError::Database(sqlx::Error::WorkerCrashed)),
         }
+    }
+
+    fn pools_in_use(&self) -> Vec<PoolUse> {
+        let idle = |pool: &SqlitePool| u32::try_from(pool.num_idle()).unwrap_or(u32::MAX);
+        vec![
+            PoolUse {
+                pool: "write",
+                max: 1,
+                open: self.write.size(),
+                idle: idle(&self.write),
+                waits: self.waits.count(),
+            },
+            PoolUse { pool: "read", max: READERS, open: self.read.size(), idle: idle(&self.read), waits: None },
+        ]
     }
 
     /// `BEGIN IMMEDIATE` already holds the database write lock.
@@ -149,3 +167,4 @@ include!("access_sql.rs");
 include!("users_sql.rs");
 include!("sessions_sql.rs");
 include!("dashboard_sql.rs");
+include!("operations_sql.rs");

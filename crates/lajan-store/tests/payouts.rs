@@ -636,3 +636,55 @@ contract!(a_retry_never_builds_beside_a_transaction_that_applied_or_may_apply, |
     assert_eq!(types.iter().filter(|t| **t == "payout.completed").count(), 1, "{types:?}");
     assert!(matches!(retry(store.clone(), t.clone()).await, Err(StoreError::Rejected(_))));
 });
+
+contract!(the_backlog_counts_every_tenants_payouts_and_approvals_keep_their_time, |store| {
+    let t = tenant(&store).await;
+    let at_once = approved_payout(&store, &t).await;
+    assert_eq!(at_once.approved_at, Some(at_once.payout.created_at), "approved as it was created");
+    let waiting = store
+        .create_payout(
+            &t,
+            &payout(ApprovalStatus::Pending, "key_a"),
+            &starts(ApprovalStatus::Pending, &["payout.created"]),
+            &ev,
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(waiting.approved_at, None);
+    let live = Tenant::new(t.org_id.clone(), Environment::Live);
+    let live_one = &starts(ApprovalStatus::Pending, &["payout.created"]);
+    store.create_payout(&live, &payout(ApprovalStatus::Pending, "key_a"), live_one, &ev, None).await.unwrap();
+
+    let backlog = store.backlog().await.unwrap();
+    let count = |env, approval: &str| {
+        backlog
+            .payouts
+            .iter()
+            .filter(|c| c.env == env && c.approval_status == approval && c.exec_status == "pending")
+            .map(|c| c.count)
+            .sum::<i64>()
+    };
+    assert_eq!(
+        (
+            count(Environment::Test, "approved"),
+            count(Environment::Test, "pending"),
+            count(Environment::Live, "pending")
+        ),
+        (1, 1, 1)
+    );
+    assert_eq!((backlog.deliveries_pending, backlog.oldest_pending_delivery), (0, None));
+    assert_eq!((backlog.messages_queued, backlog.oldest_queued_message), (0, None));
+
+    let later = Timestamp::now().plus_millis(5_000);
+    let approved = store
+        .payout_action(&t, &waiting.payout.id, PayoutAction::Approve, "key_b", None, later, &ev, None)
+        .await
+        .unwrap();
+    assert_eq!(approved.approved_at, Some(later));
+    let backlog = store.backlog().await.unwrap();
+    assert_eq!(backlog.payouts.iter().filter(|c| c.env == Environment::Test).map(|c| c.count).sum::<i64>(), 2);
+
+    let pools = store.pool_use();
+    assert!(!pools.is_empty() && pools.iter().all(|p| p.open <= p.max && p.idle <= p.open), "{pools:?}");
+});

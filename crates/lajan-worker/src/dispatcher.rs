@@ -274,6 +274,7 @@ async fn deliver(services: Arc<Services>, dispatcher: Arc<Dispatcher>, due: DueD
     // The receiver is done with it: the slot can carry the next delivery while this answer is
     // written (the delivery stays leased until then, so it is not claimed again).
     drop(slot);
+    services.metrics.webhook_attempt(&outcome);
     services.nudges.deliveries_due();
     let answer = Answered { delivery_id: due.delivery.id, lease: due.lease, attempt, outcome };
     dispatcher.record(&services, answer).await;

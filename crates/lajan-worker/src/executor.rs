@@ -226,6 +226,9 @@ impl Workers {
             .collect();
         let now = Timestamp::now();
         let not_held = store.finish_attempts(lease, &outcomes, now, &payout_event).await?;
+        for ((d, _, _), o) in stored.iter().zip(&outcomes) {
+            self.services.metrics.ledger_submission(d.tenant.env, &o.result, d.approved_at);
+        }
         // A claim another executor took meanwhile: each outcome is still a fact to record.
         for o in outcomes.iter().filter(|o| not_held.contains(&o.payout_id)) {
             if let Some((d, _, _)) = stored.iter().find(|(d, _, _)| d.payout.id == o.payout_id) {
@@ -305,6 +308,7 @@ impl Workers {
         failpoint::hit("payout.after_submit").await;
         failpoint::hit("payout.before_record").await;
         store.finish_attempt(&d.tenant, id, &attempt.id, lease, &result, Timestamp::now(), &payout_event).await?;
+        self.services.metrics.ledger_submission(d.tenant.env, &result, d.approved_at);
         Ok(())
     }
 

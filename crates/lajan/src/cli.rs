@@ -62,6 +62,11 @@ pub struct ServeArgs {
     #[arg(long, env = "LAJAN_LISTEN")]
     pub listen: Option<String>,
 
+    /// Address of the Prometheus metrics listener, `GET /metrics` (default 127.0.0.1:9464;
+    /// `off` serves none). Each process on a host needs its own.
+    #[arg(long, env = "LAJAN_METRICS_LISTEN")]
+    pub metrics_listen: Option<String>,
+
     /// Base URL of payment-page links (default http://<listen>).
     #[arg(long, env = "LAJAN_PUBLIC_URL")]
     pub public_url: Option<String>,

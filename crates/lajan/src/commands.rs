@@ -73,8 +73,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
 /// `SecretString`, which prints as `[REDACTED]`; the database URL shows without its password.
 fn describe(config: &ServeConfig) -> String {
     format!(
-        "listen = {}\ndatabase = {}\n\n[http]\n{:#?}\n\n[services]\n{:#?}\n\n[workers]\n{:#?}\n",
+        "listen = {}\nmetrics_listen = {}\ndatabase = {}\n\n[http]\n{:#?}\n\n[services]\n{:#?}\n\n[workers]\n{:#?}\n",
         config.listen,
+        config.metrics_listen.map_or_else(|| "off".to_owned(), |a| a.to_string()),
         redact_url(config.database_url.expose_secret()),
         config.app,
         config.services,
@@ -108,6 +109,7 @@ async fn serve(config: ServeConfig, with_workers: bool) -> anyhow::Result<()> {
     confirm_live_network(&services).await?;
     let listener =
         tokio::net::TcpListener::bind(config.listen).await.with_context(|| format!("binding {}", config.listen))?;
+    let metrics = MetricsServer::start(config.metrics_listen, &services).await?;
     let app = Application::build(config.app, services, listener).await?;
     // Only once everything else is ready: the first-run key is printed a single time.
     bootstrap(store.as_ref(), &format!("http://{}", config.listen)).await?;
@@ -119,6 +121,9 @@ async fn serve(config: ServeConfig, with_workers: bool) -> anyhow::Result<()> {
     for task in background {
         let _ = task.await;
     }
+    if let Some(metrics) = metrics {
+        metrics.stop().await;
+    }
     served?;
     store.close().await;
     tracing::info!("stopped");
@@ -129,6 +134,7 @@ async fn work(config: ServeConfig) -> anyhow::Result<()> {
     let store = open(&config.database_url).await?;
     let (services, workers) = wire(store.clone(), &config, true)?;
     confirm_live_network(&services).await?;
+    let metrics = MetricsServer::start(config.metrics_listen, &services).await?;
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let background = workers.map(|w| w.spawn(stopped)).unwrap_or_default();
     tracing::info!(database = %redact_url(config.database_url.expose_secret()), "lajan workers running");
@@ -137,9 +143,43 @@ async fn work(config: ServeConfig) -> anyhow::Result<()> {
     for task in background {
         let _ = task.await;
     }
+    if let Some(metrics) = metrics {
+        metrics.stop().await;
+    }
     store.close().await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// The metrics listener running beside the process's work.
+struct MetricsServer {
+    stop: tokio::sync::oneshot::Sender<()>,
+    served: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl MetricsServer {
+    /// Binds `listen` (a taken address stops the process, naming the setting) and serves
+    /// `GET /metrics` in the background; nothing when metrics are off.
+    async fn start(listen: Option<std::net::SocketAddr>, services: &Arc<Services>) -> anyhow::Result<Option<Self>> {
+        let Some(addr) = listen else { return Ok(None) };
+        let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| {
+            format!("binding the metrics listener {addr} (set LAJAN_METRICS_LISTEN to a free address, or off)")
+        })?;
+        tracing::info!(addr = %listener.local_addr()?, "metrics at /metrics");
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let served = tokio::spawn(lajan_api::metrics::serve(listener, services.clone(), async move {
+            let _ = stopped.await;
+        }));
+        Ok(Some(MetricsServer { stop, served }))
+    }
+
+    /// Once the process's work is done: the last scrape sees it finished.
+    async fn stop(self) {
+        let _ = self.stop.send(());
+        if let Ok(Err(e)) = self.served.await {
+            tracing::warn!(error = %e, "the metrics listener failed");
+        }
+    }
 }
 
 /// Refuses to start when Horizon serves another network than the configured passphrase names.

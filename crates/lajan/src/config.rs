@@ -17,12 +17,14 @@ use std::time::Duration;
 
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://lajan.db";
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
+pub const DEFAULT_METRICS_LISTEN: &str = "127.0.0.1:9464";
 
 /// The TOML file's keys, all optional.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FileConfig {
     pub listen: Option<String>,
+    pub metrics_listen: Option<String>,
     pub database_url: Option<SecretString>,
     pub public_url: Option<String>,
     pub rate_limit_standard: Option<u64>,
@@ -84,6 +86,8 @@ pub fn database_url(cli: &Cli, file: &FileConfig) -> SecretString {
 #[derive(Debug)]
 pub struct ServeConfig {
     pub listen: SocketAddr,
+    /// Where `GET /metrics` is served; `None` when turned off.
+    pub metrics_listen: Option<SocketAddr>,
     pub database_url: SecretString,
     pub app: AppConfig,
     pub services: ServiceConfig,
@@ -96,6 +100,17 @@ impl ServeConfig {
         let listen: SocketAddr = listen_raw
             .parse()
             .with_context(|| format!("--listen / LAJAN_LISTEN {listen_raw:?} is not an address like 127.0.0.1:8080"))?;
+        let metrics_raw = args
+            .metrics_listen
+            .clone()
+            .or(file.metrics_listen.clone())
+            .unwrap_or_else(|| DEFAULT_METRICS_LISTEN.into());
+        let metrics_listen = match metrics_raw.as_str() {
+            "off" => None,
+            raw => Some(raw.parse::<SocketAddr>().with_context(|| {
+                format!("--metrics-listen / LAJAN_METRICS_LISTEN {raw:?} is not an address like 127.0.0.1:9464 or off")
+            })?),
+        };
         let public_url = args
             .public_url
             .clone()
@@ -183,6 +198,7 @@ impl ServeConfig {
         }
         Ok(ServeConfig {
             listen,
+            metrics_listen,
             database_url: database_url(cli, &file),
             app: AppConfig { rate_limits, redis_url, auth_cache_ms, pay_miss_limit },
             services: ServiceConfig {

@@ -162,6 +162,7 @@ async fn live_payouts_never_start_against_a_horizon_of_another_network() {
                     .arg(command)
                     .env("LAJAN_DATABASE_URL", format!("sqlite://{}", dir.join("live.db").display()))
                     .env("LAJAN_LISTEN", format!("127.0.0.1:{}", free_port()))
+                    .env("LAJAN_METRICS_LISTEN", "off")
                     .env("LAJAN_LIVE_HORIZON_URL", url)
                     .env("LAJAN_LIVE_NETWORK_PASSPHRASE", TESTNET_PASSPHRASE)
                     .env("LAJAN_LIVE_DISTRIBUTION_SECRET", seed)
@@ -344,8 +345,41 @@ fn config_check_prints_the_effective_configuration_without_secrets() {
         assert!(printed.contains(shown), "{shown} in {printed}");
     }
 
-    let invalid = check(&[("LAJAN_LISTEN", "nope")]);
-    assert!(!invalid.status.success(), "an invalid configuration fails");
-    let said = String::from_utf8_lossy(&invalid.stderr);
-    assert!(said.contains("invalid") && said.contains("LAJAN_LISTEN"), "{said}");
+    assert!(printed.contains("metrics_listen = 127.0.0.1:9464"), "the default metrics address: {printed}");
+    let off = check(&[("LAJAN_METRICS_LISTEN", "off")]);
+    assert!(String::from_utf8_lossy(&off.stdout).contains("metrics_listen = off"));
+
+    for (name, value) in [("LAJAN_LISTEN", "nope"), ("LAJAN_METRICS_LISTEN", "9464")] {
+        let invalid = check(&[(name, value)]);
+        assert!(!invalid.status.success(), "an invalid configuration fails");
+        let said = String::from_utf8_lossy(&invalid.stderr);
+        assert!(said.contains("invalid") && said.contains(name), "{said}");
+    }
+}
+
+/// `serve` answers `GET /metrics` on `LAJAN_METRICS_LISTEN`, and a second process asking for
+/// the same address stops at start, naming the setting.
+#[tokio::test]
+async fn serve_exposes_metrics_on_their_own_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("metrics.db").display());
+    let metrics = format!("127.0.0.1:{}", free_port());
+    let serve = Serve::start_on(&url, free_port(), &[("LAJAN_METRICS_LISTEN", metrics.as_str())]);
+    let scraped = reqwest::get(format!("http://{metrics}/metrics")).await.unwrap();
+    assert_eq!(scraped.status(), 200);
+    let text = scraped.text().await.unwrap();
+    assert!(text.contains("lajan_build_info{version=") && text.contains("lajan_db_pool_connections"), "{text}");
+    let on_the_api = reqwest::get(format!("{}/metrics", serve.base)).await.unwrap();
+    assert_eq!(on_the_api.status(), 404, "metrics are not served on the API's address");
+
+    let second = Command::new(env!("CARGO_BIN_EXE_lajan"))
+        .args(["serve", "--listen", &format!("127.0.0.1:{}", free_port())])
+        .env("LAJAN_DATABASE_URL", &url)
+        .env("LAJAN_METRICS_LISTEN", &metrics)
+        .env_remove("LAJAN_CONFIG")
+        .output()
+        .unwrap();
+    assert!(!second.status.success());
+    assert!(String::from_utf8_lossy(&second.stderr).contains("LAJAN_METRICS_LISTEN"));
+    serve.terminate();
 }

@@ -30,6 +30,7 @@ def server(tmp_path_factory):
         LAJAN_DATABASE_URL=f"sqlite://{work}/lajan.db",
         LAJAN_LISTEN=f"127.0.0.1:{port}",
         LAJAN_LOG="warn",
+        LAJAN_METRICS_LISTEN="off",
         LAJAN_RATE_LIMIT_STANDARD="100000",
     )
     log = open(work / "serve.log", "w+")

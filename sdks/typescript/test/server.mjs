@@ -33,6 +33,7 @@ export async function startServer(t) {
       LAJAN_DATABASE_URL: `sqlite://${work}/lajan.db`,
       LAJAN_LISTEN: `127.0.0.1:${port}`,
       LAJAN_LOG: "warn",
+      LAJAN_METRICS_LISTEN: "off",
       LAJAN_RATE_LIMIT_STANDARD: "100000",
     },
     stdio: ["ignore", openSync(log, "w"), openSync(log, "a")],

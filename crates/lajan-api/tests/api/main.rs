@@ -25,6 +25,7 @@ mod limits;
 mod live;
 mod live_channels;
 mod live_chaos;
+mod metrics;
 mod openapi;
 mod openapi_examples;
 mod pay;

@@ -58,23 +58,29 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
 
 /// The venv's python with the pinned library importable, made on first use.
 pub fn ensure_library() -> Result<PathBuf, String> {
+    ensure_pypi("standardwebhooks", LIBRARY_VERSION)
+}
+
+/// A python with `package==version` from PyPI importable, in `target/<package>-venv`, made on
+/// first use.
+pub fn ensure_pypi(package: &str, version: &str) -> Result<PathBuf, String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("crate sits two levels below the root");
     let target = root.join("target");
     std::fs::create_dir_all(&target).map_err(|e| format!("cannot create {}: {e}", target.display()))?;
-    // The test runs once per backend, perhaps in two processes at once: one installs, the other waits.
-    let lock = std::fs::File::create(target.join("standardwebhooks-venv.lock")).map_err(|e| e.to_string())?;
+    // Tests run once per backend, perhaps in two processes at once: one installs, the other waits.
+    let lock = std::fs::File::create(target.join(format!("{package}-venv.lock"))).map_err(|e| e.to_string())?;
     lock.lock().map_err(|e| format!("cannot lock the venv: {e}"))?;
-    let venv = target.join("standardwebhooks-venv");
+    let venv = target.join(format!("{package}-venv"));
     let python = venv.join("bin").join("python");
     let installed = |python: &Path| {
         Command::new(python)
-            .args(["-c", "import importlib.metadata as m; print(m.version('standardwebhooks'))"])
+            .args(["-c", &format!("import importlib.metadata as m; print(m.version({package:?}))")])
             .output()
             .ok()
             .filter(|o| o.status.success())
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
     };
-    if installed(&python).as_deref() == Some(LIBRARY_VERSION) {
+    if installed(&python).as_deref() == Some(version) {
         return Ok(python);
     }
     if !python.exists() {
@@ -83,10 +89,10 @@ pub fn ensure_library() -> Result<PathBuf, String> {
     }
     run(Command::new(&python)
         .args(["-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--quiet", "--timeout", "60"])
-        .arg(format!("standardwebhooks=={LIBRARY_VERSION}")))?;
+        .arg(format!("{package}=={version}")))?;
     match installed(&python) {
-        Some(v) if v == LIBRARY_VERSION => Ok(python),
-        other => Err(format!("after pip install, standardwebhooks is {other:?}, expected {LIBRARY_VERSION}")),
+        Some(v) if v == version => Ok(python),
+        other => Err(format!("after pip install, {package} is {other:?}, expected {version}")),
     }
 }
 

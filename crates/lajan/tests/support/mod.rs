@@ -40,6 +40,8 @@ impl Serve {
         cmd.args(args)
             .env("LAJAN_DATABASE_URL", url)
             .env("LAJAN_LOG", "info")
+            // Processes side by side cannot share the default metrics address.
+            .env("LAJAN_METRICS_LISTEN", "off")
             .env_remove("LAJAN_CONFIG")
             .env_remove("LAJAN_PUBLIC_URL")
             .env_remove("LAJAN_REDIS_URL")
