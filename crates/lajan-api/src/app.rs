@@ -8,12 +8,12 @@ use crate::error::ApiError;
 use crate::extract::MAX_BODY_BYTES;
 use crate::routes::{self, health};
 use crate::state::AppState;
-use crate::{auth, idempotency, metrics, openapi, ratelimit};
+use crate::{auth, idempotency, observe, openapi, ratelimit};
 use anyhow::Context;
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{DefaultBodyLimit, MatchedPath, State};
-use axum::http::{HeaderName, HeaderValue, Method, Request, StatusCode, header};
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{HeaderValue, Method, Request, StatusCode, header};
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -26,13 +26,8 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
-use tower_http::trace::{DefaultOnResponse, TraceLayer};
-use tracing::Level;
 use utoipa_swagger_ui::SwaggerUi;
-
-const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 pub struct Application {
     listener: TcpListener,
@@ -120,21 +115,10 @@ pub fn router(state: AppState) -> Router {
             )
             .into_response()
         }))
-        // Outside the panic catcher, so a handler's panic counts as the 500 it answered.
-        .layer(from_fn_with_state(state.clone(), metrics::count_request))
-        .layer(
-            TraceLayer::new_for_http()
-                .make_span_with(|req: &Request<Body>| {
-                    let request_id = req.headers().get(&REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("");
-                    let route = req.extensions().get::<MatchedPath>().map_or("", MatchedPath::as_str);
-                    tracing::info_span!("request", method = %req.method(), route, request_id)
-                })
-                .on_response(DefaultOnResponse::new().level(Level::INFO)),
-        )
         // No answer is to be read as another type than it says (an error's JSON as HTML, say).
         .layer(fixed(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
-        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+        // Outermost: its id, log line and metrics cover every answer, a handler's panic included.
+        .layer(from_fn_with_state(state.clone(), observe::observe))
         .with_state(state)
 }
 

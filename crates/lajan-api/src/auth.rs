@@ -6,6 +6,7 @@
 pub use crate::caller::AuthContext;
 use crate::error::ApiError;
 use crate::keys::hash_secret;
+use crate::observe::RequestOrg;
 use crate::state::AppState;
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::header::AUTHORIZATION;
@@ -21,8 +22,11 @@ pub async fn authenticate(State(state): State<AppState>, mut req: Request, next:
     let header = req.headers().get(AUTHORIZATION).map(|h| h.to_str().map(str::to_owned));
     match resolve(&state, header).await {
         Ok(ctx) => {
+            let org = RequestOrg(ctx.tenant.org_id.clone());
             req.extensions_mut().insert(ctx);
-            next.run(req).await
+            let mut response = next.run(req).await;
+            response.extensions_mut().insert(org);
+            response
         }
         Err(e) => e.into_response(),
     }

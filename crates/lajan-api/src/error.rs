@@ -45,6 +45,12 @@ pub struct ErrorBody {
     /// The fields at fault, when the problem is with specific fields.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub details: Vec<FieldDetail>,
+    /// The id of the request that was refused, as its `X-Request-Id` header says: quote it when
+    /// asking for help, it finds the request's log line. A replayed answer (`Idempotent-Replayed:
+    /// true`) keeps the first request's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "0b6f5c1e-3f7a-4c39-9d3e-5a8e2f1c7b20")]
+    pub request_id: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -143,6 +149,7 @@ impl ApiError {
                     message: d.message.clone(),
                 })
                 .collect(),
+            request_id: crate::request_id::current(),
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod extract;
 pub mod idempotency;
 pub mod in_flight;
 pub mod metrics;
+pub mod observe;
 pub use lajan_services::keys;
 pub mod openapi;
 pub mod openapi_examples;
@@ -21,6 +22,7 @@ pub mod openapi_webhooks;
 pub mod pay_throttle;
 pub mod payment_request;
 pub mod ratelimit;
+pub mod request_id;
 pub mod routes;
 pub mod state;
 

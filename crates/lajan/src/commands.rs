@@ -207,10 +207,16 @@ async fn bootstrap(store: &dyn Store, base: &str) -> anyhow::Result<()> {
     };
     let (secret, key) = issue_key(&org.id, Environment::Test, vec![Scope::All], "sandbox (created on first run)");
     if store.bootstrap(&org, &key).await.context("creating the default organization")? {
-        eprintln!(
+        let notice = format!(
             "\nCreated organization \"Default\" ({}) and a sandbox API key. It is shown only this once:\n\n    {secret}\n\nTry: curl -H \"Authorization: Bearer {secret}\" {base}/v1/clients\n",
             org.id
         );
+        // With JSON logs, stderr is the log stream: a key never goes there, so it goes to stdout.
+        if crate::json_logs() {
+            println!("{notice}");
+        } else {
+            eprintln!("{notice}");
+        }
     }
     Ok(())
 }

@@ -20,6 +20,11 @@ async fn main() -> std::process::ExitCode {
     }
 }
 
+/// Whether stderr carries JSON lines only (`LAJAN_LOG_FORMAT=json`).
+fn json_logs() -> bool {
+    std::env::var("LAJAN_LOG_FORMAT").is_ok_and(|f| f == "json")
+}
+
 /// Logs go to stderr (stdout carries only what commands print for scripts). Filter with
 /// `LAJAN_LOG` (or `RUST_LOG`), e.g. `LAJAN_LOG=debug`; `LAJAN_LOG_FORMAT=json` for JSON lines.
 fn init_tracing() {
@@ -29,7 +34,7 @@ fn init_tracing() {
     let builder = tracing_subscriber::fmt()
         .with_env_filter(EnvFilter::try_new(&filter).unwrap_or_else(|_| EnvFilter::new("info")))
         .with_writer(std::io::stderr);
-    if std::env::var("LAJAN_LOG_FORMAT").is_ok_and(|f| f == "json") {
+    if json_logs() {
         builder.json().init();
     } else {
         builder.init();

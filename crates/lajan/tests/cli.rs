@@ -383,3 +383,126 @@ async fn serve_exposes_metrics_on_their_own_address() {
     assert!(String::from_utf8_lossy(&second.stderr).contains("LAJAN_METRICS_LISTEN"));
     serve.terminate();
 }
+
+/// With `LAJAN_LOG_FORMAT=json` every stderr line is a JSON object, each answered request has
+/// one with its id, organization, route template, status and latency; and the API key, a
+/// webhook secret, a console password and its session token, all sent or received on the
+/// way, appear on no line (at `debug`, more than an operator runs).
+#[tokio::test]
+async fn json_logs_carry_each_request_and_no_secret() {
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("logs.db").display());
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let (out, err) = (dir.path().join("stdout"), dir.path().join("stderr"));
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_lajan"))
+        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+        .env("LAJAN_DATABASE_URL", &url)
+        .env("LAJAN_LOG_FORMAT", "json")
+        .env("LAJAN_LOG", "debug")
+        .env("LAJAN_METRICS_LISTEN", "off")
+        .env_remove("LAJAN_CONFIG")
+        .stdout(Stdio::from(std::fs::File::create(&out).unwrap()))
+        .stderr(Stdio::from(std::fs::File::create(&err).unwrap()))
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(started.elapsed() < Duration::from_secs(30), "serve did not start");
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    let key = loop {
+        let printed = std::fs::read_to_string(&out).unwrap();
+        if let Some(key) = printed.split_whitespace().find(|w| w.starts_with("sk_test_")) {
+            break key.to_owned();
+        }
+        assert!(started.elapsed() < Duration::from_secs(30), "the first-run key goes to stdout: {printed}");
+        std::thread::sleep(Duration::from_millis(25));
+    };
+
+    // The first run made the organization the user joins.
+    let password = {
+        let created = Command::new(env!("CARGO_BIN_EXE_lajan"))
+            .args(["users", "create", "--email", "ops@example.ht", "--role", "admin", "--name", "Ops"])
+            .env("LAJAN_DATABASE_URL", &url)
+            .env_remove("LAJAN_CONFIG")
+            .output()
+            .unwrap();
+        assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
+        String::from_utf8(created.stdout).unwrap().trim().to_owned()
+    };
+    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let body = serde_json::json!({ "url": "https://hooks.example.ht/lajan", "events": ["*"] });
+    let endpoint: serde_json::Value = http
+        .post(format!("{base}/v1/webhook-endpoints"))
+        .bearer_auth(&key)
+        .header("x-request-id", "req-log-webhook")
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let webhook_secret = endpoint["secret"].as_str().expect("a secret").to_owned();
+    let refused =
+        http.get(format!("{base}/v1/clients?key={key}")).bearer_auth("sk_test_not-a-key").send().await.unwrap();
+    assert_eq!(refused.status(), 401);
+    // A console sign-in: the form's CSRF cookie and value, then the session cookie it sets.
+    let form = http.get(format!("{base}/console/sign-in")).send().await.unwrap();
+    let cookies: Vec<String> = form
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().split(';').next().unwrap().to_owned())
+        .collect();
+    let html = form.text().await.unwrap();
+    let csrf = html.split("name=\"csrf\" value=\"").nth(1).unwrap().split('"').next().unwrap().to_owned();
+    let signed_in = http
+        .post(format!("{base}/console/sign-in"))
+        .header("cookie", cookies.join("; "))
+        .header("origin", &base)
+        .form(&[("email", "ops@example.ht"), ("password", password.as_str()), ("csrf", csrf.as_str())])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(signed_in.status(), 303, "signed in");
+    let session = signed_in
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().unwrap().strip_prefix("lajan_session="))
+        .map(|v| v.split(';').next().unwrap().to_owned())
+        .next()
+        .expect("a session cookie");
+    let dashboard = http.get(format!("{base}/console")).header("cookie", format!("lajan_session={session}")).send();
+    assert_eq!(dashboard.await.unwrap().status(), 200);
+
+    assert!(Command::new("kill").args(["-TERM", &serve.id().to_string()]).status().unwrap().success());
+    assert!(serve.wait().unwrap().success());
+    let logs = std::fs::read_to_string(&err).unwrap();
+    let lines: Vec<serde_json::Value> = logs
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("not one JSON object ({e}): {line}")))
+        .collect();
+    let answered = lines
+        .iter()
+        .find(|l| l["fields"]["request_id"] == "req-log-webhook" && l["fields"]["message"] == "request answered")
+        .unwrap_or_else(|| panic!("the request's line: {logs}"));
+    let fields = &answered["fields"];
+    assert_eq!((fields["route"].as_str(), fields["status"].as_u64()), (Some("/v1/webhook-endpoints"), Some(201)));
+    assert!(fields["org"].as_str().is_some_and(|org| org.starts_with("org_")), "{answered}");
+    assert!(fields["latency_ms"].as_f64().is_some(), "{answered}");
+    for (what, secret) in [
+        ("the API key", key.as_str()),
+        ("the API key's secret part", key.trim_start_matches("sk_test_")),
+        ("a refused key", "sk_test_not-a-key"),
+        ("the webhook secret", webhook_secret.as_str()),
+        ("the webhook secret's key", webhook_secret.trim_start_matches("whsec_")),
+        ("the console password", password.as_str()),
+        ("the session token", session.as_str()),
+    ] {
+        assert!(!logs.contains(secret), "{what} is in the logs");
+    }
+}

@@ -1602,6 +1602,13 @@ export interface components {
             /** @description What went wrong, for a person. */
             message: string;
             /**
+             * @description The id of the request that was refused, as its `X-Request-Id` header says: quote it when
+             *     asking for help, it finds the request's log line. A replayed answer (`Idempotent-Replayed:
+             *     true`) keeps the first request's.
+             * @example 0b6f5c1e-3f7a-4c39-9d3e-5a8e2f1c7b20
+             */
+            requestId?: string | null;
+            /**
              * Format: int32
              * @description The HTTP status code, repeated.
              * @example 400
@@ -2357,13 +2364,13 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-26T04:08:49.770Z",
+                     *           "createdAt": "2026-11-26T10:54:20.284Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *           "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-26T04:08:49.770Z",
+                     *           "updatedAt": "2026-11-26T10:54:20.284Z",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         }
                      *       ],
@@ -2497,13 +2504,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-26T04:08:49.770Z",
+                     *       "createdAt": "2026-11-26T10:54:20.284Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *       "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-26T04:08:49.770Z",
+                     *       "updatedAt": "2026-11-26T10:54:20.284Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -2527,6 +2534,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
+                     *       "requestId": "39c289cc-867f-4ebd-a826-fc104bbeca30",
                      *       "statusCode": 400
                      *     }
                      */
@@ -2689,13 +2697,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-26T04:08:49.770Z",
+                     *       "createdAt": "2026-11-26T10:54:20.284Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *       "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-26T04:08:49.770Z",
+                     *       "updatedAt": "2026-11-26T10:54:20.284Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -2747,6 +2755,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
+                     *       "requestId": "0bade89e-335b-4647-a852-6cdb1dc18ed3",
                      *       "statusCode": 404
                      *     }
                      */
@@ -2816,13 +2825,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-26T04:08:49.770Z",
+                     *       "createdAt": "2026-11-26T10:54:20.284Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *       "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-26T04:08:49.774Z",
+                     *       "updatedAt": "2026-11-26T10:54:20.287Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -3003,7 +3012,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a2160ab36f77c3bf4184d74ce0e0d0"
+                     *       "id": "cli_01a2177df480728f867db3369865558e"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3144,7 +3153,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-26T04:08:49.851Z",
+                     *           "approvedAt": "2026-11-26T10:54:20.375Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -3154,16 +3163,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-26T04:08:49.843Z",
-                     *           "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
+                     *           "createdAt": "2026-11-26T10:54:20.368Z",
+                     *           "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-26T04:08:49.846Z",
+                     *           "submittedAt": "2026-11-26T10:54:20.371Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-26T04:08:49.874Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.400Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -3290,7 +3299,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
+                 *           "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -3331,8 +3340,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-26T04:08:49.843Z",
-                     *       "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
+                     *       "createdAt": "2026-11-26T10:54:20.368Z",
+                     *       "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -3340,7 +3349,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-26T04:08:49.843Z"
+                     *       "updatedAt": "2026-11-26T10:54:20.368Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -3530,8 +3539,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-26T04:08:49.843Z",
-                     *       "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
+                     *       "createdAt": "2026-11-26T10:54:20.368Z",
+                     *       "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -3539,7 +3548,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-26T04:08:49.843Z"
+                     *       "updatedAt": "2026-11-26T10:54:20.368Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -3651,7 +3660,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a2160ab3dc774aa212264ad30748bf"
+                     *       "id": "dsb_01a2177df4ff7388b4407dc4b6e0917b"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3801,7 +3810,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-26T04:08:49.851Z",
+                     *       "approvedAt": "2026-11-26T10:54:20.375Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -3811,16 +3820,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-26T04:08:49.843Z",
-                     *       "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
+                     *       "createdAt": "2026-11-26T10:54:20.368Z",
+                     *       "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-26T04:08:49.846Z",
+                     *       "submittedAt": "2026-11-26T10:54:20.371Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-26T04:08:49.851Z"
+                     *       "updatedAt": "2026-11-26T10:54:20.375Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4031,16 +4040,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *           "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a2160ab3b3763fbfdb2c1b5aba00af",
+                     *           "id": "dsi_01a2177df4d0745cbbbfe81dd6c630c4",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a2160ab3b3763fbfdb2c1b5aba00af",
+                     *           "payoutId": "pyt_01a2177df4d0745cbbbfe81dd6c630c4",
                      *           "row": 1,
-                     *           "txHash": "e1cd66028aa7a11b79a0a10d1c91af58fa2493ee4ecfa6c0d0b53b990f0af74e",
+                     *           "txHash": "3054acf9d93027904c8355a7da111195339d260fc60d3dfad645e12110e5f2f4",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -4051,11 +4060,11 @@ export interface operations {
                      *           "errorMessage": "the destination account does not exist",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a2160ab3b3763fbfdb2c1c6611e808",
+                     *           "id": "dsi_01a2177df4d0745cbbbfe81efe41234a",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a2160ab3b3763fbfdb2c1c6611e808",
+                     *           "payoutId": "pyt_01a2177df4d0745cbbbfe81efe41234a",
                      *           "row": 2,
-                     *           "txHash": "48d5d8eb88d586ec1cd1db1d0a36e96fe14c90b9f52e55e5f700c81932f143fe",
+                     *           "txHash": "ba9596072eb6cb69dcc40a00045af483b60c1be90e49b6f1f63a85092e47b06a",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *         }
                      *       ],
@@ -4070,8 +4079,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a2160ab3b3763fbfdb2c1b5aba00af,1,stipend-0001,cli_01a2160ab36a71ef8be5a5c185160178,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2160ab3b3763fbfdb2c1b5aba00af,approved,sent,e1cd66028aa7a11b79a0a10d1c91af58fa2493ee4ecfa6c0d0b53b990f0af74e,,
-                     *     dsi_01a2160ab3b3763fbfdb2c1c6611e808,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a2160ab3b3763fbfdb2c1c6611e808,approved,failed,48d5d8eb88d586ec1cd1db1d0a36e96fe14c90b9f52e55e5f700c81932f143fe,op_no_destination,the destination account does not exist
+                     *     dsi_01a2177df4d0745cbbbfe81dd6c630c4,1,stipend-0001,cli_01a2177df47c77ddb5b81cb4428e49d9,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2177df4d0745cbbbfe81dd6c630c4,approved,sent,3054acf9d93027904c8355a7da111195339d260fc60d3dfad645e12110e5f2f4,,
+                     *     dsi_01a2177df4d0745cbbbfe81efe41234a,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a2177df4d0745cbbbfe81efe41234a,approved,failed,ba9596072eb6cb69dcc40a00045af483b60c1be90e49b6f1f63a85092e47b06a,op_no_destination,the destination account does not exist
                      */
                     "text/csv": string;
                 };
@@ -4223,16 +4232,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-26T04:08:49.879Z",
-                     *       "id": "dsb_01a2160ab3d7776cb047c320beb778f6",
+                     *       "createdAt": "2026-11-26T10:54:20.407Z",
+                     *       "id": "dsb_01a2177df4f7771b854906f8d7c8c1b4",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-26T04:08:49.880Z",
+                     *       "submittedAt": "2026-11-26T10:54:20.409Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-26T04:08:49.882Z"
+                     *       "updatedAt": "2026-11-26T10:54:20.412Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4433,7 +4442,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-26T04:08:49.851Z",
+                     *       "approvedAt": "2026-11-26T10:54:20.375Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -4443,16 +4452,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-26T04:08:49.843Z",
-                     *       "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
+                     *       "createdAt": "2026-11-26T10:54:20.368Z",
+                     *       "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-26T04:08:49.846Z",
+                     *       "submittedAt": "2026-11-26T10:54:20.371Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-26T04:08:49.867Z"
+                     *       "updatedAt": "2026-11-26T10:54:20.392Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4646,16 +4655,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-26T04:08:49.843Z",
-                     *       "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
+                     *       "createdAt": "2026-11-26T10:54:20.368Z",
+                     *       "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-26T04:08:49.846Z",
+                     *       "submittedAt": "2026-11-26T10:54:20.371Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-26T04:08:49.846Z"
+                     *       "updatedAt": "2026-11-26T10:54:20.371Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4859,10 +4868,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "id": "key_01a2177df46674f99e82412313f996a7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T04:08:49.884Z",
+                     *           "createdAt": "2026-11-26T10:54:20.415Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -4876,8 +4885,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-26T04:08:49.884Z",
-                     *               "id": "dsb_01a2160ab3dc774aa212264ad30748bf",
+                     *               "createdAt": "2026-11-26T10:54:20.415Z",
+                     *               "id": "dsb_01a2177df4ff7388b4407dc4b6e0917b",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -4885,19 +4894,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-26T04:08:49.884Z"
+                     *               "updatedAt": "2026-11-26T10:54:20.415Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2160ab3dc774aa212264ec7355fdf",
+                     *           "id": "evt_01a2177df500740fb290ec73d0166d26",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "id": "key_01a2177df46674f99e82412313f996a7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T04:08:49.882Z",
+                     *           "createdAt": "2026-11-26T10:54:20.412Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -4911,28 +4920,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-26T04:08:49.879Z",
-                     *               "id": "dsb_01a2160ab3d7776cb047c320beb778f6",
+                     *               "createdAt": "2026-11-26T10:54:20.407Z",
+                     *               "id": "dsb_01a2177df4f7771b854906f8d7c8c1b4",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-26T04:08:49.880Z",
+                     *               "submittedAt": "2026-11-26T10:54:20.409Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-26T04:08:49.882Z"
+                     *               "updatedAt": "2026-11-26T10:54:20.412Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2160ab3db748d875a7e2119b98e6f",
+                     *           "id": "evt_01a2177df4fe738e861362e71ecaf40c",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "id": "key_01a2177df46674f99e82412313f996a7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T04:08:49.882Z",
+                     *           "createdAt": "2026-11-26T10:54:20.412Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -4942,25 +4951,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-26T04:08:49.880Z",
+                     *               "createdAt": "2026-11-26T10:54:20.409Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2160ab3d7776cb047c31f737007dc",
+                     *               "id": "pyt_01a2177df4f7771b854906f7f5844c9f",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-26T04:08:49.882Z",
+                     *               "updatedAt": "2026-11-26T10:54:20.412Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a2160ab3db748d875a7e1fcc82f618",
+                     *           "id": "evt_01a2177df4fd7517a690d6b7e6eb144b",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "id": "key_01a2177df46674f99e82412313f996a7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T04:08:49.880Z",
+                     *           "createdAt": "2026-11-26T10:54:20.409Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -4974,28 +4983,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-26T04:08:49.879Z",
-                     *               "id": "dsb_01a2160ab3d7776cb047c320beb778f6",
+                     *               "createdAt": "2026-11-26T10:54:20.407Z",
+                     *               "id": "dsb_01a2177df4f7771b854906f8d7c8c1b4",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-26T04:08:49.880Z",
+                     *               "submittedAt": "2026-11-26T10:54:20.409Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-26T04:08:49.880Z"
+                     *               "updatedAt": "2026-11-26T10:54:20.409Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2160ab3d972048df5d005e0f7c641",
+                     *           "id": "evt_01a2177df4fb7378b133965a7a6eb995",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "id": "key_01a2177df46674f99e82412313f996a7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T04:08:49.880Z",
+                     *           "createdAt": "2026-11-26T10:54:20.409Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5005,25 +5014,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-26T04:08:49.880Z",
+                     *               "createdAt": "2026-11-26T10:54:20.409Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2160ab3d7776cb047c31f737007dc",
+                     *               "id": "pyt_01a2177df4f7771b854906f7f5844c9f",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-26T04:08:49.880Z",
+                     *               "updatedAt": "2026-11-26T10:54:20.409Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a2160ab3d972048df5d0039e68223f",
+                     *           "id": "evt_01a2177df4fa71a39115d16e4cbbba54",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "id": "key_01a2177df46674f99e82412313f996a7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T04:08:49.879Z",
+                     *           "createdAt": "2026-11-26T10:54:20.407Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5037,8 +5046,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-26T04:08:49.879Z",
-                     *               "id": "dsb_01a2160ab3d7776cb047c320beb778f6",
+                     *               "createdAt": "2026-11-26T10:54:20.407Z",
+                     *               "id": "dsb_01a2177df4f7771b854906f8d7c8c1b4",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -5046,10 +5055,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-26T04:08:49.879Z"
+                     *               "updatedAt": "2026-11-26T10:54:20.407Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2160ab3d7776cb047c321d23c2921",
+                     *           "id": "evt_01a2177df4f87310afb002a4dd90f46e",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -5058,11 +5067,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-26T04:08:49.874Z",
+                     *           "createdAt": "2026-11-26T10:54:20.400Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-26T04:08:49.851Z",
+                     *               "approvedAt": "2026-11-26T10:54:20.375Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5072,19 +5081,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-26T04:08:49.843Z",
-                     *               "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
+                     *               "createdAt": "2026-11-26T10:54:20.368Z",
+                     *               "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-26T04:08:49.846Z",
+                     *               "submittedAt": "2026-11-26T10:54:20.371Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-26T04:08:49.874Z"
+                     *               "updatedAt": "2026-11-26T10:54:20.400Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2160ab3d273eba38223e66fb67576",
+                     *           "id": "evt_01a2177df4f172a898eee66e6cf29e2c",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -5093,7 +5102,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-26T04:08:49.872Z",
+                     *           "createdAt": "2026-11-26T10:54:20.398Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5103,44 +5112,44 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-26T04:08:49.856Z",
+                     *                   "createdAt": "2026-11-26T10:54:20.380Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2160ab3c170e8a376cb3ef3c8d780",
+                     *                   "id": "att_01a2177df4dc75a8b4bcf2f409304751",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "a035b2d14ea28e44acb461523f02cab96bf0be8ec72c7ca280da2d0fbc28c6f7"
+                     *                   "txHash": "a74edba88242a378666a44014473befb3f1ad7db175f3186cf6c0e4e8fd3ae9e"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-26T04:08:49.872Z",
+                     *                   "createdAt": "2026-11-26T10:54:20.397Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2160ab3d07517836f27ba1dfed78f",
+                     *                   "id": "att_01a2177df4ee740d945d3b58a750f570",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "48d5d8eb88d586ec1cd1db1d0a36e96fe14c90b9f52e55e5f700c81932f143fe"
+                     *                   "txHash": "ba9596072eb6cb69dcc40a00045af483b60c1be90e49b6f1f63a85092e47b06a"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-26T04:08:49.846Z",
+                     *               "createdAt": "2026-11-26T10:54:20.371Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a2160ab3b3763fbfdb2c1c6611e808",
+                     *               "id": "pyt_01a2177df4d0745cbbbfe81efe41234a",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-26T04:08:49.872Z",
+                     *               "updatedAt": "2026-11-26T10:54:20.398Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2160ab3d1719da569b2cd62b59774",
+                     *           "id": "evt_01a2177df4ef72fe987085d81d161760",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "id": "key_01a2177df46674f99e82412313f996a7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T04:08:49.867Z",
+                     *           "createdAt": "2026-11-26T10:54:20.392Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5150,26 +5159,26 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-26T04:08:49.856Z",
+                     *                   "createdAt": "2026-11-26T10:54:20.380Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2160ab3c170e8a376cb3ef3c8d780",
+                     *                   "id": "att_01a2177df4dc75a8b4bcf2f409304751",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "a035b2d14ea28e44acb461523f02cab96bf0be8ec72c7ca280da2d0fbc28c6f7"
+                     *                   "txHash": "a74edba88242a378666a44014473befb3f1ad7db175f3186cf6c0e4e8fd3ae9e"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-26T04:08:49.846Z",
+                     *               "createdAt": "2026-11-26T10:54:20.371Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2160ab3b3763fbfdb2c1c6611e808",
+                     *               "id": "pyt_01a2177df4d0745cbbbfe81efe41234a",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-26T04:08:49.867Z",
+                     *               "updatedAt": "2026-11-26T10:54:20.392Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2160ab3cc760b8a93f34eba2e7524",
+                     *           "id": "evt_01a2177df4e973c889bfcaeddaac46c0",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -5178,11 +5187,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-26T04:08:49.866Z",
+                     *           "createdAt": "2026-11-26T10:54:20.388Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-26T04:08:49.851Z",
+                     *               "approvedAt": "2026-11-26T10:54:20.375Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5192,19 +5201,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-26T04:08:49.843Z",
-                     *               "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
+                     *               "createdAt": "2026-11-26T10:54:20.368Z",
+                     *               "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-26T04:08:49.846Z",
+                     *               "submittedAt": "2026-11-26T10:54:20.371Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-26T04:08:49.866Z"
+                     *               "updatedAt": "2026-11-26T10:54:20.388Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2160ab3ca718aa0b742434b94eef7",
+                     *           "id": "evt_01a2177df4e57580a4698ff13929104d",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -5213,7 +5222,90 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-26T04:08:49.860Z",
+                     *           "createdAt": "2026-11-26T10:54:20.385Z",
+                     *           "data": {
+                     *             "object": {
+                     *               "approvalStatus": "approved",
+                     *               "assetAmount": "75.25",
+                     *               "assetCode": "USDC",
+                     *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
+                     *               "attempts": [
+                     *                 {
+                     *                   "attemptNumber": 1,
+                     *                   "createdAt": "2026-11-26T10:54:20.380Z",
+                     *                   "errorCode": "op_no_destination",
+                     *                   "errorMessage": "the destination account does not exist",
+                     *                   "id": "att_01a2177df4dc75a8b4bcf2f409304751",
+                     *                   "ledgerSeq": null,
+                     *                   "txHash": "a74edba88242a378666a44014473befb3f1ad7db175f3186cf6c0e4e8fd3ae9e"
+                     *                 }
+                     *               ],
+                     *               "client": null,
+                     *               "clientId": null,
+                     *               "createdAt": "2026-11-26T10:54:20.371Z",
+                     *               "execStatus": "failed",
+                     *               "id": "pyt_01a2177df4d0745cbbbfe81efe41234a",
+                     *               "memo": "March",
+                     *               "type": "disbursement",
+                     *               "updatedAt": "2026-11-26T10:54:20.385Z",
+                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
+                     *             }
+                     *           },
+                     *           "id": "evt_01a2177df4e375438ac42fbc5d6548a7",
+                     *           "livemode": false,
+                     *           "type": "payout.failed"
+                     *         },
+                     *         {
+                     *           "actor": {
+                     *             "id": "worker",
+                     *             "type": "system"
+                     *           },
+                     *           "createdAt": "2026-11-26T10:54:20.385Z",
+                     *           "data": {
+                     *             "object": {
+                     *               "approvalStatus": "approved",
+                     *               "assetAmount": "150.00",
+                     *               "assetCode": "USDC",
+                     *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
+                     *               "attempts": [
+                     *                 {
+                     *                   "attemptNumber": 1,
+                     *                   "createdAt": "2026-11-26T10:54:20.380Z",
+                     *                   "errorCode": null,
+                     *                   "errorMessage": null,
+                     *                   "id": "att_01a2177df4dc75a8b4bcf2f35f7aa209",
+                     *                   "ledgerSeq": 9,
+                     *                   "txHash": "3054acf9d93027904c8355a7da111195339d260fc60d3dfad645e12110e5f2f4"
+                     *                 }
+                     *               ],
+                     *               "client": {
+                     *                 "email": "marie@example.ht",
+                     *                 "firstName": "Marie",
+                     *                 "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *                 "lastName": "Jean-Baptiste",
+                     *                 "phoneNumber": "+50937005678",
+                     *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
+                     *               },
+                     *               "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *               "createdAt": "2026-11-26T10:54:20.371Z",
+                     *               "execStatus": "sent",
+                     *               "id": "pyt_01a2177df4d0745cbbbfe81dd6c630c4",
+                     *               "memo": null,
+                     *               "type": "disbursement",
+                     *               "updatedAt": "2026-11-26T10:54:20.385Z",
+                     *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
+                     *             }
+                     *           },
+                     *           "id": "evt_01a2177df4e375438ac42fbbdd77d5c8",
+                     *           "livemode": false,
+                     *           "type": "payout.completed"
+                     *         },
+                     *         {
+                     *           "actor": {
+                     *             "id": "worker",
+                     *             "type": "system"
+                     *           },
+                     *           "createdAt": "2026-11-26T10:54:20.384Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5223,131 +5315,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-26T04:08:49.822Z",
+                     *                   "createdAt": "2026-11-26T10:54:20.347Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2160ab3a1724b8df3551cdb2db459",
+                     *                   "id": "att_01a2177df4bb7202a24687d6aae7738e",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "32d0204e20e2154b9c7ead9dd135407c413e793b5bb84f6c96123dfbc2cba100"
+                     *                   "txHash": "8fcc03e76e9ad99a33934fe33681ebc3dac6c75322293dac01866e9fff1ca808"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-26T04:08:49.858Z",
+                     *                   "createdAt": "2026-11-26T10:54:20.381Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2160ab3c47082bc7d15703e57f546",
+                     *                   "id": "att_01a2177df4df76ea92bc9d7ce9bc07d7",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "514569ddae9bc5a0071d2bc7670e77960bb9cc903f646963223b2b58157c0ca2"
+                     *                   "txHash": "4daefbe07bf3b0e57e6958ca64e9fa77cc5a8bd2ec7e2f74ec316c33bb22b0ca"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-26T04:08:49.816Z",
+                     *               "createdAt": "2026-11-26T10:54:20.342Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a2160ab39874aa863db11b27c00772",
+                     *               "id": "pyt_01a2177df4b6703c88f24510bfc64c25",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-26T04:08:49.860Z",
+                     *               "updatedAt": "2026-11-26T10:54:20.384Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2160ab3c870adbf0a8a4971ff6611",
+                     *           "id": "evt_01a2177df4e17750bc37015cafc3bd50",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "worker",
-                     *             "type": "system"
-                     *           },
-                     *           "createdAt": "2026-11-26T04:08:49.860Z",
-                     *           "data": {
-                     *             "object": {
-                     *               "approvalStatus": "approved",
-                     *               "assetAmount": "75.25",
-                     *               "assetCode": "USDC",
-                     *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
-                     *               "attempts": [
-                     *                 {
-                     *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-26T04:08:49.856Z",
-                     *                   "errorCode": "op_no_destination",
-                     *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2160ab3c170e8a376cb3ef3c8d780",
-                     *                   "ledgerSeq": null,
-                     *                   "txHash": "a035b2d14ea28e44acb461523f02cab96bf0be8ec72c7ca280da2d0fbc28c6f7"
-                     *                 }
-                     *               ],
-                     *               "client": null,
-                     *               "clientId": null,
-                     *               "createdAt": "2026-11-26T04:08:49.846Z",
-                     *               "execStatus": "failed",
-                     *               "id": "pyt_01a2160ab3b3763fbfdb2c1c6611e808",
-                     *               "memo": "March",
-                     *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-26T04:08:49.860Z",
-                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
-                     *             }
-                     *           },
-                     *           "id": "evt_01a2160ab3c677c195e3993603c19ad7",
-                     *           "livemode": false,
-                     *           "type": "payout.failed"
-                     *         },
-                     *         {
-                     *           "actor": {
-                     *             "id": "worker",
-                     *             "type": "system"
-                     *           },
-                     *           "createdAt": "2026-11-26T04:08:49.860Z",
-                     *           "data": {
-                     *             "object": {
-                     *               "approvalStatus": "approved",
-                     *               "assetAmount": "150.00",
-                     *               "assetCode": "USDC",
-                     *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
-                     *               "attempts": [
-                     *                 {
-                     *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-26T04:08:49.856Z",
-                     *                   "errorCode": null,
-                     *                   "errorMessage": null,
-                     *                   "id": "att_01a2160ab3c170e8a376cb3de5346e9c",
-                     *                   "ledgerSeq": 8,
-                     *                   "txHash": "e1cd66028aa7a11b79a0a10d1c91af58fa2493ee4ecfa6c0d0b53b990f0af74e"
-                     *                 }
-                     *               ],
-                     *               "client": {
-                     *                 "email": "marie@example.ht",
-                     *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2160ab36a71ef8be5a5c185160178",
-                     *                 "lastName": "Jean-Baptiste",
-                     *                 "phoneNumber": "+50937005678",
-                     *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
-                     *               },
-                     *               "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
-                     *               "createdAt": "2026-11-26T04:08:49.846Z",
-                     *               "execStatus": "sent",
-                     *               "id": "pyt_01a2160ab3b3763fbfdb2c1b5aba00af",
-                     *               "memo": null,
-                     *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-26T04:08:49.860Z",
-                     *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
-                     *             }
-                     *           },
-                     *           "id": "evt_01a2160ab3c677c195e3993552214524",
-                     *           "livemode": false,
-                     *           "type": "payout.completed"
-                     *         },
-                     *         {
-                     *           "actor": {
-                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "id": "key_01a2177df46674f99e82412313f996a7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T04:08:49.851Z",
+                     *           "createdAt": "2026-11-26T10:54:20.375Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-26T04:08:49.851Z",
+                     *               "approvedAt": "2026-11-26T10:54:20.375Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5357,28 +5366,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-26T04:08:49.843Z",
-                     *               "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
+                     *               "createdAt": "2026-11-26T10:54:20.368Z",
+                     *               "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-26T04:08:49.846Z",
+                     *               "submittedAt": "2026-11-26T10:54:20.371Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-26T04:08:49.851Z"
+                     *               "updatedAt": "2026-11-26T10:54:20.375Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2160ab3be76bdb8088cea1049426f",
+                     *           "id": "evt_01a2177df4d971b986ece656888a4871",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "id": "key_01a2177df46674f99e82412313f996a7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T04:08:49.851Z",
+                     *           "createdAt": "2026-11-26T10:54:20.375Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5388,25 +5397,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-26T04:08:49.846Z",
+                     *               "createdAt": "2026-11-26T10:54:20.371Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2160ab3b3763fbfdb2c1c6611e808",
+                     *               "id": "pyt_01a2177df4d0745cbbbfe81efe41234a",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-26T04:08:49.851Z",
+                     *               "updatedAt": "2026-11-26T10:54:20.375Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2160ab3bd70baa6d1406908c77597",
+                     *           "id": "evt_01a2177df4d8702883390edf389107b4",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "id": "key_01a2177df46674f99e82412313f996a7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T04:08:49.851Z",
+                     *           "createdAt": "2026-11-26T10:54:20.375Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5417,31 +5426,31 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *                 "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
-                     *               "createdAt": "2026-11-26T04:08:49.846Z",
+                     *               "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *               "createdAt": "2026-11-26T10:54:20.371Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2160ab3b3763fbfdb2c1b5aba00af",
+                     *               "id": "pyt_01a2177df4d0745cbbbfe81dd6c630c4",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-26T04:08:49.851Z",
+                     *               "updatedAt": "2026-11-26T10:54:20.375Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a2160ab3bd70baa6d14068f3256acc",
+                     *           "id": "evt_01a2177df4d8702883390ede3e877dad",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "id": "key_01a2177df46674f99e82412313f996a7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T04:08:49.846Z",
+                     *           "createdAt": "2026-11-26T10:54:20.371Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5455,28 +5464,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-26T04:08:49.843Z",
-                     *               "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
+                     *               "createdAt": "2026-11-26T10:54:20.368Z",
+                     *               "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-26T04:08:49.846Z",
+                     *               "submittedAt": "2026-11-26T10:54:20.371Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-26T04:08:49.846Z"
+                     *               "updatedAt": "2026-11-26T10:54:20.371Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2160ab3b9728b973e9617746702ea",
+                     *           "id": "evt_01a2177df4d5779fb287c8d3c67274fd",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "id": "key_01a2177df46674f99e82412313f996a7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T04:08:49.846Z",
+                     *           "createdAt": "2026-11-26T10:54:20.371Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5486,25 +5495,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-26T04:08:49.846Z",
+                     *               "createdAt": "2026-11-26T10:54:20.371Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2160ab3b3763fbfdb2c1c6611e808",
+                     *               "id": "pyt_01a2177df4d0745cbbbfe81efe41234a",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-26T04:08:49.846Z",
+                     *               "updatedAt": "2026-11-26T10:54:20.371Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2160ab3b876afa51a29c1ba7d9661",
+                     *           "id": "evt_01a2177df4d5779fb287c8d03ad1c545",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "id": "key_01a2177df46674f99e82412313f996a7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T04:08:49.846Z",
+                     *           "createdAt": "2026-11-26T10:54:20.371Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5515,31 +5524,31 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *                 "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
-                     *               "createdAt": "2026-11-26T04:08:49.846Z",
+                     *               "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *               "createdAt": "2026-11-26T10:54:20.371Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2160ab3b3763fbfdb2c1b5aba00af",
+                     *               "id": "pyt_01a2177df4d0745cbbbfe81dd6c630c4",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-26T04:08:49.846Z",
+                     *               "updatedAt": "2026-11-26T10:54:20.371Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a2160ab3b876afa51a29c0294c14f4",
+                     *           "id": "evt_01a2177df4d5779fb287c8cf37c6619c",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *             "id": "key_01a2177df46674f99e82412313f996a7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T04:08:49.843Z",
+                     *           "createdAt": "2026-11-26T10:54:20.368Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5553,8 +5562,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-26T04:08:49.843Z",
-                     *               "id": "dsb_01a2160ab3b3763fbfdb2c1d71609e9f",
+                     *               "createdAt": "2026-11-26T10:54:20.368Z",
+                     *               "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -5562,10 +5571,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-26T04:08:49.843Z"
+                     *               "updatedAt": "2026-11-26T10:54:20.368Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2160ab3b470fda0a40c403bd48328",
+                     *           "id": "evt_01a2177df4d1743a91f5030fa2985fc6",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -5687,10 +5696,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a2160ab35b72ee98f82b488f2d3f62",
+                     *         "id": "key_01a2177df46674f99e82412313f996a7",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-26T04:08:49.884Z",
+                     *       "createdAt": "2026-11-26T10:54:20.415Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -5704,8 +5713,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-26T04:08:49.884Z",
-                     *           "id": "dsb_01a2160ab3dc774aa212264ad30748bf",
+                     *           "createdAt": "2026-11-26T10:54:20.415Z",
+                     *           "id": "dsb_01a2177df4ff7388b4407dc4b6e0917b",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -5713,10 +5722,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-26T04:08:49.884Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.415Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a2160ab3dc774aa212264ec7355fdf",
+                     *       "id": "evt_01a2177df500740fb290ec73d0166d26",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -5842,14 +5851,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *             "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
-                     *           "createdAt": "2026-11-26T04:08:49.781Z",
+                     *           "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *           "createdAt": "2026-11-26T10:54:20.295Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a2160ab375752a9ebe096018582884",
+                     *           "id": "inv_01a2177df487704a9544f52355461fdf",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -5966,7 +5975,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
+                 *       "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -5995,14 +6004,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *         "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
-                     *       "createdAt": "2026-11-26T04:08:49.781Z",
+                     *       "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *       "createdAt": "2026-11-26T10:54:20.295Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2160ab375752a9ebe096018582884",
+                     *       "id": "inv_01a2177df487704a9544f52355461fdf",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6017,14 +6026,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_f71519b414637edcd240690e15d16fcb"
+                     *         "url": "https://pay.lajan.test/pay/pi_107e01e277df876fde4075d2026bd5a9"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-26T04:08:49.781Z"
+                     *       "updatedAt": "2026-11-26T10:54:20.295Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6207,14 +6216,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *         "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
-                     *       "createdAt": "2026-11-26T04:08:49.781Z",
+                     *       "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *       "createdAt": "2026-11-26T10:54:20.295Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2160ab375752a9ebe096018582884",
+                     *       "id": "inv_01a2177df487704a9544f52355461fdf",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6236,14 +6245,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_f71519b414637edcd240690e15d16fcb"
+                     *         "url": "https://pay.lajan.test/pay/pi_107e01e277df876fde4075d2026bd5a9"
                      *       },
-                     *       "sentAt": "2026-11-26T04:08:49.785Z",
+                     *       "sentAt": "2026-11-26T10:54:20.299Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-26T04:08:49.785Z"
+                     *       "updatedAt": "2026-11-26T10:54:20.299Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6379,14 +6388,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *         "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
-                     *       "createdAt": "2026-11-26T04:08:49.781Z",
+                     *       "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *       "createdAt": "2026-11-26T10:54:20.295Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2160ab375752a9ebe096018582884",
+                     *       "id": "inv_01a2177df487704a9544f52355461fdf",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6408,14 +6417,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_f71519b414637edcd240690e15d16fcb"
+                     *         "url": "https://pay.lajan.test/pay/pi_107e01e277df876fde4075d2026bd5a9"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-26T04:08:49.783Z"
+                     *       "updatedAt": "2026-11-26T10:54:20.297Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7028,13 +7037,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-26T04:08:49.806Z",
+                     *           "createdAt": "2026-11-26T10:54:20.324Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a2160ab38e77de9c0805330e8610bd",
+                     *           "id": "pl_01a2177df4a47285bf2cff20ed2c3e51",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_095dacb78d840592bbaac3cbe221d9a6"
+                     *           "url": "https://pay.lajan.test/pay/pi_019b5790c69ca7cf9b47a2d5c7a69bd0"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -7167,13 +7176,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-26T04:08:49.806Z",
+                     *       "createdAt": "2026-11-26T10:54:20.324Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2160ab38e77de9c0805330e8610bd",
+                     *       "id": "pl_01a2177df4a47285bf2cff20ed2c3e51",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_095dacb78d840592bbaac3cbe221d9a6"
+                     *       "url": "https://pay.lajan.test/pay/pi_019b5790c69ca7cf9b47a2d5c7a69bd0"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -7354,13 +7363,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-26T04:08:49.806Z",
+                     *       "createdAt": "2026-11-26T10:54:20.324Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2160ab38e77de9c0805330e8610bd",
+                     *       "id": "pl_01a2177df4a47285bf2cff20ed2c3e51",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_095dacb78d840592bbaac3cbe221d9a6"
+                     *       "url": "https://pay.lajan.test/pay/pi_019b5790c69ca7cf9b47a2d5c7a69bd0"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -7473,7 +7482,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a2160ab38e77de9c0805330e8610bd"
+                     *       "id": "pl_01a2177df4a47285bf2cff20ed2c3e51"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -7629,9 +7638,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-26T04:08:49.836Z",
+                     *           "createdAt": "2026-11-26T10:54:20.362Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2160ab3ac7322b70eadeb06d06334",
+                     *           "id": "pyt_01a2177df4ca73c5a83f445a814a294e",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -7642,9 +7651,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-26T04:08:49.816Z",
+                     *           "createdAt": "2026-11-26T10:54:20.342Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2160ab39874aa863db11b27c00772",
+                     *           "id": "pyt_01a2177df4b6703c88f24510bfc64c25",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
@@ -7655,14 +7664,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *             "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
-                     *           "createdAt": "2026-11-26T04:08:49.812Z",
+                     *           "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *           "createdAt": "2026-11-26T10:54:20.336Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a2160ab3947359b27668e4f3062786",
+                     *           "id": "pyt_01a2177df4b071a5bdc4a75fedca8d5f",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -7782,7 +7791,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
+                 *       "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -7805,18 +7814,18 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *         "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
-                     *       "createdAt": "2026-11-26T04:08:49.812Z",
+                     *       "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *       "createdAt": "2026-11-26T10:54:20.336Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a2160ab3947359b27668e4f3062786",
+                     *       "id": "pyt_01a2177df4b071a5bdc4a75fedca8d5f",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-26T04:08:49.812Z",
+                     *       "updatedAt": "2026-11-26T10:54:20.336Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8003,29 +8012,29 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-26T04:08:49.822Z",
+                     *           "createdAt": "2026-11-26T10:54:20.347Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a2160ab3a1724b8df3551bae2b142a",
-                     *           "ledgerSeq": 5,
-                     *           "txHash": "6f7b57c5353d0607d04c24fb445397d2f9b9bd81256ce1c8c12439fb3bb77197"
+                     *           "id": "att_01a2177df4bb7202a24687d53d73d2ea",
+                     *           "ledgerSeq": 6,
+                     *           "txHash": "400cd3726c9ac4eaac02bd9f5d1656f13d4e47085fc559a50d2297072bc7af46"
                      *         }
                      *       ],
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *         "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
-                     *       "createdAt": "2026-11-26T04:08:49.812Z",
+                     *       "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *       "createdAt": "2026-11-26T10:54:20.336Z",
                      *       "execStatus": "sent",
-                     *       "id": "pyt_01a2160ab3947359b27668e4f3062786",
+                     *       "id": "pyt_01a2177df4b071a5bdc4a75fedca8d5f",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-26T04:08:49.831Z",
+                     *       "updatedAt": "2026-11-26T10:54:20.356Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8148,18 +8157,18 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2160ab36a71ef8be5a5c185160178",
+                     *         "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2160ab36a71ef8be5a5c185160178",
-                     *       "createdAt": "2026-11-26T04:08:49.812Z",
+                     *       "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *       "createdAt": "2026-11-26T10:54:20.336Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a2160ab3947359b27668e4f3062786",
+                     *       "id": "pyt_01a2177df4b071a5bdc4a75fedca8d5f",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-26T04:08:49.814Z",
+                     *       "updatedAt": "2026-11-26T10:54:20.339Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8177,6 +8186,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
+                     *       "requestId": "e78c6100-55e3-4406-95e1-f2e7a401be40",
                      *       "statusCode": 400
                      *     }
                      */
@@ -8359,12 +8369,12 @@ export interface operations {
                      *       "attempts": [],
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-26T04:08:49.836Z",
+                     *       "createdAt": "2026-11-26T10:54:20.362Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a2160ab3ac7322b70eadeb06d06334",
+                     *       "id": "pyt_01a2177df4ca73c5a83f445a814a294e",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-26T04:08:49.837Z",
+                     *       "updatedAt": "2026-11-26T10:54:20.364Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8571,22 +8581,22 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-26T04:08:49.822Z",
+                     *           "createdAt": "2026-11-26T10:54:20.347Z",
                      *           "errorCode": "op_no_destination",
                      *           "errorMessage": "the destination account does not exist",
-                     *           "id": "att_01a2160ab3a1724b8df3551cdb2db459",
+                     *           "id": "att_01a2177df4bb7202a24687d6aae7738e",
                      *           "ledgerSeq": null,
-                     *           "txHash": "32d0204e20e2154b9c7ead9dd135407c413e793b5bb84f6c96123dfbc2cba100"
+                     *           "txHash": "8fcc03e76e9ad99a33934fe33681ebc3dac6c75322293dac01866e9fff1ca808"
                      *         }
                      *       ],
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-26T04:08:49.816Z",
+                     *       "createdAt": "2026-11-26T10:54:20.342Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a2160ab39874aa863db11b27c00772",
+                     *       "id": "pyt_01a2177df4b6703c88f24510bfc64c25",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-26T04:08:49.834Z",
+                     *       "updatedAt": "2026-11-26T10:54:20.360Z",
                      *       "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *     }
                      */
@@ -8765,7 +8775,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GDCTRKOMY3QOXMNOBOBH7CPOOXOXAA4PWLX7JXCHEYKHK3XXDOGYYWD5",
+                     *       "account": "GBPY2TENGYGXCEQYF52J46MSW2UVCWSC5RSX4WKDOGBRH4M7D7EIOT5P",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -8896,7 +8906,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GDCTRKOMY3QOXMNOBOBH7CPOOXOXAA4PWLX7JXCHEYKHK3XXDOGYYWD5",
+                     *       "account": "GBPY2TENGYGXCEQYF52J46MSW2UVCWSC5RSX4WKDOGBRH4M7D7EIOT5P",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -9107,24 +9117,24 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "channel": "sms",
-                     *           "createdAt": "2026-11-26T04:08:49.785Z",
+                     *           "createdAt": "2026-11-26T10:54:20.299Z",
                      *           "html": null,
-                     *           "id": "msg_01a2160ab37971c1afbcc1f71f582d77",
-                     *           "invoiceId": "inv_01a2160ab375752a9ebe096018582884",
+                     *           "id": "msg_01a2177df48b7407a86a96f1eb006e3a",
+                     *           "invoiceId": "inv_01a2177df487704a9544f52355461fdf",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_f71519b414637edcd240690e15d16fcb",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_107e01e277df876fde4075d2026bd5a9",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
-                     *           "createdAt": "2026-11-26T04:08:49.785Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_f71519b414637edcd240690e15d16fcb\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_f71519b414637edcd240690e15d16fcb\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_f71519b414637edcd240690e15d16fcb</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a2160ab37971c1afbcc1f6732f5d73",
-                     *           "invoiceId": "inv_01a2160ab375752a9ebe096018582884",
+                     *           "createdAt": "2026-11-26T10:54:20.299Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_107e01e277df876fde4075d2026bd5a9\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_107e01e277df876fde4075d2026bd5a9\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_107e01e277df876fde4075d2026bd5a9</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a2177df48b7407a86a96f050d01059",
+                     *           "invoiceId": "inv_01a2177df487704a9544f52355461fdf",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_f71519b414637edcd240690e15d16fcb\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_107e01e277df876fde4075d2026bd5a9\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -9256,18 +9266,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GDCTRKOMY3QOXMNOBOBH7CPOOXOXAA4PWLX7JXCHEYKHK3XXDOGYYWD5",
-                     *       "id": "lp_01a2160ab37e76d9821a23c62c0aaaa1",
+                     *       "destinationAccount": "GBPY2TENGYGXCEQYF52J46MSW2UVCWSC5RSX4WKDOGBRH4M7D7EIOT5P",
+                     *       "id": "lp_01a2177df49075deb388723d0f7b5e0c",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJD37XX3BEYQYB",
+                     *       "memo": "LJQM4TNCEZAAZ3",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_f71519b414637edcd240690e15d16fcb",
+                     *         "id": "pi_107e01e277df876fde4075d2026bd5a9",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "4114cef919600e1ab6f3ed3c6111d7681fd396c77e1d7b3d8727e973c7368dfb"
+                     *       "txHash": "81649f3079436bccbff6e9c8932d54020df5e72e7656940018a0d4a8bfce6a31"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -9738,16 +9748,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-26T04:08:49.766Z",
+                     *           "createdAt": "2026-11-26T10:54:20.279Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "updatedAt": "2026-11-26T04:08:49.766Z",
-                     *           "url": "http://127.0.0.1:35337/lajan/webhooks"
+                     *           "id": "we_01a2177df47775caae78a662eaef393b",
+                     *           "updatedAt": "2026-11-26T10:54:20.279Z",
+                     *           "url": "http://127.0.0.1:45583/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9867,7 +9877,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:35337/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:45583/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -9882,17 +9892,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-26T04:08:49.766Z",
+                     *       "createdAt": "2026-11-26T10:54:20.279Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *       "secret": "whsec_Mgkl1qcdenZIpdVBkPFSZJWZZ5UXEhkkSM1ZsNnPIVA=",
-                     *       "updatedAt": "2026-11-26T04:08:49.766Z",
-                     *       "url": "http://127.0.0.1:35337/lajan/webhooks"
+                     *       "id": "we_01a2177df47775caae78a662eaef393b",
+                     *       "secret": "whsec_+rpT32dN+8c0H3pB0D6e2l/xTtHYpGguZPDSze+EW+s=",
+                     *       "updatedAt": "2026-11-26T10:54:20.279Z",
+                     *       "url": "http://127.0.0.1:45583/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -10071,16 +10081,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-26T04:08:49.766Z",
+                     *       "createdAt": "2026-11-26T10:54:20.279Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *       "updatedAt": "2026-11-26T04:08:49.766Z",
-                     *       "url": "http://127.0.0.1:35337/lajan/webhooks"
+                     *       "id": "we_01a2177df47775caae78a662eaef393b",
+                     *       "updatedAt": "2026-11-26T10:54:20.279Z",
+                     *       "url": "http://127.0.0.1:45583/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -10203,15 +10213,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-26T04:08:49.766Z",
+                     *       "createdAt": "2026-11-26T10:54:20.279Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *       "updatedAt": "2026-11-26T04:08:49.906Z",
-                     *       "url": "http://127.0.0.1:35337/lajan/webhooks"
+                     *       "id": "we_01a2177df47775caae78a662eaef393b",
+                     *       "updatedAt": "2026-11-26T10:54:20.442Z",
+                     *       "url": "http://127.0.0.1:45583/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -10391,7 +10401,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a2160ab36676289bbba1c82e7e57bb"
+                     *       "id": "we_01a2177df47775caae78a662eaef393b"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -10529,223 +10539,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-26T04:08:49.889Z",
-                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "eventId": "evt_01a2160ab3e171f5bf4d852a37e3cedc",
+                     *           "createdAt": "2026-11-26T10:54:20.421Z",
+                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *           "eventId": "evt_01a2177df505711b9d3ecd40527ab724",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a2160ab3e171f5bf4d852b2a358873",
-                     *           "nextAttemptAt": "2026-11-26T04:08:49.889Z",
+                     *           "id": "whd_01a2177df506739f92e1063d319b79da",
+                     *           "nextAttemptAt": "2026-11-26T10:54:20.421Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-26T04:08:49.889Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.421Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-26T04:08:49.882Z",
-                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "eventId": "evt_01a2160ab3db748d875a7e1fcc82f618",
+                     *           "createdAt": "2026-11-26T10:54:20.412Z",
+                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *           "eventId": "evt_01a2177df4fd7517a690d6b7e6eb144b",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2160ab3db748d875a7e207f568fab",
-                     *           "nextAttemptAt": "2026-11-26T04:08:49.882Z",
+                     *           "id": "whd_01a2177df4fd7517a690d6b8ce27162e",
+                     *           "nextAttemptAt": "2026-11-26T10:54:20.412Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-26T04:08:49.882Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.412Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-26T04:08:49.880Z",
-                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "eventId": "evt_01a2160ab3d972048df5d0039e68223f",
+                     *           "createdAt": "2026-11-26T10:54:20.409Z",
+                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *           "eventId": "evt_01a2177df4fa71a39115d16e4cbbba54",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2160ab3d972048df5d0040dd2be0a",
-                     *           "nextAttemptAt": "2026-11-26T04:08:49.880Z",
+                     *           "id": "whd_01a2177df4fa71a39115d16f82c44c97",
+                     *           "nextAttemptAt": "2026-11-26T10:54:20.409Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-26T04:08:49.880Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.409Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-26T04:08:49.872Z",
-                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "eventId": "evt_01a2160ab3d1719da569b2cd62b59774",
+                     *           "createdAt": "2026-11-26T10:54:20.398Z",
+                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *           "eventId": "evt_01a2177df4ef72fe987085d81d161760",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2160ab3d1719da569b2ce6600d5ae",
-                     *           "nextAttemptAt": "2026-11-26T04:08:49.872Z",
+                     *           "id": "whd_01a2177df4ef72fe987085d91ec86eeb",
+                     *           "nextAttemptAt": "2026-11-26T10:54:20.398Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-26T04:08:49.872Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.398Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-26T04:08:49.867Z",
-                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "eventId": "evt_01a2160ab3cc760b8a93f34eba2e7524",
+                     *           "createdAt": "2026-11-26T10:54:20.392Z",
+                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *           "eventId": "evt_01a2177df4e973c889bfcaeddaac46c0",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2160ab3cc760b8a93f34f56d49cc5",
-                     *           "nextAttemptAt": "2026-11-26T04:08:49.867Z",
+                     *           "id": "whd_01a2177df4e973c889bfcaee40e1037a",
+                     *           "nextAttemptAt": "2026-11-26T10:54:20.392Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-26T04:08:49.867Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.392Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-26T04:08:49.860Z",
-                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "eventId": "evt_01a2160ab3c870adbf0a8a4971ff6611",
+                     *           "createdAt": "2026-11-26T10:54:20.385Z",
+                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *           "eventId": "evt_01a2177df4e375438ac42fbc5d6548a7",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2160ab3c870adbf0a8a4aa558f496",
-                     *           "nextAttemptAt": "2026-11-26T04:08:49.860Z",
+                     *           "id": "whd_01a2177df4e375438ac42fbed7b191bc",
+                     *           "nextAttemptAt": "2026-11-26T10:54:20.385Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-26T04:08:49.860Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.385Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-26T04:08:49.860Z",
-                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "eventId": "evt_01a2160ab3c677c195e3993603c19ad7",
-                     *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2160ab3c677c195e39938c9ae8274",
-                     *           "nextAttemptAt": "2026-11-26T04:08:49.860Z",
-                     *           "status": "pending",
-                     *           "updatedAt": "2026-11-26T04:08:49.860Z"
-                     *         },
-                     *         {
-                     *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-26T04:08:49.860Z",
-                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "eventId": "evt_01a2160ab3c677c195e3993552214524",
+                     *           "createdAt": "2026-11-26T10:54:20.385Z",
+                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *           "eventId": "evt_01a2177df4e375438ac42fbbdd77d5c8",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a2160ab3c677c195e399378f813139",
-                     *           "nextAttemptAt": "2026-11-26T04:08:49.860Z",
+                     *           "id": "whd_01a2177df4e375438ac42fbde6a1e37a",
+                     *           "nextAttemptAt": "2026-11-26T10:54:20.385Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-26T04:08:49.860Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.385Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-26T04:08:49.851Z",
-                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "eventId": "evt_01a2160ab3bd70baa6d1406908c77597",
-                     *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2160ab3be76bdb8088ce9c9644da7",
-                     *           "nextAttemptAt": "2026-11-26T04:08:49.851Z",
+                     *           "createdAt": "2026-11-26T10:54:20.384Z",
+                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *           "eventId": "evt_01a2177df4e17750bc37015cafc3bd50",
+                     *           "eventType": "payout.failed",
+                     *           "id": "whd_01a2177df4e17750bc37015d240770b3",
+                     *           "nextAttemptAt": "2026-11-26T10:54:20.384Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-26T04:08:49.851Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.384Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-26T04:08:49.851Z",
-                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "eventId": "evt_01a2160ab3bd70baa6d14068f3256acc",
+                     *           "createdAt": "2026-11-26T10:54:20.375Z",
+                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *           "eventId": "evt_01a2177df4d8702883390edf389107b4",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2160ab3be76bdb8088ce84161ef65",
-                     *           "nextAttemptAt": "2026-11-26T04:08:49.851Z",
+                     *           "id": "whd_01a2177df4d971b986ece6559f31fe5a",
+                     *           "nextAttemptAt": "2026-11-26T10:54:20.375Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-26T04:08:49.851Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.375Z"
+                     *         },
+                     *         {
+                     *           "attemptCount": 0,
+                     *           "createdAt": "2026-11-26T10:54:20.375Z",
+                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *           "eventId": "evt_01a2177df4d8702883390ede3e877dad",
+                     *           "eventType": "payout.approved",
+                     *           "id": "whd_01a2177df4d971b986ece6544fdda865",
+                     *           "nextAttemptAt": "2026-11-26T10:54:20.375Z",
+                     *           "status": "pending",
+                     *           "updatedAt": "2026-11-26T10:54:20.375Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-26T04:08:49.846Z",
-                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "eventId": "evt_01a2160ab3b876afa51a29c1ba7d9661",
+                     *           "createdAt": "2026-11-26T10:54:20.371Z",
+                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *           "eventId": "evt_01a2177df4d5779fb287c8d03ad1c545",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2160ab3b876afa51a29c4d5b644ed",
+                     *           "id": "whd_01a2177df4d5779fb287c8d2a5a14bc2",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-26T04:08:49.890Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.422Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-26T04:08:49.846Z",
-                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "eventId": "evt_01a2160ab3b876afa51a29c0294c14f4",
+                     *           "createdAt": "2026-11-26T10:54:20.371Z",
+                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *           "eventId": "evt_01a2177df4d5779fb287c8cf37c6619c",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2160ab3b876afa51a29c3d37cda8a",
+                     *           "id": "whd_01a2177df4d5779fb287c8d1ca05252a",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-26T04:08:49.890Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.422Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-26T04:08:49.837Z",
-                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "eventId": "evt_01a2160ab3ae72018dcc68c25ec38b2d",
+                     *           "createdAt": "2026-11-26T10:54:20.364Z",
+                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *           "eventId": "evt_01a2177df4cd73ac8257b6f9627c7520",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2160ab3ae72018dcc68c3234bfb74",
+                     *           "id": "whd_01a2177df4cd73ac8257b6fa564cf6f2",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-26T04:08:49.890Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.422Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-26T04:08:49.836Z",
-                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "eventId": "evt_01a2160ab3ac7322b70eadec4cd6ce58",
+                     *           "createdAt": "2026-11-26T10:54:20.362Z",
+                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *           "eventId": "evt_01a2177df4cb770a9a48f8553ba19aff",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2160ab3ac7322b70eadedbfbc2557",
+                     *           "id": "whd_01a2177df4cb770a9a48f8569e0a8d08",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-26T04:08:49.890Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.422Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-26T04:08:49.834Z",
-                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "eventId": "evt_01a2160ab3ab76c5be20aa30e1bfb152",
+                     *           "createdAt": "2026-11-26T10:54:20.360Z",
+                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *           "eventId": "evt_01a2177df4c9735b8c0aee61e81d1a25",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2160ab3ab76c5be20aa316a734241",
+                     *           "id": "whd_01a2177df4c9735b8c0aee62cbb1472e",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-26T04:08:49.890Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.422Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-26T04:08:49.831Z",
-                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "eventId": "evt_01a2160ab3a876449565e1defa360d15",
+                     *           "createdAt": "2026-11-26T10:54:20.356Z",
+                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *           "eventId": "evt_01a2177df4c57176a7b3793f02f0cdf3",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2160ab3a876449565e1e0927f094b",
+                     *           "id": "whd_01a2177df4c57176a7b379419893d9e0",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-26T04:08:49.890Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.422Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-26T04:08:49.831Z",
-                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "eventId": "evt_01a2160ab3a876449565e1dd16fa4591",
+                     *           "createdAt": "2026-11-26T10:54:20.356Z",
+                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *           "eventId": "evt_01a2177df4c57176a7b3793efbc4469a",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a2160ab3a876449565e1dfd3f0906a",
+                     *           "id": "whd_01a2177df4c57176a7b37940b9e079e0",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-26T04:08:49.890Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.422Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-26T04:08:49.818Z",
-                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "eventId": "evt_01a2160ab39b7175a6eb0f0038e03520",
+                     *           "createdAt": "2026-11-26T10:54:20.344Z",
+                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *           "eventId": "evt_01a2177df4b9747d84ec783699747411",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2160ab39b7175a6eb0f014eadda9c",
+                     *           "id": "whd_01a2177df4b9747d84ec783705e37cfd",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-26T04:08:49.890Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.422Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-26T04:08:49.816Z",
-                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "eventId": "evt_01a2160ab399753c84fbe7783e0426d0",
+                     *           "createdAt": "2026-11-26T10:54:20.342Z",
+                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *           "eventId": "evt_01a2177df4b77123a13c975c9f293d94",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2160ab399753c84fbe77928b97ab8",
+                     *           "id": "whd_01a2177df4b77123a13c975d9774e531",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-26T04:08:49.890Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.422Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-26T04:08:49.814Z",
-                     *           "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *           "eventId": "evt_01a2160ab396771c9345d1f20bde2195",
+                     *           "createdAt": "2026-11-26T10:54:20.339Z",
+                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *           "eventId": "evt_01a2177df4b47219a12088525cd2e309",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2160ab396771c9345d1f481f1b6f0",
+                     *           "id": "whd_01a2177df4b47219a1208853f81f8a46",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-26T04:08:49.890Z"
+                     *           "updatedAt": "2026-11-26T10:54:20.422Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -10885,7 +10895,7 @@ export interface operations {
                      *       "attemptCount": 1,
                      *       "attempts": [
                      *         {
-                     *           "at": "2026-11-26T04:08:49.899Z",
+                     *           "at": "2026-11-26T10:54:20.435Z",
                      *           "attempt": 1,
                      *           "durationMs": 0,
                      *           "error": null,
@@ -10893,14 +10903,14 @@ export interface operations {
                      *           "responseBody": "ok"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-26T04:08:49.889Z",
-                     *       "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *       "eventId": "evt_01a2160ab3e171f5bf4d852a37e3cedc",
+                     *       "createdAt": "2026-11-26T10:54:20.421Z",
+                     *       "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *       "eventId": "evt_01a2177df505711b9d3ecd40527ab724",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2160ab3e171f5bf4d852b2a358873",
+                     *       "id": "whd_01a2177df506739f92e1063d319b79da",
                      *       "nextAttemptAt": null,
                      *       "status": "delivered",
-                     *       "updatedAt": "2026-11-26T04:08:49.899Z"
+                     *       "updatedAt": "2026-11-26T10:54:20.435Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -11017,14 +11027,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-26T04:08:49.889Z",
-                     *       "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *       "eventId": "evt_01a2160ab3e171f5bf4d852a37e3cedc",
+                     *       "createdAt": "2026-11-26T10:54:20.421Z",
+                     *       "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *       "eventId": "evt_01a2177df505711b9d3ecd40527ab724",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2160ab3e171f5bf4d852b2a358873",
-                     *       "nextAttemptAt": "2026-11-26T04:08:49.897Z",
+                     *       "id": "whd_01a2177df506739f92e1063d319b79da",
+                     *       "nextAttemptAt": "2026-11-26T10:54:20.433Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-26T04:08:49.897Z"
+                     *       "updatedAt": "2026-11-26T10:54:20.433Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -11201,7 +11211,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-26T03:08:49.904Z"
+                 *       "since": "2026-11-26T09:54:20.440Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -11416,17 +11426,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-26T04:08:49.766Z",
+                     *       "createdAt": "2026-11-26T10:54:20.279Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *       "secret": "whsec_nV+dikSax8nl4cc5R1vWmiLrLMKS4GufUrmCl0r1vHg=",
-                     *       "updatedAt": "2026-11-26T04:08:49.904Z",
-                     *       "url": "http://127.0.0.1:35337/lajan/webhooks"
+                     *       "id": "we_01a2177df47775caae78a662eaef393b",
+                     *       "secret": "whsec_JMJp8uMOD77Tj7oLDo/kcqlQNeVmeTjc3Miyonmnslg=",
+                     *       "updatedAt": "2026-11-26T10:54:20.441Z",
+                     *       "url": "http://127.0.0.1:45583/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -11610,14 +11620,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-26T04:08:49.889Z",
-                     *       "endpointId": "we_01a2160ab36676289bbba1c82e7e57bb",
-                     *       "eventId": "evt_01a2160ab3e171f5bf4d852a37e3cedc",
+                     *       "createdAt": "2026-11-26T10:54:20.421Z",
+                     *       "endpointId": "we_01a2177df47775caae78a662eaef393b",
+                     *       "eventId": "evt_01a2177df505711b9d3ecd40527ab724",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2160ab3e171f5bf4d852b2a358873",
-                     *       "nextAttemptAt": "2026-11-26T04:08:49.889Z",
+                     *       "id": "whd_01a2177df506739f92e1063d319b79da",
+                     *       "nextAttemptAt": "2026-11-26T10:54:20.421Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-26T04:08:49.889Z"
+                     *       "updatedAt": "2026-11-26T10:54:20.421Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

@@ -257,6 +257,7 @@ pub async fn expect_error(r: Response, status: u16, code: &str) -> Value {
     assert_eq!(body["code"], code, "{body}");
     assert!(body["error"].as_str().is_some_and(|e| !e.is_empty()), "{body}");
     assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()), "{body}");
+    assert!(body["requestId"].as_str().is_some_and(|id| !id.is_empty()), "{body}");
     body
 }
 

@@ -131,7 +131,19 @@ api_test!(request_ids_are_echoed_or_generated, |app| {
     let r = app.get("/v1/clients/cli_missing").await;
     let generated = r.headers()["x-request-id"].to_str().unwrap().to_owned();
     assert_eq!(generated.len(), 36, "a UUID: {generated}");
-    expect_error(r, 404, "not_found").await;
+    let body = expect_error(r, 404, "not_found").await;
+    assert_eq!(body["requestId"], generated.as_str(), "the error body names the request");
+
+    // The caller's id is kept when usable, in the header and the body; otherwise replaced.
+    let r = app.req(Method::GET, "/v1/clients/cli_missing").header("x-request-id", "req-abc-124").send().await.unwrap();
+    assert_eq!(r.headers()["x-request-id"], "req-abc-124");
+    assert_eq!(expect_error(r, 404, "not_found").await["requestId"], "req-abc-124");
+    for unusable in ["two words", &"x".repeat(129)] {
+        let r = app.req(Method::GET, "/v1/nowhere").header("x-request-id", unusable).send().await.unwrap();
+        let replaced = r.headers()["x-request-id"].to_str().unwrap().to_owned();
+        assert_eq!(replaced.len(), 36, "a UUID instead of {unusable:?}: {replaced}");
+        assert_eq!(expect_error(r, 404, "not_found").await["requestId"], replaced.as_str());
+    }
 });
 
 api_test!(health_and_readiness_need_no_key, |app| {

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -25,6 +25,10 @@ class ErrorBody:
         message (str): What went wrong, for a person.
         status_code (int): The HTTP status code, repeated. Example: 400.
         details (list[FieldDetail] | Unset): The fields at fault, when the problem is with specific fields.
+        request_id (None | str | Unset): The id of the request that was refused, as its `X-Request-Id` header says:
+            quote it when
+            asking for help, it finds the request's log line. A replayed answer (`Idempotent-Replayed:
+            true`) keeps the first request's. Example: 0b6f5c1e-3f7a-4c39-9d3e-5a8e2f1c7b20.
     """
 
     code: str
@@ -32,6 +36,7 @@ class ErrorBody:
     message: str
     status_code: int
     details: list[FieldDetail] | Unset = UNSET
+    request_id: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -50,6 +55,12 @@ class ErrorBody:
                 details_item = details_item_data.to_dict()
                 details.append(details_item)
 
+        request_id: None | str | Unset
+        if isinstance(self.request_id, Unset):
+            request_id = UNSET
+        else:
+            request_id = self.request_id
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -62,6 +73,8 @@ class ErrorBody:
         )
         if details is not UNSET:
             field_dict["details"] = details
+        if request_id is not UNSET:
+            field_dict["requestId"] = request_id
 
         return field_dict
 
@@ -87,12 +100,22 @@ class ErrorBody:
 
                 details.append(details_item)
 
+        def _parse_request_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        request_id = _parse_request_id(d.pop("requestId", UNSET))
+
         error_body = cls(
             code=code,
             error=error,
             message=message,
             status_code=status_code,
             details=details,
+            request_id=request_id,
         )
 
         error_body.additional_properties = d

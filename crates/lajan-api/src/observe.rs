@@ -1,0 +1,43 @@
+//! What each request leaves behind: its id (the caller's `X-Request-Id` when usable, else a new
+//! UUID) on the answer, in error bodies and on every log line it causes; one log line when it is
+//! answered (request id, organization, route template, status, latency); and its metrics.
+//! Nothing a caller sends besides its request id is logged: no header, query or body, so keys,
+//! secrets, passwords and session cookies never reach the logs.
+
+use crate::request_id::{REQUEST_ID, answering, usable};
+use crate::state::AppState;
+use axum::body::Body;
+use axum::extract::{MatchedPath, State};
+use axum::http::{HeaderValue, Request};
+use axum::middleware::Next;
+use axum::response::Response;
+use std::time::Instant;
+use tracing::Instrument;
+
+/// The route of a request no route matched: raw paths would make a series (and a log field) per
+/// guess, and may carry what was typed into them.
+const UNMATCHED: &str = "unmatched";
+
+/// The organization a request acted for, put on its answer by whoever learned it (the API's
+/// authentication), for the request's log line.
+#[derive(Debug, Clone)]
+pub struct RequestOrg(pub String);
+
+pub async fn observe(State(state): State<AppState>, mut request: Request<Body>, next: Next) -> Response {
+    let started = Instant::now();
+    let given = request.headers().get(&REQUEST_ID).and_then(|v| v.to_str().ok()).filter(|id| usable(id));
+    let id = given.map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_owned);
+    let header = HeaderValue::from_str(&id).unwrap_or_else(|_| HeaderValue::from_static("invalid"));
+    request.headers_mut().insert(REQUEST_ID, header.clone());
+    let method = request.method().clone();
+    let route = request.extensions().get::<MatchedPath>().map_or(UNMATCHED, MatchedPath::as_str).to_owned();
+    let span = tracing::info_span!("request", request_id = %id, method = %method, route = %route);
+    let mut response = answering(id.clone(), next.run(request)).instrument(span).await;
+    response.headers_mut().insert(REQUEST_ID, header);
+    let (status, took) = (response.status().as_u16(), started.elapsed());
+    state.services.metrics.http_request(method.as_str(), &route, status, took);
+    let org = response.extensions().get::<RequestOrg>().map(|org| org.0.as_str());
+    let latency_ms = took.as_secs_f64() * 1000.0;
+    tracing::info!(request_id = %id, org, method = %method, route = %route, status, latency_ms, "request answered");
+    response
+}
