@@ -1,24 +1,41 @@
-//! Crash injection for the exactly-once and idempotency tests: with
-//! `LAJAN_FAILPOINTS=payout.after_store` (a
-//! comma-separated list) the process announces the point on stderr when it gets there and stops
-//! dead, so a test can SIGKILL it at exactly that step and check what a restart does.
+//! Crash injection for the exactly-once, idempotency and shutdown tests: with
+//! `LAJAN_FAILPOINTS=payout.after_store` (a comma-separated list) the process announces the point
+//! on stderr when it gets there and stops dead, so a test can SIGKILL it at exactly that step
+//! and check what a restart does; `name@MS` instead pauses there MS milliseconds (announced as
+//! well) and goes on, so a test can act while requests are held at that step.
 //! Unset (always, in production), a failpoint costs one cached lookup.
 
 use std::sync::OnceLock;
+use std::time::Duration;
 
-fn armed() -> &'static [String] {
-    static ARMED: OnceLock<Vec<String>> = OnceLock::new();
+/// Each armed point, with its pause (`None`: stop forever).
+fn armed() -> &'static [(String, Option<u64>)] {
+    static ARMED: OnceLock<Vec<(String, Option<u64>)>> = OnceLock::new();
     ARMED.get_or_init(|| {
-        std::env::var("LAJAN_FAILPOINTS")
-            .map(|v| v.split(',').map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect())
-            .unwrap_or_default()
+        let listed = std::env::var("LAJAN_FAILPOINTS").unwrap_or_default();
+        listed
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|point| match point.split_once('@') {
+                Some((name, ms)) => (name.to_owned(), Some(ms.parse().unwrap_or(0))),
+                None => (point.to_owned(), None),
+            })
+            .collect()
     })
 }
 
-/// Stops here forever when `name` is armed, after saying so on stderr.
+/// Stops here forever (or pauses, see the module) when `name` is armed, after saying so on stderr.
 pub async fn hit(name: &str) {
-    if armed().iter().any(|a| a == name) {
-        eprintln!("FAILPOINT {name} reached: waiting to be killed");
-        std::future::pending::<()>().await;
+    match armed().iter().find(|(armed, _)| armed == name) {
+        None => {}
+        Some((_, Some(ms))) => {
+            eprintln!("FAILPOINT {name} pausing {ms} ms");
+            tokio::time::sleep(Duration::from_millis(*ms)).await;
+        }
+        Some((_, None)) => {
+            eprintln!("FAILPOINT {name} reached: waiting to be killed");
+            std::future::pending::<()>().await;
+        }
     }
 }

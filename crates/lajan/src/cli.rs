@@ -87,6 +87,11 @@ pub struct ServeArgs {
     #[arg(long, env = "LAJAN_OVERDUE_INTERVAL_SECS")]
     pub overdue_interval_secs: Option<u64>,
 
+    /// Seconds a stopping process (SIGTERM or SIGINT) gives the requests it accepted and its
+    /// workers' current steps before it exits anyway (default 20).
+    #[arg(long, env = "LAJAN_SHUTDOWN_GRACE_SECS")]
+    pub shutdown_grace_secs: Option<u64>,
+
     /// Seconds a claimed payout stays with its executor; a crashed executor's payouts resume
     /// after this (default 120).
     #[arg(long, env = "LAJAN_PAYOUT_LEASE_SECS")]

@@ -16,6 +16,7 @@ use lajan_services::Services;
 use lajan_store::{Store, StoreError, redact_url};
 use lajan_worker::Workers;
 use secrecy::{ExposeSecret, SecretString};
+use std::future::Future;
 use std::sync::Arc;
 
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
@@ -73,9 +74,10 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
 /// `SecretString`, which prints as `[REDACTED]`; the database URL shows without its password.
 fn describe(config: &ServeConfig) -> String {
     format!(
-        "listen = {}\nmetrics_listen = {}\ndatabase = {}\n\n[http]\n{:#?}\n\n[services]\n{:#?}\n\n[workers]\n{:#?}\n",
+        "listen = {}\nmetrics_listen = {}\nshutdown_grace = {:?}\ndatabase = {}\n\n[http]\n{:#?}\n\n[services]\n{:#?}\n\n[workers]\n{:#?}\n",
         config.listen,
         config.metrics_listen.map_or_else(|| "off".to_owned(), |a| a.to_string()),
+        config.shutdown_grace,
         redact_url(config.database_url.expose_secret()),
         config.app,
         config.services,
@@ -115,19 +117,51 @@ async fn serve(config: ServeConfig, with_workers: bool) -> anyhow::Result<()> {
     bootstrap(store.as_ref(), &format!("http://{}", config.listen)).await?;
     tracing::info!(addr = %app.local_addr()?, database = %redact_url(config.database_url.expose_secret()), workers = with_workers, "lajan listening");
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    let background = workers.map(|w| w.spawn(stopped)).unwrap_or_default();
-    let served = app.run(shutdown_signal()).await.context("serving");
+    let background = workers.map(|w| w.spawn(stopped.clone())).unwrap_or_default();
+    let mut serving = tokio::spawn(app.run(stop_flipped(stopped)));
+    let failed_early = tokio::select! {
+        served = &mut serving => Some(served),
+        () = shutdown_signal() => None,
+    };
+    // The listener closes and the workers stop together; each finishes what it had started.
     let _ = stop.send(true);
-    for task in background {
-        let _ = task.await;
-    }
+    let stopped = within_grace(config.shutdown_grace, async move {
+        let served = match failed_early {
+            Some(served) => served,
+            None => serving.await,
+        };
+        for task in background {
+            let _ = task.await;
+        }
+        served
+    })
+    .await;
     if let Some(metrics) = metrics {
         metrics.stop().await;
     }
-    served?;
+    match stopped? {
+        Ok(served) => served.context("serving")?,
+        Err(e) => anyhow::bail!("the server task failed: {e}"),
+    }
     store.close().await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// Resolves once `stop` flips.
+async fn stop_flipped(mut stop: tokio::sync::watch::Receiver<bool>) {
+    let _ = stop.wait_for(|stopped| *stopped).await;
+}
+
+/// Waits for `finishing` at most `grace` after the stop signal; past it the process exits anyway
+/// (what still runs is cut: a request's transaction rolls back, a step resumes on the next start).
+async fn within_grace<T>(grace: std::time::Duration, finishing: impl Future<Output = T>) -> anyhow::Result<T> {
+    tokio::time::timeout(grace, finishing).await.map_err(|_| {
+        anyhow::anyhow!(
+            "requests or worker steps still ran {} s after the stop signal (LAJAN_SHUTDOWN_GRACE_SECS): they were cut",
+            grace.as_secs()
+        )
+    })
 }
 
 async fn work(config: ServeConfig) -> anyhow::Result<()> {
@@ -140,12 +174,16 @@ async fn work(config: ServeConfig) -> anyhow::Result<()> {
     tracing::info!(database = %redact_url(config.database_url.expose_secret()), "lajan workers running");
     shutdown_signal().await;
     let _ = stop.send(true);
-    for task in background {
-        let _ = task.await;
-    }
+    let stopped = within_grace(config.shutdown_grace, async move {
+        for task in background {
+            let _ = task.await;
+        }
+    })
+    .await;
     if let Some(metrics) = metrics {
         metrics.stop().await;
     }
+    stopped?;
     store.close().await;
     tracing::info!("stopped");
     Ok(())

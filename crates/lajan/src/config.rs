@@ -25,6 +25,7 @@ pub const DEFAULT_METRICS_LISTEN: &str = "127.0.0.1:9464";
 pub struct FileConfig {
     pub listen: Option<String>,
     pub metrics_listen: Option<String>,
+    pub shutdown_grace_secs: Option<u64>,
     pub database_url: Option<SecretString>,
     pub public_url: Option<String>,
     pub rate_limit_standard: Option<u64>,
@@ -88,6 +89,8 @@ pub struct ServeConfig {
     pub listen: SocketAddr,
     /// Where `GET /metrics` is served; `None` when turned off.
     pub metrics_listen: Option<SocketAddr>,
+    /// How long a stop waits for accepted requests and workers' current steps.
+    pub shutdown_grace: Duration,
     pub database_url: SecretString,
     pub app: AppConfig,
     pub services: ServiceConfig,
@@ -196,9 +199,11 @@ impl ServeConfig {
             lajan_domain::client::WalletAddress::parse(issuer)
                 .map_err(|e| anyhow::anyhow!("live_asset_issuers.{code}: {e}"))?;
         }
+        let grace = args.shutdown_grace_secs.or(file.shutdown_grace_secs).unwrap_or(20);
         Ok(ServeConfig {
             listen,
             metrics_listen,
+            shutdown_grace: Duration::from_secs(grace),
             database_url: database_url(cli, &file),
             app: AppConfig { rate_limits, redis_url, auth_cache_ms, pay_miss_limit },
             services: ServiceConfig {

@@ -3,7 +3,8 @@
 //! not yet answered, between a sandbox payment's recording and its application, and while 64
 //! connections create clients, invoices and payouts with keys;
 //! after each restart every retry replays the committed answer or runs afresh at once (never a
-//! 409 waiting out a dead request), and each key made exactly one resource.
+//! 409 waiting out a dead request), and each key made exactly one resource. A graceful stop
+//! (SIGTERM) under 32 held requests answers every one of them.
 
 mod support;
 
@@ -373,4 +374,60 @@ async fn keyed_creates_under_sigkill_make_one_resource_per_key_sqlite() {
 async fn keyed_creates_under_sigkill_make_one_resource_per_key_postgres() {
     let Some(db) = lajan_store::testing::postgres("keyed_creates_under_sigkill").await else { return };
     keyed_creates_under_sigkill(db).await;
+}
+
+/// SIGTERM while 32 keyed creates are held after their handlers (committed, not yet answered):
+/// the listener closes at once, every held request still gets its 201, the process exits 0, and
+/// after a restart each key replays its answer: nothing was left half-done.
+async fn a_graceful_stop_answers_every_accepted_request(db: TestStore) {
+    const REQUESTS: usize = 32;
+    let port = free_port();
+    let held = [("LAJAN_FAILPOINTS", "idempotency.after_handler@1500")];
+    let mut first = Serve::start_on(&db.url, port, &[&ENV[..], &held[..]].concat());
+    let api = Api { http: http(), base: first.base.clone(), key: first.sandbox_key() };
+    let body = |i: usize| json!({ "firstName": format!("Client{i}"), "lastName": "Stop", "email": format!("c{i}@example.ht") });
+    let sent: Vec<_> = (0..REQUESTS)
+        .map(|i| {
+            let api = api.clone();
+            tokio::spawn(async move { api.post("/v1/clients", Some(&format!("stop-{i}")), &body(i)).await })
+        })
+        .collect();
+    let pausing = |l: &str| l.contains("FAILPOINT idempotency.after_handler pausing");
+    let held = first.wait_for_lines(pausing, REQUESTS, Duration::from_secs(20));
+    assert!(held, "the requests were not all held: {:?}", first.lines_so_far());
+    first.send_term();
+    let started = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+        assert!(started.elapsed() < Duration::from_secs(1), "the listener still accepts after SIGTERM");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let mut made = Vec::new();
+    for task in sent {
+        let answer = task.await.unwrap().expect("an answer, not a dropped connection");
+        assert_eq!((answer.status, answer.replayed), (201, false), "{}", answer.body);
+        made.push(id(&answer.body));
+    }
+    first.exits_cleanly();
+
+    let second = Serve::start_on(&db.url, free_port(), &ENV);
+    let api = Api { base: second.base.clone(), ..api };
+    for (i, made) in made.iter().enumerate() {
+        let again = api.post("/v1/clients", Some(&format!("stop-{i}")), &body(i)).await.expect("send");
+        assert_eq!((again.status, again.replayed, id(&again.body)), (201, true, made.clone()), "key stop-{i}");
+    }
+    let listed = api.get("/v1/clients?limit=100").await;
+    assert_eq!(listed["pagination"]["total"], REQUESTS, "one client per key: {listed}");
+    second.terminate();
+    db.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_graceful_stop_answers_every_accepted_request_sqlite() {
+    a_graceful_stop_answers_every_accepted_request(lajan_store::testing::sqlite().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_graceful_stop_answers_every_accepted_request_postgres() {
+    let Some(db) = lajan_store::testing::postgres("a_graceful_stop_answers").await else { return };
+    a_graceful_stop_answers_every_accepted_request(db).await;
 }

@@ -139,9 +139,21 @@ impl Serve {
     }
 
     /// Stops the process with SIGTERM and checks it exits cleanly.
-    pub fn terminate(mut self) {
-        let Some(mut child) = self.child.take() else { return };
+    pub fn terminate(self) {
+        self.send_term();
+        self.exits_cleanly();
+    }
+
+    /// Sends SIGTERM, leaving the process to stop.
+    #[allow(dead_code)] // not every test binary stops a process halfway
+    pub fn send_term(&self) {
+        let Some(child) = self.child.as_ref() else { return };
         assert!(Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success());
+    }
+
+    /// Waits (10 s at most) for the process to exit 0.
+    pub fn exits_cleanly(mut self) {
+        let Some(mut child) = self.child.take() else { return };
         let started = Instant::now();
         loop {
             if let Some(status) = child.try_wait().unwrap() {
