@@ -14,7 +14,11 @@ async fn main() -> std::process::ExitCode {
     match commands::run(cli).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            if json_logs() {
+                tracing::error!(error = format!("{e:#}"), "stopped on an error");
+            } else {
+                eprintln!("error: {e:#}");
+            }
             std::process::ExitCode::FAILURE
         }
     }
@@ -36,6 +40,8 @@ fn init_tracing() {
         .with_writer(std::io::stderr);
     if json_logs() {
         builder.json().init();
+        // A panic (one a handler's guard turns into a 500, say) is a log line like any other.
+        std::panic::set_hook(Box::new(|panic| tracing::error!(panic = %panic, "panicked")));
     } else {
         builder.init();
     }

@@ -479,6 +479,25 @@ async fn json_logs_carry_each_request_and_no_secret() {
     let dashboard = http.get(format!("{base}/console")).header("cookie", format!("lajan_session={session}")).send();
     assert_eq!(dashboard.await.unwrap().status(), 200);
 
+    // A process that cannot start (its address is taken) says why in JSON too.
+    let second = Command::new(env!("CARGO_BIN_EXE_lajan"))
+        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+        .env("LAJAN_DATABASE_URL", &url)
+        .env("LAJAN_LOG_FORMAT", "json")
+        .env("LAJAN_METRICS_LISTEN", "off")
+        .env_remove("LAJAN_CONFIG")
+        .output()
+        .unwrap();
+    assert!(!second.status.success());
+    let said = String::from_utf8(second.stderr).unwrap();
+    for line in said.lines() {
+        let line: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+        if line["fields"]["message"] == "stopped on an error" {
+            assert!(line["fields"]["error"].as_str().unwrap().contains("binding"), "{line}");
+        }
+    }
+    assert!(said.contains("stopped on an error"), "{said}");
+
     assert!(Command::new("kill").args(["-TERM", &serve.id().to_string()]).status().unwrap().success());
     assert!(serve.wait().unwrap().success());
     let logs = std::fs::read_to_string(&err).unwrap();
