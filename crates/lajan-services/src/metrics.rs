@@ -164,7 +164,7 @@ impl Metrics {
         } else {
             prometheus_client::encoding::prometheus_text::encode(&mut text, &self.registry)
         };
-        // Writing into a String cannot fail; a metric that could not encode is a bug, said once.
+        // Writing into a String cannot fail: an error here is a metric that cannot encode, a bug.
         if let Err(e) = written {
             tracing::error!(error = %e, "metrics could not be encoded");
         }
