@@ -66,28 +66,16 @@ async fn approved_payout(store: &Arc<dyn Store>, t: &Tenant) -> PayoutDetail {
     store.create_payout(t, &payout(ApprovalStatus::Approved, "key_a"), created, &ev, None).await.unwrap()
 }
 
+/// A direct payout waiting for approval, stored with its `payout.created`.
+async fn pending_payout(store: &Arc<dyn Store>, t: &Tenant) -> PayoutDetail {
+    let created = &starts(ApprovalStatus::Pending, &["payout.created"]);
+    store.create_payout(t, &payout(ApprovalStatus::Pending, "key_a"), created, &ev, None).await.unwrap()
+}
+
 contract!(approval_rules_and_counts_partition_all, |store| {
     let t = tenant(&store).await;
-    let a = store
-        .create_payout(
-            &t,
-            &payout(ApprovalStatus::Pending, "key_a"),
-            &starts(ApprovalStatus::Pending, &["payout.created"]),
-            &ev,
-            None,
-        )
-        .await
-        .unwrap();
-    let b = store
-        .create_payout(
-            &t,
-            &payout(ApprovalStatus::Pending, "key_a"),
-            &starts(ApprovalStatus::Pending, &["payout.created"]),
-            &ev,
-            None,
-        )
-        .await
-        .unwrap();
+    let a = pending_payout(&store, &t).await;
+    let b = pending_payout(&store, &t).await;
     store
         .create_payout(
             &t,
@@ -641,20 +629,9 @@ contract!(the_backlog_counts_every_tenants_payouts_and_approvals_keep_their_time
     let t = tenant(&store).await;
     let at_once = approved_payout(&store, &t).await;
     assert_eq!(at_once.approved_at, Some(at_once.payout.created_at), "approved as it was created");
-    let waiting = store
-        .create_payout(
-            &t,
-            &payout(ApprovalStatus::Pending, "key_a"),
-            &starts(ApprovalStatus::Pending, &["payout.created"]),
-            &ev,
-            None,
-        )
-        .await
-        .unwrap();
+    let waiting = pending_payout(&store, &t).await;
     assert_eq!(waiting.approved_at, None);
-    let live = Tenant::new(t.org_id.clone(), Environment::Live);
-    let live_one = &starts(ApprovalStatus::Pending, &["payout.created"]);
-    store.create_payout(&live, &payout(ApprovalStatus::Pending, "key_a"), live_one, &ev, None).await.unwrap();
+    pending_payout(&store, &Tenant::new(t.org_id.clone(), Environment::Live)).await;
 
     let backlog = store.backlog().await.unwrap();
     let count = |env, approval: &str| {
