@@ -123,13 +123,30 @@ async fn serve(config: ServeConfig, with_workers: bool) -> anyhow::Result<()> {
         served = &mut serving => Some(served),
         () = shutdown_signal() => None,
     };
-    // The listener closes and the workers stop together; each finishes what it had started.
-    let _ = stop.send(true);
-    let stopped = within_grace(config.shutdown_grace, async move {
-        let served = match failed_early {
+    let served = async move {
+        match failed_early {
             Some(served) => served,
             None => serving.await,
-        };
+        }
+    };
+    wind_down(stop, config.shutdown_grace, served, background, metrics, store.as_ref()).await
+}
+
+/// A stop, in `serve` and `worker` alike: flips `stop`, which closes the listener (when `served`
+/// is a server's) and stops the workers together; waits within `grace` for the server to answer
+/// what it accepted and for each worker's step; then stops the metrics listener and closes the
+/// database.
+async fn wind_down(
+    stop: tokio::sync::watch::Sender<bool>,
+    grace: std::time::Duration,
+    served: impl Future<Output = Result<std::io::Result<()>, tokio::task::JoinError>>,
+    background: Vec<tokio::task::JoinHandle<()>>,
+    metrics: Option<MetricsServer>,
+    store: &dyn Store,
+) -> anyhow::Result<()> {
+    let _ = stop.send(true);
+    let stopped = within_grace(grace, async move {
+        let served = served.await;
         for task in background {
             let _ = task.await;
         }
@@ -173,20 +190,7 @@ async fn work(config: ServeConfig) -> anyhow::Result<()> {
     let background = workers.map(|w| w.spawn(stopped)).unwrap_or_default();
     tracing::info!(database = %redact_url(config.database_url.expose_secret()), "lajan workers running");
     shutdown_signal().await;
-    let _ = stop.send(true);
-    let stopped = within_grace(config.shutdown_grace, async move {
-        for task in background {
-            let _ = task.await;
-        }
-    })
-    .await;
-    if let Some(metrics) = metrics {
-        metrics.stop().await;
-    }
-    stopped?;
-    store.close().await;
-    tracing::info!("stopped");
-    Ok(())
+    wind_down(stop, config.shutdown_grace, std::future::ready(Ok(Ok(()))), background, metrics, store.as_ref()).await
 }
 
 /// The metrics listener running beside the process's work.

@@ -407,11 +407,8 @@ async fn json_logs_carry_each_request_and_no_secret() {
         .stderr(Stdio::from(std::fs::File::create(&err).unwrap()))
         .spawn()
         .unwrap();
+    support::wait_until_accepting(port, "serve");
     let started = std::time::Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(30), "serve did not start");
-        std::thread::sleep(Duration::from_millis(25));
-    }
     let key = loop {
         let printed = std::fs::read_to_string(&out).unwrap();
         if let Some(key) = printed.split_whitespace().find(|w| w.starts_with("sk_test_")) {

@@ -42,10 +42,16 @@ json.dump({"genuine": genuine, "tampered": tampered, "stale": stale}, sys.stdout
 "#;
 
 pub fn skip(reason: &str) {
-    if std::env::var_os("LAJAN_REQUIRE_STANDARD_WEBHOOKS").is_some() {
-        panic!("LAJAN_REQUIRE_STANDARD_WEBHOOKS is set but the standardwebhooks library is unavailable: {reason}");
+    skip_unless_required("LAJAN_REQUIRE_STANDARD_WEBHOOKS", "the standardwebhooks library", reason);
+}
+
+/// Skips a check whose Python library (`library`) could not be had, saying why; a failure when
+/// CI's `required` variable is set.
+pub fn skip_unless_required(required: &str, library: &str, reason: &str) {
+    if std::env::var_os(required).is_some() {
+        panic!("{required} is set but {library} is unavailable: {reason}");
     }
-    eprintln!("SKIPPED standard_webhooks: {reason} (set LAJAN_REQUIRE_STANDARD_WEBHOOKS=1 to make this a failure)");
+    eprintln!("SKIPPED the check with {library}: {reason} (set {required}=1 to make this a failure)");
 }
 
 pub fn run(cmd: &mut Command) -> Result<(), String> {

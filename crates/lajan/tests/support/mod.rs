@@ -14,6 +14,15 @@ pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
+/// Waits (30 s at most) until something accepts connections on `port`, the process `what` names.
+pub fn wait_until_accepting(port: u16, what: &str) {
+    let started = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(started.elapsed() < Duration::from_secs(30), "{what} did not start");
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
 pub struct Serve {
     child: Option<Child>,
     lines: Receiver<String>,
@@ -65,13 +74,7 @@ impl Serve {
         let base = port.map_or_else(String::new, |port| format!("http://127.0.0.1:{port}"));
         let mut serve = Serve { child: Some(child), lines, seen: Vec::new(), base };
         match port {
-            Some(port) => {
-                let started = Instant::now();
-                while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-                    assert!(started.elapsed() < Duration::from_secs(30), "lajan {args:?} did not start");
-                    std::thread::sleep(Duration::from_millis(25));
-                }
-            }
+            Some(port) => wait_until_accepting(port, &format!("lajan {args:?}")),
             None => {
                 let running = serve.wait_for_line(|l| l.contains("workers running"), Duration::from_secs(30));
                 assert!(running.is_some(), "lajan {args:?} did not start: {:?}", serve.seen);
