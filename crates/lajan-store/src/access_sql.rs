@@ -5,7 +5,7 @@ use lajan_domain::access::{AccessAction, AccessChange};
 
 /// Records `change` in the caller's transaction: the trail commits with the change or not at all.
 async fn record_access(tx: &mut Tx, change: &AccessChange) -> StoreResult<()> {
-    sqlx::query(
+    query(
         "INSERT INTO access_changes (id, org_id, at, actor_type, actor_id, action, subject_id, subject)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )

@@ -41,7 +41,7 @@ fn prefixed_client(row: &DbRow, id: String) -> StoreResult<Client> {
 
 /// The live client `id`, locked for update where the backend locks rows.
 async fn lock_client(tx: &mut Tx, tenant: &Tenant, id: &str) -> StoreResult<Client> {
-    let row = sqlx::query(concat!(
+    let row = query(concat!(
         "SELECT ",
         client_columns!(),
         " FROM clients WHERE org_id = $1 AND env = $2 AND id = $3 AND archived_at IS NULL",
@@ -57,7 +57,7 @@ async fn lock_client(tx: &mut Tx, tenant: &Tenant, id: &str) -> StoreResult<Clie
 
 impl ThisStore {
     async fn read_client(&self, tenant: &Tenant, id: &str, include_archived: bool) -> StoreResult<Option<Client>> {
-        let row = sqlx::query(concat!(
+        let row = query(concat!(
             "SELECT ",
             client_columns!(),
             " FROM clients WHERE org_id = $1 AND env = $2 AND id = $3 AND ($4 OR archived_at IS NULL)"
@@ -82,7 +82,7 @@ impl ClientStore for ThisStore {
         idempotency: Option<IdempotentResponse<'_, Client>>,
     ) -> StoreResult<()> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
-        sqlx::query(
+        query(
             "INSERT INTO clients (id, org_id, env, first_name, last_name, email, phone_number, wallet_account_id,
                                   created_at, updated_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
@@ -110,7 +110,7 @@ impl ClientStore for ThisStore {
     async fn get_clients(&self, tenant: &Tenant, ids: &[String]) -> StoreResult<Vec<Client>> {
         let mut found = Vec::new();
         for chunk in ids.chunks(ROWS_PER_STATEMENT) {
-            let mut qb = sqlx::QueryBuilder::new(concat!("SELECT ", client_columns!(), " FROM clients"));
+            let mut qb = QueryBuilder::new(concat!("SELECT ", client_columns!(), " FROM clients"));
             push_tenant_filters(&mut qb, "clients", tenant, &[]);
             qb.push(" AND archived_at IS NULL AND id IN");
             push_bind_list(&mut qb, chunk.iter().cloned());
@@ -162,7 +162,7 @@ impl ClientStore for ThisStore {
         if !client.apply(patch, at) {
             return Ok(client);
         }
-        sqlx::query(
+        query(
             "UPDATE clients SET first_name = $1, last_name = $2, email = $3, phone_number = $4,
                                 wallet_account_id = $5, updated_at = $6
              WHERE org_id = $7 AND env = $8 AND id = $9",
@@ -192,7 +192,7 @@ impl ClientStore for ThisStore {
     ) -> StoreResult<Client> {
         let mut tx = self.begin_write().await?;
         let mut client = lock_client(&mut tx, tenant, id).await?;
-        sqlx::query("UPDATE clients SET archived_at = $1 WHERE org_id = $2 AND env = $3 AND id = $4")
+        query("UPDATE clients SET archived_at = $1 WHERE org_id = $2 AND env = $3 AND id = $4")
             .bind(at.as_millis())
             .bind(&tenant.org_id)
             .bind(tenant.env.as_str())

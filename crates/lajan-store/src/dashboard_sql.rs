@@ -13,7 +13,7 @@ fn asset_total_from_row(row: &DbRow) -> StoreResult<AssetTotal> {
 #[async_trait]
 impl DashboardStore for ThisStore {
     async fn payouts_awaiting_approval(&self, tenant: &Tenant) -> StoreResult<Vec<AssetTotal>> {
-        let rows = sqlx::query(
+        let rows = query(
             "SELECT asset_code, COUNT(*) AS n, CAST(SUM(asset_amount) AS BIGINT) AS cents FROM payouts
              WHERE org_id = $1 AND env = $2 AND approval_status = 'pending' AND disbursement_id IS NULL
              GROUP BY asset_code ORDER BY asset_code",
@@ -27,7 +27,7 @@ impl DashboardStore for ThisStore {
 
     async fn payouts_sent_since(&self, tenant: &Tenant, since: Timestamp) -> StoreResult<Vec<AssetTotal>> {
         // A sent payout is final: its last change is the time it was sent.
-        let rows = sqlx::query(
+        let rows = query(
             "SELECT asset_code, COUNT(*) AS n, CAST(SUM(asset_amount) AS BIGINT) AS cents FROM payouts
              WHERE org_id = $1 AND env = $2 AND exec_status = 'sent' AND updated_at >= $3
              GROUP BY asset_code ORDER BY asset_code",

@@ -44,7 +44,7 @@ fn attempt_of_delivery(row: &DbRow) -> StoreResult<DeliveryAttempt> {
 /// The webhook half of the outbox: in the caller's transaction, one pending delivery per enabled
 /// endpoint of `tenant` subscribed to each of `events` (id, type), due at once.
 async fn fan_out(tx: &mut Tx, tenant: &Tenant, at: Timestamp, events: &[(String, &str)]) -> StoreResult<()> {
-    let rows = sqlx::query(
+    let rows = query(
         "SELECT w.id, s.pattern FROM webhook_endpoints w JOIN webhook_subscriptions s ON s.endpoint_id = w.id
          WHERE w.org_id = $1 AND w.env = $2 AND w.enabled",
     )
@@ -69,7 +69,7 @@ async fn fan_out(tx: &mut Tx, tenant: &Tenant, at: Timestamp, events: &[(String,
         })
         .collect();
     for chunk in deliveries.chunks(ROWS_PER_STATEMENT) {
-        let mut qb = sqlx::QueryBuilder::new(
+        let mut qb = QueryBuilder::new(
             "INSERT INTO webhook_deliveries (id, endpoint_id, event_id, org_id, env, status, attempts, next_attempt_at,
                                              created_at, updated_at) ",
         );
@@ -105,11 +105,11 @@ fn signing_secrets(row: &DbRow, now: Timestamp) -> StoreResult<Vec<String>> {
 
 /// A delivery of `tenant` by id, read in `conn`.
 async fn delivery_of(
-    conn: &mut <Db as sqlx::Database>::Connection,
+    conn: &mut Conn,
     tenant: &Tenant,
     id: &str,
 ) -> StoreResult<Option<Delivery>> {
-    let row = sqlx::query(concat!(
+    let row = query(concat!(
         "SELECT ",
         delivery_columns!(),
         " FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id
@@ -128,9 +128,9 @@ async fn delivery_of(
 /// backlog costs one seek, however long it is.
 async fn due_endpoints<'c, E>(conn: E, now: Timestamp) -> StoreResult<Vec<String>>
 where
-    E: sqlx::Executor<'c, Database = Db>,
+    E: Exec<'c>,
 {
-    let rows = sqlx::query(
+    let rows = query(
         "WITH RECURSIVE pending (endpoint_id) AS (
              SELECT MIN(endpoint_id) FROM webhook_deliveries WHERE status = 'pending'
              UNION ALL
@@ -153,7 +153,7 @@ where
 
 /// A delivery by id, whoever's it is (the dispatcher's view).
 async fn delivery_by_id(tx: &mut Tx, id: &str) -> StoreResult<Delivery> {
-    let row = sqlx::query(concat!(
+    let row = query(concat!(
         "SELECT ",
         delivery_columns!(),
         " FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id WHERE d.id = $1"
@@ -187,7 +187,7 @@ impl DeliveryStore for ThisStore {
             }
             // The endpoint test is a subquery, not a join: a join would make PostgreSQL lock the
             // endpoint row too, and a second dispatcher would skip every delivery of the endpoint.
-            let claimed: Vec<String> = sqlx::query_scalar(concat!(
+            let claimed: Vec<String> = query_scalar(concat!(
                 "UPDATE webhook_deliveries SET lease_token = $1, next_attempt_at = $2
                  WHERE id IN (SELECT d.id FROM webhook_deliveries d
                               WHERE d.endpoint_id = $3 AND d.status = 'pending' AND d.next_attempt_at <= $4
@@ -210,7 +210,7 @@ impl DeliveryStore for ThisStore {
         }
         let mut claimed = Vec::with_capacity(ids.len());
         for chunk in ids.chunks(ROWS_PER_STATEMENT) {
-            let mut qb = sqlx::QueryBuilder::new(concat!(
+            let mut qb = QueryBuilder::new(concat!(
                 "SELECT ",
                 delivery_columns!(),
                 ", d.org_id, d.env, w.url, w.secret, w.previous_secret, w.previous_secret_until,
@@ -239,7 +239,7 @@ impl DeliveryStore for ThisStore {
     async fn release_deliveries(&self, lease: &str, ids: &[String], now: Timestamp) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
         for chunk in ids.chunks(ROWS_PER_STATEMENT) {
-            let mut qb = sqlx::QueryBuilder::new("UPDATE webhook_deliveries SET lease_token = NULL, next_attempt_at = ");
+            let mut qb = QueryBuilder::new("UPDATE webhook_deliveries SET lease_token = NULL, next_attempt_at = ");
             qb.push_bind(now.as_millis()).push(" WHERE lease_token = ").push_bind(lease).push(" AND id IN");
             push_bind_list(&mut qb, chunk.iter().cloned());
             qb.build().execute(&mut *tx).await?;
@@ -297,7 +297,7 @@ impl DeliveryStore for ThisStore {
         idempotency: Option<IdempotentResponse<'_, Delivery>>,
     ) -> StoreResult<Delivery> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
-        let row = sqlx::query(concat!(
+        let row = query(concat!(
             "SELECT lease_token, status, next_attempt_at FROM webhook_deliveries
              WHERE id = $1 AND endpoint_id = $2 AND org_id = $3 AND env = $4",
             for_update!()
@@ -312,7 +312,7 @@ impl DeliveryStore for ThisStore {
         let lease: Option<String> = row.try_get("lease_token")?;
         let in_flight = lease.is_some() && row.try_get::<i64, _>("next_attempt_at")? > now.as_millis();
         if !in_flight {
-            sqlx::query(
+            query(
                 "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $1, lease_token = NULL, updated_at = $1
                  WHERE id = $2",
             )
@@ -337,7 +337,7 @@ impl DeliveryStore for ThisStore {
     ) -> StoreResult<u64> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         lock_tenant_row(&mut tx, "webhook_endpoints", tenant, endpoint_id).await?;
-        let recovered = sqlx::query(
+        let recovered = query(
             "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $1, lease_token = NULL, updated_at = $1
              WHERE endpoint_id = $2 AND status = 'failed' AND created_at >= $3 AND created_at < $4",
         )
@@ -353,7 +353,7 @@ impl DeliveryStore for ThisStore {
     }
 
     async fn delivery_attempts(&self, tenant: &Tenant, delivery_id: &str) -> StoreResult<Vec<DeliveryAttempt>> {
-        let rows = sqlx::query(
+        let rows = query(
             "SELECT a.attempt_number, a.at, a.http_status, a.error, a.duration_ms, a.response_body
              FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
              WHERE d.id = $1 AND d.org_id = $2 AND d.env = $3 ORDER BY a.attempt_number",

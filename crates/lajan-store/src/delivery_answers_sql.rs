@@ -40,7 +40,7 @@ impl EndpointAnswers {
 async fn pending_holders(tx: &mut Tx, ids: &[&str]) -> StoreResult<HashMap<String, Holder>> {
     let mut holders = HashMap::with_capacity(ids.len());
     for chunk in ids.chunks(ROWS_PER_STATEMENT) {
-        let mut qb = sqlx::QueryBuilder::new(
+        let mut qb = QueryBuilder::new(
             "SELECT id, lease_token, endpoint_id, org_id, env FROM webhook_deliveries WHERE status = 'pending' AND id IN",
         );
         push_bind_list(&mut qb, chunk.iter().map(|id| id.to_string()));
@@ -61,7 +61,7 @@ async fn pending_holders(tx: &mut Tx, ids: &[&str]) -> StoreResult<HashMap<Strin
 async fn last_attempt_numbers(tx: &mut Tx, ids: &[&str]) -> StoreResult<HashMap<String, i64>> {
     let mut numbers = HashMap::with_capacity(ids.len());
     for chunk in ids.chunks(ROWS_PER_STATEMENT) {
-        let mut qb = sqlx::QueryBuilder::new(
+        let mut qb = QueryBuilder::new(
             "SELECT delivery_id, MAX(attempt_number) AS n FROM webhook_attempts WHERE delivery_id IN",
         );
         push_bind_list(&mut qb, chunk.iter().map(|id| id.to_string()));
@@ -75,7 +75,7 @@ async fn last_attempt_numbers(tx: &mut Tx, ids: &[&str]) -> StoreResult<HashMap<
 
 async fn insert_attempts(tx: &mut Tx, attempts: &[(&Answered, i64)]) -> StoreResult<()> {
     for chunk in attempts.chunks(ROWS_PER_STATEMENT) {
-        let mut qb = sqlx::QueryBuilder::new(
+        let mut qb = QueryBuilder::new(
             "INSERT INTO webhook_attempts (id, delivery_id, attempt_number, at, http_status, error, duration_ms,
                                            response_body) ",
         );
@@ -102,7 +102,7 @@ type Settled<'a> = (&'a str, DeliveryStatus, Timestamp, i64, Timestamp);
 async fn settle_deliveries(tx: &mut Tx, settled: &[Settled<'_>]) -> StoreResult<()> {
     for chunk in settled.chunks(ROWS_PER_STATEMENT) {
         // `VALUES` names its columns column1, column2, ... on both backends.
-        let mut qb = sqlx::QueryBuilder::new(
+        let mut qb = QueryBuilder::new(
             "UPDATE webhook_deliveries SET status = v.column2, next_attempt_at = v.column3, attempts = v.column4,
                     updated_at = v.column5, lease_token = NULL FROM (",
         );
@@ -122,7 +122,7 @@ async fn settle_deliveries(tx: &mut Tx, settled: &[Settled<'_>]) -> StoreResult<
 /// Advances endpoint `endpoint_id`'s failure clock by a batch's answers; answers since when it
 /// has only failed (`None` when its last answer was a success).
 async fn note_answers(tx: &mut Tx, endpoint_id: &str, answers: &EndpointAnswers) -> StoreResult<Option<Timestamp>> {
-    let failing_since: Option<i64> = sqlx::query_scalar(
+    let failing_since: Option<i64> = query_scalar(
         "UPDATE webhook_endpoints SET failing_since = CASE WHEN $1 THEN $2 ELSE COALESCE(failing_since, $2) END
          WHERE id = $3 RETURNING failing_since",
     )
@@ -143,7 +143,7 @@ async fn disable_endpoint(
     at: Timestamp,
     event: EventFor<'_, WebhookEndpoint>,
 ) -> StoreResult<()> {
-    let disabled = sqlx::query("UPDATE webhook_endpoints SET enabled = FALSE, updated_at = $1 WHERE id = $2 AND enabled")
+    let disabled = query("UPDATE webhook_endpoints SET enabled = FALSE, updated_at = $1 WHERE id = $2 AND enabled")
         .bind(at.as_millis())
         .bind(endpoint_id)
         .execute(&mut **tx)

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 /// Writes a draft's items, a few statements for thousands of rows.
 async fn insert_items(tx: &mut Tx, disbursement_id: &str, items: &[DisbursementItem]) -> StoreResult<()> {
     for chunk in items.chunks(ROWS_PER_STATEMENT) {
-        let mut qb = sqlx::QueryBuilder::new(
+        let mut qb = QueryBuilder::new(
             "INSERT INTO disbursement_items (id, disbursement_id, row_number, external_id, client_id,
                                              wallet_account_id, asset_amount, memo) ",
         );
@@ -31,7 +31,7 @@ async fn insert_items(tx: &mut Tx, disbursement_id: &str, items: &[DisbursementI
 async fn insert_events(tx: &mut Tx, tenant: &Tenant, at: Timestamp, events: &[NewEvent]) -> StoreResult<()> {
     let ids: Vec<(String, &str)> = events.iter().map(|e| (IdKind::Event.generate(), e.event_type)).collect();
     for (chunk, ids) in events.chunks(ROWS_PER_STATEMENT).zip(ids.chunks(ROWS_PER_STATEMENT)) {
-        let mut qb = sqlx::QueryBuilder::new("INSERT INTO events (id, org_id, env, type, created_at, data, object_id, actor_type, actor_id) ",
+        let mut qb = QueryBuilder::new("INSERT INTO events (id, org_id, env, type, created_at, data, object_id, actor_type, actor_id) ",
         );
         qb.push_values(chunk.iter().zip(ids), |mut row, (event, (id, _))| {
             row.push_bind(id.clone())
@@ -60,11 +60,11 @@ async fn record_payout_events(
     at: Timestamp,
     event: EventFor<'_, PayoutDetail>,
 ) -> StoreResult<()> {
-    let rows = sqlx::query(concat!(payout_select!(), " WHERE p.disbursement_id = $1 ORDER BY p.id"))
+    let rows = query(concat!(payout_select!(), " WHERE p.disbursement_id = $1 ORDER BY p.id"))
         .bind(id)
         .fetch_all(&mut **tx)
         .await?;
-    let attempts = sqlx::query(
+    let attempts = query(
         "SELECT a.payout_id, a.id, a.attempt_number, a.tx_hash, a.ledger_seq, a.error_code, a.error_message, a.created_at,
                 a.submissions, a.channel_account
          FROM payout_attempts a JOIN payouts p ON p.id = a.payout_id
@@ -141,7 +141,7 @@ impl ThisStore {
     ) -> StoreResult<(Disbursement, Vec<ItemDetail>)> {
         let mut conn = self.reader().acquire().await?;
         let d = read_disbursement(&mut conn, tenant, id).await?.ok_or(StoreError::NotFound)?;
-        let mut qb = sqlx::QueryBuilder::new(
+        let mut qb = QueryBuilder::new(
             "SELECT i.id, i.row_number, i.external_id, i.client_id, i.wallet_account_id, i.asset_amount, i.memo,
                     p.id AS p_id, p.approval_status, p.exec_status, a.tx_hash, a.error_code, a.error_message
              FROM disbursement_items i

@@ -45,11 +45,11 @@ fn disbursement_from_row(row: &DbRow) -> StoreResult<Disbursement> {
 }
 
 /// Fills in each disbursement's item counts and amount sent from the counts the triggers keep.
-async fn attach_counts(conn: &mut <Db as sqlx::Database>::Connection, list: &mut [Disbursement]) -> StoreResult<()> {
+async fn attach_counts(conn: &mut Conn, list: &mut [Disbursement]) -> StoreResult<()> {
     if list.is_empty() {
         return Ok(());
     }
-    let mut qb = sqlx::QueryBuilder::new(
+    let mut qb = QueryBuilder::new(
         "SELECT disbursement_id, approval_status, exec_status, CAST(SUM(n) AS BIGINT) AS n,
                 CAST(SUM(amount) AS BIGINT) AS amount
          FROM disbursement_counts WHERE disbursement_id IN",
@@ -77,11 +77,11 @@ async fn attach_counts(conn: &mut <Db as sqlx::Database>::Connection, list: &mut
 }
 
 async fn read_disbursement(
-    conn: &mut <Db as sqlx::Database>::Connection,
+    conn: &mut Conn,
     tenant: &Tenant,
     id: &str,
 ) -> StoreResult<Option<Disbursement>> {
-    let row = sqlx::query(concat!(
+    let row = query(concat!(
         "SELECT ",
         disbursement_columns!(),
         " FROM disbursements WHERE org_id = $1 AND env = $2 AND id = $3"
@@ -131,7 +131,7 @@ async fn record_disbursement_event(
 /// of the asset not yet settled. Approvals of one asset go one at a time (the `funds_checks`
 /// row), so two never count on the same balance.
 async fn check_funds(tx: &mut Tx, tenant: &Tenant, d: &Disbursement, funds: Funds, at: Timestamp) -> StoreResult<()> {
-    sqlx::query(
+    query(
         "INSERT INTO funds_checks (org_id, env, asset_code, checked_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT (org_id, env, asset_code) DO UPDATE SET checked_at = excluded.checked_at",
     )
@@ -142,7 +142,7 @@ async fn check_funds(tx: &mut Tx, tenant: &Tenant, d: &Disbursement, funds: Fund
     .execute(&mut **tx)
     .await?;
     let of_asset = |sql: &'static str| {
-        sqlx::query_scalar::<_, i64>(sql)
+        query_scalar(sql)
             .bind(&tenant.org_id)
             .bind(tenant.env.as_str())
             .bind(d.asset_code.as_str())
@@ -164,7 +164,7 @@ async fn check_funds(tx: &mut Tx, tenant: &Tenant, d: &Disbursement, funds: Fund
             (balance.unwrap_or(0), sent)
         }
     };
-    let unsettled = of_asset(
+    let unsettled: i64 = of_asset(
         "SELECT CAST(COALESCE(SUM(asset_amount), 0) AS BIGINT) FROM payouts
          WHERE org_id = $1 AND env = $2 AND approval_status = 'approved' AND exec_status IN ('pending', 'ready_to_send')
            AND asset_code = $3 AND COALESCE(asset_issuer, '') = COALESCE($4, '')",
@@ -208,7 +208,7 @@ async fn approve_locked(
     at: Timestamp,
     events: &DisbursementEvents<'_>,
 ) -> StoreResult<Disbursement> {
-    sqlx::query(
+    query(
         "UPDATE payouts SET approval_status = 'approved', approved_by_key = $1, updated_at = $2, next_attempt_at = $2,
                 approved_at = $2
          WHERE disbursement_id = $3 AND approval_status = 'pending'",
@@ -218,7 +218,7 @@ async fn approve_locked(
     .bind(&d.id)
     .execute(&mut **tx)
     .await?;
-    sqlx::query(
+    query(
         "UPDATE disbursements SET status = 'approved', approved_by_key = $1, approved_at = $2, updated_at = $2
          WHERE id = $3",
     )
@@ -240,7 +240,7 @@ async fn reject_locked(
     at: Timestamp,
     events: &DisbursementEvents<'_>,
 ) -> StoreResult<Disbursement> {
-    sqlx::query(
+    query(
         "UPDATE payouts SET approval_status = 'rejected', reject_reason = $1, updated_at = $2
          WHERE disbursement_id = $3 AND approval_status = 'pending'",
     )
@@ -249,7 +249,7 @@ async fn reject_locked(
     .bind(&d.id)
     .execute(&mut **tx)
     .await?;
-    sqlx::query("UPDATE disbursements SET status = 'rejected', reject_reason = $1, updated_at = $2 WHERE id = $3")
+    query("UPDATE disbursements SET status = 'rejected', reject_reason = $1, updated_at = $2 WHERE id = $3")
         .bind(reason)
         .bind(at.as_millis())
         .bind(&d.id)
@@ -271,7 +271,7 @@ async fn roll_up_locked(
     if status == d.status {
         return Ok(d);
     }
-    sqlx::query("UPDATE disbursements SET status = $1, updated_at = $2 WHERE id = $3")
+    query("UPDATE disbursements SET status = $1, updated_at = $2 WHERE id = $3")
         .bind(status.as_str())
         .bind(at.as_millis())
         .bind(&d.id)
@@ -294,7 +294,7 @@ impl DisbursementStore for ThisStore {
         idempotency: Option<IdempotentResponse<'_, Disbursement>>,
     ) -> StoreResult<Disbursement> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
-        sqlx::query(
+        query(
             "INSERT INTO disbursements (id, org_id, env, name, asset_code, asset_issuer, status, source, item_count,
                                         total_amount, created_by_key, created_at, updated_at)
              VALUES ($1, $2, $3, $4, $5, $6, 'draft', $7, $8, $9, $10, $11, $11)",
@@ -325,7 +325,7 @@ impl DisbursementStore for ThisStore {
 
     async fn list_disbursements(&self, tenant: &Tenant, q: &DisbursementQuery) -> StoreResult<Page<Disbursement>> {
         fn scope<'a>(
-            qb: &mut sqlx::QueryBuilder<'a, Db>,
+            qb: &mut QueryBuilder<'a>,
             tenant: &'a Tenant,
             status: Option<&'a str>,
             pattern: Option<&'a str>,
@@ -403,7 +403,7 @@ impl DisbursementStore for ThisStore {
             check_funds(&mut tx, tenant, &d, funds, at).await?;
         }
         // One payout per item, its id the item's with the payout prefix, in row order.
-        sqlx::query(
+        query(
             "INSERT INTO payouts (id, org_id, env, type, client_id, wallet_account_id, asset_amount, asset_code,
                                   asset_issuer, memo, approval_status, exec_status, created_by_key, next_attempt_at,
                                   created_at, updated_at, disbursement_id, disbursement_item_id)
@@ -420,7 +420,7 @@ impl DisbursementStore for ThisStore {
         .bind(id)
         .execute(&mut *tx)
         .await?;
-        sqlx::query(
+        query(
             "UPDATE disbursements SET status = 'pending_approval', submitted_by_key = $1, submitted_at = $2,
                     updated_at = $2
              WHERE id = $3",
@@ -495,7 +495,7 @@ impl DisbursementStore for ThisStore {
         // Only approved payouts run, so a failed one is approved; not naming the approval keeps
         // SQLite (which has no statistics) on the batch's index rather than the claim's. A failed
         // payout with an attempt that applied or may still apply stays failed (check_retry_safe).
-        let retried: Vec<String> = sqlx::query_scalar(
+        let retried: Vec<String> = query_scalar(
             "UPDATE payouts SET exec_status = 'pending', next_attempt_at = $1, updated_at = $1,
                     attempts_before_retry = (SELECT COALESCE(MAX(attempt_number), 0) FROM payout_attempts
                                              WHERE payout_id = payouts.id)
@@ -522,13 +522,13 @@ impl DisbursementStore for ThisStore {
         lock_disbursement(&mut tx, tenant, id, DisbursementAction::Delete).await?;
         for sql in ["DELETE FROM disbursement_items WHERE disbursement_id = $1", "DELETE FROM disbursements WHERE id = $1"]
         {
-            sqlx::query(sql).bind(id).execute(&mut *tx).await?;
+            query(sql).bind(id).execute(&mut *tx).await?;
         }
         self.commit(tx).await
     }
 
     async fn running_disbursements(&self) -> StoreResult<Vec<(Tenant, String)>> {
-        let rows = sqlx::query("SELECT id, org_id, env FROM disbursements WHERE status IN ('approved', 'processing')")
+        let rows = query("SELECT id, org_id, env FROM disbursements WHERE status IN ('approved', 'processing')")
             .fetch_all(self.reader())
             .await?;
         rows.iter().map(|r| Ok((Tenant::new(r.try_get::<String, _>("org_id")?, env_of(r)?), r.try_get("id")?))).collect()

@@ -22,6 +22,10 @@ pub enum StoreError {
     Injected,
     #[error("database error")]
     Database(#[source] sqlx::Error),
+    /// An error of the SQLite engine; shared, because a failed group commit fails every unit
+    /// in it with the same error.
+    #[error("database error")]
+    Sqlite(#[source] std::sync::Arc<rusqlite::Error>),
     #[error("migration failed")]
     Migrate(#[from] sqlx::migrate::MigrateError),
 }
@@ -35,6 +39,25 @@ impl From<sqlx::Error> for StoreError {
             }
             sqlx::Error::Database(db) if db.is_foreign_key_violation() => StoreError::NotFound,
             _ => StoreError::Database(e),
+        }
+    }
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        use rusqlite::ffi::ErrorCode;
+        match &e {
+            rusqlite::Error::QueryReturnedNoRows => StoreError::NotFound,
+            rusqlite::Error::SqliteFailure(failure, _) if failure.code == ErrorCode::ConstraintViolation => {
+                match failure.extended_code {
+                    rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY => StoreError::NotFound,
+                    rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE | rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY => {
+                        StoreError::Conflict("unique".into())
+                    }
+                    _ => StoreError::Sqlite(std::sync::Arc::new(e)),
+                }
+            }
+            _ => StoreError::Sqlite(std::sync::Arc::new(e)),
         }
     }
 }

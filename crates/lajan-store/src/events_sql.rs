@@ -38,7 +38,7 @@ impl EventStore for ThisStore {
     }
 
     async fn get_event(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<Event>> {
-        let row = sqlx::query(concat!(
+        let row = query(concat!(
             "SELECT ",
             event_columns!(),
             " FROM events WHERE org_id = $1 AND env = $2 AND id = $3"

@@ -21,13 +21,13 @@ async fn claim_idempotency_in(tx: &mut Tx, tenant: &Tenant, claim: &IdempotencyC
 /// Writes `claim`'s row, with `answer` (status, body) or without one yet, unless the key already
 /// holds an unexpired row; says whether it wrote. The one statement both ways of taking a key
 /// share: inside a change's transaction, or on its own for an answer that changed nothing.
-async fn take_idempotency_key<'e, E: sqlx::Executor<'e, Database = Db>>(
+async fn take_idempotency_key<'e, E: Exec<'e>>(
     ex: E,
     tenant: &Tenant,
     claim: &IdempotencyClaim,
     answer: Option<(u16, &[u8])>,
 ) -> StoreResult<bool> {
-    let taken = sqlx::query(
+    let taken = query(
         "INSERT INTO idempotency_keys (org_id, env, key, request_hash, status_code, response_body, created_at,
                                        expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -59,7 +59,7 @@ async fn respond_idempotency_in(
     status: u16,
     body: &[u8],
 ) -> StoreResult<()> {
-    sqlx::query(
+    query(
         "UPDATE idempotency_keys SET status_code = $1, response_body = $2
          WHERE org_id = $3 AND env = $4 AND key = $5",
     )
@@ -113,7 +113,7 @@ impl IdempotencyStore for ThisStore {
         request_hash: &str,
         now: Timestamp,
     ) -> StoreResult<IdempotencyState> {
-        let row = sqlx::query(
+        let row = query(
             "SELECT request_hash, status_code, response_body FROM idempotency_keys
              WHERE org_id = $1 AND env = $2 AND key = $3 AND expires_at > $4",
         )
@@ -140,13 +140,17 @@ impl IdempotencyStore for ThisStore {
         status: u16,
         body: &[u8],
     ) -> StoreResult<bool> {
-        take_idempotency_key(self.writer(), tenant, claim, Some((status, body))).await
+        let mut conn = self.begin_single().await?;
+        let taken = take_idempotency_key(&mut *conn, tenant, claim, Some((status, body))).await?;
+        self.end_single(conn).await?;
+        Ok(taken)
     }
 
     async fn rate_limit_hit(&self, bucket: &str, window_start: i64, expires_at: i64, hits: u64) -> StoreResult<u64> {
         let hits = i64::try_from(hits.max(1)).map_err(|_| corrupt("rate-limit hits out of range"))?;
         // One statement, committed on its own: the row lock lasts no longer than the upsert.
-        let total: i64 = sqlx::query_scalar(
+        let mut conn = self.begin_counters().await?;
+        let total: i64 = query_scalar(
             "INSERT INTO rate_limit_windows (bucket, window_start, hits, expires_at) VALUES ($1, $2, $4, $3)
              ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + $4
              RETURNING hits",
@@ -155,19 +159,20 @@ impl IdempotencyStore for ThisStore {
         .bind(window_start)
         .bind(expires_at)
         .bind(hits)
-        .fetch_one(self.counters())
+        .fetch_one(&mut *conn)
         .await?;
+        self.end_single(conn).await?;
         Ok(count_of(total))
     }
 
     async fn purge_expired(&self, now: Timestamp) -> StoreResult<u64> {
         let mut tx = self.begin_write().await?;
-        let keys = sqlx::query("DELETE FROM idempotency_keys WHERE expires_at <= $1")
+        let keys = query("DELETE FROM idempotency_keys WHERE expires_at <= $1")
             .bind(now.as_millis())
             .execute(&mut *tx)
             .await?
             .rows_affected();
-        let windows = sqlx::query("DELETE FROM rate_limit_windows WHERE expires_at <= $1")
+        let windows = query("DELETE FROM rate_limit_windows WHERE expires_at <= $1")
             .bind(now.as_millis())
             .execute(&mut *tx)
             .await?

@@ -38,7 +38,7 @@ fn intent_from_row(row: &DbRow) -> StoreResult<PaymentIntent> {
 }
 
 async fn insert_intent(tx: &mut Tx, p: &PaymentIntent) -> StoreResult<()> {
-    sqlx::query(
+    query(
         "INSERT INTO payment_intents (id, org_id, env, amount, currency, reference, status, amount_received,
                                       invoice_id, payment_link_id, created_at, updated_at, paid_at, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13)",
@@ -62,7 +62,7 @@ async fn insert_intent(tx: &mut Tx, p: &PaymentIntent) -> StoreResult<()> {
 }
 
 async fn set_intent_status(tx: &mut Tx, id: &str, status: IntentStatus, at: Timestamp) -> StoreResult<()> {
-    sqlx::query(
+    query(
         "UPDATE payment_intents SET status = $1, updated_at = $2,
                 paid_at = CASE WHEN $1 = 'paid' THEN $2 ELSE paid_at END
          WHERE id = $3",
@@ -101,7 +101,7 @@ fn payment_from_row(row: &DbRow) -> StoreResult<IncomingPayment> {
 }
 
 async fn insert_payment(tx: &mut Tx, p: &IncomingPayment) -> StoreResult<u64> {
-    Ok(sqlx::query(
+    Ok(query(
         "INSERT INTO incoming_payments (id, org_id, env, ledger_seq, tx_hash, source_account, destination_account,
                                         asset_code, amount, memo, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
@@ -127,7 +127,7 @@ async fn insert_payment(tx: &mut Tx, p: &IncomingPayment) -> StoreResult<u64> {
 impl IncomingPaymentStore for ThisStore {
     async fn get_payment_intent(&self, id: &str) -> StoreResult<Option<(PaymentIntent, IntentTarget)>> {
         let mut tx = self.reader().begin().await?;
-        let row = sqlx::query(concat!("SELECT ", intent_columns!("p"), " FROM payment_intents p WHERE p.id = $1"))
+        let row = query(concat!("SELECT ", intent_columns!("p"), " FROM payment_intents p WHERE p.id = $1"))
             .bind(id)
             .fetch_optional(&mut *tx)
             .await?;
@@ -148,7 +148,7 @@ impl IncomingPaymentStore for ThisStore {
     }
 
     async fn tenant_of_reference(&self, reference: &str) -> StoreResult<Option<Tenant>> {
-        let row = sqlx::query("SELECT org_id, env FROM payment_intents WHERE reference = $1")
+        let row = query("SELECT org_id, env FROM payment_intents WHERE reference = $1")
             .bind(reference)
             .fetch_optional(self.reader())
             .await?;
@@ -163,7 +163,7 @@ impl IncomingPaymentStore for ThisStore {
     }
 
     async fn pending_incoming_payments(&self, limit: i64) -> StoreResult<Vec<IncomingPayment>> {
-        let rows = sqlx::query(concat!(
+        let rows = query(concat!(
             "SELECT ",
             payment_columns!(),
             " FROM incoming_payments WHERE processed_at IS NULL ORDER BY created_at, id LIMIT $1"
@@ -175,7 +175,7 @@ impl IncomingPaymentStore for ThisStore {
     }
 
     async fn incoming_payments_for_intent(&self, intent_id: &str) -> StoreResult<Vec<IncomingPayment>> {
-        let rows = sqlx::query(concat!(
+        let rows = query(concat!(
             "SELECT ",
             payment_columns!(),
             " FROM incoming_payments WHERE payment_intent_id = $1 ORDER BY created_at, id"
@@ -193,7 +193,7 @@ impl IncomingPaymentStore for ThisStore {
         events: &PaidEvents<'_>,
     ) -> StoreResult<PaymentApplied> {
         let mut tx = self.begin_write().await?;
-        let row = sqlx::query(concat!(
+        let row = query(concat!(
             "SELECT ",
             payment_columns!(),
             " FROM incoming_payments WHERE id = $1 AND processed_at IS NULL",
@@ -213,7 +213,7 @@ impl IncomingPaymentStore for ThisStore {
                 match i64::try_from(received) {
                     Err(_) => PaymentApplied::TooLarge { intent_id: intent.id },
                     Ok(received) => {
-                        sqlx::query("UPDATE payment_intents SET amount_received = $1, updated_at = $2 WHERE id = $3")
+                        query("UPDATE payment_intents SET amount_received = $1, updated_at = $2 WHERE id = $3")
                             .bind(received)
                             .bind(at.as_millis())
                             .bind(&intent.id)
@@ -231,7 +231,7 @@ impl IncomingPaymentStore for ThisStore {
             PaymentApplied::Matched { intent_id, .. } => Some(intent_id.clone()),
             _ => None,
         };
-        sqlx::query("UPDATE incoming_payments SET processed_at = $1, payment_intent_id = $2 WHERE id = $3")
+        query("UPDATE incoming_payments SET processed_at = $1, payment_intent_id = $2 WHERE id = $3")
             .bind(at.as_millis())
             .bind(matched)
             .bind(payment_id)
@@ -242,7 +242,7 @@ impl IncomingPaymentStore for ThisStore {
     }
 
     async fn ledger_cursor(&self, name: &str) -> StoreResult<Option<String>> {
-        Ok(sqlx::query_scalar("SELECT cursor FROM ledger_cursors WHERE name = $1")
+        Ok(query_scalar("SELECT cursor FROM ledger_cursors WHERE name = $1")
             .bind(name)
             .fetch_optional(self.reader())
             .await?)
@@ -250,7 +250,7 @@ impl IncomingPaymentStore for ThisStore {
 
     async fn save_ledger_cursor(&self, name: &str, cursor: &str, at: Timestamp) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
-        sqlx::query(
+        query(
             "INSERT INTO ledger_cursors (name, cursor, updated_at) VALUES ($1, $2, $3)
              ON CONFLICT (name) DO UPDATE SET cursor = $2, updated_at = $3",
         )
@@ -279,7 +279,7 @@ impl ThisStore {
             let current = lock_invoice(tx, tenant, invoice_id).await?;
             let Ok(step) = transition(current.invoice.status, InvoiceAction::Pay) else { return Ok(false) };
             set_intent_status(tx, &intent.id, IntentStatus::Paid, at).await?;
-            sqlx::query("UPDATE invoices SET status = $1, paid_at = $2, updated_at = $2 WHERE id = $3")
+            query("UPDATE invoices SET status = $1, paid_at = $2, updated_at = $2 WHERE id = $3")
                 .bind(step.to.as_str())
                 .bind(at.as_millis())
                 .bind(invoice_id)
@@ -299,7 +299,7 @@ impl ThisStore {
 /// The payment intent `payment` pays (its memo is the intent's reference, in the intent's
 /// currency), locked for the rest of the transaction.
 async fn lock_intent_paid_by(tx: &mut Tx, payment: &IncomingPayment) -> StoreResult<Option<PaymentIntent>> {
-    let row = sqlx::query(concat!(
+    let row = query(concat!(
         "SELECT ",
         intent_columns!("p"),
         " FROM payment_intents p WHERE p.org_id = $1 AND p.env = $2 AND p.reference = $3 AND p.currency = $4",

@@ -89,12 +89,12 @@ fn invoice_from_row(row: &DbRow) -> StoreResult<InvoiceDetail> {
 }
 
 /// The invoice `id` of `tenant`, read through a pool or inside a transaction.
-async fn read_invoice<'e, E: sqlx::Executor<'e, Database = Db>>(
+async fn read_invoice<'e, E: Exec<'e>>(
     ex: E,
     tenant: &Tenant,
     id: &str,
 ) -> StoreResult<Option<InvoiceDetail>> {
-    let row = sqlx::query(concat!(invoice_select!(), " WHERE i.org_id = $1 AND i.env = $2 AND i.id = $3"))
+    let row = query(concat!(invoice_select!(), " WHERE i.org_id = $1 AND i.env = $2 AND i.id = $3"))
         .bind(&tenant.org_id)
         .bind(tenant.env.as_str())
         .bind(id)
@@ -111,7 +111,7 @@ async fn lock_invoice(tx: &mut Tx, tenant: &Tenant, id: &str) -> StoreResult<Inv
 
 async fn client_is_live(tx: &mut Tx, tenant: &Tenant, id: &str) -> StoreResult<bool> {
     let found =
-        sqlx::query("SELECT id FROM clients WHERE org_id = $1 AND env = $2 AND id = $3 AND archived_at IS NULL")
+        query("SELECT id FROM clients WHERE org_id = $1 AND env = $2 AND id = $3 AND archived_at IS NULL")
             .bind(&tenant.org_id)
             .bind(tenant.env.as_str())
             .bind(id)
@@ -139,7 +139,7 @@ impl InvoiceStore for ThisStore {
         if !client_is_live(&mut tx, tenant, &inv.client_id).await? {
             return Err(invalid_client(&inv.client_id));
         }
-        let sequence: i64 = sqlx::query_scalar(
+        let sequence: i64 = query_scalar(
             "INSERT INTO invoice_counters (org_id, env, last_number) VALUES ($1, $2, 1)
              ON CONFLICT (org_id, env) DO UPDATE SET last_number = invoice_counters.last_number + 1
              RETURNING last_number",
@@ -148,7 +148,7 @@ impl InvoiceStore for ThisStore {
         .bind(tenant.env.as_str())
         .fetch_one(&mut *tx)
         .await?;
-        sqlx::query(
+        query(
             "INSERT INTO invoices (id, org_id, env, number, client_id, currency, status, due_date, memo, line_items,
                                    subtotal, tax, total, payment_intent_id, created_at, updated_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)",
@@ -194,7 +194,7 @@ impl InvoiceStore for ThisStore {
         let client_id = q.client_id.as_deref();
         let total = if client_id.is_none() && search.is_none() {
             // Kept per tenant and status by triggers (migration 0006).
-            let total: i64 = sqlx::query_scalar(
+            let total: i64 = query_scalar(
                 "SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM invoice_counts
                  WHERE org_id = $1 AND env = $2 AND ($3 IS NULL OR status = $3)",
             )
@@ -256,7 +256,7 @@ impl InvoiceStore for ThisStore {
         if let Some(memo) = &changes.memo {
             inv.memo.clone_from(memo);
         }
-        sqlx::query(
+        query(
             "UPDATE invoices SET client_id = $1, currency = $2, due_date = $3, memo = $4, line_items = $5,
                                  subtotal = $6, tax = $7, total = $8, updated_at = $9
              WHERE org_id = $10 AND env = $11 AND id = $12",
@@ -275,7 +275,7 @@ impl InvoiceStore for ThisStore {
         .bind(id)
         .execute(&mut *tx)
         .await?;
-        sqlx::query("UPDATE payment_intents SET amount = $1, currency = $2, updated_at = $3 WHERE id = $4")
+        query("UPDATE payment_intents SET amount = $1, currency = $2, updated_at = $3 WHERE id = $4")
             .bind(inv.totals.total)
             .bind(inv.currency.code())
             .bind(at.as_millis())
@@ -307,7 +307,7 @@ impl InvoiceStore for ThisStore {
             }
             return Ok(unchanged);
         };
-        sqlx::query(
+        query(
             "UPDATE invoices SET status = $1, updated_at = $2,
                     sent_at = CASE WHEN $1 = 'sent' THEN $2 ELSE sent_at END,
                     voided_at = CASE WHEN $1 = 'void' THEN $2 ELSE voided_at END,
@@ -339,7 +339,7 @@ impl InvoiceStore for ThisStore {
         due_on_or_before: &str,
         limit: i64,
     ) -> StoreResult<Vec<(Tenant, String, DueDate, String)>> {
-        let rows = sqlx::query(
+        let rows = query(
             "SELECT i.org_id, i.env, i.id, i.due_date, COALESCE(s.timezone, 'UTC') AS timezone
              FROM invoices i LEFT JOIN settings s ON s.org_id = i.org_id AND s.env = i.env
              WHERE i.status IN ('sent', 'viewed') AND i.due_date <= $1

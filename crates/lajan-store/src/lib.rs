@@ -52,6 +52,7 @@ pub use payment_links::PaymentLinkStore;
 pub use payouts::PayoutStore;
 pub use sandbox::SandboxStore;
 pub use sessions::{NewSession, SessionStore};
+pub use sqlite::GroupCommit;
 pub use users::UserStore;
 pub use webhooks::WebhookStore;
 
@@ -119,10 +120,15 @@ pub trait Store:
 /// Opens the store a database URL names: `postgres://` or `postgresql://` selects PostgreSQL,
 /// `sqlite:` the embedded SQLite file (created when missing).
 pub async fn open(url: &str) -> StoreResult<Arc<dyn Store>> {
+    open_with(url, GroupCommit::default()).await
+}
+
+/// [`open`], with SQLite's group commit bounded by `group_commit` (PostgreSQL ignores it).
+pub async fn open_with(url: &str, group_commit: GroupCommit) -> StoreResult<Arc<dyn Store>> {
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         Ok(Arc::new(postgres::PgStore::connect(url).await?))
     } else if url.starts_with("sqlite:") {
-        Ok(Arc::new(sqlite::SqliteStore::connect(url).await?))
+        Ok(Arc::new(sqlite::SqliteStore::connect_with(url, group_commit).await?))
     } else {
         Err(StoreError::Config(format!(
             "unsupported database URL {:?}: use sqlite://FILE or postgres://...",

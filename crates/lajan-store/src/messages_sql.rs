@@ -42,7 +42,7 @@ async fn send_in(
     let current = lock_invoice(tx, tenant, id).await?;
     let step = transition(current.invoice.status, InvoiceAction::Send).map_err(StoreError::Rejected)?;
     let messages = render(&current).map_err(StoreError::Rejected)?;
-    sqlx::query(
+    query(
         "UPDATE invoices SET status = $1, sent_at = $2, updated_at = $2 WHERE org_id = $3 AND env = $4 AND id = $5",
     )
     .bind(step.to.as_str())
@@ -54,7 +54,7 @@ async fn send_in(
     .await?;
     let status = if tenant.env.is_live() { "queued" } else { "sandbox" };
     for m in &messages {
-        sqlx::query(
+        query(
             "INSERT INTO messages (id, org_id, env, invoice_id, channel, recipient, subject, body_text, body_html,
                                    status, attempts, next_attempt_at, created_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11, $11)",
@@ -111,7 +111,7 @@ impl MessageStore for ThisStore {
 
     async fn claim_messages(&self, now: Timestamp, lease_ms: i64, limit: i64) -> StoreResult<Vec<Message>> {
         let mut tx = self.begin_write().await?;
-        let rows = sqlx::query(concat!(
+        let rows = query(concat!(
             "UPDATE messages SET next_attempt_at = $1, attempts = attempts + 1
              WHERE id IN (SELECT id FROM messages WHERE status = 'queued' AND next_attempt_at <= $2
                           ORDER BY next_attempt_at, id LIMIT $3",
@@ -135,7 +135,7 @@ impl MessageStore for ThisStore {
             DeliveryOutcome::Failed { error } => ("failed", Some(error.clone()), None, at),
         };
         let mut tx = self.begin_write().await?;
-        sqlx::query(
+        query(
             "UPDATE messages SET status = $1, last_error = $2, provider_id = COALESCE($3, provider_id),
                     next_attempt_at = $4, sent_at = CASE WHEN $1 = 'sent' THEN $5 ELSE sent_at END
              WHERE id = $6 AND status = 'queued'",

@@ -6,7 +6,7 @@ use crate::operations::{Backlog, OperationsStore, PayoutStateCount};
 impl OperationsStore for ThisStore {
     async fn backlog(&self) -> StoreResult<Backlog> {
         // Kept per tenant, type and state by triggers (migration 0006): no scan of payouts.
-        let payouts = sqlx::query(
+        let payouts = query(
             "SELECT env, approval_status, exec_status, CAST(SUM(n) AS BIGINT) AS n FROM payout_counts
              GROUP BY env, approval_status, exec_status ORDER BY env, approval_status, exec_status",
         )
@@ -23,7 +23,7 @@ impl OperationsStore for ThisStore {
         })
         .collect::<StoreResult<Vec<_>>>()?;
         let queue = |sql: &'static str| async move {
-            let row = sqlx::query(sql).fetch_one(self.reader()).await?;
+            let row = query(sql).fetch_one(self.reader()).await?;
             let oldest: Option<i64> = row.try_get("oldest")?;
             StoreResult::Ok((row.try_get::<i64, _>("n")?, oldest.map(ts)))
         };

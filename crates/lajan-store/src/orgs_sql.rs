@@ -40,7 +40,7 @@ fn key_from_row(row: &DbRow) -> StoreResult<ApiKey> {
 }
 
 async fn insert_org(tx: &mut Tx, org: &Organization) -> StoreResult<()> {
-    sqlx::query("INSERT INTO organizations (id, name, tier, created_at) VALUES ($1, $2, $3, $4)")
+    query("INSERT INTO organizations (id, name, tier, created_at) VALUES ($1, $2, $3, $4)")
         .bind(&org.id)
         .bind(&org.name)
         .bind(org.tier.as_str())
@@ -54,7 +54,7 @@ async fn insert_org(tx: &mut Tx, org: &Organization) -> StoreResult<()> {
 async fn insert_key(tx: &mut Tx, new: &NewApiKey, by: &Actor) -> StoreResult<()> {
     let k = &new.key;
     let scopes: Vec<String> = k.scopes.iter().map(ToString::to_string).collect();
-    sqlx::query(
+    query(
         "INSERT INTO api_keys (id, org_id, env, name, hint, secret_hash, scopes, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
@@ -91,7 +91,7 @@ fn settings_from_row(row: Option<&DbRow>) -> StoreResult<Settings> {
 }
 
 async fn upsert_settings(tx: &mut Tx, tenant: &Tenant, s: &Settings, at: Timestamp) -> StoreResult<()> {
-    sqlx::query(
+    query(
         "INSERT INTO settings (org_id, env, default_currency, default_tax_rate, payout_approval_required,
                                require_distinct_approver, timezone, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -120,7 +120,7 @@ async fn upsert_settings(tx: &mut Tx, tenant: &Tenant, s: &Settings, at: Timesta
 /// distinct approver) applies to the change made in that same transaction; a settings change
 /// waits for the transaction instead of slipping in between the read and the commit.
 async fn settings_in(tx: &mut Tx, tenant: &Tenant) -> StoreResult<Settings> {
-    let row = sqlx::query(concat!(settings_select!(), for_share!()))
+    let row = query(concat!(settings_select!(), for_share!()))
         .bind(&tenant.org_id)
         .bind(tenant.env.as_str())
         .fetch_optional(&mut **tx)
@@ -138,20 +138,20 @@ impl OrgStore for ThisStore {
 
     async fn list_organizations(&self) -> StoreResult<Vec<Organization>> {
         let sql = format!("SELECT {ORG_COLUMNS} FROM organizations ORDER BY created_at, id");
-        let rows = sqlx::query(&sql).fetch_all(self.reader()).await?;
+        let rows = query(&sql).fetch_all(self.reader()).await?;
         rows.iter().map(org_from_row).collect()
     }
 
     async fn get_organization(&self, id: &str) -> StoreResult<Option<Organization>> {
         let sql = format!("SELECT {ORG_COLUMNS} FROM organizations WHERE id = $1");
-        let row = sqlx::query(&sql).bind(id).fetch_optional(self.reader()).await?;
+        let row = query(&sql).bind(id).fetch_optional(self.reader()).await?;
         row.as_ref().map(org_from_row).transpose()
     }
 
     async fn bootstrap(&self, org: &Organization, key: &NewApiKey) -> StoreResult<bool> {
         let mut tx = self.begin_write().await?;
         Self::lock_bootstrap(&mut tx).await?;
-        let existing: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM organizations").fetch_one(&mut *tx).await?;
+        let existing: i64 = query_scalar("SELECT COUNT(*) FROM organizations").fetch_one(&mut *tx).await?;
         if existing > 0 {
             return Ok(false);
         }
@@ -168,7 +168,7 @@ impl OrgStore for ThisStore {
     }
 
     async fn list_api_keys(&self, org_id: Option<&str>) -> StoreResult<Vec<ApiKey>> {
-        let rows = sqlx::query(concat!(
+        let rows = query(concat!(
             "SELECT ",
             key_columns!(),
             " FROM api_keys k WHERE ($1 IS NULL OR k.org_id = $1) ORDER BY k.created_at, k.id"
@@ -181,13 +181,13 @@ impl OrgStore for ThisStore {
 
     async fn revoke_api_key(&self, key_id: &str, at: Timestamp, by: &Actor) -> StoreResult<ApiKey> {
         let mut tx = self.begin_write().await?;
-        let revoked = sqlx::query("UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL")
+        let revoked = query("UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL")
             .bind(at.as_millis())
             .bind(key_id)
             .execute(&mut *tx)
             .await?
             .rows_affected();
-        let row = sqlx::query(concat!("SELECT ", key_columns!(), " FROM api_keys k WHERE k.id = $1"))
+        let row = query(concat!("SELECT ", key_columns!(), " FROM api_keys k WHERE k.id = $1"))
             .bind(key_id)
             .fetch_optional(&mut *tx)
             .await?;
@@ -200,7 +200,7 @@ impl OrgStore for ThisStore {
     }
 
     async fn authenticate(&self, secret_hash: &str) -> StoreResult<Option<(ApiKey, Organization)>> {
-        let row = sqlx::query(concat!(
+        let row = query(concat!(
             "SELECT ",
             key_columns!(),
             ", o.name AS org_name, o.tier AS org_tier, o.created_at AS org_created_at
@@ -223,7 +223,7 @@ impl OrgStore for ThisStore {
 
     async fn touch_api_key(&self, key_id: &str, at: Timestamp) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
-        sqlx::query(
+        query(
             "UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $1)",
         )
         .bind(at.as_millis())
@@ -234,7 +234,7 @@ impl OrgStore for ThisStore {
     }
 
     async fn get_settings(&self, tenant: &Tenant) -> StoreResult<Settings> {
-        let row = sqlx::query(settings_select!())
+        let row = query(settings_select!())
             .bind(&tenant.org_id)
             .bind(tenant.env.as_str())
             .fetch_optional(self.reader())
@@ -258,7 +258,7 @@ impl OrgStore for ThisStore {
         // A row to lock even on a first update, so two first updates queue instead of the later
         // one overwriting the other's fields with defaults.
         let defaults = Settings::default();
-        sqlx::query(
+        query(
             "INSERT INTO settings (org_id, env, default_currency, default_tax_rate, payout_approval_required,
                                    require_distinct_approver, timezone, updated_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -274,7 +274,7 @@ impl OrgStore for ThisStore {
         .bind(at.as_millis())
         .execute(&mut *tx)
         .await?;
-        let row = sqlx::query(concat!(settings_select!(), for_update!()))
+        let row = query(concat!(settings_select!(), for_update!()))
             .bind(&tenant.org_id)
             .bind(tenant.env.as_str())
             .fetch_optional(&mut *tx)

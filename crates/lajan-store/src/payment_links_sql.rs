@@ -27,12 +27,12 @@ fn link_from_row(row: &DbRow) -> StoreResult<PaymentLink> {
 }
 
 /// The payment link `id` of `tenant`, read through a pool or inside a transaction.
-async fn read_link<'e, E: sqlx::Executor<'e, Database = Db>>(
+async fn read_link<'e, E: Exec<'e>>(
     ex: E,
     tenant: &Tenant,
     id: &str,
 ) -> StoreResult<Option<PaymentLink>> {
-    let row = sqlx::query(concat!(link_select!(), " WHERE l.org_id = $1 AND l.env = $2 AND l.id = $3"))
+    let row = query(concat!(link_select!(), " WHERE l.org_id = $1 AND l.env = $2 AND l.id = $3"))
         .bind(&tenant.org_id)
         .bind(tenant.env.as_str())
         .bind(id)
@@ -52,7 +52,7 @@ impl PaymentLinkStore for ThisStore {
     ) -> StoreResult<PaymentLink> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let link = draft(&settings_in(&mut tx, tenant).await?);
-        sqlx::query(
+        query(
             "INSERT INTO payment_links (id, org_id, env, amount, currency, description, payment_intent_id, created_at,
                                         expires_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
@@ -75,7 +75,7 @@ impl PaymentLinkStore for ThisStore {
     }
 
     async fn get_payment_link(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<PaymentLink>> {
-        let row = sqlx::query(concat!(
+        let row = query(concat!(
             link_select!(),
             " WHERE l.org_id = $1 AND l.env = $2 AND l.id = $3 AND l.deleted_at IS NULL"
         ))
@@ -110,7 +110,7 @@ impl PaymentLinkStore for ThisStore {
         event: EventFor<'_, PaymentLink>,
     ) -> StoreResult<PaymentLink> {
         let mut tx = self.begin_write().await?;
-        let intent_id: String = sqlx::query_scalar(concat!(
+        let intent_id: String = query_scalar(concat!(
             "SELECT payment_intent_id FROM payment_links
              WHERE org_id = $1 AND env = $2 AND id = $3 AND deleted_at IS NULL",
             for_update!()
@@ -125,7 +125,7 @@ impl PaymentLinkStore for ThisStore {
         if link.intent.effective_status(at) == IntentStatus::Active {
             set_intent_status(&mut tx, &intent_id, IntentStatus::Inactive, at).await?;
         }
-        sqlx::query("UPDATE payment_links SET deleted_at = $1 WHERE id = $2")
+        query("UPDATE payment_links SET deleted_at = $1 WHERE id = $2")
             .bind(at.as_millis())
             .bind(id)
             .execute(&mut *tx)

@@ -10,16 +10,16 @@ type AttemptEnd<'a> = (Option<i64>, Option<(&'a str, &'a str)>);
 
 /// The payouts `ids` (of any tenant) with their attempts, in the order of `ids`; ids that name
 /// no payout are left out.
-async fn read_payouts(conn: &mut <Db as sqlx::Database>::Connection, ids: &[String]) -> StoreResult<Vec<PayoutDetail>> {
+async fn read_payouts(conn: &mut Conn, ids: &[String]) -> StoreResult<Vec<PayoutDetail>> {
     let mut found: HashMap<String, PayoutDetail> = HashMap::with_capacity(ids.len());
     for chunk in ids.chunks(ROWS_PER_STATEMENT) {
-        let mut qb = sqlx::QueryBuilder::new(concat!(payout_select!(), " WHERE p.id IN"));
+        let mut qb = QueryBuilder::new(concat!(payout_select!(), " WHERE p.id IN"));
         push_bind_list(&mut qb, chunk.iter().cloned());
         for row in qb.build().fetch_all(&mut *conn).await? {
             let detail = payout_from_row(&row)?;
             found.insert(detail.payout.id.clone(), detail);
         }
-        let mut qb = sqlx::QueryBuilder::new(
+        let mut qb = QueryBuilder::new(
             "SELECT payout_id, id, attempt_number, tx_hash, ledger_seq, error_code, error_message, created_at,
                     submissions, channel_account
              FROM payout_attempts WHERE payout_id IN",
@@ -41,7 +41,7 @@ async fn held_ids(tx: &mut Tx, lease: &str, ids: impl Iterator<Item = String>) -
     let ids: Vec<String> = ids.collect();
     let mut held = HashSet::with_capacity(ids.len());
     for chunk in ids.chunks(ROWS_PER_STATEMENT) {
-        let mut qb = sqlx::QueryBuilder::new("SELECT id FROM payouts WHERE lease_token = ");
+        let mut qb = QueryBuilder::new("SELECT id FROM payouts WHERE lease_token = ");
         qb.push_bind(lease.to_owned()).push(" AND exec_status = 'ready_to_send' AND id IN");
         push_bind_list(&mut qb, chunk.iter().cloned());
         qb.push(for_update!());
@@ -56,12 +56,12 @@ async fn held_ids(tx: &mut Tx, lease: &str, ids: impl Iterator<Item = String>) -
 /// that also meet `condition` (`""`, or ` AND ...`).
 async fn update_by_ids(
     tx: &mut Tx,
-    update: impl Fn(&mut sqlx::QueryBuilder<'_, Db>),
+    update: impl Fn(&mut QueryBuilder<'_>),
     condition: &str,
     ids: &[String],
 ) -> StoreResult<()> {
     for chunk in ids.chunks(ROWS_PER_STATEMENT) {
-        let mut qb = sqlx::QueryBuilder::new("");
+        let mut qb = QueryBuilder::new("");
         update(&mut qb);
         qb.push(" WHERE id IN");
         push_bind_list(&mut qb, chunk.iter().cloned());
@@ -82,7 +82,7 @@ impl ThisStore {
         let mut held = held_ids(&mut tx, lease, first.iter().map(|f| f.payout_id.clone())).await?;
         let candidates: Vec<String> = held.iter().cloned().collect();
         for chunk in candidates.chunks(ROWS_PER_STATEMENT) {
-            let mut qb = sqlx::QueryBuilder::new("SELECT DISTINCT payout_id FROM payout_attempts WHERE payout_id IN");
+            let mut qb = QueryBuilder::new("SELECT DISTINCT payout_id FROM payout_attempts WHERE payout_id IN");
             push_bind_list(&mut qb, chunk.iter().cloned());
             for row in qb.build().fetch_all(&mut *tx).await? {
                 held.remove(&row.try_get::<String, _>("payout_id")?);
@@ -107,7 +107,7 @@ impl ThisStore {
             })
             .collect();
         for chunk in started.chunks(ROWS_PER_STATEMENT) {
-            let mut qb = sqlx::QueryBuilder::new(
+            let mut qb = QueryBuilder::new(
                 "INSERT INTO payout_attempts (id, payout_id, attempt_number, tx_hash, envelope, created_at) ",
             );
             qb.push_values(chunk, |mut row, (f, attempt)| {
@@ -150,7 +150,7 @@ impl ThisStore {
         }
         for ((ledger_seq, error), ids) in &attempts {
             let (code, message) = error.unzip();
-            let update = |qb: &mut sqlx::QueryBuilder<'_, Db>| {
+            let update = |qb: &mut QueryBuilder<'_>| {
                 qb.push("UPDATE payout_attempts SET ledger_seq = ").push_bind(*ledger_seq);
                 qb.push(", error_code = ").push_bind(code.map(str::to_owned));
                 qb.push(", error_message = ").push_bind(message.map(str::to_owned));
@@ -159,7 +159,7 @@ impl ThisStore {
             update_by_ids(&mut tx, update, " AND ledger_seq IS NULL", ids).await?;
         }
         for ((exec, next_attempt_at), ids) in &payouts {
-            let update = |qb: &mut sqlx::QueryBuilder<'_, Db>| {
+            let update = |qb: &mut QueryBuilder<'_>| {
                 qb.push("UPDATE payouts SET exec_status = ").push_bind(exec.clone());
                 qb.push(", next_attempt_at = ").push_bind(*next_attempt_at);
                 qb.push(", updated_at = ").push_bind(at.as_millis()).push(", lease_token = NULL");

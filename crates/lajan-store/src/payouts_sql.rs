@@ -63,11 +63,11 @@ fn attempt_from_row(row: &DbRow) -> StoreResult<Attempt> {
 
 /// The payout `id` of `tenant` (any tenant when `None`) with its attempts.
 async fn read_payout(
-    conn: &mut <Db as sqlx::Database>::Connection,
+    conn: &mut Conn,
     tenant: Option<&Tenant>,
     id: &str,
 ) -> StoreResult<Option<PayoutDetail>> {
-    let row = sqlx::query(concat!(
+    let row = query(concat!(
         payout_select!(),
         " WHERE p.id = $1 AND ($2 IS NULL OR p.org_id = $2) AND ($3 IS NULL OR p.env = $3)"
     ))
@@ -78,7 +78,7 @@ async fn read_payout(
     .await?;
     let Some(row) = row else { return Ok(None) };
     let mut detail = payout_from_row(&row)?;
-    let attempts = sqlx::query(
+    let attempts = query(
         "SELECT id, attempt_number, tx_hash, ledger_seq, error_code, error_message, created_at, submissions,
                 channel_account
          FROM payout_attempts WHERE payout_id = $1 ORDER BY attempt_number",
@@ -120,7 +120,7 @@ impl PayoutStore for ThisStore {
     ) -> StoreResult<PayoutDetail> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let (approval, events) = approval(&settings_in(&mut tx, tenant).await?);
-        sqlx::query(
+        query(
             "INSERT INTO payouts (id, org_id, env, type, client_id, wallet_account_id, asset_amount, asset_code,
                                   asset_issuer, memo, approval_status, exec_status, created_by_key, approved_by_key,
                                   next_attempt_at, created_at, updated_at, approved_at)
@@ -161,7 +161,7 @@ impl PayoutStore for ThisStore {
 
     async fn list_payouts(&self, tenant: &Tenant, q: &PayoutQuery) -> StoreResult<(Page<PayoutDetail>, PayoutCounts)> {
         fn scope<'a>(
-            qb: &mut sqlx::QueryBuilder<'a, Db>,
+            qb: &mut QueryBuilder<'a>,
             tenant: &'a Tenant,
             kind: Option<&'a str>,
             pattern: Option<&'a str>,
@@ -179,7 +179,7 @@ impl PayoutStore for ThisStore {
         let (approval, exec) = filter_statuses(q.filter);
         let groups = if search.is_none() {
             // Kept per tenant, type and state by triggers (migration 0006).
-            sqlx::query(
+            query(
                 "SELECT approval_status, exec_status, CAST(SUM(n) AS BIGINT) AS n FROM payout_counts
                  WHERE org_id = $1 AND env = $2 AND ($3 IS NULL OR type = $3)
                  GROUP BY approval_status, exec_status",
@@ -190,7 +190,7 @@ impl PayoutStore for ThisStore {
             .fetch_all(self.reader())
             .await?
         } else {
-            let mut qb = sqlx::QueryBuilder::new(
+            let mut qb = QueryBuilder::new(
                 "SELECT p.approval_status, p.exec_status, COUNT(*) AS n FROM payouts p LEFT JOIN clients c ON c.id = p.client_id",
             );
             scope(&mut qb, tenant, kind, search);
@@ -264,7 +264,7 @@ impl PayoutStore for ThisStore {
                 "This organization requires a different API key to approve a payout than the one that created it",
             )));
         }
-        sqlx::query(
+        query(
             "UPDATE payouts SET approval_status = $1, exec_status = $2, updated_at = $3, next_attempt_at = $3, lease_token = NULL,
                     attempts_before_retry = CASE WHEN $7 THEN (SELECT COALESCE(MAX(attempt_number), 0)
                         FROM payout_attempts WHERE payout_id = payouts.id) ELSE attempts_before_retry END,
@@ -296,7 +296,7 @@ impl PayoutStore for ThisStore {
         // thousands never makes a direct payout approved after it wait for the whole batch:
         // each kind gets half the step when the other has work, and any room the other leaves.
         let due = |kind: PayoutType, n: i64| {
-            sqlx::query_scalar::<_, String>(concat!(
+            query_scalar(concat!(
                 "SELECT id FROM payouts
                  WHERE approval_status = 'approved' AND exec_status IN ('pending', 'ready_to_send') AND type = $1
                    AND env = $2 AND next_attempt_at <= $3
@@ -316,7 +316,7 @@ impl PayoutStore for ThisStore {
         let ids: Vec<String> = direct.into_iter().take(direct_room).chain(batch).collect();
         let lease = lajan_domain::id::IdKind::Lease.generate();
         for chunk in ids.chunks(ROWS_PER_STATEMENT) {
-            let mut qb = sqlx::QueryBuilder::new("UPDATE payouts SET exec_status = 'ready_to_send', next_attempt_at = ");
+            let mut qb = QueryBuilder::new("UPDATE payouts SET exec_status = 'ready_to_send', next_attempt_at = ");
             qb.push_bind(now.as_millis() + lease_ms).push(", updated_at = ").push_bind(now.as_millis());
             qb.push(", lease_token = ").push_bind(lease.clone());
             qb.push(" WHERE id IN");
@@ -341,7 +341,7 @@ impl PayoutStore for ThisStore {
 
     async fn renew_lease(&self, lease: &str, until: Timestamp) -> StoreResult<u64> {
         let mut tx = self.begin_write().await?;
-        let renewed = sqlx::query(
+        let renewed = query(
             "UPDATE payouts SET next_attempt_at = $1 WHERE lease_token = $2 AND exec_status = 'ready_to_send'
                AND next_attempt_at < $1",
         )
@@ -368,7 +368,7 @@ impl PayoutStore for ThisStore {
             return Ok(None);
         }
         let number: i64 =
-            sqlx::query_scalar("SELECT COALESCE(MAX(attempt_number), 0) + 1 FROM payout_attempts WHERE payout_id = $1")
+            query_scalar("SELECT COALESCE(MAX(attempt_number), 0) + 1 FROM payout_attempts WHERE payout_id = $1")
                 .bind(payout_id)
                 .fetch_one(&mut *tx)
                 .await?;
@@ -383,7 +383,7 @@ impl PayoutStore for ThisStore {
             submissions: 1,
             channel_account: channel_account.map(str::to_owned),
         };
-        sqlx::query(
+        query(
             "INSERT INTO payout_attempts (id, payout_id, attempt_number, tx_hash, envelope, created_at, channel_account)
              VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
@@ -405,7 +405,7 @@ impl PayoutStore for ThisStore {
         if !lock_held(&mut tx, payout_id, lease).await? {
             return Ok(None);
         }
-        let row = sqlx::query(
+        let row = query(
             "UPDATE payout_attempts SET submissions = submissions + 1, error_code = NULL, error_message = NULL,
                     finished_at = NULL
              WHERE id = $1 AND payout_id = $2 AND ledger_seq IS NULL
@@ -422,7 +422,7 @@ impl PayoutStore for ThisStore {
     }
 
     async fn attempt_envelope(&self, attempt_id: &str) -> StoreResult<String> {
-        sqlx::query_scalar("SELECT envelope FROM payout_attempts WHERE id = $1")
+        query_scalar("SELECT envelope FROM payout_attempts WHERE id = $1")
             .bind(attempt_id)
             .fetch_optional(self.reader())
             .await?
@@ -441,7 +441,7 @@ impl PayoutStore for ThisStore {
     ) -> StoreResult<PayoutDetail> {
         let mut tx = self.begin_write().await?;
         let current = lock_payout(&mut tx, tenant, payout_id).await?;
-        let holder: Option<String> = sqlx::query_scalar("SELECT lease_token FROM payouts WHERE id = $1")
+        let holder: Option<String> = query_scalar("SELECT lease_token FROM payouts WHERE id = $1")
             .bind(payout_id)
             .fetch_one(&mut *tx)
             .await?;
@@ -453,7 +453,7 @@ impl PayoutStore for ThisStore {
         // still unsettled. "Unknown" from it says nothing and never hides a settled outcome.
         let applied = result.ledger_seq().is_some();
         let unknown = !applied && code == Some(OUTCOME_UNKNOWN);
-        sqlx::query(
+        query(
             "UPDATE payout_attempts SET ledger_seq = $1, error_code = $2, error_message = $3, finished_at = $4
              WHERE id = $5 AND payout_id = $6 AND ledger_seq IS NULL
                AND ($7 OR ($8 AND (error_code IS NULL OR error_code = $9)))",
@@ -482,7 +482,7 @@ impl PayoutStore for ThisStore {
         }
         let settles = holds || paid_after_all;
         if settles {
-            sqlx::query(
+            query(
                 "UPDATE payouts SET exec_status = $1, next_attempt_at = $2, updated_at = $3, lease_token = NULL
                  WHERE id = $4",
             )
@@ -505,7 +505,7 @@ impl PayoutStore for ThisStore {
 
     async fn hold_payout(&self, payout_id: &str, lease: &str, retry_at: Timestamp) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
-        sqlx::query(
+        query(
             "UPDATE payouts SET next_attempt_at = $1, lease_token = NULL
              WHERE id = $2 AND lease_token = $3 AND exec_status = 'ready_to_send'",
         )
@@ -518,7 +518,7 @@ impl PayoutStore for ThisStore {
     }
 
     async fn channels_held(&self) -> StoreResult<Vec<String>> {
-        Ok(sqlx::query_scalar(
+        Ok(query_scalar(
             "SELECT channel_account FROM payout_attempts
              WHERE channel_account IS NOT NULL AND ledger_seq IS NULL AND (error_code IS NULL OR error_code = $1)",
         )
@@ -550,7 +550,7 @@ impl PayoutStore for ThisStore {
 /// Locks the payout for the executor holding `lease`: false once another claim took it, or it
 /// settled or was held back.
 async fn lock_held(tx: &mut Tx, payout_id: &str, lease: &str) -> StoreResult<bool> {
-    let held = sqlx::query(concat!(
+    let held = query(concat!(
         "SELECT id FROM payouts WHERE id = $1 AND lease_token = $2 AND exec_status = 'ready_to_send'",
         for_update!()
     ))

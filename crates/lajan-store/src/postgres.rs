@@ -5,13 +5,23 @@ use crate::operations::{PoolUse, PoolWaits};
 use crate::{Backend, FailPoint, StoreError, StoreResult};
 use sqlx::migrate::Migrator;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
-use sqlx::{ConnectOptions, Connection};
+use sqlx::{ConnectOptions, Connection, Row, query, query_scalar};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 type Db = sqlx::Postgres;
 type ThisStore = PgStore;
+type Conn = sqlx::PgConnection;
+type DbRow = sqlx::postgres::PgRow;
+type Tx = sqlx::Transaction<'static, Db>;
+type QueryBuilder<'a> = sqlx::QueryBuilder<'a, Db>;
+/// A connection for one statement committed on its own.
+type Single = sqlx::pool::PoolConnection<Db>;
+
+/// Where a statement runs: a pool, a connection or a transaction's connection.
+trait Exec<'e>: sqlx::Executor<'e, Database = Db> {}
+impl<'e, T: sqlx::Executor<'e, Database = Db>> Exec<'e> for T {}
 
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
 
@@ -106,19 +116,31 @@ impl PgStore {
         })
     }
 
-    fn counters(&self) -> &PgPool {
-        &self.counters
+    /// A connection of the counters' pool, for one rate-limit statement.
+    async fn begin_counters(&self) -> StoreResult<Single> {
+        Ok(self.counters.acquire().await?)
+    }
+
+    /// A connection for one statement that commits on its own.
+    async fn begin_single(&self) -> StoreResult<Single> {
+        Ok(self.pool.acquire().await?)
+    }
+
+    /// Each statement on a `Single` committed as it ran.
+    async fn end_single(&self, _conn: Single) -> StoreResult<()> {
+        Ok(())
+    }
+
+    async fn run_migrations(&self) -> StoreResult<()> {
+        MIGRATOR.run(&self.pool).await?;
+        Ok(())
     }
 
     fn reader(&self) -> &PgPool {
         &self.pool
     }
 
-    fn writer(&self) -> &PgPool {
-        &self.pool
-    }
-
-    async fn begin_write(&self) -> StoreResult<sqlx::Transaction<'static, Db>> {
+    async fn begin_write(&self) -> StoreResult<Tx> {
         let busy = self.pool.num_idle() == 0 && self.pool.size() >= MAX_CONNECTIONS;
         Ok(self.waits.timed(busy, self.pool.begin()).await?)
     }
@@ -128,7 +150,7 @@ impl PgStore {
         vec![PoolUse { pool: "main", max: MAX_CONNECTIONS, open: self.pool.size(), idle, waits: self.waits.count() }]
     }
 
-    async fn lock_bootstrap(tx: &mut sqlx::Transaction<'static, Db>) -> StoreResult<()> {
+    async fn lock_bootstrap(tx: &mut Tx) -> StoreResult<()> {
         sqlx::query("SELECT pg_advisory_xact_lock($1)").bind(BOOTSTRAP_LOCK).execute(&mut **tx).await?;
         Ok(())
     }

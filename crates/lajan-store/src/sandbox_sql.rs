@@ -8,14 +8,14 @@ use lajan_domain::asset::ASSETS;
 /// Ledgers close every `close_ms` whether or not they hold anything, so sequence numbers rise
 /// with time as on Stellar, and everything submitted within one interval shares a ledger.
 async fn open_sandbox_ledger(tx: &mut Tx, env: &str, now: i64, close_ms: i64) -> StoreResult<(i64, Timestamp)> {
-    sqlx::query(
+    query(
         "INSERT INTO sandbox_ledger (env, last_seq, closed_at) VALUES ($1, 1, $2) ON CONFLICT (env) DO NOTHING",
     )
     .bind(env)
     .bind(now)
     .execute(&mut **tx)
     .await?;
-    let row = sqlx::query(concat!("SELECT last_seq, closed_at FROM sandbox_ledger WHERE env = $1", for_update!()))
+    let row = query(concat!("SELECT last_seq, closed_at FROM sandbox_ledger WHERE env = $1", for_update!()))
         .bind(env)
         .fetch_one(&mut **tx)
         .await?;
@@ -30,7 +30,7 @@ async fn open_sandbox_ledger(tx: &mut Tx, env: &str, now: i64, close_ms: i64) ->
         last += closed_since;
         closed += closed_since * close_ms;
     }
-    sqlx::query("UPDATE sandbox_ledger SET last_seq = $1, closed_at = $2 WHERE env = $3")
+    query("UPDATE sandbox_ledger SET last_seq = $1, closed_at = $2 WHERE env = $3")
         .bind(last)
         .bind(closed)
         .bind(env)
@@ -41,7 +41,7 @@ async fn open_sandbox_ledger(tx: &mut Tx, env: &str, now: i64, close_ms: i64) ->
 
 /// The organization's sandbox balances by asset code (fund them first: `ensure_sandbox_balances`).
 async fn read_sandbox_balances(tx: &mut Tx, tenant: &Tenant) -> StoreResult<Vec<(String, i64)>> {
-    let rows = sqlx::query("SELECT asset_code, balance FROM sandbox_balances WHERE org_id = $1 ORDER BY asset_code")
+    let rows = query("SELECT asset_code, balance FROM sandbox_balances WHERE org_id = $1 ORDER BY asset_code")
         .bind(&tenant.org_id)
         .fetch_all(&mut **tx)
         .await?;
@@ -52,7 +52,7 @@ async fn read_sandbox_balances(tx: &mut Tx, tenant: &Tenant) -> StoreResult<Vec<
 /// account does not hold).
 async fn lock_sandbox_balance(tx: &mut Tx, tenant: &Tenant, asset_code: &str) -> StoreResult<i64> {
     ensure_sandbox_balances(tx, tenant).await?;
-    let balance: Option<i64> = sqlx::query_scalar(concat!(
+    let balance: Option<i64> = query_scalar(concat!(
         "SELECT balance FROM sandbox_balances WHERE org_id = $1 AND asset_code = $2",
         for_update!()
     ))
@@ -65,7 +65,7 @@ async fn lock_sandbox_balance(tx: &mut Tx, tenant: &Tenant, asset_code: &str) ->
 
 async fn ensure_sandbox_balances(tx: &mut Tx, tenant: &Tenant) -> StoreResult<()> {
     for asset in ASSETS.iter().map(|a| a.code) {
-        sqlx::query(
+        query(
             "INSERT INTO sandbox_balances (org_id, asset_code, balance) VALUES ($1, $2, $3)
              ON CONFLICT (org_id, asset_code) DO NOTHING",
         )
@@ -90,7 +90,7 @@ impl SandboxStore for ThisStore {
         let mut seen: HashMap<String, i64> = HashMap::new();
         let hashes: Vec<String> = payments.iter().map(|p| p.tx_hash.to_owned()).collect();
         for chunk in hashes.chunks(ROWS_PER_STATEMENT) {
-            let mut qb = sqlx::QueryBuilder::new("SELECT tx_hash, ledger_seq FROM sandbox_transactions WHERE tx_hash IN");
+            let mut qb = QueryBuilder::new("SELECT tx_hash, ledger_seq FROM sandbox_transactions WHERE tx_hash IN");
             push_bind_list(&mut qb, chunk.iter().cloned());
             for row in qb.build().fetch_all(&mut *tx).await? {
                 seen.insert(row.try_get("tx_hash")?, row.try_get("ledger_seq")?);
@@ -127,7 +127,7 @@ impl SandboxStore for ThisStore {
             answers.push(SandboxSubmit::Accepted { ledger_seq, fresh: true, closes_at });
         }
         for ((org_id, asset_code), (_, spent)) in balances.iter().filter(|(_, (_, spent))| *spent > 0) {
-            sqlx::query("UPDATE sandbox_balances SET balance = balance - $1 WHERE org_id = $2 AND asset_code = $3")
+            query("UPDATE sandbox_balances SET balance = balance - $1 WHERE org_id = $2 AND asset_code = $3")
                 .bind(*spent)
                 .bind(*org_id)
                 .bind(*asset_code)
@@ -135,7 +135,7 @@ impl SandboxStore for ThisStore {
                 .await?;
         }
         for chunk in applied.chunks(ROWS_PER_STATEMENT) {
-            let mut qb = sqlx::QueryBuilder::new(
+            let mut qb = QueryBuilder::new(
                 "INSERT INTO sandbox_transactions (tx_hash, org_id, ledger_seq, destination, asset_code, amount, memo,
                                                    created_at) ",
             );
@@ -156,7 +156,7 @@ impl SandboxStore for ThisStore {
     }
 
     async fn sandbox_transaction_seq(&self, tx_hash: &str) -> StoreResult<Option<i64>> {
-        Ok(sqlx::query_scalar("SELECT ledger_seq FROM sandbox_transactions WHERE tx_hash = $1")
+        Ok(query_scalar("SELECT ledger_seq FROM sandbox_transactions WHERE tx_hash = $1")
             .bind(tx_hash)
             .fetch_optional(self.reader())
             .await?)
@@ -189,7 +189,7 @@ impl SandboxStore for ThisStore {
                 ),
             ))
         })?;
-        sqlx::query(
+        query(
             "INSERT INTO sandbox_balances (org_id, asset_code, balance) VALUES ($1, $2, $3)
              ON CONFLICT (org_id, asset_code) DO UPDATE SET balance = excluded.balance",
         )
@@ -209,7 +209,7 @@ impl SandboxStore for ThisStore {
         close_ms: i64,
     ) -> StoreResult<(IncomingPayment, Timestamp)> {
         let mut tx = self.begin_write().await?;
-        let original = sqlx::query(concat!("SELECT ", payment_columns!(), " FROM incoming_payments WHERE tx_hash = $1"))
+        let original = query(concat!("SELECT ", payment_columns!(), " FROM incoming_payments WHERE tx_hash = $1"))
             .bind(&payment.tx_hash)
             .fetch_optional(&mut *tx)
             .await?;
@@ -235,7 +235,7 @@ impl SandboxStore for ThisStore {
 /// payment's and the intent's row locks.)
 async fn refuse_when_nothing_is_due(tx: &mut Tx, payment: &IncomingPayment) -> StoreResult<()> {
     let Some(intent) = lock_intent_paid_by(tx, payment).await? else { return Ok(()) };
-    let settling: i64 = sqlx::query_scalar(
+    let settling: i64 = query_scalar(
         "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM incoming_payments
          WHERE org_id = $1 AND env = $2 AND memo = $3 AND asset_code = $4 AND processed_at IS NULL",
     )

@@ -14,8 +14,8 @@ fn sign_in_from_row(row: &DbRow) -> StoreResult<SignIn> {
     })
 }
 
-async fn insert_sign_in(tx: &mut sqlx::Transaction<'static, Db>, attempt: &SignIn) -> StoreResult<()> {
-    sqlx::query("INSERT INTO sign_ins (id, email, user_id, org_id, outcome, at) VALUES ($1, $2, $3, $4, $5, $6)")
+async fn insert_sign_in(tx: &mut Tx, attempt: &SignIn) -> StoreResult<()> {
+    query("INSERT INTO sign_ins (id, email, user_id, org_id, outcome, at) VALUES ($1, $2, $3, $4, $5, $6)")
         .bind(&attempt.id)
         .bind(&attempt.email)
         .bind(&attempt.user_id)
@@ -34,11 +34,11 @@ impl SessionStore for ThisStore {
         // Parallel attempts at one user's password queue here (PostgreSQL's row lock; SQLite's
         // one writer), so each sees the pending ones before it. No password matches an unknown
         // email, so racing guesses at one gain nothing.
-        sqlx::query(concat!("SELECT id FROM users WHERE email = $1", for_update!()))
+        query(concat!("SELECT id FROM users WHERE email = $1", for_update!()))
             .bind(&attempt.email)
             .fetch_optional(&mut *tx)
             .await?;
-        let failures: Vec<i64> = sqlx::query_scalar(
+        let failures: Vec<i64> = query_scalar(
             "SELECT at FROM sign_ins
              WHERE email = $1 AND outcome IN ('failed', 'pending')
                AND at > COALESCE((SELECT MAX(at) FROM sign_ins WHERE email = $1 AND outcome = 'succeeded'), -1)
@@ -63,7 +63,7 @@ impl SessionStore for ThisStore {
         session: Option<&NewSession>,
     ) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
-        let row = sqlx::query("UPDATE sign_ins SET outcome = $1 WHERE id = $2 AND outcome = 'pending' RETURNING user_id, at")
+        let row = query("UPDATE sign_ins SET outcome = $1 WHERE id = $2 AND outcome = 'pending' RETURNING user_id, at")
             .bind(outcome.as_str())
             .bind(attempt_id)
             .fetch_optional(&mut *tx)
@@ -72,7 +72,7 @@ impl SessionStore for ThisStore {
         if let Some(session) = session {
             let user_id: Option<String> = row.try_get("user_id")?;
             let at: i64 = row.try_get("at")?;
-            sqlx::query(
+            query(
                 "INSERT INTO console_sessions (token_digest, user_id, environment, csrf, created_at, last_seen_at)
                  VALUES ($1, $2, $3, $4, $5, $5)",
             )
@@ -88,7 +88,7 @@ impl SessionStore for ThisStore {
     }
 
     async fn list_sign_ins(&self, org_id: &str, limit: u32) -> StoreResult<Vec<SignIn>> {
-        let rows = sqlx::query(
+        let rows = query(
             "SELECT id, email, user_id, org_id, outcome, at FROM sign_ins WHERE org_id = $1
              ORDER BY at DESC, id DESC LIMIT $2",
         )
@@ -104,7 +104,7 @@ impl SessionStore for ThisStore {
                           s.environment, s.csrf, s.created_at AS session_created_at, s.last_seen_at
                    FROM console_sessions s JOIN users u ON u.id = s.user_id
                    WHERE s.token_digest = $1 AND s.ended_at IS NULL";
-        let Some(row) = sqlx::query(sql).bind(token_digest).fetch_optional(self.reader()).await? else {
+        let Some(row) = query(sql).bind(token_digest).fetch_optional(self.reader()).await? else {
             return Ok(None);
         };
         Ok(Some(ConsoleSession {
@@ -118,7 +118,7 @@ impl SessionStore for ThisStore {
 
     async fn touch_session(&self, token_digest: &str, at: Timestamp) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
-        sqlx::query("UPDATE console_sessions SET last_seen_at = $1 WHERE token_digest = $2 AND last_seen_at < $1")
+        query("UPDATE console_sessions SET last_seen_at = $1 WHERE token_digest = $2 AND last_seen_at < $1")
             .bind(at.as_millis())
             .bind(token_digest)
             .execute(&mut *tx)
@@ -128,7 +128,7 @@ impl SessionStore for ThisStore {
 
     async fn switch_session_environment(&self, token_digest: &str, environment: Environment) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
-        sqlx::query("UPDATE console_sessions SET environment = $1 WHERE token_digest = $2 AND ended_at IS NULL")
+        query("UPDATE console_sessions SET environment = $1 WHERE token_digest = $2 AND ended_at IS NULL")
             .bind(environment.as_str())
             .bind(token_digest)
             .execute(&mut *tx)
@@ -138,7 +138,7 @@ impl SessionStore for ThisStore {
 
     async fn end_session(&self, token_digest: &str, at: Timestamp) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
-        sqlx::query("UPDATE console_sessions SET ended_at = COALESCE(ended_at, $1) WHERE token_digest = $2")
+        query("UPDATE console_sessions SET ended_at = COALESCE(ended_at, $1) WHERE token_digest = $2")
             .bind(at.as_millis())
             .bind(token_digest)
             .execute(&mut *tx)

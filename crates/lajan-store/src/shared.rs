@@ -1,7 +1,9 @@
 // What every area's SQL shares, compiled once per backend: `sqlite.rs` and `postgres.rs` each
-// define `Db`, `ThisStore` (with `reader()`, `writer()`, `counters()`, `begin_write()`, `fail`,
-// `lock_bootstrap()`, `close_pools()`, `compact_count_deltas()`, `BACKEND`), `MIGRATOR` and the
-// `for_update!()` and `skip_locked!()` macros, then include this file and after it one
+// define `Conn`, `DbRow`, `Tx`, `Single`, `QueryBuilder`, `Exec`, `query`, `query_scalar`,
+// `ThisStore` (with `reader()`, `begin_write()`, `begin_single()`, `end_single()`,
+// `begin_counters()`, `run_migrations()`, `fail`, `lock_bootstrap()`, `close_pools()`,
+// `compact_count_deltas()`, `BACKEND`), `MIGRATOR` and the `for_update!()` and
+// `skip_locked!()` macros, then include this file and after it one
 // `<area>_sql.rs` per area. All of them land in one module, so an import two areas need is made
 // here (importing it twice would not compile). Placeholders are `$N`, which both SQLite and
 // PostgreSQL accept.
@@ -16,14 +18,11 @@ use lajan_domain::money::TaxRate;
 use lajan_domain::pagination::{Page, PageRequest};
 use lajan_domain::payment::{IncomingPayment, IntentStatus, PaymentIntent};
 use lajan_domain::{Actor, Environment, Tenant, Timestamp};
-use sqlx::Row;
 
 /// Rows per multi-row statement (an INSERT of many rows, an `IN` list): well under both
 /// backends' limit on bound parameters.
 const ROWS_PER_STATEMENT: usize = 1000;
 
-type DbRow = <Db as sqlx::Database>::Row;
-type Tx = sqlx::Transaction<'static, Db>;
 
 fn corrupt(what: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt(what.to_string())
@@ -59,7 +58,7 @@ fn count_of(n: i64) -> u64 {
 /// built with a `QueryBuilder`: leaving out the filters not given lets the planner pick the index
 /// the others match (`($n IS NULL OR col = $n)` made it scan every row of the tenant).
 fn push_tenant_filters<'a>(
-    qb: &mut sqlx::QueryBuilder<'a, Db>,
+    qb: &mut QueryBuilder<'a>,
     alias: &str,
     tenant: &'a Tenant,
     filters: &[(&str, Option<&'a str>)],
@@ -74,7 +73,7 @@ fn push_tenant_filters<'a>(
 }
 
 /// ` (?, ?, ...)`: `values` as a parenthesised list of binds, for an `IN`.
-fn push_bind_list(qb: &mut sqlx::QueryBuilder<'_, Db>, values: impl IntoIterator<Item = String>) {
+fn push_bind_list(qb: &mut QueryBuilder<'_>, values: impl IntoIterator<Item = String>) {
     qb.push(" (");
     let mut list = qb.separated(", ");
     for value in values {
@@ -112,7 +111,7 @@ enum Total {
 /// before the caller reads it whole; `NotFound` when the tenant has no such row.
 async fn lock_tenant_row(tx: &mut Tx, table: &'static str, tenant: &Tenant, id: &str) -> StoreResult<()> {
     let sql = format!(concat!("SELECT id FROM {} WHERE org_id = $1 AND env = $2 AND id = $3", for_update!()), table);
-    sqlx::query(&sql)
+    query(&sql)
         .bind(&tenant.org_id)
         .bind(tenant.env.as_str())
         .bind(id)
@@ -133,7 +132,7 @@ async fn insert_event(tx: &mut Tx, tenant: &Tenant, at: Timestamp, event: &NewEv
 async fn insert_event_row(tx: &mut Tx, tenant: &Tenant, at: Timestamp, event: &NewEvent) -> StoreResult<String> {
     let data = serde_json::json!({ "object": event.object }).to_string();
     let id = IdKind::Event.generate();
-    sqlx::query(
+    query(
         "INSERT INTO events (id, org_id, env, type, created_at, data, object_id, actor_type, actor_id)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
@@ -171,19 +170,19 @@ impl ThisStore {
         total: Total,
         select: &'static str,
         alias: &str,
-        filter: impl Fn(&mut sqlx::QueryBuilder<'a, Db>),
+        filter: impl Fn(&mut QueryBuilder<'a>),
         from_row: fn(&DbRow) -> StoreResult<T>,
     ) -> StoreResult<Page<T>> {
         let (limit, offset) = page_params(request)?;
         let total = match total {
             Total::Known(total) => total,
             Total::Count(count) => {
-                let mut qb = sqlx::QueryBuilder::new(count);
+                let mut qb = QueryBuilder::new(count);
                 filter(&mut qb);
                 count_of(qb.build_query_scalar().fetch_one(self.reader()).await?)
             }
         };
-        let mut qb = sqlx::QueryBuilder::new(select);
+        let mut qb = QueryBuilder::new(select);
         filter(&mut qb);
         // The id breaks ties between rows created in the same millisecond, so pages never overlap.
         qb.push(format_args!(" ORDER BY {alias}.created_at DESC, {alias}.id DESC LIMIT ")).push_bind(limit);
@@ -201,12 +200,11 @@ impl Store for ThisStore {
     }
 
     async fn migrate(&self) -> StoreResult<()> {
-        MIGRATOR.run(self.writer()).await?;
-        Ok(())
+        self.run_migrations().await
     }
 
     async fn ping(&self) -> StoreResult<()> {
-        sqlx::query("SELECT 1").execute(self.reader()).await?;
+        query("SELECT 1").execute(self.reader()).await?;
         Ok(())
     }
 
@@ -222,13 +220,13 @@ impl Store for ThisStore {
         }
         // One statement in one read transaction: every write committed before it began is in
         // the copy, none after, and writers are not held up (WAL).
-        sqlx::query("VACUUM INTO $1").bind(target).execute(self.reader()).await?;
+        query("VACUUM INTO $1").bind(target).execute(self.reader()).await?;
         Ok(())
     }
 
     async fn pending_migrations(&self) -> StoreResult<Vec<(i64, String)>> {
         // sqlx keeps what it applied in `_sqlx_migrations`; a failed attempt is not applied.
-        let rows = sqlx::query("SELECT version, success FROM _sqlx_migrations").fetch_all(self.reader()).await?;
+        let rows = query("SELECT version, success FROM _sqlx_migrations").fetch_all(self.reader()).await?;
         let mut applied = std::collections::HashSet::new();
         for row in rows {
             if row.try_get::<bool, _>("success")? {

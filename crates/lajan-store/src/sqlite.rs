@@ -1,19 +1,30 @@
-//! The SQLite store, Lajan's embedded default: one file in WAL mode with foreign keys on.
-//!
-//! All writes go through a pool of exactly one connection, so writers queue in-process instead of
-//! fighting over the database lock, and each write transaction starts `IMMEDIATE` so it never has
-//! to upgrade a read lock. Reads use a separate pool of read-only connections that WAL lets run
-//! beside the writer.
+//! The SQLite store, Lajan's embedded default: one file in WAL mode with foreign keys on, run by
+//! the engine in `sqlite/`: each unit of work runs all its statements on the connection it
+//! holds, without a thread handoff per statement; reads on a pool of read-only connections,
+//! writes on the one writer, which commits the units queued behind each other with one fsync
+//! (see `sqlite/engine.rs`). sqlx's SQLite driver only applies the migrations.
+
+mod engine;
+#[cfg(test)]
+mod engine_tests;
+mod statements;
+
+pub use engine::GroupCommit;
 
 use crate::operations::{PoolUse, PoolWaits};
 use crate::{Backend, FailPoint, StoreError, StoreResult};
+use engine::{ReadPool, WriteEngine};
 use sqlx::migrate::Migrator;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use statements::{Exec, LiteConn, QueryBuilder, query, query_scalar};
+use std::path::PathBuf;
 use std::str::FromStr;
-use std::time::Duration;
+use std::sync::Arc;
 
-type Db = sqlx::Sqlite;
 type ThisStore = SqliteStore;
+type Conn = LiteConn;
+type DbRow = statements::LiteRow;
+type Tx = engine::WriteTx;
 
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations/sqlite");
 
@@ -39,15 +50,15 @@ macro_rules! for_update {
     };
 }
 
-/// How long a connection waits for another process's write lock before giving up.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
-const READERS: u32 = 8;
+/// Idle read connections kept open.
+const READERS: usize = 8;
 
 #[derive(Debug)]
 pub struct SqliteStore {
-    read: SqlitePool,
-    write: SqlitePool,
-    /// Write transactions that queued for the one writer.
+    path: PathBuf,
+    read: ReadPool,
+    write: Arc<WriteEngine>,
+    /// Write units that queued for the one writer.
     waits: PoolWaits,
     fail: FailPoint,
 }
@@ -55,86 +66,85 @@ pub struct SqliteStore {
 impl SqliteStore {
     const BACKEND: Backend = Backend::Sqlite;
 
-    /// Opens (creating if missing) the database file a `sqlite:` URL names.
+    /// Opens (creating if missing) the database file a `sqlite:` URL names, with the default
+    /// group-commit bounds.
     pub async fn connect(url: &str) -> StoreResult<Self> {
+        Self::connect_with(url, GroupCommit::default()).await
+    }
+
+    pub async fn connect_with(url: &str, group_commit: GroupCommit) -> StoreResult<Self> {
         if url.contains(":memory:") || url.contains("mode=memory") {
             return Err(StoreError::Config(
                 "in-memory SQLite is not supported (readers and the writer need one shared file)".into(),
             ));
         }
-        let base = SqliteConnectOptions::from_str(url)
-            .map_err(|e| StoreError::Config(format!("bad SQLite URL: {e}")))?
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Full)
-            .foreign_keys(true)
-            .busy_timeout(BUSY_TIMEOUT);
-        // Connections to a local file do not go stale, so the pool hands them out without the
-        // ping it would otherwise send first: one round trip to SQLite's worker thread less per query.
-        let write = SqlitePoolOptions::new()
-            .test_before_acquire(false)
-            .max_connections(1)
-            .min_connections(1)
-            .acquire_timeout(Duration::from_secs(30))
-            .connect_with(base.clone().create_if_missing(true))
-            .await?;
-        let read = SqlitePoolOptions::new()
-            .test_before_acquire(false)
-            .max_connections(READERS)
-            .min_connections(1)
-            .connect_with(base.read_only(true))
-            .await?;
-        Ok(SqliteStore { read, write, waits: PoolWaits::default(), fail: FailPoint::default() })
+        let options =
+            SqliteConnectOptions::from_str(url).map_err(|e| StoreError::Config(format!("bad SQLite URL: {e}")))?;
+        let path = options.get_filename().to_path_buf();
+        let write = WriteEngine::open(&path, group_commit)?;
+        let read = ReadPool::new(path.clone(), READERS)?;
+        Ok(SqliteStore { path, read, write, waits: PoolWaits::default(), fail: FailPoint::default() })
     }
 
-    fn reader(&self) -> &SqlitePool {
+    /// Group commits made since the store opened, and the units of work they committed.
+    pub fn group_commits(&self) -> (u64, u64) {
+        self.write.counts()
+    }
+
+    fn reader(&self) -> &ReadPool {
         &self.read
     }
 
-    fn writer(&self) -> &SqlitePool {
-        &self.write
+    /// Applies the migrations through sqlx's SQLite driver, on a connection of its own: the
+    /// engine's writer holds no transaction between units, so the two never overlap.
+    async fn run_migrations(&self) -> StoreResult<()> {
+        let options = SqliteConnectOptions::new()
+            .filename(&self.path)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .foreign_keys(true)
+            .busy_timeout(std::time::Duration::from_secs(10));
+        let pool = SqlitePoolOptions::new().max_connections(1).connect_with(options).await?;
+        let applied = MIGRATOR.run(&pool).await;
+        pool.close().await;
+        Ok(applied?)
+    }
+
+    /// Takes the writer for one unit of work (see `sqlite/engine.rs`).
+    async fn begin_write(&self) -> StoreResult<Tx> {
+        self.waits.timed(self.write.busy(), self.write.begin()).await
     }
 
     /// Rate-limit hits go through the single writer like every other write.
-    fn counters(&self) -> &SqlitePool {
-        &self.write
+    async fn begin_counters(&self) -> StoreResult<Tx> {
+        self.begin_write().await
     }
 
-    /// Opens the write transaction in a task of its own. A caller that gives up while `BEGIN`
-    /// runs (a client hanging up) would otherwise leave the one writer connection inside a
-    /// transaction nobody owns, refusing every later write; the task always hands the
-    /// transaction over, and when nobody takes it, dropping it rolls it back.
-    async fn begin_write(&self) -> StoreResult<sqlx::Transaction<'static, Db>> {
-        let pool = self.write.clone();
-        let busy = pool.num_idle() == 0;
-        let begun = tokio::spawn(async move { pool.begin_with("BEGIN IMMEDIATE").await });
-        match self.waits.timed(busy, begun).await {
-            Ok(tx) => Ok(tx?),
-            Err(_) => Err(StoreError::Database(sqlx::Error::WorkerCrashed)),
-        }
+    /// A unit of one statement.
+    async fn begin_single(&self) -> StoreResult<Tx> {
+        self.begin_write().await
+    }
+
+    async fn end_single(&self, tx: Tx) -> StoreResult<()> {
+        tx.commit().await
     }
 
     fn pools_in_use(&self) -> Vec<PoolUse> {
-        let idle = |pool: &SqlitePool| u32::try_from(pool.num_idle()).unwrap_or(u32::MAX);
+        let (open, idle) = self.read.counts();
         vec![
-            PoolUse {
-                pool: "write",
-                max: 1,
-                open: self.write.size(),
-                idle: idle(&self.write),
-                waits: self.waits.count(),
-            },
-            PoolUse { pool: "read", max: READERS, open: self.read.size(), idle: idle(&self.read), waits: None },
+            PoolUse { pool: "write", max: 1, open: 1, idle: u32::from(!self.write.busy()), waits: self.waits.count() },
+            PoolUse { pool: "read", max: u32::try_from(READERS).unwrap_or(u32::MAX), open, idle, waits: None },
         ]
     }
 
     /// `BEGIN IMMEDIATE` already holds the database write lock.
-    async fn lock_bootstrap(_tx: &mut sqlx::Transaction<'static, Db>) -> StoreResult<()> {
+    async fn lock_bootstrap(_tx: &mut Tx) -> StoreResult<()> {
         Ok(())
     }
 
     async fn close_pools(&self) {
-        self.read.close().await;
         self.write.close().await;
+        self.read.close();
     }
 
     /// The single writer updates each count row in place (migration 0006): nothing to fold.

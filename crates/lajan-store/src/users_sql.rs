@@ -22,7 +22,7 @@ fn user_from_row(row: &DbRow) -> StoreResult<User> {
 impl UserStore for ThisStore {
     async fn create_user(&self, user: &User, password_hash: &str, by: &Actor) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
-        sqlx::query(
+        query(
             "INSERT INTO users (id, org_id, email, name, role, password_hash, created_at, disabled_at, language)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
@@ -45,26 +45,26 @@ impl UserStore for ThisStore {
         let sql = format!(
             "SELECT {USER_COLUMNS} FROM users WHERE ($1 IS NULL OR org_id = $1) ORDER BY created_at, id"
         );
-        let rows = sqlx::query(&sql).bind(org_id).fetch_all(self.reader()).await?;
+        let rows = query(&sql).bind(org_id).fetch_all(self.reader()).await?;
         rows.iter().map(user_from_row).collect()
     }
 
     async fn user_by_email(&self, email: &str) -> StoreResult<Option<(User, String)>> {
         let sql = format!("SELECT {USER_COLUMNS}, password_hash FROM users WHERE email = $1");
-        let row = sqlx::query(&sql).bind(email).fetch_optional(self.reader()).await?;
+        let row = query(&sql).bind(email).fetch_optional(self.reader()).await?;
         row.map(|row| Ok((user_from_row(&row)?, row.try_get("password_hash")?))).transpose()
     }
 
     async fn disable_user(&self, email: &str, at: Timestamp, by: &Actor) -> StoreResult<User> {
         let mut tx = self.begin_write().await?;
-        let disabled = sqlx::query("UPDATE users SET disabled_at = $1 WHERE email = $2 AND disabled_at IS NULL")
+        let disabled = query("UPDATE users SET disabled_at = $1 WHERE email = $2 AND disabled_at IS NULL")
             .bind(at.as_millis())
             .bind(email)
             .execute(&mut *tx)
             .await?
             .rows_affected();
         let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE email = $1");
-        let row = sqlx::query(&sql).bind(email).fetch_optional(&mut *tx).await?.ok_or(StoreError::NotFound)?;
+        let row = query(&sql).bind(email).fetch_optional(&mut *tx).await?.ok_or(StoreError::NotFound)?;
         let user = user_from_row(&row)?;
         if disabled > 0 {
             record_access(&mut tx, &AccessChange::of_user(&user, AccessAction::UserDisabled, by, at)).await?;
@@ -75,7 +75,7 @@ impl UserStore for ThisStore {
 
     async fn set_user_language(&self, user_id: &str, language: Option<&str>) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
-        let changed = sqlx::query("UPDATE users SET language = $1 WHERE id = $2")
+        let changed = query("UPDATE users SET language = $1 WHERE id = $2")
             .bind(language)
             .bind(user_id)
             .execute(&mut *tx)
@@ -88,7 +88,7 @@ impl UserStore for ThisStore {
     }
 
     async fn list_access_changes(&self, org_id: &str, limit: u32) -> StoreResult<Vec<AccessChange>> {
-        let rows = sqlx::query(
+        let rows = query(
             "SELECT id, org_id, at, actor_type, actor_id, action, subject_id, subject FROM access_changes
              WHERE org_id = $1 ORDER BY at DESC, id DESC LIMIT $2",
         )

@@ -24,13 +24,13 @@ fn endpoint_from_row(row: &DbRow) -> StoreResult<WebhookEndpoint> {
 
 /// The subscriptions of each of `endpoints` (a page at most), in place, in one query.
 async fn with_subscriptions(
-    conn: &mut <Db as sqlx::Database>::Connection,
+    conn: &mut Conn,
     endpoints: &mut [WebhookEndpoint],
 ) -> StoreResult<()> {
     if endpoints.is_empty() {
         return Ok(());
     }
-    let mut qb = sqlx::QueryBuilder::new("SELECT endpoint_id, pattern FROM webhook_subscriptions WHERE endpoint_id IN");
+    let mut qb = QueryBuilder::new("SELECT endpoint_id, pattern FROM webhook_subscriptions WHERE endpoint_id IN");
     push_bind_list(&mut qb, endpoints.iter().map(|endpoint| endpoint.id.clone()));
     qb.push(" ORDER BY endpoint_id, pattern");
     let mut patterns: std::collections::HashMap<String, Vec<String>> = std::collections::HashMap::new();
@@ -45,11 +45,11 @@ async fn with_subscriptions(
 
 /// The endpoint `id` of `tenant`, with its subscriptions.
 async fn endpoint_of(
-    conn: &mut <Db as sqlx::Database>::Connection,
+    conn: &mut Conn,
     tenant: &Tenant,
     id: &str,
 ) -> StoreResult<Option<WebhookEndpoint>> {
-    let row = sqlx::query(concat!(
+    let row = query(concat!(
         "SELECT ",
         endpoint_columns!(),
         " FROM webhook_endpoints w WHERE w.org_id = $1 AND w.env = $2 AND w.id = $3"
@@ -68,12 +68,12 @@ async fn endpoint_of(
 
 /// Replaces the subscriptions of endpoint `id` with `patterns`.
 async fn subscribe(tx: &mut Tx, id: &str, patterns: &[String]) -> StoreResult<()> {
-    sqlx::query("DELETE FROM webhook_subscriptions WHERE endpoint_id = $1").bind(id).execute(&mut **tx).await?;
+    query("DELETE FROM webhook_subscriptions WHERE endpoint_id = $1").bind(id).execute(&mut **tx).await?;
     let mut patterns: Vec<&String> = patterns.iter().collect();
     patterns.sort();
     patterns.dedup();
     for pattern in patterns {
-        sqlx::query("INSERT INTO webhook_subscriptions (endpoint_id, pattern) VALUES ($1, $2)")
+        query("INSERT INTO webhook_subscriptions (endpoint_id, pattern) VALUES ($1, $2)")
             .bind(id)
             .bind(pattern)
             .execute(&mut **tx)
@@ -91,7 +91,7 @@ impl WebhookStore for ThisStore {
         idempotency: Option<IdempotentResponse<'_, WebhookEndpoint>>,
     ) -> StoreResult<WebhookEndpoint> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
-        sqlx::query(
+        query(
             "INSERT INTO webhook_endpoints (id, org_id, env, url, description, secret, enabled, created_at, updated_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
@@ -147,7 +147,7 @@ impl WebhookStore for ThisStore {
         let before = endpoint_of(&mut tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
         let mut after = patch.apply(&before, at);
         // Enabling again starts the five days of silence over.
-        sqlx::query(
+        query(
             "UPDATE webhook_endpoints SET url = $1, description = $2, enabled = $3, updated_at = $4,
                     failing_since = CASE WHEN $3 AND NOT enabled THEN NULL ELSE failing_since END
              WHERE id = $5",
@@ -187,7 +187,7 @@ impl WebhookStore for ThisStore {
         }
         let event_id = insert_event_row(&mut tx, tenant, at, &event(&endpoint)).await?;
         let id = IdKind::Delivery.generate();
-        sqlx::query(
+        query(
             "INSERT INTO webhook_deliveries (id, endpoint_id, event_id, org_id, env, status, attempts, next_attempt_at,
                                              created_at, updated_at)
              VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $7, $7)",
@@ -217,7 +217,7 @@ impl WebhookStore for ThisStore {
     ) -> StoreResult<WebhookEndpoint> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         lock_tenant_row(&mut tx, "webhook_endpoints", tenant, id).await?;
-        sqlx::query(
+        query(
             "UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = $1, secret = $2, updated_at = $3
              WHERE id = $4",
         )
@@ -236,16 +236,16 @@ impl WebhookStore for ThisStore {
         let mut tx = self.begin_write().await?;
         lock_tenant_row(&mut tx, "webhook_endpoints", tenant, id).await?;
         // Children first: SQLite enforces foreign keys only when asked, so cascades are spelled out.
-        sqlx::query(
+        query(
             "DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1)",
         )
         .bind(id)
         .execute(&mut *tx)
         .await?;
         for table in ["webhook_deliveries", "webhook_subscriptions"] {
-            sqlx::query(&format!("DELETE FROM {table} WHERE endpoint_id = $1")).bind(id).execute(&mut *tx).await?;
+            query(&format!("DELETE FROM {table} WHERE endpoint_id = $1")).bind(id).execute(&mut *tx).await?;
         }
-        sqlx::query("DELETE FROM webhook_endpoints WHERE id = $1").bind(id).execute(&mut *tx).await?;
+        query("DELETE FROM webhook_endpoints WHERE id = $1").bind(id).execute(&mut *tx).await?;
         self.commit(tx).await
     }
 

@@ -92,6 +92,16 @@ pub struct ServeArgs {
     #[arg(long, env = "LAJAN_SHUTDOWN_GRACE_SECS")]
     pub shutdown_grace_secs: Option<u64>,
 
+    /// SQLite: units of work committed together at most, one fsync for all of them (default
+    /// 256; 1 commits each alone).
+    #[arg(long, env = "LAJAN_SQLITE_COMMIT_UNITS")]
+    pub sqlite_commit_units: Option<usize>,
+
+    /// SQLite: milliseconds a group commit waits at most for the units queued behind its first
+    /// (default 5). Nothing waits when nothing is queued.
+    #[arg(long, env = "LAJAN_SQLITE_COMMIT_WAIT_MS")]
+    pub sqlite_commit_wait_ms: Option<u64>,
+
     /// Seconds a claimed payout stays with its executor; a crashed executor's payouts resume
     /// after this (default 120).
     #[arg(long, env = "LAJAN_PAYOUT_LEASE_SECS")]

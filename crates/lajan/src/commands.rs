@@ -13,7 +13,7 @@ use lajan_domain::user::{Role, parse_email};
 use lajan_domain::{Actor, Environment, Timestamp};
 use lajan_ledger::live::NetworkCheck;
 use lajan_services::Services;
-use lajan_store::{Store, StoreError, redact_url};
+use lajan_store::{GroupCommit, Store, StoreError, redact_url};
 use lajan_worker::Workers;
 use secrecy::{ExposeSecret, SecretString};
 use std::future::Future;
@@ -74,11 +74,12 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
 /// `SecretString`, which prints as `[REDACTED]`; the database URL shows without its password.
 fn describe(config: &ServeConfig) -> String {
     format!(
-        "listen = {}\nmetrics_listen = {}\nshutdown_grace = {:?}\ndatabase = {}\n\n[http]\n{:#?}\n\n[services]\n{:#?}\n\n[workers]\n{:#?}\n",
+        "listen = {}\nmetrics_listen = {}\nshutdown_grace = {:?}\ndatabase = {}\ngroup_commit = {:?}\n\n[http]\n{:#?}\n\n[services]\n{:#?}\n\n[workers]\n{:#?}\n",
         config.listen,
         config.metrics_listen.map_or_else(|| "off".to_owned(), |a| a.to_string()),
         config.shutdown_grace,
         redact_url(config.database_url.expose_secret()),
+        config.group_commit,
         config.app,
         config.services,
         config.workers
@@ -87,8 +88,14 @@ fn describe(config: &ServeConfig) -> String {
 
 /// Opens the database and applies migrations, so every command works on a fresh file.
 async fn open(url: &SecretString) -> anyhow::Result<Arc<dyn Store>> {
+    open_with(url, GroupCommit::default()).await
+}
+
+async fn open_with(url: &SecretString, group_commit: GroupCommit) -> anyhow::Result<Arc<dyn Store>> {
     let url = url.expose_secret();
-    let store = lajan_store::open(url).await.with_context(|| format!("opening database {}", redact_url(url)))?;
+    let store = lajan_store::open_with(url, group_commit)
+        .await
+        .with_context(|| format!("opening database {}", redact_url(url)))?;
     store.migrate().await.context("applying migrations")?;
     Ok(store)
 }
@@ -106,7 +113,7 @@ fn wire(
 }
 
 async fn serve(config: ServeConfig, with_workers: bool) -> anyhow::Result<()> {
-    let store = open(&config.database_url).await?;
+    let store = open_with(&config.database_url, config.group_commit).await?;
     let (services, workers) = wire(store.clone(), &config, with_workers)?;
     confirm_live_network(&services).await?;
     let listener =
@@ -182,7 +189,7 @@ async fn within_grace<T>(grace: std::time::Duration, finishing: impl Future<Outp
 }
 
 async fn work(config: ServeConfig) -> anyhow::Result<()> {
-    let store = open(&config.database_url).await?;
+    let store = open_with(&config.database_url, config.group_commit).await?;
     let (services, workers) = wire(store.clone(), &config, true)?;
     confirm_live_network(&services).await?;
     let metrics = MetricsServer::start(config.metrics_listen, &services).await?;

@@ -7,6 +7,7 @@ use lajan_api::AppConfig;
 use lajan_api::counters::TierLimits;
 use lajan_ledger::live::{LiveLedgerConfig, PUBLIC_NETWORK_PASSPHRASE};
 use lajan_services::ServiceConfig;
+use lajan_store::GroupCommit;
 use lajan_worker::dispatcher::WebhookConfig;
 use lajan_worker::notify::{SmsConfig, SmtpConfig, SmtpTls};
 use lajan_worker::{JobIntervals, WorkerConfig};
@@ -27,6 +28,8 @@ pub struct FileConfig {
     pub metrics_listen: Option<String>,
     pub shutdown_grace_secs: Option<u64>,
     pub database_url: Option<SecretString>,
+    pub sqlite_commit_units: Option<usize>,
+    pub sqlite_commit_wait_ms: Option<u64>,
     pub public_url: Option<String>,
     pub rate_limit_standard: Option<u64>,
     pub rate_limit_enterprise: Option<u64>,
@@ -74,6 +77,21 @@ impl FileConfig {
     }
 }
 
+/// SQLite's group-commit bounds: at most this many units per commit, waiting at most this long
+/// for the units queued behind the first.
+fn group_commit(args: &ServeArgs, file: &FileConfig) -> anyhow::Result<GroupCommit> {
+    let defaults = GroupCommit::default();
+    let max_units = args.sqlite_commit_units.or(file.sqlite_commit_units).unwrap_or(defaults.max_units);
+    if !(1..=10_000).contains(&max_units) {
+        anyhow::bail!("LAJAN_SQLITE_COMMIT_UNITS must be between 1 and 10000");
+    }
+    let wait_ms = args.sqlite_commit_wait_ms.or(file.sqlite_commit_wait_ms);
+    if wait_ms.is_some_and(|ms| ms > 1000) {
+        anyhow::bail!("LAJAN_SQLITE_COMMIT_WAIT_MS must be at most 1000");
+    }
+    Ok(GroupCommit { max_units, max_wait: wait_ms.map_or(defaults.max_wait, Duration::from_millis) })
+}
+
 pub fn database_url(cli: &Cli, file: &FileConfig) -> SecretString {
     cli.database_url
         .clone()
@@ -92,6 +110,8 @@ pub struct ServeConfig {
     /// How long a stop waits for accepted requests and workers' current steps.
     pub shutdown_grace: Duration,
     pub database_url: SecretString,
+    /// SQLite's group-commit bounds.
+    pub group_commit: GroupCommit,
     pub app: AppConfig,
     pub services: ServiceConfig,
     pub workers: WorkerConfig,
@@ -200,11 +220,13 @@ impl ServeConfig {
                 .map_err(|e| anyhow::anyhow!("live_asset_issuers.{code}: {e}"))?;
         }
         let grace = args.shutdown_grace_secs.or(file.shutdown_grace_secs).unwrap_or(20);
+        let group_commit = group_commit(args, &file)?;
         Ok(ServeConfig {
             listen,
             metrics_listen,
             shutdown_grace: Duration::from_secs(grace),
             database_url: database_url(cli, &file),
+            group_commit,
             app: AppConfig { rate_limits, redis_url, auth_cache_ms, pay_miss_limit },
             services: ServiceConfig {
                 public_url,

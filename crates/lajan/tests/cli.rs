@@ -349,7 +349,17 @@ fn config_check_prints_the_effective_configuration_without_secrets() {
     let off = check(&[("LAJAN_METRICS_LISTEN", "off")]);
     assert!(String::from_utf8_lossy(&off.stdout).contains("metrics_listen = off"));
 
-    for (name, value) in [("LAJAN_LISTEN", "nope"), ("LAJAN_METRICS_LISTEN", "9464")] {
+    assert!(printed.contains("max_units: 256"), "the default group commit: {printed}");
+    let grouped = check(&[("LAJAN_SQLITE_COMMIT_UNITS", "64"), ("LAJAN_SQLITE_COMMIT_WAIT_MS", "2")]);
+    let grouped = String::from_utf8_lossy(&grouped.stdout);
+    assert!(grouped.contains("max_units: 64") && grouped.contains("max_wait: 2ms"), "{grouped}");
+
+    for (name, value) in [
+        ("LAJAN_LISTEN", "nope"),
+        ("LAJAN_METRICS_LISTEN", "9464"),
+        ("LAJAN_SQLITE_COMMIT_UNITS", "0"),
+        ("LAJAN_SQLITE_COMMIT_WAIT_MS", "5000"),
+    ] {
         let invalid = check(&[(name, value)]);
         assert!(!invalid.status.success(), "an invalid configuration fails");
         let said = String::from_utf8_lossy(&invalid.stderr);

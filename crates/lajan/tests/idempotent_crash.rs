@@ -67,9 +67,14 @@ impl Api {
 
     /// Every event of `event_type`, through all pages.
     async fn events(&self, event_type: &str) -> Vec<Value> {
+        self.all(&format!("/v1/events?type={event_type}&")).await
+    }
+
+    /// Every item of a list, through all pages (`path` ends with `?` or `&`).
+    async fn all(&self, path: &str) -> Vec<Value> {
         let mut all = Vec::new();
         for page in 1.. {
-            let got = self.get(&format!("/v1/events?type={event_type}&limit=100&page={page}")).await;
+            let got = self.get(&format!("{path}limit=100&page={page}")).await;
             let data = got["data"].as_array().expect("a list").clone();
             let last = data.len() < 100;
             all.extend(data);
@@ -260,6 +265,7 @@ struct Sent {
     answered: Option<String>,
 }
 
+/// Where each kind is created and listed, and its creation's event.
 const KINDS: [(&str, &str); 3] =
     [("/v1/clients", "client.created"), ("/v1/invoices", "invoice.created"), ("/v1/payouts", "payout.created")];
 
@@ -281,8 +287,11 @@ fn marker(kind: usize, object: &Value) -> Option<String> {
     }
 }
 
-/// 64 connections create with fresh keys until the process is killed; every key sent is then
-/// retried: an answered key gets the same id back, an unanswered one gets exactly one resource.
+/// 64 connections create with fresh keys until the process is killed, three times; every key
+/// sent is then retried: an answered key gets the same id back, an unanswered one gets exactly
+/// one resource. Every unit commits whole or not at all (on SQLite, many share one commit): each
+/// key ends with one resource and one event, never one without the other or a second one made
+/// by the retry of a unit whose change committed without its key.
 async fn keyed_creates_under_sigkill(db: TestStore) {
     const CONNECTIONS: usize = 64;
     let port = free_port();
@@ -291,7 +300,7 @@ async fn keyed_creates_under_sigkill(db: TestStore) {
     let client = api.create("/v1/clients", json!({ "firstName": "Marie", "lastName": "Jean" })).await;
     let client_id = id(&client);
     let mut sent: Vec<Sent> = Vec::new();
-    for round in 0..2 {
+    for round in 0..3 {
         let log = Arc::new(Mutex::new(Vec::new()));
         let workers: Vec<_> = (0..CONNECTIONS)
             .map(|worker| {
@@ -338,28 +347,37 @@ async fn keyed_creates_under_sigkill(db: TestStore) {
             .buffer_unordered(16)
             .collect()
             .await;
+        let mut log = log;
         for (n, again) in retried {
-            let s = &log[n];
+            let s = &mut log[n];
             assert_eq!(again.status, 201, "{}: a retry after the crash replays or runs afresh: {}", s.key, again.body);
             if let Some(original) = &s.answered {
                 assert_eq!(&id(&again.body), original, "{}: an answered create is replayed", s.key);
                 assert!(again.replayed, "{}", s.key);
             }
+            s.answered = Some(id(&again.body));
         }
         sent.extend(log);
     }
-    for (kind, (_, event_type)) in KINDS.iter().enumerate() {
+    for (kind, (list, event_type)) in KINDS.iter().enumerate() {
         let mut per_key: HashMap<String, usize> = HashMap::new();
         for event in api.events(event_type).await {
             if let Some(m) = marker(kind, &event["data"]["object"]) {
                 *per_key.entry(m).or_default() += 1;
             }
         }
-        for s in sent.iter().filter(|s| s.kind == kind) {
-            assert_eq!(per_key.get(&s.key), Some(&1), "{event_type} {}: exactly one resource per key", s.key);
+        let of_kind: Vec<&Sent> = sent.iter().filter(|s| s.kind == kind).collect();
+        for s in &of_kind {
+            assert_eq!(per_key.get(&s.key), Some(&1), "{event_type} {}: exactly one event per key", s.key);
         }
-        let expected = sent.iter().filter(|s| s.kind == kind).count();
-        assert_eq!(per_key.values().sum::<usize>(), expected, "{event_type}: nothing else was created");
+        assert_eq!(per_key.values().sum::<usize>(), of_kind.len(), "{event_type}: no other event was made");
+        // The resources themselves: exactly the ones the keys answered with after the crashes.
+        let mut listed: Vec<String> =
+            api.all(&format!("{list}?")).await.iter().map(id).filter(|i| *i != client_id).collect();
+        let mut answered: Vec<String> = of_kind.iter().filter_map(|s| s.answered.clone()).collect();
+        listed.sort();
+        answered.sort();
+        assert_eq!(listed, answered, "{list}: one resource per key and no other");
     }
     serve.terminate();
     db.cleanup().await;
