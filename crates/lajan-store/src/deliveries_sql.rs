@@ -41,9 +41,11 @@ fn attempt_of_delivery(row: &DbRow) -> StoreResult<DeliveryAttempt> {
     })
 }
 
-/// The webhook half of the outbox: in the caller's transaction, one pending delivery per enabled
-/// endpoint of `tenant` subscribed to each of `events` (id, type), due at once.
-async fn fan_out(tx: &mut Tx, tenant: &Tenant, at: Timestamp, events: &[(String, &str)]) -> StoreResult<()> {
+/// The enabled webhook endpoints of a tenant, each with the event patterns it subscribes to.
+type WebhookTargets = std::collections::BTreeMap<String, Vec<String>>;
+
+/// Reads, in the caller's transaction, the endpoints `fan_out_to` delivers to.
+async fn webhook_targets(tx: &mut Tx, tenant: &Tenant) -> StoreResult<WebhookTargets> {
     let rows = query(
         "SELECT w.id, s.pattern FROM webhook_endpoints w JOIN webhook_subscriptions s ON s.endpoint_id = w.id
          WHERE w.org_id = $1 AND w.env = $2 AND w.enabled",
@@ -52,12 +54,30 @@ async fn fan_out(tx: &mut Tx, tenant: &Tenant, at: Timestamp, events: &[(String,
     .bind(tenant.env.as_str())
     .fetch_all(&mut **tx)
     .await?;
-    if rows.is_empty() {
-        return Ok(());
-    }
-    let mut patterns: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new();
+    let mut targets = WebhookTargets::new();
     for row in &rows {
-        patterns.entry(row.try_get("id")?).or_default().push(row.try_get("pattern")?);
+        targets.entry(row.try_get("id")?).or_default().push(row.try_get("pattern")?);
+    }
+    Ok(targets)
+}
+
+/// The webhook half of the outbox: in the caller's transaction, one pending delivery per enabled
+/// endpoint of `tenant` subscribed to each of `events` (id, type), due at once.
+async fn fan_out(tx: &mut Tx, tenant: &Tenant, at: Timestamp, events: &[(String, &str)]) -> StoreResult<()> {
+    let targets = webhook_targets(tx, tenant).await?;
+    fan_out_to(tx, tenant, at, events, &targets).await
+}
+
+/// [`fan_out`] to endpoints read before.
+async fn fan_out_to(
+    tx: &mut Tx,
+    tenant: &Tenant,
+    at: Timestamp,
+    events: &[(String, &str)],
+    patterns: &WebhookTargets,
+) -> StoreResult<()> {
+    if patterns.is_empty() {
+        return Ok(());
     }
     let deliveries: Vec<(&str, &str)> = events
         .iter()

@@ -109,15 +109,123 @@ async fn lock_invoice(tx: &mut Tx, tenant: &Tenant, id: &str) -> StoreResult<Inv
     read_invoice(&mut **tx, tenant, id).await?.ok_or(StoreError::NotFound)
 }
 
-async fn client_is_live(tx: &mut Tx, tenant: &Tenant, id: &str) -> StoreResult<bool> {
-    let found =
-        query("SELECT id FROM clients WHERE org_id = $1 AND env = $2 AND id = $3 AND archived_at IS NULL")
-            .bind(&tenant.org_id)
-            .bind(tenant.env.as_str())
-            .bind(id)
-            .fetch_optional(&mut **tx)
-            .await?;
-    Ok(found.is_some())
+/// The tenant's client `id` unless archived: what an invoice for it shows.
+async fn live_client(tx: &mut Tx, tenant: &Tenant, id: &str) -> StoreResult<Option<Client>> {
+    let row = query(concat!(
+        "SELECT ",
+        client_columns!(),
+        " FROM clients WHERE org_id = $1 AND env = $2 AND id = $3 AND archived_at IS NULL"
+    ))
+    .bind(&tenant.org_id)
+    .bind(tenant.env.as_str())
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    row.as_ref().map(client_from_row).transpose()
+}
+
+/// Takes the tenant's next invoice number and writes the invoice and its payment intent;
+/// returns the number. On PostgreSQL the counter's row stays locked until the transaction ends,
+/// so every create of the tenant queues behind it: it comes last but for the event and the
+/// idempotency record, and it is one statement (the counter, the invoice and the intent as
+/// data-modifying CTEs). SQLite's single writer serializes creates anyway.
+async fn insert_numbered_invoice(
+    tx: &mut Tx,
+    tenant: &Tenant,
+    inv: &Invoice,
+    intent: &PaymentIntent,
+) -> StoreResult<String> {
+    let lines = lines_to_json(&inv.line_items)?;
+    if ThisStore::BACKEND == Backend::Postgres {
+        let row = query(
+            "WITH n AS (
+                 INSERT INTO invoice_counters (org_id, env, last_number) VALUES ($2, $3, 1)
+                 ON CONFLICT (org_id, env) DO UPDATE SET last_number = invoice_counters.last_number + 1
+                 RETURNING last_number),
+             i AS (
+                 INSERT INTO invoices (id, org_id, env, number, client_id, currency, status, due_date, memo,
+                                       line_items, subtotal, tax, total, payment_intent_id, created_at, updated_at)
+                 SELECT $1, $2, $3,
+                        'INV-' || CASE WHEN n.last_number < 1000000 THEN lpad(n.last_number::text, 6, '0')
+                                       ELSE n.last_number::text END,
+                        $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14
+                 FROM n
+                 RETURNING number),
+             p AS (
+                 INSERT INTO payment_intents (id, org_id, env, amount, currency, reference, status, amount_received,
+                                              invoice_id, payment_link_id, created_at, updated_at, paid_at, expires_at)
+                 SELECT $13, $25, $26, $15, $16, $17, $18, $19, $20, $21, $22, $22, $23, $24 FROM i)
+             SELECT n.last_number, i.number FROM n, i",
+        )
+        .bind(&inv.id)
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(&inv.client_id)
+        .bind(inv.currency.code())
+        .bind(inv.status.as_str())
+        .bind(inv.due_date.to_string())
+        .bind(&inv.memo)
+        .bind(lines)
+        .bind(inv.totals.subtotal)
+        .bind(inv.totals.tax)
+        .bind(inv.totals.total)
+        .bind(&intent.id)
+        .bind(inv.created_at.as_millis())
+        .bind(intent.amount)
+        .bind(intent.currency.code())
+        .bind(&intent.reference)
+        .bind(intent.status.as_str())
+        .bind(intent.amount_received)
+        .bind(&intent.invoice_id)
+        .bind(&intent.payment_link_id)
+        .bind(intent.created_at.as_millis())
+        .bind(intent.paid_at.map(Timestamp::as_millis))
+        .bind(intent.expires_at.map(Timestamp::as_millis))
+        .bind(&intent.org_id)
+        .bind(intent.env.as_str())
+        .fetch_one(&mut **tx)
+        .await?;
+        let number: String = row.try_get("number")?;
+        // The SQL writes the number the domain's way; should the two ever differ, nothing commits.
+        if number != lajan_domain::invoice::invoice_number(row.try_get("last_number")?) {
+            return Err(corrupt(format!("invoice number {number} is not in the domain's format")));
+        }
+        return Ok(number);
+    }
+    let sequence: i64 = query_scalar(
+        "INSERT INTO invoice_counters (org_id, env, last_number) VALUES ($1, $2, 1)
+         ON CONFLICT (org_id, env) DO UPDATE SET last_number = invoice_counters.last_number + 1
+         RETURNING last_number",
+    )
+    .bind(&tenant.org_id)
+    .bind(tenant.env.as_str())
+    .fetch_one(&mut **tx)
+    .await?;
+    let number = lajan_domain::invoice::invoice_number(sequence);
+    query(
+        "INSERT INTO invoices (id, org_id, env, number, client_id, currency, status, due_date, memo, line_items,
+                               subtotal, tax, total, payment_intent_id, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)",
+    )
+    .bind(&inv.id)
+    .bind(&tenant.org_id)
+    .bind(tenant.env.as_str())
+    .bind(&number)
+    .bind(&inv.client_id)
+    .bind(inv.currency.code())
+    .bind(inv.status.as_str())
+    .bind(inv.due_date.to_string())
+    .bind(&inv.memo)
+    .bind(lines)
+    .bind(inv.totals.subtotal)
+    .bind(inv.totals.tax)
+    .bind(inv.totals.total)
+    .bind(&intent.id)
+    .bind(inv.created_at.as_millis())
+    .execute(&mut **tx)
+    .await?;
+    insert_intent(tx, intent).await?;
+    Ok(number)
 }
 
 fn invalid_client(id: &str) -> StoreError {
@@ -136,47 +244,20 @@ impl InvoiceStore for ThisStore {
     ) -> StoreResult<InvoiceDetail> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let (inv, intent) = draft(&settings_in(&mut tx, tenant).await?).map_err(StoreError::Rejected)?;
-        if !client_is_live(&mut tx, tenant, &inv.client_id).await? {
-            return Err(invalid_client(&inv.client_id));
-        }
-        let sequence: i64 = query_scalar(
-            "INSERT INTO invoice_counters (org_id, env, last_number) VALUES ($1, $2, 1)
-             ON CONFLICT (org_id, env) DO UPDATE SET last_number = invoice_counters.last_number + 1
-             RETURNING last_number",
-        )
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .fetch_one(&mut *tx)
-        .await?;
-        query(
-            "INSERT INTO invoices (id, org_id, env, number, client_id, currency, status, due_date, memo, line_items,
-                                   subtotal, tax, total, payment_intent_id, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)",
-        )
-        .bind(&inv.id)
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(lajan_domain::invoice::invoice_number(sequence))
-        .bind(&inv.client_id)
-        .bind(inv.currency.code())
-        .bind(inv.status.as_str())
-        .bind(inv.due_date.to_string())
-        .bind(&inv.memo)
-        .bind(lines_to_json(&inv.line_items)?)
-        .bind(inv.totals.subtotal)
-        .bind(inv.totals.tax)
-        .bind(inv.totals.total)
-        .bind(&intent.id)
-        .bind(inv.created_at.as_millis())
-        .execute(&mut *tx)
-        .await?;
-        insert_intent(&mut tx, &intent).await?;
-        let detail = read_invoice(&mut *tx, tenant, &inv.id).await?.ok_or(StoreError::NotFound)?;
+        let client = live_client(&mut tx, tenant, &inv.client_id).await?.ok_or_else(|| invalid_client(&inv.client_id))?;
+        // Read before the invoice number is taken, so none of it runs under the counter's lock.
+        let targets = webhook_targets(&mut tx, tenant).await?;
+        let number = insert_numbered_invoice(&mut tx, tenant, &inv, &intent).await?;
+        // What was just written, as a read of it would give it back.
+        let detail = InvoiceDetail { invoice: Invoice { number, amount_paid: intent.amount_received, ..inv }, client, intent };
         let mut created = event(&detail);
         created.event_type = "invoice.created";
-        insert_event(&mut tx, tenant, inv.created_at, &created).await?;
+        insert_event_to(&mut tx, tenant, detail.invoice.created_at, &created, &targets).await?;
         let detail = match send {
-            Some(render) => send_in(&mut tx, tenant, &inv.id, inv.created_at, render, event).await?.0,
+            Some(render) => {
+                let (id, at) = (detail.invoice.id.clone(), detail.invoice.created_at);
+                send_in(&mut tx, tenant, &id, at, render, event).await?.0
+            }
             None => detail,
         };
         self.commit_keyed(tx, tenant, idempotency.as_ref(), &detail).await?;
@@ -236,7 +317,7 @@ impl InvoiceStore for ThisStore {
         let InvoiceDetail { invoice: mut inv, .. } = lock_invoice(&mut tx, tenant, id).await?;
         transition(inv.status, InvoiceAction::Update).map_err(StoreError::Rejected)?;
         if let Some(client_id) = &changes.client_id {
-            if !client_is_live(&mut tx, tenant, client_id).await? {
+            if live_client(&mut tx, tenant, client_id).await?.is_none() {
                 return Err(invalid_client(client_id));
             }
             inv.client_id.clone_from(client_id);

@@ -128,6 +128,18 @@ async fn insert_event(tx: &mut Tx, tenant: &Tenant, at: Timestamp, event: &NewEv
     fan_out(tx, tenant, at, &[(id, event.event_type)]).await
 }
 
+/// [`insert_event`] with the webhook endpoints read earlier in the transaction.
+async fn insert_event_to(
+    tx: &mut Tx,
+    tenant: &Tenant,
+    at: Timestamp,
+    event: &NewEvent,
+    targets: &WebhookTargets,
+) -> StoreResult<()> {
+    let id = insert_event_row(tx, tenant, at, event).await?;
+    fan_out_to(tx, tenant, at, &[(id, event.event_type)], targets).await
+}
+
 /// Writes `event` alone, without deliveries; returns its id.
 async fn insert_event_row(tx: &mut Tx, tenant: &Tenant, at: Timestamp, event: &NewEvent) -> StoreResult<String> {
     let data = serde_json::json!({ "object": event.object }).to_string();

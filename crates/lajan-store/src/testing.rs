@@ -132,6 +132,27 @@ impl TestStore {
         aged.expect("age the console sessions");
     }
 
+    /// Sets the tenant's last invoice number, as if that many invoices had been made.
+    pub async fn set_invoice_counter(&self, tenant: &Tenant, last: i64) {
+        use sqlx::Connection;
+        let sql = "UPDATE invoice_counters SET last_number = $1 WHERE org_id = $2 AND env = $3";
+        let set = match &self.guard {
+            Guard::Sqlite(_) => {
+                let mut c = sqlx::SqliteConnection::connect(&self.url).await.expect("open SQLite");
+                let done =
+                    sqlx::query(sql).bind(last).bind(&tenant.org_id).bind(tenant.env.as_str()).execute(&mut c).await;
+                done.map(|d| d.rows_affected())
+            }
+            Guard::Postgres { .. } => {
+                let mut c = sqlx::PgConnection::connect(&self.url).await.expect("connect to PostgreSQL");
+                let done =
+                    sqlx::query(sql).bind(last).bind(&tenant.org_id).bind(tenant.env.as_str()).execute(&mut c).await;
+                done.map(|d| d.rows_affected())
+            }
+        };
+        assert_eq!(set.expect("set the invoice counter"), 1, "the tenant has a counter");
+    }
+
     /// Forgets that the newest migration was applied, as a database an older binary migrated
     /// looks to a newer one (the readiness tests).
     pub async fn forget_newest_migration(&self) {

@@ -154,6 +154,34 @@ contract!(numbers_are_sequential_per_tenant_and_gapless_under_concurrency, |stor
     assert_eq!(invoice(&store, &t, &c, "1").await.invoice.number, "INV-000022");
 });
 
+/// Past six digits the number grows (the domain's format, which PostgreSQL's create writes in
+/// SQL), and what the create answers is what a read gives back.
+async fn numbers_past_six_digits(db: lajan_store::testing::TestStore) {
+    let store = db.store.clone();
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    invoice(&store, &t, &c, "1").await;
+    db.set_invoice_counter(&t, 999_998).await;
+    for expected in ["INV-999999", "INV-1000000"] {
+        let created = invoice(&store, &t, &c, "1").await;
+        assert_eq!(created.invoice.number, expected);
+        let read = store.get_invoice(&t, &created.invoice.id).await.unwrap().unwrap();
+        assert_eq!(format!("{read:?}"), format!("{created:?}"), "the create answers what was stored");
+    }
+    db.cleanup().await;
+}
+
+#[tokio::test]
+async fn numbers_past_six_digits_keep_the_domains_format_sqlite() {
+    numbers_past_six_digits(lajan_store::testing::sqlite().await).await;
+}
+
+#[tokio::test]
+async fn numbers_past_six_digits_keep_the_domains_format_postgres() {
+    let Some(db) = lajan_store::testing::postgres("numbers_past_six_digits").await else { return };
+    numbers_past_six_digits(db).await;
+}
+
 contract!(drafts_update_and_actions_follow_the_state_machine, |store| {
     let t = tenant(&store).await;
     let c = client(&store, &t).await;
