@@ -121,16 +121,16 @@ impl ReadPool {
 
     /// A read transaction: every statement in it sees the database as of its first read.
     pub async fn begin(&self) -> StoreResult<ReadTx<'_>> {
-        let conn = self.take()?;
-        conn.raw().execute_batch("BEGIN")?;
-        Ok(ReadTx { pool: self, conn: Some(conn) })
+        let tx = ReadTx { pool: self, conn: Some(self.take()?) };
+        tx.raw().execute_batch("BEGIN")?;
+        Ok(tx)
     }
 }
 
 impl<'e> Exec<'e> for &'e ReadPool {
-    fn run<R>(self, f: impl FnOnce(&rusqlite::Connection) -> rusqlite::Result<R>) -> rusqlite::Result<R> {
-        let conn = self.take()?;
-        let result = f(conn.raw());
+    fn run<R>(self, f: impl FnOnce(&mut LiteConn) -> rusqlite::Result<R>) -> rusqlite::Result<R> {
+        let mut conn = self.take()?;
+        let result = f(&mut conn);
         self.give(conn);
         result
     }
@@ -158,10 +158,12 @@ impl std::ops::DerefMut for ReadTx<'_> {
 
 impl Drop for ReadTx<'_> {
     fn drop(&mut self) {
-        if let Some(conn) = self.conn.take()
-            && conn.raw().execute_batch("ROLLBACK").is_ok()
-        {
-            self.pool.give(conn);
+        if let Some(conn) = self.conn.take() {
+            match conn.raw().execute_batch("ROLLBACK") {
+                Ok(()) => self.pool.give(conn),
+                // A connection that cannot end its transaction is closed, not reused.
+                Err(_) => drop(self.pool.open.fetch_sub(1, Ordering::Relaxed)),
+            }
         }
     }
 }

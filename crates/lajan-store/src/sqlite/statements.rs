@@ -7,6 +7,7 @@
 //! work costs no thread handoff per statement, where sqlx's SQLite driver costs two.
 
 use rusqlite::types::{FromSql, ToSql, Value, ValueRef};
+use std::collections::HashMap;
 use std::fmt::Display;
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -17,27 +18,32 @@ const STATEMENT_CACHE: usize = 512;
 
 /// A SQLite connection of the engine, held by one unit of work at a time.
 #[derive(Debug)]
-pub struct LiteConn(rusqlite::Connection);
+pub struct LiteConn {
+    conn: rusqlite::Connection,
+    /// The column names of each statement that returned rows, by its SQL: every row shares them,
+    /// and a statement's next run needs no new copy.
+    columns: HashMap<String, Arc<[String]>>,
+}
 
 impl LiteConn {
     pub(crate) fn new(conn: rusqlite::Connection) -> Self {
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
-        LiteConn(conn)
+        LiteConn { conn, columns: HashMap::new() }
     }
 
     pub(crate) fn raw(&self) -> &rusqlite::Connection {
-        &self.0
+        &self.conn
     }
 }
 
 /// Where a statement runs: a unit of work's connection, or any idle reader.
 pub trait Exec<'e> {
-    fn run<R>(self, f: impl FnOnce(&rusqlite::Connection) -> rusqlite::Result<R>) -> rusqlite::Result<R>;
+    fn run<R>(self, f: impl FnOnce(&mut LiteConn) -> rusqlite::Result<R>) -> rusqlite::Result<R>;
 }
 
 impl<'e> Exec<'e> for &'e mut LiteConn {
-    fn run<R>(self, f: impl FnOnce(&rusqlite::Connection) -> rusqlite::Result<R>) -> rusqlite::Result<R> {
-        f(&self.0)
+    fn run<R>(self, f: impl FnOnce(&mut LiteConn) -> rusqlite::Result<R>) -> rusqlite::Result<R> {
+        f(self)
     }
 }
 
@@ -93,12 +99,39 @@ impl LiteRow {
 pub struct Query<'q> {
     sql: &'q str,
     args: Vec<Value>,
+    /// Whether the placeholders are `?1, ?2, ...` in the order of the arguments (a builder's),
+    /// so they bind by position: asking SQLite for each placeholder's name scans its list of
+    /// names, which is quadratic in a multi-row insert's thousands of arguments.
+    in_order: bool,
     /// The first argument that could not be converted: reported when the statement runs.
     bad_arg: Option<rusqlite::Error>,
 }
 
 pub fn query(sql: &str) -> Query<'_> {
-    Query { sql, args: Vec::new(), bad_arg: None }
+    Query { sql, args: Vec::new(), in_order: false, bad_arg: None }
+}
+
+/// Statements kept column names for at most, per connection.
+const COLUMN_LISTS: usize = 1024;
+
+/// The column names of the statement being run, from the connection's memory of them.
+struct Columns<'c> {
+    sql: &'c str,
+    known: &'c mut HashMap<String, Arc<[String]>>,
+}
+
+impl Columns<'_> {
+    fn of(&mut self, stmt: &rusqlite::Statement<'_>) -> Arc<[String]> {
+        if let Some(names) = self.known.get(self.sql) {
+            return names.clone();
+        }
+        if self.known.len() >= COLUMN_LISTS {
+            self.known.clear();
+        }
+        let names: Arc<[String]> = stmt.column_names().into_iter().map(str::to_owned).collect();
+        self.known.insert(self.sql.to_owned(), names.clone());
+        names
+    }
 }
 
 /// A statement whose answer is its first column, as `sqlx::query_scalar` builds it.
@@ -144,13 +177,24 @@ impl<'q> Query<'q> {
     fn run<'e, R>(
         self,
         ex: impl Exec<'e>,
-        run: impl FnOnce(&rusqlite::Connection, &mut rusqlite::Statement<'_>) -> rusqlite::Result<R>,
+        run: impl FnOnce(&mut Columns<'_>, &rusqlite::Connection, &mut rusqlite::Statement<'_>) -> rusqlite::Result<R>,
     ) -> rusqlite::Result<R> {
         if let Some(e) = self.bad_arg {
             return Err(e);
         }
-        ex.run(|conn| {
+        ex.run(|lite| {
+            let LiteConn { conn, columns } = lite;
+            let mut columns = Columns { sql: self.sql, known: columns };
             let mut stmt = conn.prepare_cached(self.sql)?;
+            if self.in_order {
+                if stmt.parameter_count() != self.args.len() {
+                    return Err(rusqlite::Error::InvalidParameterCount(self.args.len(), stmt.parameter_count()));
+                }
+                for (i, value) in self.args.iter().enumerate() {
+                    stmt.raw_bind_parameter(i + 1, value)?;
+                }
+                return run(&mut columns, conn, &mut stmt);
+            }
             let mut next = 0;
             for param in 1..=stmt.parameter_count() {
                 let number = stmt
@@ -168,13 +212,13 @@ impl<'q> Query<'q> {
                     self.args.get(index).ok_or(rusqlite::Error::InvalidParameterCount(index + 1, self.args.len()))?;
                 stmt.raw_bind_parameter(param, value)?;
             }
-            run(conn, &mut stmt)
+            run(&mut columns, conn, &mut stmt)
         })
     }
 
     fn read_all<'e>(self, ex: impl Exec<'e>, limit: usize) -> rusqlite::Result<Vec<LiteRow>> {
-        self.run(ex, |_, stmt| {
-            let columns: Arc<[String]> = stmt.column_names().into_iter().map(str::to_owned).collect();
+        self.run(ex, |columns, _, stmt| {
+            let columns = columns.of(stmt);
             let width = columns.len();
             let mut rows = stmt.raw_query();
             let mut out = Vec::new();
@@ -188,7 +232,7 @@ impl<'q> Query<'q> {
     }
 
     pub async fn execute<'e>(self, ex: impl Exec<'e>) -> rusqlite::Result<Done> {
-        self.run(ex, |conn, stmt| {
+        self.run(ex, |_, conn, stmt| {
             // Stepping to the end runs the statement whether or not it returns rows (RETURNING).
             let mut rows = stmt.raw_query();
             while rows.next()?.is_some() {}
@@ -273,7 +317,7 @@ impl<'a> QueryBuilder<'a> {
 
     pub fn build(&mut self) -> Query<'_> {
         let args = std::mem::replace(&mut self.args, query(""));
-        Query { sql: &self.sql, args: args.args, bad_arg: args.bad_arg }
+        Query { sql: &self.sql, args: args.args, in_order: true, bad_arg: args.bad_arg }
     }
 
     pub fn build_query_scalar<O>(&mut self) -> Scalar<'_, O> {
