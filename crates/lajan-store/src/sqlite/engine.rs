@@ -116,12 +116,12 @@ impl ReadPool {
 
     /// A reader for several statements, each committed on its own.
     pub async fn acquire(&self) -> StoreResult<Reader<'_>> {
-        Ok(Reader { pool: self, conn: Some(self.take()?) })
+        Ok(Reader { pool: self, conn: Some(self.take()?), in_transaction: false })
     }
 
     /// A read transaction: every statement in it sees the database as of its first read.
-    pub async fn begin(&self) -> StoreResult<ReadTx<'_>> {
-        let tx = ReadTx { pool: self, conn: Some(self.take()?) };
+    pub async fn begin(&self) -> StoreResult<Reader<'_>> {
+        let tx = Reader { pool: self, conn: Some(self.take()?), in_transaction: true };
         tx.raw().execute_batch("BEGIN")?;
         Ok(tx)
     }
@@ -136,43 +136,13 @@ impl<'e> Exec<'e> for &'e ReadPool {
     }
 }
 
-/// A reader held for a read transaction; ended (and put back) when dropped.
-#[derive(Debug)]
-pub struct ReadTx<'p> {
-    pool: &'p ReadPool,
-    conn: Option<LiteConn>,
-}
-
-impl std::ops::Deref for ReadTx<'_> {
-    type Target = LiteConn;
-    fn deref(&self) -> &LiteConn {
-        self.conn.as_ref().expect("a read transaction holds its connection until dropped")
-    }
-}
-
-impl std::ops::DerefMut for ReadTx<'_> {
-    fn deref_mut(&mut self) -> &mut LiteConn {
-        self.conn.as_mut().expect("a read transaction holds its connection until dropped")
-    }
-}
-
-impl Drop for ReadTx<'_> {
-    fn drop(&mut self) {
-        if let Some(conn) = self.conn.take() {
-            match conn.raw().execute_batch("ROLLBACK") {
-                Ok(()) => self.pool.give(conn),
-                // A connection that cannot end its transaction is closed, not reused.
-                Err(_) => drop(self.pool.open.fetch_sub(1, Ordering::Relaxed)),
-            }
-        }
-    }
-}
-
-/// A reader held for several statements; put back when dropped.
+/// A reader held for several statements, or for a read transaction; put back when dropped
+/// (the transaction ended first).
 #[derive(Debug)]
 pub struct Reader<'p> {
     pool: &'p ReadPool,
     conn: Option<LiteConn>,
+    in_transaction: bool,
 }
 
 impl std::ops::Deref for Reader<'_> {
@@ -190,9 +160,13 @@ impl std::ops::DerefMut for Reader<'_> {
 
 impl Drop for Reader<'_> {
     fn drop(&mut self) {
-        if let Some(conn) = self.conn.take() {
-            self.pool.give(conn);
+        let Some(conn) = self.conn.take() else { return };
+        if self.in_transaction && conn.raw().execute_batch("ROLLBACK").is_err() {
+            // A connection that cannot end its transaction is closed, not reused.
+            self.pool.open.fetch_sub(1, Ordering::Relaxed);
+            return;
         }
+        self.pool.give(conn);
     }
 }
 
