@@ -37,25 +37,37 @@ fn intent_from_row(row: &DbRow) -> StoreResult<PaymentIntent> {
     })
 }
 
+/// Binds an intent's columns to `$query`'s next 13 placeholders, in the order of
+/// `payment_intents`' columns without `updated_at` (id .. expires_at): the order every insert
+/// of an intent takes them in.
+macro_rules! bind_intent {
+    ($query:expr, $p:expr) => {
+        $query
+            .bind(&$p.id)
+            .bind(&$p.org_id)
+            .bind($p.env.as_str())
+            .bind($p.amount)
+            .bind($p.currency.code())
+            .bind(&$p.reference)
+            .bind($p.status.as_str())
+            .bind($p.amount_received)
+            .bind(&$p.invoice_id)
+            .bind(&$p.payment_link_id)
+            .bind($p.created_at.as_millis())
+            .bind($p.paid_at.map(Timestamp::as_millis))
+            .bind($p.expires_at.map(Timestamp::as_millis))
+    };
+}
+
 async fn insert_intent(tx: &mut Tx, p: &PaymentIntent) -> StoreResult<()> {
-    query(
-        "INSERT INTO payment_intents (id, org_id, env, amount, currency, reference, status, amount_received,
-                                      invoice_id, payment_link_id, created_at, updated_at, paid_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13)",
+    bind_intent!(
+        query(
+            "INSERT INTO payment_intents (id, org_id, env, amount, currency, reference, status, amount_received,
+                                          invoice_id, payment_link_id, created_at, updated_at, paid_at, expires_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13)",
+        ),
+        p
     )
-    .bind(&p.id)
-    .bind(&p.org_id)
-    .bind(p.env.as_str())
-    .bind(p.amount)
-    .bind(p.currency.code())
-    .bind(&p.reference)
-    .bind(p.status.as_str())
-    .bind(p.amount_received)
-    .bind(&p.invoice_id)
-    .bind(&p.payment_link_id)
-    .bind(p.created_at.as_millis())
-    .bind(p.paid_at.map(Timestamp::as_millis))
-    .bind(p.expires_at.map(Timestamp::as_millis))
     .execute(&mut **tx)
     .await?;
     Ok(())

@@ -124,6 +124,29 @@ async fn live_client(tx: &mut Tx, tenant: &Tenant, id: &str) -> StoreResult<Opti
     row.as_ref().map(client_from_row).transpose()
 }
 
+/// Binds an invoice row's columns to `$query`'s first 14 placeholders (id, org_id, env,
+/// client_id, currency, status, due_date, memo, line_items, subtotal, tax, total,
+/// payment_intent_id, created_at): the number and `updated_at` are left to the statement.
+macro_rules! bind_invoice_row {
+    ($query:expr, $tenant:expr, $inv:expr, $lines:expr) => {
+        $query
+            .bind(&$inv.id)
+            .bind(&$tenant.org_id)
+            .bind($tenant.env.as_str())
+            .bind(&$inv.client_id)
+            .bind($inv.currency.code())
+            .bind($inv.status.as_str())
+            .bind($inv.due_date.to_string())
+            .bind(&$inv.memo)
+            .bind($lines)
+            .bind($inv.totals.subtotal)
+            .bind($inv.totals.tax)
+            .bind($inv.totals.total)
+            .bind(&$inv.payment_intent_id)
+            .bind($inv.created_at.as_millis())
+    };
+}
+
 /// Takes the tenant's next invoice number and writes the invoice and its payment intent;
 /// returns the number. On PostgreSQL the counter's row stays locked until the transaction ends,
 /// so every create of the tenant queues behind it: it comes last but for the event and the
@@ -137,54 +160,33 @@ async fn insert_numbered_invoice(
 ) -> StoreResult<String> {
     let lines = lines_to_json(&inv.line_items)?;
     if ThisStore::BACKEND == Backend::Postgres {
-        let row = query(
-            "WITH n AS (
-                 INSERT INTO invoice_counters (org_id, env, last_number) VALUES ($2, $3, 1)
-                 ON CONFLICT (org_id, env) DO UPDATE SET last_number = invoice_counters.last_number + 1
-                 RETURNING last_number),
-             i AS (
-                 INSERT INTO invoices (id, org_id, env, number, client_id, currency, status, due_date, memo,
-                                       line_items, subtotal, tax, total, payment_intent_id, created_at, updated_at)
-                 SELECT $1, $2, $3,
-                        'INV-' || CASE WHEN n.last_number < 1000000 THEN lpad(n.last_number::text, 6, '0')
-                                       ELSE n.last_number::text END,
-                        $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14
-                 FROM n
-                 RETURNING number),
-             p AS (
-                 INSERT INTO payment_intents (id, org_id, env, amount, currency, reference, status, amount_received,
-                                              invoice_id, payment_link_id, created_at, updated_at, paid_at, expires_at)
-                 SELECT $13, $25, $26, $15, $16, $17, $18, $19, $20, $21, $22, $22, $23, $24 FROM i)
-             SELECT n.last_number, i.number FROM n, i",
-        )
-        .bind(&inv.id)
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(&inv.client_id)
-        .bind(inv.currency.code())
-        .bind(inv.status.as_str())
-        .bind(inv.due_date.to_string())
-        .bind(&inv.memo)
-        .bind(lines)
-        .bind(inv.totals.subtotal)
-        .bind(inv.totals.tax)
-        .bind(inv.totals.total)
-        .bind(&intent.id)
-        .bind(inv.created_at.as_millis())
-        .bind(intent.amount)
-        .bind(intent.currency.code())
-        .bind(&intent.reference)
-        .bind(intent.status.as_str())
-        .bind(intent.amount_received)
-        .bind(&intent.invoice_id)
-        .bind(&intent.payment_link_id)
-        .bind(intent.created_at.as_millis())
-        .bind(intent.paid_at.map(Timestamp::as_millis))
-        .bind(intent.expires_at.map(Timestamp::as_millis))
-        .bind(&intent.org_id)
-        .bind(intent.env.as_str())
-        .fetch_one(&mut **tx)
-        .await?;
+        let statement = bind_invoice_row!(
+            query(
+                "WITH n AS (
+                     INSERT INTO invoice_counters (org_id, env, last_number) VALUES ($2, $3, 1)
+                     ON CONFLICT (org_id, env) DO UPDATE SET last_number = invoice_counters.last_number + 1
+                     RETURNING last_number),
+                 i AS (
+                     INSERT INTO invoices (id, org_id, env, number, client_id, currency, status, due_date, memo,
+                                           line_items, subtotal, tax, total, payment_intent_id, created_at, updated_at)
+                     SELECT $1, $2, $3,
+                            'INV-' || CASE WHEN n.last_number < 1000000 THEN lpad(n.last_number::text, 6, '0')
+                                           ELSE n.last_number::text END,
+                            $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14
+                     FROM n
+                     RETURNING number),
+                 p AS (
+                     INSERT INTO payment_intents (id, org_id, env, amount, currency, reference, status,
+                                                  amount_received, invoice_id, payment_link_id, created_at,
+                                                  updated_at, paid_at, expires_at)
+                     SELECT $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $25, $26, $27 FROM i)
+                 SELECT n.last_number, i.number FROM n, i",
+            ),
+            tenant,
+            inv,
+            lines
+        );
+        let row = bind_intent!(statement, intent).fetch_one(&mut **tx).await?;
         let number: String = row.try_get("number")?;
         // The SQL writes the number the domain's way; should the two ever differ, nothing commits.
         if number != lajan_domain::invoice::invoice_number(row.try_get("last_number")?) {
@@ -202,26 +204,17 @@ async fn insert_numbered_invoice(
     .fetch_one(&mut **tx)
     .await?;
     let number = lajan_domain::invoice::invoice_number(sequence);
-    query(
-        "INSERT INTO invoices (id, org_id, env, number, client_id, currency, status, due_date, memo, line_items,
-                               subtotal, tax, total, payment_intent_id, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)",
+    bind_invoice_row!(
+        query(
+            "INSERT INTO invoices (id, org_id, env, client_id, currency, status, due_date, memo, line_items,
+                                   subtotal, tax, total, payment_intent_id, created_at, updated_at, number)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15)",
+        ),
+        tenant,
+        inv,
+        lines
     )
-    .bind(&inv.id)
-    .bind(&tenant.org_id)
-    .bind(tenant.env.as_str())
     .bind(&number)
-    .bind(&inv.client_id)
-    .bind(inv.currency.code())
-    .bind(inv.status.as_str())
-    .bind(inv.due_date.to_string())
-    .bind(&inv.memo)
-    .bind(lines)
-    .bind(inv.totals.subtotal)
-    .bind(inv.totals.tax)
-    .bind(inv.totals.total)
-    .bind(&intent.id)
-    .bind(inv.created_at.as_millis())
     .execute(&mut **tx)
     .await?;
     insert_intent(tx, intent).await?;
