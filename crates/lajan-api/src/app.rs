@@ -7,7 +7,7 @@ use crate::counters::{HitCounter, MemoryCounter, RedisCounter, StoreCounter};
 use crate::error::ApiError;
 use crate::extract::MAX_BODY_BYTES;
 use crate::routes::{self, health};
-use crate::state::AppState;
+use crate::state::{AppParts, AppState};
 use crate::{auth, idempotency, observe, openapi, ratelimit};
 use anyhow::Context;
 use axum::Router;
@@ -49,7 +49,8 @@ impl Application {
         let keys = Arc::new(KeyCache::new(Duration::from_millis(config.auth_cache_ms)));
         let in_flight = Arc::default();
         let pay_misses = Arc::default();
-        let state = AppState { services, store, limiter, config: Arc::new(config), keys, in_flight, pay_misses };
+        let state =
+            AppState::new(AppParts { services, store, limiter, config: Arc::new(config), keys, in_flight, pay_misses });
         Ok(Application { listener, state })
     }
 

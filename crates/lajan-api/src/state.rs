@@ -8,10 +8,29 @@ use crate::in_flight::InFlight;
 use crate::pay_throttle::MissThrottle;
 use lajan_services::Services;
 use lajan_store::Store;
+use std::ops::Deref;
 use std::sync::Arc;
 
+/// Cloned by every middleware and handler of every request: one reference count to bump, not
+/// one per part.
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<AppParts>);
+
+impl AppState {
+    pub fn new(parts: AppParts) -> Self {
+        AppState(Arc::new(parts))
+    }
+}
+
+impl Deref for AppState {
+    type Target = AppParts;
+
+    fn deref(&self) -> &AppParts {
+        &self.0
+    }
+}
+
+pub struct AppParts {
     pub services: Arc<Services>,
     /// The services' store, for reads and the middleware's bookkeeping.
     pub store: Arc<dyn Store>,

@@ -7,6 +7,7 @@
 //! work costs no thread handoff per statement, where sqlx's SQLite driver costs two.
 
 use rusqlite::types::{FromSql, ToSql, Value, ValueRef};
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt::Display;
 use std::marker::PhantomData;
@@ -62,28 +63,36 @@ impl Done {
 pub struct LiteRow {
     columns: Arc<[String]>,
     values: Vec<Value>,
+    /// The column after the last one read by name: the areas read a row's columns mostly in
+    /// the order they select them, so the name is checked there before the list is searched.
+    next: Cell<usize>,
 }
 
 /// A column named or numbered.
 pub trait ColumnIndex {
-    fn index_in(&self, columns: &[String]) -> rusqlite::Result<usize>;
+    /// Its position among `columns`; `likely` is where a name is looked for first.
+    fn index_in(&self, columns: &[String], likely: usize) -> rusqlite::Result<usize>;
 }
 
 impl ColumnIndex for &str {
-    fn index_in(&self, columns: &[String]) -> rusqlite::Result<usize> {
+    fn index_in(&self, columns: &[String], likely: usize) -> rusqlite::Result<usize> {
+        if columns.get(likely).is_some_and(|c| c == self) {
+            return Ok(likely);
+        }
         columns.iter().position(|c| c == self).ok_or_else(|| rusqlite::Error::InvalidColumnName((*self).to_owned()))
     }
 }
 
 impl ColumnIndex for usize {
-    fn index_in(&self, columns: &[String]) -> rusqlite::Result<usize> {
+    fn index_in(&self, columns: &[String], _likely: usize) -> rusqlite::Result<usize> {
         if *self < columns.len() { Ok(*self) } else { Err(rusqlite::Error::InvalidColumnIndex(*self)) }
     }
 }
 
 impl LiteRow {
     pub fn try_get<T: FromSql, I: ColumnIndex>(&self, column: I) -> rusqlite::Result<T> {
-        let index = column.index_in(&self.columns)?;
+        let index = column.index_in(&self.columns, self.next.get())?;
+        self.next.set(index + 1);
         let value = self.values.get(index).ok_or(rusqlite::Error::InvalidColumnIndex(index))?;
         T::column_result(ValueRef::from(value)).map_err(|e| match e {
             rusqlite::types::FromSqlError::InvalidType => {
@@ -225,7 +234,7 @@ impl<'q> Query<'q> {
             while out.len() < limit {
                 let Some(row) = rows.next()? else { break };
                 let values = (0..width).map(|i| row.get_ref(i).map(Value::from)).collect::<Result<_, _>>()?;
-                out.push(LiteRow { columns: columns.clone(), values });
+                out.push(LiteRow { columns: columns.clone(), values, next: Cell::new(0) });
             }
             Ok(out)
         })
