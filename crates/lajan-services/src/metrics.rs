@@ -292,6 +292,17 @@ impl Collector for Scraped {
             "Time write transactions spent waiting for a connection.",
             Some(&Unit::Seconds),
             waited,
+        )?;
+        let committing = || pools.iter().filter_map(|p| Some((p.pool, p.commits?)));
+        let commits = committing().map(|(pool, (commits, _))| ([("pool", pool)], ConstCounter::new(commits)));
+        family(&mut encoder, "db_commits", "Transactions committed (each one fsync).", None, commits)?;
+        let units = committing().map(|(pool, (_, units))| ([("pool", pool)], ConstCounter::new(units)));
+        family(
+            &mut encoder,
+            "db_committed_units",
+            "Units of work those commits carried: several per commit where the writer commits in groups.",
+            None,
+            units,
         )
     }
 }

@@ -39,6 +39,9 @@ pub struct PoolUse {
     /// Write transactions that found no idle connection and waited for one, and how long in
     /// all; `None` for a pool whose waits are not counted (reads take theirs inside sqlx).
     pub waits: Option<(u64, Duration)>,
+    /// Commits made and the units of work they carried (several per commit where the pool
+    /// commits in groups: SQLite's writer); `None` where they are not counted.
+    pub commits: Option<(u64, u64)>,
 }
 
 #[async_trait]

@@ -147,7 +147,14 @@ impl PgStore {
 
     fn pools_in_use(&self) -> Vec<PoolUse> {
         let idle = u32::try_from(self.pool.num_idle()).unwrap_or(u32::MAX);
-        vec![PoolUse { pool: "main", max: MAX_CONNECTIONS, open: self.pool.size(), idle, waits: self.waits.count() }]
+        vec![PoolUse {
+            pool: "main",
+            max: MAX_CONNECTIONS,
+            open: self.pool.size(),
+            idle,
+            waits: self.waits.count(),
+            commits: None,
+        }]
     }
 
     async fn lock_bootstrap(tx: &mut Tx) -> StoreResult<()> {

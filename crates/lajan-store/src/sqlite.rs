@@ -132,8 +132,22 @@ impl SqliteStore {
     fn pools_in_use(&self) -> Vec<PoolUse> {
         let (open, idle) = self.read.counts();
         vec![
-            PoolUse { pool: "write", max: 1, open: 1, idle: u32::from(!self.write.busy()), waits: self.waits.count() },
-            PoolUse { pool: "read", max: u32::try_from(READERS).unwrap_or(u32::MAX), open, idle, waits: None },
+            PoolUse {
+                pool: "write",
+                max: 1,
+                open: 1,
+                idle: u32::from(!self.write.busy()),
+                waits: self.waits.count(),
+                commits: Some(self.write.counts()),
+            },
+            PoolUse {
+                pool: "read",
+                max: u32::try_from(READERS).unwrap_or(u32::MAX),
+                open,
+                idle,
+                waits: None,
+                commits: None,
+            },
         ]
     }
 

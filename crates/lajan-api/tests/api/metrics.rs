@@ -108,6 +108,14 @@ api_test!(metrics_count_requests_payouts_and_webhooks_by_template, |app| {
         text.contains("lajan_db_pool_connections{pool=") && text.contains("lajan_db_pool_waits_total{pool="),
         "{text}"
     );
+    if app.store().backend() == lajan_store::Backend::Sqlite {
+        // Every change above was a unit of work on the writer, committed alone or in a group.
+        let commits = value(&text, "lajan_db_commits_total", "pool=\"write\"").unwrap();
+        let units = value(&text, "lajan_db_committed_units_total", "pool=\"write\"").unwrap();
+        assert!(commits >= 4.0 && units >= commits, "{text}");
+    } else {
+        assert!(!text.contains("lajan_db_commits_total"), "{text}");
+    }
 
     let (content_type, openmetrics) = scrape(app, &url, Some("application/openmetrics-text; version=1.0.0")).await;
     assert!(content_type.starts_with("application/openmetrics-text"), "{content_type}");
