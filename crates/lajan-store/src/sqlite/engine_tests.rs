@@ -111,3 +111,17 @@ async fn one_unit_per_commit_when_the_bound_is_one() {
     let (commits, units) = db.engine.counts();
     assert_eq!((commits - before.0, units - before.1), (21, 21));
 }
+
+/// The settings the engine's speed rests on (BENCHMARKS.md): SQLite built without its shared
+/// page cache and memory statistics (`.cargo/config.toml`), and savepoint journals in memory.
+#[tokio::test]
+async fn sqlite_is_built_and_opened_for_concurrent_units() {
+    let db = engine(GroupCommit::default());
+    let mut tx = db.engine.begin().await.expect("begin");
+    let options: Vec<String> =
+        super::statements::query_scalar("PRAGMA compile_options").fetch_all(&mut *tx).await.expect("compile options");
+    assert!(options.iter().any(|o| o == "DEFAULT_MEMSTATUS=0"), "{options:?}");
+    assert!(!options.iter().any(|o| o == "ENABLE_MEMORY_MANAGEMENT"), "{options:?}");
+    let temp_store: i64 = super::statements::query_scalar("PRAGMA temp_store").fetch_one(&mut *tx).await.unwrap();
+    assert_eq!(temp_store, 2, "savepoint journals are kept in memory (temp_store = MEMORY)");
+}
