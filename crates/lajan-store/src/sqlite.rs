@@ -86,11 +86,6 @@ impl SqliteStore {
         Ok(SqliteStore { path, read, write, waits: PoolWaits::default(), fail: FailPoint::default() })
     }
 
-    /// Group commits made since the store opened, and the units of work they committed.
-    pub fn group_commits(&self) -> (u64, u64) {
-        self.write.counts()
-    }
-
     fn reader(&self) -> &ReadPool {
         &self.read
     }

@@ -2,7 +2,7 @@
 //! that fails is undone alone, and a lone unit commits at once.
 
 use super::engine::{GroupCommit, WriteEngine};
-use super::statements::query;
+use super::statements::{query, query_scalar};
 use crate::StoreError;
 use std::sync::Arc;
 use std::time::Duration;
@@ -119,9 +119,9 @@ async fn sqlite_is_built_and_opened_for_concurrent_units() {
     let db = engine(GroupCommit::default());
     let mut tx = db.engine.begin().await.expect("begin");
     let options: Vec<String> =
-        super::statements::query_scalar("PRAGMA compile_options").fetch_all(&mut *tx).await.expect("compile options");
+        query_scalar("PRAGMA compile_options").fetch_all(&mut *tx).await.expect("compile options");
     assert!(options.iter().any(|o| o == "DEFAULT_MEMSTATUS=0"), "{options:?}");
     assert!(!options.iter().any(|o| o == "ENABLE_MEMORY_MANAGEMENT"), "{options:?}");
-    let temp_store: i64 = super::statements::query_scalar("PRAGMA temp_store").fetch_one(&mut *tx).await.unwrap();
+    let temp_store: i64 = query_scalar("PRAGMA temp_store").fetch_one(&mut *tx).await.unwrap();
     assert_eq!(temp_store, 2, "savepoint journals are kept in memory (temp_store = MEMORY)");
 }
