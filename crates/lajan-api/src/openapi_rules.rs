@@ -36,8 +36,10 @@ fn text(max_chars: usize, lines: bool, required: bool) -> Value {
 fn rules() -> Vec<(&'static str, &'static str, Value)> {
     let name = |required| text(PersonName::MAX_CHARS, false, required);
     let reason = || text(validation::MAX_REASON_CHARS, true, false);
+    // Spaces around the address are dropped (the whitespace that is not a control character).
+    let space = r"[ \u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]*";
     let email = json!({
-        "pattern": r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$",
+        "pattern": format!(r"^{space}[A-Za-z0-9!#$%&'*+/=?^_`{{|}}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{{|}}~-]+)*@[A-Za-z0-9]([A-Za-z0-9-]{{0,61}}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{{0,61}}[A-Za-z0-9])?)+{space}$"),
         "maxLength": 254,
     });
     let (phone, account, asset_code) = (phone(), account(), asset_code());

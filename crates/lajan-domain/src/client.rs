@@ -13,15 +13,10 @@ impl PersonName {
     pub const MAX_CHARS: usize = 100;
 
     pub fn parse(raw: &str) -> Result<Self, String> {
+        crate::validation::check_text(raw, Self::MAX_CHARS, false)?;
         let s = raw.trim();
         if s.is_empty() {
             return Err("must not be empty".into());
-        }
-        if s.chars().count() > Self::MAX_CHARS {
-            return Err(format!("must be at most {} characters", Self::MAX_CHARS));
-        }
-        if let Some(problem) = crate::validation::control_character(s, false) {
-            return Err(problem);
         }
         Ok(PersonName(s.to_owned()))
     }
@@ -38,9 +33,14 @@ pub struct Email(String);
 
 impl Email {
     pub fn parse(raw: &str) -> Result<Self, String> {
-        let s = raw.trim();
         let bad = || Err("must be an email address like name@example.com".to_owned());
-        if s.len() > 254 || s.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        // Length and control characters count as sent (as the OpenAPI pattern reads them);
+        // only spaces around the address are dropped.
+        if raw.chars().count() > 254 || raw.chars().any(char::is_control) {
+            return bad();
+        }
+        let s = raw.trim();
+        if s.chars().any(char::is_whitespace) {
             return bad();
         }
         let Some((local, domain)) = s.rsplit_once('@') else { return bad() };
@@ -293,6 +293,10 @@ mod tests {
         assert!(Email::parse("marie@example.ht").is_ok());
         assert!(Email::parse("a.b+c@sub.example.com").is_ok());
         assert!(Email::parse("o'neil.x@example.ht").is_ok());
+        assert_eq!(Email::parse(" marie@example.ht\u{3000}").unwrap().as_str(), "marie@example.ht");
+        for bad in ["marie@example.ht\t", "\nmarie@example.ht", "marie@example.ht\u{85}", "marie@example.ht\u{FEFF}"] {
+            assert!(Email::parse(bad).is_err(), "control or invisible characters around it: {bad:?}");
+        }
         for bad in [
             "",
             "marie",

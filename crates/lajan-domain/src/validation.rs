@@ -93,18 +93,28 @@ pub fn parse_reason(raw: Option<&str>) -> Result<Option<String>, Invalid> {
     parse_text(raw, MAX_REASON_CHARS, true).map_err(|rule| Invalid::fields(vec![FieldError::new("reason", rule)]))
 }
 
-/// Free text a person typed (a memo, a description, a reason): trimmed, with empty meaning
-/// none, at most `max_chars` characters and nothing [`control_character`] refuses (line breaks
-/// allowed with `lines`). The error is the rule broken, for a [`FieldError`] under the field's name.
+/// Free text a person typed (a memo, a description, a reason): at most `max_chars` characters
+/// and nothing [`control_character`] refuses (line breaks allowed with `lines`), then trimmed,
+/// with empty meaning none. The error is the rule broken, for a [`FieldError`] under the field's
+/// name.
 pub fn parse_text(raw: Option<&str>, max_chars: usize, lines: bool) -> Result<Option<String>, String> {
-    let Some(text) = raw.map(str::trim).filter(|t| !t.is_empty()) else { return Ok(None) };
-    if text.chars().count() > max_chars {
+    let Some(raw) = raw else { return Ok(None) };
+    check_text(raw, max_chars, lines)?;
+    let text = raw.trim();
+    Ok((!text.is_empty()).then(|| text.to_owned()))
+}
+
+/// The rules of free text, checked on the text as sent, before it is trimmed: what the OpenAPI
+/// document's `maxLength` and `pattern` say, so a value the document refuses (a tab at the end
+/// of a one-line field, spaces past the limit) is refused here too, not silently trimmed.
+pub fn check_text(raw: &str, max_chars: usize, lines: bool) -> Result<(), String> {
+    if raw.chars().count() > max_chars {
         return Err(format!("must be at most {max_chars} characters"));
     }
-    if let Some(problem) = control_character(text, lines) {
-        return Err(problem);
+    match control_character(raw, lines) {
+        Some(problem) => Err(problem),
+        None => Ok(()),
     }
-    Ok(Some(text.to_owned()))
 }
 
 /// Like [`parse_text`], for a field that must be given and not blank.
@@ -152,7 +162,15 @@ mod tests {
 
     #[test]
     fn text_refuses_control_characters_but_keeps_line_breaks_where_asked() {
-        assert_eq!(parse_text(Some("  Loan fee  "), 10, false), Ok(Some("Loan fee".into())));
+        assert_eq!(parse_text(Some("  Loan fee  "), 12, false), Ok(Some("Loan fee".into())));
+        // Checked as sent, as the OpenAPI document's pattern and maxLength read it: an edge
+        // that trimming would drop is no way around either rule.
+        assert_eq!(parse_text(Some("  Loan fee  "), 10, false), Err("must be at most 10 characters".into()));
+        for edge in ["Books\t", "\tBooks", "Books\n", "\u{2028}Books", "Books\u{85}"] {
+            assert!(parse_text(Some(edge), 100, false).is_err(), "{edge:?}");
+        }
+        assert_eq!(parse_text(Some("\tlines\n"), 100, true), Ok(Some("lines".into())));
+        assert!(parse_text(Some("lines\u{b}"), 100, true).is_err(), "vertical tab");
         assert_eq!(parse_text(Some("   "), 10, false), Ok(None));
         assert_eq!(parse_text(None, 10, false), Ok(None));
         assert_eq!(parse_text(Some("abcdefghijk"), 10, false), Err("must be at most 10 characters".into()));
