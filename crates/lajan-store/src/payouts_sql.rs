@@ -120,6 +120,12 @@ impl PayoutStore for ThisStore {
     ) -> StoreResult<PayoutDetail> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let (approval, events) = approval(&settings_in(&mut tx, tenant).await?);
+        // Read in the transaction, so a client archived since the request was checked gets no
+        // payout, and the answer shows the client as the payout was stored with it.
+        let client = match &p.client_id {
+            Some(id) => Some(live_client(&mut tx, tenant, id).await?.ok_or_else(|| invalid_client(id))?),
+            None => None,
+        };
         query(
             "INSERT INTO payouts (id, org_id, env, type, client_id, wallet_account_id, asset_amount, asset_code,
                                   asset_issuer, memo, approval_status, exec_status, created_by_key, approved_by_key,
@@ -144,7 +150,17 @@ impl PayoutStore for ThisStore {
         .bind(p.created_at.as_millis())
         .execute(&mut *tx)
         .await?;
-        let detail = read_payout(&mut tx, Some(tenant), &p.id).await?.ok_or(StoreError::NotFound)?;
+        // What was just written, as a read of it would give it back: a new payout has no attempts.
+        let approved_at = (approval == ApprovalStatus::Approved).then_some(p.created_at);
+        let payout = Payout { approval, updated_at: p.created_at, ..p.clone() };
+        let detail = PayoutDetail {
+            tenant: Tenant::new(tenant.org_id.clone(), tenant.env),
+            payout,
+            client,
+            attempts: Vec::new(),
+            attempts_before_retry: 0,
+            approved_at,
+        };
         for event_type in events {
             let mut recorded = event(&detail);
             recorded.event_type = event_type;

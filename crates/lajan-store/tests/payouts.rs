@@ -1,6 +1,6 @@
 //! The payouts contract: the same cases on SQLite and PostgreSQL.
 
-use lajan_domain::client::WalletAddress;
+use lajan_domain::client::{ClientInput, WalletAddress};
 use lajan_domain::id::IdKind;
 use lajan_domain::payout::{
     ApprovalStatus, AssetCode, AttemptResult, ExecStatus, Payout, PayoutAction, PayoutDetail, PayoutFilter, PayoutType,
@@ -128,6 +128,42 @@ contract!(approval_rules_and_counts_partition_all, |store| {
     assert_eq!(store.list_payouts(&t, &q).await.unwrap().1.all, 0);
     let other = Tenant::new(t.org_id.clone(), Environment::Live);
     assert!(store.get_payout(&other, id).await.unwrap().is_none());
+});
+
+contract!(a_created_payout_answers_what_a_read_gives_back, |store| {
+    let t = tenant(&store).await;
+    let wallet = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
+    let input = ClientInput {
+        first_name: Some("Marie".into()),
+        last_name: Some("Jean".into()),
+        wallet_account_id: Some(wallet.into()),
+        ..Default::default()
+    };
+    let client = input.into_client(IdKind::Client.generate(), Timestamp::now()).unwrap();
+    let client_created = NewEvent { event_type: "client.created", object: serde_json::json!({ "id": client.id }) };
+    store.create_client(&t, &client, &client_created, None).await.unwrap();
+
+    let to_client = Payout { client_id: Some(client.id.clone()), ..payout(ApprovalStatus::Pending, "key_a") };
+    for (p, rule) in [
+        (to_client.clone(), starts(ApprovalStatus::Approved, &["payout.created", "payout.approved"])),
+        (payout(ApprovalStatus::Pending, "key_a"), starts(ApprovalStatus::Pending, &["payout.created"])),
+    ] {
+        let created = store.create_payout(&t, &p, &rule, &ev, None).await.unwrap();
+        let read = store.get_payout(&t, &p.id).await.unwrap().unwrap();
+        assert_eq!(created, read, "the create's answer is the stored payout");
+        assert_eq!(created.client.as_ref().map(|c| c.id.as_str()), p.client_id.as_deref());
+    }
+
+    // A client archived after the request was checked gets no payout.
+    let gone = |c: &lajan_domain::client::Client| NewEvent {
+        event_type: "client.deleted",
+        object: serde_json::json!({ "id": c.id }),
+    };
+    store.archive_client(&t, &client.id, Timestamp::now(), &gone).await.unwrap();
+    let late = Payout { id: IdKind::Payout.generate(), ..to_client };
+    let refused = store.create_payout(&t, &late, &as_given(&late, &["payout.created"]), &ev, None).await;
+    assert!(matches!(&refused, Err(StoreError::Rejected(e)) if e.code == "invalid_client"), "{refused:?}");
+    assert!(store.get_payout(&t, &late.id).await.unwrap().is_none(), "nothing stored");
 });
 
 contract!(execution_claims_attempts_and_outcomes, |store| {
