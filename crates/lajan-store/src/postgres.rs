@@ -69,14 +69,6 @@ pub struct PgStore {
 /// How long a connection may sit idle inside a transaction before PostgreSQL ends it.
 const IDLE_IN_TRANSACTION_TIMEOUT: &str = "10s";
 
-/// Every prepared statement runs its generic plan. With PostgreSQL's default (`auto`), a list's
-/// `LIMIT $n OFFSET $m` makes the generic plan look costlier than any custom one (the planner
-/// assumes a parameter's limit returns a tenth of the rows), so each execution was planned
-/// afresh: ~0.4 ms of planning for ~0.3 ms of execution per 20-row list. The statements here
-/// are lookups by key and index-ordered pages, which the generic plan serves as well
-/// (`bench/run`: lists 1.6-2x faster; BENCHMARKS.md).
-const PLAN_CACHE_MODE: &str = "force_generic_plan";
-
 impl PgStore {
     const BACKEND: Backend = Backend::Postgres;
 
@@ -105,10 +97,7 @@ impl PgStore {
         // can leave its connection idle in that transaction, holding row locks that claims skip
         // and writes wait on. No unit of work here waits on anything outside the database while
         // a transaction is open, so one idle that long has lost its owner: the server ends it.
-        let options = options.options([
-            ("idle_in_transaction_session_timeout", IDLE_IN_TRANSACTION_TIMEOUT),
-            ("plan_cache_mode", PLAN_CACHE_MODE),
-        ]);
+        let options = options.options([("idle_in_transaction_session_timeout", IDLE_IN_TRANSACTION_TIMEOUT)]);
         let pool = PgPoolOptions::new()
             .max_connections(MAX_CONNECTIONS)
             .acquire_timeout(Duration::from_secs(10))
@@ -252,24 +241,3 @@ include!("users_sql.rs");
 include!("sessions_sql.rs");
 include!("dashboard_sql.rs");
 include!("operations_sql.rs");
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The settings every connection of the store runs with, read back from the server.
-    #[tokio::test]
-    async fn connections_run_generic_plans_and_end_idle_transactions() {
-        let Some(store) = crate::testing::postgres("connections_run_generic_plans_and_end_idle_transactions").await
-        else {
-            return;
-        };
-        let admin = PgStore::connect(&store.url).await.expect("connect");
-        let plans: String = query_scalar("SHOW plan_cache_mode").fetch_one(&admin.pool).await.expect("show");
-        let idle: String =
-            query_scalar("SHOW idle_in_transaction_session_timeout").fetch_one(&admin.pool).await.expect("show");
-        assert_eq!((plans.as_str(), idle.as_str()), (PLAN_CACHE_MODE, IDLE_IN_TRANSACTION_TIMEOUT));
-        admin.pool.close().await;
-        store.cleanup().await;
-    }
-}
