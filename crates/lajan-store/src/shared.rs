@@ -197,8 +197,14 @@ impl ThisStore {
         let mut qb = QueryBuilder::new(select);
         filter(&mut qb);
         // The id breaks ties between rows created in the same millisecond, so pages never overlap.
-        qb.push(format_args!(" ORDER BY {alias}.created_at DESC, {alias}.id DESC LIMIT ")).push_bind(limit);
-        qb.push(" OFFSET ").push_bind(offset);
+        // The page size is written into the statement (an integer, one of a hundred) and the
+        // offset only past the first page: PostgreSQL costs a generic plan with `LIMIT $n` as if
+        // it read a tenth of the rows, so it kept planning each list afresh (~0.4 ms of planning
+        // for ~0.3 ms of execution per 20-row page).
+        qb.push(format_args!(" ORDER BY {alias}.created_at DESC, {alias}.id DESC LIMIT {limit}"));
+        if offset > 0 {
+            qb.push(" OFFSET ").push_bind(offset);
+        }
         let rows = qb.build().fetch_all(self.reader()).await?;
         let items = rows.iter().map(from_row).collect::<StoreResult<_>>()?;
         Ok(Page { items, total, request })
