@@ -156,8 +156,7 @@ impl ThisStore {
         }
         qb.push(" ORDER BY i.row_number");
         if let Some(page) = page {
-            let (limit, offset) = page_params(page)?;
-            qb.push(" LIMIT ").push_bind(limit).push(" OFFSET ").push_bind(offset);
+            push_page(&mut qb, page)?;
         }
         let rows = qb.build().fetch_all(&mut *conn).await?;
         let items = rows.iter().map(item_from_row).collect::<StoreResult<_>>()?;

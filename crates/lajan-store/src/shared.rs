@@ -50,6 +50,19 @@ fn page_params(page: PageRequest) -> StoreResult<(i64, i64)> {
     Ok((i64::from(page.limit), offset))
 }
 
+/// ` LIMIT n` and, past the first page, ` OFFSET ?`. The page size is written into the statement
+/// (an integer, one of a hundred): PostgreSQL costs a generic plan with `LIMIT $n` as if it read
+/// a tenth of the rows, so it kept planning each page afresh (~0.4 ms of planning for ~0.3 ms of
+/// execution per 20-row list).
+fn push_page(qb: &mut QueryBuilder<'_>, page: PageRequest) -> StoreResult<()> {
+    let (limit, offset) = page_params(page)?;
+    qb.push(format_args!(" LIMIT {limit}"));
+    if offset > 0 {
+        qb.push(" OFFSET ").push_bind(offset);
+    }
+    Ok(())
+}
+
 fn count_of(n: i64) -> u64 {
     u64::try_from(n).unwrap_or(0)
 }
@@ -185,7 +198,6 @@ impl ThisStore {
         filter: impl Fn(&mut QueryBuilder<'a>),
         from_row: fn(&DbRow) -> StoreResult<T>,
     ) -> StoreResult<Page<T>> {
-        let (limit, offset) = page_params(request)?;
         let total = match total {
             Total::Known(total) => total,
             Total::Count(count) => {
@@ -197,14 +209,8 @@ impl ThisStore {
         let mut qb = QueryBuilder::new(select);
         filter(&mut qb);
         // The id breaks ties between rows created in the same millisecond, so pages never overlap.
-        // The page size is written into the statement (an integer, one of a hundred) and the
-        // offset only past the first page: PostgreSQL costs a generic plan with `LIMIT $n` as if
-        // it read a tenth of the rows, so it kept planning each list afresh (~0.4 ms of planning
-        // for ~0.3 ms of execution per 20-row page).
-        qb.push(format_args!(" ORDER BY {alias}.created_at DESC, {alias}.id DESC LIMIT {limit}"));
-        if offset > 0 {
-            qb.push(" OFFSET ").push_bind(offset);
-        }
+        qb.push(format_args!(" ORDER BY {alias}.created_at DESC, {alias}.id DESC"));
+        push_page(&mut qb, request)?;
         let rows = qb.build().fetch_all(self.reader()).await?;
         let items = rows.iter().map(from_row).collect::<StoreResult<_>>()?;
         Ok(Page { items, total, request })
