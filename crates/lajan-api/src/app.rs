@@ -5,7 +5,7 @@ use crate::caller::KeyCache;
 use crate::config::AppConfig;
 use crate::counters::{HitCounter, MemoryCounter, RedisCounter, StoreCounter};
 use crate::error::ApiError;
-use crate::extract::MAX_BODY_BYTES;
+use crate::extract::{MAX_BODY_BYTES, MAX_UPLOAD_BYTES};
 use crate::routes::{self, health};
 use crate::state::{AppParts, AppState};
 use crate::{auth, idempotency, observe, openapi, ratelimit};
@@ -64,9 +64,9 @@ impl Application {
 
     /// Serves until `shutdown` resolves, then finishes requests in flight.
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
-        // The client's address throttles guesses at payment pages.
-        let app = router(self.state.clone()).into_make_service_with_connect_info::<SocketAddr>();
-        axum::serve(self.listener, app).with_graceful_shutdown(shutdown).await
+        // The client's address (each request's `ConnectInfo`) throttles guesses at payment pages.
+        let limits = self.state.config.connections;
+        crate::serve::serve(self.listener, router(self.state.clone()), limits, shutdown).await
     }
 }
 
@@ -100,6 +100,7 @@ pub fn router(state: AppState) -> Router {
         .nest("/v1", api)
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
+        .route("/robots.txt", get(robots))
         .merge(routes::pay::routes())
         .merge(lajan_console::router(state.services.clone()))
         .merge(docs)
@@ -107,6 +108,7 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(from_fn_with_state(state.clone(), nudge_deliveries))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn(refuse_oversized))
         .layer(CatchPanicLayer::custom(|_| {
             tracing::error!("handler panicked");
             ApiError::new(
@@ -121,6 +123,23 @@ pub fn router(state: AppState) -> Router {
         // Outermost: its id, log line and metrics cover every answer, a handler's panic included.
         .layer(from_fn_with_state(state.clone(), observe::observe))
         .with_state(state)
+}
+
+/// Crawlers keep out of the console (nothing there is public) and the payment pages (each URL is
+/// a capability, never to be indexed).
+async fn robots() -> Response {
+    let text = "User-agent: *\nDisallow: /console\nDisallow: /pay\n";
+    ([(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"))], text).into_response()
+}
+
+/// A body announced larger than any route takes is refused before a byte of it is read, rather
+/// than waited for.
+async fn refuse_oversized(request: Request<Body>, next: Next) -> Response {
+    let announced = request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if announced.is_some_and(|length| length > MAX_UPLOAD_BYTES as u64) {
+        return ApiError::payload_too_large().into_response();
+    }
+    next.run(request).await
 }
 
 async fn not_found() -> Response {

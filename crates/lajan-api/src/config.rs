@@ -3,6 +3,7 @@
 //! settings are `lajan_services::ServiceConfig` and `lajan_worker::WorkerConfig`.
 
 use crate::counters::TierLimits;
+use crate::serve::ConnectionLimits;
 use secrecy::SecretString;
 
 #[derive(Debug, Clone)]
@@ -17,10 +18,18 @@ pub struct AppConfig {
     /// `/pay` pages a client address may ask for that do not exist, per minute, before every
     /// page answers it 429 until the minute ends (0: no limit).
     pub pay_miss_limit: u64,
+    /// Timeouts and the cap on open connections.
+    pub connections: ConnectionLimits,
 }
 
 impl Default for AppConfig {
     fn default() -> Self {
-        AppConfig { rate_limits: TierLimits::default(), redis_url: None, auth_cache_ms: 1000, pay_miss_limit: 30 }
+        AppConfig {
+            rate_limits: TierLimits::default(),
+            redis_url: None,
+            auth_cache_ms: 1000,
+            pay_miss_limit: 30,
+            connections: ConnectionLimits::default(),
+        }
     }
 }

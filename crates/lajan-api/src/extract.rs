@@ -2,6 +2,7 @@
 //! `invalid_json`, `validation_error` with the failing field's path) and pagination.
 
 use crate::error::ApiError;
+use crate::serve::BodyTimeout;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::header::CONTENT_TYPE;
@@ -86,6 +87,8 @@ async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, Api
     Bytes::from_request(req, state).await.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::payload_too_large()
+        } else if BodyTimeout::caused(&rejection) {
+            ApiError::new(StatusCode::REQUEST_TIMEOUT, "request_timeout", "The request body did not arrive in time")
         } else {
             ApiError::bad_request("invalid_json", "The request body could not be read")
         }

@@ -24,6 +24,7 @@ pub mod payment_request;
 pub mod ratelimit;
 pub mod request_id;
 pub mod routes;
+pub mod serve;
 pub mod state;
 
 pub use app::{Application, router};

@@ -1,6 +1,7 @@
 //! `GET /metrics` on a listener of its own (`LAJAN_METRICS_LISTEN`), kept off the API's address
 //! so a reverse proxy never exposes it. Requests are counted in `observe`.
 
+use crate::serve::ConnectionLimits;
 use axum::Router;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -19,7 +20,7 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let app = Router::new().route("/metrics", get(scrape)).with_state(services);
-    axum::serve(listener, app).with_graceful_shutdown(shutdown).await
+    crate::serve::serve(listener, app, ConnectionLimits::default(), shutdown).await
 }
 
 /// OpenMetrics for a scraper that asks for it (Prometheus does), else the Prometheus text format.

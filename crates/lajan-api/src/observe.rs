@@ -4,12 +4,14 @@
 //! Nothing a caller sends besides its request id is logged: no header, query or body, so keys,
 //! secrets, passwords and session cookies never reach the logs.
 
+use crate::error::ApiError;
 use crate::request_id::{REQUEST_ID, answering, usable};
 use crate::state::AppState;
 use axum::body::Body;
 use axum::extract::{MatchedPath, State};
-use axum::http::{HeaderValue, Request};
+use axum::http::{HeaderValue, Method, Request, StatusCode};
 use axum::middleware::Next;
+use axum::response::IntoResponse;
 use axum::response::Response;
 use std::time::Instant;
 use tracing::Instrument;
@@ -29,15 +31,45 @@ pub async fn observe(State(state): State<AppState>, mut request: Request<Body>, 
     let id = given.map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_owned);
     let header = HeaderValue::from_str(&id).unwrap_or_else(|_| HeaderValue::from_static("invalid"));
     request.headers_mut().insert(REQUEST_ID, header.clone());
-    let method = request.method().clone();
+    let method = method_label(request.method());
     let route = request.extensions().get::<MatchedPath>().map_or(UNMATCHED, MatchedPath::as_str).to_owned();
-    let span = tracing::info_span!("request", request_id = %id, method = %method, route = %route);
-    let mut response = answering(id.clone(), next.run(request)).instrument(span).await;
+    let span = tracing::info_span!("request", request_id = %id, method, route = %route);
+    let answer = async {
+        if method == OTHER_METHOD && !matches!(*request.method(), Method::TRACE | Method::CONNECT) {
+            return unknown_method();
+        }
+        next.run(request).await
+    };
+    let mut response = answering(id.clone(), answer).instrument(span).await;
     response.headers_mut().insert(REQUEST_ID, header);
     let (status, took) = (response.status().as_u16(), started.elapsed());
-    state.services.metrics.http_request(method.as_str(), &route, status, took);
+    state.services.metrics.http_request(method, &route, status, took);
     let org = response.extensions().get::<RequestOrg>().map(|org| org.0.as_str());
     let latency_ms = took.as_secs_f64() * 1000.0;
-    tracing::info!(request_id = %id, org, method = %method, route = %route, status, latency_ms, "request answered");
+    tracing::info!(request_id = %id, org, method, route = %route, status, latency_ms, "request answered");
     response
+}
+
+/// What metrics and logs call every method outside the ones HTTP defines.
+const OTHER_METHOD: &str = "other";
+
+/// A method as a label, from a closed set: any client can send any token as a method, and each
+/// new one would be a new series (and a long one a long log line).
+fn method_label(method: &Method) -> &'static str {
+    match *method {
+        Method::GET => "GET",
+        Method::HEAD => "HEAD",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::PATCH => "PATCH",
+        Method::DELETE => "DELETE",
+        Method::OPTIONS => "OPTIONS",
+        _ => OTHER_METHOD,
+    }
+}
+
+/// A method HTTP does not define is one no route takes. 405 rather than 501: a 5xx would count
+/// a stranger's probing as the server's own failure in every error-rate alert.
+fn unknown_method() -> Response {
+    ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "No route takes that method").into_response()
 }

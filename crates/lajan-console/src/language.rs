@@ -23,10 +23,12 @@ pub struct LanguageForm {
 }
 
 /// `back` when it is a page of the console, else the dashboard: the switch never sends anyone
-/// elsewhere.
+/// elsewhere, and a value that cannot be a `Location` (a space, CR, LF or any byte outside
+/// printable ASCII; browsers send page addresses percent-encoded) is not one of its pages.
 fn back_to(back: &str) -> &str {
     let console_page = back == "/console" || back.starts_with("/console/");
-    if console_page && !back.contains("//") && !back.contains('\\') { back } else { "/console" }
+    let location = back.bytes().all(|b| b.is_ascii_graphic()) && !back.contains("//") && !back.contains('\\');
+    if console_page && location { back } else { "/console" }
 }
 
 pub async fn choose(State(console): State<Console>, request: Protected<LanguageForm>) -> Response {
@@ -48,8 +50,16 @@ mod tests {
     fn the_switch_returns_to_console_pages_only() {
         assert_eq!(back_to("/console/invoices?status=paid"), "/console/invoices?status=paid");
         assert_eq!(back_to("/console"), "/console");
-        for elsewhere in ["https://evil.example", "//evil.example", "/console//evil.example", "/consoles", "/v1/x", ""]
-        {
+        for elsewhere in [
+            "https://evil.example",
+            "//evil.example",
+            "/console//evil.example",
+            "/consoles",
+            "/v1/x",
+            "",
+            "/console/invoices\r\nSet-Cookie: x=1",
+            "/console/é",
+        ] {
             assert_eq!(back_to(elsewhere), "/console", "{elsewhere}");
         }
     }

@@ -10,6 +10,7 @@
 
 use std::time::Duration;
 
+use lajan_store::redact_url;
 use reqwest::{StatusCode, Url};
 use serde::Deserialize;
 
@@ -97,11 +98,12 @@ impl HorizonClient {
     /// `timeout` bounds each whole request; Horizon itself gives up on a submission after ~30 s
     /// with a 504, so something a bit above that avoids cutting off answers it was about to give.
     pub fn new(base_url: &str, timeout: Duration) -> Result<Self, LedgerError> {
-        let base_url = Url::parse(base_url)
-            .map_err(|e| LedgerError::HorizonClient(format!("invalid base URL {base_url:?}: {e}")))?;
+        let shown = redact_url(base_url);
+        let base_url =
+            Url::parse(base_url).map_err(|e| LedgerError::HorizonClient(format!("invalid base URL {shown:?}: {e}")))?;
         // Endpoints are built by appending path segments, which needs an http(s) URL with a path.
         if !matches!(base_url.scheme(), "http" | "https") || base_url.cannot_be_a_base() {
-            return Err(LedgerError::HorizonClient(format!("base URL {base_url} is not an http(s) URL")));
+            return Err(LedgerError::HorizonClient(format!("base URL {shown} is not an http(s) URL")));
         }
         let http = reqwest::Client::builder()
             .timeout(timeout)
@@ -401,7 +403,8 @@ struct ResultCodes {
 /// (only the answer lost), so this is never evidence that nothing happened.
 fn transport_error(e: reqwest::Error) -> HorizonError {
     let kind = if e.is_timeout() { "timed out" } else { "failed" };
-    HorizonError::Unknown(format!("request {kind}: {e}"))
+    // reqwest's text names the URL, with whatever credentials the base URL carries.
+    HorizonError::Unknown(format!("request {kind}: {}", e.without_url()))
 }
 
 async fn read(response: reqwest::Response) -> Result<(StatusCode, Vec<u8>), HorizonError> {

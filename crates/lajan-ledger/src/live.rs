@@ -21,6 +21,7 @@ use async_trait::async_trait;
 use lajan_domain::client::WalletAddress;
 use lajan_domain::payout::{AttemptResult, PayoutDetail};
 use lajan_domain::{Tenant, Timestamp};
+use lajan_store::redact_url;
 use secrecy::SecretString;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -36,7 +37,7 @@ const LEDGER_CLOSE_MS: i64 = 6_000;
 pub const PUBLIC_NETWORK_PASSPHRASE: &str = crate::stellar::PUBLIC_PASSPHRASE;
 
 /// Where and how live payouts are made, and where live payments arrive.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct LiveLedgerConfig {
     /// e.g. `https://horizon.stellar.org`.
     pub horizon_url: String,
@@ -60,9 +61,27 @@ pub struct LiveLedgerConfig {
     pub tx_timeout_secs: u64,
 }
 
+/// Every field but the secrets (already `[REDACTED]`) as they are, and the Horizon URL without
+/// the credentials it may carry.
+impl std::fmt::Debug for LiveLedgerConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LiveLedgerConfig")
+            .field("horizon_url", &redact_url(&self.horizon_url))
+            .field("network_passphrase", &self.network_passphrase)
+            .field("distribution_secret", &self.distribution_secret)
+            .field("channel_secrets", &self.channel_secrets)
+            .field("receiving_account", &self.receiving_account)
+            .field("base_fee", &self.base_fee)
+            .field("max_fee", &self.max_fee)
+            .field("tx_timeout_secs", &self.tx_timeout_secs)
+            .finish()
+    }
+}
+
 /// The live Stellar network as the executor and the payment watcher see it.
 pub struct StellarLedger {
     horizon: HorizonClient,
+    /// Without credentials: it is only ever shown.
     horizon_url: String,
     /// Set once Horizon confirmed it serves the configured network.
     network_confirmed: AtomicBool,
@@ -142,7 +161,7 @@ impl StellarLedger {
             .map_err(|e| ConfigError { setting: "the Horizon URL (LAJAN_LIVE_HORIZON_URL)", problem: e.to_string() })?;
         Ok(StellarLedger {
             horizon,
-            horizon_url: config.horizon_url.clone(),
+            horizon_url: redact_url(&config.horizon_url),
             network_confirmed: AtomicBool::new(false),
             passphrase: config.network_passphrase.clone(),
             distribution_account,

@@ -30,6 +30,7 @@ pub mod orgs;
 pub mod payment_links;
 pub mod payouts;
 pub mod postgres;
+mod redact;
 pub mod sandbox;
 pub mod sessions;
 pub mod sqlite;
@@ -50,6 +51,7 @@ pub use operations::OperationsStore;
 pub use orgs::{NewApiKey, OrgStore};
 pub use payment_links::PaymentLinkStore;
 pub use payouts::PayoutStore;
+pub use redact::redact_url;
 pub use sandbox::SandboxStore;
 pub use sessions::{NewSession, SessionStore};
 pub use sqlite::GroupCommit;
@@ -117,6 +119,14 @@ pub trait Store:
     fn fail_next_commit(&self);
 }
 
+/// The file a `sqlite:` URL names; `None` for any other URL (or one that does not parse, which
+/// [`open`] refuses with its reason).
+pub fn sqlite_file(url: &str) -> Option<std::path::PathBuf> {
+    use std::str::FromStr;
+    let options = sqlx::sqlite::SqliteConnectOptions::from_str(url).ok().filter(|_| url.starts_with("sqlite:"))?;
+    Some(options.get_filename().to_path_buf())
+}
+
 /// Opens the store a database URL names: `postgres://` or `postgresql://` selects PostgreSQL,
 /// `sqlite:` the embedded SQLite file (created when missing).
 pub async fn open(url: &str) -> StoreResult<Arc<dyn Store>> {
@@ -137,20 +147,6 @@ pub async fn open_with(url: &str, group_commit: GroupCommit) -> StoreResult<Arc<
     }
 }
 
-/// The URL with any password replaced, for messages and logs.
-pub fn redact_url(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme_end), Some(at)) if at > scheme_end => {
-            let userinfo = &url[scheme_end + 3..at];
-            match userinfo.split_once(':') {
-                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme_end + 3], &url[at..]),
-                None => url.to_owned(),
-            }
-        }
-        _ => url.to_owned(),
-    }
-}
-
 /// A one-shot switch that makes the next commit fail (see [`Store::fail_next_commit`]).
 #[derive(Debug, Default)]
 pub(crate) struct FailPoint(AtomicBool);
@@ -162,16 +158,6 @@ impl FailPoint {
 
     pub(crate) fn check(&self) -> StoreResult<()> {
         if self.0.swap(false, Ordering::SeqCst) { Err(StoreError::Injected) } else { Ok(()) }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn redacts_passwords_only() {
-        assert_eq!(super::redact_url("postgres://u:secret@h:5432/db"), "postgres://u:***@h:5432/db");
-        assert_eq!(super::redact_url("postgres://u@h/db"), "postgres://u@h/db");
-        assert_eq!(super::redact_url("sqlite://lajan.db"), "sqlite://lajan.db");
     }
 }
 

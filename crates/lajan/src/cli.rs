@@ -117,6 +117,25 @@ pub struct ServeArgs {
     #[arg(long, env = "LAJAN_PAY_MISS_LIMIT")]
     pub pay_miss_limit: Option<u64>,
 
+    /// Seconds a client has from a request's first byte to its last header, and a new
+    /// connection before its first request (default 10).
+    #[arg(long, env = "LAJAN_HTTP_HEADER_TIMEOUT_SECS")]
+    pub http_header_timeout_secs: Option<u64>,
+
+    /// Seconds an answered connection may wait, silent, for its next request (default 60).
+    #[arg(long, env = "LAJAN_HTTP_IDLE_TIMEOUT_SECS")]
+    pub http_idle_timeout_secs: Option<u64>,
+
+    /// Seconds a client has to send a request's whole body once its headers arrived (default 30;
+    /// 408 after).
+    #[arg(long, env = "LAJAN_HTTP_BODY_TIMEOUT_SECS")]
+    pub http_body_timeout_secs: Option<u64>,
+
+    /// Connections open at once (default 4096); the next waits until one closes. Keep it below
+    /// the process's open-file limit (`ulimit -n`).
+    #[arg(long, env = "LAJAN_MAX_CONNECTIONS")]
+    pub max_connections: Option<usize>,
+
     /// Submissions of a payout before an error that left nothing applied becomes final (default 5).
     #[arg(long, env = "LAJAN_PAYOUT_MAX_ATTEMPTS")]
     pub payout_max_attempts: Option<i64>,

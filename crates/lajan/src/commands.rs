@@ -35,6 +35,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             // The database as it is: a backup neither migrates it nor changes it.
             let url = database_url(&cli, &file);
             let url = url.expose_secret();
+            require_existing(url)?;
             let store =
                 lajan_store::open(url).await.with_context(|| format!("opening database {}", redact_url(url)))?;
             let copied = store.backup_to(to).await.with_context(|| format!("backing up into {}", to.display()));
@@ -50,19 +51,19 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Orgs(cmd) => {
-            let store = open(&database_url(&cli, &file)).await?;
+            let store = open_existing(&database_url(&cli, &file)).await?;
             let result = orgs(store.as_ref(), cmd).await;
             store.close().await;
             result
         }
         Command::Keys(cmd) => {
-            let store = open(&database_url(&cli, &file)).await?;
+            let store = open_existing(&database_url(&cli, &file)).await?;
             let result = keys(store.as_ref(), cmd).await;
             store.close().await;
             result
         }
         Command::Users(cmd) => {
-            let store = open(&database_url(&cli, &file)).await?;
+            let store = open_existing(&database_url(&cli, &file)).await?;
             let result = users(store.as_ref(), cmd).await;
             store.close().await;
             result
@@ -89,6 +90,23 @@ fn describe(config: &ServeConfig) -> String {
 /// Opens the database and applies migrations, so every command works on a fresh file.
 async fn open(url: &SecretString) -> anyhow::Result<Arc<dyn Store>> {
     open_with(url, GroupCommit::default()).await
+}
+
+/// [`open`] for commands that manage what is in a database: a SQLite file that does not exist is
+/// a mistyped path, not a database to create (only `serve`, `worker` and `migrate` create one).
+async fn open_existing(url: &SecretString) -> anyhow::Result<Arc<dyn Store>> {
+    require_existing(url.expose_secret())?;
+    open(url).await
+}
+
+fn require_existing(url: &str) -> anyhow::Result<()> {
+    match lajan_store::sqlite_file(url) {
+        Some(path) if !path.exists() => bail!(
+            "there is no database at {}: check LAJAN_DATABASE_URL (or --database-url), or create it with `lajan migrate`",
+            path.display()
+        ),
+        _ => Ok(()),
+    }
 }
 
 async fn open_with(url: &SecretString, group_commit: GroupCommit) -> anyhow::Result<Arc<dyn Store>> {

@@ -5,6 +5,7 @@ use crate::cli::{Cli, LedgerArgs, NotifyArgs, ServeArgs};
 use anyhow::Context;
 use lajan_api::AppConfig;
 use lajan_api::counters::TierLimits;
+use lajan_api::serve::ConnectionLimits;
 use lajan_ledger::live::{LiveLedgerConfig, PUBLIC_NETWORK_PASSPHRASE};
 use lajan_services::ServiceConfig;
 use lajan_store::GroupCommit;
@@ -53,6 +54,10 @@ pub struct FileConfig {
     pub webhook_lease_secs: Option<u64>,
     pub auth_cache_ms: Option<u64>,
     pub pay_miss_limit: Option<u64>,
+    pub http_header_timeout_secs: Option<u64>,
+    pub http_idle_timeout_secs: Option<u64>,
+    pub http_body_timeout_secs: Option<u64>,
+    pub max_connections: Option<usize>,
     pub sandbox_ledger_close_ms: Option<u64>,
     pub live_horizon_url: Option<String>,
     pub live_network_passphrase: Option<String>,
@@ -75,6 +80,43 @@ impl FileConfig {
         let text = std::fs::read_to_string(path).with_context(|| format!("reading config file {}", path.display()))?;
         toml::from_str(&text).with_context(|| format!("parsing config file {}", path.display()))
     }
+}
+
+/// The HTTP server's timeouts and connection cap.
+fn connection_limits(args: &ServeArgs, file: &FileConfig) -> anyhow::Result<ConnectionLimits> {
+    let defaults = ConnectionLimits::default();
+    let seconds = |flag: Option<u64>, file: Option<u64>, default: Duration, name: &str| {
+        let secs = flag.or(file).unwrap_or(default.as_secs());
+        if !(1..=3600).contains(&secs) {
+            anyhow::bail!("{name} must be between 1 and 3600 seconds");
+        }
+        Ok(Duration::from_secs(secs))
+    };
+    let max_connections = args.max_connections.or(file.max_connections).unwrap_or(defaults.max_connections);
+    if !(1..=1_000_000).contains(&max_connections) {
+        anyhow::bail!("LAJAN_MAX_CONNECTIONS must be between 1 and 1000000");
+    }
+    Ok(ConnectionLimits {
+        header_timeout: seconds(
+            args.http_header_timeout_secs,
+            file.http_header_timeout_secs,
+            defaults.header_timeout,
+            "LAJAN_HTTP_HEADER_TIMEOUT_SECS",
+        )?,
+        idle_timeout: seconds(
+            args.http_idle_timeout_secs,
+            file.http_idle_timeout_secs,
+            defaults.idle_timeout,
+            "LAJAN_HTTP_IDLE_TIMEOUT_SECS",
+        )?,
+        body_timeout: seconds(
+            args.http_body_timeout_secs,
+            file.http_body_timeout_secs,
+            defaults.body_timeout,
+            "LAJAN_HTTP_BODY_TIMEOUT_SECS",
+        )?,
+        max_connections,
+    })
 }
 
 /// SQLite's group-commit bounds: at most this many units per commit, waiting at most this long
@@ -227,7 +269,13 @@ impl ServeConfig {
             shutdown_grace: Duration::from_secs(grace),
             database_url: database_url(cli, &file),
             group_commit,
-            app: AppConfig { rate_limits, redis_url, auth_cache_ms, pay_miss_limit },
+            app: AppConfig {
+                rate_limits,
+                redis_url,
+                auth_cache_ms,
+                pay_miss_limit,
+                connections: connection_limits(args, &file)?,
+            },
             services: ServiceConfig {
                 public_url,
                 live_asset_issuers: file.live_asset_issuers.clone(),

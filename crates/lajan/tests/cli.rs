@@ -24,6 +24,21 @@ fn stdout(o: &Output) -> String {
 #[test]
 fn orgs_and_keys_print_only_what_scripts_need() {
     let dir = tempfile::tempdir().unwrap();
+    // Only serve, worker and migrate create a database: a mistyped path is named, not created.
+    let copy = dir.path().join("copy.db");
+    for args in [
+        &["keys", "create", "--env", "test"][..],
+        &["orgs", "list"],
+        &["users", "list"],
+        &["backup", "--to", copy.to_str().unwrap()],
+    ] {
+        let missing = lajan(dir.path(), args);
+        let said = String::from_utf8_lossy(&missing.stderr);
+        assert!(!missing.status.success(), "{args:?} on a missing file: {said}");
+        assert!(said.contains("there is no database at") && said.contains("cli.db"), "{args:?}: {said}");
+        assert!(!dir.path().join("cli.db").exists() && !copy.exists(), "{args:?} created a file");
+    }
+    stdout(&lajan(dir.path(), &["migrate"]));
     let no_org = lajan(dir.path(), &["keys", "create", "--env", "test"]);
     assert!(!no_org.status.success());
     assert!(String::from_utf8_lossy(&no_org.stderr).contains("no organization"));
@@ -86,6 +101,7 @@ fn lajan_with_stdin(dir: &std::path::Path, args: &[&str], stdin: &str) -> Output
 #[test]
 fn console_users_are_created_listed_and_disabled() {
     let dir = tempfile::tempdir().unwrap();
+    stdout(&lajan(dir.path(), &["migrate"]));
     let org = stdout(&lajan(dir.path(), &["orgs", "create", "--name", "Fonkoze"]));
     let create = ["users", "create", "--email", "Amara@Example.ht", "--role", "approver", "--name", "Amara"];
     let password = stdout(&lajan(dir.path(), &create));
@@ -311,6 +327,7 @@ async fn a_backup_taken_under_writes_holds_every_write_acknowledged_before_it() 
     assert_eq!(r.status(), 200, "the restored database serves the backed-up client with the same key");
     again.terminate();
 
+    std::fs::copy(&copy, dir.path().join("cli.db")).unwrap();
     let refused = lajan(dir.path(), &["backup", "--to", copy.to_str().unwrap()]);
     assert!(!refused.status.success(), "an existing file is never overwritten");
     assert!(String::from_utf8_lossy(&refused.stderr).contains("exists already"));
@@ -334,16 +351,33 @@ fn config_check_prints_the_effective_configuration_without_secrets() {
         ("LAJAN_SMTP_USERNAME", "billing"),
         ("LAJAN_SMTP_PASSWORD", "smtp-hunter2"),
         ("LAJAN_RATE_LIMIT_STANDARD", "90"),
+        ("LAJAN_LIVE_HORIZON_URL", "https://horizon:hz-hunter2@horizon.example.ht/?api_key=hz-hunter2"),
+        ("LAJAN_LIVE_DISTRIBUTION_SECRET", "SDHUNTER2"),
+        ("LAJAN_SMS_BASE_URL", "https://sms-hunter2@sms.example.ht"),
+        ("LAJAN_SMS_ACCOUNT", "AC1"),
+        ("LAJAN_SMS_TOKEN", "sms-hunter2"),
+        ("LAJAN_SMS_FROM", "+50900000000"),
     ];
     let valid = check(&secrets);
     let printed = format!("{}{}", String::from_utf8_lossy(&valid.stdout), String::from_utf8_lossy(&valid.stderr));
     assert!(valid.status.success(), "{printed}");
     assert!(!printed.contains("hunter2"), "a secret was printed: {printed}");
-    for shown in
-        ["database = postgres://lajan:***@db.example.ht/lajan", "standard: 90", "[REDACTED]", "smtp.example.ht"]
-    {
+    assert!(!printed.contains("HUNTER2"), "a secret was printed: {printed}");
+    for shown in [
+        "database = postgres://lajan:***@db.example.ht/lajan",
+        "standard: 90",
+        "[REDACTED]",
+        "smtp.example.ht",
+        "https://horizon:***@horizon.example.ht/?api_key=***",
+        "https://***@sms.example.ht/",
+    ] {
         assert!(printed.contains(shown), "{shown} in {printed}");
     }
+    // A password may also be a parameter of the database URL.
+    let in_query = check(&[("LAJAN_DATABASE_URL", "postgres://lajan@db.example.ht/lajan?password=pg-hunter2")]);
+    let printed = String::from_utf8_lossy(&in_query.stdout);
+    assert!(printed.contains("database = postgres://lajan@db.example.ht/lajan?password=***"), "{printed}");
+    assert!(!printed.contains("hunter2"), "{printed}");
 
     assert!(printed.contains("metrics_listen = 127.0.0.1:9464"), "the default metrics address: {printed}");
     let off = check(&[("LAJAN_METRICS_LISTEN", "off")]);
@@ -365,6 +399,24 @@ fn config_check_prints_the_effective_configuration_without_secrets() {
         let said = String::from_utf8_lossy(&invalid.stderr);
         assert!(said.contains("invalid") && said.contains(name), "{said}");
     }
+}
+
+/// `serve`'s start-up line names the database without the password given as a parameter (PostgreSQL
+/// over trust authentication ignores it, so the server starts).
+#[tokio::test]
+async fn serve_logs_the_database_url_without_its_password() {
+    let Some(db) = lajan_store::testing::postgres("serve_logs_the_database_url_without_its_password").await else {
+        return;
+    };
+    let url = format!("{}&password=pg-hunter2", db.url);
+    let mut serve = Serve::start_on(&url, free_port(), &[("LAJAN_METRICS_LISTEN", "off")]);
+    let listening = serve.wait_for_line(|l| l.contains("lajan listening"), Duration::from_secs(30));
+    let lines = serve.lines_so_far();
+    serve.terminate();
+    db.cleanup().await;
+    let listening = listening.expect("the start-up line");
+    assert!(listening.contains("password=***"), "{listening}");
+    assert!(lines.iter().all(|l| !l.contains("hunter2")), "a password in the log: {lines:#?}");
 }
 
 /// `serve` answers `GET /metrics` on `LAJAN_METRICS_LISTEN`, and a second process asking for

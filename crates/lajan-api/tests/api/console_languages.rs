@@ -225,6 +225,11 @@ api_test!(french_and_creole_pages_hold_no_english, |app| {
     let csrf = creole.csrf().await;
     let r = creole.post("/console/language", &[("csrf", &csrf), ("language", "ht"), ("back", "/console")]).await;
     assert_eq!(r.status(), 303);
+    // A `back` that cannot be a Location header (it answered 500) goes to the dashboard.
+    let split = "/console/invoices\r\nSet-Cookie: lajan_console=x";
+    let r = creole.post("/console/language", &[("csrf", &csrf), ("language", "ht"), ("back", split)]).await;
+    assert_eq!(r.status(), 303, "a back with CR/LF");
+    assert_eq!(location(&r), "/console");
 
     let mut found = Vec::new();
     for (lang, browser) in [("fr", &french), ("ht", &creole)] {

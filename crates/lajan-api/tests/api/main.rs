@@ -5,6 +5,7 @@ mod common;
 
 mod auth;
 mod clients;
+mod connections;
 mod console;
 mod console_approvals;
 mod console_browser;

@@ -106,6 +106,15 @@ api_test!(text_that_hides_itself_is_refused_naming_the_field, |app| {
     assert_eq!(list["pagination"]["total"], 1, "nothing else was stored");
 });
 
+api_test!(robots_keep_out_of_the_console_and_the_payment_pages, |app| {
+    let r = app.http.get(app.url("/robots.txt")).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    assert!(r.headers()["content-type"].to_str().unwrap().starts_with("text/plain"));
+    let text = r.text().await.unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines, ["User-agent: *", "Disallow: /console", "Disallow: /pay"], "{text}");
+});
+
 api_test!(pages_and_answers_carry_headers_that_keep_them_to_themselves, |app| {
     let client = app.reachable_client().await;
     let invoice = app.invoice(client["id"].as_str().unwrap(), json!({})).await;

@@ -2,13 +2,14 @@
 
 use std::time::Duration;
 
+use lajan_store::redact_url;
 use reqwest::StatusCode;
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 
 use super::{Delivery, NotifyError, Sms, SmsSender};
 
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct SmsConfig {
     /// Scheme and host, e.g. `https://api.twilio.com`; a trailing slash is fine.
     pub base_url: String,
@@ -20,10 +21,23 @@ pub struct SmsConfig {
     pub timeout: Duration,
 }
 
+/// The base URL without the credentials it may carry; the token is `[REDACTED]` already.
+impl std::fmt::Debug for SmsConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SmsConfig")
+            .field("base_url", &redact_url(&self.base_url))
+            .field("account_sid", &self.account_sid)
+            .field("auth_token", &self.auth_token)
+            .field("from", &self.from)
+            .field("timeout", &self.timeout)
+            .finish()
+    }
+}
+
 #[derive(Debug)]
 pub struct HttpSmsSender {
     client: reqwest::Client,
-    url: String,
+    url: Endpoint,
     account_sid: String,
     auth_token: SecretString,
     from: String,
@@ -59,7 +73,7 @@ impl HttpSmsSender {
             .map_err(|_| NotifyError::NotConfigured("SMS HTTP client could not be built"))?;
         Ok(Self {
             client,
-            url: format!("{base_url}/2010-04-01/Accounts/{}/Messages.json", config.account_sid),
+            url: Endpoint(format!("{base_url}/2010-04-01/Accounts/{}/Messages.json", config.account_sid)),
             account_sid: config.account_sid,
             auth_token: config.auth_token,
             from: config.from.trim().to_owned(),
@@ -72,6 +86,21 @@ impl HttpSmsSender {
         let token = self.auth_token.expose_secret();
         let text = format!("SMS provider {}: {what}", self.url);
         if token.is_empty() { text } else { text.replace(token, "[redacted]") }
+    }
+}
+
+/// The provider's messages URL, shown (in `Debug` and error texts) without its credentials.
+struct Endpoint(String);
+
+impl std::fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&redact_url(&self.0))
+    }
+}
+
+impl std::fmt::Debug for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", redact_url(&self.0))
     }
 }
 
@@ -117,7 +146,7 @@ impl SmsSender for HttpSmsSender {
     async fn send(&self, m: &Sms) -> Result<Delivery, NotifyError> {
         let response = self
             .client
-            .post(&self.url)
+            .post(&self.url.0)
             .basic_auth(&self.account_sid, Some(self.auth_token.expose_secret()))
             .form(&[("To", m.to.trim()), ("From", self.from.as_str()), ("Body", m.body.as_str())])
             .send()
