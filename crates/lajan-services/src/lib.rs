@@ -57,6 +57,9 @@ pub struct ServiceConfig {
     /// Resolves live webhook hosts, for the guard at create time and the dispatcher at connect
     /// time (tests give names the answers they need).
     pub resolver: Arc<dyn HostResolver>,
+    /// Whether sandbox webhook endpoints may reach private and local addresses (a developer's
+    /// receiver on their own machine). Off, the sandbox is guarded as live is, but for https.
+    pub sandbox_webhooks_private: bool,
 }
 
 impl Default for ServiceConfig {
@@ -67,6 +70,7 @@ impl Default for ServiceConfig {
             sandbox_ledger_close_ms: 1000,
             live_ledger: None,
             resolver: Arc::new(SystemResolver),
+            sandbox_webhooks_private: false,
         }
     }
 }

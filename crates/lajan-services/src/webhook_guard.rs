@@ -1,7 +1,9 @@
-//! The guard that keeps live webhooks out of the network Lajan runs in: a live endpoint's URL
-//! must be `https` and its host must resolve to public addresses only. Checked when the URL is
-//! set, and again by the dispatcher on every connection, through the same [`HostResolver`], so a
-//! name that later resolves to a private address is refused before anything is dialled.
+//! The guard that keeps webhooks out of the network Lajan runs in: an endpoint's host must
+//! resolve to public addresses only, and a live endpoint's URL must be `https`. Sandbox endpoints
+//! may reach private and local addresses only where the operator allows it
+//! (`LAJAN_SANDBOX_WEBHOOKS_PRIVATE=allow`, for a developer's own machine). Checked when the URL
+//! is set, and again by the dispatcher on every connection, through the same [`HostResolver`], so
+//! a name that later resolves to a private address is refused before anything is dialled.
 
 use async_trait::async_trait;
 use lajan_domain::Invalid;
@@ -73,23 +75,28 @@ pub async fn public_addresses(resolver: &dyn HostResolver, host: &str) -> Result
     if ips.is_empty() {
         return Err(format!("{host} could not be resolved"));
     }
-    match ips.iter().find_map(|ip| non_public(*ip).map(|why| (ip, why))) {
-        Some((ip, why)) => Err(format!("{host} resolves to {ip}, {why}")),
-        None => Ok(ips),
+    // Which address, or even which kind, an internal name has is the network's to keep.
+    if ips.iter().any(|ip| non_public(*ip).is_some()) {
+        return Err(format!("{host} resolves to an address that is not public"));
     }
+    Ok(ips)
 }
 
-/// Why a live endpoint may not have `url` (400 `invalid_url`), if it may not: it must be
-/// `https`, and its host must resolve to public addresses only.
-pub async fn check_live_url(resolver: &dyn HostResolver, url: &str) -> Result<(), Invalid> {
+/// What a sandbox refusal adds: how an operator lets the sandbox reach local receivers.
+pub const SANDBOX_PRIVATE_HINT: &str = "sandbox endpoints reach private and local addresses only where the server sets LAJAN_SANDBOX_WEBHOOKS_PRIVATE=allow";
+
+/// Why an endpoint may not have `url` (400 `invalid_url`), if it may not: its host must resolve
+/// to public addresses only, and a live one must be `https`.
+pub async fn check_endpoint_url(resolver: &dyn HostResolver, url: &str, live: bool) -> Result<(), Invalid> {
     let refuse = |why: String| Err(Invalid::new("invalid_url", format!("url {why}")));
     let Ok(parsed) = url::Url::parse(url) else { return refuse("must be an absolute URL".into()) };
-    if parsed.scheme() != "https" {
+    if live && parsed.scheme() != "https" {
         return refuse("must use https for a live endpoint".into());
     }
     let Some(host) = parsed.host_str() else { return refuse("must name a host".into()) };
     match public_addresses(resolver, host).await {
         Ok(_) => Ok(()),
-        Err(why) => refuse(format!("must reach a public address: {why}")),
+        Err(why) if live => refuse(format!("must reach a public address: {why}")),
+        Err(why) => refuse(format!("must reach a public address: {why} ({SANDBOX_PRIVATE_HINT})")),
     }
 }

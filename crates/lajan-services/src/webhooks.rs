@@ -3,7 +3,7 @@
 //! themselves are written by the store with each event.
 
 use crate::events::webhook_endpoint_event;
-use crate::webhook_guard::check_live_url;
+use crate::webhook_guard::check_endpoint_url;
 use crate::{ServiceError, ServiceResult, Services};
 use base64::Engine;
 use lajan_domain::id::IdKind;
@@ -22,10 +22,12 @@ fn new_secret() -> ServiceResult<String> {
 }
 
 impl Services {
-    /// Live endpoints must be https and reach public addresses only; sandbox ones may be local.
+    /// Endpoints reach public addresses only (live ones over https); sandbox ones may be local
+    /// where the operator allows it.
     async fn guard_url(&self, tenant: &Tenant, url: &str) -> ServiceResult<()> {
-        if tenant.env.is_live() {
-            check_live_url(&*self.config.resolver, url).await?;
+        let live = tenant.env.is_live();
+        if live || !self.config.sandbox_webhooks_private {
+            check_endpoint_url(&*self.config.resolver, url, live).await?;
         }
         Ok(())
     }

@@ -17,7 +17,7 @@ use lajan_services::Services;
 use lajan_services::error::error_chain;
 use lajan_services::events::webhook_endpoint_event;
 use lajan_services::views::events::EventView;
-use lajan_services::webhook_guard::{HostResolver, public_addresses};
+use lajan_services::webhook_guard::{HostResolver, SANDBOX_PRIVATE_HINT, public_addresses};
 use lajan_store::{Answered, ClaimLimits, DueDelivery, StoreResult};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -58,8 +58,11 @@ impl Default for WebhookConfig {
 
 /// The HTTP clients and the slots of the deliveries in flight.
 pub struct Dispatcher {
-    /// For sandbox endpoints, which may be local (a developer's receiver on their machine).
+    /// For sandbox endpoints: guarded as live ones are, or, where the operator allows private
+    /// addresses (a developer's receiver on their machine), a client that dials anything.
     http: reqwest::Client,
+    /// Whether `http` dials private addresses.
+    sandbox_private: bool,
     /// For live endpoints: every name it dials is resolved through the guard.
     live_http: reqwest::Client,
     config: WebhookConfig,
@@ -79,17 +82,25 @@ struct Recording {
 const ANSWERS_PER_TRANSACTION: usize = 512;
 
 impl Dispatcher {
-    pub fn new(config: WebhookConfig, resolver: Arc<dyn HostResolver>) -> anyhow::Result<Self> {
+    pub fn new(config: WebhookConfig, resolver: Arc<dyn HostResolver>, sandbox_private: bool) -> anyhow::Result<Self> {
         let builder = || {
             reqwest::Client::builder()
                 .redirect(reqwest::redirect::Policy::none())
                 .timeout(config.timeout)
                 .user_agent(concat!("Lajan-Webhooks/", env!("CARGO_PKG_VERSION")))
         };
-        let http = builder().build()?;
         let live_http = builder().dns_resolver(Arc::new(GuardedDns(resolver))).build()?;
+        let http = if sandbox_private { builder().build()? } else { live_http.clone() };
         let slots = Arc::new(Semaphore::new(config.concurrency.max(1)));
-        Ok(Dispatcher { http, live_http, config, slots, per_endpoint: Arc::default(), recorder: OnceLock::new() })
+        Ok(Dispatcher {
+            http,
+            sandbox_private,
+            live_http,
+            config,
+            slots,
+            per_endpoint: Arc::default(),
+            recorder: OnceLock::new(),
+        })
     }
 
     fn counts(&self) -> MutexGuard<'_, HashMap<String, usize>> {
@@ -147,19 +158,20 @@ impl reqwest::dns::Resolve for GuardedDns {
     }
 }
 
-/// Why a live delivery may not be sent to `url` before any name is resolved: it must be https,
-/// and a host written as an address (which no resolver sees) must be public.
-fn live_refusal(url: &str) -> Option<String> {
+/// Why a guarded delivery may not be sent to `url` before any name is resolved: a live one must
+/// be https, and a host written as an address (which no resolver sees) must be public.
+fn refusal(url: &str, live: bool) -> Option<String> {
     let parsed = url::Url::parse(url).ok()?;
-    if parsed.scheme() != "https" {
+    if live && parsed.scheme() != "https" {
         return Some("refused: a live endpoint must use https".into());
     }
-    match parsed.host()? {
+    let why = match parsed.host()? {
         url::Host::Domain(name) if !is_localhost(name) => None,
         url::Host::Domain(name) => Some(format!("refused: {name} names this machine")),
         url::Host::Ipv4(ip) => non_public(ip.into()).map(|why| format!("refused: {ip} is {why}")),
         url::Host::Ipv6(ip) => non_public(ip.into()).map(|why| format!("refused: {ip} is {why}")),
-    }
+    };
+    if live { why } else { why.map(|why| format!("{why} ({SANDBOX_PRIVATE_HINT})")) }
 }
 
 /// A delivery's place among those in flight; freed when dropped.
@@ -226,8 +238,9 @@ impl Workers {
 async fn deliver(services: Arc<Services>, dispatcher: Arc<Dispatcher>, due: DueDelivery, slot: Slot, at: Timestamp) {
     let config = &dispatcher.config;
     let (http, refused) = match due.tenant.env {
-        Environment::Live => (&dispatcher.live_http, live_refusal(&due.url)),
-        Environment::Test => (&dispatcher.http, None),
+        Environment::Live => (&dispatcher.live_http, refusal(&due.url, true)),
+        Environment::Test if dispatcher.sandbox_private => (&dispatcher.http, None),
+        Environment::Test => (&dispatcher.http, refusal(&due.url, false)),
     };
     let (attempt, outcome) = match body_of(&due) {
         Ok(body) => {
@@ -314,20 +327,23 @@ fn body_of(due: &DueDelivery) -> serde_json::Result<Vec<u8>> {
 
 #[cfg(test)]
 mod tests {
-    use super::live_refusal;
+    use super::refusal;
 
     #[test]
-    fn live_deliveries_to_written_out_addresses_are_refused_before_dialling() {
-        assert_eq!(live_refusal("https://hooks.example.com/h"), None, "names go through the guarded resolver");
-        assert_eq!(live_refusal("https://93.184.216.34/h"), None);
+    fn deliveries_to_written_out_addresses_are_refused_before_dialling() {
+        assert_eq!(refusal("https://hooks.example.com/h", true), None, "names go through the guarded resolver");
+        assert_eq!(refusal("https://93.184.216.34/h", true), None);
+        assert_eq!(refusal("http://93.184.216.34/h", false), None, "the sandbox may use http");
         for (url, says) in [
             ("http://hooks.example.com/h", "https"),
             ("https://10.0.0.1/h", "private"),
             ("https://[::ffff:127.0.0.1]/h", "loopback"),
             ("https://localhost/h", "this machine"),
         ] {
-            let refusal = live_refusal(url).unwrap_or_default();
-            assert!(refusal.contains(says), "{url}: {refusal:?}");
+            let refused = refusal(url, true).unwrap_or_default();
+            assert!(refused.contains(says), "{url}: {refused:?}");
         }
+        let sandbox = refusal("http://127.0.0.1:8080/h", false).unwrap_or_default();
+        assert!(sandbox.contains("loopback") && sandbox.contains("LAJAN_SANDBOX_WEBHOOKS_PRIVATE=allow"), "{sandbox}");
     }
 }

@@ -123,8 +123,9 @@ impl Workers {
             Some(sms) => Arc::new(HttpSmsSender::new(sms.clone()).context("SMS configuration")?),
             None => Arc::new(Unconfigured("SMS (set LAJAN_SMS_BASE_URL)")),
         };
-        let resolver = services.config.resolver.clone();
-        let dispatcher = Arc::new(Dispatcher::new(config.webhooks.clone(), resolver).context("webhook dispatcher")?);
+        let (resolver, private) = (services.config.resolver.clone(), services.config.sandbox_webhooks_private);
+        let dispatcher =
+            Arc::new(Dispatcher::new(config.webhooks.clone(), resolver, private).context("webhook dispatcher")?);
         Ok(Workers { services, config, email, sms, dispatcher, channels: channels::Channels::default() })
     }
 

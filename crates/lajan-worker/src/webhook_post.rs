@@ -4,6 +4,7 @@
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use hmac::{Hmac, Mac};
+use lajan_domain::network::non_public;
 use lajan_services::error::error_chain;
 use sha2::Sha256;
 use std::time::{Duration, Instant};
@@ -30,7 +31,7 @@ pub struct Answer {
     pub status: Option<u16>,
     /// `Retry-After`, in milliseconds from now, when it sent one that reads.
     pub retry_after_ms: Option<i64>,
-    /// The first 4 KiB of its body.
+    /// The first 4 KiB of its body, when it came from a public address.
     pub body: Option<String>,
     /// Why there was no answer (timeout, connection refused), when there was none.
     pub error: Option<String>,
@@ -64,13 +65,16 @@ pub async fn post(
     let exchange = async {
         let mut response = request.send().await?;
         let status = response.status().as_u16();
+        // What a private address answers (a sandbox endpoint on the operator's network) is never
+        // read, so a webhook cannot be used to read an internal service's pages.
+        let public_peer = response.remote_addr().is_some_and(|peer| non_public(peer.ip()).is_none());
         let retry_after_ms = response
             .headers()
             .get(reqwest::header::RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| retry_after_ms(v, jiff::Timestamp::now()));
         let mut read = Vec::new();
-        while read.len() < READ_LIMIT {
+        while public_peer && read.len() < READ_LIMIT {
             match response.chunk().await? {
                 Some(chunk) => read.extend_from_slice(&chunk),
                 None => break,

@@ -136,6 +136,11 @@ pub struct ServeArgs {
     #[arg(long, env = "LAJAN_MAX_CONNECTIONS")]
     pub max_connections: Option<usize>,
 
+    /// `allow` lets sandbox webhook endpoints reach private and local addresses (a receiver on
+    /// a developer's machine); default `refuse`, as live. Never on a server others can reach.
+    #[arg(long, env = "LAJAN_SANDBOX_WEBHOOKS_PRIVATE")]
+    pub sandbox_webhooks_private: Option<String>,
+
     /// Submissions of a payout before an error that left nothing applied becomes final (default 5).
     #[arg(long, env = "LAJAN_PAYOUT_MAX_ATTEMPTS")]
     pub payout_max_attempts: Option<i64>,

@@ -51,6 +51,7 @@ pub struct FileConfig {
     pub webhook_concurrency: Option<usize>,
     pub webhook_endpoint_concurrency: Option<usize>,
     pub sandbox_webhook_retry_divisor: Option<i64>,
+    pub sandbox_webhooks_private: Option<String>,
     pub webhook_lease_secs: Option<u64>,
     pub auth_cache_ms: Option<u64>,
     pub pay_miss_limit: Option<u64>,
@@ -244,6 +245,12 @@ impl ServeConfig {
         if close_ms == 0 || close_ms > 60_000 {
             anyhow::bail!("LAJAN_SANDBOX_LEDGER_CLOSE_MS must be between 1 and 60000");
         }
+        let sandbox_webhooks_private =
+            match args.sandbox_webhooks_private.as_deref().or(file.sandbox_webhooks_private.as_deref()) {
+                None | Some("refuse") => false,
+                Some("allow") => true,
+                Some(other) => anyhow::bail!("LAJAN_SANDBOX_WEBHOOKS_PRIVATE must be allow or refuse, got {other:?}"),
+            };
         let live_ledger = live_ledger_config(&args.ledger, &file)?;
         if let Some(live) = &live_ledger
             && lease_secs < live.tx_timeout_secs + 60
@@ -281,6 +288,7 @@ impl ServeConfig {
                 live_asset_issuers: file.live_asset_issuers.clone(),
                 sandbox_ledger_close_ms: i64::try_from(close_ms).unwrap_or(1000),
                 live_ledger,
+                sandbox_webhooks_private,
                 ..ServiceConfig::default()
             },
             workers: WorkerConfig {

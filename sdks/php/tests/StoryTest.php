@@ -41,6 +41,8 @@ final class StoryTest extends TestCase
         $env['LAJAN_LISTEN'] = "127.0.0.1:$port";
         $env['LAJAN_LOG'] = 'warn';
         $env['LAJAN_METRICS_LISTEN'] = 'off';
+        // The story's webhook receiver listens on loopback.
+        $env['LAJAN_SANDBOX_WEBHOOKS_PRIVATE'] = 'allow';
         $env['LAJAN_RATE_LIMIT_STANDARD'] = '100000';
         $log = "$work/serve.log";
         self::$server = proc_open([$binary, 'serve'], [0 => ['file', '/dev/null', 'r'], 1 => ['file', $log, 'w'], 2 => ['file', $log, 'a']], $pipes, null, $env);

@@ -31,6 +31,8 @@ def server(tmp_path_factory):
         LAJAN_LISTEN=f"127.0.0.1:{port}",
         LAJAN_LOG="warn",
         LAJAN_METRICS_LISTEN="off",
+        # The story's webhook receiver listens on loopback.
+        LAJAN_SANDBOX_WEBHOOKS_PRIVATE="allow",
         LAJAN_RATE_LIMIT_STANDARD="100000",
     )
     log = open(work / "serve.log", "w+")

@@ -34,6 +34,8 @@ export async function startServer(t) {
       LAJAN_LISTEN: `127.0.0.1:${port}`,
       LAJAN_LOG: "warn",
       LAJAN_METRICS_LISTEN: "off",
+      // The story's webhook receiver listens on loopback.
+      LAJAN_SANDBOX_WEBHOOKS_PRIVATE: "allow",
       LAJAN_RATE_LIMIT_STANDARD: "100000",
     },
     stdio: ["ignore", openSync(log, "w"), openSync(log, "a")],

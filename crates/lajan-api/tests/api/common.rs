@@ -39,6 +39,8 @@ pub fn test_config() -> TestConfig {
         public_url: "https://pay.lajan.test".into(),
         // Sandbox submissions wait for their ledger to close; keep that short.
         sandbox_ledger_close_ms: 10,
+        // The tests' receivers listen on loopback.
+        sandbox_webhooks_private: true,
         ..ServiceConfig::default()
     };
     TestConfig { api, services, workers: WorkerConfig::default(), background: false }

@@ -85,7 +85,8 @@ api_test!(a_failure_is_retried_on_the_schedule_with_the_same_webhook_id, |app| {
     assert_eq!(delivery(app, &endpoint, id).await.status, DeliveryStatus::Delivered);
     let attempts = app.store().delivery_attempts(&app.tenant(), id).await.unwrap();
     let seen: Vec<_> = attempts.iter().map(|a| (a.http_status, a.response_body.as_deref())).collect();
-    assert_eq!(seen, [(Some(500), Some("boom")), (Some(200), Some("ok"))]);
+    // The receiver is on loopback: what it answered is never kept, only its status.
+    assert_eq!(seen, [(Some(500), None), (Some(200), None)]);
 });
 
 api_test!(a_redirect_is_a_failure_and_not_followed, |app| {

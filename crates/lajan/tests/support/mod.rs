@@ -51,6 +51,8 @@ impl Serve {
             .env("LAJAN_LOG", "info")
             // Processes side by side cannot share the default metrics address.
             .env("LAJAN_METRICS_LISTEN", "off")
+            // The tests' webhook receivers listen on loopback.
+            .env("LAJAN_SANDBOX_WEBHOOKS_PRIVATE", "allow")
             .env_remove("LAJAN_CONFIG")
             .env_remove("LAJAN_PUBLIC_URL")
             .env_remove("LAJAN_REDIS_URL")
