@@ -58,6 +58,8 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::events::fetch,
         routes::settings::fetch,
         routes::settings::update,
+        routes::settings::confirm,
+        routes::settings::cancel,
         routes::invoices::list,
         routes::invoices::create,
         routes::invoices::fetch,
@@ -114,7 +116,7 @@ field left out keeps its value and `null` is refused except where a field says i
         (name = "Webhook endpoints", description = "Where events are POSTed, signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body> with the endpoint's whsec_ secret). Each delivery is written in its event's transaction, so no committed event is missed; any 2xx delivers, anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, +-20 %) and then failed; 410 disables the endpoint"),
         (name = "Webhook events", description = "What Lajan POSTs to a subscribed endpoint, one operation per event type (the document's webhooks section)"),
         (name = "Sandbox", description = "Sandbox-only tools: simulate a customer's payment, read the messages a send would have delivered"),
-        (name = "Events", description = "What happened, written with each change: client.created/updated/deleted, invoice.created/sent/viewed/paid/overdue/voided, payment_link.created/deactivated/paid, payout.created/approved/rejected/retried/completed/failed, disbursement.created/submitted/approved/rejected/completed/partially_failed/failed, settings.updated, webhook_endpoint.test/disabled"),
+        (name = "Events", description = "What happened, written with each change: client.created/updated/deleted, invoice.created/sent/viewed/paid/overdue/voided, payment_link.created/deactivated/paid, payout.created/approved/rejected/retried/completed/failed, disbursement.created/submitted/approved/rejected/completed/partially_failed/failed, settings.updated/change_requested/change_cancelled, webhook_endpoint.test/disabled"),
         (name = "Settings", description = "Per-environment defaults and rules"),
         (name = "Operations", description = "Health and readiness, no key needed"),
     )

@@ -9,6 +9,9 @@ use serde_json::{Value, json};
 /// shows it; `settings.updated` adds who changed what.
 pub fn object_schema(event_type: &str) -> Option<Value> {
     let area = event_type.split_once('.')?.0;
+    if event_type.starts_with("settings.change_") {
+        return Some(json!({ "$ref": "#/components/schemas/SettingsChangeView" }));
+    }
     let name = match area {
         "client" => "ClientView",
         "invoice" => "InvoiceView",
@@ -25,12 +28,22 @@ pub fn object_schema(event_type: &str) -> Option<Value> {
     }
     Some(json!({ "allOf": [resource, {
         "type": "object",
-        "required": ["updatedByKey", "previous"],
+        "required": ["updatedByKey", "previous", "requestedBy", "confirmedBy", "secondPerson"],
         "properties": {
-            "updatedByKey": { "type": "string", "description": "The id of the API key that made the change." },
+            "updatedByKey": { "type": ["string", "null"], "description": "The id of the API key that applied the change; null for a console user." },
             "previous": {
                 "type": "object",
                 "description": "The value before the change of each field the change changed.",
+            },
+            "requestedBy": { "$ref": "#/components/schemas/ActorView" },
+            "confirmedBy": {
+                "oneOf": [{ "$ref": "#/components/schemas/ActorView" }, { "type": "null" }],
+                "description": "The second person who confirmed a change of the approval policy.",
+            },
+            "secondPerson": {
+                "type": "string",
+                "enum": ["not_needed", "none_available", "confirmed"],
+                "description": "not_needed: the change relaxed no approval rule. confirmed: another person or key with approval rights confirmed it. none_available: it relaxed the approval policy and applied at once, as nobody else had approval rights.",
             },
         },
     }]}))
@@ -66,7 +79,13 @@ pub fn emitted_when(event_type: &str) -> Option<&'static str> {
         "disbursement.completed" => "The last payout of a disbursement settled, and all were sent.",
         "disbursement.partially_failed" => "The last payout of a disbursement settled; some were sent, some failed.",
         "disbursement.failed" => "The last payout of a disbursement settled, and all failed.",
-        "settings.updated" => "PUT /v1/settings changed the settings.",
+        "settings.updated" => {
+            "PUT /v1/settings changed the settings, or a second person confirmed a change of the approval policy."
+        }
+        "settings.change_requested" => {
+            "PUT /v1/settings asked to relax the approval policy: it waits for a second person to confirm it."
+        }
+        "settings.change_cancelled" => "A change of the approval policy waiting for a second person was cancelled.",
         "webhook_endpoint.test" => "POST /v1/webhook-endpoints/{id}/test: sent to that endpoint alone.",
         "webhook_endpoint.disabled" => {
             "An endpoint answered 410, or failed for five days without a success, and was disabled."

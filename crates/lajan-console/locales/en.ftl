@@ -511,3 +511,27 @@ event-payout-failed = Payout failed
 event-settings-updated = Settings changed
 event-webhook_endpoint-test = Test event
 event-webhook_endpoint-disabled = Webhook endpoint turned off
+
+# Four eyes on the approval policy (settings changes)
+settings-change-waits = A change of the approval policy waits for a second person
+settings-change-asked = Asked by { $by },
+settings-change-until = lapses unless confirmed by
+settings-change-own = You asked for this change: another person with approval rights confirms it.
+settings-change-confirm = Confirm the change
+settings-change-cancel = Cancel the change
+settings-change-requested = Saved. The change of the approval policy waits for a second person with approval rights: it applies once they confirm it on their Approvals page, within 72 hours.
+settings-change-decided = This change was already confirmed, cancelled, replaced or has lapsed.
+settings-change-unconfirmed = no second person could confirm it
+settings-change-decided-by = decided by { $who }
+settings-changes = Settings
+back-to-settings = Back to the settings
+setting-on = on
+setting-off = off
+status-applied = applied
+status-unconfirmed = applied without a second person
+status-confirmed = confirmed
+status-cancelled = cancelled
+status-superseded = replaced
+status-lapsed = lapsed
+event-settings-change_requested = Settings change asked for
+event-settings-change_cancelled = Settings change cancelled

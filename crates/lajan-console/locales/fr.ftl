@@ -514,3 +514,27 @@ event-payout-failed = Versement échoué
 event-settings-updated = Paramètres modifiés
 event-webhook_endpoint-test = Événement de test
 event-webhook_endpoint-disabled = Point de réception désactivé
+
+# Quatre yeux sur la règle d’approbation (changements de paramètres)
+settings-change-waits = Un changement de la règle d’approbation attend une deuxième personne
+settings-change-asked = Demandé par { $by },
+settings-change-until = caduc s’il n’est pas confirmé avant le
+settings-change-own = Vous avez demandé ce changement : une autre personne habilitée à approuver le confirme.
+settings-change-confirm = Confirmer le changement
+settings-change-cancel = Annuler le changement
+settings-change-requested = Enregistré. Le changement de la règle d’approbation attend une deuxième personne habilitée à approuver : il s’applique quand elle le confirme sur sa page Approbations, sous 72 heures.
+settings-change-decided = Ce changement a déjà été confirmé, annulé, remplacé, ou il est caduc.
+settings-change-unconfirmed = personne d’autre ne pouvait le confirmer
+settings-change-decided-by = décidé par { $who }
+settings-changes = Paramètres
+back-to-settings = Retour aux paramètres
+setting-on = activé
+setting-off = désactivé
+status-applied = appliqué
+status-unconfirmed = appliqué sans deuxième personne
+status-confirmed = confirmé
+status-cancelled = annulé
+status-superseded = remplacé
+status-lapsed = caduc
+event-settings-change_requested = Changement de paramètres demandé
+event-settings-change_cancelled = Changement de paramètres annulé

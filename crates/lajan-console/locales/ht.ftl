@@ -508,3 +508,27 @@ event-payout-failed = Peman echwe
 event-settings-updated = Paramèt chanje
 event-webhook_endpoint-test = Evènman tès
 event-webhook_endpoint-disabled = Adrès webhook etenn
+
+# Kat je sou règ apwobasyon an (chanjman paramèt)
+settings-change-waits = Yon chanjman nan règ apwobasyon an ap tann yon dezyèm moun
+settings-change-asked = { $by } mande l,
+settings-change-until = l ap tonbe si pesonn pa konfime l avan
+settings-change-own = Se ou ki mande chanjman sa a: yon lòt moun ki gen dwa apwouve konfime l.
+settings-change-confirm = Konfime chanjman an
+settings-change-cancel = Anile chanjman an
+settings-change-requested = Anrejistre. Chanjman nan règ apwobasyon an ap tann yon dezyèm moun ki gen dwa apwouve: l ap aplike lè moun sa a konfime l sou paj Apwobasyon li, nan 72 èdtan.
+settings-change-decided = Yo te deja konfime, anile oswa ranplase chanjman sa a, oswa li tonbe.
+settings-change-unconfirmed = pa t gen yon lòt moun ki te ka konfime l
+settings-change-decided-by = { $who } deside
+settings-changes = Paramèt
+back-to-settings = Retounen nan paramèt yo
+setting-on = aktive
+setting-off = dezaktive
+status-applied = aplike
+status-unconfirmed = aplike san dezyèm moun
+status-confirmed = konfime
+status-cancelled = anile
+status-superseded = ranplase
+status-lapsed = tonbe
+event-settings-change_requested = Yo mande yon chanjman paramèt
+event-settings-change_cancelled = Yo anile yon chanjman paramèt

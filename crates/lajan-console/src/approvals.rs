@@ -1,5 +1,5 @@
 //! Approvals (approvers and admins): the payouts and disbursements waiting for a decision with
-//! the balance check, and the approve and reject forms posted from that page or from a payout's
+//! the balance check, a change of the approval policy waiting for a second person, and the approve and reject forms posted from that page or from a payout's
 //! or disbursement's own page. Each decision goes through the API's service method, as the
 //! signed-in user.
 
@@ -7,6 +7,7 @@ use crate::domain_text;
 use crate::guard::{Protected, Signed};
 use crate::i18n::say;
 use crate::pages::{self, Frame, WayBack, render};
+use crate::settings_changes;
 use crate::state::Console;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -74,8 +75,12 @@ pub async fn page(State(console): State<Console>, signed: Signed) -> Response {
         .iter()
         .map(|c| context! { asset_code => c.asset_code, waiting => c.waiting, balance => c.balance, covered => c.covered })
         .collect();
+    let policy_change = match settings_changes::waiting(&console, &signed).await {
+        Ok(waiting) => waiting,
+        Err(e) => return pages::failure(&e),
+    };
     let values = context! {
-        frame => signed.frame(), payouts, disbursements, checks, distinct,
+        frame => signed.frame(), payouts, disbursements, checks, distinct, policy_change,
         payouts_waiting => waiting.payouts_waiting, disbursements_waiting => waiting.disbursements_waiting,
         balances_unavailable => waiting.balances_unavailable,
     };

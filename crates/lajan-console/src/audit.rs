@@ -1,14 +1,18 @@
 //! The audit page (admins): who changed who may act for the organization (users and API keys
-//! created or disabled, by whom) and the latest sign-in attempts, successful or not.
+//! created or disabled, by whom), every change of the settings (what, who asked, who confirmed
+//! or cancelled, and whether a second person confirmed a relaxed approval policy), and the latest
+//! sign-in attempts, successful or not.
 
 use crate::actors::Names;
 use crate::guard::Signed;
 use crate::i18n::say_known;
 use crate::pages::{self, render};
+use crate::settings_changes::described;
 use crate::state::Console;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
+use lajan_domain::Timestamp;
 use lajan_domain::user::Duty;
 use minijinja::{Value, context};
 
@@ -24,9 +28,10 @@ pub async fn page(State(console): State<Console>, signed: Signed) -> Response {
     let found = async {
         let changes = store.list_access_changes(org_id, SHOWN).await?;
         let sign_ins = store.list_sign_ins(org_id, SHOWN).await?;
-        Ok((changes, sign_ins, Names::of(&console.services, &tenant).await?))
+        let settings = store.list_settings_changes(org_id, SHOWN).await?;
+        Ok((changes, sign_ins, settings, Names::of(&console.services, &tenant).await?))
     };
-    let (changes, sign_ins, names) = match found.await {
+    let (changes, sign_ins, settings, names) = match found.await {
         Ok(found) => found,
         Err(e) => return pages::failure(&e),
     };
@@ -41,8 +46,17 @@ pub async fn page(State(console): State<Console>, signed: Signed) -> Response {
         .iter()
         .map(|s| context! { email => s.email, outcome => s.outcome.as_str(), at => s.at.to_string() })
         .collect();
+    let now = Timestamp::now();
+    let settings: Vec<Value> = settings
+        .iter()
+        .map(|c| {
+            context! { lines => described(c), status => c.status_at(now).as_str(), sandbox => !c.env.is_live(),
+            by => names.label(&c.requested_by), decided_by => c.decided_by.as_ref().map(|a| names.label(a)),
+            at => c.requested_at.to_string() }
+        })
+        .collect();
     let frame = signed.frame();
-    render(StatusCode::OK, "audit.html", context! { frame, changes, sign_ins, shown => SHOWN })
+    render(StatusCode::OK, "audit.html", context! { frame, changes, settings, sign_ins, shown => SHOWN })
 }
 
 /// A change's subject as recorded (`email (role)` for a user, `name (environment, hint…)` for a

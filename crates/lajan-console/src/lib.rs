@@ -27,6 +27,7 @@ mod pages;
 mod payouts;
 mod records;
 mod settings;
+mod settings_changes;
 mod sign_in;
 mod state;
 #[cfg(test)]
@@ -75,6 +76,8 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/users/{id}/disable", post(users::disable))
         .route("/console/audit", get(audit::page))
         .route("/console/settings", get(settings::page).post(settings::save))
+        .route("/console/settings/changes/{id}/confirm", post(settings_changes::confirm))
+        .route("/console/settings/changes/{id}/cancel", post(settings_changes::cancel))
         .route("/console/webhooks", get(webhooks::list).post(webhooks::create))
         .route("/console/webhooks/{id}", get(webhooks::detail).post(webhooks::update))
         .route("/console/webhooks/{id}/test", post(webhooks::test))

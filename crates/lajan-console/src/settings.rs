@@ -1,10 +1,12 @@
 //! The settings page (admins): the environment's settings as the API has them (default currency
 //! and tax rate, the approval policy, the timezone), changed through the API's service method as
-//! the user, with each refused field's message.
+//! the user, with each refused field's message, and the change of the approval policy waiting for
+//! a second person.
 
 use crate::domain_text;
 use crate::guard::{Protected, Signed};
 use crate::pages::{self, render};
+use crate::settings_changes;
 use crate::state::Console;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -36,12 +38,27 @@ pub struct SettingsForm {
 pub struct Shown {
     #[serde(default)]
     saved: Option<String>,
+    /// Set after a save that left a change of the approval policy waiting.
+    #[serde(default)]
+    requested: Option<String>,
 }
 
-fn settings_page(signed: &Signed, status: StatusCode, form: Value, errors: Vec<String>, saved: bool) -> Response {
+async fn settings_page(
+    console: &Console,
+    signed: &Signed,
+    status: StatusCode,
+    form: Value,
+    errors: Vec<String>,
+    shown: &Shown,
+) -> Response {
     let currencies: Vec<&str> = Currency::ALL.iter().map(|c| c.code()).collect();
+    let waiting = match settings_changes::waiting(console, signed).await {
+        Ok(waiting) => waiting,
+        Err(e) => return pages::failure(&e),
+    };
+    let (saved, requested) = (shown.saved.is_some(), shown.requested.is_some());
     let frame = signed.frame();
-    render(status, "settings.html", context! { frame, form, currencies, errors, saved })
+    render(status, "settings.html", context! { frame, form, currencies, errors, saved, requested, waiting })
 }
 
 pub async fn page(State(console): State<Console>, signed: Signed, Query(shown): Query<Shown>) -> Response {
@@ -59,7 +76,7 @@ pub async fn page(State(console): State<Console>, signed: Signed, Query(shown): 
         require_distinct_approver => settings.require_distinct_approver.then_some("on"),
         timezone => settings.timezone,
     };
-    settings_page(&signed, StatusCode::OK, form, Vec::new(), shown.saved.is_some())
+    settings_page(&console, &signed, StatusCode::OK, form, Vec::new(), &shown).await
 }
 
 pub async fn save(State(console): State<Console>, request: Protected<SettingsForm>) -> Response {
@@ -76,10 +93,14 @@ pub async fn save(State(console): State<Console>, request: Protected<SettingsFor
     };
     let may_set_approval_policy = signed.session.user.role.may(Duty::Approve);
     match console.services.update_settings(&signed.session.tenant(), may_set_approval_policy, input).await {
+        Ok((_, Some(waiting))) if waiting.requested_by == signed.session.tenant().actor => {
+            Redirect::to("/console/settings?requested=1").into_response()
+        }
         Ok(_) => Redirect::to("/console/settings?saved=1").into_response(),
         Err(ServiceError::Invalid(refusal)) => {
             let errors = domain_text::refusal_lines(&refusal);
-            settings_page(signed, StatusCode::BAD_REQUEST, Value::from_serialize(form), errors, false)
+            let shown = Shown { saved: None, requested: None };
+            settings_page(&console, signed, StatusCode::BAD_REQUEST, Value::from_serialize(form), errors, &shown).await
         }
         Err(e) => pages::failure(&e),
     }

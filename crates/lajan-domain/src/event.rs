@@ -44,6 +44,8 @@ pub const EVENT_TYPES: &[&str] = &[
     "payout.completed",
     "payout.failed",
     "settings.updated",
+    "settings.change_requested",
+    "settings.change_cancelled",
     "webhook_endpoint.test",
     "webhook_endpoint.disabled",
 ];

@@ -27,6 +27,8 @@ pub enum IdKind {
     SignIn,
     /// A user or API key created or disabled: a line of the access trail.
     AccessChange,
+    /// A change of an organization's settings, applied or waiting for a second person.
+    SettingsChange,
 }
 
 impl IdKind {
@@ -36,6 +38,7 @@ impl IdKind {
             IdKind::User => "usr_",
             IdKind::SignIn => "sgn_",
             IdKind::AccessChange => "acc_",
+            IdKind::SettingsChange => "stc_",
             IdKind::ApiKey => "key_",
             IdKind::Client => "cli_",
             IdKind::Event => "evt_",

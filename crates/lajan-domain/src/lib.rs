@@ -50,6 +50,7 @@ pub mod payment;
 pub mod payout;
 pub mod scope;
 pub mod settings;
+pub mod settings_change;
 pub mod tenant;
 pub mod timestamp;
 pub mod user;

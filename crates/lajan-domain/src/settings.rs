@@ -52,6 +52,32 @@ impl Settings {
             || self.require_distinct_approver != next.require_distinct_approver
     }
 
+    /// Whether `next` lets a payout go with fewer people than today: approval switched off, or
+    /// its maker allowed to approve it. Such a change waits for a second person.
+    pub fn relaxes_approval_policy(&self, next: &Settings) -> bool {
+        (self.payout_approval_required && !next.payout_approval_required)
+            || (self.require_distinct_approver && !next.require_distinct_approver)
+    }
+
+    /// These settings with the approval policy of `other`.
+    pub fn with_policy_of(&self, other: &Settings) -> Settings {
+        Settings {
+            payout_approval_required: other.payout_approval_required,
+            require_distinct_approver: other.require_distinct_approver,
+            ..self.clone()
+        }
+    }
+
+    /// These settings (asked for) with each approval rule they would relax kept as `current` has
+    /// it: what may apply at once while the relaxation waits for a second person.
+    pub fn keeping_rules_of(&self, current: &Settings) -> Settings {
+        Settings {
+            payout_approval_required: self.payout_approval_required || current.payout_approval_required,
+            require_distinct_approver: self.require_distinct_approver || current.require_distinct_approver,
+            ..self.clone()
+        }
+    }
+
     /// The settings after applying `input`, or every problem with it.
     pub fn updated(&self, input: SettingsInput) -> Result<Settings, Invalid> {
         let mut errors = FieldErrors::new();
@@ -81,6 +107,30 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_fewer_people_relaxes_the_policy() {
+        let policy = |approval, distinct| Settings {
+            payout_approval_required: approval,
+            require_distinct_approver: distinct,
+            ..Settings::default()
+        };
+        assert!(policy(true, false).relaxes_approval_policy(&policy(false, false)));
+        assert!(policy(true, true).relaxes_approval_policy(&policy(true, false)));
+        assert!(!policy(false, false).relaxes_approval_policy(&policy(true, true)), "tightening");
+        assert!(!policy(true, false).relaxes_approval_policy(&policy(true, true)));
+        let other = Settings { timezone: "America/Port-au-Prince".into(), ..policy(true, true) };
+        assert!(!policy(true, true).relaxes_approval_policy(&other), "another field");
+        assert_eq!(
+            policy(false, true).keeping_rules_of(&policy(true, false)),
+            policy(true, true),
+            "tightening applies"
+        );
+        assert_eq!(
+            other.with_policy_of(&policy(false, false)),
+            Settings { timezone: other.timezone.clone(), ..policy(false, false) }
+        );
+    }
 
     #[test]
     fn updates_validate_every_field() {

@@ -2,9 +2,10 @@
 
 use crate::views::clients::ClientView;
 use crate::views::disbursements::DisbursementView;
+use crate::views::events::ActorView;
 use crate::views::invoices::{InvoiceView, PaymentLinkView};
 use crate::views::payouts::PayoutView;
-use crate::views::settings::SettingsView;
+use crate::views::settings::{SettingsChangeView, SettingsView, changed_fields};
 use crate::views::webhooks::WebhookEndpointView;
 use lajan_domain::client::Client;
 use lajan_domain::disbursement::Disbursement;
@@ -12,6 +13,7 @@ use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::payment::PaymentLink;
 use lajan_domain::payout::PayoutDetail;
 use lajan_domain::settings::Settings;
+use lajan_domain::settings_change::SettingsChange;
 use lajan_domain::webhook::WebhookEndpoint;
 use lajan_domain::{Actor, Timestamp};
 use lajan_store::NewEvent;
@@ -46,24 +48,49 @@ pub fn disbursement_event(d: &Disbursement) -> NewEvent {
     event("disbursement.created", &DisbursementView::from(d))
 }
 
-/// A settings change: the settings after it, the key that made it (`updatedByKey`; null for a
-/// console user's change, whom the event's `actor` names) and the previous value of each field
-/// it changed (`previous`), as Stripe's `previous_attributes`.
-pub fn settings_event(by: &Actor, before: &Settings, after: &Settings) -> NewEvent {
-    let view = |s: &Settings| match serde_json::to_value(SettingsView::from(s)) {
+/// Whether a settings change needed, and had, a second person.
+#[derive(Debug, Clone, Copy)]
+pub enum SecondPerson<'a> {
+    /// It relaxed nothing.
+    NotNeeded,
+    /// It relaxed the approval policy, and nobody else had approval rights to confirm it.
+    NoneAvailable,
+    /// It relaxed the approval policy; `requested_by` asked, the event's actor confirmed.
+    Confirmed { requested_by: &'a Actor },
+}
+
+/// A settings change: the settings after it, the key that applied it (`updatedByKey`; null for
+/// a console user, whom the event's `actor` names), the previous value of each field it changed
+/// (`previous`, as Stripe's `previous_attributes`), who asked (`requestedBy`) and who confirmed
+/// (`confirmedBy`), and `secondPerson`: `not_needed`, `none_available` or `confirmed`.
+pub fn settings_event(by: &Actor, before: &Settings, after: &Settings, second: SecondPerson<'_>) -> NewEvent {
+    let (previous, _) = changed_fields(before, after);
+    let mut object = match serde_json::to_value(SettingsView::from(after)) {
         Ok(serde_json::Value::Object(fields)) => fields,
         _ => serde_json::Map::new(),
     };
-    let (before, mut object) = (view(before), view(after));
-    let previous: serde_json::Map<String, serde_json::Value> =
-        before.into_iter().filter(|(field, value)| object.get(field) != Some(value)).collect();
     let key = match by {
         Actor::ApiKey(id) => serde_json::Value::from(id.as_str()),
         _ => serde_json::Value::Null,
     };
+    let actor = |a: &Actor| serde_json::to_value(ActorView::from(a.clone())).unwrap_or_default();
+    let (requested_by, confirmed_by, second) = match second {
+        SecondPerson::NotNeeded => (actor(by), serde_json::Value::Null, "not_needed"),
+        SecondPerson::NoneAvailable => (actor(by), serde_json::Value::Null, "none_available"),
+        SecondPerson::Confirmed { requested_by } => (actor(requested_by), actor(by), "confirmed"),
+    };
     object.insert("updatedByKey".into(), key);
     object.insert("previous".into(), previous.into());
+    object.insert("requestedBy".into(), requested_by);
+    object.insert("confirmedBy".into(), confirmed_by);
+    object.insert("secondPerson".into(), second.into());
     NewEvent { event_type: "settings.updated", object: object.into() }
+}
+
+/// A settings change asked for (`settings.change_requested`) or cancelled
+/// (`settings.change_cancelled`), as of `now`.
+pub fn settings_change_event(event_type: &'static str, change: &SettingsChange, now: Timestamp) -> NewEvent {
+    event(event_type, &SettingsChangeView::at(change, now))
 }
 
 /// A webhook endpoint's own event: the endpoint, without its secret.

@@ -33,6 +33,7 @@ pub mod postgres;
 mod redact;
 pub mod sandbox;
 pub mod sessions;
+pub mod settings_changes;
 pub mod sqlite;
 pub mod users;
 pub mod webhooks;
@@ -54,6 +55,7 @@ pub use payouts::PayoutStore;
 pub use redact::redact_url;
 pub use sandbox::SandboxStore;
 pub use sessions::{NewSession, SessionStore};
+pub use settings_changes::{ChangeDecision, SettingsChangeStore, SettingsDecision, SettingsRule};
 pub use sqlite::GroupCommit;
 pub use users::UserStore;
 pub use webhooks::WebhookStore;
@@ -84,6 +86,7 @@ pub trait Store:
     + DisbursementStore
     + SandboxStore
     + WebhookStore
+    + SettingsChangeStore
     + DeliveryStore
     + UserStore
     + SessionStore

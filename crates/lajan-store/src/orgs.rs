@@ -1,9 +1,9 @@
 //! Organizations, their API keys and their per-environment settings: who may call the API, and
 //! the defaults every other area reads.
 
-use crate::{NewEvent, StoreResult};
+use crate::StoreResult;
+use crate::settings_changes::SettingsRule;
 use async_trait::async_trait;
-use lajan_domain::Invalid;
 use lajan_domain::apikey::ApiKey;
 use lajan_domain::org::Organization;
 use lajan_domain::settings::Settings;
@@ -15,10 +15,6 @@ pub struct NewApiKey {
     pub key: ApiKey,
     pub secret_hash: String,
 }
-
-/// A partial update of settings: the settings after it with the event that records the change
-/// (none when nothing changed), or the refusal of a bad field or of the caller.
-pub type SettingsChange<'a> = &'a (dyn Fn(&Settings) -> Result<(Settings, Option<NewEvent>), Invalid> + Send + Sync);
 
 #[async_trait]
 pub trait OrgStore: Send + Sync {
@@ -40,13 +36,8 @@ pub trait OrgStore: Send + Sync {
     /// The tenant's settings, or the defaults when never set.
     async fn get_settings(&self, tenant: &Tenant) -> StoreResult<Settings>;
     async fn put_settings(&self, tenant: &Tenant, settings: &Settings, at: Timestamp) -> StoreResult<()>;
-    /// Applies `change` to the tenant's settings as this transaction reads them (locked, so two
-    /// partial updates never lose one another's fields) and stores the result with its event; a
-    /// refusal is `Rejected`.
-    async fn update_settings(
-        &self,
-        tenant: &Tenant,
-        change: SettingsChange<'_>,
-        at: Timestamp,
-    ) -> StoreResult<Settings>;
+    /// Applies `rule` to the tenant's settings as this transaction reads them (locked, so two
+    /// partial updates never lose one another's fields) and stores what it decided (the
+    /// settings, the changes for the audit trail, their events); a refusal is `Rejected`.
+    async fn update_settings(&self, tenant: &Tenant, rule: SettingsRule<'_>, at: Timestamp) -> StoreResult<Settings>;
 }

@@ -1,6 +1,6 @@
 // Organizations, API keys and settings, for both backends; included after `shared.rs`.
 
-use crate::orgs::SettingsChange;
+use crate::settings_changes::SettingsRule;
 use crate::{NewApiKey, OrgStore};
 use lajan_domain::apikey::ApiKey;
 use lajan_domain::org::Organization;
@@ -128,6 +128,35 @@ async fn settings_in(tx: &mut Tx, tenant: &Tenant) -> StoreResult<Settings> {
     settings_from_row(row.as_ref())
 }
 
+/// The tenant's settings under the write lock that orders every change of them, with a row to
+/// lock even before the first change (so two first changes queue instead of the later one
+/// overwriting the other's fields with defaults).
+async fn locked_settings(tx: &mut Tx, tenant: &Tenant, at: Timestamp) -> StoreResult<Settings> {
+    let defaults = Settings::default();
+    query(
+        "INSERT INTO settings (org_id, env, default_currency, default_tax_rate, payout_approval_required,
+                               require_distinct_approver, timezone, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (org_id, env) DO NOTHING",
+    )
+    .bind(&tenant.org_id)
+    .bind(tenant.env.as_str())
+    .bind(defaults.default_currency.code())
+    .bind(defaults.default_tax_rate.thousandths())
+    .bind(defaults.payout_approval_required)
+    .bind(defaults.require_distinct_approver)
+    .bind(&defaults.timezone)
+    .bind(at.as_millis())
+    .execute(&mut **tx)
+    .await?;
+    let row = query(concat!(settings_select!(), for_update!()))
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .fetch_optional(&mut **tx)
+        .await?;
+    settings_from_row(row.as_ref())
+}
+
 #[async_trait]
 impl OrgStore for ThisStore {
     async fn create_organization(&self, org: &Organization) -> StoreResult<()> {
@@ -248,43 +277,21 @@ impl OrgStore for ThisStore {
         self.commit(tx).await
     }
 
-    async fn update_settings(
-        &self,
-        tenant: &Tenant,
-        change: SettingsChange<'_>,
-        at: Timestamp,
-    ) -> StoreResult<Settings> {
+    async fn update_settings(&self, tenant: &Tenant, rule: SettingsRule<'_>, at: Timestamp) -> StoreResult<Settings> {
         let mut tx = self.begin_write().await?;
-        // A row to lock even on a first update, so two first updates queue instead of the later
-        // one overwriting the other's fields with defaults.
-        let defaults = Settings::default();
-        query(
-            "INSERT INTO settings (org_id, env, default_currency, default_tax_rate, payout_approval_required,
-                                   require_distinct_approver, timezone, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-             ON CONFLICT (org_id, env) DO NOTHING",
-        )
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(defaults.default_currency.code())
-        .bind(defaults.default_tax_rate.thousandths())
-        .bind(defaults.payout_approval_required)
-        .bind(defaults.require_distinct_approver)
-        .bind(&defaults.timezone)
-        .bind(at.as_millis())
-        .execute(&mut *tx)
-        .await?;
-        let row = query(concat!(settings_select!(), for_update!()))
-            .bind(&tenant.org_id)
-            .bind(tenant.env.as_str())
-            .fetch_optional(&mut *tx)
-            .await?;
-        let (next, event) = change(&settings_from_row(row.as_ref())?).map_err(StoreError::Rejected)?;
-        upsert_settings(&mut tx, tenant, &next, at).await?;
-        if let Some(event) = event {
-            insert_event(&mut tx, tenant, at, &event).await?;
+        let current = locked_settings(&mut tx, tenant, at).await?;
+        let approvers = count_approvers(&mut tx, tenant).await?;
+        let decision = rule(&current, approvers).map_err(StoreError::Rejected)?;
+        if decision.settings != current {
+            upsert_settings(&mut tx, tenant, &decision.settings, at).await?;
+        }
+        for change in &decision.changes {
+            record_settings_change(&mut tx, tenant, change).await?;
+        }
+        for event in &decision.events {
+            insert_event(&mut tx, tenant, at, event).await?;
         }
         self.commit(tx).await?;
-        Ok(next)
+        Ok(decision.settings)
     }
 }

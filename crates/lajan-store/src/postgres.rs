@@ -222,6 +222,7 @@ impl PgStore {
 include!("shared.rs");
 include!("idempotency_sql.rs");
 include!("orgs_sql.rs");
+include!("settings_changes_sql.rs");
 include!("clients_sql.rs");
 include!("events_sql.rs");
 include!("incoming_payments_sql.rs");

@@ -12,8 +12,8 @@ use lajan_domain::scope::Scope;
 use lajan_domain::settings::Settings;
 use lajan_domain::{Actor, Environment, Tenant, Timestamp};
 use lajan_store::{
-    ClientQuery, EventQuery, IdempotencyClaim, IdempotencyState, IdempotentResponse, NewApiKey, NewEvent, Store,
-    StoreError,
+    ClientQuery, EventQuery, IdempotencyClaim, IdempotencyState, IdempotentResponse, NewApiKey, NewEvent,
+    SettingsDecision, Store, StoreError,
 };
 use std::sync::Arc;
 
@@ -21,6 +21,8 @@ use lajan_store::contract;
 
 #[path = "cases/console.rs"]
 mod console;
+#[path = "cases/settings_changes.rs"]
+mod settings_changes;
 
 const WALLET: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
 
@@ -448,10 +450,13 @@ contract!(a_write_abandoned_at_any_point_leaves_the_writer_usable, |store| {
 contract!(partial_settings_updates_never_lose_one_another, |store| {
     let o = org(&store, "Acme").await;
     let t = tenant(&o, Environment::Test);
-    let no_approval = |s: &Settings| Ok((Settings { payout_approval_required: false, ..s.clone() }, None));
+    let decided = |settings: Settings, events: Vec<NewEvent>| SettingsDecision { settings, changes: vec![], events };
+    let no_approval =
+        |s: &Settings, _: u32| Ok(decided(Settings { payout_approval_required: false, ..s.clone() }, vec![]));
     let recorded = || NewEvent { event_type: "settings.updated", object: serde_json::json!({ "timezone": "x" }) };
-    let in_haiti =
-        |s: &Settings| Ok((Settings { timezone: "America/Port-au-Prince".into(), ..s.clone() }, Some(recorded())));
+    let in_haiti = |s: &Settings, _: u32| {
+        Ok(decided(Settings { timezone: "America/Port-au-Prince".into(), ..s.clone() }, vec![recorded()]))
+    };
     let (a, b) = tokio::join!(
         store.update_settings(&t, &no_approval, Timestamp::now()),
         store.update_settings(&t, &in_haiti, Timestamp::now())
@@ -460,7 +465,7 @@ contract!(partial_settings_updates_never_lose_one_another, |store| {
     b.unwrap();
     let now = store.get_settings(&t).await.unwrap();
     assert_eq!((now.payout_approval_required, now.timezone.as_str()), (false, "America/Port-au-Prince"));
-    let refused = |_: &Settings| Err(lajan_domain::Invalid::new("validation_error", "no"));
+    let refused = |_: &Settings, _: u32| Err(lajan_domain::Invalid::new("validation_error", "no"));
     assert!(matches!(store.update_settings(&t, &refused, Timestamp::now()).await, Err(StoreError::Rejected(_))));
     assert_eq!(store.get_settings(&t).await.unwrap(), now, "a refused change changes nothing");
     let events = store.list_events(&t, &EventQuery::default()).await.unwrap();

@@ -499,7 +499,7 @@ trait Operations
     }
 
     /**
-     * getSettings
+     * The settings, with the change of the approval policy waiting for a second person (pendingChange), if any.
      *
      * GET /v1/settings
      * @return array<string, mixed>
@@ -510,7 +510,7 @@ trait Operations
     }
 
     /**
-     * Changes the fields given; every change writes a settings.updated event naming the key and the previous values. Changing payoutApprovalRequired or requireDistinctApprover (the approval policy) also needs payouts:approve.
+     * Changes the fields given; every change writes a settings.updated event naming the key and the previous values. Changing payoutApprovalRequired or requireDistinctApprover (the approval policy) also needs payouts:approve. A change that lets payouts go with fewer people (either turned off) does not apply yet: the answer's pendingChange waits for another key or console user with approval rights to confirm it within 72 hours (settings.change_requested); the other fields of the request apply at once. Where no one else has approval rights it applies at once, and settings.updated says secondPerson none_available.
      *
      * PUT /v1/settings
      * @param array<string, mixed> $body UpdateSettings
@@ -519,6 +519,32 @@ trait Operations
     public function updateSettings(array $body): array
     {
         return $this->request('PUT', '/v1/settings', [], $body, [], null);
+    }
+
+    /**
+     * Cancels a change of the approval policy that waits for a second person (settings.change_cancelled); the settings stay as they are. Needs payouts:approve: the key that asked, or another.
+     *
+     * POST /v1/settings/changes/{id}/cancel
+     * @param string $id
+     * @param ?string $idempotencyKey a new UUID when null
+     * @return array<string, mixed>
+     */
+    public function cancelSettingsChange(string $id, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/settings/changes/{id}/cancel', ['id' => $id], null, [], $idempotencyKey);
+    }
+
+    /**
+     * Confirms a change of the approval policy that waits for a second person: it applies now, and settings.updated names who asked and who confirmed. Needs payouts:approve, from another key than the one that asked (or another console user).
+     *
+     * POST /v1/settings/changes/{id}/confirm
+     * @param string $id
+     * @param ?string $idempotencyKey a new UUID when null
+     * @return array<string, mixed>
+     */
+    public function confirmSettingsChange(string $id, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/settings/changes/{id}/confirm', ['id' => $id], null, [], $idempotencyKey);
     }
 
     /**
@@ -708,6 +734,8 @@ trait Operations
             'simulateSandboxPayment',
             'getSettings',
             'updateSettings',
+            'cancelSettingsChange',
+            'confirmSettingsChange',
             'listWebhookEndpoints',
             'createWebhookEndpoint',
             'getWebhookEndpoint',

@@ -475,10 +475,45 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** @description The settings, with the change of the approval policy waiting for a second person (pendingChange), if any. */
         get: operations["getSettings"];
-        /** @description Changes the fields given; every change writes a settings.updated event naming the key and the previous values. Changing payoutApprovalRequired or requireDistinctApprover (the approval policy) also needs payouts:approve. */
+        /** @description Changes the fields given; every change writes a settings.updated event naming the key and the previous values. Changing payoutApprovalRequired or requireDistinctApprover (the approval policy) also needs payouts:approve. A change that lets payouts go with fewer people (either turned off) does not apply yet: the answer's pendingChange waits for another key or console user with approval rights to confirm it within 72 hours (settings.change_requested); the other fields of the request apply at once. Where no one else has approval rights it applies at once, and settings.updated says secondPerson none_available. */
         put: operations["updateSettings"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/settings/changes/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Cancels a change of the approval policy that waits for a second person (settings.change_cancelled); the settings stay as they are. Needs payouts:approve: the key that asked, or another. */
+        post: operations["cancelSettingsChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/settings/changes/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Confirms a change of the approval policy that waits for a second person: it applies now, and settings.updated names who asked and who confirmed. Needs payouts:approve, from another key than the one that asked (or another console user). */
+        post: operations["confirmSettingsChange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1115,6 +1150,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "settings.change_cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * settings.change_cancelled
+         * @description A change of the approval policy waiting for a second person was cancelled.
+         */
+        post: operations["settingsChangeCancelledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "settings.change_requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * settings.change_requested
+         * @description PUT /v1/settings asked to relax the approval policy: it waits for a second person to confirm it.
+         */
+        post: operations["settingsChangeRequestedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "settings.updated": {
         parameters: {
             query?: never;
@@ -1126,7 +1201,7 @@ export interface webhooks {
         put?: never;
         /**
          * settings.updated
-         * @description PUT /v1/settings changed the settings.
+         * @description PUT /v1/settings changed the settings, or a second person confirmed a change of the approval policy.
          */
         post: operations["settingsUpdatedWebhook"];
         delete?: never;
@@ -1477,7 +1552,7 @@ export interface components {
              * @example invoice.paid
              * @enum {string}
              */
-            eventType: "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "settings.updated" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+            eventType: "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
             /** @example whd_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b */
             id: string;
             /**
@@ -1623,7 +1698,7 @@ export interface components {
          * @description An event type, an area wildcard such as `invoice.*`, or `*`.
          * @enum {string}
          */
-        EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "settings.updated" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+        EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         /** @description Something that happened: `data.object` is the resource as the API showed it right after. */
         EventView: {
             actor: components["schemas"]["ActorView"];
@@ -1640,7 +1715,7 @@ export interface components {
              * @example client.created
              * @enum {string}
              */
-            type: "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "settings.updated" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+            type: "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         };
         FieldDetail: {
             /** @description In a batch: the code a single request would have been refused with. */
@@ -2015,6 +2090,34 @@ export interface components {
             status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "void";
             success: boolean;
         };
+        /**
+         * @description A change of the settings: what was asked, by whom, and what came of it. A change that lets
+         *     payouts go with fewer people (`payoutApprovalRequired` off, or `requireDistinctApprover`
+         *     off) is `pending` until another person or key with approval rights confirms it, within
+         *     72 hours (`expiresAt`), or it is cancelled, replaced by a later policy change (`superseded`)
+         *     or `lapsed`. `unconfirmed`: it applied at once because nobody else had approval rights.
+         */
+        SettingsChangeView: {
+            /** @description Each field the change sets, with the value asked for. */
+            changes: Record<string, never>;
+            /** Format: date-time */
+            decidedAt?: string | null;
+            decidedBy?: null | components["schemas"]["ActorView"];
+            /**
+             * Format: date-time
+             * @description When a pending change lapses unless confirmed; null for one that never waited.
+             */
+            expiresAt?: string | null;
+            /** @example stc_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b */
+            id: string;
+            /** @description The value of each of those fields when it was asked. */
+            previous: Record<string, never>;
+            /** Format: date-time */
+            requestedAt: string;
+            requestedBy: components["schemas"]["ActorView"];
+            /** @example pending */
+            status: string;
+        };
         SettingsView: {
             /**
              * @description Currency of new invoices that name none: `HTG` or `USD`.
@@ -2030,6 +2133,7 @@ export interface components {
             defaultTaxRate: string;
             /** @description When true, new payouts wait for approval. */
             payoutApprovalRequired: boolean;
+            pendingChange?: null | components["schemas"]["SettingsChangeView"];
             /** @description When true, the key approving a payout must differ from the key that created it. */
             requireDistinctApprover: boolean;
             /**
@@ -2364,13 +2468,13 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-26T10:54:20.284Z",
+                     *           "createdAt": "2026-11-28T07:26:39.685Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *           "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-26T10:54:20.284Z",
+                     *           "updatedAt": "2026-11-28T07:26:39.685Z",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         }
                      *       ],
@@ -2504,13 +2608,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-26T10:54:20.284Z",
+                     *       "createdAt": "2026-11-28T07:26:39.685Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *       "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-26T10:54:20.284Z",
+                     *       "updatedAt": "2026-11-28T07:26:39.685Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -2534,7 +2638,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "39c289cc-867f-4ebd-a826-fc104bbeca30",
+                     *       "requestId": "9e6923f8-78d7-4c1d-8e68-5f18cfe6da74",
                      *       "statusCode": 400
                      *     }
                      */
@@ -2697,13 +2801,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-26T10:54:20.284Z",
+                     *       "createdAt": "2026-11-28T07:26:39.685Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *       "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-26T10:54:20.284Z",
+                     *       "updatedAt": "2026-11-28T07:26:39.685Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -2755,7 +2859,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "0bade89e-335b-4647-a852-6cdb1dc18ed3",
+                     *       "requestId": "32bd47c2-a2fb-4c5f-9c01-3b610ca684ef",
                      *       "statusCode": 404
                      *     }
                      */
@@ -2825,13 +2929,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-26T10:54:20.284Z",
+                     *       "createdAt": "2026-11-28T07:26:39.685Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *       "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-26T10:54:20.287Z",
+                     *       "updatedAt": "2026-11-28T07:26:39.687Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -3012,7 +3116,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a2177df480728f867db3369865558e"
+                     *       "id": "cli_01a2210c8a4875caa39114596c1130d9"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3153,7 +3257,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-26T10:54:20.375Z",
+                     *           "approvedAt": "2026-11-28T07:26:39.802Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -3163,16 +3267,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.368Z",
-                     *           "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
+                     *           "createdAt": "2026-11-28T07:26:39.797Z",
+                     *           "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-26T10:54:20.371Z",
+                     *           "submittedAt": "2026-11-28T07:26:39.800Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-26T10:54:20.400Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.815Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -3299,7 +3403,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                 *           "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -3340,8 +3444,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-26T10:54:20.368Z",
-                     *       "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
+                     *       "createdAt": "2026-11-28T07:26:39.797Z",
+                     *       "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -3349,7 +3453,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-26T10:54:20.368Z"
+                     *       "updatedAt": "2026-11-28T07:26:39.797Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -3539,8 +3643,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-26T10:54:20.368Z",
-                     *       "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
+                     *       "createdAt": "2026-11-28T07:26:39.797Z",
+                     *       "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -3548,7 +3652,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-26T10:54:20.368Z"
+                     *       "updatedAt": "2026-11-28T07:26:39.797Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -3660,7 +3764,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a2177df4ff7388b4407dc4b6e0917b"
+                     *       "id": "dsb_01a2210c8ace73d79510b9b9f4d4c264"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3810,7 +3914,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-26T10:54:20.375Z",
+                     *       "approvedAt": "2026-11-28T07:26:39.802Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -3820,16 +3924,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-26T10:54:20.368Z",
-                     *       "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
+                     *       "createdAt": "2026-11-28T07:26:39.797Z",
+                     *       "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-26T10:54:20.371Z",
+                     *       "submittedAt": "2026-11-28T07:26:39.800Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-26T10:54:20.375Z"
+                     *       "updatedAt": "2026-11-28T07:26:39.802Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4040,16 +4144,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *           "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a2177df4d0745cbbbfe81dd6c630c4",
+                     *           "id": "dsi_01a2210c8ab5750dadbf715c26f50efd",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a2177df4d0745cbbbfe81dd6c630c4",
+                     *           "payoutId": "pyt_01a2210c8ab5750dadbf715c26f50efd",
                      *           "row": 1,
-                     *           "txHash": "3054acf9d93027904c8355a7da111195339d260fc60d3dfad645e12110e5f2f4",
+                     *           "txHash": "bd6b81139d6ef6e8b0e3883d487e3951a04dfc4a97969f5ca4e16fd11aef5456",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -4060,11 +4164,11 @@ export interface operations {
                      *           "errorMessage": "the destination account does not exist",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a2177df4d0745cbbbfe81efe41234a",
+                     *           "id": "dsi_01a2210c8ab5750dadbf715d865301aa",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a2177df4d0745cbbbfe81efe41234a",
+                     *           "payoutId": "pyt_01a2210c8ab5750dadbf715d865301aa",
                      *           "row": 2,
-                     *           "txHash": "ba9596072eb6cb69dcc40a00045af483b60c1be90e49b6f1f63a85092e47b06a",
+                     *           "txHash": "8cf81b45b1efd46dd92ed1968879db8d1089200fb14b6402d6c58b742ece0186",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *         }
                      *       ],
@@ -4079,8 +4183,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a2177df4d0745cbbbfe81dd6c630c4,1,stipend-0001,cli_01a2177df47c77ddb5b81cb4428e49d9,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2177df4d0745cbbbfe81dd6c630c4,approved,sent,3054acf9d93027904c8355a7da111195339d260fc60d3dfad645e12110e5f2f4,,
-                     *     dsi_01a2177df4d0745cbbbfe81efe41234a,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a2177df4d0745cbbbfe81efe41234a,approved,failed,ba9596072eb6cb69dcc40a00045af483b60c1be90e49b6f1f63a85092e47b06a,op_no_destination,the destination account does not exist
+                     *     dsi_01a2210c8ab5750dadbf715c26f50efd,1,stipend-0001,cli_01a2210c8a45775ab21b5f8e1b0f1d31,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2210c8ab5750dadbf715c26f50efd,approved,sent,bd6b81139d6ef6e8b0e3883d487e3951a04dfc4a97969f5ca4e16fd11aef5456,,
+                     *     dsi_01a2210c8ab5750dadbf715d865301aa,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a2210c8ab5750dadbf715d865301aa,approved,failed,8cf81b45b1efd46dd92ed1968879db8d1089200fb14b6402d6c58b742ece0186,op_no_destination,the destination account does not exist
                      */
                     "text/csv": string;
                 };
@@ -4232,16 +4336,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-26T10:54:20.407Z",
-                     *       "id": "dsb_01a2177df4f7771b854906f8d7c8c1b4",
+                     *       "createdAt": "2026-11-28T07:26:39.818Z",
+                     *       "id": "dsb_01a2210c8aca75a4b0cdb0b2000876a3",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-26T10:54:20.409Z",
+                     *       "submittedAt": "2026-11-28T07:26:39.819Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-26T10:54:20.412Z"
+                     *       "updatedAt": "2026-11-28T07:26:39.820Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4442,7 +4546,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-26T10:54:20.375Z",
+                     *       "approvedAt": "2026-11-28T07:26:39.802Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -4452,16 +4556,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-26T10:54:20.368Z",
-                     *       "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
+                     *       "createdAt": "2026-11-28T07:26:39.797Z",
+                     *       "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-26T10:54:20.371Z",
+                     *       "submittedAt": "2026-11-28T07:26:39.800Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-26T10:54:20.392Z"
+                     *       "updatedAt": "2026-11-28T07:26:39.811Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4655,16 +4759,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-26T10:54:20.368Z",
-                     *       "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
+                     *       "createdAt": "2026-11-28T07:26:39.797Z",
+                     *       "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-26T10:54:20.371Z",
+                     *       "submittedAt": "2026-11-28T07:26:39.800Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-26T10:54:20.371Z"
+                     *       "updatedAt": "2026-11-28T07:26:39.800Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4846,7 +4950,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type, e.g. `client.created`. */
-                type?: "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "settings.updated" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+                type?: "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
                 /** @description Page number, from 1 (default 1); past the last page, an empty page. */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
@@ -4868,10 +4972,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2177df46674f99e82412313f996a7",
+                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.415Z",
+                     *           "createdAt": "2026-11-28T07:26:39.822Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -4885,8 +4989,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-26T10:54:20.415Z",
-                     *               "id": "dsb_01a2177df4ff7388b4407dc4b6e0917b",
+                     *               "createdAt": "2026-11-28T07:26:39.822Z",
+                     *               "id": "dsb_01a2210c8ace73d79510b9b9f4d4c264",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -4894,19 +4998,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-26T10:54:20.415Z"
+                     *               "updatedAt": "2026-11-28T07:26:39.822Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2177df500740fb290ec73d0166d26",
+                     *           "id": "evt_01a2210c8ace73d79510b9ba6e89626f",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2177df46674f99e82412313f996a7",
+                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.412Z",
+                     *           "createdAt": "2026-11-28T07:26:39.820Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -4920,28 +5024,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-26T10:54:20.407Z",
-                     *               "id": "dsb_01a2177df4f7771b854906f8d7c8c1b4",
+                     *               "createdAt": "2026-11-28T07:26:39.818Z",
+                     *               "id": "dsb_01a2210c8aca75a4b0cdb0b2000876a3",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-26T10:54:20.409Z",
+                     *               "submittedAt": "2026-11-28T07:26:39.819Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-26T10:54:20.412Z"
+                     *               "updatedAt": "2026-11-28T07:26:39.820Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2177df4fe738e861362e71ecaf40c",
+                     *           "id": "evt_01a2210c8acd77a79912324693c5251c",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2177df46674f99e82412313f996a7",
+                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.412Z",
+                     *           "createdAt": "2026-11-28T07:26:39.820Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -4951,25 +5055,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-26T10:54:20.409Z",
+                     *               "createdAt": "2026-11-28T07:26:39.819Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2177df4f7771b854906f7f5844c9f",
+                     *               "id": "pyt_01a2210c8aca75a4b0cdb0b17ff3e048",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-26T10:54:20.412Z",
+                     *               "updatedAt": "2026-11-28T07:26:39.820Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a2177df4fd7517a690d6b7e6eb144b",
+                     *           "id": "evt_01a2210c8acd77a799123244c587c56a",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2177df46674f99e82412313f996a7",
+                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.409Z",
+                     *           "createdAt": "2026-11-28T07:26:39.819Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -4983,28 +5087,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-26T10:54:20.407Z",
-                     *               "id": "dsb_01a2177df4f7771b854906f8d7c8c1b4",
+                     *               "createdAt": "2026-11-28T07:26:39.818Z",
+                     *               "id": "dsb_01a2210c8aca75a4b0cdb0b2000876a3",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-26T10:54:20.409Z",
+                     *               "submittedAt": "2026-11-28T07:26:39.819Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-26T10:54:20.409Z"
+                     *               "updatedAt": "2026-11-28T07:26:39.819Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2177df4fb7378b133965a7a6eb995",
+                     *           "id": "evt_01a2210c8acc7032a65e08b1aa9fd992",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2177df46674f99e82412313f996a7",
+                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.409Z",
+                     *           "createdAt": "2026-11-28T07:26:39.819Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5014,25 +5118,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-26T10:54:20.409Z",
+                     *               "createdAt": "2026-11-28T07:26:39.819Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2177df4f7771b854906f7f5844c9f",
+                     *               "id": "pyt_01a2210c8aca75a4b0cdb0b17ff3e048",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-26T10:54:20.409Z",
+                     *               "updatedAt": "2026-11-28T07:26:39.819Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a2177df4fa71a39115d16e4cbbba54",
+                     *           "id": "evt_01a2210c8acb758ba4ea05bb3a6e54bf",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2177df46674f99e82412313f996a7",
+                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.407Z",
+                     *           "createdAt": "2026-11-28T07:26:39.818Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5046,8 +5150,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-26T10:54:20.407Z",
-                     *               "id": "dsb_01a2177df4f7771b854906f8d7c8c1b4",
+                     *               "createdAt": "2026-11-28T07:26:39.818Z",
+                     *               "id": "dsb_01a2210c8aca75a4b0cdb0b2000876a3",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -5055,10 +5159,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-26T10:54:20.407Z"
+                     *               "updatedAt": "2026-11-28T07:26:39.818Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2177df4f87310afb002a4dd90f46e",
+                     *           "id": "evt_01a2210c8aca75a4b0cdb0b37ef9b415",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -5067,11 +5171,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.400Z",
+                     *           "createdAt": "2026-11-28T07:26:39.815Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-26T10:54:20.375Z",
+                     *               "approvedAt": "2026-11-28T07:26:39.802Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5081,19 +5185,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-26T10:54:20.368Z",
-                     *               "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
+                     *               "createdAt": "2026-11-28T07:26:39.797Z",
+                     *               "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-26T10:54:20.371Z",
+                     *               "submittedAt": "2026-11-28T07:26:39.800Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-26T10:54:20.400Z"
+                     *               "updatedAt": "2026-11-28T07:26:39.815Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2177df4f172a898eee66e6cf29e2c",
+                     *           "id": "evt_01a2210c8ac776e997c8fc0ba9757aea",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -5102,7 +5206,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.398Z",
+                     *           "createdAt": "2026-11-28T07:26:39.814Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5112,44 +5216,44 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-26T10:54:20.380Z",
+                     *                   "createdAt": "2026-11-28T07:26:39.804Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2177df4dc75a8b4bcf2f409304751",
+                     *                   "id": "att_01a2210c8abc74fda4a42554583ce6c9",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "a74edba88242a378666a44014473befb3f1ad7db175f3186cf6c0e4e8fd3ae9e"
+                     *                   "txHash": "0b3325d6cbe647d1566505120abe5c4b6271f77f251862197c806437a850ebb8"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-26T10:54:20.397Z",
+                     *                   "createdAt": "2026-11-28T07:26:39.814Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2177df4ee740d945d3b58a750f570",
+                     *                   "id": "att_01a2210c8ac674df839dd30dfdbfe11d",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "ba9596072eb6cb69dcc40a00045af483b60c1be90e49b6f1f63a85092e47b06a"
+                     *                   "txHash": "8cf81b45b1efd46dd92ed1968879db8d1089200fb14b6402d6c58b742ece0186"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-26T10:54:20.371Z",
+                     *               "createdAt": "2026-11-28T07:26:39.800Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a2177df4d0745cbbbfe81efe41234a",
+                     *               "id": "pyt_01a2210c8ab5750dadbf715d865301aa",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-26T10:54:20.398Z",
+                     *               "updatedAt": "2026-11-28T07:26:39.814Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2177df4ef72fe987085d81d161760",
+                     *           "id": "evt_01a2210c8ac674df839dd30e711a6ac4",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2177df46674f99e82412313f996a7",
+                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.392Z",
+                     *           "createdAt": "2026-11-28T07:26:39.811Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5159,26 +5263,26 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-26T10:54:20.380Z",
+                     *                   "createdAt": "2026-11-28T07:26:39.804Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2177df4dc75a8b4bcf2f409304751",
+                     *                   "id": "att_01a2210c8abc74fda4a42554583ce6c9",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "a74edba88242a378666a44014473befb3f1ad7db175f3186cf6c0e4e8fd3ae9e"
+                     *                   "txHash": "0b3325d6cbe647d1566505120abe5c4b6271f77f251862197c806437a850ebb8"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-26T10:54:20.371Z",
+                     *               "createdAt": "2026-11-28T07:26:39.800Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2177df4d0745cbbbfe81efe41234a",
+                     *               "id": "pyt_01a2210c8ab5750dadbf715d865301aa",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-26T10:54:20.392Z",
+                     *               "updatedAt": "2026-11-28T07:26:39.811Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2177df4e973c889bfcaeddaac46c0",
+                     *           "id": "evt_01a2210c8ac3729f8f2138139fe23f05",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -5187,11 +5291,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.388Z",
+                     *           "createdAt": "2026-11-28T07:26:39.810Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-26T10:54:20.375Z",
+                     *               "approvedAt": "2026-11-28T07:26:39.802Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5201,19 +5305,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-26T10:54:20.368Z",
-                     *               "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
+                     *               "createdAt": "2026-11-28T07:26:39.797Z",
+                     *               "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-26T10:54:20.371Z",
+                     *               "submittedAt": "2026-11-28T07:26:39.800Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-26T10:54:20.388Z"
+                     *               "updatedAt": "2026-11-28T07:26:39.810Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2177df4e57580a4698ff13929104d",
+                     *           "id": "evt_01a2210c8ac27164a0ef9409308fdd94",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -5222,7 +5326,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.385Z",
+                     *           "createdAt": "2026-11-28T07:26:39.809Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5232,26 +5336,26 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-26T10:54:20.380Z",
+                     *                   "createdAt": "2026-11-28T07:26:39.804Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2177df4dc75a8b4bcf2f409304751",
+                     *                   "id": "att_01a2210c8abc74fda4a42554583ce6c9",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "a74edba88242a378666a44014473befb3f1ad7db175f3186cf6c0e4e8fd3ae9e"
+                     *                   "txHash": "0b3325d6cbe647d1566505120abe5c4b6271f77f251862197c806437a850ebb8"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-26T10:54:20.371Z",
+                     *               "createdAt": "2026-11-28T07:26:39.800Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a2177df4d0745cbbbfe81efe41234a",
+                     *               "id": "pyt_01a2210c8ab5750dadbf715d865301aa",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-26T10:54:20.385Z",
+                     *               "updatedAt": "2026-11-28T07:26:39.809Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2177df4e375438ac42fbc5d6548a7",
+                     *           "id": "evt_01a2210c8ac1770d945649e16064f856",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -5260,7 +5364,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.385Z",
+                     *           "createdAt": "2026-11-28T07:26:39.809Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5270,33 +5374,33 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-26T10:54:20.380Z",
+                     *                   "createdAt": "2026-11-28T07:26:39.804Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a2177df4dc75a8b4bcf2f35f7aa209",
-                     *                   "ledgerSeq": 9,
-                     *                   "txHash": "3054acf9d93027904c8355a7da111195339d260fc60d3dfad645e12110e5f2f4"
+                     *                   "id": "att_01a2210c8abc74fda4a425536e9fae48",
+                     *                   "ledgerSeq": 7,
+                     *                   "txHash": "bd6b81139d6ef6e8b0e3883d487e3951a04dfc4a97969f5ca4e16fd11aef5456"
                      *                 }
                      *               ],
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *                 "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
-                     *               "createdAt": "2026-11-26T10:54:20.371Z",
+                     *               "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *               "createdAt": "2026-11-28T07:26:39.800Z",
                      *               "execStatus": "sent",
-                     *               "id": "pyt_01a2177df4d0745cbbbfe81dd6c630c4",
+                     *               "id": "pyt_01a2210c8ab5750dadbf715c26f50efd",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-26T10:54:20.385Z",
+                     *               "updatedAt": "2026-11-28T07:26:39.809Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a2177df4e375438ac42fbbdd77d5c8",
+                     *           "id": "evt_01a2210c8ac1770d945649e04c3202ac",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -5305,7 +5409,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.384Z",
+                     *           "createdAt": "2026-11-28T07:26:39.805Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5315,48 +5419,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-26T10:54:20.347Z",
+                     *                   "createdAt": "2026-11-28T07:26:39.776Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2177df4bb7202a24687d6aae7738e",
+                     *                   "id": "att_01a2210c8aa072afae5a0422ef765f78",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "8fcc03e76e9ad99a33934fe33681ebc3dac6c75322293dac01866e9fff1ca808"
+                     *                   "txHash": "337cc3cfb7a39e420262b98f2d59ddaacaea443d9dc3dace3fe29a4d4db419aa"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-26T10:54:20.381Z",
+                     *                   "createdAt": "2026-11-28T07:26:39.805Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2177df4df76ea92bc9d7ce9bc07d7",
+                     *                   "id": "att_01a2210c8abd720e995a4de991269ff1",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "4daefbe07bf3b0e57e6958ca64e9fa77cc5a8bd2ec7e2f74ec316c33bb22b0ca"
+                     *                   "txHash": "61d3df151f0ecbf6eccd5357d56f30b6f364e87c353bd6e9be884b0202a44da5"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-26T10:54:20.342Z",
+                     *               "createdAt": "2026-11-28T07:26:39.774Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a2177df4b6703c88f24510bfc64c25",
+                     *               "id": "pyt_01a2210c8a9e7074980c6d697cd8b3f3",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-26T10:54:20.384Z",
+                     *               "updatedAt": "2026-11-28T07:26:39.805Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2177df4e17750bc37015cafc3bd50",
+                     *           "id": "evt_01a2210c8abd720e995a4dea720d675a",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2177df46674f99e82412313f996a7",
+                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.375Z",
+                     *           "createdAt": "2026-11-28T07:26:39.802Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-26T10:54:20.375Z",
+                     *               "approvedAt": "2026-11-28T07:26:39.802Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5366,28 +5470,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-26T10:54:20.368Z",
-                     *               "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
+                     *               "createdAt": "2026-11-28T07:26:39.797Z",
+                     *               "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-26T10:54:20.371Z",
+                     *               "submittedAt": "2026-11-28T07:26:39.800Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-26T10:54:20.375Z"
+                     *               "updatedAt": "2026-11-28T07:26:39.802Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2177df4d971b986ece656888a4871",
+                     *           "id": "evt_01a2210c8aba76479b842547b9549054",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2177df46674f99e82412313f996a7",
+                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.375Z",
+                     *           "createdAt": "2026-11-28T07:26:39.802Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5397,25 +5501,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-26T10:54:20.371Z",
+                     *               "createdAt": "2026-11-28T07:26:39.800Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2177df4d0745cbbbfe81efe41234a",
+                     *               "id": "pyt_01a2210c8ab5750dadbf715d865301aa",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-26T10:54:20.375Z",
+                     *               "updatedAt": "2026-11-28T07:26:39.802Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2177df4d8702883390edf389107b4",
+                     *           "id": "evt_01a2210c8aba76479b8425440f1c2c34",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2177df46674f99e82412313f996a7",
+                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.375Z",
+                     *           "createdAt": "2026-11-28T07:26:39.802Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5426,31 +5530,31 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *                 "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
-                     *               "createdAt": "2026-11-26T10:54:20.371Z",
+                     *               "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *               "createdAt": "2026-11-28T07:26:39.800Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2177df4d0745cbbbfe81dd6c630c4",
+                     *               "id": "pyt_01a2210c8ab5750dadbf715c26f50efd",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-26T10:54:20.375Z",
+                     *               "updatedAt": "2026-11-28T07:26:39.802Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a2177df4d8702883390ede3e877dad",
+                     *           "id": "evt_01a2210c8aba76479b842543edc541fa",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2177df46674f99e82412313f996a7",
+                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.371Z",
+                     *           "createdAt": "2026-11-28T07:26:39.800Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5464,28 +5568,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-26T10:54:20.368Z",
-                     *               "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
+                     *               "createdAt": "2026-11-28T07:26:39.797Z",
+                     *               "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-26T10:54:20.371Z",
+                     *               "submittedAt": "2026-11-28T07:26:39.800Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-26T10:54:20.371Z"
+                     *               "updatedAt": "2026-11-28T07:26:39.800Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2177df4d5779fb287c8d3c67274fd",
+                     *           "id": "evt_01a2210c8ab9720b85019b0a9516ec36",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2177df46674f99e82412313f996a7",
+                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.371Z",
+                     *           "createdAt": "2026-11-28T07:26:39.800Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5495,25 +5599,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-26T10:54:20.371Z",
+                     *               "createdAt": "2026-11-28T07:26:39.800Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2177df4d0745cbbbfe81efe41234a",
+                     *               "id": "pyt_01a2210c8ab5750dadbf715d865301aa",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-26T10:54:20.371Z",
+                     *               "updatedAt": "2026-11-28T07:26:39.800Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2177df4d5779fb287c8d03ad1c545",
+                     *           "id": "evt_01a2210c8ab8755a93f08064dae9b6ce",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2177df46674f99e82412313f996a7",
+                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.371Z",
+                     *           "createdAt": "2026-11-28T07:26:39.800Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5524,31 +5628,31 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *                 "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
-                     *               "createdAt": "2026-11-26T10:54:20.371Z",
+                     *               "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *               "createdAt": "2026-11-28T07:26:39.800Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2177df4d0745cbbbfe81dd6c630c4",
+                     *               "id": "pyt_01a2210c8ab5750dadbf715c26f50efd",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-26T10:54:20.371Z",
+                     *               "updatedAt": "2026-11-28T07:26:39.800Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a2177df4d5779fb287c8cf37c6619c",
+                     *           "id": "evt_01a2210c8ab8755a93f08063afa6bb11",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2177df46674f99e82412313f996a7",
+                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.368Z",
+                     *           "createdAt": "2026-11-28T07:26:39.797Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5562,8 +5666,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-26T10:54:20.368Z",
-                     *               "id": "dsb_01a2177df4d0745cbbbfe81f300a9148",
+                     *               "createdAt": "2026-11-28T07:26:39.797Z",
+                     *               "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -5571,10 +5675,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-26T10:54:20.368Z"
+                     *               "updatedAt": "2026-11-28T07:26:39.797Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2177df4d1743a91f5030fa2985fc6",
+                     *           "id": "evt_01a2210c8ab5750dadbf715f745e46c7",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -5696,10 +5800,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a2177df46674f99e82412313f996a7",
+                     *         "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-26T10:54:20.415Z",
+                     *       "createdAt": "2026-11-28T07:26:39.822Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -5713,8 +5817,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-26T10:54:20.415Z",
-                     *           "id": "dsb_01a2177df4ff7388b4407dc4b6e0917b",
+                     *           "createdAt": "2026-11-28T07:26:39.822Z",
+                     *           "id": "dsb_01a2210c8ace73d79510b9b9f4d4c264",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -5722,10 +5826,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-26T10:54:20.415Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.822Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a2177df500740fb290ec73d0166d26",
+                     *       "id": "evt_01a2210c8ace73d79510b9ba6e89626f",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -5851,14 +5955,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *             "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
-                     *           "createdAt": "2026-11-26T10:54:20.295Z",
+                     *           "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *           "createdAt": "2026-11-28T07:26:39.695Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a2177df487704a9544f52355461fdf",
+                     *           "id": "inv_01a2210c8a4f72f39142681aeb4bf570",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -5975,7 +6079,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                 *       "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -6004,14 +6108,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *         "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
-                     *       "createdAt": "2026-11-26T10:54:20.295Z",
+                     *       "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *       "createdAt": "2026-11-28T07:26:39.695Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2177df487704a9544f52355461fdf",
+                     *       "id": "inv_01a2210c8a4f72f39142681aeb4bf570",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6026,14 +6130,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_107e01e277df876fde4075d2026bd5a9"
+                     *         "url": "https://pay.lajan.test/pay/pi_8f5c836638ac290af179bb3851c4cf02"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-26T10:54:20.295Z"
+                     *       "updatedAt": "2026-11-28T07:26:39.695Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6216,14 +6320,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *         "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
-                     *       "createdAt": "2026-11-26T10:54:20.295Z",
+                     *       "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *       "createdAt": "2026-11-28T07:26:39.695Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2177df487704a9544f52355461fdf",
+                     *       "id": "inv_01a2210c8a4f72f39142681aeb4bf570",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6245,14 +6349,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_107e01e277df876fde4075d2026bd5a9"
+                     *         "url": "https://pay.lajan.test/pay/pi_8f5c836638ac290af179bb3851c4cf02"
                      *       },
-                     *       "sentAt": "2026-11-26T10:54:20.299Z",
+                     *       "sentAt": "2026-11-28T07:26:39.741Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-26T10:54:20.299Z"
+                     *       "updatedAt": "2026-11-28T07:26:39.741Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6388,14 +6492,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *         "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
-                     *       "createdAt": "2026-11-26T10:54:20.295Z",
+                     *       "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *       "createdAt": "2026-11-28T07:26:39.695Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2177df487704a9544f52355461fdf",
+                     *       "id": "inv_01a2210c8a4f72f39142681aeb4bf570",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6417,14 +6521,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_107e01e277df876fde4075d2026bd5a9"
+                     *         "url": "https://pay.lajan.test/pay/pi_8f5c836638ac290af179bb3851c4cf02"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-26T10:54:20.297Z"
+                     *       "updatedAt": "2026-11-28T07:26:39.719Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7037,13 +7141,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-26T10:54:20.324Z",
+                     *           "createdAt": "2026-11-28T07:26:39.765Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a2177df4a47285bf2cff20ed2c3e51",
+                     *           "id": "pl_01a2210c8a9572869707a3a882decca6",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_019b5790c69ca7cf9b47a2d5c7a69bd0"
+                     *           "url": "https://pay.lajan.test/pay/pi_f4ef8b2f8c3f0b5f8d0db81c950cfb18"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -7176,13 +7280,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-26T10:54:20.324Z",
+                     *       "createdAt": "2026-11-28T07:26:39.765Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2177df4a47285bf2cff20ed2c3e51",
+                     *       "id": "pl_01a2210c8a9572869707a3a882decca6",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_019b5790c69ca7cf9b47a2d5c7a69bd0"
+                     *       "url": "https://pay.lajan.test/pay/pi_f4ef8b2f8c3f0b5f8d0db81c950cfb18"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -7363,13 +7467,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-26T10:54:20.324Z",
+                     *       "createdAt": "2026-11-28T07:26:39.765Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2177df4a47285bf2cff20ed2c3e51",
+                     *       "id": "pl_01a2210c8a9572869707a3a882decca6",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_019b5790c69ca7cf9b47a2d5c7a69bd0"
+                     *       "url": "https://pay.lajan.test/pay/pi_f4ef8b2f8c3f0b5f8d0db81c950cfb18"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -7482,7 +7586,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a2177df4a47285bf2cff20ed2c3e51"
+                     *       "id": "pl_01a2210c8a9572869707a3a882decca6"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -7638,9 +7742,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-26T10:54:20.362Z",
+                     *           "createdAt": "2026-11-28T07:26:39.793Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2177df4ca73c5a83f445a814a294e",
+                     *           "id": "pyt_01a2210c8ab17546b8dd43412e50aefa",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -7651,9 +7755,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-26T10:54:20.342Z",
+                     *           "createdAt": "2026-11-28T07:26:39.774Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2177df4b6703c88f24510bfc64c25",
+                     *           "id": "pyt_01a2210c8a9e7074980c6d697cd8b3f3",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
@@ -7664,14 +7768,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *             "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
-                     *           "createdAt": "2026-11-26T10:54:20.336Z",
+                     *           "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *           "createdAt": "2026-11-28T07:26:39.770Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a2177df4b071a5bdc4a75fedca8d5f",
+                     *           "id": "pyt_01a2210c8a9a703db541a9716663ab5a",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -7791,7 +7895,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                 *       "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -7814,18 +7918,18 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *         "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
-                     *       "createdAt": "2026-11-26T10:54:20.336Z",
+                     *       "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *       "createdAt": "2026-11-28T07:26:39.770Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a2177df4b071a5bdc4a75fedca8d5f",
+                     *       "id": "pyt_01a2210c8a9a703db541a9716663ab5a",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-26T10:54:20.336Z",
+                     *       "updatedAt": "2026-11-28T07:26:39.770Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8012,29 +8116,29 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-26T10:54:20.347Z",
+                     *           "createdAt": "2026-11-28T07:26:39.776Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a2177df4bb7202a24687d53d73d2ea",
-                     *           "ledgerSeq": 6,
-                     *           "txHash": "400cd3726c9ac4eaac02bd9f5d1656f13d4e47085fc559a50d2297072bc7af46"
+                     *           "id": "att_01a2210c8aa072afae5a0421a8e0c65b",
+                     *           "ledgerSeq": 5,
+                     *           "txHash": "06ec614c43d5531e35051a8f8c9d1830506793d89a8174b7d6983d6211d865fb"
                      *         }
                      *       ],
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *         "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
-                     *       "createdAt": "2026-11-26T10:54:20.336Z",
+                     *       "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *       "createdAt": "2026-11-28T07:26:39.770Z",
                      *       "execStatus": "sent",
-                     *       "id": "pyt_01a2177df4b071a5bdc4a75fedca8d5f",
+                     *       "id": "pyt_01a2210c8a9a703db541a9716663ab5a",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-26T10:54:20.356Z",
+                     *       "updatedAt": "2026-11-28T07:26:39.788Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8157,18 +8261,18 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2177df47c77ddb5b81cb4428e49d9",
+                     *         "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2177df47c77ddb5b81cb4428e49d9",
-                     *       "createdAt": "2026-11-26T10:54:20.336Z",
+                     *       "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *       "createdAt": "2026-11-28T07:26:39.770Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a2177df4b071a5bdc4a75fedca8d5f",
+                     *       "id": "pyt_01a2210c8a9a703db541a9716663ab5a",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-26T10:54:20.339Z",
+                     *       "updatedAt": "2026-11-28T07:26:39.772Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8186,7 +8290,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "e78c6100-55e3-4406-95e1-f2e7a401be40",
+                     *       "requestId": "7eeac7f2-a785-4b2d-be2a-3604d9a9f8e0",
                      *       "statusCode": 400
                      *     }
                      */
@@ -8369,12 +8473,12 @@ export interface operations {
                      *       "attempts": [],
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-26T10:54:20.362Z",
+                     *       "createdAt": "2026-11-28T07:26:39.793Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a2177df4ca73c5a83f445a814a294e",
+                     *       "id": "pyt_01a2210c8ab17546b8dd43412e50aefa",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-26T10:54:20.364Z",
+                     *       "updatedAt": "2026-11-28T07:26:39.795Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8581,22 +8685,22 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-26T10:54:20.347Z",
+                     *           "createdAt": "2026-11-28T07:26:39.776Z",
                      *           "errorCode": "op_no_destination",
                      *           "errorMessage": "the destination account does not exist",
-                     *           "id": "att_01a2177df4bb7202a24687d6aae7738e",
+                     *           "id": "att_01a2210c8aa072afae5a0422ef765f78",
                      *           "ledgerSeq": null,
-                     *           "txHash": "8fcc03e76e9ad99a33934fe33681ebc3dac6c75322293dac01866e9fff1ca808"
+                     *           "txHash": "337cc3cfb7a39e420262b98f2d59ddaacaea443d9dc3dace3fe29a4d4db419aa"
                      *         }
                      *       ],
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-26T10:54:20.342Z",
+                     *       "createdAt": "2026-11-28T07:26:39.774Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a2177df4b6703c88f24510bfc64c25",
+                     *       "id": "pyt_01a2210c8a9e7074980c6d697cd8b3f3",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-26T10:54:20.360Z",
+                     *       "updatedAt": "2026-11-28T07:26:39.792Z",
                      *       "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *     }
                      */
@@ -8775,7 +8879,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GBPY2TENGYGXCEQYF52J46MSW2UVCWSC5RSX4WKDOGBRH4M7D7EIOT5P",
+                     *       "account": "GDPFS4MY3XU53HT7MKNPJYITDVUIQNAC2QP7L5QFLSUVEP4RI6YBP6VF",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -8906,7 +9010,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GBPY2TENGYGXCEQYF52J46MSW2UVCWSC5RSX4WKDOGBRH4M7D7EIOT5P",
+                     *       "account": "GDPFS4MY3XU53HT7MKNPJYITDVUIQNAC2QP7L5QFLSUVEP4RI6YBP6VF",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -9117,24 +9221,24 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "channel": "sms",
-                     *           "createdAt": "2026-11-26T10:54:20.299Z",
+                     *           "createdAt": "2026-11-28T07:26:39.741Z",
                      *           "html": null,
-                     *           "id": "msg_01a2177df48b7407a86a96f1eb006e3a",
-                     *           "invoiceId": "inv_01a2177df487704a9544f52355461fdf",
+                     *           "id": "msg_01a2210c8a7d713a8211918651429a44",
+                     *           "invoiceId": "inv_01a2210c8a4f72f39142681aeb4bf570",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_107e01e277df876fde4075d2026bd5a9",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_8f5c836638ac290af179bb3851c4cf02",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
-                     *           "createdAt": "2026-11-26T10:54:20.299Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_107e01e277df876fde4075d2026bd5a9\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_107e01e277df876fde4075d2026bd5a9\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_107e01e277df876fde4075d2026bd5a9</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a2177df48b7407a86a96f050d01059",
-                     *           "invoiceId": "inv_01a2177df487704a9544f52355461fdf",
+                     *           "createdAt": "2026-11-28T07:26:39.741Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_8f5c836638ac290af179bb3851c4cf02\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_8f5c836638ac290af179bb3851c4cf02\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_8f5c836638ac290af179bb3851c4cf02</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a2210c8a7d713a82119185ffc3dd43",
+                     *           "invoiceId": "inv_01a2210c8a4f72f39142681aeb4bf570",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_107e01e277df876fde4075d2026bd5a9\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_8f5c836638ac290af179bb3851c4cf02\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -9266,18 +9370,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GBPY2TENGYGXCEQYF52J46MSW2UVCWSC5RSX4WKDOGBRH4M7D7EIOT5P",
-                     *       "id": "lp_01a2177df49075deb388723d0f7b5e0c",
+                     *       "destinationAccount": "GDPFS4MY3XU53HT7MKNPJYITDVUIQNAC2QP7L5QFLSUVEP4RI6YBP6VF",
+                     *       "id": "lp_01a2210c8a83731181ee1dca12a49e8e",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJQM4TNCEZAAZ3",
+                     *       "memo": "LJW4F2Z934W4NR",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_107e01e277df876fde4075d2026bd5a9",
+                     *         "id": "pi_8f5c836638ac290af179bb3851c4cf02",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "81649f3079436bccbff6e9c8932d54020df5e72e7656940018a0d4a8bfce6a31"
+                     *       "txHash": "c8aea32db5b076f2f43dee4842daf4f453ca99ba5fbbacf5f909630866d4a087"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -9474,6 +9578,7 @@ export interface operations {
                      *       "defaultCurrency": "HTG",
                      *       "defaultTaxRate": 0,
                      *       "payoutApprovalRequired": true,
+                     *       "pendingChange": null,
                      *       "requireDistinctApprover": false,
                      *       "timezone": "UTC"
                      *     }
@@ -9580,6 +9685,7 @@ export interface operations {
                      *       "defaultCurrency": "HTG",
                      *       "defaultTaxRate": 0,
                      *       "payoutApprovalRequired": true,
+                     *       "pendingChange": null,
                      *       "requireDistinctApprover": false,
                      *       "timezone": "America/Port-au-Prince"
                      *     }
@@ -9725,6 +9831,408 @@ export interface operations {
             };
         };
     };
+    cancelSettingsChange: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: 1 to 255 visible ASCII characters, kept 24 h per organization and environment. The first completed response is stored (with the change it made, in its transaction) and replayed with `Idempotent-Replayed: true`; the same key with another request is 422; while the first still runs, 409. */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                /** @description The change's id (stc_...) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "changes": {
+                     *         "requireDistinctApprover": false
+                     *       },
+                     *       "decidedAt": "2026-11-28T07:26:39.847Z",
+                     *       "decidedBy": {
+                     *         "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
+                     *         "type": "api_key"
+                     *       },
+                     *       "expiresAt": "2026-12-01T07:26:39.846Z",
+                     *       "id": "stc_01a2210c8ae673eebdcec6307a22f2ec",
+                     *       "previous": {
+                     *         "requireDistinctApprover": true
+                     *       },
+                     *       "requestedAt": "2026-11-28T07:26:39.846Z",
+                     *       "requestedBy": {
+                     *         "id": "key_01a2210c8ae175d9bdd9280919694dc1",
+                     *         "type": "api_key"
+                     *       },
+                     *       "status": "cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SettingsChangeView"];
+                };
+            };
+            /** @description settings_change_not_pending: it was confirmed, cancelled, replaced or has lapsed; validation_error: the Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "settings_change_not_pending",
+                     *       "error": "Bad Request",
+                     *       "message": "It was confirmed, cancelled, replaced or has lapsed",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "error": "Unauthorized",
+                     *       "message": "The key is missing, malformed, unknown or revoked",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "error": "Forbidden",
+                     *       "message": "The key lacks the scope this operation needs",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this organization and environment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "error": "Not Found",
+                     *       "message": "No such resource for this organization and environment",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency_in_progress: a request with this Idempotency-Key is still running; or conflict: the write lost a race with another and changed nothing (read again and retry) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "error": "Conflict",
+                     *       "message": "A request with this Idempotency-Key is still running",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "error": "Payload Too Large",
+                     *       "message": "The body is over 1 MiB",
+                     *       "statusCode": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: the minute's budget is spent; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "error": "Too Many Requests",
+                     *       "message": "The minute's budget is spent",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server failed and changed nothing half-way; retrying (with the same Idempotency-Key) is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "error": "Internal Server Error",
+                     *       "message": "The server failed and changed nothing half-way",
+                     *       "statusCode": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    confirmSettingsChange: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: 1 to 255 visible ASCII characters, kept 24 h per organization and environment. The first completed response is stored (with the change it made, in its transaction) and replayed with `Idempotent-Replayed: true`; the same key with another request is 422; while the first still runs, 409. */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                /** @description The change's id (stc_...) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "changes": {
+                     *         "payoutApprovalRequired": false
+                     *       },
+                     *       "decidedAt": "2026-11-28T07:26:39.844Z",
+                     *       "decidedBy": {
+                     *         "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
+                     *         "type": "api_key"
+                     *       },
+                     *       "expiresAt": "2026-12-01T07:26:39.842Z",
+                     *       "id": "stc_01a2210c8ae27651a097208ed9d59059",
+                     *       "previous": {
+                     *         "payoutApprovalRequired": true
+                     *       },
+                     *       "requestedAt": "2026-11-28T07:26:39.842Z",
+                     *       "requestedBy": {
+                     *         "id": "key_01a2210c8ae175d9bdd9280919694dc1",
+                     *         "type": "api_key"
+                     *       },
+                     *       "status": "confirmed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SettingsChangeView"];
+                };
+            };
+            /** @description settings_change_not_pending: it was confirmed, cancelled, replaced or has lapsed; validation_error: the Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "settings_change_not_pending",
+                     *       "error": "Bad Request",
+                     *       "message": "It was confirmed, cancelled, replaced or has lapsed",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "error": "Unauthorized",
+                     *       "message": "The key is missing, malformed, unknown or revoked",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: the key lacks payouts:approve, or asked for the change itself */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "error": "Forbidden",
+                     *       "message": "The key lacks payouts:approve, or asked for the change itself",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this organization and environment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "error": "Not Found",
+                     *       "message": "No such resource for this organization and environment",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency_in_progress: a request with this Idempotency-Key is still running; or conflict: the write lost a race with another and changed nothing (read again and retry) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "error": "Conflict",
+                     *       "message": "A request with this Idempotency-Key is still running",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "error": "Payload Too Large",
+                     *       "message": "The body is over 1 MiB",
+                     *       "statusCode": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: the minute's budget is spent; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "error": "Too Many Requests",
+                     *       "message": "The minute's budget is spent",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server failed and changed nothing half-way; retrying (with the same Idempotency-Key) is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "error": "Internal Server Error",
+                     *       "message": "The server failed and changed nothing half-way",
+                     *       "statusCode": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listWebhookEndpoints: {
         parameters: {
             query?: {
@@ -9748,16 +10256,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-26T10:54:20.279Z",
+                     *           "createdAt": "2026-11-28T07:26:39.682Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a2177df47775caae78a662eaef393b",
-                     *           "updatedAt": "2026-11-26T10:54:20.279Z",
-                     *           "url": "http://127.0.0.1:45583/lajan/webhooks"
+                     *           "id": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "updatedAt": "2026-11-28T07:26:39.682Z",
+                     *           "url": "http://127.0.0.1:42957/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9877,7 +10385,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:45583/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:42957/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -9892,17 +10400,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-26T10:54:20.279Z",
+                     *       "createdAt": "2026-11-28T07:26:39.682Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2177df47775caae78a662eaef393b",
-                     *       "secret": "whsec_+rpT32dN+8c0H3pB0D6e2l/xTtHYpGguZPDSze+EW+s=",
-                     *       "updatedAt": "2026-11-26T10:54:20.279Z",
-                     *       "url": "http://127.0.0.1:45583/lajan/webhooks"
+                     *       "id": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *       "secret": "whsec_XGX0GM9fVToX6F/1g57cQaJLyYHHxh3kLIWD9c8AoNg=",
+                     *       "updatedAt": "2026-11-28T07:26:39.682Z",
+                     *       "url": "http://127.0.0.1:42957/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -10081,16 +10589,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-26T10:54:20.279Z",
+                     *       "createdAt": "2026-11-28T07:26:39.682Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2177df47775caae78a662eaef393b",
-                     *       "updatedAt": "2026-11-26T10:54:20.279Z",
-                     *       "url": "http://127.0.0.1:45583/lajan/webhooks"
+                     *       "id": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *       "updatedAt": "2026-11-28T07:26:39.682Z",
+                     *       "url": "http://127.0.0.1:42957/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -10213,15 +10721,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-26T10:54:20.279Z",
+                     *       "createdAt": "2026-11-28T07:26:39.682Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a2177df47775caae78a662eaef393b",
-                     *       "updatedAt": "2026-11-26T10:54:20.442Z",
-                     *       "url": "http://127.0.0.1:45583/lajan/webhooks"
+                     *       "id": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *       "updatedAt": "2026-11-28T07:26:39.839Z",
+                     *       "url": "http://127.0.0.1:42957/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -10401,7 +10909,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a2177df47775caae78a662eaef393b"
+                     *       "id": "we_01a2210c8a42725891783d372f3bdaa1"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -10539,223 +11047,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-26T10:54:20.421Z",
-                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *           "eventId": "evt_01a2177df505711b9d3ecd40527ab724",
+                     *           "createdAt": "2026-11-28T07:26:39.826Z",
+                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "eventId": "evt_01a2210c8ad27390beaf254e5e6cb771",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a2177df506739f92e1063d319b79da",
-                     *           "nextAttemptAt": "2026-11-26T10:54:20.421Z",
+                     *           "id": "whd_01a2210c8ad27390beaf254f8ed6b7e0",
+                     *           "nextAttemptAt": "2026-11-28T07:26:39.826Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-26T10:54:20.421Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.826Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-26T10:54:20.412Z",
-                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *           "eventId": "evt_01a2177df4fd7517a690d6b7e6eb144b",
+                     *           "createdAt": "2026-11-28T07:26:39.820Z",
+                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "eventId": "evt_01a2210c8acd77a799123244c587c56a",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2177df4fd7517a690d6b8ce27162e",
-                     *           "nextAttemptAt": "2026-11-26T10:54:20.412Z",
+                     *           "id": "whd_01a2210c8acd77a7991232455833880d",
+                     *           "nextAttemptAt": "2026-11-28T07:26:39.820Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-26T10:54:20.412Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.820Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-26T10:54:20.409Z",
-                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *           "eventId": "evt_01a2177df4fa71a39115d16e4cbbba54",
+                     *           "createdAt": "2026-11-28T07:26:39.819Z",
+                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "eventId": "evt_01a2210c8acb758ba4ea05bb3a6e54bf",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2177df4fa71a39115d16f82c44c97",
-                     *           "nextAttemptAt": "2026-11-26T10:54:20.409Z",
+                     *           "id": "whd_01a2210c8acb758ba4ea05bc476da56d",
+                     *           "nextAttemptAt": "2026-11-28T07:26:39.819Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-26T10:54:20.409Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.819Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-26T10:54:20.398Z",
-                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *           "eventId": "evt_01a2177df4ef72fe987085d81d161760",
+                     *           "createdAt": "2026-11-28T07:26:39.814Z",
+                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "eventId": "evt_01a2210c8ac674df839dd30e711a6ac4",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2177df4ef72fe987085d91ec86eeb",
-                     *           "nextAttemptAt": "2026-11-26T10:54:20.398Z",
+                     *           "id": "whd_01a2210c8ac674df839dd30f7dd81f99",
+                     *           "nextAttemptAt": "2026-11-28T07:26:39.814Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-26T10:54:20.398Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.814Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-26T10:54:20.392Z",
-                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *           "eventId": "evt_01a2177df4e973c889bfcaeddaac46c0",
+                     *           "createdAt": "2026-11-28T07:26:39.811Z",
+                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "eventId": "evt_01a2210c8ac3729f8f2138139fe23f05",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2177df4e973c889bfcaee40e1037a",
-                     *           "nextAttemptAt": "2026-11-26T10:54:20.392Z",
+                     *           "id": "whd_01a2210c8ac3729f8f2138147eb0b401",
+                     *           "nextAttemptAt": "2026-11-28T07:26:39.811Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-26T10:54:20.392Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.811Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-26T10:54:20.385Z",
-                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *           "eventId": "evt_01a2177df4e375438ac42fbc5d6548a7",
+                     *           "createdAt": "2026-11-28T07:26:39.809Z",
+                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "eventId": "evt_01a2210c8ac1770d945649e16064f856",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2177df4e375438ac42fbed7b191bc",
-                     *           "nextAttemptAt": "2026-11-26T10:54:20.385Z",
+                     *           "id": "whd_01a2210c8ac1770d945649e348dbd9f5",
+                     *           "nextAttemptAt": "2026-11-28T07:26:39.809Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-26T10:54:20.385Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.809Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-26T10:54:20.385Z",
-                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *           "eventId": "evt_01a2177df4e375438ac42fbbdd77d5c8",
+                     *           "createdAt": "2026-11-28T07:26:39.809Z",
+                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "eventId": "evt_01a2210c8ac1770d945649e04c3202ac",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a2177df4e375438ac42fbde6a1e37a",
-                     *           "nextAttemptAt": "2026-11-26T10:54:20.385Z",
+                     *           "id": "whd_01a2210c8ac1770d945649e2a5ba746a",
+                     *           "nextAttemptAt": "2026-11-28T07:26:39.809Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-26T10:54:20.385Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.809Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-26T10:54:20.384Z",
-                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *           "eventId": "evt_01a2177df4e17750bc37015cafc3bd50",
+                     *           "createdAt": "2026-11-28T07:26:39.805Z",
+                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "eventId": "evt_01a2210c8abd720e995a4dea720d675a",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2177df4e17750bc37015d240770b3",
-                     *           "nextAttemptAt": "2026-11-26T10:54:20.384Z",
+                     *           "id": "whd_01a2210c8abd720e995a4deb04cc7f28",
+                     *           "nextAttemptAt": "2026-11-28T07:26:39.805Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-26T10:54:20.384Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.805Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-26T10:54:20.375Z",
-                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *           "eventId": "evt_01a2177df4d8702883390edf389107b4",
+                     *           "createdAt": "2026-11-28T07:26:39.802Z",
+                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "eventId": "evt_01a2210c8aba76479b8425440f1c2c34",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2177df4d971b986ece6559f31fe5a",
-                     *           "nextAttemptAt": "2026-11-26T10:54:20.375Z",
+                     *           "id": "whd_01a2210c8aba76479b84254638e4e642",
+                     *           "nextAttemptAt": "2026-11-28T07:26:39.802Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-26T10:54:20.375Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.802Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-26T10:54:20.375Z",
-                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *           "eventId": "evt_01a2177df4d8702883390ede3e877dad",
+                     *           "createdAt": "2026-11-28T07:26:39.802Z",
+                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "eventId": "evt_01a2210c8aba76479b842543edc541fa",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2177df4d971b986ece6544fdda865",
-                     *           "nextAttemptAt": "2026-11-26T10:54:20.375Z",
+                     *           "id": "whd_01a2210c8aba76479b842545bc2e0470",
+                     *           "nextAttemptAt": "2026-11-28T07:26:39.802Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-26T10:54:20.375Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.802Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-26T10:54:20.371Z",
-                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *           "eventId": "evt_01a2177df4d5779fb287c8d03ad1c545",
+                     *           "createdAt": "2026-11-28T07:26:39.800Z",
+                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "eventId": "evt_01a2210c8ab8755a93f08064dae9b6ce",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2177df4d5779fb287c8d2a5a14bc2",
+                     *           "id": "whd_01a2210c8ab8755a93f0806681566ade",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-26T10:54:20.422Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.827Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-26T10:54:20.371Z",
-                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *           "eventId": "evt_01a2177df4d5779fb287c8cf37c6619c",
+                     *           "createdAt": "2026-11-28T07:26:39.800Z",
+                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "eventId": "evt_01a2210c8ab8755a93f08063afa6bb11",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2177df4d5779fb287c8d1ca05252a",
+                     *           "id": "whd_01a2210c8ab8755a93f08065f391c9c5",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-26T10:54:20.422Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.827Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-26T10:54:20.364Z",
-                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *           "eventId": "evt_01a2177df4cd73ac8257b6f9627c7520",
+                     *           "createdAt": "2026-11-28T07:26:39.795Z",
+                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "eventId": "evt_01a2210c8ab377ffb8736698a19e5719",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2177df4cd73ac8257b6fa564cf6f2",
+                     *           "id": "whd_01a2210c8ab377ffb87366997f98bd2b",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-26T10:54:20.422Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.827Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-26T10:54:20.362Z",
-                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *           "eventId": "evt_01a2177df4cb770a9a48f8553ba19aff",
+                     *           "createdAt": "2026-11-28T07:26:39.793Z",
+                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "eventId": "evt_01a2210c8ab276fead62d6231354bba3",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2177df4cb770a9a48f8569e0a8d08",
+                     *           "id": "whd_01a2210c8ab276fead62d6244c15894e",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-26T10:54:20.422Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.827Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-26T10:54:20.360Z",
-                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *           "eventId": "evt_01a2177df4c9735b8c0aee61e81d1a25",
+                     *           "createdAt": "2026-11-28T07:26:39.792Z",
+                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "eventId": "evt_01a2210c8ab075cb9e9a3602a2d7e515",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2177df4c9735b8c0aee62cbb1472e",
+                     *           "id": "whd_01a2210c8ab075cb9e9a3603bd40bceb",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-26T10:54:20.422Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.827Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-26T10:54:20.356Z",
-                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *           "eventId": "evt_01a2177df4c57176a7b3793f02f0cdf3",
+                     *           "createdAt": "2026-11-28T07:26:39.788Z",
+                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "eventId": "evt_01a2210c8aad70248dd2e43f51f085c9",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2177df4c57176a7b379419893d9e0",
+                     *           "id": "whd_01a2210c8aad70248dd2e44149e82210",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-26T10:54:20.422Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.827Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-26T10:54:20.356Z",
-                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *           "eventId": "evt_01a2177df4c57176a7b3793efbc4469a",
+                     *           "createdAt": "2026-11-28T07:26:39.788Z",
+                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "eventId": "evt_01a2210c8aad70248dd2e43e95a3f003",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a2177df4c57176a7b37940b9e079e0",
+                     *           "id": "whd_01a2210c8aad70248dd2e440ec8a3c86",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-26T10:54:20.422Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.827Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-26T10:54:20.344Z",
-                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *           "eventId": "evt_01a2177df4b9747d84ec783699747411",
+                     *           "createdAt": "2026-11-28T07:26:39.775Z",
+                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "eventId": "evt_01a2210c8a9f764c8e47faa1aa7f559c",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2177df4b9747d84ec783705e37cfd",
+                     *           "id": "whd_01a2210c8a9f764c8e47faa2ba7726d5",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-26T10:54:20.422Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.827Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-26T10:54:20.342Z",
-                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *           "eventId": "evt_01a2177df4b77123a13c975c9f293d94",
+                     *           "createdAt": "2026-11-28T07:26:39.774Z",
+                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "eventId": "evt_01a2210c8a9e7074980c6d6aa57050ac",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2177df4b77123a13c975d9774e531",
+                     *           "id": "whd_01a2210c8a9e7074980c6d6bec19602d",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-26T10:54:20.422Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.827Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-26T10:54:20.339Z",
-                     *           "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *           "eventId": "evt_01a2177df4b47219a12088525cd2e309",
+                     *           "createdAt": "2026-11-28T07:26:39.772Z",
+                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *           "eventId": "evt_01a2210c8a9c7118b2f819ebb4302ce8",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2177df4b47219a1208853f81f8a46",
+                     *           "id": "whd_01a2210c8a9c7118b2f819ec35d09c4d",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-26T10:54:20.422Z"
+                     *           "updatedAt": "2026-11-28T07:26:39.827Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -10895,22 +11403,22 @@ export interface operations {
                      *       "attemptCount": 1,
                      *       "attempts": [
                      *         {
-                     *           "at": "2026-11-26T10:54:20.435Z",
+                     *           "at": "2026-11-28T07:26:39.834Z",
                      *           "attempt": 1,
                      *           "durationMs": 0,
                      *           "error": null,
                      *           "httpStatus": 200,
-                     *           "responseBody": "ok"
+                     *           "responseBody": null
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-26T10:54:20.421Z",
-                     *       "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *       "eventId": "evt_01a2177df505711b9d3ecd40527ab724",
+                     *       "createdAt": "2026-11-28T07:26:39.826Z",
+                     *       "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *       "eventId": "evt_01a2210c8ad27390beaf254e5e6cb771",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2177df506739f92e1063d319b79da",
+                     *       "id": "whd_01a2210c8ad27390beaf254f8ed6b7e0",
                      *       "nextAttemptAt": null,
                      *       "status": "delivered",
-                     *       "updatedAt": "2026-11-26T10:54:20.435Z"
+                     *       "updatedAt": "2026-11-28T07:26:39.834Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -11027,14 +11535,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-26T10:54:20.421Z",
-                     *       "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *       "eventId": "evt_01a2177df505711b9d3ecd40527ab724",
+                     *       "createdAt": "2026-11-28T07:26:39.826Z",
+                     *       "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *       "eventId": "evt_01a2210c8ad27390beaf254e5e6cb771",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2177df506739f92e1063d319b79da",
-                     *       "nextAttemptAt": "2026-11-26T10:54:20.433Z",
+                     *       "id": "whd_01a2210c8ad27390beaf254f8ed6b7e0",
+                     *       "nextAttemptAt": "2026-11-28T07:26:39.834Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-26T10:54:20.433Z"
+                     *       "updatedAt": "2026-11-28T07:26:39.834Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -11211,7 +11719,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-26T09:54:20.440Z"
+                 *       "since": "2026-11-28T06:26:39.838Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -11426,17 +11934,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-26T10:54:20.279Z",
+                     *       "createdAt": "2026-11-28T07:26:39.682Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2177df47775caae78a662eaef393b",
-                     *       "secret": "whsec_JMJp8uMOD77Tj7oLDo/kcqlQNeVmeTjc3Miyonmnslg=",
-                     *       "updatedAt": "2026-11-26T10:54:20.441Z",
-                     *       "url": "http://127.0.0.1:45583/lajan/webhooks"
+                     *       "id": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *       "secret": "whsec_bKcUZKqMSnHXTHfh/V5hcuBQs71sRo6mI6AUcCCZ5PI=",
+                     *       "updatedAt": "2026-11-28T07:26:39.839Z",
+                     *       "url": "http://127.0.0.1:42957/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -11620,14 +12128,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-26T10:54:20.421Z",
-                     *       "endpointId": "we_01a2177df47775caae78a662eaef393b",
-                     *       "eventId": "evt_01a2177df505711b9d3ecd40527ab724",
+                     *       "createdAt": "2026-11-28T07:26:39.826Z",
+                     *       "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
+                     *       "eventId": "evt_01a2210c8ad27390beaf254e5e6cb771",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2177df506739f92e1063d319b79da",
-                     *       "nextAttemptAt": "2026-11-26T10:54:20.421Z",
+                     *       "id": "whd_01a2210c8ad27390beaf254f8ed6b7e0",
+                     *       "nextAttemptAt": "2026-11-28T07:26:39.826Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-26T10:54:20.421Z"
+                     *       "updatedAt": "2026-11-28T07:26:39.826Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -13013,6 +13521,104 @@ export interface operations {
             };
         };
     };
+    settingsChangeCancelledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every try of it. Skip an id already processed. */
+                "webhook-id": string;
+                /** @description When this try was signed, in Unix seconds. Refuse stale ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`: one, or two for the 24 hours after a rotation. Verify over the raw body with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventView"] & {
+                    data?: {
+                        object: components["schemas"]["SettingsChangeView"];
+                    };
+                    /** @constant */
+                    type?: "settings.change_cancelled";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+-20 %), then failed. 429 and 503 may set the wait with Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    settingsChangeRequestedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every try of it. Skip an id already processed. */
+                "webhook-id": string;
+                /** @description When this try was signed, in Unix seconds. Refuse stale ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`: one, or two for the 24 hours after a rotation. Verify over the raw body with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventView"] & {
+                    data?: {
+                        object: components["schemas"]["SettingsChangeView"];
+                    };
+                    /** @constant */
+                    type?: "settings.change_requested";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+-20 %), then failed. 429 and 503 may set the wait with Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     settingsUpdatedWebhook: {
         parameters: {
             query?: never;
@@ -13032,10 +13638,18 @@ export interface operations {
                 "application/json": components["schemas"]["EventView"] & {
                     data?: {
                         object: components["schemas"]["SettingsView"] & {
+                            /** @description The second person who confirmed a change of the approval policy. */
+                            confirmedBy: components["schemas"]["ActorView"] | null;
                             /** @description The value before the change of each field the change changed. */
                             previous: Record<string, never>;
-                            /** @description The id of the API key that made the change. */
-                            updatedByKey: string;
+                            requestedBy: components["schemas"]["ActorView"];
+                            /**
+                             * @description not_needed: the change relaxed no approval rule. confirmed: another person or key with approval rights confirmed it. none_available: it relaxed the approval policy and applied at once, as nobody else had approval rights.
+                             * @enum {string}
+                             */
+                            secondPerson: "not_needed" | "none_available" | "confirmed";
+                            /** @description The id of the API key that applied the change; null for a console user. */
+                            updatedByKey: string | null;
                         };
                     };
                     /** @constant */

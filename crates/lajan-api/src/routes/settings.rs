@@ -1,22 +1,32 @@
 //! Settings: `GET/PUT /settings`, per organization and environment. PUT changes only the fields
-//! it names; every field is validated before anything is saved.
+//! it names; every field is validated before anything is saved. A change that relaxes the
+//! approval policy waits for a second person: `POST /settings/changes/{id}/confirm` and
+//! `.../cancel`.
 
+use super::{IdempotencyKeyHeader, ResourceId};
 use crate::auth::Authed;
-use crate::auth::scope::{SettingsRead, SettingsWrite};
+use crate::auth::scope::{PayoutsApprove, SettingsRead, SettingsWrite};
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{ApiJson, ExactNumber, not_null};
+use crate::idempotency::{Idempotency, json_bytes};
 use crate::state::AppState;
 use axum::extract::State;
-use axum::routing::get;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
 use axum::{Json, Router};
+use lajan_domain::Timestamp;
 use lajan_domain::scope::Scope;
 use lajan_domain::settings::SettingsInput;
-use lajan_services::views::settings::SettingsView;
+use lajan_domain::settings_change::SettingsChange;
+use lajan_services::views::settings::{SettingsChangeView, SettingsView};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
 pub fn routes() -> Router<AppState> {
-    Router::new().route("/settings", get(fetch).put(update))
+    Router::new()
+        .route("/settings", get(fetch).put(update))
+        .route("/settings/changes/{id}/confirm", post(confirm))
+        .route("/settings/changes/{id}/cancel", post(cancel))
 }
 
 /// Fields to change; those left out keep their value. None can be cleared: `null` is a
@@ -41,14 +51,18 @@ pub struct UpdateSettings {
     pub timezone: Option<String>,
 }
 
-#[utoipa::path(get, operation_id = "getSettings", path = "/v1/settings", tag = "Settings", responses((status = 200, body = SettingsView)))]
+#[utoipa::path(get, operation_id = "getSettings", path = "/v1/settings", tag = "Settings",
+    description = "The settings, with the change of the approval policy waiting for a second person (pendingChange), if any.",
+    responses((status = 200, body = SettingsView)))]
 pub async fn fetch(auth: Authed<SettingsRead>, State(state): State<AppState>) -> ApiResult<Json<SettingsView>> {
+    let now = Timestamp::now();
     let settings = state.store.get_settings(auth.tenant()).await?;
-    Ok(Json(SettingsView::from(&settings)))
+    let pending = state.store.pending_settings_change(auth.tenant(), now).await?;
+    Ok(Json(SettingsView::with_pending(&settings, pending.as_ref(), now)))
 }
 
 #[utoipa::path(put, operation_id = "updateSettings", path = "/v1/settings", tag = "Settings", request_body = UpdateSettings,
-    description = "Changes the fields given; every change writes a settings.updated event naming the key and the previous values. Changing payoutApprovalRequired or requireDistinctApprover (the approval policy) also needs payouts:approve.",
+    description = "Changes the fields given; every change writes a settings.updated event naming the key and the previous values. Changing payoutApprovalRequired or requireDistinctApprover (the approval policy) also needs payouts:approve. A change that lets payouts go with fewer people (either turned off) does not apply yet: the answer's pendingChange waits for another key or console user with approval rights to confirm it within 72 hours (settings.change_requested); the other fields of the request apply at once. Where no one else has approval rights it applies at once, and settings.updated says secondPerson none_available.",
     responses((status = 200, body = SettingsView), (status = 400, body = ErrorBody),
         (status = 403, body = ErrorBody, description = "forbidden: the key lacks settings:write, or changes the approval policy without payouts:approve; nothing changed")))]
 pub async fn update(
@@ -64,6 +78,44 @@ pub async fn update(
         timezone: body.timezone,
     };
     let may_set_approval_policy = Scope::any_grants(&auth.0.scopes, &Scope::ApprovePayouts);
-    let next = state.services.update_settings(auth.tenant(), may_set_approval_policy, input).await?;
-    Ok(Json(SettingsView::from(&next)))
+    let (next, pending) = state.services.update_settings(auth.tenant(), may_set_approval_policy, input).await?;
+    Ok(Json(SettingsView::with_pending(&next, pending.as_ref(), Timestamp::now())))
+}
+
+/// What a decision answers, recorded under its `Idempotency-Key` with it.
+fn change_body(change: &SettingsChange) -> Vec<u8> {
+    json_bytes(&SettingsChangeView::at(change, Timestamp::now()))
+}
+
+#[utoipa::path(post, operation_id = "confirmSettingsChange", path = "/v1/settings/changes/{id}/confirm", tag = "Settings",
+    params(("id" = String, Path, description = "The change's id (stc_...)"), IdempotencyKeyHeader),
+    description = "Confirms a change of the approval policy that waits for a second person: it applies now, and settings.updated names who asked and who confirmed. Needs payouts:approve, from another key than the one that asked (or another console user).",
+    responses((status = 200, body = SettingsChangeView), (status = 400, body = ErrorBody, description = "settings_change_not_pending: it was confirmed, cancelled, replaced or has lapsed"),
+        (status = 403, body = ErrorBody, description = "forbidden: the key lacks payouts:approve, or asked for the change itself"),
+        (status = 404, body = ErrorBody)))]
+pub async fn confirm(
+    auth: Authed<PayoutsApprove>,
+    State(state): State<AppState>,
+    idempotency: Idempotency,
+    ResourceId(id): ResourceId,
+) -> ApiResult<Json<SettingsChangeView>> {
+    let answer = idempotency.respond(StatusCode::OK, &change_body);
+    let change = state.services.confirm_settings_change(auth.tenant(), &id, answer).await?;
+    Ok(Json(SettingsChangeView::at(&change, Timestamp::now())))
+}
+
+#[utoipa::path(post, operation_id = "cancelSettingsChange", path = "/v1/settings/changes/{id}/cancel", tag = "Settings",
+    params(("id" = String, Path, description = "The change's id (stc_...)"), IdempotencyKeyHeader),
+    description = "Cancels a change of the approval policy that waits for a second person (settings.change_cancelled); the settings stay as they are. Needs payouts:approve: the key that asked, or another.",
+    responses((status = 200, body = SettingsChangeView), (status = 400, body = ErrorBody, description = "settings_change_not_pending: it was confirmed, cancelled, replaced or has lapsed"),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn cancel(
+    auth: Authed<PayoutsApprove>,
+    State(state): State<AppState>,
+    idempotency: Idempotency,
+    ResourceId(id): ResourceId,
+) -> ApiResult<Json<SettingsChangeView>> {
+    let answer = idempotency.respond(StatusCode::OK, &change_body);
+    let change = state.services.cancel_settings_change(auth.tenant(), &id, answer).await?;
+    Ok(Json(SettingsChangeView::at(&change, Timestamp::now())))
 }

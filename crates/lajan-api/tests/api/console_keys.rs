@@ -212,21 +212,59 @@ api_test!(an_admin_changes_the_settings_with_each_bad_field_named, |app| {
         ("require_distinct_approver", "on"),
     ];
     let r = browser.post("/console/settings", &good).await;
-    assert_eq!((r.status().as_u16(), location(&r)), (303, "/console/settings?saved=1".to_owned()));
+    // The sandbox key may approve too: unticking approval waits for a second person.
+    assert_eq!((r.status().as_u16(), location(&r)), (303, "/console/settings?requested=1".to_owned()));
     let after: serde_json::Value = app.get("/v1/settings").await.json().await.unwrap();
     assert_eq!(
         (&after["defaultCurrency"], &after["payoutApprovalRequired"], &after["requireDistinctApprover"]),
-        (&serde_json::json!("USD"), &serde_json::json!(false), &serde_json::json!(true)),
-        "unticked is off: {after}"
+        (&serde_json::json!("USD"), &serde_json::json!(true), &serde_json::json!(true)),
+        "the currency and the tightened rule apply, the unticked approval waits: {after}"
+    );
+    let change = after["pendingChange"]["id"].as_str().unwrap().to_owned();
+    let page = browser.get("/console/settings?requested=1").await.text().await.unwrap();
+    assert!(page.contains("waits for a second person with approval rights"), "{page}");
+    assert!(page.contains("Payouts wait for an approver: on → off"), "{page}");
+    let (confirm, cancel) =
+        (format!("/console/settings/changes/{change}/confirm"), format!("/console/settings/changes/{change}/cancel"));
+    assert!(!page.contains(&confirm) && page.contains(&cancel), "the asker may cancel, not confirm: {page}");
+    let own = browser.post(&confirm, &[("csrf", csrf.as_str()), ("back", "settings")]).await;
+    assert_eq!(own.status(), 403, "the asker is not a second person");
+
+    // An approver confirms it from their approvals page.
+    let approver = user(app, None, "approver@example.ht", Role::Approver).await;
+    let second = Browser::signed_in(app, "approver@example.ht").await;
+    let waiting = second.get("/console/approvals").await.text().await.unwrap();
+    assert!(waiting.contains(&confirm), "{waiting}");
+    let their_csrf = second.csrf().await;
+    let r = second.post(&confirm, &[("csrf", their_csrf.as_str()), ("back", "approvals")]).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, "/console/approvals".to_owned()));
+    let after: serde_json::Value = app.get("/v1/settings").await.json().await.unwrap();
+    assert_eq!(
+        (&after["payoutApprovalRequired"], &after["pendingChange"]),
+        (&serde_json::json!(false), &serde_json::Value::Null)
     );
     let events: serde_json::Value = app.get("/v1/events?type=settings.updated").await.json().await.unwrap();
-    let event = &events["data"][0];
-    assert_eq!(event["actor"], serde_json::json!({ "type": "user", "id": admin.id }));
-    assert_eq!(event["data"]["object"]["updatedByKey"], serde_json::Value::Null, "no key made it");
+    let (confirmed, first) = (&events["data"][0], &events["data"][1]);
+    assert_eq!(confirmed["actor"], serde_json::json!({ "type": "user", "id": approver.id }));
+    assert_eq!(confirmed["data"]["object"]["requestedBy"], serde_json::json!({ "type": "user", "id": admin.id }));
+    assert_eq!(confirmed["data"]["object"]["secondPerson"], "confirmed");
+    assert_eq!(first["actor"], serde_json::json!({ "type": "user", "id": admin.id }));
+    assert_eq!(first["data"]["object"]["updatedByKey"], serde_json::Value::Null, "no key made it");
     assert!(browser.get("/console/settings?saved=1").await.text().await.unwrap().contains("Saved."));
+    let audit = browser.get("/console/audit").await.text().await.unwrap();
+    let settings = audit.split("<h2>Settings</h2>").nth(1).unwrap().split("</tbody>").next().unwrap();
+    assert!(
+        settings.contains("Payouts wait for an approver: on → off") && settings.contains("confirmed"),
+        "{settings}"
+    );
+    assert!(
+        settings.contains("decided by approver@example.ht")
+            && settings.contains("Default currency of invoices: HTG → USD"),
+        "{settings}"
+    );
 
     for role in [Role::Maker, Role::Approver] {
-        let email = format!("{role}@example.ht");
+        let email = format!("{role}-2@example.ht");
         user(app, None, &email, role).await;
         let other = Browser::signed_in(app, &email).await;
         assert_eq!(other.get("/console/settings").await.status(), 403, "{role}");

@@ -226,6 +226,23 @@ async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
     )
     .await;
     r.delete("/v1/webhook-endpoints/{id}", &[&we]).await;
+
+    // Last, as they switch approval off: a relaxation another approving key asked for,
+    // confirmed; another, cancelled.
+    let other = app.key(None, lajan_domain::Environment::Test, &["*"]).await;
+    for (relax, decision) in [("payoutApprovalRequired", "confirm"), ("requireDistinctApprover", "cancel")] {
+        if relax == "requireDistinctApprover" {
+            app.put("/v1/settings", &json!({ relax: true })).await;
+        }
+        let asked: Value = app
+            .send_json_with(&other, Method::PUT, "/v1/settings", &json!({ relax: false }))
+            .await
+            .json()
+            .await
+            .unwrap();
+        let change = asked["pendingChange"]["id"].as_str().unwrap().to_owned();
+        r.post_empty(&format!("/v1/settings/changes/{{id}}/{decision}"), &[&change]).await;
+    }
 }
 
 api_test!(every_example_of_the_document_is_a_real_requests_or_answers_shape, |app| {

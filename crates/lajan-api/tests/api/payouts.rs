@@ -153,7 +153,13 @@ api_test!(approval_needs_the_scope_and_follows_the_rules, |app| {
     expect_error(action(app, &app.key, mine_id, "approve").await, 400, "cannot_approve").await;
     assert_eq!(action(app, &approver, mine_id, "approve").await.status(), 200, "another key may approve");
 
-    app.put("/v1/settings", &json!({ "payoutApprovalRequired": false })).await;
+    // Two keys may approve: switching approval off waits for the other one.
+    let asked: Value = app.put("/v1/settings", &json!({ "payoutApprovalRequired": false })).await.json().await.unwrap();
+    let change = asked["pendingChange"]["id"].as_str().unwrap();
+    let waiting = payout(app, json!({ "walletAccountId": WALLET, "assetAmount": 10, "assetCode": "USDC" })).await;
+    assert_eq!(waiting["approvalStatus"], "pending", "not yet off");
+    let r = app.post_with(&approver, &format!("/v1/settings/changes/{change}/confirm"), &json!({})).await;
+    assert_eq!(r.status(), 200);
     let auto = payout(app, json!({ "walletAccountId": WALLET, "assetAmount": 10, "assetCode": "USDC" })).await;
     assert_eq!(auto["approvalStatus"], "approved");
     let events: Value = app.get("/v1/events?type=payout.approved").await.json().await.unwrap();

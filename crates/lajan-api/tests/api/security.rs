@@ -75,14 +75,77 @@ api_test!(the_approval_policy_is_the_approvers_to_change, |app| {
 
     let (approver, approver_id) =
         app.key_with_id(None, Environment::Test, &["settings:write", "payouts:approve"]).await;
-    assert_eq!(put(approver, json!({ "payoutApprovalRequired": false })).await.status(), 200);
+    let r = put(approver.clone(), json!({ "payoutApprovalRequired": false, "defaultCurrency": "USD" })).await;
+    assert_eq!(r.status(), 200);
+    let asked: Value = r.json().await.unwrap();
+    assert_eq!(
+        (asked["payoutApprovalRequired"].as_bool(), asked["defaultCurrency"].as_str()),
+        (Some(true), Some("USD")),
+        "the currency applies, the relaxation waits: {asked}"
+    );
+    let change = asked["pendingChange"].clone();
+    let id = change["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        (change["status"].as_str(), change["requestedBy"]["id"].as_str()),
+        (Some("pending"), Some(approver_id.as_str()))
+    );
+    assert_eq!(
+        (&change["changes"], &change["previous"]),
+        (&json!({ "payoutApprovalRequired": false }), &json!({ "payoutApprovalRequired": true }))
+    );
+    let requested: Value = app.get("/v1/events?type=settings.change_requested").await.json().await.unwrap();
+    assert_eq!(requested["data"][0]["data"]["object"]["id"], id.as_str());
+    let confirm = |key: String| {
+        let id = id.clone();
+        async move { app.post_with(&key, &format!("/v1/settings/changes/{id}/confirm"), &json!({})).await }
+    };
+    // The asker is not a second person; a key without payouts:approve is nobody's.
+    let e = expect_error(confirm(approver.clone()).await, 403, "forbidden").await;
+    assert!(e["message"].as_str().unwrap().contains("cannot be its second person"), "{e}");
+    expect_error(confirm(settings_key.clone()).await, 403, "forbidden").await;
+    expect_error(
+        app.post("/v1/settings/changes/stc_00000000000000000000000000000000/confirm", &json!({})).await,
+        404,
+        "not_found",
+    )
+    .await;
+    assert_eq!(app.get("/v1/settings").await.json::<Value>().await.unwrap()["payoutApprovalRequired"], true);
+
+    let r = confirm(app.key.clone()).await;
+    assert_eq!(r.status(), 200);
+    let confirmed: Value = r.json().await.unwrap();
+    assert_eq!(
+        (confirmed["status"].as_str(), confirmed["decidedBy"]["id"].as_str()),
+        (Some("confirmed"), Some(app.key_id.as_str()))
+    );
+    expect_error(confirm(app.key.clone()).await, 400, "settings_change_not_pending").await;
+    let now: Value = app.get("/v1/settings").await.json().await.unwrap();
+    assert_eq!((now["payoutApprovalRequired"].as_bool(), &now["pendingChange"]), (Some(false), &Value::Null));
     let events: Value = app.get("/v1/events?type=settings.updated").await.json().await.unwrap();
-    assert_eq!(events["pagination"]["total"], 2, "one event per change");
+    assert_eq!(events["pagination"]["total"], 3, "the timezone, the currency, the confirmed relaxation");
     let latest = &events["data"][0]["data"]["object"];
     assert_eq!(latest["payoutApprovalRequired"], false);
-    assert_eq!(latest["updatedByKey"], approver_id.as_str());
+    assert_eq!(latest["secondPerson"], "confirmed");
+    assert_eq!(
+        (latest["requestedBy"]["id"].as_str(), latest["confirmedBy"]["id"].as_str()),
+        (Some(approver_id.as_str()), Some(app.key_id.as_str()))
+    );
+    assert_eq!(latest["updatedByKey"], app.key_id.as_str());
     assert_eq!(latest["previous"], json!({ "payoutApprovalRequired": true }), "only what changed, as it was");
-    assert_eq!(events["data"][1]["data"]["object"]["previous"], json!({ "timezone": "UTC" }));
+    assert_eq!(events["data"][1]["data"]["object"]["previous"], json!({ "defaultCurrency": "HTG" }));
+
+    // Tightening applies at once; a relaxation asked again can be cancelled by its asker.
+    let r = put(approver.clone(), json!({ "payoutApprovalRequired": true, "requireDistinctApprover": true })).await;
+    let tight: Value = r.json().await.unwrap();
+    assert_eq!((tight["payoutApprovalRequired"].as_bool(), &tight["pendingChange"]), (Some(true), &Value::Null));
+    let asked: Value = put(app.key.clone(), json!({ "requireDistinctApprover": false })).await.json().await.unwrap();
+    let again = asked["pendingChange"]["id"].as_str().unwrap().to_owned();
+    let r = app.post(&format!("/v1/settings/changes/{again}/cancel"), &json!({})).await;
+    assert_eq!(r.json::<Value>().await.unwrap()["status"], "cancelled");
+    let now: Value = app.get("/v1/settings").await.json().await.unwrap();
+    assert_eq!((now["requireDistinctApprover"].as_bool(), &now["pendingChange"]), (Some(true), &Value::Null));
+    let cancelled: Value = app.get("/v1/events?type=settings.change_cancelled").await.json().await.unwrap();
+    assert_eq!(cancelled["data"][0]["data"]["object"]["id"], again.as_str());
 });
 
 api_test!(text_that_hides_itself_is_refused_naming_the_field, |app| {

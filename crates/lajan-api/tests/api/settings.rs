@@ -8,7 +8,7 @@ api_test!(settings_default_update_and_validate, |app| {
     assert_eq!(
         defaults,
         json!({ "defaultCurrency": "HTG", "defaultTaxRate": 0, "payoutApprovalRequired": true,
-                "requireDistinctApprover": false, "timezone": "UTC" })
+                "requireDistinctApprover": false, "timezone": "UTC", "pendingChange": null })
     );
     let r = app
         .put(
@@ -40,10 +40,24 @@ api_test!(settings_default_update_and_validate, |app| {
         updated,
         "rejected updates change nothing"
     );
+    // The organization's one key is the only one with approval rights: a relaxation applies at
+    // once, and says no second person could confirm it.
     let r = app.put("/v1/settings", &json!({ "payoutApprovalRequired": false, "requireDistinctApprover": true })).await;
     let flags: Value = r.json().await.unwrap();
     assert_eq!(
-        (flags["payoutApprovalRequired"].clone(), flags["requireDistinctApprover"].clone()),
-        (json!(false), json!(true))
+        (
+            flags["payoutApprovalRequired"].clone(),
+            flags["requireDistinctApprover"].clone(),
+            flags["pendingChange"].clone()
+        ),
+        (json!(false), json!(true), Value::Null)
     );
+    let events: Value = app.get("/v1/events?type=settings.updated").await.json().await.unwrap();
+    let object = &events["data"][0]["data"]["object"];
+    assert_eq!(object["secondPerson"], "none_available", "{object}");
+    assert_eq!(
+        (object["requestedBy"]["id"].as_str(), &object["confirmedBy"]),
+        (Some(app.key_id.as_str()), &Value::Null)
+    );
+    assert_eq!(events["data"][1]["data"]["object"]["secondPerson"], "not_needed");
 });

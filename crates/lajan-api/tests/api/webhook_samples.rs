@@ -93,6 +93,11 @@ async fn make_every_event(app: &TestApp) {
     disburse(app, "March refunds", &[&failing], true).await;
     disburse(app, "April stipends", &[WALLET], false).await;
     ok(app.put("/v1/settings", &json!({ "requireDistinctApprover": true })).await).await;
+    // With a second approving key, a relaxation waits; the key that asked cancels it.
+    app.key(None, lajan_domain::Environment::Test, &["payouts:approve"]).await;
+    let asked = ok(app.put("/v1/settings", &json!({ "requireDistinctApprover": false })).await).await;
+    let change = asked["pendingChange"]["id"].as_str().unwrap().to_owned();
+    ok(app.post(&format!("/v1/settings/changes/{change}/cancel"), &json!({})).await).await;
 
     // An endpoint that answers its test event with 410 Gone, and is disabled for it.
     let gone = WebhookReceiver::start().await;

@@ -30,7 +30,7 @@ pub struct EventView {
 /// itself (`system`: `worker` for background work such as payouts sent and invoices gone
 /// overdue, `payment_page` for a payer on the hosted page, `unrecorded` for events written
 /// before actors were recorded).
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct ActorView {
     #[serde(rename = "type")]
     pub kind: ActorKind,
@@ -38,7 +38,7 @@ pub struct ActorView {
     pub id: String,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ActorKind {
     ApiKey,

@@ -1,6 +1,10 @@
-//! How an organization's settings look from outside, in the API and in `settings.updated`.
+//! How an organization's settings look from outside, in the API and in `settings.updated`, and
+//! a change of them (in `settings.change_requested`, `settings.change_cancelled` and the API).
 
+use crate::views::events::ActorView;
+use lajan_domain::Timestamp;
 use lajan_domain::settings::Settings;
+use lajan_domain::settings_change::SettingsChange;
 use serde::Serialize;
 use std::str::FromStr;
 use utoipa::ToSchema;
@@ -21,6 +25,89 @@ pub struct SettingsView {
     /// IANA timezone in which invoice due dates are judged.
     #[schema(example = "America/Port-au-Prince")]
     pub timezone: String,
+    /// A change of the approval policy waiting for a second person with approval rights
+    /// (`POST /v1/settings/changes/{id}/confirm`), or null. Always null in `settings.updated`.
+    #[schema(nullable = true)]
+    pub pending_change: Option<SettingsChangeView>,
+}
+
+/// A change of the settings: what was asked, by whom, and what came of it. A change that lets
+/// payouts go with fewer people (`payoutApprovalRequired` off, or `requireDistinctApprover`
+/// off) is `pending` until another person or key with approval rights confirms it, within
+/// 72 hours (`expiresAt`), or it is cancelled, replaced by a later policy change (`superseded`)
+/// or `lapsed`. `unconfirmed`: it applied at once because nobody else had approval rights.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SettingsChangeView {
+    #[schema(example = "stc_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b")]
+    pub id: String,
+    #[schema(value_type = String, example = "pending")]
+    pub status: &'static str,
+    /// Each field the change sets, with the value asked for.
+    #[schema(value_type = Object, example = json!({ "payoutApprovalRequired": false }))]
+    pub changes: serde_json::Map<String, serde_json::Value>,
+    /// The value of each of those fields when it was asked.
+    #[schema(value_type = Object, example = json!({ "payoutApprovalRequired": true }))]
+    pub previous: serde_json::Map<String, serde_json::Value>,
+    pub requested_by: ActorView,
+    #[schema(value_type = String, format = DateTime)]
+    pub requested_at: Timestamp,
+    /// When a pending change lapses unless confirmed; null for one that never waited.
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub expires_at: Option<Timestamp>,
+    /// Who confirmed or cancelled it.
+    #[schema(nullable = true)]
+    pub decided_by: Option<ActorView>,
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub decided_at: Option<Timestamp>,
+}
+
+/// The settings' fields as the API names them.
+fn fields(s: &Settings) -> serde_json::Map<String, serde_json::Value> {
+    match serde_json::to_value(SettingsView::from(s)) {
+        Ok(serde_json::Value::Object(mut fields)) => {
+            fields.remove("pendingChange");
+            fields
+        }
+        _ => serde_json::Map::new(),
+    }
+}
+
+/// The fields whose value differs between `before` and `after`: their values before, and after.
+pub fn changed_fields(
+    before: &Settings,
+    after: &Settings,
+) -> (serde_json::Map<String, serde_json::Value>, serde_json::Map<String, serde_json::Value>) {
+    let (before, after) = (fields(before), fields(after));
+    let previous: serde_json::Map<_, _> =
+        before.into_iter().filter(|(field, value)| after.get(field) != Some(value)).collect();
+    let changes = after.into_iter().filter(|(field, _)| previous.contains_key(field)).collect();
+    (previous, changes)
+}
+
+impl SettingsChangeView {
+    /// The change as of `now` (a pending one past its expiry shows as lapsed).
+    pub fn at(change: &SettingsChange, now: Timestamp) -> Self {
+        let (previous, changes) = changed_fields(&change.before, &change.after);
+        SettingsChangeView {
+            id: change.id.clone(),
+            status: change.status_at(now).as_str(),
+            changes,
+            previous,
+            requested_by: change.requested_by.clone().into(),
+            requested_at: change.requested_at,
+            expires_at: change.expires_at,
+            decided_by: change.decided_by.clone().map(Into::into),
+            decided_at: change.decided_at,
+        }
+    }
+}
+
+impl SettingsView {
+    /// The settings with the change waiting for a second person, if any.
+    pub fn with_pending(settings: &Settings, pending: Option<&SettingsChange>, now: Timestamp) -> Self {
+        SettingsView { pending_change: pending.map(|c| SettingsChangeView::at(c, now)), ..SettingsView::from(settings) }
+    }
 }
 
 impl From<&Settings> for SettingsView {
@@ -32,6 +119,7 @@ impl From<&Settings> for SettingsView {
             payout_approval_required: s.payout_approval_required,
             require_distinct_approver: s.require_distinct_approver,
             timezone: s.timezone.clone(),
+            pending_change: None,
         }
     }
 }

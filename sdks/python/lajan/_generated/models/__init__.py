@@ -109,6 +109,9 @@ from .send_channel import SendChannel
 from .send_invoice import SendInvoice
 from .send_result import SendResult
 from .send_result_status import SendResultStatus
+from .settings_change_view import SettingsChangeView
+from .settings_change_view_changes import SettingsChangeViewChanges
+from .settings_change_view_previous import SettingsChangeViewPrevious
 from .settings_view import SettingsView
 from .settings_view_default_currency import SettingsViewDefaultCurrency
 from .simulate_payment import SimulatePayment
@@ -221,6 +224,9 @@ __all__ = (
     "SendInvoice",
     "SendResult",
     "SendResultStatus",
+    "SettingsChangeView",
+    "SettingsChangeViewChanges",
+    "SettingsChangeViewPrevious",
     "SettingsView",
     "SettingsViewDefaultCurrency",
     "SimulatePayment",

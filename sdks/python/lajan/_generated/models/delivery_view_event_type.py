@@ -27,6 +27,8 @@ class DeliveryViewEventType(StrEnum):
     PAYOUT_FAILED = "payout.failed"
     PAYOUT_REJECTED = "payout.rejected"
     PAYOUT_RETRIED = "payout.retried"
+    SETTINGS_CHANGE_CANCELLED = "settings.change_cancelled"
+    SETTINGS_CHANGE_REQUESTED = "settings.change_requested"
     SETTINGS_UPDATED = "settings.updated"
     WEBHOOK_ENDPOINT_DISABLED = "webhook_endpoint.disabled"
     WEBHOOK_ENDPOINT_TEST = "webhook_endpoint.test"

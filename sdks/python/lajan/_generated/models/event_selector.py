@@ -33,6 +33,8 @@ class EventSelector(StrEnum):
     PAYOUT_REJECTED = "payout.rejected"
     PAYOUT_RETRIED = "payout.retried"
     SETTINGS = "settings.*"
+    SETTINGS_CHANGE_CANCELLED = "settings.change_cancelled"
+    SETTINGS_CHANGE_REQUESTED = "settings.change_requested"
     SETTINGS_UPDATED = "settings.updated"
     VALUE_0 = "*"
     WEBHOOK_ENDPOINT = "webhook_endpoint.*"

@@ -69,7 +69,9 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[ErrorBody | SettingsView]:
-    """
+    """The settings, with the change of the approval policy waiting for a second person (pendingChange), if
+    any.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -91,7 +93,9 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 ) -> ErrorBody | SettingsView | None:
-    """
+    """The settings, with the change of the approval policy waiting for a second person (pendingChange), if
+    any.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -109,7 +113,9 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[ErrorBody | SettingsView]:
-    """
+    """The settings, with the change of the approval policy waiting for a second person (pendingChange), if
+    any.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -129,7 +135,9 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 ) -> ErrorBody | SettingsView | None:
-    """
+    """The settings, with the change of the approval policy waiting for a second person (pendingChange), if
+    any.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.

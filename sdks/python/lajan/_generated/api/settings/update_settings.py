@@ -102,7 +102,11 @@ def sync_detailed(
 ) -> Response[ErrorBody | SettingsView]:
     """Changes the fields given; every change writes a settings.updated event naming the key and the
     previous values. Changing payoutApprovalRequired or requireDistinctApprover (the approval policy)
-    also needs payouts:approve.
+    also needs payouts:approve. A change that lets payouts go with fewer people (either turned off) does
+    not apply yet: the answer's pendingChange waits for another key or console user with approval rights
+    to confirm it within 72 hours (settings.change_requested); the other fields of the request apply at
+    once. Where no one else has approval rights it applies at once, and settings.updated says
+    secondPerson none_available.
 
     Args:
         body (UpdateSettings): Fields to change; those left out keep their value. None can be
@@ -135,7 +139,11 @@ def sync(
 ) -> ErrorBody | SettingsView | None:
     """Changes the fields given; every change writes a settings.updated event naming the key and the
     previous values. Changing payoutApprovalRequired or requireDistinctApprover (the approval policy)
-    also needs payouts:approve.
+    also needs payouts:approve. A change that lets payouts go with fewer people (either turned off) does
+    not apply yet: the answer's pendingChange waits for another key or console user with approval rights
+    to confirm it within 72 hours (settings.change_requested); the other fields of the request apply at
+    once. Where no one else has approval rights it applies at once, and settings.updated says
+    secondPerson none_available.
 
     Args:
         body (UpdateSettings): Fields to change; those left out keep their value. None can be
@@ -163,7 +171,11 @@ async def asyncio_detailed(
 ) -> Response[ErrorBody | SettingsView]:
     """Changes the fields given; every change writes a settings.updated event naming the key and the
     previous values. Changing payoutApprovalRequired or requireDistinctApprover (the approval policy)
-    also needs payouts:approve.
+    also needs payouts:approve. A change that lets payouts go with fewer people (either turned off) does
+    not apply yet: the answer's pendingChange waits for another key or console user with approval rights
+    to confirm it within 72 hours (settings.change_requested); the other fields of the request apply at
+    once. Where no one else has approval rights it applies at once, and settings.updated says
+    secondPerson none_available.
 
     Args:
         body (UpdateSettings): Fields to change; those left out keep their value. None can be
@@ -194,7 +206,11 @@ async def asyncio(
 ) -> ErrorBody | SettingsView | None:
     """Changes the fields given; every change writes a settings.updated event naming the key and the
     previous values. Changing payoutApprovalRequired or requireDistinctApprover (the approval policy)
-    also needs payouts:approve.
+    also needs payouts:approve. A change that lets payouts go with fewer people (either turned off) does
+    not apply yet: the answer's pendingChange waits for another key or console user with approval rights
+    to confirm it within 72 hours (settings.change_requested); the other fields of the request apply at
+    once. Where no one else has approval rights it applies at once, and settings.updated says
+    secondPerson none_available.
 
     Args:
         body (UpdateSettings): Fields to change; those left out keep their value. None can be
