@@ -20,6 +20,8 @@ pub struct AppConfig {
     pub pay_miss_limit: u64,
     /// Timeouts and the cap on open connections.
     pub connections: ConnectionLimits,
+    /// Reverse proxies whose `X-Forwarded-For` names the client (none by default).
+    pub trusted_proxies: Vec<ipnet::IpNet>,
 }
 
 impl Default for AppConfig {
@@ -30,6 +32,7 @@ impl Default for AppConfig {
             auth_cache_ms: 1000,
             pay_miss_limit: 30,
             connections: ConnectionLimits::default(),
+            trusted_proxies: Vec::new(),
         }
     }
 }

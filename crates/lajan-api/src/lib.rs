@@ -5,6 +5,7 @@
 pub mod app;
 pub mod auth;
 pub mod caller;
+pub mod client_address;
 pub mod config;
 pub mod counters;
 pub mod error;

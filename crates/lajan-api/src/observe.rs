@@ -1,18 +1,23 @@
 //! What each request leaves behind: its id (the caller's `X-Request-Id` when usable, else a new
 //! UUID) on the answer, in error bodies and on every log line it causes; one log line when it is
-//! answered (request id, organization, route template, status, latency); and its metrics.
+//! answered (request id, organization, client address, route template, status, latency); and its
+//! metrics. It also resolves the client's address (behind trusted proxies) for every per-address
+//! limit.
 //! Nothing a caller sends besides its request id is logged: no header, query or body, so keys,
 //! secrets, passwords and session cookies never reach the logs.
 
+use crate::client_address::client_address;
 use crate::error::ApiError;
 use crate::request_id::{REQUEST_ID, answering, usable};
 use crate::state::AppState;
 use axum::body::Body;
-use axum::extract::{MatchedPath, State};
+use axum::extract::{ConnectInfo, MatchedPath, State};
 use axum::http::{HeaderValue, Method, Request, StatusCode};
 use axum::middleware::Next;
 use axum::response::IntoResponse;
 use axum::response::Response;
+use lajan_domain::network::ClientAddress;
+use std::net::SocketAddr;
 use std::time::Instant;
 use tracing::Instrument;
 
@@ -31,6 +36,11 @@ pub async fn observe(State(state): State<AppState>, mut request: Request<Body>, 
     let id = given.map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_owned);
     let header = HeaderValue::from_str(&id).unwrap_or_else(|_| HeaderValue::from_static("invalid"));
     request.headers_mut().insert(REQUEST_ID, header.clone());
+    let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+    let client = peer.map(|peer| client_address(peer, request.headers(), &state.config.trusted_proxies));
+    if let Some(client) = client {
+        request.extensions_mut().insert(ClientAddress(client));
+    }
     let method = method_label(request.method());
     let route = request.extensions().get::<MatchedPath>().map_or(UNMATCHED, MatchedPath::as_str).to_owned();
     let span = tracing::info_span!("request", request_id = %id, method, route = %route);
@@ -46,7 +56,8 @@ pub async fn observe(State(state): State<AppState>, mut request: Request<Body>, 
     state.services.metrics.http_request(method, &route, status, took);
     let org = response.extensions().get::<RequestOrg>().map(|org| org.0.as_str());
     let latency_ms = took.as_secs_f64() * 1000.0;
-    tracing::info!(request_id = %id, org, method, route = %route, status, latency_ms, "request answered");
+    let client = client.map(|c| c.to_string());
+    tracing::info!(request_id = %id, org, client, method, route = %route, status, latency_ms, "request answered");
     response
 }
 

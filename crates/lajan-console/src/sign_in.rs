@@ -7,11 +7,12 @@ use crate::guard::{
 use crate::i18n::{asked_language, say, say_with};
 use crate::pages::{self, render};
 use crate::state::Console;
-use axum::Form;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
+use axum::{Extension, Form};
 use lajan_domain::Timestamp;
+use lajan_domain::network::ClientAddress;
 use lajan_services::console::{SignInRefusal, random_token};
 use minijinja::context;
 use serde::Deserialize;
@@ -53,7 +54,12 @@ fn form_page(console: &Console, headers: &HeaderMap, status: StatusCode, email: 
     response
 }
 
-pub async fn submit(State(console): State<Console>, headers: HeaderMap, Form(form): Form<SignInForm>) -> Response {
+pub async fn submit(
+    State(console): State<Console>,
+    client: Option<Extension<ClientAddress>>,
+    headers: HeaderMap,
+    Form(form): Form<SignInForm>,
+) -> Response {
     let expected = cookie_value(&headers, SIGN_IN_COOKIE).unwrap_or_default();
     if expected.is_empty()
         || !same_secret(&form.csrf, &expected)
@@ -61,7 +67,8 @@ pub async fn submit(State(console): State<Console>, headers: HeaderMap, Form(for
     {
         return forbidden();
     }
-    let signed_in = match console.services.sign_in(&form.email, &form.password).await {
+    let client = client.map(|Extension(client)| client);
+    let signed_in = match console.services.sign_in(&form.email, &form.password, client).await {
         Ok(outcome) => outcome,
         Err(e) => return pages::failure(&e),
     };

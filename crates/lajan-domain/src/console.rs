@@ -1,5 +1,6 @@
-//! Console sessions and sign-in attempts: how long a session lives, and when too many failed
-//! sign-ins for one email lock it out.
+//! Console sessions and sign-in attempts: how long a session lives, when too many failed
+//! sign-ins for one email lock it out, and when too many from one client address (across emails:
+//! password spraying) refuse that address.
 
 use crate::user::User;
 use crate::{Actor, Environment, Tenant, Timestamp};
@@ -14,6 +15,10 @@ pub const LOCKOUT_FAILURES: usize = 5;
 pub const LOCKOUT_WINDOW_MS: i64 = 15 * MINUTE_MS;
 /// How long a lockout lasts, from the failure that caused it.
 pub const LOCKOUT_MS: i64 = 15 * MINUTE_MS;
+/// Failed sign-ins from one client address, whatever the email, within [`ADDRESS_WINDOW_MS`],
+/// that refuse every sign-in from it until the oldest of them leaves the window.
+pub const ADDRESS_FAILURES: usize = 20;
+pub const ADDRESS_WINDOW_MS: i64 = 15 * MINUTE_MS;
 /// A session's last use is written at most this often: a page view is a read, not a write.
 pub const SESSION_TOUCH_MS: i64 = MINUTE_MS;
 
@@ -43,6 +48,8 @@ pub struct SignIn {
     pub org_id: Option<String>,
     pub outcome: SignInOutcome,
     pub at: Timestamp,
+    /// The client's address (behind trusted proxies, the one they forwarded), when known.
+    pub client_address: Option<String>,
 }
 
 /// A signed-in user's session. The browser holds a random token; the store keeps its digest.
@@ -84,10 +91,53 @@ pub fn locked_until(failures_newest_first: &[Timestamp], now: Timestamp) -> Opti
         .then_some(until)
 }
 
+/// Until when a sign-in is refused, given the email's failures since its last success (as for
+/// [`locked_until`]) and the client address's failures with any email (newest first; `None`
+/// when the address is unknown). The address is refused while [`ADDRESS_FAILURES`] of its
+/// failures fall within [`ADDRESS_WINDOW_MS`]. A locked email is refused to an unknown address
+/// and to one that failed within [`LOCKOUT_WINDOW_MS`]; from an address that has not failed
+/// lately, its owner's right password still gets through, so a stranger's guesses cannot lock
+/// them out.
+pub fn refused_until(
+    email_failures: &[Timestamp],
+    address_failures: Option<&[Timestamp]>,
+    now: Timestamp,
+) -> Option<Timestamp> {
+    if let Some(oldest) = address_failures.and_then(|f| f.get(ADDRESS_FAILURES - 1)) {
+        let until = oldest.plus_millis(ADDRESS_WINDOW_MS);
+        if now.as_millis() < until.as_millis() {
+            return Some(until);
+        }
+    }
+    let until = locked_until(email_failures, now)?;
+    let failed_lately =
+        |f: &[Timestamp]| f.first().is_some_and(|t| now.as_millis() - t.as_millis() < LOCKOUT_WINDOW_MS);
+    address_failures.is_none_or(failed_lately).then_some(until)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::user::Role;
+
+    #[test]
+    fn an_address_that_guesses_across_emails_is_refused_and_the_owner_is_not_locked_out() {
+        let now = at(20);
+        let spraying: Vec<Timestamp> = (0..ADDRESS_FAILURES as i64).map(|i| at(19).plus_millis(-i)).collect();
+        assert_eq!(
+            refused_until(&[], Some(&spraying), now),
+            Some(spraying[ADDRESS_FAILURES - 1].plus_millis(ADDRESS_WINDOW_MS))
+        );
+        assert_eq!(refused_until(&[], Some(&spraying[..ADDRESS_FAILURES - 1]), now), None, "one short");
+        assert_eq!(refused_until(&[], Some(&spraying), at(40)), None, "the window has passed");
+
+        let locked_email = failures(&[10, 11, 12, 13, 14]);
+        let until = Some(at(14).plus_millis(LOCKOUT_MS));
+        assert_eq!(refused_until(&locked_email, None, now), until, "an unknown address");
+        assert_eq!(refused_until(&locked_email, Some(&failures(&[14])), now), until, "the guesser's address");
+        assert_eq!(refused_until(&locked_email, Some(&[]), now), None, "the owner's clean address");
+        assert_eq!(refused_until(&locked_email, Some(&failures(&[-30])), now), None, "failed, but not lately");
+    }
 
     fn at(minutes: i64) -> Timestamp {
         Timestamp::from_millis(1_800_000_000_000 + minutes * MINUTE_MS)

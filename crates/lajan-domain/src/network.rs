@@ -1,9 +1,15 @@
-//! Which network addresses a live webhook may be sent to: public unicast ones only. Everything
+//! Which network addresses a webhook may be sent to: public unicast ones only. Everything
 //! else (our own machine, private networks, link-local, multicast, unspecified, reserved and
 //! documentation ranges, and IPv6 forms that embed one of those IPv4 addresses) is refused, so a
-//! webhook URL cannot be used to reach into the network Lajan runs in.
+//! webhook URL cannot be used to reach into the network Lajan runs in. And the client address
+//! a request came from.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+
+/// The address of the client a request came from: the peer, or behind trusted proxies the
+/// address they forwarded. Every per-address limit counts by it, and the request log names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ClientAddress(pub IpAddr);
 
 /// Why `ip` is not a public unicast address, or `None` when it is.
 pub fn non_public(ip: IpAddr) -> Option<&'static str> {

@@ -8,6 +8,7 @@ use crate::{ServiceError, ServiceResult, Services};
 use lajan_domain::console::{ConsoleSession, SESSION_TOUCH_MS, SignIn, SignInOutcome};
 use lajan_domain::hex::encode as hex;
 use lajan_domain::id::IdKind;
+use lajan_domain::network::ClientAddress;
 use lajan_domain::user::{MAX_EMAIL_CHARS, parse_email};
 use lajan_domain::{Environment, Timestamp};
 use lajan_store::NewSession;
@@ -54,10 +55,16 @@ async fn password_matches(password: &str, hash: &str) -> ServiceResult<bool> {
 }
 
 impl Services {
-    /// Signs in with an email and a password: locked out (5 failures in 15 minutes lock an
-    /// email for 15 minutes, right password or not), refused, or a new session in the sandbox.
-    /// Every attempt is recorded.
-    pub async fn sign_in(&self, email: &str, password: &str) -> ServiceResult<Result<SignedIn, SignInRefusal>> {
+    /// Signs in with an email and a password from `client`: locked out (5 failures in 15
+    /// minutes lock an email for 15 minutes, right password or not, except from an address that
+    /// has not failed lately; 20 failures from one address, whatever the emails, refuse it for
+    /// 15 minutes), refused, or a new session in the sandbox. Every attempt is recorded.
+    pub async fn sign_in(
+        &self,
+        email: &str,
+        password: &str,
+        client: Option<ClientAddress>,
+    ) -> ServiceResult<Result<SignedIn, SignInRefusal>> {
         let now = Timestamp::now();
         let email = parse_email(email).unwrap_or_else(|_| email.trim().to_lowercase());
         let email: String = email.chars().take(MAX_EMAIL_CHARS).collect();
@@ -69,6 +76,7 @@ impl Services {
             org_id: known.as_ref().map(|(user, _)| user.org_id.clone()),
             outcome: SignInOutcome::Pending,
             at: now,
+            client_address: client.map(|c| c.0.to_string()),
         };
         if let Some(until) = self.store.start_sign_in(&attempt).await? {
             return Ok(Err(SignInRefusal::Locked { until }));

@@ -1,7 +1,9 @@
 // Console sign-ins and sessions, for both backends; included after `users_sql.rs`.
 
 use crate::sessions::{NewSession, SessionStore};
-use lajan_domain::console::{ConsoleSession, LOCKOUT_FAILURES, SignIn, SignInOutcome, locked_until};
+use lajan_domain::console::{
+    ADDRESS_FAILURES, ADDRESS_WINDOW_MS, ConsoleSession, LOCKOUT_FAILURES, SignIn, SignInOutcome, refused_until,
+};
 
 fn sign_in_from_row(row: &DbRow) -> StoreResult<SignIn> {
     Ok(SignIn {
@@ -11,17 +13,22 @@ fn sign_in_from_row(row: &DbRow) -> StoreResult<SignIn> {
         org_id: row.try_get("org_id")?,
         outcome: row.try_get::<String, _>("outcome")?.parse().map_err(corrupt)?,
         at: ts(row.try_get("at")?),
+        client_address: row.try_get("client_address")?,
     })
 }
 
 async fn insert_sign_in(tx: &mut Tx, attempt: &SignIn) -> StoreResult<()> {
-    query("INSERT INTO sign_ins (id, email, user_id, org_id, outcome, at) VALUES ($1, $2, $3, $4, $5, $6)")
-        .bind(&attempt.id)
-        .bind(&attempt.email)
-        .bind(&attempt.user_id)
-        .bind(&attempt.org_id)
-        .bind(attempt.outcome.as_str())
-        .bind(attempt.at.as_millis())
+    query(
+        "INSERT INTO sign_ins (id, email, user_id, org_id, outcome, at, client_address)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(&attempt.id)
+    .bind(&attempt.email)
+    .bind(&attempt.user_id)
+    .bind(&attempt.org_id)
+    .bind(attempt.outcome.as_str())
+    .bind(attempt.at.as_millis())
+    .bind(&attempt.client_address)
         .execute(&mut **tx)
         .await?;
     Ok(())
@@ -49,7 +56,23 @@ impl SessionStore for ThisStore {
         .fetch_all(&mut *tx)
         .await?;
         let failures: Vec<Timestamp> = failures.into_iter().map(ts).collect();
-        let locked = locked_until(&failures, attempt.at);
+        let from_address = match &attempt.client_address {
+            Some(address) => {
+                let at: Vec<i64> = query_scalar(
+                    "SELECT at FROM sign_ins
+                     WHERE client_address = $1 AND outcome IN ('failed', 'pending') AND at > $2
+                     ORDER BY at DESC LIMIT $3",
+                )
+                .bind(address)
+                .bind(attempt.at.as_millis() - ADDRESS_WINDOW_MS)
+                .bind(ADDRESS_FAILURES as i64)
+                .fetch_all(&mut *tx)
+                .await?;
+                Some(at.into_iter().map(ts).collect::<Vec<Timestamp>>())
+            }
+            None => None,
+        };
+        let locked = refused_until(&failures, from_address.as_deref(), attempt.at);
         let outcome = if locked.is_some() { SignInOutcome::Locked } else { SignInOutcome::Pending };
         insert_sign_in(&mut tx, &SignIn { outcome, ..attempt.clone() }).await?;
         self.commit(tx).await?;
@@ -89,7 +112,7 @@ impl SessionStore for ThisStore {
 
     async fn list_sign_ins(&self, org_id: &str, limit: u32) -> StoreResult<Vec<SignIn>> {
         let rows = query(
-            "SELECT id, email, user_id, org_id, outcome, at FROM sign_ins WHERE org_id = $1
+            "SELECT id, email, user_id, org_id, outcome, at, client_address FROM sign_ins WHERE org_id = $1
              ORDER BY at DESC, id DESC LIMIT $2",
         )
         .bind(org_id)

@@ -141,6 +141,11 @@ pub struct ServeArgs {
     #[arg(long, env = "LAJAN_SANDBOX_WEBHOOKS_PRIVATE")]
     pub sandbox_webhooks_private: Option<String>,
 
+    /// Reverse proxies (addresses or CIDRs, comma-separated) whose `X-Forwarded-For` or
+    /// `Forwarded` names the client for per-address limits and the log (default none).
+    #[arg(long, env = "LAJAN_TRUSTED_PROXIES")]
+    pub trusted_proxies: Option<String>,
+
     /// Submissions of a payout before an error that left nothing applied becomes final (default 5).
     #[arg(long, env = "LAJAN_PAYOUT_MAX_ATTEMPTS")]
     pub payout_max_attempts: Option<i64>,

@@ -4,6 +4,7 @@
 use crate::cli::{Cli, LedgerArgs, NotifyArgs, ServeArgs};
 use anyhow::Context;
 use lajan_api::AppConfig;
+use lajan_api::client_address::parse_trusted_proxies;
 use lajan_api::counters::TierLimits;
 use lajan_api::serve::ConnectionLimits;
 use lajan_ledger::live::{LiveLedgerConfig, PUBLIC_NETWORK_PASSPHRASE};
@@ -59,6 +60,9 @@ pub struct FileConfig {
     pub http_idle_timeout_secs: Option<u64>,
     pub http_body_timeout_secs: Option<u64>,
     pub max_connections: Option<usize>,
+    /// `trusted_proxies = ["10.0.0.0/8", ...]`.
+    #[serde(default)]
+    pub trusted_proxies: Vec<String>,
     pub sandbox_ledger_close_ms: Option<u64>,
     pub live_horizon_url: Option<String>,
     pub live_network_passphrase: Option<String>,
@@ -251,6 +255,9 @@ impl ServeConfig {
                 Some("allow") => true,
                 Some(other) => anyhow::bail!("LAJAN_SANDBOX_WEBHOOKS_PRIVATE must be allow or refuse, got {other:?}"),
             };
+        let proxies = args.trusted_proxies.clone().unwrap_or_else(|| file.trusted_proxies.join(","));
+        let trusted_proxies =
+            parse_trusted_proxies(&proxies).map_err(|e| anyhow::anyhow!("LAJAN_TRUSTED_PROXIES: {e}"))?;
         let live_ledger = live_ledger_config(&args.ledger, &file)?;
         if let Some(live) = &live_ledger
             && lease_secs < live.tx_timeout_secs + 60
@@ -282,6 +289,7 @@ impl ServeConfig {
                 auth_cache_ms,
                 pay_miss_limit,
                 connections: connection_limits(args, &file)?,
+                trusted_proxies,
             },
             services: ServiceConfig {
                 public_url,

@@ -574,6 +574,7 @@ async fn json_logs_carry_each_request_and_no_secret() {
     assert_eq!((fields["route"].as_str(), fields["status"].as_u64()), (Some("/v1/webhook-endpoints"), Some(201)));
     assert!(fields["org"].as_str().is_some_and(|org| org.starts_with("org_")), "{answered}");
     assert!(fields["latency_ms"].as_f64().is_some(), "{answered}");
+    assert_eq!(fields["client"], "127.0.0.1", "the client's address: {answered}");
     for (what, secret) in [
         ("the API key", key.as_str()),
         ("the API key's secret part", key.trim_start_matches("sk_test_")),

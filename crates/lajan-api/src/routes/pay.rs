@@ -9,14 +9,15 @@
 use crate::error::ApiError;
 use crate::payment_request::{PayRequest, qr_svg, sep7_pay_uri};
 use crate::state::AppState;
-use axum::Router;
-use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
+use axum::{Extension, Router};
 use lajan_console::i18n::{self, Lang, text};
 use lajan_domain::Timestamp;
 use lajan_domain::invoice::InvoiceStatus;
+use lajan_domain::network::ClientAddress;
 use lajan_domain::payment::PaymentIntent;
 use lajan_ledger::sandbox;
 use lajan_services::assets;
@@ -25,7 +26,7 @@ use lajan_services::views::money;
 use lajan_store::incoming_payments::IntentTarget;
 use minijinja::{Environment, context};
 use serde::Deserialize;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::OnceLock;
 use tower_http::set_header::SetResponseHeaderLayer;
 
@@ -134,13 +135,13 @@ fn too_many_guesses(retry_after: u64, lang: Lang) -> Response {
 async fn page(
     method: Method,
     State(state): State<AppState>,
-    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    Extension(ClientAddress(client)): Extension<ClientAddress>,
     Path(id): Path<String>,
     Query(query): Query<PageQuery>,
     headers: HeaderMap,
 ) -> Response {
     let lang = language(&query, &headers);
-    if let Some(refused) = refused(&state, client.ip(), &id, lang).await {
+    if let Some(refused) = refused(&state, client, &id, lang).await {
         return refused;
     }
     let nonce = lajan_domain::hex::encode(&rand::random::<[u8; 16]>());
@@ -158,7 +159,7 @@ async fn page(
             }
             response
         }
-        Ok(None) => missed(&state, client.ip(), lang).await,
+        Ok(None) => missed(&state, client, lang).await,
         Err(e) => e.into_response(),
     }
 }
@@ -279,18 +280,18 @@ fn page_html(
 /// The sandbox page's "Simulate payment" button.
 async fn simulate(
     State(state): State<AppState>,
-    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    Extension(ClientAddress(client)): Extension<ClientAddress>,
     Path(id): Path<String>,
     Query(query): Query<PageQuery>,
     headers: HeaderMap,
 ) -> Response {
     let lang = language(&query, &headers);
-    if let Some(refused) = refused(&state, client.ip(), &id, lang).await {
+    if let Some(refused) = refused(&state, client, &id, lang).await {
         return refused;
     }
     let found = match state.store.get_payment_intent(&id).await {
         Ok(Some(found)) => found,
-        Ok(None) => return missed(&state, client.ip(), lang).await,
+        Ok(None) => return missed(&state, client, lang).await,
         Err(e) => return ApiError::from(e).into_response(),
     };
     // A refusal (already paid, voided...) is what the page shows after the redirect.

@@ -137,6 +137,62 @@ api_test!(five_failures_lock_an_email_even_against_the_right_password, |app| {
     assert_eq!(outcomes[..3], ["succeeded", "locked", "failed"], "every attempt is recorded");
 });
 
+/// Behind a proxy on loopback, as docs/operations.md recommends, with loopback trusted.
+fn behind_a_proxy() -> crate::common::TestConfig {
+    let mut config = crate::common::test_config();
+    config.api.trusted_proxies = lajan_api::client_address::parse_trusted_proxies("127.0.0.1, ::1").unwrap();
+    config
+}
+
+api_test!(one_address_guessing_across_emails_is_refused_and_cannot_lock_the_owner_out, behind_a_proxy(), |app| {
+    user(app, None, "amara@example.ht", Role::Maker).await;
+    // Password spraying: one address, a guess at each of many emails.
+    let sprayer = Browser::at(app, "198.51.100.7");
+    for n in 0..20 {
+        assert_eq!(sprayer.sign_in(&format!("staff{n}@example.ht"), "Password123!").await.status(), 401, "guess {n}");
+    }
+    let r = sprayer.sign_in("amara@example.ht", PASSWORD).await;
+    assert_eq!(r.status(), 429, "the address is refused, right password or not");
+    assert_eq!(
+        Browser::at(app, "198.51.100.8").sign_in("amara@example.ht", PASSWORD).await.status(),
+        303,
+        "another address"
+    );
+
+    // A stranger locks Amara's email; from her own address her password still lets her in.
+    let stranger = Browser::at(app, "203.0.113.66");
+    for _ in 0..5 {
+        assert_eq!(stranger.sign_in("amara@example.ht", "a wrong password").await.status(), 401);
+    }
+    assert_eq!(stranger.sign_in("amara@example.ht", PASSWORD).await.status(), 429, "the guesser stays locked out");
+    let amara = Browser::at(app, "192.0.2.44");
+    assert_eq!(amara.sign_in("amara@example.ht", PASSWORD).await.status(), 303, "the owner, from a clean address");
+    // Another clean address gets no free guesses past the lock: a wrong one counts, and locks it.
+    let other = Browser::at(app, "192.0.2.45");
+    for _ in 0..5 {
+        assert_eq!(other.sign_in("amara@example.ht", "a wrong password").await.status(), 401);
+    }
+    assert_eq!(other.sign_in("amara@example.ht", PASSWORD).await.status(), 429);
+    let recorded = app.store().list_sign_ins(&app.org.id, 50).await.unwrap();
+    assert!(
+        recorded.iter().any(|s| s.client_address.as_deref() == Some("192.0.2.44")),
+        "each attempt's address is kept"
+    );
+});
+
+api_test!(forwarded_addresses_are_ignored_unless_the_peer_is_a_trusted_proxy, |app| {
+    user(app, None, "amara@example.ht", Role::Maker).await;
+    // Without LAJAN_TRUSTED_PROXIES, each "address" below is the one peer, loopback.
+    for n in 0..20 {
+        let browser = Browser::at(app, &format!("198.51.100.{n}"));
+        assert_eq!(browser.sign_in(&format!("staff{n}@example.ht"), "Password123!").await.status(), 401);
+    }
+    let r = Browser::at(app, "192.0.2.44").sign_in("amara@example.ht", PASSWORD).await;
+    assert_eq!(r.status(), 429, "a forged X-Forwarded-For does not buy a fresh address");
+    let recorded = app.store().list_sign_ins(&app.org.id, 50).await.unwrap();
+    assert!(recorded.iter().all(|s| s.client_address.as_deref() == Some("127.0.0.1")), "{recorded:?}");
+});
+
 api_test!(sessions_end_after_thirty_idle_minutes_and_twelve_hours, |app| {
     user(app, None, "amara@example.ht", Role::Viewer).await;
     let browser = Browser::signed_in(app, "amara@example.ht").await;

@@ -33,8 +33,20 @@ impl Browser {
 
     /// A browser whose `Accept-Language` is `languages`.
     pub fn speaking(app: &TestApp, languages: &str) -> Browser {
+        Browser::with_headers(app, &[("accept-language", languages)])
+    }
+
+    /// A browser at `address` behind the proxy the test server runs behind (its requests say
+    /// `X-Forwarded-For: address`; believed only where loopback is a trusted proxy).
+    pub fn at(app: &TestApp, address: &str) -> Browser {
+        Browser::with_headers(app, &[("accept-language", "en"), ("x-forwarded-for", address)])
+    }
+
+    fn with_headers(app: &TestApp, pairs: &[(&'static str, &str)]) -> Browser {
         let mut headers = reqwest::header::HeaderMap::new();
-        headers.insert("accept-language", reqwest::header::HeaderValue::from_str(languages).expect("header"));
+        for (name, value) in pairs {
+            headers.insert(*name, reqwest::header::HeaderValue::from_str(value).expect("header"));
+        }
         let http = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .default_headers(headers)

@@ -256,6 +256,26 @@ api_test!(payment_pages_are_unguessable_and_guessing_is_throttled, guarded(), |a
     assert_eq!(app.get(&format!("/v1/invoices/{}", invoice["id"].as_str().unwrap())).await.status(), 200);
 });
 
+fn guarded_behind_a_proxy() -> crate::common::TestConfig {
+    let mut config = guarded();
+    config.api.trusted_proxies = lajan_api::client_address::parse_trusted_proxies("127.0.0.0/8, ::1").unwrap();
+    config
+}
+
+api_test!(behind_a_trusted_proxy_each_client_has_its_own_guesses, guarded_behind_a_proxy(), |app| {
+    let client = app.reachable_client().await;
+    let invoice = app.invoice(client["id"].as_str().unwrap(), json!({})).await;
+    let pi = invoice["paymentLink"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let open = |id: String, from: &'static str| async move {
+        app.http.get(app.url(&format!("/pay/{id}"))).header("x-forwarded-for", from).send().await.unwrap()
+    };
+    for guess in 0..4 {
+        open(format!("pi_{guess:032x}"), "198.51.100.7").await;
+    }
+    assert_eq!(open(pi.clone(), "198.51.100.7").await.status(), 429, "the guesser");
+    assert_eq!(open(pi.clone(), "198.51.100.8").await.status(), 200, "another client behind the same proxy");
+});
+
 api_test!(concurrent_payments_of_one_intent_make_one_payment_and_head_changes_nothing, |app| {
     let link: Value =
         app.post("/v1/payment-links", &json!({ "amount": 5, "description": "Fee" })).await.json().await.unwrap();

@@ -33,7 +33,12 @@ fn attempt(user: &User, at: Timestamp) -> SignIn {
         org_id: Some(user.org_id.clone()),
         outcome: SignInOutcome::Pending,
         at,
+        client_address: None,
     }
+}
+
+fn from(address: &str, attempt: SignIn) -> SignIn {
+    SignIn { client_address: Some(address.into()), ..attempt }
 }
 
 fn new_session(digest: &str) -> NewSession {
@@ -70,6 +75,39 @@ contract!(five_failures_lock_an_email_and_a_success_clears_them, |store| {
         assert_eq!(store.start_sign_in(&a).await.unwrap(), None, "failures before the success no longer count");
         store.finish_sign_in(&a.id, SignInOutcome::Failed, None).await.unwrap();
     }
+});
+
+contract!(failures_are_counted_per_client_address_across_emails, |store| {
+    use lajan_domain::console::{ADDRESS_FAILURES, ADDRESS_WINDOW_MS};
+    let amara = user(&store, "amara@example.ht").await;
+    let t0 = Timestamp::now();
+    for i in 0..ADDRESS_FAILURES {
+        let stranger = User { email: format!("staff{i}@example.ht"), ..amara.clone() };
+        let a = from("198.51.100.7", attempt(&stranger, t0.plus_millis(i as i64)));
+        assert_eq!(store.start_sign_in(&a).await.unwrap(), None, "guess {i}");
+        store.finish_sign_in(&a.id, SignInOutcome::Failed, None).await.unwrap();
+    }
+    let sprayed = from("198.51.100.7", attempt(&amara, t0.plus_millis(100)));
+    assert_eq!(store.start_sign_in(&sprayed).await.unwrap(), Some(t0.plus_millis(ADDRESS_WINDOW_MS)), "the address");
+    let elsewhere = from("198.51.100.8", attempt(&amara, t0.plus_millis(101)));
+    assert_eq!(store.start_sign_in(&elsewhere).await.unwrap(), None, "another address");
+    store.finish_sign_in(&elsewhere.id, SignInOutcome::Failed, None).await.unwrap();
+    let listed = store.list_sign_ins(&amara.org_id, 1).await.unwrap();
+    assert_eq!(listed[0].client_address.as_deref(), Some("198.51.100.8"), "kept with the attempt");
+
+    // Amara's email locked by one address; another that has not failed lately is let through.
+    let bob = user(&store, "bob@example.ht").await;
+    for i in 0..5 {
+        let a = from("203.0.113.66", attempt(&bob, t0.plus_millis(200 + i)));
+        store.start_sign_in(&a).await.unwrap();
+        store.finish_sign_in(&a.id, SignInOutcome::Failed, None).await.unwrap();
+    }
+    let locked = Some(t0.plus_millis(204 + LOCKOUT_MS));
+    let guesser = from("203.0.113.66", attempt(&bob, t0.plus_millis(300)));
+    assert_eq!(store.start_sign_in(&guesser).await.unwrap(), locked);
+    assert_eq!(store.start_sign_in(&attempt(&bob, t0.plus_millis(301))).await.unwrap(), locked, "an unknown address");
+    let owner = from("192.0.2.44", attempt(&bob, t0.plus_millis(302)));
+    assert_eq!(store.start_sign_in(&owner).await.unwrap(), None, "the owner's clean address");
 });
 
 contract!(parallel_attempts_are_counted_one_after_another, |store| {
