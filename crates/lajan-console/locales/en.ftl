@@ -535,3 +535,15 @@ status-superseded = replaced
 status-lapsed = lapsed
 event-settings-change_requested = Settings change asked for
 event-settings-change_cancelled = Settings change cancelled
+
+# Choosing one's own password (invited users, at first sign-in)
+password-choose = Choose your password
+password-choose-explained = Someone else chose the password you signed in with. Choose your own, at least 12 characters: a phrase of a few unrelated words is easy to remember and hard to guess.
+password-new = New password
+password-repeat = The same password again
+password-save = Save my password
+field-repeat = Repeated password
+rule-password-repeated = must not be one character repeated
+rule-password-guessable = is too easy to guess: use a longer phrase of unrelated words
+rule-password-repeat = must be the same password again
+rule-password-new = must differ from the password you were given

@@ -538,3 +538,15 @@ status-superseded = remplacé
 status-lapsed = caduc
 event-settings-change_requested = Changement de paramètres demandé
 event-settings-change_cancelled = Changement de paramètres annulé
+
+# Choisir son mot de passe (utilisateurs invités, à la première connexion)
+password-choose = Choisissez votre mot de passe
+password-choose-explained = Quelqu’un d’autre a choisi le mot de passe avec lequel vous vous êtes connecté. Choisissez le vôtre, d’au moins 12 caractères : une phrase de quelques mots sans rapport est facile à retenir et difficile à deviner.
+password-new = Nouveau mot de passe
+password-repeat = Le même mot de passe, encore
+password-save = Enregistrer mon mot de passe
+field-repeat = Mot de passe répété
+rule-password-repeated = ne doit pas répéter un seul caractère
+rule-password-guessable = est trop facile à deviner : utilisez une phrase plus longue de mots sans rapport
+rule-password-repeat = doit être le même mot de passe
+rule-password-new = doit être différent du mot de passe qu’on vous a donné

@@ -532,3 +532,15 @@ status-superseded = ranplase
 status-lapsed = tonbe
 event-settings-change_requested = Yo mande yon chanjman paramèt
 event-settings-change_cancelled = Yo anile yon chanjman paramèt
+
+# Chwazi pwòp modpas ou (moun yo envite, premye fwa yo konekte)
+password-choose = Chwazi modpas ou
+password-choose-explained = Se yon lòt moun ki te chwazi modpas ou konekte a. Chwazi pa ou, omwen 12 karaktè: yon fraz ak kèk mo ki pa gen rapò youn ak lòt fasil pou sonje e difisil pou devine.
+password-new = Nouvo modpas
+password-repeat = Menm modpas la ankò
+password-save = Anrejistre modpas mwen
+field-repeat = Modpas repete
+rule-password-repeated = pa dwe yon sèl karaktè ki repete
+rule-password-guessable = twò fasil pou devine: sèvi ak yon fraz ki pi long, ak mo ki pa gen rapò
+rule-password-repeat = dwe menm modpas la
+rule-password-new = dwe diferan de modpas yo te ba ou a

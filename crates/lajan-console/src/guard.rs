@@ -79,6 +79,9 @@ pub fn same_secret(a: &str, b: &str) -> bool {
 }
 
 /// A request from a signed-in user: their live session and its token.
+/// Where a user whose password someone else chose is sent until they have chosen their own.
+pub const SET_PASSWORD_PATH: &str = "/console/password";
+
 pub struct Signed {
     pub session: ConsoleSession,
     pub token: String,
@@ -134,6 +137,12 @@ where
                 let lang = chosen.unwrap_or_else(|| asked_language(&parts.headers));
                 crate::i18n::answer_in(lang);
                 let path = parts.uri.path_and_query().map_or("/console", |p| p.as_str()).to_owned();
+                // An invited user sets their own password before anything else; they may still
+                // sign out or switch the language.
+                let may_wait = [SET_PASSWORD_PATH, "/console/sign-out", "/console/language"];
+                if session.user.must_set_password && !may_wait.contains(&parts.uri.path()) {
+                    return Err(Redirect::to(SET_PASSWORD_PATH).into_response());
+                }
                 Ok(Signed { session, token, lang, path })
             }
             Ok(None) => Err(to_sign_in()),

@@ -24,6 +24,7 @@ mod new_disbursement;
 mod new_payout;
 mod once;
 mod pages;
+mod password;
 mod payouts;
 mod records;
 mod settings;
@@ -58,6 +59,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/sign-out", post(sign_in::sign_out))
         .route("/console/environment", post(home::switch_environment))
         .route("/console/language", post(language::choose))
+        .route("/console/password", get(password::form).post(password::save))
         .route("/console/invoices", get(invoices::list).post(invoice_form::create))
         .route("/console/invoices/new", get(invoice_form::new))
         .route("/console/invoices/{id}", get(invoices::detail))

@@ -34,6 +34,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("disbursement_new.html", include_str!("../templates/disbursement_new.html")),
     ("invoice_form.html", include_str!("../templates/invoice_form.html")),
     ("settings.html", include_str!("../templates/settings.html")),
+    ("password.html", include_str!("../templates/password.html")),
     ("webhooks.html", include_str!("../templates/webhooks.html")),
     ("webhook.html", include_str!("../templates/webhook.html")),
     ("webhook_delivery.html", include_str!("../templates/webhook_delivery.html")),

@@ -173,6 +173,7 @@ mod tests {
             created_at: at(0),
             disabled_at: None,
             language: None,
+            must_set_password: false,
         };
         let session = |created: i64, seen: i64| ConsoleSession {
             user: user.clone(),

@@ -57,6 +57,9 @@ pub struct User {
     pub disabled_at: Option<Timestamp>,
     /// The console's language they chose, one of [`LANGUAGES`]; `None`: their browser's.
     pub language: Option<String>,
+    /// Their password was chosen by someone else (an invitation): they set their own at their
+    /// first sign-in, before anything else.
+    pub must_set_password: bool,
 }
 
 /// The languages the console speaks: English, French, Haitian Creole.
@@ -97,7 +100,8 @@ pub fn parse_email(raw: &str) -> Result<String, String> {
 }
 
 /// A new password: [`MIN_PASSWORD_CHARS`] to [`MAX_PASSWORD_CHARS`] characters, taken as given
-/// (spaces included: a passphrase is a good password).
+/// (spaces included: a passphrase is a good password), but not only spaces nor one character
+/// over and over. How guessable it is otherwise is checked above the domain.
 pub fn check_new_password(password: &str) -> Result<(), String> {
     let chars = password.chars().count();
     if chars < MIN_PASSWORD_CHARS {
@@ -105,6 +109,15 @@ pub fn check_new_password(password: &str) -> Result<(), String> {
     }
     if chars > MAX_PASSWORD_CHARS {
         return Err(format!("must be at most {MAX_PASSWORD_CHARS} characters"));
+    }
+    if password.chars().all(char::is_whitespace) {
+        return Err("must not be only spaces".into());
+    }
+    let mut each = password.chars();
+    if let Some(first) = each.next()
+        && each.all(|c| c == first)
+    {
+        return Err("must not be one character repeated".into());
     }
     Ok(())
 }
@@ -120,6 +133,15 @@ pub fn parse_user_name(raw: &str) -> Result<Option<String>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_password_is_long_enough_and_not_one_repeated_character_or_only_spaces() {
+        assert!(check_new_password("correct horse battery").is_ok());
+        assert_eq!(check_new_password("eleven char").unwrap_err(), "must be at least 12 characters");
+        assert_eq!(check_new_password("aaaaaaaaaaaaaaaa").unwrap_err(), "must not be one character repeated");
+        assert_eq!(check_new_password("éééééééééééé").unwrap_err(), "must not be one character repeated");
+        assert_eq!(check_new_password(" \t          \u{a0}").unwrap_err(), "must not be only spaces");
+    }
 
     #[test]
     fn emails_are_trimmed_lowercased_and_checked() {

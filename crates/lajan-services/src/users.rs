@@ -22,16 +22,19 @@ const PASSWORD_ALPHABET: &[u8] = b"23456789abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMN
 const GENERATED_PASSWORD_CHARS: usize = 20;
 
 /// A new user of `org_id` and the hash of their password, or which field is wrong and why.
+/// `must_set_password` when someone else chose the password (an invitation): the user sets
+/// their own at first sign-in.
 pub fn new_user(
     org_id: &str,
     email: &str,
     role: Role,
     name: Option<&str>,
     password: &str,
+    must_set_password: bool,
 ) -> Result<(User, String), (&'static str, String)> {
     let email = parse_email(email).map_err(|rule| ("email", rule))?;
     let name = parse_user_name(name.unwrap_or("")).map_err(|rule| ("name", rule))?;
-    check_new_password(password).map_err(|rule| ("password", rule))?;
+    check_password(password, &email, name.as_deref()).map_err(|rule| ("password", rule))?;
     let hash = hash_password(password).map_err(|e| ("password", e))?;
     let user = User {
         id: IdKind::User.generate(),
@@ -42,8 +45,25 @@ pub fn new_user(
         created_at: Timestamp::now(),
         disabled_at: None,
         language: None,
+        must_set_password,
     };
     Ok((user, hash))
+}
+
+/// The domain's rules for a new password, and then how guessable it is: zxcvbn's estimate,
+/// knowing the user's email and name, must be above a million guesses (score 2 or more), which
+/// refuses the common passwords, names, dates, keyboard walks and repeats it knows.
+pub fn check_password(password: &str, email: &str, name: Option<&str>) -> Result<(), String> {
+    check_new_password(password)?;
+    let local = email.split('@').next().unwrap_or(email);
+    let mut known: Vec<String> = [email, local, "lajan", "console"].map(str::to_lowercase).into();
+    known.extend(local.split(['.', '_', '-', '+']).map(str::to_lowercase));
+    known.extend(name.into_iter().flat_map(str::split_whitespace).map(str::to_lowercase));
+    let known: Vec<&str> = known.iter().map(String::as_str).collect();
+    if zxcvbn::zxcvbn(password, &known).score() < zxcvbn::Score::Two {
+        return Err("is too easy to guess: use a longer phrase of unrelated words".into());
+    }
+    Ok(())
 }
 
 /// A PHC string of `password` under Argon2id with a fresh random salt.
@@ -88,12 +108,36 @@ impl Services {
     ) -> ServiceResult<(User, String)> {
         let role: Role = role.parse().map_err(|e| ServiceError::field("role", e))?;
         let password = generate_password().map_err(ServiceError::Unavailable)?;
-        let (user, hash) = new_user(org_id, email, role, Some(name), &password)
+        let (user, hash) = new_user(org_id, email, role, Some(name), &password, true)
             .map_err(|(field, rule)| ServiceError::field(field, rule))?;
         match self.store.create_user(&user, &hash, by).await {
             Err(StoreError::Conflict(_)) => Err(ServiceError::field("email", "is in use already")),
             other => other.map(|()| (user, password)).map_err(Into::into),
         }
+    }
+
+    /// `user` sets their own password: typed twice the same, within the rules of
+    /// [`check_password`], and not the one they were given. Clears `must_set_password`.
+    pub async fn set_own_password(&self, user: &User, password: &str, repeated: &str) -> ServiceResult<()> {
+        if password != repeated {
+            return Err(ServiceError::field("repeat", "must be the same password again"));
+        }
+        check_password(password, &user.email, user.name.as_deref())
+            .map_err(|rule| ServiceError::field("password", rule))?;
+        let (_, current) = self.store.user_by_email(&user.email).await?.ok_or(ServiceError::NotFound("user"))?;
+        let (given, candidate) = (current.clone(), password.to_owned());
+        let same = tokio::task::spawn_blocking(move || verify_password(&candidate, &given))
+            .await
+            .map_err(|e| ServiceError::Unavailable(format!("checking a password stopped: {e}")))?;
+        if same {
+            return Err(ServiceError::field("password", "must differ from the password you were given"));
+        }
+        let candidate = password.to_owned();
+        let hash = tokio::task::spawn_blocking(move || hash_password(&candidate))
+            .await
+            .map_err(|e| ServiceError::Unavailable(format!("hashing a password stopped: {e}")))?
+            .map_err(ServiceError::Unavailable)?;
+        self.store.set_own_password(&user.id, &hash).await.map_err(ServiceError::not_found_as("user"))
     }
 
     /// Sets the console language `user_id` chose (`None` or empty: their browser's); one the
@@ -125,6 +169,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn passwords_anyone_would_guess_are_refused() {
+        for common in
+            ["password1234", "123456789012", "qwertyuiopasdf", "iloveyou1234", "amara@example.ht", "joseph123456"]
+        {
+            let refused = check_password(common, "amara@example.ht", Some("Amara Joseph"));
+            assert!(refused.as_ref().is_err_and(|r| r.starts_with("is too easy to guess")), "{common}: {refused:?}");
+        }
+        for good in ["correct horse battery", "twelve chars", "a long passphrase", "Mango tree by the well"] {
+            assert_eq!(check_password(good, "amara@example.ht", Some("Amara Joseph")), Ok(()), "{good}");
+        }
+        assert_eq!(check_password("zzzzzzzzzzzzzz", "a@b.ht", None).unwrap_err(), "must not be one character repeated");
+    }
+
+    #[test]
     fn a_password_verifies_against_its_argon2id_hash_only() {
         let hash = hash_password("correct horse battery").unwrap();
         assert!(hash.starts_with("$argon2id$v=19$"), "{hash}");
@@ -136,17 +194,18 @@ mod tests {
 
     #[test]
     fn new_users_are_checked_field_by_field() {
-        let (user, hash) = new_user("org_1", " Amara@Example.ht", Role::Maker, Some("Amara"), "twelve chars").unwrap();
+        let (user, hash) =
+            new_user("org_1", " Amara@Example.ht", Role::Maker, Some("Amara"), "twelve chars", false).unwrap();
         assert_eq!(
             (user.email.as_str(), user.role, user.name.as_deref()),
             ("amara@example.ht", Role::Maker, Some("Amara"))
         );
         assert!(user.id.starts_with("usr_") && verify_password("twelve chars", &hash));
-        assert_eq!(new_user("org_1", "amara", Role::Maker, None, "twelve chars").unwrap_err().0, "email");
-        assert_eq!(new_user("org_1", "a@b.ht", Role::Maker, None, "eleven char").unwrap_err().0, "password");
+        assert_eq!(new_user("org_1", "amara", Role::Maker, None, "twelve chars", false).unwrap_err().0, "email");
+        assert_eq!(new_user("org_1", "a@b.ht", Role::Maker, None, "eleven char", false).unwrap_err().0, "password");
         let generated = generate_password().unwrap();
         assert_eq!(generated.len(), GENERATED_PASSWORD_CHARS);
-        assert!(check_new_password(&generated).is_ok());
+        assert!(check_password(&generated, "a@b.ht", None).is_ok());
         assert_ne!(generated, generate_password().unwrap());
     }
 }

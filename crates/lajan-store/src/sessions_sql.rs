@@ -123,7 +123,7 @@ impl SessionStore for ThisStore {
     }
 
     async fn session(&self, token_digest: &str) -> StoreResult<Option<ConsoleSession>> {
-        let sql = "SELECT u.id, u.org_id, u.email, u.name, u.role, u.created_at, u.disabled_at, u.language,
+        let sql = "SELECT u.id, u.org_id, u.email, u.name, u.role, u.created_at, u.disabled_at, u.language, u.must_set_password,
                           s.environment, s.csrf, s.created_at AS session_created_at, s.last_seen_at
                    FROM console_sessions s JOIN users u ON u.id = s.user_id
                    WHERE s.token_digest = $1 AND s.ended_at IS NULL";

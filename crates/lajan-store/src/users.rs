@@ -27,6 +27,10 @@ pub trait UserStore: Send + Sync {
     /// unknown user.
     async fn set_user_language(&self, user_id: &str, language: Option<&str>) -> StoreResult<()>;
 
+    /// Stores the password the user chose themself, as `password_hash`, and clears
+    /// `must_set_password`; `NotFound` for an unknown user.
+    async fn set_own_password(&self, user_id: &str, password_hash: &str) -> StoreResult<()>;
+
     /// The organization's access trail (users and API keys created or disabled), newest first.
     async fn list_access_changes(&self, org_id: &str, limit: u32) -> StoreResult<Vec<AccessChange>>;
 }

@@ -3,7 +3,7 @@
 use crate::users::UserStore;
 use lajan_domain::user::User;
 
-const USER_COLUMNS: &str = "id, org_id, email, name, role, created_at, disabled_at, language";
+const USER_COLUMNS: &str = "id, org_id, email, name, role, created_at, disabled_at, language, must_set_password";
 
 fn user_from_row(row: &DbRow) -> StoreResult<User> {
     Ok(User {
@@ -15,6 +15,7 @@ fn user_from_row(row: &DbRow) -> StoreResult<User> {
         created_at: ts(row.try_get("created_at")?),
         disabled_at: row.try_get::<Option<i64>, _>("disabled_at")?.map(ts),
         language: row.try_get("language")?,
+        must_set_password: row.try_get("must_set_password")?,
     })
 }
 
@@ -23,8 +24,9 @@ impl UserStore for ThisStore {
     async fn create_user(&self, user: &User, password_hash: &str, by: &Actor) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
         query(
-            "INSERT INTO users (id, org_id, email, name, role, password_hash, created_at, disabled_at, language)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            "INSERT INTO users (id, org_id, email, name, role, password_hash, created_at, disabled_at, language,
+                                must_set_password)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         )
         .bind(&user.id)
         .bind(&user.org_id)
@@ -35,6 +37,7 @@ impl UserStore for ThisStore {
         .bind(user.created_at.as_millis())
         .bind(user.disabled_at.map(|t| t.as_millis()))
         .bind(&user.language)
+        .bind(user.must_set_password)
         .execute(&mut *tx)
         .await?;
         record_access(&mut tx, &AccessChange::of_user(user, AccessAction::UserCreated, by, user.created_at)).await?;
@@ -77,6 +80,21 @@ impl UserStore for ThisStore {
         let mut tx = self.begin_write().await?;
         let changed = query("UPDATE users SET language = $1 WHERE id = $2")
             .bind(language)
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        if changed == 0 {
+            return Err(StoreError::NotFound);
+        }
+        self.commit(tx).await
+    }
+
+    async fn set_own_password(&self, user_id: &str, password_hash: &str) -> StoreResult<()> {
+        let mut tx = self.begin_write().await?;
+        let changed = query("UPDATE users SET password_hash = $1, must_set_password = $2 WHERE id = $3")
+            .bind(password_hash)
+            .bind(false)
             .bind(user_id)
             .execute(&mut *tx)
             .await?

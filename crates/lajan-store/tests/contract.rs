@@ -484,6 +484,7 @@ contract!(console_users_have_one_account_per_email, |store| {
         created_at: Timestamp::now(),
         disabled_at: None,
         language: None,
+        must_set_password: false,
     };
     let amara = user(&a.id, "amara@example.ht");
     store.create_user(&amara, "$argon2id$hash", &cli()).await.unwrap();

@@ -393,8 +393,10 @@ async fn users(store: &dyn Store, cmd: &UsersCommand) -> anyhow::Result<()> {
             } else {
                 (lajan_services::users::generate_password().map_err(anyhow::Error::msg)?, true)
             };
-            let (user, hash) = lajan_services::users::new_user(&org.id, email, role, name.as_deref(), &password)
-                .map_err(|(field, rule)| anyhow::anyhow!("--{field} {rule}"))?;
+            // A generated password is passed on by someone else: the user sets their own.
+            let (user, hash) =
+                lajan_services::users::new_user(&org.id, email, role, name.as_deref(), &password, generated)
+                    .map_err(|(field, rule)| anyhow::anyhow!("--{field} {rule}"))?;
             match store.create_user(&user, &hash, &operator()).await {
                 Err(StoreError::Conflict(_)) => bail!("a user with email {} exists already", user.email),
                 other => other?,

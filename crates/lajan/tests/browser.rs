@@ -496,6 +496,18 @@ async fn read_the_console(
     ensure!(url.path() == "/console/sign-in", "without a session /console went to {url}");
     full_page(browser, cdp, shots, "console-sign-in-412", &PHONE_SCREEN).await?;
     sign_in(browser, base, email, password).await?;
+    // The CLI chose the password: the first page is the one where the admin chooses their own.
+    ensure!(browser.current_url().await?.path() == "/console/password", "no password to choose first");
+    full_page(browser, cdp, shots, "console-password-412", &PHONE_SCREEN).await?;
+    let mine = "Mango tree by the well";
+    browser.find(Locator::Id("new-password")).await?.send_keys(mine).await?;
+    browser.find(Locator::Id("repeat-password")).await?.send_keys(mine).await?;
+    browser.find(Locator::Css("button.primary")).await?.click().await?;
+    let chosen = Instant::now();
+    while browser.current_url().await?.path() != "/console" {
+        ensure!(chosen.elapsed() < Duration::from_secs(15), "choosing a password did not lead to the dashboard");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     let background = browser.execute("return getComputedStyle(document.body).backgroundColor;", vec![]).await?;
     ensure!(background == json!("rgb(245, 247, 250)"), "the console's stylesheet was not applied: {background}");
     for (screen, width) in [(&PHONE_SCREEN, 412), (&DESKTOP, 1280)] {
@@ -536,7 +548,7 @@ async fn sign_out(browser: &Client) -> anyhow::Result<()> {
 }
 
 /// A console user made with `lajan users create` on `serve`'s database; returns the password
-/// it printed.
+/// it printed (one the user replaces with their own at first sign-in).
 fn cli_user(dir: &Path, email: &str, role: &str, name: &str) -> String {
     let created = Command::new(env!("CARGO_BIN_EXE_lajan"))
         .args(["users", "create", "--email", email, "--role", role, "--name", name])
@@ -546,6 +558,26 @@ fn cli_user(dir: &Path, email: &str, role: &str, name: &str) -> String {
         .expect("run lajan users create");
     assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
     String::from_utf8(created.stdout).unwrap().trim().to_owned()
+}
+
+/// A console user made with `lajan users create --password-stdin`: the password they chose
+/// themselves, which they keep.
+fn cli_user_with_password(dir: &Path, email: &str, role: &str, name: &str) -> String {
+    use std::io::Write;
+    let password = format!("{role} walks past the mango tree");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lajan"))
+        .args(["users", "create", "--email", email, "--role", role, "--name", name, "--password-stdin"])
+        .env("LAJAN_DATABASE_URL", format!("sqlite://{}", dir.join("serve.db").display()))
+        .env_remove("LAJAN_CONFIG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run lajan users create");
+    child.stdin.take().expect("stdin").write_all(password.as_bytes()).expect("write the password");
+    let created = child.wait_with_output().expect("lajan users create");
+    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
+    password
 }
 
 #[tokio::test]

@@ -121,6 +121,16 @@ fn console_users_are_created_listed_and_disabled() {
     );
     assert!(!short.status.success());
     assert!(String::from_utf8_lossy(&short.stderr).contains("--password must be at least 12 characters"));
+    for (weak, says) in [("aaaaaaaaaaaaaaaa", "one character repeated"), ("password1234", "too easy to guess")] {
+        let args = ["users", "create", "--email", "w@example.ht", "--role", "maker", "--password-stdin"];
+        let refused = lajan_with_stdin(dir.path(), &args, &format!("{weak}\n"));
+        assert!(!refused.status.success(), "{weak}");
+        assert!(
+            String::from_utf8_lossy(&refused.stderr).contains(says),
+            "{weak}: {}",
+            String::from_utf8_lossy(&refused.stderr)
+        );
+    }
     for (flag, value) in [("--email", "not-an-email"), ("--role", "owner")] {
         let mut args = vec!["users", "create", "--email", "x@example.ht", "--role", "maker"];
         let at = args.iter().position(|a| *a == flag).unwrap();
@@ -483,16 +493,32 @@ async fn json_logs_carry_each_request_and_no_secret() {
     };
 
     // The first run made the organization the user joins.
-    let password = {
-        let created = Command::new(env!("CARGO_BIN_EXE_lajan"))
-            .args(["users", "create", "--email", "ops@example.ht", "--role", "admin", "--name", "Ops"])
+    // A password the user chose (a generated one would send them to choose their own first).
+    let password = "Ops keeps the ledger by the river".to_owned();
+    {
+        use std::io::Write;
+        let mut create = Command::new(env!("CARGO_BIN_EXE_lajan"))
+            .args([
+                "users",
+                "create",
+                "--email",
+                "ops@example.ht",
+                "--role",
+                "admin",
+                "--name",
+                "Ops",
+                "--password-stdin",
+            ])
             .env("LAJAN_DATABASE_URL", &url)
             .env_remove("LAJAN_CONFIG")
-            .output()
+            .stdin(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
             .unwrap();
+        create.stdin.take().unwrap().write_all(password.as_bytes()).unwrap();
+        let created = create.wait_with_output().unwrap();
         assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
-        String::from_utf8(created.stdout).unwrap().trim().to_owned()
-    };
+    }
     let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
     let body = serde_json::json!({ "url": "https://hooks.example.ht/lajan", "events": ["*"] });
     let endpoint: serde_json::Value = http

@@ -13,7 +13,8 @@ pub const PASSWORD: &str = "correct horse battery";
 /// Creates a console user of `org_id` (the app's organization when `None`) with [`PASSWORD`].
 pub async fn user(app: &TestApp, org_id: Option<&str>, email: &str, role: Role) -> lajan_domain::user::User {
     let org_id = org_id.unwrap_or(&app.org.id);
-    let (user, hash) = lajan_services::users::new_user(org_id, email, role, None, PASSWORD).expect("a valid user");
+    let (user, hash) =
+        lajan_services::users::new_user(org_id, email, role, None, PASSWORD, false).expect("a valid user");
     app.store().create_user(&user, &hash, &crate::common::operator()).await.expect("create the user");
     user
 }

@@ -4,7 +4,7 @@
 //! changes nothing.
 
 use crate::common::TestApp;
-use crate::console_browser::{Browser, location, user};
+use crate::console_browser::{Browser, csrf_of, location, user};
 use lajan_domain::Environment;
 use lajan_domain::org::Tier;
 use lajan_domain::user::Role;
@@ -126,7 +126,31 @@ api_test!(an_admin_invites_and_disables_users_and_reads_the_sign_ins, |app| {
     assert_eq!(password.len(), 20);
     let clerk = Browser::new(app);
     assert_eq!(location(&clerk.sign_in("clerk@example.ht", &password).await), "/console", "the invited user signs in");
-    assert_eq!(clerk.get("/console/users").await.status(), 403, "as a maker");
+    // Someone else chose that password: the clerk sees nothing before choosing their own.
+    let r = clerk.get("/console/users").await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, "/console/password".into()));
+    let form = clerk.get("/console/password").await.text().await.unwrap();
+    assert!(form.contains("Choose your password"), "{form}");
+    let clerk_csrf = csrf_of(&form);
+    let mine = "Mango tree by the well";
+    for (chosen, repeat, says) in [
+        ("aaaaaaaaaaaaaa", "aaaaaaaaaaaaaa", "must not be one character repeated"),
+        ("password1234", "password1234", "is too easy to guess"),
+        ("              ", "              ", "must not be empty"),
+        (password.as_str(), password.as_str(), "must differ from the password you were given"),
+        (mine, "Mango tree by the wall", "must be the same password again"),
+    ] {
+        let fields = [("csrf", clerk_csrf.as_str()), ("password", chosen), ("repeat", repeat)];
+        let r = clerk.post("/console/password", &fields).await;
+        assert_eq!(r.status(), 400, "{chosen:?}");
+        assert!(r.text().await.unwrap().contains(says), "{chosen:?}: {says}");
+    }
+    let fields = [("csrf", clerk_csrf.as_str()), ("password", mine), ("repeat", mine)];
+    let r = clerk.post("/console/password", &fields).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, "/console".into()));
+    assert_eq!(clerk.get("/console/users").await.status(), 403, "as a maker, and nothing in between");
+    assert_eq!(Browser::new(app).sign_in("clerk@example.ht", &password).await.status(), 401, "the given one is gone");
+    assert_eq!(location(&Browser::new(app).sign_in("clerk@example.ht", mine).await), "/console");
 
     for (fields, says) in [
         (vec![("email", "clerk@example.ht"), ("role", "viewer")], "Email: is in use already"),

@@ -20,6 +20,7 @@ async fn user(store: &Arc<dyn Store>, email: &str) -> User {
         created_at: Timestamp::now(),
         disabled_at: None,
         language: None,
+        must_set_password: false,
     };
     store.create_user(&user, "$argon2id$hash", &crate::cli()).await.unwrap();
     user

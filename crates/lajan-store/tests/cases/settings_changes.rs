@@ -63,6 +63,7 @@ contract!(settings_changes_wait_for_a_second_person_and_are_recorded, |store| {
             created_at: t0,
             disabled_at: disabled.then_some(t0),
             language: None,
+            must_set_password: false,
         };
         store.create_user(&user, "$argon2id$hash", &crate::cli()).await.unwrap();
     }

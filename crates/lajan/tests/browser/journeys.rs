@@ -211,8 +211,8 @@ async fn a_maker_and_an_approver_do_the_months_work_in_the_browser() {
     let mut serve = Serve::start(dir.path(), free_port(), &[]);
     let key = serve.sandbox_key();
     let base = serve.base.clone();
-    let maker = cli_user(dir.path(), "jean@example.ht", "maker", "Jean Maker");
-    let approver = cli_user(dir.path(), "rose@example.ht", "approver", "Rose Approver");
+    let maker = cli_user_with_password(dir.path(), "jean@example.ht", "maker", "Jean Maker");
+    let approver = cli_user_with_password(dir.path(), "rose@example.ht", "approver", "Rose Approver");
     let body = json!({ "firstName": "Marie", "lastName": "Joseph", "email": "marie@example.com" });
     api(&http, &key, reqwest::Method::POST, &format!("{base}/v1/clients"), Some(body)).await;
 
