@@ -15,6 +15,7 @@ use reqwest::{StatusCode, Url};
 use serde::Deserialize;
 
 use crate::LedgerError;
+use crate::stellar_decode::failed_operation_codes;
 
 /// Horizon's problem `type` for an unknown resource; used to tell "this transaction does not exist"
 /// from a 404 caused by a wrong base URL or a proxy, which must not be read as "not applied".
@@ -190,7 +191,8 @@ impl HorizonClient {
 
     /// `GET {base}/transactions/{hash}`: `Some(ledger)` when the network applied it successfully,
     /// `None` when Horizon does not know it (404). A transaction that made it into a ledger but
-    /// *failed* is reported as `Rejected { tx_code: "tx_failed" }`: it is final, and nothing moved.
+    /// *failed* is reported as `Rejected { tx_code: "tx_failed" }` with its operations' codes
+    /// from the result XDR: it is final, and nothing moved.
     pub async fn transaction_ledger(&self, hash: &str) -> Result<Option<i64>, HorizonError> {
         let (status, body) = self.get(&["transactions", hash]).await?;
         if status == StatusCode::NOT_FOUND && is_not_found_problem(&body) {
@@ -201,9 +203,13 @@ impl HorizonClient {
         }
         let tx: TransactionResource = parse(&body)?;
         if tx.successful == Some(false) {
+            // The submission's own answer named the operation's code; when it was lost, the
+            // result XDR still does (`op_no_destination` tells the organization far more than
+            // `tx_failed`).
+            let op_codes = tx.result_xdr.as_deref().map(failed_operation_codes).unwrap_or_default();
             return Err(HorizonError::Rejected {
                 tx_code: "tx_failed".to_owned(),
-                op_codes: Vec::new(),
+                op_codes,
                 message: format!("transaction {hash} was included in ledger {} but failed", tx.ledger),
             });
         }
@@ -373,6 +379,9 @@ struct TransactionResource {
     ledger: i64,
     // Absent in some older Horizon versions' submission response; only an explicit `false` counts.
     successful: Option<bool>,
+    /// The `TransactionResult` XDR: why a transaction that failed in a ledger failed.
+    #[serde(default)]
+    result_xdr: Option<String>,
 }
 
 /// Horizon's RFC 7807 problem document, reduced to what we classify on.

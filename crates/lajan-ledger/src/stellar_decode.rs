@@ -102,3 +102,81 @@ fn issuer_text(issuer: &AccountId) -> String {
     let AccountId(PublicKey::PublicKeyTypeEd25519(Uint256(k))) = issuer;
     stellar_strkey::ed25519::PublicKey(*k).to_string().as_str().to_owned()
 }
+
+/// The operation result codes of a transaction that failed in a ledger, as Horizon names them
+/// (`op_no_destination`, `op_no_trust`, `op_underfunded`, ...), from its `result_xdr`: what a
+/// lookup by hash reports when the submission's own answer was lost. Empty when the XDR does not
+/// read or says no operation failed.
+pub fn failed_operation_codes(result_xdr_base64: &str) -> Vec<String> {
+    use stellar_xdr::{
+        OperationResult, OperationResultTr, PaymentResult, ReadXdr, TransactionResult, TransactionResultResult,
+    };
+    let Ok(result) = TransactionResult::from_xdr_base64(result_xdr_base64, Limits::len(64 * 1024)) else {
+        return Vec::new();
+    };
+    let TransactionResultResult::TxFailed(operations) = result.result else { return Vec::new() };
+    let code = |op: &OperationResult| -> &'static str {
+        match op {
+            OperationResult::OpInner(OperationResultTr::Payment(payment)) => match payment {
+                PaymentResult::Success => "op_success",
+                PaymentResult::Malformed => "op_malformed",
+                PaymentResult::Underfunded => "op_underfunded",
+                PaymentResult::SrcNoTrust => "op_src_no_trust",
+                PaymentResult::SrcNotAuthorized => "op_src_not_authorized",
+                PaymentResult::NoDestination => "op_no_destination",
+                PaymentResult::NoTrust => "op_no_trust",
+                PaymentResult::NotAuthorized => "op_not_authorized",
+                PaymentResult::LineFull => "op_line_full",
+                PaymentResult::NoIssuer => "op_no_issuer",
+            },
+            // Lajan's transactions hold one payment; anything else is named by its kind.
+            OperationResult::OpInner(_) => "op_failed",
+            OperationResult::OpBadAuth => "op_bad_auth",
+            OperationResult::OpNoAccount => "op_no_source_account",
+            OperationResult::OpNotSupported => "op_not_supported",
+            OperationResult::OpTooManySubentries => "op_too_many_subentries",
+            OperationResult::OpExceededWorkLimit => "op_exceeded_work_limit",
+            OperationResult::OpTooManySponsoring => "op_too_many_sponsoring",
+        }
+    };
+    operations.iter().map(|op| code(op).to_owned()).collect()
+}
+
+/// A `result_xdr` of a transaction whose one payment failed with `op_code`: what Horizon shows
+/// for it, for the test network. `None` for a code that is not a payment's.
+pub fn failed_payment_result_xdr(op_code: &str) -> Option<String> {
+    use stellar_xdr::{
+        OperationResult, OperationResultTr, PaymentResult, TransactionResult, TransactionResultExt,
+        TransactionResultResult, WriteXdr,
+    };
+    let payment = match op_code {
+        "op_underfunded" => PaymentResult::Underfunded,
+        "op_no_destination" => PaymentResult::NoDestination,
+        "op_no_trust" => PaymentResult::NoTrust,
+        "op_not_authorized" => PaymentResult::NotAuthorized,
+        "op_line_full" => PaymentResult::LineFull,
+        "op_no_issuer" => PaymentResult::NoIssuer,
+        _ => return None,
+    };
+    let operations = vec![OperationResult::OpInner(OperationResultTr::Payment(payment))].try_into().ok()?;
+    let result = TransactionResult {
+        fee_charged: 100,
+        result: TransactionResultResult::TxFailed(operations),
+        ext: TransactionResultExt::V0,
+    };
+    result.to_xdr_base64(Limits::none()).ok()
+}
+
+#[cfg(test)]
+mod result_tests {
+    use super::{failed_operation_codes, failed_payment_result_xdr};
+
+    #[test]
+    fn a_failed_payments_reason_reads_back_from_its_result_xdr() {
+        for code in ["op_no_destination", "op_no_trust", "op_underfunded"] {
+            let xdr = failed_payment_result_xdr(code).unwrap();
+            assert_eq!(failed_operation_codes(&xdr), [code]);
+        }
+        assert!(failed_operation_codes("not xdr").is_empty());
+    }
+}

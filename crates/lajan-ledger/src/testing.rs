@@ -43,8 +43,8 @@ pub struct AppliedPayment {
 struct Network {
     /// Account id to current sequence number. Only these accounts exist.
     accounts: HashMap<String, i64>,
-    /// Transactions in ledgers, by hash: (ledger, successful).
-    transactions: HashMap<String, (i64, bool)>,
+    /// Transactions in ledgers, by hash: (ledger, the failed operation's code for one that failed).
+    transactions: HashMap<String, (i64, Option<&'static str>)>,
     payments: Vec<AppliedPayment>,
     ledger: i64,
     /// The next `n` submissions answer 504; `land` says whether they are applied anyway.
@@ -240,7 +240,7 @@ impl FakeStellar {
         let hash =
             lajan_domain::hex::encode(&Sha256::digest(format!("external {} {from} {to} {amount_stroops}", net.ledger)));
         let ledger = net.ledger;
-        net.transactions.insert(hash.clone(), (ledger, true));
+        net.transactions.insert(hash.clone(), (ledger, None));
         let paging_token = next_token(&net);
         net.payments.push(AppliedPayment {
             paging_token,
@@ -319,10 +319,10 @@ impl FakeStellar {
             None
         };
         if let Some(op) = op_error {
-            net.transactions.insert(tx.hash_hex.clone(), (ledger, false));
+            net.transactions.insert(tx.hash_hex.clone(), (ledger, Some(op)));
             return refuse("tx_failed", &[op]);
         }
-        net.transactions.insert(tx.hash_hex.clone(), (ledger, true));
+        net.transactions.insert(tx.hash_hex.clone(), (ledger, None));
         let paging_token = next_token(net);
         net.payments.push(AppliedPayment {
             paging_token,
@@ -519,8 +519,11 @@ async fn queue_for_close(fake: &FakeStellar, envelope: String) -> (StatusCode, J
 
 async fn transaction(State(fake): State<Arc<FakeStellar>>, Path(hash): Path<String>) -> (StatusCode, Json<Value>) {
     match fake.net().transactions.get(&hash) {
-        Some(&(ledger, successful)) => {
-            (StatusCode::OK, Json(json!({ "hash": hash, "ledger": ledger, "successful": successful })))
+        Some(&(ledger, None)) => (StatusCode::OK, Json(json!({ "hash": hash, "ledger": ledger, "successful": true }))),
+        Some(&(ledger, Some(op))) => {
+            let result_xdr = crate::stellar_decode::failed_payment_result_xdr(op);
+            let body = json!({ "hash": hash, "ledger": ledger, "successful": false, "result_xdr": result_xdr });
+            (StatusCode::OK, Json(body))
         }
         None => not_found(),
     }

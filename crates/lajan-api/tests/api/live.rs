@@ -174,6 +174,20 @@ live_test!(horizon_final_codes_fail_the_payout_at_once, 60, |live| {
     assert_eq!(live.net.sequence(&live.distribution), Some(START_SEQ + 2));
 });
 
+live_test!(a_lost_answer_keeps_the_operations_reason, 60, |live| {
+    // The payment lands, and fails, behind a 504: only the lookup by hash can tell why, from the
+    // transaction's result XDR (it used to settle as a bare tx_failed).
+    let (nowhere, _) = keypair(23);
+    live.net.time_out_next(1, true);
+    let id = live.approved_payout(&nowhere, "1").await;
+    live.execute(Timestamp::now()).await;
+    let p = live.get(&format!("/v1/payouts/{id}")).await;
+    assert_eq!(p["execStatus"], "failed", "{p}");
+    let attempts = p["attempts"].as_array().unwrap();
+    assert_eq!(attempts.last().unwrap()["errorCode"], "op_no_destination", "{p}");
+    assert!(live.net.payments().is_empty());
+});
+
 live_test!(a_timeout_resubmits_the_identical_envelope_and_pays_once, 60, |live| {
     // The first submission lands behind a 504; the resubmission meets its own used sequence and
     // the hash lookup finds it.
