@@ -88,8 +88,15 @@ pub trait Ledger: Send + Sync {
         &[]
     }
 
+    /// The accounts whose sequence numbers new transactions take: the channels, or without
+    /// them the paying account; each is built on by one executor at a time, in any process
+    /// (none: the ledger orders its own submissions, as the sandbox does).
+    fn sources(&self) -> &[String] {
+        self.channels()
+    }
+
     /// Builds and signs a new transaction paying `payout`, on `channel` (one of
-    /// [`Ledger::channels`], free for it) when given. An error means nothing was signed.
+    /// [`Ledger::sources`], reserved for it) when given; the paying account itself is no channel. An error means nothing was signed.
     /// `previous`: the payout's last transaction, already proven dead ([`Ledger::fate`]); where
     /// the sequence it took is still unused (on the same source), the new one takes it again, so
     /// even if the proof were wrong the two could not both apply.

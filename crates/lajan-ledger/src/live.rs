@@ -225,6 +225,14 @@ impl Ledger for StellarLedger {
         &self.channel_accounts
     }
 
+    fn sources(&self) -> &[String] {
+        if self.channel_accounts.is_empty() {
+            std::slice::from_ref(&self.distribution_account)
+        } else {
+            &self.channel_accounts
+        }
+    }
+
     /// Fails without side effects when Horizon cannot confirm its network or give the source's
     /// sequence (try later) or the payout cannot be expressed as a Stellar payment (never).
     async fn build(
@@ -240,7 +248,9 @@ impl Ledger for StellarLedger {
         }
         let channel =
             match channel {
+                // Without channels the distribution account is the one source executors reserve.
                 None => None,
+                Some(account) if account == self.distribution_account => None,
                 Some(account) => Some(self.channel_secrets.get_key_value(account).ok_or_else(|| {
                     LedgerFault::Unavailable(format!("{account} is not a configured channel account"))
                 })?),

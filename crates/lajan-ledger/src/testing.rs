@@ -518,15 +518,11 @@ async fn queue_for_close(fake: &FakeStellar, envelope: String) -> (StatusCode, J
 }
 
 async fn transaction(State(fake): State<Arc<FakeStellar>>, Path(hash): Path<String>) -> (StatusCode, Json<Value>) {
-    match fake.net().transactions.get(&hash) {
-        Some(&(ledger, None)) => (StatusCode::OK, Json(json!({ "hash": hash, "ledger": ledger, "successful": true }))),
-        Some(&(ledger, Some(op))) => {
-            let result_xdr = crate::stellar_decode::failed_payment_result_xdr(op);
-            let body = json!({ "hash": hash, "ledger": ledger, "successful": false, "result_xdr": result_xdr });
-            (StatusCode::OK, Json(body))
-        }
-        None => not_found(),
-    }
+    let Some(&(ledger, failed)) = fake.net().transactions.get(&hash) else { return not_found() };
+    // A failed one carries its result XDR, as Horizon's does: the reason, when the answer was lost.
+    let result_xdr = failed.and_then(crate::stellar_decode::failed_payment_result_xdr);
+    let body = json!({ "hash": hash, "ledger": ledger, "successful": failed.is_none(), "result_xdr": result_xdr });
+    (StatusCode::OK, Json(body))
 }
 
 async fn account(State(fake): State<Arc<FakeStellar>>, Path(id): Path<String>) -> (StatusCode, Json<Value>) {

@@ -108,6 +108,13 @@ pub trait PayoutStore: Send + Sync {
     /// their sequence numbers), whichever process made them.
     async fn channels_held(&self) -> StoreResult<Vec<String>>;
 
+    /// Reserves the source `account` for `holder` (a lease) until `until`, unless another
+    /// holder's reservation of it runs past `now`; answers whether `holder` has it now.
+    async fn reserve_source(&self, account: &str, holder: &str, now: Timestamp, until: Timestamp) -> StoreResult<bool>;
+
+    /// Ends `holder`'s reservation of `account` (none: nothing happens).
+    async fn release_source(&self, account: &str, holder: &str) -> StoreResult<()>;
+
     /// Marks an unsettled attempt as being sent once more (its envelope unchanged): in flight
     /// again, one more submission. `None` (nothing changed) when `lease` no longer holds the
     /// payout or the attempt applied.

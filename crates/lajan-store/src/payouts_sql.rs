@@ -543,6 +543,14 @@ impl PayoutStore for ThisStore {
         .await?)
     }
 
+    async fn reserve_source(&self, account: &str, holder: &str, now: Timestamp, until: Timestamp) -> StoreResult<bool> {
+        reserve_source(self, account, holder, (now, until)).await
+    }
+
+    async fn release_source(&self, account: &str, holder: &str) -> StoreResult<()> {
+        release_source(self, account, holder).await
+    }
+
     async fn start_first_attempts(
         &self,
         lease: &str,

@@ -176,6 +176,7 @@ include!("invoices_sql.rs");
 include!("payment_links_sql.rs");
 include!("messages_sql.rs");
 include!("payouts_sql.rs");
+include!("sources_sql.rs");
 include!("payout_batches_sql.rs");
 include!("sandbox_sql.rs");
 include!("disbursement_items_sql.rs");

@@ -701,3 +701,18 @@ contract!(the_backlog_counts_every_tenants_payouts_and_approvals_keep_their_time
     let pools = store.pool_use();
     assert!(!pools.is_empty() && pools.iter().all(|p| p.open <= p.max && p.idle <= p.open), "{pools:?}");
 });
+
+contract!(a_source_account_is_reserved_by_one_holder_until_released_or_lapsed, |store| {
+    let now = Timestamp::now();
+    let until = now.plus_millis(60_000);
+    assert!(store.reserve_source("GDIST", "lease_a", now, until).await.unwrap());
+    assert!(!store.reserve_source("GDIST", "lease_b", now, until).await.unwrap(), "held by a");
+    assert!(store.reserve_source("GCHAN", "lease_b", now, until).await.unwrap(), "another account");
+    assert!(store.reserve_source("GDIST", "lease_a", now, until).await.unwrap(), "a holder renews its own");
+    store.release_source("GDIST", "lease_b").await.unwrap();
+    assert!(!store.reserve_source("GDIST", "lease_b", now, until).await.unwrap(), "only its holder releases it");
+    store.release_source("GDIST", "lease_a").await.unwrap();
+    assert!(store.reserve_source("GDIST", "lease_b", now, until).await.unwrap(), "released");
+    // A holder that died: its reservation lapses.
+    assert!(store.reserve_source("GDIST", "lease_c", until, until.plus_millis(60_000)).await.unwrap(), "lapsed");
+});

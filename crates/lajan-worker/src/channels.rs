@@ -1,23 +1,34 @@
-//! Which channel account a live payout's new transaction takes: one that no unsettled attempt
-//! holds (in any process: the store says, so after a crash the attempts left unsettled still
-//! hold theirs) and that no transaction being built in this process is taking.
+//! Which source account a live payout's new transaction takes (a channel account, or without
+//! channels the distribution account): one that no unsettled attempt holds (in any process: the
+//! store says, so after a crash the attempts left unsettled still hold theirs), that no
+//! transaction being built in this process is taking, and that this executor reserved in the
+//! store before reading its sequence, so no two executors of any process build on one sequence.
 
+use lajan_domain::Timestamp;
 use lajan_ledger::Ledger;
 use lajan_store::{Store, StoreResult};
 use std::collections::HashSet;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-/// The channels this process is paying through, from their pick until the outcome of the
+/// The sources this process is paying through, from their pick until the outcome of the
 /// attempt that holds them is recorded: the store's answer alone could be read just before such
-/// an attempt is stored.
-#[derive(Default)]
+/// an attempt is stored. Its reservations in the store are held in its own name, so one of its
+/// steps takes a source again at once after another released it here, whether or not the
+/// store has heard of the release yet.
 pub struct Channels {
     building: Mutex<HashSet<String>>,
+    holder: String,
+}
+
+impl Default for Channels {
+    fn default() -> Self {
+        Channels { building: Mutex::default(), holder: lajan_domain::id::IdKind::Lease.generate() }
+    }
 }
 
 /// What a payout's new transaction takes as its source.
 pub enum Pick<'a> {
-    /// The ledger has no channel accounts: the paying account is the source.
+    /// The ledger orders its own submissions (the sandbox): nothing to reserve.
     NotNeeded,
     /// Every channel is held: the payout waits a little.
     Busy,
@@ -26,15 +37,25 @@ pub enum Pick<'a> {
     Channel(Taken<'a>),
 }
 
-/// A channel taken for one transaction, in this process.
+/// A source taken for one transaction, in this process and reserved in the store in its name.
 pub struct Taken<'a> {
     channels: &'a Channels,
     pub account: String,
+    store: Arc<dyn Store>,
 }
 
 impl Drop for Taken<'_> {
     fn drop(&mut self) {
         self.channels.building().remove(&self.account);
+        // The reservation lapses by itself if this release is lost (the process stops first).
+        let (store, account, holder) = (self.store.clone(), self.account.clone(), self.channels.holder.clone());
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                if let Err(e) = store.release_source(&account, &holder).await {
+                    tracing::warn!(%account, error = %e, "a source account's reservation could not be released");
+                }
+            });
+        }
     }
 }
 
@@ -43,19 +64,50 @@ impl Channels {
         self.building.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A free channel of `ledger`, `preferred` (the payout's last transaction's) when it is free:
-    /// where that transaction's sequence is unused, the new one takes it again.
-    pub async fn pick(&self, store: &dyn Store, ledger: &dyn Ledger, preferred: Option<&str>) -> StoreResult<Pick<'_>> {
-        let channels = ledger.channels();
-        if channels.is_empty() {
+    /// A free source of `ledger` reserved for this process until `until`, `preferred` (the
+    /// payout's last transaction's) first: where that transaction's sequence is unused, the new
+    /// one takes it again.
+    pub async fn pick(
+        &self,
+        store: &Arc<dyn Store>,
+        ledger: &dyn Ledger,
+        preferred: Option<&str>,
+        (now, until): (Timestamp, Timestamp),
+    ) -> StoreResult<Pick<'_>> {
+        let holder = self.holder.as_str();
+        let sources = ledger.sources();
+        if sources.is_empty() {
             return Ok(Pick::NotNeeded);
         }
         let held: HashSet<String> = store.channels_held().await?.into_iter().collect();
-        let mut building = self.building();
-        let free = |c: &str| !held.contains(c) && !building.contains(c);
-        let pick = preferred.filter(|c| channels.iter().any(|k| k == c) && free(c)).map(str::to_owned);
-        let Some(account) = pick.or_else(|| channels.iter().find(|c| free(c)).cloned()) else { return Ok(Pick::Busy) };
-        building.insert(account.clone());
-        Ok(Pick::Channel(Taken { channels: self, account }))
+        let candidates: Vec<String> = {
+            let building = self.building();
+            let free = |c: &str| !held.contains(c) && !building.contains(c);
+            let first = preferred.filter(|c| sources.iter().any(|k| k == c) && free(c)).map(str::to_owned);
+            first
+                .into_iter()
+                .chain(sources.iter().filter(|c| free(c) && Some(c.as_str()) != preferred).cloned())
+                .collect()
+        };
+        for account in candidates {
+            // Taken in this process first, so no other step of it reserves the same one meanwhile.
+            if !self.building().insert(account.clone()) {
+                continue;
+            }
+            match store.reserve_source(&account, holder, now, until).await {
+                Ok(true) => {
+                    return Ok(Pick::Channel(Taken { channels: self, account, store: store.clone() }));
+                }
+                // Another process's executor is building on it.
+                Ok(false) => {
+                    self.building().remove(&account);
+                }
+                Err(e) => {
+                    self.building().remove(&account);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(Pick::Busy)
     }
 }

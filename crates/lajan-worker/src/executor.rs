@@ -354,11 +354,13 @@ impl Workers {
         }
         let previous = previous.as_ref().map(|(tx, error_code)| Previous { tx, error_code: *error_code });
         let preferred = d.attempts.iter().rev().find_map(|a| a.channel_account.as_deref());
-        let channel = match self.channels.pick(store.as_ref(), ledger.as_ref(), preferred).await? {
+        let now = Timestamp::now();
+        let reserved = (now, now.plus_millis(self.config.payout_lease_ms));
+        let channel = match self.channels.pick(store, ledger.as_ref(), preferred, reserved).await? {
             Pick::NotNeeded => None,
             Pick::Channel(taken) => Some(taken),
             Pick::Busy => {
-                tracing::debug!(payout = %id, "every channel account is held: the payout waits");
+                tracing::debug!(payout = %id, "every source account is held: the payout waits");
                 store.hold_payout(id, lease, Timestamp::now().plus_millis(CHANNEL_WAIT_MS)).await?;
                 return Ok(None);
             }
