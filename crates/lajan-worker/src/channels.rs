@@ -12,18 +12,10 @@ use std::sync::{Arc, Mutex};
 
 /// The sources this process is paying through, from their pick until the outcome of the
 /// attempt that holds them is recorded: the store's answer alone could be read just before such
-/// an attempt is stored. Its reservations in the store are held in its own name, so one of its
-/// steps takes a source again at once after another released it here, whether or not the
-/// store has heard of the release yet.
+/// an attempt is stored.
+#[derive(Default)]
 pub struct Channels {
     building: Mutex<HashSet<String>>,
-    holder: String,
-}
-
-impl Default for Channels {
-    fn default() -> Self {
-        Channels { building: Mutex::default(), holder: lajan_domain::id::IdKind::Lease.generate() }
-    }
 }
 
 /// What a payout's new transaction takes as its source.
@@ -37,22 +29,40 @@ pub enum Pick<'a> {
     Channel(Taken<'a>),
 }
 
-/// A source taken for one transaction, in this process and reserved in the store in its name.
+/// A source taken for one transaction, in this process and reserved in the store in a name of
+/// its own (so a release, however late, ends this reservation and no later one).
 pub struct Taken<'a> {
     channels: &'a Channels,
     pub account: String,
     store: Arc<dyn Store>,
+    holder: String,
+    released: bool,
+}
+
+impl Taken<'_> {
+    /// Gives the source back once the attempt's outcome is recorded, before the next pick.
+    pub async fn release(mut self) {
+        self.released = true;
+        self.channels.building().remove(&self.account);
+        if let Err(e) = self.store.release_source(&self.account, &self.holder).await {
+            tracing::warn!(account = %self.account, error = %e, "a source account's reservation could not be released; it lapses");
+        }
+    }
 }
 
 impl Drop for Taken<'_> {
+    /// A step that ended early (nothing stored, or cancelled): released in the background, and
+    /// the reservation lapses by itself if even that is lost (the process stops first).
     fn drop(&mut self) {
+        if self.released {
+            return;
+        }
         self.channels.building().remove(&self.account);
-        // The reservation lapses by itself if this release is lost (the process stops first).
-        let (store, account, holder) = (self.store.clone(), self.account.clone(), self.channels.holder.clone());
+        let (store, account, holder) = (self.store.clone(), self.account.clone(), self.holder.clone());
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(async move {
                 if let Err(e) = store.release_source(&account, &holder).await {
-                    tracing::warn!(%account, error = %e, "a source account's reservation could not be released");
+                    tracing::warn!(%account, error = %e, "a source account's reservation could not be released; it lapses");
                 }
             });
         }
@@ -64,9 +74,9 @@ impl Channels {
         self.building.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A free source of `ledger` reserved for this process until `until`, `preferred` (the
-    /// payout's last transaction's) first: where that transaction's sequence is unused, the new
-    /// one takes it again.
+    /// A free source of `ledger` reserved until `until`, `preferred` (the payout's last
+    /// transaction's) first: where that transaction's sequence is unused, the new one takes it
+    /// again.
     pub async fn pick(
         &self,
         store: &Arc<dyn Store>,
@@ -74,7 +84,7 @@ impl Channels {
         preferred: Option<&str>,
         (now, until): (Timestamp, Timestamp),
     ) -> StoreResult<Pick<'_>> {
-        let holder = self.holder.as_str();
+        let holder = lajan_domain::id::IdKind::Lease.generate();
         let sources = ledger.sources();
         if sources.is_empty() {
             return Ok(Pick::NotNeeded);
@@ -94,9 +104,10 @@ impl Channels {
             if !self.building().insert(account.clone()) {
                 continue;
             }
-            match store.reserve_source(&account, holder, now, until).await {
+            match store.reserve_source(&account, &holder, now, until).await {
                 Ok(true) => {
-                    return Ok(Pick::Channel(Taken { channels: self, account, store: store.clone() }));
+                    let store = store.clone();
+                    return Ok(Pick::Channel(Taken { channels: self, account, store, holder, released: false }));
                 }
                 // Another process's executor is building on it.
                 Ok(false) => {

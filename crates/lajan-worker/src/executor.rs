@@ -280,7 +280,7 @@ impl Workers {
         // A channel taken for a new transaction stays taken in this process until its outcome
         // is recorded: a pick that read the held channels before this attempt was stored must
         // not take it once the attempt is stored.
-        let (tx, attempt, _channel) = match resume {
+        let (tx, attempt, channel) = match resume {
             Some(last) => {
                 let tx = Transaction { hash: last.tx_hash.clone(), envelope: store.attempt_envelope(&last.id).await? };
                 (tx, store.resend_attempt(id, lease, &last.id).await?, None)
@@ -308,6 +308,9 @@ impl Workers {
         failpoint::hit("payout.after_submit").await;
         failpoint::hit("payout.before_record").await;
         store.finish_attempt(&d.tenant, id, &attempt.id, lease, &result, Timestamp::now(), &payout_event).await?;
+        if let Some(channel) = channel {
+            channel.release().await;
+        }
         self.services.metrics.ledger_submission(d.tenant.env, &result, d.approved_at);
         Ok(())
     }
