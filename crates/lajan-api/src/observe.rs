@@ -56,7 +56,7 @@ pub async fn observe(State(state): State<AppState>, mut request: Request<Body>, 
     state.services.metrics.http_request(method, &route, status, took);
     let org = response.extensions().get::<RequestOrg>().map(|org| org.0.as_str());
     let latency_ms = took.as_secs_f64() * 1000.0;
-    let client = client.map(|c| c.to_string());
+    let client = client.map(tracing::field::display);
     tracing::info!(request_id = %id, org, client, method, route = %route, status, latency_ms, "request answered");
     response
 }

@@ -3,7 +3,7 @@
 //! the browser's token.
 
 use crate::keys::hash_secret;
-use crate::users::{hash_password, verify_password};
+use crate::users::{hash_password, password_matches};
 use crate::{ServiceError, ServiceResult, Services};
 use lajan_domain::console::{ConsoleSession, SESSION_TOUCH_MS, SignIn, SignInOutcome};
 use lajan_domain::hex::encode as hex;
@@ -44,14 +44,6 @@ fn unknown_user_hash() -> &'static str {
         let secret = random_token().unwrap_or_else(|_| "no user has this password".to_owned());
         hash_password(&secret).unwrap_or_default()
     })
-}
-
-/// Argon2 takes tens of milliseconds of CPU: off the async threads.
-async fn password_matches(password: &str, hash: &str) -> ServiceResult<bool> {
-    let (password, hash) = (password.to_owned(), hash.to_owned());
-    tokio::task::spawn_blocking(move || verify_password(&password, &hash))
-        .await
-        .map_err(|e| ServiceError::Unavailable(format!("checking a password stopped: {e}")))
 }
 
 impl Services {

@@ -80,6 +80,14 @@ pub fn verify_password(password: &str, hash: &str) -> bool {
     PasswordHash::new(hash).is_ok_and(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
 }
 
+/// [`verify_password`] off the async threads: Argon2 takes tens of milliseconds of CPU.
+pub(crate) async fn password_matches(password: &str, hash: &str) -> ServiceResult<bool> {
+    let (password, hash) = (password.to_owned(), hash.to_owned());
+    tokio::task::spawn_blocking(move || verify_password(&password, &hash))
+        .await
+        .map_err(|e| ServiceError::Unavailable(format!("checking a password stopped: {e}")))
+}
+
 /// A random password of [`GENERATED_PASSWORD_CHARS`] characters, for a user created without one.
 pub fn generate_password() -> Result<String, String> {
     let mut bytes = [0u8; GENERATED_PASSWORD_CHARS * 2];
@@ -125,11 +133,7 @@ impl Services {
         check_password(password, &user.email, user.name.as_deref())
             .map_err(|rule| ServiceError::field("password", rule))?;
         let (_, current) = self.store.user_by_email(&user.email).await?.ok_or(ServiceError::NotFound("user"))?;
-        let (given, candidate) = (current.clone(), password.to_owned());
-        let same = tokio::task::spawn_blocking(move || verify_password(&candidate, &given))
-            .await
-            .map_err(|e| ServiceError::Unavailable(format!("checking a password stopped: {e}")))?;
-        if same {
+        if password_matches(password, &current).await? {
             return Err(ServiceError::field("password", "must differ from the password you were given"));
         }
         let candidate = password.to_owned();
