@@ -72,6 +72,10 @@ pub fn emitted_when(event_type: &str) -> Option<&'static str> {
         "payout.retried" => "A failed payout was queued again (POST /v1/payouts/{id}/retry or retry-failed).",
         "payout.completed" => "The payout's transaction was applied on the ledger (execStatus sent).",
         "payout.failed" => "The payout failed for good (execStatus failed, with the attempt's error).",
+        "payout.delayed" => {
+            "An approved payout is still unsent LAJAN_PAYOUT_DELAY_ALERT_SECS (15 minutes) after its approval or \
+             retry, the network refusing or not answering: raised once; it keeps being tried."
+        }
         "disbursement.created" => "POST /v1/disbursements created a disbursement.",
         "disbursement.submitted" => "A disbursement was submitted: one payout per item, waiting for approval.",
         "disbursement.approved" => "A disbursement was approved, and its payouts with it.",

@@ -508,6 +508,7 @@ event-payout-rejected = Payout rejected
 event-payout-retried = Payout retried
 event-payout-completed = Payout sent
 event-payout-failed = Payout failed
+event-payout-delayed = Payout delayed
 event-settings-updated = Settings changed
 event-webhook_endpoint-test = Test event
 event-webhook_endpoint-disabled = Webhook endpoint turned off

@@ -511,6 +511,7 @@ event-payout-rejected = Versement rejeté
 event-payout-retried = Versement relancé
 event-payout-completed = Versement effectué
 event-payout-failed = Versement échoué
+event-payout-delayed = Versement en retard
 event-settings-updated = Paramètres modifiés
 event-webhook_endpoint-test = Événement de test
 event-webhook_endpoint-disabled = Point de réception désactivé

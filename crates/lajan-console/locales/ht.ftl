@@ -505,6 +505,7 @@ event-payout-rejected = Peman rejte
 event-payout-retried = Peman relanse
 event-payout-completed = Peman voye
 event-payout-failed = Peman echwe
+event-payout-delayed = Peman an reta
 event-settings-updated = Paramèt chanje
 event-webhook_endpoint-test = Evènman tès
 event-webhook_endpoint-disabled = Adrès webhook etenn

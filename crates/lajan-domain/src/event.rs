@@ -43,6 +43,7 @@ pub const EVENT_TYPES: &[&str] = &[
     "payout.retried",
     "payout.completed",
     "payout.failed",
+    "payout.delayed",
     "settings.updated",
     "settings.change_requested",
     "settings.change_cancelled",

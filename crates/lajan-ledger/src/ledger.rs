@@ -27,7 +27,7 @@ pub struct Previous<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tries {
     /// Transactions built for the payout since its last manual retry, this one included: the
-    /// attempt budget.
+    /// wait before the next rebuild grows with it.
     pub built: i64,
     /// Times this transaction's envelope was sent, this time included: the wait after an
     /// unknown outcome grows with it.
@@ -120,7 +120,7 @@ pub trait Ledger: Send + Sync {
         tx: &Transaction,
         resubmission: bool,
         tries: Tries,
-        retry: &RetryPolicy<'_>,
+        retry: &RetryPolicy,
     ) -> LedgerResult<AttemptResult>;
 
     /// [`Ledger::submit`] for many payouts' transactions at once, answering each in order. The
@@ -129,13 +129,19 @@ pub trait Ledger: Send + Sync {
     async fn submit_many(
         &self,
         submissions: &[Submission<'_>],
-        retry: &RetryPolicy<'_>,
+        retry: &RetryPolicy,
     ) -> LedgerResult<Vec<AttemptResult>> {
         let mut results = Vec::with_capacity(submissions.len());
         for s in submissions {
             results.push(self.submit(s.payout, s.tx, s.resubmission, s.tries, retry).await?);
         }
         Ok(results)
+    }
+
+    /// Whether the network answers at all (Horizon's root resource, for Stellar): after it could
+    /// not be asked, the executor asks this before trying its held payouts again.
+    async fn answers(&self) -> LedgerResult<()> {
+        Ok(())
     }
 
     /// The ledger that applied the transaction with this hash, if it was applied.
@@ -161,21 +167,33 @@ impl Ledgers {
     }
 }
 
-/// How often a payout is tried, and how long to wait between tries.
-pub struct RetryPolicy<'a> {
-    /// Transactions built (since the last manual retry) after which an error that left nothing
-    /// applied becomes final. Unknown outcomes never become failures: the same transaction is
-    /// resubmitted, within its attempt, until the ledger settles it.
-    pub max_attempts: i64,
-    /// Waits before the 2nd, 3rd, ... attempt; the last one repeats.
-    pub delays_secs: &'a [i64],
+/// How long a payout waits after a transient outcome (a refusal a new transaction cures, an
+/// unknown outcome, a network that cannot be asked) before it is tried again. Transient outcomes
+/// never fail a payout; only how soon it is tried again changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// The first wait, in milliseconds: about one ledger close.
+    pub first_ms: i64,
+    /// The longest wait, in milliseconds.
+    pub cap_ms: i64,
 }
 
-impl RetryPolicy<'_> {
-    /// Seconds to wait after the `n`th try (1-based).
+impl RetryPolicy {
+    /// The network's pace: a second (one ledger close), doubling to half a minute.
+    pub const NETWORK: RetryPolicy = RetryPolicy { first_ms: 1_000, cap_ms: 30_000 };
+
+    /// Milliseconds to wait after the `n`th try in a row (1-based): `first_ms` doubled `n - 1`
+    /// times up to `cap_ms`, of which a random part up to half is taken off, so that payouts
+    /// refused together (one sequence race, one brownout) do not all come back together.
     pub fn delay_after(&self, n: i64) -> i64 {
-        let i = usize::try_from(n.saturating_sub(1)).unwrap_or(0);
-        self.delays_secs.get(i).or(self.delays_secs.last()).copied().unwrap_or(60)
+        let ceiling = self.ceiling_after(n);
+        ceiling - rand::random_range(0..=ceiling / 2)
+    }
+
+    /// The longest [`RetryPolicy::delay_after`] can be.
+    pub fn ceiling_after(&self, n: i64) -> i64 {
+        let doublings = u32::try_from(n.saturating_sub(1).clamp(0, 32)).unwrap_or(32);
+        self.first_ms.max(1).saturating_mul(1_i64 << doublings).min(self.cap_ms.max(self.first_ms))
     }
 }
 
@@ -186,8 +204,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_last_delay_repeats() {
-        let retry = RetryPolicy { max_attempts: 5, delays_secs: &[5, 30] };
-        assert_eq!((retry.delay_after(1), retry.delay_after(2), retry.delay_after(9)), (5, 30, 30));
+    fn waits_double_from_a_ledger_close_to_half_a_minute_with_jitter() {
+        let retry = RetryPolicy::NETWORK;
+        let ceilings: Vec<i64> = (0..8).map(|n| retry.ceiling_after(n)).collect();
+        assert_eq!(ceilings, [1_000, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
+        assert_eq!(retry.ceiling_after(i64::MAX), 30_000);
+        let drawn: std::collections::HashSet<i64> = (0..200).map(|_| retry.delay_after(1)).collect();
+        assert!(drawn.iter().all(|ms| (500..=1_000).contains(ms)), "{drawn:?}");
+        assert!(drawn.len() > 10, "jittered: {drawn:?}");
+        assert!((0..200).map(|_| retry.delay_after(40)).all(|ms| (15_000..=30_000).contains(&ms)));
     }
 }

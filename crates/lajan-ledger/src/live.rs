@@ -27,7 +27,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// Refusals that leave nothing applied and that a new transaction can cure: another transaction
-/// took the sequence, the fee was below the surge price, or the time bounds ran out.
+/// took the sequence, the fee was below the surge price, or the time bounds ran out. They are
+/// transient: a payout refused with them is rebuilt for as long as it takes, never failed.
 const REBUILD: [&str; 3] = ["tx_bad_seq", "tx_insufficient_fee", "tx_too_late"];
 
 /// About one ledger close: Horizon sees a ledger past a transaction's `max_time` this long after.
@@ -298,7 +299,7 @@ impl Ledger for StellarLedger {
         tx: &Transaction,
         resubmission: bool,
         tries: Tries,
-        retry: &RetryPolicy<'_>,
+        retry: &RetryPolicy,
     ) -> LedgerResult<AttemptResult> {
         let max_time = match decode_payment(&tx.envelope, &self.passphrase) {
             Ok(decoded) if decoded.hash_hex == tx.hash => decoded.max_time,
@@ -317,11 +318,11 @@ impl Ledger for StellarLedger {
             Ok(submitted) => AttemptResult::Sent { ledger_seq: submitted.ledger },
             Err(e @ HorizonError::Rejected { .. }) => {
                 let code = e.error_code();
-                if REBUILD.contains(&code.as_str()) && tries.built < retry.max_attempts {
+                if REBUILD.contains(&code.as_str()) {
                     AttemptResult::Retry {
                         message: format!("{e}; a new transaction will be built"),
                         code,
-                        retry_at: now.plus_millis(1000),
+                        retry_at: now.plus_millis(retry.delay_after(tries.built)),
                     }
                 } else {
                     AttemptResult::Failed { message: e.to_string(), code }
@@ -331,7 +332,7 @@ impl Ledger for StellarLedger {
             Err(e) => AttemptResult::Retry {
                 code: OUTCOME_UNKNOWN.into(),
                 message: format!("{e}; the same transaction will be resubmitted"),
-                retry_at: now.plus_millis(retry.delay_after(tries.sends) * 1000),
+                retry_at: now.plus_millis(retry.delay_after(tries.sends)),
             },
         })
     }
@@ -376,6 +377,14 @@ impl Ledger for StellarLedger {
         }
         let until = i64::try_from(decoded.max_time).unwrap_or(i64::MAX / 1000).saturating_mul(1000);
         Ok(Fate::Pending { until: Timestamp::from_millis(until.saturating_add(LEDGER_CLOSE_MS)) })
+    }
+
+    async fn answers(&self) -> LedgerResult<()> {
+        self.horizon
+            .root()
+            .await
+            .map(drop)
+            .map_err(|e| LedgerFault::Unavailable(format!("Horizon does not answer: {e}")))
     }
 
     /// A transaction included in a ledger but failed moved nothing: it is not applied.

@@ -131,7 +131,7 @@ impl Ledger for SandboxLedger {
         tx: &Transaction,
         resubmission: bool,
         tries: Tries,
-        retry: &RetryPolicy<'_>,
+        retry: &RetryPolicy,
     ) -> LedgerResult<AttemptResult> {
         let submission = Submission { payout: d, tx, resubmission, tries };
         let mut results = self.submit_many(&[submission], retry).await?;
@@ -143,7 +143,7 @@ impl Ledger for SandboxLedger {
     async fn submit_many(
         &self,
         submissions: &[Submission<'_>],
-        retry: &RetryPolicy<'_>,
+        retry: &RetryPolicy,
     ) -> LedgerResult<Vec<AttemptResult>> {
         use magic::Behaviour;
         let fail = |code: &str, message: &str| AttemptResult::Failed { code: code.into(), message: message.into() };
@@ -193,18 +193,11 @@ impl Ledger for SandboxLedger {
             let answer =
                 answers.next().ok_or_else(|| LedgerFault::Unavailable("the sandbox ledger gave no answer".into()))?;
             results.push(match answer {
-                SandboxSubmit::Accepted { fresh: true, ledger_seq, .. } if behaviour(s) == Some(Behaviour::Timeout) => {
-                    let sends = s.tries.sends;
-                    let delay = usize::try_from(sends - 1).ok().and_then(|i| retry.delays_secs.get(i)).copied();
-                    match delay {
-                        Some(secs) if sends < retry.max_attempts => AttemptResult::Retry {
-                            code: OUTCOME_UNKNOWN.into(),
-                            message: "the network did not answer in time; the same transaction will be resubmitted"
-                                .into(),
-                            retry_at: now.plus_millis(secs * 1000),
-                        },
-                        // Out of attempts: reconciled by hash, the network holds the transaction.
-                        _ => AttemptResult::Sent { ledger_seq },
+                SandboxSubmit::Accepted { fresh: true, .. } if behaviour(s) == Some(Behaviour::Timeout) => {
+                    AttemptResult::Retry {
+                        code: OUTCOME_UNKNOWN.into(),
+                        message: "the network did not answer in time; the same transaction will be resubmitted".into(),
+                        retry_at: now.plus_millis(retry.delay_after(s.tries.sends)),
                     }
                 }
                 SandboxSubmit::Accepted { ledger_seq, .. } => AttemptResult::Sent { ledger_seq },

@@ -14,7 +14,7 @@ use lajan_ledger::{Ledger, RetryPolicy, Tries};
 use secrecy::SecretString;
 
 const WALLET: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
-const RETRY: RetryPolicy<'static> = RetryPolicy { max_attempts: 3, delays_secs: &[1] };
+const RETRY: RetryPolicy = RetryPolicy::NETWORK;
 
 fn payout(tenant: &Tenant, asset_issuer: Option<String>, cents: i64) -> PayoutDetail {
     let now = Timestamp::now();

@@ -240,6 +240,17 @@ impl Collector for Scraped {
             (labels, ConstGauge::new(c.count))
         });
         family(&mut encoder, "payouts", "Payouts of every organization, by environment and status.", None, payouts)?;
+        let delayed = [Environment::Test, Environment::Live].map(|env| {
+            let n = backlog.payouts_delayed.iter().find(|(e, _)| *e == env).map_or(0, |(_, n)| *n);
+            ([("environment", env.as_str())], ConstGauge::new(n))
+        });
+        family(
+            &mut encoder,
+            "payouts_delayed",
+            "Approved payouts still unsent past LAJAN_PAYOUT_DELAY_ALERT_SECS (each raised payout.delayed).",
+            None,
+            delayed,
+        )?;
         single(
             &mut encoder,
             "webhook_deliveries_pending",

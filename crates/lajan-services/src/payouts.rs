@@ -162,3 +162,34 @@ impl Services {
         Ok(d)
     }
 }
+
+/// Approved payouts alerted as delayed in one store transaction; more wait for the next.
+const DELAYED_PER_TRANSACTION: i64 = 500;
+
+impl Services {
+    /// Raises `payout.delayed`, once each, for the approved payouts still unsent `alert_after_ms`
+    /// after their approval (or their last manual retry): they keep being tried, and someone
+    /// should look. Answers how many were alerted.
+    pub async fn alert_delayed_payouts(&self, now: Timestamp, alert_after_ms: i64) -> lajan_store::StoreResult<usize> {
+        let unsent_before = now.plus_millis(alert_after_ms.saturating_neg());
+        let mut alerted = 0;
+        loop {
+            let delayed =
+                self.store.alert_delayed_payouts(unsent_before, now, DELAYED_PER_TRANSACTION, &payout_event).await?;
+            for d in &delayed {
+                let last = d.attempts.last();
+                tracing::warn!(
+                    payout = %d.payout.id,
+                    org = %d.tenant.org_id,
+                    env = d.tenant.env.as_str(),
+                    last_error = last.and_then(|a| a.error_code.as_deref()).unwrap_or("none"),
+                    "payout still unsent past the delay alert: payout.delayed raised; it keeps being tried"
+                );
+            }
+            alerted += delayed.len();
+            if delayed.len() < usize::try_from(DELAYED_PER_TRANSACTION).unwrap_or(usize::MAX) {
+                return Ok(alerted);
+            }
+        }
+    }
+}

@@ -497,6 +497,7 @@ impl DisbursementStore for ThisStore {
         // payout with an attempt that applied or may still apply stays failed (check_retry_safe).
         let retried: Vec<String> = query_scalar(
             "UPDATE payouts SET exec_status = 'pending', next_attempt_at = $1, updated_at = $1,
+                    unsent_since = $1, delayed_at = NULL,
                     attempts_before_retry = (SELECT COALESCE(MAX(attempt_number), 0) FROM payout_attempts
                                              WHERE payout_id = payouts.id)
              WHERE disbursement_id = $2 AND exec_status = 'failed'

@@ -20,6 +20,8 @@ pub struct PayoutStateCount {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Backlog {
     pub payouts: Vec<PayoutStateCount>,
+    /// Payouts that raised `payout.delayed` and are still unsent, by environment.
+    pub payouts_delayed: Vec<(Environment, i64)>,
     /// Webhook deliveries not yet delivered nor given up, and when the oldest was created.
     pub deliveries_pending: i64,
     pub oldest_pending_delivery: Option<Timestamp>,

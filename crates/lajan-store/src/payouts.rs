@@ -115,6 +115,9 @@ pub trait PayoutStore: Send + Sync {
     /// Ends `holder`'s reservation of `account` (none: nothing happens).
     async fn release_source(&self, account: &str, holder: &str) -> StoreResult<()>;
 
+    /// The source accounts some executor, in any process, holds a reservation of at `now`.
+    async fn reserved_sources(&self, now: Timestamp) -> StoreResult<Vec<String>>;
+
     /// Marks an unsettled attempt as being sent once more (its envelope unchanged): in flight
     /// again, one more submission. `None` (nothing changed) when `lease` no longer holds the
     /// payout or the attempt applied.
@@ -143,6 +146,21 @@ pub trait PayoutStore: Send + Sync {
     /// Releases a payout `lease` holds until `retry_at` without settling it (nothing was
     /// submitted, or an earlier transaction must be proven dead first).
     async fn hold_payout(&self, payout_id: &str, lease: &str, retry_at: Timestamp) -> StoreResult<()>;
+
+    /// Makes every payout of `env` that waits without an executor (held, or retrying later)
+    /// due at `now`, for when the network answers again after it could not be asked; how many.
+    async fn wake_held_payouts(&self, env: Environment, now: Timestamp) -> StoreResult<u64>;
+
+    /// Raises `payout.delayed` (with `event`'s payload), once, for up to `limit` approved
+    /// payouts still unsent since before `unsent_before` (their approval, or their last manual
+    /// retry), each marked in the same transaction as its event; answers them.
+    async fn alert_delayed_payouts(
+        &self,
+        unsent_before: Timestamp,
+        now: Timestamp,
+        limit: i64,
+        event: EventFor<'_, PayoutDetail>,
+    ) -> StoreResult<Vec<PayoutDetail>>;
 
     /// [`PayoutStore::start_attempt`] for many payouts' first transactions, in one database
     /// transaction: records an attempt for each payout `lease` still holds that has none yet,

@@ -284,6 +284,8 @@ impl PayoutStore for ThisStore {
             "UPDATE payouts SET approval_status = $1, exec_status = $2, updated_at = $3, next_attempt_at = $3, lease_token = NULL,
                     attempts_before_retry = CASE WHEN $7 THEN (SELECT COALESCE(MAX(attempt_number), 0)
                         FROM payout_attempts WHERE payout_id = payouts.id) ELSE attempts_before_retry END,
+                    unsent_since = CASE WHEN $7 THEN $3 ELSE unsent_since END,
+                    delayed_at = CASE WHEN $7 THEN NULL ELSE delayed_at END,
                     approved_by_key = CASE WHEN $1 = 'approved' THEN COALESCE(approved_by_key, $4) ELSE approved_by_key END,
                     approved_at = CASE WHEN $1 = 'approved' THEN COALESCE(approved_at, $3) ELSE approved_at END,
                     reject_reason = CASE WHEN $1 = 'rejected' THEN $5 ELSE reject_reason END
@@ -533,14 +535,22 @@ impl PayoutStore for ThisStore {
         self.commit(tx).await
     }
 
+    async fn wake_held_payouts(&self, env: Environment, now: Timestamp) -> StoreResult<u64> {
+        wake_held_payouts(self, env, now).await
+    }
+
+    async fn alert_delayed_payouts(
+        &self,
+        unsent_before: Timestamp,
+        now: Timestamp,
+        limit: i64,
+        event: EventFor<'_, PayoutDetail>,
+    ) -> StoreResult<Vec<PayoutDetail>> {
+        alert_delayed_payouts(self, unsent_before, now, limit, event).await
+    }
+
     async fn channels_held(&self) -> StoreResult<Vec<String>> {
-        Ok(query_scalar(
-            "SELECT channel_account FROM payout_attempts
-             WHERE channel_account IS NOT NULL AND ledger_seq IS NULL AND (error_code IS NULL OR error_code = $1)",
-        )
-        .bind(OUTCOME_UNKNOWN)
-        .fetch_all(self.reader())
-        .await?)
+        channels_held(self).await
     }
 
     async fn reserve_source(&self, account: &str, holder: &str, now: Timestamp, until: Timestamp) -> StoreResult<bool> {
@@ -549,6 +559,10 @@ impl PayoutStore for ThisStore {
 
     async fn release_source(&self, account: &str, holder: &str) -> StoreResult<()> {
         release_source(self, account, holder).await
+    }
+
+    async fn reserved_sources(&self, now: Timestamp) -> StoreResult<Vec<String>> {
+        reserved_sources(self, now).await
     }
 
     async fn start_first_attempts(

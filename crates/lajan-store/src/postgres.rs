@@ -232,6 +232,7 @@ include!("messages_sql.rs");
 include!("payouts_sql.rs");
 include!("sources_sql.rs");
 include!("payout_batches_sql.rs");
+include!("payout_alerts_sql.rs");
 include!("sandbox_sql.rs");
 include!("disbursement_items_sql.rs");
 include!("disbursements_sql.rs");

@@ -1,6 +1,18 @@
 // Source accounts of live transactions reserved by one executor at a time, in any process, for
 // both backends; included after `shared.rs`. `payouts_sql.rs` answers `PayoutStore` with these.
 
+/// The source accounts unsettled attempts hold (their transactions may still take the next
+/// sequence), whichever process made them.
+async fn channels_held(store: &ThisStore) -> StoreResult<Vec<String>> {
+    Ok(query_scalar(
+        "SELECT channel_account FROM payout_attempts
+         WHERE channel_account IS NOT NULL AND ledger_seq IS NULL AND (error_code IS NULL OR error_code = $1)",
+    )
+    .bind(OUTCOME_UNKNOWN)
+    .fetch_all(store.reader())
+    .await?)
+}
+
 /// Reserves `account` for `holder` until `until`, unless another holder's reservation runs past
 /// `now`; whether `holder` has it now.
 async fn reserve_source(
@@ -35,4 +47,12 @@ async fn release_source(store: &ThisStore, account: &str, holder: &str) -> Store
         .execute(&mut *tx)
         .await?;
     store.commit(tx).await
+}
+
+/// The source accounts an executor holds a reservation of at `now`.
+async fn reserved_sources(store: &ThisStore, now: Timestamp) -> StoreResult<Vec<String>> {
+    Ok(query_scalar("SELECT account FROM source_reservations WHERE until > $1")
+        .bind(now.as_millis())
+        .fetch_all(store.reader())
+        .await?)
 }

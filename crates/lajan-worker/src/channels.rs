@@ -22,7 +22,12 @@ pub struct Channels {
 pub enum Pick<'a> {
     /// The ledger orders its own submissions (the sandbox): nothing to reserve.
     NotNeeded,
-    /// Every channel is held: the payout waits a little.
+    /// Every source is held, one at least by an attempt no executor is working on (an unknown
+    /// outcome waiting to be resubmitted, a dead process's): the payout waits a little and the
+    /// step goes on, to the holding payout when it is due.
+    Held,
+    /// Every source is being built on by an executor (of this process or another): the payout
+    /// is due again at once, for that executor, and this step ends.
     Busy,
     /// This channel, taken until the value is dropped (once its attempt's outcome is recorded,
     /// or nothing was stored).
@@ -119,6 +124,9 @@ impl Channels {
                 }
             }
         }
-        Ok(Pick::Busy)
+        let reserved: HashSet<String> = store.reserved_sources(now).await?.into_iter().collect();
+        let building = self.building();
+        let waiting = sources.iter().any(|s| held.contains(s) && !reserved.contains(s) && !building.contains(s));
+        Ok(if waiting { Pick::Held } else { Pick::Busy })
     }
 }

@@ -25,18 +25,24 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Delays before resubmitting a payout after a transient failure (timeout, network).
-const PAYOUT_RETRY_SECS: [i64; 5] = [5, 30, 120, 600, 3600];
-
 /// The error code of a payout no transaction can be built for (e.g. an amount the network
 /// cannot carry): recorded on an attempt without a transaction.
 const NOT_BUILT: &str = "tx_not_built";
 
-/// How long a payout waits when the network cannot be asked to build or settle its transaction.
-const UNAVAILABLE_RETRY_MS: i64 = 30_000;
+/// How long a live payout waits when every source account is held by an attempt no executor is
+/// working on (an unknown outcome until its resubmission, a dead process's until its lease ends).
+const SOURCE_WAIT_MS: i64 = 1_000;
 
-/// How long a live payout waits when every channel account is held by a transaction in flight.
-const CHANNEL_WAIT_MS: i64 = 1_000;
+/// What one payout's turn came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Turn {
+    /// It was paid, resumed, settled, held or failed: the executor goes on to the next.
+    Taken,
+    /// Every source account is being built on by an executor: the payout is due again at once,
+    /// behind those already due, and this executor's step ends (the executor building goes on
+    /// paying; a step that went on would only claim and put back every other payout).
+    SourcesBusy,
+}
 
 impl Workers {
     /// The executor's step: pays the due sandbox payouts claim after claim (each claim's payouts
@@ -67,13 +73,17 @@ impl Workers {
                     self.services.store.hold_payout(&d.payout.id, &claim.lease, now).await?;
                     return Ok(false);
                 }
-                self.renewing(&claim.lease, at, Instant::now(), self.execute_claimed(&claim.lease, d)).await?;
+                let turn =
+                    self.renewing(&claim.lease, at, Instant::now(), self.execute_claimed(&claim.lease, d)).await?;
                 self.roll_up(&claim.payouts).await?;
-                Ok(true)
+                Ok(turn == Turn::Taken)
             })
         };
         // Without a live ledger, each live payout is held (and waits) one at a time.
         let width = self.services.ledgers.live.as_ref().map_or(1, |live| live.parallelism());
+        if let Some(live) = &self.services.ledgers.live {
+            self.network.recover(live.as_ref(), self.services.store.as_ref(), Environment::Live, now).await?;
+        }
         let live = self.execute_claims(Environment::Live, now, started, budget, (1, width), &live_pay).await?;
         Ok(sandbox + live)
     }
@@ -155,7 +165,7 @@ impl Workers {
             claim.payouts.iter().partition(|d| d.attempts.is_empty());
         let width = self.services.ledgers.sandbox.parallelism().max(1);
         let steps: Vec<_> = resumed.into_iter().map(|d| Box::pin(self.execute_claimed(lease, d))).collect();
-        let one_by_one = futures::stream::iter(steps).buffer_unordered(width).try_collect::<Vec<()>>();
+        let one_by_one = futures::stream::iter(steps).buffer_unordered(width).try_collect::<Vec<Turn>>();
         let (together, one_by_one) = futures::join!(self.execute_first_transactions(lease, &first), one_by_one);
         together?;
         one_by_one?;
@@ -174,7 +184,9 @@ impl Workers {
             match ledger.build(d, None, None).await {
                 Ok(tx) => built.push((*d, tx)),
                 // Nothing was signed: on its own, it is failed or held with its reason.
-                Err(_) => self.execute_claimed(lease, d).await?,
+                Err(_) => {
+                    self.execute_claimed(lease, d).await?;
+                }
             }
         }
         let first: Vec<FirstAttempt> = built
@@ -256,24 +268,25 @@ impl Workers {
         self.services.roll_up_disbursements(Some(batches)).await.map(drop)
     }
 
-    fn retry_policy(&self) -> RetryPolicy<'static> {
-        RetryPolicy { max_attempts: self.config.payout_max_attempts, delays_secs: &PAYOUT_RETRY_SECS }
+    fn retry_policy(&self) -> RetryPolicy {
+        self.config.payout_retry
     }
 
     /// Pays one payout while `lease` holds it: resumes its unsettled transaction, or builds a new
     /// one once every earlier one is proven dead. Does nothing once the lease is lost.
-    pub async fn execute_claimed(&self, lease: &str, claimed: &PayoutDetail) -> StoreResult<()> {
+    pub async fn execute_claimed(&self, lease: &str, claimed: &PayoutDetail) -> StoreResult<Turn> {
         let store = &self.services.store;
         let id = &claimed.payout.id;
         let Some(ledger) = self.services.ledgers.of(&claimed.tenant) else {
             // Before any attempt is recorded, so waiting leaves no trace.
             tracing::warn!(payout = %id, "live payouts wait until a live ledger is configured (LAJAN_LIVE_HORIZON_URL)");
-            return store.hold_payout(id, lease, Timestamp::now().plus_millis(300_000)).await;
+            store.hold_payout(id, lease, Timestamp::now().plus_millis(300_000)).await?;
+            return Ok(Turn::Taken);
         };
         // Another executor may have added or settled an attempt since the claim was read.
         let Some(d) = store.held_payout(&claimed.tenant, id, lease).await? else {
             tracing::info!(payout = %id, "the payout's lease was lost before it started; its new holder pays it");
-            return Ok(());
+            return Ok(Turn::Taken);
         };
         // An unsettled transaction is sent again within its attempt; otherwise a new one.
         let resume = d.attempts.last().filter(|a| a.unsettled());
@@ -286,12 +299,17 @@ impl Workers {
                 (tx, store.resend_attempt(id, lease, &last.id).await?, None)
             }
             None => {
-                let Some((tx, channel)) = self.new_transaction(ledger, &d, lease).await? else { return Ok(()) };
+                let (tx, channel) = match self.new_transaction(ledger, &d, lease).await? {
+                    Built::Transaction(tx, channel) => (tx, channel),
+                    Built::Nothing => return Ok(Turn::Taken),
+                    Built::SourcesBusy => return Ok(Turn::SourcesBusy),
+                };
                 let account = channel.as_ref().map(|c| c.account.as_str());
                 match store.start_attempt(id, lease, &tx.hash, &tx.envelope, Timestamp::now(), account).await {
                     Err(StoreError::Conflict(_)) if account.is_some() => {
                         // Another process's attempt took the channel first: nothing was stored.
-                        return store.hold_payout(id, lease, Timestamp::now().plus_millis(CHANNEL_WAIT_MS)).await;
+                        store.hold_payout(id, lease, Timestamp::now()).await?;
+                        return Ok(Turn::SourcesBusy);
                     }
                     attempt => (tx, attempt?, channel),
                 }
@@ -299,7 +317,7 @@ impl Workers {
         };
         let Some(attempt) = attempt else {
             tracing::info!(payout = %id, "the payout's lease was lost before submitting; nothing was sent");
-            return Ok(());
+            return Ok(Turn::Taken);
         };
         failpoint::hit("payout.after_store").await;
         let retry = self.retry_policy();
@@ -307,30 +325,30 @@ impl Workers {
         let result = submit(ledger, &d, &tx, resume.is_some(), tries, &retry).await?;
         failpoint::hit("payout.after_submit").await;
         failpoint::hit("payout.before_record").await;
+        if result.error().is_some_and(|(code, _)| code == OUTCOME_UNKNOWN) {
+            self.network.suspect();
+        }
         store.finish_attempt(&d.tenant, id, &attempt.id, lease, &result, Timestamp::now(), &payout_event).await?;
         if let Some(channel) = channel {
             channel.release().await;
         }
         self.services.metrics.ledger_submission(d.tenant.env, &result, d.approved_at);
-        Ok(())
+        Ok(Turn::Taken)
     }
 
     /// A new transaction for `d`, built once each earlier one is proven dead, on the last one's
-    /// sequence where that is unused, with the channel account it takes (if the ledger has
-    /// channels). `None` when there is nothing to build: an earlier one applied (the payout is
-    /// recorded as sent), may still apply (the payout waits until it cannot), every channel is
-    /// held or the network cannot be asked (it waits a little).
-    async fn new_transaction(
-        &self,
-        ledger: &Arc<dyn Ledger>,
-        d: &PayoutDetail,
-        lease: &str,
-    ) -> StoreResult<Option<(Transaction, Option<Taken<'_>>)>> {
+    /// sequence where that is unused, with the source account it takes (if the ledger has
+    /// several or is shared across processes). Nothing when there is nothing to build: an
+    /// earlier one applied (the payout is recorded as sent), may still apply (the payout waits
+    /// until it cannot) or the network cannot be asked (it waits a little); or every source is
+    /// held by another executor (the payout is due again at once).
+    async fn new_transaction(&self, ledger: &Arc<dyn Ledger>, d: &PayoutDetail, lease: &str) -> StoreResult<Built<'_>> {
         let store = &self.services.store;
         let id = &d.payout.id;
         let unavailable = |reason: String| {
             tracing::warn!(payout = %id, %reason, "payout not submitted: the network cannot be asked");
-            store.hold_payout(id, lease, Timestamp::now().plus_millis(UNAVAILABLE_RETRY_MS))
+            let wait = self.network.fault(&self.retry_policy());
+            store.hold_payout(id, lease, Timestamp::now().plus_millis(wait))
         };
         let mut previous: Option<(Transaction, Option<&str>)> = None;
         // An attempt without a hash built no transaction.
@@ -342,16 +360,16 @@ impl Workers {
                     tracing::warn!(payout = %id, attempt = %a.id, "an earlier transaction of this payout applied: recorded as sent");
                     let paid = AttemptResult::Sent { ledger_seq };
                     store.finish_attempt(&d.tenant, id, &a.id, lease, &paid, Timestamp::now(), &payout_event).await?;
-                    return Ok(None);
+                    return Ok(Built::Nothing);
                 }
                 Ok(Fate::Pending { until }) => {
                     tracing::info!(payout = %id, attempt = %a.id, "waiting until the last transaction can no longer apply");
                     store.hold_payout(id, lease, until).await?;
-                    return Ok(None);
+                    return Ok(Built::Nothing);
                 }
                 Err(LedgerFault::Store(e)) => return Err(e),
                 Err(LedgerFault::Unavailable(reason) | LedgerFault::Invalid(reason)) => {
-                    return unavailable(reason).await.map(|()| None);
+                    return unavailable(reason).await.map(|()| Built::Nothing);
                 }
             }
         }
@@ -362,16 +380,24 @@ impl Workers {
         let channel = match self.channels.pick(store, ledger.as_ref(), preferred, reserved).await? {
             Pick::NotNeeded => None,
             Pick::Channel(taken) => Some(taken),
+            Pick::Held => {
+                tracing::debug!(payout = %id, "every source account is held by an attempt in wait: the payout waits");
+                store.hold_payout(id, lease, Timestamp::now().plus_millis(SOURCE_WAIT_MS)).await?;
+                return Ok(Built::Nothing);
+            }
             Pick::Busy => {
-                tracing::debug!(payout = %id, "every source account is held: the payout waits");
-                store.hold_payout(id, lease, Timestamp::now().plus_millis(CHANNEL_WAIT_MS)).await?;
-                return Ok(None);
+                // Due again at once, behind those already due: the executor building on the
+                // source takes it next, and this one ends its step rather than claim and put
+                // back every other payout.
+                tracing::debug!(payout = %id, "every source account is being built on: the payout is due again after the others");
+                store.hold_payout(id, lease, Timestamp::now()).await?;
+                return Ok(Built::SourcesBusy);
             }
         };
         match ledger.build(d, previous, channel.as_ref().map(|c| c.account.as_str())).await {
-            Ok(tx) => Ok(Some((tx, channel))),
+            Ok(tx) => Ok(Built::Transaction(tx, channel)),
             Err(LedgerFault::Store(e)) => Err(e),
-            Err(LedgerFault::Unavailable(reason)) => unavailable(reason).await.map(|()| None),
+            Err(LedgerFault::Unavailable(reason)) => unavailable(reason).await.map(|()| Built::Nothing),
             Err(LedgerFault::Invalid(reason)) => {
                 // No retry can build it: the payout fails now, its reason on an attempt that
                 // built no transaction.
@@ -381,7 +407,7 @@ impl Workers {
                     let failed = AttemptResult::Failed { code: NOT_BUILT.into(), message: reason };
                     store.finish_attempt(&d.tenant, id, &attempt.id, lease, &failed, now, &payout_event).await?;
                 }
-                Ok(None)
+                Ok(Built::Nothing)
             }
         }
     }
@@ -411,6 +437,16 @@ impl Workers {
     }
 }
 
+/// What [`Workers::new_transaction`] came to.
+enum Built<'a> {
+    /// Built and signed, on the source it reserved (none: the ledger orders its own).
+    Transaction(Transaction, Option<Taken<'a>>),
+    /// Nothing to build now; the payout was settled or held.
+    Nothing,
+    /// Every source is held by another executor; the payout is due again at once.
+    SourcesBusy,
+}
+
 /// Submits through the ledger. A ledger that cannot answer leaves the outcome unknown: the
 /// attempt is retried with the same transaction, never failed.
 async fn submit(
@@ -419,7 +455,7 @@ async fn submit(
     tx: &Transaction,
     resubmission: bool,
     tries: Tries,
-    retry: &RetryPolicy<'_>,
+    retry: &RetryPolicy,
 ) -> StoreResult<AttemptResult> {
     match ledger.submit(d, tx, resubmission, tries, retry).await {
         Ok(result) => Ok(result),
@@ -432,10 +468,10 @@ async fn submit(
 
 /// The answer of a ledger that could not say what happened to a submission: the same
 /// transaction is resubmitted after the wait for its `sends`th submission.
-fn unknown_outcome(reason: &str, retry: &RetryPolicy<'_>, sends: i64) -> AttemptResult {
+fn unknown_outcome(reason: &str, retry: &RetryPolicy, sends: i64) -> AttemptResult {
     AttemptResult::Retry {
         code: OUTCOME_UNKNOWN.into(),
         message: format!("{reason}; the same transaction will be resubmitted"),
-        retry_at: Timestamp::now().plus_millis(retry.delay_after(sends) * 1000),
+        retry_at: Timestamp::now().plus_millis(retry.delay_after(sends)),
     }
 }

@@ -1,6 +1,6 @@
 //! Lajan's background work, each worker in its own file: the payout executor ([`executor`]),
 //! the payment watchers ([`live_payments`]; sandbox payments are applied by the same use case),
-//! the overdue job, the notification sender ([`notifier`] over the [`notify`] transports), the
+//! the payout delay alert, the overdue job, the notification sender ([`notifier`] over the [`notify`] transports), the
 //! disbursement roll-up, the webhook [`dispatcher`] and housekeeping. Each has a `*_once` step that tests call directly; [`Workers::spawn`] runs them
 //! on intervals until shutdown. Any number of worker processes can share one PostgreSQL
 //! database: every claim skips rows another holds.
@@ -9,6 +9,7 @@ pub mod channels;
 pub mod dispatcher;
 pub mod executor;
 pub mod live_payments;
+pub mod network;
 pub mod notifier;
 pub mod notify;
 pub mod webhook_post;
@@ -41,6 +42,8 @@ pub struct JobIntervals {
     /// How often the dispatcher looks for due webhook deliveries when nothing nudged it (a
     /// read of one index entry), so a delivery committed by another process goes out in time.
     pub webhooks: Duration,
+    /// How often payouts unsent past the delay alert are looked for.
+    pub payout_delays: Duration,
     /// How often every running disbursement is rolled up, for those whose last payouts settled
     /// in an executor that stopped before rolling them up (the executor rolls up the rest).
     pub disbursements: Duration,
@@ -57,6 +60,7 @@ impl Default for JobIntervals {
             purge: Duration::from_secs(300),
             compact_counts: Duration::from_secs(1),
             disbursements: Duration::from_secs(10),
+            payout_delays: Duration::from_secs(15),
             webhooks: Duration::from_millis(250),
         }
     }
@@ -66,8 +70,12 @@ impl Default for JobIntervals {
 #[derive(Debug, Clone)]
 pub struct WorkerConfig {
     pub intervals: JobIntervals,
-    /// How many times a payout is submitted before a transient failure becomes final.
-    pub payout_max_attempts: i64,
+    /// How long a payout waits after a transient outcome, growing with each in a row. Transient
+    /// outcomes never fail a payout.
+    pub payout_retry: lajan_ledger::RetryPolicy,
+    /// An approved payout still unsent this long after its approval (or manual retry) raises
+    /// `payout.delayed`, once.
+    pub payout_delay_alert_ms: i64,
     /// How long a claimed payout belongs to the executor that claimed it; the executor renews
     /// it every quarter lease while it works. A payout whose executor died is resumed (its
     /// stored transaction resubmitted) once this has passed.
@@ -90,7 +98,8 @@ impl Default for WorkerConfig {
     fn default() -> Self {
         WorkerConfig {
             intervals: JobIntervals::default(),
-            payout_max_attempts: 5,
+            payout_retry: lajan_ledger::RetryPolicy::NETWORK,
+            payout_delay_alert_ms: 15 * 60 * 1000,
             payout_lease_ms: 120_000,
             smtp: None,
             sms: None,
@@ -109,6 +118,7 @@ pub struct Workers {
     sms: Arc<dyn SmsSender>,
     dispatcher: Arc<Dispatcher>,
     channels: channels::Channels,
+    network: network::NetworkWatch,
 }
 
 impl Workers {
@@ -126,7 +136,15 @@ impl Workers {
         let (resolver, private) = (services.config.resolver.clone(), services.config.sandbox_webhooks_private);
         let dispatcher =
             Arc::new(Dispatcher::new(config.webhooks.clone(), resolver, private).context("webhook dispatcher")?);
-        Ok(Workers { services, config, email, sms, dispatcher, channels: channels::Channels::default() })
+        Ok(Workers {
+            services,
+            config,
+            email,
+            sms,
+            dispatcher,
+            channels: channels::Channels::default(),
+            network: network::NetworkWatch::default(),
+        })
     }
 
     pub fn services(&self) -> &Arc<Services> {
@@ -141,6 +159,11 @@ impl Workers {
     /// The overdue job's step.
     pub async fn mark_overdue_once(&self, now: Timestamp) -> StoreResult<usize> {
         self.services.mark_overdue(now).await
+    }
+
+    /// The delay alert's step: `payout.delayed` for payouts unsent too long; how many.
+    pub async fn alert_delayed_payouts_once(&self, now: Timestamp) -> StoreResult<usize> {
+        self.services.alert_delayed_payouts(now, self.config.payout_delay_alert_ms).await
     }
 
     /// Runs every worker on its interval until `stop` flips.
@@ -170,6 +193,9 @@ impl Workers {
             }),
             self.run(i.compact_counts, &stop, Wake::Never, |w| async move {
                 w.services.store.compact_counts().await.map(drop)
+            }),
+            self.run(i.payout_delays, &stop, Wake::Never, |w| async move {
+                w.alert_delayed_payouts_once(Timestamp::now()).await.map(drop)
             }),
             self.run(i.disbursements, &stop, Wake::Never, |w| async move {
                 w.services.roll_up_disbursements(None).await.map(drop)

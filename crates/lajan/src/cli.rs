@@ -146,9 +146,15 @@ pub struct ServeArgs {
     #[arg(long, env = "LAJAN_TRUSTED_PROXIES")]
     pub trusted_proxies: Option<String>,
 
-    /// Submissions of a payout before an error that left nothing applied becomes final (default 5).
-    #[arg(long, env = "LAJAN_PAYOUT_MAX_ATTEMPTS")]
+    /// No longer has an effect (transient errors never fail a payout); accepted so that old
+    /// configurations still start, with a warning.
+    #[arg(long, env = "LAJAN_PAYOUT_MAX_ATTEMPTS", hide = true)]
     pub payout_max_attempts: Option<i64>,
+
+    /// Seconds an approved payout may stay unsent (after its approval or manual retry) before it
+    /// raises `payout.delayed`, once (default 900).
+    #[arg(long, env = "LAJAN_PAYOUT_DELAY_ALERT_SECS")]
+    pub payout_delay_alert_secs: Option<u64>,
 
     /// Webhook deliveries in flight at once in this process (default 64).
     #[arg(long, env = "LAJAN_WEBHOOK_CONCURRENCY")]

@@ -48,7 +48,9 @@ pub struct FileConfig {
     pub sms_account: Option<String>,
     pub sms_token: Option<SecretString>,
     pub sms_from: Option<String>,
+    /// Accepted so old configurations still start; it has no effect (a warning says so).
     pub payout_max_attempts: Option<i64>,
+    pub payout_delay_alert_secs: Option<u64>,
     pub webhook_concurrency: Option<usize>,
     pub webhook_endpoint_concurrency: Option<usize>,
     pub sandbox_webhook_retry_divisor: Option<i64>,
@@ -213,10 +215,17 @@ impl ServeConfig {
         let intervals = JobIntervals { overdue: Duration::from_secs(overdue), ..JobIntervals::default() };
         let lease_secs = args.payout_lease_secs.or(file.payout_lease_secs).unwrap_or(120);
         let payout_lease_ms = i64::try_from(lease_secs.max(1)).unwrap_or(120).saturating_mul(1000);
-        let payout_max_attempts = args.payout_max_attempts.or(file.payout_max_attempts).unwrap_or(5);
-        if payout_max_attempts < 1 {
-            anyhow::bail!("LAJAN_PAYOUT_MAX_ATTEMPTS must be at least 1");
+        if args.payout_max_attempts.or(file.payout_max_attempts).is_some() {
+            tracing::warn!(
+                "LAJAN_PAYOUT_MAX_ATTEMPTS no longer has an effect: transient errors are retried until they clear, \
+                 and a payout unsent past LAJAN_PAYOUT_DELAY_ALERT_SECS raises payout.delayed"
+            );
         }
+        let delay_alert_secs = args.payout_delay_alert_secs.or(file.payout_delay_alert_secs).unwrap_or(900);
+        if delay_alert_secs < 1 {
+            anyhow::bail!("LAJAN_PAYOUT_DELAY_ALERT_SECS must be at least 1");
+        }
+        let payout_delay_alert_ms = i64::try_from(delay_alert_secs).unwrap_or(i64::MAX / 1000).saturating_mul(1000);
         let defaults = WebhookConfig::default();
         let webhooks = WebhookConfig {
             concurrency: args.webhook_concurrency.or(file.webhook_concurrency).unwrap_or(defaults.concurrency),
@@ -301,7 +310,7 @@ impl ServeConfig {
             },
             workers: WorkerConfig {
                 intervals,
-                payout_max_attempts,
+                payout_delay_alert_ms,
                 payout_lease_ms,
                 smtp,
                 sms,

@@ -1,6 +1,7 @@
 //! Processes side by side on one PostgreSQL database: two `lajan serve --no-workers` take
 //! requests and run no background work, one `lajan worker` executes what either accepted, and
-//! every payout is paid exactly once; two `lajan worker` processes share webhook deliveries.
+//! every payout is paid exactly once; two `lajan worker` processes share webhook deliveries;
+//! three `lajan worker` processes pay live payouts from one account without channels.
 
 mod support;
 
@@ -126,5 +127,80 @@ async fn two_workers_deliver_every_webhook() {
     serve.terminate();
     assert!(arrived.is_some(), "every event arrived ({received} requests)");
     eprintln!("two workers: {EVENTS} events, {received} requests, {} arrived twice", received - EVENTS);
+    db.cleanup().await;
+}
+
+/// Three `lajan worker` processes and one distribution account, no channel accounts: 60 live
+/// payouts approved at once are all paid, one sequence number each, with no transaction refused
+/// for its sequence and none queued behind another of the account's (which stellar-core answers
+/// TRY_AGAIN_LATER). Before sources were reserved across processes, a fifth of them failed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_worker_processes_without_channels_pay_every_live_payout() {
+    use lajan_ledger::stellar::TESTNET_PASSPHRASE;
+    use lajan_ledger::testing::{FakeStellar, keypair};
+    use secrecy::ExposeSecret;
+    const PAYOUTS: usize = 60;
+    const START_SEQ: i64 = 100 << 32;
+    let Some(db) = lajan_store::testing::postgres("three_worker_processes_live").await else { return };
+    let net = FakeStellar::start(TESTNET_PASSPHRASE).await;
+    // Ledgers close every 200 ms: one transaction per source account in each.
+    net.close_ledgers_every(200);
+    let (distribution, secret) = keypair(7);
+    net.create_account(&distribution, START_SEQ);
+    net.fund(&distribution, "XLM", None, 1_000_000 * 10_000_000);
+    net.create_account(WALLET, 1);
+    let env = [
+        ENV[0],
+        ("LAJAN_LIVE_HORIZON_URL", net.url()),
+        ("LAJAN_LIVE_NETWORK_PASSPHRASE", TESTNET_PASSPHRASE),
+        ("LAJAN_LIVE_DISTRIBUTION_SECRET", secret.expose_secret()),
+    ];
+    let mut serve = Serve::run(&db.url, &["serve", "--no-workers"], Some(free_port()), &env);
+    serve.sandbox_key();
+    let created = std::process::Command::new(env!("CARGO_BIN_EXE_lajan"))
+        .args(["keys", "create", "--env", "live"])
+        .env("LAJAN_DATABASE_URL", &db.url)
+        .env_remove("LAJAN_CONFIG")
+        .output()
+        .expect("run lajan keys create");
+    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
+    let key = String::from_utf8(created.stdout).unwrap().trim().to_owned();
+    let api = Api { http: reqwest::Client::new(), base: serve.base.clone(), key };
+    let mut ids = Vec::new();
+    for _ in 0..PAYOUTS {
+        let body = json!({ "walletAccountId": WALLET, "assetAmount": 1.25, "assetCode": "XLM" });
+        let id = api.post("/v1/payouts", body).await["id"].as_str().unwrap().to_owned();
+        api.post(&format!("/v1/payouts/{id}/approve"), json!({})).await;
+        ids.push(id);
+    }
+    let started = Instant::now();
+    let workers: Vec<Serve> = (0..3).map(|_| Serve::run(&db.url, &["worker"], None, &env)).collect();
+    let deadline = started + Duration::from_secs(120);
+    let mut payouts = Vec::new();
+    for id in &ids {
+        loop {
+            let p = api.get(&format!("/v1/payouts/{id}")).await;
+            assert_ne!(p["execStatus"], "failed", "{p}");
+            if p["execStatus"] == "sent" {
+                payouts.push(p);
+                break;
+            }
+            assert!(Instant::now() < deadline, "payout {id} was not paid in two minutes: {p}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    let settled = started.elapsed();
+    for worker in workers {
+        worker.terminate();
+    }
+    serve.terminate();
+    for p in &payouts {
+        let attempts = p["attempts"].as_array().unwrap();
+        assert!(attempts.iter().all(|a| a["errorCode"] != "tx_bad_seq"), "a sequence race: {p}");
+    }
+    assert_eq!(net.payments().len(), PAYOUTS, "each paid once");
+    assert_eq!(net.sequence(&distribution), Some(START_SEQ + PAYOUTS as i64), "one sequence per payout");
+    assert_eq!(net.try_again_later(), 0, "never a second transaction queued from the account");
+    eprintln!("three worker processes, no channels: {PAYOUTS} live payouts sent in {settled:?} (200 ms ledgers)");
     db.cleanup().await;
 }

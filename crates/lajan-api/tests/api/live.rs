@@ -437,49 +437,44 @@ live_test!(a_refused_resend_leaves_the_outcome_unknown_until_the_first_copy_land
     assert_eq!(live.net.payments().len(), 1);
 });
 
-live_test!(
-    a_fee_refusal_waits_for_proof_then_rebuilds_with_a_higher_fee,
-    1,
-    |c: &mut TestConfig| c.workers.payout_max_attempts = 2,
-    |live| {
-        live.net.refuse_next(2, "tx_insufficient_fee");
-        let id = live.approved_payout(WALLET, "4").await;
-        let path = format!("/v1/payouts/{id}");
-        assert_eq!(live.execute(Timestamp::now()).await, 1);
-        let p = live.get(&path).await;
-        assert_eq!(
-            (p["execStatus"].as_str(), p["attempts"][0]["errorCode"].as_str()),
-            (Some("ready_to_send"), Some("tx_insufficient_fee"))
-        );
-        // The refused transaction could still be sent and land until its max_time: nothing new yet.
-        assert_eq!(live.execute(Timestamp::now().plus_millis(1_500)).await, 1);
-        assert_eq!(live.get(&path).await["attempts"].as_array().unwrap().len(), 1);
+live_test!(a_fee_refusal_waits_for_proof_then_rebuilds_with_a_higher_fee_until_it_lands, 1, |live| {
+    // Surge pricing outlasts three transactions: a refusal for the fee is transient, so the
+    // payout is rebuilt, never failed, however many it takes.
+    live.net.refuse_next(3, "tx_insufficient_fee");
+    let id = live.approved_payout(WALLET, "4").await;
+    let path = format!("/v1/payouts/{id}");
+    assert_eq!(live.execute(Timestamp::now()).await, 1);
+    let p = live.get(&path).await;
+    assert_eq!(
+        (p["execStatus"].as_str(), p["attempts"][0]["errorCode"].as_str()),
+        (Some("ready_to_send"), Some("tx_insufficient_fee"))
+    );
+    // The refused transaction could still be sent and land until its max_time: nothing new yet.
+    assert_eq!(live.execute(Timestamp::now().plus_millis(1_500)).await, 1);
+    assert_eq!(live.get(&path).await["attempts"].as_array().unwrap().len(), 1);
+    for (step, attempts) in [(1, 2), (2, 3), (3, 4)] {
+        // Proven dead: a new transaction on the same unused sequence, offering more.
         tokio::time::sleep(Duration::from_millis(2_100)).await;
-        // Proven dead: a second transaction on the same unused sequence, offering twice the fee,
-        // refused too. Two transactions built: the budget is spent.
-        assert_eq!(live.execute(Timestamp::now().plus_millis(60_000)).await, 1);
+        assert_eq!(live.execute(Timestamp::now().plus_millis(60_000 * step)).await, 1);
         let p = live.get(&path).await;
-        assert_eq!((p["execStatus"].as_str(), p["attempts"].as_array().unwrap().len()), (Some("failed"), 2), "{p}");
-        // A manual retry gives the payout a new budget; the third offers the most allowed and lands.
-        let retried =
-            live.app.http.post(live.app.url(&format!("{path}/retry"))).bearer_auth(&live.key).send().await.unwrap();
-        assert_eq!(retried.status(), 200);
-        tokio::time::sleep(Duration::from_millis(2_100)).await;
-        assert_eq!(live.execute(Timestamp::now().plus_millis(120_000)).await, 1);
-        let p = live.get(&path).await;
-        assert_eq!(p["execStatus"], "sent", "{p}");
-        let mut offers = Vec::new();
-        for a in p["attempts"].as_array().unwrap() {
-            let envelope = live.app.store().attempt_envelope(a["id"].as_str().unwrap()).await.unwrap();
-            let tx = lajan_ledger::stellar_decode::decode_payment(&envelope, TESTNET_PASSPHRASE).unwrap();
-            offers.push((tx.fee, tx.sequence));
-        }
-        let seq = START_SEQ + 1;
-        assert_eq!(offers, [(100, seq), (200, seq), (300, seq)], "doubled up to LAJAN_LIVE_MAX_FEE, on one sequence");
-        assert_eq!(live.net.payments().len(), 1);
-        assert_eq!(live.net.sequence(&live.distribution), Some(seq));
+        assert_eq!(p["attempts"].as_array().unwrap().len(), attempts, "{p}");
+        assert_ne!(p["execStatus"], "failed", "{p}");
     }
-);
+    let p = live.get(&path).await;
+    assert_eq!(p["execStatus"], "sent", "{p}");
+    let mut offers = Vec::new();
+    for a in p["attempts"].as_array().unwrap() {
+        let envelope = live.app.store().attempt_envelope(a["id"].as_str().unwrap()).await.unwrap();
+        let tx = lajan_ledger::stellar_decode::decode_payment(&envelope, TESTNET_PASSPHRASE).unwrap();
+        offers.push((tx.fee, tx.sequence));
+    }
+    let seq = START_SEQ + 1;
+    let doubled = [(100, seq), (200, seq), (300, seq), (300, seq)];
+    assert_eq!(offers, doubled, "doubled up to LAJAN_LIVE_MAX_FEE, on one sequence");
+    assert_eq!(live.net.payments().len(), 1);
+    assert_eq!(live.net.sequence(&live.distribution), Some(seq));
+    assert!(live.get("/v1/events?type=payout.failed").await["data"].as_array().unwrap().is_empty());
+});
 
 live_test!(a_payout_no_transaction_can_be_built_for_fails_with_its_reason, 60, |live| {
     // An account whose sequence number is exhausted can never send another transaction.

@@ -26,6 +26,7 @@ mod limits;
 mod live;
 mod live_channels;
 mod live_chaos;
+mod live_recovery;
 mod metrics;
 mod openapi;
 mod openapi_examples;

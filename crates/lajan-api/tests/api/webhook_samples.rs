@@ -85,6 +85,9 @@ async fn make_every_event(app: &TestApp) {
     ok(app.post(&format!("/v1/payouts/{failed}/approve"), &json!({})).await).await;
     app.drain_payouts().await;
     ok(app.post(&format!("/v1/payouts/{failed}/retry"), &json!({})).await).await;
+    // Sixteen minutes later the retried payout is still unsent (no step ran): delayed.
+    let later = lajan_domain::Timestamp::now().plus_millis(16 * 60 * 1000);
+    assert_eq!(app.workers().alert_delayed_payouts_once(later).await.unwrap(), 1);
     let refused = payout(WALLET).await;
     ok(app.post(&format!("/v1/payouts/{refused}/reject"), &json!({ "reason": "Duplicate" })).await).await;
 
@@ -194,6 +197,7 @@ api_test!(every_event_type_names_its_maker, |app| {
         ("invoice.viewed", "system:payment_page"),
         ("payment_link.paid", "system:worker"),
         ("payout.completed", "system:worker"),
+        ("payout.delayed", "system:worker"),
         ("payout.failed", "system:worker"),
         ("webhook_endpoint.disabled", "system:worker"),
     ];

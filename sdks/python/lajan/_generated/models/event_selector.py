@@ -29,6 +29,7 @@ class EventSelector(StrEnum):
     PAYOUT_APPROVED = "payout.approved"
     PAYOUT_COMPLETED = "payout.completed"
     PAYOUT_CREATED = "payout.created"
+    PAYOUT_DELAYED = "payout.delayed"
     PAYOUT_FAILED = "payout.failed"
     PAYOUT_REJECTED = "payout.rejected"
     PAYOUT_RETRIED = "payout.retried"

@@ -1,0 +1,75 @@
+// Payouts waiting longer than they should, for both backends: the held ones a network that
+// answers again makes due at once, and the late ones that raise `payout.delayed`; included
+// after `payout_batches_sql.rs`. `payouts_sql.rs` answers `PayoutStore` with these.
+
+/// Makes every payout of `env` held for later (no executor holds it) due at `now`; how many.
+async fn wake_held_payouts(store: &ThisStore, env: Environment, now: Timestamp) -> StoreResult<u64> {
+    let mut tx = store.begin_write().await?;
+    let woken = query(
+        "UPDATE payouts SET next_attempt_at = $1
+         WHERE approval_status = 'approved' AND exec_status = 'ready_to_send' AND env = $2
+           AND next_attempt_at > $1 AND lease_token IS NULL",
+    )
+    .bind(now.as_millis())
+    .bind(env.as_str())
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    store.commit(tx).await?;
+    Ok(woken)
+}
+
+/// Marks up to `limit` approved payouts unsent since before `unsent_before` (their approval, or
+/// their last manual retry) and not yet alerted as delayed, each with its `payout.delayed`
+/// event, in one transaction; answers them.
+async fn alert_delayed_payouts(
+    store: &ThisStore,
+    unsent_before: Timestamp,
+    now: Timestamp,
+    limit: i64,
+    event: EventFor<'_, PayoutDetail>,
+) -> StoreResult<Vec<PayoutDetail>> {
+    let mut tx = store.begin_write().await?;
+    let ids: Vec<String> = query_scalar(concat!(
+        "SELECT id FROM payouts
+         WHERE approval_status = 'approved' AND exec_status IN ('pending', 'ready_to_send') AND delayed_at IS NULL
+           AND COALESCE(unsent_since, approved_at) < $1
+         ORDER BY COALESCE(unsent_since, approved_at), id LIMIT $2",
+        skip_locked!()
+    ))
+    .bind(unsent_before.as_millis())
+    .bind(limit)
+    .fetch_all(&mut *tx)
+    .await?;
+    if ids.is_empty() {
+        store.commit(tx).await?;
+        return Ok(Vec::new());
+    }
+    for chunk in ids.chunks(ROWS_PER_STATEMENT) {
+        let mut qb = QueryBuilder::new("UPDATE payouts SET delayed_at = ");
+        qb.push_bind(now.as_millis()).push(" WHERE id IN");
+        push_bind_list(&mut qb, chunk.iter().cloned());
+        qb.build().execute(&mut *tx).await?;
+    }
+    let delayed = read_payouts(&mut tx, &ids).await?;
+    for d in &delayed {
+        let mut recorded = event(d);
+        recorded.event_type = "payout.delayed";
+        insert_event(&mut tx, &d.tenant, now, &recorded).await?;
+    }
+    store.commit(tx).await?;
+    Ok(delayed)
+}
+
+/// Alerted payouts still unsent, by environment: what `/metrics` shows.
+async fn delayed_payouts(store: &ThisStore) -> StoreResult<Vec<(Environment, i64)>> {
+    query(
+        "SELECT env, COUNT(*) AS n FROM payouts
+         WHERE delayed_at IS NOT NULL AND exec_status IN ('pending', 'ready_to_send') GROUP BY env ORDER BY env",
+    )
+    .fetch_all(store.reader())
+    .await?
+    .iter()
+    .map(|row| Ok((env_of(row)?, row.try_get("n")?)))
+    .collect()
+}
