@@ -91,105 +91,138 @@ async fn executor(
     }
 }
 
-live_test!(
-    random_faults_never_pay_a_payout_twice,
-    2,
-    |c: &mut TestConfig| c.workers.payout_lease_ms = LEASE_MS,
-    |live| {
-        let seed = seed();
-        eprintln!("live chaos seed {seed} (LAJAN_CHAOS_SEED={seed} draws these faults again)");
-        // Created now, approved in waves while the faults last.
-        let mut ids = Vec::new();
-        for i in 0..PAYOUTS {
-            let body = serde_json::json!({ "walletAccountId": WALLET, "assetAmount": i + 1, "assetCode": "USDC" });
-            ids.push(live.post("/v1/payouts", &body).await["id"].as_str().unwrap().to_owned());
-        }
-        let services = live.app.workers().services().clone();
-        let config = WorkerConfig { payout_lease_ms: LEASE_MS, ..WorkerConfig::default() };
-        let (done, counts) = (AtomicBool::new(false), Counts::default());
-        let faults_end = Instant::now() + FAULTS_FOR;
-        let stops = live.app.store().backend() == lajan_store::Backend::Postgres;
-        live.net.start_chaos(seed);
-        let executors = (0..EXECUTORS).map(|n| {
-            let workers = Workers::new(services.clone(), config.clone()).unwrap();
-            let rng = SplitMix64(seed ^ (n + 1).wrapping_mul(0x9E37_79B9));
-            executor(workers, rng, (faults_end, stops), &done, &counts)
-        });
-        let store = live.app.store().clone();
-        let tenant = lajan_domain::Tenant::new(live.app.org.id.clone(), lajan_domain::Environment::Live);
-        let watch = async {
-            for (n, wave) in ids.chunks(PAYOUTS / WAVES).enumerate() {
-                for id in wave {
-                    live.post(&format!("/v1/payouts/{id}/approve"), &serde_json::json!({})).await;
-                }
-                if n == WAVES / 2 {
-                    live.net.go_down(true);
-                    tokio::time::sleep(BROWNOUT).await;
-                    live.net.go_down(false);
-                }
-                tokio::time::sleep(FAULTS_FOR / u32::try_from(WAVES + 1).unwrap()).await;
-            }
-            tokio::time::sleep_until(faults_end.into()).await;
-            live.net.stop_chaos();
-            let stopped = Instant::now();
-            let deadline = stopped + SETTLE_WITHIN;
-            loop {
-                let mut unsettled = Vec::new();
-                for id in &ids {
-                    let p = store.get_payout(&tenant, id).await.unwrap().unwrap();
-                    let settled = matches!(p.payout.exec, ExecStatus::Sent | ExecStatus::Failed)
-                        && !p.attempts.iter().any(|a| a.unsettled());
-                    if !settled {
-                        unsettled.push((p.payout.id, p.payout.exec, p.attempts));
-                    }
-                }
-                if unsettled.is_empty() {
-                    eprintln!(
-                        "live chaos seed {seed}: every payout settled {:?} after the faults stopped",
-                        stopped.elapsed()
-                    );
-                    break;
-                }
-                assert!(Instant::now() < deadline, "seed {seed}: unsettled after the faults stopped: {unsettled:#?}");
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-            done.store(true, Ordering::Release);
-        };
-        futures::join!(futures::future::join_all(executors), watch);
+fn short_lease(c: &mut TestConfig) {
+    c.workers.payout_lease_ms = LEASE_MS;
+}
 
-        // Each payout's amount is its own, so the network's payments say which payout they paid.
-        let mut applied: BTreeMap<i64, Vec<String>> = BTreeMap::new();
-        for payment in live.net.payments() {
-            applied.entry(payment.amount_stroops).or_default().push(payment.tx_hash);
+live_test!(random_faults_never_pay_a_payout_twice, 2, short_lease, |live| { chaos(live).await });
+
+/// The same with four channel accounts: several payouts in flight at once, each on its own
+/// channel's sequence, every sequence number used by exactly one payment.
+mod random_faults_with_channels_never_pay_a_payout_twice {
+    use super::*;
+
+    async fn case(live: &Live) {
+        chaos(live).await;
+        let used: i64 = (20..24u8)
+            .map(|byte| live.net.sequence(&crate::live::keypair(byte).0).unwrap() - (i64::from(byte) << 32))
+            .sum();
+        assert_eq!(used, PAYOUTS as i64, "one channel sequence number per payment, none lost");
+        assert_eq!(live.net.sequence(&live.distribution), Some(crate::live::START_SEQ), "never a source");
+    }
+
+    #[tokio::test]
+    async fn sqlite() {
+        let live = Live::start_with_channels(lajan_store::testing::sqlite().await, 2, 4, short_lease).await;
+        case(&live).await;
+        live.app.stop().await;
+    }
+
+    #[tokio::test]
+    async fn postgres() {
+        let Some(db) = lajan_store::testing::postgres("live_chaos_with_channels").await else { return };
+        let live = Live::start_with_channels(db, 2, 4, short_lease).await;
+        case(&live).await;
+        live.app.stop().await;
+    }
+}
+
+/// Approves the payouts in waves through the faults, stops them, and checks what the module
+/// promises.
+async fn chaos(live: &Live) {
+    let seed = seed();
+    eprintln!("live chaos seed {seed} (LAJAN_CHAOS_SEED={seed} draws these faults again)");
+    // Created now, approved in waves while the faults last.
+    let mut ids = Vec::new();
+    for i in 0..PAYOUTS {
+        let body = serde_json::json!({ "walletAccountId": WALLET, "assetAmount": i + 1, "assetCode": "USDC" });
+        ids.push(live.post("/v1/payouts", &body).await["id"].as_str().unwrap().to_owned());
+    }
+    let services = live.app.workers().services().clone();
+    let config = WorkerConfig { payout_lease_ms: LEASE_MS, ..WorkerConfig::default() };
+    let (done, counts) = (AtomicBool::new(false), Counts::default());
+    let faults_end = Instant::now() + FAULTS_FOR;
+    let stops = live.app.store().backend() == lajan_store::Backend::Postgres;
+    live.net.start_chaos(seed);
+    let executors = (0..EXECUTORS).map(|n| {
+        let workers = Workers::new(services.clone(), config.clone()).unwrap();
+        let rng = SplitMix64(seed ^ (n + 1).wrapping_mul(0x9E37_79B9));
+        executor(workers, rng, (faults_end, stops), &done, &counts)
+    });
+    let store = live.app.store().clone();
+    let tenant = lajan_domain::Tenant::new(live.app.org.id.clone(), lajan_domain::Environment::Live);
+    let watch = async {
+        for (n, wave) in ids.chunks(PAYOUTS / WAVES).enumerate() {
+            for id in wave {
+                live.post(&format!("/v1/payouts/{id}/approve"), &serde_json::json!({})).await;
+            }
+            if n == WAVES / 2 {
+                live.net.go_down(true);
+                tokio::time::sleep(BROWNOUT).await;
+                live.net.go_down(false);
+            }
+            tokio::time::sleep(FAULTS_FOR / u32::try_from(WAVES + 1).unwrap()).await;
         }
-        let (mut sent, mut failed) = (0, 0);
-        for (i, id) in ids.iter().enumerate() {
-            let p = store.get_payout(&tenant, id).await.unwrap().unwrap();
-            let stroops = i64::try_from(i + 1).unwrap() * 10_000_000;
-            let paid = applied.get(&stroops).cloned().unwrap_or_default();
-            assert!(paid.len() <= 1, "seed {seed}: payout {id} paid {} times: {paid:?} {:#?}", paid.len(), p.attempts);
-            match p.payout.exec {
-                ExecStatus::Sent => {
-                    sent += 1;
-                    let landed: Vec<_> = p.attempts.iter().filter(|a| a.applied()).collect();
-                    assert_eq!(landed.len(), 1, "seed {seed}: {id} {:#?}", p.attempts);
-                    assert_eq!(paid, [landed[0].tx_hash.clone()], "seed {seed}: {id} sent with the hash that applied");
-                }
-                _ => {
-                    failed += 1;
-                    assert!(paid.is_empty(), "seed {seed}: {id} is {:?} though paid: {:#?}", p.payout.exec, p.attempts);
+        tokio::time::sleep_until(faults_end.into()).await;
+        live.net.stop_chaos();
+        let stopped = Instant::now();
+        let deadline = stopped + SETTLE_WITHIN;
+        loop {
+            let mut unsettled = Vec::new();
+            for id in &ids {
+                let p = store.get_payout(&tenant, id).await.unwrap().unwrap();
+                let settled = matches!(p.payout.exec, ExecStatus::Sent | ExecStatus::Failed)
+                    && !p.attempts.iter().any(|a| a.unsettled());
+                if !settled {
+                    unsettled.push((p.payout.id, p.payout.exec, p.attempts));
                 }
             }
+            if unsettled.is_empty() {
+                eprintln!(
+                    "live chaos seed {seed}: every payout settled {:?} after the faults stopped",
+                    stopped.elapsed()
+                );
+                break;
+            }
+            assert!(Instant::now() < deadline, "seed {seed}: unsettled after the faults stopped: {unsettled:#?}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
         }
-        assert_eq!(failed, 0, "seed {seed}: every payout could be paid, none may fail");
-        eprintln!(
-            "live chaos seed {seed}: {sent} sent, {failed} failed, {} payments, {} submissions; {} steps, {} killed, {} frozen, {} step errors",
-            live.net.payments().len(),
-            live.net.submissions().len(),
-            counts.steps.load(Ordering::Relaxed),
-            counts.killed.load(Ordering::Relaxed),
-            counts.frozen.load(Ordering::Relaxed),
-            counts.errors.load(Ordering::Relaxed),
-        );
+        done.store(true, Ordering::Release);
+    };
+    futures::join!(futures::future::join_all(executors), watch);
+
+    // Each payout's amount is its own, so the network's payments say which payout they paid.
+    let mut applied: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+    for payment in live.net.payments() {
+        applied.entry(payment.amount_stroops).or_default().push(payment.tx_hash);
     }
-);
+    let (mut sent, mut failed) = (0, 0);
+    for (i, id) in ids.iter().enumerate() {
+        let p = store.get_payout(&tenant, id).await.unwrap().unwrap();
+        let stroops = i64::try_from(i + 1).unwrap() * 10_000_000;
+        let paid = applied.get(&stroops).cloned().unwrap_or_default();
+        assert!(paid.len() <= 1, "seed {seed}: payout {id} paid {} times: {paid:?} {:#?}", paid.len(), p.attempts);
+        match p.payout.exec {
+            ExecStatus::Sent => {
+                sent += 1;
+                let landed: Vec<_> = p.attempts.iter().filter(|a| a.applied()).collect();
+                assert_eq!(landed.len(), 1, "seed {seed}: {id} {:#?}", p.attempts);
+                assert_eq!(paid, [landed[0].tx_hash.clone()], "seed {seed}: {id} sent with the hash that applied");
+            }
+            _ => {
+                failed += 1;
+                assert!(paid.is_empty(), "seed {seed}: {id} is {:?} though paid: {:#?}", p.payout.exec, p.attempts);
+            }
+        }
+    }
+    assert_eq!(failed, 0, "seed {seed}: every payout could be paid, none may fail");
+    eprintln!(
+        "live chaos seed {seed}: {sent} sent, {failed} failed, {} payments, {} submissions; {} steps, {} killed, {} frozen, {} step errors",
+        live.net.payments().len(),
+        live.net.submissions().len(),
+        counts.steps.load(Ordering::Relaxed),
+        counts.killed.load(Ordering::Relaxed),
+        counts.frozen.load(Ordering::Relaxed),
+        counts.errors.load(Ordering::Relaxed),
+    );
+}
