@@ -2,7 +2,9 @@
 //! and browsable at `/docs` (Swagger UI, bundled: no CDN).
 
 use crate::error::{ErrorBody, FieldDetail};
-use crate::routes::{self, Deleted, PaginationView};
+use crate::routes;
+use crate::routes::common::{Deleted, PaginationView};
+use crate::routes::doc_types::OPTIONAL_BODY;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
@@ -260,8 +262,6 @@ impl Modify for CommonErrors {
 /// channels, a simulated payment's amount) is not required: a generated client may leave it out.
 /// Its schema stays the object (a JSON `null` is still refused).
 struct OptionalBodies;
-
-pub const OPTIONAL_BODY: &str = "Optional: an empty body is the same as `{}`";
 
 impl Modify for OptionalBodies {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {

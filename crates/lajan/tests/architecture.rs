@@ -42,25 +42,134 @@ fn code_of(text: &str) -> String {
     text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n")
 }
 
-/// The paths after each `crate::` or `super::` in `code`, with `{a, b::c}` groups expanded.
-fn paths(code: &str, prefix: &str) -> Vec<Vec<String>> {
-    let mut found = Vec::new();
-    for (at, _) in code.match_indices(prefix) {
-        if code[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_') {
-            continue;
-        }
-        let rest = &code[at + prefix.len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            let inner = group.split('}').next().unwrap_or("");
-            for item in inner.split(',') {
-                found.push(item.trim().split("::").map(|s| s.trim().to_owned()).collect());
+/// A use tree's paths with `{a, b::{c, self}}` groups expanded (nested too), and `x as y`
+/// read as `x`.
+fn expand(tree: &str) -> Vec<Vec<String>> {
+    let tree: String = tree.chars().map(|c| if c.is_whitespace() { ' ' } else { c }).collect();
+    let tree = tree.trim();
+    let segments = |text: &str| -> Vec<String> {
+        text.split("::").map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect()
+    };
+    let Some(open) = tree.find('{') else {
+        return vec![segments(tree.split(" as ").next().unwrap_or(""))];
+    };
+    let head = segments(&tree[..open]);
+    let inner = tree[open + 1..].strip_suffix('}').unwrap_or(&tree[open + 1..]);
+    let (mut items, mut depth, mut from) = (Vec::new(), 0, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&inner[from..i]);
+                from = i + 1;
             }
-        } else {
-            let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).unwrap_or(rest.len());
-            found.push(rest[..end].split("::").filter(|s| !s.is_empty()).map(str::to_owned).collect());
+            _ => {}
         }
     }
+    items.push(&inner[from..]);
+    items
+        .into_iter()
+        .filter(|item| !item.trim().is_empty())
+        .flat_map(expand)
+        .map(|tail| head.iter().cloned().chain(tail).collect())
+        .collect()
+}
+
+/// Every path in `code` that starts with one of `roots` followed by `::` (a whole word), as the
+/// text of its use tree (`routes::{self, payouts::list}`), groups included.
+fn path_trees<'a>(code: &'a str, roots: &BTreeSet<String>) -> Vec<&'a str> {
+    let bytes = code.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !word(bytes[i]) || (i > 0 && (word(bytes[i - 1]) || bytes[i - 1] == b':')) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && word(bytes[i]) {
+            i += 1;
+        }
+        if !roots.contains(&code[start..i]) || !code[i..].starts_with("::") {
+            continue;
+        }
+        let mut depth = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'{' => depth += 1,
+                b'}' if depth > 0 => depth -= 1,
+                b if depth == 0 && !(word(b) || b == b':') => break,
+                _ => {}
+            }
+            i += 1;
+        }
+        found.push(&code[start..i]);
+    }
     found
+}
+
+/// The child modules a file declares without a body (`mod x;`, `pub mod x;`).
+fn children(code: &str) -> BTreeSet<String> {
+    code.lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let decl = l.strip_prefix("pub(crate) ").or_else(|| l.strip_prefix("pub ")).unwrap_or(l);
+            decl.strip_prefix("mod ")?.strip_suffix(';').map(|name| name.trim().to_owned())
+        })
+        .collect()
+}
+
+/// The module paths (from the crate root) every path of `code` names, in the file of `module`:
+/// paths from `crate::`, `super::` and `self::`, from its child modules by their own names, and
+/// from the modules it imported by name (`use crate::routes;`, `use crate::routes::{self}`) as
+/// later code uses them (`routes::payouts::list`).
+fn referenced(code: &str, module: &[String], modules: &BTreeMap<String, PathBuf>) -> Vec<Vec<String>> {
+    let kids = children(code);
+    let resolve = |path: &[String], aliases: &BTreeMap<String, Vec<String>>| -> Option<Vec<String>> {
+        let (first, rest) = path.split_first()?;
+        let mut base: Vec<String> = match first.as_str() {
+            "crate" => Vec::new(),
+            "self" => module.to_vec(),
+            "super" => module[..module.len().saturating_sub(1)].to_vec(),
+            name if kids.contains(name) => module.iter().cloned().chain([name.to_owned()]).collect(),
+            name => aliases.get(name)?.clone(),
+        };
+        for segment in rest {
+            match segment.as_str() {
+                "super" => {
+                    base.pop();
+                }
+                "self" => {}
+                s => base.push(s.to_owned()),
+            }
+        }
+        Some(base)
+    };
+    let is_module = |path: &[String]| modules.contains_key(&path.join("/"));
+    let mut roots: BTreeSet<String> = ["crate", "self", "super"].map(str::to_owned).into();
+    roots.extend(kids.iter().cloned());
+    // The names `use` gives to modules of this crate.
+    let mut aliases = BTreeMap::new();
+    let statements = code.split(';').filter_map(|s| s.trim_start().split_once("use ").map(|(_, tree)| tree));
+    for statement in statements {
+        for tree in path_trees(statement, &roots) {
+            let renamed = statement.split(" as ").nth(1).map(|n| n.trim().to_owned());
+            for path in expand(tree) {
+                let Some(full) = resolve(&path, &aliases) else { continue };
+                let named = match path.last().map(String::as_str) {
+                    Some("self") => path.iter().rev().nth(1).cloned(),
+                    _ => renamed.clone().or_else(|| path.last().cloned()),
+                };
+                if let Some(name) = named.filter(|_| is_module(&full)) {
+                    aliases.insert(name, full);
+                }
+            }
+        }
+    }
+    roots.extend(aliases.keys().cloned());
+    path_trees(code, &roots).into_iter().flat_map(expand).filter_map(|path| resolve(&path, &aliases)).collect()
 }
 
 /// The files each file of the crate at `src` imports.
@@ -71,16 +180,12 @@ fn imports(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let mut graph = BTreeMap::new();
     for (module, file) in &modules {
         let code = code_of(&std::fs::read_to_string(file).unwrap());
-        let parent: Vec<String> = module.split('/').filter(|s| !s.is_empty()).map(str::to_owned).collect();
-        let parent = parent[..parent.len().saturating_sub(1)].to_vec();
+        let own: Vec<String> = module.split('/').filter(|s| !s.is_empty()).map(str::to_owned).collect();
         let mut deps = BTreeSet::new();
-        for (prefix, base) in [("crate::", Vec::new()), ("super::", parent)] {
-            for path in paths(&code, prefix) {
-                let full: Vec<String> = base.iter().cloned().chain(path).collect();
-                let target = (1..=full.len()).rev().map(|k| full[..k].join("/")).find(|m| modules.contains_key(m));
-                if let Some(target) = target.filter(|t| t != module) {
-                    deps.insert(target);
-                }
+        for full in referenced(&code, &own, &modules) {
+            let target = (1..=full.len()).rev().map(|k| full[..k].join("/")).find(|m| modules.contains_key(m));
+            if let Some(target) = target.filter(|t| t != module) {
+                deps.insert(target);
             }
         }
         graph.insert(module.clone(), deps);
@@ -144,8 +249,30 @@ fn the_checker_finds_a_cycle() {
     .into();
     assert_eq!(cycle_from(&graph, "state"), Some(vec!["state".to_owned(), "auth".to_owned()]));
     assert_eq!(cycle_from(&graph, "routes"), None);
-    let code = "use crate::{auth::AuthContext, state};\nuse super::x::Y; // crate::z\n";
-    assert_eq!(paths(&code_of(code), "crate::"), vec![vec!["auth", "AuthContext"], vec!["state"]]);
+}
+
+/// The shapes of import a module can take, each found: nested groups, `self` in a group, a
+/// module used by the name it was imported as (or renamed to), `super::` and `self::`, and a
+/// child module by its own name.
+#[test]
+fn the_checker_reads_every_shape_of_import() {
+    let modules: BTreeMap<String, PathBuf> =
+        ["", "openapi", "routes", "routes/payouts", "routes/doc", "state", "auth", "auth/keys", "error"]
+            .map(|m| (m.to_owned(), PathBuf::new()))
+            .into();
+    let found = |module: &str, code: &str| -> BTreeSet<String> {
+        let own: Vec<String> = module.split('/').filter(|s| !s.is_empty()).map(str::to_owned).collect();
+        referenced(&code_of(code), &own, &modules).into_iter().map(|p| p.join("/")).collect()
+    };
+    let set = |paths: &[&str]| -> BTreeSet<String> { paths.iter().map(|p| (*p).to_owned()).collect() };
+    let openapi = "use crate::{error::ErrorBody, routes::{self, doc::X}};\n#[openapi(paths(routes::payouts::list))]";
+    assert_eq!(found("openapi", openapi), set(&["error/ErrorBody", "routes", "routes/doc/X", "routes/payouts/list"]));
+    let payouts = "use super::doc::Y; // crate::state\nfn f() { self::g(); crate::auth::keys::check(); }";
+    assert_eq!(found("routes/payouts", payouts), set(&["routes/doc/Y", "routes/payouts/g", "auth/keys/check"]));
+    let routes = "pub mod payouts;\nmod doc;\nfn router() { payouts::list(); }";
+    assert_eq!(found("routes", routes), set(&["routes/payouts/list"]));
+    let renamed = "use crate::auth as a;\nuse crate::state;\nfn f() { state::x(); a::keys::k(); }";
+    assert_eq!(found("", renamed), set(&["auth", "state", "state/x", "auth/keys/k"]));
 }
 
 /// The `lajan-*` crates a crate's manifest names under `[dependencies]`.

@@ -1,7 +1,7 @@
 //! Clients: `GET/POST /clients`, `GET/PUT/DELETE /clients/{id}`. DELETE archives: the client
 //! leaves this area but stays visible inside the invoices and payouts that reference it.
 
-use super::{Deleted, IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
+use super::common::{Deleted, IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{ClientsRead, ClientsWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};

@@ -1,7 +1,7 @@
 //! Disbursements: create a draft from JSON or CSV, list, get, the items (JSON or the CSV
 //! report), submit, approve, reject, retry the failed items, delete a draft.
 
-use super::{Deleted, IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
+use super::common::{Deleted, IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{DisbursementsRead, DisbursementsWrite, PayoutsApprove};
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -318,7 +318,7 @@ pub struct RejectDisbursement {
 
 #[utoipa::path(post, operation_id = "rejectDisbursement", path = "/v1/disbursements/{id}/reject", tag = "Disbursements",
     params(("id" = String, Path), IdempotencyKeyHeader),
-    request_body(content = RejectDisbursement, description = crate::openapi::OPTIONAL_BODY),
+    request_body(content = RejectDisbursement, description = super::doc_types::OPTIONAL_BODY),
     responses((status = 200, body = DisbursementView, description = "Rejected with every payout"),
         (status = 400, body = ErrorBody, description = "cannot_reject: not pending approval")))]
 pub async fn reject(

@@ -3,6 +3,10 @@
 //! these fields as text and name any other value in their error.
 
 use lajan_domain::{disbursement, invoice, message, money, payout, webhook};
+
+/// The description of a request body that may be left out (an empty body is `{}`): the
+/// document marks every body described so as not required.
+pub const OPTIONAL_BODY: &str = "Optional: an empty body is the same as `{}`";
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::{PartialSchema, ToSchema};

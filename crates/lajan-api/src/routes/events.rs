@@ -1,7 +1,7 @@
 //! Events: `GET /events` (newest first, filter by `type`) and `GET /events/{id}`.
 //! Each event was written in the same transaction as the change it reports.
 
-use super::{PageParams, PaginationView, ResourceId};
+use super::common::{PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::EventsRead;
 use crate::error::{ApiError, ApiResult, ErrorBody};

@@ -1,7 +1,7 @@
 //! Invoices: list, get, create (optionally sending at once), update a draft, send, void.
 
+use super::common::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use super::doc_types::{Currency, SendChannel};
-use super::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{InvoicesRead, InvoicesWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -259,7 +259,7 @@ pub async fn update(
     Ok(Json(InvoiceView::from_detail(&d, state.public_url())))
 }
 
-#[utoipa::path(post, operation_id = "sendInvoice", path = "/v1/invoices/{id}/send", tag = "Invoices", params(("id" = String, Path), IdempotencyKeyHeader), request_body(content = SendInvoice, description = crate::openapi::OPTIONAL_BODY),
+#[utoipa::path(post, operation_id = "sendInvoice", path = "/v1/invoices/{id}/send", tag = "Invoices", params(("id" = String, Path), IdempotencyKeyHeader), request_body(content = SendInvoice, description = super::doc_types::OPTIONAL_BODY),
     responses((status = 200, body = SendResult), (status = 400, body = ErrorBody, description = "cannot_send (paid or void) or no_channel_available"), (status = 404, body = ErrorBody)))]
 pub async fn send(
     auth: Authed<InvoicesWrite>,
@@ -280,7 +280,7 @@ pub async fn send(
     Ok(Json(view(&sent)))
 }
 
-#[utoipa::path(post, operation_id = "voidInvoice", path = "/v1/invoices/{id}/void", tag = "Invoices", params(("id" = String, Path), IdempotencyKeyHeader), request_body(content = VoidInvoice, description = crate::openapi::OPTIONAL_BODY),
+#[utoipa::path(post, operation_id = "voidInvoice", path = "/v1/invoices/{id}/void", tag = "Invoices", params(("id" = String, Path), IdempotencyKeyHeader), request_body(content = VoidInvoice, description = super::doc_types::OPTIONAL_BODY),
     responses((status = 200, body = VoidResult), (status = 400, body = ErrorBody, description = "cannot_void (paid)"), (status = 404, body = ErrorBody)))]
 pub async fn void(
     auth: Authed<InvoicesWrite>,

@@ -2,7 +2,7 @@
 //! a fixed amount through a hosted payment page; DELETE takes it out of the API, deactivating
 //! it first when it is still active.
 
-use super::{Deleted, IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
+use super::common::{Deleted, IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{PaymentLinksRead, PaymentLinksWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};

@@ -1,6 +1,6 @@
 //! Payouts: list (with `counts`), get, create, approve, reject, retry; and `GET /assets`.
 
-use super::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
+use super::common::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::scope::{PayoutsApprove, PayoutsRead, PayoutsWrite};
 use crate::auth::{AuthContext, Authed};
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -188,7 +188,7 @@ pub async fn approve(
 }
 
 #[utoipa::path(post, operation_id = "rejectPayout", path = "/v1/payouts/{id}/reject", tag = "Payouts", params(("id" = String, Path), IdempotencyKeyHeader),
-    request_body(content = RejectPayout, description = crate::openapi::OPTIONAL_BODY),
+    request_body(content = RejectPayout, description = super::doc_types::OPTIONAL_BODY),
     responses((status = 200, body = PayoutView), (status = 400, body = ErrorBody, description = "cannot_reject"), (status = 404, body = ErrorBody)))]
 pub async fn reject(
     auth: Authed<PayoutsApprove>,

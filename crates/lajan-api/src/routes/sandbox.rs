@@ -1,7 +1,7 @@
 //! Sandbox tools (sandbox keys only): simulate a customer's payment to a payment intent, and
 //! read the messages a sandbox `send` would have delivered.
 
-use super::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
+use super::common::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{InvoicesRead, InvoicesWrite, PayoutsRead, PayoutsWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -69,7 +69,7 @@ pub struct IntentState {
 
 #[utoipa::path(post, operation_id = "simulateSandboxPayment", path = "/v1/sandbox/payment-intents/{id}/pay", tag = "Sandbox", params(("id" = String, Path, description = "pi_..."), IdempotencyKeyHeader),
     description = "Pays a payment intent as a simulated customer would. Needs a sandbox key with scope `invoices:write` (or `*`).",
-    request_body(content = SimulatePayment, description = crate::openapi::OPTIONAL_BODY),
+    request_body(content = SimulatePayment, description = super::doc_types::OPTIONAL_BODY),
     responses((status = 201, body = SandboxPaymentView), (status = 400, body = ErrorBody, description = "cannot_pay (paid, void, inactive, expired or draft) or invalid_amount"),
         (status = 403, body = ErrorBody, description = "a live key, or a key without invoices:write"), (status = 404, body = ErrorBody)))]
 pub async fn pay(

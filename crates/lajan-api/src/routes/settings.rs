@@ -3,7 +3,7 @@
 //! approval policy waits for a second person: `POST /settings/changes/{id}/confirm` and
 //! `.../cancel`.
 
-use super::{IdempotencyKeyHeader, ResourceId};
+use super::common::{IdempotencyKeyHeader, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{PayoutsApprove, SettingsRead, SettingsWrite};
 use crate::error::{ApiResult, ErrorBody};

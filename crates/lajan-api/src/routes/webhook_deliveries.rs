@@ -2,7 +2,7 @@
 //! with every attempt, `POST .../deliveries/{deliveryId}/retry`, and `POST .../recover` for every
 //! failed delivery of a window.
 
-use super::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
+use super::common::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{WebhookEndpointsRead, WebhookEndpointsWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};

@@ -2,8 +2,8 @@
 //! `POST /webhook-endpoints/{id}/test` and `.../rotate-secret`. The secret is in the answers to a
 //! create and a rotation only.
 
+use super::common::{Deleted, IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use super::doc_types::EventSelector;
-use super::{Deleted, IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{WebhookEndpointsRead, WebhookEndpointsWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};

@@ -1,6 +1,6 @@
 //! The words of an invoice notice: the email (subject, text and HTML) and the one-segment SMS.
 
-use super::{Email, Sms, one_line};
+use super::shapes::{Email, Sms, one_line};
 
 /// What a customer needs to know about an invoice, as display strings the API already formatted.
 #[derive(Debug, Clone, PartialEq, Eq)]

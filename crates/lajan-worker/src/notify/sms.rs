@@ -7,7 +7,8 @@ use reqwest::StatusCode;
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 
-use super::{Delivery, NotifyError, Sms, SmsSender};
+use super::transport::{Delivery, NotifyError, SmsSender};
+use lajan_services::messages::Sms;
 
 #[derive(Clone)]
 pub struct SmsConfig {

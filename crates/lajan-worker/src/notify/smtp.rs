@@ -9,7 +9,8 @@ use lettre::transport::smtp::client::{Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use secrecy::{ExposeSecret, SecretString};
 
-use super::{Delivery, Email, EmailSender, NotifyError};
+use super::transport::{Delivery, EmailSender, NotifyError};
+use lajan_services::messages::Email;
 use lajan_services::messages::one_line;
 
 /// How the connection to the SMTP server is protected.

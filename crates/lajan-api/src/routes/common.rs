@@ -1,0 +1,75 @@
+//! What every area's routes share: the page parameters and the idempotency header as the
+//! document shows them, the pagination object of lists, a resource id from the path, and the
+//! answer of a DELETE.
+
+use crate::error::ApiError;
+use axum::extract::{FromRequestParts, Path};
+use axum::http::request::Parts;
+use lajan_domain::pagination::Page;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// `page` and `limit`, as every list documents them (read by the `Pagination` extractor).
+#[derive(Debug, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub struct PageParams {
+    /// Page number, from 1 (default 1); past the last page, an empty page.
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 4294967295.0)]
+    page: Option<u32>,
+    /// Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`.
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 100)]
+    limit: Option<u32>,
+}
+
+/// The `Idempotency-Key` header, as every POST documents it.
+#[derive(Debug, utoipa::IntoParams)]
+#[into_params(parameter_in = Header)]
+#[allow(dead_code)]
+pub struct IdempotencyKeyHeader {
+    /// Makes the request safe to retry: 1 to 255 visible ASCII characters, kept 24 h per organization and environment. The first completed response is stored (with the change it made, in its transaction) and replayed with `Idempotent-Replayed: true`; the same key with another request is 422; while the first still runs, 409.
+    #[param(rename = "Idempotency-Key", pattern = r"^[\x21-\x7E]{1,255}$", min_length = 1, max_length = 255)]
+    idempotency_key: Option<String>,
+}
+
+/// The pagination object of every list response.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PaginationView {
+    pub total: u64,
+    pub page: u32,
+    pub limit: u32,
+    pub total_pages: u64,
+}
+
+impl PaginationView {
+    pub fn of<T>(page: &Page<T>) -> Self {
+        PaginationView {
+            total: page.total,
+            page: page.request.page,
+            limit: page.request.limit,
+            total_pages: page.total_pages(),
+        }
+    }
+}
+
+/// The `{id}` of a resource path. Ids are opaque: one that cannot be read finds nothing (404).
+pub struct ResourceId(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for ResourceId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        Path::<String>::from_request_parts(parts, state)
+            .await
+            .map(|Path(id)| ResourceId(id))
+            .map_err(|_| ApiError::not_found("resource"))
+    }
+}
+
+/// The body of a successful DELETE.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Deleted {
+    pub id: String,
+    pub deleted: bool,
+}
