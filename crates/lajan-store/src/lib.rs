@@ -5,15 +5,53 @@
 //! [`Tenant`](lajan_domain::Tenant), so one organization or environment can never read another's
 //! rows.
 //!
-//! Each area (organizations, clients, events, idempotency, invoices, payment links, incoming
-//! payments, messages, payouts, the sandbox ledger, disbursements, webhooks, deliveries, console
-//! users and sessions) has a module with its trait
-//! and types, and an `<area>_sql.rs` file with its SQL, which `sqlite.rs` and `postgres.rs` both include: the SQL is
-//! written once and compiled against each backend's driver.
+//! Each area (organizations, settings changes, clients, events, idempotency, invoices, payment
+//! links, incoming payments, messages, payouts, the sandbox ledger, disbursements, webhooks,
+//! deliveries, console users and sessions, the dashboard, operations) has a folder: its trait
+//! and types in `mod.rs`, its SQL in `sql.rs` (and, for a large area, more `*_sql.rs` beside it),
+//! which both backends include through the one list in [`areas_sql!`]: the SQL is written once
+//! and compiled against each backend's driver.
 
 use async_trait::async_trait;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Every area's SQL, the same for both backends: each backend module (`postgres.rs`,
+/// `sqlite.rs`) invokes this once, after defining what the SQL names (`ThisStore`, `Tx`, `Conn`,
+/// `DbRow` and the dialect's macros). The one list of areas: adding an area adds its `sql.rs`
+/// here. Macros are in scope only after the file that defines them, so `shared.rs` comes first,
+/// `incoming_payments` (its `intent_columns!` and `payment_columns!`) before the areas that
+/// join an intent, `payouts/sql.rs` (its `payout_select!`) before the bulk and disbursement
+/// files, and `deliveries/sql.rs` before `webhooks/sql.rs`.
+macro_rules! areas_sql {
+    () => {
+        include!("shared.rs");
+        include!("idempotency/sql.rs");
+        include!("orgs/sql.rs");
+        include!("settings_changes/sql.rs");
+        include!("clients/sql.rs");
+        include!("events/sql.rs");
+        include!("incoming_payments/sql.rs");
+        include!("invoices/sql.rs");
+        include!("payment_links/sql.rs");
+        include!("messages/sql.rs");
+        include!("payouts/sql.rs");
+        include!("payouts/sources_sql.rs");
+        include!("payouts/batches_sql.rs");
+        include!("payouts/alerts_sql.rs");
+        include!("sandbox/sql.rs");
+        include!("disbursements/items_sql.rs");
+        include!("disbursements/sql.rs");
+        include!("deliveries/answers_sql.rs");
+        include!("deliveries/sql.rs");
+        include!("webhooks/sql.rs");
+        include!("orgs/access_sql.rs");
+        include!("users/sql.rs");
+        include!("sessions/sql.rs");
+        include!("dashboard/sql.rs");
+        include!("operations/sql.rs");
+    };
+}
 
 pub mod clients;
 pub mod dashboard;

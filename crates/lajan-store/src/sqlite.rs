@@ -162,31 +162,5 @@ impl SqliteStore {
     }
 }
 
-// The SQL of every area, the same for both backends. Macros are in scope only after the file
-// that defines them, so `shared.rs` comes first and `incoming_payments_sql.rs` (its
-// `intent_columns!` and `payment_columns!`) before the areas that use them.
-include!("shared.rs");
-include!("idempotency_sql.rs");
-include!("orgs_sql.rs");
-include!("settings_changes_sql.rs");
-include!("clients_sql.rs");
-include!("events_sql.rs");
-include!("incoming_payments_sql.rs");
-include!("invoices_sql.rs");
-include!("payment_links_sql.rs");
-include!("messages_sql.rs");
-include!("payouts_sql.rs");
-include!("sources_sql.rs");
-include!("payout_batches_sql.rs");
-include!("payout_alerts_sql.rs");
-include!("sandbox_sql.rs");
-include!("disbursement_items_sql.rs");
-include!("disbursements_sql.rs");
-include!("delivery_answers_sql.rs");
-include!("deliveries_sql.rs");
-include!("webhooks_sql.rs");
-include!("access_sql.rs");
-include!("users_sql.rs");
-include!("sessions_sql.rs");
-include!("dashboard_sql.rs");
-include!("operations_sql.rs");
+// Every area's SQL, the same for both backends, from the one list in `lib.rs`.
+areas_sql!();

@@ -1,5 +1,5 @@
 // Disbursements and the payouts they become, for both backends; included after
-// `disbursement_items_sql.rs` (their rows in bulk) and `sandbox_sql.rs` (the sandbox balance).
+// `disbursements/items_sql.rs` (their rows in bulk) and `sandbox/sql.rs` (the sandbox balance).
 
 use crate::disbursements::{DisbursementEvents, DisbursementQuery, DisbursementStore, Funds, SubmissionRule};
 use lajan_domain::disbursement::{

@@ -1,4 +1,4 @@
-// Payment links, for both backends; included after `shared.rs` and `incoming_payments_sql.rs` (a
+// Payment links, for both backends; included after `shared.rs` and `incoming_payments/sql.rs` (a
 // link row joins its intent).
 
 use crate::PaymentLinkStore;

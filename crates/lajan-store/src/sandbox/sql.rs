@@ -1,5 +1,5 @@
 // The sandbox ledger, for both backends; included after `shared.rs` and
-// `incoming_payments_sql.rs` (a payment recorded on it is an incoming payment).
+// `incoming_payments/sql.rs` (a payment recorded on it is an incoming payment).
 
 use crate::sandbox::{SANDBOX_OPENING_BALANCE, SandboxPayment, SandboxStore, SandboxSubmit};
 use lajan_domain::asset::ASSETS;

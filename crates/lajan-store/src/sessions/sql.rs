@@ -1,4 +1,4 @@
-// Console sign-ins and sessions, for both backends; included after `users_sql.rs`.
+// Console sign-ins and sessions, for both backends; included after `users/sql.rs`.
 
 use crate::sessions::{NewSession, SessionStore};
 use lajan_domain::console::{

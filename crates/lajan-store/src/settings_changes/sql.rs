@@ -1,5 +1,5 @@
 // Settings changes (the audit trail of settings and the changes waiting for a second person),
-// for both backends; included after `shared.rs` and `orgs_sql.rs`, whose update writes them.
+// for both backends; included after `shared.rs` and `orgs/sql.rs`, whose update writes them.
 
 use crate::settings_changes::{ChangeDecision, SettingsChangeStore};
 use lajan_domain::settings_change::SettingsChange;

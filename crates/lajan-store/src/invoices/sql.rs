@@ -1,4 +1,4 @@
-// Invoices, for both backends; included after `shared.rs` and `incoming_payments_sql.rs` (an
+// Invoices, for both backends; included after `shared.rs` and `incoming_payments/sql.rs` (an
 // invoice row joins its intent).
 
 use crate::invoices::{InvoiceChanges, InvoiceDraft, InvoiceQuery, InvoiceStore};

@@ -1,5 +1,5 @@
 // Source accounts of live transactions reserved by one executor at a time, in any process, for
-// both backends; included after `shared.rs`. `payouts_sql.rs` answers `PayoutStore` with these.
+// both backends; included after `shared.rs`. `payouts/sql.rs` answers `PayoutStore` with these.
 
 /// The source accounts unsettled attempts hold (their transactions may still take the next
 /// sequence), whichever process made them.

@@ -1,5 +1,5 @@
 // The access trail (console users and API keys created or disabled), for both backends;
-// included after `shared.rs`. `users_sql.rs` and `orgs_sql.rs` record into it.
+// included after `shared.rs`. `users/sql.rs` and `orgs/sql.rs` record into it.
 
 use lajan_domain::access::{AccessAction, AccessChange};
 

@@ -1,4 +1,4 @@
-// Webhook endpoints, for both backends; included after `deliveries_sql.rs`.
+// Webhook endpoints, for both backends; included after `deliveries/sql.rs`.
 
 use crate::webhooks::WebhookStore;
 use lajan_domain::webhook::EndpointPatch;

@@ -1,6 +1,6 @@
 // Payouts in bulk, for both backends: many payouts read with their attempts, and the first
 // attempts and outcomes of a claimed batch, each a few statements for hundreds of rows in one
-// transaction (the sandbox executor's path); included after `payouts_sql.rs`.
+// transaction (the sandbox executor's path); included after `payouts/sql.rs`.
 
 use crate::payouts::{FirstAttempt, Outcome};
 // BTreeMap, HashMap and HashSet come from the files included before and after this one.

@@ -1,7 +1,7 @@
 // Recording receivers' answers, for both backends: many answers in one transaction (the
 // dispatcher hands them over in batches), each kept as an attempt, each delivery its lease still
 // holds moved, each endpoint's failure clock advanced once per batch. Included before
-// `deliveries_sql.rs`, which calls it.
+// `deliveries/sql.rs`, which calls it.
 
 use crate::deliveries::Answered;
 

@@ -1,6 +1,6 @@
 // Payouts waiting longer than they should, for both backends: the held ones a network that
 // answers again makes due at once, and the late ones that raise `payout.delayed`; included
-// after `payout_batches_sql.rs`. `payouts_sql.rs` answers `PayoutStore` with these.
+// after `payouts/batches_sql.rs`. `payouts/sql.rs` answers `PayoutStore` with these.
 
 /// Makes every payout of `env` held for later (no executor holds it) due at `now`; how many.
 async fn wake_held_payouts(store: &ThisStore, env: Environment, now: Timestamp) -> StoreResult<u64> {

@@ -1,6 +1,6 @@
 // Webhook deliveries, for both backends: the outbox fan-out, the dispatcher's claims and
 // answers, and the listing and retry callers see. Included after `shared.rs` and before
-// `webhooks_sql.rs`, which uses its macro.
+// `webhooks/sql.rs`, which uses its macro.
 
 use crate::deliveries::{ClaimLimits, DeliveryStore, DueDelivery};
 use std::collections::BTreeMap;

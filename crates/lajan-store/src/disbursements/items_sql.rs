@@ -1,6 +1,6 @@
 // A disbursement's rows in bulk, for both backends: its items (written at create, read with
 // their payouts for the list and the report) and the events of its payouts; included before
-// `disbursements_sql.rs`, after `payouts_sql.rs` (its `payout_select!`).
+// `disbursements/sql.rs`, after `payouts/sql.rs` (its `payout_select!`).
 
 use lajan_domain::disbursement::{DisbursementItem, ItemDetail, ItemPayout, ItemStatus};
 use std::collections::HashMap;
