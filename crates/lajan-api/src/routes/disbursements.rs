@@ -19,8 +19,10 @@ use axum::{Json, Router};
 use lajan_domain::FieldError;
 use lajan_domain::disbursement::{Disbursement, DisbursementSource, DisbursementStatus, ItemStatus};
 use lajan_domain::validation::parse_reason;
+use lajan_services::ServiceResult;
 use lajan_services::disbursements::{DisbursementRequest, ItemRequest};
 use lajan_services::views::disbursements::{DisbursementItemView, DisbursementView};
+use lajan_store::IdempotentResponse;
 use lajan_store::disbursements::DisbursementQuery;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -277,6 +279,19 @@ fn render(d: &Disbursement) -> Vec<u8> {
     json_bytes(&DisbursementView::from(d))
 }
 
+/// One of a disbursement's actions (`run`, given the request's idempotent answer), answered with
+/// the disbursement as it left it.
+async fn act<'a, Fut>(
+    idempotency: &'a Idempotency,
+    run: impl FnOnce(Option<IdempotentResponse<'a, Disbursement>>) -> Fut,
+) -> ApiResult<Json<DisbursementView>>
+where
+    Fut: std::future::Future<Output = ServiceResult<Disbursement>>,
+{
+    let d = run(idempotency.respond(StatusCode::OK, &render)).await?;
+    Ok(Json(DisbursementView::from(&d)))
+}
+
 #[utoipa::path(post, operation_id = "submitDisbursement", path = "/v1/disbursements/{id}/submit", tag = "Disbursements",
     params(("id" = String, Path), IdempotencyKeyHeader),
     responses((status = 200, body = DisbursementView, description = "Pending approval (or approved, when the organization requires no approval), with one payout per item"),
@@ -288,9 +303,7 @@ pub async fn submit(
     idempotency: Idempotency,
     ResourceId(id): ResourceId,
 ) -> ApiResult<Json<DisbursementView>> {
-    let answer = idempotency.respond(StatusCode::OK, &render);
-    let d = state.services.submit_disbursement(auth.tenant(), &id, answer).await?;
-    Ok(Json(DisbursementView::from(&d)))
+    act(&idempotency, |answer| state.services.submit_disbursement(auth.tenant(), &id, answer)).await
 }
 
 #[utoipa::path(post, operation_id = "approveDisbursement", path = "/v1/disbursements/{id}/approve", tag = "Disbursements",
@@ -304,9 +317,7 @@ pub async fn approve(
     idempotency: Idempotency,
     ResourceId(id): ResourceId,
 ) -> ApiResult<Json<DisbursementView>> {
-    let answer = idempotency.respond(StatusCode::OK, &render);
-    let d = state.services.approve_disbursement(auth.tenant(), &id, answer).await?;
-    Ok(Json(DisbursementView::from(&d)))
+    act(&idempotency, |answer| state.services.approve_disbursement(auth.tenant(), &id, answer)).await
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -329,9 +340,7 @@ pub async fn reject(
     OptionalJson(body): OptionalJson<RejectDisbursement>,
 ) -> ApiResult<Json<DisbursementView>> {
     let reason = parse_reason(body.reason.as_deref())?;
-    let answer = idempotency.respond(StatusCode::OK, &render);
-    let d = state.services.reject_disbursement(auth.tenant(), &id, reason.as_deref(), answer).await?;
-    Ok(Json(DisbursementView::from(&d)))
+    act(&idempotency, |answer| state.services.reject_disbursement(auth.tenant(), &id, reason.as_deref(), answer)).await
 }
 
 #[utoipa::path(post, operation_id = "retryFailedDisbursementItems", path = "/v1/disbursements/{id}/retry-failed", tag = "Disbursements",
@@ -344,9 +353,7 @@ pub async fn retry_failed(
     idempotency: Idempotency,
     ResourceId(id): ResourceId,
 ) -> ApiResult<Json<DisbursementView>> {
-    let answer = idempotency.respond(StatusCode::OK, &render);
-    let d = state.services.retry_failed_disbursement(auth.tenant(), &id, answer).await?;
-    Ok(Json(DisbursementView::from(&d)))
+    act(&idempotency, |answer| state.services.retry_failed_disbursement(auth.tenant(), &id, answer)).await
 }
 
 #[utoipa::path(delete, operation_id = "deleteDisbursement", path = "/v1/disbursements/{id}", tag = "Disbursements", params(("id" = String, Path)),
