@@ -216,7 +216,7 @@ impl Workers {
                 tries: Tries { built: attempt.attempt_number - d.attempts_before_retry, sends: attempt.submissions },
             })
             .collect();
-        let retry = self.retry_policy();
+        let retry = self.config.payout_retry;
         let results = match ledger.submit_many(&submissions, &retry).await {
             Ok(results) => results,
             Err(LedgerFault::Store(e)) => return Err(e),
@@ -268,10 +268,6 @@ impl Workers {
         self.services.roll_up_disbursements(Some(batches)).await.map(drop)
     }
 
-    fn retry_policy(&self) -> RetryPolicy {
-        self.config.payout_retry
-    }
-
     /// Pays one payout while `lease` holds it: resumes its unsettled transaction, or builds a new
     /// one once every earlier one is proven dead. Does nothing once the lease is lost.
     pub async fn execute_claimed(&self, lease: &str, claimed: &PayoutDetail) -> StoreResult<Turn> {
@@ -320,7 +316,7 @@ impl Workers {
             return Ok(Turn::Taken);
         };
         failpoint::hit("payout.after_store").await;
-        let retry = self.retry_policy();
+        let retry = self.config.payout_retry;
         let tries = Tries { built: attempt.attempt_number - d.attempts_before_retry, sends: attempt.submissions };
         let result = submit(ledger, &d, &tx, resume.is_some(), tries, &retry).await?;
         failpoint::hit("payout.after_submit").await;
@@ -347,7 +343,7 @@ impl Workers {
         let id = &d.payout.id;
         let unavailable = |reason: String| {
             tracing::warn!(payout = %id, %reason, "payout not submitted: the network cannot be asked");
-            let wait = self.network.fault(&self.retry_policy());
+            let wait = self.network.fault(&self.config.payout_retry);
             store.hold_payout(id, lease, Timestamp::now().plus_millis(wait))
         };
         let mut previous: Option<(Transaction, Option<&str>)> = None;

@@ -55,7 +55,7 @@ macro_rules! channel_test {
 }
 
 /// Channel account `i` of [`Live::start_with_channels`], and its sequence as created.
-fn channel(i: u8) -> (String, i64) {
+pub(crate) fn channel(i: u8) -> (String, i64) {
     (keypair(20 + i).0, i64::from(20 + i) << 32)
 }
 

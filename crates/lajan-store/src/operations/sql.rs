@@ -34,7 +34,14 @@ impl OperationsStore for ThisStore {
         let (messages_queued, oldest_queued_message) =
             queue("SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM messages WHERE status = 'queued'").await?;
         let payouts_delayed = delayed_payouts(self).await?;
-        Ok(Backlog { payouts, payouts_delayed, deliveries_pending, oldest_pending_delivery, messages_queued, oldest_queued_message })
+        Ok(Backlog {
+            payouts,
+            payouts_delayed,
+            deliveries_pending,
+            oldest_pending_delivery,
+            messages_queued,
+            oldest_queued_message,
+        })
     }
 
     fn pool_use(&self) -> Vec<PoolUse> {
