@@ -1,8 +1,8 @@
 //! Who made a change, as a person reads it: a user by name and email, a key by name and hint,
 //! Lajan's own work by what did it; in the language the request is answered in.
 
-use crate::i18n::{say, say_with};
 use lajan_domain::{Actor, Tenant};
+use lajan_i18n::{say, say_with};
 use lajan_services::{ServiceResult, Services};
 use std::collections::HashMap;
 

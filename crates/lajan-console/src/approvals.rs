@@ -5,7 +5,6 @@
 
 use crate::domain_text;
 use crate::guard::{Protected, Signed};
-use crate::i18n::say;
 use crate::pages::{self, Frame, WayBack, render};
 use crate::settings_changes;
 use crate::state::Console;
@@ -17,6 +16,7 @@ use lajan_domain::disbursement::Disbursement;
 use lajan_domain::payout::{PayoutAction, PayoutDetail};
 use lajan_domain::user::Duty;
 use lajan_domain::validation::parse_reason;
+use lajan_i18n::say;
 use lajan_services::ServiceError;
 use lajan_services::views::disbursements::DisbursementView;
 use lajan_services::views::payouts::PayoutView;

@@ -5,7 +5,6 @@
 
 use crate::actors::Names;
 use crate::guard::Signed;
-use crate::i18n::say_known;
 use crate::pages::{self, render};
 use crate::settings_changes::described;
 use crate::state::Console;
@@ -14,6 +13,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use lajan_domain::Timestamp;
 use lajan_domain::user::Duty;
+use lajan_i18n::say_known;
 use minijinja::{Value, context};
 
 /// Lines of each list the page shows, newest first.

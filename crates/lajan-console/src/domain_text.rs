@@ -3,8 +3,8 @@
 //! by the catalogue's `rule-*` text, carrying over the values the message names. A message no
 //! rule matches is shown as it came (a test keeps the table in step with the domain).
 
-use crate::i18n::{say_known, say_with};
 use lajan_domain::{FieldError, Invalid};
+use lajan_i18n::{say_known, say_with};
 
 /// Each rule as the domain words it, `{}` standing for a value it carries (`$v1`, `$v2` in the
 /// catalogue), and its key. The first that matches wins: the specific before the general.

@@ -2,7 +2,6 @@
 //! sign-in form), and for every change the session's CSRF value and a same-origin `Origin` or
 //! `Referer` (anything else is 403 and changes nothing).
 
-use crate::i18n::{Lang, asked_language, say, text};
 use crate::pages;
 use crate::state::Console;
 use axum::body::Bytes;
@@ -13,6 +12,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use cookie::{Cookie, SameSite};
 use lajan_domain::console::ConsoleSession;
 use lajan_domain::user::Duty;
+use lajan_i18n::{Lang, asked_language, say, text};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use std::collections::HashMap;
@@ -109,7 +109,7 @@ impl Signed {
         (!role.may(duty)).then(|| {
             let role = text(self.lang, &format!("role-{role}"), &[]);
             let text = text(self.lang, "role-not-allowed", &[("role", role)]);
-            let title = crate::i18n::text(self.lang, "not-allowed", &[]);
+            let title = lajan_i18n::text(self.lang, "not-allowed", &[]);
             pages::render(
                 StatusCode::FORBIDDEN,
                 "message.html",
@@ -135,7 +135,7 @@ where
             Ok(Some(session)) => {
                 let chosen = session.user.language.as_deref().and_then(Lang::parse);
                 let lang = chosen.unwrap_or_else(|| asked_language(&parts.headers));
-                crate::i18n::answer_in(lang);
+                lajan_i18n::answer_in(lang);
                 let path = parts.uri.path_and_query().map_or("/console", |p| p.as_str()).to_owned();
                 // An invited user sets their own password before anything else; they may still
                 // sign out or switch the language.

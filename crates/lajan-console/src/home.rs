@@ -2,13 +2,13 @@
 //! nothing.
 
 use crate::guard::{Protected, Signed};
-use crate::i18n::say;
 use crate::pages::{self, render};
 use crate::state::Console;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use lajan_domain::Environment;
+use lajan_i18n::say;
 use minijinja::context;
 use serde::Deserialize;
 

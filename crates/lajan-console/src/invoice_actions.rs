@@ -4,7 +4,6 @@
 
 use crate::domain_text;
 use crate::guard::Protected;
-use crate::i18n::say;
 use crate::pages::{self, Frame, WayBack};
 use crate::state::Console;
 use axum::extract::{Path, State};
@@ -13,6 +12,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use lajan_domain::message::Channel;
 use lajan_domain::user::Duty;
 use lajan_domain::validation::parse_reason;
+use lajan_i18n::say;
 use lajan_services::ServiceError;
 use serde::Deserialize;
 

@@ -5,7 +5,6 @@
 
 use crate::domain_text;
 use crate::guard::{Protected, Signed};
-use crate::i18n::say;
 use crate::lists;
 use crate::once::{self, Before};
 use crate::pages::{self, render};
@@ -17,6 +16,7 @@ use lajan_domain::id::IdKind;
 use lajan_domain::invoice::{InvoiceDetail, InvoiceStatus, LineItemInput};
 use lajan_domain::money::Currency;
 use lajan_domain::user::Duty;
+use lajan_i18n::say;
 use lajan_services::ServiceError;
 use lajan_services::invoices::{InvoiceRequest, InvoiceUpdate};
 use lajan_services::views::invoices::InvoiceView;

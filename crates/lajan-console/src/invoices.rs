@@ -2,7 +2,6 @@
 //! line items, payment link and timeline.
 
 use crate::guard::Signed;
-use crate::i18n::say;
 use crate::lists::{self, BadQuery, ListQuery, Pager, given};
 use crate::pages::{self, render};
 use crate::state::Console;
@@ -12,6 +11,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use lajan_domain::id::IdKind;
 use lajan_domain::invoice::InvoiceStatus;
+use lajan_i18n::say;
 use lajan_services::views::invoices::{InvoiceSummary, InvoiceView};
 use lajan_store::invoices::InvoiceQuery;
 use minijinja::context;

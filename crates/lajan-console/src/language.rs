@@ -1,16 +1,25 @@
-//! The language switch every page's header carries: the user's choice is kept with their
-//! account (ahead of their browser's `Accept-Language`), and they return to the page they were on.
+//! The console's language: each request speaks what its browser asks for (`Accept-Language`)
+//! until the signed-in user's choice replaces it, and the switch every page's header carries
+//! keeps that choice with their account and returns them to the page they were on.
 
 use crate::domain_text;
 use crate::guard::Protected;
-use crate::i18n::say;
 use crate::pages;
 use crate::state::Console;
-use axum::extract::State;
+use axum::extract::{Request, State};
 use axum::http::StatusCode;
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
+use lajan_i18n::say;
 use lajan_services::ServiceError;
 use serde::Deserialize;
+
+/// Middleware: answer the request in the language its browser asks for (`Accept-Language`),
+/// unless the signed-in user chose one ([`lajan_i18n::answer_in`]).
+pub async fn speak_the_asked_language(request: Request, next: Next) -> Response {
+    let lang = lajan_i18n::asked_language(request.headers());
+    lajan_i18n::answering(lang, next.run(request)).await
+}
 
 #[derive(Deserialize)]
 pub struct LanguageForm {

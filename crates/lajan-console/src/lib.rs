@@ -1,8 +1,8 @@
 //! Lajan's console: server-rendered pages under `/console` for an organization's finance staff,
 //! signed in with a session cookie, reading and acting through the same services as the API.
 //! Plain forms that work without JavaScript; every answer carries a strict content policy and is
-//! never framed or cached. Its catalogues and formats (`i18n`, `formats`) speak for the hosted
-//! payment page too.
+//! never framed or cached. Its words and formats come from `lajan-i18n`, as the hosted payment
+//! page's do.
 
 mod actors;
 mod approvals;
@@ -10,10 +10,8 @@ mod assets;
 mod audit;
 mod disbursements;
 mod domain_text;
-pub mod formats;
 mod guard;
 mod home;
-pub mod i18n;
 mod invoice_actions;
 mod invoice_form;
 mod invoices;
@@ -97,7 +95,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/events", get(records::events))
         .route("/console/assets/{file}", get(assets::serve))
         .route("/console/{*rest}", get(home::not_found))
-        .layer(axum::middleware::from_fn(i18n::speak_the_asked_language))
+        .layer(axum::middleware::from_fn(language::speak_the_asked_language))
         .layer(fixed(header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
         .layer(fixed(header::X_FRAME_OPTIONS, "DENY"))
         .layer(fixed(header::REFERRER_POLICY, "same-origin"))

@@ -6,10 +6,10 @@ use axum::response::{IntoResponse, Response};
 use lajan_domain::pagination::{DEFAULT_LIMIT, MAX_LIMIT, MAX_SEARCH_CHARS, Page, PageRequest};
 use serde::{Deserialize, Serialize};
 
-use crate::i18n::{say, say_with};
 use crate::pages;
 use crate::state::Console;
 use lajan_domain::Tenant;
+use lajan_i18n::{say, say_with};
 use lajan_services::ServiceResult;
 use lajan_store::ClientQuery;
 

@@ -5,7 +5,6 @@
 
 use crate::domain_text;
 use crate::guard::{NoFields, Protected, Signed, Upload};
-use crate::i18n::{say, say_with};
 use crate::once::{self, Before};
 use crate::pages::{self, WayBack, render};
 use crate::state::Console;
@@ -16,6 +15,7 @@ use lajan_domain::asset::ASSETS;
 use lajan_domain::disbursement::{Disbursement, DisbursementSource};
 use lajan_domain::user::Duty;
 use lajan_domain::{FieldError, Invalid};
+use lajan_i18n::{say, say_with};
 use lajan_services::ServiceError;
 use lajan_services::disbursement_csv::{COLUMNS, read_items};
 use lajan_services::disbursements::DisbursementRequest;

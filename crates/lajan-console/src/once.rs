@@ -2,12 +2,12 @@
 //! form carries a one-time key, claimed in the change's own transaction exactly as an API
 //! `Idempotency-Key` is; a repeat of the post is sent to what the first one made.
 
-use crate::i18n::say;
 use crate::pages::{self, Frame};
 use crate::state::Console;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use lajan_domain::{Tenant, Timestamp};
+use lajan_i18n::say;
 use lajan_services::console::random_token;
 use lajan_services::keys::hash_secret;
 use lajan_services::{ServiceError, ServiceResult};

@@ -2,11 +2,11 @@
 //! shares (who, where, the sandbox banner, the CSRF value its forms carry), and the plain pages
 //! for refusals and failures.
 
-use crate::i18n::{Lang, say};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use lajan_domain::console::ConsoleSession;
 use lajan_domain::user::Duty;
+use lajan_i18n::{Lang, say};
 use lajan_services::ServiceError;
 use minijinja::{Environment, Value, context};
 use serde::Serialize;
@@ -46,8 +46,7 @@ fn templates() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
     ENV.get_or_init(|| {
         let mut env = Environment::new();
-        env.add_function("t", crate::i18n::template_text);
-        crate::formats::add_filters(&mut env);
+        lajan_i18n::add_to(&mut env);
         for (name, source) in TEMPLATES {
             env.add_template(name, source).unwrap_or_else(|e| panic!("console template {name} does not parse: {e}"));
         }
@@ -111,7 +110,7 @@ pub fn render(status: StatusCode, template: &str, values: Value) -> Response {
 
 /// A page that says one thing: a refusal, a missing page.
 pub fn message(status: StatusCode, title: &str, text: &str) -> Response {
-    render(status, "message.html", context! { title, text, lang => crate::i18n::answering_in() })
+    render(status, "message.html", context! { title, text, lang => lajan_i18n::answering_in() })
 }
 
 /// An action that was refused: why, and a link back to the page it came from.

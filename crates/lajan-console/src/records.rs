@@ -2,7 +2,6 @@
 
 use crate::actors::Names;
 use crate::guard::Signed;
-use crate::i18n::say;
 use crate::lists::{BadQuery, ListQuery, Pager, given};
 use crate::pages::{self, render};
 use crate::state::Console;
@@ -10,6 +9,7 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use lajan_domain::event::EVENT_TYPES;
+use lajan_i18n::say;
 use lajan_services::views::clients::ClientView;
 use lajan_store::{ClientQuery, EventQuery};
 use minijinja::context;

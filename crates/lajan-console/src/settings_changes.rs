@@ -5,7 +5,6 @@
 
 use crate::actors::Names;
 use crate::guard::{Protected, Signed};
-use crate::i18n::say;
 use crate::pages::{self, WayBack};
 use crate::state::Console;
 use axum::extract::{Path, State};
@@ -14,6 +13,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use lajan_domain::Timestamp;
 use lajan_domain::settings_change::SettingsChange;
 use lajan_domain::user::Duty;
+use lajan_i18n::say;
 use lajan_services::ServiceError;
 use lajan_services::views::settings::changed_fields;
 use minijinja::{Value, context};

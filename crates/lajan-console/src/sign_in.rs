@@ -4,7 +4,6 @@
 use crate::guard::{
     NoFields, Protected, SESSION_COOKIE, SIGN_IN_PATH, cookie_value, forbidden, same_origin, same_secret, set_cookie,
 };
-use crate::i18n::{asked_language, say, say_with};
 use crate::pages::{self, render};
 use crate::state::Console;
 use axum::extract::State;
@@ -13,6 +12,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Extension, Form};
 use lajan_domain::Timestamp;
 use lajan_domain::network::ClientAddress;
+use lajan_i18n::{asked_language, say, say_with};
 use lajan_services::console::{SignInRefusal, random_token};
 use minijinja::context;
 use serde::Deserialize;

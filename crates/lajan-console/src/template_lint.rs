@@ -1,5 +1,6 @@
-//! A check that no template carries words of its own: every text a person reads comes from the
-//! catalogues through `t(...)`, so a French or Creole page cannot keep an English leftover.
+//! Checks that no template carries words of its own (every text a person reads comes from the
+//! catalogues through `t(...)`, so a French or Creole page cannot keep an English leftover), and
+//! that every key a template or the code says is in the catalogues.
 
 use std::path::Path;
 
@@ -120,4 +121,58 @@ fn the_check_finds_text_literals_and_attributes() {
         r#"<h1>Invoices</h1><input placeholder="Name"><p>{{ t("saved") }}</p>{{ choice("status", "Status") }}<a href="/x">{{ "/console" }}</a>"#,
     );
     assert_eq!(found, ["Status", "Invoices", "Name"]);
+}
+
+#[test]
+fn every_key_the_templates_use_is_in_the_catalogue() {
+    let english = lajan_i18n::catalogue_keys(lajan_i18n::Lang::En);
+    let mut used = Vec::new();
+    for (name, source) in template_sources() {
+        for piece in source.split("t(\"").skip(1) {
+            let (key, after) = piece.split_once('"').unwrap();
+            // `t("role-" ~ frame.role)`: a prefix, which some keys must start with.
+            let prefix = after.trim_start().starts_with('~');
+            used.push((name.clone(), key.to_owned(), prefix));
+        }
+    }
+    assert!(!used.is_empty());
+    let known = |key: &str, prefix: bool| {
+        if prefix { english.iter().any(|k| k.starts_with(key)) } else { english.contains(key) }
+    };
+    let unknown: Vec<_> = used.iter().filter(|(_, key, prefix)| !known(key, *prefix)).collect();
+    assert!(unknown.is_empty(), "keys in templates but not in locales/en.ftl: {unknown:?}");
+}
+
+#[test]
+fn every_key_the_code_says_is_in_the_catalogue() {
+    let english = lajan_i18n::catalogue_keys(lajan_i18n::Lang::En);
+    let console = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut sources: Vec<std::path::PathBuf> =
+        std::fs::read_dir(console.join("src")).unwrap().map(|e| e.unwrap().path()).collect();
+    sources.push(console.join("../lajan-api/src/routes/pay.rs"));
+    let mut unknown = Vec::new();
+    let mut seen = 0;
+    for path in sources {
+        let source = std::fs::read_to_string(&path).unwrap();
+        // A key is said by `say("..")`, `say_with("..")`, `text(lang, "..")` or named in a
+        // literal of a key family (`"no-such-status"` handed to a list's filter).
+        for opener in ["say(\"", "say_with(\"", "text(lang, \"", "text(self.lang, \"", "\"no-such-", "\"pay-"] {
+            for piece in source.split(opener).skip(1) {
+                let Some((rest, _)) = piece.split_once('"') else { continue };
+                let key = match opener.strip_prefix('"') {
+                    Some(family) => format!("{family}{rest}"),
+                    None => rest.to_owned(),
+                };
+                if key.contains(['{', ' ', '.']) || key.ends_with('-') {
+                    continue;
+                }
+                seen += 1;
+                if !english.contains(&key) {
+                    unknown.push(format!("{}: {key}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(seen > 40, "the scan found only {seen} keys");
+    assert!(unknown.is_empty(), "keys the code says that locales/en.ftl lacks: {unknown:?}");
 }

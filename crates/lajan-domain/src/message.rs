@@ -61,9 +61,10 @@ pub struct Message {
     pub sent_at: Option<Timestamp>,
 }
 
-/// How a delivery attempt ended.
+/// How an attempt to hand a message to its provider ended (a webhook's is
+/// [`crate::webhook::DeliveryOutcome`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DeliveryOutcome {
+pub enum SendOutcome {
     Sent {
         provider_id: Option<String>,
     },

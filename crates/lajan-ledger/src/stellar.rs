@@ -1,7 +1,7 @@
 //! Building and signing Stellar payment transactions, byte-for-byte like the official SDK
 //! (reading them back is [`crate::stellar_decode`]).
 //!
-//! The shape follows the Python `stellar-sdk` `TransactionBuilder` (checked by `tests/sdk_parity.rs`):
+//! The shape follows the Python `stellar-sdk` `TransactionBuilder` (checked by `tests/ledger/sdk_parity.rs`):
 //! a v1 envelope (`ENVELOPE_TYPE_TX`) holding one payment operation with no operation-level source,
 //! `PRECOND_TIME` preconditions, `TransactionExt::V0` and one decorated signature. Nothing here
 //! touches the network: the caller fetches the account's sequence number and submits the envelope.

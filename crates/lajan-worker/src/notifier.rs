@@ -2,9 +2,9 @@
 //! ([`crate::notify`]), retrying transient failures on a schedule, recording each outcome.
 
 use crate::Workers;
-use crate::notify::{Email, NotifyError, Sms};
+use crate::notify::{NotifyError, OutgoingEmail, OutgoingSms};
 use lajan_domain::Timestamp;
-use lajan_domain::message::{Channel, DeliveryOutcome, Message};
+use lajan_domain::message::{Channel, Message, SendOutcome};
 use lajan_store::StoreResult;
 
 /// Delays before the 2nd, 3rd, ... delivery attempts; after the last, a message fails.
@@ -20,7 +20,7 @@ impl Workers {
         let claimed = store.claim_messages(now, DELIVERY_LEASE_MS, BATCH).await?;
         for message in &claimed {
             let outcome = self.deliver(message).await;
-            if let DeliveryOutcome::Failed { error } | DeliveryOutcome::Retry { error, .. } = &outcome {
+            if let SendOutcome::Failed { error } | SendOutcome::Retry { error, .. } = &outcome {
                 tracing::warn!(message = %message.id, channel = message.channel.as_str(), attempt = message.attempts, %error, "delivery failed");
             }
             store.finish_message(&message.id, Timestamp::now(), &outcome).await?;
@@ -28,10 +28,10 @@ impl Workers {
         Ok(claimed.len())
     }
 
-    async fn deliver(&self, m: &Message) -> DeliveryOutcome {
+    async fn deliver(&self, m: &Message) -> SendOutcome {
         let result = match m.channel {
             Channel::Email => {
-                let email = Email {
+                let email = OutgoingEmail {
                     to: m.recipient.clone(),
                     subject: m.subject.clone().unwrap_or_default(),
                     text: m.body_text.clone(),
@@ -39,20 +39,18 @@ impl Workers {
                 };
                 self.email.send(&email).await
             }
-            Channel::Sms => self.sms.send(&Sms { to: m.recipient.clone(), body: m.body_text.clone() }).await,
+            Channel::Sms => self.sms.send(&OutgoingSms { to: m.recipient.clone(), body: m.body_text.clone() }).await,
         };
         match result {
-            Ok(delivery) => DeliveryOutcome::Sent { provider_id: Some(delivery.provider_id().to_owned()) },
+            Ok(delivery) => SendOutcome::Sent { provider_id: Some(delivery.provider_id().to_owned()) },
             Err(NotifyError::Transient(error)) => {
                 let done = usize::try_from(m.attempts).unwrap_or(usize::MAX);
                 match RETRY_DELAYS_SECS.get(done.saturating_sub(1)) {
-                    Some(delay) => {
-                        DeliveryOutcome::Retry { error, retry_at: Timestamp::now().plus_millis(delay * 1000) }
-                    }
-                    None => DeliveryOutcome::Failed { error: format!("gave up after {done} attempts: {error}") },
+                    Some(delay) => SendOutcome::Retry { error, retry_at: Timestamp::now().plus_millis(delay * 1000) },
+                    None => SendOutcome::Failed { error: format!("gave up after {done} attempts: {error}") },
                 }
             }
-            Err(e) => DeliveryOutcome::Failed { error: e.to_string() },
+            Err(e) => SendOutcome::Failed { error: e.to_string() },
         }
     }
 }

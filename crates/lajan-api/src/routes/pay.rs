@@ -14,11 +14,11 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Router};
-use lajan_console::i18n::{self, Lang, text};
 use lajan_domain::Timestamp;
 use lajan_domain::invoice::InvoiceStatus;
 use lajan_domain::network::ClientAddress;
 use lajan_domain::payment::PaymentIntent;
+use lajan_i18n::{Lang, asked_language, text};
 use lajan_ledger::sandbox;
 use lajan_services::assets;
 use lajan_services::payments::refusal;
@@ -59,8 +59,7 @@ fn templates() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
     ENV.get_or_init(|| {
         let mut env = Environment::new();
-        env.add_function("t", i18n::template_text);
-        lajan_console::formats::add_filters(&mut env);
+        lajan_i18n::add_to(&mut env);
         // `.html` names turn on HTML auto-escaping of every interpolated value.
         env.add_template("pay.html", include_str!("../../templates/pay.html"))
             .unwrap_or_else(|e| panic!("the payment page template does not parse: {e}"));
@@ -83,7 +82,7 @@ impl PageQuery {
 
 /// The language the page speaks: its link's, else the browser's first.
 fn language(query: &PageQuery, headers: &HeaderMap) -> Lang {
-    query.named().unwrap_or_else(|| i18n::asked_language(headers))
+    query.named().unwrap_or_else(|| asked_language(headers))
 }
 
 /// A page of one sentence, for the answers that show no payment.

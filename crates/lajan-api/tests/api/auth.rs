@@ -1,8 +1,8 @@
 //! 401 for missing, malformed, unknown or revoked keys; 403 for missing scopes; isolation.
 
-use crate::common::{expect_error, test_config};
 use lajan_domain::Environment;
 use lajan_domain::org::Tier;
+use lajan_testkit::{expect_error, test_config};
 use reqwest::Method;
 use serde_json::json;
 
@@ -21,17 +21,17 @@ api_test!(missing_bad_unknown_and_revoked_keys_are_401, uncached_keys(), |app| {
     let (key, id) = app.key_with_id(None, Environment::Test, &["*"]).await;
     assert_eq!(app.get_with(&key, "/v1/clients").await.status(), 200);
     // As `lajan keys revoke` does, from outside the server: no cache here, so at once.
-    app.store().revoke_api_key(&id, lajan_domain::Timestamp::now(), &crate::common::operator()).await.unwrap();
+    app.store().revoke_api_key(&id, lajan_domain::Timestamp::now(), &lajan_testkit::operator()).await.unwrap();
     expect_error(app.get_with(&key, "/v1/clients").await, 401, "unauthorized").await;
 });
 
-fn uncached_keys() -> crate::common::TestConfig {
+fn uncached_keys() -> lajan_testkit::TestConfig {
     let mut config = test_config();
     config.api.auth_cache_ms = 0;
     config
 }
 
-fn short_key_cache() -> crate::common::TestConfig {
+fn short_key_cache() -> lajan_testkit::TestConfig {
     let mut config = test_config();
     config.api.auth_cache_ms = 300;
     config
@@ -41,7 +41,7 @@ api_test!(a_revoked_key_stops_working_once_its_cache_entry_expires, short_key_ca
     let (key, id) = app.key_with_id(None, Environment::Test, &["*"]).await;
     assert_eq!(app.get_with(&key, "/v1/clients").await.status(), 200);
     let revoked_at = std::time::Instant::now();
-    app.store().revoke_api_key(&id, lajan_domain::Timestamp::now(), &crate::common::operator()).await.unwrap();
+    app.store().revoke_api_key(&id, lajan_domain::Timestamp::now(), &lajan_testkit::operator()).await.unwrap();
     loop {
         let status = app.get_with(&key, "/v1/clients").await.status();
         if status == 401 {

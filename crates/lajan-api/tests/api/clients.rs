@@ -1,6 +1,6 @@
 //! The clients area: create, get, list with search, update, archive; both path forms; events.
 
-use crate::common::{WALLET, expect_error};
+use lajan_testkit::{WALLET, expect_error};
 use serde_json::{Value, json};
 
 api_test!(clients_crud_and_archive, |app| {

@@ -2,14 +2,14 @@
 //! dribbling connections are closed, a body that never arrives is answered 408, and a normal
 //! request is served while thousands of idle connections are open.
 
-use crate::common::{TestApp, TestConfig};
+use lajan_testkit::{TestApp, TestConfig};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 /// Short timeouts, so a test sees each one fire.
 fn quick_timeouts() -> TestConfig {
-    let mut config = crate::common::test_config();
+    let mut config = lajan_testkit::test_config();
     config.api.connections.header_timeout = Duration::from_secs(1);
     config.api.connections.idle_timeout = Duration::from_secs(3);
     config.api.connections.body_timeout = Duration::from_secs(1);

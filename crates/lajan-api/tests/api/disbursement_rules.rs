@@ -2,9 +2,9 @@
 //! spreadsheet, one recipient per payout, idempotency over the whole request, strict CSV and
 //! amounts, and four eyes on approval.
 
-use crate::common::{TestApp, WALLET, expect_error};
 use crate::disbursements::{act, create, get, post_csv, wallet_2};
 use lajan_domain::Environment;
+use lajan_testkit::{TestApp, WALLET, expect_error};
 use serde_json::{Value, json};
 
 async fn report(app: &TestApp, id: &str) -> Vec<csv::StringRecord> {

@@ -2,9 +2,9 @@
 //! reported at once, the lifecycle and its refusals, the balance check, the roll-up of the
 //! items' payouts, the CSV report, events, and fair execution beside direct payouts.
 
-use crate::common::{TestApp, WALLET, expect_error};
 use lajan_domain::{Environment, Timestamp};
 use lajan_ledger::sandbox::magic;
+use lajan_testkit::{TestApp, WALLET, expect_error};
 use reqwest::Response;
 use serde_json::{Value, json};
 
@@ -490,8 +490,8 @@ api_test!(an_idempotency_key_creates_one_disbursement, |app| {
 /// Small claims, a few paid at once: one step claims again and again while earlier claims are
 /// being paid (on SQLite a claim waiting for the writer that a claim being paid holds would
 /// stall both until the pool gave up).
-fn small_claims() -> crate::common::TestConfig {
-    let mut config = crate::common::test_config();
+fn small_claims() -> lajan_testkit::TestConfig {
+    let mut config = lajan_testkit::test_config();
     config.workers.sandbox_claim_size = 7;
     config.workers.sandbox_claims_in_flight = 3;
     config

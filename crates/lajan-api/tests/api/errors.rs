@@ -1,6 +1,6 @@
 //! Every framework-level rejection answers in the documented error shape.
 
-use crate::common::expect_error;
+use lajan_testkit::expect_error;
 use reqwest::Method;
 use serde_json::json;
 

@@ -1,7 +1,7 @@
 //! `GET /v1/events` and `/v1/events/{id}`: filtering, shape, both path forms.
 
-use crate::common::expect_error;
 use lajan_domain::Environment;
+use lajan_testkit::expect_error;
 use reqwest::Method;
 use serde_json::{Value, json};
 

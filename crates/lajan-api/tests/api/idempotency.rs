@@ -1,7 +1,7 @@
 //! `Idempotency-Key`: replay, reuse with another body, in progress, server errors, restarts.
 
-use crate::common::{Server, TestApp, expect_error, test_config};
 use lajan_domain::Environment;
+use lajan_testkit::{Server, TestApp, expect_error, test_config};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -71,7 +71,7 @@ api_test!(same_key_other_body_is_422, |app| {
     assert_eq!(body["details"][0]["field"], "Idempotency-Key");
 });
 
-fn slow_ledger() -> crate::common::TestConfig {
+fn slow_ledger() -> lajan_testkit::TestConfig {
     let mut config = test_config();
     // A sandbox payment answers once its ledger closes: long enough to overlap a second request.
     config.services.sandbox_ledger_close_ms = 1_500;

@@ -1,7 +1,7 @@
 //! Inputs a black-box probe found accepted or misnamed: each is refused with the documented
 //! code, the field at fault and a message that names the rule, and changes nothing.
 
-use crate::common::{TestApp, WALLET, expect_error};
+use lajan_testkit::{TestApp, WALLET, expect_error};
 use reqwest::Method;
 use serde_json::{Value, json};
 

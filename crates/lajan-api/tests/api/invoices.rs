@@ -1,7 +1,7 @@
 //! The invoices area through the router: shapes, exact money, every error code, the state
 //! machine's actions, sending, and the events each writes.
 
-use crate::common::{TestApp, expect_error};
+use lajan_testkit::{TestApp, expect_error};
 use reqwest::Method;
 use serde_json::{Value, json};
 

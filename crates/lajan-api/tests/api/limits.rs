@@ -1,9 +1,9 @@
 //! Rate limits (headers, 429, per tenant, shared across processes) and pagination bounds.
 
-use crate::common::TestConfig;
-use crate::common::{Server, TestApp, expect_error, test_config};
 use lajan_domain::Environment;
 use lajan_domain::org::Tier;
+use lajan_testkit::TestConfig;
+use lajan_testkit::{Server, TestApp, expect_error, test_config};
 use reqwest::Response;
 use serde_json::Value;
 

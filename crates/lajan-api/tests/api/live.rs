@@ -3,13 +3,13 @@
 //! distribution secret, Horizon's final codes, timeouts resubmitted with the identical envelope,
 //! a crash after submission reconciled by hash, and the live payment watcher.
 
-use crate::common::{TestApp, TestConfig, WALLET, test_config};
 use lajan_domain::{Environment, Timestamp};
 use lajan_ledger::Ledger;
 use lajan_ledger::live::LiveLedgerConfig;
 use lajan_ledger::stellar::TESTNET_PASSPHRASE;
 use lajan_ledger::testing::FakeStellar;
 use lajan_store::testing::TestStore;
+use lajan_testkit::{TestApp, TestConfig, WALLET, test_config};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
@@ -318,7 +318,7 @@ live_test!(a_live_disbursement_needs_the_distribution_account_to_cover_it, 60, |
     assert_eq!(big["assetIssuer"], live.issuer.as_str());
     live.post(&format!("/v1/disbursements/{big_id}/submit"), &json!({})).await;
     let r = live.app.http.post(live.app.url(&format!("/v1/disbursements/{big_id}/approve"))).bearer_auth(&live.key);
-    let refused = crate::common::expect_error(r.send().await.unwrap(), 400, "insufficient_balance").await;
+    let refused = lajan_testkit::expect_error(r.send().await.unwrap(), 400, "insufficient_balance").await;
     assert!(refused["message"].as_str().unwrap().contains("20.00 USDC more"), "{refused}");
     let small = live.post("/v1/disbursements", &create(40)).await;
     let id = small["id"].as_str().unwrap();

@@ -4,9 +4,9 @@
 //! once; a channel held by a transaction of unknown outcome is not reused before that outcome
 //! is settled.
 
-use crate::common::{TestConfig, WALLET};
 use crate::live::{Live, START_SEQ, keypair};
 use lajan_domain::Timestamp;
+use lajan_testkit::{TestConfig, WALLET};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::time::Duration;

@@ -8,11 +8,11 @@
 //! The seed is printed; `LAJAN_CHAOS_SEED=<seed>` draws the same faults again (the executors'
 //! interleaving still depends on the machine).
 
-use crate::common::{TestConfig, WALLET};
 use crate::live::{Live, live_test};
 use lajan_domain::Timestamp;
 use lajan_domain::payout::ExecStatus;
 use lajan_ledger::testing::SplitMix64;
+use lajan_testkit::{TestConfig, WALLET};
 use lajan_worker::{WorkerConfig, Workers};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};

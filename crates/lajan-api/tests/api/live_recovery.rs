@@ -2,9 +2,9 @@
 //! however many there are, a Horizon that answers again ends every hold at once, and a payout
 //! unsent too long raises `payout.delayed`, once, and shows in `/metrics`.
 
-use crate::common::{TestConfig, WALLET};
 use crate::live::{Live, START_SEQ, live_test};
 use lajan_domain::Timestamp;
+use lajan_testkit::{TestConfig, WALLET};
 use serde_json::Value;
 
 /// The payout's attempts' error codes, oldest first.

@@ -1,20 +1,11 @@
 //! Black-box API tests through the real router, on SQLite and (when configured) PostgreSQL.
 
 #[macro_use]
-mod common;
+extern crate lajan_testkit;
 
 mod auth;
 mod clients;
 mod connections;
-mod console;
-mod console_approvals;
-mod console_browser;
-mod console_forms;
-mod console_invoices;
-mod console_keys;
-mod console_languages;
-mod console_pages;
-mod console_webhooks;
 mod disbursement_rules;
 mod disbursements;
 mod errors;

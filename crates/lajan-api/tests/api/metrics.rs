@@ -4,8 +4,8 @@
 //! parsers (installed into `target/prometheus-client-venv` on first use; without python3 or
 //! PyPI that part is skipped with a reason, unless `LAJAN_REQUIRE_PROMETHEUS_CLIENT` is set).
 
-use crate::common::TestApp;
 use crate::standard_webhooks::{ensure_pypi, run_python, skip_unless_required};
+use lajan_testkit::TestApp;
 use lajan_worker::testing::WebhookReceiver;
 use serde_json::{Value, json};
 

@@ -120,7 +120,7 @@ api_test!(each_sandbox_tool_needs_the_scope_its_document_names, |app| {
         assert!(status.is_success(), "{documented} with {scope}: {status} {}", allowed.text().await.unwrap());
         let other = if scope == "clients:write" { "events:read" } else { "clients:write" };
         let refused = call(app.key(None, lajan_domain::Environment::Test, &[other]).await).await;
-        crate::common::expect_error(refused, 403, "forbidden").await;
+        lajan_testkit::expect_error(refused, 403, "forbidden").await;
     }
 });
 
@@ -176,9 +176,9 @@ api_test!(each_event_type_has_its_delivery_described_and_real_objects_fit_it, |a
     let client_id = client["id"].as_str().unwrap();
     app.invoice(client_id, json!({})).await;
     app.post("/v1/payment-links", &json!({ "amount": 25, "description": "Fee" })).await;
-    let payout = json!({ "walletAccountId": crate::common::WALLET, "assetAmount": 1, "assetCode": "USDC" });
+    let payout = json!({ "walletAccountId": lajan_testkit::WALLET, "assetAmount": 1, "assetCode": "USDC" });
     app.post("/v1/payouts", &payout).await;
-    let items = json!([{ "walletAccountId": crate::common::WALLET, "assetAmount": 2 }]);
+    let items = json!([{ "walletAccountId": lajan_testkit::WALLET, "assetAmount": 2 }]);
     app.post("/v1/disbursements", &json!({ "name": "March", "assetCode": "USDC", "items": items })).await;
     app.put("/v1/settings", &json!({ "requireDistinctApprover": true })).await;
     let endpoint: Value = app

@@ -3,9 +3,9 @@
 //! week would, and checks that each example has the shape of the answer it gets now (the same
 //! keys at every level). `UPDATE_SNAPSHOTS=1` writes the examples from the calls it made.
 
-use crate::common::{TestApp, WALLET, shape};
 use lajan_domain::Timestamp;
 use lajan_ledger::sandbox::magic;
+use lajan_testkit::{TestApp, WALLET, shape};
 use lajan_worker::testing::WebhookReceiver;
 use reqwest::Method;
 use serde_json::{Map, Value, json};

@@ -1,8 +1,8 @@
 //! Getting paid: the hosted payment page, simulated sandbox payments through the payment
 //! watcher, the overdue job, payment links, and live delivery of invoice email and SMS.
 
-use crate::common::{TestApp, expect_error, test_config};
 use lajan_domain::Environment;
+use lajan_testkit::{TestApp, expect_error, test_config};
 use reqwest::Method;
 use serde_json::{Value, json};
 

@@ -1,10 +1,10 @@
 //! The payouts area through the router: validation in order, approval rules, counts, and
 //! execution on the sandbox ledger including its magic destinations.
 
-use crate::common::{TestApp, WALLET, expect_error};
 use lajan_domain::payout::AttemptResult;
 use lajan_domain::{Environment, Timestamp};
 use lajan_ledger::sandbox::magic;
+use lajan_testkit::{TestApp, WALLET, expect_error};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -318,7 +318,7 @@ api_test!(an_idempotent_payout_is_created_once, |app| {
 /// Two processes' executors on one PostgreSQL never submit the same payout twice.
 #[tokio::test]
 async fn two_executors_on_one_postgres_execute_each_payout_once() {
-    use crate::common::{Server, test_config};
+    use lajan_testkit::{Server, test_config};
     let Some(db) = lajan_store::testing::postgres("two_executors_on_one_postgres_execute_each_payout_once").await
     else {
         return;

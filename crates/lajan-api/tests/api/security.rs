@@ -1,8 +1,8 @@
 //! What an attacker's probe found: a narrow key getting around scopes through
 //! `Idempotency-Key`, and a settings key switching approval off.
 
-use crate::common::{TestApp, WALLET, expect_error};
 use lajan_domain::Environment;
+use lajan_testkit::{TestApp, WALLET, expect_error};
 use serde_json::{Value, json};
 
 async fn post_keyed(
@@ -225,8 +225,8 @@ api_test!(pages_and_answers_carry_headers_that_keep_them_to_themselves, |app| {
     assert_eq!(app.get("/v1/nope").await.headers()["x-content-type-options"], "nosniff", "every answer");
 });
 
-fn guarded() -> crate::common::TestConfig {
-    let mut config = crate::common::test_config();
+fn guarded() -> lajan_testkit::TestConfig {
+    let mut config = lajan_testkit::test_config();
     config.api.pay_miss_limit = 3;
     config
 }
@@ -256,7 +256,7 @@ api_test!(payment_pages_are_unguessable_and_guessing_is_throttled, guarded(), |a
     assert_eq!(app.get(&format!("/v1/invoices/{}", invoice["id"].as_str().unwrap())).await.status(), 200);
 });
 
-fn guarded_behind_a_proxy() -> crate::common::TestConfig {
+fn guarded_behind_a_proxy() -> lajan_testkit::TestConfig {
     let mut config = guarded();
     config.api.trusted_proxies = lajan_api::client_address::parse_trusted_proxies("127.0.0.0/8, ::1").unwrap();
     config

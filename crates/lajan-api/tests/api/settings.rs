@@ -1,6 +1,6 @@
 //! `GET/PUT /v1/settings`: defaults, partial updates, validation that changes nothing.
 
-use crate::common::expect_error;
+use lajan_testkit::expect_error;
 use serde_json::{Value, json};
 
 api_test!(settings_default_update_and_validate, |app| {

@@ -2,9 +2,9 @@
 //! is signed, who receives what, retries with the same `webhook-id`, redirects, 410, `Retry-After`,
 //! timeouts, per-endpoint concurrency, and the background loop.
 
-use crate::common::{TestApp, TestConfig, WALLET, test_config};
 use lajan_domain::Timestamp;
 use lajan_domain::webhook::DeliveryStatus;
+use lajan_testkit::{TestApp, TestConfig, WALLET, test_config};
 use lajan_worker::testing::{WebhookReceiver, wait_for};
 use lajan_worker::webhook_post::signature;
 use serde_json::{Value, json};

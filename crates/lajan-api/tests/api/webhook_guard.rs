@@ -4,9 +4,9 @@
 //! same way (but may use http) unless the operator allows private addresses, and even then
 //! nothing a private address answers is kept.
 
-use crate::common::{TestApp, TestConfig, expect_error, test_config};
 use lajan_domain::{Environment, Timestamp};
 use lajan_services::webhook_guard::FixedResolver;
+use lajan_testkit::{TestApp, TestConfig, expect_error, test_config};
 use serde_json::{Value, json};
 use std::sync::{Arc, LazyLock};
 

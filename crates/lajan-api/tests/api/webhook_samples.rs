@@ -4,10 +4,10 @@
 //! level). `UPDATE_SNAPSHOTS=1` writes the samples from the events it made. The same month of
 //! events shows that each type names the maker the audit trail promises.
 
-use crate::common::{TestApp, WALLET, shape};
 use lajan_domain::Timestamp;
 use lajan_domain::event::EVENT_TYPES;
 use lajan_ledger::sandbox::magic;
+use lajan_testkit::{TestApp, WALLET, shape};
 use lajan_worker::testing::WebhookReceiver;
 use serde_json::{Value, json};
 

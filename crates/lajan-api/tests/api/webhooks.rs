@@ -1,12 +1,12 @@
 //! Webhook endpoints: CRUD on both path forms, validation (URL, events, wildcards), the secret
 //! shown once, scopes, and the test event.
 
-use crate::common::expect_error;
 use base64::Engine;
 use lajan_domain::Environment;
+use lajan_testkit::expect_error;
 use serde_json::{Value, json};
 
-async fn create_endpoint(app: &crate::common::TestApp, body: Value) -> Value {
+async fn create_endpoint(app: &lajan_testkit::TestApp, body: Value) -> Value {
     let r = app.post("/v1/webhook-endpoints", &body).await;
     assert_eq!(r.status(), 201);
     r.json().await.unwrap()

@@ -4,7 +4,7 @@
 pub mod render;
 mod shapes;
 
-pub use shapes::{Email, Sms, one_line};
+pub use shapes::{OutgoingEmail, OutgoingSms, one_line};
 
 use crate::views::{money, pay_url};
 use lajan_domain::Invalid;

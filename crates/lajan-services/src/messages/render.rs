@@ -1,6 +1,6 @@
 //! The words of an invoice notice: the email (subject, text and HTML) and the one-segment SMS.
 
-use super::shapes::{Email, Sms, one_line};
+use super::shapes::{OutgoingEmail, OutgoingSms, one_line};
 
 /// What a customer needs to know about an invoice, as display strings the API already formatted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,7 +16,7 @@ pub struct InvoiceNotice {
     pub memo: Option<String>,
 }
 
-pub fn invoice_email(n: &InvoiceNotice, to: &str) -> Email {
+pub fn invoice_email(n: &InvoiceNotice, to: &str) -> OutgoingEmail {
     let org = one_line(&n.organization);
     let number = one_line(&n.invoice_number);
     let amount = format!("{} {}", one_line(&n.currency), one_line(&n.amount_due));
@@ -55,7 +55,7 @@ background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-wei
 </div>\n</body></html>\n"
     );
 
-    Email { to: to.trim().to_owned(), subject, text, html }
+    OutgoingEmail { to: to.trim().to_owned(), subject, text, html }
 }
 
 /// Escapes text for both element content and double- or single-quoted attribute values.
@@ -81,14 +81,14 @@ const SEGMENT: usize = 160;
 /// Builds an SMS that fits one segment for any realistic input. Only the organization name is
 /// shortened or transliterated; the amount and the link are never altered. If even the shortest
 /// wording cannot fit (an unusually long link), the amount and link still go out whole.
-pub fn invoice_sms(n: &InvoiceNotice, to: &str) -> Sms {
+pub fn invoice_sms(n: &InvoiceNotice, to: &str) -> OutgoingSms {
     let number = to_gsm(&n.invoice_number);
     let currency = to_gsm(&n.currency);
     let due = to_gsm(&n.due_date);
     let amount = one_line(&n.amount_due);
     let url = one_line(&n.pay_url);
 
-    let sms = |body: String| Sms { to: to.trim().to_owned(), body };
+    let sms = |body: String| OutgoingSms { to: to.trim().to_owned(), body };
 
     let core = format!("invoice {number}, {currency} {amount} due {due}. Pay: {url}");
     let org = to_gsm(&n.organization);

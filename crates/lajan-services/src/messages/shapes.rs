@@ -3,7 +3,7 @@
 
 /// An email ready to send: the sender address comes from the transport's configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Email {
+pub struct OutgoingEmail {
     pub to: String,
     pub subject: String,
     /// The text/plain alternative.
@@ -14,7 +14,7 @@ pub struct Email {
 
 /// A text message ready to send: the sender number comes from the provider's configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Sms {
+pub struct OutgoingSms {
     /// E.164, e.g. `+50937000000`.
     pub to: String,
     pub body: String,

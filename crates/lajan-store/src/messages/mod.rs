@@ -4,7 +4,7 @@
 use crate::{EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::invoice::InvoiceDetail;
-use lajan_domain::message::{DeliveryOutcome, Message, NewMessage};
+use lajan_domain::message::{Message, NewMessage, SendOutcome};
 use lajan_domain::pagination::{Page, PageRequest};
 use lajan_domain::{Tenant, Timestamp};
 
@@ -31,5 +31,5 @@ pub trait MessageStore: Send + Sync {
     /// until `lease_ms` has passed.
     async fn claim_messages(&self, now: Timestamp, lease_ms: i64, limit: i64) -> StoreResult<Vec<Message>>;
 
-    async fn finish_message(&self, id: &str, at: Timestamp, outcome: &DeliveryOutcome) -> StoreResult<()>;
+    async fn finish_message(&self, id: &str, at: Timestamp, outcome: &SendOutcome) -> StoreResult<()>;
 }

@@ -2,7 +2,7 @@
 // (`send_in`) lives here because it is what queues the messages.
 
 use crate::messages::MessageStore;
-use lajan_domain::message::{DeliveryOutcome, Message, NewMessage};
+use lajan_domain::message::{SendOutcome, Message, NewMessage};
 
 macro_rules! message_columns {
     () => {
@@ -128,11 +128,11 @@ impl MessageStore for ThisStore {
         rows.iter().map(message_from_row).collect()
     }
 
-    async fn finish_message(&self, id: &str, at: Timestamp, outcome: &DeliveryOutcome) -> StoreResult<()> {
+    async fn finish_message(&self, id: &str, at: Timestamp, outcome: &SendOutcome) -> StoreResult<()> {
         let (status, error, provider_id, next) = match outcome {
-            DeliveryOutcome::Sent { provider_id } => ("sent", None, provider_id.clone(), at),
-            DeliveryOutcome::Retry { error, retry_at } => ("queued", Some(error.clone()), None, *retry_at),
-            DeliveryOutcome::Failed { error } => ("failed", Some(error.clone()), None, at),
+            SendOutcome::Sent { provider_id } => ("sent", None, provider_id.clone(), at),
+            SendOutcome::Retry { error, retry_at } => ("queued", Some(error.clone()), None, *retry_at),
+            SendOutcome::Failed { error } => ("failed", Some(error.clone()), None, at),
         };
         let mut tx = self.begin_write().await?;
         query(

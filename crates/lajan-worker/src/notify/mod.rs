@@ -8,7 +8,7 @@ mod sms;
 mod smtp;
 mod transport;
 
-pub use lajan_services::messages::{Email, Sms};
+pub use lajan_services::messages::{OutgoingEmail, OutgoingSms};
 pub use sms::{HttpSmsSender, SmsConfig};
 pub use smtp::{SmtpConfig, SmtpSender, SmtpTls};
 pub use transport::{Delivery, EmailSender, NotifyError, SmsSender, Unconfigured};

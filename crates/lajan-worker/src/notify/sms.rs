@@ -8,7 +8,7 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 
 use super::transport::{Delivery, NotifyError, SmsSender};
-use lajan_services::messages::Sms;
+use lajan_services::messages::OutgoingSms;
 
 #[derive(Clone)]
 pub struct SmsConfig {
@@ -144,7 +144,7 @@ fn rejection_text(status: StatusCode, body: &[u8]) -> String {
 
 #[async_trait::async_trait]
 impl SmsSender for HttpSmsSender {
-    async fn send(&self, m: &Sms) -> Result<Delivery, NotifyError> {
+    async fn send(&self, m: &OutgoingSms) -> Result<Delivery, NotifyError> {
         let response = self
             .client
             .post(&self.url.0)

@@ -10,7 +10,7 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use secrecy::{ExposeSecret, SecretString};
 
 use super::transport::{Delivery, EmailSender, NotifyError};
-use lajan_services::messages::Email;
+use lajan_services::messages::OutgoingEmail;
 use lajan_services::messages::one_line;
 
 /// How the connection to the SMTP server is protected.
@@ -96,7 +96,7 @@ impl SmtpSender {
         })
     }
 
-    fn message(&self, m: &Email) -> Result<(Message, String), NotifyError> {
+    fn message(&self, m: &OutgoingEmail) -> Result<(Message, String), NotifyError> {
         let to: Mailbox =
             m.to.trim()
                 .parse()
@@ -131,7 +131,7 @@ fn classify(endpoint: &str, e: &lettre::transport::smtp::Error) -> NotifyError {
 
 #[async_trait::async_trait]
 impl EmailSender for SmtpSender {
-    async fn send(&self, m: &Email) -> Result<Delivery, NotifyError> {
+    async fn send(&self, m: &OutgoingEmail) -> Result<Delivery, NotifyError> {
         let (message, message_id) = self.message(m)?;
         // lettre's timeout is per read/write; this one bounds a server that answers slowly but
         // steadily. Giving up after DATA may leave a delivered message that a retry duplicates;

@@ -1,7 +1,7 @@
 //! What every transport answers: a delivery the provider accepted, or an error sorted into
 //! retry-later and give-up; the sender traits; and the stand-in for a transport not configured.
 
-use lajan_services::messages::{Email, Sms};
+use lajan_services::messages::{OutgoingEmail, OutgoingSms};
 
 /// What the provider said when it accepted a message, kept so support can trace a delivery.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,12 +53,12 @@ impl NotifyError {
 
 #[async_trait::async_trait]
 pub trait EmailSender: Send + Sync {
-    async fn send(&self, m: &Email) -> Result<Delivery, NotifyError>;
+    async fn send(&self, m: &OutgoingEmail) -> Result<Delivery, NotifyError>;
 }
 
 #[async_trait::async_trait]
 pub trait SmsSender: Send + Sync {
-    async fn send(&self, m: &Sms) -> Result<Delivery, NotifyError>;
+    async fn send(&self, m: &OutgoingSms) -> Result<Delivery, NotifyError>;
 }
 
 /// Stands in for a channel this deployment has not set up, so the worker is wired the same way
@@ -68,14 +68,14 @@ pub struct Unconfigured(pub &'static str);
 
 #[async_trait::async_trait]
 impl EmailSender for Unconfigured {
-    async fn send(&self, _: &Email) -> Result<Delivery, NotifyError> {
+    async fn send(&self, _: &OutgoingEmail) -> Result<Delivery, NotifyError> {
         Err(NotifyError::NotConfigured(self.0))
     }
 }
 
 #[async_trait::async_trait]
 impl SmsSender for Unconfigured {
-    async fn send(&self, _: &Sms) -> Result<Delivery, NotifyError> {
+    async fn send(&self, _: &OutgoingSms) -> Result<Delivery, NotifyError> {
         Err(NotifyError::NotConfigured(self.0))
     }
 }

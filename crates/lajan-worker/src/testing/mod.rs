@@ -36,19 +36,8 @@ const POLL_INTERVAL: Duration = Duration::from_millis(10);
 /// For deliveries made in the background (a worker task, a spawned send): poll the server for the
 /// message instead of sleeping a fixed time, so the test is fast when things work and fails with
 /// `None` rather than hanging when they do not. `probe` runs at least once, and once more at the
-/// deadline.
-///
-/// ```
-/// # use std::time::Duration;
-/// # use lajan_worker::testing::{SmtpSink, wait_for};
-/// # async fn example(sink: &SmtpSink) {
-/// // ... after queueing an invoice notice for a worker to deliver:
-/// let email = wait_for(|| sink.messages().into_iter().next(), Duration::from_secs(5))
-///     .await
-///     .expect("the invoice email never arrived");
-/// assert_eq!(email.to, ["client@example.com"]);
-/// # }
-/// ```
+/// deadline. For an invoice email, say:
+/// `wait_for(|| sink.messages().into_iter().next(), Duration::from_secs(5)).await`.
 pub async fn wait_for<T>(mut probe: impl FnMut() -> Option<T>, timeout: Duration) -> Option<T> {
     let deadline = tokio::time::Instant::now() + timeout;
     loop {

@@ -1,0 +1,153 @@
+//! Invoices from the console: a maker drafts one (adding and removing line rows without
+//! script), edits the draft, sends it and voids it, each through the API's service method
+//! as the user; other roles and posts without the CSRF value change nothing.
+
+use crate::browser::{Browser, location, user};
+use lajan_domain::user::Role;
+use lajan_testkit::TestApp;
+use serde_json::{Value, json};
+
+fn once_of(page: &str) -> String {
+    let marker = "name=\"once\" value=\"";
+    let start = page.find(marker).unwrap_or_else(|| panic!("no once field on {page}")) + marker.len();
+    page[start..].split('"').next().unwrap().to_owned()
+}
+
+async fn invoice(app: &TestApp, id: &str) -> Value {
+    app.get(&format!("/v1/invoices/{id}")).await.json().await.unwrap()
+}
+
+/// The invoice form's fields with `lines` (description, quantity, unit price).
+fn fields<'a>(
+    csrf: &'a str,
+    once: &'a str,
+    client: &'a str,
+    lines: &[(&'a str, &'a str, &'a str)],
+) -> Vec<(&'a str, &'a str)> {
+    let mut fields =
+        vec![("csrf", csrf), ("once", once), ("client", client), ("currency", "HTG"), ("due_date", "2030-01-31")];
+    for (description, quantity, price) in lines {
+        fields.extend([
+            ("description", *description),
+            ("quantity", *quantity),
+            ("unit_price", *price),
+            ("tax_rate", ""),
+        ]);
+    }
+    fields
+}
+
+api_test!(a_maker_drafts_edits_sends_and_voids_invoices, |app| {
+    let maker = user(app, None, "maker@example.ht", Role::Maker).await;
+    let client = app.reachable_client().await;
+    let client_id = client["id"].as_str().unwrap();
+    let browser = Browser::signed_in(app, "maker@example.ht").await;
+    assert!(browser.get("/console/invoices").await.text().await.unwrap().contains("/console/invoices/new"));
+    let page = browser.get("/console/invoices/new").await.text().await.unwrap();
+    assert_eq!(page.matches("name=\"description\"").count(), 3, "three blank rows to start");
+    let (once, csrf) = (once_of(&page), browser.csrf().await);
+
+    let mut more = fields(&csrf, &once, client_id, &[("Loan fee", "2", "150.25"), ("", "", ""), ("", "", "")]);
+    more.push(("add_line", "1"));
+    let r = browser.post("/console/invoices", &more).await;
+    assert_eq!(r.status(), 200);
+    let page = r.text().await.unwrap();
+    assert_eq!(page.matches("name=\"description\"").count(), 4, "a row more");
+    assert!(page.contains("value=\"Loan fee\""), "what was typed stays");
+    let mut fewer = fields(&csrf, &once, client_id, &[("Loan fee", "2", "150.25"), ("Stamp", "1", "10")]);
+    fewer.push(("remove_line", "1"));
+    let page = browser.post("/console/invoices", &fewer).await.text().await.unwrap();
+    assert!(page.contains("value=\"Loan fee\"") && !page.contains("value=\"Stamp\""), "the second row went");
+    let mut forged = fields(&csrf, &once, client_id, &[("Loan fee", "2", "150.25")]);
+    forged.push(("remove_line", "first"));
+    let r = browser.post("/console/invoices", &forged).await;
+    assert_eq!(r.status(), 200, "a row the form does not have: the form again");
+    assert!(r.text().await.unwrap().contains("value=\"Loan fee\""));
+    let listed: Value = app.get("/v1/invoices").await.json().await.unwrap();
+    assert_eq!(listed["pagination"]["total"], 0, "adding and removing rows saves nothing");
+
+    let no_client = fields(&csrf, &once, "", &[("Loan fee", "2", "150.25")]);
+    let r = browser.post("/console/invoices", &no_client).await;
+    assert_eq!(r.status(), 400);
+    assert!(r.text().await.unwrap().contains("Client: is required"), "the missing client is named");
+    let bad_line = fields(&csrf, &once, client_id, &[("Loan fee", "two", "150.25")]);
+    assert_eq!(browser.post("/console/invoices", &bad_line).await.status(), 400);
+
+    let good = fields(&csrf, &once, client_id, &[("Loan fee", "2", "150.25"), ("", "", "")]);
+    let r = browser.post("/console/invoices", &good).await;
+    assert_eq!(r.status(), 303);
+    let made = location(&r);
+    let id = made.strip_prefix("/console/invoices/").unwrap().to_owned();
+    assert_eq!(location(&browser.post("/console/invoices", &good).await), made, "posted twice, made once");
+    let draft = invoice(app, &id).await;
+    assert_eq!((draft["status"].as_str(), draft["total"].as_str()), (Some("draft"), Some("300.50")));
+    assert_eq!(draft["lineItems"].as_array().unwrap().len(), 1, "the blank row is no line");
+    let created: Value = app.get("/v1/events?type=invoice.created").await.json().await.unwrap();
+    assert_eq!(created["data"][0]["actor"], json!({ "type": "user", "id": maker.id }));
+
+    let page = browser.get(&format!("{made}/edit")).await.text().await.unwrap();
+    assert!(page.contains("value=\"Loan fee\"") && page.contains("value=\"2030-01-31\""), "the draft's values");
+    let edited = fields(&csrf, "", client_id, &[("Loan fee", "3", "150.25")]);
+    let r = browser.post(&format!("{made}/edit"), &edited).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, made.clone()));
+    assert_eq!(invoice(app, &id).await["total"], "450.75");
+
+    let detail = browser.get(&made).await.text().await.unwrap();
+    assert!(detail.contains("data-copy=\"payment-link\"") && detail.contains("/console/assets/console.js"));
+    let r = browser.post(&format!("{made}/send"), &[("csrf", csrf.as_str()), ("channel", "email")]).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, made.clone()));
+    let sent = invoice(app, &id).await;
+    assert_eq!(sent["status"], "sent");
+    let events: Value = app.get("/v1/events?type=invoice.sent").await.json().await.unwrap();
+    assert_eq!(events["data"][0]["actor"]["id"], maker.id.as_str());
+    let messages: Value = app.get("/v1/sandbox/messages").await.json().await.unwrap();
+    let channels: Vec<&str> =
+        messages["data"].as_array().unwrap().iter().map(|m| m["channel"].as_str().unwrap()).collect();
+    assert_eq!(channels, ["email"], "by email only, as asked");
+    assert_eq!(browser.get(&format!("{made}/edit")).await.status(), 409, "a sent invoice is no draft");
+    assert_eq!(browser.post(&format!("{made}/edit"), &edited).await.status(), 400, "nor saved as one");
+
+    let r = browser.post(&format!("{made}/void"), &[("csrf", csrf.as_str()), ("reason", "Issued twice")]).await;
+    assert_eq!(r.status(), 303);
+    assert_eq!(invoice(app, &id).await["status"], "void");
+    let r = browser.post(&format!("{made}/void"), &[("csrf", csrf.as_str())]).await;
+    assert_eq!(r.status(), 303, "voiding again changes nothing, as in the API");
+    assert_eq!(invoice(app, &id).await["status"], "void");
+    assert_eq!(
+        browser.post(&format!("{made}/send"), &[("csrf", csrf.as_str()), ("channel", "fax")]).await.status(),
+        400
+    );
+});
+
+api_test!(invoice_actions_need_the_maker_role_and_the_csrf_value, |app| {
+    let client = app.reachable_client().await;
+    let draft = app.invoice(client["id"].as_str().unwrap(), json!({})).await;
+    let id = draft["id"].as_str().unwrap();
+    for role in [Role::Viewer, Role::Approver] {
+        let email = format!("{role}@example.ht");
+        user(app, None, &email, role).await;
+        let browser = Browser::signed_in(app, &email).await;
+        assert_eq!(browser.get("/console/invoices/new").await.status(), 403, "{role}");
+        assert_eq!(browser.get(&format!("/console/invoices/{id}/edit")).await.status(), 403, "{role}");
+        let page = browser.get(&format!("/console/invoices/{id}")).await.text().await.unwrap();
+        assert!(!page.contains("<h2>Actions</h2>"), "{role} sees no actions");
+        let csrf = browser.csrf().await;
+        let once = "c".repeat(64);
+        let new = fields(&csrf, &once, client["id"].as_str().unwrap(), &[("Sneaky", "1", "1")]);
+        assert_eq!(browser.post("/console/invoices", &new).await.status(), 403, "{role}");
+        for action in ["edit", "send", "void"] {
+            let r = browser.post(&format!("/console/invoices/{id}/{action}"), &[("csrf", &csrf)]).await;
+            assert_eq!(r.status(), 403, "{role}: {action}");
+        }
+    }
+    user(app, None, "maker@example.ht", Role::Maker).await;
+    let maker = Browser::signed_in(app, "maker@example.ht").await;
+    for action in ["send", "void"] {
+        let r = maker.post(&format!("/console/invoices/{id}/{action}"), &[("csrf", "forged")]).await;
+        assert_eq!(r.status(), 403, "without the session's csrf value: {action}");
+    }
+    let still = invoice(app, id).await;
+    assert_eq!(still["status"], "draft");
+    let listed: Value = app.get("/v1/invoices").await.json().await.unwrap();
+    assert_eq!(listed["pagination"]["total"], 1);
+});

@@ -1,0 +1,6 @@
+//! The live ledger against stand-ins: Horizon's answers, both ledgers' outcomes, and envelopes
+//! byte for byte against the official Python SDK; one test binary.
+
+mod horizon;
+mod ledgers;
+mod sdk_parity;

@@ -1,0 +1,585 @@
+//! The invoicing contract: the same cases on SQLite and PostgreSQL.
+
+use lajan_domain::client::ClientInput;
+use lajan_domain::id::IdKind;
+use lajan_domain::invoice::InvoiceDetail;
+use lajan_domain::invoice::{DueDate, Invoice, InvoiceAction, InvoiceStatus, LineItemInput, price_line_items};
+use lajan_domain::money::{Currency, TaxRate};
+use lajan_domain::pagination::PageRequest;
+use lajan_domain::payment::PaymentLink;
+use lajan_domain::payment::{IncomingPayment, IntentStatus, PaymentIntent, new_reference};
+use lajan_domain::settings::Settings;
+use lajan_domain::{Environment, Tenant, Timestamp};
+use lajan_store::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied};
+use lajan_store::invoices::{InvoiceChanges, InvoiceQuery};
+use lajan_store::{EventQuery, NewEvent, Store, StoreError};
+use std::sync::Arc;
+
+use lajan_store::contract;
+
+async fn tenant(store: &Arc<dyn Store>) -> Tenant {
+    lajan_store::testing::test_tenant(store).await
+}
+
+async fn client(store: &Arc<dyn Store>, t: &Tenant) -> String {
+    let c = ClientInput { first_name: Some("Marie".into()), last_name: Some("Jean".into()), ..Default::default() }
+        .into_client(IdKind::Client.generate(), Timestamp::now())
+        .unwrap();
+    store
+        .create_client(t, &c, &NewEvent { event_type: "client.created", object: serde_json::json!({}) }, None)
+        .await
+        .unwrap();
+    c.id
+}
+
+fn ev(d: &InvoiceDetail) -> NewEvent {
+    NewEvent {
+        event_type: "invoice.created",
+        object: serde_json::json!({ "id": d.invoice.id, "status": d.invoice.status.as_str() }),
+    }
+}
+
+fn link_ev(l: &PaymentLink) -> NewEvent {
+    NewEvent { event_type: "payment_link.paid", object: serde_json::json!({ "id": l.id }) }
+}
+
+async fn invoice(store: &Arc<dyn Store>, t: &Tenant, client_id: &str, price: &str) -> InvoiceDetail {
+    let (lines, totals) = price_line_items(
+        &[LineItemInput {
+            description: Some("Loan fee".into()),
+            quantity: Some("1".into()),
+            unit_price: Some(price.into()),
+            tax_rate: None,
+        }],
+        TaxRate::default(),
+    )
+    .unwrap();
+    let now = Timestamp::now();
+    let id = IdKind::Invoice.generate();
+    let intent = PaymentIntent {
+        id: IdKind::PaymentIntent.generate(),
+        org_id: t.org_id.clone(),
+        env: t.env,
+        amount: totals.total,
+        currency: Currency::Htg,
+        reference: new_reference(),
+        status: IntentStatus::Active,
+        amount_received: 0,
+        invoice_id: Some(id.clone()),
+        payment_link_id: None,
+        created_at: now,
+        paid_at: None,
+        expires_at: None,
+    };
+    let inv = Invoice {
+        id,
+        number: String::new(),
+        client_id: client_id.into(),
+        currency: Currency::Htg,
+        status: InvoiceStatus::Draft,
+        due_date: DueDate::parse("2026-12-01").unwrap(),
+        memo: None,
+        line_items: lines,
+        totals,
+        amount_paid: 0,
+        payment_intent_id: intent.id.clone(),
+        created_at: now,
+        updated_at: now,
+        sent_at: None,
+        paid_at: None,
+        voided_at: None,
+        void_reason: None,
+    };
+    let draft = move |_: &Settings| Ok((inv.clone(), intent.clone()));
+    store.create_invoice(t, &draft, &ev, None, None).await.unwrap()
+}
+
+fn payment(t: &Tenant, memo: &str, amount: i64, asset: &str) -> IncomingPayment {
+    let id = IdKind::LedgerPayment.generate();
+    IncomingPayment {
+        tx_hash: format!("{:0>64}", &id[3..]),
+        id,
+        org_id: t.org_id.clone(),
+        env: t.env,
+        ledger_seq: 0,
+        source_account: "GSOURCE".into(),
+        destination_account: "GDEST".into(),
+        asset_code: asset.into(),
+        amount,
+        memo: Some(memo.into()),
+        created_at: Timestamp::now(),
+        payment_intent_id: None,
+        processed_at: None,
+    }
+}
+
+/// A payment seen on a ledger, recorded as the watcher records one (a fact, whatever is due) and
+/// applied.
+async fn pay(store: &Arc<dyn Store>, p: &IncomingPayment) -> PaymentApplied {
+    assert!(store.record_incoming_payment(p).await.unwrap());
+    store.apply_incoming_payment(&p.id, Timestamp::now(), &PaidEvents { invoice: &ev, link: &link_ev }).await.unwrap()
+}
+
+contract!(numbers_are_sequential_per_tenant_and_gapless_under_concurrency, |store| {
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let first = invoice(&store, &t, &c, "10").await;
+    assert_eq!(first.invoice.number, "INV-000001");
+    assert_eq!(first.client.first_name, "Marie");
+    assert_eq!(first.intent.amount, 1000);
+    let tasks: Vec<_> = (0..20)
+        .map(|_| {
+            let (store, t, c) = (store.clone(), t.clone(), c.clone());
+            tokio::spawn(async move { invoice(&store, &t, &c, "1").await.invoice.number })
+        })
+        .collect();
+    let mut numbers = vec![first.invoice.number.clone()];
+    for task in tasks {
+        numbers.push(task.await.unwrap());
+    }
+    numbers.sort();
+    let expected: Vec<String> = (1..=21).map(lajan_domain::invoice::invoice_number).collect();
+    assert_eq!(numbers, expected, "unique and gapless");
+    let live = Tenant::new(t.org_id.clone(), Environment::Live);
+    let live_client = client(&store, &live).await;
+    assert_eq!(invoice(&store, &live, &live_client, "1").await.invoice.number, "INV-000001", "per environment");
+    // A failed creation does not use up a number.
+    store.fail_next_commit();
+    let failed = tokio::spawn({
+        let (store, t, c) = (store.clone(), t.clone(), c.clone());
+        async move { invoice(&store, &t, &c, "1").await }
+    })
+    .await;
+    assert!(failed.is_err());
+    assert_eq!(invoice(&store, &t, &c, "1").await.invoice.number, "INV-000022");
+});
+
+/// Past six digits the number grows (the domain's format, which PostgreSQL's create writes in
+/// SQL), and what the create answers is what a read gives back.
+async fn numbers_past_six_digits(db: lajan_store::testing::TestStore) {
+    let store = db.store.clone();
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    invoice(&store, &t, &c, "1").await;
+    db.set_invoice_counter(&t, 999_998).await;
+    for expected in ["INV-999999", "INV-1000000"] {
+        let created = invoice(&store, &t, &c, "1").await;
+        assert_eq!(created.invoice.number, expected);
+        let read = store.get_invoice(&t, &created.invoice.id).await.unwrap().unwrap();
+        assert_eq!(format!("{read:?}"), format!("{created:?}"), "the create answers what was stored");
+    }
+    db.cleanup().await;
+}
+
+#[tokio::test]
+async fn numbers_past_six_digits_keep_the_domains_format_sqlite() {
+    numbers_past_six_digits(lajan_store::testing::sqlite().await).await;
+}
+
+#[tokio::test]
+async fn numbers_past_six_digits_keep_the_domains_format_postgres() {
+    let Some(db) = lajan_store::testing::postgres("numbers_past_six_digits").await else { return };
+    numbers_past_six_digits(db).await;
+}
+
+contract!(drafts_update_and_actions_follow_the_state_machine, |store| {
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let other = client(&store, &t).await;
+    let d = invoice(&store, &t, &c, "10").await;
+    let id = d.invoice.id.clone();
+    let lines = vec![LineItemInput {
+        description: Some("Two".into()),
+        quantity: Some("2".into()),
+        unit_price: Some("7.5".into()),
+        tax_rate: Some("10".into()),
+    }];
+    let changes = InvoiceChanges {
+        client_id: Some(other.clone()),
+        line_items: Some(lines),
+        memo: Some(Some("Merci".into())),
+        ..Default::default()
+    };
+    let updated = store.update_invoice(&t, &id, &changes, Timestamp::now()).await.unwrap();
+    assert_eq!((updated.invoice.totals.total, updated.intent.amount), (1650, 1650), "the intent follows the total");
+    assert_eq!(updated.client.id, other);
+    let bad_client = InvoiceChanges { client_id: Some("cli_nope".into()), ..Default::default() };
+    assert!(
+        matches!(store.update_invoice(&t, &id, &bad_client, Timestamp::now()).await, Err(StoreError::Rejected(e)) if e.code == "invalid_client")
+    );
+
+    let (sent, changed) =
+        store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+    assert!(changed && sent.invoice.status == InvoiceStatus::Sent && sent.invoice.sent_at.is_some());
+    assert!(
+        matches!(store.update_invoice(&t, &id, &changes, Timestamp::now()).await, Err(StoreError::Rejected(e)) if e.code == "cannot_update")
+    );
+    let (viewed, changed) =
+        store.invoice_action(&t, &id, InvoiceAction::View, Timestamp::now(), None, &ev, None).await.unwrap();
+    assert!(changed && viewed.invoice.status == InvoiceStatus::Viewed);
+    let (_, changed) =
+        store.invoice_action(&t, &id, InvoiceAction::View, Timestamp::now(), None, &ev, None).await.unwrap();
+    assert!(!changed, "viewing twice records one event");
+    let (voided, _) = store
+        .invoice_action(&t, &id, InvoiceAction::Void, Timestamp::now(), Some("duplicate"), &ev, None)
+        .await
+        .unwrap();
+    assert_eq!(voided.invoice.void_reason.as_deref(), Some("duplicate"));
+    assert_eq!(voided.intent.status, IntentStatus::Inactive);
+    let (_, changed) =
+        store.invoice_action(&t, &id, InvoiceAction::Void, Timestamp::now(), None, &ev, None).await.unwrap();
+    assert!(!changed);
+    assert!(
+        matches!(store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await, Err(StoreError::Rejected(e)) if e.code == "cannot_send")
+    );
+    let events = store.list_events(&t, &EventQuery::default()).await.unwrap();
+    let types: Vec<_> =
+        events.items.iter().map(|e| e.event_type.as_str()).filter(|t| t.starts_with("invoice.")).collect();
+    assert_eq!(types, ["invoice.voided", "invoice.viewed", "invoice.sent", "invoice.created"]);
+    let other_tenant = Tenant::new(t.org_id.clone(), Environment::Live);
+    assert!(store.get_invoice(&other_tenant, &id).await.unwrap().is_none());
+    assert!(matches!(
+        store.invoice_action(&other_tenant, &id, InvoiceAction::Void, Timestamp::now(), None, &ev, None).await,
+        Err(StoreError::NotFound)
+    ));
+});
+
+contract!(lists_filter_by_status_client_and_search, |store| {
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let a = invoice(&store, &t, &c, "1").await;
+    invoice(&store, &t, &c, "2").await;
+    store.invoice_action(&t, &a.invoice.id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+    let q = |status: Option<InvoiceStatus>, client_id: Option<&str>, search: Option<&str>| InvoiceQuery {
+        status,
+        client_id: client_id.map(Into::into),
+        search: search.map(Into::into),
+        page: PageRequest::default(),
+    };
+    assert_eq!(store.list_invoices(&t, &q(None, None, None)).await.unwrap().total, 2);
+    assert_eq!(
+        store.list_invoices(&t, &q(Some(InvoiceStatus::Sent), None, None)).await.unwrap().items[0].invoice.id,
+        a.invoice.id
+    );
+    assert_eq!(store.list_invoices(&t, &q(None, Some("cli_x"), None)).await.unwrap().total, 0);
+    assert_eq!(store.list_invoices(&t, &q(None, Some(&c), Some("inv-000002"))).await.unwrap().total, 1);
+    assert_eq!(store.list_invoices(&t, &q(None, None, Some("marie jean"))).await.unwrap().total, 2);
+});
+
+contract!(payments_match_by_memo_and_pay_in_full_only, |store| {
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let d = invoice(&store, &t, &c, "100").await;
+    let id = d.invoice.id.clone();
+    let reference = d.intent.reference.clone();
+    // A draft is not payable: the money is recorded, the invoice stays a draft.
+    assert_eq!(
+        pay(&store, &payment(&t, &reference, 100, "HTG")).await,
+        PaymentApplied::Matched { intent_id: d.intent.id.clone(), paid: false }
+    );
+    store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+    assert_eq!(pay(&store, &payment(&t, "LJWRONG", 9900, "HTG")).await, PaymentApplied::Unmatched);
+    assert_eq!(pay(&store, &payment(&t, &reference, 9900, "USD")).await, PaymentApplied::Unmatched, "wrong asset");
+    assert_eq!(
+        pay(&store, &payment(&t, &reference, 4900, "HTG")).await,
+        PaymentApplied::Matched { intent_id: d.intent.id.clone(), paid: false }
+    );
+    let under = store.get_invoice(&t, &id).await.unwrap().unwrap();
+    assert_eq!(
+        (under.invoice.status, under.invoice.amount_paid),
+        (InvoiceStatus::Sent, 5000),
+        "underpaid stays unpaid"
+    );
+    assert_eq!(
+        pay(&store, &payment(&t, &reference, 6000, "HTG")).await,
+        PaymentApplied::Matched { intent_id: d.intent.id.clone(), paid: true }
+    );
+    let paid = store.get_invoice(&t, &id).await.unwrap().unwrap();
+    assert_eq!(
+        (paid.invoice.status, paid.invoice.amount_paid, paid.intent.status),
+        (InvoiceStatus::Paid, 11000, IntentStatus::Paid)
+    );
+    assert!(paid.invoice.paid_at.is_some());
+    assert!(
+        matches!(store.invoice_action(&t, &id, InvoiceAction::Void, Timestamp::now(), None, &ev, None).await, Err(StoreError::Rejected(e)) if e.code == "cannot_void")
+    );
+    assert_eq!(store.incoming_payments_for_intent(&d.intent.id).await.unwrap().len(), 3);
+    let seqs: Vec<i64> =
+        store.incoming_payments_for_intent(&d.intent.id).await.unwrap().iter().map(|p| p.ledger_seq).collect();
+    assert!(seqs.windows(2).all(|w| w[0] <= w[1]), "ledger sequence never falls: {seqs:?}");
+    assert!(store.pending_incoming_payments(10).await.unwrap().is_empty());
+    let paid_events = store
+        .list_events(&t, &EventQuery { event_type: Some("invoice.created".into()), ..Default::default() })
+        .await
+        .unwrap();
+    assert!(paid_events.total >= 1);
+    match store.get_payment_intent(&d.intent.id).await.unwrap() {
+        Some((intent, IntentTarget::Invoice(inv))) => {
+            assert_eq!(intent.status, IntentStatus::Paid);
+            assert_eq!(inv.invoice.id, id);
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+    assert!(store.get_payment_intent("pi_nope").await.unwrap().is_none());
+    // Applying twice is harmless; recording a live payment twice is deduplicated by hash.
+    let live = payment(&t, &reference, 1, "HTG");
+    assert!(store.record_incoming_payment(&live).await.unwrap());
+    assert!(!store.record_incoming_payment(&live).await.unwrap());
+    let events = PaidEvents { invoice: &ev, link: &link_ev };
+    store.apply_incoming_payment(&live.id, Timestamp::now(), &events).await.unwrap();
+    assert_eq!(
+        store.apply_incoming_payment(&live.id, Timestamp::now(), &events).await.unwrap(),
+        PaymentApplied::AlreadyProcessed
+    );
+});
+
+contract!(received_totals_are_summed_wide_and_never_clamped, |store| {
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let d = invoice(&store, &t, &c, "100").await;
+    let reference = d.intent.reference.clone();
+    let near_the_top = i64::MAX - 10;
+    assert_eq!(
+        pay(&store, &payment(&t, &reference, near_the_top, "HTG")).await,
+        PaymentApplied::Matched { intent_id: d.intent.id.clone(), paid: false }
+    );
+    // Past i64 the total cannot be kept: the payment is refused and left for reconciliation,
+    // where clamping would have recorded a total that never arrived.
+    assert_eq!(
+        pay(&store, &payment(&t, &reference, 100, "HTG")).await,
+        PaymentApplied::TooLarge { intent_id: d.intent.id.clone() }
+    );
+    let after = store.get_invoice(&t, &d.invoice.id).await.unwrap().unwrap();
+    assert_eq!(after.invoice.amount_paid, near_the_top);
+    assert_eq!(store.incoming_payments_for_intent(&d.intent.id).await.unwrap().len(), 1);
+    assert!(store.pending_incoming_payments(10).await.unwrap().is_empty(), "processed, as unmatched");
+});
+
+contract!(a_resubmitted_sandbox_payment_is_recorded_once, |store| {
+    let t = tenant(&store).await;
+    let first = payment(&t, "LJANY", 500, "HTG");
+    let (recorded, _) = store.record_sandbox_payment(&first, 1000).await.unwrap();
+    let again = IncomingPayment { id: IdKind::LedgerPayment.generate(), ..first.clone() };
+    let (replayed, closes_at) = store.record_sandbox_payment(&again, 1000).await.unwrap();
+    assert_eq!(replayed, recorded, "the identical transaction answers with the original");
+    assert!(closes_at <= Timestamp::now());
+    assert_eq!(store.pending_incoming_payments(10).await.unwrap().len(), 1);
+});
+
+contract!(payment_links_deactivate_once_and_get_paid, |store| {
+    let t = tenant(&store).await;
+    let mk = |amount: i64| {
+        let id = IdKind::PaymentLink.generate();
+        let now = Timestamp::now();
+        PaymentLink {
+            id: id.clone(),
+            amount,
+            currency: Currency::Usd,
+            description: "Membership".into(),
+            created_at: now,
+            expires_at: None,
+            intent: PaymentIntent {
+                id: IdKind::PaymentIntent.generate(),
+                org_id: t.org_id.clone(),
+                env: t.env,
+                amount,
+                currency: Currency::Usd,
+                reference: new_reference(),
+                status: IntentStatus::Active,
+                amount_received: 0,
+                invoice_id: None,
+                payment_link_id: Some(id),
+                created_at: now,
+                paid_at: None,
+                expires_at: None,
+            },
+        }
+    };
+    let a = mk(500);
+    let b = mk(700);
+    let created = NewEvent { event_type: "payment_link.created", object: serde_json::json!({}) };
+    store.create_payment_link(&t, &|_| a.clone(), &|_| created.clone(), None).await.unwrap();
+    store.create_payment_link(&t, &|_| b.clone(), &|_| created.clone(), None).await.unwrap();
+    let page = store.list_payment_links(&t, PageRequest::default()).await.unwrap();
+    assert_eq!((page.total, page.items[0].id.as_str()), (2, b.id.as_str()));
+    let deactivated = |l: &PaymentLink| NewEvent {
+        event_type: "payment_link.deactivated",
+        object: serde_json::json!({ "id": l.id }),
+    };
+    let off = store.delete_payment_link(&t, &a.id, Timestamp::now(), &deactivated).await.unwrap();
+    assert_eq!(off.intent.status, IntentStatus::Inactive);
+    assert!(store.get_payment_link(&t, &a.id).await.unwrap().is_none(), "out of the API");
+    assert_eq!(store.list_payment_links(&t, PageRequest::default()).await.unwrap().total, 1);
+    assert!(matches!(
+        store.delete_payment_link(&t, &a.id, Timestamp::now(), &deactivated).await,
+        Err(StoreError::NotFound)
+    ));
+    assert_eq!(
+        pay(&store, &payment(&t, &a.intent.reference, 500, "USD")).await,
+        PaymentApplied::Matched { intent_id: a.intent.id.clone(), paid: false }
+    );
+    assert_eq!(
+        pay(&store, &payment(&t, &b.intent.reference, 700, "USD")).await,
+        PaymentApplied::Matched { intent_id: b.intent.id.clone(), paid: true }
+    );
+    assert_eq!(store.get_payment_link(&t, &b.id).await.unwrap().unwrap().intent.status, IntentStatus::Paid);
+    let gone = store.delete_payment_link(&t, &b.id, Timestamp::now(), &deactivated).await.unwrap();
+    assert_eq!(gone.intent.status, IntentStatus::Paid, "a paid link stays paid, and leaves the API");
+    assert!(store.get_payment_link(&t, &b.id).await.unwrap().is_none());
+    assert!(matches!(
+        store.delete_payment_link(&t, "pl_nope", Timestamp::now(), &deactivated).await,
+        Err(StoreError::NotFound)
+    ));
+});
+
+contract!(overdue_candidates_are_sent_or_viewed_and_due, |store| {
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let a = invoice(&store, &t, &c, "1").await;
+    let b = invoice(&store, &t, &c, "1").await;
+    store.invoice_action(&t, &a.invoice.id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+    let found = store.overdue_candidates("2026-12-01", 10).await.unwrap();
+    assert_eq!(found.len(), 1, "drafts are not candidates");
+    assert_eq!((found[0].1.as_str(), found[0].3.as_str()), (a.invoice.id.as_str(), "UTC"));
+    assert!(store.overdue_candidates("2026-11-30", 10).await.unwrap().is_empty());
+    let (d, changed) = store
+        .invoice_action(&t, &a.invoice.id, InvoiceAction::MarkOverdue, Timestamp::now(), None, &ev, None)
+        .await
+        .unwrap();
+    assert!(changed && d.invoice.status == InvoiceStatus::Overdue);
+    assert!(
+        !store
+            .invoice_action(&t, &b.invoice.id, InvoiceAction::MarkOverdue, Timestamp::now(), None, &ev, None)
+            .await
+            .unwrap()
+            .1
+    );
+    assert!(store.overdue_candidates("2026-12-01", 10).await.unwrap().is_empty());
+});
+
+fn render_email(d: &InvoiceDetail) -> Result<Vec<lajan_domain::message::NewMessage>, lajan_domain::Invalid> {
+    Ok(vec![lajan_domain::message::NewMessage {
+        id: IdKind::Message.generate(),
+        channel: lajan_domain::message::Channel::Email,
+        recipient: "marie@example.ht".into(),
+        subject: Some(format!("Invoice {}", d.invoice.number)),
+        body_text: "Pay".into(),
+        body_html: None,
+    }])
+}
+
+contract!(send_queues_messages_with_the_transition, |store| {
+    use lajan_domain::message::SendOutcome;
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let d = invoice(&store, &t, &c, "5").await;
+    let (sent, messages) =
+        store.send_invoice(&t, &d.invoice.id, Timestamp::now(), &render_email, &ev, None).await.unwrap();
+    assert_eq!((sent.invoice.status, messages.len()), (InvoiceStatus::Sent, 1));
+    let listed = store.list_messages(&t, PageRequest::default()).await.unwrap();
+    assert_eq!((listed.total, listed.items[0].status.as_str()), (1, "sandbox"));
+    assert_eq!(listed.items[0].subject.as_deref(), Some("Invoice INV-000001"));
+    assert!(
+        store.claim_messages(Timestamp::now(), 60_000, 10).await.unwrap().is_empty(),
+        "sandbox messages are never delivered"
+    );
+    let none = |_: &InvoiceDetail| Err(lajan_domain::Invalid::new("no_channel_available", "none"));
+    let d2 = invoice(&store, &t, &c, "5").await;
+    assert!(
+        matches!(store.send_invoice(&t, &d2.invoice.id, Timestamp::now(), &none, &ev, None).await, Err(StoreError::Rejected(e)) if e.code == "no_channel_available")
+    );
+    assert_eq!(
+        store.get_invoice(&t, &d2.invoice.id).await.unwrap().unwrap().invoice.status,
+        InvoiceStatus::Draft,
+        "nothing changed"
+    );
+
+    let live = Tenant::new(t.org_id.clone(), Environment::Live);
+    let lc = client(&store, &live).await;
+    let ld = invoice(&store, &live, &lc, "5").await;
+    let now = Timestamp::now();
+    store.send_invoice(&live, &ld.invoice.id, now, &render_email, &ev, None).await.unwrap();
+    let claimed = store.claim_messages(now, 60_000, 10).await.unwrap();
+    assert_eq!(claimed.len(), 1);
+    assert!(store.claim_messages(now, 60_000, 10).await.unwrap().is_empty(), "claimed messages are leased");
+    let retry_at = now.plus_millis(1000);
+    store.finish_message(&claimed[0].id, now, &SendOutcome::Retry { error: "timeout".into(), retry_at }).await.unwrap();
+    assert!(store.claim_messages(now, 60_000, 10).await.unwrap().is_empty());
+    let again = store.claim_messages(retry_at, 60_000, 10).await.unwrap();
+    assert_eq!(again[0].attempts, 2);
+    store.finish_message(&again[0].id, retry_at, &SendOutcome::Sent { provider_id: Some("SM1".into()) }).await.unwrap();
+    let listed = store.list_messages(&live, PageRequest::default()).await.unwrap();
+    assert_eq!((listed.items[0].status.as_str(), listed.items[0].last_error.as_deref()), ("sent", None));
+    assert!(listed.items[0].sent_at.is_some());
+});
+
+contract!(maintained_totals_match_a_scan_through_every_transition, |store| {
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let mut ids = Vec::new();
+    for _ in 0..8 {
+        ids.push(invoice(&store, &t, &c, "5").await);
+    }
+    let act = |i: usize, action| {
+        let (store, t, id) = (store.clone(), t.clone(), ids[i].invoice.id.clone());
+        async move { store.invoice_action(&t, &id, action, Timestamp::now(), Some("typo"), &ev, None).await.unwrap() }
+    };
+    for i in 0..6 {
+        act(i, InvoiceAction::Send).await;
+    }
+    act(1, InvoiceAction::View).await;
+    act(2, InvoiceAction::MarkOverdue).await;
+    act(3, InvoiceAction::Void).await;
+    act(6, InvoiceAction::Void).await;
+    pay(&store, &payment(&t, &ids[4].intent.reference, 500, "HTG")).await;
+    // Two rounds: as the triggers left the counts, then after folding (PostgreSQL's deltas).
+    for round in 0..2 {
+        let q = |status| InvoiceQuery { status, ..Default::default() };
+        // Filtering by client goes through a COUNT over the rows: the reference for the kept counts.
+        let scan = |status| InvoiceQuery { status, client_id: Some(c.clone()), ..Default::default() };
+        let all = store.list_invoices(&t, &q(None)).await.unwrap();
+        assert_eq!(all.total, 8, "round {round}");
+        let mut sum = 0;
+        for status in InvoiceStatus::ALL {
+            let kept = store.list_invoices(&t, &q(Some(status))).await.unwrap();
+            let counted = store.list_invoices(&t, &scan(Some(status))).await.unwrap();
+            assert_eq!(kept.total, counted.total, "{status:?}, round {round}");
+            assert_eq!(kept.total, kept.items.len() as u64, "{status:?}, round {round}");
+            sum += kept.total;
+        }
+        assert_eq!(sum, 8);
+        let mut by = Vec::new();
+        for status in InvoiceStatus::ALL {
+            by.push(store.list_invoices(&t, &q(Some(status))).await.unwrap().total);
+        }
+        // draft, sent, viewed, paid, overdue, void
+        assert_eq!(by, [1, 2, 1, 1, 1, 2], "round {round}");
+        store.compact_counts().await.unwrap();
+    }
+    let other = Tenant::new(t.org_id.clone(), Environment::Live);
+    assert_eq!(store.list_invoices(&other, &InvoiceQuery::default()).await.unwrap().total, 0, "per environment");
+});
+
+contract!(a_simulated_payment_pays_only_what_is_due, |store| {
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let d = invoice(&store, &t, &c, "100").await;
+    let reference = d.intent.reference.clone();
+    let (first, _) = store.record_sandbox_payment(&payment(&t, &reference, 6000, "HTG"), 1000).await.unwrap();
+    // Recorded and not yet applied, it still counts: 40.00 is due, so 40.00 more goes through...
+    let (second, _) = store.record_sandbox_payment(&payment(&t, &reference, 4000, "HTG"), 1000).await.unwrap();
+    // ...and then nothing is due, before or after the payments are applied.
+    let refused = store.record_sandbox_payment(&payment(&t, &reference, 1, "HTG"), 1000).await;
+    assert!(matches!(refused, Err(StoreError::Rejected(ref e)) if e.code == "cannot_pay"), "{refused:?}");
+    for p in [&first, &second] {
+        store
+            .apply_incoming_payment(&p.id, Timestamp::now(), &PaidEvents { invoice: &ev, link: &link_ev })
+            .await
+            .unwrap();
+    }
+    let refused = store.record_sandbox_payment(&payment(&t, &reference, 1, "HTG"), 1000).await;
+    assert!(matches!(refused, Err(StoreError::Rejected(_))), "{refused:?}");
+    assert_eq!(store.incoming_payments_for_intent(&d.intent.id).await.unwrap().len(), 2);
+    // A memo that names no intent is the ledger's business: recorded, to be left unmatched.
+    assert!(store.record_sandbox_payment(&payment(&t, "LJNOBODY", 1, "HTG"), 1000).await.is_ok());
+});
