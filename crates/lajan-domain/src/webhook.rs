@@ -224,24 +224,6 @@ fn matches_pattern(pattern: &str, event_type: &str) -> bool {
     }
 }
 
-/// How long to wait after each failed try before the next (DECISIONS): 5 s, 5 min, 30 min, 2 h,
-/// 5 h, 10 h, 10 h. A delivery is tried at most once more than there are steps, then fails.
-pub const RETRY_SCHEDULE_MS: [i64; 7] = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
-
-/// How long to wait before trying again after the `tries`-th failed try, or `None` when that
-/// was the last. `jitter_permille` (within +-200) spreads the schedule's step by that much;
-/// `retry_after_ms`, the receiver's `Retry-After`, replaces the step, clamped to the schedule's
-/// first and last steps. Everything is divided by `divisor` (sandbox endpoints may go faster).
-pub fn retry_wait(tries: i64, jitter_permille: i64, retry_after_ms: Option<i64>, divisor: i64) -> Option<i64> {
-    let step = usize::try_from(tries).ok()?.checked_sub(1).and_then(|i| RETRY_SCHEDULE_MS.get(i))?;
-    let (first, last) = (RETRY_SCHEDULE_MS[0], RETRY_SCHEDULE_MS[RETRY_SCHEDULE_MS.len() - 1]);
-    let wait = match retry_after_ms {
-        Some(asked) => asked.clamp(first, last),
-        None => step * (1000 + jitter_permille.clamp(-200, 200)) / 1000,
-    };
-    Some(wait / divisor.max(1))
-}
-
 /// How far back a recovery may reach.
 pub const RECOVERY_LIMIT_MS: i64 = 14 * 24 * 60 * 60 * 1000;
 
@@ -365,7 +347,7 @@ pub enum DeliveryOutcome {
 }
 
 impl DeliveryOutcome {
-    /// The outcome of the `tries`-th try, which failed at `at` (see [`retry_wait`]).
+    /// The outcome of the `tries`-th try, which failed at `at` (see [`crate::retry::webhook_wait`]).
     pub fn after_failure(
         tries: i64,
         at: Timestamp,
@@ -373,7 +355,7 @@ impl DeliveryOutcome {
         retry_after_ms: Option<i64>,
         divisor: i64,
     ) -> Self {
-        match retry_wait(tries, jitter_permille, retry_after_ms, divisor) {
+        match crate::retry::webhook_wait(tries, jitter_permille, retry_after_ms, divisor) {
             Some(wait) => DeliveryOutcome::Retry { retry_at: at.plus_millis(wait) },
             None => DeliveryOutcome::Failed,
         }
@@ -466,18 +448,7 @@ mod tests {
     }
 
     #[test]
-    fn the_retry_schedule_spreads_clamps_scales_and_ends() {
-        assert_eq!(retry_wait(1, 0, None, 1), Some(5_000));
-        assert_eq!(retry_wait(2, 200, None, 1), Some(360_000), "+20 %");
-        assert_eq!(retry_wait(3, -200, None, 1), Some(1_440_000), "-20 %");
-        assert_eq!(retry_wait(2, 900, None, 1), Some(360_000), "jitter is bounded");
-        assert_eq!(retry_wait(7, 0, None, 1), Some(36_000_000));
-        assert_eq!(retry_wait(8, 0, None, 1), None, "eight tries, then failed");
-        assert_eq!(retry_wait(0, 0, None, 1), None);
-        assert_eq!(retry_wait(1, 0, Some(120_000), 1), Some(120_000), "Retry-After replaces the step");
-        assert_eq!(retry_wait(1, 0, Some(0), 1), Some(5_000), "clamped to the first step");
-        assert_eq!(retry_wait(1, 0, Some(i64::MAX), 1), Some(36_000_000), "and to the last");
-        assert_eq!(retry_wait(2, 0, None, 1000), Some(300), "sandbox may divide");
+    fn a_failed_try_is_retried_on_the_schedule_then_failed() {
         let at = Timestamp::from_millis(1_000);
         assert_eq!(
             DeliveryOutcome::after_failure(1, at, 0, None, 1),

@@ -4,6 +4,7 @@
 
 use async_trait::async_trait;
 use lajan_domain::payout::{AttemptResult, PayoutDetail};
+use lajan_domain::retry::Doubling;
 use lajan_domain::{Tenant, Timestamp};
 use lajan_store::StoreError;
 use std::sync::Arc;
@@ -120,17 +121,13 @@ pub trait Ledger: Send + Sync {
         tx: &Transaction,
         resubmission: bool,
         tries: Tries,
-        retry: &RetryPolicy,
+        retry: &Doubling,
     ) -> LedgerResult<AttemptResult>;
 
     /// [`Ledger::submit`] for many payouts' transactions at once, answering each in order. The
     /// default sends them one after the other; a network that takes many in one go (the
     /// sandbox's one store transaction and one ledger close) overrides it.
-    async fn submit_many(
-        &self,
-        submissions: &[Submission<'_>],
-        retry: &RetryPolicy,
-    ) -> LedgerResult<Vec<AttemptResult>> {
+    async fn submit_many(&self, submissions: &[Submission<'_>], retry: &Doubling) -> LedgerResult<Vec<AttemptResult>> {
         let mut results = Vec::with_capacity(submissions.len());
         for s in submissions {
             results.push(self.submit(s.payout, s.tx, s.resubmission, s.tries, retry).await?);
@@ -167,34 +164,10 @@ impl Ledgers {
     }
 }
 
-/// How long a payout waits after a transient outcome (a refusal a new transaction cures, an
-/// unknown outcome, a network that cannot be asked) before it is tried again. Transient outcomes
-/// never fail a payout; only how soon it is tried again changes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RetryPolicy {
-    /// The first wait, in milliseconds: about one ledger close.
-    pub first_ms: i64,
-    /// The longest wait, in milliseconds.
-    pub cap_ms: i64,
-}
-
-impl RetryPolicy {
-    /// The network's pace: a second (one ledger close), doubling to half a minute.
-    pub const NETWORK: RetryPolicy = RetryPolicy { first_ms: 1_000, cap_ms: 30_000 };
-
-    /// Milliseconds to wait after the `n`th try in a row (1-based): `first_ms` doubled `n - 1`
-    /// times up to `cap_ms`, of which a random part up to half is taken off, so that payouts
-    /// refused together (one sequence race, one brownout) do not all come back together.
-    pub fn delay_after(&self, n: i64) -> i64 {
-        let ceiling = self.ceiling_after(n);
-        ceiling - rand::random_range(0..=ceiling / 2)
-    }
-
-    /// The longest [`RetryPolicy::delay_after`] can be.
-    pub fn ceiling_after(&self, n: i64) -> i64 {
-        let doublings = u32::try_from(n.saturating_sub(1).clamp(0, 32)).unwrap_or(32);
-        self.first_ms.max(1).saturating_mul(1_i64 << doublings).min(self.cap_ms.max(self.first_ms))
-    }
+/// How long a payout waits after its `n`th transient outcome in a row ([`Doubling::delay_after`]),
+/// spread at random so that payouts refused together do not all come back together.
+pub fn retry_delay(retry: &Doubling, n: i64) -> i64 {
+    retry.delay_after(n, rand::random_range(0..=1000))
 }
 
 pub use lajan_domain::payout::OUTCOME_UNKNOWN;
@@ -204,14 +177,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn waits_double_from_a_ledger_close_to_half_a_minute_with_jitter() {
-        let retry = RetryPolicy::NETWORK;
-        let ceilings: Vec<i64> = (0..8).map(|n| retry.ceiling_after(n)).collect();
-        assert_eq!(ceilings, [1_000, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
-        assert_eq!(retry.ceiling_after(i64::MAX), 30_000);
-        let drawn: std::collections::HashSet<i64> = (0..200).map(|_| retry.delay_after(1)).collect();
+    fn payout_retries_are_spread_over_the_half_below_each_ceiling() {
+        let retry = Doubling::PAYOUTS;
+        let drawn: std::collections::HashSet<i64> = (0..200).map(|_| retry_delay(&retry, 1)).collect();
         assert!(drawn.iter().all(|ms| (500..=1_000).contains(ms)), "{drawn:?}");
         assert!(drawn.len() > 10, "jittered: {drawn:?}");
-        assert!((0..200).map(|_| retry.delay_after(40)).all(|ms| (15_000..=30_000).contains(&ms)));
+        assert!((0..200).map(|_| retry_delay(&retry, 40)).all(|ms| (15_000..=30_000).contains(&ms)));
     }
 }

@@ -13,13 +13,14 @@
 use crate::exactly_once::submit_exactly_once;
 use crate::horizon::{HorizonClient, HorizonError};
 use crate::ledger::{
-    Fate, Ledger, LedgerFault, LedgerResult, OUTCOME_UNKNOWN, Previous, RetryPolicy, Transaction, Tries,
+    Fate, Ledger, LedgerFault, LedgerResult, OUTCOME_UNKNOWN, Previous, Transaction, Tries, retry_delay,
 };
 use crate::stellar::{PaymentTx, account_of_secret, build_and_sign};
 use crate::stellar_decode::decode_payment;
 use async_trait::async_trait;
 use lajan_domain::client::WalletAddress;
 use lajan_domain::payout::{AttemptResult, PayoutDetail};
+use lajan_domain::retry::Doubling;
 use lajan_domain::{Tenant, Timestamp};
 use lajan_store::redact_url;
 use secrecy::SecretString;
@@ -299,7 +300,7 @@ impl Ledger for StellarLedger {
         tx: &Transaction,
         resubmission: bool,
         tries: Tries,
-        retry: &RetryPolicy,
+        retry: &Doubling,
     ) -> LedgerResult<AttemptResult> {
         let max_time = match decode_payment(&tx.envelope, &self.passphrase) {
             Ok(decoded) if decoded.hash_hex == tx.hash => decoded.max_time,
@@ -322,7 +323,7 @@ impl Ledger for StellarLedger {
                     AttemptResult::Retry {
                         message: format!("{e}; a new transaction will be built"),
                         code,
-                        retry_at: now.plus_millis(retry.delay_after(tries.built)),
+                        retry_at: now.plus_millis(retry_delay(retry, tries.built)),
                     }
                 } else {
                     AttemptResult::Failed { message: e.to_string(), code }
@@ -332,7 +333,7 @@ impl Ledger for StellarLedger {
             Err(e) => AttemptResult::Retry {
                 code: OUTCOME_UNKNOWN.into(),
                 message: format!("{e}; the same transaction will be resubmitted"),
-                retry_at: now.plus_millis(retry.delay_after(tries.sends)),
+                retry_at: now.plus_millis(retry_delay(retry, tries.sends)),
             },
         })
     }

@@ -7,11 +7,12 @@
 //! same across restarts (they exist only on the simulated ledger).
 
 use crate::ledger::{
-    Fate, Ledger, LedgerFault, LedgerResult, OUTCOME_UNKNOWN, Previous, RetryPolicy, Submission, Transaction, Tries,
+    Fate, Ledger, LedgerFault, LedgerResult, OUTCOME_UNKNOWN, Previous, Submission, Transaction, Tries, retry_delay,
 };
 use async_trait::async_trait;
 use lajan_domain::client::WalletAddress;
 use lajan_domain::payout::{AttemptResult, PayoutDetail};
+use lajan_domain::retry::Doubling;
 use lajan_domain::{Tenant, Timestamp, asset};
 use lajan_store::Store;
 use lajan_store::sandbox::{SandboxPayment, SandboxSubmit};
@@ -131,7 +132,7 @@ impl Ledger for SandboxLedger {
         tx: &Transaction,
         resubmission: bool,
         tries: Tries,
-        retry: &RetryPolicy,
+        retry: &Doubling,
     ) -> LedgerResult<AttemptResult> {
         let submission = Submission { payout: d, tx, resubmission, tries };
         let mut results = self.submit_many(&[submission], retry).await?;
@@ -140,11 +141,7 @@ impl Ledger for SandboxLedger {
 
     /// Every payment in one store transaction and one ledger: the submitter hears back once that
     /// ledger closed, as from Horizon, however many it sent.
-    async fn submit_many(
-        &self,
-        submissions: &[Submission<'_>],
-        retry: &RetryPolicy,
-    ) -> LedgerResult<Vec<AttemptResult>> {
+    async fn submit_many(&self, submissions: &[Submission<'_>], retry: &Doubling) -> LedgerResult<Vec<AttemptResult>> {
         use magic::Behaviour;
         let fail = |code: &str, message: &str| AttemptResult::Failed { code: code.into(), message: message.into() };
         let behaviour = |s: &Submission<'_>| magic::behaviour(s.payout.payout.wallet_account_id.as_str());
@@ -197,7 +194,7 @@ impl Ledger for SandboxLedger {
                     AttemptResult::Retry {
                         code: OUTCOME_UNKNOWN.into(),
                         message: "the network did not answer in time; the same transaction will be resubmitted".into(),
-                        retry_at: now.plus_millis(retry.delay_after(s.tries.sends)),
+                        retry_at: now.plus_millis(retry_delay(retry, s.tries.sends)),
                     }
                 }
                 SandboxSubmit::Accepted { ledger_seq, .. } => AttemptResult::Sent { ledger_seq },

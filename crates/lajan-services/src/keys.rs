@@ -1,6 +1,6 @@
 //! API keys: issuing them (`sk_test_` / `sk_live_` plus 32 random base62 characters, of which
 //! only the SHA-256 digest is kept), and an organization's keys listed, created and revoked from
-//! the console (the CLI issues them directly).
+//! the console and from the command line alike.
 
 use crate::{ServiceError, ServiceResult, Services};
 use lajan_domain::apikey::{ApiKey, SECRET_RANDOM_LEN, parse_scopes, secret_hint};
@@ -8,7 +8,7 @@ use lajan_domain::hex::encode as hex;
 use lajan_domain::id::IdKind;
 use lajan_domain::scope::Scope;
 use lajan_domain::validation::required_text;
-use lajan_domain::{Environment, Tenant, Timestamp};
+use lajan_domain::{Actor, Environment, Tenant, Timestamp};
 use lajan_store::NewApiKey;
 use rand::Rng;
 use rand::distr::Alphanumeric;
@@ -73,6 +73,15 @@ impl Services {
         let revoked = self.store.revoke_api_key(key_id, Timestamp::now(), &tenant.actor).await?;
         self.key_was_revoked();
         Ok(revoked)
+    }
+
+    /// Revokes the key `key_id` of whichever organization and environment holds it, as `by`:
+    /// an operator's `lajan keys revoke`.
+    pub async fn revoke_any_key(&self, key_id: &str, by: &Actor) -> ServiceResult<ApiKey> {
+        let keys = self.store.list_api_keys(None).await?;
+        let key = keys.into_iter().find(|k| k.id == key_id).ok_or(ServiceError::NotFound("key"))?;
+        let tenant = Tenant { org_id: key.org_id, env: key.env, actor: by.clone() };
+        self.revoke_key(&tenant, key_id).await
     }
 }
 

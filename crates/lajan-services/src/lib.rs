@@ -19,6 +19,7 @@ pub mod keys;
 pub mod messages;
 pub mod metrics;
 pub mod nudge;
+pub mod orgs;
 pub mod payment_links;
 pub mod payments;
 pub mod payouts;

@@ -114,13 +114,34 @@ impl Services {
         role: &str,
         name: &str,
     ) -> ServiceResult<(User, String)> {
+        let (user, generated) = self.create_user(by, org_id, email, role, Some(name), None).await?;
+        Ok((user, generated.unwrap_or_default()))
+    }
+
+    /// A new user of `org_id`: with `password` when one is given (held to
+    /// [`check_password`]), else with a generated one, which the answer carries once and the
+    /// user must replace. The rules and the refusals of [`Services::invite_user`]; the
+    /// command line's `lajan users create` comes here too.
+    pub async fn create_user(
+        &self,
+        by: &Actor,
+        org_id: &str,
+        email: &str,
+        role: &str,
+        name: Option<&str>,
+        password: Option<&str>,
+    ) -> ServiceResult<(User, Option<String>)> {
         let role: Role = role.parse().map_err(|e| ServiceError::field("role", e))?;
-        let password = generate_password().map_err(ServiceError::Unavailable)?;
-        let (user, hash) = new_user(org_id, email, role, Some(name), &password, true)
+        let generated = match password {
+            Some(_) => None,
+            None => Some(generate_password().map_err(ServiceError::Unavailable)?),
+        };
+        let password = password.or(generated.as_deref()).unwrap_or_default();
+        let (user, hash) = new_user(org_id, email, role, name, password, generated.is_some())
             .map_err(|(field, rule)| ServiceError::field(field, rule))?;
         match self.store.create_user(&user, &hash, by).await {
             Err(StoreError::Conflict(_)) => Err(ServiceError::field("email", "is in use already")),
-            other => other.map(|()| (user, password)).map_err(Into::into),
+            other => other.map(|()| (user, generated)).map_err(Into::into),
         }
     }
 
@@ -165,6 +186,13 @@ impl Services {
             return Err(ServiceError::field("user", "you cannot disable yourself; another admin can"));
         }
         Ok(self.store.disable_user(&user.email, Timestamp::now(), &Actor::User(by.id.clone())).await?)
+    }
+
+    /// Disables the user with `email`, whatever their organization: an operator's
+    /// `lajan users disable`. Their sessions end with it.
+    pub async fn disable_user_by_email(&self, email: &str, by: &Actor) -> ServiceResult<User> {
+        let email = parse_email(email).map_err(|rule| ServiceError::field("email", rule))?;
+        self.store.disable_user(&email, Timestamp::now(), by).await.map_err(ServiceError::not_found_as("user"))
     }
 }
 

@@ -12,9 +12,10 @@ use futures::future::BoxFuture;
 use futures::stream::FuturesUnordered;
 use futures::{StreamExt, TryStreamExt};
 use lajan_domain::payout::{Attempt, AttemptResult, PayoutDetail, latest_per_transaction};
+use lajan_domain::retry::Doubling;
 use lajan_domain::{Environment, Tenant, Timestamp};
 use lajan_ledger::ledger::OUTCOME_UNKNOWN;
-use lajan_ledger::{Fate, Ledger, LedgerFault, Previous, RetryPolicy, Submission, Transaction, Tries};
+use lajan_ledger::{Fate, Ledger, LedgerFault, Previous, Submission, Transaction, Tries, retry_delay};
 use lajan_services::error::error_chain;
 use lajan_services::events::payout_event;
 use lajan_services::failpoint;
@@ -451,7 +452,7 @@ async fn submit(
     tx: &Transaction,
     resubmission: bool,
     tries: Tries,
-    retry: &RetryPolicy,
+    retry: &Doubling,
 ) -> StoreResult<AttemptResult> {
     match ledger.submit(d, tx, resubmission, tries, retry).await {
         Ok(result) => Ok(result),
@@ -464,10 +465,10 @@ async fn submit(
 
 /// The answer of a ledger that could not say what happened to a submission: the same
 /// transaction is resubmitted after the wait for its `sends`th submission.
-fn unknown_outcome(reason: &str, retry: &RetryPolicy, sends: i64) -> AttemptResult {
+fn unknown_outcome(reason: &str, retry: &Doubling, sends: i64) -> AttemptResult {
     AttemptResult::Retry {
         code: OUTCOME_UNKNOWN.into(),
         message: format!("{reason}; the same transaction will be resubmitted"),
-        retry_at: Timestamp::now().plus_millis(retry.delay_after(sends)),
+        retry_at: Timestamp::now().plus_millis(retry_delay(retry, sends)),
     }
 }

@@ -72,7 +72,7 @@ pub struct WorkerConfig {
     pub intervals: JobIntervals,
     /// How long a payout waits after a transient outcome, growing with each in a row. Transient
     /// outcomes never fail a payout.
-    pub payout_retry: lajan_ledger::RetryPolicy,
+    pub payout_retry: lajan_domain::retry::Doubling,
     /// An approved payout still unsent this long after its approval (or manual retry) raises
     /// `payout.delayed`, once.
     pub payout_delay_alert_ms: i64,
@@ -98,7 +98,7 @@ impl Default for WorkerConfig {
     fn default() -> Self {
         WorkerConfig {
             intervals: JobIntervals::default(),
-            payout_retry: lajan_ledger::RetryPolicy::NETWORK,
+            payout_retry: lajan_domain::retry::Doubling::PAYOUTS,
             payout_delay_alert_ms: 15 * 60 * 1000,
             payout_lease_ms: 120_000,
             smtp: None,

@@ -3,8 +3,9 @@
 //! step asks the network whether it answers, and the step in which it answers again after it
 //! did not makes every held payout due at once, instead of each waiting out its own wait.
 
+use lajan_domain::retry::Doubling;
 use lajan_domain::{Environment, Timestamp};
-use lajan_ledger::{Ledger, LedgerFault, RetryPolicy};
+use lajan_ledger::{Ledger, LedgerFault, retry_delay};
 use lajan_store::{Store, StoreResult};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 
@@ -19,9 +20,9 @@ pub struct NetworkWatch {
 impl NetworkWatch {
     /// Records that the network could not be asked; answers how long the payout waits (less
     /// if the network answers again sooner).
-    pub fn fault(&self, retry: &RetryPolicy) -> i64 {
+    pub fn fault(&self, retry: &Doubling) -> i64 {
         let n = self.faults.fetch_add(1, Ordering::Relaxed).saturating_add(1);
-        retry.delay_after(n)
+        retry_delay(retry, n)
     }
 
     /// Records a submission whose outcome the network did not give: the next step asks

@@ -1,14 +1,14 @@
 //! The notification sender: delivers due live messages through the email and SMS transports
-//! ([`crate::notify`]), retrying transient failures on a schedule, recording each outcome.
+//! ([`crate::notify`]), retrying transient failures on the messages' schedule
+//! ([`lajan_domain::retry`]), recording each outcome.
 
 use crate::Workers;
 use crate::notify::{NotifyError, OutgoingEmail, OutgoingSms};
 use lajan_domain::Timestamp;
 use lajan_domain::message::{Channel, Message, SendOutcome};
+use lajan_domain::retry::message_wait;
 use lajan_store::StoreResult;
 
-/// Delays before the 2nd, 3rd, ... delivery attempts; after the last, a message fails.
-const RETRY_DELAYS_SECS: [i64; 5] = [30, 120, 600, 3600, 6 * 3600];
 /// How long a claimed message is reserved for the worker that claimed it.
 const DELIVERY_LEASE_MS: i64 = 120_000;
 const BATCH: i64 = 100;
@@ -43,13 +43,10 @@ impl Workers {
         };
         match result {
             Ok(delivery) => SendOutcome::Sent { provider_id: Some(delivery.provider_id().to_owned()) },
-            Err(NotifyError::Transient(error)) => {
-                let done = usize::try_from(m.attempts).unwrap_or(usize::MAX);
-                match RETRY_DELAYS_SECS.get(done.saturating_sub(1)) {
-                    Some(delay) => SendOutcome::Retry { error, retry_at: Timestamp::now().plus_millis(delay * 1000) },
-                    None => SendOutcome::Failed { error: format!("gave up after {done} attempts: {error}") },
-                }
-            }
+            Err(NotifyError::Transient(error)) => match message_wait(m.attempts) {
+                Some(wait) => SendOutcome::Retry { error, retry_at: Timestamp::now().plus_millis(wait) },
+                None => SendOutcome::Failed { error: format!("gave up after {} attempts: {error}", m.attempts) },
+            },
             Err(e) => SendOutcome::Failed { error: e.to_string() },
         }
     }

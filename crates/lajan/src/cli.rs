@@ -280,7 +280,8 @@ pub enum KeysCommand {
         /// A scope: *, <area>:read, <area>:write or payouts:approve. Repeatable. Default *.
         #[arg(long = "scope")]
         scopes: Vec<String>,
-        #[arg(long, default_value = "")]
+        /// What the key is for, as lists show it.
+        #[arg(long, default_value = "created with the CLI")]
         name: String,
     },
     /// List keys (never their secrets).

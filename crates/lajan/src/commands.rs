@@ -1,19 +1,13 @@
 //! What each subcommand does.
 
-use crate::cli::{Cli, Command, ConfigCommand, KeysCommand, OrgsCommand, UsersCommand};
+use crate::admin;
+use crate::cli::{Cli, Command, ConfigCommand};
 use crate::config::{FileConfig, ServeConfig, database_url};
 use anyhow::{Context, bail};
 use lajan_api::Application;
-use lajan_api::keys::issue_key;
-use lajan_domain::apikey::parse_scopes;
-use lajan_domain::id::IdKind;
-use lajan_domain::org::{Organization, Tier, parse_org_name};
-use lajan_domain::scope::Scope;
-use lajan_domain::user::{Role, parse_email};
-use lajan_domain::{Actor, Environment, Timestamp};
 use lajan_ledger::live::NetworkCheck;
-use lajan_services::Services;
-use lajan_store::{GroupCommit, Store, StoreError, redact_url};
+use lajan_services::{ServiceConfig, Services};
+use lajan_store::{GroupCommit, Store, redact_url};
 use lajan_worker::Workers;
 use secrecy::{ExposeSecret, SecretString};
 use std::future::Future;
@@ -50,21 +44,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             eprintln!("the configuration is valid");
             Ok(())
         }
-        Command::Orgs(cmd) => {
+        Command::Orgs(_) | Command::Keys(_) | Command::Users(_) => {
             let store = open_existing(&database_url(&cli, &file)).await?;
-            let result = orgs(store.as_ref(), cmd).await;
-            store.close().await;
-            result
-        }
-        Command::Keys(cmd) => {
-            let store = open_existing(&database_url(&cli, &file)).await?;
-            let result = keys(store.as_ref(), cmd).await;
-            store.close().await;
-            result
-        }
-        Command::Users(cmd) => {
-            let store = open_existing(&database_url(&cli, &file)).await?;
-            let result = users(store.as_ref(), cmd).await;
+            // The console's service methods, so both write the same rows and audit trail.
+            let services = Services::new(store.clone(), ServiceConfig::default())?;
+            let result = admin::run(&services, &cli.command).await;
             store.close().await;
             result
         }
@@ -137,9 +121,9 @@ async fn serve(config: ServeConfig, with_workers: bool) -> anyhow::Result<()> {
     let listener =
         tokio::net::TcpListener::bind(config.listen).await.with_context(|| format!("binding {}", config.listen))?;
     let metrics = MetricsServer::start(config.metrics_listen, &services).await?;
-    let app = Application::build(config.app, services, listener).await?;
+    let app = Application::build(config.app, services.clone(), listener).await?;
     // Only once everything else is ready: the first-run key is printed a single time.
-    bootstrap(store.as_ref(), &format!("http://{}", config.listen)).await?;
+    admin::first_run(&services, &format!("http://{}", config.listen)).await?;
     tracing::info!(addr = %app.local_addr()?, database = %redact_url(config.database_url.expose_secret()), workers = with_workers, "lajan listening");
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let background = workers.map(|w| w.spawn(stopped.clone())).unwrap_or_default();
@@ -264,30 +248,6 @@ async fn confirm_live_network(services: &Services) -> anyhow::Result<()> {
     }
 }
 
-/// On an empty database: organization "Default" and a sandbox key, printed once.
-async fn bootstrap(store: &dyn Store, base: &str) -> anyhow::Result<()> {
-    let org = Organization {
-        id: IdKind::Organization.generate(),
-        name: "Default".into(),
-        tier: Tier::Standard,
-        created_at: Timestamp::now(),
-    };
-    let (secret, key) = issue_key(&org.id, Environment::Test, vec![Scope::All], "sandbox (created on first run)");
-    if store.bootstrap(&org, &key).await.context("creating the default organization")? {
-        let notice = format!(
-            "\nCreated organization \"Default\" ({}) and a sandbox API key. It is shown only this once:\n\n    {secret}\n\nTry: curl -H \"Authorization: Bearer {secret}\" {base}/v1/clients\n",
-            org.id
-        );
-        // With JSON logs, stderr is the log stream: a key never goes there, so it goes to stdout.
-        if crate::json_logs() {
-            println!("{notice}");
-        } else {
-            eprintln!("{notice}");
-        }
-    }
-    Ok(())
-}
-
 async fn shutdown_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
@@ -308,137 +268,4 @@ async fn shutdown_signal() {
         () = terminate => {},
     }
     tracing::info!("shutting down: finishing work in flight");
-}
-
-async fn orgs(store: &dyn Store, cmd: &OrgsCommand) -> anyhow::Result<()> {
-    match cmd {
-        OrgsCommand::Create { name, tier } => {
-            let name = parse_org_name(name).map_err(|rule| anyhow::anyhow!("--name {rule}"))?;
-            let tier: Tier = tier.parse().map_err(anyhow::Error::msg)?;
-            let org = Organization { id: IdKind::Organization.generate(), name, tier, created_at: Timestamp::now() };
-            store.create_organization(&org).await?;
-            eprintln!("created organization {:?} ({} tier)", org.name, org.tier);
-            println!("{}", org.id);
-        }
-        OrgsCommand::List => {
-            for org in store.list_organizations().await? {
-                println!("{}\t{}\t{}\t{}", org.id, org.tier, org.created_at, org.name);
-            }
-        }
-    }
-    Ok(())
-}
-
-async fn keys(store: &dyn Store, cmd: &KeysCommand) -> anyhow::Result<()> {
-    match cmd {
-        KeysCommand::Create { env, org, scopes, name } => {
-            let env: Environment = env.parse().map_err(anyhow::Error::msg)?;
-            let org = resolve_org(store, org.as_deref()).await?;
-            let scopes =
-                if scopes.is_empty() { vec![Scope::All] } else { parse_scopes(scopes).map_err(anyhow::Error::msg)? };
-            let (secret, key) = issue_key(&org.id, env, scopes, name);
-            store.create_api_key(&key, &operator()).await?;
-            let scopes: Vec<String> = key.key.scopes.iter().map(ToString::to_string).collect();
-            eprintln!(
-                "created {} key {} for organization {} ({}) with scopes {}; the secret is shown only once",
-                env,
-                key.key.id,
-                org.id,
-                org.name,
-                scopes.join(" ")
-            );
-            println!("{secret}");
-        }
-        KeysCommand::List { org } => {
-            println!("ID\tORG\tENV\tHINT\tSCOPES\tCREATED\tLAST_USED\tREVOKED\tNAME");
-            for k in store.list_api_keys(org.as_deref()).await? {
-                let scopes: Vec<String> = k.scopes.iter().map(ToString::to_string).collect();
-                let show = |t: Option<Timestamp>| t.map_or_else(|| "-".to_owned(), |t| t.to_string());
-                println!(
-                    "{}\t{}\t{}\t{}...\t{}\t{}\t{}\t{}\t{}",
-                    k.id,
-                    k.org_id,
-                    k.env,
-                    k.hint,
-                    scopes.join(","),
-                    k.created_at,
-                    show(k.last_used_at),
-                    show(k.revoked_at),
-                    k.name
-                );
-            }
-        }
-        KeysCommand::Revoke { key_id } => match store.revoke_api_key(key_id, Timestamp::now(), &operator()).await {
-            Ok(k) => eprintln!(
-                "revoked {} ({}...); running servers reject it within LAJAN_AUTH_CACHE_MS (1 s by default)",
-                k.id, k.hint
-            ),
-            Err(StoreError::NotFound) => bail!("no key with id {key_id}"),
-            Err(e) => return Err(e.into()),
-        },
-    }
-    Ok(())
-}
-
-async fn users(store: &dyn Store, cmd: &UsersCommand) -> anyhow::Result<()> {
-    match cmd {
-        UsersCommand::Create { email, role, org, name, password_stdin } => {
-            let role: Role = role.parse().map_err(anyhow::Error::msg)?;
-            let org = resolve_org(store, org.as_deref()).await?;
-            let (password, generated) = if *password_stdin {
-                let mut text = String::new();
-                std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).context("reading the password")?;
-                let password = text.strip_suffix('\n').map(|p| p.strip_suffix('\r').unwrap_or(p)).unwrap_or(&text);
-                (password.to_owned(), false)
-            } else {
-                (lajan_services::users::generate_password().map_err(anyhow::Error::msg)?, true)
-            };
-            // A generated password is passed on by someone else: the user sets their own.
-            let (user, hash) =
-                lajan_services::users::new_user(&org.id, email, role, name.as_deref(), &password, generated)
-                    .map_err(|(field, rule)| anyhow::anyhow!("--{field} {rule}"))?;
-            match store.create_user(&user, &hash, &operator()).await {
-                Err(StoreError::Conflict(_)) => bail!("a user with email {} exists already", user.email),
-                other => other?,
-            }
-            eprintln!("created {} {} ({}) for organization {} ({})", user.role, user.email, user.id, org.id, org.name);
-            if generated {
-                eprintln!("their password is shown only once");
-                println!("{password}");
-            }
-        }
-        UsersCommand::List { org } => {
-            println!("ID\tORG\tEMAIL\tROLE\tCREATED\tDISABLED\tNAME");
-            for u in store.list_users(org.as_deref()).await? {
-                let disabled = u.disabled_at.map_or_else(|| "-".to_owned(), |t| t.to_string());
-                let name = u.name.as_deref().unwrap_or("");
-                println!("{}\t{}\t{}\t{}\t{}\t{disabled}\t{name}", u.id, u.org_id, u.email, u.role, u.created_at);
-            }
-        }
-        UsersCommand::Disable { email } => {
-            let email = parse_email(email).map_err(|rule| anyhow::anyhow!("--email {rule}"))?;
-            match store.disable_user(&email, Timestamp::now(), &operator()).await {
-                Err(StoreError::NotFound) => bail!("no user with email {email}"),
-                other => eprintln!("disabled {} ({})", email, other?.id),
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Whoever runs a command: the access trail records them as the command line.
-fn operator() -> Actor {
-    Actor::System(Actor::CLI.to_owned())
-}
-
-async fn resolve_org(store: &dyn Store, id: Option<&str>) -> anyhow::Result<Organization> {
-    if let Some(id) = id {
-        return store.get_organization(id).await?.with_context(|| format!("no organization with id {id}"));
-    }
-    let mut all = store.list_organizations().await?;
-    match all.len() {
-        1 => Ok(all.remove(0)),
-        0 => bail!("there is no organization yet: run `lajan orgs create --name NAME` (or `lajan serve` once)"),
-        n => bail!("there are {n} organizations: choose one with --org (see `lajan orgs list`)"),
-    }
 }

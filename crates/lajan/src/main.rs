@@ -1,6 +1,7 @@
 //! The `lajan` binary: `serve`, `worker`, `migrate`, `orgs`, `keys`. Parsing and wiring only; the work
 //! lives in the library crates.
 
+mod admin;
 mod cli;
 mod commands;
 mod config;

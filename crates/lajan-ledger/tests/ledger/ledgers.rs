@@ -5,16 +5,17 @@
 use lajan_domain::client::{Client, WalletAddress};
 use lajan_domain::id::IdKind;
 use lajan_domain::payout::{ApprovalStatus, AssetCode, AttemptResult, ExecStatus, Payout, PayoutDetail, PayoutType};
+use lajan_domain::retry::Doubling;
 use lajan_domain::{Tenant, Timestamp};
 use lajan_ledger::live::{LiveLedgerConfig, StellarLedger};
 use lajan_ledger::sandbox::{self, SandboxLedger};
 use lajan_ledger::stellar::TESTNET_PASSPHRASE;
 use lajan_ledger::testing::FakeStellar;
-use lajan_ledger::{Ledger, RetryPolicy, Tries};
+use lajan_ledger::{Ledger, Tries};
 use secrecy::SecretString;
 
 const WALLET: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
-const RETRY: RetryPolicy = RetryPolicy::NETWORK;
+const RETRY: Doubling = Doubling::PAYOUTS;
 
 fn payout(tenant: &Tenant, asset_issuer: Option<String>, cents: i64) -> PayoutDetail {
     let now = Timestamp::now();
