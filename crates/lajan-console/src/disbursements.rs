@@ -3,8 +3,8 @@
 
 use crate::approvals;
 use crate::guard::Signed;
-use crate::lists::{self, BadQuery, ListQuery, Pager, given};
-use crate::pages::{self, render};
+use crate::lists::{self, BadQuery, ListQuery};
+use crate::pages::{self, Refused, render};
 use crate::state::Console;
 use crate::timeline;
 use axum::extract::{Path, Query, State};
@@ -19,24 +19,17 @@ use lajan_store::StoreError;
 use lajan_store::disbursements::DisbursementQuery;
 use minijinja::context;
 
-pub async fn list(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
-    let frame = signed.frame();
-    let store_query = match disbursement_query(&query) {
-        Ok(store_query) => store_query,
-        Err(refused) => return refused.into_response(),
-    };
-    let found = match console.services.store.list_disbursements(&signed.session.tenant(), &store_query).await {
-        Ok(found) => found,
-        Err(e) => return pages::failure(&e.into()),
-    };
+pub async fn list(
+    State(console): State<Console>,
+    signed: Signed,
+    Query(query): Query<ListQuery>,
+) -> Result<Response, Refused> {
+    let tenant = signed.session.tenant();
+    let found = console.services.store.list_disbursements(&tenant, &disbursement_query(&query)?).await?;
     let disbursements: Vec<DisbursementView> = found.items.iter().map(DisbursementView::from).collect();
     let statuses: Vec<&str> = DisbursementStatus::ALL.iter().map(|s| s.as_str()).collect();
-    render(
-        StatusCode::OK,
-        "disbursements.html",
-        context! { frame, disbursements, statuses, pager => Pager::of(&found, &query),
-        status => given(&query.status), search => given(&query.search) },
-    )
+    let frame = signed.frame();
+    Ok(render(StatusCode::OK, "disbursements.html", context! { frame, disbursements, statuses, ..query.shown(&found) }))
 }
 
 /// The list's query as the store reads it; a filter that names nothing is a 400 page.
@@ -53,50 +46,32 @@ pub async fn detail(
     signed: Signed,
     Path(id): Path<String>,
     Query(query): Query<ListQuery>,
-) -> Response {
+) -> Result<Response, Refused> {
     let frame = signed.frame();
     let tenant = signed.session.tenant();
     let found = if IdKind::Disbursement.is_id(&id) {
-        console.services.store.get_disbursement(&tenant, &id).await
+        console.services.store.get_disbursement(&tenant, &id).await?
     } else {
-        Ok(None)
+        None
     };
-    let batch = match found {
-        Ok(Some(d)) => d,
-        Ok(None) => return pages::not_found(frame),
-        Err(e) => return pages::failure(&e.into()),
-    };
+    let Some(batch) = found else { return Ok(pages::not_found(frame)) };
     let waiting = batch.status == DisbursementStatus::PendingApproval;
     let own = |distinct| approvals::own_disbursement(&signed.session, distinct, &batch);
-    let decision = match approvals::decision(&console, &signed.session, waiting, own).await {
-        Ok(decision) => decision,
-        Err(e) => return pages::failure(&e),
-    };
+    let decision = approvals::decision(&console, &signed.session, waiting, own).await?;
     let submittable = batch.status == DisbursementStatus::Draft && signed.session.user.role.may(Duty::Prepare);
     // The page reloads itself while payouts go out, so its counts follow the batch.
     let running = matches!(batch.status, DisbursementStatus::Approved | DisbursementStatus::Processing);
     let disbursement = DisbursementView::from(&batch);
-    let parsed = lists::filter::<ItemStatus>(&query.status, "no-such-status").and_then(|s| Ok((s, query.page()?)));
-    let (status, page) = match parsed {
-        Ok(parsed) => parsed,
-        Err(refused) => return refused.into_response(),
-    };
-    let items = match console.services.store.list_disbursement_items(&tenant, &id, status, page).await {
-        Ok(items) => items,
-        Err(e) => return pages::failure(&e.into()),
-    };
-    let events = match timeline::of(&console.services, &tenant, &id).await {
-        Ok(events) => events,
-        Err(e) => return pages::failure(&e),
-    };
+    let status = lists::filter::<ItemStatus>(&query.status, "no-such-status")?;
+    let items = console.services.store.list_disbursement_items(&tenant, &id, status, query.page()?).await?;
+    let events = timeline::of(&console.services, &tenant, &id).await?;
     let rows: Vec<DisbursementItemView> = items.items.iter().map(DisbursementItemView::from).collect();
     let statuses: Vec<&str> = ItemStatus::ALL.iter().map(|s| s.as_str()).collect();
-    render(
+    Ok(render(
         StatusCode::OK,
         "disbursement.html",
-        context! { frame, disbursement, items => rows, statuses, events, pager => Pager::of(&items, &query),
-        status => given(&query.status), decision, submittable, running },
-    )
+        context! { frame, disbursement, items => rows, statuses, events, decision, submittable, running, ..query.shown(&items) },
+    ))
 }
 
 /// Every item as the CSV report, as a download.

@@ -2,13 +2,13 @@
 //! line items, payment link and timeline.
 
 use crate::guard::Signed;
-use crate::lists::{self, BadQuery, ListQuery, Pager, given};
-use crate::pages::{self, render};
+use crate::lists::{self, BadQuery, ListQuery, given};
+use crate::pages::{self, Refused, render};
 use crate::state::Console;
 use crate::timeline;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use lajan_domain::id::IdKind;
 use lajan_domain::invoice::InvoiceStatus;
 use lajan_i18n::say;
@@ -16,24 +16,16 @@ use lajan_services::views::invoices::{InvoiceSummary, InvoiceView};
 use lajan_store::invoices::InvoiceQuery;
 use minijinja::context;
 
-pub async fn list(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
-    let frame = signed.frame();
-    let store_query = match invoice_query(&query) {
-        Ok(store_query) => store_query,
-        Err(refused) => return refused.into_response(),
-    };
-    let found = match console.services.store.list_invoices(&signed.session.tenant(), &store_query).await {
-        Ok(found) => found,
-        Err(e) => return pages::failure(&e.into()),
-    };
+pub async fn list(
+    State(console): State<Console>,
+    signed: Signed,
+    Query(query): Query<ListQuery>,
+) -> Result<Response, Refused> {
+    let found = console.services.store.list_invoices(&signed.session.tenant(), &invoice_query(&query)?).await?;
     let invoices: Vec<InvoiceSummary> = found.items.iter().map(InvoiceSummary::from_detail).collect();
     let statuses: Vec<&str> = InvoiceStatus::ALL.iter().map(|s| s.as_str()).collect();
-    render(
-        StatusCode::OK,
-        "invoices.html",
-        context! { frame, invoices, statuses, pager => Pager::of(&found, &query), status => given(&query.status),
-        client => given(&query.client), search => given(&query.search) },
-    )
+    let frame = signed.frame();
+    Ok(render(StatusCode::OK, "invoices.html", context! { frame, invoices, statuses, ..query.shown(&found) }))
 }
 
 /// The list's query as the store reads it; a filter that names nothing is a 400 page.

@@ -6,7 +6,7 @@ use axum::response::{IntoResponse, Response};
 use lajan_domain::pagination::{DEFAULT_LIMIT, MAX_LIMIT, MAX_SEARCH_CHARS, Page, PageRequest};
 use serde::{Deserialize, Serialize};
 
-use crate::pages;
+use crate::pages::{self, Refused};
 use crate::state::Console;
 use lajan_domain::Tenant;
 use lajan_i18n::{say, say_with};
@@ -22,6 +22,12 @@ pub struct BadQuery {
 impl IntoResponse for BadQuery {
     fn into_response(self) -> Response {
         pages::message(StatusCode::BAD_REQUEST, &self.title, &self.text)
+    }
+}
+
+impl From<BadQuery> for Refused {
+    fn from(refusal: BadQuery) -> Self {
+        Refused(refusal.into_response())
     }
 }
 
@@ -76,6 +82,19 @@ impl ListQuery {
                 text: say_with("search-at-most", &[("max", MAX_SEARCH_CHARS.to_string())]),
             }),
             found => Ok(found.map(str::to_owned)),
+        }
+    }
+
+    /// What a list template shows beside its rows: the pager over `found`, and the filters as
+    /// the form was filled (`status`, `client`, `search`, and `type` as `kind`), so the form
+    /// shows them again.
+    pub fn shown<T>(&self, found: &Page<T>) -> minijinja::Value {
+        minijinja::context! {
+            pager => Pager::of(found, self),
+            status => given(&self.status),
+            client => given(&self.client),
+            search => given(&self.search),
+            kind => given(&self.kind),
         }
     }
 

@@ -137,3 +137,26 @@ pub fn failure(error: &ServiceError) -> Response {
     tracing::error!(error = %lajan_services::error::error_chain(error), "a console request failed");
     message(StatusCode::INTERNAL_SERVER_ERROR, &say("something-went-wrong"), &say("logged-try-again"))
 }
+
+/// A page that could not be made, already rendered as the page that says why. Handlers return
+/// `Result<Response, Refused>` and `?` what fails: the store or a service (the failure page,
+/// logged), or a list's query ([`crate::lists::BadQuery`], a 400 page).
+pub struct Refused(pub Response);
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        self.0
+    }
+}
+
+impl From<ServiceError> for Refused {
+    fn from(error: ServiceError) -> Self {
+        Refused(failure(&error))
+    }
+}
+
+impl From<lajan_store::StoreError> for Refused {
+    fn from(error: lajan_store::StoreError) -> Self {
+        Refused(failure(&error.into()))
+    }
+}

@@ -3,42 +3,37 @@
 
 use crate::approvals;
 use crate::guard::Signed;
-use crate::lists::{self, BadQuery, ListQuery, Pager, given};
-use crate::pages::{self, render};
+use crate::lists::{self, BadQuery, ListQuery};
+use crate::pages::{self, Refused, render};
 use crate::state::Console;
 use crate::timeline;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use lajan_domain::id::IdKind;
 use lajan_domain::payout::{ApprovalStatus, PayoutFilter, PayoutType};
 use lajan_services::views::payouts::{PayoutSummary, PayoutView};
 use lajan_store::payouts::PayoutQuery;
 use minijinja::context;
 
-pub async fn list(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
-    let frame = signed.frame();
-    let store_query = match payout_query(&query) {
-        Ok(store_query) => store_query,
-        Err(refused) => return refused.into_response(),
-    };
-    let listed = console.services.store.list_payouts(&signed.session.tenant(), &store_query).await;
-    let (found, counts) = match listed {
-        Ok(found) => found,
-        Err(e) => return pages::failure(&e.into()),
-    };
+pub async fn list(
+    State(console): State<Console>,
+    signed: Signed,
+    Query(query): Query<ListQuery>,
+) -> Result<Response, Refused> {
+    let (found, counts) = console.services.store.list_payouts(&signed.session.tenant(), &payout_query(&query)?).await?;
     let payouts: Vec<PayoutSummary> = found.items.iter().map(PayoutSummary::from_detail).collect();
     let statuses: Vec<(&str, u64)> = PayoutFilter::ALL
         .iter()
         .map(|f| (f.as_str(), counts.by_filter.get(f.as_str()).copied().unwrap_or(0)))
         .collect();
     let types: Vec<&str> = PayoutType::ALL.iter().map(|t| t.as_str()).collect();
-    render(
+    let frame = signed.frame();
+    Ok(render(
         StatusCode::OK,
         "payouts.html",
-        context! { frame, payouts, statuses, types, all => counts.all, pager => Pager::of(&found, &query),
-        status => given(&query.status), kind => given(&query.kind), search => given(&query.search) },
-    )
+        context! { frame, payouts, statuses, types, all => counts.all, ..query.shown(&found) },
+    ))
 }
 
 /// The list's query as the store reads it; a filter that names nothing is a 400 page.

@@ -2,52 +2,38 @@
 
 use crate::actors::Names;
 use crate::guard::Signed;
-use crate::lists::{BadQuery, ListQuery, Pager, given};
-use crate::pages::{self, render};
+use crate::lists::{BadQuery, ListQuery, given};
+use crate::pages::{Refused, render};
 use crate::state::Console;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use lajan_domain::event::EVENT_TYPES;
 use lajan_i18n::say;
 use lajan_services::views::clients::ClientView;
 use lajan_store::{ClientQuery, EventQuery};
 use minijinja::context;
 
-pub async fn clients(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
-    let frame = signed.frame();
-    let parsed = query.search().and_then(|search| Ok(ClientQuery { search, page: query.page()? }));
-    let store_query = match parsed {
-        Ok(store_query) => store_query,
-        Err(refused) => return refused.into_response(),
-    };
-    let found = match console.services.store.list_clients(&signed.session.tenant(), &store_query).await {
-        Ok(found) => found,
-        Err(e) => return pages::failure(&e.into()),
-    };
+pub async fn clients(
+    State(console): State<Console>,
+    signed: Signed,
+    Query(query): Query<ListQuery>,
+) -> Result<Response, Refused> {
+    let store_query = ClientQuery { search: query.search()?, page: query.page()? };
+    let found = console.services.store.list_clients(&signed.session.tenant(), &store_query).await?;
     let clients: Vec<ClientView> = found.items.iter().map(ClientView::from).collect();
-    render(
-        StatusCode::OK,
-        "clients.html",
-        context! { frame, clients, pager => Pager::of(&found, &query), search => given(&query.search) },
-    )
+    let frame = signed.frame();
+    Ok(render(StatusCode::OK, "clients.html", context! { frame, clients, ..query.shown(&found) }))
 }
 
-pub async fn events(State(console): State<Console>, signed: Signed, Query(query): Query<ListQuery>) -> Response {
-    let frame = signed.frame();
-    let store_query = match event_query(&query) {
-        Ok(store_query) => store_query,
-        Err(refused) => return refused.into_response(),
-    };
-    let listed = console.services.store.list_events(&signed.session.tenant(), &store_query).await;
-    let found = match listed {
-        Ok(found) => found,
-        Err(e) => return pages::failure(&e.into()),
-    };
-    let names = match Names::of(&console.services, &signed.session.tenant()).await {
-        Ok(names) => names,
-        Err(e) => return pages::failure(&e),
-    };
+pub async fn events(
+    State(console): State<Console>,
+    signed: Signed,
+    Query(query): Query<ListQuery>,
+) -> Result<Response, Refused> {
+    let tenant = signed.session.tenant();
+    let found = console.services.store.list_events(&tenant, &event_query(&query)?).await?;
+    let names = Names::of(&console.services, &tenant).await?;
     let events: Vec<_> = found
         .items
         .iter()
@@ -57,11 +43,8 @@ pub async fn events(State(console): State<Console>, signed: Signed, Query(query)
             context! { id => e.id, kind, at, object, by }
         })
         .collect();
-    render(
-        StatusCode::OK,
-        "events.html",
-        context! { frame, events, types => EVENT_TYPES, pager => Pager::of(&found, &query), kind => given(&query.kind) },
-    )
+    let frame = signed.frame();
+    Ok(render(StatusCode::OK, "events.html", context! { frame, events, types => EVENT_TYPES, ..query.shown(&found) }))
 }
 
 /// The list's query as the store reads it: a type of the catalogue, a page within the limits.

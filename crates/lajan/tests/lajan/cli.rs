@@ -107,7 +107,10 @@ fn console_users_are_created_listed_and_disabled() {
     assert!(password.len() == 20 && !password.contains(char::is_whitespace), "printed once: {password:?}");
     let again = lajan(dir.path(), &create);
     assert!(!again.status.success());
-    assert!(String::from_utf8_lossy(&again.stderr).contains("--email is in use already"), "the console's rule and words");
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("--email is in use already"),
+        "the console's rule and words"
+    );
 
     let typed = ["users", "create", "--email", "jn@example.ht", "--role", "viewer", "--password-stdin"];
     let quiet = lajan_with_stdin(dir.path(), &typed, "a long passphrase\n");
