@@ -11,8 +11,7 @@ mod webhooks;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use lajan_domain::client::Client;
-use lajan_domain::client::WalletAddress;
+use lajan_domain::client::{Client, Language, WalletAddress};
 use lajan_domain::id::IdKind;
 use lajan_domain::invoice::{DueDate, Invoice, InvoiceStatus, LineItemInput, price_line_items};
 use lajan_domain::money::{Currency, TaxRate};
@@ -250,6 +249,7 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
                     email: Some(format!("client{i}@example.ht")),
                     phone_number: None,
                     wallet_account_id: Some(WALLET.into()),
+                    language: Language::Ht,
                     created_at: now,
                     updated_at: now,
                     archived_at: None,

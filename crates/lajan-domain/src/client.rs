@@ -112,6 +112,33 @@ impl fmt::Display for WalletAddress {
     }
 }
 
+/// The language Lajan speaks to a client in (invitations, messages, the pages they open):
+/// Haitian Creole, French or English.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    Ht,
+    Fr,
+    En,
+}
+
+impl Language {
+    pub const ALL: [Language; 3] = [Language::Ht, Language::Fr, Language::En];
+    /// A client created without one: most people an organization in Haiti pays read Creole.
+    pub const DEFAULT: Language = Language::Ht;
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Language::Ht => "ht",
+            Language::Fr => "fr",
+            Language::En => "en",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Result<Self, String> {
+        Language::ALL.into_iter().find(|l| l.as_str() == raw).ok_or_else(|| "must be one of ht, fr, en".to_owned())
+    }
+}
+
 /// A client as stored. Archived clients are hidden from the clients area but stay readable
 /// through the invoices and payouts that reference them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -122,6 +149,7 @@ pub struct Client {
     pub email: Option<String>,
     pub phone_number: Option<String>,
     pub wallet_account_id: Option<String>,
+    pub language: Language,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
     pub archived_at: Option<Timestamp>,
@@ -135,6 +163,7 @@ pub struct ClientInput {
     pub email: Option<String>,
     pub phone_number: Option<String>,
     pub wallet_account_id: Option<String>,
+    pub language: Option<String>,
 }
 
 /// Parsed values of one optional field.
@@ -168,6 +197,7 @@ impl ClientInput {
         let email = optional(&mut errors, "email", self.email.as_deref(), Email::parse);
         let phone = optional(&mut errors, "phoneNumber", self.phone_number.as_deref(), PhoneNumber::parse);
         let wallet = optional(&mut errors, "walletAccountId", self.wallet_account_id.as_deref(), WalletAddress::parse);
+        let language = optional(&mut errors, "language", self.language.as_deref(), Language::parse);
         errors.finish()?;
         let (Some(first), Some(last)) = (first, last) else {
             return Err(Invalid::new("validation_error", "firstName and lastName are required"));
@@ -179,6 +209,7 @@ impl ClientInput {
             email: email.map(|e| e.0),
             phone_number: phone.map(|p| p.0),
             wallet_account_id: wallet.map(|w| w.0),
+            language: language.unwrap_or(Language::DEFAULT),
             created_at: now,
             updated_at: now,
             archived_at: None,
@@ -195,6 +226,7 @@ pub struct ClientPatchInput {
     pub email: Option<Option<String>>,
     pub phone_number: Option<Option<String>>,
     pub wallet_account_id: Option<Option<String>>,
+    pub language: Option<Option<String>>,
 }
 
 /// A validated change, ready to apply.
@@ -205,6 +237,7 @@ pub struct ClientPatch {
     pub email: Option<Option<String>>,
     pub phone_number: Option<Option<String>>,
     pub wallet_account_id: Option<Option<String>>,
+    pub language: Option<Language>,
 }
 
 impl ClientPatchInput {
@@ -220,6 +253,14 @@ impl ClientPatchInput {
         };
         let first_name = required("firstName", self.first_name);
         let last_name = required("lastName", self.last_name);
+        let language = match self.language {
+            None => None,
+            Some(None) => {
+                errors.add("language", "cannot be null");
+                None
+            }
+            Some(Some(raw)) => errors.take("language", Language::parse(&raw)),
+        };
         let mut clearable =
             |field: &str, raw: Option<Option<String>>, parse: fn(&str) -> Result<String, String>| match raw {
                 None => None,
@@ -231,7 +272,7 @@ impl ClientPatchInput {
         let wallet_account_id =
             clearable("walletAccountId", self.wallet_account_id, |s| WalletAddress::parse(s).map(|v| v.0));
         errors.finish()?;
-        Ok(ClientPatch { first_name, last_name, email, phone_number, wallet_account_id })
+        Ok(ClientPatch { first_name, last_name, email, phone_number, wallet_account_id, language })
     }
 }
 
@@ -253,6 +294,9 @@ impl Client {
         }
         if let Some(v) = &patch.wallet_account_id {
             self.wallet_account_id.clone_from(v);
+        }
+        if let Some(v) = patch.language {
+            self.language = v;
         }
         let changed = *self != before;
         if changed {
@@ -325,11 +369,12 @@ mod tests {
             email: Some("nope".into()),
             phone_number: Some("123".into()),
             wallet_account_id: Some(BAD_CRC.into()),
+            language: Some("creole".into()),
         };
         let err = input.into_client("cli_x".into(), Timestamp::from_millis(0)).unwrap_err();
         assert_eq!(err.code, "validation_error");
         let fields: Vec<_> = err.details.iter().map(|d| d.field.as_str()).collect();
-        assert_eq!(fields, ["firstName", "lastName", "email", "phoneNumber", "walletAccountId"]);
+        assert_eq!(fields, ["firstName", "lastName", "email", "phoneNumber", "walletAccountId", "language"]);
     }
 
     #[test]
@@ -353,5 +398,24 @@ mod tests {
         assert!(!c.apply(&patch, Timestamp::from_millis(3)), "same patch twice changes nothing");
         let err = ClientPatchInput { first_name: Some(None), ..Default::default() }.parse().unwrap_err();
         assert_eq!(err.details[0].field, "firstName");
+    }
+
+    #[test]
+    fn a_client_speaks_creole_unless_told_otherwise() {
+        let named =
+            || ClientInput { first_name: Some("Marie".into()), last_name: Some("Jean".into()), ..Default::default() };
+        let c = named().into_client("cli_x".into(), Timestamp::from_millis(1)).unwrap();
+        assert_eq!(c.language, Language::Ht);
+        let fr = ClientInput { language: Some("fr".into()), ..named() };
+        assert_eq!(fr.into_client("cli_y".into(), Timestamp::from_millis(1)).unwrap().language, Language::Fr);
+        for bad in ["FR", "de", "", "fr-HT"] {
+            let input = ClientInput { language: Some(bad.into()), ..named() };
+            let err = input.into_client("cli_z".into(), Timestamp::from_millis(1)).unwrap_err();
+            assert_eq!(err.details[0].field, "language", "{bad}");
+        }
+        let to_en = ClientPatchInput { language: Some(Some("en".into())), ..Default::default() }.parse().unwrap();
+        assert_eq!(to_en.language, Some(Language::En));
+        let cleared = ClientPatchInput { language: Some(None), ..Default::default() }.parse().unwrap_err();
+        assert_eq!(cleared.details[0].field, "language", "a client always has a language");
     }
 }

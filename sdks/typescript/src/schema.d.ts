@@ -1361,6 +1361,12 @@ export interface components {
             firstName: string;
             /** @example cli_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b */
             id: string;
+            /**
+             * @description The language Lajan speaks to the client in: invitations, messages and the pages they
+             *     open (`ht` Haitian Creole, `fr` French, `en` English).
+             * @example ht
+             */
+            language: string;
             lastName: string;
             /**
              * @description E.164.
@@ -1381,6 +1387,11 @@ export interface components {
             email?: string | null;
             /** @example Marie */
             firstName: string;
+            /**
+             * @description The language Lajan speaks to the client in: `ht` (the default), `fr` or `en`.
+             * @example ht
+             */
+            language?: string | null;
             /** @example Jean-Baptiste */
             lastName: string;
             /** @example +50937000000 */
@@ -2187,11 +2198,13 @@ export interface components {
         };
         /**
          * @description A change to a client: fields left out are kept; `null` clears `email`, `phoneNumber` or
-         *     `walletAccountId`.
+         *     `walletAccountId` (a client always has a `language`).
          */
         UpdateClient: {
             email?: string | null;
             firstName?: string;
+            /** @description `ht`, `fr` or `en`. */
+            language?: string;
             lastName?: string;
             phoneNumber?: string | null;
             walletAccountId?: string | null;
@@ -2488,13 +2501,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-28T07:26:39.685Z",
+                     *           "createdAt": "2026-11-28T13:20:55.202Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *           "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-28T07:26:39.685Z",
+                     *           "updatedAt": "2026-11-28T13:20:55.202Z",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         }
                      *       ],
@@ -2628,13 +2642,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T07:26:39.685Z",
+                     *       "createdAt": "2026-11-28T13:20:55.202Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *       "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-28T07:26:39.685Z",
+                     *       "updatedAt": "2026-11-28T13:20:55.202Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -2658,7 +2673,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "9e6923f8-78d7-4c1d-8e68-5f18cfe6da74",
+                     *       "requestId": "f6f889c3-3ae6-4e2d-90b7-0856b2bdf6a5",
                      *       "statusCode": 400
                      *     }
                      */
@@ -2821,13 +2836,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T07:26:39.685Z",
+                     *       "createdAt": "2026-11-28T13:20:55.202Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *       "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-28T07:26:39.685Z",
+                     *       "updatedAt": "2026-11-28T13:20:55.202Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -2879,7 +2895,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "32bd47c2-a2fb-4c5f-9c01-3b610ca684ef",
+                     *       "requestId": "cf03f516-aa87-4ee5-bc7e-d2d19f2ceda7",
                      *       "statusCode": 404
                      *     }
                      */
@@ -2949,13 +2965,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T07:26:39.685Z",
+                     *       "createdAt": "2026-11-28T13:20:55.202Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *       "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-28T07:26:39.687Z",
+                     *       "updatedAt": "2026-11-28T13:20:55.208Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -3136,7 +3153,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a2210c8a4875caa39114596c1130d9"
+                     *       "id": "cli_01a22250dfa9747db87974d026815b55"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3277,7 +3294,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-28T07:26:39.802Z",
+                     *           "approvedAt": "2026-11-28T13:20:55.327Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -3287,16 +3304,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.797Z",
-                     *           "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
+                     *           "createdAt": "2026-11-28T13:20:55.319Z",
+                     *           "id": "dsb_01a22250e0177078898e3e2711e20482",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-28T07:26:39.800Z",
+                     *           "submittedAt": "2026-11-28T13:20:55.323Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-28T07:26:39.815Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.359Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -3423,7 +3440,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                 *           "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -3464,8 +3481,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T07:26:39.797Z",
-                     *       "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
+                     *       "createdAt": "2026-11-28T13:20:55.319Z",
+                     *       "id": "dsb_01a22250e0177078898e3e2711e20482",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -3473,7 +3490,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T07:26:39.797Z"
+                     *       "updatedAt": "2026-11-28T13:20:55.319Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -3663,8 +3680,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T07:26:39.797Z",
-                     *       "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
+                     *       "createdAt": "2026-11-28T13:20:55.319Z",
+                     *       "id": "dsb_01a22250e0177078898e3e2711e20482",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -3672,7 +3689,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T07:26:39.797Z"
+                     *       "updatedAt": "2026-11-28T13:20:55.319Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -3784,7 +3801,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a2210c8ace73d79510b9b9f4d4c264"
+                     *       "id": "dsb_01a22250e054753f972d93c44377a707"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3934,7 +3951,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-28T07:26:39.802Z",
+                     *       "approvedAt": "2026-11-28T13:20:55.327Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -3944,16 +3961,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T07:26:39.797Z",
-                     *       "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
+                     *       "createdAt": "2026-11-28T13:20:55.319Z",
+                     *       "id": "dsb_01a22250e0177078898e3e2711e20482",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-28T07:26:39.800Z",
+                     *       "submittedAt": "2026-11-28T13:20:55.323Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T07:26:39.802Z"
+                     *       "updatedAt": "2026-11-28T13:20:55.327Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4164,16 +4181,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *           "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a2210c8ab5750dadbf715c26f50efd",
+                     *           "id": "dsi_01a22250e0177078898e3e25e9497bdc",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a2210c8ab5750dadbf715c26f50efd",
+                     *           "payoutId": "pyt_01a22250e0177078898e3e25e9497bdc",
                      *           "row": 1,
-                     *           "txHash": "bd6b81139d6ef6e8b0e3883d487e3951a04dfc4a97969f5ca4e16fd11aef5456",
+                     *           "txHash": "9112e1ef77c4afccb84d50732b1952c9e57badedf6c46abe6ee600cc844f7f24",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -4184,11 +4201,11 @@ export interface operations {
                      *           "errorMessage": "the destination account does not exist",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a2210c8ab5750dadbf715d865301aa",
+                     *           "id": "dsi_01a22250e0177078898e3e263654a602",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a2210c8ab5750dadbf715d865301aa",
+                     *           "payoutId": "pyt_01a22250e0177078898e3e263654a602",
                      *           "row": 2,
-                     *           "txHash": "8cf81b45b1efd46dd92ed1968879db8d1089200fb14b6402d6c58b742ece0186",
+                     *           "txHash": "ad53bb8d4a55a5c6dd4b966fbebe2d52021e49b6dd5b111c74e066dcad5aea74",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *         }
                      *       ],
@@ -4203,8 +4220,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a2210c8ab5750dadbf715c26f50efd,1,stipend-0001,cli_01a2210c8a45775ab21b5f8e1b0f1d31,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2210c8ab5750dadbf715c26f50efd,approved,sent,bd6b81139d6ef6e8b0e3883d487e3951a04dfc4a97969f5ca4e16fd11aef5456,,
-                     *     dsi_01a2210c8ab5750dadbf715d865301aa,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a2210c8ab5750dadbf715d865301aa,approved,failed,8cf81b45b1efd46dd92ed1968879db8d1089200fb14b6402d6c58b742ece0186,op_no_destination,the destination account does not exist
+                     *     dsi_01a22250e0177078898e3e25e9497bdc,1,stipend-0001,cli_01a22250dfa2775fb2479ff5b799efa8,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a22250e0177078898e3e25e9497bdc,approved,sent,9112e1ef77c4afccb84d50732b1952c9e57badedf6c46abe6ee600cc844f7f24,,
+                     *     dsi_01a22250e0177078898e3e263654a602,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a22250e0177078898e3e263654a602,approved,failed,ad53bb8d4a55a5c6dd4b966fbebe2d52021e49b6dd5b111c74e066dcad5aea74,op_no_destination,the destination account does not exist
                      */
                     "text/csv": string;
                 };
@@ -4356,16 +4373,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T07:26:39.818Z",
-                     *       "id": "dsb_01a2210c8aca75a4b0cdb0b2000876a3",
+                     *       "createdAt": "2026-11-28T13:20:55.368Z",
+                     *       "id": "dsb_01a22250e048775fa22ff09a17a31680",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-28T07:26:39.819Z",
+                     *       "submittedAt": "2026-11-28T13:20:55.373Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-28T07:26:39.820Z"
+                     *       "updatedAt": "2026-11-28T13:20:55.376Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4566,7 +4583,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-28T07:26:39.802Z",
+                     *       "approvedAt": "2026-11-28T13:20:55.327Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -4576,16 +4593,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-28T07:26:39.797Z",
-                     *       "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
+                     *       "createdAt": "2026-11-28T13:20:55.319Z",
+                     *       "id": "dsb_01a22250e0177078898e3e2711e20482",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-28T07:26:39.800Z",
+                     *       "submittedAt": "2026-11-28T13:20:55.323Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T07:26:39.811Z"
+                     *       "updatedAt": "2026-11-28T13:20:55.348Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4779,16 +4796,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T07:26:39.797Z",
-                     *       "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
+                     *       "createdAt": "2026-11-28T13:20:55.319Z",
+                     *       "id": "dsb_01a22250e0177078898e3e2711e20482",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-28T07:26:39.800Z",
+                     *       "submittedAt": "2026-11-28T13:20:55.323Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T07:26:39.800Z"
+                     *       "updatedAt": "2026-11-28T13:20:55.323Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4992,10 +5009,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
+                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.822Z",
+                     *           "createdAt": "2026-11-28T13:20:55.380Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5009,8 +5026,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T07:26:39.822Z",
-                     *               "id": "dsb_01a2210c8ace73d79510b9b9f4d4c264",
+                     *               "createdAt": "2026-11-28T13:20:55.380Z",
+                     *               "id": "dsb_01a22250e054753f972d93c44377a707",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -5018,19 +5035,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-28T07:26:39.822Z"
+                     *               "updatedAt": "2026-11-28T13:20:55.380Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2210c8ace73d79510b9ba6e89626f",
+                     *           "id": "evt_01a22250e054753f972d93c548f492ae",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
+                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.820Z",
+                     *           "createdAt": "2026-11-28T13:20:55.376Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5044,28 +5061,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T07:26:39.818Z",
-                     *               "id": "dsb_01a2210c8aca75a4b0cdb0b2000876a3",
+                     *               "createdAt": "2026-11-28T13:20:55.368Z",
+                     *               "id": "dsb_01a22250e048775fa22ff09a17a31680",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-28T07:26:39.819Z",
+                     *               "submittedAt": "2026-11-28T13:20:55.373Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T07:26:39.820Z"
+                     *               "updatedAt": "2026-11-28T13:20:55.376Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2210c8acd77a79912324693c5251c",
+                     *           "id": "evt_01a22250e051743a8a153261ddf27c12",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
+                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.820Z",
+                     *           "createdAt": "2026-11-28T13:20:55.376Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -5075,25 +5092,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T07:26:39.819Z",
+                     *               "createdAt": "2026-11-28T13:20:55.373Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2210c8aca75a4b0cdb0b17ff3e048",
+                     *               "id": "pyt_01a22250e048775fa22ff09938912eec",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T07:26:39.820Z",
+                     *               "updatedAt": "2026-11-28T13:20:55.376Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a2210c8acd77a799123244c587c56a",
+                     *           "id": "evt_01a22250e051743a8a15325f982c6bc1",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
+                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.819Z",
+                     *           "createdAt": "2026-11-28T13:20:55.373Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5107,28 +5124,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T07:26:39.818Z",
-                     *               "id": "dsb_01a2210c8aca75a4b0cdb0b2000876a3",
+                     *               "createdAt": "2026-11-28T13:20:55.368Z",
+                     *               "id": "dsb_01a22250e048775fa22ff09a17a31680",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-28T07:26:39.819Z",
+                     *               "submittedAt": "2026-11-28T13:20:55.373Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T07:26:39.819Z"
+                     *               "updatedAt": "2026-11-28T13:20:55.373Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2210c8acc7032a65e08b1aa9fd992",
+                     *           "id": "evt_01a22250e04e77439611c254ee493a71",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
+                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.819Z",
+                     *           "createdAt": "2026-11-28T13:20:55.373Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5138,25 +5155,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T07:26:39.819Z",
+                     *               "createdAt": "2026-11-28T13:20:55.373Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2210c8aca75a4b0cdb0b17ff3e048",
+                     *               "id": "pyt_01a22250e048775fa22ff09938912eec",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T07:26:39.819Z",
+                     *               "updatedAt": "2026-11-28T13:20:55.373Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a2210c8acb758ba4ea05bb3a6e54bf",
+                     *           "id": "evt_01a22250e04d745f901fca6fd2add6e3",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
+                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.818Z",
+                     *           "createdAt": "2026-11-28T13:20:55.368Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5170,8 +5187,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T07:26:39.818Z",
-                     *               "id": "dsb_01a2210c8aca75a4b0cdb0b2000876a3",
+                     *               "createdAt": "2026-11-28T13:20:55.368Z",
+                     *               "id": "dsb_01a22250e048775fa22ff09a17a31680",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -5179,10 +5196,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T07:26:39.818Z"
+                     *               "updatedAt": "2026-11-28T13:20:55.368Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2210c8aca75a4b0cdb0b37ef9b415",
+                     *           "id": "evt_01a22250e04977dc888d95f75b358bed",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -5191,11 +5208,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.815Z",
+                     *           "createdAt": "2026-11-28T13:20:55.359Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-28T07:26:39.802Z",
+                     *               "approvedAt": "2026-11-28T13:20:55.327Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5205,19 +5222,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-28T07:26:39.797Z",
-                     *               "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
+                     *               "createdAt": "2026-11-28T13:20:55.319Z",
+                     *               "id": "dsb_01a22250e0177078898e3e2711e20482",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-28T07:26:39.800Z",
+                     *               "submittedAt": "2026-11-28T13:20:55.323Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T07:26:39.815Z"
+                     *               "updatedAt": "2026-11-28T13:20:55.359Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2210c8ac776e997c8fc0ba9757aea",
+                     *           "id": "evt_01a22250e03f74f381f7a5c586e09278",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -5226,7 +5243,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.814Z",
+                     *           "createdAt": "2026-11-28T13:20:55.356Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5236,44 +5253,44 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T07:26:39.804Z",
+                     *                   "createdAt": "2026-11-28T13:20:55.333Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2210c8abc74fda4a42554583ce6c9",
+                     *                   "id": "att_01a22250e025779b89a84f32c50a9b43",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "0b3325d6cbe647d1566505120abe5c4b6271f77f251862197c806437a850ebb8"
+                     *                   "txHash": "0c100be93b336c1daa7b4d6a6bb9faf38e9b11997883152c79d9e22f12086e3e"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-28T07:26:39.814Z",
+                     *                   "createdAt": "2026-11-28T13:20:55.355Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2210c8ac674df839dd30dfdbfe11d",
+                     *                   "id": "att_01a22250e03b702aba44cfd19b9a4271",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "8cf81b45b1efd46dd92ed1968879db8d1089200fb14b6402d6c58b742ece0186"
+                     *                   "txHash": "ad53bb8d4a55a5c6dd4b966fbebe2d52021e49b6dd5b111c74e066dcad5aea74"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T07:26:39.800Z",
+                     *               "createdAt": "2026-11-28T13:20:55.323Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a2210c8ab5750dadbf715d865301aa",
+                     *               "id": "pyt_01a22250e0177078898e3e263654a602",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T07:26:39.814Z",
+                     *               "updatedAt": "2026-11-28T13:20:55.356Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2210c8ac674df839dd30e711a6ac4",
+                     *           "id": "evt_01a22250e03d72ddb1d77b92e75d9509",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
+                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.811Z",
+                     *           "createdAt": "2026-11-28T13:20:55.348Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5283,26 +5300,26 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T07:26:39.804Z",
+                     *                   "createdAt": "2026-11-28T13:20:55.333Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2210c8abc74fda4a42554583ce6c9",
+                     *                   "id": "att_01a22250e025779b89a84f32c50a9b43",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "0b3325d6cbe647d1566505120abe5c4b6271f77f251862197c806437a850ebb8"
+                     *                   "txHash": "0c100be93b336c1daa7b4d6a6bb9faf38e9b11997883152c79d9e22f12086e3e"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T07:26:39.800Z",
+                     *               "createdAt": "2026-11-28T13:20:55.323Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2210c8ab5750dadbf715d865301aa",
+                     *               "id": "pyt_01a22250e0177078898e3e263654a602",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T07:26:39.811Z",
+                     *               "updatedAt": "2026-11-28T13:20:55.348Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2210c8ac3729f8f2138139fe23f05",
+                     *           "id": "evt_01a22250e0357408a2eff19ecbee61e0",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -5311,11 +5328,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.810Z",
+                     *           "createdAt": "2026-11-28T13:20:55.343Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-28T07:26:39.802Z",
+                     *               "approvedAt": "2026-11-28T13:20:55.327Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5325,19 +5342,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-28T07:26:39.797Z",
-                     *               "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
+                     *               "createdAt": "2026-11-28T13:20:55.319Z",
+                     *               "id": "dsb_01a22250e0177078898e3e2711e20482",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-28T07:26:39.800Z",
+                     *               "submittedAt": "2026-11-28T13:20:55.323Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T07:26:39.810Z"
+                     *               "updatedAt": "2026-11-28T13:20:55.343Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2210c8ac27164a0ef9409308fdd94",
+                     *           "id": "evt_01a22250e02f73b4b043f6d07fae2913",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -5346,7 +5363,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.809Z",
+                     *           "createdAt": "2026-11-28T13:20:55.340Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5356,26 +5373,26 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T07:26:39.804Z",
+                     *                   "createdAt": "2026-11-28T13:20:55.333Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2210c8abc74fda4a42554583ce6c9",
+                     *                   "id": "att_01a22250e025779b89a84f32c50a9b43",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "0b3325d6cbe647d1566505120abe5c4b6271f77f251862197c806437a850ebb8"
+                     *                   "txHash": "0c100be93b336c1daa7b4d6a6bb9faf38e9b11997883152c79d9e22f12086e3e"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T07:26:39.800Z",
+                     *               "createdAt": "2026-11-28T13:20:55.323Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a2210c8ab5750dadbf715d865301aa",
+                     *               "id": "pyt_01a22250e0177078898e3e263654a602",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T07:26:39.809Z",
+                     *               "updatedAt": "2026-11-28T13:20:55.340Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2210c8ac1770d945649e16064f856",
+                     *           "id": "evt_01a22250e02d736d921da25fa52032fa",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -5384,7 +5401,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.809Z",
+                     *           "createdAt": "2026-11-28T13:20:55.340Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5394,33 +5411,33 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T07:26:39.804Z",
+                     *                   "createdAt": "2026-11-28T13:20:55.333Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a2210c8abc74fda4a425536e9fae48",
-                     *                   "ledgerSeq": 7,
-                     *                   "txHash": "bd6b81139d6ef6e8b0e3883d487e3951a04dfc4a97969f5ca4e16fd11aef5456"
+                     *                   "id": "att_01a22250e025779b89a84f31f8b8e494",
+                     *                   "ledgerSeq": 11,
+                     *                   "txHash": "9112e1ef77c4afccb84d50732b1952c9e57badedf6c46abe6ee600cc844f7f24"
                      *                 }
                      *               ],
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *                 "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
-                     *               "createdAt": "2026-11-28T07:26:39.800Z",
+                     *               "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *               "createdAt": "2026-11-28T13:20:55.323Z",
                      *               "execStatus": "sent",
-                     *               "id": "pyt_01a2210c8ab5750dadbf715c26f50efd",
+                     *               "id": "pyt_01a22250e0177078898e3e25e9497bdc",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T07:26:39.809Z",
+                     *               "updatedAt": "2026-11-28T13:20:55.340Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a2210c8ac1770d945649e04c3202ac",
+                     *           "id": "evt_01a22250e02d736d921da25efc560a5c",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -5429,7 +5446,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.805Z",
+                     *           "createdAt": "2026-11-28T13:20:55.336Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5439,48 +5456,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T07:26:39.776Z",
+                     *                   "createdAt": "2026-11-28T13:20:55.290Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2210c8aa072afae5a0422ef765f78",
+                     *                   "id": "att_01a22250dffa72909d1181e7c8d71114",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "337cc3cfb7a39e420262b98f2d59ddaacaea443d9dc3dace3fe29a4d4db419aa"
+                     *                   "txHash": "d4d3e01bee360c44be25876c379509ae2861c2f918d91b68b7035b8b3112de89"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-28T07:26:39.805Z",
+                     *                   "createdAt": "2026-11-28T13:20:55.335Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2210c8abd720e995a4de991269ff1",
+                     *                   "id": "att_01a22250e027718cb276c5cf520abf1d",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "61d3df151f0ecbf6eccd5357d56f30b6f364e87c353bd6e9be884b0202a44da5"
+                     *                   "txHash": "4fd2adb0313b69592a2e05502797665e333b3e94dc028eae4bf24dad0fb6e6a9"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T07:26:39.774Z",
+                     *               "createdAt": "2026-11-28T13:20:55.282Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a2210c8a9e7074980c6d697cd8b3f3",
+                     *               "id": "pyt_01a22250dff27364b59156b2feb67db4",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-28T07:26:39.805Z",
+                     *               "updatedAt": "2026-11-28T13:20:55.336Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2210c8abd720e995a4dea720d675a",
+                     *           "id": "evt_01a22250e02977a59632851a9b3f247d",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
+                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.802Z",
+                     *           "createdAt": "2026-11-28T13:20:55.327Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-28T07:26:39.802Z",
+                     *               "approvedAt": "2026-11-28T13:20:55.327Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5490,28 +5507,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T07:26:39.797Z",
-                     *               "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
+                     *               "createdAt": "2026-11-28T13:20:55.319Z",
+                     *               "id": "dsb_01a22250e0177078898e3e2711e20482",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-28T07:26:39.800Z",
+                     *               "submittedAt": "2026-11-28T13:20:55.323Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T07:26:39.802Z"
+                     *               "updatedAt": "2026-11-28T13:20:55.327Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2210c8aba76479b842547b9549054",
+                     *           "id": "evt_01a22250e021745aac9af4f4196e6ca5",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
+                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.802Z",
+                     *           "createdAt": "2026-11-28T13:20:55.327Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5521,25 +5538,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T07:26:39.800Z",
+                     *               "createdAt": "2026-11-28T13:20:55.323Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2210c8ab5750dadbf715d865301aa",
+                     *               "id": "pyt_01a22250e0177078898e3e263654a602",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T07:26:39.802Z",
+                     *               "updatedAt": "2026-11-28T13:20:55.327Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2210c8aba76479b8425440f1c2c34",
+                     *           "id": "evt_01a22250e02076d892fa69f701ef4279",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
+                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.802Z",
+                     *           "createdAt": "2026-11-28T13:20:55.327Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5550,31 +5567,31 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *                 "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
-                     *               "createdAt": "2026-11-28T07:26:39.800Z",
+                     *               "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *               "createdAt": "2026-11-28T13:20:55.323Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2210c8ab5750dadbf715c26f50efd",
+                     *               "id": "pyt_01a22250e0177078898e3e25e9497bdc",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T07:26:39.802Z",
+                     *               "updatedAt": "2026-11-28T13:20:55.327Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a2210c8aba76479b842543edc541fa",
+                     *           "id": "evt_01a22250e02076d892fa69f6ce487a72",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
+                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.800Z",
+                     *           "createdAt": "2026-11-28T13:20:55.323Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5588,28 +5605,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T07:26:39.797Z",
-                     *               "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
+                     *               "createdAt": "2026-11-28T13:20:55.319Z",
+                     *               "id": "dsb_01a22250e0177078898e3e2711e20482",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-28T07:26:39.800Z",
+                     *               "submittedAt": "2026-11-28T13:20:55.323Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T07:26:39.800Z"
+                     *               "updatedAt": "2026-11-28T13:20:55.323Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2210c8ab9720b85019b0a9516ec36",
+                     *           "id": "evt_01a22250e01d72b6b6e636c563df0df4",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
+                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.800Z",
+                     *           "createdAt": "2026-11-28T13:20:55.323Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5619,25 +5636,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T07:26:39.800Z",
+                     *               "createdAt": "2026-11-28T13:20:55.323Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2210c8ab5750dadbf715d865301aa",
+                     *               "id": "pyt_01a22250e0177078898e3e263654a602",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T07:26:39.800Z",
+                     *               "updatedAt": "2026-11-28T13:20:55.323Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a2210c8ab8755a93f08064dae9b6ce",
+                     *           "id": "evt_01a22250e01c704ca5827afa8c18e583",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
+                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.800Z",
+                     *           "createdAt": "2026-11-28T13:20:55.323Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5648,31 +5665,31 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *                 "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
-                     *               "createdAt": "2026-11-28T07:26:39.800Z",
+                     *               "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *               "createdAt": "2026-11-28T13:20:55.323Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2210c8ab5750dadbf715c26f50efd",
+                     *               "id": "pyt_01a22250e0177078898e3e25e9497bdc",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T07:26:39.800Z",
+                     *               "updatedAt": "2026-11-28T13:20:55.323Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a2210c8ab8755a93f08063afa6bb11",
+                     *           "id": "evt_01a22250e01c704ca5827af9bc76358a",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
+                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.797Z",
+                     *           "createdAt": "2026-11-28T13:20:55.319Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5686,8 +5703,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T07:26:39.797Z",
-                     *               "id": "dsb_01a2210c8ab5750dadbf715ebdb3d643",
+                     *               "createdAt": "2026-11-28T13:20:55.319Z",
+                     *               "id": "dsb_01a22250e0177078898e3e2711e20482",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -5695,10 +5712,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T07:26:39.797Z"
+                     *               "updatedAt": "2026-11-28T13:20:55.319Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2210c8ab5750dadbf715f745e46c7",
+                     *           "id": "evt_01a22250e01872f7a9a5287dfffd2db8",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -5820,10 +5837,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
+                     *         "id": "key_01a22250df7c7644ad5f61f708e636c0",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-28T07:26:39.822Z",
+                     *       "createdAt": "2026-11-28T13:20:55.380Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -5837,8 +5854,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-28T07:26:39.822Z",
-                     *           "id": "dsb_01a2210c8ace73d79510b9b9f4d4c264",
+                     *           "createdAt": "2026-11-28T13:20:55.380Z",
+                     *           "id": "dsb_01a22250e054753f972d93c44377a707",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -5846,10 +5863,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-28T07:26:39.822Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.380Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a2210c8ace73d79510b9ba6e89626f",
+                     *       "id": "evt_01a22250e054753f972d93c548f492ae",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -5975,14 +5992,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *             "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
-                     *           "createdAt": "2026-11-28T07:26:39.695Z",
+                     *           "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *           "createdAt": "2026-11-28T13:20:55.224Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a2210c8a4f72f39142681aeb4bf570",
+                     *           "id": "inv_01a22250dfb870d4a3f45f826d46f290",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -6099,7 +6116,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                 *       "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -6128,14 +6145,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *         "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
-                     *       "createdAt": "2026-11-28T07:26:39.695Z",
+                     *       "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *       "createdAt": "2026-11-28T13:20:55.224Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2210c8a4f72f39142681aeb4bf570",
+                     *       "id": "inv_01a22250dfb870d4a3f45f826d46f290",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6150,14 +6167,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_8f5c836638ac290af179bb3851c4cf02"
+                     *         "url": "https://pay.lajan.test/pay/pi_612d4c646132f2b922b1723665aea63b"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-28T07:26:39.695Z"
+                     *       "updatedAt": "2026-11-28T13:20:55.224Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6340,14 +6357,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *         "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
-                     *       "createdAt": "2026-11-28T07:26:39.695Z",
+                     *       "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *       "createdAt": "2026-11-28T13:20:55.224Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2210c8a4f72f39142681aeb4bf570",
+                     *       "id": "inv_01a22250dfb870d4a3f45f826d46f290",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6369,14 +6386,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_8f5c836638ac290af179bb3851c4cf02"
+                     *         "url": "https://pay.lajan.test/pay/pi_612d4c646132f2b922b1723665aea63b"
                      *       },
-                     *       "sentAt": "2026-11-28T07:26:39.741Z",
+                     *       "sentAt": "2026-11-28T13:20:55.231Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-28T07:26:39.741Z"
+                     *       "updatedAt": "2026-11-28T13:20:55.231Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6512,14 +6529,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *         "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
-                     *       "createdAt": "2026-11-28T07:26:39.695Z",
+                     *       "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *       "createdAt": "2026-11-28T13:20:55.224Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2210c8a4f72f39142681aeb4bf570",
+                     *       "id": "inv_01a22250dfb870d4a3f45f826d46f290",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6541,14 +6558,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_8f5c836638ac290af179bb3851c4cf02"
+                     *         "url": "https://pay.lajan.test/pay/pi_612d4c646132f2b922b1723665aea63b"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-28T07:26:39.719Z"
+                     *       "updatedAt": "2026-11-28T13:20:55.228Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7161,13 +7178,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-28T07:26:39.765Z",
+                     *           "createdAt": "2026-11-28T13:20:55.262Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a2210c8a9572869707a3a882decca6",
+                     *           "id": "pl_01a22250dfdf77a68ef3de0671cc69b4",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_f4ef8b2f8c3f0b5f8d0db81c950cfb18"
+                     *           "url": "https://pay.lajan.test/pay/pi_c199c602f358a4340eba60f21895f1f0"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -7300,13 +7317,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-28T07:26:39.765Z",
+                     *       "createdAt": "2026-11-28T13:20:55.262Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2210c8a9572869707a3a882decca6",
+                     *       "id": "pl_01a22250dfdf77a68ef3de0671cc69b4",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_f4ef8b2f8c3f0b5f8d0db81c950cfb18"
+                     *       "url": "https://pay.lajan.test/pay/pi_c199c602f358a4340eba60f21895f1f0"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -7487,13 +7504,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-28T07:26:39.765Z",
+                     *       "createdAt": "2026-11-28T13:20:55.262Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2210c8a9572869707a3a882decca6",
+                     *       "id": "pl_01a22250dfdf77a68ef3de0671cc69b4",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_f4ef8b2f8c3f0b5f8d0db81c950cfb18"
+                     *       "url": "https://pay.lajan.test/pay/pi_c199c602f358a4340eba60f21895f1f0"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -7606,7 +7623,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a2210c8a9572869707a3a882decca6"
+                     *       "id": "pl_01a22250dfdf77a68ef3de0671cc69b4"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -7762,9 +7779,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T07:26:39.793Z",
+                     *           "createdAt": "2026-11-28T13:20:55.310Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2210c8ab17546b8dd43412e50aefa",
+                     *           "id": "pyt_01a22250e00e7721930600853f2fdf95",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -7775,9 +7792,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T07:26:39.774Z",
+                     *           "createdAt": "2026-11-28T13:20:55.282Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2210c8a9e7074980c6d697cd8b3f3",
+                     *           "id": "pyt_01a22250dff27364b59156b2feb67db4",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
@@ -7788,14 +7805,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *             "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
-                     *           "createdAt": "2026-11-28T07:26:39.770Z",
+                     *           "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *           "createdAt": "2026-11-28T13:20:55.274Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a2210c8a9a703db541a9716663ab5a",
+                     *           "id": "pyt_01a22250dfea70ce82df6c6197482728",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -7915,7 +7932,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                 *       "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -7938,18 +7955,18 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *         "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
-                     *       "createdAt": "2026-11-28T07:26:39.770Z",
+                     *       "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *       "createdAt": "2026-11-28T13:20:55.274Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a2210c8a9a703db541a9716663ab5a",
+                     *       "id": "pyt_01a22250dfea70ce82df6c6197482728",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T07:26:39.770Z",
+                     *       "updatedAt": "2026-11-28T13:20:55.274Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8136,29 +8153,29 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-28T07:26:39.776Z",
+                     *           "createdAt": "2026-11-28T13:20:55.290Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a2210c8aa072afae5a0421a8e0c65b",
-                     *           "ledgerSeq": 5,
-                     *           "txHash": "06ec614c43d5531e35051a8f8c9d1830506793d89a8174b7d6983d6211d865fb"
+                     *           "id": "att_01a22250dffa72909d1181e614e13a90",
+                     *           "ledgerSeq": 7,
+                     *           "txHash": "33b0e01923020d7fa88e5592503f8b08d385562eda7176a604578325cdb9de00"
                      *         }
                      *       ],
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *         "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
-                     *       "createdAt": "2026-11-28T07:26:39.770Z",
+                     *       "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *       "createdAt": "2026-11-28T13:20:55.274Z",
                      *       "execStatus": "sent",
-                     *       "id": "pyt_01a2210c8a9a703db541a9716663ab5a",
+                     *       "id": "pyt_01a22250dfea70ce82df6c6197482728",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T07:26:39.788Z",
+                     *       "updatedAt": "2026-11-28T13:20:55.301Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8281,18 +8298,18 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
+                     *         "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2210c8a45775ab21b5f8e1b0f1d31",
-                     *       "createdAt": "2026-11-28T07:26:39.770Z",
+                     *       "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *       "createdAt": "2026-11-28T13:20:55.274Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a2210c8a9a703db541a9716663ab5a",
+                     *       "id": "pyt_01a22250dfea70ce82df6c6197482728",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T07:26:39.772Z",
+                     *       "updatedAt": "2026-11-28T13:20:55.277Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8310,7 +8327,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "7eeac7f2-a785-4b2d-be2a-3604d9a9f8e0",
+                     *       "requestId": "ad66040b-f718-487e-862f-f1e8c57b06ab",
                      *       "statusCode": 400
                      *     }
                      */
@@ -8493,12 +8510,12 @@ export interface operations {
                      *       "attempts": [],
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-28T07:26:39.793Z",
+                     *       "createdAt": "2026-11-28T13:20:55.310Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a2210c8ab17546b8dd43412e50aefa",
+                     *       "id": "pyt_01a22250e00e7721930600853f2fdf95",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T07:26:39.795Z",
+                     *       "updatedAt": "2026-11-28T13:20:55.313Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8705,22 +8722,22 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-28T07:26:39.776Z",
+                     *           "createdAt": "2026-11-28T13:20:55.290Z",
                      *           "errorCode": "op_no_destination",
                      *           "errorMessage": "the destination account does not exist",
-                     *           "id": "att_01a2210c8aa072afae5a0422ef765f78",
+                     *           "id": "att_01a22250dffa72909d1181e7c8d71114",
                      *           "ledgerSeq": null,
-                     *           "txHash": "337cc3cfb7a39e420262b98f2d59ddaacaea443d9dc3dace3fe29a4d4db419aa"
+                     *           "txHash": "d4d3e01bee360c44be25876c379509ae2861c2f918d91b68b7035b8b3112de89"
                      *         }
                      *       ],
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-28T07:26:39.774Z",
+                     *       "createdAt": "2026-11-28T13:20:55.282Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a2210c8a9e7074980c6d697cd8b3f3",
+                     *       "id": "pyt_01a22250dff27364b59156b2feb67db4",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T07:26:39.792Z",
+                     *       "updatedAt": "2026-11-28T13:20:55.306Z",
                      *       "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *     }
                      */
@@ -8899,7 +8916,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GDPFS4MY3XU53HT7MKNPJYITDVUIQNAC2QP7L5QFLSUVEP4RI6YBP6VF",
+                     *       "account": "GAL7COR7SJFAPTVO4QWDKKQFFKM7QEXHYJYLMR3C2477XAGPUOSSJGHK",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -9030,7 +9047,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GDPFS4MY3XU53HT7MKNPJYITDVUIQNAC2QP7L5QFLSUVEP4RI6YBP6VF",
+                     *       "account": "GAL7COR7SJFAPTVO4QWDKKQFFKM7QEXHYJYLMR3C2477XAGPUOSSJGHK",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -9241,24 +9258,24 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "channel": "sms",
-                     *           "createdAt": "2026-11-28T07:26:39.741Z",
+                     *           "createdAt": "2026-11-28T13:20:55.231Z",
                      *           "html": null,
-                     *           "id": "msg_01a2210c8a7d713a8211918651429a44",
-                     *           "invoiceId": "inv_01a2210c8a4f72f39142681aeb4bf570",
+                     *           "id": "msg_01a22250dfbf7652887eeb642d156b91",
+                     *           "invoiceId": "inv_01a22250dfb870d4a3f45f826d46f290",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_8f5c836638ac290af179bb3851c4cf02",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_612d4c646132f2b922b1723665aea63b",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
-                     *           "createdAt": "2026-11-28T07:26:39.741Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_8f5c836638ac290af179bb3851c4cf02\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_8f5c836638ac290af179bb3851c4cf02\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_8f5c836638ac290af179bb3851c4cf02</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a2210c8a7d713a82119185ffc3dd43",
-                     *           "invoiceId": "inv_01a2210c8a4f72f39142681aeb4bf570",
+                     *           "createdAt": "2026-11-28T13:20:55.231Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_612d4c646132f2b922b1723665aea63b\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_612d4c646132f2b922b1723665aea63b\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_612d4c646132f2b922b1723665aea63b</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a22250dfbf7652887eeb63013e3974",
+                     *           "invoiceId": "inv_01a22250dfb870d4a3f45f826d46f290",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_8f5c836638ac290af179bb3851c4cf02\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_612d4c646132f2b922b1723665aea63b\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -9390,18 +9407,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GDPFS4MY3XU53HT7MKNPJYITDVUIQNAC2QP7L5QFLSUVEP4RI6YBP6VF",
-                     *       "id": "lp_01a2210c8a83731181ee1dca12a49e8e",
+                     *       "destinationAccount": "GAL7COR7SJFAPTVO4QWDKKQFFKM7QEXHYJYLMR3C2477XAGPUOSSJGHK",
+                     *       "id": "lp_01a22250dfc876aaad3ecf1f480b46bd",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJW4F2Z934W4NR",
+                     *       "memo": "LJZNQZT08WF9H4",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_8f5c836638ac290af179bb3851c4cf02",
+                     *         "id": "pi_612d4c646132f2b922b1723665aea63b",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "c8aea32db5b076f2f43dee4842daf4f453ca99ba5fbbacf5f909630866d4a087"
+                     *       "txHash": "39ace1c40a91dee2e949454a4564cb834114911665fccf1316de6397f5d18b60"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -9876,19 +9893,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-28T07:26:39.847Z",
+                     *       "decidedAt": "2026-11-28T13:20:55.444Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
+                     *         "id": "key_01a22250df7c7644ad5f61f708e636c0",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-01T07:26:39.846Z",
-                     *       "id": "stc_01a2210c8ae673eebdcec6307a22f2ec",
+                     *       "expiresAt": "2026-12-01T13:20:55.441Z",
+                     *       "id": "stc_01a22250e091716d9fe675d904ac6b00",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-28T07:26:39.846Z",
+                     *       "requestedAt": "2026-11-28T13:20:55.441Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a2210c8ae175d9bdd9280919694dc1",
+                     *         "id": "key_01a22250e08272eeaf59c36e9f2a187e",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -10077,19 +10094,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-28T07:26:39.844Z",
+                     *       "decidedAt": "2026-11-28T13:20:55.432Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a2210c8a2f76bf832e55e9ca6b80da",
+                     *         "id": "key_01a22250df7c7644ad5f61f708e636c0",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-01T07:26:39.842Z",
-                     *       "id": "stc_01a2210c8ae27651a097208ed9d59059",
+                     *       "expiresAt": "2026-12-01T13:20:55.428Z",
+                     *       "id": "stc_01a22250e0857621b120e27d1e691d59",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-28T07:26:39.842Z",
+                     *       "requestedAt": "2026-11-28T13:20:55.428Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a2210c8ae175d9bdd9280919694dc1",
+                     *         "id": "key_01a22250e08272eeaf59c36e9f2a187e",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -10276,16 +10293,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-28T07:26:39.682Z",
+                     *           "createdAt": "2026-11-28T13:20:55.197Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "updatedAt": "2026-11-28T07:26:39.682Z",
-                     *           "url": "http://127.0.0.1:42957/lajan/webhooks"
+                     *           "id": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "updatedAt": "2026-11-28T13:20:55.197Z",
+                     *           "url": "http://127.0.0.1:34775/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -10405,7 +10422,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:42957/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:34775/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -10420,17 +10437,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T07:26:39.682Z",
+                     *       "createdAt": "2026-11-28T13:20:55.197Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *       "secret": "whsec_XGX0GM9fVToX6F/1g57cQaJLyYHHxh3kLIWD9c8AoNg=",
-                     *       "updatedAt": "2026-11-28T07:26:39.682Z",
-                     *       "url": "http://127.0.0.1:42957/lajan/webhooks"
+                     *       "id": "we_01a22250df9d77ca890199dc4b717e13",
+                     *       "secret": "whsec_U3/rhV5tiTk+E8cRh26Hkt94mMzbUtiNK7XnqFpfUT0=",
+                     *       "updatedAt": "2026-11-28T13:20:55.197Z",
+                     *       "url": "http://127.0.0.1:34775/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -10609,16 +10626,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T07:26:39.682Z",
+                     *       "createdAt": "2026-11-28T13:20:55.197Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *       "updatedAt": "2026-11-28T07:26:39.682Z",
-                     *       "url": "http://127.0.0.1:42957/lajan/webhooks"
+                     *       "id": "we_01a22250df9d77ca890199dc4b717e13",
+                     *       "updatedAt": "2026-11-28T13:20:55.197Z",
+                     *       "url": "http://127.0.0.1:34775/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -10741,15 +10758,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T07:26:39.682Z",
+                     *       "createdAt": "2026-11-28T13:20:55.197Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *       "updatedAt": "2026-11-28T07:26:39.839Z",
-                     *       "url": "http://127.0.0.1:42957/lajan/webhooks"
+                     *       "id": "we_01a22250df9d77ca890199dc4b717e13",
+                     *       "updatedAt": "2026-11-28T13:20:55.422Z",
+                     *       "url": "http://127.0.0.1:34775/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -10929,7 +10946,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a2210c8a42725891783d372f3bdaa1"
+                     *       "id": "we_01a22250df9d77ca890199dc4b717e13"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -11067,223 +11084,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T07:26:39.826Z",
-                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "eventId": "evt_01a2210c8ad27390beaf254e5e6cb771",
+                     *           "createdAt": "2026-11-28T13:20:55.391Z",
+                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "eventId": "evt_01a22250e05f7175864cd858e04dcd7b",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a2210c8ad27390beaf254f8ed6b7e0",
-                     *           "nextAttemptAt": "2026-11-28T07:26:39.826Z",
+                     *           "id": "whd_01a22250e05f7175864cd85907a54e83",
+                     *           "nextAttemptAt": "2026-11-28T13:20:55.391Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T07:26:39.826Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.391Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T07:26:39.820Z",
-                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "eventId": "evt_01a2210c8acd77a799123244c587c56a",
+                     *           "createdAt": "2026-11-28T13:20:55.376Z",
+                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "eventId": "evt_01a22250e051743a8a15325f982c6bc1",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2210c8acd77a7991232455833880d",
-                     *           "nextAttemptAt": "2026-11-28T07:26:39.820Z",
+                     *           "id": "whd_01a22250e051743a8a15326088b8e3d9",
+                     *           "nextAttemptAt": "2026-11-28T13:20:55.376Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T07:26:39.820Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.376Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T07:26:39.819Z",
-                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "eventId": "evt_01a2210c8acb758ba4ea05bb3a6e54bf",
+                     *           "createdAt": "2026-11-28T13:20:55.373Z",
+                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "eventId": "evt_01a22250e04d745f901fca6fd2add6e3",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2210c8acb758ba4ea05bc476da56d",
-                     *           "nextAttemptAt": "2026-11-28T07:26:39.819Z",
+                     *           "id": "whd_01a22250e04d745f901fca70b2c8113b",
+                     *           "nextAttemptAt": "2026-11-28T13:20:55.373Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T07:26:39.819Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.373Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T07:26:39.814Z",
-                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "eventId": "evt_01a2210c8ac674df839dd30e711a6ac4",
+                     *           "createdAt": "2026-11-28T13:20:55.356Z",
+                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "eventId": "evt_01a22250e03d72ddb1d77b92e75d9509",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2210c8ac674df839dd30f7dd81f99",
-                     *           "nextAttemptAt": "2026-11-28T07:26:39.814Z",
+                     *           "id": "whd_01a22250e03d72ddb1d77b93d63191c7",
+                     *           "nextAttemptAt": "2026-11-28T13:20:55.356Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T07:26:39.814Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.356Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T07:26:39.811Z",
-                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "eventId": "evt_01a2210c8ac3729f8f2138139fe23f05",
+                     *           "createdAt": "2026-11-28T13:20:55.348Z",
+                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "eventId": "evt_01a22250e0357408a2eff19ecbee61e0",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2210c8ac3729f8f2138147eb0b401",
-                     *           "nextAttemptAt": "2026-11-28T07:26:39.811Z",
+                     *           "id": "whd_01a22250e0357408a2eff19f1f5f18d1",
+                     *           "nextAttemptAt": "2026-11-28T13:20:55.348Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T07:26:39.811Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.348Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T07:26:39.809Z",
-                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "eventId": "evt_01a2210c8ac1770d945649e16064f856",
+                     *           "createdAt": "2026-11-28T13:20:55.340Z",
+                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "eventId": "evt_01a22250e02d736d921da25fa52032fa",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2210c8ac1770d945649e348dbd9f5",
-                     *           "nextAttemptAt": "2026-11-28T07:26:39.809Z",
+                     *           "id": "whd_01a22250e02d736d921da26195a1bda6",
+                     *           "nextAttemptAt": "2026-11-28T13:20:55.340Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T07:26:39.809Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.340Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T07:26:39.809Z",
-                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "eventId": "evt_01a2210c8ac1770d945649e04c3202ac",
+                     *           "createdAt": "2026-11-28T13:20:55.340Z",
+                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "eventId": "evt_01a22250e02d736d921da25efc560a5c",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a2210c8ac1770d945649e2a5ba746a",
-                     *           "nextAttemptAt": "2026-11-28T07:26:39.809Z",
+                     *           "id": "whd_01a22250e02d736d921da260ac9bccc8",
+                     *           "nextAttemptAt": "2026-11-28T13:20:55.340Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T07:26:39.809Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.340Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T07:26:39.805Z",
-                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "eventId": "evt_01a2210c8abd720e995a4dea720d675a",
+                     *           "createdAt": "2026-11-28T13:20:55.336Z",
+                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "eventId": "evt_01a22250e02977a59632851a9b3f247d",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2210c8abd720e995a4deb04cc7f28",
-                     *           "nextAttemptAt": "2026-11-28T07:26:39.805Z",
+                     *           "id": "whd_01a22250e02977a59632851b8dc50108",
+                     *           "nextAttemptAt": "2026-11-28T13:20:55.336Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T07:26:39.805Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.336Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T07:26:39.802Z",
-                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "eventId": "evt_01a2210c8aba76479b8425440f1c2c34",
+                     *           "createdAt": "2026-11-28T13:20:55.327Z",
+                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "eventId": "evt_01a22250e02076d892fa69f701ef4279",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2210c8aba76479b84254638e4e642",
-                     *           "nextAttemptAt": "2026-11-28T07:26:39.802Z",
+                     *           "id": "whd_01a22250e021745aac9af4f305ecd137",
+                     *           "nextAttemptAt": "2026-11-28T13:20:55.327Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T07:26:39.802Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.327Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T07:26:39.802Z",
-                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "eventId": "evt_01a2210c8aba76479b842543edc541fa",
+                     *           "createdAt": "2026-11-28T13:20:55.327Z",
+                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "eventId": "evt_01a22250e02076d892fa69f6ce487a72",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2210c8aba76479b842545bc2e0470",
-                     *           "nextAttemptAt": "2026-11-28T07:26:39.802Z",
+                     *           "id": "whd_01a22250e021745aac9af4f2a3e4267d",
+                     *           "nextAttemptAt": "2026-11-28T13:20:55.327Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T07:26:39.802Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.327Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T07:26:39.800Z",
-                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "eventId": "evt_01a2210c8ab8755a93f08064dae9b6ce",
+                     *           "createdAt": "2026-11-28T13:20:55.323Z",
+                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "eventId": "evt_01a22250e01c704ca5827afa8c18e583",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2210c8ab8755a93f0806681566ade",
+                     *           "id": "whd_01a22250e01d72b6b6e636c4f9cb9046",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T07:26:39.827Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.393Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T07:26:39.800Z",
-                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "eventId": "evt_01a2210c8ab8755a93f08063afa6bb11",
+                     *           "createdAt": "2026-11-28T13:20:55.323Z",
+                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "eventId": "evt_01a22250e01c704ca5827af9bc76358a",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2210c8ab8755a93f08065f391c9c5",
+                     *           "id": "whd_01a22250e01d72b6b6e636c3307392b4",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T07:26:39.827Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.393Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T07:26:39.795Z",
-                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "eventId": "evt_01a2210c8ab377ffb8736698a19e5719",
+                     *           "createdAt": "2026-11-28T13:20:55.313Z",
+                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "eventId": "evt_01a22250e01175dea821af42edf6bdf5",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2210c8ab377ffb87366997f98bd2b",
+                     *           "id": "whd_01a22250e01175dea821af43c474f256",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T07:26:39.827Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.393Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T07:26:39.793Z",
-                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "eventId": "evt_01a2210c8ab276fead62d6231354bba3",
+                     *           "createdAt": "2026-11-28T13:20:55.310Z",
+                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "eventId": "evt_01a22250e00f71d993adecd6c606163c",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2210c8ab276fead62d6244c15894e",
+                     *           "id": "whd_01a22250e00f71d993adecd766a94b26",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T07:26:39.827Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.393Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T07:26:39.792Z",
-                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "eventId": "evt_01a2210c8ab075cb9e9a3602a2d7e515",
+                     *           "createdAt": "2026-11-28T13:20:55.306Z",
+                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "eventId": "evt_01a22250e00b7671a9c25eac597208d7",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2210c8ab075cb9e9a3603bd40bceb",
+                     *           "id": "whd_01a22250e00b7671a9c25ead5377a2ee",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T07:26:39.827Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.393Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T07:26:39.788Z",
-                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "eventId": "evt_01a2210c8aad70248dd2e43f51f085c9",
+                     *           "createdAt": "2026-11-28T13:20:55.301Z",
+                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "eventId": "evt_01a22250e00675ca86654b2c8253fb12",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2210c8aad70248dd2e44149e82210",
+                     *           "id": "whd_01a22250e00675ca86654b2ec9bbe26d",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T07:26:39.827Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.393Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T07:26:39.788Z",
-                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "eventId": "evt_01a2210c8aad70248dd2e43e95a3f003",
+                     *           "createdAt": "2026-11-28T13:20:55.301Z",
+                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "eventId": "evt_01a22250e00675ca86654b2b5714592f",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a2210c8aad70248dd2e440ec8a3c86",
+                     *           "id": "whd_01a22250e00675ca86654b2d8d9ee116",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T07:26:39.827Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.393Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T07:26:39.775Z",
-                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "eventId": "evt_01a2210c8a9f764c8e47faa1aa7f559c",
+                     *           "createdAt": "2026-11-28T13:20:55.285Z",
+                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "eventId": "evt_01a22250dff670df95faa2c39cc51537",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2210c8a9f764c8e47faa2ba7726d5",
+                     *           "id": "whd_01a22250dff670df95faa2c4a71c2429",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T07:26:39.827Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.393Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T07:26:39.774Z",
-                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "eventId": "evt_01a2210c8a9e7074980c6d6aa57050ac",
+                     *           "createdAt": "2026-11-28T13:20:55.282Z",
+                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "eventId": "evt_01a22250dff27364b59156b399ef1bc9",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2210c8a9e7074980c6d6bec19602d",
+                     *           "id": "whd_01a22250dff27364b59156b469947b76",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T07:26:39.827Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.393Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T07:26:39.772Z",
-                     *           "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *           "eventId": "evt_01a2210c8a9c7118b2f819ebb4302ce8",
+                     *           "createdAt": "2026-11-28T13:20:55.277Z",
+                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *           "eventId": "evt_01a22250dfee705696c4e8c559efeb3a",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2210c8a9c7118b2f819ec35d09c4d",
+                     *           "id": "whd_01a22250dfee705696c4e8c6d0884206",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T07:26:39.827Z"
+                     *           "updatedAt": "2026-11-28T13:20:55.393Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -11423,22 +11440,22 @@ export interface operations {
                      *       "attemptCount": 1,
                      *       "attempts": [
                      *         {
-                     *           "at": "2026-11-28T07:26:39.834Z",
+                     *           "at": "2026-11-28T13:20:55.410Z",
                      *           "attempt": 1,
-                     *           "durationMs": 0,
+                     *           "durationMs": 1,
                      *           "error": null,
                      *           "httpStatus": 200,
                      *           "responseBody": null
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-28T07:26:39.826Z",
-                     *       "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *       "eventId": "evt_01a2210c8ad27390beaf254e5e6cb771",
+                     *       "createdAt": "2026-11-28T13:20:55.391Z",
+                     *       "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *       "eventId": "evt_01a22250e05f7175864cd858e04dcd7b",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2210c8ad27390beaf254f8ed6b7e0",
+                     *       "id": "whd_01a22250e05f7175864cd85907a54e83",
                      *       "nextAttemptAt": null,
                      *       "status": "delivered",
-                     *       "updatedAt": "2026-11-28T07:26:39.834Z"
+                     *       "updatedAt": "2026-11-28T13:20:55.410Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -11555,14 +11572,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-28T07:26:39.826Z",
-                     *       "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *       "eventId": "evt_01a2210c8ad27390beaf254e5e6cb771",
+                     *       "createdAt": "2026-11-28T13:20:55.391Z",
+                     *       "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *       "eventId": "evt_01a22250e05f7175864cd858e04dcd7b",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2210c8ad27390beaf254f8ed6b7e0",
-                     *       "nextAttemptAt": "2026-11-28T07:26:39.834Z",
+                     *       "id": "whd_01a22250e05f7175864cd85907a54e83",
+                     *       "nextAttemptAt": "2026-11-28T13:20:55.408Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-28T07:26:39.834Z"
+                     *       "updatedAt": "2026-11-28T13:20:55.408Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -11739,7 +11756,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-28T06:26:39.838Z"
+                 *       "since": "2026-11-28T12:20:55.419Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -11954,17 +11971,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T07:26:39.682Z",
+                     *       "createdAt": "2026-11-28T13:20:55.197Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *       "secret": "whsec_bKcUZKqMSnHXTHfh/V5hcuBQs71sRo6mI6AUcCCZ5PI=",
-                     *       "updatedAt": "2026-11-28T07:26:39.839Z",
-                     *       "url": "http://127.0.0.1:42957/lajan/webhooks"
+                     *       "id": "we_01a22250df9d77ca890199dc4b717e13",
+                     *       "secret": "whsec_8KTIqt1fsrRy0IuS+fdl7zTR17UwIZus4mdiWlEg0V8=",
+                     *       "updatedAt": "2026-11-28T13:20:55.420Z",
+                     *       "url": "http://127.0.0.1:34775/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -12148,14 +12165,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-28T07:26:39.826Z",
-                     *       "endpointId": "we_01a2210c8a42725891783d372f3bdaa1",
-                     *       "eventId": "evt_01a2210c8ad27390beaf254e5e6cb771",
+                     *       "createdAt": "2026-11-28T13:20:55.391Z",
+                     *       "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
+                     *       "eventId": "evt_01a22250e05f7175864cd858e04dcd7b",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2210c8ad27390beaf254f8ed6b7e0",
-                     *       "nextAttemptAt": "2026-11-28T07:26:39.826Z",
+                     *       "id": "whd_01a22250e05f7175864cd85907a54e83",
+                     *       "nextAttemptAt": "2026-11-28T13:20:55.391Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-28T07:26:39.826Z"
+                     *       "updatedAt": "2026-11-28T13:20:55.391Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

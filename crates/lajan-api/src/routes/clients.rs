@@ -44,10 +44,13 @@ pub struct CreateClient {
     pub phone_number: Option<String>,
     #[schema(example = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H")]
     pub wallet_account_id: Option<String>,
+    /// The language Lajan speaks to the client in: `ht` (the default), `fr` or `en`.
+    #[schema(example = "ht", pattern = "^(ht|fr|en)$")]
+    pub language: Option<String>,
 }
 
 /// A change to a client: fields left out are kept; `null` clears `email`, `phoneNumber` or
-/// `walletAccountId`.
+/// `walletAccountId` (a client always has a `language`).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct UpdateClient {
@@ -66,6 +69,10 @@ pub struct UpdateClient {
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<String>)]
     pub wallet_account_id: Option<Option<String>>,
+    /// `ht`, `fr` or `en`.
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>, nullable = false, pattern = "^(ht|fr|en)$")]
+    pub language: Option<Option<String>>,
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -106,6 +113,7 @@ pub async fn create(
         email: body.email,
         phone_number: body.phone_number,
         wallet_account_id: body.wallet_account_id,
+        language: body.language,
     };
     let render = |c: &Client| json_bytes(&ClientView::from(c));
     let answer = idempotency.respond(StatusCode::CREATED, &render);
@@ -138,6 +146,7 @@ pub async fn update(
         email: body.email,
         phone_number: body.phone_number,
         wallet_account_id: body.wallet_account_id,
+        language: body.language,
     };
     let client = state.services.update_client(auth.tenant(), &id, patch).await?;
     Ok(Json(ClientView::from(&client)))

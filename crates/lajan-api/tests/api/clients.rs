@@ -153,3 +153,36 @@ fn urlencode(s: &str) -> String {
         })
         .collect()
 }
+
+api_test!(a_client_speaks_creole_unless_given_another_language, |app| {
+    let marie = app.client("Marie", "Jean").await;
+    assert_eq!(marie["language"], "ht", "the default for a new client");
+    let r = app.post("/v1/clients", &json!({ "firstName": "Anne", "lastName": "Roy", "language": "fr" })).await;
+    assert_eq!(r.status(), 201);
+    let anne: Value = r.json().await.unwrap();
+    assert_eq!(anne["language"], "fr");
+    for bad in [json!("FR"), json!("de"), json!(""), json!(1)] {
+        let r = app.post("/v1/clients", &json!({ "firstName": "X", "lastName": "Y", "language": bad })).await;
+        let body = expect_error(r, 400, "validation_error").await;
+        assert_eq!(body["details"][0]["field"], "language", "{bad}: {body}");
+    }
+    let listed: Value = app.get("/v1/clients").await.json().await.unwrap();
+    assert_eq!(listed["pagination"]["total"], 2, "refusals made no client");
+    let id = marie["id"].as_str().unwrap();
+    let r = app.put(&format!("/v1/clients/{id}"), &json!({ "language": "en" })).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.json::<Value>().await.unwrap()["language"], "en");
+    for bad in [json!(null), json!("es")] {
+        let body = expect_error(
+            app.put(&format!("/v1/clients/{id}"), &json!({ "language": bad })).await,
+            400,
+            "validation_error",
+        )
+        .await;
+        assert_eq!(body["details"][0]["field"], "language", "{bad}");
+    }
+    let got: Value = app.get(&format!("/v1/clients/{id}")).await.json().await.unwrap();
+    assert_eq!(got["language"], "en", "a refused change keeps the last one");
+    let listed: Value = app.get("/v1/clients?search=anne").await.json().await.unwrap();
+    assert_eq!(listed["data"][0]["language"], "fr");
+});

@@ -20,6 +20,10 @@ pub struct ClientView {
     /// Stellar account (StrKey, `G...`).
     #[schema(example = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H")]
     pub wallet_account_id: Option<String>,
+    /// The language Lajan speaks to the client in: invitations, messages and the pages they
+    /// open (`ht` Haitian Creole, `fr` French, `en` English).
+    #[schema(value_type = String, example = "ht", pattern = "^(ht|fr|en)$")]
+    pub language: &'static str,
     #[schema(value_type = String, format = DateTime)]
     pub created_at: Timestamp,
     #[schema(value_type = String, format = DateTime)]
@@ -35,6 +39,7 @@ impl From<&Client> for ClientView {
             email: c.email.clone(),
             phone_number: c.phone_number.clone(),
             wallet_account_id: c.wallet_account_id.clone(),
+            language: c.language.as_str(),
             created_at: c.created_at,
             updated_at: c.updated_at,
         }

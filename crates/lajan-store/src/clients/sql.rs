@@ -2,11 +2,11 @@
 // their rows join with `prefixed_client`.
 
 use crate::{ClientQuery, ClientStore};
-use lajan_domain::client::{Client, ClientPatch};
+use lajan_domain::client::{Client, ClientPatch, Language};
 
 macro_rules! client_columns {
     () => {
-        "id, first_name, last_name, email, phone_number, wallet_account_id, created_at, updated_at, archived_at"
+        "id, first_name, last_name, email, phone_number, wallet_account_id, language, created_at, updated_at, archived_at"
     };
 }
 
@@ -18,10 +18,15 @@ fn client_from_row(row: &DbRow) -> StoreResult<Client> {
         email: row.try_get("email")?,
         phone_number: row.try_get("phone_number")?,
         wallet_account_id: row.try_get("wallet_account_id")?,
+        language: language_of(row.try_get("language")?)?,
         created_at: ts(row.try_get("created_at")?),
         updated_at: ts(row.try_get("updated_at")?),
         archived_at: opt_ts(row.try_get("archived_at")?),
     })
+}
+
+fn language_of(code: String) -> StoreResult<Language> {
+    Language::parse(&code).map_err(|_| corrupt(format!("client language {code:?}")))
 }
 
 /// A client joined into another resource's row under `c_`-prefixed column names.
@@ -33,6 +38,7 @@ fn prefixed_client(row: &DbRow, id: String) -> StoreResult<Client> {
         email: row.try_get("c_email")?,
         phone_number: row.try_get("c_phone_number")?,
         wallet_account_id: row.try_get("c_wallet_account_id")?,
+        language: language_of(row.try_get("c_language")?)?,
         created_at: ts(row.try_get("c_created_at")?),
         updated_at: ts(row.try_get("c_updated_at")?),
         archived_at: opt_ts(row.try_get("c_archived_at")?),
@@ -84,8 +90,8 @@ impl ClientStore for ThisStore {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         query(
             "INSERT INTO clients (id, org_id, env, first_name, last_name, email, phone_number, wallet_account_id,
-                                  created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                                  language, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
         )
         .bind(&c.id)
         .bind(&tenant.org_id)
@@ -95,6 +101,7 @@ impl ClientStore for ThisStore {
         .bind(&c.email)
         .bind(&c.phone_number)
         .bind(&c.wallet_account_id)
+        .bind(c.language.as_str())
         .bind(c.created_at.as_millis())
         .bind(c.updated_at.as_millis())
         .execute(&mut *tx)
@@ -164,14 +171,15 @@ impl ClientStore for ThisStore {
         }
         query(
             "UPDATE clients SET first_name = $1, last_name = $2, email = $3, phone_number = $4,
-                                wallet_account_id = $5, updated_at = $6
-             WHERE org_id = $7 AND env = $8 AND id = $9",
+                                wallet_account_id = $5, language = $6, updated_at = $7
+             WHERE org_id = $8 AND env = $9 AND id = $10",
         )
         .bind(&client.first_name)
         .bind(&client.last_name)
         .bind(&client.email)
         .bind(&client.phone_number)
         .bind(&client.wallet_account_id)
+        .bind(client.language.as_str())
         .bind(client.updated_at.as_millis())
         .bind(&tenant.org_id)
         .bind(tenant.env.as_str())

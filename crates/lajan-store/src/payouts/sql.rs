@@ -13,7 +13,7 @@ macro_rules! payout_select {
                 p.asset_issuer, p.memo, p.disbursement_id, p.approval_status, p.exec_status, p.created_by_key, p.created_at, p.updated_at,
                 p.attempts_before_retry, p.approved_at,
                 c.id AS c_id, c.first_name AS c_first_name, c.last_name AS c_last_name, c.email AS c_email,
-                c.phone_number AS c_phone_number, c.wallet_account_id AS c_wallet_account_id,
+                c.phone_number AS c_phone_number, c.wallet_account_id AS c_wallet_account_id, c.language AS c_language,
                 c.created_at AS c_created_at, c.updated_at AS c_updated_at, c.archived_at AS c_archived_at
          FROM payouts p LEFT JOIN clients c ON c.id = p.client_id"
     };

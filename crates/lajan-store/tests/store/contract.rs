@@ -58,6 +58,7 @@ async fn client(
         email: email.map(Into::into),
         phone_number: Some("+50937000001".into()),
         wallet_account_id: Some(WALLET.into()),
+        language: None,
     }
     .into_client(IdKind::Client.generate(), Timestamp::now())
     .unwrap();
@@ -190,10 +191,14 @@ contract!(clients_are_isolated_searchable_and_archivable, |store| {
         store.list_clients(&t, &ClientQuery { search: None, page: PageRequest { page: 3, limit: 1 } }).await.unwrap();
     assert!(beyond.items.is_empty());
 
-    let patch =
-        ClientPatchInput { email: Some(None), first_name: Some(Some("Marie-Ange".into())), ..Default::default() }
-            .parse()
-            .unwrap();
+    let patch = ClientPatchInput {
+        email: Some(None),
+        first_name: Some(Some("Marie-Ange".into())),
+        language: Some(Some("fr".into())),
+        ..Default::default()
+    }
+    .parse()
+    .unwrap();
     let ev = |c: &lajan_domain::client::Client| NewEvent {
         event_type: "client.updated",
         object: serde_json::json!({ "id": c.id }),
@@ -201,6 +206,7 @@ contract!(clients_are_isolated_searchable_and_archivable, |store| {
     let updated = store.update_client(&t, &marie.id, &patch, Timestamp::now(), &ev).await.unwrap();
     assert_eq!(updated.first_name, "Marie-Ange");
     assert_eq!(updated.email, None);
+    assert_eq!(updated.language, lajan_domain::client::Language::Fr, "was Creole, as every new client");
     assert_eq!(store.get_client(&t, &marie.id).await.unwrap(), Some(updated.clone()));
     let same = store
         .update_client(&t.clone().acting_as(Actor::User("usr_1".into())), &marie.id, &patch, Timestamp::now(), &ev)

@@ -136,6 +136,7 @@ contract!(a_created_payout_answers_what_a_read_gives_back, |store| {
         first_name: Some("Marie".into()),
         last_name: Some("Jean".into()),
         wallet_account_id: Some(wallet.into()),
+        language: Some("en".into()),
         ..Default::default()
     };
     let client = input.into_client(IdKind::Client.generate(), Timestamp::now()).unwrap();
@@ -152,6 +153,8 @@ contract!(a_created_payout_answers_what_a_read_gives_back, |store| {
         assert_eq!(created, read, "the create's answer is the stored payout");
         assert_eq!(created.client.as_ref().map(|c| c.id.as_str()), p.client_id.as_deref());
     }
+    let joined = store.get_payout(&t, &to_client.id).await.unwrap().and_then(|d| d.client);
+    assert_eq!(joined, Some(client.clone()), "the payout's client, joined, is the client as stored (its language too)");
 
     // A client archived after the request was checked gets no payout.
     let gone = |c: &lajan_domain::client::Client| NewEvent {

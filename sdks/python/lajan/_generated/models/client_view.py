@@ -20,6 +20,8 @@ class ClientView:
         created_at (datetime.datetime):
         first_name (str):
         id (str):  Example: cli_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b.
+        language (str): The language Lajan speaks to the client in: invitations, messages and the pages they
+            open (`ht` Haitian Creole, `fr` French, `en` English). Example: ht.
         last_name (str):
         updated_at (datetime.datetime):
         email (None | str | Unset):
@@ -31,6 +33,7 @@ class ClientView:
     created_at: datetime.datetime
     first_name: str
     id: str
+    language: str
     last_name: str
     updated_at: datetime.datetime
     email: None | str | Unset = UNSET
@@ -44,6 +47,8 @@ class ClientView:
         first_name = self.first_name
 
         id = self.id
+
+        language = self.language
 
         last_name = self.last_name
 
@@ -74,6 +79,7 @@ class ClientView:
                 "createdAt": created_at,
                 "firstName": first_name,
                 "id": id,
+                "language": language,
                 "lastName": last_name,
                 "updatedAt": updated_at,
             }
@@ -95,6 +101,8 @@ class ClientView:
         first_name = d.pop("firstName")
 
         id = d.pop("id")
+
+        language = d.pop("language")
 
         last_name = d.pop("lastName")
 
@@ -131,6 +139,7 @@ class ClientView:
             created_at=created_at,
             first_name=first_name,
             id=id,
+            language=language,
             last_name=last_name,
             updated_at=updated_at,
             email=email,

@@ -18,6 +18,8 @@ class CreateClient:
         first_name (str):  Example: Marie.
         last_name (str):  Example: Jean-Baptiste.
         email (None | str | Unset):  Example: marie@example.ht.
+        language (None | str | Unset): The language Lajan speaks to the client in: `ht` (the default), `fr` or `en`.
+            Example: ht.
         phone_number (None | str | Unset):  Example: +50937000000.
         wallet_account_id (None | str | Unset):  Example: GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H.
     """
@@ -25,6 +27,7 @@ class CreateClient:
     first_name: str
     last_name: str
     email: None | str | Unset = UNSET
+    language: None | str | Unset = UNSET
     phone_number: None | str | Unset = UNSET
     wallet_account_id: None | str | Unset = UNSET
 
@@ -38,6 +41,12 @@ class CreateClient:
             email = UNSET
         else:
             email = self.email
+
+        language: None | str | Unset
+        if isinstance(self.language, Unset):
+            language = UNSET
+        else:
+            language = self.language
 
         phone_number: None | str | Unset
         if isinstance(self.phone_number, Unset):
@@ -61,6 +70,8 @@ class CreateClient:
         )
         if email is not UNSET:
             field_dict["email"] = email
+        if language is not UNSET:
+            field_dict["language"] = language
         if phone_number is not UNSET:
             field_dict["phoneNumber"] = phone_number
         if wallet_account_id is not UNSET:
@@ -84,6 +95,15 @@ class CreateClient:
 
         email = _parse_email(d.pop("email", UNSET))
 
+        def _parse_language(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        language = _parse_language(d.pop("language", UNSET))
+
         def _parse_phone_number(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -106,6 +126,7 @@ class CreateClient:
             first_name=first_name,
             last_name=last_name,
             email=email,
+            language=language,
             phone_number=phone_number,
             wallet_account_id=wallet_account_id,
         )

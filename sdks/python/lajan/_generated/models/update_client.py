@@ -13,11 +13,12 @@ T = TypeVar("T", bound="UpdateClient")
 @_attrs_define
 class UpdateClient:
     """A change to a client: fields left out are kept; `null` clears `email`, `phoneNumber` or
-    `walletAccountId`.
+    `walletAccountId` (a client always has a `language`).
 
         Attributes:
             email (None | str | Unset):
             first_name (str | Unset):
+            language (str | Unset): `ht`, `fr` or `en`.
             last_name (str | Unset):
             phone_number (None | str | Unset):
             wallet_account_id (None | str | Unset):
@@ -25,6 +26,7 @@ class UpdateClient:
 
     email: None | str | Unset = UNSET
     first_name: str | Unset = UNSET
+    language: str | Unset = UNSET
     last_name: str | Unset = UNSET
     phone_number: None | str | Unset = UNSET
     wallet_account_id: None | str | Unset = UNSET
@@ -37,6 +39,8 @@ class UpdateClient:
             email = self.email
 
         first_name = self.first_name
+
+        language = self.language
 
         last_name = self.last_name
 
@@ -59,6 +63,8 @@ class UpdateClient:
             field_dict["email"] = email
         if first_name is not UNSET:
             field_dict["firstName"] = first_name
+        if language is not UNSET:
+            field_dict["language"] = language
         if last_name is not UNSET:
             field_dict["lastName"] = last_name
         if phone_number is not UNSET:
@@ -83,6 +89,8 @@ class UpdateClient:
 
         first_name = d.pop("firstName", UNSET)
 
+        language = d.pop("language", UNSET)
+
         last_name = d.pop("lastName", UNSET)
 
         def _parse_phone_number(data: object) -> None | str | Unset:
@@ -106,6 +114,7 @@ class UpdateClient:
         update_client = cls(
             email=email,
             first_name=first_name,
+            language=language,
             last_name=last_name,
             phone_number=phone_number,
             wallet_account_id=wallet_account_id,

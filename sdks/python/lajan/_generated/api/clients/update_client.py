@@ -115,7 +115,7 @@ def sync_detailed(
         id (str):
         body (UpdateClient): A change to a client: fields left out are kept; `null` clears
             `email`, `phoneNumber` or
-            `walletAccountId`.
+            `walletAccountId` (a client always has a `language`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -148,7 +148,7 @@ def sync(
         id (str):
         body (UpdateClient): A change to a client: fields left out are kept; `null` clears
             `email`, `phoneNumber` or
-            `walletAccountId`.
+            `walletAccountId` (a client always has a `language`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -176,7 +176,7 @@ async def asyncio_detailed(
         id (str):
         body (UpdateClient): A change to a client: fields left out are kept; `null` clears
             `email`, `phoneNumber` or
-            `walletAccountId`.
+            `walletAccountId` (a client always has a `language`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -207,7 +207,7 @@ async def asyncio(
         id (str):
         body (UpdateClient): A change to a client: fields left out are kept; `null` clears
             `email`, `phoneNumber` or
-            `walletAccountId`.
+            `walletAccountId` (a client always has a `language`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
