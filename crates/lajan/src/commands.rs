@@ -124,13 +124,14 @@ async fn serve(config: ServeConfig, with_workers: bool) -> anyhow::Result<()> {
     let app = Application::build(config.app, services.clone(), listener).await?;
     // Only once everything else is ready: the first-run key is printed a single time.
     admin::first_run(&services, &format!("http://{}", config.listen)).await?;
+    let stop_asked = shutdown_signal();
     tracing::info!(addr = %app.local_addr()?, database = %redact_url(config.database_url.expose_secret()), workers = with_workers, "lajan listening");
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let background = workers.map(|w| w.spawn(stopped.clone())).unwrap_or_default();
     let mut serving = tokio::spawn(app.run(stop_flipped(stopped)));
     let failed_early = tokio::select! {
         served = &mut serving => Some(served),
-        () = shutdown_signal() => None,
+        () = stop_asked => None,
     };
     let served = async move {
         match failed_early {
@@ -197,8 +198,9 @@ async fn work(config: ServeConfig) -> anyhow::Result<()> {
     let metrics = MetricsServer::start(config.metrics_listen, &services).await?;
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let background = workers.map(|w| w.spawn(stopped)).unwrap_or_default();
+    let stop_asked = shutdown_signal();
     tracing::info!(database = %redact_url(config.database_url.expose_secret()), "lajan workers running");
-    shutdown_signal().await;
+    stop_asked.await;
     wind_down(stop, config.shutdown_grace, std::future::ready(Ok(Ok(()))), background, metrics, store.as_ref()).await
 }
 
@@ -248,24 +250,35 @@ async fn confirm_live_network(services: &Services) -> anyhow::Result<()> {
     }
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Ctrl-C or SIGTERM, whichever comes first. The handlers are installed when this is called, not
+/// when it is first awaited: a stop sent as soon as the start-up line is out (a test, an
+/// orchestrator) is a graceful stop, never the default action that kills the process.
+fn shutdown_signal() -> impl Future<Output = ()> {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
+    let (mut terminate, mut interrupt) = {
+        use tokio::signal::unix::{SignalKind, signal};
+        (signal(SignalKind::terminate()).ok(), signal(SignalKind::interrupt()).ok())
     };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = terminate => {},
+    async move {
+        #[cfg(unix)]
+        {
+            async fn received(signal: Option<&mut tokio::signal::unix::Signal>) {
+                match signal {
+                    Some(s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            }
+            tokio::select! {
+                () = received(terminate.as_mut()) => {},
+                () = received(interrupt.as_mut()) => {},
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+        tracing::info!("shutting down: finishing work in flight");
     }
-    tracing::info!("shutting down: finishing work in flight");
 }
