@@ -250,6 +250,7 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
                     phone_number: None,
                     wallet_account_id: Some(WALLET.into()),
                     language: Language::Ht,
+                    verification: None,
                     created_at: now,
                     updated_at: now,
                     archived_at: None,

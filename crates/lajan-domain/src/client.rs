@@ -2,6 +2,7 @@
 
 use crate::Timestamp;
 use crate::validation::{FieldErrors, Invalid};
+use crate::verification::{Verification, VerificationAnswer, VerificationKind};
 use std::fmt;
 
 /// A person's first or last name: trimmed, 1 to 100 characters, no control or invisible
@@ -150,6 +151,8 @@ pub struct Client {
     pub phone_number: Option<String>,
     pub wallet_account_id: Option<String>,
     pub language: Language,
+    /// What the receiver must answer before registering a wallet, if the organization asks.
+    pub verification: Option<Verification>,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
     pub archived_at: Option<Timestamp>,
@@ -164,6 +167,35 @@ pub struct ClientInput {
     pub phone_number: Option<String>,
     pub wallet_account_id: Option<String>,
     pub language: Option<String>,
+    pub verification: Option<VerificationInput>,
+}
+
+/// A verification as a request gives it: `{type, value}`.
+#[derive(Debug, Default, Clone)]
+pub struct VerificationInput {
+    pub kind: Option<String>,
+    pub value: Option<String>,
+}
+
+impl VerificationInput {
+    /// Both fields read at once, their errors under `verification.type` and `verification.value`.
+    fn parse(&self, errors: &mut FieldErrors, now: Timestamp) -> Option<VerificationAnswer> {
+        let kind = match self.kind.as_deref() {
+            Some(raw) => errors.take("verification.type", VerificationKind::parse(raw)),
+            None => {
+                errors.add("verification.type", "is required");
+                None
+            }
+        };
+        match (kind, self.value.as_deref()) {
+            (_, None) => {
+                errors.add("verification.value", "is required");
+                None
+            }
+            (Some(kind), Some(raw)) => errors.take("verification.value", VerificationAnswer::parse(kind, raw, now)),
+            (None, Some(_)) => None,
+        }
+    }
 }
 
 /// Parsed values of one optional field.
@@ -177,8 +209,10 @@ fn optional<T>(
 }
 
 impl ClientInput {
-    /// Validates every field at once and builds a new client with the given id and time.
-    pub fn into_client(self, id: String, now: Timestamp) -> Result<Client, Invalid> {
+    /// Validates every field at once and builds a new client with the given id and time, and
+    /// the verification's answer for the caller to seal ([`Client::verification`] is `None`
+    /// until it does).
+    pub fn into_client(self, id: String, now: Timestamp) -> Result<(Client, Option<VerificationAnswer>), Invalid> {
         let mut errors = FieldErrors::new();
         let first = match self.first_name.as_deref() {
             Some(raw) => errors.take("firstName", PersonName::parse(raw)),
@@ -198,11 +232,12 @@ impl ClientInput {
         let phone = optional(&mut errors, "phoneNumber", self.phone_number.as_deref(), PhoneNumber::parse);
         let wallet = optional(&mut errors, "walletAccountId", self.wallet_account_id.as_deref(), WalletAddress::parse);
         let language = optional(&mut errors, "language", self.language.as_deref(), Language::parse);
+        let answer = self.verification.as_ref().and_then(|v| v.parse(&mut errors, now));
         errors.finish()?;
         let (Some(first), Some(last)) = (first, last) else {
             return Err(Invalid::new("validation_error", "firstName and lastName are required"));
         };
-        Ok(Client {
+        let client = Client {
             id,
             first_name: first.0,
             last_name: last.0,
@@ -210,10 +245,12 @@ impl ClientInput {
             phone_number: phone.map(|p| p.0),
             wallet_account_id: wallet.map(|w| w.0),
             language: language.unwrap_or(Language::DEFAULT),
+            verification: None,
             created_at: now,
             updated_at: now,
             archived_at: None,
-        })
+        };
+        Ok((client, answer))
     }
 }
 
@@ -227,6 +264,8 @@ pub struct ClientPatchInput {
     pub phone_number: Option<Option<String>>,
     pub wallet_account_id: Option<Option<String>>,
     pub language: Option<Option<String>>,
+    /// `Some(None)` removes the question.
+    pub verification: Option<Option<VerificationInput>>,
 }
 
 /// A validated change, ready to apply.
@@ -238,10 +277,15 @@ pub struct ClientPatch {
     pub phone_number: Option<Option<String>>,
     pub wallet_account_id: Option<Option<String>>,
     pub language: Option<Language>,
+    /// Set by whoever seals the answer [`ClientPatchInput::parse`] gives: `Some(None)` removes
+    /// the question.
+    pub verification: Option<Option<Verification>>,
 }
 
 impl ClientPatchInput {
-    pub fn parse(self) -> Result<ClientPatch, Invalid> {
+    /// Validates every field at once: the change, and the new verification's answer for the
+    /// caller to seal into [`ClientPatch::verification`] (`Some(None)`: remove it).
+    pub fn parse(self, now: Timestamp) -> Result<(ClientPatch, Option<Option<VerificationAnswer>>), Invalid> {
         let mut errors = FieldErrors::new();
         let mut required = |field: &str, raw: Option<Option<String>>| match raw {
             None => None,
@@ -271,8 +315,15 @@ impl ClientPatchInput {
         let phone_number = clearable("phoneNumber", self.phone_number, |s| PhoneNumber::parse(s).map(|v| v.0));
         let wallet_account_id =
             clearable("walletAccountId", self.wallet_account_id, |s| WalletAddress::parse(s).map(|v| v.0));
+        let answer = match &self.verification {
+            None => None,
+            Some(None) => Some(None),
+            Some(Some(v)) => v.parse(&mut errors, now).map(Some),
+        };
         errors.finish()?;
-        Ok(ClientPatch { first_name, last_name, email, phone_number, wallet_account_id, language })
+        let patch =
+            ClientPatch { first_name, last_name, email, phone_number, wallet_account_id, language, verification: None };
+        Ok((patch, answer))
     }
 }
 
@@ -298,6 +349,9 @@ impl Client {
         if let Some(v) = patch.language {
             self.language = v;
         }
+        if let Some(v) = &patch.verification {
+            self.verification.clone_from(v);
+        }
         let changed = *self != before;
         if changed {
             self.updated_at = now;
@@ -313,6 +367,7 @@ mod tests {
     // A real account StrKey (the Stellar docs' example) and the same with its last character changed.
     const GOOD: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
     const BAD_CRC: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2A";
+    const NOW: Timestamp = Timestamp::from_millis(1_795_867_200_000);
 
     #[test]
     fn wallet_checks_the_checksum() {
@@ -370,11 +425,15 @@ mod tests {
             phone_number: Some("123".into()),
             wallet_account_id: Some(BAD_CRC.into()),
             language: Some("creole".into()),
+            verification: Some(VerificationInput { kind: Some("pin".into()), value: None }),
         };
         let err = input.into_client("cli_x".into(), Timestamp::from_millis(0)).unwrap_err();
         assert_eq!(err.code, "validation_error");
         let fields: Vec<_> = err.details.iter().map(|d| d.field.as_str()).collect();
-        assert_eq!(fields, ["firstName", "lastName", "email", "phoneNumber", "walletAccountId", "language"]);
+        assert_eq!(
+            fields,
+            ["firstName", "lastName", "email", "phoneNumber", "walletAccountId", "language", "verification.value"]
+        );
     }
 
     #[test]
@@ -386,17 +445,19 @@ mod tests {
             ..Default::default()
         }
         .into_client("cli_x".into(), Timestamp::from_millis(1))
-        .unwrap();
+        .unwrap()
+        .0;
         assert_eq!(c.first_name, "Marie");
         let patch = ClientPatchInput { email: Some(None), last_name: Some(Some("Paul".into())), ..Default::default() }
-            .parse()
-            .unwrap();
+            .parse(Timestamp::from_millis(2))
+            .unwrap()
+            .0;
         assert!(c.apply(&patch, Timestamp::from_millis(2)));
         assert_eq!(c.email, None);
         assert_eq!(c.last_name, "Paul");
         assert_eq!(c.updated_at, Timestamp::from_millis(2));
         assert!(!c.apply(&patch, Timestamp::from_millis(3)), "same patch twice changes nothing");
-        let err = ClientPatchInput { first_name: Some(None), ..Default::default() }.parse().unwrap_err();
+        let err = ClientPatchInput { first_name: Some(None), ..Default::default() }.parse(NOW).unwrap_err();
         assert_eq!(err.details[0].field, "firstName");
     }
 
@@ -404,18 +465,46 @@ mod tests {
     fn a_client_speaks_creole_unless_told_otherwise() {
         let named =
             || ClientInput { first_name: Some("Marie".into()), last_name: Some("Jean".into()), ..Default::default() };
-        let c = named().into_client("cli_x".into(), Timestamp::from_millis(1)).unwrap();
+        let (c, _) = named().into_client("cli_x".into(), Timestamp::from_millis(1)).unwrap();
         assert_eq!(c.language, Language::Ht);
         let fr = ClientInput { language: Some("fr".into()), ..named() };
-        assert_eq!(fr.into_client("cli_y".into(), Timestamp::from_millis(1)).unwrap().language, Language::Fr);
+        assert_eq!(fr.into_client("cli_y".into(), Timestamp::from_millis(1)).unwrap().0.language, Language::Fr);
         for bad in ["FR", "de", "", "fr-HT"] {
             let input = ClientInput { language: Some(bad.into()), ..named() };
             let err = input.into_client("cli_z".into(), Timestamp::from_millis(1)).unwrap_err();
             assert_eq!(err.details[0].field, "language", "{bad}");
         }
-        let to_en = ClientPatchInput { language: Some(Some("en".into())), ..Default::default() }.parse().unwrap();
-        assert_eq!(to_en.language, Some(Language::En));
-        let cleared = ClientPatchInput { language: Some(None), ..Default::default() }.parse().unwrap_err();
+        let to_en = ClientPatchInput { language: Some(Some("en".into())), ..Default::default() }.parse(NOW).unwrap();
+        assert_eq!(to_en.0.language, Some(Language::En));
+        let cleared = ClientPatchInput { language: Some(None), ..Default::default() }.parse(NOW).unwrap_err();
         assert_eq!(cleared.details[0].field, "language", "a client always has a language");
+    }
+
+    #[test]
+    fn a_verification_is_read_with_the_client_and_every_bad_part_named() {
+        let named =
+            || ClientInput { first_name: Some("Marie".into()), last_name: Some("Jean".into()), ..Default::default() };
+        let asked = |kind: &str, value: &str| VerificationInput { kind: Some(kind.into()), value: Some(value.into()) };
+        let input = ClientInput { verification: Some(asked("date_of_birth", "1990-5-7")), ..named() };
+        let (client, answer) = input.into_client("cli_x".into(), NOW).unwrap();
+        assert_eq!(client.verification, None, "sealed by the caller");
+        let answer = answer.unwrap();
+        assert_eq!((answer.kind, answer.secret()), (VerificationKind::DateOfBirth, "1990-05-07"));
+        let fields = |input: ClientInput| -> Vec<String> {
+            input.into_client("cli_x".into(), NOW).unwrap_err().details.into_iter().map(|d| d.field).collect()
+        };
+        assert_eq!(
+            fields(ClientInput { verification: Some(asked("passport", "X")), ..named() }),
+            ["verification.type"]
+        );
+        assert_eq!(fields(ClientInput { verification: Some(asked("pin", "12")), ..named() }), ["verification.value"]);
+        let empty = ClientInput { verification: Some(VerificationInput::default()), ..named() };
+        assert_eq!(fields(empty), ["verification.type", "verification.value"]);
+        let (patch, answer) = ClientPatchInput { verification: Some(None), ..Default::default() }.parse(NOW).unwrap();
+        assert_eq!((patch.verification, answer), (None, Some(None)), "removing it is an answer of none");
+        let (_, answer) = ClientPatchInput { verification: Some(Some(asked("pin", "0042"))), ..Default::default() }
+            .parse(NOW)
+            .unwrap();
+        assert_eq!(answer.flatten().map(|a| a.secret().to_owned()), Some("0042".into()));
     }
 }

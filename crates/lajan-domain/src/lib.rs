@@ -56,6 +56,7 @@ pub mod tenant;
 pub mod timestamp;
 pub mod user;
 pub mod validation;
+pub mod verification;
 pub mod webhook;
 
 pub use actor::Actor;

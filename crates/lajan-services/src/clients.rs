@@ -1,9 +1,12 @@
-//! Client use cases: create, update and archive, each with its event.
+//! Client use cases: create, update and archive, each with its event. A verification's answer
+//! is sealed (Argon2id, as passwords are) before anything is stored.
 
 use crate::events::client_event;
+use crate::users::slow_hash;
 use crate::{ServiceError, ServiceResult, Services};
 use lajan_domain::client::{Client, ClientInput, ClientPatchInput};
 use lajan_domain::id::IdKind;
+use lajan_domain::verification::{Verification, VerificationAnswer};
 use lajan_domain::{Tenant, Timestamp};
 use lajan_store::IdempotentResponse;
 
@@ -15,14 +18,18 @@ impl Services {
         input: ClientInput,
         idempotency: Option<IdempotentResponse<'_, Client>>,
     ) -> ServiceResult<Client> {
-        let client = input.into_client(IdKind::Client.generate(), Timestamp::now())?;
+        let (mut client, answer) = input.into_client(IdKind::Client.generate(), Timestamp::now())?;
+        client.verification = seal(answer).await?;
         self.store.create_client(tenant, &client, &client_event("client.created")(&client), idempotency).await?;
         Ok(client)
     }
 
     /// Applies a patch; `client.updated` only when something changed.
     pub async fn update_client(&self, tenant: &Tenant, id: &str, patch: ClientPatchInput) -> ServiceResult<Client> {
-        let patch = patch.parse()?;
+        let (mut patch, answer) = patch.parse(Timestamp::now())?;
+        if let Some(answer) = answer {
+            patch.verification = Some(seal(answer).await?);
+        }
         self.store
             .update_client(tenant, id, &patch, Timestamp::now(), &client_event("client.updated"))
             .await
@@ -36,4 +43,11 @@ impl Services {
             .await
             .map_err(ServiceError::not_found_as("client"))
     }
+}
+
+/// The verification kept for `answer`: its kind and the slow hash of its normalized form.
+async fn seal(answer: Option<VerificationAnswer>) -> ServiceResult<Option<Verification>> {
+    let Some(answer) = answer else { return Ok(None) };
+    let hash = slow_hash(answer.secret().to_owned()).await?;
+    Ok(Some(Verification { kind: answer.kind, hash }))
 }

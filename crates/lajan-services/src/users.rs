@@ -80,6 +80,15 @@ pub fn verify_password(password: &str, hash: &str) -> bool {
     PasswordHash::new(hash).is_ok_and(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
 }
 
+/// [`hash_password`] off the async threads: Argon2 takes tens of milliseconds of CPU. For
+/// passwords, and for the answers receivers prove who they are with.
+pub(crate) async fn slow_hash(secret: String) -> ServiceResult<String> {
+    tokio::task::spawn_blocking(move || hash_password(&secret))
+        .await
+        .map_err(|e| ServiceError::Unavailable(format!("hashing stopped: {e}")))?
+        .map_err(ServiceError::Unavailable)
+}
+
 /// [`verify_password`] off the async threads: Argon2 takes tens of milliseconds of CPU.
 pub(crate) async fn password_matches(password: &str, hash: &str) -> ServiceResult<bool> {
     let (password, hash) = (password.to_owned(), hash.to_owned());
@@ -157,11 +166,7 @@ impl Services {
         if password_matches(password, &current).await? {
             return Err(ServiceError::field("password", "must differ from the password you were given"));
         }
-        let candidate = password.to_owned();
-        let hash = tokio::task::spawn_blocking(move || hash_password(&candidate))
-            .await
-            .map_err(|e| ServiceError::Unavailable(format!("hashing a password stopped: {e}")))?
-            .map_err(ServiceError::Unavailable)?;
+        let hash = slow_hash(password.to_owned()).await?;
         self.store.set_own_password(&user.id, &hash).await.map_err(ServiceError::not_found_as("user"))
     }
 

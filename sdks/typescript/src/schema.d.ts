@@ -1375,6 +1375,7 @@ export interface components {
             phoneNumber?: string | null;
             /** Format: date-time */
             updatedAt: string;
+            verification?: null | components["schemas"]["VerificationView"];
             /**
              * @description Stellar account (StrKey, `G...`).
              * @example GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H
@@ -1396,6 +1397,7 @@ export interface components {
             lastName: string;
             /** @example +50937000000 */
             phoneNumber?: string | null;
+            verification?: null | components["schemas"]["VerificationRequest"];
             /** @example GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H */
             walletAccountId?: string | null;
         };
@@ -2197,8 +2199,8 @@ export interface components {
             assetCode: string;
         };
         /**
-         * @description A change to a client: fields left out are kept; `null` clears `email`, `phoneNumber` or
-         *     `walletAccountId` (a client always has a `language`).
+         * @description A change to a client: fields left out are kept; `null` clears `email`, `phoneNumber`,
+         *     `walletAccountId` or `verification` (a client always has a `language`).
          */
         UpdateClient: {
             email?: string | null;
@@ -2207,6 +2209,7 @@ export interface components {
             language?: string;
             lastName?: string;
             phoneNumber?: string | null;
+            verification?: null | components["schemas"]["VerificationRequest"];
             walletAccountId?: string | null;
         };
         /**
@@ -2246,6 +2249,25 @@ export interface components {
             enabled?: boolean;
             events?: components["schemas"]["EventSelector"][];
             url?: string;
+        };
+        /**
+         * @description A question and its answer: `date_of_birth` (`YYYY-MM-DD`), `year_month` (`YYYY-MM`), `pin`
+         *     (4 to 8 digits) or `national_id` (4 to 32 letters and digits; spaces, dashes and dots are
+         *     ignored, and case too).
+         */
+        VerificationRequest: {
+            /** @example date_of_birth */
+            type: string;
+            /** @example 1990-05-07 */
+            value: string;
+        };
+        /** @description The question a client's receiver must answer; never its answer. */
+        VerificationView: {
+            /**
+             * @description `date_of_birth`, `national_id`, `pin` or `year_month`.
+             * @example date_of_birth
+             */
+            type: string;
         };
         VoidInvoice: {
             /**
@@ -2501,14 +2523,15 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-28T13:20:55.202Z",
+                     *           "createdAt": "2026-11-28T13:59:15.175Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *           "id": "cli_01a22273f7e777fb81033fc822548a61",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-28T13:20:55.202Z",
+                     *           "updatedAt": "2026-11-28T13:59:15.175Z",
+                     *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         }
                      *       ],
@@ -2642,14 +2665,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T13:20:55.202Z",
+                     *       "createdAt": "2026-11-28T13:59:15.175Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *       "id": "cli_01a22273f7e777fb81033fc822548a61",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-28T13:20:55.202Z",
+                     *       "updatedAt": "2026-11-28T13:59:15.175Z",
+                     *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -2673,7 +2697,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "f6f889c3-3ae6-4e2d-90b7-0856b2bdf6a5",
+                     *       "requestId": "95ce7395-23e5-475f-83e4-c974c7376b53",
                      *       "statusCode": 400
                      *     }
                      */
@@ -2836,14 +2860,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T13:20:55.202Z",
+                     *       "createdAt": "2026-11-28T13:59:15.175Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *       "id": "cli_01a22273f7e777fb81033fc822548a61",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-28T13:20:55.202Z",
+                     *       "updatedAt": "2026-11-28T13:59:15.175Z",
+                     *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -2895,7 +2920,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "cf03f516-aa87-4ee5-bc7e-d2d19f2ceda7",
+                     *       "requestId": "311a6ac5-8df8-4023-9fdb-89d8df07b4c9",
                      *       "statusCode": 404
                      *     }
                      */
@@ -2965,14 +2990,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T13:20:55.202Z",
+                     *       "createdAt": "2026-11-28T13:59:15.175Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *       "id": "cli_01a22273f7e777fb81033fc822548a61",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-28T13:20:55.208Z",
+                     *       "updatedAt": "2026-11-28T13:59:15.181Z",
+                     *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -3153,7 +3179,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a22250dfa9747db87974d026815b55"
+                     *       "id": "cli_01a22273f7ef735dba2bebd549af8331"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3294,7 +3320,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-28T13:20:55.327Z",
+                     *           "approvedAt": "2026-11-28T13:59:15.311Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -3304,16 +3330,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.319Z",
-                     *           "id": "dsb_01a22250e0177078898e3e2711e20482",
+                     *           "createdAt": "2026-11-28T13:59:15.302Z",
+                     *           "id": "dsb_01a22273f866728fbf15f0c766020b7e",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-28T13:20:55.323Z",
+                     *           "submittedAt": "2026-11-28T13:59:15.307Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-28T13:20:55.359Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.338Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -3440,7 +3466,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                 *           "clientId": "cli_01a22273f7e777fb81033fc822548a61",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -3481,8 +3507,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T13:20:55.319Z",
-                     *       "id": "dsb_01a22250e0177078898e3e2711e20482",
+                     *       "createdAt": "2026-11-28T13:59:15.302Z",
+                     *       "id": "dsb_01a22273f866728fbf15f0c766020b7e",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -3490,7 +3516,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T13:20:55.319Z"
+                     *       "updatedAt": "2026-11-28T13:59:15.302Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -3680,8 +3706,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T13:20:55.319Z",
-                     *       "id": "dsb_01a22250e0177078898e3e2711e20482",
+                     *       "createdAt": "2026-11-28T13:59:15.302Z",
+                     *       "id": "dsb_01a22273f866728fbf15f0c766020b7e",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -3689,7 +3715,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T13:20:55.319Z"
+                     *       "updatedAt": "2026-11-28T13:59:15.302Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -3801,7 +3827,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a22250e054753f972d93c44377a707"
+                     *       "id": "dsb_01a22273f89e7025b5b262b537712cce"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3951,7 +3977,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-28T13:20:55.327Z",
+                     *       "approvedAt": "2026-11-28T13:59:15.311Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -3961,16 +3987,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T13:20:55.319Z",
-                     *       "id": "dsb_01a22250e0177078898e3e2711e20482",
+                     *       "createdAt": "2026-11-28T13:59:15.302Z",
+                     *       "id": "dsb_01a22273f866728fbf15f0c766020b7e",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-28T13:20:55.323Z",
+                     *       "submittedAt": "2026-11-28T13:59:15.307Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T13:20:55.327Z"
+                     *       "updatedAt": "2026-11-28T13:59:15.311Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4181,16 +4207,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *           "clientId": "cli_01a22273f7e777fb81033fc822548a61",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a22250e0177078898e3e25e9497bdc",
+                     *           "id": "dsi_01a22273f866728fbf15f0c5453d4492",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a22250e0177078898e3e25e9497bdc",
+                     *           "payoutId": "pyt_01a22273f866728fbf15f0c5453d4492",
                      *           "row": 1,
-                     *           "txHash": "9112e1ef77c4afccb84d50732b1952c9e57badedf6c46abe6ee600cc844f7f24",
+                     *           "txHash": "b396159cb3e1fa252deef60010716d0a4c99566554b15bf4ae9d7975d5bc8071",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -4201,11 +4227,11 @@ export interface operations {
                      *           "errorMessage": "the destination account does not exist",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a22250e0177078898e3e263654a602",
+                     *           "id": "dsi_01a22273f866728fbf15f0c622f9e5ff",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a22250e0177078898e3e263654a602",
+                     *           "payoutId": "pyt_01a22273f866728fbf15f0c622f9e5ff",
                      *           "row": 2,
-                     *           "txHash": "ad53bb8d4a55a5c6dd4b966fbebe2d52021e49b6dd5b111c74e066dcad5aea74",
+                     *           "txHash": "6159d5feda6e3a922997e87add4bf038d53f792d362d168f570f2239cfbd97bb",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *         }
                      *       ],
@@ -4220,8 +4246,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a22250e0177078898e3e25e9497bdc,1,stipend-0001,cli_01a22250dfa2775fb2479ff5b799efa8,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a22250e0177078898e3e25e9497bdc,approved,sent,9112e1ef77c4afccb84d50732b1952c9e57badedf6c46abe6ee600cc844f7f24,,
-                     *     dsi_01a22250e0177078898e3e263654a602,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a22250e0177078898e3e263654a602,approved,failed,ad53bb8d4a55a5c6dd4b966fbebe2d52021e49b6dd5b111c74e066dcad5aea74,op_no_destination,the destination account does not exist
+                     *     dsi_01a22273f866728fbf15f0c5453d4492,1,stipend-0001,cli_01a22273f7e777fb81033fc822548a61,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a22273f866728fbf15f0c5453d4492,approved,sent,b396159cb3e1fa252deef60010716d0a4c99566554b15bf4ae9d7975d5bc8071,,
+                     *     dsi_01a22273f866728fbf15f0c622f9e5ff,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a22273f866728fbf15f0c622f9e5ff,approved,failed,6159d5feda6e3a922997e87add4bf038d53f792d362d168f570f2239cfbd97bb,op_no_destination,the destination account does not exist
                      */
                     "text/csv": string;
                 };
@@ -4373,16 +4399,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T13:20:55.368Z",
-                     *       "id": "dsb_01a22250e048775fa22ff09a17a31680",
+                     *       "createdAt": "2026-11-28T13:59:15.347Z",
+                     *       "id": "dsb_01a22273f89374c0a98b87f67a6f2139",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-28T13:20:55.373Z",
+                     *       "submittedAt": "2026-11-28T13:59:15.351Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-28T13:20:55.376Z"
+                     *       "updatedAt": "2026-11-28T13:59:15.354Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4583,7 +4609,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-28T13:20:55.327Z",
+                     *       "approvedAt": "2026-11-28T13:59:15.311Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -4593,16 +4619,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-28T13:20:55.319Z",
-                     *       "id": "dsb_01a22250e0177078898e3e2711e20482",
+                     *       "createdAt": "2026-11-28T13:59:15.302Z",
+                     *       "id": "dsb_01a22273f866728fbf15f0c766020b7e",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-28T13:20:55.323Z",
+                     *       "submittedAt": "2026-11-28T13:59:15.307Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T13:20:55.348Z"
+                     *       "updatedAt": "2026-11-28T13:59:15.330Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4796,16 +4822,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T13:20:55.319Z",
-                     *       "id": "dsb_01a22250e0177078898e3e2711e20482",
+                     *       "createdAt": "2026-11-28T13:59:15.302Z",
+                     *       "id": "dsb_01a22273f866728fbf15f0c766020b7e",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-28T13:20:55.323Z",
+                     *       "submittedAt": "2026-11-28T13:59:15.307Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T13:20:55.323Z"
+                     *       "updatedAt": "2026-11-28T13:59:15.307Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5009,10 +5035,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
+                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.380Z",
+                     *           "createdAt": "2026-11-28T13:59:15.358Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5026,8 +5052,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T13:20:55.380Z",
-                     *               "id": "dsb_01a22250e054753f972d93c44377a707",
+                     *               "createdAt": "2026-11-28T13:59:15.358Z",
+                     *               "id": "dsb_01a22273f89e7025b5b262b537712cce",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -5035,19 +5061,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-28T13:20:55.380Z"
+                     *               "updatedAt": "2026-11-28T13:59:15.358Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22250e054753f972d93c548f492ae",
+                     *           "id": "evt_01a22273f89e7025b5b262b61d0f82ef",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
+                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.376Z",
+                     *           "createdAt": "2026-11-28T13:59:15.354Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5061,28 +5087,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T13:20:55.368Z",
-                     *               "id": "dsb_01a22250e048775fa22ff09a17a31680",
+                     *               "createdAt": "2026-11-28T13:59:15.347Z",
+                     *               "id": "dsb_01a22273f89374c0a98b87f67a6f2139",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-28T13:20:55.373Z",
+                     *               "submittedAt": "2026-11-28T13:59:15.351Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T13:20:55.376Z"
+                     *               "updatedAt": "2026-11-28T13:59:15.354Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22250e051743a8a153261ddf27c12",
+                     *           "id": "evt_01a22273f89b735ab0680f59284c067d",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
+                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.376Z",
+                     *           "createdAt": "2026-11-28T13:59:15.354Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -5092,25 +5118,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T13:20:55.373Z",
+                     *               "createdAt": "2026-11-28T13:59:15.351Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a22250e048775fa22ff09938912eec",
+                     *               "id": "pyt_01a22273f89374c0a98b87f57224fdf9",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T13:20:55.376Z",
+                     *               "updatedAt": "2026-11-28T13:59:15.354Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a22250e051743a8a15325f982c6bc1",
+                     *           "id": "evt_01a22273f89b735ab0680f57b7cc8758",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
+                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.373Z",
+                     *           "createdAt": "2026-11-28T13:59:15.351Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5124,28 +5150,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T13:20:55.368Z",
-                     *               "id": "dsb_01a22250e048775fa22ff09a17a31680",
+                     *               "createdAt": "2026-11-28T13:59:15.347Z",
+                     *               "id": "dsb_01a22273f89374c0a98b87f67a6f2139",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-28T13:20:55.373Z",
+                     *               "submittedAt": "2026-11-28T13:59:15.351Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T13:20:55.373Z"
+                     *               "updatedAt": "2026-11-28T13:59:15.351Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22250e04e77439611c254ee493a71",
+                     *           "id": "evt_01a22273f898736ba0c044a227537102",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
+                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.373Z",
+                     *           "createdAt": "2026-11-28T13:59:15.351Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5155,25 +5181,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T13:20:55.373Z",
+                     *               "createdAt": "2026-11-28T13:59:15.351Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a22250e048775fa22ff09938912eec",
+                     *               "id": "pyt_01a22273f89374c0a98b87f57224fdf9",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T13:20:55.373Z",
+                     *               "updatedAt": "2026-11-28T13:59:15.351Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a22250e04d745f901fca6fd2add6e3",
+                     *           "id": "evt_01a22273f89772c5b6a20b048d6ff3c5",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
+                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.368Z",
+                     *           "createdAt": "2026-11-28T13:59:15.347Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5187,8 +5213,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T13:20:55.368Z",
-                     *               "id": "dsb_01a22250e048775fa22ff09a17a31680",
+                     *               "createdAt": "2026-11-28T13:59:15.347Z",
+                     *               "id": "dsb_01a22273f89374c0a98b87f67a6f2139",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -5196,10 +5222,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T13:20:55.368Z"
+                     *               "updatedAt": "2026-11-28T13:59:15.347Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22250e04977dc888d95f75b358bed",
+                     *           "id": "evt_01a22273f89471ec9631cbf51d040cd7",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -5208,11 +5234,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.359Z",
+                     *           "createdAt": "2026-11-28T13:59:15.338Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-28T13:20:55.327Z",
+                     *               "approvedAt": "2026-11-28T13:59:15.311Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5222,19 +5248,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-28T13:20:55.319Z",
-                     *               "id": "dsb_01a22250e0177078898e3e2711e20482",
+                     *               "createdAt": "2026-11-28T13:59:15.302Z",
+                     *               "id": "dsb_01a22273f866728fbf15f0c766020b7e",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-28T13:20:55.323Z",
+                     *               "submittedAt": "2026-11-28T13:59:15.307Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T13:20:55.359Z"
+                     *               "updatedAt": "2026-11-28T13:59:15.338Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22250e03f74f381f7a5c586e09278",
+                     *           "id": "evt_01a22273f88b736ba2dd5a20b34c55f1",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -5243,7 +5269,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.356Z",
+                     *           "createdAt": "2026-11-28T13:59:15.336Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5253,44 +5279,44 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T13:20:55.333Z",
+                     *                   "createdAt": "2026-11-28T13:59:15.318Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a22250e025779b89a84f32c50a9b43",
+                     *                   "id": "att_01a22273f87674b18bc33c781cdc020c",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "0c100be93b336c1daa7b4d6a6bb9faf38e9b11997883152c79d9e22f12086e3e"
+                     *                   "txHash": "dedaa60103da01e285bb32433bad97fd0a470fa14d77d8e39dbc6efdedd228e4"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-28T13:20:55.355Z",
+                     *                   "createdAt": "2026-11-28T13:59:15.335Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a22250e03b702aba44cfd19b9a4271",
+                     *                   "id": "att_01a22273f888778db514b4ef8eaa8b40",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "ad53bb8d4a55a5c6dd4b966fbebe2d52021e49b6dd5b111c74e066dcad5aea74"
+                     *                   "txHash": "6159d5feda6e3a922997e87add4bf038d53f792d362d168f570f2239cfbd97bb"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T13:20:55.323Z",
+                     *               "createdAt": "2026-11-28T13:59:15.307Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a22250e0177078898e3e263654a602",
+                     *               "id": "pyt_01a22273f866728fbf15f0c622f9e5ff",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T13:20:55.356Z",
+                     *               "updatedAt": "2026-11-28T13:59:15.336Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a22250e03d72ddb1d77b92e75d9509",
+                     *           "id": "evt_01a22273f889730ab052e269a229bbd7",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
+                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.348Z",
+                     *           "createdAt": "2026-11-28T13:59:15.330Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5300,26 +5326,26 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T13:20:55.333Z",
+                     *                   "createdAt": "2026-11-28T13:59:15.318Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a22250e025779b89a84f32c50a9b43",
+                     *                   "id": "att_01a22273f87674b18bc33c781cdc020c",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "0c100be93b336c1daa7b4d6a6bb9faf38e9b11997883152c79d9e22f12086e3e"
+                     *                   "txHash": "dedaa60103da01e285bb32433bad97fd0a470fa14d77d8e39dbc6efdedd228e4"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T13:20:55.323Z",
+                     *               "createdAt": "2026-11-28T13:59:15.307Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a22250e0177078898e3e263654a602",
+                     *               "id": "pyt_01a22273f866728fbf15f0c622f9e5ff",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T13:20:55.348Z",
+                     *               "updatedAt": "2026-11-28T13:59:15.330Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a22250e0357408a2eff19ecbee61e0",
+                     *           "id": "evt_01a22273f883744380dd3eb068d934e6",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -5328,11 +5354,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.343Z",
+                     *           "createdAt": "2026-11-28T13:59:15.327Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-28T13:20:55.327Z",
+                     *               "approvedAt": "2026-11-28T13:59:15.311Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5342,19 +5368,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-28T13:20:55.319Z",
-                     *               "id": "dsb_01a22250e0177078898e3e2711e20482",
+                     *               "createdAt": "2026-11-28T13:59:15.302Z",
+                     *               "id": "dsb_01a22273f866728fbf15f0c766020b7e",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-28T13:20:55.323Z",
+                     *               "submittedAt": "2026-11-28T13:59:15.307Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T13:20:55.343Z"
+                     *               "updatedAt": "2026-11-28T13:59:15.327Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22250e02f73b4b043f6d07fae2913",
+                     *           "id": "evt_01a22273f87f76b4bcf790efac2d0aed",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -5363,7 +5389,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.340Z",
+                     *           "createdAt": "2026-11-28T13:59:15.324Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5373,26 +5399,26 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T13:20:55.333Z",
+                     *                   "createdAt": "2026-11-28T13:59:15.318Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a22250e025779b89a84f32c50a9b43",
+                     *                   "id": "att_01a22273f87674b18bc33c781cdc020c",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "0c100be93b336c1daa7b4d6a6bb9faf38e9b11997883152c79d9e22f12086e3e"
+                     *                   "txHash": "dedaa60103da01e285bb32433bad97fd0a470fa14d77d8e39dbc6efdedd228e4"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T13:20:55.323Z",
+                     *               "createdAt": "2026-11-28T13:59:15.307Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a22250e0177078898e3e263654a602",
+                     *               "id": "pyt_01a22273f866728fbf15f0c622f9e5ff",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T13:20:55.340Z",
+                     *               "updatedAt": "2026-11-28T13:59:15.324Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a22250e02d736d921da25fa52032fa",
+                     *           "id": "evt_01a22273f87d72ea88027ec29df7ca8d",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -5401,7 +5427,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.340Z",
+                     *           "createdAt": "2026-11-28T13:59:15.324Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5411,33 +5437,33 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T13:20:55.333Z",
+                     *                   "createdAt": "2026-11-28T13:59:15.318Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a22250e025779b89a84f31f8b8e494",
-                     *                   "ledgerSeq": 11,
-                     *                   "txHash": "9112e1ef77c4afccb84d50732b1952c9e57badedf6c46abe6ee600cc844f7f24"
+                     *                   "id": "att_01a22273f87674b18bc33c7743b7dc8d",
+                     *                   "ledgerSeq": 12,
+                     *                   "txHash": "b396159cb3e1fa252deef60010716d0a4c99566554b15bf4ae9d7975d5bc8071"
                      *                 }
                      *               ],
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *                 "id": "cli_01a22273f7e777fb81033fc822548a61",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
-                     *               "createdAt": "2026-11-28T13:20:55.323Z",
+                     *               "clientId": "cli_01a22273f7e777fb81033fc822548a61",
+                     *               "createdAt": "2026-11-28T13:59:15.307Z",
                      *               "execStatus": "sent",
-                     *               "id": "pyt_01a22250e0177078898e3e25e9497bdc",
+                     *               "id": "pyt_01a22273f866728fbf15f0c5453d4492",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T13:20:55.340Z",
+                     *               "updatedAt": "2026-11-28T13:59:15.324Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a22250e02d736d921da25efc560a5c",
+                     *           "id": "evt_01a22273f87d72ea88027ec172866e58",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -5446,7 +5472,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.336Z",
+                     *           "createdAt": "2026-11-28T13:59:15.322Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5456,48 +5482,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T13:20:55.290Z",
+                     *                   "createdAt": "2026-11-28T13:59:15.277Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a22250dffa72909d1181e7c8d71114",
+                     *                   "id": "att_01a22273f84d77b99a6a0e198fc0e1c6",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "d4d3e01bee360c44be25876c379509ae2861c2f918d91b68b7035b8b3112de89"
+                     *                   "txHash": "0abfed44f7b6395064753b0dd3a244562f718e6904c49c2b679caffac98c1b9f"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-28T13:20:55.335Z",
+                     *                   "createdAt": "2026-11-28T13:59:15.321Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a22250e027718cb276c5cf520abf1d",
+                     *                   "id": "att_01a22273f87977a6aa397e4c60286eb6",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "4fd2adb0313b69592a2e05502797665e333b3e94dc028eae4bf24dad0fb6e6a9"
+                     *                   "txHash": "36443b3e1700d71f978802bec0fd54f775eec294aa7d59843801b6eb69759e92"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T13:20:55.282Z",
+                     *               "createdAt": "2026-11-28T13:59:15.266Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a22250dff27364b59156b2feb67db4",
+                     *               "id": "pyt_01a22273f8427647b3a8ae03ae3905fb",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-28T13:20:55.336Z",
+                     *               "updatedAt": "2026-11-28T13:59:15.322Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a22250e02977a59632851a9b3f247d",
+                     *           "id": "evt_01a22273f87a722ebe4a622a1bfaad8d",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
+                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.327Z",
+                     *           "createdAt": "2026-11-28T13:59:15.311Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-28T13:20:55.327Z",
+                     *               "approvedAt": "2026-11-28T13:59:15.311Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5507,28 +5533,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T13:20:55.319Z",
-                     *               "id": "dsb_01a22250e0177078898e3e2711e20482",
+                     *               "createdAt": "2026-11-28T13:59:15.302Z",
+                     *               "id": "dsb_01a22273f866728fbf15f0c766020b7e",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-28T13:20:55.323Z",
+                     *               "submittedAt": "2026-11-28T13:59:15.307Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T13:20:55.327Z"
+                     *               "updatedAt": "2026-11-28T13:59:15.311Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22250e021745aac9af4f4196e6ca5",
+                     *           "id": "evt_01a22273f87075a9bb25b9f9eaf53fc4",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
+                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.327Z",
+                     *           "createdAt": "2026-11-28T13:59:15.311Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5538,25 +5564,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T13:20:55.323Z",
+                     *               "createdAt": "2026-11-28T13:59:15.307Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a22250e0177078898e3e263654a602",
+                     *               "id": "pyt_01a22273f866728fbf15f0c622f9e5ff",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T13:20:55.327Z",
+                     *               "updatedAt": "2026-11-28T13:59:15.311Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a22250e02076d892fa69f701ef4279",
+                     *           "id": "evt_01a22273f87075a9bb25b9f667251eba",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
+                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.327Z",
+                     *           "createdAt": "2026-11-28T13:59:15.311Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5567,31 +5593,31 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *                 "id": "cli_01a22273f7e777fb81033fc822548a61",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
-                     *               "createdAt": "2026-11-28T13:20:55.323Z",
+                     *               "clientId": "cli_01a22273f7e777fb81033fc822548a61",
+                     *               "createdAt": "2026-11-28T13:59:15.307Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a22250e0177078898e3e25e9497bdc",
+                     *               "id": "pyt_01a22273f866728fbf15f0c5453d4492",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T13:20:55.327Z",
+                     *               "updatedAt": "2026-11-28T13:59:15.311Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a22250e02076d892fa69f6ce487a72",
+                     *           "id": "evt_01a22273f87075a9bb25b9f5adb888f6",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
+                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.323Z",
+                     *           "createdAt": "2026-11-28T13:59:15.307Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5605,28 +5631,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T13:20:55.319Z",
-                     *               "id": "dsb_01a22250e0177078898e3e2711e20482",
+                     *               "createdAt": "2026-11-28T13:59:15.302Z",
+                     *               "id": "dsb_01a22273f866728fbf15f0c766020b7e",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-28T13:20:55.323Z",
+                     *               "submittedAt": "2026-11-28T13:59:15.307Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T13:20:55.323Z"
+                     *               "updatedAt": "2026-11-28T13:59:15.307Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22250e01d72b6b6e636c563df0df4",
+                     *           "id": "evt_01a22273f86c71ccab8f27632c22fb5a",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
+                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.323Z",
+                     *           "createdAt": "2026-11-28T13:59:15.307Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5636,25 +5662,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T13:20:55.323Z",
+                     *               "createdAt": "2026-11-28T13:59:15.307Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a22250e0177078898e3e263654a602",
+                     *               "id": "pyt_01a22273f866728fbf15f0c622f9e5ff",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T13:20:55.323Z",
+                     *               "updatedAt": "2026-11-28T13:59:15.307Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a22250e01c704ca5827afa8c18e583",
+                     *           "id": "evt_01a22273f86c71ccab8f2760258c5cee",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
+                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.323Z",
+                     *           "createdAt": "2026-11-28T13:59:15.307Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5665,31 +5691,31 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *                 "id": "cli_01a22273f7e777fb81033fc822548a61",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
-                     *               "createdAt": "2026-11-28T13:20:55.323Z",
+                     *               "clientId": "cli_01a22273f7e777fb81033fc822548a61",
+                     *               "createdAt": "2026-11-28T13:59:15.307Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a22250e0177078898e3e25e9497bdc",
+                     *               "id": "pyt_01a22273f866728fbf15f0c5453d4492",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T13:20:55.323Z",
+                     *               "updatedAt": "2026-11-28T13:59:15.307Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a22250e01c704ca5827af9bc76358a",
+                     *           "id": "evt_01a22273f86c71ccab8f275fa7ba4007",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22250df7c7644ad5f61f708e636c0",
+                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.319Z",
+                     *           "createdAt": "2026-11-28T13:59:15.302Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5703,8 +5729,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T13:20:55.319Z",
-                     *               "id": "dsb_01a22250e0177078898e3e2711e20482",
+                     *               "createdAt": "2026-11-28T13:59:15.302Z",
+                     *               "id": "dsb_01a22273f866728fbf15f0c766020b7e",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -5712,10 +5738,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T13:20:55.319Z"
+                     *               "updatedAt": "2026-11-28T13:59:15.302Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22250e01872f7a9a5287dfffd2db8",
+                     *           "id": "evt_01a22273f86775fabd2713441d1758fc",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -5837,10 +5863,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a22250df7c7644ad5f61f708e636c0",
+                     *         "id": "key_01a22273f7bc76889c77408e9bad8abf",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-28T13:20:55.380Z",
+                     *       "createdAt": "2026-11-28T13:59:15.358Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -5854,8 +5880,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-28T13:20:55.380Z",
-                     *           "id": "dsb_01a22250e054753f972d93c44377a707",
+                     *           "createdAt": "2026-11-28T13:59:15.358Z",
+                     *           "id": "dsb_01a22273f89e7025b5b262b537712cce",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -5863,10 +5889,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-28T13:20:55.380Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.358Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a22250e054753f972d93c548f492ae",
+                     *       "id": "evt_01a22273f89e7025b5b262b61d0f82ef",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -5992,14 +6018,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *             "id": "cli_01a22273f7e777fb81033fc822548a61",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
-                     *           "createdAt": "2026-11-28T13:20:55.224Z",
+                     *           "clientId": "cli_01a22273f7e777fb81033fc822548a61",
+                     *           "createdAt": "2026-11-28T13:59:15.196Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a22250dfb870d4a3f45f826d46f290",
+                     *           "id": "inv_01a22273f7fc707ab469751c15518b6d",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -6116,7 +6142,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                 *       "clientId": "cli_01a22273f7e777fb81033fc822548a61",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -6145,14 +6171,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *         "id": "cli_01a22273f7e777fb81033fc822548a61",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
-                     *       "createdAt": "2026-11-28T13:20:55.224Z",
+                     *       "clientId": "cli_01a22273f7e777fb81033fc822548a61",
+                     *       "createdAt": "2026-11-28T13:59:15.196Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a22250dfb870d4a3f45f826d46f290",
+                     *       "id": "inv_01a22273f7fc707ab469751c15518b6d",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6167,14 +6193,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_612d4c646132f2b922b1723665aea63b"
+                     *         "url": "https://pay.lajan.test/pay/pi_135a93e190b81e2875d73f2c35931e03"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-28T13:20:55.224Z"
+                     *       "updatedAt": "2026-11-28T13:59:15.196Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6357,14 +6383,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *         "id": "cli_01a22273f7e777fb81033fc822548a61",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
-                     *       "createdAt": "2026-11-28T13:20:55.224Z",
+                     *       "clientId": "cli_01a22273f7e777fb81033fc822548a61",
+                     *       "createdAt": "2026-11-28T13:59:15.196Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a22250dfb870d4a3f45f826d46f290",
+                     *       "id": "inv_01a22273f7fc707ab469751c15518b6d",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6386,14 +6412,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_612d4c646132f2b922b1723665aea63b"
+                     *         "url": "https://pay.lajan.test/pay/pi_135a93e190b81e2875d73f2c35931e03"
                      *       },
-                     *       "sentAt": "2026-11-28T13:20:55.231Z",
+                     *       "sentAt": "2026-11-28T13:59:15.203Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-28T13:20:55.231Z"
+                     *       "updatedAt": "2026-11-28T13:59:15.203Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6529,14 +6555,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *         "id": "cli_01a22273f7e777fb81033fc822548a61",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
-                     *       "createdAt": "2026-11-28T13:20:55.224Z",
+                     *       "clientId": "cli_01a22273f7e777fb81033fc822548a61",
+                     *       "createdAt": "2026-11-28T13:59:15.196Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a22250dfb870d4a3f45f826d46f290",
+                     *       "id": "inv_01a22273f7fc707ab469751c15518b6d",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6558,14 +6584,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_612d4c646132f2b922b1723665aea63b"
+                     *         "url": "https://pay.lajan.test/pay/pi_135a93e190b81e2875d73f2c35931e03"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-28T13:20:55.228Z"
+                     *       "updatedAt": "2026-11-28T13:59:15.200Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7178,13 +7204,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-28T13:20:55.262Z",
+                     *           "createdAt": "2026-11-28T13:59:15.238Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a22250dfdf77a68ef3de0671cc69b4",
+                     *           "id": "pl_01a22273f82675bd9abec3ed360a4430",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_c199c602f358a4340eba60f21895f1f0"
+                     *           "url": "https://pay.lajan.test/pay/pi_05f6e6d4cf59f4af30113b2afa97b8e6"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -7317,13 +7343,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-28T13:20:55.262Z",
+                     *       "createdAt": "2026-11-28T13:59:15.238Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a22250dfdf77a68ef3de0671cc69b4",
+                     *       "id": "pl_01a22273f82675bd9abec3ed360a4430",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_c199c602f358a4340eba60f21895f1f0"
+                     *       "url": "https://pay.lajan.test/pay/pi_05f6e6d4cf59f4af30113b2afa97b8e6"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -7504,13 +7530,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-28T13:20:55.262Z",
+                     *       "createdAt": "2026-11-28T13:59:15.238Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a22250dfdf77a68ef3de0671cc69b4",
+                     *       "id": "pl_01a22273f82675bd9abec3ed360a4430",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_c199c602f358a4340eba60f21895f1f0"
+                     *       "url": "https://pay.lajan.test/pay/pi_05f6e6d4cf59f4af30113b2afa97b8e6"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -7623,7 +7649,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a22250dfdf77a68ef3de0671cc69b4"
+                     *       "id": "pl_01a22273f82675bd9abec3ed360a4430"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -7779,9 +7805,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T13:20:55.310Z",
+                     *           "createdAt": "2026-11-28T13:59:15.290Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a22250e00e7721930600853f2fdf95",
+                     *           "id": "pyt_01a22273f85a762f84623c7731f08ae9",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -7792,9 +7818,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T13:20:55.282Z",
+                     *           "createdAt": "2026-11-28T13:59:15.266Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a22250dff27364b59156b2feb67db4",
+                     *           "id": "pyt_01a22273f8427647b3a8ae03ae3905fb",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
@@ -7805,14 +7831,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *             "id": "cli_01a22273f7e777fb81033fc822548a61",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
-                     *           "createdAt": "2026-11-28T13:20:55.274Z",
+                     *           "clientId": "cli_01a22273f7e777fb81033fc822548a61",
+                     *           "createdAt": "2026-11-28T13:59:15.257Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a22250dfea70ce82df6c6197482728",
+                     *           "id": "pyt_01a22273f8397246b6b87e7fcb9dc091",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -7932,7 +7958,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                 *       "clientId": "cli_01a22273f7e777fb81033fc822548a61",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -7955,18 +7981,18 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *         "id": "cli_01a22273f7e777fb81033fc822548a61",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
-                     *       "createdAt": "2026-11-28T13:20:55.274Z",
+                     *       "clientId": "cli_01a22273f7e777fb81033fc822548a61",
+                     *       "createdAt": "2026-11-28T13:59:15.257Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a22250dfea70ce82df6c6197482728",
+                     *       "id": "pyt_01a22273f8397246b6b87e7fcb9dc091",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T13:20:55.274Z",
+                     *       "updatedAt": "2026-11-28T13:59:15.257Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8153,29 +8179,29 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-28T13:20:55.290Z",
+                     *           "createdAt": "2026-11-28T13:59:15.277Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a22250dffa72909d1181e614e13a90",
-                     *           "ledgerSeq": 7,
-                     *           "txHash": "33b0e01923020d7fa88e5592503f8b08d385562eda7176a604578325cdb9de00"
+                     *           "id": "att_01a22273f84d77b99a6a0e1805af6152",
+                     *           "ledgerSeq": 8,
+                     *           "txHash": "df73f2432d12dac6d3f3817fb444aab0e46611916a1c89a5611bf81443647ee8"
                      *         }
                      *       ],
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *         "id": "cli_01a22273f7e777fb81033fc822548a61",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
-                     *       "createdAt": "2026-11-28T13:20:55.274Z",
+                     *       "clientId": "cli_01a22273f7e777fb81033fc822548a61",
+                     *       "createdAt": "2026-11-28T13:59:15.257Z",
                      *       "execStatus": "sent",
-                     *       "id": "pyt_01a22250dfea70ce82df6c6197482728",
+                     *       "id": "pyt_01a22273f8397246b6b87e7fcb9dc091",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T13:20:55.301Z",
+                     *       "updatedAt": "2026-11-28T13:59:15.282Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8298,18 +8324,18 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a22250dfa2775fb2479ff5b799efa8",
+                     *         "id": "cli_01a22273f7e777fb81033fc822548a61",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a22250dfa2775fb2479ff5b799efa8",
-                     *       "createdAt": "2026-11-28T13:20:55.274Z",
+                     *       "clientId": "cli_01a22273f7e777fb81033fc822548a61",
+                     *       "createdAt": "2026-11-28T13:59:15.257Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a22250dfea70ce82df6c6197482728",
+                     *       "id": "pyt_01a22273f8397246b6b87e7fcb9dc091",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T13:20:55.277Z",
+                     *       "updatedAt": "2026-11-28T13:59:15.261Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8327,7 +8353,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "ad66040b-f718-487e-862f-f1e8c57b06ab",
+                     *       "requestId": "86c85426-25cb-4624-8e12-399a7b043697",
                      *       "statusCode": 400
                      *     }
                      */
@@ -8510,12 +8536,12 @@ export interface operations {
                      *       "attempts": [],
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-28T13:20:55.310Z",
+                     *       "createdAt": "2026-11-28T13:59:15.290Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a22250e00e7721930600853f2fdf95",
+                     *       "id": "pyt_01a22273f85a762f84623c7731f08ae9",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T13:20:55.313Z",
+                     *       "updatedAt": "2026-11-28T13:59:15.294Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8722,22 +8748,22 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-28T13:20:55.290Z",
+                     *           "createdAt": "2026-11-28T13:59:15.277Z",
                      *           "errorCode": "op_no_destination",
                      *           "errorMessage": "the destination account does not exist",
-                     *           "id": "att_01a22250dffa72909d1181e7c8d71114",
+                     *           "id": "att_01a22273f84d77b99a6a0e198fc0e1c6",
                      *           "ledgerSeq": null,
-                     *           "txHash": "d4d3e01bee360c44be25876c379509ae2861c2f918d91b68b7035b8b3112de89"
+                     *           "txHash": "0abfed44f7b6395064753b0dd3a244562f718e6904c49c2b679caffac98c1b9f"
                      *         }
                      *       ],
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-28T13:20:55.282Z",
+                     *       "createdAt": "2026-11-28T13:59:15.266Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a22250dff27364b59156b2feb67db4",
+                     *       "id": "pyt_01a22273f8427647b3a8ae03ae3905fb",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T13:20:55.306Z",
+                     *       "updatedAt": "2026-11-28T13:59:15.287Z",
                      *       "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *     }
                      */
@@ -8916,7 +8942,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GAL7COR7SJFAPTVO4QWDKKQFFKM7QEXHYJYLMR3C2477XAGPUOSSJGHK",
+                     *       "account": "GBY6APVAADSWHLKQXLVACQ5OOD4N6HOUPG5RE5ODCUTRLPNIMFEWWANB",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -9047,7 +9073,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GAL7COR7SJFAPTVO4QWDKKQFFKM7QEXHYJYLMR3C2477XAGPUOSSJGHK",
+                     *       "account": "GBY6APVAADSWHLKQXLVACQ5OOD4N6HOUPG5RE5ODCUTRLPNIMFEWWANB",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -9258,24 +9284,24 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "channel": "sms",
-                     *           "createdAt": "2026-11-28T13:20:55.231Z",
+                     *           "createdAt": "2026-11-28T13:59:15.203Z",
                      *           "html": null,
-                     *           "id": "msg_01a22250dfbf7652887eeb642d156b91",
-                     *           "invoiceId": "inv_01a22250dfb870d4a3f45f826d46f290",
+                     *           "id": "msg_01a22273f803719c95983f67a94d5e99",
+                     *           "invoiceId": "inv_01a22273f7fc707ab469751c15518b6d",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_612d4c646132f2b922b1723665aea63b",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_135a93e190b81e2875d73f2c35931e03",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
-                     *           "createdAt": "2026-11-28T13:20:55.231Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_612d4c646132f2b922b1723665aea63b\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_612d4c646132f2b922b1723665aea63b\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_612d4c646132f2b922b1723665aea63b</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a22250dfbf7652887eeb63013e3974",
-                     *           "invoiceId": "inv_01a22250dfb870d4a3f45f826d46f290",
+                     *           "createdAt": "2026-11-28T13:59:15.203Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_135a93e190b81e2875d73f2c35931e03\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_135a93e190b81e2875d73f2c35931e03\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_135a93e190b81e2875d73f2c35931e03</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a22273f803719c95983f66489af39e",
+                     *           "invoiceId": "inv_01a22273f7fc707ab469751c15518b6d",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_612d4c646132f2b922b1723665aea63b\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_135a93e190b81e2875d73f2c35931e03\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -9407,18 +9433,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GAL7COR7SJFAPTVO4QWDKKQFFKM7QEXHYJYLMR3C2477XAGPUOSSJGHK",
-                     *       "id": "lp_01a22250dfc876aaad3ecf1f480b46bd",
+                     *       "destinationAccount": "GBY6APVAADSWHLKQXLVACQ5OOD4N6HOUPG5RE5ODCUTRLPNIMFEWWANB",
+                     *       "id": "lp_01a22273f80b735eb3e5aee62fa7070c",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJZNQZT08WF9H4",
+                     *       "memo": "LJD825YVX1Q3X3",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_612d4c646132f2b922b1723665aea63b",
+                     *         "id": "pi_135a93e190b81e2875d73f2c35931e03",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "39ace1c40a91dee2e949454a4564cb834114911665fccf1316de6397f5d18b60"
+                     *       "txHash": "05214e43a6f34d56ee80c98c03231e281b84c7a6546b58e36ed966cea655e9b6"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -9893,19 +9919,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-28T13:20:55.444Z",
+                     *       "decidedAt": "2026-11-28T13:59:15.425Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a22250df7c7644ad5f61f708e636c0",
+                     *         "id": "key_01a22273f7bc76889c77408e9bad8abf",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-01T13:20:55.441Z",
-                     *       "id": "stc_01a22250e091716d9fe675d904ac6b00",
+                     *       "expiresAt": "2026-12-01T13:59:15.418Z",
+                     *       "id": "stc_01a22273f8da722682bcef00241ae7d0",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-28T13:20:55.441Z",
+                     *       "requestedAt": "2026-11-28T13:59:15.418Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a22250e08272eeaf59c36e9f2a187e",
+                     *         "id": "key_01a22273f8cd717ebca872b9fbddf5a7",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -10094,19 +10120,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-28T13:20:55.432Z",
+                     *       "decidedAt": "2026-11-28T13:59:15.412Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a22250df7c7644ad5f61f708e636c0",
+                     *         "id": "key_01a22273f7bc76889c77408e9bad8abf",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-01T13:20:55.428Z",
-                     *       "id": "stc_01a22250e0857621b120e27d1e691d59",
+                     *       "expiresAt": "2026-12-01T13:59:15.407Z",
+                     *       "id": "stc_01a22273f8cf72bab23a7a2d6c8391c7",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-28T13:20:55.428Z",
+                     *       "requestedAt": "2026-11-28T13:59:15.407Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a22250e08272eeaf59c36e9f2a187e",
+                     *         "id": "key_01a22273f8cd717ebca872b9fbddf5a7",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -10293,16 +10319,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-28T13:20:55.197Z",
+                     *           "createdAt": "2026-11-28T13:59:15.169Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "updatedAt": "2026-11-28T13:20:55.197Z",
-                     *           "url": "http://127.0.0.1:34775/lajan/webhooks"
+                     *           "id": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "updatedAt": "2026-11-28T13:59:15.169Z",
+                     *           "url": "http://127.0.0.1:44153/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -10422,7 +10448,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:34775/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:44153/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -10437,17 +10463,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T13:20:55.197Z",
+                     *       "createdAt": "2026-11-28T13:59:15.169Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a22250df9d77ca890199dc4b717e13",
-                     *       "secret": "whsec_U3/rhV5tiTk+E8cRh26Hkt94mMzbUtiNK7XnqFpfUT0=",
-                     *       "updatedAt": "2026-11-28T13:20:55.197Z",
-                     *       "url": "http://127.0.0.1:34775/lajan/webhooks"
+                     *       "id": "we_01a22273f7e17778aed019ad922d2989",
+                     *       "secret": "whsec_bMLBYz6YmZaV+KYD4xRJ2MJJ17s9qLEdDMijc+0vx9s=",
+                     *       "updatedAt": "2026-11-28T13:59:15.169Z",
+                     *       "url": "http://127.0.0.1:44153/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -10626,16 +10652,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T13:20:55.197Z",
+                     *       "createdAt": "2026-11-28T13:59:15.169Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a22250df9d77ca890199dc4b717e13",
-                     *       "updatedAt": "2026-11-28T13:20:55.197Z",
-                     *       "url": "http://127.0.0.1:34775/lajan/webhooks"
+                     *       "id": "we_01a22273f7e17778aed019ad922d2989",
+                     *       "updatedAt": "2026-11-28T13:59:15.169Z",
+                     *       "url": "http://127.0.0.1:44153/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -10758,15 +10784,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T13:20:55.197Z",
+                     *       "createdAt": "2026-11-28T13:59:15.169Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a22250df9d77ca890199dc4b717e13",
-                     *       "updatedAt": "2026-11-28T13:20:55.422Z",
-                     *       "url": "http://127.0.0.1:34775/lajan/webhooks"
+                     *       "id": "we_01a22273f7e17778aed019ad922d2989",
+                     *       "updatedAt": "2026-11-28T13:59:15.401Z",
+                     *       "url": "http://127.0.0.1:44153/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -10946,7 +10972,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a22250df9d77ca890199dc4b717e13"
+                     *       "id": "we_01a22273f7e17778aed019ad922d2989"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -11084,223 +11110,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T13:20:55.391Z",
-                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "eventId": "evt_01a22250e05f7175864cd858e04dcd7b",
+                     *           "createdAt": "2026-11-28T13:59:15.367Z",
+                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "eventId": "evt_01a22273f8a77693aa8ebcca28cafe14",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a22250e05f7175864cd85907a54e83",
-                     *           "nextAttemptAt": "2026-11-28T13:20:55.391Z",
+                     *           "id": "whd_01a22273f8a77693aa8ebccb841630a5",
+                     *           "nextAttemptAt": "2026-11-28T13:59:15.367Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T13:20:55.391Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.367Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T13:20:55.376Z",
-                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "eventId": "evt_01a22250e051743a8a15325f982c6bc1",
+                     *           "createdAt": "2026-11-28T13:59:15.354Z",
+                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "eventId": "evt_01a22273f89b735ab0680f57b7cc8758",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a22250e051743a8a15326088b8e3d9",
-                     *           "nextAttemptAt": "2026-11-28T13:20:55.376Z",
+                     *           "id": "whd_01a22273f89b735ab0680f58814aa2a5",
+                     *           "nextAttemptAt": "2026-11-28T13:59:15.354Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T13:20:55.376Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.354Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T13:20:55.373Z",
-                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "eventId": "evt_01a22250e04d745f901fca6fd2add6e3",
+                     *           "createdAt": "2026-11-28T13:59:15.351Z",
+                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "eventId": "evt_01a22273f89772c5b6a20b048d6ff3c5",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a22250e04d745f901fca70b2c8113b",
-                     *           "nextAttemptAt": "2026-11-28T13:20:55.373Z",
+                     *           "id": "whd_01a22273f89772c5b6a20b0537355fac",
+                     *           "nextAttemptAt": "2026-11-28T13:59:15.351Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T13:20:55.373Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.351Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T13:20:55.356Z",
-                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "eventId": "evt_01a22250e03d72ddb1d77b92e75d9509",
+                     *           "createdAt": "2026-11-28T13:59:15.336Z",
+                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "eventId": "evt_01a22273f889730ab052e269a229bbd7",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a22250e03d72ddb1d77b93d63191c7",
-                     *           "nextAttemptAt": "2026-11-28T13:20:55.356Z",
+                     *           "id": "whd_01a22273f889730ab052e26ac4adc99b",
+                     *           "nextAttemptAt": "2026-11-28T13:59:15.336Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T13:20:55.356Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.336Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T13:20:55.348Z",
-                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "eventId": "evt_01a22250e0357408a2eff19ecbee61e0",
+                     *           "createdAt": "2026-11-28T13:59:15.330Z",
+                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "eventId": "evt_01a22273f883744380dd3eb068d934e6",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a22250e0357408a2eff19f1f5f18d1",
-                     *           "nextAttemptAt": "2026-11-28T13:20:55.348Z",
+                     *           "id": "whd_01a22273f883744380dd3eb12eb3d720",
+                     *           "nextAttemptAt": "2026-11-28T13:59:15.330Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T13:20:55.348Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.330Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T13:20:55.340Z",
-                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "eventId": "evt_01a22250e02d736d921da25fa52032fa",
+                     *           "createdAt": "2026-11-28T13:59:15.324Z",
+                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "eventId": "evt_01a22273f87d72ea88027ec29df7ca8d",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a22250e02d736d921da26195a1bda6",
-                     *           "nextAttemptAt": "2026-11-28T13:20:55.340Z",
+                     *           "id": "whd_01a22273f87d72ea88027ec41db77a34",
+                     *           "nextAttemptAt": "2026-11-28T13:59:15.324Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T13:20:55.340Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.324Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T13:20:55.340Z",
-                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "eventId": "evt_01a22250e02d736d921da25efc560a5c",
+                     *           "createdAt": "2026-11-28T13:59:15.324Z",
+                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "eventId": "evt_01a22273f87d72ea88027ec172866e58",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a22250e02d736d921da260ac9bccc8",
-                     *           "nextAttemptAt": "2026-11-28T13:20:55.340Z",
+                     *           "id": "whd_01a22273f87d72ea88027ec3a14f4376",
+                     *           "nextAttemptAt": "2026-11-28T13:59:15.324Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T13:20:55.340Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.324Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T13:20:55.336Z",
-                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "eventId": "evt_01a22250e02977a59632851a9b3f247d",
+                     *           "createdAt": "2026-11-28T13:59:15.322Z",
+                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "eventId": "evt_01a22273f87a722ebe4a622a1bfaad8d",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a22250e02977a59632851b8dc50108",
-                     *           "nextAttemptAt": "2026-11-28T13:20:55.336Z",
+                     *           "id": "whd_01a22273f87b72558a9cb8e7835d4689",
+                     *           "nextAttemptAt": "2026-11-28T13:59:15.322Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T13:20:55.336Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.322Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T13:20:55.327Z",
-                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "eventId": "evt_01a22250e02076d892fa69f701ef4279",
+                     *           "createdAt": "2026-11-28T13:59:15.311Z",
+                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "eventId": "evt_01a22273f87075a9bb25b9f667251eba",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a22250e021745aac9af4f305ecd137",
-                     *           "nextAttemptAt": "2026-11-28T13:20:55.327Z",
+                     *           "id": "whd_01a22273f87075a9bb25b9f8882fab12",
+                     *           "nextAttemptAt": "2026-11-28T13:59:15.311Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T13:20:55.327Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.311Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T13:20:55.327Z",
-                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "eventId": "evt_01a22250e02076d892fa69f6ce487a72",
+                     *           "createdAt": "2026-11-28T13:59:15.311Z",
+                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "eventId": "evt_01a22273f87075a9bb25b9f5adb888f6",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a22250e021745aac9af4f2a3e4267d",
-                     *           "nextAttemptAt": "2026-11-28T13:20:55.327Z",
+                     *           "id": "whd_01a22273f87075a9bb25b9f7dd34ce5e",
+                     *           "nextAttemptAt": "2026-11-28T13:59:15.311Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T13:20:55.327Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.311Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T13:20:55.323Z",
-                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "eventId": "evt_01a22250e01c704ca5827afa8c18e583",
+                     *           "createdAt": "2026-11-28T13:59:15.307Z",
+                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "eventId": "evt_01a22273f86c71ccab8f2760258c5cee",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a22250e01d72b6b6e636c4f9cb9046",
+                     *           "id": "whd_01a22273f86c71ccab8f276274c6dfa4",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T13:20:55.393Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.372Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T13:20:55.323Z",
-                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "eventId": "evt_01a22250e01c704ca5827af9bc76358a",
+                     *           "createdAt": "2026-11-28T13:59:15.307Z",
+                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "eventId": "evt_01a22273f86c71ccab8f275fa7ba4007",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a22250e01d72b6b6e636c3307392b4",
+                     *           "id": "whd_01a22273f86c71ccab8f27616a349636",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T13:20:55.393Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.372Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T13:20:55.313Z",
-                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "eventId": "evt_01a22250e01175dea821af42edf6bdf5",
+                     *           "createdAt": "2026-11-28T13:59:15.294Z",
+                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "eventId": "evt_01a22273f85e70afbf26891a4e4e3028",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a22250e01175dea821af43c474f256",
+                     *           "id": "whd_01a22273f85e70afbf26891ba9afe37b",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T13:20:55.393Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.372Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T13:20:55.310Z",
-                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "eventId": "evt_01a22250e00f71d993adecd6c606163c",
+                     *           "createdAt": "2026-11-28T13:59:15.290Z",
+                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "eventId": "evt_01a22273f85b74b499711901788be621",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a22250e00f71d993adecd766a94b26",
+                     *           "id": "whd_01a22273f85b74b4997119029728ecd1",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T13:20:55.393Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.372Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T13:20:55.306Z",
-                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "eventId": "evt_01a22250e00b7671a9c25eac597208d7",
+                     *           "createdAt": "2026-11-28T13:59:15.287Z",
+                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "eventId": "evt_01a22273f85775988efbb2f2ce1beff9",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a22250e00b7671a9c25ead5377a2ee",
+                     *           "id": "whd_01a22273f85775988efbb2f316cc9f54",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T13:20:55.393Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.372Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T13:20:55.301Z",
-                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "eventId": "evt_01a22250e00675ca86654b2c8253fb12",
+                     *           "createdAt": "2026-11-28T13:59:15.282Z",
+                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "eventId": "evt_01a22273f853756093a52fea4c88043a",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a22250e00675ca86654b2ec9bbe26d",
+                     *           "id": "whd_01a22273f853756093a52fec7f0f9b5f",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T13:20:55.393Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.372Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T13:20:55.301Z",
-                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "eventId": "evt_01a22250e00675ca86654b2b5714592f",
+                     *           "createdAt": "2026-11-28T13:59:15.282Z",
+                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "eventId": "evt_01a22273f853756093a52fe94efcce4e",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a22250e00675ca86654b2d8d9ee116",
+                     *           "id": "whd_01a22273f853756093a52feb3ad24f98",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T13:20:55.393Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.372Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T13:20:55.285Z",
-                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "eventId": "evt_01a22250dff670df95faa2c39cc51537",
+                     *           "createdAt": "2026-11-28T13:59:15.269Z",
+                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "eventId": "evt_01a22273f84672cf92274462e74c3553",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a22250dff670df95faa2c4a71c2429",
+                     *           "id": "whd_01a22273f84672cf922744633f5599fa",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T13:20:55.393Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.372Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T13:20:55.282Z",
-                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "eventId": "evt_01a22250dff27364b59156b399ef1bc9",
+                     *           "createdAt": "2026-11-28T13:59:15.266Z",
+                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "eventId": "evt_01a22273f8427647b3a8ae0426269605",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a22250dff27364b59156b469947b76",
+                     *           "id": "whd_01a22273f8427647b3a8ae056a5e1c85",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T13:20:55.393Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.372Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T13:20:55.277Z",
-                     *           "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *           "eventId": "evt_01a22250dfee705696c4e8c559efeb3a",
+                     *           "createdAt": "2026-11-28T13:59:15.261Z",
+                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *           "eventId": "evt_01a22273f83e721996ba5472bec521ba",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a22250dfee705696c4e8c6d0884206",
+                     *           "id": "whd_01a22273f83f73d9ab83198ebc86fa82",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T13:20:55.393Z"
+                     *           "updatedAt": "2026-11-28T13:59:15.372Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -11440,7 +11466,7 @@ export interface operations {
                      *       "attemptCount": 1,
                      *       "attempts": [
                      *         {
-                     *           "at": "2026-11-28T13:20:55.410Z",
+                     *           "at": "2026-11-28T13:59:15.390Z",
                      *           "attempt": 1,
                      *           "durationMs": 1,
                      *           "error": null,
@@ -11448,14 +11474,14 @@ export interface operations {
                      *           "responseBody": null
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-28T13:20:55.391Z",
-                     *       "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *       "eventId": "evt_01a22250e05f7175864cd858e04dcd7b",
+                     *       "createdAt": "2026-11-28T13:59:15.367Z",
+                     *       "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *       "eventId": "evt_01a22273f8a77693aa8ebcca28cafe14",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a22250e05f7175864cd85907a54e83",
+                     *       "id": "whd_01a22273f8a77693aa8ebccb841630a5",
                      *       "nextAttemptAt": null,
                      *       "status": "delivered",
-                     *       "updatedAt": "2026-11-28T13:20:55.410Z"
+                     *       "updatedAt": "2026-11-28T13:59:15.390Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -11572,14 +11598,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-28T13:20:55.391Z",
-                     *       "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *       "eventId": "evt_01a22250e05f7175864cd858e04dcd7b",
+                     *       "createdAt": "2026-11-28T13:59:15.367Z",
+                     *       "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *       "eventId": "evt_01a22273f8a77693aa8ebcca28cafe14",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a22250e05f7175864cd85907a54e83",
-                     *       "nextAttemptAt": "2026-11-28T13:20:55.408Z",
+                     *       "id": "whd_01a22273f8a77693aa8ebccb841630a5",
+                     *       "nextAttemptAt": "2026-11-28T13:59:15.388Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-28T13:20:55.408Z"
+                     *       "updatedAt": "2026-11-28T13:59:15.388Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -11756,7 +11782,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-28T12:20:55.419Z"
+                 *       "since": "2026-11-28T12:59:15.397Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -11971,17 +11997,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T13:20:55.197Z",
+                     *       "createdAt": "2026-11-28T13:59:15.169Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a22250df9d77ca890199dc4b717e13",
-                     *       "secret": "whsec_8KTIqt1fsrRy0IuS+fdl7zTR17UwIZus4mdiWlEg0V8=",
-                     *       "updatedAt": "2026-11-28T13:20:55.420Z",
-                     *       "url": "http://127.0.0.1:34775/lajan/webhooks"
+                     *       "id": "we_01a22273f7e17778aed019ad922d2989",
+                     *       "secret": "whsec_Rox/iuAOTHuZ9QvJKOVhX0cxDlQ96iWr1GN2SuE0A+Q=",
+                     *       "updatedAt": "2026-11-28T13:59:15.399Z",
+                     *       "url": "http://127.0.0.1:44153/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -12165,14 +12191,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-28T13:20:55.391Z",
-                     *       "endpointId": "we_01a22250df9d77ca890199dc4b717e13",
-                     *       "eventId": "evt_01a22250e05f7175864cd858e04dcd7b",
+                     *       "createdAt": "2026-11-28T13:59:15.367Z",
+                     *       "endpointId": "we_01a22273f7e17778aed019ad922d2989",
+                     *       "eventId": "evt_01a22273f8a77693aa8ebcca28cafe14",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a22250e05f7175864cd85907a54e83",
-                     *       "nextAttemptAt": "2026-11-28T13:20:55.391Z",
+                     *       "id": "whd_01a22273f8a77693aa8ebccb841630a5",
+                     *       "nextAttemptAt": "2026-11-28T13:59:15.367Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-28T13:20:55.391Z"
+                     *       "updatedAt": "2026-11-28T13:59:15.367Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

@@ -12,7 +12,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
-use lajan_domain::client::{Client, ClientInput, ClientPatchInput};
+use lajan_domain::client::{Client, ClientInput, ClientPatchInput, VerificationInput};
 use lajan_services::views::clients::ClientView;
 use lajan_store::ClientQuery;
 use serde::{Deserialize, Serialize};
@@ -47,10 +47,32 @@ pub struct CreateClient {
     /// The language Lajan speaks to the client in: `ht` (the default), `fr` or `en`.
     #[schema(example = "ht", pattern = "^(ht|fr|en)$")]
     pub language: Option<String>,
+    /// What the receiver must answer before registering a wallet (optional). Kept only as a
+    /// slow hash of the normalized answer; never returned.
+    pub verification: Option<VerificationRequest>,
 }
 
-/// A change to a client: fields left out are kept; `null` clears `email`, `phoneNumber` or
-/// `walletAccountId` (a client always has a `language`).
+/// A question and its answer: `date_of_birth` (`YYYY-MM-DD`), `year_month` (`YYYY-MM`), `pin`
+/// (4 to 8 digits) or `national_id` (4 to 32 letters and digits; spaces, dashes and dots are
+/// ignored, and case too).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VerificationRequest {
+    #[serde(rename = "type")]
+    #[schema(required = true, nullable = false, example = "date_of_birth")]
+    pub kind: Option<String>,
+    #[schema(required = true, nullable = false, example = "1990-05-07")]
+    pub value: Option<String>,
+}
+
+impl VerificationRequest {
+    fn input(self) -> VerificationInput {
+        VerificationInput { kind: self.kind, value: self.value }
+    }
+}
+
+/// A change to a client: fields left out are kept; `null` clears `email`, `phoneNumber`,
+/// `walletAccountId` or `verification` (a client always has a `language`).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct UpdateClient {
@@ -73,6 +95,10 @@ pub struct UpdateClient {
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<String>, nullable = false, pattern = "^(ht|fr|en)$")]
     pub language: Option<Option<String>>,
+    /// A new question and answer; `null` removes the question.
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<VerificationRequest>)]
+    pub verification: Option<Option<VerificationRequest>>,
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -114,6 +140,7 @@ pub async fn create(
         phone_number: body.phone_number,
         wallet_account_id: body.wallet_account_id,
         language: body.language,
+        verification: body.verification.map(VerificationRequest::input),
     };
     let render = |c: &Client| json_bytes(&ClientView::from(c));
     let answer = idempotency.respond(StatusCode::CREATED, &render);
@@ -147,6 +174,7 @@ pub async fn update(
         phone_number: body.phone_number,
         wallet_account_id: body.wallet_account_id,
         language: body.language,
+        verification: body.verification.map(|v| v.map(VerificationRequest::input)),
     };
     let client = state.services.update_client(auth.tenant(), &id, patch).await?;
     Ok(Json(ClientView::from(&client)))

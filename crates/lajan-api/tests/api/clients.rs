@@ -186,3 +186,49 @@ api_test!(a_client_speaks_creole_unless_given_another_language, |app| {
     let listed: Value = app.get("/v1/clients?search=anne").await.json().await.unwrap();
     assert_eq!(listed["data"][0]["language"], "fr");
 });
+
+api_test!(a_verification_is_asked_kept_only_as_a_slow_hash_and_never_shown, |app| {
+    let body = json!({
+        "firstName": "Jean", "lastName": "Paul", "phoneNumber": "+50937000002",
+        "verification": { "type": "date_of_birth", "value": "1990-5-7" }
+    });
+    let r = app.post("/v1/clients", &body).await;
+    assert_eq!(r.status(), 201);
+    let text = r.text().await.unwrap();
+    let jean: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(jean["verification"], json!({ "type": "date_of_birth" }));
+    assert!(!text.contains("1990"), "the answer is never returned: {text}");
+    let id = jean["id"].as_str().unwrap();
+    let stored = app.store().get_client(&app.tenant(), id).await.unwrap().unwrap().verification.unwrap();
+    assert!(stored.hash.starts_with("$argon2id$") && !stored.hash.contains("1990"), "sealed: {stored:?}");
+    let events: Value = app.get("/v1/events?type=client.created").await.json().await.unwrap();
+    assert!(!events.to_string().contains("1990-05-07"), "nor in the event");
+
+    for (verification, fields) in [
+        (json!({ "type": "passport", "value": "X1" }), vec!["verification.type"]),
+        (json!({ "type": "pin", "value": "12" }), vec!["verification.value"]),
+        (json!({ "type": "date_of_birth", "value": "2990-01-01" }), vec!["verification.value"]),
+        (json!({}), vec!["verification.type", "verification.value"]),
+    ] {
+        let body = json!({ "firstName": "A", "lastName": "B", "verification": verification });
+        let refused = expect_error(app.post("/v1/clients", &body).await, 400, "validation_error").await;
+        let named: Vec<&str> =
+            refused["details"].as_array().unwrap().iter().map(|d| d["field"].as_str().unwrap()).collect();
+        assert_eq!(named, fields, "{verification}");
+    }
+    let body =
+        json!({ "firstName": "A", "lastName": "B", "verification": { "type": "pin", "value": "1234", "hint": "x" } });
+    expect_error(app.post("/v1/clients", &body).await, 400, "validation_error").await;
+    let listed: Value = app.get("/v1/clients").await.json().await.unwrap();
+    assert_eq!(listed["pagination"]["total"], 1, "refusals made no client");
+
+    let r = app
+        .put(&format!("/v1/clients/{id}"), &json!({ "verification": { "type": "national_id", "value": "ab 123-45" } }))
+        .await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.json::<Value>().await.unwrap()["verification"]["type"], "national_id");
+    let r = app.put(&format!("/v1/clients/{id}"), &json!({ "verification": null })).await;
+    assert_eq!(r.json::<Value>().await.unwrap()["verification"], Value::Null, "null removes the question");
+    let plain = app.client("Marie", "Jean").await;
+    assert_eq!(plain["verification"], Value::Null, "none unless the organization asks");
+});

@@ -24,6 +24,9 @@ pub struct ClientView {
     /// open (`ht` Haitian Creole, `fr` French, `en` English).
     #[schema(value_type = String, example = "ht", pattern = "^(ht|fr|en)$")]
     pub language: &'static str,
+    /// What the receiver must answer before registering a wallet, when the organization asks.
+    /// The answer is never returned: it is kept only as a slow hash.
+    pub verification: Option<VerificationView>,
     #[schema(value_type = String, format = DateTime)]
     pub created_at: Timestamp,
     #[schema(value_type = String, format = DateTime)]
@@ -40,10 +43,20 @@ impl From<&Client> for ClientView {
             phone_number: c.phone_number.clone(),
             wallet_account_id: c.wallet_account_id.clone(),
             language: c.language.as_str(),
+            verification: c.verification.as_ref().map(|v| VerificationView { kind: v.kind.as_str() }),
             created_at: c.created_at,
             updated_at: c.updated_at,
         }
     }
+}
+
+/// The question a client's receiver must answer; never its answer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VerificationView {
+    /// `date_of_birth`, `national_id`, `pin` or `year_month`.
+    #[serde(rename = "type")]
+    #[schema(value_type = String, example = "date_of_birth")]
+    pub kind: &'static str,
 }
 
 /// The client an invoice row names.

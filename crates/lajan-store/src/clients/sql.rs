@@ -3,10 +3,11 @@
 
 use crate::{ClientQuery, ClientStore};
 use lajan_domain::client::{Client, ClientPatch, Language};
+use lajan_domain::verification::{Verification, VerificationKind};
 
 macro_rules! client_columns {
     () => {
-        "id, first_name, last_name, email, phone_number, wallet_account_id, language, created_at, updated_at, archived_at"
+        "id, first_name, last_name, email, phone_number, wallet_account_id, language, verification_kind, verification_hash, created_at, updated_at, archived_at"
     };
 }
 
@@ -19,6 +20,7 @@ fn client_from_row(row: &DbRow) -> StoreResult<Client> {
         phone_number: row.try_get("phone_number")?,
         wallet_account_id: row.try_get("wallet_account_id")?,
         language: language_of(row.try_get("language")?)?,
+        verification: verification_of(row.try_get("verification_kind")?, row.try_get("verification_hash")?)?,
         created_at: ts(row.try_get("created_at")?),
         updated_at: ts(row.try_get("updated_at")?),
         archived_at: opt_ts(row.try_get("archived_at")?),
@@ -27,6 +29,27 @@ fn client_from_row(row: &DbRow) -> StoreResult<Client> {
 
 fn language_of(code: String) -> StoreResult<Language> {
     Language::parse(&code).map_err(|_| corrupt(format!("client language {code:?}")))
+}
+
+fn verification_of(kind: Option<String>, hash: Option<String>) -> StoreResult<Option<Verification>> {
+    match (kind, hash) {
+        (Some(kind), Some(hash)) => {
+            let kind = VerificationKind::parse(&kind).map_err(|_| corrupt(format!("verification kind {kind:?}")))?;
+            Ok(Some(Verification { kind, hash }))
+        }
+        (None, None) => Ok(None),
+        _ => Err(corrupt("a client's verification kind without its hash, or a hash without its kind")),
+    }
+}
+
+/// The columns [`prefixed_client`] reads, for a query that joins `clients c`.
+macro_rules! prefixed_client_columns {
+    () => {
+        "c.first_name AS c_first_name, c.last_name AS c_last_name, c.email AS c_email,
+         c.phone_number AS c_phone_number, c.wallet_account_id AS c_wallet_account_id, c.language AS c_language,
+         c.verification_kind AS c_verification_kind, c.verification_hash AS c_verification_hash,
+         c.created_at AS c_created_at, c.updated_at AS c_updated_at, c.archived_at AS c_archived_at"
+    };
 }
 
 /// A client joined into another resource's row under `c_`-prefixed column names.
@@ -39,6 +62,7 @@ fn prefixed_client(row: &DbRow, id: String) -> StoreResult<Client> {
         phone_number: row.try_get("c_phone_number")?,
         wallet_account_id: row.try_get("c_wallet_account_id")?,
         language: language_of(row.try_get("c_language")?)?,
+        verification: verification_of(row.try_get("c_verification_kind")?, row.try_get("c_verification_hash")?)?,
         created_at: ts(row.try_get("c_created_at")?),
         updated_at: ts(row.try_get("c_updated_at")?),
         archived_at: opt_ts(row.try_get("c_archived_at")?),
@@ -90,8 +114,8 @@ impl ClientStore for ThisStore {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         query(
             "INSERT INTO clients (id, org_id, env, first_name, last_name, email, phone_number, wallet_account_id,
-                                  language, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                                  language, verification_kind, verification_hash, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
         )
         .bind(&c.id)
         .bind(&tenant.org_id)
@@ -102,6 +126,8 @@ impl ClientStore for ThisStore {
         .bind(&c.phone_number)
         .bind(&c.wallet_account_id)
         .bind(c.language.as_str())
+        .bind(c.verification.as_ref().map(|v| v.kind.as_str()))
+        .bind(c.verification.as_ref().map(|v| v.hash.as_str()))
         .bind(c.created_at.as_millis())
         .bind(c.updated_at.as_millis())
         .execute(&mut *tx)
@@ -171,8 +197,9 @@ impl ClientStore for ThisStore {
         }
         query(
             "UPDATE clients SET first_name = $1, last_name = $2, email = $3, phone_number = $4,
-                                wallet_account_id = $5, language = $6, updated_at = $7
-             WHERE org_id = $8 AND env = $9 AND id = $10",
+                                wallet_account_id = $5, language = $6, verification_kind = $7,
+                                verification_hash = $8, updated_at = $9
+             WHERE org_id = $10 AND env = $11 AND id = $12",
         )
         .bind(&client.first_name)
         .bind(&client.last_name)
@@ -180,6 +207,8 @@ impl ClientStore for ThisStore {
         .bind(&client.phone_number)
         .bind(&client.wallet_account_id)
         .bind(client.language.as_str())
+        .bind(client.verification.as_ref().map(|v| v.kind.as_str()))
+        .bind(client.verification.as_ref().map(|v| v.hash.as_str()))
         .bind(client.updated_at.as_millis())
         .bind(&tenant.org_id)
         .bind(tenant.env.as_str())

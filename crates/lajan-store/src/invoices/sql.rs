@@ -52,10 +52,9 @@ macro_rules! invoice_select {
         concat!(
             "SELECT i.id, i.number, i.client_id, i.currency, i.status, i.due_date, i.memo, i.line_items, i.subtotal,
                     i.tax, i.total, i.payment_intent_id, i.created_at, i.updated_at, i.sent_at, i.paid_at,
-                    i.voided_at, i.void_reason,
-                    c.first_name AS c_first_name, c.last_name AS c_last_name, c.email AS c_email,
-                    c.phone_number AS c_phone_number, c.wallet_account_id AS c_wallet_account_id, c.language AS c_language,
-                    c.created_at AS c_created_at, c.updated_at AS c_updated_at, c.archived_at AS c_archived_at, ",
+                    i.voided_at, i.void_reason, ",
+            prefixed_client_columns!(),
+            ", ",
             intent_columns!("p"),
             " FROM invoices i JOIN clients c ON c.id = i.client_id JOIN payment_intents p ON p.id = i.payment_intent_id"
         )

@@ -9,13 +9,13 @@ use lajan_domain::payout::{
 
 macro_rules! payout_select {
     () => {
-        "SELECT p.id, p.org_id, p.env, p.type, p.client_id, p.wallet_account_id, p.asset_amount, p.asset_code,
-                p.asset_issuer, p.memo, p.disbursement_id, p.approval_status, p.exec_status, p.created_by_key, p.created_at, p.updated_at,
-                p.attempts_before_retry, p.approved_at,
-                c.id AS c_id, c.first_name AS c_first_name, c.last_name AS c_last_name, c.email AS c_email,
-                c.phone_number AS c_phone_number, c.wallet_account_id AS c_wallet_account_id, c.language AS c_language,
-                c.created_at AS c_created_at, c.updated_at AS c_updated_at, c.archived_at AS c_archived_at
-         FROM payouts p LEFT JOIN clients c ON c.id = p.client_id"
+        concat!(
+            "SELECT p.id, p.org_id, p.env, p.type, p.client_id, p.wallet_account_id, p.asset_amount, p.asset_code,
+                    p.asset_issuer, p.memo, p.disbursement_id, p.approval_status, p.exec_status, p.created_by_key,
+                    p.created_at, p.updated_at, p.attempts_before_retry, p.approved_at, c.id AS c_id, ",
+            prefixed_client_columns!(),
+            " FROM payouts p LEFT JOIN clients c ON c.id = p.client_id"
+        )
     };
 }
 

@@ -3,13 +3,14 @@
 
 use lajan_domain::apikey::ApiKey;
 use lajan_domain::client::Client;
-use lajan_domain::client::{ClientInput, ClientPatchInput};
+use lajan_domain::client::{ClientInput, ClientPatch, ClientPatchInput};
 use lajan_domain::id::IdKind;
 use lajan_domain::money::{Currency, TaxRate};
 use lajan_domain::org::{Organization, Tier};
 use lajan_domain::pagination::PageRequest;
 use lajan_domain::scope::Scope;
 use lajan_domain::settings::Settings;
+use lajan_domain::verification::{Verification, VerificationKind};
 use lajan_domain::{Actor, Environment, Tenant, Timestamp};
 use lajan_store::{
     ClientQuery, EventQuery, IdempotencyClaim, IdempotencyState, IdempotentResponse, NewApiKey, NewEvent,
@@ -59,9 +60,11 @@ async fn client(
         phone_number: Some("+50937000001".into()),
         wallet_account_id: Some(WALLET.into()),
         language: None,
+        verification: None,
     }
     .into_client(IdKind::Client.generate(), Timestamp::now())
-    .unwrap();
+    .unwrap()
+    .0;
     let ev = NewEvent { event_type: "client.created", object: serde_json::json!({ "id": c.id }) };
     store.create_client(t, &c, &ev, None).await.unwrap();
     c
@@ -197,8 +200,9 @@ contract!(clients_are_isolated_searchable_and_archivable, |store| {
         language: Some(Some("fr".into())),
         ..Default::default()
     }
-    .parse()
-    .unwrap();
+    .parse(Timestamp::now())
+    .unwrap()
+    .0;
     let ev = |c: &lajan_domain::client::Client| NewEvent {
         event_type: "client.updated",
         object: serde_json::json!({ "id": c.id }),
@@ -225,7 +229,10 @@ contract!(clients_are_isolated_searchable_and_archivable, |store| {
     let makers: Vec<&Actor> = marie_events.items.iter().map(|e| &e.actor).collect();
     assert_eq!(makers, [&Actor::worker(), &Actor::worker()], "the tenant's actor, not the no-op update's");
     let by_user = t.clone().acting_as(Actor::User("usr_1".into()));
-    let renamed = ClientPatchInput { first_name: Some(Some("Marie".into())), ..Default::default() }.parse().unwrap();
+    let renamed = ClientPatchInput { first_name: Some(Some("Marie".into())), ..Default::default() }
+        .parse(Timestamp::now())
+        .unwrap()
+        .0;
     store.update_client(&by_user, &marie.id, &renamed, Timestamp::now(), &ev).await.unwrap();
     let newest = store.list_events(&t, &timeline(&marie.id)).await.unwrap().items.remove(0);
     assert_eq!(newest.actor, Actor::User("usr_1".into()), "written with the actor that made the change");
@@ -285,7 +292,8 @@ contract!(a_failed_commit_leaves_neither_change_nor_event, |store| {
     let t = tenant(&o, Environment::Test);
     let c = ClientInput { first_name: Some("A".into()), last_name: Some("B".into()), ..Default::default() }
         .into_client(IdKind::Client.generate(), Timestamp::now())
-        .unwrap();
+        .unwrap()
+        .0;
     let ev = NewEvent { event_type: "client.created", object: serde_json::json!({}) };
     store.fail_next_commit();
     assert!(matches!(store.create_client(&t, &c, &ev, None).await, Err(StoreError::Injected)));
@@ -303,6 +311,7 @@ fn new_client(first: &str) -> Client {
     ClientInput { first_name: Some(first.into()), last_name: Some("B".into()), ..Default::default() }
         .into_client(IdKind::Client.generate(), Timestamp::now())
         .unwrap()
+        .0
 }
 
 /// Creates `c` under `claim`, recording `{"id": ...}` as the response.
@@ -531,4 +540,24 @@ contract!(console_users_have_one_account_per_email, |store| {
     store.set_user_language(&amara.id, None).await.unwrap();
     assert_eq!(store.user_by_email("amara@example.ht").await.unwrap().unwrap().0.language, None);
     assert!(matches!(store.set_user_language("usr_nope", Some("fr")).await, Err(StoreError::NotFound)));
+});
+
+contract!(a_clients_verification_is_kept_as_sealed_and_can_be_removed, |store| {
+    let o = org(&store, "Acme").await;
+    let t = tenant(&o, Environment::Test);
+    let sealed =
+        Verification { kind: VerificationKind::DateOfBirth, hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aA".into() };
+    let c = Client { verification: Some(sealed.clone()), ..new_client("Marie") };
+    let created = NewEvent { event_type: "client.created", object: serde_json::json!({ "id": c.id }) };
+    store.create_client(&t, &c, &created, None).await.unwrap();
+    let read = store.get_client(&t, &c.id).await.unwrap().unwrap();
+    assert_eq!(read.verification, Some(sealed.clone()), "the kind and the hash, as sealed");
+    let ev = |c: &Client| NewEvent { event_type: "client.updated", object: serde_json::json!({ "id": c.id }) };
+    let removed = ClientPatch { verification: Some(None), ..Default::default() };
+    let updated = store.update_client(&t, &c.id, &removed, Timestamp::now(), &ev).await.unwrap();
+    assert_eq!(updated.verification, None);
+    assert_eq!(store.get_client(&t, &c.id).await.unwrap().unwrap().verification, None, "removed for good");
+    let asked_again = ClientPatch { verification: Some(Some(sealed.clone())), ..Default::default() };
+    let again = store.update_client(&t, &c.id, &asked_again, Timestamp::now(), &ev).await.unwrap();
+    assert_eq!(again.verification, Some(sealed));
 });

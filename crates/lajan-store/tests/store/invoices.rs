@@ -24,7 +24,8 @@ async fn tenant(store: &Arc<dyn Store>) -> Tenant {
 async fn client(store: &Arc<dyn Store>, t: &Tenant) -> String {
     let c = ClientInput { first_name: Some("Marie".into()), last_name: Some("Jean".into()), ..Default::default() }
         .into_client(IdKind::Client.generate(), Timestamp::now())
-        .unwrap();
+        .unwrap()
+        .0;
     store
         .create_client(t, &c, &NewEvent { event_type: "client.created", object: serde_json::json!({}) }, None)
         .await

@@ -6,6 +6,7 @@ use lajan_domain::payout::{
     ApprovalStatus, AssetCode, AttemptResult, ExecStatus, Payout, PayoutAction, PayoutDetail, PayoutFilter, PayoutType,
 };
 use lajan_domain::settings::Settings;
+use lajan_domain::verification::{Verification, VerificationKind};
 use lajan_domain::{Environment, Tenant, Timestamp};
 use lajan_store::contract;
 use lajan_store::payouts::PayoutQuery;
@@ -139,7 +140,10 @@ contract!(a_created_payout_answers_what_a_read_gives_back, |store| {
         language: Some("en".into()),
         ..Default::default()
     };
-    let client = input.into_client(IdKind::Client.generate(), Timestamp::now()).unwrap();
+    let (mut client, _) = input.into_client(IdKind::Client.generate(), Timestamp::now()).unwrap();
+    // A verification as the services seal it: the joined client carries it as stored.
+    client.verification =
+        Some(Verification { kind: VerificationKind::Pin, hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA".into() });
     let client_created = NewEvent { event_type: "client.created", object: serde_json::json!({ "id": client.id }) };
     store.create_client(&t, &client, &client_created, None).await.unwrap();
 

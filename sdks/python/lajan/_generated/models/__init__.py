@@ -120,6 +120,8 @@ from .update_client import UpdateClient
 from .update_invoice import UpdateInvoice
 from .update_settings import UpdateSettings
 from .update_webhook_endpoint import UpdateWebhookEndpoint
+from .verification_request import VerificationRequest
+from .verification_view import VerificationView
 from .void_invoice import VoidInvoice
 from .void_result import VoidResult
 from .void_result_status import VoidResultStatus
@@ -235,6 +237,8 @@ __all__ = (
     "UpdateInvoice",
     "UpdateSettings",
     "UpdateWebhookEndpoint",
+    "VerificationRequest",
+    "VerificationView",
     "VoidInvoice",
     "VoidResult",
     "VoidResultStatus",

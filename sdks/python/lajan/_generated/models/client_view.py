@@ -2,12 +2,16 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.verification_view import VerificationView
+
 
 T = TypeVar("T", bound="ClientView")
 
@@ -26,6 +30,7 @@ class ClientView:
         updated_at (datetime.datetime):
         email (None | str | Unset):
         phone_number (None | str | Unset): E.164. Example: +50937000000.
+        verification (None | Unset | VerificationView):
         wallet_account_id (None | str | Unset): Stellar account (StrKey, `G...`). Example:
             GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H.
     """
@@ -38,10 +43,13 @@ class ClientView:
     updated_at: datetime.datetime
     email: None | str | Unset = UNSET
     phone_number: None | str | Unset = UNSET
+    verification: None | Unset | VerificationView = UNSET
     wallet_account_id: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.verification_view import VerificationView
+
         created_at = self.created_at.isoformat()
 
         first_name = self.first_name
@@ -66,6 +74,14 @@ class ClientView:
         else:
             phone_number = self.phone_number
 
+        verification: dict[str, Any] | None | Unset
+        if isinstance(self.verification, Unset):
+            verification = UNSET
+        elif isinstance(self.verification, VerificationView):
+            verification = self.verification.to_dict()
+        else:
+            verification = self.verification
+
         wallet_account_id: None | str | Unset
         if isinstance(self.wallet_account_id, Unset):
             wallet_account_id = UNSET
@@ -88,6 +104,8 @@ class ClientView:
             field_dict["email"] = email
         if phone_number is not UNSET:
             field_dict["phoneNumber"] = phone_number
+        if verification is not UNSET:
+            field_dict["verification"] = verification
         if wallet_account_id is not UNSET:
             field_dict["walletAccountId"] = wallet_account_id
 
@@ -95,6 +113,8 @@ class ClientView:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.verification_view import VerificationView
+
         d = dict(src_dict)
         created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
 
@@ -126,6 +146,23 @@ class ClientView:
 
         phone_number = _parse_phone_number(d.pop("phoneNumber", UNSET))
 
+        def _parse_verification(data: object) -> None | Unset | VerificationView:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                verification_type_1 = VerificationView.from_dict(data)
+
+                return verification_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | VerificationView, data)
+
+        verification = _parse_verification(d.pop("verification", UNSET))
+
         def _parse_wallet_account_id(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -144,6 +181,7 @@ class ClientView:
             updated_at=updated_at,
             email=email,
             phone_number=phone_number,
+            verification=verification,
             wallet_account_id=wallet_account_id,
         )
 

@@ -1,11 +1,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.verification_request import VerificationRequest
+
 
 T = TypeVar("T", bound="CreateClient")
 
@@ -21,6 +25,7 @@ class CreateClient:
         language (None | str | Unset): The language Lajan speaks to the client in: `ht` (the default), `fr` or `en`.
             Example: ht.
         phone_number (None | str | Unset):  Example: +50937000000.
+        verification (None | Unset | VerificationRequest):
         wallet_account_id (None | str | Unset):  Example: GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H.
     """
 
@@ -29,9 +34,12 @@ class CreateClient:
     email: None | str | Unset = UNSET
     language: None | str | Unset = UNSET
     phone_number: None | str | Unset = UNSET
+    verification: None | Unset | VerificationRequest = UNSET
     wallet_account_id: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.verification_request import VerificationRequest
+
         first_name = self.first_name
 
         last_name = self.last_name
@@ -54,6 +62,14 @@ class CreateClient:
         else:
             phone_number = self.phone_number
 
+        verification: dict[str, Any] | None | Unset
+        if isinstance(self.verification, Unset):
+            verification = UNSET
+        elif isinstance(self.verification, VerificationRequest):
+            verification = self.verification.to_dict()
+        else:
+            verification = self.verification
+
         wallet_account_id: None | str | Unset
         if isinstance(self.wallet_account_id, Unset):
             wallet_account_id = UNSET
@@ -74,6 +90,8 @@ class CreateClient:
             field_dict["language"] = language
         if phone_number is not UNSET:
             field_dict["phoneNumber"] = phone_number
+        if verification is not UNSET:
+            field_dict["verification"] = verification
         if wallet_account_id is not UNSET:
             field_dict["walletAccountId"] = wallet_account_id
 
@@ -81,6 +99,8 @@ class CreateClient:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.verification_request import VerificationRequest
+
         d = dict(src_dict)
         first_name = d.pop("firstName")
 
@@ -113,6 +133,23 @@ class CreateClient:
 
         phone_number = _parse_phone_number(d.pop("phoneNumber", UNSET))
 
+        def _parse_verification(data: object) -> None | Unset | VerificationRequest:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                verification_type_1 = VerificationRequest.from_dict(data)
+
+                return verification_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | VerificationRequest, data)
+
+        verification = _parse_verification(d.pop("verification", UNSET))
+
         def _parse_wallet_account_id(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -128,6 +165,7 @@ class CreateClient:
             email=email,
             language=language,
             phone_number=phone_number,
+            verification=verification,
             wallet_account_id=wallet_account_id,
         )
 

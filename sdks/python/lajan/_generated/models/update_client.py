@@ -1,19 +1,23 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.verification_request import VerificationRequest
+
 
 T = TypeVar("T", bound="UpdateClient")
 
 
 @_attrs_define
 class UpdateClient:
-    """A change to a client: fields left out are kept; `null` clears `email`, `phoneNumber` or
-    `walletAccountId` (a client always has a `language`).
+    """A change to a client: fields left out are kept; `null` clears `email`, `phoneNumber`,
+    `walletAccountId` or `verification` (a client always has a `language`).
 
         Attributes:
             email (None | str | Unset):
@@ -21,6 +25,7 @@ class UpdateClient:
             language (str | Unset): `ht`, `fr` or `en`.
             last_name (str | Unset):
             phone_number (None | str | Unset):
+            verification (None | Unset | VerificationRequest):
             wallet_account_id (None | str | Unset):
     """
 
@@ -29,9 +34,12 @@ class UpdateClient:
     language: str | Unset = UNSET
     last_name: str | Unset = UNSET
     phone_number: None | str | Unset = UNSET
+    verification: None | Unset | VerificationRequest = UNSET
     wallet_account_id: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.verification_request import VerificationRequest
+
         email: None | str | Unset
         if isinstance(self.email, Unset):
             email = UNSET
@@ -49,6 +57,14 @@ class UpdateClient:
             phone_number = UNSET
         else:
             phone_number = self.phone_number
+
+        verification: dict[str, Any] | None | Unset
+        if isinstance(self.verification, Unset):
+            verification = UNSET
+        elif isinstance(self.verification, VerificationRequest):
+            verification = self.verification.to_dict()
+        else:
+            verification = self.verification
 
         wallet_account_id: None | str | Unset
         if isinstance(self.wallet_account_id, Unset):
@@ -69,6 +85,8 @@ class UpdateClient:
             field_dict["lastName"] = last_name
         if phone_number is not UNSET:
             field_dict["phoneNumber"] = phone_number
+        if verification is not UNSET:
+            field_dict["verification"] = verification
         if wallet_account_id is not UNSET:
             field_dict["walletAccountId"] = wallet_account_id
 
@@ -76,6 +94,8 @@ class UpdateClient:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.verification_request import VerificationRequest
+
         d = dict(src_dict)
 
         def _parse_email(data: object) -> None | str | Unset:
@@ -102,6 +122,23 @@ class UpdateClient:
 
         phone_number = _parse_phone_number(d.pop("phoneNumber", UNSET))
 
+        def _parse_verification(data: object) -> None | Unset | VerificationRequest:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                verification_type_1 = VerificationRequest.from_dict(data)
+
+                return verification_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | VerificationRequest, data)
+
+        verification = _parse_verification(d.pop("verification", UNSET))
+
         def _parse_wallet_account_id(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -117,6 +154,7 @@ class UpdateClient:
             language=language,
             last_name=last_name,
             phone_number=phone_number,
+            verification=verification,
             wallet_account_id=wallet_account_id,
         )
 

@@ -114,8 +114,8 @@ def sync_detailed(
     Args:
         id (str):
         body (UpdateClient): A change to a client: fields left out are kept; `null` clears
-            `email`, `phoneNumber` or
-            `walletAccountId` (a client always has a `language`).
+            `email`, `phoneNumber`,
+            `walletAccountId` or `verification` (a client always has a `language`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -147,8 +147,8 @@ def sync(
     Args:
         id (str):
         body (UpdateClient): A change to a client: fields left out are kept; `null` clears
-            `email`, `phoneNumber` or
-            `walletAccountId` (a client always has a `language`).
+            `email`, `phoneNumber`,
+            `walletAccountId` or `verification` (a client always has a `language`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -175,8 +175,8 @@ async def asyncio_detailed(
     Args:
         id (str):
         body (UpdateClient): A change to a client: fields left out are kept; `null` clears
-            `email`, `phoneNumber` or
-            `walletAccountId` (a client always has a `language`).
+            `email`, `phoneNumber`,
+            `walletAccountId` or `verification` (a client always has a `language`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -206,8 +206,8 @@ async def asyncio(
     Args:
         id (str):
         body (UpdateClient): A change to a client: fields left out are kept; `null` clears
-            `email`, `phoneNumber` or
-            `walletAccountId` (a client always has a `language`).
+            `email`, `phoneNumber`,
+            `walletAccountId` or `verification` (a client always has a `language`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
