@@ -1,6 +1,6 @@
 //! Lajan's languages: English, French and Haitian Creole (kreyòl ayisyen). Every string the
-//! console, the hosted payment page and the messages show comes from one Fluent catalogue per
-//! language (`locales/*.ftl`, compiled in). A console request is answered in the signed-in user's
+//! console and the hosted payment page show comes from one Fluent catalogue per language
+//! (`locales/*.ftl`, compiled in); it sits below the services so that messages can too. A console request is answered in the signed-in user's
 //! chosen language, else the first its browser asks for (`Accept-Language`), else English.
 //! Templates write `t("key")` or `t("key", name=value)`, Rust code `say("key")` (the request's
 //! language) or `text(lang, key, args)`; [`formats`] writes amounts, dates and statuses.
