@@ -122,22 +122,11 @@ pub enum Language {
     En,
 }
 
+str_enum!(Language { Ht => "ht", Fr => "fr", En => "en" });
+
 impl Language {
-    pub const ALL: [Language; 3] = [Language::Ht, Language::Fr, Language::En];
     /// A client created without one: most people an organization in Haiti pays read Creole.
     pub const DEFAULT: Language = Language::Ht;
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Language::Ht => "ht",
-            Language::Fr => "fr",
-            Language::En => "en",
-        }
-    }
-
-    pub fn parse(raw: &str) -> Result<Self, String> {
-        Language::ALL.into_iter().find(|l| l.as_str() == raw).ok_or_else(|| "must be one of ht, fr, en".to_owned())
-    }
 }
 
 /// A client as stored. Archived clients are hidden from the clients area but stay readable
@@ -181,7 +170,7 @@ impl VerificationInput {
     /// Both fields read at once, their errors under `verification.type` and `verification.value`.
     fn parse(&self, errors: &mut FieldErrors, now: Timestamp) -> Option<VerificationAnswer> {
         let kind = match self.kind.as_deref() {
-            Some(raw) => errors.take("verification.type", VerificationKind::parse(raw)),
+            Some(raw) => errors.take("verification.type", raw.parse::<VerificationKind>()),
             None => {
                 errors.add("verification.type", "is required");
                 None
@@ -231,7 +220,7 @@ impl ClientInput {
         let email = optional(&mut errors, "email", self.email.as_deref(), Email::parse);
         let phone = optional(&mut errors, "phoneNumber", self.phone_number.as_deref(), PhoneNumber::parse);
         let wallet = optional(&mut errors, "walletAccountId", self.wallet_account_id.as_deref(), WalletAddress::parse);
-        let language = optional(&mut errors, "language", self.language.as_deref(), Language::parse);
+        let language = optional(&mut errors, "language", self.language.as_deref(), str::parse::<Language>);
         let answer = self.verification.as_ref().and_then(|v| v.parse(&mut errors, now));
         errors.finish()?;
         let (Some(first), Some(last)) = (first, last) else {
@@ -303,7 +292,7 @@ impl ClientPatchInput {
                 errors.add("language", "cannot be null");
                 None
             }
-            Some(Some(raw)) => errors.take("language", Language::parse(&raw)),
+            Some(Some(raw)) => errors.take("language", raw.parse::<Language>()),
         };
         let mut clearable =
             |field: &str, raw: Option<Option<String>>, parse: fn(&str) -> Result<String, String>| match raw {

@@ -16,36 +16,12 @@ pub enum VerificationKind {
     YearMonth,
 }
 
-impl VerificationKind {
-    pub const ALL: [VerificationKind; 4] = [
-        VerificationKind::DateOfBirth,
-        VerificationKind::NationalId,
-        VerificationKind::Pin,
-        VerificationKind::YearMonth,
-    ];
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            VerificationKind::DateOfBirth => "date_of_birth",
-            VerificationKind::NationalId => "national_id",
-            VerificationKind::Pin => "pin",
-            VerificationKind::YearMonth => "year_month",
-        }
-    }
-
-    pub fn parse(raw: &str) -> Result<Self, String> {
-        VerificationKind::ALL
-            .into_iter()
-            .find(|k| k.as_str() == raw)
-            .ok_or_else(|| "must be one of date_of_birth, national_id, pin, year_month".to_owned())
-    }
-}
-
-impl fmt::Display for VerificationKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+str_enum!(VerificationKind {
+    DateOfBirth => "date_of_birth",
+    NationalId => "national_id",
+    Pin => "pin",
+    YearMonth => "year_month",
+});
 
 /// An answer in the one form it is hashed and compared in. Never stored or shown as it is.
 #[derive(Clone, PartialEq, Eq)]
@@ -180,8 +156,8 @@ mod tests {
         }
         assert_eq!(normalized(DateOfBirth, "2026-11-28"), Ok("2026-11-28".into()), "today is not the future");
         assert_eq!(
-            VerificationKind::parse("passport"),
-            Err("must be one of date_of_birth, national_id, pin, year_month".into())
+            "passport".parse::<VerificationKind>(),
+            Err("unknown value \"passport\": expected one of date_of_birth, national_id, pin, year_month".into())
         );
     }
 

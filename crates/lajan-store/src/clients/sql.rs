@@ -28,13 +28,13 @@ fn client_from_row(row: &DbRow) -> StoreResult<Client> {
 }
 
 fn language_of(code: String) -> StoreResult<Language> {
-    Language::parse(&code).map_err(|_| corrupt(format!("client language {code:?}")))
+    code.parse::<Language>().map_err(|_| corrupt(format!("client language {code:?}")))
 }
 
 fn verification_of(kind: Option<String>, hash: Option<String>) -> StoreResult<Option<Verification>> {
     match (kind, hash) {
         (Some(kind), Some(hash)) => {
-            let kind = VerificationKind::parse(&kind).map_err(|_| corrupt(format!("verification kind {kind:?}")))?;
+            let kind = kind.parse::<VerificationKind>().map_err(|_| corrupt(format!("verification kind {kind:?}")))?;
             Ok(Some(Verification { kind, hash }))
         }
         (None, None) => Ok(None),
