@@ -90,6 +90,7 @@ pub async fn save(State(console): State<Console>, request: Protected<SettingsFor
         payout_approval_required: Some(form.payout_approval_required.is_some()),
         require_distinct_approver: Some(form.require_distinct_approver.is_some()),
         timezone: Some(form.timezone.trim().to_owned()),
+        receivers: Default::default(),
     };
     let may_set_approval_policy = signed.session.user.role.may(Duty::Approve);
     match console.services.update_settings(&signed.session.tenant(), may_set_approval_policy, input).await {

@@ -48,6 +48,7 @@ pub mod org;
 pub mod pagination;
 pub mod payment;
 pub mod payout;
+pub mod receiver;
 pub mod retry;
 pub mod scope;
 pub mod settings;

@@ -1,7 +1,8 @@
 //! Organization settings, per environment: default currency and tax rate, payout approval rules,
-//! and the timezone in which due dates are judged.
+//! the timezone in which due dates are judged, and how receivers without a wallet are reached.
 
 use crate::money::{Currency, TaxRate};
+use crate::receiver::{ReceiverSettings, ReceiverSettingsInput};
 use crate::validation::{FieldErrors, Invalid};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -12,6 +13,7 @@ pub struct Settings {
     pub require_distinct_approver: bool,
     /// An IANA timezone name, e.g. `America/Port-au-Prince`.
     pub timezone: String,
+    pub receivers: ReceiverSettings,
 }
 
 impl Default for Settings {
@@ -22,6 +24,7 @@ impl Default for Settings {
             payout_approval_required: true,
             require_distinct_approver: false,
             timezone: "UTC".into(),
+            receivers: ReceiverSettings::default(),
         }
     }
 }
@@ -35,6 +38,7 @@ pub struct SettingsInput {
     pub payout_approval_required: Option<bool>,
     pub require_distinct_approver: Option<bool>,
     pub timezone: Option<String>,
+    pub receivers: ReceiverSettingsInput,
 }
 
 /// Checks that `name` is a timezone in the IANA database.
@@ -99,6 +103,7 @@ impl Settings {
         if let Some(tz) = input.timezone.as_deref().and_then(|t| errors.take("timezone", parse_timezone(t))) {
             next.timezone = tz;
         }
+        next.receivers = self.receivers.updated(input.receivers, &mut errors);
         errors.finish()?;
         Ok(next)
     }

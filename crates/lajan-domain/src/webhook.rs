@@ -135,7 +135,12 @@ fn check_pattern_count(events: &[String], errors: &mut FieldErrors) {
 /// An absolute `http` or `https` URL with a host, at most [`MAX_URL_CHARS`] characters, kept as
 /// given; anything else is `invalid_url` saying why.
 pub fn parse_url(raw: &str) -> Result<String, Invalid> {
-    let refuse = |why: &str| Err(Invalid::new("invalid_url", format!("url {why}")));
+    check_url(raw).map_err(|why| Invalid::new("invalid_url", format!("url {why}")))
+}
+
+/// The rules of [`parse_url`], the error being the rule broken (for any field holding a link).
+pub fn check_url(raw: &str) -> Result<String, String> {
+    let refuse = |why: &str| Err(why.to_owned());
     if raw.chars().count() > MAX_URL_CHARS {
         return refuse(&format!("must be at most {MAX_URL_CHARS} characters"));
     }

@@ -11,14 +11,19 @@ use lajan_domain::{Tenant, Timestamp};
 use lajan_store::IdempotentResponse;
 
 impl Services {
-    /// Validates every field at once and records the client with `client.created`.
+    /// Validates every field at once and records the client with `client.created`; one given
+    /// no language speaks the settings' default.
     pub async fn create_client(
         &self,
         tenant: &Tenant,
         input: ClientInput,
         idempotency: Option<IdempotentResponse<'_, Client>>,
     ) -> ServiceResult<Client> {
+        let language_given = input.language.is_some();
         let (mut client, answer) = input.into_client(IdKind::Client.generate(), Timestamp::now())?;
+        if !language_given {
+            client.language = self.store.get_settings(tenant).await?.receivers.default_client_language;
+        }
         client.verification = seal(answer).await?;
         self.store.create_client(tenant, &client, &client_event("client.created")(&client), idempotency).await?;
         Ok(client)

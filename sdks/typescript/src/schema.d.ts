@@ -1388,11 +1388,7 @@ export interface components {
             email?: string | null;
             /** @example Marie */
             firstName: string;
-            /**
-             * @description The language Lajan speaks to the client in: `ht` (the default), `fr` or `en`.
-             * @example ht
-             */
-            language?: string | null;
+            language?: null | components["schemas"]["Language"];
             /** @example Jean-Baptiste */
             lastName: string;
             /** @example +50937000000 */
@@ -1855,6 +1851,11 @@ export interface components {
             /** Format: int64 */
             sent: number;
         };
+        /**
+         * @description A language Lajan speaks to a client in: Haitian Creole, French or English.
+         * @enum {string}
+         */
+        Language: "ht" | "fr" | "en";
         LineItemBody: {
             /** @example Loan processing fee */
             description: string;
@@ -2056,6 +2057,38 @@ export interface components {
             updatedAt: string;
             walletAccountId: string;
         };
+        /** @description A wallet app the registration page suggests to a receiver who has none. */
+        RecommendedWalletRequest: {
+            /**
+             * @description The asset codes it holds, at most 12.
+             * @example [
+             *       "USDC",
+             *       "XLM"
+             *     ]
+             */
+            assets?: string[];
+            /** @example Beans */
+            name?: string | null;
+            /**
+             * @description Where the receiver gets it: an http(s) link.
+             * @example https://www.beansapp.com/
+             */
+            url?: string | null;
+        };
+        /** @description A wallet app the registration page suggests. */
+        RecommendedWalletView: {
+            /**
+             * @example [
+             *       "USDC",
+             *       "XLM"
+             *     ]
+             */
+            assets: string[];
+            /** @example Beans */
+            name: string;
+            /** @example https://www.beansapp.com/ */
+            url: string;
+        };
         /** @description The window of a recovery: failed deliveries created from `since` until `until`. */
         RecoverDeliveries: {
             /**
@@ -2153,6 +2186,11 @@ export interface components {
         };
         SettingsView: {
             /**
+             * @description The language of a client created without one: ht, fr or en.
+             * @example ht
+             */
+            defaultClientLanguage: string;
+            /**
              * @description Currency of new invoices that name none: `HTG` or `USD`.
              * @example HTG
              * @enum {string}
@@ -2164,9 +2202,29 @@ export interface components {
              * @example 10
              */
             defaultTaxRate: string;
+            /**
+             * Format: int32
+             * @description Days before an unanswered invitation is sent again.
+             * @example 3
+             */
+            invitationResendDays: number;
+            /**
+             * Format: int32
+             * @description How many times an unanswered invitation is sent again.
+             * @example 2
+             */
+            invitationResends: number;
             /** @description When true, new payouts wait for approval. */
             payoutApprovalRequired: boolean;
             pendingChange?: null | components["schemas"]["SettingsChangeView"];
+            /** @description The wallets the registration page suggests to a receiver who has none, in this order. */
+            recommendedWallets: components["schemas"]["RecommendedWalletView"][];
+            /**
+             * Format: int32
+             * @description Days an approved payout waits for its client to register a wallet before it is canceled.
+             * @example 14
+             */
+            registrationWindowDays: number;
             /** @description When true, the key approving a payout must differ from the key that created it. */
             requireDistinctApprover: boolean;
             /**
@@ -2174,6 +2232,8 @@ export interface components {
              * @example America/Port-au-Prince
              */
             timezone: string;
+            /** @description Invitations to a phone go by WhatsApp (through the same SMS provider) instead of SMS. */
+            whatsappInvitations: boolean;
         };
         SimulatePayment: {
             /**
@@ -2206,7 +2266,7 @@ export interface components {
             email?: string | null;
             firstName?: string;
             /** @description `ht`, `fr` or `en`. */
-            language?: string;
+            language?: components["schemas"]["Language"];
             lastName?: string;
             phoneNumber?: string | null;
             verification?: null | components["schemas"]["VerificationRequest"];
@@ -2233,12 +2293,22 @@ export interface components {
          *     `validation_error`.
          */
         UpdateSettings: {
+            defaultClientLanguage?: components["schemas"]["Language"];
             defaultCurrency?: components["schemas"]["Currency"];
             /** Format: double */
             defaultTaxRate?: string;
+            /** Format: int64 */
+            invitationResendDays?: number;
+            /** Format: int64 */
+            invitationResends?: number;
             payoutApprovalRequired?: boolean;
+            /** @description The whole list, replacing the one before (`[]` clears it); at most 10. */
+            recommendedWallets?: components["schemas"]["RecommendedWalletRequest"][];
+            /** Format: int64 */
+            registrationWindowDays?: number;
             requireDistinctApprover?: boolean;
             timezone?: string;
+            whatsappInvitations?: boolean;
         };
         /**
          * @description A change to an endpoint: fields left out are kept; `description: null` clears it;
@@ -2523,14 +2593,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-28T13:59:15.175Z",
+                     *           "createdAt": "2026-11-28T15:28:20.370Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a22273f7e777fb81033fc822548a61",
+                     *           "id": "cli_01a222c5879276519897df68be897c67",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-28T13:59:15.175Z",
+                     *           "updatedAt": "2026-11-28T15:28:20.370Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         }
@@ -2665,14 +2735,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T13:59:15.175Z",
+                     *       "createdAt": "2026-11-28T15:28:20.370Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a22273f7e777fb81033fc822548a61",
+                     *       "id": "cli_01a222c5879276519897df68be897c67",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-28T13:59:15.175Z",
+                     *       "updatedAt": "2026-11-28T15:28:20.370Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
@@ -2697,7 +2767,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "95ce7395-23e5-475f-83e4-c974c7376b53",
+                     *       "requestId": "a823a82a-3894-4899-885d-2c5c6dd574b8",
                      *       "statusCode": 400
                      *     }
                      */
@@ -2860,14 +2930,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T13:59:15.175Z",
+                     *       "createdAt": "2026-11-28T15:28:20.370Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a22273f7e777fb81033fc822548a61",
+                     *       "id": "cli_01a222c5879276519897df68be897c67",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-28T13:59:15.175Z",
+                     *       "updatedAt": "2026-11-28T15:28:20.370Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
@@ -2920,7 +2990,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "311a6ac5-8df8-4023-9fdb-89d8df07b4c9",
+                     *       "requestId": "1de98d13-6376-462c-b024-3d31c66ab06e",
                      *       "statusCode": 404
                      *     }
                      */
@@ -2990,14 +3060,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T13:59:15.175Z",
+                     *       "createdAt": "2026-11-28T15:28:20.370Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a22273f7e777fb81033fc822548a61",
+                     *       "id": "cli_01a222c5879276519897df68be897c67",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-28T13:59:15.181Z",
+                     *       "updatedAt": "2026-11-28T15:28:20.372Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
@@ -3179,7 +3249,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a22273f7ef735dba2bebd549af8331"
+                     *       "id": "cli_01a222c58795710db32ceffc5f33bcff"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3320,7 +3390,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-28T13:59:15.311Z",
+                     *           "approvedAt": "2026-11-28T15:28:20.427Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -3330,16 +3400,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.302Z",
-                     *           "id": "dsb_01a22273f866728fbf15f0c766020b7e",
+                     *           "createdAt": "2026-11-28T15:28:20.422Z",
+                     *           "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-28T13:59:15.307Z",
+                     *           "submittedAt": "2026-11-28T15:28:20.425Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-28T13:59:15.338Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.444Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -3466,7 +3536,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a22273f7e777fb81033fc822548a61",
+                 *           "clientId": "cli_01a222c5879276519897df68be897c67",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -3507,8 +3577,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T13:59:15.302Z",
-                     *       "id": "dsb_01a22273f866728fbf15f0c766020b7e",
+                     *       "createdAt": "2026-11-28T15:28:20.422Z",
+                     *       "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -3516,7 +3586,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T13:59:15.302Z"
+                     *       "updatedAt": "2026-11-28T15:28:20.422Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -3706,8 +3776,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T13:59:15.302Z",
-                     *       "id": "dsb_01a22273f866728fbf15f0c766020b7e",
+                     *       "createdAt": "2026-11-28T15:28:20.422Z",
+                     *       "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -3715,7 +3785,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T13:59:15.302Z"
+                     *       "updatedAt": "2026-11-28T15:28:20.422Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -3827,7 +3897,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a22273f89e7025b5b262b537712cce"
+                     *       "id": "dsb_01a222c587e37022a7c4ab182805f428"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3977,7 +4047,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-28T13:59:15.311Z",
+                     *       "approvedAt": "2026-11-28T15:28:20.427Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -3987,16 +4057,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T13:59:15.302Z",
-                     *       "id": "dsb_01a22273f866728fbf15f0c766020b7e",
+                     *       "createdAt": "2026-11-28T15:28:20.422Z",
+                     *       "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-28T13:59:15.307Z",
+                     *       "submittedAt": "2026-11-28T15:28:20.425Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T13:59:15.311Z"
+                     *       "updatedAt": "2026-11-28T15:28:20.427Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4207,16 +4277,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a22273f7e777fb81033fc822548a61",
+                     *           "clientId": "cli_01a222c5879276519897df68be897c67",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a22273f866728fbf15f0c5453d4492",
+                     *           "id": "dsi_01a222c587c670e08d9ac32a2eea3e5f",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a22273f866728fbf15f0c5453d4492",
+                     *           "payoutId": "pyt_01a222c587c670e08d9ac32a2eea3e5f",
                      *           "row": 1,
-                     *           "txHash": "b396159cb3e1fa252deef60010716d0a4c99566554b15bf4ae9d7975d5bc8071",
+                     *           "txHash": "9945d81ee2e8d81cc80641d3fe9d7f95db0bef4140b83683996b9397595185ac",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -4227,11 +4297,11 @@ export interface operations {
                      *           "errorMessage": "the destination account does not exist",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a22273f866728fbf15f0c622f9e5ff",
+                     *           "id": "dsi_01a222c587c670e08d9ac32bcd6aec95",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a22273f866728fbf15f0c622f9e5ff",
+                     *           "payoutId": "pyt_01a222c587c670e08d9ac32bcd6aec95",
                      *           "row": 2,
-                     *           "txHash": "6159d5feda6e3a922997e87add4bf038d53f792d362d168f570f2239cfbd97bb",
+                     *           "txHash": "9e742a8b2daf83e0472dc2bb0f82fafc2c0569e78d5af83ffd47ce58b7d9422e",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *         }
                      *       ],
@@ -4246,8 +4316,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a22273f866728fbf15f0c5453d4492,1,stipend-0001,cli_01a22273f7e777fb81033fc822548a61,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a22273f866728fbf15f0c5453d4492,approved,sent,b396159cb3e1fa252deef60010716d0a4c99566554b15bf4ae9d7975d5bc8071,,
-                     *     dsi_01a22273f866728fbf15f0c622f9e5ff,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a22273f866728fbf15f0c622f9e5ff,approved,failed,6159d5feda6e3a922997e87add4bf038d53f792d362d168f570f2239cfbd97bb,op_no_destination,the destination account does not exist
+                     *     dsi_01a222c587c670e08d9ac32a2eea3e5f,1,stipend-0001,cli_01a222c5879276519897df68be897c67,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a222c587c670e08d9ac32a2eea3e5f,approved,sent,9945d81ee2e8d81cc80641d3fe9d7f95db0bef4140b83683996b9397595185ac,,
+                     *     dsi_01a222c587c670e08d9ac32bcd6aec95,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a222c587c670e08d9ac32bcd6aec95,approved,failed,9e742a8b2daf83e0472dc2bb0f82fafc2c0569e78d5af83ffd47ce58b7d9422e,op_no_destination,the destination account does not exist
                      */
                     "text/csv": string;
                 };
@@ -4399,16 +4469,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T13:59:15.347Z",
-                     *       "id": "dsb_01a22273f89374c0a98b87f67a6f2139",
+                     *       "createdAt": "2026-11-28T15:28:20.447Z",
+                     *       "id": "dsb_01a222c587df7345bf7abef4cc8e90bb",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-28T13:59:15.351Z",
+                     *       "submittedAt": "2026-11-28T15:28:20.448Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-28T13:59:15.354Z"
+                     *       "updatedAt": "2026-11-28T15:28:20.449Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4609,7 +4679,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-28T13:59:15.311Z",
+                     *       "approvedAt": "2026-11-28T15:28:20.427Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -4619,16 +4689,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-28T13:59:15.302Z",
-                     *       "id": "dsb_01a22273f866728fbf15f0c766020b7e",
+                     *       "createdAt": "2026-11-28T15:28:20.422Z",
+                     *       "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-28T13:59:15.307Z",
+                     *       "submittedAt": "2026-11-28T15:28:20.425Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T13:59:15.330Z"
+                     *       "updatedAt": "2026-11-28T15:28:20.439Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4822,16 +4892,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T13:59:15.302Z",
-                     *       "id": "dsb_01a22273f866728fbf15f0c766020b7e",
+                     *       "createdAt": "2026-11-28T15:28:20.422Z",
+                     *       "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-28T13:59:15.307Z",
+                     *       "submittedAt": "2026-11-28T15:28:20.425Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T13:59:15.307Z"
+                     *       "updatedAt": "2026-11-28T15:28:20.425Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5035,10 +5105,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
+                     *             "id": "key_01a222c587797548a23fccf673be92fb",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.358Z",
+                     *           "createdAt": "2026-11-28T15:28:20.451Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5052,8 +5122,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T13:59:15.358Z",
-                     *               "id": "dsb_01a22273f89e7025b5b262b537712cce",
+                     *               "createdAt": "2026-11-28T15:28:20.451Z",
+                     *               "id": "dsb_01a222c587e37022a7c4ab182805f428",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -5061,19 +5131,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-28T13:59:15.358Z"
+                     *               "updatedAt": "2026-11-28T15:28:20.451Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22273f89e7025b5b262b61d0f82ef",
+                     *           "id": "evt_01a222c587e37022a7c4ab196e002b68",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
+                     *             "id": "key_01a222c587797548a23fccf673be92fb",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.354Z",
+                     *           "createdAt": "2026-11-28T15:28:20.449Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5087,28 +5157,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T13:59:15.347Z",
-                     *               "id": "dsb_01a22273f89374c0a98b87f67a6f2139",
+                     *               "createdAt": "2026-11-28T15:28:20.447Z",
+                     *               "id": "dsb_01a222c587df7345bf7abef4cc8e90bb",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-28T13:59:15.351Z",
+                     *               "submittedAt": "2026-11-28T15:28:20.448Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T13:59:15.354Z"
+                     *               "updatedAt": "2026-11-28T15:28:20.449Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22273f89b735ab0680f59284c067d",
+                     *           "id": "evt_01a222c587e2739e849c8887050e89fb",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
+                     *             "id": "key_01a222c587797548a23fccf673be92fb",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.354Z",
+                     *           "createdAt": "2026-11-28T15:28:20.449Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -5118,25 +5188,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T13:59:15.351Z",
+                     *               "createdAt": "2026-11-28T15:28:20.448Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a22273f89374c0a98b87f57224fdf9",
+                     *               "id": "pyt_01a222c587df7345bf7abef39ec3c853",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T13:59:15.354Z",
+                     *               "updatedAt": "2026-11-28T15:28:20.449Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a22273f89b735ab0680f57b7cc8758",
+                     *           "id": "evt_01a222c587e2739e849c8885f0f983ee",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
+                     *             "id": "key_01a222c587797548a23fccf673be92fb",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.351Z",
+                     *           "createdAt": "2026-11-28T15:28:20.448Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5150,28 +5220,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T13:59:15.347Z",
-                     *               "id": "dsb_01a22273f89374c0a98b87f67a6f2139",
+                     *               "createdAt": "2026-11-28T15:28:20.447Z",
+                     *               "id": "dsb_01a222c587df7345bf7abef4cc8e90bb",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-28T13:59:15.351Z",
+                     *               "submittedAt": "2026-11-28T15:28:20.448Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T13:59:15.351Z"
+                     *               "updatedAt": "2026-11-28T15:28:20.448Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22273f898736ba0c044a227537102",
+                     *           "id": "evt_01a222c587e0742ca3e76892ce74d44a",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
+                     *             "id": "key_01a222c587797548a23fccf673be92fb",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.351Z",
+                     *           "createdAt": "2026-11-28T15:28:20.448Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5181,25 +5251,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T13:59:15.351Z",
+                     *               "createdAt": "2026-11-28T15:28:20.448Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a22273f89374c0a98b87f57224fdf9",
+                     *               "id": "pyt_01a222c587df7345bf7abef39ec3c853",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T13:59:15.351Z",
+                     *               "updatedAt": "2026-11-28T15:28:20.448Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a22273f89772c5b6a20b048d6ff3c5",
+                     *           "id": "evt_01a222c587e0742ca3e7689038b14ffa",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
+                     *             "id": "key_01a222c587797548a23fccf673be92fb",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.347Z",
+                     *           "createdAt": "2026-11-28T15:28:20.447Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5213,8 +5283,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T13:59:15.347Z",
-                     *               "id": "dsb_01a22273f89374c0a98b87f67a6f2139",
+                     *               "createdAt": "2026-11-28T15:28:20.447Z",
+                     *               "id": "dsb_01a222c587df7345bf7abef4cc8e90bb",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -5222,10 +5292,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T13:59:15.347Z"
+                     *               "updatedAt": "2026-11-28T15:28:20.447Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22273f89471ec9631cbf51d040cd7",
+                     *           "id": "evt_01a222c587df7345bf7abef5548dbba2",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -5234,11 +5304,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.338Z",
+                     *           "createdAt": "2026-11-28T15:28:20.444Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-28T13:59:15.311Z",
+                     *               "approvedAt": "2026-11-28T15:28:20.427Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5248,19 +5318,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-28T13:59:15.302Z",
-                     *               "id": "dsb_01a22273f866728fbf15f0c766020b7e",
+                     *               "createdAt": "2026-11-28T15:28:20.422Z",
+                     *               "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-28T13:59:15.307Z",
+                     *               "submittedAt": "2026-11-28T15:28:20.425Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T13:59:15.338Z"
+                     *               "updatedAt": "2026-11-28T15:28:20.444Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22273f88b736ba2dd5a20b34c55f1",
+                     *           "id": "evt_01a222c587dc716699b40bc735323163",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -5269,7 +5339,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.336Z",
+                     *           "createdAt": "2026-11-28T15:28:20.442Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5279,44 +5349,44 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T13:59:15.318Z",
+                     *                   "createdAt": "2026-11-28T15:28:20.429Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a22273f87674b18bc33c781cdc020c",
+                     *                   "id": "att_01a222c587cd724e9a8979bf39179cb1",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "dedaa60103da01e285bb32433bad97fd0a470fa14d77d8e39dbc6efdedd228e4"
+                     *                   "txHash": "5e1d5096f19ec7d1f2ec22c03f456e03ac3461b4f87c62007b29a297c9147fda"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-28T13:59:15.335Z",
+                     *                   "createdAt": "2026-11-28T15:28:20.442Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a22273f888778db514b4ef8eaa8b40",
+                     *                   "id": "att_01a222c587da762f9549caef815339a6",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "6159d5feda6e3a922997e87add4bf038d53f792d362d168f570f2239cfbd97bb"
+                     *                   "txHash": "9e742a8b2daf83e0472dc2bb0f82fafc2c0569e78d5af83ffd47ce58b7d9422e"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T13:59:15.307Z",
+                     *               "createdAt": "2026-11-28T15:28:20.425Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a22273f866728fbf15f0c622f9e5ff",
+                     *               "id": "pyt_01a222c587c670e08d9ac32bcd6aec95",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T13:59:15.336Z",
+                     *               "updatedAt": "2026-11-28T15:28:20.442Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a22273f889730ab052e269a229bbd7",
+                     *           "id": "evt_01a222c587db726c8caf15c26e54d236",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
+                     *             "id": "key_01a222c587797548a23fccf673be92fb",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.330Z",
+                     *           "createdAt": "2026-11-28T15:28:20.439Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5326,26 +5396,26 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T13:59:15.318Z",
+                     *                   "createdAt": "2026-11-28T15:28:20.429Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a22273f87674b18bc33c781cdc020c",
+                     *                   "id": "att_01a222c587cd724e9a8979bf39179cb1",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "dedaa60103da01e285bb32433bad97fd0a470fa14d77d8e39dbc6efdedd228e4"
+                     *                   "txHash": "5e1d5096f19ec7d1f2ec22c03f456e03ac3461b4f87c62007b29a297c9147fda"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T13:59:15.307Z",
+                     *               "createdAt": "2026-11-28T15:28:20.425Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a22273f866728fbf15f0c622f9e5ff",
+                     *               "id": "pyt_01a222c587c670e08d9ac32bcd6aec95",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T13:59:15.330Z",
+                     *               "updatedAt": "2026-11-28T15:28:20.439Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a22273f883744380dd3eb068d934e6",
+                     *           "id": "evt_01a222c587d873b9ae3f8ef205b7c9c6",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -5354,11 +5424,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.327Z",
+                     *           "createdAt": "2026-11-28T15:28:20.438Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-28T13:59:15.311Z",
+                     *               "approvedAt": "2026-11-28T15:28:20.427Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5368,19 +5438,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-28T13:59:15.302Z",
-                     *               "id": "dsb_01a22273f866728fbf15f0c766020b7e",
+                     *               "createdAt": "2026-11-28T15:28:20.422Z",
+                     *               "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-28T13:59:15.307Z",
+                     *               "submittedAt": "2026-11-28T15:28:20.425Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T13:59:15.327Z"
+                     *               "updatedAt": "2026-11-28T15:28:20.438Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22273f87f76b4bcf790efac2d0aed",
+                     *           "id": "evt_01a222c587d677e3af7e6878e0bc49f1",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -5389,7 +5459,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.324Z",
+                     *           "createdAt": "2026-11-28T15:28:20.437Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5399,26 +5469,26 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T13:59:15.318Z",
+                     *                   "createdAt": "2026-11-28T15:28:20.429Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a22273f87674b18bc33c781cdc020c",
+                     *                   "id": "att_01a222c587cd724e9a8979bf39179cb1",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "dedaa60103da01e285bb32433bad97fd0a470fa14d77d8e39dbc6efdedd228e4"
+                     *                   "txHash": "5e1d5096f19ec7d1f2ec22c03f456e03ac3461b4f87c62007b29a297c9147fda"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T13:59:15.307Z",
+                     *               "createdAt": "2026-11-28T15:28:20.425Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a22273f866728fbf15f0c622f9e5ff",
+                     *               "id": "pyt_01a222c587c670e08d9ac32bcd6aec95",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T13:59:15.324Z",
+                     *               "updatedAt": "2026-11-28T15:28:20.437Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a22273f87d72ea88027ec29df7ca8d",
+                     *           "id": "evt_01a222c587d570dea2ea1c486f9cd95b",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -5427,7 +5497,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.324Z",
+                     *           "createdAt": "2026-11-28T15:28:20.437Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5437,33 +5507,33 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T13:59:15.318Z",
+                     *                   "createdAt": "2026-11-28T15:28:20.429Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a22273f87674b18bc33c7743b7dc8d",
-                     *                   "ledgerSeq": 12,
-                     *                   "txHash": "b396159cb3e1fa252deef60010716d0a4c99566554b15bf4ae9d7975d5bc8071"
+                     *                   "id": "att_01a222c587cd724e9a8979be2a8ae6de",
+                     *                   "ledgerSeq": 6,
+                     *                   "txHash": "9945d81ee2e8d81cc80641d3fe9d7f95db0bef4140b83683996b9397595185ac"
                      *                 }
                      *               ],
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a22273f7e777fb81033fc822548a61",
+                     *                 "id": "cli_01a222c5879276519897df68be897c67",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a22273f7e777fb81033fc822548a61",
-                     *               "createdAt": "2026-11-28T13:59:15.307Z",
+                     *               "clientId": "cli_01a222c5879276519897df68be897c67",
+                     *               "createdAt": "2026-11-28T15:28:20.425Z",
                      *               "execStatus": "sent",
-                     *               "id": "pyt_01a22273f866728fbf15f0c5453d4492",
+                     *               "id": "pyt_01a222c587c670e08d9ac32a2eea3e5f",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T13:59:15.324Z",
+                     *               "updatedAt": "2026-11-28T15:28:20.437Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a22273f87d72ea88027ec172866e58",
+                     *           "id": "evt_01a222c587d570dea2ea1c473b1b4b7d",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -5472,7 +5542,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.322Z",
+                     *           "createdAt": "2026-11-28T15:28:20.431Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5482,48 +5552,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T13:59:15.277Z",
+                     *                   "createdAt": "2026-11-28T15:28:20.412Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a22273f84d77b99a6a0e198fc0e1c6",
+                     *                   "id": "att_01a222c587bc7135897104e4436a0782",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "0abfed44f7b6395064753b0dd3a244562f718e6904c49c2b679caffac98c1b9f"
+                     *                   "txHash": "913e5eb56d0411950b2b530756741a4405be4f68093e02e46d56caee06adeeb1"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-28T13:59:15.321Z",
+                     *                   "createdAt": "2026-11-28T15:28:20.430Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a22273f87977a6aa397e4c60286eb6",
+                     *                   "id": "att_01a222c587ce759e878f134726878583",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "36443b3e1700d71f978802bec0fd54f775eec294aa7d59843801b6eb69759e92"
+                     *                   "txHash": "01b8c3e0c70434475950e47bb990f5ff650f7f8a6fd65c1ac0e5781c26ecb30d"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T13:59:15.266Z",
+                     *               "createdAt": "2026-11-28T15:28:20.409Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a22273f8427647b3a8ae03ae3905fb",
+                     *               "id": "pyt_01a222c587b97268b5222c0bd9d82775",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-28T13:59:15.322Z",
+                     *               "updatedAt": "2026-11-28T15:28:20.431Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a22273f87a722ebe4a622a1bfaad8d",
+                     *           "id": "evt_01a222c587cf7664bbe93eeb175e8a98",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
+                     *             "id": "key_01a222c587797548a23fccf673be92fb",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.311Z",
+                     *           "createdAt": "2026-11-28T15:28:20.427Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-28T13:59:15.311Z",
+                     *               "approvedAt": "2026-11-28T15:28:20.427Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5533,28 +5603,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T13:59:15.302Z",
-                     *               "id": "dsb_01a22273f866728fbf15f0c766020b7e",
+                     *               "createdAt": "2026-11-28T15:28:20.422Z",
+                     *               "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-28T13:59:15.307Z",
+                     *               "submittedAt": "2026-11-28T15:28:20.425Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T13:59:15.311Z"
+                     *               "updatedAt": "2026-11-28T15:28:20.427Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22273f87075a9bb25b9f9eaf53fc4",
+                     *           "id": "evt_01a222c587cb74a5becbbfd77a369331",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
+                     *             "id": "key_01a222c587797548a23fccf673be92fb",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.311Z",
+                     *           "createdAt": "2026-11-28T15:28:20.427Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5564,25 +5634,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T13:59:15.307Z",
+                     *               "createdAt": "2026-11-28T15:28:20.425Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a22273f866728fbf15f0c622f9e5ff",
+                     *               "id": "pyt_01a222c587c670e08d9ac32bcd6aec95",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T13:59:15.311Z",
+                     *               "updatedAt": "2026-11-28T15:28:20.427Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a22273f87075a9bb25b9f667251eba",
+                     *           "id": "evt_01a222c587cb74a5becbbfd42ede0751",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
+                     *             "id": "key_01a222c587797548a23fccf673be92fb",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.311Z",
+                     *           "createdAt": "2026-11-28T15:28:20.427Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5593,31 +5663,31 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a22273f7e777fb81033fc822548a61",
+                     *                 "id": "cli_01a222c5879276519897df68be897c67",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a22273f7e777fb81033fc822548a61",
-                     *               "createdAt": "2026-11-28T13:59:15.307Z",
+                     *               "clientId": "cli_01a222c5879276519897df68be897c67",
+                     *               "createdAt": "2026-11-28T15:28:20.425Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a22273f866728fbf15f0c5453d4492",
+                     *               "id": "pyt_01a222c587c670e08d9ac32a2eea3e5f",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T13:59:15.311Z",
+                     *               "updatedAt": "2026-11-28T15:28:20.427Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a22273f87075a9bb25b9f5adb888f6",
+                     *           "id": "evt_01a222c587cb74a5becbbfd33d95e853",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
+                     *             "id": "key_01a222c587797548a23fccf673be92fb",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.307Z",
+                     *           "createdAt": "2026-11-28T15:28:20.425Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5631,28 +5701,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T13:59:15.302Z",
-                     *               "id": "dsb_01a22273f866728fbf15f0c766020b7e",
+                     *               "createdAt": "2026-11-28T15:28:20.422Z",
+                     *               "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-28T13:59:15.307Z",
+                     *               "submittedAt": "2026-11-28T15:28:20.425Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T13:59:15.307Z"
+                     *               "updatedAt": "2026-11-28T15:28:20.425Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22273f86c71ccab8f27632c22fb5a",
+                     *           "id": "evt_01a222c587c972b388520d8de13c5e97",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
+                     *             "id": "key_01a222c587797548a23fccf673be92fb",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.307Z",
+                     *           "createdAt": "2026-11-28T15:28:20.425Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5662,25 +5732,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T13:59:15.307Z",
+                     *               "createdAt": "2026-11-28T15:28:20.425Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a22273f866728fbf15f0c622f9e5ff",
+                     *               "id": "pyt_01a222c587c670e08d9ac32bcd6aec95",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T13:59:15.307Z",
+                     *               "updatedAt": "2026-11-28T15:28:20.425Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a22273f86c71ccab8f2760258c5cee",
+                     *           "id": "evt_01a222c587c972b388520d8a8989a20c",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
+                     *             "id": "key_01a222c587797548a23fccf673be92fb",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.307Z",
+                     *           "createdAt": "2026-11-28T15:28:20.425Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5691,31 +5761,31 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a22273f7e777fb81033fc822548a61",
+                     *                 "id": "cli_01a222c5879276519897df68be897c67",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a22273f7e777fb81033fc822548a61",
-                     *               "createdAt": "2026-11-28T13:59:15.307Z",
+                     *               "clientId": "cli_01a222c5879276519897df68be897c67",
+                     *               "createdAt": "2026-11-28T15:28:20.425Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a22273f866728fbf15f0c5453d4492",
+                     *               "id": "pyt_01a222c587c670e08d9ac32a2eea3e5f",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T13:59:15.307Z",
+                     *               "updatedAt": "2026-11-28T15:28:20.425Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a22273f86c71ccab8f275fa7ba4007",
+                     *           "id": "evt_01a222c587c972b388520d892c94adb6",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22273f7bc76889c77408e9bad8abf",
+                     *             "id": "key_01a222c587797548a23fccf673be92fb",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.302Z",
+                     *           "createdAt": "2026-11-28T15:28:20.422Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5729,8 +5799,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T13:59:15.302Z",
-                     *               "id": "dsb_01a22273f866728fbf15f0c766020b7e",
+                     *               "createdAt": "2026-11-28T15:28:20.422Z",
+                     *               "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -5738,10 +5808,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T13:59:15.302Z"
+                     *               "updatedAt": "2026-11-28T15:28:20.422Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22273f86775fabd2713441d1758fc",
+                     *           "id": "evt_01a222c587c770eb8f311a0403feaffd",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -5863,10 +5933,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a22273f7bc76889c77408e9bad8abf",
+                     *         "id": "key_01a222c587797548a23fccf673be92fb",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-28T13:59:15.358Z",
+                     *       "createdAt": "2026-11-28T15:28:20.451Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -5880,8 +5950,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-28T13:59:15.358Z",
-                     *           "id": "dsb_01a22273f89e7025b5b262b537712cce",
+                     *           "createdAt": "2026-11-28T15:28:20.451Z",
+                     *           "id": "dsb_01a222c587e37022a7c4ab182805f428",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -5889,10 +5959,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-28T13:59:15.358Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.451Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a22273f89e7025b5b262b61d0f82ef",
+                     *       "id": "evt_01a222c587e37022a7c4ab196e002b68",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -6018,14 +6088,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a22273f7e777fb81033fc822548a61",
+                     *             "id": "cli_01a222c5879276519897df68be897c67",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a22273f7e777fb81033fc822548a61",
-                     *           "createdAt": "2026-11-28T13:59:15.196Z",
+                     *           "clientId": "cli_01a222c5879276519897df68be897c67",
+                     *           "createdAt": "2026-11-28T15:28:20.378Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a22273f7fc707ab469751c15518b6d",
+                     *           "id": "inv_01a222c5879a7622ac9bbdd23ed18377",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -6142,7 +6212,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a22273f7e777fb81033fc822548a61",
+                 *       "clientId": "cli_01a222c5879276519897df68be897c67",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -6171,14 +6241,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a22273f7e777fb81033fc822548a61",
+                     *         "id": "cli_01a222c5879276519897df68be897c67",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a22273f7e777fb81033fc822548a61",
-                     *       "createdAt": "2026-11-28T13:59:15.196Z",
+                     *       "clientId": "cli_01a222c5879276519897df68be897c67",
+                     *       "createdAt": "2026-11-28T15:28:20.378Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a22273f7fc707ab469751c15518b6d",
+                     *       "id": "inv_01a222c5879a7622ac9bbdd23ed18377",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6193,14 +6263,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_135a93e190b81e2875d73f2c35931e03"
+                     *         "url": "https://pay.lajan.test/pay/pi_a95559780655afc26c2d2750ab133b2b"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-28T13:59:15.196Z"
+                     *       "updatedAt": "2026-11-28T15:28:20.378Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6383,14 +6453,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a22273f7e777fb81033fc822548a61",
+                     *         "id": "cli_01a222c5879276519897df68be897c67",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a22273f7e777fb81033fc822548a61",
-                     *       "createdAt": "2026-11-28T13:59:15.196Z",
+                     *       "clientId": "cli_01a222c5879276519897df68be897c67",
+                     *       "createdAt": "2026-11-28T15:28:20.378Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a22273f7fc707ab469751c15518b6d",
+                     *       "id": "inv_01a222c5879a7622ac9bbdd23ed18377",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6412,14 +6482,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_135a93e190b81e2875d73f2c35931e03"
+                     *         "url": "https://pay.lajan.test/pay/pi_a95559780655afc26c2d2750ab133b2b"
                      *       },
-                     *       "sentAt": "2026-11-28T13:59:15.203Z",
+                     *       "sentAt": "2026-11-28T15:28:20.381Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-28T13:59:15.203Z"
+                     *       "updatedAt": "2026-11-28T15:28:20.381Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6555,14 +6625,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a22273f7e777fb81033fc822548a61",
+                     *         "id": "cli_01a222c5879276519897df68be897c67",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a22273f7e777fb81033fc822548a61",
-                     *       "createdAt": "2026-11-28T13:59:15.196Z",
+                     *       "clientId": "cli_01a222c5879276519897df68be897c67",
+                     *       "createdAt": "2026-11-28T15:28:20.378Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a22273f7fc707ab469751c15518b6d",
+                     *       "id": "inv_01a222c5879a7622ac9bbdd23ed18377",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6584,14 +6654,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_135a93e190b81e2875d73f2c35931e03"
+                     *         "url": "https://pay.lajan.test/pay/pi_a95559780655afc26c2d2750ab133b2b"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-28T13:59:15.200Z"
+                     *       "updatedAt": "2026-11-28T15:28:20.380Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7204,13 +7274,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-28T13:59:15.238Z",
+                     *           "createdAt": "2026-11-28T15:28:20.402Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a22273f82675bd9abec3ed360a4430",
+                     *           "id": "pl_01a222c587b27136a9dff150234730c8",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_05f6e6d4cf59f4af30113b2afa97b8e6"
+                     *           "url": "https://pay.lajan.test/pay/pi_f8ca07f4ebf6767e4b558deb4007109a"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -7343,13 +7413,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-28T13:59:15.238Z",
+                     *       "createdAt": "2026-11-28T15:28:20.402Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a22273f82675bd9abec3ed360a4430",
+                     *       "id": "pl_01a222c587b27136a9dff150234730c8",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_05f6e6d4cf59f4af30113b2afa97b8e6"
+                     *       "url": "https://pay.lajan.test/pay/pi_f8ca07f4ebf6767e4b558deb4007109a"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -7530,13 +7600,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-28T13:59:15.238Z",
+                     *       "createdAt": "2026-11-28T15:28:20.402Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a22273f82675bd9abec3ed360a4430",
+                     *       "id": "pl_01a222c587b27136a9dff150234730c8",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_05f6e6d4cf59f4af30113b2afa97b8e6"
+                     *       "url": "https://pay.lajan.test/pay/pi_f8ca07f4ebf6767e4b558deb4007109a"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -7649,7 +7719,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a22273f82675bd9abec3ed360a4430"
+                     *       "id": "pl_01a222c587b27136a9dff150234730c8"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -7805,9 +7875,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T13:59:15.290Z",
+                     *           "createdAt": "2026-11-28T15:28:20.419Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a22273f85a762f84623c7731f08ae9",
+                     *           "id": "pyt_01a222c587c3742197d342566586591a",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -7818,9 +7888,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T13:59:15.266Z",
+                     *           "createdAt": "2026-11-28T15:28:20.409Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a22273f8427647b3a8ae03ae3905fb",
+                     *           "id": "pyt_01a222c587b97268b5222c0bd9d82775",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
@@ -7831,14 +7901,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a22273f7e777fb81033fc822548a61",
+                     *             "id": "cli_01a222c5879276519897df68be897c67",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a22273f7e777fb81033fc822548a61",
-                     *           "createdAt": "2026-11-28T13:59:15.257Z",
+                     *           "clientId": "cli_01a222c5879276519897df68be897c67",
+                     *           "createdAt": "2026-11-28T15:28:20.406Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a22273f8397246b6b87e7fcb9dc091",
+                     *           "id": "pyt_01a222c587b67311a3cb5144413d3ee8",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -7958,7 +8028,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a22273f7e777fb81033fc822548a61",
+                 *       "clientId": "cli_01a222c5879276519897df68be897c67",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -7981,18 +8051,18 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a22273f7e777fb81033fc822548a61",
+                     *         "id": "cli_01a222c5879276519897df68be897c67",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a22273f7e777fb81033fc822548a61",
-                     *       "createdAt": "2026-11-28T13:59:15.257Z",
+                     *       "clientId": "cli_01a222c5879276519897df68be897c67",
+                     *       "createdAt": "2026-11-28T15:28:20.406Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a22273f8397246b6b87e7fcb9dc091",
+                     *       "id": "pyt_01a222c587b67311a3cb5144413d3ee8",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T13:59:15.257Z",
+                     *       "updatedAt": "2026-11-28T15:28:20.406Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8179,29 +8249,29 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-28T13:59:15.277Z",
+                     *           "createdAt": "2026-11-28T15:28:20.412Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a22273f84d77b99a6a0e1805af6152",
-                     *           "ledgerSeq": 8,
-                     *           "txHash": "df73f2432d12dac6d3f3817fb444aab0e46611916a1c89a5611bf81443647ee8"
+                     *           "id": "att_01a222c587bc7135897104e3d64b0395",
+                     *           "ledgerSeq": 4,
+                     *           "txHash": "4fd5764c2e0516c8686c8444c2f3e9fb4c00f8f2aceba393691facbab3f5036e"
                      *         }
                      *       ],
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a22273f7e777fb81033fc822548a61",
+                     *         "id": "cli_01a222c5879276519897df68be897c67",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a22273f7e777fb81033fc822548a61",
-                     *       "createdAt": "2026-11-28T13:59:15.257Z",
+                     *       "clientId": "cli_01a222c5879276519897df68be897c67",
+                     *       "createdAt": "2026-11-28T15:28:20.406Z",
                      *       "execStatus": "sent",
-                     *       "id": "pyt_01a22273f8397246b6b87e7fcb9dc091",
+                     *       "id": "pyt_01a222c587b67311a3cb5144413d3ee8",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T13:59:15.282Z",
+                     *       "updatedAt": "2026-11-28T15:28:20.416Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8324,18 +8394,18 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a22273f7e777fb81033fc822548a61",
+                     *         "id": "cli_01a222c5879276519897df68be897c67",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a22273f7e777fb81033fc822548a61",
-                     *       "createdAt": "2026-11-28T13:59:15.257Z",
+                     *       "clientId": "cli_01a222c5879276519897df68be897c67",
+                     *       "createdAt": "2026-11-28T15:28:20.406Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a22273f8397246b6b87e7fcb9dc091",
+                     *       "id": "pyt_01a222c587b67311a3cb5144413d3ee8",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T13:59:15.261Z",
+                     *       "updatedAt": "2026-11-28T15:28:20.407Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8353,7 +8423,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "86c85426-25cb-4624-8e12-399a7b043697",
+                     *       "requestId": "bf9f2152-c0cc-4487-9881-1f8be1bb368b",
                      *       "statusCode": 400
                      *     }
                      */
@@ -8536,12 +8606,12 @@ export interface operations {
                      *       "attempts": [],
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-28T13:59:15.290Z",
+                     *       "createdAt": "2026-11-28T15:28:20.419Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a22273f85a762f84623c7731f08ae9",
+                     *       "id": "pyt_01a222c587c3742197d342566586591a",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T13:59:15.294Z",
+                     *       "updatedAt": "2026-11-28T15:28:20.420Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8748,22 +8818,22 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-28T13:59:15.277Z",
+                     *           "createdAt": "2026-11-28T15:28:20.412Z",
                      *           "errorCode": "op_no_destination",
                      *           "errorMessage": "the destination account does not exist",
-                     *           "id": "att_01a22273f84d77b99a6a0e198fc0e1c6",
+                     *           "id": "att_01a222c587bc7135897104e4436a0782",
                      *           "ledgerSeq": null,
-                     *           "txHash": "0abfed44f7b6395064753b0dd3a244562f718e6904c49c2b679caffac98c1b9f"
+                     *           "txHash": "913e5eb56d0411950b2b530756741a4405be4f68093e02e46d56caee06adeeb1"
                      *         }
                      *       ],
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-28T13:59:15.266Z",
+                     *       "createdAt": "2026-11-28T15:28:20.409Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a22273f8427647b3a8ae03ae3905fb",
+                     *       "id": "pyt_01a222c587b97268b5222c0bd9d82775",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T13:59:15.287Z",
+                     *       "updatedAt": "2026-11-28T15:28:20.418Z",
                      *       "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *     }
                      */
@@ -8942,7 +9012,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GBY6APVAADSWHLKQXLVACQ5OOD4N6HOUPG5RE5ODCUTRLPNIMFEWWANB",
+                     *       "account": "GCLG6ARXJXLSOOJXNQZFRFBOOEWFVMRPXJ47CKGZ7OQJR77FMTIZM7CR",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -9073,7 +9143,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GBY6APVAADSWHLKQXLVACQ5OOD4N6HOUPG5RE5ODCUTRLPNIMFEWWANB",
+                     *       "account": "GCLG6ARXJXLSOOJXNQZFRFBOOEWFVMRPXJ47CKGZ7OQJR77FMTIZM7CR",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -9284,24 +9354,24 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "channel": "sms",
-                     *           "createdAt": "2026-11-28T13:59:15.203Z",
+                     *           "createdAt": "2026-11-28T15:28:20.381Z",
                      *           "html": null,
-                     *           "id": "msg_01a22273f803719c95983f67a94d5e99",
-                     *           "invoiceId": "inv_01a22273f7fc707ab469751c15518b6d",
+                     *           "id": "msg_01a222c5879d7003a7c0d4c8be96920d",
+                     *           "invoiceId": "inv_01a222c5879a7622ac9bbdd23ed18377",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_135a93e190b81e2875d73f2c35931e03",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_a95559780655afc26c2d2750ab133b2b",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
-                     *           "createdAt": "2026-11-28T13:59:15.203Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_135a93e190b81e2875d73f2c35931e03\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_135a93e190b81e2875d73f2c35931e03\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_135a93e190b81e2875d73f2c35931e03</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a22273f803719c95983f66489af39e",
-                     *           "invoiceId": "inv_01a22273f7fc707ab469751c15518b6d",
+                     *           "createdAt": "2026-11-28T15:28:20.381Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_a95559780655afc26c2d2750ab133b2b\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_a95559780655afc26c2d2750ab133b2b\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_a95559780655afc26c2d2750ab133b2b</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a222c5879d7003a7c0d4c77017f7e5",
+                     *           "invoiceId": "inv_01a222c5879a7622ac9bbdd23ed18377",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_135a93e190b81e2875d73f2c35931e03\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_a95559780655afc26c2d2750ab133b2b\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -9433,18 +9503,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GBY6APVAADSWHLKQXLVACQ5OOD4N6HOUPG5RE5ODCUTRLPNIMFEWWANB",
-                     *       "id": "lp_01a22273f80b735eb3e5aee62fa7070c",
+                     *       "destinationAccount": "GCLG6ARXJXLSOOJXNQZFRFBOOEWFVMRPXJ47CKGZ7OQJR77FMTIZM7CR",
+                     *       "id": "lp_01a222c587a175cb93a3d6689d61d89f",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJD825YVX1Q3X3",
+                     *       "memo": "LJ2BEWC585TD7A",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_135a93e190b81e2875d73f2c35931e03",
+                     *         "id": "pi_a95559780655afc26c2d2750ab133b2b",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "05214e43a6f34d56ee80c98c03231e281b84c7a6546b58e36ed966cea655e9b6"
+                     *       "txHash": "9469bcb7de54b93324b56fd0cdf9d850df4e23a3b8783911d2142d3089f0f0b5"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -9638,12 +9708,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "defaultClientLanguage": "ht",
                      *       "defaultCurrency": "HTG",
                      *       "defaultTaxRate": 0,
+                     *       "invitationResendDays": 3,
+                     *       "invitationResends": 2,
                      *       "payoutApprovalRequired": true,
                      *       "pendingChange": null,
+                     *       "recommendedWallets": [],
+                     *       "registrationWindowDays": 14,
                      *       "requireDistinctApprover": false,
-                     *       "timezone": "UTC"
+                     *       "timezone": "UTC",
+                     *       "whatsappInvitations": false
                      *     }
                      */
                     "application/json": components["schemas"]["SettingsView"];
@@ -9745,12 +9821,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "defaultClientLanguage": "ht",
                      *       "defaultCurrency": "HTG",
                      *       "defaultTaxRate": 0,
+                     *       "invitationResendDays": 3,
+                     *       "invitationResends": 2,
                      *       "payoutApprovalRequired": true,
                      *       "pendingChange": null,
+                     *       "recommendedWallets": [],
+                     *       "registrationWindowDays": 14,
                      *       "requireDistinctApprover": false,
-                     *       "timezone": "America/Port-au-Prince"
+                     *       "timezone": "America/Port-au-Prince",
+                     *       "whatsappInvitations": false
                      *     }
                      */
                     "application/json": components["schemas"]["SettingsView"];
@@ -9919,19 +10001,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-28T13:59:15.425Z",
+                     *       "decidedAt": "2026-11-28T15:28:20.481Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a22273f7bc76889c77408e9bad8abf",
+                     *         "id": "key_01a222c587797548a23fccf673be92fb",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-01T13:59:15.418Z",
-                     *       "id": "stc_01a22273f8da722682bcef00241ae7d0",
+                     *       "expiresAt": "2026-12-01T15:28:20.480Z",
+                     *       "id": "stc_01a222c588007752be4711520984ed0c",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-28T13:59:15.418Z",
+                     *       "requestedAt": "2026-11-28T15:28:20.480Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a22273f8cd717ebca872b9fbddf5a7",
+                     *         "id": "key_01a222c587f976458adcdc5cd00dbb0f",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -10120,19 +10202,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-28T13:59:15.412Z",
+                     *       "decidedAt": "2026-11-28T15:28:20.476Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a22273f7bc76889c77408e9bad8abf",
+                     *         "id": "key_01a222c587797548a23fccf673be92fb",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-01T13:59:15.407Z",
-                     *       "id": "stc_01a22273f8cf72bab23a7a2d6c8391c7",
+                     *       "expiresAt": "2026-12-01T15:28:20.474Z",
+                     *       "id": "stc_01a222c587fa77b8a96a9953dabf1464",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-28T13:59:15.407Z",
+                     *       "requestedAt": "2026-11-28T15:28:20.474Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a22273f8cd717ebca872b9fbddf5a7",
+                     *         "id": "key_01a222c587f976458adcdc5cd00dbb0f",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -10319,16 +10401,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-28T13:59:15.169Z",
+                     *           "createdAt": "2026-11-28T15:28:20.367Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "updatedAt": "2026-11-28T13:59:15.169Z",
-                     *           "url": "http://127.0.0.1:44153/lajan/webhooks"
+                     *           "id": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "updatedAt": "2026-11-28T15:28:20.367Z",
+                     *           "url": "http://127.0.0.1:34571/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -10448,7 +10530,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:44153/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:34571/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -10463,17 +10545,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T13:59:15.169Z",
+                     *       "createdAt": "2026-11-28T15:28:20.367Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a22273f7e17778aed019ad922d2989",
-                     *       "secret": "whsec_bMLBYz6YmZaV+KYD4xRJ2MJJ17s9qLEdDMijc+0vx9s=",
-                     *       "updatedAt": "2026-11-28T13:59:15.169Z",
-                     *       "url": "http://127.0.0.1:44153/lajan/webhooks"
+                     *       "id": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *       "secret": "whsec_YO2bc7ICxWfLoH3Q4m/B6h6H07D+fI3D4iWDrvnkIYI=",
+                     *       "updatedAt": "2026-11-28T15:28:20.367Z",
+                     *       "url": "http://127.0.0.1:34571/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -10652,16 +10734,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T13:59:15.169Z",
+                     *       "createdAt": "2026-11-28T15:28:20.367Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a22273f7e17778aed019ad922d2989",
-                     *       "updatedAt": "2026-11-28T13:59:15.169Z",
-                     *       "url": "http://127.0.0.1:44153/lajan/webhooks"
+                     *       "id": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *       "updatedAt": "2026-11-28T15:28:20.367Z",
+                     *       "url": "http://127.0.0.1:34571/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -10784,15 +10866,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T13:59:15.169Z",
+                     *       "createdAt": "2026-11-28T15:28:20.367Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a22273f7e17778aed019ad922d2989",
-                     *       "updatedAt": "2026-11-28T13:59:15.401Z",
-                     *       "url": "http://127.0.0.1:44153/lajan/webhooks"
+                     *       "id": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *       "updatedAt": "2026-11-28T15:28:20.471Z",
+                     *       "url": "http://127.0.0.1:34571/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -10972,7 +11054,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a22273f7e17778aed019ad922d2989"
+                     *       "id": "we_01a222c5878f745f8d2884c0df9e8e1d"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -11110,223 +11192,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T13:59:15.367Z",
-                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "eventId": "evt_01a22273f8a77693aa8ebcca28cafe14",
+                     *           "createdAt": "2026-11-28T15:28:20.455Z",
+                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "eventId": "evt_01a222c587e772fea985956dc4e357a8",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a22273f8a77693aa8ebccb841630a5",
-                     *           "nextAttemptAt": "2026-11-28T13:59:15.367Z",
+                     *           "id": "whd_01a222c587e772fea985956efbd9a061",
+                     *           "nextAttemptAt": "2026-11-28T15:28:20.455Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T13:59:15.367Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.455Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T13:59:15.354Z",
-                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "eventId": "evt_01a22273f89b735ab0680f57b7cc8758",
+                     *           "createdAt": "2026-11-28T15:28:20.449Z",
+                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "eventId": "evt_01a222c587e2739e849c8885f0f983ee",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a22273f89b735ab0680f58814aa2a5",
-                     *           "nextAttemptAt": "2026-11-28T13:59:15.354Z",
+                     *           "id": "whd_01a222c587e2739e849c88866f8a4210",
+                     *           "nextAttemptAt": "2026-11-28T15:28:20.449Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T13:59:15.354Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.449Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T13:59:15.351Z",
-                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "eventId": "evt_01a22273f89772c5b6a20b048d6ff3c5",
+                     *           "createdAt": "2026-11-28T15:28:20.448Z",
+                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "eventId": "evt_01a222c587e0742ca3e7689038b14ffa",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a22273f89772c5b6a20b0537355fac",
-                     *           "nextAttemptAt": "2026-11-28T13:59:15.351Z",
+                     *           "id": "whd_01a222c587e0742ca3e76891c237a414",
+                     *           "nextAttemptAt": "2026-11-28T15:28:20.448Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T13:59:15.351Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.448Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T13:59:15.336Z",
-                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "eventId": "evt_01a22273f889730ab052e269a229bbd7",
+                     *           "createdAt": "2026-11-28T15:28:20.442Z",
+                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "eventId": "evt_01a222c587db726c8caf15c26e54d236",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a22273f889730ab052e26ac4adc99b",
-                     *           "nextAttemptAt": "2026-11-28T13:59:15.336Z",
+                     *           "id": "whd_01a222c587db726c8caf15c32c5f28ea",
+                     *           "nextAttemptAt": "2026-11-28T15:28:20.442Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T13:59:15.336Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.442Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T13:59:15.330Z",
-                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "eventId": "evt_01a22273f883744380dd3eb068d934e6",
+                     *           "createdAt": "2026-11-28T15:28:20.439Z",
+                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "eventId": "evt_01a222c587d873b9ae3f8ef205b7c9c6",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a22273f883744380dd3eb12eb3d720",
-                     *           "nextAttemptAt": "2026-11-28T13:59:15.330Z",
+                     *           "id": "whd_01a222c587d873b9ae3f8ef3f69e608a",
+                     *           "nextAttemptAt": "2026-11-28T15:28:20.439Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T13:59:15.330Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.439Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T13:59:15.324Z",
-                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "eventId": "evt_01a22273f87d72ea88027ec29df7ca8d",
+                     *           "createdAt": "2026-11-28T15:28:20.437Z",
+                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "eventId": "evt_01a222c587d570dea2ea1c486f9cd95b",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a22273f87d72ea88027ec41db77a34",
-                     *           "nextAttemptAt": "2026-11-28T13:59:15.324Z",
+                     *           "id": "whd_01a222c587d570dea2ea1c4a36352540",
+                     *           "nextAttemptAt": "2026-11-28T15:28:20.437Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T13:59:15.324Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.437Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T13:59:15.324Z",
-                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "eventId": "evt_01a22273f87d72ea88027ec172866e58",
+                     *           "createdAt": "2026-11-28T15:28:20.437Z",
+                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "eventId": "evt_01a222c587d570dea2ea1c473b1b4b7d",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a22273f87d72ea88027ec3a14f4376",
-                     *           "nextAttemptAt": "2026-11-28T13:59:15.324Z",
+                     *           "id": "whd_01a222c587d570dea2ea1c490c3d9565",
+                     *           "nextAttemptAt": "2026-11-28T15:28:20.437Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T13:59:15.324Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.437Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T13:59:15.322Z",
-                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "eventId": "evt_01a22273f87a722ebe4a622a1bfaad8d",
+                     *           "createdAt": "2026-11-28T15:28:20.431Z",
+                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "eventId": "evt_01a222c587cf7664bbe93eeb175e8a98",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a22273f87b72558a9cb8e7835d4689",
-                     *           "nextAttemptAt": "2026-11-28T13:59:15.322Z",
+                     *           "id": "whd_01a222c587cf7664bbe93eec9291d115",
+                     *           "nextAttemptAt": "2026-11-28T15:28:20.431Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T13:59:15.322Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.431Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T13:59:15.311Z",
-                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "eventId": "evt_01a22273f87075a9bb25b9f667251eba",
+                     *           "createdAt": "2026-11-28T15:28:20.427Z",
+                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "eventId": "evt_01a222c587cb74a5becbbfd42ede0751",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a22273f87075a9bb25b9f8882fab12",
-                     *           "nextAttemptAt": "2026-11-28T13:59:15.311Z",
+                     *           "id": "whd_01a222c587cb74a5becbbfd62ddf36de",
+                     *           "nextAttemptAt": "2026-11-28T15:28:20.427Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T13:59:15.311Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.427Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T13:59:15.311Z",
-                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "eventId": "evt_01a22273f87075a9bb25b9f5adb888f6",
+                     *           "createdAt": "2026-11-28T15:28:20.427Z",
+                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "eventId": "evt_01a222c587cb74a5becbbfd33d95e853",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a22273f87075a9bb25b9f7dd34ce5e",
-                     *           "nextAttemptAt": "2026-11-28T13:59:15.311Z",
+                     *           "id": "whd_01a222c587cb74a5becbbfd5c4965cf1",
+                     *           "nextAttemptAt": "2026-11-28T15:28:20.427Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T13:59:15.311Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.427Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T13:59:15.307Z",
-                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "eventId": "evt_01a22273f86c71ccab8f2760258c5cee",
+                     *           "createdAt": "2026-11-28T15:28:20.425Z",
+                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "eventId": "evt_01a222c587c972b388520d8a8989a20c",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a22273f86c71ccab8f276274c6dfa4",
+                     *           "id": "whd_01a222c587c972b388520d8c9faf6668",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T13:59:15.372Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.456Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T13:59:15.307Z",
-                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "eventId": "evt_01a22273f86c71ccab8f275fa7ba4007",
+                     *           "createdAt": "2026-11-28T15:28:20.425Z",
+                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "eventId": "evt_01a222c587c972b388520d892c94adb6",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a22273f86c71ccab8f27616a349636",
+                     *           "id": "whd_01a222c587c972b388520d8b3596cce3",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T13:59:15.372Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.456Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T13:59:15.294Z",
-                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "eventId": "evt_01a22273f85e70afbf26891a4e4e3028",
+                     *           "createdAt": "2026-11-28T15:28:20.420Z",
+                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "eventId": "evt_01a222c587c4751894052a7db93b7b23",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a22273f85e70afbf26891ba9afe37b",
+                     *           "id": "whd_01a222c587c4751894052a7e425f7b1d",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T13:59:15.372Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.456Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T13:59:15.290Z",
-                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "eventId": "evt_01a22273f85b74b499711901788be621",
+                     *           "createdAt": "2026-11-28T15:28:20.419Z",
+                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "eventId": "evt_01a222c587c3742197d342573b7bbaba",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a22273f85b74b4997119029728ecd1",
+                     *           "id": "whd_01a222c587c3742197d3425859ce07df",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T13:59:15.372Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.456Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T13:59:15.287Z",
-                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "eventId": "evt_01a22273f85775988efbb2f2ce1beff9",
+                     *           "createdAt": "2026-11-28T15:28:20.418Z",
+                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "eventId": "evt_01a222c587c2766cb057af922f3bf99b",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a22273f85775988efbb2f316cc9f54",
+                     *           "id": "whd_01a222c587c2766cb057af934bde2fde",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T13:59:15.372Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.456Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T13:59:15.282Z",
-                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "eventId": "evt_01a22273f853756093a52fea4c88043a",
+                     *           "createdAt": "2026-11-28T15:28:20.416Z",
+                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "eventId": "evt_01a222c587c07042992e43a1ffede481",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a22273f853756093a52fec7f0f9b5f",
+                     *           "id": "whd_01a222c587c17338bbd63c2a0c7712f9",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T13:59:15.372Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.456Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T13:59:15.282Z",
-                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "eventId": "evt_01a22273f853756093a52fe94efcce4e",
+                     *           "createdAt": "2026-11-28T15:28:20.416Z",
+                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "eventId": "evt_01a222c587c07042992e43a053b54eef",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a22273f853756093a52feb3ad24f98",
+                     *           "id": "whd_01a222c587c17338bbd63c2951365838",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T13:59:15.372Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.456Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T13:59:15.269Z",
-                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "eventId": "evt_01a22273f84672cf92274462e74c3553",
+                     *           "createdAt": "2026-11-28T15:28:20.410Z",
+                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "eventId": "evt_01a222c587ba7047bfdebb985421026a",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a22273f84672cf922744633f5599fa",
+                     *           "id": "whd_01a222c587ba7047bfdebb99e8235152",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T13:59:15.372Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.456Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T13:59:15.266Z",
-                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "eventId": "evt_01a22273f8427647b3a8ae0426269605",
+                     *           "createdAt": "2026-11-28T15:28:20.409Z",
+                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "eventId": "evt_01a222c587b97268b5222c0c3aafacdb",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a22273f8427647b3a8ae056a5e1c85",
+                     *           "id": "whd_01a222c587b97268b5222c0d270eac87",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T13:59:15.372Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.456Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T13:59:15.261Z",
-                     *           "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *           "eventId": "evt_01a22273f83e721996ba5472bec521ba",
+                     *           "createdAt": "2026-11-28T15:28:20.407Z",
+                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *           "eventId": "evt_01a222c587b8743987e796d822dd346a",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a22273f83f73d9ab83198ebc86fa82",
+                     *           "id": "whd_01a222c587b8743987e796d94a1dd288",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T13:59:15.372Z"
+                     *           "updatedAt": "2026-11-28T15:28:20.456Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -11466,22 +11548,22 @@ export interface operations {
                      *       "attemptCount": 1,
                      *       "attempts": [
                      *         {
-                     *           "at": "2026-11-28T13:59:15.390Z",
+                     *           "at": "2026-11-28T15:28:20.467Z",
                      *           "attempt": 1,
-                     *           "durationMs": 1,
+                     *           "durationMs": 0,
                      *           "error": null,
                      *           "httpStatus": 200,
                      *           "responseBody": null
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-28T13:59:15.367Z",
-                     *       "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *       "eventId": "evt_01a22273f8a77693aa8ebcca28cafe14",
+                     *       "createdAt": "2026-11-28T15:28:20.455Z",
+                     *       "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *       "eventId": "evt_01a222c587e772fea985956dc4e357a8",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a22273f8a77693aa8ebccb841630a5",
+                     *       "id": "whd_01a222c587e772fea985956efbd9a061",
                      *       "nextAttemptAt": null,
                      *       "status": "delivered",
-                     *       "updatedAt": "2026-11-28T13:59:15.390Z"
+                     *       "updatedAt": "2026-11-28T15:28:20.467Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -11598,14 +11680,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-28T13:59:15.367Z",
-                     *       "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *       "eventId": "evt_01a22273f8a77693aa8ebcca28cafe14",
+                     *       "createdAt": "2026-11-28T15:28:20.455Z",
+                     *       "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *       "eventId": "evt_01a222c587e772fea985956dc4e357a8",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a22273f8a77693aa8ebccb841630a5",
-                     *       "nextAttemptAt": "2026-11-28T13:59:15.388Z",
+                     *       "id": "whd_01a222c587e772fea985956efbd9a061",
+                     *       "nextAttemptAt": "2026-11-28T15:28:20.466Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-28T13:59:15.388Z"
+                     *       "updatedAt": "2026-11-28T15:28:20.466Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -11782,7 +11864,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-28T12:59:15.397Z"
+                 *       "since": "2026-11-28T14:28:20.470Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -11997,17 +12079,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T13:59:15.169Z",
+                     *       "createdAt": "2026-11-28T15:28:20.367Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a22273f7e17778aed019ad922d2989",
-                     *       "secret": "whsec_Rox/iuAOTHuZ9QvJKOVhX0cxDlQ96iWr1GN2SuE0A+Q=",
-                     *       "updatedAt": "2026-11-28T13:59:15.399Z",
-                     *       "url": "http://127.0.0.1:44153/lajan/webhooks"
+                     *       "id": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *       "secret": "whsec_aClxfTF5TWBD1xwpgIkRFhLGqrY1tRZBMla/fiCt4QA=",
+                     *       "updatedAt": "2026-11-28T15:28:20.470Z",
+                     *       "url": "http://127.0.0.1:34571/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -12191,14 +12273,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-28T13:59:15.367Z",
-                     *       "endpointId": "we_01a22273f7e17778aed019ad922d2989",
-                     *       "eventId": "evt_01a22273f8a77693aa8ebcca28cafe14",
+                     *       "createdAt": "2026-11-28T15:28:20.455Z",
+                     *       "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
+                     *       "eventId": "evt_01a222c587e772fea985956dc4e357a8",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a22273f8a77693aa8ebccb841630a5",
-                     *       "nextAttemptAt": "2026-11-28T13:59:15.367Z",
+                     *       "id": "whd_01a222c587e772fea985956efbd9a061",
+                     *       "nextAttemptAt": "2026-11-28T15:28:20.455Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-28T13:59:15.367Z"
+                     *       "updatedAt": "2026-11-28T15:28:20.455Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

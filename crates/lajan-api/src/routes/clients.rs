@@ -44,8 +44,9 @@ pub struct CreateClient {
     pub phone_number: Option<String>,
     #[schema(example = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H")]
     pub wallet_account_id: Option<String>,
-    /// The language Lajan speaks to the client in: `ht` (the default), `fr` or `en`.
-    #[schema(example = "ht", pattern = "^(ht|fr|en)$")]
+    /// The language Lajan speaks to the client in: `ht`, `fr` or `en`; the settings'
+    /// `defaultClientLanguage` when left out.
+    #[schema(example = "ht", value_type = Option<crate::routes::doc_types::Language>)]
     pub language: Option<String>,
     /// What the receiver must answer before registering a wallet (optional). Kept only as a
     /// slow hash of the normalized answer; never returned.
@@ -93,7 +94,7 @@ pub struct UpdateClient {
     pub wallet_account_id: Option<Option<String>>,
     /// `ht`, `fr` or `en`.
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>, nullable = false, pattern = "^(ht|fr|en)$")]
+    #[schema(value_type = Option<crate::routes::doc_types::Language>, nullable = false)]
     pub language: Option<Option<String>>,
     /// A new question and answer; `null` removes the question.
     #[serde(default, deserialize_with = "nullable")]

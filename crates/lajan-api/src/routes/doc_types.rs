@@ -2,7 +2,7 @@
 //! accepts, so generators and fuzzers read the rule from the schema. Bodies and queries read
 //! these fields as text and name any other value in their error.
 
-use lajan_domain::{disbursement, invoice, message, money, payout, webhook};
+use lajan_domain::{client, disbursement, invoice, message, money, payout, webhook};
 
 /// The description of a request body that may be left out (an empty body is `{}`): the
 /// document marks every body described so as not required.
@@ -37,6 +37,11 @@ one_of!(
     /// An invoicing currency.
     Currency,
     money::Currency::ALL.iter().map(|c| c.code())
+);
+one_of!(
+    /// A language Lajan speaks to a client in: Haitian Creole, French or English.
+    Language,
+    client::Language::ALL.iter().map(|l| l.as_str())
 );
 one_of!(
     /// A channel an invoice is sent by.

@@ -15,6 +15,7 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use lajan_domain::Timestamp;
+use lajan_domain::receiver::{ReceiverSettingsInput, RecommendedWalletInput};
 use lajan_domain::scope::Scope;
 use lajan_domain::settings::SettingsInput;
 use lajan_domain::settings_change::SettingsChange;
@@ -49,6 +50,40 @@ pub struct UpdateSettings {
     #[serde(default, deserialize_with = "not_null")]
     #[schema(nullable = false)]
     pub timezone: Option<String>,
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false, value_type = Option<crate::routes::doc_types::Language>)]
+    pub default_client_language: Option<String>,
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false, minimum = 1, maximum = 30)]
+    pub invitation_resend_days: Option<i64>,
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false, minimum = 0, maximum = 10)]
+    pub invitation_resends: Option<i64>,
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false, minimum = 1, maximum = 90)]
+    pub registration_window_days: Option<i64>,
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false)]
+    pub whatsapp_invitations: Option<bool>,
+    /// The whole list, replacing the one before (`[]` clears it); at most 10.
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false, max_items = 10)]
+    pub recommended_wallets: Option<Vec<RecommendedWalletRequest>>,
+}
+
+/// A wallet app the registration page suggests to a receiver who has none.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RecommendedWalletRequest {
+    #[schema(example = "Beans", max_length = 60)]
+    pub name: Option<String>,
+    /// Where the receiver gets it: an http(s) link.
+    #[schema(example = "https://www.beansapp.com/", max_length = 500)]
+    pub url: Option<String>,
+    /// The asset codes it holds, at most 12.
+    #[serde(default)]
+    #[schema(example = json!(["USDC", "XLM"]), max_items = 12)]
+    pub assets: Vec<String>,
 }
 
 #[utoipa::path(get, operation_id = "getSettings", path = "/v1/settings", tag = "Settings",
@@ -76,6 +111,18 @@ pub async fn update(
         payout_approval_required: body.payout_approval_required,
         require_distinct_approver: body.require_distinct_approver,
         timezone: body.timezone,
+        receivers: ReceiverSettingsInput {
+            default_client_language: body.default_client_language,
+            invitation_resend_days: body.invitation_resend_days,
+            invitation_resends: body.invitation_resends,
+            registration_window_days: body.registration_window_days,
+            whatsapp_invitations: body.whatsapp_invitations,
+            recommended_wallets: body.recommended_wallets.map(|wallets| {
+                let input =
+                    |w: RecommendedWalletRequest| RecommendedWalletInput { name: w.name, url: w.url, assets: w.assets };
+                wallets.into_iter().map(input).collect()
+            }),
+        },
     };
     let may_set_approval_policy = Scope::any_grants(&auth.0.scopes, &Scope::ApprovePayouts);
     let (next, pending) = state.services.update_settings(auth.tenant(), may_set_approval_policy, input).await?;

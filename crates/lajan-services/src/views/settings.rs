@@ -25,10 +25,37 @@ pub struct SettingsView {
     /// IANA timezone in which invoice due dates are judged.
     #[schema(example = "America/Port-au-Prince")]
     pub timezone: String,
+    /// The language of a client created without one: ht, fr or en.
+    #[schema(example = "ht")]
+    pub default_client_language: &'static str,
+    /// Days before an unanswered invitation is sent again.
+    #[schema(example = 3)]
+    pub invitation_resend_days: u32,
+    /// How many times an unanswered invitation is sent again.
+    #[schema(example = 2)]
+    pub invitation_resends: u32,
+    /// Days an approved payout waits for its client to register a wallet before it is canceled.
+    #[schema(example = 14)]
+    pub registration_window_days: u32,
+    /// Invitations to a phone go by WhatsApp (through the same SMS provider) instead of SMS.
+    pub whatsapp_invitations: bool,
+    /// The wallets the registration page suggests to a receiver who has none, in this order.
+    pub recommended_wallets: Vec<RecommendedWalletView>,
     /// A change of the approval policy waiting for a second person with approval rights
     /// (`POST /v1/settings/changes/{id}/confirm`), or null. Always null in `settings.updated`.
     #[schema(nullable = true)]
     pub pending_change: Option<SettingsChangeView>,
+}
+
+/// A wallet app the registration page suggests.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RecommendedWalletView {
+    #[schema(example = "Beans")]
+    pub name: String,
+    #[schema(example = "https://www.beansapp.com/")]
+    pub url: String,
+    #[schema(example = json!(["USDC", "XLM"]))]
+    pub assets: Vec<String>,
 }
 
 /// A change of the settings: what was asked, by whom, and what came of it. A change that lets
@@ -119,6 +146,18 @@ impl From<&Settings> for SettingsView {
             payout_approval_required: s.payout_approval_required,
             require_distinct_approver: s.require_distinct_approver,
             timezone: s.timezone.clone(),
+            default_client_language: s.receivers.default_client_language.as_str(),
+            invitation_resend_days: s.receivers.invitation_resend_days,
+            invitation_resends: s.receivers.invitation_resends,
+            registration_window_days: s.receivers.registration_window_days,
+            whatsapp_invitations: s.receivers.whatsapp_invitations,
+            recommended_wallets: (s.receivers.recommended_wallets.iter())
+                .map(|w| RecommendedWalletView {
+                    name: w.name.clone(),
+                    url: w.url.clone(),
+                    assets: w.assets.iter().map(|a| a.as_str().to_owned()).collect(),
+                })
+                .collect(),
             pending_change: None,
         }
     }

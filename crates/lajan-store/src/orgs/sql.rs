@@ -4,6 +4,7 @@ use crate::settings_changes::SettingsRule;
 use crate::{NewApiKey, OrgStore};
 use lajan_domain::apikey::ApiKey;
 use lajan_domain::org::Organization;
+use lajan_domain::receiver::{ReceiverSettings, RecommendedWallet};
 use lajan_domain::settings::Settings;
 
 const ORG_COLUMNS: &str = "id, name, tier, created_at";
@@ -73,7 +74,9 @@ async fn insert_key(tx: &mut Tx, new: &NewApiKey, by: &Actor) -> StoreResult<()>
 
 macro_rules! settings_select {
     () => {
-        "SELECT default_currency, default_tax_rate, payout_approval_required, require_distinct_approver, timezone
+        "SELECT default_currency, default_tax_rate, payout_approval_required, require_distinct_approver, timezone,
+                default_client_language, invitation_resend_days, invitation_resends, registration_window_days,
+                whatsapp_invitations, recommended_wallets
          FROM settings WHERE org_id = $1 AND env = $2"
     };
 }
@@ -87,21 +90,73 @@ fn settings_from_row(row: Option<&DbRow>) -> StoreResult<Settings> {
         payout_approval_required: row.try_get("payout_approval_required")?,
         require_distinct_approver: row.try_get("require_distinct_approver")?,
         timezone: row.try_get("timezone")?,
+        receivers: ReceiverSettings {
+            default_client_language: row.try_get::<String, _>("default_client_language")?.parse().map_err(corrupt)?,
+            invitation_resend_days: small_number(row.try_get::<i64, _>("invitation_resend_days")?)?,
+            invitation_resends: small_number(row.try_get::<i64, _>("invitation_resends")?)?,
+            registration_window_days: small_number(row.try_get::<i64, _>("registration_window_days")?)?,
+            whatsapp_invitations: row.try_get("whatsapp_invitations")?,
+            recommended_wallets: wallets_of_text(&row.try_get::<String, _>("recommended_wallets")?)?,
+        },
     })
+}
+
+fn small_number(stored: i64) -> StoreResult<u32> {
+    u32::try_from(stored).map_err(corrupt)
+}
+
+/// A recommended wallet as the settings row and a settings change keep it, in the store's JSON.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredWallet {
+    name: String,
+    url: String,
+    assets: Vec<String>,
+}
+
+impl StoredWallet {
+    fn of(wallet: &RecommendedWallet) -> Self {
+        StoredWallet {
+            name: wallet.name.clone(),
+            url: wallet.url.clone(),
+            assets: wallet.assets.iter().map(|a| a.as_str().to_owned()).collect(),
+        }
+    }
+
+    fn wallet(self) -> StoreResult<RecommendedWallet> {
+        let assets = self.assets.iter().map(|a| lajan_domain::payout::AssetCode::parse(a).map_err(corrupt));
+        Ok(RecommendedWallet { name: self.name, url: self.url, assets: assets.collect::<StoreResult<_>>()? })
+    }
+}
+
+fn wallets_text(wallets: &[RecommendedWallet]) -> StoreResult<String> {
+    serde_json::to_string(&wallets.iter().map(StoredWallet::of).collect::<Vec<_>>()).map_err(corrupt)
+}
+
+fn wallets_of_text(text: &str) -> StoreResult<Vec<RecommendedWallet>> {
+    let stored: Vec<StoredWallet> = serde_json::from_str(text).map_err(corrupt)?;
+    stored.into_iter().map(StoredWallet::wallet).collect()
 }
 
 async fn upsert_settings(tx: &mut Tx, tenant: &Tenant, s: &Settings, at: Timestamp) -> StoreResult<()> {
     query(
         "INSERT INTO settings (org_id, env, default_currency, default_tax_rate, payout_approval_required,
-                               require_distinct_approver, timezone, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                               require_distinct_approver, timezone, updated_at, default_client_language,
+                               invitation_resend_days, invitation_resends, registration_window_days,
+                               whatsapp_invitations, recommended_wallets)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
          ON CONFLICT (org_id, env) DO UPDATE SET
             default_currency = excluded.default_currency,
             default_tax_rate = excluded.default_tax_rate,
             payout_approval_required = excluded.payout_approval_required,
             require_distinct_approver = excluded.require_distinct_approver,
             timezone = excluded.timezone,
-            updated_at = excluded.updated_at",
+            updated_at = excluded.updated_at,
+            default_client_language = excluded.default_client_language,
+            invitation_resend_days = excluded.invitation_resend_days,
+            invitation_resends = excluded.invitation_resends,
+            registration_window_days = excluded.registration_window_days,
+            whatsapp_invitations = excluded.whatsapp_invitations,
+            recommended_wallets = excluded.recommended_wallets",
     )
     .bind(&tenant.org_id)
     .bind(tenant.env.as_str())
@@ -111,6 +166,12 @@ async fn upsert_settings(tx: &mut Tx, tenant: &Tenant, s: &Settings, at: Timesta
     .bind(s.require_distinct_approver)
     .bind(&s.timezone)
     .bind(at.as_millis())
+    .bind(s.receivers.default_client_language.as_str())
+    .bind(i64::from(s.receivers.invitation_resend_days))
+    .bind(i64::from(s.receivers.invitation_resends))
+    .bind(i64::from(s.receivers.registration_window_days))
+    .bind(s.receivers.whatsapp_invitations)
+    .bind(wallets_text(&s.receivers.recommended_wallets)?)
     .execute(&mut **tx)
     .await?;
     Ok(())

@@ -12,6 +12,19 @@ struct StoredSettings {
     approval_required: bool,
     distinct_approver: bool,
     timezone: String,
+    /// Absent in changes recorded before receivers had settings: those were the defaults.
+    #[serde(default)]
+    receivers: Option<StoredReceivers>,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredReceivers {
+    language: String,
+    resend_days: u32,
+    resends: u32,
+    window_days: u32,
+    whatsapp: bool,
+    wallets: Vec<StoredWallet>,
 }
 
 fn settings_text(s: &Settings) -> StoreResult<String> {
@@ -21,6 +34,14 @@ fn settings_text(s: &Settings) -> StoreResult<String> {
         approval_required: s.payout_approval_required,
         distinct_approver: s.require_distinct_approver,
         timezone: s.timezone.clone(),
+        receivers: Some(StoredReceivers {
+            language: s.receivers.default_client_language.as_str().to_owned(),
+            resend_days: s.receivers.invitation_resend_days,
+            resends: s.receivers.invitation_resends,
+            window_days: s.receivers.registration_window_days,
+            whatsapp: s.receivers.whatsapp_invitations,
+            wallets: s.receivers.recommended_wallets.iter().map(StoredWallet::of).collect(),
+        }),
     };
     serde_json::to_string(&stored).map_err(corrupt)
 }
@@ -33,6 +54,17 @@ fn settings_of_text(text: &str) -> StoreResult<Settings> {
         payout_approval_required: s.approval_required,
         require_distinct_approver: s.distinct_approver,
         timezone: s.timezone,
+        receivers: match s.receivers {
+            None => ReceiverSettings::default(),
+            Some(r) => ReceiverSettings {
+                default_client_language: r.language.parse().map_err(corrupt)?,
+                invitation_resend_days: r.resend_days,
+                invitation_resends: r.resends,
+                registration_window_days: r.window_days,
+                whatsapp_invitations: r.whatsapp,
+                recommended_wallets: r.wallets.into_iter().map(StoredWallet::wallet).collect::<StoreResult<_>>()?,
+            },
+        },
     })
 }
 

@@ -2,12 +2,14 @@
 //! PostgreSQL cases need `LAJAN_TEST_DATABASE_URL` (see `lajan_store::testing`).
 
 use lajan_domain::apikey::ApiKey;
-use lajan_domain::client::Client;
+use lajan_domain::client::{Client, Language};
 use lajan_domain::client::{ClientInput, ClientPatch, ClientPatchInput};
 use lajan_domain::id::IdKind;
 use lajan_domain::money::{Currency, TaxRate};
 use lajan_domain::org::{Organization, Tier};
 use lajan_domain::pagination::PageRequest;
+use lajan_domain::payout::AssetCode;
+use lajan_domain::receiver::{ReceiverSettings, RecommendedWallet};
 use lajan_domain::scope::Scope;
 use lajan_domain::settings::Settings;
 use lajan_domain::verification::{Verification, VerificationKind};
@@ -146,6 +148,18 @@ contract!(settings_default_and_persist_per_tenant, |store| {
         payout_approval_required: false,
         require_distinct_approver: true,
         timezone: "America/Port-au-Prince".into(),
+        receivers: ReceiverSettings {
+            default_client_language: Language::Fr,
+            invitation_resend_days: 5,
+            invitation_resends: 0,
+            registration_window_days: 30,
+            whatsapp_invitations: true,
+            recommended_wallets: vec![RecommendedWallet {
+                name: "Beans".into(),
+                url: "https://www.beansapp.com/".into(),
+                assets: vec![AssetCode::parse("USDC").unwrap(), AssetCode::parse("XLM").unwrap()],
+            }],
+        },
     };
     store.put_settings(&test, &s, Timestamp::now()).await.unwrap();
     store.put_settings(&test, &s, Timestamp::now()).await.unwrap();

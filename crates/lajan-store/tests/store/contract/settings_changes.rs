@@ -2,13 +2,25 @@
 //! transaction, one change waiting per environment (a later policy change replaces it, lapsed
 //! ones read as lapsed), and a decision stored with the settings it applies and its events.
 
+use lajan_domain::client::Language;
 use lajan_domain::id::IdKind;
+use lajan_domain::receiver::RecommendedWallet;
 use lajan_domain::settings::Settings;
 use lajan_domain::settings_change::{CONFIRM_WITHIN_MS, ChangeStatus, SettingsChange};
 use lajan_domain::user::{Role, User};
 use lajan_domain::{Actor, Environment, Invalid, Tenant, Timestamp};
 use lajan_store::contract;
 use lajan_store::{EventQuery, NewEvent, SettingsDecision, StoreError};
+
+/// Approval off, with receiver settings off their defaults so a change keeps those too.
+fn relaxed() -> Settings {
+    let mut after = Settings { payout_approval_required: false, ..Settings::default() };
+    after.receivers.default_client_language = Language::En;
+    after.receivers.invitation_resends = 0;
+    after.receivers.recommended_wallets =
+        vec![RecommendedWallet { name: "Vibrant".into(), url: "https://vibrantapp.com".into(), assets: vec![] }];
+    after
+}
 
 fn relaxing(tenant: &Tenant, by: &Actor, at: Timestamp, status: ChangeStatus) -> SettingsChange {
     SettingsChange {
@@ -17,7 +29,7 @@ fn relaxing(tenant: &Tenant, by: &Actor, at: Timestamp, status: ChangeStatus) ->
         requested_by: by.clone(),
         requested_at: at,
         before: Settings::default(),
-        after: Settings { payout_approval_required: false, ..Settings::default() },
+        after: relaxed(),
         status,
         expires_at: (status == ChangeStatus::Pending).then(|| at.plus_millis(CONFIRM_WITHIN_MS)),
         decided_by: None,
@@ -120,6 +132,6 @@ contract!(settings_changes_wait_for_a_second_person_and_are_recorded, |store| {
     let statuses: Vec<ChangeStatus> = trail.iter().map(|c| c.status).collect();
     use ChangeStatus::{Confirmed, Lapsed, Superseded, Unconfirmed};
     assert_eq!(statuses, [Unconfirmed, Lapsed, Confirmed, Superseded], "newest first");
-    assert_eq!(trail[0].after, Settings { payout_approval_required: false, ..Settings::default() }, "read back whole");
+    assert_eq!(trail[0].after, relaxed(), "read back whole");
     assert_eq!(store.list_settings_changes(&org.id, 1).await.unwrap().len(), 1);
 });

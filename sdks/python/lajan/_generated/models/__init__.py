@@ -70,6 +70,7 @@ from .invoice_view import InvoiceView
 from .invoice_view_currency import InvoiceViewCurrency
 from .invoice_view_status import InvoiceViewStatus
 from .item_counts_view import ItemCountsView
+from .language import Language
 from .line_item_body import LineItemBody
 from .line_item_view import LineItemView
 from .list_disbursement_items_status import ListDisbursementItemsStatus
@@ -100,6 +101,8 @@ from .payout_view import PayoutView
 from .payout_view_approval_status import PayoutViewApprovalStatus
 from .payout_view_exec_status import PayoutViewExecStatus
 from .payout_view_type import PayoutViewType
+from .recommended_wallet_request import RecommendedWalletRequest
+from .recommended_wallet_view import RecommendedWalletView
 from .recover_deliveries import RecoverDeliveries
 from .recovered import Recovered
 from .reject_disbursement import RejectDisbursement
@@ -187,6 +190,7 @@ __all__ = (
     "InvoiceViewCurrency",
     "InvoiceViewStatus",
     "ItemCountsView",
+    "Language",
     "LineItemBody",
     "LineItemView",
     "ListDisbursementItemsStatus",
@@ -217,6 +221,8 @@ __all__ = (
     "PayoutViewApprovalStatus",
     "PayoutViewExecStatus",
     "PayoutViewType",
+    "RecommendedWalletRequest",
+    "RecommendedWalletView",
     "RecoverDeliveries",
     "Recovered",
     "RejectDisbursement",

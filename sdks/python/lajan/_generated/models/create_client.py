@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.language import Language
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -22,8 +23,7 @@ class CreateClient:
         first_name (str):  Example: Marie.
         last_name (str):  Example: Jean-Baptiste.
         email (None | str | Unset):  Example: marie@example.ht.
-        language (None | str | Unset): The language Lajan speaks to the client in: `ht` (the default), `fr` or `en`.
-            Example: ht.
+        language (Language | None | Unset):
         phone_number (None | str | Unset):  Example: +50937000000.
         verification (None | Unset | VerificationRequest):
         wallet_account_id (None | str | Unset):  Example: GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H.
@@ -32,7 +32,7 @@ class CreateClient:
     first_name: str
     last_name: str
     email: None | str | Unset = UNSET
-    language: None | str | Unset = UNSET
+    language: Language | None | Unset = UNSET
     phone_number: None | str | Unset = UNSET
     verification: None | Unset | VerificationRequest = UNSET
     wallet_account_id: None | str | Unset = UNSET
@@ -53,6 +53,8 @@ class CreateClient:
         language: None | str | Unset
         if isinstance(self.language, Unset):
             language = UNSET
+        elif isinstance(self.language, Language):
+            language = self.language.value
         else:
             language = self.language
 
@@ -115,12 +117,20 @@ class CreateClient:
 
         email = _parse_email(d.pop("email", UNSET))
 
-        def _parse_language(data: object) -> None | str | Unset:
+        def _parse_language(data: object) -> Language | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
                 return data
-            return cast(None | str | Unset, data)
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                language_type_1 = Language(data)
+
+                return language_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Language | None | Unset, data)
 
         language = _parse_language(d.pop("language", UNSET))
 

@@ -11,6 +11,7 @@ from ..models.settings_view_default_currency import SettingsViewDefaultCurrency
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.recommended_wallet_view import RecommendedWalletView
     from ..models.settings_change_view import SettingsChangeView
 
 
@@ -21,37 +22,67 @@ T = TypeVar("T", bound="SettingsView")
 class SettingsView:
     """
     Attributes:
+        default_client_language (str): The language of a client created without one: ht, fr or en. Example: ht.
         default_currency (SettingsViewDefaultCurrency): Currency of new invoices that name none: `HTG` or `USD`.
             Example: HTG.
         default_tax_rate (Decimal): Percent applied to line items without their own `taxRate`, 0 to 100, up to 3 decimals.
             Example: 10.
+        invitation_resend_days (int): Days before an unanswered invitation is sent again. Example: 3.
+        invitation_resends (int): How many times an unanswered invitation is sent again. Example: 2.
         payout_approval_required (bool): When true, new payouts wait for approval.
+        recommended_wallets (list[RecommendedWalletView]): The wallets the registration page suggests to a receiver who
+            has none, in this order.
+        registration_window_days (int): Days an approved payout waits for its client to register a wallet before it is
+            canceled. Example: 14.
         require_distinct_approver (bool): When true, the key approving a payout must differ from the key that created
             it.
         timezone (str): IANA timezone in which invoice due dates are judged. Example: America/Port-au-Prince.
+        whatsapp_invitations (bool): Invitations to a phone go by WhatsApp (through the same SMS provider) instead of
+            SMS.
         pending_change (None | SettingsChangeView | Unset):
     """
 
+    default_client_language: str
     default_currency: SettingsViewDefaultCurrency
     default_tax_rate: Decimal
+    invitation_resend_days: int
+    invitation_resends: int
     payout_approval_required: bool
+    recommended_wallets: list[RecommendedWalletView]
+    registration_window_days: int
     require_distinct_approver: bool
     timezone: str
+    whatsapp_invitations: bool
     pending_change: None | SettingsChangeView | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.settings_change_view import SettingsChangeView
 
+        default_client_language = self.default_client_language
+
         default_currency = self.default_currency.value
 
         default_tax_rate = self.default_tax_rate
 
+        invitation_resend_days = self.invitation_resend_days
+
+        invitation_resends = self.invitation_resends
+
         payout_approval_required = self.payout_approval_required
+
+        recommended_wallets = []
+        for recommended_wallets_item_data in self.recommended_wallets:
+            recommended_wallets_item = recommended_wallets_item_data.to_dict()
+            recommended_wallets.append(recommended_wallets_item)
+
+        registration_window_days = self.registration_window_days
 
         require_distinct_approver = self.require_distinct_approver
 
         timezone = self.timezone
+
+        whatsapp_invitations = self.whatsapp_invitations
 
         pending_change: dict[str, Any] | None | Unset
         if isinstance(self.pending_change, Unset):
@@ -65,11 +96,17 @@ class SettingsView:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "defaultClientLanguage": default_client_language,
                 "defaultCurrency": default_currency,
                 "defaultTaxRate": default_tax_rate,
+                "invitationResendDays": invitation_resend_days,
+                "invitationResends": invitation_resends,
                 "payoutApprovalRequired": payout_approval_required,
+                "recommendedWallets": recommended_wallets,
+                "registrationWindowDays": registration_window_days,
                 "requireDistinctApprover": require_distinct_approver,
                 "timezone": timezone,
+                "whatsappInvitations": whatsapp_invitations,
             }
         )
         if pending_change is not UNSET:
@@ -79,18 +116,38 @@ class SettingsView:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.recommended_wallet_view import RecommendedWalletView
         from ..models.settings_change_view import SettingsChangeView
 
         d = dict(src_dict)
+        default_client_language = d.pop("defaultClientLanguage")
+
         default_currency = SettingsViewDefaultCurrency(d.pop("defaultCurrency"))
 
         default_tax_rate = d.pop("defaultTaxRate")
 
+        invitation_resend_days = d.pop("invitationResendDays")
+
+        invitation_resends = d.pop("invitationResends")
+
         payout_approval_required = d.pop("payoutApprovalRequired")
+
+        recommended_wallets = []
+        _recommended_wallets = d.pop("recommendedWallets")
+        for recommended_wallets_item_data in _recommended_wallets:
+            recommended_wallets_item = RecommendedWalletView.from_dict(
+                recommended_wallets_item_data
+            )
+
+            recommended_wallets.append(recommended_wallets_item)
+
+        registration_window_days = d.pop("registrationWindowDays")
 
         require_distinct_approver = d.pop("requireDistinctApprover")
 
         timezone = d.pop("timezone")
+
+        whatsapp_invitations = d.pop("whatsappInvitations")
 
         def _parse_pending_change(data: object) -> None | SettingsChangeView | Unset:
             if data is None:
@@ -110,11 +167,17 @@ class SettingsView:
         pending_change = _parse_pending_change(d.pop("pendingChange", UNSET))
 
         settings_view = cls(
+            default_client_language=default_client_language,
             default_currency=default_currency,
             default_tax_rate=default_tax_rate,
+            invitation_resend_days=invitation_resend_days,
+            invitation_resends=invitation_resends,
             payout_approval_required=payout_approval_required,
+            recommended_wallets=recommended_wallets,
+            registration_window_days=registration_window_days,
             require_distinct_approver=require_distinct_approver,
             timezone=timezone,
+            whatsapp_invitations=whatsapp_invitations,
             pending_change=pending_change,
         )
 

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.language import Language
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ class UpdateClient:
         Attributes:
             email (None | str | Unset):
             first_name (str | Unset):
-            language (str | Unset): `ht`, `fr` or `en`.
+            language (Language | Unset): A language Lajan speaks to a client in: Haitian Creole, French or English.
             last_name (str | Unset):
             phone_number (None | str | Unset):
             verification (None | Unset | VerificationRequest):
@@ -31,7 +32,7 @@ class UpdateClient:
 
     email: None | str | Unset = UNSET
     first_name: str | Unset = UNSET
-    language: str | Unset = UNSET
+    language: Language | Unset = UNSET
     last_name: str | Unset = UNSET
     phone_number: None | str | Unset = UNSET
     verification: None | Unset | VerificationRequest = UNSET
@@ -48,7 +49,9 @@ class UpdateClient:
 
         first_name = self.first_name
 
-        language = self.language
+        language: str | Unset = UNSET
+        if not isinstance(self.language, Unset):
+            language = self.language.value
 
         last_name = self.last_name
 
@@ -109,7 +112,12 @@ class UpdateClient:
 
         first_name = d.pop("firstName", UNSET)
 
-        language = d.pop("language", UNSET)
+        _language = d.pop("language", UNSET)
+        language: Language | Unset
+        if isinstance(_language, Unset):
+            language = UNSET
+        else:
+            language = Language(_language)
 
         last_name = d.pop("lastName", UNSET)
 

@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="RecommendedWalletView")
+
+
+@_attrs_define
+class RecommendedWalletView:
+    """A wallet app the registration page suggests.
+
+    Attributes:
+        assets (list[str]):  Example: ['USDC', 'XLM'].
+        name (str):  Example: Beans.
+        url (str):  Example: https://www.beansapp.com/.
+    """
+
+    assets: list[str]
+    name: str
+    url: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        assets = self.assets
+
+        name = self.name
+
+        url = self.url
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "assets": assets,
+                "name": name,
+                "url": url,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        assets = cast(list[str], d.pop("assets"))
+
+        name = d.pop("name")
+
+        url = d.pop("url")
+
+        recommended_wallet_view = cls(
+            assets=assets,
+            name=name,
+            url=url,
+        )
+
+        recommended_wallet_view.additional_properties = d
+        return recommended_wallet_view
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
