@@ -70,7 +70,7 @@ async fn run(n: u8, payouts: usize, close_ms: u64) -> anyhow::Result<(usize, f64
             id: IdKind::Payout.generate(),
             payout_type: PayoutType::Direct,
             client_id: None,
-            wallet_account_id: WalletAddress::parse(&wallet).map_err(anyhow::Error::msg)?,
+            wallet_account_id: Some(WalletAddress::parse(&wallet).map_err(anyhow::Error::msg)?),
             asset_amount: 100 + i64::try_from(i)?,
             asset_code: AssetCode::parse("USDC")?,
             asset_issuer: Some(WalletAddress::parse(&issuer).map_err(anyhow::Error::msg)?),

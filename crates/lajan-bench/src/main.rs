@@ -305,7 +305,7 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
                     id: IdKind::Payout.generate(),
                     payout_type: PayoutType::Direct,
                     client_id: Some(clients[i % clients.len()].clone()),
-                    wallet_account_id: WalletAddress::parse(WALLET).map_err(anyhow::Error::msg)?,
+                    wallet_account_id: Some(WalletAddress::parse(WALLET).map_err(anyhow::Error::msg)?),
                     asset_amount: bench_payout_cents(i),
                     asset_code: AssetCode::parse("USDC")?,
                     asset_issuer: lajan_ledger::sandbox::issuer("USDC")

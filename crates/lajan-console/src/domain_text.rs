@@ -73,7 +73,10 @@ const RULES: &[(&str, &str)] = &[
     ("unknown value {}: expected one of {}", "rule-unknown-value"),
     ("No client with id {}", "rule-no-client"),
     ("Give a clientId or a walletAccountId", "rule-missing-recipient"),
-    ("This client has no walletAccountId; add one or give a wallet", "rule-no-wallet"),
+    (
+        "This client has no walletAccountId, phoneNumber or email to be invited at; add one or give a wallet",
+        "rule-no-wallet",
+    ),
     ("differs from the client's wallet (the client's wallet is {}): {}", "rule-wallet-differs"),
     ("differs from the client's wallet (the client has none): {}", "rule-wallet-none"),
     ("{} is already on row {}; each item needs its own", "rule-duplicate-external-id"),

@@ -317,6 +317,11 @@ impl ClientPatchInput {
 }
 
 impl Client {
+    /// Lajan can invite them to register a wallet: they have a phone number or an email.
+    pub fn reachable(&self) -> bool {
+        self.phone_number.is_some() || self.email.is_some()
+    }
+
     /// Applies a patch; returns whether anything changed.
     pub fn apply(&mut self, patch: &ClientPatch, now: Timestamp) -> bool {
         let before = self.clone();

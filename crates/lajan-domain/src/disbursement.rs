@@ -53,6 +53,8 @@ str_enum!(DisbursementSource { Json => "json", Csv => "csv" });
 pub enum ItemStatus {
     /// Not yet on its way: in a draft, awaiting approval, or approved and not yet claimed.
     Pending,
+    /// Approved, waiting for its client to register a wallet (`awaiting_registration`).
+    AwaitingRegistration,
     /// Claimed by the executor (`ready_to_send`).
     Executing,
     Sent,
@@ -62,6 +64,7 @@ pub enum ItemStatus {
 
 str_enum!(ItemStatus {
     Pending => "pending",
+    AwaitingRegistration => "awaiting_registration",
     Executing => "executing",
     Sent => "sent",
     Failed => "failed",
@@ -74,6 +77,7 @@ impl ItemStatus {
         match (approval, exec) {
             (ApprovalStatus::Rejected, _) => ItemStatus::Rejected,
             (ApprovalStatus::Pending, _) | (ApprovalStatus::Approved, ExecStatus::Pending) => ItemStatus::Pending,
+            (ApprovalStatus::Approved, ExecStatus::AwaitingRegistration) => ItemStatus::AwaitingRegistration,
             (ApprovalStatus::Approved, ExecStatus::ReadyToSend) => ItemStatus::Executing,
             (ApprovalStatus::Approved, ExecStatus::Sent) => ItemStatus::Sent,
             (ApprovalStatus::Approved, ExecStatus::Failed) => ItemStatus::Failed,
@@ -85,6 +89,7 @@ impl ItemStatus {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ItemCounts {
     pub pending: u64,
+    pub awaiting_registration: u64,
     pub executing: u64,
     pub sent: u64,
     pub failed: u64,
@@ -99,19 +104,22 @@ impl ItemCounts {
         for (status, n) in by_status {
             match status {
                 ItemStatus::Pending => {}
+                ItemStatus::AwaitingRegistration => counts.awaiting_registration += n,
                 ItemStatus::Executing => counts.executing += n,
                 ItemStatus::Sent => counts.sent += n,
                 ItemStatus::Failed => counts.failed += n,
                 ItemStatus::Rejected => counts.rejected += n,
             }
         }
-        counts.pending = item_count.saturating_sub(counts.executing + counts.sent + counts.failed + counts.rejected);
+        let settled_or_on_the_way =
+            counts.awaiting_registration + counts.executing + counts.sent + counts.failed + counts.rejected;
+        counts.pending = item_count.saturating_sub(settled_or_on_the_way);
         counts
     }
 
-    /// Items the executor has yet to settle.
+    /// Items the executor has yet to settle (those waiting for their client among them).
     pub fn left_to_run(&self) -> u64 {
-        self.pending + self.executing
+        self.pending + self.awaiting_registration + self.executing
     }
 }
 
@@ -153,7 +161,8 @@ pub struct DisbursementItem {
     pub row: u32,
     pub external_id: Option<String>,
     pub client_id: Option<String>,
-    pub wallet_account_id: WalletAddress,
+    /// `None` for a client with no wallet yet: its payout waits for them to register one.
+    pub wallet_account_id: Option<WalletAddress>,
     /// Cents.
     pub asset_amount: i64,
     pub memo: Option<String>,
@@ -317,7 +326,7 @@ mod tests {
     use super::*;
 
     fn counts(pending: u64, executing: u64, sent: u64, failed: u64) -> ItemCounts {
-        ItemCounts { pending, executing, sent, failed, rejected: 0 }
+        ItemCounts { pending, executing, sent, failed, ..ItemCounts::default() }
     }
 
     #[test]

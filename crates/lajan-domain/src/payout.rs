@@ -69,17 +69,26 @@ pub enum ApprovalStatus {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ExecStatus {
     Pending,
+    /// Its client has no wallet yet: it waits for them to register one, then is queued.
+    AwaitingRegistration,
     ReadyToSend,
     Sent,
     Failed,
 }
 
 str_enum!(ApprovalStatus { Pending => "pending", Approved => "approved", Rejected => "rejected" });
-str_enum!(ExecStatus { Pending => "pending", ReadyToSend => "ready_to_send", Sent => "sent", Failed => "failed" });
+str_enum!(ExecStatus {
+    Pending => "pending",
+    AwaitingRegistration => "awaiting_registration",
+    ReadyToSend => "ready_to_send",
+    Sent => "sent",
+    Failed => "failed",
+});
 str_enum!(PayoutType { Direct => "direct", Disbursement => "disbursement" });
 str_enum!(PayoutFilter {
     PendingApproval => "pending_approval",
     Approved => "approved",
+    AwaitingRegistration => "awaiting_registration",
     Rejected => "rejected",
     Executing => "executing",
     Completed => "completed",
@@ -98,6 +107,7 @@ pub enum PayoutType {
 pub enum PayoutFilter {
     PendingApproval,
     Approved,
+    AwaitingRegistration,
     Rejected,
     Executing,
     Completed,
@@ -111,9 +121,24 @@ impl PayoutFilter {
             (ApprovalStatus::Pending, _) => PayoutFilter::PendingApproval,
             (ApprovalStatus::Rejected, _) => PayoutFilter::Rejected,
             (ApprovalStatus::Approved, ExecStatus::Pending) => PayoutFilter::Approved,
+            (ApprovalStatus::Approved, ExecStatus::AwaitingRegistration) => PayoutFilter::AwaitingRegistration,
             (ApprovalStatus::Approved, ExecStatus::ReadyToSend) => PayoutFilter::Executing,
             (ApprovalStatus::Approved, ExecStatus::Sent) => PayoutFilter::Completed,
             (ApprovalStatus::Approved, ExecStatus::Failed) => PayoutFilter::Failed,
+        }
+    }
+
+    /// The statuses this filter selects (`None`: any).
+    pub fn statuses(self) -> (Option<ApprovalStatus>, Option<ExecStatus>) {
+        let approved = |exec| (Some(ApprovalStatus::Approved), Some(exec));
+        match self {
+            PayoutFilter::PendingApproval => (Some(ApprovalStatus::Pending), None),
+            PayoutFilter::Rejected => (Some(ApprovalStatus::Rejected), None),
+            PayoutFilter::Approved => approved(ExecStatus::Pending),
+            PayoutFilter::AwaitingRegistration => approved(ExecStatus::AwaitingRegistration),
+            PayoutFilter::Executing => approved(ExecStatus::ReadyToSend),
+            PayoutFilter::Completed => approved(ExecStatus::Sent),
+            PayoutFilter::Failed => approved(ExecStatus::Failed),
         }
     }
 }
@@ -245,7 +270,9 @@ pub struct Payout {
     pub id: String,
     pub payout_type: PayoutType,
     pub client_id: Option<String>,
-    pub wallet_account_id: WalletAddress,
+    /// `None` while its client has no wallet (`awaiting_registration`): the client's wallet is
+    /// copied here when they register one, before the payout is queued.
+    pub wallet_account_id: Option<WalletAddress>,
     /// Cents.
     pub asset_amount: i64,
     pub asset_code: AssetCode,
@@ -261,6 +288,20 @@ pub struct Payout {
     pub created_by_key: String,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
+}
+
+/// Why a wallet set by the organization cannot release payouts already approved: an approved
+/// payout is paid to the wallet its client gets, so whoever sets it decides where approved money
+/// goes, which only an approver may.
+pub const RELEASE_NEEDS_APPROVER: &str = "This client has approved payouts waiting for a wallet: setting \
+     walletAccountId sends them to it, which needs the payouts:approve scope";
+
+impl Payout {
+    /// Where a new payout to `wallet` starts executing: queued once approved, or waiting for
+    /// its client to register a wallet.
+    pub fn first_exec(wallet: Option<&WalletAddress>) -> ExecStatus {
+        if wallet.is_some() { ExecStatus::Pending } else { ExecStatus::AwaitingRegistration }
+    }
 }
 
 /// A payout with its tenant, its client (if any, even archived) and every attempt, oldest first.
@@ -401,7 +442,10 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for a in ApprovalStatus::ALL {
             for e in ExecStatus::ALL {
-                seen.insert(PayoutFilter::of(*a, *e));
+                let filter = PayoutFilter::of(*a, *e);
+                let (approval, exec) = filter.statuses();
+                assert!(approval.is_none_or(|s| s == *a) && exec.is_none_or(|s| s == *e), "{filter} selects {a}/{e}");
+                seen.insert(filter);
             }
         }
         assert_eq!(seen.len(), PayoutFilter::ALL.len());

@@ -3,7 +3,8 @@
 //! both follow.
 
 use async_trait::async_trait;
-use lajan_domain::payout::{AttemptResult, PayoutDetail};
+use lajan_domain::client::WalletAddress;
+use lajan_domain::payout::{AttemptResult, Payout, PayoutDetail};
 use lajan_domain::retry::Doubling;
 use lajan_domain::{Tenant, Timestamp};
 use lajan_store::StoreError;
@@ -73,6 +74,16 @@ pub enum LedgerFault {
 }
 
 pub type LedgerResult<T> = Result<T, LedgerFault>;
+
+/// The account `payout` pays. Only a payout with a wallet is ever queued (one waiting for its
+/// client's registration is not), so a missing one is refused before anything is signed.
+pub fn destination(payout: &Payout) -> LedgerResult<&str> {
+    payout
+        .wallet_account_id
+        .as_ref()
+        .map(WalletAddress::as_str)
+        .ok_or_else(|| LedgerFault::Invalid(format!("payout {} has no wallet to pay yet", payout.id)))
+}
 
 /// A network payouts are paid on.
 #[async_trait]

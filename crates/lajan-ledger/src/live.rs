@@ -13,7 +13,7 @@
 use crate::exactly_once::submit_exactly_once;
 use crate::horizon::{HorizonClient, HorizonError};
 use crate::ledger::{
-    Fate, Ledger, LedgerFault, LedgerResult, OUTCOME_UNKNOWN, Previous, Transaction, Tries, retry_delay,
+    Fate, Ledger, LedgerFault, LedgerResult, OUTCOME_UNKNOWN, Previous, Transaction, Tries, destination, retry_delay,
 };
 use crate::stellar::{PaymentTx, account_of_secret, build_and_sign};
 use crate::stellar_decode::decode_payment;
@@ -282,7 +282,7 @@ impl Ledger for StellarLedger {
                 base_fee: fee,
                 min_time: 0,
                 max_time: unix_now() + self.tx_timeout_secs,
-                destination: p.wallet_account_id.as_str(),
+                destination: destination(p)?,
                 asset_code: p.asset_code.as_str(),
                 asset_issuer: p.asset_issuer.as_ref().map(WalletAddress::as_str),
                 amount_cents: p.asset_amount,

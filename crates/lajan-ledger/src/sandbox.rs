@@ -7,7 +7,8 @@
 //! same across restarts (they exist only on the simulated ledger).
 
 use crate::ledger::{
-    Fate, Ledger, LedgerFault, LedgerResult, OUTCOME_UNKNOWN, Previous, Submission, Transaction, Tries, retry_delay,
+    Fate, Ledger, LedgerFault, LedgerResult, OUTCOME_UNKNOWN, Previous, Submission, Transaction, Tries, destination,
+    retry_delay,
 };
 use async_trait::async_trait;
 use lajan_domain::client::WalletAddress;
@@ -115,7 +116,7 @@ impl Ledger for SandboxLedger {
         let envelope = serde_json::json!({
             "network": "lajan-sandbox",
             "source": receiving_account(&d.tenant.org_id),
-            "destination": p.wallet_account_id.as_str(),
+            "destination": destination(p)?,
             "asset": { "code": p.asset_code.as_str(), "issuer": p.asset_issuer.as_ref().map(WalletAddress::as_str) },
             "amount": p.asset_amount,
             "memo": p.memo,
@@ -144,7 +145,7 @@ impl Ledger for SandboxLedger {
     async fn submit_many(&self, submissions: &[Submission<'_>], retry: &Doubling) -> LedgerResult<Vec<AttemptResult>> {
         use magic::Behaviour;
         let fail = |code: &str, message: &str| AttemptResult::Failed { code: code.into(), message: message.into() };
-        let behaviour = |s: &Submission<'_>| magic::behaviour(s.payout.payout.wallet_account_id.as_str());
+        let behaviour = |s: &Submission<'_>| destination(&s.payout.payout).ok().and_then(magic::behaviour);
         // Magic destinations that refuse are answered without reaching the ledger.
         let refused = |s: &Submission<'_>| match behaviour(s) {
             Some(Behaviour::NoDestination) => Some(fail("op_no_destination", "the destination account does not exist")),
@@ -160,7 +161,7 @@ impl Ledger for SandboxLedger {
                 SandboxPayment {
                     tenant: &s.payout.tenant,
                     tx_hash: &s.tx.hash,
-                    destination: p.wallet_account_id.as_str(),
+                    destination: destination(p).unwrap_or_default(),
                     asset_code: p.asset_code.as_str(),
                     amount: p.asset_amount,
                     memo: p.memo.as_deref(),

@@ -6,9 +6,10 @@ use crate::users::slow_hash;
 use crate::{ServiceError, ServiceResult, Services};
 use lajan_domain::client::{Client, ClientInput, ClientPatchInput};
 use lajan_domain::id::IdKind;
+use lajan_domain::payout::RELEASE_NEEDS_APPROVER;
 use lajan_domain::verification::{Verification, VerificationAnswer};
 use lajan_domain::{Tenant, Timestamp};
-use lajan_store::IdempotentResponse;
+use lajan_store::{IdempotentResponse, StoreError};
 
 impl Services {
     /// Validates every field at once and records the client with `client.created`; one given
@@ -29,16 +30,34 @@ impl Services {
         Ok(client)
     }
 
-    /// Applies a patch; `client.updated` only when something changed.
-    pub async fn update_client(&self, tenant: &Tenant, id: &str, patch: ClientPatchInput) -> ServiceResult<Client> {
+    /// Applies a patch; `client.updated` only when something changed. A wallet given to a
+    /// client that had none sends the payouts waiting for it on their way; when one of them is
+    /// approved already, only a caller that may approve payouts can give it (403 otherwise).
+    pub async fn update_client(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        patch: ClientPatchInput,
+        may_approve_payouts: bool,
+    ) -> ServiceResult<Client> {
         let (mut patch, answer) = patch.parse(Timestamp::now())?;
         if let Some(answer) = answer {
             patch.verification = Some(seal(answer).await?);
         }
-        self.store
-            .update_client(tenant, id, &patch, Timestamp::now(), &client_event("client.updated"))
-            .await
-            .map_err(ServiceError::not_found_as("client"))
+        let updated = self
+            .store
+            .update_client(tenant, id, &patch, may_approve_payouts, Timestamp::now(), &client_event("client.updated"))
+            .await;
+        let (client, released) = match updated {
+            Err(StoreError::Rejected(refusal)) if refusal.code == "forbidden" => {
+                return Err(ServiceError::Forbidden(RELEASE_NEEDS_APPROVER));
+            }
+            updated => updated.map_err(ServiceError::not_found_as("client"))?,
+        };
+        if released > 0 {
+            self.nudges.payouts_due();
+        }
+        Ok(client)
     }
 
     /// Archives the client (`client.deleted`); what references it keeps showing it.

@@ -8,7 +8,7 @@ use lajan_domain::client::{Client, WalletAddress};
 use lajan_domain::id::IdKind;
 use lajan_domain::money::parse_amount;
 use lajan_domain::payout::{
-    ApprovalStatus, AssetCode, ExecStatus, Payout, PayoutAction, PayoutDetail, PayoutType, initial_approval, parse_memo,
+    ApprovalStatus, AssetCode, Payout, PayoutAction, PayoutDetail, PayoutType, initial_approval, parse_memo,
 };
 use lajan_domain::settings::Settings;
 use lajan_domain::{Invalid, Tenant, Timestamp};
@@ -28,28 +28,30 @@ pub struct PayoutRequest {
 
 /// The wallet a payout pays, checked in the documented order: `missing_recipient` (neither
 /// given), `invalid_client` (`client_id` names no client: `client` is the one found, if any),
-/// `no_wallet` (the client has none and no wallet was given), `invalid_wallet` (not an account,
-/// or, when both are given, not the client's: a payout's records never name one person while
-/// paying another).
+/// `no_wallet` (the client has no wallet, phone number or email, and no wallet was given),
+/// `invalid_wallet` (not an account, or, when both are given, not the client's: a payout's
+/// records never name one person while paying another). `None`: the client has no wallet yet
+/// but can be invited to register one, and the payout waits for it.
 pub(crate) fn recipient(
     client_id: Option<&str>,
     wallet: Option<&str>,
     client: Option<&Client>,
-) -> Result<WalletAddress, Invalid> {
+) -> Result<Option<WalletAddress>, Invalid> {
     let given = match (client_id, wallet, client) {
         (None, None, _) => return Err(Invalid::new("missing_recipient", "Give a clientId or a walletAccountId")),
         (Some(id), _, None) => return Err(Invalid::new("invalid_client", format!("No client with id {id:?}"))),
         (_, Some(given), _) => given,
-        (_, None, Some(c)) => c
-            .wallet_account_id
-            .as_deref()
-            .ok_or_else(|| Invalid::new("no_wallet", "This client has no walletAccountId; add one or give a wallet"))?,
+        (_, None, Some(c)) => match (&c.wallet_account_id, c.reachable()) {
+            (Some(theirs), _) => theirs,
+            (None, true) => return Ok(None),
+            (None, false) => return Err(Invalid::new("no_wallet", NO_WALLET)),
+        },
     };
     let parsed =
         WalletAddress::parse(given).map_err(|e| Invalid::new("invalid_wallet", format!("walletAccountId {e}")))?;
-    let Some(client) = client.filter(|_| wallet.is_some()) else { return Ok(parsed) };
+    let Some(client) = client.filter(|_| wallet.is_some()) else { return Ok(Some(parsed)) };
     if client.wallet_account_id.as_deref() == Some(parsed.as_str()) {
-        return Ok(parsed);
+        return Ok(Some(parsed));
     }
     let theirs = match &client.wallet_account_id {
         Some(w) => format!("the client's wallet is {w}"),
@@ -63,6 +65,9 @@ pub(crate) fn recipient(
         ),
     ))
 }
+
+const NO_WALLET: &str = "This client has no walletAccountId, phoneNumber or email to be invited at; \
+     add one or give a wallet";
 
 impl Services {
     /// Validates a payout request in the documented order (missing_recipient, invalid_client,
@@ -102,14 +107,14 @@ impl Services {
             id: IdKind::Payout.generate(),
             payout_type: PayoutType::Direct,
             client_id: client.map(|c| c.id),
-            wallet_account_id: wallet,
+            wallet_account_id: wallet.clone(),
             asset_amount: amount,
             asset_code: code,
             asset_issuer: issuer,
             memo,
             disbursement_id: None,
             approval: ApprovalStatus::Pending,
-            exec: ExecStatus::Pending,
+            exec: Payout::first_exec(wallet.as_ref()),
             created_by_key: tenant.actor.id().to_owned(),
             created_at: now,
             updated_at: now,

@@ -45,6 +45,11 @@ fn opt_ts(ms: Option<i64>) -> Option<Timestamp> {
     ms.map(Timestamp::from_millis)
 }
 
+/// A stored wallet that may not be there yet (a payout or item whose client has none).
+fn wallet_of(stored: Option<String>) -> StoreResult<Option<lajan_domain::client::WalletAddress>> {
+    stored.map(|w| lajan_domain::client::WalletAddress::parse(&w).map_err(corrupt)).transpose()
+}
+
 fn page_params(page: PageRequest) -> StoreResult<(i64, i64)> {
     let offset = i64::try_from(page.offset()).map_err(|_| corrupt("page offset out of range"))?;
     Ok((i64::from(page.limit), offset))

@@ -91,18 +91,30 @@ impl SqliteStore {
     }
 
     /// Applies the migrations through sqlx's SQLite driver, on a connection of its own: the
-    /// engine's writer holds no transaction between units, so the two never overlap.
+    /// engine's writer holds no transaction between units, so the two never overlap. Foreign
+    /// keys are off while they run, as SQLite's procedure for rebuilding a table requires (a
+    /// drop would otherwise delete, or refuse to leave, the rows that point at it; the pragma
+    /// cannot change inside the transaction each migration runs in), and every reference is
+    /// checked once they are done: a migration that broke one fails startup.
     async fn run_migrations(&self) -> StoreResult<()> {
         let options = SqliteConnectOptions::new()
             .filename(&self.path)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Full)
-            .foreign_keys(true)
+            .foreign_keys(false)
             .busy_timeout(std::time::Duration::from_secs(10));
         let pool = SqlitePoolOptions::new().max_connections(1).connect_with(options).await?;
         let applied = MIGRATOR.run(&pool).await;
+        let broken = match applied {
+            Ok(()) => sqlx::query("PRAGMA foreign_key_check").fetch_all(&pool).await.map(|rows| rows.len()),
+            Err(_) => Ok(0),
+        };
         pool.close().await;
-        Ok(applied?)
+        applied?;
+        match broken? {
+            0 => Ok(()),
+            n => Err(StoreError::Config(format!("the migrations left {n} rows pointing at rows that do not exist"))),
+        }
     }
 
     /// Takes the writer for one unit of work (see `sqlite/engine.rs`).

@@ -80,7 +80,7 @@ trait Operations
     }
 
     /**
-     * updateClient
+     * Changes the fields given. A walletAccountId given to a client that had none sends the client's payouts waiting in awaiting_registration on their way (approved ones to ready_to_send, the others back to pending approval); when one of them is approved already, the key also needs payouts:approve, since it decides where approved money goes.
      *
      * PUT /v1/clients/{id}
      * @param string $id

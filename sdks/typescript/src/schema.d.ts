@@ -72,6 +72,7 @@ export interface paths {
             cookie?: never;
         };
         get: operations["getClient"];
+        /** @description Changes the fields given. A walletAccountId given to a client that had none sends the client's payouts waiting in awaiting_registration on their way (approved ones to ready_to_send, the others back to pending approval); when one of them is approved already, the key also needs payouts:approve, since it decides where approved money goes. */
         put: operations["updateClient"];
         post?: never;
         delete: operations["deleteClient"];
@@ -1619,10 +1620,10 @@ export interface components {
             errorCode?: string | null;
             errorMessage?: string | null;
             /**
-             * @description The payout's pending, ready_to_send, sent or failed; null in a draft.
+             * @description The payout's pending, awaiting_registration, ready_to_send, sent or failed; null in a draft.
              * @enum {string|null}
              */
-            execStatus?: "pending" | "ready_to_send" | "sent" | "failed" | null;
+            execStatus?: "pending" | "awaiting_registration" | "ready_to_send" | "sent" | "failed" | null;
             externalId?: string | null;
             /** @example dsi_01a1fc8be56c7228a813c8461b65a699 */
             id: string;
@@ -1636,8 +1637,11 @@ export interface components {
             row: number;
             /** @description The hash of the payout's latest transaction. */
             txHash?: string | null;
-            /** @description The wallet paid: the one given, or the client's when the draft was created. */
-            walletAccountId: string;
+            /**
+             * @description The wallet paid: the one given, or the client's when the draft was created; null when
+             *     the client had none (the payout takes their wallet when they register one).
+             */
+            walletAccountId?: string | null;
         };
         DisbursementList: {
             data: components["schemas"]["DisbursementView"][];
@@ -1836,6 +1840,11 @@ export interface components {
         ItemCountsView: {
             /**
              * Format: int64
+             * @description Approved, waiting for the client to register a wallet.
+             */
+            awaitingRegistration: number;
+            /**
+             * Format: int64
              * @description Being sent (the payout is `ready_to_send`).
              */
             executing: number;
@@ -1987,6 +1996,11 @@ export interface components {
             all: number;
             /** Format: int64 */
             approved: number;
+            /**
+             * Format: int64
+             * @description Approved, waiting for the client to register a wallet.
+             */
+            awaiting_registration: number;
             /** Format: int64 */
             completed: number;
             /** Format: int64 */
@@ -2020,10 +2034,10 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             /**
-             * @description pending, ready_to_send, sent or failed.
+             * @description pending, awaiting_registration, ready_to_send, sent or failed.
              * @enum {string}
              */
-            execStatus: "pending" | "ready_to_send" | "sent" | "failed";
+            execStatus: "pending" | "awaiting_registration" | "ready_to_send" | "sent" | "failed";
             /** @example pyt_01a1fc8be56c7228a813c8461b65a699 */
             id: string;
             memo?: string | null;
@@ -2032,7 +2046,8 @@ export interface components {
              * @enum {string}
              */
             type: "direct" | "disbursement";
-            walletAccountId: string;
+            /** @description null while the client has no wallet (`awaiting_registration`). */
+            walletAccountId?: string | null;
         };
         /** @description A payout in full, with every attempt. */
         PayoutView: {
@@ -2047,15 +2062,22 @@ export interface components {
             clientId?: string | null;
             /** Format: date-time */
             createdAt: string;
-            /** @enum {string} */
-            execStatus: "pending" | "ready_to_send" | "sent" | "failed";
+            /**
+             * @description pending, awaiting_registration, ready_to_send, sent or failed.
+             * @enum {string}
+             */
+            execStatus: "pending" | "awaiting_registration" | "ready_to_send" | "sent" | "failed";
             id: string;
             memo?: string | null;
             /** @enum {string} */
             type: "direct" | "disbursement";
             /** Format: date-time */
             updatedAt: string;
-            walletAccountId: string;
+            /**
+             * @description The wallet paid; null while the client has none: the payout waits in
+             *     `awaiting_registration` and takes the client's wallet when they register one.
+             */
+            walletAccountId?: string | null;
         };
         /** @description A wallet app the registration page suggests to a receiver who has none. */
         RecommendedWalletRequest: {
@@ -2593,14 +2615,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-28T15:28:20.370Z",
+                     *           "createdAt": "2026-11-28T15:51:51.689Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a222c5879276519897df68be897c67",
+                     *           "id": "cli_01a222db1089749eb39591c72ad84374",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-28T15:28:20.370Z",
+                     *           "updatedAt": "2026-11-28T15:51:51.689Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         }
@@ -2735,14 +2757,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T15:28:20.370Z",
+                     *       "createdAt": "2026-11-28T15:51:51.689Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a222c5879276519897df68be897c67",
+                     *       "id": "cli_01a222db1089749eb39591c72ad84374",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-28T15:28:20.370Z",
+                     *       "updatedAt": "2026-11-28T15:51:51.689Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
@@ -2767,7 +2789,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "a823a82a-3894-4899-885d-2c5c6dd574b8",
+                     *       "requestId": "cf73bfbd-7279-4d4c-82bb-8920e9a4eebd",
                      *       "statusCode": 400
                      *     }
                      */
@@ -2930,14 +2952,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T15:28:20.370Z",
+                     *       "createdAt": "2026-11-28T15:51:51.689Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a222c5879276519897df68be897c67",
+                     *       "id": "cli_01a222db1089749eb39591c72ad84374",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-28T15:28:20.370Z",
+                     *       "updatedAt": "2026-11-28T15:51:51.689Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
@@ -2990,7 +3012,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "1de98d13-6376-462c-b024-3d31c66ab06e",
+                     *       "requestId": "f8d4137d-0ef6-4b08-bc79-dfb02e2de7ec",
                      *       "statusCode": 404
                      *     }
                      */
@@ -3060,14 +3082,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T15:28:20.370Z",
+                     *       "createdAt": "2026-11-28T15:51:51.689Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a222c5879276519897df68be897c67",
+                     *       "id": "cli_01a222db1089749eb39591c72ad84374",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-28T15:28:20.372Z",
+                     *       "updatedAt": "2026-11-28T15:51:51.692Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
@@ -3109,7 +3131,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description forbidden: the key lacks the scope this operation needs */
+            /** @description forbidden: the key lacks clients:write, or gives a wallet that approved payouts wait for without payouts:approve; nothing changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3119,7 +3141,7 @@ export interface operations {
                      * @example {
                      *       "code": "forbidden",
                      *       "error": "Forbidden",
-                     *       "message": "The key lacks the scope this operation needs",
+                     *       "message": "The key lacks clients:write, or gives a wallet that approved payouts wait for without payouts:approve",
                      *       "statusCode": 403
                      *     }
                      */
@@ -3249,7 +3271,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a222c58795710db32ceffc5f33bcff"
+                     *       "id": "cli_01a222db108e7563a15f42d101ffb650"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3390,26 +3412,27 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-28T15:28:20.427Z",
+                     *           "approvedAt": "2026-11-28T15:51:51.776Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
+                     *             "awaitingRegistration": 0,
                      *             "executing": 0,
                      *             "failed": 1,
                      *             "pending": 0,
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.422Z",
-                     *           "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
+                     *           "createdAt": "2026-11-28T15:51:51.770Z",
+                     *           "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-28T15:28:20.425Z",
+                     *           "submittedAt": "2026-11-28T15:51:51.773Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-28T15:28:20.444Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.804Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -3536,7 +3559,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a222c5879276519897df68be897c67",
+                 *           "clientId": "cli_01a222db1089749eb39591c72ad84374",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -3571,14 +3594,15 @@ export interface operations {
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
+                     *         "awaitingRegistration": 0,
                      *         "executing": 0,
                      *         "failed": 0,
                      *         "pending": 2,
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T15:28:20.422Z",
-                     *       "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
+                     *       "createdAt": "2026-11-28T15:51:51.770Z",
+                     *       "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -3586,7 +3610,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T15:28:20.422Z"
+                     *       "updatedAt": "2026-11-28T15:51:51.770Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -3770,14 +3794,15 @@ export interface operations {
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
+                     *         "awaitingRegistration": 0,
                      *         "executing": 0,
                      *         "failed": 0,
                      *         "pending": 2,
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T15:28:20.422Z",
-                     *       "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
+                     *       "createdAt": "2026-11-28T15:51:51.770Z",
+                     *       "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -3785,7 +3810,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T15:28:20.422Z"
+                     *       "updatedAt": "2026-11-28T15:51:51.770Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -3897,7 +3922,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a222c587e37022a7c4ab182805f428"
+                     *       "id": "dsb_01a222db110475bfb35524595a45d632"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4047,26 +4072,27 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-28T15:28:20.427Z",
+                     *       "approvedAt": "2026-11-28T15:51:51.776Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
+                     *         "awaitingRegistration": 0,
                      *         "executing": 0,
                      *         "failed": 0,
                      *         "pending": 2,
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T15:28:20.422Z",
-                     *       "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
+                     *       "createdAt": "2026-11-28T15:51:51.770Z",
+                     *       "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-28T15:28:20.425Z",
+                     *       "submittedAt": "2026-11-28T15:51:51.773Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T15:28:20.427Z"
+                     *       "updatedAt": "2026-11-28T15:51:51.776Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4248,7 +4274,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description pending, executing, sent, failed or rejected (the `counts` keys). */
-                status?: "pending" | "executing" | "sent" | "failed" | "rejected";
+                status?: "pending" | "awaiting_registration" | "executing" | "sent" | "failed" | "rejected";
                 /** @description Page number, from 1 (default 1); past the last page, an empty page. */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
@@ -4277,16 +4303,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a222c5879276519897df68be897c67",
+                     *           "clientId": "cli_01a222db1089749eb39591c72ad84374",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a222c587c670e08d9ac32a2eea3e5f",
+                     *           "id": "dsi_01a222db10da70a1a4df317050a393f2",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a222c587c670e08d9ac32a2eea3e5f",
+                     *           "payoutId": "pyt_01a222db10da70a1a4df317050a393f2",
                      *           "row": 1,
-                     *           "txHash": "9945d81ee2e8d81cc80641d3fe9d7f95db0bef4140b83683996b9397595185ac",
+                     *           "txHash": "d0f692be8ffbefa60721ce3d14de5b06e4d3ea8c215f4512a26d896d2c8d36df",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -4297,11 +4323,11 @@ export interface operations {
                      *           "errorMessage": "the destination account does not exist",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a222c587c670e08d9ac32bcd6aec95",
+                     *           "id": "dsi_01a222db10da70a1a4df31714e3eedfd",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a222c587c670e08d9ac32bcd6aec95",
+                     *           "payoutId": "pyt_01a222db10da70a1a4df31714e3eedfd",
                      *           "row": 2,
-                     *           "txHash": "9e742a8b2daf83e0472dc2bb0f82fafc2c0569e78d5af83ffd47ce58b7d9422e",
+                     *           "txHash": "d4ed3fd9741633c81704e5f75efd1b7749d905bf999b6a3a7c2cdf02b3d80877",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *         }
                      *       ],
@@ -4316,8 +4342,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a222c587c670e08d9ac32a2eea3e5f,1,stipend-0001,cli_01a222c5879276519897df68be897c67,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a222c587c670e08d9ac32a2eea3e5f,approved,sent,9945d81ee2e8d81cc80641d3fe9d7f95db0bef4140b83683996b9397595185ac,,
-                     *     dsi_01a222c587c670e08d9ac32bcd6aec95,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a222c587c670e08d9ac32bcd6aec95,approved,failed,9e742a8b2daf83e0472dc2bb0f82fafc2c0569e78d5af83ffd47ce58b7d9422e,op_no_destination,the destination account does not exist
+                     *     dsi_01a222db10da70a1a4df317050a393f2,1,stipend-0001,cli_01a222db1089749eb39591c72ad84374,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a222db10da70a1a4df317050a393f2,approved,sent,d0f692be8ffbefa60721ce3d14de5b06e4d3ea8c215f4512a26d896d2c8d36df,,
+                     *     dsi_01a222db10da70a1a4df31714e3eedfd,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a222db10da70a1a4df31714e3eedfd,approved,failed,d4ed3fd9741633c81704e5f75efd1b7749d905bf999b6a3a7c2cdf02b3d80877,op_no_destination,the destination account does not exist
                      */
                     "text/csv": string;
                 };
@@ -4463,22 +4489,23 @@ export interface operations {
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
+                     *         "awaitingRegistration": 0,
                      *         "executing": 0,
                      *         "failed": 0,
                      *         "pending": 0,
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T15:28:20.447Z",
-                     *       "id": "dsb_01a222c587df7345bf7abef4cc8e90bb",
+                     *       "createdAt": "2026-11-28T15:51:51.807Z",
+                     *       "id": "dsb_01a222db10ff7289ba1ef0a57f079a25",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-28T15:28:20.448Z",
+                     *       "submittedAt": "2026-11-28T15:51:51.809Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-28T15:28:20.449Z"
+                     *       "updatedAt": "2026-11-28T15:51:51.810Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4679,26 +4706,27 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-28T15:28:20.427Z",
+                     *       "approvedAt": "2026-11-28T15:51:51.776Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
+                     *         "awaitingRegistration": 0,
                      *         "executing": 0,
                      *         "failed": 0,
                      *         "pending": 1,
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-28T15:28:20.422Z",
-                     *       "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
+                     *       "createdAt": "2026-11-28T15:51:51.770Z",
+                     *       "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-28T15:28:20.425Z",
+                     *       "submittedAt": "2026-11-28T15:51:51.773Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T15:28:20.439Z"
+                     *       "updatedAt": "2026-11-28T15:51:51.799Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4886,22 +4914,23 @@ export interface operations {
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
+                     *         "awaitingRegistration": 0,
                      *         "executing": 0,
                      *         "failed": 0,
                      *         "pending": 2,
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T15:28:20.422Z",
-                     *       "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
+                     *       "createdAt": "2026-11-28T15:51:51.770Z",
+                     *       "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-28T15:28:20.425Z",
+                     *       "submittedAt": "2026-11-28T15:51:51.773Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T15:28:20.425Z"
+                     *       "updatedAt": "2026-11-28T15:51:51.773Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5105,10 +5134,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222c587797548a23fccf673be92fb",
+                     *             "id": "key_01a222db106d70c6919684971ccf5385",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.451Z",
+                     *           "createdAt": "2026-11-28T15:51:51.812Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5116,14 +5145,15 @@ export interface operations {
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
+                     *                 "awaitingRegistration": 0,
                      *                 "executing": 0,
                      *                 "failed": 0,
                      *                 "pending": 1,
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T15:28:20.451Z",
-                     *               "id": "dsb_01a222c587e37022a7c4ab182805f428",
+                     *               "createdAt": "2026-11-28T15:51:51.812Z",
+                     *               "id": "dsb_01a222db110475bfb35524595a45d632",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -5131,19 +5161,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-28T15:28:20.451Z"
+                     *               "updatedAt": "2026-11-28T15:51:51.812Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222c587e37022a7c4ab196e002b68",
+                     *           "id": "evt_01a222db110475bfb355245a74a213fe",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222c587797548a23fccf673be92fb",
+                     *             "id": "key_01a222db106d70c6919684971ccf5385",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.449Z",
+                     *           "createdAt": "2026-11-28T15:51:51.810Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5151,34 +5181,35 @@ export interface operations {
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
+                     *                 "awaitingRegistration": 0,
                      *                 "executing": 0,
                      *                 "failed": 0,
                      *                 "pending": 0,
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T15:28:20.447Z",
-                     *               "id": "dsb_01a222c587df7345bf7abef4cc8e90bb",
+                     *               "createdAt": "2026-11-28T15:51:51.807Z",
+                     *               "id": "dsb_01a222db10ff7289ba1ef0a57f079a25",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-28T15:28:20.448Z",
+                     *               "submittedAt": "2026-11-28T15:51:51.809Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T15:28:20.449Z"
+                     *               "updatedAt": "2026-11-28T15:51:51.810Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222c587e2739e849c8887050e89fb",
+                     *           "id": "evt_01a222db1103778f96306834ccadce8f",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222c587797548a23fccf673be92fb",
+                     *             "id": "key_01a222db106d70c6919684971ccf5385",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.449Z",
+                     *           "createdAt": "2026-11-28T15:51:51.810Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -5188,25 +5219,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T15:28:20.448Z",
+                     *               "createdAt": "2026-11-28T15:51:51.809Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222c587df7345bf7abef39ec3c853",
+                     *               "id": "pyt_01a222db10ff7289ba1ef0a4f8178b33",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T15:28:20.449Z",
+                     *               "updatedAt": "2026-11-28T15:51:51.810Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a222c587e2739e849c8885f0f983ee",
+                     *           "id": "evt_01a222db1103778f96306832193da4ad",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222c587797548a23fccf673be92fb",
+                     *             "id": "key_01a222db106d70c6919684971ccf5385",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.448Z",
+                     *           "createdAt": "2026-11-28T15:51:51.809Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5214,34 +5245,35 @@ export interface operations {
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
+                     *                 "awaitingRegistration": 0,
                      *                 "executing": 0,
                      *                 "failed": 0,
                      *                 "pending": 1,
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T15:28:20.447Z",
-                     *               "id": "dsb_01a222c587df7345bf7abef4cc8e90bb",
+                     *               "createdAt": "2026-11-28T15:51:51.807Z",
+                     *               "id": "dsb_01a222db10ff7289ba1ef0a57f079a25",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-28T15:28:20.448Z",
+                     *               "submittedAt": "2026-11-28T15:51:51.809Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T15:28:20.448Z"
+                     *               "updatedAt": "2026-11-28T15:51:51.809Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222c587e0742ca3e76892ce74d44a",
+                     *           "id": "evt_01a222db110177f7972341f8f74cdc53",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222c587797548a23fccf673be92fb",
+                     *             "id": "key_01a222db106d70c6919684971ccf5385",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.448Z",
+                     *           "createdAt": "2026-11-28T15:51:51.809Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5251,25 +5283,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T15:28:20.448Z",
+                     *               "createdAt": "2026-11-28T15:51:51.809Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222c587df7345bf7abef39ec3c853",
+                     *               "id": "pyt_01a222db10ff7289ba1ef0a4f8178b33",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T15:28:20.448Z",
+                     *               "updatedAt": "2026-11-28T15:51:51.809Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a222c587e0742ca3e7689038b14ffa",
+                     *           "id": "evt_01a222db110177f7972341f61f2763ce",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222c587797548a23fccf673be92fb",
+                     *             "id": "key_01a222db106d70c6919684971ccf5385",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.447Z",
+                     *           "createdAt": "2026-11-28T15:51:51.807Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5277,14 +5309,15 @@ export interface operations {
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
+                     *                 "awaitingRegistration": 0,
                      *                 "executing": 0,
                      *                 "failed": 0,
                      *                 "pending": 1,
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T15:28:20.447Z",
-                     *               "id": "dsb_01a222c587df7345bf7abef4cc8e90bb",
+                     *               "createdAt": "2026-11-28T15:51:51.807Z",
+                     *               "id": "dsb_01a222db10ff7289ba1ef0a57f079a25",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -5292,10 +5325,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T15:28:20.447Z"
+                     *               "updatedAt": "2026-11-28T15:51:51.807Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222c587df7345bf7abef5548dbba2",
+                     *           "id": "evt_01a222db11007700af5a6f53da467392",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -5304,33 +5337,34 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.444Z",
+                     *           "createdAt": "2026-11-28T15:51:51.804Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-28T15:28:20.427Z",
+                     *               "approvedAt": "2026-11-28T15:51:51.776Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
+                     *                 "awaitingRegistration": 0,
                      *                 "executing": 0,
                      *                 "failed": 1,
                      *                 "pending": 0,
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-28T15:28:20.422Z",
-                     *               "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
+                     *               "createdAt": "2026-11-28T15:51:51.770Z",
+                     *               "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-28T15:28:20.425Z",
+                     *               "submittedAt": "2026-11-28T15:51:51.773Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T15:28:20.444Z"
+                     *               "updatedAt": "2026-11-28T15:51:51.804Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222c587dc716699b40bc735323163",
+                     *           "id": "evt_01a222db10fc73ec99ce15c21bea744c",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -5339,7 +5373,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.442Z",
+                     *           "createdAt": "2026-11-28T15:51:51.803Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5349,44 +5383,44 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T15:28:20.429Z",
+                     *                   "createdAt": "2026-11-28T15:51:51.779Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a222c587cd724e9a8979bf39179cb1",
+                     *                   "id": "att_01a222db10e3741f86b957d9e12ba5a7",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "5e1d5096f19ec7d1f2ec22c03f456e03ac3461b4f87c62007b29a297c9147fda"
+                     *                   "txHash": "467f032e7d63e59aeaf636718e168841b07f5c6166e7c5c75ad298c713070dfd"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-28T15:28:20.442Z",
+                     *                   "createdAt": "2026-11-28T15:51:51.803Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a222c587da762f9549caef815339a6",
+                     *                   "id": "att_01a222db10fb72e7bffbe6b24365c4f9",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "9e742a8b2daf83e0472dc2bb0f82fafc2c0569e78d5af83ffd47ce58b7d9422e"
+                     *                   "txHash": "d4ed3fd9741633c81704e5f75efd1b7749d905bf999b6a3a7c2cdf02b3d80877"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T15:28:20.425Z",
+                     *               "createdAt": "2026-11-28T15:51:51.773Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a222c587c670e08d9ac32bcd6aec95",
+                     *               "id": "pyt_01a222db10da70a1a4df31714e3eedfd",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T15:28:20.442Z",
+                     *               "updatedAt": "2026-11-28T15:51:51.803Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a222c587db726c8caf15c26e54d236",
+                     *           "id": "evt_01a222db10fc73ec99ce15c075f5f31b",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222c587797548a23fccf673be92fb",
+                     *             "id": "key_01a222db106d70c6919684971ccf5385",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.439Z",
+                     *           "createdAt": "2026-11-28T15:51:51.799Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5396,26 +5430,26 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T15:28:20.429Z",
+                     *                   "createdAt": "2026-11-28T15:51:51.779Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a222c587cd724e9a8979bf39179cb1",
+                     *                   "id": "att_01a222db10e3741f86b957d9e12ba5a7",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "5e1d5096f19ec7d1f2ec22c03f456e03ac3461b4f87c62007b29a297c9147fda"
+                     *                   "txHash": "467f032e7d63e59aeaf636718e168841b07f5c6166e7c5c75ad298c713070dfd"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T15:28:20.425Z",
+                     *               "createdAt": "2026-11-28T15:51:51.773Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222c587c670e08d9ac32bcd6aec95",
+                     *               "id": "pyt_01a222db10da70a1a4df31714e3eedfd",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T15:28:20.439Z",
+                     *               "updatedAt": "2026-11-28T15:51:51.799Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a222c587d873b9ae3f8ef205b7c9c6",
+                     *           "id": "evt_01a222db10f770b189112a1d714df3eb",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -5424,33 +5458,34 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.438Z",
+                     *           "createdAt": "2026-11-28T15:51:51.796Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-28T15:28:20.427Z",
+                     *               "approvedAt": "2026-11-28T15:51:51.776Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
+                     *                 "awaitingRegistration": 0,
                      *                 "executing": 0,
                      *                 "failed": 1,
                      *                 "pending": 0,
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-28T15:28:20.422Z",
-                     *               "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
+                     *               "createdAt": "2026-11-28T15:51:51.770Z",
+                     *               "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-28T15:28:20.425Z",
+                     *               "submittedAt": "2026-11-28T15:51:51.773Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T15:28:20.438Z"
+                     *               "updatedAt": "2026-11-28T15:51:51.796Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222c587d677e3af7e6878e0bc49f1",
+                     *           "id": "evt_01a222db10f5722680daba74d70a5d69",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -5459,7 +5494,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.437Z",
+                     *           "createdAt": "2026-11-28T15:51:51.791Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5469,26 +5504,26 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T15:28:20.429Z",
+                     *                   "createdAt": "2026-11-28T15:51:51.779Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a222c587cd724e9a8979bf39179cb1",
+                     *                   "id": "att_01a222db10e3741f86b957d9e12ba5a7",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "5e1d5096f19ec7d1f2ec22c03f456e03ac3461b4f87c62007b29a297c9147fda"
+                     *                   "txHash": "467f032e7d63e59aeaf636718e168841b07f5c6166e7c5c75ad298c713070dfd"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T15:28:20.425Z",
+                     *               "createdAt": "2026-11-28T15:51:51.773Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a222c587c670e08d9ac32bcd6aec95",
+                     *               "id": "pyt_01a222db10da70a1a4df31714e3eedfd",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T15:28:20.437Z",
+                     *               "updatedAt": "2026-11-28T15:51:51.791Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a222c587d570dea2ea1c486f9cd95b",
+                     *           "id": "evt_01a222db10f073019c1f88b55e13f451",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -5497,7 +5532,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.437Z",
+                     *           "createdAt": "2026-11-28T15:51:51.791Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5507,33 +5542,33 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T15:28:20.429Z",
+                     *                   "createdAt": "2026-11-28T15:51:51.779Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a222c587cd724e9a8979be2a8ae6de",
-                     *                   "ledgerSeq": 6,
-                     *                   "txHash": "9945d81ee2e8d81cc80641d3fe9d7f95db0bef4140b83683996b9397595185ac"
+                     *                   "id": "att_01a222db10e3741f86b957d8f5d90cd9",
+                     *                   "ledgerSeq": 9,
+                     *                   "txHash": "d0f692be8ffbefa60721ce3d14de5b06e4d3ea8c215f4512a26d896d2c8d36df"
                      *                 }
                      *               ],
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a222c5879276519897df68be897c67",
+                     *                 "id": "cli_01a222db1089749eb39591c72ad84374",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a222c5879276519897df68be897c67",
-                     *               "createdAt": "2026-11-28T15:28:20.425Z",
+                     *               "clientId": "cli_01a222db1089749eb39591c72ad84374",
+                     *               "createdAt": "2026-11-28T15:51:51.773Z",
                      *               "execStatus": "sent",
-                     *               "id": "pyt_01a222c587c670e08d9ac32a2eea3e5f",
+                     *               "id": "pyt_01a222db10da70a1a4df317050a393f2",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T15:28:20.437Z",
+                     *               "updatedAt": "2026-11-28T15:51:51.791Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a222c587d570dea2ea1c473b1b4b7d",
+                     *           "id": "evt_01a222db10f073019c1f88b4f836624a",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -5542,7 +5577,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.431Z",
+                     *           "createdAt": "2026-11-28T15:51:51.782Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5552,79 +5587,80 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T15:28:20.412Z",
+                     *                   "createdAt": "2026-11-28T15:51:51.754Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a222c587bc7135897104e4436a0782",
+                     *                   "id": "att_01a222db10ca7474b3cd1fb140721f49",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "913e5eb56d0411950b2b530756741a4405be4f68093e02e46d56caee06adeeb1"
+                     *                   "txHash": "5a46f1c24f0b4cac6b3e1ccd3b12f1074e3a706a426892e3445c0aa7c1268456"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-28T15:28:20.430Z",
+                     *                   "createdAt": "2026-11-28T15:51:51.781Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a222c587ce759e878f134726878583",
+                     *                   "id": "att_01a222db10e5761ab72ab8fca4750fb0",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "01b8c3e0c70434475950e47bb990f5ff650f7f8a6fd65c1ac0e5781c26ecb30d"
+                     *                   "txHash": "b60a88abe5c0c0bccb94ca2fafee6c95b4ccb55bd6ff55e8702437ef1b61a250"
                      *                 }
                      *               ],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T15:28:20.409Z",
+                     *               "createdAt": "2026-11-28T15:51:51.748Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a222c587b97268b5222c0bd9d82775",
+                     *               "id": "pyt_01a222db10c47324a0f3c37e4684ccbe",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-28T15:28:20.431Z",
+                     *               "updatedAt": "2026-11-28T15:51:51.782Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a222c587cf7664bbe93eeb175e8a98",
+                     *           "id": "evt_01a222db10e67092b6a634a27b1f182d",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222c587797548a23fccf673be92fb",
+                     *             "id": "key_01a222db106d70c6919684971ccf5385",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.427Z",
+                     *           "createdAt": "2026-11-28T15:51:51.776Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-28T15:28:20.427Z",
+                     *               "approvedAt": "2026-11-28T15:51:51.776Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
+                     *                 "awaitingRegistration": 0,
                      *                 "executing": 0,
                      *                 "failed": 0,
                      *                 "pending": 2,
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T15:28:20.422Z",
-                     *               "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
+                     *               "createdAt": "2026-11-28T15:51:51.770Z",
+                     *               "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-28T15:28:20.425Z",
+                     *               "submittedAt": "2026-11-28T15:51:51.773Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T15:28:20.427Z"
+                     *               "updatedAt": "2026-11-28T15:51:51.776Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222c587cb74a5becbbfd77a369331",
+                     *           "id": "evt_01a222db10e1767e83fc28d9af52b146",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222c587797548a23fccf673be92fb",
+                     *             "id": "key_01a222db106d70c6919684971ccf5385",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.427Z",
+                     *           "createdAt": "2026-11-28T15:51:51.776Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5634,25 +5670,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T15:28:20.425Z",
+                     *               "createdAt": "2026-11-28T15:51:51.773Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222c587c670e08d9ac32bcd6aec95",
+                     *               "id": "pyt_01a222db10da70a1a4df31714e3eedfd",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T15:28:20.427Z",
+                     *               "updatedAt": "2026-11-28T15:51:51.776Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a222c587cb74a5becbbfd42ede0751",
+                     *           "id": "evt_01a222db10e074d6858bf7a2bbb745bc",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222c587797548a23fccf673be92fb",
+                     *             "id": "key_01a222db106d70c6919684971ccf5385",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.427Z",
+                     *           "createdAt": "2026-11-28T15:51:51.776Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5663,31 +5699,31 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a222c5879276519897df68be897c67",
+                     *                 "id": "cli_01a222db1089749eb39591c72ad84374",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a222c5879276519897df68be897c67",
-                     *               "createdAt": "2026-11-28T15:28:20.425Z",
+                     *               "clientId": "cli_01a222db1089749eb39591c72ad84374",
+                     *               "createdAt": "2026-11-28T15:51:51.773Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222c587c670e08d9ac32a2eea3e5f",
+                     *               "id": "pyt_01a222db10da70a1a4df317050a393f2",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T15:28:20.427Z",
+                     *               "updatedAt": "2026-11-28T15:51:51.776Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a222c587cb74a5becbbfd33d95e853",
+                     *           "id": "evt_01a222db10e074d6858bf7a105d7d339",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222c587797548a23fccf673be92fb",
+                     *             "id": "key_01a222db106d70c6919684971ccf5385",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.425Z",
+                     *           "createdAt": "2026-11-28T15:51:51.773Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5695,34 +5731,35 @@ export interface operations {
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
+                     *                 "awaitingRegistration": 0,
                      *                 "executing": 0,
                      *                 "failed": 0,
                      *                 "pending": 2,
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T15:28:20.422Z",
-                     *               "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
+                     *               "createdAt": "2026-11-28T15:51:51.770Z",
+                     *               "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-28T15:28:20.425Z",
+                     *               "submittedAt": "2026-11-28T15:51:51.773Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T15:28:20.425Z"
+                     *               "updatedAt": "2026-11-28T15:51:51.773Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222c587c972b388520d8de13c5e97",
+                     *           "id": "evt_01a222db10de778487007010a8d6d4f9",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222c587797548a23fccf673be92fb",
+                     *             "id": "key_01a222db106d70c6919684971ccf5385",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.425Z",
+                     *           "createdAt": "2026-11-28T15:51:51.773Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5732,25 +5769,25 @@ export interface operations {
                      *               "attempts": [],
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T15:28:20.425Z",
+                     *               "createdAt": "2026-11-28T15:51:51.773Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222c587c670e08d9ac32bcd6aec95",
+                     *               "id": "pyt_01a222db10da70a1a4df31714e3eedfd",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T15:28:20.425Z",
+                     *               "updatedAt": "2026-11-28T15:51:51.773Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a222c587c972b388520d8a8989a20c",
+                     *           "id": "evt_01a222db10de77848700700da40e0d1c",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222c587797548a23fccf673be92fb",
+                     *             "id": "key_01a222db106d70c6919684971ccf5385",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.425Z",
+                     *           "createdAt": "2026-11-28T15:51:51.773Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5761,31 +5798,31 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a222c5879276519897df68be897c67",
+                     *                 "id": "cli_01a222db1089749eb39591c72ad84374",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a222c5879276519897df68be897c67",
-                     *               "createdAt": "2026-11-28T15:28:20.425Z",
+                     *               "clientId": "cli_01a222db1089749eb39591c72ad84374",
+                     *               "createdAt": "2026-11-28T15:51:51.773Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222c587c670e08d9ac32a2eea3e5f",
+                     *               "id": "pyt_01a222db10da70a1a4df317050a393f2",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T15:28:20.425Z",
+                     *               "updatedAt": "2026-11-28T15:51:51.773Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a222c587c972b388520d892c94adb6",
+                     *           "id": "evt_01a222db10de77848700700cfc57b5c9",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222c587797548a23fccf673be92fb",
+                     *             "id": "key_01a222db106d70c6919684971ccf5385",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.422Z",
+                     *           "createdAt": "2026-11-28T15:51:51.770Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5793,14 +5830,15 @@ export interface operations {
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
+                     *                 "awaitingRegistration": 0,
                      *                 "executing": 0,
                      *                 "failed": 0,
                      *                 "pending": 2,
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T15:28:20.422Z",
-                     *               "id": "dsb_01a222c587c670e08d9ac32cf1eb32e4",
+                     *               "createdAt": "2026-11-28T15:51:51.770Z",
+                     *               "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -5808,10 +5846,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T15:28:20.422Z"
+                     *               "updatedAt": "2026-11-28T15:51:51.770Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222c587c770eb8f311a0403feaffd",
+                     *           "id": "evt_01a222db10db74b1b763f1ea9a644568",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -5933,10 +5971,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a222c587797548a23fccf673be92fb",
+                     *         "id": "key_01a222db106d70c6919684971ccf5385",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-28T15:28:20.451Z",
+                     *       "createdAt": "2026-11-28T15:51:51.812Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -5944,14 +5982,15 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
+                     *             "awaitingRegistration": 0,
                      *             "executing": 0,
                      *             "failed": 0,
                      *             "pending": 1,
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-28T15:28:20.451Z",
-                     *           "id": "dsb_01a222c587e37022a7c4ab182805f428",
+                     *           "createdAt": "2026-11-28T15:51:51.812Z",
+                     *           "id": "dsb_01a222db110475bfb35524595a45d632",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -5959,10 +5998,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-28T15:28:20.451Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.812Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a222c587e37022a7c4ab196e002b68",
+                     *       "id": "evt_01a222db110475bfb355245a74a213fe",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -6088,14 +6127,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a222c5879276519897df68be897c67",
+                     *             "id": "cli_01a222db1089749eb39591c72ad84374",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a222c5879276519897df68be897c67",
-                     *           "createdAt": "2026-11-28T15:28:20.378Z",
+                     *           "clientId": "cli_01a222db1089749eb39591c72ad84374",
+                     *           "createdAt": "2026-11-28T15:51:51.702Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a222c5879a7622ac9bbdd23ed18377",
+                     *           "id": "inv_01a222db109673eeb1ff856a5e65863e",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -6212,7 +6251,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a222c5879276519897df68be897c67",
+                 *       "clientId": "cli_01a222db1089749eb39591c72ad84374",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -6241,14 +6280,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a222c5879276519897df68be897c67",
+                     *         "id": "cli_01a222db1089749eb39591c72ad84374",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a222c5879276519897df68be897c67",
-                     *       "createdAt": "2026-11-28T15:28:20.378Z",
+                     *       "clientId": "cli_01a222db1089749eb39591c72ad84374",
+                     *       "createdAt": "2026-11-28T15:51:51.702Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a222c5879a7622ac9bbdd23ed18377",
+                     *       "id": "inv_01a222db109673eeb1ff856a5e65863e",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6263,14 +6302,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_a95559780655afc26c2d2750ab133b2b"
+                     *         "url": "https://pay.lajan.test/pay/pi_961b53f410e4414ca87b28f053119eb0"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-28T15:28:20.378Z"
+                     *       "updatedAt": "2026-11-28T15:51:51.702Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6453,14 +6492,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a222c5879276519897df68be897c67",
+                     *         "id": "cli_01a222db1089749eb39591c72ad84374",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a222c5879276519897df68be897c67",
-                     *       "createdAt": "2026-11-28T15:28:20.378Z",
+                     *       "clientId": "cli_01a222db1089749eb39591c72ad84374",
+                     *       "createdAt": "2026-11-28T15:51:51.702Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a222c5879a7622ac9bbdd23ed18377",
+                     *       "id": "inv_01a222db109673eeb1ff856a5e65863e",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6482,14 +6521,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_a95559780655afc26c2d2750ab133b2b"
+                     *         "url": "https://pay.lajan.test/pay/pi_961b53f410e4414ca87b28f053119eb0"
                      *       },
-                     *       "sentAt": "2026-11-28T15:28:20.381Z",
+                     *       "sentAt": "2026-11-28T15:51:51.706Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-28T15:28:20.381Z"
+                     *       "updatedAt": "2026-11-28T15:51:51.706Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6625,14 +6664,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a222c5879276519897df68be897c67",
+                     *         "id": "cli_01a222db1089749eb39591c72ad84374",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a222c5879276519897df68be897c67",
-                     *       "createdAt": "2026-11-28T15:28:20.378Z",
+                     *       "clientId": "cli_01a222db1089749eb39591c72ad84374",
+                     *       "createdAt": "2026-11-28T15:51:51.702Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a222c5879a7622ac9bbdd23ed18377",
+                     *       "id": "inv_01a222db109673eeb1ff856a5e65863e",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6654,14 +6693,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_a95559780655afc26c2d2750ab133b2b"
+                     *         "url": "https://pay.lajan.test/pay/pi_961b53f410e4414ca87b28f053119eb0"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-28T15:28:20.380Z"
+                     *       "updatedAt": "2026-11-28T15:51:51.704Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7274,13 +7313,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-28T15:28:20.402Z",
+                     *           "createdAt": "2026-11-28T15:51:51.729Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a222c587b27136a9dff150234730c8",
+                     *           "id": "pl_01a222db10b1732298b582fa9380c68e",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_f8ca07f4ebf6767e4b558deb4007109a"
+                     *           "url": "https://pay.lajan.test/pay/pi_7daf3aa22bd301b994ec824b62d22b83"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -7413,13 +7452,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-28T15:28:20.402Z",
+                     *       "createdAt": "2026-11-28T15:51:51.729Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a222c587b27136a9dff150234730c8",
+                     *       "id": "pl_01a222db10b1732298b582fa9380c68e",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_f8ca07f4ebf6767e4b558deb4007109a"
+                     *       "url": "https://pay.lajan.test/pay/pi_7daf3aa22bd301b994ec824b62d22b83"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -7600,13 +7639,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-28T15:28:20.402Z",
+                     *       "createdAt": "2026-11-28T15:51:51.729Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a222c587b27136a9dff150234730c8",
+                     *       "id": "pl_01a222db10b1732298b582fa9380c68e",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_f8ca07f4ebf6767e4b558deb4007109a"
+                     *       "url": "https://pay.lajan.test/pay/pi_7daf3aa22bd301b994ec824b62d22b83"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -7719,7 +7758,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a222c587b27136a9dff150234730c8"
+                     *       "id": "pl_01a222db10b1732298b582fa9380c68e"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -7833,10 +7872,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description pending_approval, approved (approved, not yet queued), rejected, executing (ready_to_send),
+                 * @description pending_approval, approved (approved, not yet queued), awaiting_registration (approved,
+                 *     waiting for the client to register a wallet), rejected, executing (ready_to_send),
                  *     completed (sent) or failed.
                  */
-                status?: "pending_approval" | "approved" | "rejected" | "executing" | "completed" | "failed";
+                status?: "pending_approval" | "approved" | "awaiting_registration" | "rejected" | "executing" | "completed" | "failed";
                 /** @description direct or disbursement. */
                 type?: "direct" | "disbursement";
                 /** @description Matches the client's name or the wallet address. */
@@ -7862,6 +7902,7 @@ export interface operations {
                      *       "counts": {
                      *         "all": 3,
                      *         "approved": 1,
+                     *         "awaiting_registration": 0,
                      *         "completed": 1,
                      *         "executing": 0,
                      *         "failed": 0,
@@ -7875,9 +7916,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T15:28:20.419Z",
+                     *           "createdAt": "2026-11-28T15:51:51.766Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a222c587c3742197d342566586591a",
+                     *           "id": "pyt_01a222db10d676ac800ef028ce9d80d3",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -7888,9 +7929,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T15:28:20.409Z",
+                     *           "createdAt": "2026-11-28T15:51:51.748Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a222c587b97268b5222c0bd9d82775",
+                     *           "id": "pyt_01a222db10c47324a0f3c37e4684ccbe",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
@@ -7901,14 +7942,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a222c5879276519897df68be897c67",
+                     *             "id": "cli_01a222db1089749eb39591c72ad84374",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a222c5879276519897df68be897c67",
-                     *           "createdAt": "2026-11-28T15:28:20.406Z",
+                     *           "clientId": "cli_01a222db1089749eb39591c72ad84374",
+                     *           "createdAt": "2026-11-28T15:51:51.744Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a222c587b67311a3cb5144413d3ee8",
+                     *           "id": "pyt_01a222db10c073b9a854018f5b15b83f",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -8028,7 +8069,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a222c5879276519897df68be897c67",
+                 *       "clientId": "cli_01a222db1089749eb39591c72ad84374",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -8051,18 +8092,18 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a222c5879276519897df68be897c67",
+                     *         "id": "cli_01a222db1089749eb39591c72ad84374",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a222c5879276519897df68be897c67",
-                     *       "createdAt": "2026-11-28T15:28:20.406Z",
+                     *       "clientId": "cli_01a222db1089749eb39591c72ad84374",
+                     *       "createdAt": "2026-11-28T15:51:51.744Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a222c587b67311a3cb5144413d3ee8",
+                     *       "id": "pyt_01a222db10c073b9a854018f5b15b83f",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T15:28:20.406Z",
+                     *       "updatedAt": "2026-11-28T15:51:51.744Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8249,29 +8290,29 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-28T15:28:20.412Z",
+                     *           "createdAt": "2026-11-28T15:51:51.754Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a222c587bc7135897104e3d64b0395",
-                     *           "ledgerSeq": 4,
-                     *           "txHash": "4fd5764c2e0516c8686c8444c2f3e9fb4c00f8f2aceba393691facbab3f5036e"
+                     *           "id": "att_01a222db10ca7474b3cd1fb01c80b411",
+                     *           "ledgerSeq": 6,
+                     *           "txHash": "f2c8fa927d3708489841b42487231cea682ad169e69071182999d63d688ce751"
                      *         }
                      *       ],
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a222c5879276519897df68be897c67",
+                     *         "id": "cli_01a222db1089749eb39591c72ad84374",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a222c5879276519897df68be897c67",
-                     *       "createdAt": "2026-11-28T15:28:20.406Z",
+                     *       "clientId": "cli_01a222db1089749eb39591c72ad84374",
+                     *       "createdAt": "2026-11-28T15:51:51.744Z",
                      *       "execStatus": "sent",
-                     *       "id": "pyt_01a222c587b67311a3cb5144413d3ee8",
+                     *       "id": "pyt_01a222db10c073b9a854018f5b15b83f",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T15:28:20.416Z",
+                     *       "updatedAt": "2026-11-28T15:51:51.761Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8394,18 +8435,18 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a222c5879276519897df68be897c67",
+                     *         "id": "cli_01a222db1089749eb39591c72ad84374",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a222c5879276519897df68be897c67",
-                     *       "createdAt": "2026-11-28T15:28:20.406Z",
+                     *       "clientId": "cli_01a222db1089749eb39591c72ad84374",
+                     *       "createdAt": "2026-11-28T15:51:51.744Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a222c587b67311a3cb5144413d3ee8",
+                     *       "id": "pyt_01a222db10c073b9a854018f5b15b83f",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T15:28:20.407Z",
+                     *       "updatedAt": "2026-11-28T15:51:51.746Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8423,7 +8464,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "bf9f2152-c0cc-4487-9881-1f8be1bb368b",
+                     *       "requestId": "65acfa08-871e-487b-bb48-d1f687420e78",
                      *       "statusCode": 400
                      *     }
                      */
@@ -8606,12 +8647,12 @@ export interface operations {
                      *       "attempts": [],
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-28T15:28:20.419Z",
+                     *       "createdAt": "2026-11-28T15:51:51.766Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a222c587c3742197d342566586591a",
+                     *       "id": "pyt_01a222db10d676ac800ef028ce9d80d3",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T15:28:20.420Z",
+                     *       "updatedAt": "2026-11-28T15:51:51.767Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8818,22 +8859,22 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-28T15:28:20.412Z",
+                     *           "createdAt": "2026-11-28T15:51:51.754Z",
                      *           "errorCode": "op_no_destination",
                      *           "errorMessage": "the destination account does not exist",
-                     *           "id": "att_01a222c587bc7135897104e4436a0782",
+                     *           "id": "att_01a222db10ca7474b3cd1fb140721f49",
                      *           "ledgerSeq": null,
-                     *           "txHash": "913e5eb56d0411950b2b530756741a4405be4f68093e02e46d56caee06adeeb1"
+                     *           "txHash": "5a46f1c24f0b4cac6b3e1ccd3b12f1074e3a706a426892e3445c0aa7c1268456"
                      *         }
                      *       ],
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-28T15:28:20.409Z",
+                     *       "createdAt": "2026-11-28T15:51:51.748Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a222c587b97268b5222c0bd9d82775",
+                     *       "id": "pyt_01a222db10c47324a0f3c37e4684ccbe",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T15:28:20.418Z",
+                     *       "updatedAt": "2026-11-28T15:51:51.764Z",
                      *       "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *     }
                      */
@@ -9012,7 +9053,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GCLG6ARXJXLSOOJXNQZFRFBOOEWFVMRPXJ47CKGZ7OQJR77FMTIZM7CR",
+                     *       "account": "GB4BD2GEX6GTWQTCFK37NQ6WJPN6P654FOI2MTY3WSHCMR6RVLPFTFCH",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -9143,7 +9184,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GCLG6ARXJXLSOOJXNQZFRFBOOEWFVMRPXJ47CKGZ7OQJR77FMTIZM7CR",
+                     *       "account": "GB4BD2GEX6GTWQTCFK37NQ6WJPN6P654FOI2MTY3WSHCMR6RVLPFTFCH",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -9354,24 +9395,24 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "channel": "sms",
-                     *           "createdAt": "2026-11-28T15:28:20.381Z",
+                     *           "createdAt": "2026-11-28T15:51:51.706Z",
                      *           "html": null,
-                     *           "id": "msg_01a222c5879d7003a7c0d4c8be96920d",
-                     *           "invoiceId": "inv_01a222c5879a7622ac9bbdd23ed18377",
+                     *           "id": "msg_01a222db109b7251b3d301dd5f712ab4",
+                     *           "invoiceId": "inv_01a222db109673eeb1ff856a5e65863e",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_a95559780655afc26c2d2750ab133b2b",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_961b53f410e4414ca87b28f053119eb0",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
-                     *           "createdAt": "2026-11-28T15:28:20.381Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_a95559780655afc26c2d2750ab133b2b\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_a95559780655afc26c2d2750ab133b2b\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_a95559780655afc26c2d2750ab133b2b</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a222c5879d7003a7c0d4c77017f7e5",
-                     *           "invoiceId": "inv_01a222c5879a7622ac9bbdd23ed18377",
+                     *           "createdAt": "2026-11-28T15:51:51.706Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_961b53f410e4414ca87b28f053119eb0\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_961b53f410e4414ca87b28f053119eb0\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_961b53f410e4414ca87b28f053119eb0</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a222db109b7251b3d301dc60324f60",
+                     *           "invoiceId": "inv_01a222db109673eeb1ff856a5e65863e",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_a95559780655afc26c2d2750ab133b2b\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_961b53f410e4414ca87b28f053119eb0\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -9503,18 +9544,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GCLG6ARXJXLSOOJXNQZFRFBOOEWFVMRPXJ47CKGZ7OQJR77FMTIZM7CR",
-                     *       "id": "lp_01a222c587a175cb93a3d6689d61d89f",
+                     *       "destinationAccount": "GB4BD2GEX6GTWQTCFK37NQ6WJPN6P654FOI2MTY3WSHCMR6RVLPFTFCH",
+                     *       "id": "lp_01a222db109e7608b79caa71dfb93299",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJ2BEWC585TD7A",
+                     *       "memo": "LJZ40Z081AAGFE",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_a95559780655afc26c2d2750ab133b2b",
+                     *         "id": "pi_961b53f410e4414ca87b28f053119eb0",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "9469bcb7de54b93324b56fd0cdf9d850df4e23a3b8783911d2142d3089f0f0b5"
+                     *       "txHash": "0e03ac0dbc04ce5ee9d7950e71545ee8bd533aa29d50dc366c2047c60ebac2f2"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -10001,19 +10042,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-28T15:28:20.481Z",
+                     *       "decidedAt": "2026-11-28T15:51:51.839Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a222c587797548a23fccf673be92fb",
+                     *         "id": "key_01a222db106d70c6919684971ccf5385",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-01T15:28:20.480Z",
-                     *       "id": "stc_01a222c588007752be4711520984ed0c",
+                     *       "expiresAt": "2026-12-01T15:51:51.838Z",
+                     *       "id": "stc_01a222db111e77fcbcde3285897a2914",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-28T15:28:20.480Z",
+                     *       "requestedAt": "2026-11-28T15:51:51.838Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a222c587f976458adcdc5cd00dbb0f",
+                     *         "id": "key_01a222db111777ce9cc305aa8deee3b5",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -10202,19 +10243,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-28T15:28:20.476Z",
+                     *       "decidedAt": "2026-11-28T15:51:51.836Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a222c587797548a23fccf673be92fb",
+                     *         "id": "key_01a222db106d70c6919684971ccf5385",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-01T15:28:20.474Z",
-                     *       "id": "stc_01a222c587fa77b8a96a9953dabf1464",
+                     *       "expiresAt": "2026-12-01T15:51:51.832Z",
+                     *       "id": "stc_01a222db111874b5a14a13d8288ddb03",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-28T15:28:20.474Z",
+                     *       "requestedAt": "2026-11-28T15:51:51.832Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a222c587f976458adcdc5cd00dbb0f",
+                     *         "id": "key_01a222db111777ce9cc305aa8deee3b5",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -10401,16 +10442,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-28T15:28:20.367Z",
+                     *           "createdAt": "2026-11-28T15:51:51.686Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "updatedAt": "2026-11-28T15:28:20.367Z",
-                     *           "url": "http://127.0.0.1:34571/lajan/webhooks"
+                     *           "id": "we_01a222db108671248979cff75d8b0285",
+                     *           "updatedAt": "2026-11-28T15:51:51.686Z",
+                     *           "url": "http://127.0.0.1:44005/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -10530,7 +10571,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:34571/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:44005/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -10545,17 +10586,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T15:28:20.367Z",
+                     *       "createdAt": "2026-11-28T15:51:51.686Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *       "secret": "whsec_YO2bc7ICxWfLoH3Q4m/B6h6H07D+fI3D4iWDrvnkIYI=",
-                     *       "updatedAt": "2026-11-28T15:28:20.367Z",
-                     *       "url": "http://127.0.0.1:34571/lajan/webhooks"
+                     *       "id": "we_01a222db108671248979cff75d8b0285",
+                     *       "secret": "whsec_UolN0ZG4OEeAI9vh1Q6XXAFVGbZ7wVNMi/Yw+yK1mW8=",
+                     *       "updatedAt": "2026-11-28T15:51:51.686Z",
+                     *       "url": "http://127.0.0.1:44005/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -10734,16 +10775,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T15:28:20.367Z",
+                     *       "createdAt": "2026-11-28T15:51:51.686Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *       "updatedAt": "2026-11-28T15:28:20.367Z",
-                     *       "url": "http://127.0.0.1:34571/lajan/webhooks"
+                     *       "id": "we_01a222db108671248979cff75d8b0285",
+                     *       "updatedAt": "2026-11-28T15:51:51.686Z",
+                     *       "url": "http://127.0.0.1:44005/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -10866,15 +10907,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T15:28:20.367Z",
+                     *       "createdAt": "2026-11-28T15:51:51.686Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *       "updatedAt": "2026-11-28T15:28:20.471Z",
-                     *       "url": "http://127.0.0.1:34571/lajan/webhooks"
+                     *       "id": "we_01a222db108671248979cff75d8b0285",
+                     *       "updatedAt": "2026-11-28T15:51:51.830Z",
+                     *       "url": "http://127.0.0.1:44005/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -11054,7 +11095,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a222c5878f745f8d2884c0df9e8e1d"
+                     *       "id": "we_01a222db108671248979cff75d8b0285"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -11192,223 +11233,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T15:28:20.455Z",
-                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "eventId": "evt_01a222c587e772fea985956dc4e357a8",
+                     *           "createdAt": "2026-11-28T15:51:51.816Z",
+                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *           "eventId": "evt_01a222db110874f898222ef53646a8c6",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a222c587e772fea985956efbd9a061",
-                     *           "nextAttemptAt": "2026-11-28T15:28:20.455Z",
+                     *           "id": "whd_01a222db110874f898222ef6f1e346f0",
+                     *           "nextAttemptAt": "2026-11-28T15:51:51.816Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T15:28:20.455Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.816Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T15:28:20.449Z",
-                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "eventId": "evt_01a222c587e2739e849c8885f0f983ee",
+                     *           "createdAt": "2026-11-28T15:51:51.810Z",
+                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *           "eventId": "evt_01a222db1103778f96306832193da4ad",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a222c587e2739e849c88866f8a4210",
-                     *           "nextAttemptAt": "2026-11-28T15:28:20.449Z",
+                     *           "id": "whd_01a222db1103778f9630683301d7563a",
+                     *           "nextAttemptAt": "2026-11-28T15:51:51.810Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T15:28:20.449Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.810Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T15:28:20.448Z",
-                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "eventId": "evt_01a222c587e0742ca3e7689038b14ffa",
+                     *           "createdAt": "2026-11-28T15:51:51.809Z",
+                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *           "eventId": "evt_01a222db110177f7972341f61f2763ce",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a222c587e0742ca3e76891c237a414",
-                     *           "nextAttemptAt": "2026-11-28T15:28:20.448Z",
+                     *           "id": "whd_01a222db110177f7972341f7c2c30c7d",
+                     *           "nextAttemptAt": "2026-11-28T15:51:51.809Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T15:28:20.448Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.809Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T15:28:20.442Z",
-                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "eventId": "evt_01a222c587db726c8caf15c26e54d236",
+                     *           "createdAt": "2026-11-28T15:51:51.803Z",
+                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *           "eventId": "evt_01a222db10fc73ec99ce15c075f5f31b",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a222c587db726c8caf15c32c5f28ea",
-                     *           "nextAttemptAt": "2026-11-28T15:28:20.442Z",
+                     *           "id": "whd_01a222db10fc73ec99ce15c1621bf76b",
+                     *           "nextAttemptAt": "2026-11-28T15:51:51.803Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T15:28:20.442Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.803Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T15:28:20.439Z",
-                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "eventId": "evt_01a222c587d873b9ae3f8ef205b7c9c6",
+                     *           "createdAt": "2026-11-28T15:51:51.799Z",
+                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *           "eventId": "evt_01a222db10f770b189112a1d714df3eb",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a222c587d873b9ae3f8ef3f69e608a",
-                     *           "nextAttemptAt": "2026-11-28T15:28:20.439Z",
+                     *           "id": "whd_01a222db10f770b189112a1e53395188",
+                     *           "nextAttemptAt": "2026-11-28T15:51:51.799Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T15:28:20.439Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.799Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T15:28:20.437Z",
-                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "eventId": "evt_01a222c587d570dea2ea1c486f9cd95b",
+                     *           "createdAt": "2026-11-28T15:51:51.791Z",
+                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *           "eventId": "evt_01a222db10f073019c1f88b55e13f451",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a222c587d570dea2ea1c4a36352540",
-                     *           "nextAttemptAt": "2026-11-28T15:28:20.437Z",
+                     *           "id": "whd_01a222db10f073019c1f88b76be3dadd",
+                     *           "nextAttemptAt": "2026-11-28T15:51:51.791Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T15:28:20.437Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.791Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T15:28:20.437Z",
-                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "eventId": "evt_01a222c587d570dea2ea1c473b1b4b7d",
+                     *           "createdAt": "2026-11-28T15:51:51.791Z",
+                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *           "eventId": "evt_01a222db10f073019c1f88b4f836624a",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a222c587d570dea2ea1c490c3d9565",
-                     *           "nextAttemptAt": "2026-11-28T15:28:20.437Z",
+                     *           "id": "whd_01a222db10f073019c1f88b636997e3f",
+                     *           "nextAttemptAt": "2026-11-28T15:51:51.791Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T15:28:20.437Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.791Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T15:28:20.431Z",
-                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "eventId": "evt_01a222c587cf7664bbe93eeb175e8a98",
+                     *           "createdAt": "2026-11-28T15:51:51.782Z",
+                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *           "eventId": "evt_01a222db10e67092b6a634a27b1f182d",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a222c587cf7664bbe93eec9291d115",
-                     *           "nextAttemptAt": "2026-11-28T15:28:20.431Z",
+                     *           "id": "whd_01a222db10e67092b6a634a32bc3c748",
+                     *           "nextAttemptAt": "2026-11-28T15:51:51.782Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T15:28:20.431Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.782Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T15:28:20.427Z",
-                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "eventId": "evt_01a222c587cb74a5becbbfd42ede0751",
+                     *           "createdAt": "2026-11-28T15:51:51.776Z",
+                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *           "eventId": "evt_01a222db10e074d6858bf7a2bbb745bc",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a222c587cb74a5becbbfd62ddf36de",
-                     *           "nextAttemptAt": "2026-11-28T15:28:20.427Z",
+                     *           "id": "whd_01a222db10e1767e83fc28d8ff0124e2",
+                     *           "nextAttemptAt": "2026-11-28T15:51:51.776Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T15:28:20.427Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.776Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T15:28:20.427Z",
-                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "eventId": "evt_01a222c587cb74a5becbbfd33d95e853",
+                     *           "createdAt": "2026-11-28T15:51:51.776Z",
+                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *           "eventId": "evt_01a222db10e074d6858bf7a105d7d339",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a222c587cb74a5becbbfd5c4965cf1",
-                     *           "nextAttemptAt": "2026-11-28T15:28:20.427Z",
+                     *           "id": "whd_01a222db10e1767e83fc28d77eb9c993",
+                     *           "nextAttemptAt": "2026-11-28T15:51:51.776Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T15:28:20.427Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.776Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T15:28:20.425Z",
-                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "eventId": "evt_01a222c587c972b388520d8a8989a20c",
+                     *           "createdAt": "2026-11-28T15:51:51.773Z",
+                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *           "eventId": "evt_01a222db10de77848700700da40e0d1c",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a222c587c972b388520d8c9faf6668",
+                     *           "id": "whd_01a222db10de77848700700fcbc17d36",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T15:28:20.456Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.817Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T15:28:20.425Z",
-                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "eventId": "evt_01a222c587c972b388520d892c94adb6",
+                     *           "createdAt": "2026-11-28T15:51:51.773Z",
+                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *           "eventId": "evt_01a222db10de77848700700cfc57b5c9",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a222c587c972b388520d8b3596cce3",
+                     *           "id": "whd_01a222db10de77848700700e5d0d724a",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T15:28:20.456Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.817Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T15:28:20.420Z",
-                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "eventId": "evt_01a222c587c4751894052a7db93b7b23",
+                     *           "createdAt": "2026-11-28T15:51:51.767Z",
+                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *           "eventId": "evt_01a222db10d770798098ec94126d52fa",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a222c587c4751894052a7e425f7b1d",
+                     *           "id": "whd_01a222db10d770798098ec9524cb4aa9",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T15:28:20.456Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.817Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T15:28:20.419Z",
-                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "eventId": "evt_01a222c587c3742197d342573b7bbaba",
+                     *           "createdAt": "2026-11-28T15:51:51.766Z",
+                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *           "eventId": "evt_01a222db10d676ac800ef02902cc6f64",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a222c587c3742197d3425859ce07df",
+                     *           "id": "whd_01a222db10d676ac800ef02a7e630f3d",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T15:28:20.456Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.817Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T15:28:20.418Z",
-                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "eventId": "evt_01a222c587c2766cb057af922f3bf99b",
+                     *           "createdAt": "2026-11-28T15:51:51.764Z",
+                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *           "eventId": "evt_01a222db10d47393b3922ddd98000c9f",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a222c587c2766cb057af934bde2fde",
+                     *           "id": "whd_01a222db10d47393b3922dde6e5d9007",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T15:28:20.456Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.817Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T15:28:20.416Z",
-                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "eventId": "evt_01a222c587c07042992e43a1ffede481",
+                     *           "createdAt": "2026-11-28T15:51:51.761Z",
+                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *           "eventId": "evt_01a222db10d273548a464da9304fa093",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a222c587c17338bbd63c2a0c7712f9",
+                     *           "id": "whd_01a222db10d371c69f7e17cd01fe3738",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T15:28:20.456Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.817Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T15:28:20.416Z",
-                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "eventId": "evt_01a222c587c07042992e43a053b54eef",
+                     *           "createdAt": "2026-11-28T15:51:51.761Z",
+                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *           "eventId": "evt_01a222db10d273548a464da8d1148e3b",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a222c587c17338bbd63c2951365838",
+                     *           "id": "whd_01a222db10d371c69f7e17cc484c9bd7",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T15:28:20.456Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.817Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T15:28:20.410Z",
-                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "eventId": "evt_01a222c587ba7047bfdebb985421026a",
+                     *           "createdAt": "2026-11-28T15:51:51.751Z",
+                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *           "eventId": "evt_01a222db10c7772588b062aa586b9889",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a222c587ba7047bfdebb99e8235152",
+                     *           "id": "whd_01a222db10c7772588b062ab032617db",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T15:28:20.456Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.817Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T15:28:20.409Z",
-                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "eventId": "evt_01a222c587b97268b5222c0c3aafacdb",
+                     *           "createdAt": "2026-11-28T15:51:51.748Z",
+                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *           "eventId": "evt_01a222db10c47324a0f3c37fd52a63dc",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a222c587b97268b5222c0d270eac87",
+                     *           "id": "whd_01a222db10c47324a0f3c380a1b87d51",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T15:28:20.456Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.817Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T15:28:20.407Z",
-                     *           "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *           "eventId": "evt_01a222c587b8743987e796d822dd346a",
+                     *           "createdAt": "2026-11-28T15:51:51.746Z",
+                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *           "eventId": "evt_01a222db10c271afbb7307eb033a7d43",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a222c587b8743987e796d94a1dd288",
+                     *           "id": "whd_01a222db10c376ab847fe3dae4b24ada",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T15:28:20.456Z"
+                     *           "updatedAt": "2026-11-28T15:51:51.817Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -11548,7 +11589,7 @@ export interface operations {
                      *       "attemptCount": 1,
                      *       "attempts": [
                      *         {
-                     *           "at": "2026-11-28T15:28:20.467Z",
+                     *           "at": "2026-11-28T15:51:51.825Z",
                      *           "attempt": 1,
                      *           "durationMs": 0,
                      *           "error": null,
@@ -11556,14 +11597,14 @@ export interface operations {
                      *           "responseBody": null
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-28T15:28:20.455Z",
-                     *       "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *       "eventId": "evt_01a222c587e772fea985956dc4e357a8",
+                     *       "createdAt": "2026-11-28T15:51:51.816Z",
+                     *       "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *       "eventId": "evt_01a222db110874f898222ef53646a8c6",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a222c587e772fea985956efbd9a061",
+                     *       "id": "whd_01a222db110874f898222ef6f1e346f0",
                      *       "nextAttemptAt": null,
                      *       "status": "delivered",
-                     *       "updatedAt": "2026-11-28T15:28:20.467Z"
+                     *       "updatedAt": "2026-11-28T15:51:51.825Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -11680,14 +11721,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-28T15:28:20.455Z",
-                     *       "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *       "eventId": "evt_01a222c587e772fea985956dc4e357a8",
+                     *       "createdAt": "2026-11-28T15:51:51.816Z",
+                     *       "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *       "eventId": "evt_01a222db110874f898222ef53646a8c6",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a222c587e772fea985956efbd9a061",
-                     *       "nextAttemptAt": "2026-11-28T15:28:20.466Z",
+                     *       "id": "whd_01a222db110874f898222ef6f1e346f0",
+                     *       "nextAttemptAt": "2026-11-28T15:51:51.825Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-28T15:28:20.466Z"
+                     *       "updatedAt": "2026-11-28T15:51:51.825Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -11864,7 +11905,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-28T14:28:20.470Z"
+                 *       "since": "2026-11-28T14:51:51.828Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -12079,17 +12120,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T15:28:20.367Z",
+                     *       "createdAt": "2026-11-28T15:51:51.686Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *       "secret": "whsec_aClxfTF5TWBD1xwpgIkRFhLGqrY1tRZBMla/fiCt4QA=",
-                     *       "updatedAt": "2026-11-28T15:28:20.470Z",
-                     *       "url": "http://127.0.0.1:34571/lajan/webhooks"
+                     *       "id": "we_01a222db108671248979cff75d8b0285",
+                     *       "secret": "whsec_FVm+9tBFJoAOdaFwlBjh/3xqaRKyshBqODkF7gVpr2Y=",
+                     *       "updatedAt": "2026-11-28T15:51:51.829Z",
+                     *       "url": "http://127.0.0.1:44005/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -12273,14 +12314,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-28T15:28:20.455Z",
-                     *       "endpointId": "we_01a222c5878f745f8d2884c0df9e8e1d",
-                     *       "eventId": "evt_01a222c587e772fea985956dc4e357a8",
+                     *       "createdAt": "2026-11-28T15:51:51.816Z",
+                     *       "endpointId": "we_01a222db108671248979cff75d8b0285",
+                     *       "eventId": "evt_01a222db110874f898222ef53646a8c6",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a222c587e772fea985956efbd9a061",
-                     *       "nextAttemptAt": "2026-11-28T15:28:20.455Z",
+                     *       "id": "whd_01a222db110874f898222ef6f1e346f0",
+                     *       "nextAttemptAt": "2026-11-28T15:51:51.816Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-28T15:28:20.455Z"
+                     *       "updatedAt": "2026-11-28T15:51:51.816Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

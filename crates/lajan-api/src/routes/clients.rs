@@ -13,6 +13,7 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
 use lajan_domain::client::{Client, ClientInput, ClientPatchInput, VerificationInput};
+use lajan_domain::scope::Scope;
 use lajan_services::views::clients::ClientView;
 use lajan_store::ClientQuery;
 use serde::{Deserialize, Serialize};
@@ -161,7 +162,9 @@ pub async fn fetch(
 }
 
 #[utoipa::path(put, operation_id = "updateClient", path = "/v1/clients/{id}", tag = "Clients", params(("id" = String, Path)), request_body = UpdateClient,
-    responses((status = 200, body = ClientView), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    description = "Changes the fields given. A walletAccountId given to a client that had none sends the client's payouts waiting in awaiting_registration on their way (approved ones to ready_to_send, the others back to pending approval); when one of them is approved already, the key also needs payouts:approve, since it decides where approved money goes.",
+    responses((status = 200, body = ClientView), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "forbidden: the key lacks clients:write, or gives a wallet that approved payouts wait for without payouts:approve; nothing changed")))]
 pub async fn update(
     auth: Authed<ClientsWrite>,
     State(state): State<AppState>,
@@ -177,7 +180,8 @@ pub async fn update(
         language: body.language,
         verification: body.verification.map(|v| v.map(VerificationRequest::input)),
     };
-    let client = state.services.update_client(auth.tenant(), &id, patch).await?;
+    let may_approve_payouts = Scope::any_grants(&auth.0.scopes, &Scope::ApprovePayouts);
+    let client = state.services.update_client(auth.tenant(), &id, patch, may_approve_payouts).await?;
     Ok(Json(ClientView::from(&client)))
 }
 

@@ -36,6 +36,8 @@ pub struct PayoutCountsView {
     pub all: u64,
     pub pending_approval: u64,
     pub approved: u64,
+    /// Approved, waiting for the client to register a wallet.
+    pub awaiting_registration: u64,
     pub rejected: u64,
     pub executing: u64,
     pub completed: u64,
@@ -53,7 +55,8 @@ pub struct PayoutList {
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PayoutFilters {
-    /// pending_approval, approved (approved, not yet queued), rejected, executing (ready_to_send),
+    /// pending_approval, approved (approved, not yet queued), awaiting_registration (approved,
+    /// waiting for the client to register a wallet), rejected, executing (ready_to_send),
     /// completed (sent) or failed.
     #[param(inline, value_type = Option<super::doc_types::PayoutStatusFilter>)]
     pub status: Option<String>,
@@ -88,6 +91,7 @@ pub async fn list(
             all: counts.all,
             pending_approval: count(PayoutFilter::PendingApproval),
             approved: count(PayoutFilter::Approved),
+            awaiting_registration: count(PayoutFilter::AwaitingRegistration),
             rejected: count(PayoutFilter::Rejected),
             executing: count(PayoutFilter::Executing),
             completed: count(PayoutFilter::Completed),

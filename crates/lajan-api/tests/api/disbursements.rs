@@ -71,7 +71,10 @@ api_test!(json_creates_a_draft_and_reads_follow_the_shape, |app| {
     assert_eq!((d["status"].as_str(), d["source"].as_str()), (Some("draft"), Some("json")));
     assert_eq!((d["itemCount"].as_u64(), d["totalAmount"].as_str()), (Some(2), Some("135.50")));
     assert_eq!(d["amountSent"], "0.00");
-    assert_eq!(d["counts"], json!({ "pending": 2, "executing": 0, "sent": 0, "failed": 0, "rejected": 0 }));
+    assert_eq!(
+        d["counts"],
+        json!({ "pending": 2, "awaitingRegistration": 0, "executing": 0, "sent": 0, "failed": 0, "rejected": 0 })
+    );
     assert!(d["assetIssuer"].is_string() && d["submittedAt"].is_null() && d["approvedAt"].is_null());
     assert_eq!(get(app, &format!("/v1/mfi/disbursements/{id}")).await, d);
     let page = get(app, &format!("/v1/disbursements/{id}/items")).await;
@@ -384,7 +387,10 @@ api_test!(items_roll_up_into_the_status_and_failed_ones_retry, |app| {
     app.drain_payouts().await;
     let done = get(app, &format!("/v1/disbursements/{id}")).await;
     assert_eq!(done["status"], "partially_failed", "{done}");
-    assert_eq!(done["counts"], json!({ "pending": 0, "executing": 0, "sent": 2, "failed": 1, "rejected": 0 }));
+    assert_eq!(
+        done["counts"],
+        json!({ "pending": 0, "awaitingRegistration": 0, "executing": 0, "sent": 2, "failed": 1, "rejected": 0 })
+    );
     assert_eq!(done["amountSent"], "12.50");
     assert_eq!(event_count(app, "disbursement.partially_failed").await, 1);
     assert_eq!(event_count(app, "payout.completed").await, 2);

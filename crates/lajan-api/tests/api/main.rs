@@ -23,6 +23,7 @@ mod openapi;
 mod openapi_examples;
 mod pay;
 mod payouts;
+mod receivers;
 mod security;
 mod settings;
 mod standard_webhooks;

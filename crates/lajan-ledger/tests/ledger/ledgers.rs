@@ -25,7 +25,7 @@ fn payout(tenant: &Tenant, asset_issuer: Option<String>, cents: i64) -> PayoutDe
             id: IdKind::Payout.generate(),
             payout_type: PayoutType::Direct,
             client_id: None,
-            wallet_account_id: WalletAddress::parse(WALLET).unwrap(),
+            wallet_account_id: Some(WalletAddress::parse(WALLET).unwrap()),
             asset_amount: cents,
             asset_code: AssetCode::parse("USDC").unwrap(),
             asset_issuer: asset_issuer.map(|issuer| WalletAddress::parse(&issuer).unwrap()),

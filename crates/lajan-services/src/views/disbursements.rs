@@ -8,9 +8,12 @@ use utoipa::ToSchema;
 
 /// How many items are in each state; they add up to `itemCount`.
 #[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct ItemCountsView {
     /// In a draft, awaiting approval, or approved and not yet taken by the executor.
     pub pending: u64,
+    /// Approved, waiting for the client to register a wallet.
+    pub awaiting_registration: u64,
     /// Being sent (the payout is `ready_to_send`).
     pub executing: u64,
     pub sent: u64,
@@ -22,6 +25,7 @@ impl From<&ItemCounts> for ItemCountsView {
     fn from(c: &ItemCounts) -> Self {
         ItemCountsView {
             pending: c.pending,
+            awaiting_registration: c.awaiting_registration,
             executing: c.executing,
             sent: c.sent,
             failed: c.failed,
@@ -101,8 +105,9 @@ pub struct DisbursementItemView {
     pub row: u32,
     pub external_id: Option<String>,
     pub client_id: Option<String>,
-    /// The wallet paid: the one given, or the client's when the draft was created.
-    pub wallet_account_id: String,
+    /// The wallet paid: the one given, or the client's when the draft was created; null when
+    /// the client had none (the payout takes their wallet when they register one).
+    pub wallet_account_id: Option<String>,
     #[schema(example = "125.50")]
     pub asset_amount: String,
     pub memo: Option<String>,
@@ -110,7 +115,7 @@ pub struct DisbursementItemView {
     pub payout_id: Option<String>,
     /// The payout's pending, approved or rejected; null in a draft.
     pub approval_status: Option<String>,
-    /// The payout's pending, ready_to_send, sent or failed; null in a draft.
+    /// The payout's pending, awaiting_registration, ready_to_send, sent or failed; null in a draft.
     pub exec_status: Option<String>,
     /// The hash of the payout's latest transaction.
     pub tx_hash: Option<String>,
@@ -145,7 +150,7 @@ impl From<&ItemDetail> for DisbursementItemView {
             row: i.row,
             external_id: i.external_id.clone(),
             client_id: i.client_id.clone(),
-            wallet_account_id: i.wallet_account_id.to_string(),
+            wallet_account_id: i.wallet_account_id.as_ref().map(ToString::to_string),
             asset_amount: money(i.asset_amount),
             memo: i.memo.clone(),
             payout_id: p.map(|p| p.id.clone()),
@@ -167,7 +172,7 @@ impl DisbursementItemView {
             self.row.to_string(),
             text(&self.external_id),
             text(&self.client_id),
-            self.wallet_account_id.clone(),
+            text(&self.wallet_account_id),
             self.asset_amount.clone(),
             text(&self.memo),
             text(&self.payout_id),

@@ -18,7 +18,8 @@ pub struct PayoutSummary {
     pub payout_type: String,
     pub client_id: Option<String>,
     pub client: Option<PayoutClientSummary>,
-    pub wallet_account_id: String,
+    /// null while the client has no wallet (`awaiting_registration`).
+    pub wallet_account_id: Option<String>,
     #[schema(example = "100.00")]
     pub asset_amount: String,
     #[schema(example = "USDC")]
@@ -26,7 +27,7 @@ pub struct PayoutSummary {
     pub memo: Option<String>,
     /// pending, approved or rejected.
     pub approval_status: String,
-    /// pending, ready_to_send, sent or failed.
+    /// pending, awaiting_registration, ready_to_send, sent or failed.
     pub exec_status: String,
     #[schema(value_type = String, format = DateTime)]
     pub created_at: Timestamp,
@@ -72,13 +73,16 @@ pub struct PayoutView {
     pub payout_type: String,
     pub client_id: Option<String>,
     pub client: Option<PayoutClient>,
-    pub wallet_account_id: String,
+    /// The wallet paid; null while the client has none: the payout waits in
+    /// `awaiting_registration` and takes the client's wallet when they register one.
+    pub wallet_account_id: Option<String>,
     pub asset_amount: String,
     pub asset_code: String,
     /// null for the native asset (XLM).
     pub asset_issuer: Option<String>,
     pub memo: Option<String>,
     pub approval_status: String,
+    /// pending, awaiting_registration, ready_to_send, sent or failed.
     pub exec_status: String,
     #[schema(value_type = String, format = DateTime)]
     pub created_at: Timestamp,
@@ -95,7 +99,7 @@ impl PayoutSummary {
             payout_type: p.payout_type.as_str().to_owned(),
             client_id: p.client_id.clone(),
             client: d.client.as_ref().map(PayoutClientSummary::from),
-            wallet_account_id: p.wallet_account_id.to_string(),
+            wallet_account_id: p.wallet_account_id.as_ref().map(ToString::to_string),
             asset_amount: money(p.asset_amount),
             asset_code: p.asset_code.to_string(),
             memo: p.memo.clone(),
@@ -114,7 +118,7 @@ impl PayoutView {
             payout_type: p.payout_type.as_str().to_owned(),
             client_id: p.client_id.clone(),
             client: d.client.as_ref().map(PayoutClient::from),
-            wallet_account_id: p.wallet_account_id.to_string(),
+            wallet_account_id: p.wallet_account_id.as_ref().map(ToString::to_string),
             asset_amount: money(p.asset_amount),
             asset_code: p.asset_code.to_string(),
             asset_issuer: p.asset_issuer.as_ref().map(ToString::to_string),

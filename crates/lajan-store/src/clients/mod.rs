@@ -32,15 +32,19 @@ pub trait ClientStore: Send + Sync {
     /// A client even when archived, for the resources that reference it.
     async fn get_client_including_archived(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<Client>>;
     async fn list_clients(&self, tenant: &Tenant, query: &ClientQuery) -> StoreResult<Page<Client>>;
-    /// Applies `patch`; writes the event only when something changed. `NotFound` if archived or absent.
+    /// Applies `patch`; writes the event only when something changed. `NotFound` if archived or
+    /// absent. A client with a wallet after it releases its payouts waiting for one, in the same
+    /// transaction (see `payouts/registration_sql.rs`): the client, and how many were released.
+    /// `Rejected` (`forbidden`) when an approved one waits and not `may_release_approved`.
     async fn update_client(
         &self,
         tenant: &Tenant,
         id: &str,
         patch: &ClientPatch,
+        may_release_approved: bool,
         at: Timestamp,
         event: EventFor<'_, Client>,
-    ) -> StoreResult<Client>;
+    ) -> StoreResult<(Client, u64)>;
     /// Archives the client. `NotFound` if archived or absent.
     async fn archive_client(
         &self,

@@ -187,13 +187,14 @@ impl ClientStore for ThisStore {
         tenant: &Tenant,
         id: &str,
         patch: &ClientPatch,
+        may_release_approved: bool,
         at: Timestamp,
         event: EventFor<'_, Client>,
-    ) -> StoreResult<Client> {
+    ) -> StoreResult<(Client, u64)> {
         let mut tx = self.begin_write().await?;
         let mut client = lock_client(&mut tx, tenant, id).await?;
         if !client.apply(patch, at) {
-            return Ok(client);
+            return Ok((client, 0));
         }
         query(
             "UPDATE clients SET first_name = $1, last_name = $2, email = $3, phone_number = $4,
@@ -215,9 +216,13 @@ impl ClientStore for ThisStore {
         .bind(id)
         .execute(&mut *tx)
         .await?;
+        let released = match &client.wallet_account_id {
+            Some(wallet) => release_waiting_payouts(&mut tx, tenant, id, wallet, may_release_approved, at).await?,
+            None => 0,
+        };
         insert_event(&mut tx, tenant, at, &event(&client)).await?;
         self.commit(tx).await?;
-        Ok(client)
+        Ok((client, released))
     }
 
     async fn archive_client(

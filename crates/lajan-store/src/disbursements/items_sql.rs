@@ -18,7 +18,7 @@ async fn insert_items(tx: &mut Tx, disbursement_id: &str, items: &[DisbursementI
                 .push_bind(i64::from(item.row))
                 .push_bind(item.external_id.clone())
                 .push_bind(item.client_id.clone())
-                .push_bind(item.wallet_account_id.as_str().to_owned())
+                .push_bind(item.wallet_account_id.as_ref().map(|w| w.as_str().to_owned()))
                 .push_bind(item.asset_amount)
                 .push_bind(item.memo.clone());
         });
@@ -98,6 +98,9 @@ fn item_status_sql(status: ItemStatus) -> &'static str {
             " AND (p.id IS NULL OR p.approval_status = 'pending'
                    OR (p.approval_status = 'approved' AND p.exec_status = 'pending'))"
         }
+        ItemStatus::AwaitingRegistration => {
+            " AND p.approval_status = 'approved' AND p.exec_status = 'awaiting_registration'"
+        }
         ItemStatus::Executing => " AND p.approval_status = 'approved' AND p.exec_status = 'ready_to_send'",
         ItemStatus::Sent => " AND p.approval_status = 'approved' AND p.exec_status = 'sent'",
         ItemStatus::Failed => " AND p.approval_status = 'approved' AND p.exec_status = 'failed'",
@@ -111,7 +114,7 @@ fn item_from_row(row: &DbRow) -> StoreResult<ItemDetail> {
         row: u32::try_from(row.try_get::<i64, _>("row_number")?).map_err(corrupt)?,
         external_id: row.try_get("external_id")?,
         client_id: row.try_get("client_id")?,
-        wallet_account_id: WalletAddress::parse(&row.try_get::<String, _>("wallet_account_id")?).map_err(corrupt)?,
+        wallet_account_id: wallet_of(row.try_get("wallet_account_id")?)?,
         asset_amount: row.try_get("asset_amount")?,
         memo: row.try_get("memo")?,
     };

@@ -365,6 +365,7 @@ impl DisbursementStore for ThisStore {
         let total = match status {
             None => d.item_count,
             Some(ItemStatus::Pending) => c.pending,
+            Some(ItemStatus::AwaitingRegistration) => c.awaiting_registration,
             Some(ItemStatus::Executing) => c.executing,
             Some(ItemStatus::Sent) => c.sent,
             Some(ItemStatus::Failed) => c.failed,
@@ -408,7 +409,9 @@ impl DisbursementStore for ThisStore {
                                   asset_issuer, memo, approval_status, exec_status, created_by_key, next_attempt_at,
                                   created_at, updated_at, disbursement_id, disbursement_item_id)
              SELECT 'pyt_' || SUBSTR(i.id, 5), $1, $2, 'disbursement', i.client_id, i.wallet_account_id,
-                    i.asset_amount, $3, $4, i.memo, 'pending', 'pending', $5, $6, $6, $6, i.disbursement_id, i.id
+                    i.asset_amount, $3, $4, i.memo, 'pending',
+                    CASE WHEN i.wallet_account_id IS NULL THEN 'awaiting_registration' ELSE 'pending' END,
+                    $5, $6, $6, $6, i.disbursement_id, i.id
              FROM disbursement_items i WHERE i.disbursement_id = $7 ORDER BY i.row_number",
         )
         .bind(&tenant.org_id)

@@ -24,7 +24,7 @@ fn payout_from_row(row: &DbRow) -> StoreResult<PayoutDetail> {
         id: row.try_get("id")?,
         payout_type: row.try_get::<String, _>("type")?.parse().map_err(corrupt)?,
         client_id: row.try_get("client_id")?,
-        wallet_account_id: WalletAddress::parse(&row.try_get::<String, _>("wallet_account_id")?).map_err(corrupt)?,
+        wallet_account_id: wallet_of(row.try_get("wallet_account_id")?)?,
         asset_amount: row.try_get("asset_amount")?,
         asset_code: AssetCode::parse(&row.try_get::<String, _>("asset_code")?).map_err(corrupt)?,
         asset_issuer: row
@@ -95,19 +95,6 @@ async fn lock_payout(tx: &mut Tx, tenant: &Tenant, id: &str) -> StoreResult<Payo
     read_payout(tx, Some(tenant), id).await?.ok_or(StoreError::NotFound)
 }
 
-/// The two status values a list filter selects (`None`: any).
-fn filter_statuses(filter: Option<PayoutFilter>) -> (Option<&'static str>, Option<&'static str>) {
-    match filter {
-        None => (None, None),
-        Some(PayoutFilter::PendingApproval) => (Some("pending"), None),
-        Some(PayoutFilter::Rejected) => (Some("rejected"), None),
-        Some(PayoutFilter::Approved) => (Some("approved"), Some("pending")),
-        Some(PayoutFilter::Executing) => (Some("approved"), Some("ready_to_send")),
-        Some(PayoutFilter::Completed) => (Some("approved"), Some("sent")),
-        Some(PayoutFilter::Failed) => (Some("approved"), Some("failed")),
-    }
-}
-
 #[async_trait]
 impl PayoutStore for ThisStore {
     async fn create_payout(
@@ -138,7 +125,7 @@ impl PayoutStore for ThisStore {
         .bind(tenant.env.as_str())
         .bind(p.payout_type.as_str())
         .bind(&p.client_id)
-        .bind(p.wallet_account_id.as_str())
+        .bind(p.wallet_account_id.as_ref().map(WalletAddress::as_str))
         .bind(p.asset_amount)
         .bind(p.asset_code.as_str())
         .bind(p.asset_issuer.as_ref().map(WalletAddress::as_str))
@@ -192,7 +179,8 @@ impl PayoutStore for ThisStore {
         let search = search_pattern(q.search.as_deref());
         let search = search.as_deref();
         let kind = q.payout_type.map(|t| t.as_str());
-        let (approval, exec) = filter_statuses(q.filter);
+        let (approval, exec) = q.filter.map_or((None, None), PayoutFilter::statuses);
+        let (approval, exec) = (approval.map(ApprovalStatus::as_str), exec.map(ExecStatus::as_str));
         let groups = if search.is_none() {
             // Kept per tenant, type and state by triggers (migration 0006).
             query(

@@ -40,7 +40,7 @@ fn draft(amounts: &[i64]) -> (Disbursement, Vec<DisbursementItem>) {
             row,
             external_id: Some(format!("ext-{row}")),
             client_id: None,
-            wallet_account_id: WalletAddress::parse(WALLET).unwrap(),
+            wallet_account_id: Some(WalletAddress::parse(WALLET).unwrap()),
             asset_amount: *amount,
             memo: None,
         })

@@ -46,7 +46,9 @@ fn payout(approval: ApprovalStatus, key: &str) -> Payout {
         id: IdKind::Payout.generate(),
         payout_type: PayoutType::Direct,
         client_id: None,
-        wallet_account_id: WalletAddress::parse("GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H").unwrap(),
+        wallet_account_id: Some(
+            WalletAddress::parse("GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H").unwrap(),
+        ),
         asset_amount: 1000,
         asset_code: AssetCode::parse("USDC").unwrap(),
         asset_issuer: Some(WalletAddress::parse("GCSUCUJIXTHLLAF5N4OI5ETKREOSB3HD4HWB3OUN5E66DYOHLPTITCYO").unwrap()),

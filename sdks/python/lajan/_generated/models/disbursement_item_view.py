@@ -38,7 +38,6 @@ class DisbursementItemView:
             asset_amount (str):  Example: 125.50.
             id (str):  Example: dsi_01a1fc8be56c7228a813c8461b65a699.
             row (int): The item's row as given: its place in `items`, or the CSV data row, from 1.
-            wallet_account_id (str): The wallet paid: the one given, or the client's when the draft was created.
             approval_status (DisbursementItemViewApprovalStatusType1 | DisbursementItemViewApprovalStatusType2Type1 |
                 DisbursementItemViewApprovalStatusType3Type1 | None | Unset): The payout's pending, approved or rejected; null
                 in a draft.
@@ -46,18 +45,20 @@ class DisbursementItemView:
             error_code (None | str | Unset): Why the latest attempt failed, e.g. `op_no_trust`.
             error_message (None | str | Unset):
             exec_status (DisbursementItemViewExecStatusType1 | DisbursementItemViewExecStatusType2Type1 |
-                DisbursementItemViewExecStatusType3Type1 | None | Unset): The payout's pending, ready_to_send, sent or failed;
-                null in a draft.
+                DisbursementItemViewExecStatusType3Type1 | None | Unset): The payout's pending, awaiting_registration,
+                ready_to_send, sent or failed; null in a draft.
             external_id (None | str | Unset):
             memo (None | str | Unset):
             payout_id (None | str | Unset): The payout paying this item; null in a draft.
             tx_hash (None | str | Unset): The hash of the payout's latest transaction.
+            wallet_account_id (None | str | Unset): The wallet paid: the one given, or the client's when the draft was
+                created; null when
+                the client had none (the payout takes their wallet when they register one).
     """
 
     asset_amount: str
     id: str
     row: int
-    wallet_account_id: str
     approval_status: (
         DisbursementItemViewApprovalStatusType1
         | DisbursementItemViewApprovalStatusType2Type1
@@ -79,6 +80,7 @@ class DisbursementItemView:
     memo: None | str | Unset = UNSET
     payout_id: None | str | Unset = UNSET
     tx_hash: None | str | Unset = UNSET
+    wallet_account_id: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -87,8 +89,6 @@ class DisbursementItemView:
         id = self.id
 
         row = self.row
-
-        wallet_account_id = self.wallet_account_id
 
         approval_status: None | str | Unset
         if isinstance(self.approval_status, Unset):
@@ -160,6 +160,12 @@ class DisbursementItemView:
         else:
             tx_hash = self.tx_hash
 
+        wallet_account_id: None | str | Unset
+        if isinstance(self.wallet_account_id, Unset):
+            wallet_account_id = UNSET
+        else:
+            wallet_account_id = self.wallet_account_id
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -167,7 +173,6 @@ class DisbursementItemView:
                 "assetAmount": asset_amount,
                 "id": id,
                 "row": row,
-                "walletAccountId": wallet_account_id,
             }
         )
         if approval_status is not UNSET:
@@ -188,6 +193,8 @@ class DisbursementItemView:
             field_dict["payoutId"] = payout_id
         if tx_hash is not UNSET:
             field_dict["txHash"] = tx_hash
+        if wallet_account_id is not UNSET:
+            field_dict["walletAccountId"] = wallet_account_id
 
         return field_dict
 
@@ -199,8 +206,6 @@ class DisbursementItemView:
         id = d.pop("id")
 
         row = d.pop("row")
-
-        wallet_account_id = d.pop("walletAccountId")
 
         def _parse_approval_status(
             data: object,
@@ -369,11 +374,19 @@ class DisbursementItemView:
 
         tx_hash = _parse_tx_hash(d.pop("txHash", UNSET))
 
+        def _parse_wallet_account_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        wallet_account_id = _parse_wallet_account_id(d.pop("walletAccountId", UNSET))
+
         disbursement_item_view = cls(
             asset_amount=asset_amount,
             id=id,
             row=row,
-            wallet_account_id=wallet_account_id,
             approval_status=approval_status,
             client_id=client_id,
             error_code=error_code,
@@ -383,6 +396,7 @@ class DisbursementItemView:
             memo=memo,
             payout_id=payout_id,
             tx_hash=tx_hash,
+            wallet_account_id=wallet_account_id,
         )
 
         disbursement_item_view.additional_properties = d

@@ -14,6 +14,7 @@ class ItemCountsView:
     """How many items are in each state; they add up to `itemCount`.
 
     Attributes:
+        awaiting_registration (int): Approved, waiting for the client to register a wallet.
         executing (int): Being sent (the payout is `ready_to_send`).
         failed (int):
         pending (int): In a draft, awaiting approval, or approved and not yet taken by the executor.
@@ -21,6 +22,7 @@ class ItemCountsView:
         sent (int):
     """
 
+    awaiting_registration: int
     executing: int
     failed: int
     pending: int
@@ -29,6 +31,8 @@ class ItemCountsView:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        awaiting_registration = self.awaiting_registration
+
         executing = self.executing
 
         failed = self.failed
@@ -43,6 +47,7 @@ class ItemCountsView:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "awaitingRegistration": awaiting_registration,
                 "executing": executing,
                 "failed": failed,
                 "pending": pending,
@@ -56,6 +61,8 @@ class ItemCountsView:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
+        awaiting_registration = d.pop("awaitingRegistration")
+
         executing = d.pop("executing")
 
         failed = d.pop("failed")
@@ -67,6 +74,7 @@ class ItemCountsView:
         sent = d.pop("sent")
 
         item_counts_view = cls(
+            awaiting_registration=awaiting_registration,
             executing=executing,
             failed=failed,
             pending=pending,

@@ -2,6 +2,7 @@ from enum import StrEnum
 
 
 class ListDisbursementItemsStatus(StrEnum):
+    AWAITING_REGISTRATION = "awaiting_registration"
     EXECUTING = "executing"
     FAILED = "failed"
     PENDING = "pending"

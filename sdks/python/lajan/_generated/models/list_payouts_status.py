@@ -3,6 +3,7 @@ from enum import StrEnum
 
 class ListPayoutsStatus(StrEnum):
     APPROVED = "approved"
+    AWAITING_REGISTRATION = "awaiting_registration"
     COMPLETED = "completed"
     EXECUTING = "executing"
     FAILED = "failed"

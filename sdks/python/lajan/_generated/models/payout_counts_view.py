@@ -15,6 +15,7 @@ class PayoutCountsView:
     Attributes:
         all_ (int):
         approved (int):
+        awaiting_registration (int): Approved, waiting for the client to register a wallet.
         completed (int):
         executing (int):
         failed (int):
@@ -24,6 +25,7 @@ class PayoutCountsView:
 
     all_: int
     approved: int
+    awaiting_registration: int
     completed: int
     executing: int
     failed: int
@@ -35,6 +37,8 @@ class PayoutCountsView:
         all_ = self.all_
 
         approved = self.approved
+
+        awaiting_registration = self.awaiting_registration
 
         completed = self.completed
 
@@ -52,6 +56,7 @@ class PayoutCountsView:
             {
                 "all": all_,
                 "approved": approved,
+                "awaiting_registration": awaiting_registration,
                 "completed": completed,
                 "executing": executing,
                 "failed": failed,
@@ -69,6 +74,8 @@ class PayoutCountsView:
 
         approved = d.pop("approved")
 
+        awaiting_registration = d.pop("awaiting_registration")
+
         completed = d.pop("completed")
 
         executing = d.pop("executing")
@@ -82,6 +89,7 @@ class PayoutCountsView:
         payout_counts_view = cls(
             all_=all_,
             approved=approved,
+            awaiting_registration=awaiting_registration,
             completed=completed,
             executing=executing,
             failed=failed,

@@ -28,13 +28,13 @@ class PayoutSummary:
         asset_amount (str):  Example: 100.00.
         asset_code (str):  Example: USDC.
         created_at (datetime.datetime):
-        exec_status (PayoutSummaryExecStatus): pending, ready_to_send, sent or failed.
+        exec_status (PayoutSummaryExecStatus): pending, awaiting_registration, ready_to_send, sent or failed.
         id (str):  Example: pyt_01a1fc8be56c7228a813c8461b65a699.
         type_ (PayoutSummaryType): direct or disbursement.
-        wallet_account_id (str):
         client (None | PayoutClientSummary | Unset):
         client_id (None | str | Unset):
         memo (None | str | Unset):
+        wallet_account_id (None | str | Unset): null while the client has no wallet (`awaiting_registration`).
     """
 
     approval_status: PayoutSummaryApprovalStatus
@@ -44,10 +44,10 @@ class PayoutSummary:
     exec_status: PayoutSummaryExecStatus
     id: str
     type_: PayoutSummaryType
-    wallet_account_id: str
     client: None | PayoutClientSummary | Unset = UNSET
     client_id: None | str | Unset = UNSET
     memo: None | str | Unset = UNSET
+    wallet_account_id: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -66,8 +66,6 @@ class PayoutSummary:
         id = self.id
 
         type_ = self.type_.value
-
-        wallet_account_id = self.wallet_account_id
 
         client: dict[str, Any] | None | Unset
         if isinstance(self.client, Unset):
@@ -89,6 +87,12 @@ class PayoutSummary:
         else:
             memo = self.memo
 
+        wallet_account_id: None | str | Unset
+        if isinstance(self.wallet_account_id, Unset):
+            wallet_account_id = UNSET
+        else:
+            wallet_account_id = self.wallet_account_id
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -100,7 +104,6 @@ class PayoutSummary:
                 "execStatus": exec_status,
                 "id": id,
                 "type": type_,
-                "walletAccountId": wallet_account_id,
             }
         )
         if client is not UNSET:
@@ -109,6 +112,8 @@ class PayoutSummary:
             field_dict["clientId"] = client_id
         if memo is not UNSET:
             field_dict["memo"] = memo
+        if wallet_account_id is not UNSET:
+            field_dict["walletAccountId"] = wallet_account_id
 
         return field_dict
 
@@ -130,8 +135,6 @@ class PayoutSummary:
         id = d.pop("id")
 
         type_ = PayoutSummaryType(d.pop("type"))
-
-        wallet_account_id = d.pop("walletAccountId")
 
         def _parse_client(data: object) -> None | PayoutClientSummary | Unset:
             if data is None:
@@ -168,6 +171,15 @@ class PayoutSummary:
 
         memo = _parse_memo(d.pop("memo", UNSET))
 
+        def _parse_wallet_account_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        wallet_account_id = _parse_wallet_account_id(d.pop("walletAccountId", UNSET))
+
         payout_summary = cls(
             approval_status=approval_status,
             asset_amount=asset_amount,
@@ -176,10 +188,10 @@ class PayoutSummary:
             exec_status=exec_status,
             id=id,
             type_=type_,
-            wallet_account_id=wallet_account_id,
             client=client,
             client_id=client_id,
             memo=memo,
+            wallet_account_id=wallet_account_id,
         )
 
         payout_summary.additional_properties = d

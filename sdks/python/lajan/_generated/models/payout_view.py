@@ -30,15 +30,16 @@ class PayoutView:
         asset_code (str):
         attempts (list[AttemptView]):
         created_at (datetime.datetime):
-        exec_status (PayoutViewExecStatus):
+        exec_status (PayoutViewExecStatus): pending, awaiting_registration, ready_to_send, sent or failed.
         id (str):
         type_ (PayoutViewType):
         updated_at (datetime.datetime):
-        wallet_account_id (str):
         asset_issuer (None | str | Unset): null for the native asset (XLM).
         client (None | PayoutClient | Unset):
         client_id (None | str | Unset):
         memo (None | str | Unset):
+        wallet_account_id (None | str | Unset): The wallet paid; null while the client has none: the payout waits in
+            `awaiting_registration` and takes the client's wallet when they register one.
     """
 
     approval_status: PayoutViewApprovalStatus
@@ -50,11 +51,11 @@ class PayoutView:
     id: str
     type_: PayoutViewType
     updated_at: datetime.datetime
-    wallet_account_id: str
     asset_issuer: None | str | Unset = UNSET
     client: None | PayoutClient | Unset = UNSET
     client_id: None | str | Unset = UNSET
     memo: None | str | Unset = UNSET
+    wallet_account_id: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -80,8 +81,6 @@ class PayoutView:
         type_ = self.type_.value
 
         updated_at = self.updated_at.isoformat()
-
-        wallet_account_id = self.wallet_account_id
 
         asset_issuer: None | str | Unset
         if isinstance(self.asset_issuer, Unset):
@@ -109,6 +108,12 @@ class PayoutView:
         else:
             memo = self.memo
 
+        wallet_account_id: None | str | Unset
+        if isinstance(self.wallet_account_id, Unset):
+            wallet_account_id = UNSET
+        else:
+            wallet_account_id = self.wallet_account_id
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -122,7 +127,6 @@ class PayoutView:
                 "id": id,
                 "type": type_,
                 "updatedAt": updated_at,
-                "walletAccountId": wallet_account_id,
             }
         )
         if asset_issuer is not UNSET:
@@ -133,6 +137,8 @@ class PayoutView:
             field_dict["clientId"] = client_id
         if memo is not UNSET:
             field_dict["memo"] = memo
+        if wallet_account_id is not UNSET:
+            field_dict["walletAccountId"] = wallet_account_id
 
         return field_dict
 
@@ -164,8 +170,6 @@ class PayoutView:
         type_ = PayoutViewType(d.pop("type"))
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
-
-        wallet_account_id = d.pop("walletAccountId")
 
         def _parse_asset_issuer(data: object) -> None | str | Unset:
             if data is None:
@@ -211,6 +215,15 @@ class PayoutView:
 
         memo = _parse_memo(d.pop("memo", UNSET))
 
+        def _parse_wallet_account_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        wallet_account_id = _parse_wallet_account_id(d.pop("walletAccountId", UNSET))
+
         payout_view = cls(
             approval_status=approval_status,
             asset_amount=asset_amount,
@@ -221,11 +234,11 @@ class PayoutView:
             id=id,
             type_=type_,
             updated_at=updated_at,
-            wallet_account_id=wallet_account_id,
             asset_issuer=asset_issuer,
             client=client,
             client_id=client_id,
             memo=memo,
+            wallet_account_id=wallet_account_id,
         )
 
         payout_view.additional_properties = d

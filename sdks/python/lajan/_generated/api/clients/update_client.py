@@ -110,7 +110,11 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     body: UpdateClient,
 ) -> Response[ClientView | ErrorBody]:
-    """
+    """Changes the fields given. A walletAccountId given to a client that had none sends the client's
+    payouts waiting in awaiting_registration on their way (approved ones to ready_to_send, the others
+    back to pending approval); when one of them is approved already, the key also needs payouts:approve,
+    since it decides where approved money goes.
+
     Args:
         id (str):
         body (UpdateClient): A change to a client: fields left out are kept; `null` clears
@@ -143,7 +147,11 @@ def sync(
     client: AuthenticatedClient | Client,
     body: UpdateClient,
 ) -> ClientView | ErrorBody | None:
-    """
+    """Changes the fields given. A walletAccountId given to a client that had none sends the client's
+    payouts waiting in awaiting_registration on their way (approved ones to ready_to_send, the others
+    back to pending approval); when one of them is approved already, the key also needs payouts:approve,
+    since it decides where approved money goes.
+
     Args:
         id (str):
         body (UpdateClient): A change to a client: fields left out are kept; `null` clears
@@ -171,7 +179,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     body: UpdateClient,
 ) -> Response[ClientView | ErrorBody]:
-    """
+    """Changes the fields given. A walletAccountId given to a client that had none sends the client's
+    payouts waiting in awaiting_registration on their way (approved ones to ready_to_send, the others
+    back to pending approval); when one of them is approved already, the key also needs payouts:approve,
+    since it decides where approved money goes.
+
     Args:
         id (str):
         body (UpdateClient): A change to a client: fields left out are kept; `null` clears
@@ -202,7 +214,11 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     body: UpdateClient,
 ) -> ClientView | ErrorBody | None:
-    """
+    """Changes the fields given. A walletAccountId given to a client that had none sends the client's
+    payouts waiting in awaiting_registration on their way (approved ones to ready_to_send, the others
+    back to pending approval); when one of them is approved already, the key also needs payouts:approve,
+    since it decides where approved money goes.
+
     Args:
         id (str):
         body (UpdateClient): A change to a client: fields left out are kept; `null` clears

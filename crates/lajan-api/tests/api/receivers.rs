@@ -1,0 +1,139 @@
+//! Paying clients who have no wallet yet: a payout to one waits in `awaiting_registration`
+//! through approval, is never sent before the client has a wallet, and is sent exactly once
+//! after; a disbursement's items wait the same way and its roll-up counts them.
+
+use crate::disbursements::{act, create};
+use lajan_domain::Environment;
+use lajan_testkit::{TestApp, WALLET, expect_error};
+use serde_json::{Value, json};
+
+async fn phone_only(app: &TestApp, first: &str) -> Value {
+    let r =
+        app.post("/v1/clients", &json!({ "firstName": first, "lastName": "Pyè", "phoneNumber": "+50937000001" })).await;
+    assert_eq!(r.status(), 201);
+    r.json().await.unwrap()
+}
+
+async fn get(app: &TestApp, path: &str) -> Value {
+    app.get(path).await.json().await.unwrap()
+}
+
+api_test!(a_payout_to_a_client_without_a_wallet_waits_for_one_and_is_sent_once, |app| {
+    let ana = phone_only(app, "Ana").await;
+    let id = ana["id"].as_str().unwrap();
+    let r = app.post("/v1/payouts", &json!({ "clientId": id, "assetAmount": 12.5, "assetCode": "USDC" })).await;
+    assert_eq!(r.status(), 201);
+    let created: Value = r.json().await.unwrap();
+    let payout = created["id"].as_str().unwrap();
+    assert_eq!(
+        (&created["walletAccountId"], &created["approvalStatus"], &created["execStatus"]),
+        (&Value::Null, &json!("pending"), &json!("awaiting_registration"))
+    );
+    // A client Lajan cannot reach is still refused: nobody could register.
+    let unreachable = app.post("/v1/clients", &json!({ "firstName": "No", "lastName": "Contact" })).await;
+    let unreachable: Value = unreachable.json().await.unwrap();
+    let body = json!({ "clientId": unreachable["id"], "assetAmount": 1, "assetCode": "USDC" });
+    expect_error(app.post("/v1/payouts", &body).await, 400, "no_wallet").await;
+
+    let approve = app.post(&format!("/v1/payouts/{payout}/approve"), &json!({})).await;
+    assert_eq!(approve.status(), 200);
+    let approved: Value = approve.json().await.unwrap();
+    assert_eq!(
+        (&approved["approvalStatus"], &approved["execStatus"]),
+        (&json!("approved"), &json!("awaiting_registration"))
+    );
+    let waiting = get(app, "/v1/payouts?status=awaiting_registration").await;
+    assert_eq!((waiting["pagination"]["total"].as_u64(), &waiting["data"][0]["id"]), (Some(1), &created["id"]));
+    assert_eq!(waiting["counts"]["awaiting_registration"], 1, "{}", waiting["counts"]);
+    assert_eq!(get(app, "/v1/payouts?status=approved").await["pagination"]["total"], 0);
+
+    // Never sent before the client has a wallet, however often the executor looks.
+    app.drain_payouts().await;
+    let still = get(app, &format!("/v1/payouts/{payout}")).await;
+    assert_eq!(
+        (&still["execStatus"], still["attempts"].as_array().map(Vec::len)),
+        (&json!("awaiting_registration"), Some(0))
+    );
+
+    // The wallet decides where approved money goes: a key that cannot approve cannot give it.
+    let clerk = app.key(None, Environment::Test, &["clients:write", "clients:read"]).await;
+    let put = |key: String| {
+        let app = &app;
+        async move {
+            app.http
+                .put(app.url(&format!("/v1/clients/{id}")))
+                .bearer_auth(key)
+                .json(&json!({ "walletAccountId": WALLET }))
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    let refused = expect_error(put(clerk).await, 403, "forbidden").await;
+    assert!(refused["message"].as_str().unwrap().contains("payouts:approve"), "{refused}");
+    assert_eq!(get(app, &format!("/v1/clients/{id}")).await["walletAccountId"], Value::Null, "nothing changed");
+
+    assert_eq!(put(app.key.clone()).await.status(), 200);
+    let released = get(app, &format!("/v1/payouts/{payout}")).await;
+    assert_eq!((&released["walletAccountId"], &released["execStatus"]), (&json!(WALLET), &json!("ready_to_send")));
+    app.drain_payouts().await;
+    app.drain_payouts().await;
+    let sent = get(app, &format!("/v1/payouts/{payout}")).await;
+    assert_eq!((&sent["execStatus"], sent["attempts"].as_array().map(Vec::len)), (&json!("sent"), Some(1)), "{sent}");
+    let completed = get(app, "/v1/events?type=payout.completed").await;
+    assert_eq!(completed["pagination"]["total"], 1, "paid exactly once");
+});
+
+api_test!(a_payout_not_yet_approved_takes_the_wallet_and_waits_for_approval, |app| {
+    let ana = phone_only(app, "Ana").await;
+    let id = ana["id"].as_str().unwrap();
+    let r = app.post("/v1/payouts", &json!({ "clientId": id, "assetAmount": 3, "assetCode": "USDC" })).await;
+    let payout: Value = r.json().await.unwrap();
+    let clerk = app.key(None, Environment::Test, &["clients:write"]).await;
+    let r = app
+        .http
+        .put(app.url(&format!("/v1/clients/{id}")))
+        .bearer_auth(clerk)
+        .json(&json!({ "walletAccountId": WALLET }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200, "nothing approved waits: no approver needed");
+    let now = get(app, &format!("/v1/payouts/{}", payout["id"].as_str().unwrap())).await;
+    assert_eq!(
+        (&now["walletAccountId"], &now["approvalStatus"], &now["execStatus"]),
+        (&json!(WALLET), &json!("pending"), &json!("pending"))
+    );
+});
+
+api_test!(disbursement_items_wait_for_their_clients_and_the_roll_up_counts_them, |app| {
+    let ana = phone_only(app, "Ana").await;
+    let body = json!({ "name": "June", "assetCode": "USDC", "items": [
+        { "walletAccountId": WALLET, "assetAmount": 5 },
+        { "clientId": ana["id"], "assetAmount": 7 },
+    ] });
+    let d = create(app, body).await;
+    let dsb = d["id"].as_str().unwrap();
+    let items = get(app, &format!("/v1/disbursements/{dsb}/items")).await;
+    assert_eq!(items["data"][1]["walletAccountId"], Value::Null, "{items}");
+    for verb in ["submit", "approve"] {
+        assert_eq!(act(app, &app.key, dsb, verb).await.status(), 200, "{verb}");
+    }
+    app.drain_payouts().await;
+    app.drain_payouts().await;
+    let after = get(app, &format!("/v1/disbursements/{dsb}")).await;
+    assert_eq!(after["counts"]["sent"], 1, "{after}");
+    assert_eq!(after["counts"]["awaitingRegistration"], 1, "{after}");
+    assert_eq!(after["status"], "processing", "an item still waits");
+    let items = get(app, &format!("/v1/disbursements/{dsb}/items?status=awaiting_registration")).await;
+    assert_eq!(items["pagination"]["total"], 1, "{items}");
+    assert_eq!(items["data"][0]["execStatus"], "awaiting_registration");
+
+    let put =
+        app.put(&format!("/v1/clients/{}", ana["id"].as_str().unwrap()), &json!({ "walletAccountId": WALLET })).await;
+    assert_eq!(put.status(), 200);
+    app.drain_payouts().await;
+    app.drain_payouts().await;
+    let done = get(app, &format!("/v1/disbursements/{dsb}")).await;
+    assert_eq!((&done["status"], &done["counts"]["sent"]), (&json!("completed"), &json!(2)), "{done}");
+});
