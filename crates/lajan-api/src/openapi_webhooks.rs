@@ -76,6 +76,11 @@ pub fn emitted_when(event_type: &str) -> Option<&'static str> {
             "An approved payout is still unsent LAJAN_PAYOUT_DELAY_ALERT_SECS (15 minutes) after its approval or \
              retry, the network refusing or not answering: raised once; it keeps being tried."
         }
+        "payout.canceled" => {
+            "An approved payout waiting for its client to register a wallet was canceled: by \
+             POST /v1/payouts/{id}/cancel (cancelReason requested), or because the client did not register within \
+             registrationWindowDays (receiver_not_registered, made by Lajan)."
+        }
         "disbursement.created" => "POST /v1/disbursements created a disbursement.",
         "disbursement.submitted" => "A disbursement was submitted: one payout per item, waiting for approval.",
         "disbursement.approved" => "A disbursement was approved, and its payouts with it.",

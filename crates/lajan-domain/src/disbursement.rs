@@ -59,6 +59,8 @@ pub enum ItemStatus {
     Executing,
     Sent,
     Failed,
+    /// Its client never registered a wallet, or the organization called it off.
+    Canceled,
     Rejected,
 }
 
@@ -68,6 +70,7 @@ str_enum!(ItemStatus {
     Executing => "executing",
     Sent => "sent",
     Failed => "failed",
+    Canceled => "canceled",
     Rejected => "rejected",
 });
 
@@ -81,6 +84,7 @@ impl ItemStatus {
             (ApprovalStatus::Approved, ExecStatus::ReadyToSend) => ItemStatus::Executing,
             (ApprovalStatus::Approved, ExecStatus::Sent) => ItemStatus::Sent,
             (ApprovalStatus::Approved, ExecStatus::Failed) => ItemStatus::Failed,
+            (ApprovalStatus::Approved, ExecStatus::Canceled) => ItemStatus::Canceled,
         }
     }
 }
@@ -93,6 +97,7 @@ pub struct ItemCounts {
     pub executing: u64,
     pub sent: u64,
     pub failed: u64,
+    pub canceled: u64,
     pub rejected: u64,
 }
 
@@ -108,11 +113,16 @@ impl ItemCounts {
                 ItemStatus::Executing => counts.executing += n,
                 ItemStatus::Sent => counts.sent += n,
                 ItemStatus::Failed => counts.failed += n,
+                ItemStatus::Canceled => counts.canceled += n,
                 ItemStatus::Rejected => counts.rejected += n,
             }
         }
-        let settled_or_on_the_way =
-            counts.awaiting_registration + counts.executing + counts.sent + counts.failed + counts.rejected;
+        let settled_or_on_the_way = counts.awaiting_registration
+            + counts.executing
+            + counts.sent
+            + counts.failed
+            + counts.canceled
+            + counts.rejected;
         counts.pending = item_count.saturating_sub(settled_or_on_the_way);
         counts
     }
@@ -265,22 +275,23 @@ pub fn submission(approval_required: bool) -> (DisbursementStatus, &'static [&'s
 /// people's to change, and stays.
 ///
 /// `approved` lasts until the executor takes the first item; `processing` until none is left
-/// to run; then `completed` (all sent), `failed` (all failed) or `partially_failed`. Retrying
-/// failed items goes back to `processing`.
+/// to run; then `completed` (all sent), `failed` (none sent: all failed or canceled) or
+/// `partially_failed` (some sent, some failed or canceled: a canceled item paid nobody, so the
+/// batch did not do all it was approved for). Retrying failed items goes back to `processing`.
 pub fn roll_up(status: DisbursementStatus, counts: &ItemCounts) -> (DisbursementStatus, Option<&'static str>) {
     use DisbursementStatus as S;
     if matches!(status, S::Draft | S::PendingApproval | S::Rejected) {
         return (status, None);
     }
     let next = if counts.left_to_run() > 0 {
-        let untouched = counts.executing == 0 && counts.sent == 0 && counts.failed == 0;
+        let untouched = counts.executing == 0 && counts.sent == 0 && counts.failed == 0 && counts.canceled == 0;
         if status == S::Approved && untouched { S::Approved } else { S::Processing }
     } else {
-        match (counts.sent > 0, counts.failed > 0) {
+        match (counts.sent > 0, counts.failed + counts.canceled > 0) {
             (true, false) => S::Completed,
             (false, true) => S::Failed,
             (true, true) => S::PartiallyFailed,
-            // Nothing sent, nothing failed, nothing left: only rejected items, which an
+            // Nothing sent, failed or canceled, nothing left: only rejected items, which an
             // approved batch never has.
             (false, false) => status,
         }
@@ -363,6 +374,25 @@ mod tests {
             (S::Completed, counts(0, 0, 5, 0), S::Completed, None),
             (S::PendingApproval, counts(0, 0, 5, 0), S::PendingApproval, None),
             (S::Draft, counts(0, 0, 0, 0), S::Draft, None),
+            // Waiting items keep the batch running; canceled ones paid nobody.
+            (
+                S::Processing,
+                ItemCounts { sent: 4, awaiting_registration: 1, ..ItemCounts::default() },
+                S::Processing,
+                None,
+            ),
+            (
+                S::Processing,
+                ItemCounts { sent: 4, canceled: 1, ..ItemCounts::default() },
+                S::PartiallyFailed,
+                Some("disbursement.partially_failed"),
+            ),
+            (
+                S::Processing,
+                ItemCounts { canceled: 5, ..ItemCounts::default() },
+                S::Failed,
+                Some("disbursement.failed"),
+            ),
         ];
         for (from, c, to, event) in cases {
             assert_eq!(roll_up(from, &c), (to, event), "{from} with {c:?}");

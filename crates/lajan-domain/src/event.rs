@@ -44,6 +44,7 @@ pub const EVENT_TYPES: &[&str] = &[
     "payout.completed",
     "payout.failed",
     "payout.delayed",
+    "payout.canceled",
     "settings.updated",
     "settings.change_requested",
     "settings.change_cancelled",

@@ -74,7 +74,20 @@ pub enum ExecStatus {
     ReadyToSend,
     Sent,
     Failed,
+    /// Final: it waited for a registration that never came, or the organization called it off.
+    Canceled,
 }
+
+/// Why a payout was canceled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CancelReason {
+    /// Its client did not register a wallet within the settings' `registrationWindowDays`.
+    ReceiverNotRegistered,
+    /// The organization canceled it (`POST /v1/payouts/{id}/cancel`).
+    Requested,
+}
+
+str_enum!(CancelReason { ReceiverNotRegistered => "receiver_not_registered", Requested => "requested" });
 
 str_enum!(ApprovalStatus { Pending => "pending", Approved => "approved", Rejected => "rejected" });
 str_enum!(ExecStatus {
@@ -83,6 +96,7 @@ str_enum!(ExecStatus {
     ReadyToSend => "ready_to_send",
     Sent => "sent",
     Failed => "failed",
+    Canceled => "canceled",
 });
 str_enum!(PayoutType { Direct => "direct", Disbursement => "disbursement" });
 str_enum!(PayoutFilter {
@@ -93,6 +107,7 @@ str_enum!(PayoutFilter {
     Executing => "executing",
     Completed => "completed",
     Failed => "failed",
+    Canceled => "canceled",
 });
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -112,6 +127,7 @@ pub enum PayoutFilter {
     Executing,
     Completed,
     Failed,
+    Canceled,
 }
 
 impl PayoutFilter {
@@ -125,6 +141,7 @@ impl PayoutFilter {
             (ApprovalStatus::Approved, ExecStatus::ReadyToSend) => PayoutFilter::Executing,
             (ApprovalStatus::Approved, ExecStatus::Sent) => PayoutFilter::Completed,
             (ApprovalStatus::Approved, ExecStatus::Failed) => PayoutFilter::Failed,
+            (ApprovalStatus::Approved, ExecStatus::Canceled) => PayoutFilter::Canceled,
         }
     }
 
@@ -139,6 +156,7 @@ impl PayoutFilter {
             PayoutFilter::Executing => approved(ExecStatus::ReadyToSend),
             PayoutFilter::Completed => approved(ExecStatus::Sent),
             PayoutFilter::Failed => approved(ExecStatus::Failed),
+            PayoutFilter::Canceled => approved(ExecStatus::Canceled),
         }
     }
 }
@@ -149,24 +167,28 @@ pub enum PayoutAction {
     Approve,
     Reject,
     Retry,
+    /// Calls off an approved payout still waiting for its client's registration.
+    Cancel,
 }
 
 impl PayoutAction {
     /// The refusal of this action on a payout that pays an item of disbursement `batch`: its
-    /// payouts move with the disbursement, never one by one.
-    pub fn refused_in_batch(self, batch: &str) -> Invalid {
+    /// payouts move with the disbursement, never one by one; except a cancel, which is about
+    /// one receiver (`None`).
+    pub fn refused_in_batch(self, batch: &str) -> Option<Invalid> {
         let (code, verb, batch_verb) = match self {
             PayoutAction::Approve => ("cannot_approve", "approved", "approve"),
             PayoutAction::Reject => ("cannot_reject", "rejected", "reject"),
             PayoutAction::Retry => ("cannot_retry", "retried", "retry-failed"),
+            PayoutAction::Cancel => return None,
         };
-        Invalid::new(
+        Some(Invalid::new(
             code,
             format!(
                 "This payout pays an item of disbursement {batch} and is {verb} with it: \
                  POST /v1/disbursements/{batch}/{batch_verb}"
             ),
-        )
+        ))
     }
 }
 
@@ -191,6 +213,16 @@ pub fn payout_transition(
             Ok((ApprovalStatus::Approved, ExecStatus::Pending, "payout.retried"))
         }
         (PayoutAction::Retry, _, _) => Err(Invalid::new("cannot_retry", "Only failed payouts can be retried")),
+        (PayoutAction::Cancel, ApprovalStatus::Approved, ExecStatus::AwaitingRegistration) => {
+            Ok((ApprovalStatus::Approved, ExecStatus::Canceled, "payout.canceled"))
+        }
+        (PayoutAction::Cancel, _, _) => Err(Invalid::new(
+            "cannot_cancel",
+            format!(
+                "Only approved payouts waiting for their client to register a wallet can be canceled; this one is \
+                 {approval} and {exec} (reject a payout pending approval instead)"
+            ),
+        )),
     }
 }
 
@@ -315,6 +347,8 @@ pub struct PayoutDetail {
     pub attempts_before_retry: i64,
     /// When it was approved; `None` while it waits, and for payouts approved before this was kept.
     pub approved_at: Option<Timestamp>,
+    /// Why it was canceled, when it was.
+    pub cancel_reason: Option<CancelReason>,
 }
 
 /// How a new payout starts: pending approval, or approved at once when the organization does
@@ -462,6 +496,9 @@ mod tests {
                     reject.map(|t| t.0).ok(),
                     (*a == ApprovalStatus::Pending).then_some(ApprovalStatus::Rejected)
                 );
+                let cancel = payout_transition(*a, *e, PayoutAction::Cancel);
+                let waiting = *a == ApprovalStatus::Approved && *e == ExecStatus::AwaitingRegistration;
+                assert_eq!(cancel.map(|t| t.1).ok(), waiting.then_some(ExecStatus::Canceled));
                 let retry = payout_transition(*a, *e, PayoutAction::Retry);
                 assert_eq!(retry.is_ok(), *a == ApprovalStatus::Approved && *e == ExecStatus::Failed);
             }

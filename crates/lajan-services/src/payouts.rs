@@ -163,8 +163,42 @@ impl Services {
             .payout_action(tenant, id, action, tenant.actor.id(), reason, now, &payout_event, idempotency)
             .await
             .map_err(ServiceError::not_found_as("payout"))?;
+        if let Some(batch) = d.payout.disbursement_id.clone().filter(|_| action == PayoutAction::Cancel) {
+            // Its disbursement may be done now that this item will never be paid.
+            self.roll_up_disbursements(Some(vec![(d.tenant.clone(), batch)])).await?;
+        }
         self.nudges.payouts_due();
         Ok(d)
+    }
+}
+
+/// Payouts canceled for want of a registration in one store transaction; more wait for the next.
+const CANCELED_PER_TRANSACTION: i64 = 500;
+
+impl Services {
+    /// Cancels (`receiver_not_registered`, `payout.canceled`) the approved payouts whose client
+    /// did not register a wallet within the organization's `registrationWindowDays` of the
+    /// approval, and rolls up the disbursements they belonged to. Answers how many.
+    pub async fn cancel_unregistered_payouts(&self, now: Timestamp) -> lajan_store::StoreResult<usize> {
+        let mut canceled = 0;
+        loop {
+            let batch = self.store.cancel_unregistered_payouts(now, CANCELED_PER_TRANSACTION, &payout_event).await?;
+            let mut disbursements: Vec<(Tenant, String)> = Vec::new();
+            for d in &batch {
+                if let Some(id) = &d.payout.disbursement_id
+                    && !disbursements.iter().any(|(_, seen)| seen == id)
+                {
+                    disbursements.push((d.tenant.clone(), id.clone()));
+                }
+            }
+            if !disbursements.is_empty() {
+                self.roll_up_disbursements(Some(disbursements)).await?;
+            }
+            canceled += batch.len();
+            if batch.len() < usize::try_from(CANCELED_PER_TRANSACTION).unwrap_or(usize::MAX) {
+                return Ok(canceled);
+            }
+        }
     }
 }
 

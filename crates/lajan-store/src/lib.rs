@@ -40,6 +40,7 @@ macro_rules! areas_sql {
         include!("payouts/batches_sql.rs");
         include!("payouts/alerts_sql.rs");
         include!("payouts/registration_sql.rs");
+        include!("payouts/list_sql.rs");
         include!("sandbox/sql.rs");
         include!("disbursements/items_sql.rs");
         include!("disbursements/sql.rs");

@@ -166,6 +166,12 @@ impl Workers {
         self.services.alert_delayed_payouts(now, self.config.payout_delay_alert_ms).await
     }
 
+    /// The registration window's step: cancels approved payouts whose client did not register a
+    /// wallet in time (`payout.canceled`); how many.
+    pub async fn cancel_unregistered_once(&self, now: Timestamp) -> StoreResult<usize> {
+        self.services.cancel_unregistered_payouts(now).await
+    }
+
     /// Runs every worker on its interval until `stop` flips.
     pub fn spawn(self: Arc<Self>, stop: watch::Receiver<bool>) -> Vec<JoinHandle<()>> {
         let i = self.config.intervals;
@@ -194,8 +200,10 @@ impl Workers {
             self.run(i.compact_counts, &stop, Wake::Never, |w| async move {
                 w.services.store.compact_counts().await.map(drop)
             }),
+            // Both look for payouts waiting too long: unsent, or unclaimed by their receiver.
             self.run(i.payout_delays, &stop, Wake::Never, |w| async move {
-                w.alert_delayed_payouts_once(Timestamp::now()).await.map(drop)
+                w.alert_delayed_payouts_once(Timestamp::now()).await?;
+                w.cancel_unregistered_once(Timestamp::now()).await.map(drop)
             }),
             self.run(i.disbursements, &stop, Wake::Never, |w| async move {
                 w.services.roll_up_disbursements(None).await.map(drop)

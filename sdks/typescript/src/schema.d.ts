@@ -1051,6 +1051,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payout.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.canceled
+         * @description An approved payout waiting for its client to register a wallet was canceled: by POST /v1/payouts/{id}/cancel (cancelReason requested), or because the client did not register within registrationWindowDays (receiver_not_registered, made by Lajan).
+         */
+        post: operations["payoutCanceledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "payout.completed": {
         parameters: {
             query?: never;
@@ -1582,7 +1602,7 @@ export interface components {
              * @example invoice.paid
              * @enum {string}
              */
-            eventType: "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+            eventType: "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
             /** @example whd_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b */
             id: string;
             /**
@@ -1620,10 +1640,11 @@ export interface components {
             errorCode?: string | null;
             errorMessage?: string | null;
             /**
-             * @description The payout's pending, awaiting_registration, ready_to_send, sent or failed; null in a draft.
+             * @description The payout's pending, awaiting_registration, ready_to_send, sent, failed or canceled; null in
+             *     a draft.
              * @enum {string|null}
              */
-            execStatus?: "pending" | "awaiting_registration" | "ready_to_send" | "sent" | "failed" | null;
+            execStatus?: "pending" | "awaiting_registration" | "ready_to_send" | "sent" | "failed" | "canceled" | null;
             externalId?: string | null;
             /** @example dsi_01a1fc8be56c7228a813c8461b65a699 */
             id: string;
@@ -1731,7 +1752,7 @@ export interface components {
          * @description An event type, an area wildcard such as `invoice.*`, or `*`.
          * @enum {string}
          */
-        EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+        EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         /** @description Something that happened: `data.object` is the resource as the API showed it right after. */
         EventView: {
             actor: components["schemas"]["ActorView"];
@@ -1748,7 +1769,7 @@ export interface components {
              * @example client.created
              * @enum {string}
              */
-            type: "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+            type: "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         };
         FieldDetail: {
             /** @description In a batch: the code a single request would have been refused with. */
@@ -1843,6 +1864,11 @@ export interface components {
              * @description Approved, waiting for the client to register a wallet.
              */
             awaitingRegistration: number;
+            /**
+             * Format: int64
+             * @description Its client never registered a wallet, or the organization canceled it.
+             */
+            canceled: number;
             /**
              * Format: int64
              * @description Being sent (the payout is `ready_to_send`).
@@ -2002,6 +2028,8 @@ export interface components {
              */
             awaiting_registration: number;
             /** Format: int64 */
+            canceled: number;
+            /** Format: int64 */
             completed: number;
             /** Format: int64 */
             executing: number;
@@ -2034,10 +2062,10 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             /**
-             * @description pending, awaiting_registration, ready_to_send, sent or failed.
+             * @description pending, awaiting_registration, ready_to_send, sent, failed or canceled.
              * @enum {string}
              */
-            execStatus: "pending" | "awaiting_registration" | "ready_to_send" | "sent" | "failed";
+            execStatus: "pending" | "awaiting_registration" | "ready_to_send" | "sent" | "failed" | "canceled";
             /** @example pyt_01a1fc8be56c7228a813c8461b65a699 */
             id: string;
             memo?: string | null;
@@ -2058,15 +2086,22 @@ export interface components {
             /** @description null for the native asset (XLM). */
             assetIssuer?: string | null;
             attempts: components["schemas"]["AttemptView"][];
+            /**
+             * @description Why it was canceled: receiver_not_registered (its client did not register a wallet within
+             *     the settings' registrationWindowDays) or requested (POST /v1/payouts/{id}/cancel); null
+             *     unless execStatus is canceled.
+             * @example receiver_not_registered
+             */
+            cancelReason?: string | null;
             client?: null | components["schemas"]["PayoutClient"];
             clientId?: string | null;
             /** Format: date-time */
             createdAt: string;
             /**
-             * @description pending, awaiting_registration, ready_to_send, sent or failed.
+             * @description pending, awaiting_registration, ready_to_send, sent, failed or canceled.
              * @enum {string}
              */
-            execStatus: "pending" | "awaiting_registration" | "ready_to_send" | "sent" | "failed";
+            execStatus: "pending" | "awaiting_registration" | "ready_to_send" | "sent" | "failed" | "canceled";
             id: string;
             memo?: string | null;
             /** @enum {string} */
@@ -2615,14 +2650,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-28T15:51:51.689Z",
+                     *           "createdAt": "2026-11-28T16:12:00.426Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a222db1089749eb39591c72ad84374",
+                     *           "id": "cli_01a222ed822a70fa8c496b8761233275",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-28T15:51:51.689Z",
+                     *           "updatedAt": "2026-11-28T16:12:00.426Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         }
@@ -2757,14 +2792,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T15:51:51.689Z",
+                     *       "createdAt": "2026-11-28T16:12:00.426Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a222db1089749eb39591c72ad84374",
+                     *       "id": "cli_01a222ed822a70fa8c496b8761233275",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-28T15:51:51.689Z",
+                     *       "updatedAt": "2026-11-28T16:12:00.426Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
@@ -2789,7 +2824,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "cf73bfbd-7279-4d4c-82bb-8920e9a4eebd",
+                     *       "requestId": "a2df5811-c567-439d-8950-9d9ba8bff78f",
                      *       "statusCode": 400
                      *     }
                      */
@@ -2952,14 +2987,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T15:51:51.689Z",
+                     *       "createdAt": "2026-11-28T16:12:00.426Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a222db1089749eb39591c72ad84374",
+                     *       "id": "cli_01a222ed822a70fa8c496b8761233275",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-28T15:51:51.689Z",
+                     *       "updatedAt": "2026-11-28T16:12:00.426Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
@@ -3012,7 +3047,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "f8d4137d-0ef6-4b08-bc79-dfb02e2de7ec",
+                     *       "requestId": "d8b6e1bb-7433-4f7a-89a0-ee23513a06a2",
                      *       "statusCode": 404
                      *     }
                      */
@@ -3082,14 +3117,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T15:51:51.689Z",
+                     *       "createdAt": "2026-11-28T16:12:00.426Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a222db1089749eb39591c72ad84374",
+                     *       "id": "cli_01a222ed822a70fa8c496b8761233275",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-28T15:51:51.692Z",
+                     *       "updatedAt": "2026-11-28T16:12:00.429Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
@@ -3271,7 +3306,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a222db108e7563a15f42d101ffb650"
+                     *       "id": "cli_01a222ed822e71ce9704d40761143ba8"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3412,27 +3447,28 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-28T15:51:51.776Z",
+                     *           "approvedAt": "2026-11-28T16:12:00.496Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
                      *             "awaitingRegistration": 0,
+                     *             "canceled": 0,
                      *             "executing": 0,
                      *             "failed": 1,
                      *             "pending": 0,
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.770Z",
-                     *           "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
+                     *           "createdAt": "2026-11-28T16:12:00.492Z",
+                     *           "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-28T15:51:51.773Z",
+                     *           "submittedAt": "2026-11-28T16:12:00.494Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-28T15:51:51.804Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.514Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -3559,7 +3595,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a222db1089749eb39591c72ad84374",
+                 *           "clientId": "cli_01a222ed822a70fa8c496b8761233275",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -3595,14 +3631,15 @@ export interface operations {
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
                      *         "awaitingRegistration": 0,
+                     *         "canceled": 0,
                      *         "executing": 0,
                      *         "failed": 0,
                      *         "pending": 2,
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T15:51:51.770Z",
-                     *       "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
+                     *       "createdAt": "2026-11-28T16:12:00.492Z",
+                     *       "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -3610,7 +3647,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T15:51:51.770Z"
+                     *       "updatedAt": "2026-11-28T16:12:00.492Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -3795,14 +3832,15 @@ export interface operations {
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
                      *         "awaitingRegistration": 0,
+                     *         "canceled": 0,
                      *         "executing": 0,
                      *         "failed": 0,
                      *         "pending": 2,
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T15:51:51.770Z",
-                     *       "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
+                     *       "createdAt": "2026-11-28T16:12:00.492Z",
+                     *       "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -3810,7 +3848,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T15:51:51.770Z"
+                     *       "updatedAt": "2026-11-28T16:12:00.492Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -3922,7 +3960,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a222db110475bfb35524595a45d632"
+                     *       "id": "dsb_01a222ed8289739a971b6e8662dece88"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4072,27 +4110,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-28T15:51:51.776Z",
+                     *       "approvedAt": "2026-11-28T16:12:00.496Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
                      *         "awaitingRegistration": 0,
+                     *         "canceled": 0,
                      *         "executing": 0,
                      *         "failed": 0,
                      *         "pending": 2,
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T15:51:51.770Z",
-                     *       "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
+                     *       "createdAt": "2026-11-28T16:12:00.492Z",
+                     *       "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-28T15:51:51.773Z",
+                     *       "submittedAt": "2026-11-28T16:12:00.494Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T15:51:51.776Z"
+                     *       "updatedAt": "2026-11-28T16:12:00.496Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4274,7 +4313,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description pending, executing, sent, failed or rejected (the `counts` keys). */
-                status?: "pending" | "awaiting_registration" | "executing" | "sent" | "failed" | "rejected";
+                status?: "pending" | "awaiting_registration" | "executing" | "sent" | "failed" | "canceled" | "rejected";
                 /** @description Page number, from 1 (default 1); past the last page, an empty page. */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
@@ -4303,16 +4342,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a222db1089749eb39591c72ad84374",
+                     *           "clientId": "cli_01a222ed822a70fa8c496b8761233275",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a222db10da70a1a4df317050a393f2",
+                     *           "id": "dsi_01a222ed826c70178390d8ed9db5e50e",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a222db10da70a1a4df317050a393f2",
+                     *           "payoutId": "pyt_01a222ed826c70178390d8ed9db5e50e",
                      *           "row": 1,
-                     *           "txHash": "d0f692be8ffbefa60721ce3d14de5b06e4d3ea8c215f4512a26d896d2c8d36df",
+                     *           "txHash": "e8de3de1c938871941b35b68bccaeebb09c08f1770a6e09596fb9533588d75bb",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -4323,11 +4362,11 @@ export interface operations {
                      *           "errorMessage": "the destination account does not exist",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a222db10da70a1a4df31714e3eedfd",
+                     *           "id": "dsi_01a222ed826c70178390d8eecdb3dd7f",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a222db10da70a1a4df31714e3eedfd",
+                     *           "payoutId": "pyt_01a222ed826c70178390d8eecdb3dd7f",
                      *           "row": 2,
-                     *           "txHash": "d4ed3fd9741633c81704e5f75efd1b7749d905bf999b6a3a7c2cdf02b3d80877",
+                     *           "txHash": "143ddba662ed635955d0496f048f1d4d9954e7666f397823b44790a9c613b4e0",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *         }
                      *       ],
@@ -4342,8 +4381,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a222db10da70a1a4df317050a393f2,1,stipend-0001,cli_01a222db1089749eb39591c72ad84374,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a222db10da70a1a4df317050a393f2,approved,sent,d0f692be8ffbefa60721ce3d14de5b06e4d3ea8c215f4512a26d896d2c8d36df,,
-                     *     dsi_01a222db10da70a1a4df31714e3eedfd,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a222db10da70a1a4df31714e3eedfd,approved,failed,d4ed3fd9741633c81704e5f75efd1b7749d905bf999b6a3a7c2cdf02b3d80877,op_no_destination,the destination account does not exist
+                     *     dsi_01a222ed826c70178390d8ed9db5e50e,1,stipend-0001,cli_01a222ed822a70fa8c496b8761233275,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a222ed826c70178390d8ed9db5e50e,approved,sent,e8de3de1c938871941b35b68bccaeebb09c08f1770a6e09596fb9533588d75bb,,
+                     *     dsi_01a222ed826c70178390d8eecdb3dd7f,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a222ed826c70178390d8eecdb3dd7f,approved,failed,143ddba662ed635955d0496f048f1d4d9954e7666f397823b44790a9c613b4e0,op_no_destination,the destination account does not exist
                      */
                     "text/csv": string;
                 };
@@ -4490,22 +4529,23 @@ export interface operations {
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
                      *         "awaitingRegistration": 0,
+                     *         "canceled": 0,
                      *         "executing": 0,
                      *         "failed": 0,
                      *         "pending": 0,
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T15:51:51.807Z",
-                     *       "id": "dsb_01a222db10ff7289ba1ef0a57f079a25",
+                     *       "createdAt": "2026-11-28T16:12:00.517Z",
+                     *       "id": "dsb_01a222ed82857124a3dc2386c2af6196",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-28T15:51:51.809Z",
+                     *       "submittedAt": "2026-11-28T16:12:00.518Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-28T15:51:51.810Z"
+                     *       "updatedAt": "2026-11-28T16:12:00.520Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4706,27 +4746,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-28T15:51:51.776Z",
+                     *       "approvedAt": "2026-11-28T16:12:00.496Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
                      *         "awaitingRegistration": 0,
+                     *         "canceled": 0,
                      *         "executing": 0,
                      *         "failed": 0,
                      *         "pending": 1,
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-28T15:51:51.770Z",
-                     *       "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
+                     *       "createdAt": "2026-11-28T16:12:00.492Z",
+                     *       "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-28T15:51:51.773Z",
+                     *       "submittedAt": "2026-11-28T16:12:00.494Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T15:51:51.799Z"
+                     *       "updatedAt": "2026-11-28T16:12:00.506Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4915,22 +4956,23 @@ export interface operations {
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
                      *         "awaitingRegistration": 0,
+                     *         "canceled": 0,
                      *         "executing": 0,
                      *         "failed": 0,
                      *         "pending": 2,
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T15:51:51.770Z",
-                     *       "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
+                     *       "createdAt": "2026-11-28T16:12:00.492Z",
+                     *       "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-28T15:51:51.773Z",
+                     *       "submittedAt": "2026-11-28T16:12:00.494Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T15:51:51.773Z"
+                     *       "updatedAt": "2026-11-28T16:12:00.494Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5112,7 +5154,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type, e.g. `client.created`. */
-                type?: "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+                type?: "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
                 /** @description Page number, from 1 (default 1); past the last page, an empty page. */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
@@ -5134,10 +5176,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222db106d70c6919684971ccf5385",
+                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.812Z",
+                     *           "createdAt": "2026-11-28T16:12:00.521Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5146,14 +5188,15 @@ export interface operations {
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
                      *                 "awaitingRegistration": 0,
+                     *                 "canceled": 0,
                      *                 "executing": 0,
                      *                 "failed": 0,
                      *                 "pending": 1,
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T15:51:51.812Z",
-                     *               "id": "dsb_01a222db110475bfb35524595a45d632",
+                     *               "createdAt": "2026-11-28T16:12:00.521Z",
+                     *               "id": "dsb_01a222ed8289739a971b6e8662dece88",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -5161,19 +5204,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-28T15:51:51.812Z"
+                     *               "updatedAt": "2026-11-28T16:12:00.521Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222db110475bfb355245a74a213fe",
+                     *           "id": "evt_01a222ed8289739a971b6e87cedb2abf",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222db106d70c6919684971ccf5385",
+                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.810Z",
+                     *           "createdAt": "2026-11-28T16:12:00.520Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5182,34 +5225,35 @@ export interface operations {
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
                      *                 "awaitingRegistration": 0,
+                     *                 "canceled": 0,
                      *                 "executing": 0,
                      *                 "failed": 0,
                      *                 "pending": 0,
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T15:51:51.807Z",
-                     *               "id": "dsb_01a222db10ff7289ba1ef0a57f079a25",
+                     *               "createdAt": "2026-11-28T16:12:00.517Z",
+                     *               "id": "dsb_01a222ed82857124a3dc2386c2af6196",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-28T15:51:51.809Z",
+                     *               "submittedAt": "2026-11-28T16:12:00.518Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T15:51:51.810Z"
+                     *               "updatedAt": "2026-11-28T16:12:00.520Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222db1103778f96306834ccadce8f",
+                     *           "id": "evt_01a222ed8288719ab26577b567c3c11f",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222db106d70c6919684971ccf5385",
+                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.810Z",
+                     *           "createdAt": "2026-11-28T16:12:00.520Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -5217,27 +5261,28 @@ export interface operations {
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "attempts": [],
+                     *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T15:51:51.809Z",
+                     *               "createdAt": "2026-11-28T16:12:00.518Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222db10ff7289ba1ef0a4f8178b33",
+                     *               "id": "pyt_01a222ed82857124a3dc23851ba67568",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T15:51:51.810Z",
+                     *               "updatedAt": "2026-11-28T16:12:00.520Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a222db1103778f96306832193da4ad",
+                     *           "id": "evt_01a222ed8288719ab26577b36fbd4b6f",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222db106d70c6919684971ccf5385",
+                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.809Z",
+                     *           "createdAt": "2026-11-28T16:12:00.518Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5246,34 +5291,35 @@ export interface operations {
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
                      *                 "awaitingRegistration": 0,
+                     *                 "canceled": 0,
                      *                 "executing": 0,
                      *                 "failed": 0,
                      *                 "pending": 1,
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T15:51:51.807Z",
-                     *               "id": "dsb_01a222db10ff7289ba1ef0a57f079a25",
+                     *               "createdAt": "2026-11-28T16:12:00.517Z",
+                     *               "id": "dsb_01a222ed82857124a3dc2386c2af6196",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-28T15:51:51.809Z",
+                     *               "submittedAt": "2026-11-28T16:12:00.518Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T15:51:51.809Z"
+                     *               "updatedAt": "2026-11-28T16:12:00.518Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222db110177f7972341f8f74cdc53",
+                     *           "id": "evt_01a222ed828772458354a7993a1c0d54",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222db106d70c6919684971ccf5385",
+                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.809Z",
+                     *           "createdAt": "2026-11-28T16:12:00.518Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5281,27 +5327,28 @@ export interface operations {
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "attempts": [],
+                     *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T15:51:51.809Z",
+                     *               "createdAt": "2026-11-28T16:12:00.518Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222db10ff7289ba1ef0a4f8178b33",
+                     *               "id": "pyt_01a222ed82857124a3dc23851ba67568",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T15:51:51.809Z",
+                     *               "updatedAt": "2026-11-28T16:12:00.518Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a222db110177f7972341f61f2763ce",
+                     *           "id": "evt_01a222ed828673e88a854c23fa5fe0ec",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222db106d70c6919684971ccf5385",
+                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.807Z",
+                     *           "createdAt": "2026-11-28T16:12:00.517Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5310,14 +5357,15 @@ export interface operations {
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
                      *                 "awaitingRegistration": 0,
+                     *                 "canceled": 0,
                      *                 "executing": 0,
                      *                 "failed": 0,
                      *                 "pending": 1,
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T15:51:51.807Z",
-                     *               "id": "dsb_01a222db10ff7289ba1ef0a57f079a25",
+                     *               "createdAt": "2026-11-28T16:12:00.517Z",
+                     *               "id": "dsb_01a222ed82857124a3dc2386c2af6196",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -5325,10 +5373,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T15:51:51.807Z"
+                     *               "updatedAt": "2026-11-28T16:12:00.517Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222db11007700af5a6f53da467392",
+                     *           "id": "evt_01a222ed82857124a3dc23872d07a93d",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -5337,34 +5385,35 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.804Z",
+                     *           "createdAt": "2026-11-28T16:12:00.514Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-28T15:51:51.776Z",
+                     *               "approvedAt": "2026-11-28T16:12:00.496Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
                      *                 "awaitingRegistration": 0,
+                     *                 "canceled": 0,
                      *                 "executing": 0,
                      *                 "failed": 1,
                      *                 "pending": 0,
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-28T15:51:51.770Z",
-                     *               "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
+                     *               "createdAt": "2026-11-28T16:12:00.492Z",
+                     *               "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-28T15:51:51.773Z",
+                     *               "submittedAt": "2026-11-28T16:12:00.494Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T15:51:51.804Z"
+                     *               "updatedAt": "2026-11-28T16:12:00.514Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222db10fc73ec99ce15c21bea744c",
+                     *           "id": "evt_01a222ed828276278992c0fb21b3af03",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -5373,7 +5422,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.803Z",
+                     *           "createdAt": "2026-11-28T16:12:00.513Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5383,44 +5432,45 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T15:51:51.779Z",
+                     *                   "createdAt": "2026-11-28T16:12:00.498Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a222db10e3741f86b957d9e12ba5a7",
+                     *                   "id": "att_01a222ed827273048c479edc378a2f4d",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "467f032e7d63e59aeaf636718e168841b07f5c6166e7c5c75ad298c713070dfd"
+                     *                   "txHash": "2be66eed6b1423cd1fbac291eb1bbb4589d068d3bcf6226099464e8144e76631"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-28T15:51:51.803Z",
+                     *                   "createdAt": "2026-11-28T16:12:00.510Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a222db10fb72e7bffbe6b24365c4f9",
+                     *                   "id": "att_01a222ed827e756eb063342a3624f92d",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "d4ed3fd9741633c81704e5f75efd1b7749d905bf999b6a3a7c2cdf02b3d80877"
+                     *                   "txHash": "143ddba662ed635955d0496f048f1d4d9954e7666f397823b44790a9c613b4e0"
                      *                 }
                      *               ],
+                     *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T15:51:51.773Z",
+                     *               "createdAt": "2026-11-28T16:12:00.494Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a222db10da70a1a4df31714e3eedfd",
+                     *               "id": "pyt_01a222ed826c70178390d8eecdb3dd7f",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T15:51:51.803Z",
+                     *               "updatedAt": "2026-11-28T16:12:00.513Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a222db10fc73ec99ce15c075f5f31b",
+                     *           "id": "evt_01a222ed82817114bbd5a9a5eca7cd9e",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222db106d70c6919684971ccf5385",
+                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.799Z",
+                     *           "createdAt": "2026-11-28T16:12:00.506Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5430,26 +5480,27 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T15:51:51.779Z",
+                     *                   "createdAt": "2026-11-28T16:12:00.498Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a222db10e3741f86b957d9e12ba5a7",
+                     *                   "id": "att_01a222ed827273048c479edc378a2f4d",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "467f032e7d63e59aeaf636718e168841b07f5c6166e7c5c75ad298c713070dfd"
+                     *                   "txHash": "2be66eed6b1423cd1fbac291eb1bbb4589d068d3bcf6226099464e8144e76631"
                      *                 }
                      *               ],
+                     *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T15:51:51.773Z",
+                     *               "createdAt": "2026-11-28T16:12:00.494Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222db10da70a1a4df31714e3eedfd",
+                     *               "id": "pyt_01a222ed826c70178390d8eecdb3dd7f",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T15:51:51.799Z",
+                     *               "updatedAt": "2026-11-28T16:12:00.506Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a222db10f770b189112a1d714df3eb",
+                     *           "id": "evt_01a222ed827b76ddb065526cbf6d7808",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -5458,34 +5509,35 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.796Z",
+                     *           "createdAt": "2026-11-28T16:12:00.505Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-28T15:51:51.776Z",
+                     *               "approvedAt": "2026-11-28T16:12:00.496Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
                      *                 "awaitingRegistration": 0,
+                     *                 "canceled": 0,
                      *                 "executing": 0,
                      *                 "failed": 1,
                      *                 "pending": 0,
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-28T15:51:51.770Z",
-                     *               "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
+                     *               "createdAt": "2026-11-28T16:12:00.492Z",
+                     *               "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-28T15:51:51.773Z",
+                     *               "submittedAt": "2026-11-28T16:12:00.494Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T15:51:51.796Z"
+                     *               "updatedAt": "2026-11-28T16:12:00.505Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222db10f5722680daba74d70a5d69",
+                     *           "id": "evt_01a222ed827972a5a9a4c428ec8a412f",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -5494,7 +5546,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.791Z",
+                     *           "createdAt": "2026-11-28T16:12:00.504Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5504,26 +5556,27 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T15:51:51.779Z",
+                     *                   "createdAt": "2026-11-28T16:12:00.498Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a222db10e3741f86b957d9e12ba5a7",
+                     *                   "id": "att_01a222ed827273048c479edc378a2f4d",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "467f032e7d63e59aeaf636718e168841b07f5c6166e7c5c75ad298c713070dfd"
+                     *                   "txHash": "2be66eed6b1423cd1fbac291eb1bbb4589d068d3bcf6226099464e8144e76631"
                      *                 }
                      *               ],
+                     *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T15:51:51.773Z",
+                     *               "createdAt": "2026-11-28T16:12:00.494Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a222db10da70a1a4df31714e3eedfd",
+                     *               "id": "pyt_01a222ed826c70178390d8eecdb3dd7f",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T15:51:51.791Z",
+                     *               "updatedAt": "2026-11-28T16:12:00.504Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a222db10f073019c1f88b55e13f451",
+                     *           "id": "evt_01a222ed827875ad98141990a2f0a261",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -5532,7 +5585,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.791Z",
+                     *           "createdAt": "2026-11-28T16:12:00.504Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5542,33 +5595,34 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T15:51:51.779Z",
+                     *                   "createdAt": "2026-11-28T16:12:00.498Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a222db10e3741f86b957d8f5d90cd9",
-                     *                   "ledgerSeq": 9,
-                     *                   "txHash": "d0f692be8ffbefa60721ce3d14de5b06e4d3ea8c215f4512a26d896d2c8d36df"
+                     *                   "id": "att_01a222ed827273048c479edba5c0f599",
+                     *                   "ledgerSeq": 7,
+                     *                   "txHash": "e8de3de1c938871941b35b68bccaeebb09c08f1770a6e09596fb9533588d75bb"
                      *                 }
                      *               ],
+                     *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a222db1089749eb39591c72ad84374",
+                     *                 "id": "cli_01a222ed822a70fa8c496b8761233275",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a222db1089749eb39591c72ad84374",
-                     *               "createdAt": "2026-11-28T15:51:51.773Z",
+                     *               "clientId": "cli_01a222ed822a70fa8c496b8761233275",
+                     *               "createdAt": "2026-11-28T16:12:00.494Z",
                      *               "execStatus": "sent",
-                     *               "id": "pyt_01a222db10da70a1a4df317050a393f2",
+                     *               "id": "pyt_01a222ed826c70178390d8ed9db5e50e",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T15:51:51.791Z",
+                     *               "updatedAt": "2026-11-28T16:12:00.504Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a222db10f073019c1f88b4f836624a",
+                     *           "id": "evt_01a222ed827875ad9814198ff07ea15f",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -5577,7 +5631,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.782Z",
+                     *           "createdAt": "2026-11-28T16:12:00.500Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5587,80 +5641,82 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T15:51:51.754Z",
+                     *                   "createdAt": "2026-11-28T16:12:00.473Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a222db10ca7474b3cd1fb140721f49",
+                     *                   "id": "att_01a222ed8259775c981e8f2ba2e855f8",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "5a46f1c24f0b4cac6b3e1ccd3b12f1074e3a706a426892e3445c0aa7c1268456"
+                     *                   "txHash": "f2cadfe374f6f62ece564d213e7d3987159287f52f22aa1e235cdb2254f29e0f"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-28T15:51:51.781Z",
+                     *                   "createdAt": "2026-11-28T16:12:00.500Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a222db10e5761ab72ab8fca4750fb0",
+                     *                   "id": "att_01a222ed827470909fdcb9ee03921c77",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "b60a88abe5c0c0bccb94ca2fafee6c95b4ccb55bd6ff55e8702437ef1b61a250"
+                     *                   "txHash": "ac8f871c9bcf0be0fa4314a7493231ff2d59033cc60981a26001d5a5429409a5"
                      *                 }
                      *               ],
+                     *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T15:51:51.748Z",
+                     *               "createdAt": "2026-11-28T16:12:00.468Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a222db10c47324a0f3c37e4684ccbe",
+                     *               "id": "pyt_01a222ed825476cc865798a6f53224e6",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-28T15:51:51.782Z",
+                     *               "updatedAt": "2026-11-28T16:12:00.500Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a222db10e67092b6a634a27b1f182d",
+                     *           "id": "evt_01a222ed8275702199f6abfe1f35ba7b",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222db106d70c6919684971ccf5385",
+                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.776Z",
+                     *           "createdAt": "2026-11-28T16:12:00.496Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-28T15:51:51.776Z",
+                     *               "approvedAt": "2026-11-28T16:12:00.496Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
                      *                 "awaitingRegistration": 0,
+                     *                 "canceled": 0,
                      *                 "executing": 0,
                      *                 "failed": 0,
                      *                 "pending": 2,
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T15:51:51.770Z",
-                     *               "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
+                     *               "createdAt": "2026-11-28T16:12:00.492Z",
+                     *               "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-28T15:51:51.773Z",
+                     *               "submittedAt": "2026-11-28T16:12:00.494Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T15:51:51.776Z"
+                     *               "updatedAt": "2026-11-28T16:12:00.496Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222db10e1767e83fc28d9af52b146",
+                     *           "id": "evt_01a222ed827171089cb8a0bd0637d16f",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222db106d70c6919684971ccf5385",
+                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.776Z",
+                     *           "createdAt": "2026-11-28T16:12:00.496Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5668,27 +5724,28 @@ export interface operations {
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "attempts": [],
+                     *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T15:51:51.773Z",
+                     *               "createdAt": "2026-11-28T16:12:00.494Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222db10da70a1a4df31714e3eedfd",
+                     *               "id": "pyt_01a222ed826c70178390d8eecdb3dd7f",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T15:51:51.776Z",
+                     *               "updatedAt": "2026-11-28T16:12:00.496Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a222db10e074d6858bf7a2bbb745bc",
+                     *           "id": "evt_01a222ed8270751aa5dedd3677e89e92",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222db106d70c6919684971ccf5385",
+                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.776Z",
+                     *           "createdAt": "2026-11-28T16:12:00.496Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5696,34 +5753,35 @@ export interface operations {
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "attempts": [],
+                     *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a222db1089749eb39591c72ad84374",
+                     *                 "id": "cli_01a222ed822a70fa8c496b8761233275",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a222db1089749eb39591c72ad84374",
-                     *               "createdAt": "2026-11-28T15:51:51.773Z",
+                     *               "clientId": "cli_01a222ed822a70fa8c496b8761233275",
+                     *               "createdAt": "2026-11-28T16:12:00.494Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222db10da70a1a4df317050a393f2",
+                     *               "id": "pyt_01a222ed826c70178390d8ed9db5e50e",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T15:51:51.776Z",
+                     *               "updatedAt": "2026-11-28T16:12:00.496Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a222db10e074d6858bf7a105d7d339",
+                     *           "id": "evt_01a222ed8270751aa5dedd35acfd1f36",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222db106d70c6919684971ccf5385",
+                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.773Z",
+                     *           "createdAt": "2026-11-28T16:12:00.494Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5732,34 +5790,35 @@ export interface operations {
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
                      *                 "awaitingRegistration": 0,
+                     *                 "canceled": 0,
                      *                 "executing": 0,
                      *                 "failed": 0,
                      *                 "pending": 2,
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T15:51:51.770Z",
-                     *               "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
+                     *               "createdAt": "2026-11-28T16:12:00.492Z",
+                     *               "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-28T15:51:51.773Z",
+                     *               "submittedAt": "2026-11-28T16:12:00.494Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T15:51:51.773Z"
+                     *               "updatedAt": "2026-11-28T16:12:00.494Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222db10de778487007010a8d6d4f9",
+                     *           "id": "evt_01a222ed826f77b588c97206bb6c1ee1",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222db106d70c6919684971ccf5385",
+                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.773Z",
+                     *           "createdAt": "2026-11-28T16:12:00.494Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5767,27 +5826,28 @@ export interface operations {
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "attempts": [],
+                     *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T15:51:51.773Z",
+                     *               "createdAt": "2026-11-28T16:12:00.494Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222db10da70a1a4df31714e3eedfd",
+                     *               "id": "pyt_01a222ed826c70178390d8eecdb3dd7f",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T15:51:51.773Z",
+                     *               "updatedAt": "2026-11-28T16:12:00.494Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a222db10de77848700700da40e0d1c",
+                     *           "id": "evt_01a222ed826f77b588c97203d5de8b27",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222db106d70c6919684971ccf5385",
+                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.773Z",
+                     *           "createdAt": "2026-11-28T16:12:00.494Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5795,34 +5855,35 @@ export interface operations {
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "attempts": [],
+                     *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a222db1089749eb39591c72ad84374",
+                     *                 "id": "cli_01a222ed822a70fa8c496b8761233275",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a222db1089749eb39591c72ad84374",
-                     *               "createdAt": "2026-11-28T15:51:51.773Z",
+                     *               "clientId": "cli_01a222ed822a70fa8c496b8761233275",
+                     *               "createdAt": "2026-11-28T16:12:00.494Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222db10da70a1a4df317050a393f2",
+                     *               "id": "pyt_01a222ed826c70178390d8ed9db5e50e",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T15:51:51.773Z",
+                     *               "updatedAt": "2026-11-28T16:12:00.494Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a222db10de77848700700cfc57b5c9",
+                     *           "id": "evt_01a222ed826f77b588c9720206ca5f0b",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222db106d70c6919684971ccf5385",
+                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.770Z",
+                     *           "createdAt": "2026-11-28T16:12:00.492Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5831,14 +5892,15 @@ export interface operations {
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
                      *                 "awaitingRegistration": 0,
+                     *                 "canceled": 0,
                      *                 "executing": 0,
                      *                 "failed": 0,
                      *                 "pending": 2,
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T15:51:51.770Z",
-                     *               "id": "dsb_01a222db10da70a1a4df3172c8d29a92",
+                     *               "createdAt": "2026-11-28T16:12:00.492Z",
+                     *               "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -5846,10 +5908,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T15:51:51.770Z"
+                     *               "updatedAt": "2026-11-28T16:12:00.492Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222db10db74b1b763f1ea9a644568",
+                     *           "id": "evt_01a222ed826c70178390d8f0c977832c",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -5971,10 +6033,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a222db106d70c6919684971ccf5385",
+                     *         "id": "key_01a222ed821176b3ba2747197d6cbca6",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-28T15:51:51.812Z",
+                     *       "createdAt": "2026-11-28T16:12:00.521Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -5983,14 +6045,15 @@ export interface operations {
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
                      *             "awaitingRegistration": 0,
+                     *             "canceled": 0,
                      *             "executing": 0,
                      *             "failed": 0,
                      *             "pending": 1,
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-28T15:51:51.812Z",
-                     *           "id": "dsb_01a222db110475bfb35524595a45d632",
+                     *           "createdAt": "2026-11-28T16:12:00.521Z",
+                     *           "id": "dsb_01a222ed8289739a971b6e8662dece88",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -5998,10 +6061,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-28T15:51:51.812Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.521Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a222db110475bfb355245a74a213fe",
+                     *       "id": "evt_01a222ed8289739a971b6e87cedb2abf",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -6127,14 +6190,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a222db1089749eb39591c72ad84374",
+                     *             "id": "cli_01a222ed822a70fa8c496b8761233275",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a222db1089749eb39591c72ad84374",
-                     *           "createdAt": "2026-11-28T15:51:51.702Z",
+                     *           "clientId": "cli_01a222ed822a70fa8c496b8761233275",
+                     *           "createdAt": "2026-11-28T16:12:00.437Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a222db109673eeb1ff856a5e65863e",
+                     *           "id": "inv_01a222ed823576e6887bd8a6e23c9e1f",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -6251,7 +6314,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a222db1089749eb39591c72ad84374",
+                 *       "clientId": "cli_01a222ed822a70fa8c496b8761233275",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -6280,14 +6343,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a222db1089749eb39591c72ad84374",
+                     *         "id": "cli_01a222ed822a70fa8c496b8761233275",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a222db1089749eb39591c72ad84374",
-                     *       "createdAt": "2026-11-28T15:51:51.702Z",
+                     *       "clientId": "cli_01a222ed822a70fa8c496b8761233275",
+                     *       "createdAt": "2026-11-28T16:12:00.437Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a222db109673eeb1ff856a5e65863e",
+                     *       "id": "inv_01a222ed823576e6887bd8a6e23c9e1f",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6302,14 +6365,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_961b53f410e4414ca87b28f053119eb0"
+                     *         "url": "https://pay.lajan.test/pay/pi_cef109c8c8d5c23f8181f0eeaea40d34"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-28T15:51:51.702Z"
+                     *       "updatedAt": "2026-11-28T16:12:00.437Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6492,14 +6555,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a222db1089749eb39591c72ad84374",
+                     *         "id": "cli_01a222ed822a70fa8c496b8761233275",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a222db1089749eb39591c72ad84374",
-                     *       "createdAt": "2026-11-28T15:51:51.702Z",
+                     *       "clientId": "cli_01a222ed822a70fa8c496b8761233275",
+                     *       "createdAt": "2026-11-28T16:12:00.437Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a222db109673eeb1ff856a5e65863e",
+                     *       "id": "inv_01a222ed823576e6887bd8a6e23c9e1f",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6521,14 +6584,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_961b53f410e4414ca87b28f053119eb0"
+                     *         "url": "https://pay.lajan.test/pay/pi_cef109c8c8d5c23f8181f0eeaea40d34"
                      *       },
-                     *       "sentAt": "2026-11-28T15:51:51.706Z",
+                     *       "sentAt": "2026-11-28T16:12:00.440Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-28T15:51:51.706Z"
+                     *       "updatedAt": "2026-11-28T16:12:00.440Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6664,14 +6727,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a222db1089749eb39591c72ad84374",
+                     *         "id": "cli_01a222ed822a70fa8c496b8761233275",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a222db1089749eb39591c72ad84374",
-                     *       "createdAt": "2026-11-28T15:51:51.702Z",
+                     *       "clientId": "cli_01a222ed822a70fa8c496b8761233275",
+                     *       "createdAt": "2026-11-28T16:12:00.437Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a222db109673eeb1ff856a5e65863e",
+                     *       "id": "inv_01a222ed823576e6887bd8a6e23c9e1f",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6693,14 +6756,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_961b53f410e4414ca87b28f053119eb0"
+                     *         "url": "https://pay.lajan.test/pay/pi_cef109c8c8d5c23f8181f0eeaea40d34"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-28T15:51:51.704Z"
+                     *       "updatedAt": "2026-11-28T16:12:00.439Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7313,13 +7376,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-28T15:51:51.729Z",
+                     *           "createdAt": "2026-11-28T16:12:00.459Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a222db10b1732298b582fa9380c68e",
+                     *           "id": "pl_01a222ed824b72bda240f8ebc98fa61f",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_7daf3aa22bd301b994ec824b62d22b83"
+                     *           "url": "https://pay.lajan.test/pay/pi_0f30bfa16f674e582dbf2a5bad0dfbb1"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -7452,13 +7515,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-28T15:51:51.729Z",
+                     *       "createdAt": "2026-11-28T16:12:00.459Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a222db10b1732298b582fa9380c68e",
+                     *       "id": "pl_01a222ed824b72bda240f8ebc98fa61f",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_7daf3aa22bd301b994ec824b62d22b83"
+                     *       "url": "https://pay.lajan.test/pay/pi_0f30bfa16f674e582dbf2a5bad0dfbb1"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -7639,13 +7702,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-28T15:51:51.729Z",
+                     *       "createdAt": "2026-11-28T16:12:00.459Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a222db10b1732298b582fa9380c68e",
+                     *       "id": "pl_01a222ed824b72bda240f8ebc98fa61f",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_7daf3aa22bd301b994ec824b62d22b83"
+                     *       "url": "https://pay.lajan.test/pay/pi_0f30bfa16f674e582dbf2a5bad0dfbb1"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -7758,7 +7821,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a222db10b1732298b582fa9380c68e"
+                     *       "id": "pl_01a222ed824b72bda240f8ebc98fa61f"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -7874,9 +7937,9 @@ export interface operations {
                 /**
                  * @description pending_approval, approved (approved, not yet queued), awaiting_registration (approved,
                  *     waiting for the client to register a wallet), rejected, executing (ready_to_send),
-                 *     completed (sent) or failed.
+                 *     completed (sent), failed or canceled.
                  */
-                status?: "pending_approval" | "approved" | "awaiting_registration" | "rejected" | "executing" | "completed" | "failed";
+                status?: "pending_approval" | "approved" | "awaiting_registration" | "rejected" | "executing" | "completed" | "failed" | "canceled";
                 /** @description direct or disbursement. */
                 type?: "direct" | "disbursement";
                 /** @description Matches the client's name or the wallet address. */
@@ -7903,6 +7966,7 @@ export interface operations {
                      *         "all": 3,
                      *         "approved": 1,
                      *         "awaiting_registration": 0,
+                     *         "canceled": 0,
                      *         "completed": 1,
                      *         "executing": 0,
                      *         "failed": 0,
@@ -7916,9 +7980,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T15:51:51.766Z",
+                     *           "createdAt": "2026-11-28T16:12:00.488Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a222db10d676ac800ef028ce9d80d3",
+                     *           "id": "pyt_01a222ed826877a683d488e9d49e685c",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -7929,9 +7993,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T15:51:51.748Z",
+                     *           "createdAt": "2026-11-28T16:12:00.468Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a222db10c47324a0f3c37e4684ccbe",
+                     *           "id": "pyt_01a222ed825476cc865798a6f53224e6",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
@@ -7942,14 +8006,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a222db1089749eb39591c72ad84374",
+                     *             "id": "cli_01a222ed822a70fa8c496b8761233275",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a222db1089749eb39591c72ad84374",
-                     *           "createdAt": "2026-11-28T15:51:51.744Z",
+                     *           "clientId": "cli_01a222ed822a70fa8c496b8761233275",
+                     *           "createdAt": "2026-11-28T16:12:00.464Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a222db10c073b9a854018f5b15b83f",
+                     *           "id": "pyt_01a222ed825077279176b1703a24cf6e",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -8069,7 +8133,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a222db1089749eb39591c72ad84374",
+                 *       "clientId": "cli_01a222ed822a70fa8c496b8761233275",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -8089,21 +8153,22 @@ export interface operations {
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "attempts": [],
+                     *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a222db1089749eb39591c72ad84374",
+                     *         "id": "cli_01a222ed822a70fa8c496b8761233275",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a222db1089749eb39591c72ad84374",
-                     *       "createdAt": "2026-11-28T15:51:51.744Z",
+                     *       "clientId": "cli_01a222ed822a70fa8c496b8761233275",
+                     *       "createdAt": "2026-11-28T16:12:00.464Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a222db10c073b9a854018f5b15b83f",
+                     *       "id": "pyt_01a222ed825077279176b1703a24cf6e",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T15:51:51.744Z",
+                     *       "updatedAt": "2026-11-28T16:12:00.464Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8290,29 +8355,30 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-28T15:51:51.754Z",
+                     *           "createdAt": "2026-11-28T16:12:00.473Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a222db10ca7474b3cd1fb01c80b411",
-                     *           "ledgerSeq": 6,
-                     *           "txHash": "f2c8fa927d3708489841b42487231cea682ad169e69071182999d63d688ce751"
+                     *           "id": "att_01a222ed8259775c981e8f2a045df496",
+                     *           "ledgerSeq": 5,
+                     *           "txHash": "2a843a801a72995b6d543e793f6fa78240a986482b2e80dc6416876edb110493"
                      *         }
                      *       ],
+                     *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a222db1089749eb39591c72ad84374",
+                     *         "id": "cli_01a222ed822a70fa8c496b8761233275",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a222db1089749eb39591c72ad84374",
-                     *       "createdAt": "2026-11-28T15:51:51.744Z",
+                     *       "clientId": "cli_01a222ed822a70fa8c496b8761233275",
+                     *       "createdAt": "2026-11-28T16:12:00.464Z",
                      *       "execStatus": "sent",
-                     *       "id": "pyt_01a222db10c073b9a854018f5b15b83f",
+                     *       "id": "pyt_01a222ed825077279176b1703a24cf6e",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T15:51:51.761Z",
+                     *       "updatedAt": "2026-11-28T16:12:00.484Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8432,21 +8498,22 @@ export interface operations {
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "attempts": [],
+                     *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a222db1089749eb39591c72ad84374",
+                     *         "id": "cli_01a222ed822a70fa8c496b8761233275",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a222db1089749eb39591c72ad84374",
-                     *       "createdAt": "2026-11-28T15:51:51.744Z",
+                     *       "clientId": "cli_01a222ed822a70fa8c496b8761233275",
+                     *       "createdAt": "2026-11-28T16:12:00.464Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a222db10c073b9a854018f5b15b83f",
+                     *       "id": "pyt_01a222ed825077279176b1703a24cf6e",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T15:51:51.746Z",
+                     *       "updatedAt": "2026-11-28T16:12:00.466Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8464,7 +8531,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "65acfa08-871e-487b-bb48-d1f687420e78",
+                     *       "requestId": "86cbc694-4cd9-46d3-8d1f-4a27d5ae84aa",
                      *       "statusCode": 400
                      *     }
                      */
@@ -8645,14 +8712,15 @@ export interface operations {
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "attempts": [],
+                     *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-28T15:51:51.766Z",
+                     *       "createdAt": "2026-11-28T16:12:00.488Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a222db10d676ac800ef028ce9d80d3",
+                     *       "id": "pyt_01a222ed826877a683d488e9d49e685c",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T15:51:51.767Z",
+                     *       "updatedAt": "2026-11-28T16:12:00.489Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8859,22 +8927,23 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-28T15:51:51.754Z",
+                     *           "createdAt": "2026-11-28T16:12:00.473Z",
                      *           "errorCode": "op_no_destination",
                      *           "errorMessage": "the destination account does not exist",
-                     *           "id": "att_01a222db10ca7474b3cd1fb140721f49",
+                     *           "id": "att_01a222ed8259775c981e8f2ba2e855f8",
                      *           "ledgerSeq": null,
-                     *           "txHash": "5a46f1c24f0b4cac6b3e1ccd3b12f1074e3a706a426892e3445c0aa7c1268456"
+                     *           "txHash": "f2cadfe374f6f62ece564d213e7d3987159287f52f22aa1e235cdb2254f29e0f"
                      *         }
                      *       ],
+                     *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-28T15:51:51.748Z",
+                     *       "createdAt": "2026-11-28T16:12:00.468Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a222db10c47324a0f3c37e4684ccbe",
+                     *       "id": "pyt_01a222ed825476cc865798a6f53224e6",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T15:51:51.764Z",
+                     *       "updatedAt": "2026-11-28T16:12:00.487Z",
                      *       "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *     }
                      */
@@ -9053,7 +9122,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GB4BD2GEX6GTWQTCFK37NQ6WJPN6P654FOI2MTY3WSHCMR6RVLPFTFCH",
+                     *       "account": "GARNOAQ45IZB2NSDMUBWLAFWCE6N2XTGDYP3C5FM4THMXVIIPKEE65YH",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -9184,7 +9253,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GB4BD2GEX6GTWQTCFK37NQ6WJPN6P654FOI2MTY3WSHCMR6RVLPFTFCH",
+                     *       "account": "GARNOAQ45IZB2NSDMUBWLAFWCE6N2XTGDYP3C5FM4THMXVIIPKEE65YH",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -9395,24 +9464,24 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "channel": "sms",
-                     *           "createdAt": "2026-11-28T15:51:51.706Z",
+                     *           "createdAt": "2026-11-28T16:12:00.440Z",
                      *           "html": null,
-                     *           "id": "msg_01a222db109b7251b3d301dd5f712ab4",
-                     *           "invoiceId": "inv_01a222db109673eeb1ff856a5e65863e",
+                     *           "id": "msg_01a222ed8238725897e092097101dbe0",
+                     *           "invoiceId": "inv_01a222ed823576e6887bd8a6e23c9e1f",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_961b53f410e4414ca87b28f053119eb0",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_cef109c8c8d5c23f8181f0eeaea40d34",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
-                     *           "createdAt": "2026-11-28T15:51:51.706Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_961b53f410e4414ca87b28f053119eb0\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_961b53f410e4414ca87b28f053119eb0\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_961b53f410e4414ca87b28f053119eb0</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a222db109b7251b3d301dc60324f60",
-                     *           "invoiceId": "inv_01a222db109673eeb1ff856a5e65863e",
+                     *           "createdAt": "2026-11-28T16:12:00.440Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_cef109c8c8d5c23f8181f0eeaea40d34\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_cef109c8c8d5c23f8181f0eeaea40d34\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_cef109c8c8d5c23f8181f0eeaea40d34</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a222ed8238725897e092083c2ce06d",
+                     *           "invoiceId": "inv_01a222ed823576e6887bd8a6e23c9e1f",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_961b53f410e4414ca87b28f053119eb0\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_cef109c8c8d5c23f8181f0eeaea40d34\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -9544,18 +9613,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GB4BD2GEX6GTWQTCFK37NQ6WJPN6P654FOI2MTY3WSHCMR6RVLPFTFCH",
-                     *       "id": "lp_01a222db109e7608b79caa71dfb93299",
+                     *       "destinationAccount": "GARNOAQ45IZB2NSDMUBWLAFWCE6N2XTGDYP3C5FM4THMXVIIPKEE65YH",
+                     *       "id": "lp_01a222ed823b7090bc8480fd6bf76fcf",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJZ40Z081AAGFE",
+                     *       "memo": "LJ76H5TXDVN88X",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_961b53f410e4414ca87b28f053119eb0",
+                     *         "id": "pi_cef109c8c8d5c23f8181f0eeaea40d34",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "0e03ac0dbc04ce5ee9d7950e71545ee8bd533aa29d50dc366c2047c60ebac2f2"
+                     *       "txHash": "4cbe7151340766ceeb4e24f2700048ed3527f5f5a08ba14af854582ee2e94941"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -10042,19 +10111,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-28T15:51:51.839Z",
+                     *       "decidedAt": "2026-11-28T16:12:00.551Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a222db106d70c6919684971ccf5385",
+                     *         "id": "key_01a222ed821176b3ba2747197d6cbca6",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-01T15:51:51.838Z",
-                     *       "id": "stc_01a222db111e77fcbcde3285897a2914",
+                     *       "expiresAt": "2026-12-01T16:12:00.550Z",
+                     *       "id": "stc_01a222ed82a673e0b77a35a20b6ee79d",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-28T15:51:51.838Z",
+                     *       "requestedAt": "2026-11-28T16:12:00.550Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a222db111777ce9cc305aa8deee3b5",
+                     *         "id": "key_01a222ed829e70a1919347c92a4116eb",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -10243,19 +10312,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-28T15:51:51.836Z",
+                     *       "decidedAt": "2026-11-28T16:12:00.548Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a222db106d70c6919684971ccf5385",
+                     *         "id": "key_01a222ed821176b3ba2747197d6cbca6",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-01T15:51:51.832Z",
-                     *       "id": "stc_01a222db111874b5a14a13d8288ddb03",
+                     *       "expiresAt": "2026-12-01T16:12:00.546Z",
+                     *       "id": "stc_01a222ed82a274d39970880ec6b685ac",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-28T15:51:51.832Z",
+                     *       "requestedAt": "2026-11-28T16:12:00.546Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a222db111777ce9cc305aa8deee3b5",
+                     *         "id": "key_01a222ed829e70a1919347c92a4116eb",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -10442,16 +10511,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-28T15:51:51.686Z",
+                     *           "createdAt": "2026-11-28T16:12:00.423Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a222db108671248979cff75d8b0285",
-                     *           "updatedAt": "2026-11-28T15:51:51.686Z",
-                     *           "url": "http://127.0.0.1:44005/lajan/webhooks"
+                     *           "id": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "updatedAt": "2026-11-28T16:12:00.423Z",
+                     *           "url": "http://127.0.0.1:45717/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -10571,7 +10640,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:44005/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:45717/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -10586,17 +10655,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T15:51:51.686Z",
+                     *       "createdAt": "2026-11-28T16:12:00.423Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a222db108671248979cff75d8b0285",
-                     *       "secret": "whsec_UolN0ZG4OEeAI9vh1Q6XXAFVGbZ7wVNMi/Yw+yK1mW8=",
-                     *       "updatedAt": "2026-11-28T15:51:51.686Z",
-                     *       "url": "http://127.0.0.1:44005/lajan/webhooks"
+                     *       "id": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *       "secret": "whsec_90p0vEUNKdJEtQFP622ndzLe+6gmN1De5ei5UHia/Mw=",
+                     *       "updatedAt": "2026-11-28T16:12:00.423Z",
+                     *       "url": "http://127.0.0.1:45717/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -10775,16 +10844,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T15:51:51.686Z",
+                     *       "createdAt": "2026-11-28T16:12:00.423Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a222db108671248979cff75d8b0285",
-                     *       "updatedAt": "2026-11-28T15:51:51.686Z",
-                     *       "url": "http://127.0.0.1:44005/lajan/webhooks"
+                     *       "id": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *       "updatedAt": "2026-11-28T16:12:00.423Z",
+                     *       "url": "http://127.0.0.1:45717/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -10907,15 +10976,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T15:51:51.686Z",
+                     *       "createdAt": "2026-11-28T16:12:00.423Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a222db108671248979cff75d8b0285",
-                     *       "updatedAt": "2026-11-28T15:51:51.830Z",
-                     *       "url": "http://127.0.0.1:44005/lajan/webhooks"
+                     *       "id": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *       "updatedAt": "2026-11-28T16:12:00.540Z",
+                     *       "url": "http://127.0.0.1:45717/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -11095,7 +11164,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a222db108671248979cff75d8b0285"
+                     *       "id": "we_01a222ed822770a4996f7293f39b2dd0"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -11233,223 +11302,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T15:51:51.816Z",
-                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *           "eventId": "evt_01a222db110874f898222ef53646a8c6",
+                     *           "createdAt": "2026-11-28T16:12:00.525Z",
+                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "eventId": "evt_01a222ed828d713085ab3e19e190d93d",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a222db110874f898222ef6f1e346f0",
-                     *           "nextAttemptAt": "2026-11-28T15:51:51.816Z",
+                     *           "id": "whd_01a222ed828d713085ab3e1a33b8ec33",
+                     *           "nextAttemptAt": "2026-11-28T16:12:00.525Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T15:51:51.816Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.525Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T15:51:51.810Z",
-                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *           "eventId": "evt_01a222db1103778f96306832193da4ad",
+                     *           "createdAt": "2026-11-28T16:12:00.520Z",
+                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "eventId": "evt_01a222ed8288719ab26577b36fbd4b6f",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a222db1103778f9630683301d7563a",
-                     *           "nextAttemptAt": "2026-11-28T15:51:51.810Z",
+                     *           "id": "whd_01a222ed8288719ab26577b4a38cf117",
+                     *           "nextAttemptAt": "2026-11-28T16:12:00.520Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T15:51:51.810Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.520Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T15:51:51.809Z",
-                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *           "eventId": "evt_01a222db110177f7972341f61f2763ce",
+                     *           "createdAt": "2026-11-28T16:12:00.518Z",
+                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "eventId": "evt_01a222ed828673e88a854c23fa5fe0ec",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a222db110177f7972341f7c2c30c7d",
-                     *           "nextAttemptAt": "2026-11-28T15:51:51.809Z",
+                     *           "id": "whd_01a222ed828772458354a79826dfdc5c",
+                     *           "nextAttemptAt": "2026-11-28T16:12:00.518Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T15:51:51.809Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.518Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T15:51:51.803Z",
-                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *           "eventId": "evt_01a222db10fc73ec99ce15c075f5f31b",
+                     *           "createdAt": "2026-11-28T16:12:00.513Z",
+                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "eventId": "evt_01a222ed82817114bbd5a9a5eca7cd9e",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a222db10fc73ec99ce15c1621bf76b",
-                     *           "nextAttemptAt": "2026-11-28T15:51:51.803Z",
+                     *           "id": "whd_01a222ed82817114bbd5a9a6c55729ab",
+                     *           "nextAttemptAt": "2026-11-28T16:12:00.513Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T15:51:51.803Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.513Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T15:51:51.799Z",
-                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *           "eventId": "evt_01a222db10f770b189112a1d714df3eb",
+                     *           "createdAt": "2026-11-28T16:12:00.506Z",
+                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "eventId": "evt_01a222ed827b76ddb065526cbf6d7808",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a222db10f770b189112a1e53395188",
-                     *           "nextAttemptAt": "2026-11-28T15:51:51.799Z",
+                     *           "id": "whd_01a222ed827b76ddb065526d161b7789",
+                     *           "nextAttemptAt": "2026-11-28T16:12:00.506Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T15:51:51.799Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.506Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T15:51:51.791Z",
-                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *           "eventId": "evt_01a222db10f073019c1f88b55e13f451",
+                     *           "createdAt": "2026-11-28T16:12:00.504Z",
+                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "eventId": "evt_01a222ed827875ad98141990a2f0a261",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a222db10f073019c1f88b76be3dadd",
-                     *           "nextAttemptAt": "2026-11-28T15:51:51.791Z",
+                     *           "id": "whd_01a222ed827875ad9814199221ab96b9",
+                     *           "nextAttemptAt": "2026-11-28T16:12:00.504Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T15:51:51.791Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.504Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T15:51:51.791Z",
-                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *           "eventId": "evt_01a222db10f073019c1f88b4f836624a",
+                     *           "createdAt": "2026-11-28T16:12:00.504Z",
+                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "eventId": "evt_01a222ed827875ad9814198ff07ea15f",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a222db10f073019c1f88b636997e3f",
-                     *           "nextAttemptAt": "2026-11-28T15:51:51.791Z",
+                     *           "id": "whd_01a222ed827875ad98141991d41692e0",
+                     *           "nextAttemptAt": "2026-11-28T16:12:00.504Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T15:51:51.791Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.504Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T15:51:51.782Z",
-                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *           "eventId": "evt_01a222db10e67092b6a634a27b1f182d",
+                     *           "createdAt": "2026-11-28T16:12:00.500Z",
+                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "eventId": "evt_01a222ed8275702199f6abfe1f35ba7b",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a222db10e67092b6a634a32bc3c748",
-                     *           "nextAttemptAt": "2026-11-28T15:51:51.782Z",
+                     *           "id": "whd_01a222ed8275702199f6abff782e9fa0",
+                     *           "nextAttemptAt": "2026-11-28T16:12:00.500Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T15:51:51.782Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.500Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T15:51:51.776Z",
-                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *           "eventId": "evt_01a222db10e074d6858bf7a2bbb745bc",
+                     *           "createdAt": "2026-11-28T16:12:00.496Z",
+                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "eventId": "evt_01a222ed8270751aa5dedd3677e89e92",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a222db10e1767e83fc28d8ff0124e2",
-                     *           "nextAttemptAt": "2026-11-28T15:51:51.776Z",
+                     *           "id": "whd_01a222ed8270751aa5dedd384f5a21d7",
+                     *           "nextAttemptAt": "2026-11-28T16:12:00.496Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T15:51:51.776Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.496Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T15:51:51.776Z",
-                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *           "eventId": "evt_01a222db10e074d6858bf7a105d7d339",
+                     *           "createdAt": "2026-11-28T16:12:00.496Z",
+                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "eventId": "evt_01a222ed8270751aa5dedd35acfd1f36",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a222db10e1767e83fc28d77eb9c993",
-                     *           "nextAttemptAt": "2026-11-28T15:51:51.776Z",
+                     *           "id": "whd_01a222ed8270751aa5dedd376bbfdabf",
+                     *           "nextAttemptAt": "2026-11-28T16:12:00.496Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T15:51:51.776Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.496Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T15:51:51.773Z",
-                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *           "eventId": "evt_01a222db10de77848700700da40e0d1c",
+                     *           "createdAt": "2026-11-28T16:12:00.494Z",
+                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "eventId": "evt_01a222ed826f77b588c97203d5de8b27",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a222db10de77848700700fcbc17d36",
+                     *           "id": "whd_01a222ed826f77b588c97205e7c2d0a6",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T15:51:51.817Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.526Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T15:51:51.773Z",
-                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *           "eventId": "evt_01a222db10de77848700700cfc57b5c9",
+                     *           "createdAt": "2026-11-28T16:12:00.494Z",
+                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "eventId": "evt_01a222ed826f77b588c9720206ca5f0b",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a222db10de77848700700e5d0d724a",
+                     *           "id": "whd_01a222ed826f77b588c972043f1012ef",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T15:51:51.817Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.526Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T15:51:51.767Z",
-                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *           "eventId": "evt_01a222db10d770798098ec94126d52fa",
+                     *           "createdAt": "2026-11-28T16:12:00.489Z",
+                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "eventId": "evt_01a222ed826a7766ac4e413b9e48d753",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a222db10d770798098ec9524cb4aa9",
+                     *           "id": "whd_01a222ed826a7766ac4e413c22ca6381",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T15:51:51.817Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.526Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T15:51:51.766Z",
-                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *           "eventId": "evt_01a222db10d676ac800ef02902cc6f64",
+                     *           "createdAt": "2026-11-28T16:12:00.488Z",
+                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "eventId": "evt_01a222ed826877a683d488ea16f9dc3b",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a222db10d676ac800ef02a7e630f3d",
+                     *           "id": "whd_01a222ed8269743286be2d64a60a12ed",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T15:51:51.817Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.526Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T15:51:51.764Z",
-                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *           "eventId": "evt_01a222db10d47393b3922ddd98000c9f",
+                     *           "createdAt": "2026-11-28T16:12:00.487Z",
+                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "eventId": "evt_01a222ed82677470999e3f70ac80d7d0",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a222db10d47393b3922dde6e5d9007",
+                     *           "id": "whd_01a222ed82677470999e3f71596bd3ac",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T15:51:51.817Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.526Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T15:51:51.761Z",
-                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *           "eventId": "evt_01a222db10d273548a464da9304fa093",
+                     *           "createdAt": "2026-11-28T16:12:00.484Z",
+                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "eventId": "evt_01a222ed8265763896645019a6801ca1",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a222db10d371c69f7e17cd01fe3738",
+                     *           "id": "whd_01a222ed826576389664501bcc60e740",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T15:51:51.817Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.526Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T15:51:51.761Z",
-                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *           "eventId": "evt_01a222db10d273548a464da8d1148e3b",
+                     *           "createdAt": "2026-11-28T16:12:00.484Z",
+                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "eventId": "evt_01a222ed82657638966450186ff7afde",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a222db10d371c69f7e17cc484c9bd7",
+                     *           "id": "whd_01a222ed826576389664501a82902417",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T15:51:51.817Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.526Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T15:51:51.751Z",
-                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *           "eventId": "evt_01a222db10c7772588b062aa586b9889",
+                     *           "createdAt": "2026-11-28T16:12:00.469Z",
+                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "eventId": "evt_01a222ed8255747cb693d07b909548ac",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a222db10c7772588b062ab032617db",
+                     *           "id": "whd_01a222ed8255747cb693d07cdc9c07e4",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T15:51:51.817Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.526Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T15:51:51.748Z",
-                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *           "eventId": "evt_01a222db10c47324a0f3c37fd52a63dc",
+                     *           "createdAt": "2026-11-28T16:12:00.468Z",
+                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "eventId": "evt_01a222ed825476cc865798a7b4b1c0f9",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a222db10c47324a0f3c380a1b87d51",
+                     *           "id": "whd_01a222ed825476cc865798a868843f2e",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T15:51:51.817Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.526Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T15:51:51.746Z",
-                     *           "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *           "eventId": "evt_01a222db10c271afbb7307eb033a7d43",
+                     *           "createdAt": "2026-11-28T16:12:00.466Z",
+                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *           "eventId": "evt_01a222ed825273828b606083fd907c3d",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a222db10c376ab847fe3dae4b24ada",
+                     *           "id": "whd_01a222ed825273828b6060844eebd368",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T15:51:51.817Z"
+                     *           "updatedAt": "2026-11-28T16:12:00.526Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -11589,7 +11658,7 @@ export interface operations {
                      *       "attemptCount": 1,
                      *       "attempts": [
                      *         {
-                     *           "at": "2026-11-28T15:51:51.825Z",
+                     *           "at": "2026-11-28T16:12:00.535Z",
                      *           "attempt": 1,
                      *           "durationMs": 0,
                      *           "error": null,
@@ -11597,14 +11666,14 @@ export interface operations {
                      *           "responseBody": null
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-28T15:51:51.816Z",
-                     *       "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *       "eventId": "evt_01a222db110874f898222ef53646a8c6",
+                     *       "createdAt": "2026-11-28T16:12:00.525Z",
+                     *       "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *       "eventId": "evt_01a222ed828d713085ab3e19e190d93d",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a222db110874f898222ef6f1e346f0",
+                     *       "id": "whd_01a222ed828d713085ab3e1a33b8ec33",
                      *       "nextAttemptAt": null,
                      *       "status": "delivered",
-                     *       "updatedAt": "2026-11-28T15:51:51.825Z"
+                     *       "updatedAt": "2026-11-28T16:12:00.535Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -11721,14 +11790,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-28T15:51:51.816Z",
-                     *       "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *       "eventId": "evt_01a222db110874f898222ef53646a8c6",
+                     *       "createdAt": "2026-11-28T16:12:00.525Z",
+                     *       "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *       "eventId": "evt_01a222ed828d713085ab3e19e190d93d",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a222db110874f898222ef6f1e346f0",
-                     *       "nextAttemptAt": "2026-11-28T15:51:51.825Z",
+                     *       "id": "whd_01a222ed828d713085ab3e1a33b8ec33",
+                     *       "nextAttemptAt": "2026-11-28T16:12:00.533Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-28T15:51:51.825Z"
+                     *       "updatedAt": "2026-11-28T16:12:00.533Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -11905,7 +11974,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-28T14:51:51.828Z"
+                 *       "since": "2026-11-28T15:12:00.538Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -12120,17 +12189,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T15:51:51.686Z",
+                     *       "createdAt": "2026-11-28T16:12:00.423Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a222db108671248979cff75d8b0285",
-                     *       "secret": "whsec_FVm+9tBFJoAOdaFwlBjh/3xqaRKyshBqODkF7gVpr2Y=",
-                     *       "updatedAt": "2026-11-28T15:51:51.829Z",
-                     *       "url": "http://127.0.0.1:44005/lajan/webhooks"
+                     *       "id": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *       "secret": "whsec_Nbq7rjS4tCfGfi1Awre1nDNL9HlG7rrBjUsKvqBp4nU=",
+                     *       "updatedAt": "2026-11-28T16:12:00.539Z",
+                     *       "url": "http://127.0.0.1:45717/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -12314,14 +12383,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-28T15:51:51.816Z",
-                     *       "endpointId": "we_01a222db108671248979cff75d8b0285",
-                     *       "eventId": "evt_01a222db110874f898222ef53646a8c6",
+                     *       "createdAt": "2026-11-28T16:12:00.525Z",
+                     *       "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
+                     *       "eventId": "evt_01a222ed828d713085ab3e19e190d93d",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a222db110874f898222ef6f1e346f0",
-                     *       "nextAttemptAt": "2026-11-28T15:51:51.816Z",
+                     *       "id": "whd_01a222ed828d713085ab3e1a33b8ec33",
+                     *       "nextAttemptAt": "2026-11-28T16:12:00.525Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-28T15:51:51.816Z"
+                     *       "updatedAt": "2026-11-28T16:12:00.525Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -13435,6 +13504,55 @@ export interface operations {
                     };
                     /** @constant */
                     type?: "payout.approved";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+-20 %), then failed. 429 and 503 may set the wait with Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutCanceledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every try of it. Skip an id already processed. */
+                "webhook-id": string;
+                /** @description When this try was signed, in Unix seconds. Refuse stale ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`: one, or two for the 24 hours after a rotation. Verify over the raw body with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventView"] & {
+                    data?: {
+                        object: components["schemas"]["PayoutView"];
+                    };
+                    /** @constant */
+                    type?: "payout.canceled";
                 };
             };
         };

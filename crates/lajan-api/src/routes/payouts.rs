@@ -28,6 +28,7 @@ pub fn routes() -> Router<AppState> {
         .route("/payouts/{id}/approve", post(approve))
         .route("/payouts/{id}/reject", post(reject))
         .route("/payouts/{id}/retry", post(retry))
+        .route("/payouts/{id}/cancel", post(cancel))
         .route("/assets", get(assets))
 }
 
@@ -42,6 +43,7 @@ pub struct PayoutCountsView {
     pub executing: u64,
     pub completed: u64,
     pub failed: u64,
+    pub canceled: u64,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -57,7 +59,7 @@ pub struct PayoutList {
 pub struct PayoutFilters {
     /// pending_approval, approved (approved, not yet queued), awaiting_registration (approved,
     /// waiting for the client to register a wallet), rejected, executing (ready_to_send),
-    /// completed (sent) or failed.
+    /// completed (sent), failed or canceled.
     #[param(inline, value_type = Option<super::doc_types::PayoutStatusFilter>)]
     pub status: Option<String>,
     /// direct or disbursement.
@@ -96,6 +98,7 @@ pub async fn list(
             executing: count(PayoutFilter::Executing),
             completed: count(PayoutFilter::Completed),
             failed: count(PayoutFilter::Failed),
+            canceled: count(PayoutFilter::Canceled),
         },
     }))
 }
@@ -214,6 +217,18 @@ pub async fn retry(
     ResourceId(id): ResourceId,
 ) -> ApiResult<Json<PayoutView>> {
     act(&state, &auth.0, &idempotency, &id, PayoutAction::Retry, None).await
+}
+
+#[utoipa::path(post, operation_id = "cancelPayout", path = "/v1/payouts/{id}/cancel", tag = "Payouts", params(("id" = String, Path), IdempotencyKeyHeader),
+    description = "Calls off an approved payout still waiting for its client to register a wallet (execStatus awaiting_registration): execStatus canceled, cancelReason requested, payout.canceled. Final: it cannot be retried. A disbursement's payout may be canceled alone; the disbursement's counts and status follow.",
+    responses((status = 200, body = PayoutView), (status = 400, body = ErrorBody, description = "cannot_cancel: not approved, or not waiting for a registration"), (status = 404, body = ErrorBody)))]
+pub async fn cancel(
+    auth: Authed<PayoutsWrite>,
+    State(state): State<AppState>,
+    idempotency: Idempotency,
+    ResourceId(id): ResourceId,
+) -> ApiResult<Json<PayoutView>> {
+    act(&state, &auth.0, &idempotency, &id, PayoutAction::Cancel, None).await
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -73,7 +73,7 @@ api_test!(json_creates_a_draft_and_reads_follow_the_shape, |app| {
     assert_eq!(d["amountSent"], "0.00");
     assert_eq!(
         d["counts"],
-        json!({ "pending": 2, "awaitingRegistration": 0, "executing": 0, "sent": 0, "failed": 0, "rejected": 0 })
+        json!({ "pending": 2, "awaitingRegistration": 0, "executing": 0, "sent": 0, "failed": 0, "canceled": 0, "rejected": 0 })
     );
     assert!(d["assetIssuer"].is_string() && d["submittedAt"].is_null() && d["approvedAt"].is_null());
     assert_eq!(get(app, &format!("/v1/mfi/disbursements/{id}")).await, d);
@@ -389,7 +389,7 @@ api_test!(items_roll_up_into_the_status_and_failed_ones_retry, |app| {
     assert_eq!(done["status"], "partially_failed", "{done}");
     assert_eq!(
         done["counts"],
-        json!({ "pending": 0, "awaitingRegistration": 0, "executing": 0, "sent": 2, "failed": 1, "rejected": 0 })
+        json!({ "pending": 0, "awaitingRegistration": 0, "executing": 0, "sent": 2, "failed": 1, "canceled": 0, "rejected": 0 })
     );
     assert_eq!(done["amountSent"], "12.50");
     assert_eq!(event_count(app, "disbursement.partially_failed").await, 1);

@@ -1,9 +1,10 @@
 //! Paying clients who have no wallet yet: a payout to one waits in `awaiting_registration`
 //! through approval, is never sent before the client has a wallet, and is sent exactly once
-//! after; a disbursement's items wait the same way and its roll-up counts them.
+//! after; a disbursement's items wait the same way and its roll-up counts them; a payout whose
+//! client never registers is canceled when the window closes, or by the organization.
 
 use crate::disbursements::{act, create};
-use lajan_domain::Environment;
+use lajan_domain::{Environment, Timestamp};
 use lajan_testkit::{TestApp, WALLET, expect_error};
 use serde_json::{Value, json};
 
@@ -136,4 +137,76 @@ api_test!(disbursement_items_wait_for_their_clients_and_the_roll_up_counts_them,
     app.drain_payouts().await;
     let done = get(app, &format!("/v1/disbursements/{dsb}")).await;
     assert_eq!((&done["status"], &done["counts"]["sent"]), (&json!("completed"), &json!(2)), "{done}");
+});
+
+async fn waiting_payout(app: &TestApp, client_id: &str) -> String {
+    let r = app.post("/v1/payouts", &json!({ "clientId": client_id, "assetAmount": 4, "assetCode": "USDC" })).await;
+    let id = r.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
+    assert_eq!(app.post(&format!("/v1/payouts/{id}/approve"), &json!({})).await.status(), 200);
+    id
+}
+
+api_test!(an_organization_cancels_a_waiting_payout_and_it_stays_canceled, |app| {
+    let ana = phone_only(app, "Ana").await;
+    let client = ana["id"].as_str().unwrap();
+    let unapproved =
+        app.post("/v1/payouts", &json!({ "clientId": client, "assetAmount": 1, "assetCode": "USDC" })).await;
+    let unapproved = unapproved.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
+    let refused = app.post(&format!("/v1/payouts/{unapproved}/cancel"), &json!({})).await;
+    expect_error(refused, 400, "cannot_cancel").await;
+
+    let payout = waiting_payout(app, client).await;
+    let r = app.post(&format!("/v1/payouts/{payout}/cancel"), &json!({})).await;
+    assert_eq!(r.status(), 200);
+    let canceled: Value = r.json().await.unwrap();
+    assert_eq!((&canceled["execStatus"], &canceled["cancelReason"]), (&json!("canceled"), &json!("requested")));
+    let events = get(app, "/v1/events?type=payout.canceled").await;
+    assert_eq!(events["data"][0]["data"]["object"]["id"], json!(payout), "{events}");
+    for verb in ["cancel", "retry"] {
+        let again = app.post(&format!("/v1/payouts/{payout}/{verb}"), &json!({})).await;
+        expect_error(again, 400, &format!("cannot_{verb}")).await;
+    }
+    let list = get(app, "/v1/payouts?status=canceled").await;
+    assert_eq!((&list["pagination"]["total"], &list["counts"]["canceled"]), (&json!(1), &json!(1)));
+
+    // A wallet arriving later sends the payout not yet approved on, never the canceled one.
+    assert_eq!(app.put(&format!("/v1/clients/{client}"), &json!({ "walletAccountId": WALLET })).await.status(), 200);
+    app.drain_payouts().await;
+    let after = get(app, &format!("/v1/payouts/{payout}")).await;
+    assert_eq!((&after["execStatus"], &after["walletAccountId"]), (&json!("canceled"), &Value::Null));
+    assert_eq!(get(app, &format!("/v1/payouts/{unapproved}")).await["execStatus"], "pending");
+});
+
+api_test!(payouts_whose_client_never_registers_are_canceled_when_the_window_closes, |app| {
+    assert_eq!(app.put("/v1/settings", &json!({ "registrationWindowDays": 2 })).await.status(), 200);
+    let ana = phone_only(app, "Ana").await;
+    let direct = waiting_payout(app, ana["id"].as_str().unwrap()).await;
+    let body = json!({ "name": "June", "assetCode": "USDC", "items": [
+        { "walletAccountId": WALLET, "assetAmount": 5 },
+        { "clientId": ana["id"], "assetAmount": 7 },
+    ] });
+    let dsb = create(app, body).await["id"].as_str().unwrap().to_owned();
+    for verb in ["submit", "approve"] {
+        assert_eq!(act(app, &app.key, &dsb, verb).await.status(), 200, "{verb}");
+    }
+    app.drain_payouts().await;
+    app.drain_payouts().await;
+
+    let day = 86_400_000;
+    let workers = app.workers();
+    assert_eq!(workers.cancel_unregistered_once(Timestamp::now().plus_millis(day)).await.unwrap(), 0, "still inside");
+    assert_eq!(workers.cancel_unregistered_once(Timestamp::now().plus_millis(2 * day + 60_000)).await.unwrap(), 2);
+    let canceled = get(app, &format!("/v1/payouts/{direct}")).await;
+    assert_eq!(
+        (&canceled["execStatus"], &canceled["cancelReason"]),
+        (&json!("canceled"), &json!("receiver_not_registered"))
+    );
+    assert_eq!(get(app, "/v1/events?type=payout.canceled").await["pagination"]["total"], 2);
+    let d = get(app, &format!("/v1/disbursements/{dsb}")).await;
+    assert_eq!(
+        (&d["status"], &d["counts"]["sent"], &d["counts"]["canceled"]),
+        (&json!("partially_failed"), &json!(1), &json!(1)),
+        "{d}"
+    );
+    assert_eq!(workers.cancel_unregistered_once(Timestamp::now().plus_millis(3 * day)).await.unwrap(), 0, "once");
 });

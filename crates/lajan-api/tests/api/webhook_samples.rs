@@ -90,6 +90,13 @@ async fn make_every_event(app: &TestApp) {
     assert_eq!(app.workers().alert_delayed_payouts_once(later).await.unwrap(), 1);
     let refused = payout(WALLET).await;
     ok(app.post(&format!("/v1/payouts/{refused}/reject"), &json!({ "reason": "Duplicate" })).await).await;
+    // A payout waiting for a client who never registers, called off.
+    let phone_only = json!({ "firstName": "Ana", "lastName": "Pyè", "phoneNumber": "+50937000001" });
+    let ana = ok(app.post("/v1/clients", &phone_only).await).await;
+    let body = json!({ "clientId": ana["id"], "assetAmount": 3, "assetCode": "USDC" });
+    let waiting = ok(app.post("/v1/payouts", &body).await).await["id"].as_str().unwrap().to_owned();
+    ok(app.post(&format!("/v1/payouts/{waiting}/approve"), &json!({})).await).await;
+    ok(app.post(&format!("/v1/payouts/{waiting}/cancel"), &json!({})).await).await;
 
     disburse(app, "March stipends", &[WALLET, WALLET], true).await;
     disburse(app, "March bonuses", &[WALLET, &failing], true).await;

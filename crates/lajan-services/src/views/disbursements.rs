@@ -18,6 +18,8 @@ pub struct ItemCountsView {
     pub executing: u64,
     pub sent: u64,
     pub failed: u64,
+    /// Its client never registered a wallet, or the organization canceled it.
+    pub canceled: u64,
     pub rejected: u64,
 }
 
@@ -29,6 +31,7 @@ impl From<&ItemCounts> for ItemCountsView {
             executing: c.executing,
             sent: c.sent,
             failed: c.failed,
+            canceled: c.canceled,
             rejected: c.rejected,
         }
     }
@@ -115,7 +118,8 @@ pub struct DisbursementItemView {
     pub payout_id: Option<String>,
     /// The payout's pending, approved or rejected; null in a draft.
     pub approval_status: Option<String>,
-    /// The payout's pending, awaiting_registration, ready_to_send, sent or failed; null in a draft.
+    /// The payout's pending, awaiting_registration, ready_to_send, sent, failed or canceled; null in
+    /// a draft.
     pub exec_status: Option<String>,
     /// The hash of the payout's latest transaction.
     pub tx_hash: Option<String>,

@@ -27,7 +27,7 @@ pub struct PayoutSummary {
     pub memo: Option<String>,
     /// pending, approved or rejected.
     pub approval_status: String,
-    /// pending, awaiting_registration, ready_to_send, sent or failed.
+    /// pending, awaiting_registration, ready_to_send, sent, failed or canceled.
     pub exec_status: String,
     #[schema(value_type = String, format = DateTime)]
     pub created_at: Timestamp,
@@ -82,12 +82,17 @@ pub struct PayoutView {
     pub asset_issuer: Option<String>,
     pub memo: Option<String>,
     pub approval_status: String,
-    /// pending, awaiting_registration, ready_to_send, sent or failed.
+    /// pending, awaiting_registration, ready_to_send, sent, failed or canceled.
     pub exec_status: String,
     #[schema(value_type = String, format = DateTime)]
     pub created_at: Timestamp,
     #[schema(value_type = String, format = DateTime)]
     pub updated_at: Timestamp,
+    /// Why it was canceled: receiver_not_registered (its client did not register a wallet within
+    /// the settings' registrationWindowDays) or requested (POST /v1/payouts/{id}/cancel); null
+    /// unless execStatus is canceled.
+    #[schema(value_type = Option<String>, example = "receiver_not_registered")]
+    pub cancel_reason: Option<&'static str>,
     pub attempts: Vec<AttemptView>,
 }
 
@@ -127,6 +132,7 @@ impl PayoutView {
             exec_status: p.exec.as_str().to_owned(),
             created_at: p.created_at,
             updated_at: p.updated_at,
+            cancel_reason: d.cancel_reason.map(|r| r.as_str()),
             attempts: d.attempts.iter().map(AttemptView::from).collect(),
         }
     }

@@ -104,6 +104,7 @@ fn item_status_sql(status: ItemStatus) -> &'static str {
         ItemStatus::Executing => " AND p.approval_status = 'approved' AND p.exec_status = 'ready_to_send'",
         ItemStatus::Sent => " AND p.approval_status = 'approved' AND p.exec_status = 'sent'",
         ItemStatus::Failed => " AND p.approval_status = 'approved' AND p.exec_status = 'failed'",
+        ItemStatus::Canceled => " AND p.approval_status = 'approved' AND p.exec_status = 'canceled'",
         ItemStatus::Rejected => " AND p.approval_status = 'rejected'",
     }
 }

@@ -369,6 +369,7 @@ impl DisbursementStore for ThisStore {
             Some(ItemStatus::Executing) => c.executing,
             Some(ItemStatus::Sent) => c.sent,
             Some(ItemStatus::Failed) => c.failed,
+            Some(ItemStatus::Canceled) => c.canceled,
             Some(ItemStatus::Rejected) => c.rejected,
         };
         Ok(Page { items, total, request: page })

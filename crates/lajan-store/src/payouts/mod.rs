@@ -162,6 +162,16 @@ pub trait PayoutStore: Send + Sync {
         event: EventFor<'_, PayoutDetail>,
     ) -> StoreResult<Vec<PayoutDetail>>;
 
+    /// Cancels (`receiver_not_registered`, `payout.canceled` with `event`'s payload, in the same
+    /// transaction) up to `limit` approved payouts whose client has not registered a wallet within
+    /// their organization's `registrationWindowDays` of the approval, as of `now`; answers them.
+    async fn cancel_unregistered_payouts(
+        &self,
+        now: Timestamp,
+        limit: i64,
+        event: EventFor<'_, PayoutDetail>,
+    ) -> StoreResult<Vec<PayoutDetail>>;
+
     /// [`PayoutStore::start_attempt`] for many payouts' first transactions, in one database
     /// transaction: records an attempt for each payout `lease` still holds that has none yet,
     /// and answers those, by payout id. The others (taken by another claim, or with an attempt

@@ -1,6 +1,7 @@
 // Payouts waiting for their client to register a wallet, for both backends: released onto the
-// queue when the client's wallet arrives, in the transaction that records it; included after
-// `payouts/sql.rs`. `clients/sql.rs` calls this from its update.
+// queue when the client's wallet arrives, in the transaction that records it (`clients/sql.rs`
+// calls this from its update), or canceled when the registration window closes; included after
+// `payouts/sql.rs`, which answers `PayoutStore` with these.
 
 /// Gives every payout of `client_id` waiting for a wallet the client's `wallet`, and moves it on:
 /// an approved one to `ready_to_send` (due now; the wait so far does not count as a delay), one
@@ -43,4 +44,47 @@ async fn release_waiting_payouts(
     .execute(&mut **tx)
     .await?;
     Ok(released.rows_affected())
+}
+
+/// Cancels (`receiver_not_registered`, with `event`'s payload as `payout.canceled`) up to `limit`
+/// approved payouts whose client has not registered a wallet within their organization's
+/// `registrationWindowDays` of the approval, oldest first; answers them.
+async fn cancel_unregistered_payouts(
+    store: &ThisStore,
+    now: Timestamp,
+    limit: i64,
+    event: EventFor<'_, PayoutDetail>,
+) -> StoreResult<Vec<PayoutDetail>> {
+    let mut tx = store.begin_write().await?;
+    // The default window when an organization never saved its settings.
+    let default_days = i64::from(lajan_domain::receiver::ReceiverSettings::default().registration_window_days);
+    let ids: Vec<String> = query_scalar(concat!(
+        "SELECT p.id FROM payouts p
+         WHERE p.exec_status = 'awaiting_registration' AND p.approval_status = 'approved'
+           AND p.approved_at + COALESCE((SELECT s.registration_window_days FROM settings s
+                                         WHERE s.org_id = p.org_id AND s.env = p.env), $1) * 86400000 <= $2
+         ORDER BY p.approved_at, p.id LIMIT $3",
+        skip_locked!()
+    ))
+    .bind(default_days)
+    .bind(now.as_millis())
+    .bind(limit)
+    .fetch_all(&mut *tx)
+    .await?;
+    for chunk in ids.chunks(ROWS_PER_STATEMENT) {
+        let mut qb = QueryBuilder::new(
+            "UPDATE payouts SET exec_status = 'canceled', cancel_reason = 'receiver_not_registered', updated_at = ",
+        );
+        qb.push_bind(now.as_millis()).push(" WHERE exec_status = 'awaiting_registration' AND id IN");
+        push_bind_list(&mut qb, chunk.iter().cloned());
+        qb.build().execute(&mut *tx).await?;
+    }
+    let canceled = read_payouts(&mut tx, &ids).await?;
+    for d in &canceled {
+        let mut recorded = event(d);
+        recorded.event_type = "payout.canceled";
+        insert_event(&mut tx, &d.tenant, now, &recorded).await?;
+    }
+    store.commit(tx).await?;
+    Ok(canceled)
 }

@@ -12,7 +12,8 @@ macro_rules! payout_select {
         concat!(
             "SELECT p.id, p.org_id, p.env, p.type, p.client_id, p.wallet_account_id, p.asset_amount, p.asset_code,
                     p.asset_issuer, p.memo, p.disbursement_id, p.approval_status, p.exec_status, p.created_by_key,
-                    p.created_at, p.updated_at, p.attempts_before_retry, p.approved_at, c.id AS c_id, ",
+                    p.created_at, p.updated_at, p.attempts_before_retry, p.approved_at, p.cancel_reason,
+                    c.id AS c_id, ",
             prefixed_client_columns!(),
             " FROM payouts p LEFT JOIN clients c ON c.id = p.client_id"
         )
@@ -44,7 +45,9 @@ fn payout_from_row(row: &DbRow) -> StoreResult<PayoutDetail> {
     let tenant = Tenant::new(row.try_get::<String, _>("org_id")?, env_of(row)?);
     let attempts_before_retry = row.try_get("attempts_before_retry")?;
     let approved_at = row.try_get::<Option<i64>, _>("approved_at")?.map(ts);
-    Ok(PayoutDetail { tenant, payout, client, attempts: Vec::new(), attempts_before_retry, approved_at })
+    let cancel_reason = row.try_get::<Option<String>, _>("cancel_reason")?.map(|r| r.parse()).transpose();
+    let cancel_reason = cancel_reason.map_err(corrupt)?;
+    Ok(PayoutDetail { tenant, payout, client, attempts: Vec::new(), attempts_before_retry, approved_at, cancel_reason })
 }
 
 fn attempt_from_row(row: &DbRow) -> StoreResult<Attempt> {
@@ -147,6 +150,7 @@ impl PayoutStore for ThisStore {
             attempts: Vec::new(),
             attempts_before_retry: 0,
             approved_at,
+            cancel_reason: None,
         };
         for event_type in events {
             let mut recorded = event(&detail);
@@ -163,79 +167,7 @@ impl PayoutStore for ThisStore {
     }
 
     async fn list_payouts(&self, tenant: &Tenant, q: &PayoutQuery) -> StoreResult<(Page<PayoutDetail>, PayoutCounts)> {
-        fn scope<'a>(
-            qb: &mut QueryBuilder<'a>,
-            tenant: &'a Tenant,
-            kind: Option<&'a str>,
-            pattern: Option<&'a str>,
-        ) {
-            push_tenant_filters(qb, "p", tenant, &[("type", kind)]);
-            if let Some(pattern) = pattern {
-                qb.push(" AND (LOWER(p.wallet_account_id) LIKE ").push_bind(pattern);
-                qb.push(" ESCAPE '\\' OR LOWER(COALESCE(c.first_name, '') || ' ' || COALESCE(c.last_name, '')) LIKE ");
-                qb.push_bind(pattern).push(" ESCAPE '\\')");
-            }
-        }
-        let search = search_pattern(q.search.as_deref());
-        let search = search.as_deref();
-        let kind = q.payout_type.map(|t| t.as_str());
-        let (approval, exec) = q.filter.map_or((None, None), PayoutFilter::statuses);
-        let (approval, exec) = (approval.map(ApprovalStatus::as_str), exec.map(ExecStatus::as_str));
-        let groups = if search.is_none() {
-            // Kept per tenant, type and state by triggers (migration 0006).
-            query(
-                "SELECT approval_status, exec_status, CAST(SUM(n) AS BIGINT) AS n FROM payout_counts
-                 WHERE org_id = $1 AND env = $2 AND ($3 IS NULL OR type = $3)
-                 GROUP BY approval_status, exec_status",
-            )
-            .bind(&tenant.org_id)
-            .bind(tenant.env.as_str())
-            .bind(kind)
-            .fetch_all(self.reader())
-            .await?
-        } else {
-            let mut qb = QueryBuilder::new(
-                "SELECT p.approval_status, p.exec_status, COUNT(*) AS n FROM payouts p LEFT JOIN clients c ON c.id = p.client_id",
-            );
-            scope(&mut qb, tenant, kind, search);
-            qb.push(" GROUP BY p.approval_status, p.exec_status");
-            qb.build().fetch_all(self.reader()).await?
-        };
-        let mut counts = PayoutCounts::default();
-        for f in PayoutFilter::ALL {
-            counts.by_filter.insert(f.as_str(), 0);
-        }
-        let mut total = 0;
-        for row in &groups {
-            let a: ApprovalStatus = row.try_get::<String, _>("approval_status")?.parse().map_err(corrupt)?;
-            let e: ExecStatus = row.try_get::<String, _>("exec_status")?.parse().map_err(corrupt)?;
-            let n = count_of(row.try_get("n")?);
-            counts.all += n;
-            *counts.by_filter.entry(PayoutFilter::of(a, e).as_str()).or_default() += n;
-            let selected = approval.is_none_or(|s| s == a.as_str()) && exec.is_none_or(|s| s == e.as_str());
-            if selected {
-                total += n;
-            }
-        }
-        let page = self
-            .list_page(
-                q.page,
-                Total::Known(total),
-                payout_select!(),
-                "p",
-                move |qb| {
-                    scope(qb, tenant, kind, search);
-                    if let Some(approval) = approval {
-                        qb.push(" AND p.approval_status = ").push_bind(approval);
-                    }
-                    if let Some(exec) = exec {
-                        qb.push(" AND p.exec_status = ").push_bind(exec);
-                    }
-                },
-                payout_from_row,
-            )
-            .await?;
-        Ok((page, counts))
+        list_payouts(self, tenant, q).await
     }
 
     async fn payout_action(
@@ -251,8 +183,8 @@ impl PayoutStore for ThisStore {
     ) -> StoreResult<PayoutDetail> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let current = lock_payout(&mut tx, tenant, id).await?;
-        if let Some(batch) = &current.payout.disbursement_id {
-            return Err(StoreError::Rejected(action.refused_in_batch(batch)));
+        if let Some(refused) = current.payout.disbursement_id.as_deref().and_then(|batch| action.refused_in_batch(batch)) {
+            return Err(StoreError::Rejected(refused));
         }
         let (approval, exec, event_type) =
             payout_transition(current.payout.approval, current.payout.exec, action).map_err(StoreError::Rejected)?;
@@ -276,7 +208,8 @@ impl PayoutStore for ThisStore {
                     delayed_at = CASE WHEN $7 THEN NULL ELSE delayed_at END,
                     approved_by_key = CASE WHEN $1 = 'approved' THEN COALESCE(approved_by_key, $4) ELSE approved_by_key END,
                     approved_at = CASE WHEN $1 = 'approved' THEN COALESCE(approved_at, $3) ELSE approved_at END,
-                    reject_reason = CASE WHEN $1 = 'rejected' THEN $5 ELSE reject_reason END
+                    reject_reason = CASE WHEN $1 = 'rejected' THEN $5 ELSE reject_reason END,
+                    cancel_reason = CASE WHEN $2 = 'canceled' THEN 'requested' ELSE cancel_reason END
              WHERE id = $6",
         )
         .bind(approval.as_str())
@@ -535,6 +468,15 @@ impl PayoutStore for ThisStore {
         event: EventFor<'_, PayoutDetail>,
     ) -> StoreResult<Vec<PayoutDetail>> {
         alert_delayed_payouts(self, unsent_before, now, limit, event).await
+    }
+
+    async fn cancel_unregistered_payouts(
+        &self,
+        now: Timestamp,
+        limit: i64,
+        event: EventFor<'_, PayoutDetail>,
+    ) -> StoreResult<Vec<PayoutDetail>> {
+        cancel_unregistered_payouts(self, now, limit, event).await
     }
 
     async fn channels_held(&self) -> StoreResult<Vec<String>> {

@@ -46,7 +46,8 @@ class DisbursementItemView:
             error_message (None | str | Unset):
             exec_status (DisbursementItemViewExecStatusType1 | DisbursementItemViewExecStatusType2Type1 |
                 DisbursementItemViewExecStatusType3Type1 | None | Unset): The payout's pending, awaiting_registration,
-                ready_to_send, sent or failed; null in a draft.
+                ready_to_send, sent, failed or canceled; null in
+                a draft.
             external_id (None | str | Unset):
             memo (None | str | Unset):
             payout_id (None | str | Unset): The payout paying this item; null in a draft.

@@ -3,6 +3,7 @@ from enum import StrEnum
 
 class DisbursementItemViewExecStatusType2Type1(StrEnum):
     AWAITING_REGISTRATION = "awaiting_registration"
+    CANCELED = "canceled"
     FAILED = "failed"
     PENDING = "pending"
     READY_TO_SEND = "ready_to_send"

@@ -27,6 +27,7 @@ class EventSelector(StrEnum):
     PAYMENT_LINK_PAID = "payment_link.paid"
     PAYOUT = "payout.*"
     PAYOUT_APPROVED = "payout.approved"
+    PAYOUT_CANCELED = "payout.canceled"
     PAYOUT_COMPLETED = "payout.completed"
     PAYOUT_CREATED = "payout.created"
     PAYOUT_DELAYED = "payout.delayed"

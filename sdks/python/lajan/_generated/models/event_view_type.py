@@ -22,6 +22,7 @@ class EventViewType(StrEnum):
     PAYMENT_LINK_DEACTIVATED = "payment_link.deactivated"
     PAYMENT_LINK_PAID = "payment_link.paid"
     PAYOUT_APPROVED = "payout.approved"
+    PAYOUT_CANCELED = "payout.canceled"
     PAYOUT_COMPLETED = "payout.completed"
     PAYOUT_CREATED = "payout.created"
     PAYOUT_DELAYED = "payout.delayed"

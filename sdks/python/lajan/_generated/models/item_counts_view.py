@@ -15,6 +15,7 @@ class ItemCountsView:
 
     Attributes:
         awaiting_registration (int): Approved, waiting for the client to register a wallet.
+        canceled (int): Its client never registered a wallet, or the organization canceled it.
         executing (int): Being sent (the payout is `ready_to_send`).
         failed (int):
         pending (int): In a draft, awaiting approval, or approved and not yet taken by the executor.
@@ -23,6 +24,7 @@ class ItemCountsView:
     """
 
     awaiting_registration: int
+    canceled: int
     executing: int
     failed: int
     pending: int
@@ -32,6 +34,8 @@ class ItemCountsView:
 
     def to_dict(self) -> dict[str, Any]:
         awaiting_registration = self.awaiting_registration
+
+        canceled = self.canceled
 
         executing = self.executing
 
@@ -48,6 +52,7 @@ class ItemCountsView:
         field_dict.update(
             {
                 "awaitingRegistration": awaiting_registration,
+                "canceled": canceled,
                 "executing": executing,
                 "failed": failed,
                 "pending": pending,
@@ -63,6 +68,8 @@ class ItemCountsView:
         d = dict(src_dict)
         awaiting_registration = d.pop("awaitingRegistration")
 
+        canceled = d.pop("canceled")
+
         executing = d.pop("executing")
 
         failed = d.pop("failed")
@@ -75,6 +82,7 @@ class ItemCountsView:
 
         item_counts_view = cls(
             awaiting_registration=awaiting_registration,
+            canceled=canceled,
             executing=executing,
             failed=failed,
             pending=pending,

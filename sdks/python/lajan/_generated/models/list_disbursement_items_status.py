@@ -3,6 +3,7 @@ from enum import StrEnum
 
 class ListDisbursementItemsStatus(StrEnum):
     AWAITING_REGISTRATION = "awaiting_registration"
+    CANCELED = "canceled"
     EXECUTING = "executing"
     FAILED = "failed"
     PENDING = "pending"

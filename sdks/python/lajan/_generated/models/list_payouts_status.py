@@ -4,6 +4,7 @@ from enum import StrEnum
 class ListPayoutsStatus(StrEnum):
     APPROVED = "approved"
     AWAITING_REGISTRATION = "awaiting_registration"
+    CANCELED = "canceled"
     COMPLETED = "completed"
     EXECUTING = "executing"
     FAILED = "failed"

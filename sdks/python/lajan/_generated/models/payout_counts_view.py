@@ -16,6 +16,7 @@ class PayoutCountsView:
         all_ (int):
         approved (int):
         awaiting_registration (int): Approved, waiting for the client to register a wallet.
+        canceled (int):
         completed (int):
         executing (int):
         failed (int):
@@ -26,6 +27,7 @@ class PayoutCountsView:
     all_: int
     approved: int
     awaiting_registration: int
+    canceled: int
     completed: int
     executing: int
     failed: int
@@ -39,6 +41,8 @@ class PayoutCountsView:
         approved = self.approved
 
         awaiting_registration = self.awaiting_registration
+
+        canceled = self.canceled
 
         completed = self.completed
 
@@ -57,6 +61,7 @@ class PayoutCountsView:
                 "all": all_,
                 "approved": approved,
                 "awaiting_registration": awaiting_registration,
+                "canceled": canceled,
                 "completed": completed,
                 "executing": executing,
                 "failed": failed,
@@ -76,6 +81,8 @@ class PayoutCountsView:
 
         awaiting_registration = d.pop("awaiting_registration")
 
+        canceled = d.pop("canceled")
+
         completed = d.pop("completed")
 
         executing = d.pop("executing")
@@ -90,6 +97,7 @@ class PayoutCountsView:
             all_=all_,
             approved=approved,
             awaiting_registration=awaiting_registration,
+            canceled=canceled,
             completed=completed,
             executing=executing,
             failed=failed,

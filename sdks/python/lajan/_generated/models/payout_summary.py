@@ -28,7 +28,7 @@ class PayoutSummary:
         asset_amount (str):  Example: 100.00.
         asset_code (str):  Example: USDC.
         created_at (datetime.datetime):
-        exec_status (PayoutSummaryExecStatus): pending, awaiting_registration, ready_to_send, sent or failed.
+        exec_status (PayoutSummaryExecStatus): pending, awaiting_registration, ready_to_send, sent, failed or canceled.
         id (str):  Example: pyt_01a1fc8be56c7228a813c8461b65a699.
         type_ (PayoutSummaryType): direct or disbursement.
         client (None | PayoutClientSummary | Unset):

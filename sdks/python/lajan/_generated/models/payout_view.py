@@ -30,11 +30,15 @@ class PayoutView:
         asset_code (str):
         attempts (list[AttemptView]):
         created_at (datetime.datetime):
-        exec_status (PayoutViewExecStatus): pending, awaiting_registration, ready_to_send, sent or failed.
+        exec_status (PayoutViewExecStatus): pending, awaiting_registration, ready_to_send, sent, failed or canceled.
         id (str):
         type_ (PayoutViewType):
         updated_at (datetime.datetime):
         asset_issuer (None | str | Unset): null for the native asset (XLM).
+        cancel_reason (None | str | Unset): Why it was canceled: receiver_not_registered (its client did not register a
+            wallet within
+            the settings' registrationWindowDays) or requested (POST /v1/payouts/{id}/cancel); null
+            unless execStatus is canceled. Example: receiver_not_registered.
         client (None | PayoutClient | Unset):
         client_id (None | str | Unset):
         memo (None | str | Unset):
@@ -52,6 +56,7 @@ class PayoutView:
     type_: PayoutViewType
     updated_at: datetime.datetime
     asset_issuer: None | str | Unset = UNSET
+    cancel_reason: None | str | Unset = UNSET
     client: None | PayoutClient | Unset = UNSET
     client_id: None | str | Unset = UNSET
     memo: None | str | Unset = UNSET
@@ -87,6 +92,12 @@ class PayoutView:
             asset_issuer = UNSET
         else:
             asset_issuer = self.asset_issuer
+
+        cancel_reason: None | str | Unset
+        if isinstance(self.cancel_reason, Unset):
+            cancel_reason = UNSET
+        else:
+            cancel_reason = self.cancel_reason
 
         client: dict[str, Any] | None | Unset
         if isinstance(self.client, Unset):
@@ -131,6 +142,8 @@ class PayoutView:
         )
         if asset_issuer is not UNSET:
             field_dict["assetIssuer"] = asset_issuer
+        if cancel_reason is not UNSET:
+            field_dict["cancelReason"] = cancel_reason
         if client is not UNSET:
             field_dict["client"] = client
         if client_id is not UNSET:
@@ -179,6 +192,15 @@ class PayoutView:
             return cast(None | str | Unset, data)
 
         asset_issuer = _parse_asset_issuer(d.pop("assetIssuer", UNSET))
+
+        def _parse_cancel_reason(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        cancel_reason = _parse_cancel_reason(d.pop("cancelReason", UNSET))
 
         def _parse_client(data: object) -> None | PayoutClient | Unset:
             if data is None:
@@ -235,6 +257,7 @@ class PayoutView:
             type_=type_,
             updated_at=updated_at,
             asset_issuer=asset_issuer,
+            cancel_reason=cancel_reason,
             client=client,
             client_id=client_id,
             memo=memo,
