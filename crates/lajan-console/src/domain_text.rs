@@ -89,7 +89,7 @@ const RULES: &[(&str, &str)] = &[
     ("The header names {} twice", "rule-header-twice"),
     ("The header names an unknown column {}; the columns are {}", "rule-header-unknown-column"),
     ("The header must name an assetAmount column", "rule-header-amount"),
-    ("The header must name a clientId or a walletAccountId column", "rule-header-recipient"),
+    ("The header must name a recipient column: {}", "rule-header-recipient"),
 ];
 
 /// The values `message` carries where `pattern` has `{}`, when it is worded so.

@@ -70,7 +70,7 @@ impl Services {
 }
 
 /// The verification kept for `answer`: its kind and the slow hash of its normalized form.
-async fn seal(answer: Option<VerificationAnswer>) -> ServiceResult<Option<Verification>> {
+pub(crate) async fn seal(answer: Option<VerificationAnswer>) -> ServiceResult<Option<Verification>> {
     let Some(answer) = answer else { return Ok(None) };
     let hash = slow_hash(answer.secret().to_owned()).await?;
     Ok(Some(Verification { kind: answer.kind, hash }))

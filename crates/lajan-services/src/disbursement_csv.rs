@@ -3,11 +3,26 @@
 //! goes the other way, in `report`.
 
 use crate::disbursements::ItemRequest;
+use lajan_domain::client::VerificationInput;
 use lajan_domain::disbursement::MAX_ITEMS;
 use lajan_domain::{FieldError, Invalid};
 
 /// The columns a disbursement CSV may name, in any order.
-pub const COLUMNS: [&str; 5] = ["clientId", "walletAccountId", "assetAmount", "memo", "externalId"];
+pub const COLUMNS: [&str; 10] = [
+    "clientId",
+    "walletAccountId",
+    "assetAmount",
+    "memo",
+    "externalId",
+    "phoneNumber",
+    "email",
+    "firstName",
+    "lastName",
+    "verification",
+];
+
+/// The columns that say whom a row pays; a header names at least one.
+const RECIPIENT_COLUMNS: [&str; 4] = ["clientId", "walletAccountId", "phoneNumber", "email"];
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -59,12 +74,26 @@ pub fn read_items(body: &[u8]) -> Result<(Vec<ItemRequest>, Vec<FieldError>), In
                 "walletAccountId" => item.wallet_account_id = value,
                 "assetAmount" => item.asset_amount = value,
                 "memo" => item.memo = value,
+                "phoneNumber" => item.phone_number = value,
+                "email" => item.email = value,
+                "firstName" => item.first_name = value,
+                "lastName" => item.last_name = value,
+                "verification" => item.verification = value.map(|cell| verification_cell(&cell)),
                 _ => item.external_id = value,
             }
         }
         items.push(item);
     }
     Ok((items, bad))
+}
+
+/// A `verification` cell, `type:value` (`date_of_birth:1990-05-07`): the type before the first
+/// colon, the answer after it (a cell without one names no answer, which its row is refused for).
+fn verification_cell(cell: &str) -> VerificationInput {
+    match cell.split_once(':') {
+        Some((kind, value)) => VerificationInput { kind: Some(kind.trim().to_owned()), value: Some(value.to_owned()) },
+        None => VerificationInput { kind: Some(cell.trim().to_owned()), value: None },
+    }
 }
 
 /// The record (0 the header, then data rows from 1) whose quoted cell runs to the end of the
@@ -118,8 +147,8 @@ fn columns(header: &csv::StringRecord) -> Result<Vec<&'static str>, Invalid> {
     if !columns.contains(&"assetAmount") {
         return Err(invalid_csv("The header must name an assetAmount column".into()));
     }
-    if !columns.contains(&"clientId") && !columns.contains(&"walletAccountId") {
-        return Err(invalid_csv("The header must name a clientId or a walletAccountId column".into()));
+    if !RECIPIENT_COLUMNS.iter().any(|c| columns.contains(c)) {
+        return Err(invalid_csv(format!("The header must name a recipient column: {}", RECIPIENT_COLUMNS.join(", "))));
     }
     Ok(columns)
 }
@@ -162,7 +191,7 @@ mod tests {
             ("amount,walletAccountId\n1,G", "unknown column \"amount\""),
             ("assetAmount,assetAmount,walletAccountId\n", "twice"),
             ("walletAccountId,memo\n", "assetAmount"),
-            ("assetAmount,memo\n", "clientId or a walletAccountId"),
+            ("assetAmount,memo\n", "a recipient column: clientId, walletAccountId, phoneNumber, email"),
             ("assetAmount, walletAccountId\n", "unknown column \" walletAccountId\""),
         ] {
             let e = read_items(body.as_bytes()).unwrap_err();

@@ -3,10 +3,10 @@
 //! it, retry its failed items, delete a draft, and roll the running ones up as their payouts
 //! settle.
 
-use crate::events::{disbursement_event, payout_event};
+use crate::events::{client_event, disbursement_event, payout_event};
 use crate::payouts::recipient;
 use crate::{ServiceError, ServiceResult, Services};
-use lajan_domain::client::Client;
+use lajan_domain::client::{Client, VerificationInput};
 use lajan_domain::disbursement::{
     Disbursement, DisbursementItem, DisbursementSource, DisbursementStatus, ItemCounts, MAX_ITEMS, parse_external_id,
     parse_name, roll_up, submission,
@@ -30,6 +30,13 @@ pub struct ItemRequest {
     pub asset_amount: Option<String>,
     pub memo: Option<String>,
     pub external_id: Option<String>,
+    /// Instead of a client or a wallet: the receiver's contact, found among the organization's
+    /// clients or made a client with the names, language default and verification given here.
+    pub phone_number: Option<String>,
+    pub email: Option<String>,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub verification: Option<VerificationInput>,
 }
 
 /// A disbursement as a caller asks for it. `row_errors` are rows the caller's format already
@@ -71,7 +78,7 @@ impl Services {
                 format!("holds {count} items; a disbursement holds at most {MAX_ITEMS}: split it in several"),
             ));
         }
-        let items = self.validate_items(tenant, request.items, request.row_errors).await?;
+        let (items, new_clients) = self.validate_items(tenant, request.items, request.row_errors).await?;
         let total = items.iter().try_fold(0i64, |sum, i| sum.checked_add(i.asset_amount).filter(|t| *t <= MAX_CENTS));
         let total_amount = total.ok_or_else(|| {
             ServiceError::field(
@@ -100,22 +107,42 @@ impl Services {
             submitted_at: None,
             approved_at: None,
         };
-        Ok(self.store.create_disbursement(tenant, &d, &items, &disbursement_event, idempotency).await?)
+        let created = client_event("client.created");
+        let new_clients: Vec<_> = new_clients
+            .into_iter()
+            .map(|c| {
+                let e = created(&c);
+                (c, e)
+            })
+            .collect();
+        Ok(self.store.create_disbursement(tenant, &d, &items, &new_clients, &disbursement_event, idempotency).await?)
     }
 
     /// Every row checked with a single payout's rules, in its order (missing_recipient,
     /// invalid_client, no_wallet, invalid_wallet, invalid_amount, invalid_memo), then its
     /// externalId (invalid_external_id, duplicate_external_id): the first problem of each row.
+    /// A row naming its receiver by phone or email pays the client found or made for it: the
+    /// items, and the clients to make with them.
     async fn validate_items(
         &self,
         tenant: &Tenant,
-        requests: Vec<ItemRequest>,
+        mut requests: Vec<ItemRequest>,
         mut bad: Vec<FieldError>,
-    ) -> ServiceResult<Vec<DisbursementItem>> {
+    ) -> ServiceResult<(Vec<DisbursementItem>, Vec<Client>)> {
         let wanted: HashSet<&String> = requests.iter().filter_map(|r| r.client_id.as_ref()).collect();
         let wanted: Vec<String> = wanted.into_iter().cloned().collect();
-        let clients: HashMap<String, Client> =
+        let mut clients: HashMap<String, Client> =
             self.store.get_clients(tenant, &wanted).await?.into_iter().map(|c| (c.id.clone(), c)).collect();
+        let contacts_refused = bad.len();
+        let receivers = self.receivers_of(tenant, &requests, &mut bad).await?;
+        let refused_rows: HashSet<Option<u32>> = bad[contacts_refused..].iter().map(|e| e.row).collect();
+        requests.retain(|r| !refused_rows.contains(&Some(r.row)));
+        for r in &mut requests {
+            if let Some(client) = receivers.by_row.get(&r.row) {
+                r.client_id = Some(client.id.clone());
+                clients.insert(client.id.clone(), client.clone());
+            }
+        }
         let mut first_row_of: HashMap<String, u32> = HashMap::new();
         let mut items = Vec::with_capacity(requests.len());
         for r in requests {
@@ -125,7 +152,7 @@ impl Services {
             }
         }
         if bad.is_empty() {
-            return Ok(items);
+            return Ok((items, receivers.new));
         }
         bad.sort_by_key(|e| e.row);
         let message = match bad.as_slice() {

@@ -10,6 +10,7 @@ pub mod clients;
 pub mod console;
 pub mod dashboard;
 pub mod disbursement_csv;
+mod disbursement_receivers;
 pub mod disbursements;
 pub mod error;
 pub mod events;

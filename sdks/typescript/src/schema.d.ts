@@ -1444,14 +1444,29 @@ export interface components {
              */
             assetAmount: string;
             /**
-             * @description One of clientId / walletAccountId is required; with clientId the client's wallet is used, and
-             *     when both are given the wallet must be the client's (else invalid_wallet).
+             * @description One of clientId / walletAccountId / phoneNumber / email is required; with clientId the
+             *     client's wallet is used, and when both are given the wallet must be the client's (else
+             *     invalid_wallet).
              */
             clientId?: string | null;
+            email?: string | null;
             /** @description Your reference for the item (at most 100 characters), unique in the batch. */
             externalId?: string | null;
+            /** @description For a client this row makes. */
+            firstName?: string | null;
+            /** @description For a client this row makes. */
+            lastName?: string | null;
             /** @description At most 28 bytes of UTF-8. */
             memo?: string | null;
+            /**
+             * @description Instead of clientId or walletAccountId: the receiver's E.164 phone number and/or email.
+             *     The organization's client with that contact is paid (a wallet or not: without one the
+             *     payout waits in awaiting_registration); when there is none, a client is made from this
+             *     row (firstName and lastName then required) when the draft is stored.
+             * @example +50937000000
+             */
+            phoneNumber?: string | null;
+            verification?: null | components["schemas"]["VerificationRequest"];
             walletAccountId?: string | null;
         };
         /** @description A new invoice. It starts as a draft unless `sendImmediately` is true. */

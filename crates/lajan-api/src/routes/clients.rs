@@ -68,7 +68,7 @@ pub struct VerificationRequest {
 }
 
 impl VerificationRequest {
-    fn input(self) -> VerificationInput {
+    pub(crate) fn input(self) -> VerificationInput {
         VerificationInput { kind: self.kind, value: self.value }
     }
 }

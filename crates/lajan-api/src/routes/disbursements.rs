@@ -174,8 +174,9 @@ pub struct CreateDisbursement {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CreateDisbursementItem {
-    /// One of clientId / walletAccountId is required; with clientId the client's wallet is used, and
-    /// when both are given the wallet must be the client's (else invalid_wallet).
+    /// One of clientId / walletAccountId / phoneNumber / email is required; with clientId the
+    /// client's wallet is used, and when both are given the wallet must be the client's (else
+    /// invalid_wallet).
     pub client_id: Option<String>,
     pub wallet_account_id: Option<String>,
     /// Positive, a plain decimal with at most 2 decimals as written (1e2 and 10.000 are refused); read exactly.
@@ -185,6 +186,19 @@ pub struct CreateDisbursementItem {
     pub memo: Option<String>,
     /// Your reference for the item (at most 100 characters), unique in the batch.
     pub external_id: Option<String>,
+    /// Instead of clientId or walletAccountId: the receiver's E.164 phone number and/or email.
+    /// The organization's client with that contact is paid (a wallet or not: without one the
+    /// payout waits in awaiting_registration); when there is none, a client is made from this
+    /// row (firstName and lastName then required) when the draft is stored.
+    #[schema(example = "+50937000000")]
+    pub phone_number: Option<String>,
+    pub email: Option<String>,
+    /// For a client this row makes.
+    pub first_name: Option<String>,
+    /// For a client this row makes.
+    pub last_name: Option<String>,
+    /// For a client this row makes: what the receiver must answer before registering a wallet.
+    pub verification: Option<super::clients::VerificationRequest>,
 }
 
 /// The batch's fields when the items come as CSV; any other parameter is refused, as an unknown
@@ -243,6 +257,11 @@ pub async fn create(
                 asset_amount: i.asset_amount.map(|n| n.text()),
                 memo: i.memo,
                 external_id: i.external_id,
+                phone_number: i.phone_number,
+                email: i.email,
+                first_name: i.first_name,
+                last_name: i.last_name,
+                verification: i.verification.map(super::clients::VerificationRequest::input),
             })
             .collect();
         DisbursementRequest {

@@ -210,3 +210,60 @@ api_test!(payouts_whose_client_never_registers_are_canceled_when_the_window_clos
     );
     assert_eq!(workers.cancel_unregistered_once(Timestamp::now().plus_millis(3 * day)).await.unwrap(), 0, "once");
 });
+
+api_test!(disbursement_rows_find_or_make_their_receivers_by_phone_or_email, |app| {
+    let ana = phone_only(app, "Ana").await;
+    let clients_before = get(app, "/v1/clients").await["pagination"]["total"].clone();
+    // Every bad row at once, and nothing stored: no disbursement, no client.
+    let marc =
+        app.post("/v1/clients", &json!({ "firstName": "Marc", "lastName": "Jozèf", "email": "marc@example.ht" })).await;
+    assert_eq!(marc.status(), 201);
+    let bad = json!({ "name": "July", "assetCode": "USDC", "items": [
+        { "phoneNumber": "+50937999999", "assetAmount": 1 },
+        { "phoneNumber": "3700", "assetAmount": 1 },
+        { "phoneNumber": "+50937000001", "email": "marc@example.ht", "assetAmount": 1 },
+        { "phoneNumber": "+50937888888", "firstName": "Rose", "lastName": "Pòl",
+          "verification": { "type": "pin", "value": "12" }, "assetAmount": 1 },
+    ] });
+    let refused = expect_error(app.post("/v1/disbursements", &bad).await, 400, "invalid_items").await;
+    let rows: Vec<(u64, &str, &str)> = refused["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["row"].as_u64().unwrap(), d["field"].as_str().unwrap(), d["code"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (1, "firstName", "validation_error"),
+            (2, "phoneNumber", "invalid_phone"),
+            (3, "email", "ambiguous_recipient"),
+            (4, "verification.value", "validation_error")
+        ],
+        "{refused}"
+    );
+    let clients_now = get(app, "/v1/clients").await["pagination"]["total"].as_u64().unwrap();
+    assert_eq!(clients_now, clients_before.as_u64().unwrap() + 1, "only Marc, made above");
+
+    // A CSV mixing a wallet, a known phone, a known email and a new receiver named twice.
+    let csv = "walletAccountId,phoneNumber,email,firstName,lastName,verification,assetAmount\n\
+               GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,,,,,,5\n\
+               ,+50937000001,,,,,6\n\
+               ,,MARC@example.ht,,,,7\n\
+               ,+50937777777,,Rose,Pòl,date_of_birth:1990-5-7,8\n\
+               ,+50937777777,,,,,9\n";
+    let r = crate::disbursements::post_csv(app, "name=July&assetCode=USDC", csv).await;
+    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+    let d: Value = r.json().await.unwrap();
+    let items = get(app, &format!("/v1/disbursements/{}/items", d["id"].as_str().unwrap())).await;
+    let paid: Vec<&Value> = items["data"].as_array().unwrap().iter().map(|i| &i["clientId"]).collect();
+    assert_eq!((paid[0], paid[1], paid[2]), (&Value::Null, &ana["id"], &marc.json::<Value>().await.unwrap()["id"]));
+    assert_eq!(paid[3], paid[4], "one new client for the same phone");
+    let rose = get(app, &format!("/v1/clients/{}", paid[3].as_str().unwrap())).await;
+    assert_eq!(
+        (&rose["firstName"], &rose["phoneNumber"], &rose["walletAccountId"], &rose["language"], &rose["verification"]),
+        (&json!("Rose"), &json!("+50937777777"), &Value::Null, &json!("ht"), &json!({ "type": "date_of_birth" }))
+    );
+    let created = get(app, "/v1/events?type=client.created").await;
+    assert_eq!(created["data"][0]["data"]["object"]["id"], rose["id"], "made with the draft, with its event");
+});

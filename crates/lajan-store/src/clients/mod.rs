@@ -29,6 +29,15 @@ pub trait ClientStore: Send + Sync {
     /// The clients among `ids` that exist and are not archived, in no particular order: a batch
     /// resolves thousands of rows in a few queries.
     async fn get_clients(&self, tenant: &Tenant, ids: &[String]) -> StoreResult<Vec<Client>>;
+    /// The clients (not archived) whose phone number is among `phones` or whose email is among
+    /// `emails` (compared without case), in no particular order: a disbursement's rows find
+    /// their receivers in a few indexed queries.
+    async fn clients_by_contact(
+        &self,
+        tenant: &Tenant,
+        phones: &[String],
+        emails: &[String],
+    ) -> StoreResult<Vec<Client>>;
     /// A client even when archived, for the resources that reference it.
     async fn get_client_including_archived(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<Client>>;
     async fn list_clients(&self, tenant: &Tenant, query: &ClientQuery) -> StoreResult<Page<Client>>;

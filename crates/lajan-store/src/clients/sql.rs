@@ -112,27 +112,7 @@ impl ClientStore for ThisStore {
         idempotency: Option<IdempotentResponse<'_, Client>>,
     ) -> StoreResult<()> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
-        query(
-            "INSERT INTO clients (id, org_id, env, first_name, last_name, email, phone_number, wallet_account_id,
-                                  language, verification_kind, verification_hash, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-        )
-        .bind(&c.id)
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(&c.first_name)
-        .bind(&c.last_name)
-        .bind(&c.email)
-        .bind(&c.phone_number)
-        .bind(&c.wallet_account_id)
-        .bind(c.language.as_str())
-        .bind(c.verification.as_ref().map(|v| v.kind.as_str()))
-        .bind(c.verification.as_ref().map(|v| v.hash.as_str()))
-        .bind(c.created_at.as_millis())
-        .bind(c.updated_at.as_millis())
-        .execute(&mut *tx)
-        .await?;
-        insert_event(&mut tx, tenant, c.created_at, event).await?;
+        insert_client(&mut tx, tenant, c, event).await?;
         self.commit_keyed(tx, tenant, idempotency.as_ref(), c).await
     }
 
@@ -149,6 +129,26 @@ impl ClientStore for ThisStore {
             push_bind_list(&mut qb, chunk.iter().cloned());
             for row in qb.build().fetch_all(self.reader()).await? {
                 found.push(client_from_row(&row)?);
+            }
+        }
+        Ok(found)
+    }
+
+    async fn clients_by_contact(&self, tenant: &Tenant, phones: &[String], emails: &[String]) -> StoreResult<Vec<Client>> {
+        let mut found: Vec<Client> = Vec::new();
+        let lowered: Vec<String> = emails.iter().map(|e| e.to_lowercase()).collect();
+        for (column, values) in [("phone_number", phones), ("LOWER(email)", lowered.as_slice())] {
+            for chunk in values.chunks(ROWS_PER_STATEMENT) {
+                let mut qb = QueryBuilder::new(concat!("SELECT ", client_columns!(), " FROM clients"));
+                push_tenant_filters(&mut qb, "clients", tenant, &[]);
+                qb.push(" AND archived_at IS NULL AND ").push(column).push(" IN");
+                push_bind_list(&mut qb, chunk.iter().cloned());
+                for row in qb.build().fetch_all(self.reader()).await? {
+                    let client = client_from_row(&row)?;
+                    if !found.iter().any(|c| c.id == client.id) {
+                        found.push(client);
+                    }
+                }
             }
         }
         Ok(found)
@@ -246,4 +246,29 @@ impl ClientStore for ThisStore {
         self.commit(tx).await?;
         Ok(client)
     }
+}
+
+/// Writes a new client and its event.
+async fn insert_client(tx: &mut Tx, tenant: &Tenant, c: &Client, event: &NewEvent) -> StoreResult<()> {
+    query(
+        "INSERT INTO clients (id, org_id, env, first_name, last_name, email, phone_number, wallet_account_id,
+                              language, verification_kind, verification_hash, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+    )
+    .bind(&c.id)
+    .bind(&tenant.org_id)
+    .bind(tenant.env.as_str())
+    .bind(&c.first_name)
+    .bind(&c.last_name)
+    .bind(&c.email)
+    .bind(&c.phone_number)
+    .bind(&c.wallet_account_id)
+    .bind(c.language.as_str())
+    .bind(c.verification.as_ref().map(|v| v.kind.as_str()))
+    .bind(c.verification.as_ref().map(|v| v.hash.as_str()))
+    .bind(c.created_at.as_millis())
+    .bind(c.updated_at.as_millis())
+    .execute(&mut **tx)
+    .await?;
+    insert_event(tx, tenant, c.created_at, event).await
 }

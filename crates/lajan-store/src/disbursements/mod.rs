@@ -2,8 +2,9 @@
 //! payout per item, approved (against the ledger balance) or rejected for all their payouts at
 //! once, and rolled up from their payouts' statuses as the executor settles them.
 
-use crate::{EventFor, IdempotentResponse, StoreResult};
+use crate::{EventFor, IdempotentResponse, NewEvent, StoreResult};
 use async_trait::async_trait;
+use lajan_domain::client::Client;
 use lajan_domain::disbursement::{Disbursement, DisbursementItem, DisbursementStatus, ItemDetail, ItemStatus};
 use lajan_domain::pagination::{Page, PageRequest};
 use lajan_domain::payout::PayoutDetail;
@@ -44,12 +45,14 @@ pub type SubmissionRule<'a> = &'a (dyn Fn(&Settings) -> (DisbursementStatus, &'s
 
 #[async_trait]
 pub trait DisbursementStore: Send + Sync {
-    /// Stores a draft and its items with `disbursement.created`.
+    /// Stores a draft and its items with `disbursement.created`, and, first, the clients its
+    /// rows named by phone or email that the organization did not have (each with its event).
     async fn create_disbursement(
         &self,
         tenant: &Tenant,
         disbursement: &Disbursement,
         items: &[DisbursementItem],
+        new_clients: &[(Client, NewEvent)],
         event: EventFor<'_, Disbursement>,
         idempotency: Option<IdempotentResponse<'_, Disbursement>>,
     ) -> StoreResult<Disbursement>;

@@ -290,10 +290,14 @@ impl DisbursementStore for ThisStore {
         tenant: &Tenant,
         d: &Disbursement,
         items: &[DisbursementItem],
+        new_clients: &[(Client, NewEvent)],
         event: EventFor<'_, Disbursement>,
         idempotency: Option<IdempotentResponse<'_, Disbursement>>,
     ) -> StoreResult<Disbursement> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
+        for (client, created) in new_clients {
+            insert_client(&mut tx, tenant, client, created).await?;
+        }
         query(
             "INSERT INTO disbursements (id, org_id, env, name, asset_code, asset_issuer, status, source, item_count,
                                         total_amount, created_by_key, created_at, updated_at)

@@ -74,7 +74,7 @@ fn funds(cents: i64) -> Funds {
 
 async fn submitted(store: &Arc<dyn Store>, t: &Tenant, amounts: &[i64]) -> Disbursement {
     let (d, items) = draft(amounts);
-    store.create_disbursement(t, &d, &items, &d_event, None).await.unwrap();
+    store.create_disbursement(t, &d, &items, &[], &d_event, None).await.unwrap();
     let rule = |_: &Settings| submission(true);
     store.submit_disbursement(t, &d.id, "key_a", Timestamp::now(), &rule, None, &EVENTS, None).await.unwrap()
 }
@@ -87,7 +87,7 @@ async fn events(store: &Arc<dyn Store>, t: &Tenant, event_type: &str) -> u64 {
 contract!(a_draft_submits_into_payouts_whose_outcomes_roll_up, |store| {
     let t = lajan_store::testing::test_tenant(&store).await;
     let (d, items) = draft(&[1_000, 2_000, 3_000]);
-    let created = store.create_disbursement(&t, &d, &items, &d_event, None).await.unwrap();
+    let created = store.create_disbursement(&t, &d, &items, &[], &d_event, None).await.unwrap();
     assert_eq!((created.status, created.item_count, created.total_amount), (DisbursementStatus::Draft, 3, 6_000));
     assert_eq!(created.counts, ItemCounts { pending: 3, ..ItemCounts::default() });
     let rule = |_: &Settings| submission(true);
@@ -214,7 +214,7 @@ contract!(two_approvals_never_spend_one_balance, |store| {
 contract!(only_a_draft_is_deleted_and_rejection_moves_every_payout, |store| {
     let t = lajan_store::testing::test_tenant(&store).await;
     let (d, items) = draft(&[1, 2]);
-    store.create_disbursement(&t, &d, &items, &d_event, None).await.unwrap();
+    store.create_disbursement(&t, &d, &items, &[], &d_event, None).await.unwrap();
     store.delete_disbursement(&t, &d.id).await.unwrap();
     assert!(store.get_disbursement(&t, &d.id).await.unwrap().is_none());
     assert!(matches!(store.delete_disbursement(&t, &d.id).await, Err(StoreError::NotFound)));

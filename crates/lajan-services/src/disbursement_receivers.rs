@@ -1,0 +1,128 @@
+//! Disbursement rows that name their receiver by phone number or email instead of a client or a
+//! wallet: each is found among the organization's clients, or a client is made for it (stored
+//! with the draft, in its transaction), so a row can pay someone who has no wallet yet.
+
+use crate::clients::seal;
+use crate::disbursements::ItemRequest;
+use crate::{ServiceError, ServiceResult, Services};
+use lajan_domain::client::{Client, ClientInput, Email, PhoneNumber};
+use lajan_domain::id::IdKind;
+use lajan_domain::{FieldError, Invalid, Tenant, Timestamp};
+use std::collections::HashMap;
+
+/// The clients the contact rows pay, by row, and those among them that are new.
+#[derive(Default)]
+pub(crate) struct Receivers {
+    pub by_row: HashMap<u32, Client>,
+    pub new: Vec<Client>,
+}
+
+/// A row naming its receiver by contact only: neither `clientId` nor `walletAccountId`.
+fn by_contact(r: &ItemRequest) -> bool {
+    r.client_id.is_none() && r.wallet_account_id.is_none() && (r.phone_number.is_some() || r.email.is_some())
+}
+
+fn row_error(row: u32, field: &str, code: &'static str, message: impl Into<String>) -> FieldError {
+    FieldError::in_row(row, field, Invalid::new(code, message))
+}
+
+impl Services {
+    /// The receiver of every contact row: the organization's client with that phone number or
+    /// email (the same contact on several rows is one client), else a new client from the row's
+    /// names, language default and verification. A row whose contact is malformed, whose phone
+    /// and email belong to two clients, or that would make a client without its names is put in
+    /// `bad` instead.
+    pub(crate) async fn receivers_of(
+        &self,
+        tenant: &Tenant,
+        requests: &[ItemRequest],
+        bad: &mut Vec<FieldError>,
+    ) -> ServiceResult<Receivers> {
+        let mut wanted = Vec::new();
+        for r in requests.iter().filter(|r| by_contact(r)) {
+            let phone = r.phone_number.as_deref().map(PhoneNumber::parse).transpose();
+            let email = r.email.as_deref().map(Email::parse).transpose();
+            match (phone, email) {
+                (Err(e), _) => bad.push(row_error(r.row, "phoneNumber", "invalid_phone", format!("phoneNumber {e}"))),
+                (_, Err(e)) => bad.push(row_error(r.row, "email", "invalid_email", format!("email {e}"))),
+                (Ok(phone), Ok(email)) => wanted.push((r, phone, email)),
+            }
+        }
+        if wanted.is_empty() {
+            return Ok(Receivers::default());
+        }
+        let phones: Vec<String> =
+            wanted.iter().filter_map(|(_, p, _)| p.as_ref().map(|p| p.as_str().to_owned())).collect();
+        let emails: Vec<String> =
+            wanted.iter().filter_map(|(_, _, e)| e.as_ref().map(|e| e.as_str().to_owned())).collect();
+        let mut known = self.store.clients_by_contact(tenant, &phones, &emails).await?;
+        let language = self.store.get_settings(tenant).await?.receivers.default_client_language;
+        let now = Timestamp::now();
+        let (mut receivers, mut answers) = (Receivers::default(), Vec::new());
+        for (r, phone, email) in wanted {
+            let has_phone = |c: &&Client| phone.as_ref().is_some_and(|p| c.phone_number.as_deref() == Some(p.as_str()));
+            let has_email = |c: &&Client| {
+                email
+                    .as_ref()
+                    .is_some_and(|e| c.email.as_deref().is_some_and(|mine| mine.eq_ignore_ascii_case(e.as_str())))
+            };
+            match (known.iter().find(has_phone), known.iter().find(has_email)) {
+                (Some(a), Some(b)) if a.id != b.id => bad.push(row_error(
+                    r.row,
+                    "email",
+                    "ambiguous_recipient",
+                    format!(
+                        "phoneNumber is client {}'s and email is client {}'s: give the clientId of the one to pay",
+                        a.id, b.id
+                    ),
+                )),
+                (Some(c), _) | (None, Some(c)) => {
+                    receivers.by_row.insert(r.row, c.clone());
+                }
+                (None, None) => {
+                    let input = ClientInput {
+                        first_name: r.first_name.clone(),
+                        last_name: r.last_name.clone(),
+                        email: r.email.clone(),
+                        phone_number: r.phone_number.clone(),
+                        wallet_account_id: None,
+                        language: None,
+                        verification: r.verification.clone(),
+                    };
+                    match input.into_client(IdKind::Client.generate(), now) {
+                        Err(refused) => {
+                            let first = refused.details.into_iter().next();
+                            let (field, message) = first.map_or(("row".to_owned(), refused.message), |d| {
+                                let message = format!("{} {} (a new client is made for this row)", d.field, d.message);
+                                (d.field, message)
+                            });
+                            bad.push(row_error(r.row, &field, "validation_error", message));
+                        }
+                        Ok((mut client, answer)) => {
+                            client.language = language;
+                            answers.push(answer);
+                            receivers.by_row.insert(r.row, client.clone());
+                            receivers.new.push(client.clone());
+                            // Later rows with the same contact pay this client too.
+                            known.push(client);
+                        }
+                    }
+                }
+            }
+        }
+        if !bad.is_empty() {
+            // Nothing will be stored: no answer needs its slow hash.
+            return Ok(receivers);
+        }
+        // Each answer is sealed with its own slow hash; they run side by side on the blocking pool.
+        let mut sealing = tokio::task::JoinSet::new();
+        for (i, answer) in answers.into_iter().enumerate() {
+            sealing.spawn(async move { (i, seal(answer).await) });
+        }
+        while let Some(done) = sealing.join_next().await {
+            let (i, sealed) = done.map_err(|e| ServiceError::Unavailable(format!("hashing stopped: {e}")))?;
+            receivers.new[i].verification = sealed?;
+        }
+        Ok(receivers)
+    }
+}
