@@ -1,6 +1,8 @@
 //! Customer notifications: the messages an invoice send queues (their words are in [`render`]),
-//! and the email and SMS shapes the notification sender hands to its transports.
+//! the invitation to register a wallet (in the receiver's language, [`invitation`]), and the
+//! email and SMS shapes the notification sender hands to its transports.
 
+pub mod invitation;
 pub mod render;
 mod shapes;
 

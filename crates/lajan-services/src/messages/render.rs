@@ -59,7 +59,7 @@ background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-wei
 }
 
 /// Escapes text for both element content and double- or single-quoted attribute values.
-fn escape(s: &str) -> String {
+pub(super) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -76,7 +76,7 @@ fn escape(s: &str) -> String {
 
 /// One GSM-7 segment holds 160 septets; a single character outside the basic table switches the
 /// whole message to UCS-2 (70 characters a segment), and extension characters take two septets.
-const SEGMENT: usize = 160;
+pub(super) const SEGMENT: usize = 160;
 
 /// Builds an SMS that fits one segment for any realistic input. Only the organization name is
 /// shortened or transliterated; the amount and the link are never altered. If even the shortest
@@ -128,7 +128,7 @@ fn is_gsm_basic(c: char) -> bool {
 
 /// Rewrites text into the GSM basic table on one line: accents the table lacks are dropped (`ï` ->
 /// `i`), typographic punctuation becomes its ASCII look-alike, anything else is left out.
-fn to_gsm(s: &str) -> String {
+pub(super) fn to_gsm(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in one_line(s).chars() {
         if is_gsm_basic(c) {
@@ -172,7 +172,7 @@ fn to_gsm(s: &str) -> String {
 }
 
 /// Cuts a name to at most `max` characters, at a word boundary when one is reasonably close.
-fn shorten(name: &str, max: usize) -> String {
+pub(super) fn shorten(name: &str, max: usize) -> String {
     if name.chars().count() <= max {
         return name.to_owned();
     }

@@ -1,0 +1,124 @@
+//! The words of an invitation to register a wallet, in the receiver's language: the one-segment
+//! SMS (or WhatsApp text) and the email, naming the organization, the amount waiting and the link.
+
+use super::render::{escape, is_single_gsm_segment, shorten, to_gsm};
+use super::shapes::{OutgoingEmail, OutgoingSms, one_line};
+use lajan_i18n::{Lang, text};
+
+/// What a receiver needs to know to claim a payout, as display strings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvitationNotice {
+    pub lang: Lang,
+    pub organization: String,
+    /// The API's decimal string, e.g. `1250.00`.
+    pub amount: String,
+    pub asset: String,
+    /// `{public_url}/r/<token>`.
+    pub link: String,
+}
+
+/// Stands for the link while the words are folded into the SMS alphabet: the link goes out as
+/// it is, never transliterated or cut.
+const LINK: &str = "LAJANLINK";
+
+/// An SMS that fits one segment for any realistic input: only the organization's name is
+/// shortened; if even the short wording cannot fit (an unusually long link) the amount and the
+/// link still go out whole.
+pub fn invitation_sms(n: &InvitationNotice, to: &str) -> OutgoingSms {
+    let amount = format!("{} {}", one_line(&n.amount), to_gsm(&n.asset));
+    let link = one_line(&n.link);
+    let words = |key: &str, org: &str| {
+        let args = [("org", org.to_owned()), ("amount", amount.clone()), ("link", LINK.to_owned())];
+        to_gsm(&text(n.lang, key, &args)).replace(LINK, &link)
+    };
+    let sms = |body: String| OutgoingSms { to: to.trim().to_owned(), body };
+    let org = to_gsm(&n.organization);
+    let full = words("invite-sms", &org);
+    if is_single_gsm_segment(&full) {
+        return sms(full);
+    }
+    let over = full.chars().count().saturating_sub(super::render::SEGMENT);
+    let short_org = shorten(&org, org.chars().count().saturating_sub(over));
+    // A name cut to a couple of letters says nothing and reads like a typo.
+    if short_org.chars().count() >= 3 {
+        let body = words("invite-sms", &short_org);
+        if is_single_gsm_segment(&body) {
+            return sms(body);
+        }
+    }
+    sms(words("invite-sms-short", ""))
+}
+
+pub fn invitation_email(n: &InvitationNotice, to: &str) -> OutgoingEmail {
+    let org = one_line(&n.organization);
+    let amount = format!("{} {}", one_line(&n.amount), one_line(&n.asset));
+    let link = one_line(&n.link);
+    let say = |key: &str| text(n.lang, key, &[("org", org.clone()), ("amount", amount.clone())]);
+    let (subject, intro, how, button, fallback) = (
+        say("invite-email-subject"),
+        say("invite-email-intro"),
+        say("invite-email-how"),
+        say("invite-email-button"),
+        say("invite-email-fallback"),
+    );
+    let text = format!("{intro}\n\n{how}\n\n{button}: {link}\n");
+    let (intro, how, button, fallback, url) =
+        (escape(&intro), escape(&how), escape(&button), escape(&fallback), escape(&link));
+    let html = format!(
+        "<!DOCTYPE html>\n\
+<html lang=\"{lang}\"><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n\
+<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n\
+<p style=\"margin:0 0 16px;font-size:16px;\">{intro}</p>\n\
+<p style=\"margin:0 0 16px;font-size:15px;color:#3e4c59;\">{how}</p>\n\
+<p style=\"margin:24px 0;text-align:center;\"><a href=\"{url}\" style=\"display:inline-block;padding:12px 28px;\
+background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">{button}</a></p>\n\
+<p style=\"margin:0;font-size:13px;color:#52606d;\">{fallback} \
+<a href=\"{url}\" style=\"color:#0b6e4f;\">{url}</a></p>\n\
+</div>\n</body></html>\n",
+        lang = n.lang.code(),
+    );
+    OutgoingEmail { to: to.trim().to_owned(), subject: one_line(&subject), text, html }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn notice(lang: Lang, organization: &str) -> InvitationNotice {
+        InvitationNotice {
+            lang,
+            organization: organization.into(),
+            amount: "1250.00".into(),
+            asset: "USDC".into(),
+            link: "https://pay.lajan.example/r/Hk3v9Q2mXb7LrT0aYc1dWe".into(),
+        }
+    }
+
+    #[test]
+    fn the_sms_speaks_the_receivers_language_in_one_segment_with_the_link_whole() {
+        for (lang, says) in [(Lang::Ht, "voye"), (Lang::Fr, "envoie"), (Lang::En, "sending")] {
+            let sms = invitation_sms(&notice(lang, "Fonkoze Fondasyon Kole Zepòl"), " +50937000000 ");
+            assert!(is_single_gsm_segment(&sms.body), "{lang:?}: {}", sms.body);
+            assert!(sms.body.contains(says) && sms.body.contains("1250.00 USDC"), "{lang:?}: {}", sms.body);
+            assert!(sms.body.ends_with("https://pay.lajan.example/r/Hk3v9Q2mXb7LrT0aYc1dWe"), "{}", sms.body);
+            assert!(sms.body.contains("Fonkoze"), "{}", sms.body);
+            assert_eq!(sms.to, "+50937000000");
+        }
+        let long = "Institution de Microfinance pour le Développement Économique et Social des Communautés Rurales";
+        let sms = invitation_sms(&notice(Lang::Fr, long), "+50937000000");
+        assert!(is_single_gsm_segment(&sms.body), "{}", sms.body);
+        assert!(sms.body.contains("Institution") && sms.body.contains("1250.00 USDC"), "{}", sms.body);
+        let mut huge = notice(Lang::Ht, "Fonkoze");
+        huge.link = format!("https://pay.lajan.example/r/{}", "x".repeat(150));
+        let sms = invitation_sms(&huge, "+50937000000");
+        assert!(sms.body.contains(&huge.link) && sms.body.contains("1250.00 USDC"), "the link is never cut");
+    }
+
+    #[test]
+    fn the_email_escapes_what_the_organization_typed() {
+        let email = invitation_email(&notice(Lang::Fr, "Caisse <Populaire> & Co"), "ana@example.ht");
+        assert!(email.subject.contains("Caisse <Populaire> & Co") && email.subject.contains("1250.00 USDC"));
+        assert!(email.html.contains("Caisse &lt;Populaire&gt; &amp; Co") && !email.html.contains("<Populaire>"));
+        assert!(email.html.contains("lang=\"fr\"") && email.text.contains("https://pay.lajan.example/r/"));
+    }
+}
