@@ -90,6 +90,9 @@ api_test!(a_payout_not_yet_approved_takes_the_wallet_and_waits_for_approval, |ap
     let id = ana["id"].as_str().unwrap();
     let r = app.post("/v1/payouts", &json!({ "clientId": id, "assetAmount": 3, "assetCode": "USDC" })).await;
     let payout: Value = r.json().await.unwrap();
+    let r = app.post("/v1/payouts", &json!({ "clientId": id, "assetAmount": 9, "assetCode": "USDC" })).await;
+    let rejected = r.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
+    assert_eq!(app.post(&format!("/v1/payouts/{rejected}/reject"), &json!({})).await.status(), 200);
     let clerk = app.key(None, Environment::Test, &["clients:write"]).await;
     let r = app
         .http
@@ -105,6 +108,8 @@ api_test!(a_payout_not_yet_approved_takes_the_wallet_and_waits_for_approval, |ap
         (&now["walletAccountId"], &now["approvalStatus"], &now["execStatus"]),
         (&json!(WALLET), &json!("pending"), &json!("pending"))
     );
+    let untouched = get(app, &format!("/v1/payouts/{rejected}")).await;
+    assert_eq!((&untouched["approvalStatus"], &untouched["walletAccountId"]), (&json!("rejected"), &Value::Null));
 });
 
 api_test!(disbursement_items_wait_for_their_clients_and_the_roll_up_counts_them, |app| {

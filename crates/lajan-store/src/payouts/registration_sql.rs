@@ -5,7 +5,7 @@
 
 /// Gives every payout of `client_id` waiting for a wallet the client's `wallet`, and moves it on:
 /// an approved one to `ready_to_send` (due now; the wait so far does not count as a delay), one
-/// still pending approval back to `pending`. Refused (`forbidden`) when an approved one waits and
+/// still pending approval back to `pending` (a rejected one stays as it is). Refused (`forbidden`) when an approved one waits and
 /// the caller may not approve payouts. How many moved.
 async fn release_waiting_payouts(
     tx: &mut Tx,
@@ -34,7 +34,8 @@ async fn release_waiting_payouts(
         "UPDATE payouts SET wallet_account_id = $1,
                 exec_status = CASE WHEN approval_status = 'approved' THEN 'ready_to_send' ELSE 'pending' END,
                 next_attempt_at = $2, unsent_since = $2, updated_at = $2
-         WHERE client_id = $3 AND exec_status = 'awaiting_registration' AND org_id = $4 AND env = $5",
+         WHERE client_id = $3 AND exec_status = 'awaiting_registration' AND approval_status <> 'rejected'
+           AND org_id = $4 AND env = $5",
     )
     .bind(wallet)
     .bind(at.as_millis())
