@@ -119,6 +119,16 @@ pub async fn reject_payout(
     decide(&console, &id, &request, Decided::Payout(PayoutAction::Reject)).await
 }
 
+/// Calls off an approved payout still waiting for its receiver to register: a preparer's act,
+/// as `payouts:write` is in the API, since it can only keep money from going out.
+pub async fn cancel_payout(
+    State(console): State<Console>,
+    Path(id): Path<String>,
+    request: Protected<Decision>,
+) -> Response {
+    decide(&console, &id, &request, Decided::Payout(PayoutAction::Cancel)).await
+}
+
 pub async fn approve_disbursement(
     State(console): State<Console>,
     Path(id): Path<String>,
@@ -137,7 +147,8 @@ pub async fn reject_disbursement(
 
 async fn decide(console: &Console, id: &str, request: &Protected<Decision>, decided: Decided) -> Response {
     let (signed, form) = (&request.signed, &request.form);
-    if let Some(refused) = signed.refused_unless(Duty::Approve) {
+    let duty = if matches!(decided, Decided::Payout(PayoutAction::Cancel)) { Duty::Prepare } else { Duty::Approve };
+    if let Some(refused) = signed.refused_unless(duty) {
         return refused;
     }
     let (tenant, frame) = (signed.session.tenant(), signed.frame());

@@ -69,6 +69,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/payouts/{id}", get(payouts::detail))
         .route("/console/payouts/{id}/approve", post(approvals::approve_payout))
         .route("/console/payouts/{id}/reject", post(approvals::reject_payout))
+        .route("/console/payouts/{id}/cancel", post(approvals::cancel_payout))
         .route("/console/approvals", get(approvals::page))
         .route("/console/keys", get(keys::list).post(keys::create))
         .route("/console/keys/{id}/revoke", post(keys::revoke))

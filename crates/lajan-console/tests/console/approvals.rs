@@ -197,3 +197,38 @@ api_test!(the_approvals_page_speaks_french_and_creole, |app| {
         assert!(detail.contains(shown[1]), "{languages}: the decision on the payout's page");
     }
 });
+
+api_test!(a_maker_cancels_a_payout_waiting_for_its_receiver_and_a_viewer_cannot, |app| {
+    let maker = user(app, None, "maker@example.ht", Role::Maker).await;
+    user(app, None, "viewer@example.ht", Role::Viewer).await;
+    let ana = json!({ "firstName": "Ana", "lastName": "Pyè", "phoneNumber": "+50937000001" });
+    let ana = ok(app.post("/v1/clients", &ana).await).await;
+    let body = json!({ "clientId": ana["id"], "assetAmount": 12, "assetCode": "USDC" });
+    let id = ok(app.post("/v1/payouts", &body).await).await["id"].as_str().unwrap().to_owned();
+    ok(app.post(&format!("/v1/payouts/{id}/approve"), &json!({})).await).await;
+
+    let viewer = Browser::signed_in(app, "viewer@example.ht").await;
+    let csrf = viewer.csrf().await;
+    let r = viewer.post(&format!("/console/payouts/{id}/cancel"), &[("csrf", &csrf)]).await;
+    assert_eq!(r.status(), 403);
+    assert_eq!(get(app, &format!("/v1/payouts/{id}")).await["execStatus"], "awaiting_registration");
+
+    let browser = Browser::signed_in(app, "maker@example.ht").await;
+    let page = browser.get(&format!("/console/payouts/{id}")).await.text().await.unwrap();
+    assert!(page.contains(&format!("action=\"/console/payouts/{id}/cancel\"")), "{page}");
+    assert!(page.contains("Waiting for the receiver") && page.contains("none yet"), "{page}");
+    let csrf = browser.csrf().await;
+    let r = browser.post(&format!("/console/payouts/{id}/cancel"), &[("csrf", &csrf)]).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, format!("/console/payouts/{id}")));
+    let canceled = get(app, &format!("/v1/payouts/{id}")).await;
+    assert_eq!((&canceled["execStatus"], &canceled["cancelReason"]), (&json!("canceled"), &json!("requested")));
+    let event = last_event(app, &id).await;
+    assert_eq!(
+        (&event["type"], &event["actor"]),
+        (&json!("payout.canceled"), &json!({ "type": "user", "id": maker.id }))
+    );
+    let page = browser.get(&format!("/console/payouts/{id}")).await.text().await.unwrap();
+    assert!(!page.contains("/cancel\""), "no cancel once canceled");
+    let again = browser.post(&format!("/console/payouts/{id}/cancel"), &[("csrf", &csrf)]).await;
+    assert_eq!(again.status(), 409, "cannot_cancel, said on a page");
+});
