@@ -17,6 +17,37 @@ pub(crate) struct Receivers {
     pub new: Vec<Client>,
 }
 
+/// The clients the rows may pay, found by phone number or by email (any ASCII letter case) in
+/// constant time, so a file of thousands of rows costs what it holds, not its square.
+#[derive(Default)]
+struct Directory {
+    clients: Vec<Client>,
+    by_phone: HashMap<String, usize>,
+    by_email: HashMap<String, usize>,
+}
+
+impl Directory {
+    fn add(&mut self, client: Client) {
+        let at = self.clients.len();
+        if let Some(phone) = &client.phone_number {
+            self.by_phone.entry(phone.clone()).or_insert(at);
+        }
+        if let Some(email) = &client.email {
+            self.by_email.entry(email.to_ascii_lowercase()).or_insert(at);
+        }
+        self.clients.push(client);
+    }
+
+    /// The client with this phone number, and the one with this email.
+    fn find(&self, phone: Option<&PhoneNumber>, email: Option<&Email>) -> (Option<&Client>, Option<&Client>) {
+        let at = |i: Option<&usize>| i.map(|&i| &self.clients[i]);
+        (
+            at(phone.and_then(|p| self.by_phone.get(p.as_str()))),
+            at(email.and_then(|e| self.by_email.get(&e.as_str().to_ascii_lowercase()))),
+        )
+    }
+}
+
 /// A row naming its receiver by contact only: neither `clientId` nor `walletAccountId`.
 fn by_contact(r: &ItemRequest) -> bool {
     r.client_id.is_none() && r.wallet_account_id.is_none() && (r.phone_number.is_some() || r.email.is_some())
@@ -55,18 +86,15 @@ impl Services {
             wanted.iter().filter_map(|(_, p, _)| p.as_ref().map(|p| p.as_str().to_owned())).collect();
         let emails: Vec<String> =
             wanted.iter().filter_map(|(_, _, e)| e.as_ref().map(|e| e.as_str().to_owned())).collect();
-        let mut known = self.store.clients_by_contact(tenant, &phones, &emails).await?;
+        let mut known = Directory::default();
+        for client in self.store.clients_by_contact(tenant, &phones, &emails).await? {
+            known.add(client);
+        }
         let language = self.store.get_settings(tenant).await?.receivers.default_client_language;
         let now = Timestamp::now();
         let (mut receivers, mut answers) = (Receivers::default(), Vec::new());
         for (r, phone, email) in wanted {
-            let has_phone = |c: &&Client| phone.as_ref().is_some_and(|p| c.phone_number.as_deref() == Some(p.as_str()));
-            let has_email = |c: &&Client| {
-                email
-                    .as_ref()
-                    .is_some_and(|e| c.email.as_deref().is_some_and(|mine| mine.eq_ignore_ascii_case(e.as_str())))
-            };
-            match (known.iter().find(has_phone), known.iter().find(has_email)) {
+            match known.find(phone.as_ref(), email.as_ref()) {
                 (Some(a), Some(b)) if a.id != b.id => bad.push(row_error(
                     r.row,
                     "email",
@@ -104,7 +132,7 @@ impl Services {
                             receivers.by_row.insert(r.row, client.clone());
                             receivers.new.push(client.clone());
                             // Later rows with the same contact pay this client too.
-                            known.push(client);
+                            known.add(client);
                         }
                     }
                 }

@@ -22,7 +22,7 @@ async fn report(app: &TestApp, id: &str) -> Vec<csv::StringRecord> {
 }
 
 /// The `(row, field, code)` of each bad row an `invalid_items` answer lists.
-fn bad_rows(e: &Value) -> Vec<(u64, String, String)> {
+pub(crate) fn bad_rows(e: &Value) -> Vec<(u64, String, String)> {
     e["details"]
         .as_array()
         .unwrap()

@@ -3,6 +3,7 @@
 //! after; a disbursement's items wait the same way and its roll-up counts them; a payout whose
 //! client never registers is canceled when the window closes, or by the organization.
 
+use crate::disbursement_rules::bad_rows;
 use crate::disbursements::{act, create};
 use lajan_domain::{Environment, Timestamp};
 use lajan_testkit::{TestApp, WALLET, expect_error};
@@ -231,19 +232,14 @@ api_test!(disbursement_rows_find_or_make_their_receivers_by_phone_or_email, |app
           "verification": { "type": "pin", "value": "12" }, "assetAmount": 1 },
     ] });
     let refused = expect_error(app.post("/v1/disbursements", &bad).await, 400, "invalid_items").await;
-    let rows: Vec<(u64, &str, &str)> = refused["details"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| (d["row"].as_u64().unwrap(), d["field"].as_str().unwrap(), d["code"].as_str().unwrap()))
-        .collect();
+    let row = |n: u64, field: &str, code: &str| (n, field.to_owned(), code.to_owned());
     assert_eq!(
-        rows,
+        bad_rows(&refused),
         [
-            (1, "firstName", "validation_error"),
-            (2, "phoneNumber", "invalid_phone"),
-            (3, "email", "ambiguous_recipient"),
-            (4, "verification.value", "validation_error")
+            row(1, "firstName", "validation_error"),
+            row(2, "phoneNumber", "invalid_phone"),
+            row(3, "email", "ambiguous_recipient"),
+            row(4, "verification.value", "validation_error")
         ],
         "{refused}"
     );

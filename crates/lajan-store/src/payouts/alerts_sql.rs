@@ -51,14 +51,27 @@ async fn alert_delayed_payouts(
         push_bind_list(&mut qb, chunk.iter().cloned());
         qb.build().execute(&mut *tx).await?;
     }
-    let delayed = read_payouts(&mut tx, &ids).await?;
-    for d in &delayed {
-        let mut recorded = event(d);
-        recorded.event_type = "payout.delayed";
-        insert_event(&mut tx, &d.tenant, now, &recorded).await?;
-    }
+    let delayed = announce_payouts(&mut tx, &ids, "payout.delayed", event, now).await?;
     store.commit(tx).await?;
     Ok(delayed)
+}
+
+/// The payouts `ids` as the transaction now sees them, each announced by an `event_type` event
+/// (with `event`'s payload) at `at`: what a job that moved them in bulk records.
+async fn announce_payouts(
+    tx: &mut Tx,
+    ids: &[String],
+    event_type: &'static str,
+    event: EventFor<'_, PayoutDetail>,
+    at: Timestamp,
+) -> StoreResult<Vec<PayoutDetail>> {
+    let payouts = read_payouts(tx, ids).await?;
+    for d in &payouts {
+        let mut recorded = event(d);
+        recorded.event_type = event_type;
+        insert_event(tx, &d.tenant, at, &recorded).await?;
+    }
+    Ok(payouts)
 }
 
 /// Alerted payouts still unsent, by environment: what `/metrics` shows.

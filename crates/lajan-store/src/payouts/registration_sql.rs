@@ -80,12 +80,7 @@ async fn cancel_unregistered_payouts(
         push_bind_list(&mut qb, chunk.iter().cloned());
         qb.build().execute(&mut *tx).await?;
     }
-    let canceled = read_payouts(&mut tx, &ids).await?;
-    for d in &canceled {
-        let mut recorded = event(d);
-        recorded.event_type = "payout.canceled";
-        insert_event(&mut tx, &d.tenant, now, &recorded).await?;
-    }
+    let canceled = announce_payouts(&mut tx, &ids, "payout.canceled", event, now).await?;
     store.commit(tx).await?;
     Ok(canceled)
 }
