@@ -78,6 +78,7 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::payouts::approve,
         routes::payouts::reject,
         routes::payouts::retry,
+        routes::payouts::cancel,
         routes::payouts::assets,
         routes::disbursements::list,
         routes::disbursements::create,

@@ -422,6 +422,19 @@ trait Operations
     }
 
     /**
+     * Calls off an approved payout still waiting for its client to register a wallet (execStatus awaiting_registration): execStatus canceled, cancelReason requested, payout.canceled. Final: it cannot be retried. A disbursement's payout may be canceled alone; the disbursement's counts and status follow.
+     *
+     * POST /v1/payouts/{id}/cancel
+     * @param string $id
+     * @param ?string $idempotencyKey a new UUID when null
+     * @return array<string, mixed>
+     */
+    public function cancelPayout(string $id, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/payouts/{id}/cancel', ['id' => $id], null, [], $idempotencyKey);
+    }
+
+    /**
      * rejectPayout
      *
      * POST /v1/payouts/{id}/reject
@@ -726,6 +739,7 @@ trait Operations
             'createPayout',
             'getPayout',
             'approvePayout',
+            'cancelPayout',
             'rejectPayout',
             'retryPayout',
             'getSandboxBalances',

@@ -369,6 +369,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payouts/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Calls off an approved payout still waiting for its client to register a wallet (execStatus awaiting_registration): execStatus canceled, cancelReason requested, payout.canceled. Final: it cannot be retried. A disbursement's payout may be canceled alone; the disbursement's counts and status follow. */
+        post: operations["cancelPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payouts/{id}/reject": {
         parameters: {
             query?: never;
@@ -2665,14 +2682,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-28T16:12:00.426Z",
+                     *           "createdAt": "2026-11-28T17:44:25.346Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a222ed822a70fa8c496b8761233275",
+                     *           "id": "cli_01a223421e027779a50548185cdcb71d",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-28T16:12:00.426Z",
+                     *           "updatedAt": "2026-11-28T17:44:25.346Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         }
@@ -2807,14 +2824,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T16:12:00.426Z",
+                     *       "createdAt": "2026-11-28T17:44:25.346Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a222ed822a70fa8c496b8761233275",
+                     *       "id": "cli_01a223421e027779a50548185cdcb71d",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-28T16:12:00.426Z",
+                     *       "updatedAt": "2026-11-28T17:44:25.346Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
@@ -2839,7 +2856,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "a2df5811-c567-439d-8950-9d9ba8bff78f",
+                     *       "requestId": "8badc495-6516-4d31-99e3-3e6055877baf",
                      *       "statusCode": 400
                      *     }
                      */
@@ -3002,14 +3019,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T16:12:00.426Z",
+                     *       "createdAt": "2026-11-28T17:44:25.346Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a222ed822a70fa8c496b8761233275",
+                     *       "id": "cli_01a223421e027779a50548185cdcb71d",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-28T16:12:00.426Z",
+                     *       "updatedAt": "2026-11-28T17:44:25.346Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
@@ -3062,7 +3079,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "d8b6e1bb-7433-4f7a-89a0-ee23513a06a2",
+                     *       "requestId": "a414fe85-606d-49a9-9028-5be06e09b920",
                      *       "statusCode": 404
                      *     }
                      */
@@ -3132,14 +3149,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T16:12:00.426Z",
+                     *       "createdAt": "2026-11-28T17:44:25.346Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a222ed822a70fa8c496b8761233275",
+                     *       "id": "cli_01a223421e027779a50548185cdcb71d",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-28T16:12:00.429Z",
+                     *       "updatedAt": "2026-11-28T17:44:25.349Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
@@ -3321,7 +3338,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a222ed822e71ce9704d40761143ba8"
+                     *       "id": "cli_01a223421e0a7048a07a76f727490877"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3462,7 +3479,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-28T16:12:00.496Z",
+                     *           "approvedAt": "2026-11-28T17:44:25.413Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -3474,16 +3491,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.492Z",
-                     *           "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
+                     *           "createdAt": "2026-11-28T17:44:25.408Z",
+                     *           "id": "dsb_01a223421e4072fe8f45153e137c0e07",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-28T16:12:00.494Z",
+                     *           "submittedAt": "2026-11-28T17:44:25.410Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-28T16:12:00.514Z"
+                     *           "updatedAt": "2026-11-28T17:44:25.435Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -3610,7 +3627,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a222ed822a70fa8c496b8761233275",
+                 *           "clientId": "cli_01a223421e027779a50548185cdcb71d",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -3653,8 +3670,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T16:12:00.492Z",
-                     *       "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
+                     *       "createdAt": "2026-11-28T17:44:25.408Z",
+                     *       "id": "dsb_01a223421e4072fe8f45153e137c0e07",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -3662,7 +3679,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T16:12:00.492Z"
+                     *       "updatedAt": "2026-11-28T17:44:25.408Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -3854,8 +3871,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T16:12:00.492Z",
-                     *       "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
+                     *       "createdAt": "2026-11-28T17:44:25.408Z",
+                     *       "id": "dsb_01a223421e4072fe8f45153e137c0e07",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -3863,7 +3880,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T16:12:00.492Z"
+                     *       "updatedAt": "2026-11-28T17:44:25.408Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -3975,7 +3992,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a222ed8289739a971b6e8662dece88"
+                     *       "id": "dsb_01a223421e64729b87d0e8b2ac7e74da"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4125,7 +4142,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-28T16:12:00.496Z",
+                     *       "approvedAt": "2026-11-28T17:44:25.413Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -4137,16 +4154,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T16:12:00.492Z",
-                     *       "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
+                     *       "createdAt": "2026-11-28T17:44:25.408Z",
+                     *       "id": "dsb_01a223421e4072fe8f45153e137c0e07",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-28T16:12:00.494Z",
+                     *       "submittedAt": "2026-11-28T17:44:25.410Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T16:12:00.496Z"
+                     *       "updatedAt": "2026-11-28T17:44:25.413Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4357,16 +4374,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a222ed822a70fa8c496b8761233275",
+                     *           "clientId": "cli_01a223421e027779a50548185cdcb71d",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a222ed826c70178390d8ed9db5e50e",
+                     *           "id": "dsi_01a223421e4072fe8f45153ce404792d",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a222ed826c70178390d8ed9db5e50e",
+                     *           "payoutId": "pyt_01a223421e4072fe8f45153ce404792d",
                      *           "row": 1,
-                     *           "txHash": "e8de3de1c938871941b35b68bccaeebb09c08f1770a6e09596fb9533588d75bb",
+                     *           "txHash": "dc10eb11e2c4d1edbeebfdfdaf87b483e296420c15318e6fdef57e1448e97cfe",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -4377,11 +4394,11 @@ export interface operations {
                      *           "errorMessage": "the destination account does not exist",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a222ed826c70178390d8eecdb3dd7f",
+                     *           "id": "dsi_01a223421e4072fe8f45153d1f1ae8b1",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a222ed826c70178390d8eecdb3dd7f",
+                     *           "payoutId": "pyt_01a223421e4072fe8f45153d1f1ae8b1",
                      *           "row": 2,
-                     *           "txHash": "143ddba662ed635955d0496f048f1d4d9954e7666f397823b44790a9c613b4e0",
+                     *           "txHash": "94549614c4ad4654ea561c425a9622381b6fe234b93223b42248f8ea1f008874",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *         }
                      *       ],
@@ -4396,8 +4413,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a222ed826c70178390d8ed9db5e50e,1,stipend-0001,cli_01a222ed822a70fa8c496b8761233275,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a222ed826c70178390d8ed9db5e50e,approved,sent,e8de3de1c938871941b35b68bccaeebb09c08f1770a6e09596fb9533588d75bb,,
-                     *     dsi_01a222ed826c70178390d8eecdb3dd7f,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a222ed826c70178390d8eecdb3dd7f,approved,failed,143ddba662ed635955d0496f048f1d4d9954e7666f397823b44790a9c613b4e0,op_no_destination,the destination account does not exist
+                     *     dsi_01a223421e4072fe8f45153ce404792d,1,stipend-0001,cli_01a223421e027779a50548185cdcb71d,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a223421e4072fe8f45153ce404792d,approved,sent,dc10eb11e2c4d1edbeebfdfdaf87b483e296420c15318e6fdef57e1448e97cfe,,
+                     *     dsi_01a223421e4072fe8f45153d1f1ae8b1,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a223421e4072fe8f45153d1f1ae8b1,approved,failed,94549614c4ad4654ea561c425a9622381b6fe234b93223b42248f8ea1f008874,op_no_destination,the destination account does not exist
                      */
                     "text/csv": string;
                 };
@@ -4551,16 +4568,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T16:12:00.517Z",
-                     *       "id": "dsb_01a222ed82857124a3dc2386c2af6196",
+                     *       "createdAt": "2026-11-28T17:44:25.438Z",
+                     *       "id": "dsb_01a223421e5e741f90972c75b523f36e",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-28T16:12:00.518Z",
+                     *       "submittedAt": "2026-11-28T17:44:25.439Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-28T16:12:00.520Z"
+                     *       "updatedAt": "2026-11-28T17:44:25.440Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4761,7 +4778,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-28T16:12:00.496Z",
+                     *       "approvedAt": "2026-11-28T17:44:25.413Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -4773,16 +4790,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-28T16:12:00.492Z",
-                     *       "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
+                     *       "createdAt": "2026-11-28T17:44:25.408Z",
+                     *       "id": "dsb_01a223421e4072fe8f45153e137c0e07",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-28T16:12:00.494Z",
+                     *       "submittedAt": "2026-11-28T17:44:25.410Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T16:12:00.506Z"
+                     *       "updatedAt": "2026-11-28T17:44:25.431Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4978,16 +4995,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T16:12:00.492Z",
-                     *       "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
+                     *       "createdAt": "2026-11-28T17:44:25.408Z",
+                     *       "id": "dsb_01a223421e4072fe8f45153e137c0e07",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-28T16:12:00.494Z",
+                     *       "submittedAt": "2026-11-28T17:44:25.410Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T16:12:00.494Z"
+                     *       "updatedAt": "2026-11-28T17:44:25.410Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5191,10 +5208,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
+                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.521Z",
+                     *           "createdAt": "2026-11-28T17:44:25.444Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5210,8 +5227,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T16:12:00.521Z",
-                     *               "id": "dsb_01a222ed8289739a971b6e8662dece88",
+                     *               "createdAt": "2026-11-28T17:44:25.444Z",
+                     *               "id": "dsb_01a223421e64729b87d0e8b2ac7e74da",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -5219,19 +5236,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-28T16:12:00.521Z"
+                     *               "updatedAt": "2026-11-28T17:44:25.444Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222ed8289739a971b6e87cedb2abf",
+                     *           "id": "evt_01a223421e64729b87d0e8b353345e48",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
+                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.520Z",
+                     *           "createdAt": "2026-11-28T17:44:25.440Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5247,28 +5264,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T16:12:00.517Z",
-                     *               "id": "dsb_01a222ed82857124a3dc2386c2af6196",
+                     *               "createdAt": "2026-11-28T17:44:25.438Z",
+                     *               "id": "dsb_01a223421e5e741f90972c75b523f36e",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-28T16:12:00.518Z",
+                     *               "submittedAt": "2026-11-28T17:44:25.439Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T16:12:00.520Z"
+                     *               "updatedAt": "2026-11-28T17:44:25.440Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222ed8288719ab26577b567c3c11f",
+                     *           "id": "evt_01a223421e6171668b8b16ffad9a0c77",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
+                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.520Z",
+                     *           "createdAt": "2026-11-28T17:44:25.440Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -5279,25 +5296,25 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T16:12:00.518Z",
+                     *               "createdAt": "2026-11-28T17:44:25.439Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222ed82857124a3dc23851ba67568",
+                     *               "id": "pyt_01a223421e5d71d0987db27bdd281cea",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T16:12:00.520Z",
+                     *               "updatedAt": "2026-11-28T17:44:25.440Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a222ed8288719ab26577b36fbd4b6f",
+                     *           "id": "evt_01a223421e6071f2a78c94d5eaf28e02",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
+                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.518Z",
+                     *           "createdAt": "2026-11-28T17:44:25.439Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5313,28 +5330,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T16:12:00.517Z",
-                     *               "id": "dsb_01a222ed82857124a3dc2386c2af6196",
+                     *               "createdAt": "2026-11-28T17:44:25.438Z",
+                     *               "id": "dsb_01a223421e5e741f90972c75b523f36e",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-28T16:12:00.518Z",
+                     *               "submittedAt": "2026-11-28T17:44:25.439Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T16:12:00.518Z"
+                     *               "updatedAt": "2026-11-28T17:44:25.439Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222ed828772458354a7993a1c0d54",
+                     *           "id": "evt_01a223421e5f72b887220dbc9eee75fa",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
+                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.518Z",
+                     *           "createdAt": "2026-11-28T17:44:25.439Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5345,25 +5362,25 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T16:12:00.518Z",
+                     *               "createdAt": "2026-11-28T17:44:25.439Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222ed82857124a3dc23851ba67568",
+                     *               "id": "pyt_01a223421e5d71d0987db27bdd281cea",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T16:12:00.518Z",
+                     *               "updatedAt": "2026-11-28T17:44:25.439Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a222ed828673e88a854c23fa5fe0ec",
+                     *           "id": "evt_01a223421e5f72b887220dbadf927e4e",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
+                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.517Z",
+                     *           "createdAt": "2026-11-28T17:44:25.438Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5379,8 +5396,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T16:12:00.517Z",
-                     *               "id": "dsb_01a222ed82857124a3dc2386c2af6196",
+                     *               "createdAt": "2026-11-28T17:44:25.438Z",
+                     *               "id": "dsb_01a223421e5e741f90972c75b523f36e",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -5388,10 +5405,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T16:12:00.517Z"
+                     *               "updatedAt": "2026-11-28T17:44:25.438Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222ed82857124a3dc23872d07a93d",
+                     *           "id": "evt_01a223421e5e741f90972c760ad3540a",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -5400,11 +5417,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.514Z",
+                     *           "createdAt": "2026-11-28T17:44:25.435Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-28T16:12:00.496Z",
+                     *               "approvedAt": "2026-11-28T17:44:25.413Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5416,19 +5433,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-28T16:12:00.492Z",
-                     *               "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
+                     *               "createdAt": "2026-11-28T17:44:25.408Z",
+                     *               "id": "dsb_01a223421e4072fe8f45153e137c0e07",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-28T16:12:00.494Z",
+                     *               "submittedAt": "2026-11-28T17:44:25.410Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T16:12:00.514Z"
+                     *               "updatedAt": "2026-11-28T17:44:25.435Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222ed828276278992c0fb21b3af03",
+                     *           "id": "evt_01a223421e5b71008579869357c97151",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -5437,7 +5454,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.513Z",
+                     *           "createdAt": "2026-11-28T17:44:25.434Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5447,45 +5464,45 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T16:12:00.498Z",
+                     *                   "createdAt": "2026-11-28T17:44:25.415Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a222ed827273048c479edc378a2f4d",
+                     *                   "id": "att_01a223421e47750bbaebc5a17032a3bc",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "2be66eed6b1423cd1fbac291eb1bbb4589d068d3bcf6226099464e8144e76631"
+                     *                   "txHash": "b5da23c3095ef4fa90df7363d147ce49332d81aa20c83ab0e1004cdeb98583ea"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-28T16:12:00.510Z",
+                     *                   "createdAt": "2026-11-28T17:44:25.433Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a222ed827e756eb063342a3624f92d",
+                     *                   "id": "att_01a223421e59766db27c97af714d4dba",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "143ddba662ed635955d0496f048f1d4d9954e7666f397823b44790a9c613b4e0"
+                     *                   "txHash": "94549614c4ad4654ea561c425a9622381b6fe234b93223b42248f8ea1f008874"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T16:12:00.494Z",
+                     *               "createdAt": "2026-11-28T17:44:25.410Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a222ed826c70178390d8eecdb3dd7f",
+                     *               "id": "pyt_01a223421e4072fe8f45153d1f1ae8b1",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T16:12:00.513Z",
+                     *               "updatedAt": "2026-11-28T17:44:25.434Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a222ed82817114bbd5a9a5eca7cd9e",
+                     *           "id": "evt_01a223421e5a76c99b008a192710867f",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
+                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.506Z",
+                     *           "createdAt": "2026-11-28T17:44:25.431Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5495,27 +5512,27 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T16:12:00.498Z",
+                     *                   "createdAt": "2026-11-28T17:44:25.415Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a222ed827273048c479edc378a2f4d",
+                     *                   "id": "att_01a223421e47750bbaebc5a17032a3bc",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "2be66eed6b1423cd1fbac291eb1bbb4589d068d3bcf6226099464e8144e76631"
+                     *                   "txHash": "b5da23c3095ef4fa90df7363d147ce49332d81aa20c83ab0e1004cdeb98583ea"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T16:12:00.494Z",
+                     *               "createdAt": "2026-11-28T17:44:25.410Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222ed826c70178390d8eecdb3dd7f",
+                     *               "id": "pyt_01a223421e4072fe8f45153d1f1ae8b1",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T16:12:00.506Z",
+                     *               "updatedAt": "2026-11-28T17:44:25.431Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a222ed827b76ddb065526cbf6d7808",
+                     *           "id": "evt_01a223421e5774bebd4dc694ce8ce8f7",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -5524,11 +5541,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.505Z",
+                     *           "createdAt": "2026-11-28T17:44:25.429Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-28T16:12:00.496Z",
+                     *               "approvedAt": "2026-11-28T17:44:25.413Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5540,19 +5557,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-28T16:12:00.492Z",
-                     *               "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
+                     *               "createdAt": "2026-11-28T17:44:25.408Z",
+                     *               "id": "dsb_01a223421e4072fe8f45153e137c0e07",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-28T16:12:00.494Z",
+                     *               "submittedAt": "2026-11-28T17:44:25.410Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T16:12:00.505Z"
+                     *               "updatedAt": "2026-11-28T17:44:25.429Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222ed827972a5a9a4c428ec8a412f",
+                     *           "id": "evt_01a223421e5575cea460352c3cdd647f",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -5561,7 +5578,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.504Z",
+                     *           "createdAt": "2026-11-28T17:44:25.427Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5571,27 +5588,27 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T16:12:00.498Z",
+                     *                   "createdAt": "2026-11-28T17:44:25.415Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a222ed827273048c479edc378a2f4d",
+                     *                   "id": "att_01a223421e47750bbaebc5a17032a3bc",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "2be66eed6b1423cd1fbac291eb1bbb4589d068d3bcf6226099464e8144e76631"
+                     *                   "txHash": "b5da23c3095ef4fa90df7363d147ce49332d81aa20c83ab0e1004cdeb98583ea"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T16:12:00.494Z",
+                     *               "createdAt": "2026-11-28T17:44:25.410Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a222ed826c70178390d8eecdb3dd7f",
+                     *               "id": "pyt_01a223421e4072fe8f45153d1f1ae8b1",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T16:12:00.504Z",
+                     *               "updatedAt": "2026-11-28T17:44:25.427Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a222ed827875ad98141990a2f0a261",
+                     *           "id": "evt_01a223421e54756fa5f35cc6763571df",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -5600,7 +5617,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.504Z",
+                     *           "createdAt": "2026-11-28T17:44:25.427Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5610,34 +5627,34 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T16:12:00.498Z",
+                     *                   "createdAt": "2026-11-28T17:44:25.415Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a222ed827273048c479edba5c0f599",
+                     *                   "id": "att_01a223421e47750bbaebc5a0b0c68f41",
                      *                   "ledgerSeq": 7,
-                     *                   "txHash": "e8de3de1c938871941b35b68bccaeebb09c08f1770a6e09596fb9533588d75bb"
+                     *                   "txHash": "dc10eb11e2c4d1edbeebfdfdaf87b483e296420c15318e6fdef57e1448e97cfe"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a222ed822a70fa8c496b8761233275",
+                     *                 "id": "cli_01a223421e027779a50548185cdcb71d",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a222ed822a70fa8c496b8761233275",
-                     *               "createdAt": "2026-11-28T16:12:00.494Z",
+                     *               "clientId": "cli_01a223421e027779a50548185cdcb71d",
+                     *               "createdAt": "2026-11-28T17:44:25.410Z",
                      *               "execStatus": "sent",
-                     *               "id": "pyt_01a222ed826c70178390d8ed9db5e50e",
+                     *               "id": "pyt_01a223421e4072fe8f45153ce404792d",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T16:12:00.504Z",
+                     *               "updatedAt": "2026-11-28T17:44:25.427Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a222ed827875ad9814198ff07ea15f",
+                     *           "id": "evt_01a223421e54756fa5f35cc550cabcfc",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -5646,7 +5663,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.500Z",
+                     *           "createdAt": "2026-11-28T17:44:25.417Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5656,49 +5673,49 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T16:12:00.473Z",
+                     *                   "createdAt": "2026-11-28T17:44:25.395Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a222ed8259775c981e8f2ba2e855f8",
+                     *                   "id": "att_01a223421e33734686b462c7f6552500",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "f2cadfe374f6f62ece564d213e7d3987159287f52f22aa1e235cdb2254f29e0f"
+                     *                   "txHash": "f915f01b7cbb85f52fef6aed5027a0e0f38466a0b60bed2f8315075d95b2d27b"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-28T16:12:00.500Z",
+                     *                   "createdAt": "2026-11-28T17:44:25.417Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a222ed827470909fdcb9ee03921c77",
+                     *                   "id": "att_01a223421e49756589a94aa3d8b5d2c8",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "ac8f871c9bcf0be0fa4314a7493231ff2d59033cc60981a26001d5a5429409a5"
+                     *                   "txHash": "033524d08fa6aadbf7c9c2307714d3fd5c258e605e8a32a24265773701bea143"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T16:12:00.468Z",
+                     *               "createdAt": "2026-11-28T17:44:25.392Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a222ed825476cc865798a6f53224e6",
+                     *               "id": "pyt_01a223421e307703b0ee450204fc76f2",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-28T16:12:00.500Z",
+                     *               "updatedAt": "2026-11-28T17:44:25.417Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a222ed8275702199f6abfe1f35ba7b",
+                     *           "id": "evt_01a223421e49756589a94aa43383a948",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
+                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.496Z",
+                     *           "createdAt": "2026-11-28T17:44:25.413Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-28T16:12:00.496Z",
+                     *               "approvedAt": "2026-11-28T17:44:25.413Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5710,28 +5727,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T16:12:00.492Z",
-                     *               "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
+                     *               "createdAt": "2026-11-28T17:44:25.408Z",
+                     *               "id": "dsb_01a223421e4072fe8f45153e137c0e07",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-28T16:12:00.494Z",
+                     *               "submittedAt": "2026-11-28T17:44:25.410Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T16:12:00.496Z"
+                     *               "updatedAt": "2026-11-28T17:44:25.413Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222ed827171089cb8a0bd0637d16f",
+                     *           "id": "evt_01a223421e45753c8a2c761a7cf4d543",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
+                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.496Z",
+                     *           "createdAt": "2026-11-28T17:44:25.413Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5742,25 +5759,25 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T16:12:00.494Z",
+                     *               "createdAt": "2026-11-28T17:44:25.410Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222ed826c70178390d8eecdb3dd7f",
+                     *               "id": "pyt_01a223421e4072fe8f45153d1f1ae8b1",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T16:12:00.496Z",
+                     *               "updatedAt": "2026-11-28T17:44:25.413Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a222ed8270751aa5dedd3677e89e92",
+                     *           "id": "evt_01a223421e45753c8a2c76171b7a79c9",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
+                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.496Z",
+                     *           "createdAt": "2026-11-28T17:44:25.413Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5772,31 +5789,31 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a222ed822a70fa8c496b8761233275",
+                     *                 "id": "cli_01a223421e027779a50548185cdcb71d",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a222ed822a70fa8c496b8761233275",
-                     *               "createdAt": "2026-11-28T16:12:00.494Z",
+                     *               "clientId": "cli_01a223421e027779a50548185cdcb71d",
+                     *               "createdAt": "2026-11-28T17:44:25.410Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222ed826c70178390d8ed9db5e50e",
+                     *               "id": "pyt_01a223421e4072fe8f45153ce404792d",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T16:12:00.496Z",
+                     *               "updatedAt": "2026-11-28T17:44:25.413Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a222ed8270751aa5dedd35acfd1f36",
+                     *           "id": "evt_01a223421e45753c8a2c7616f481d64c",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
+                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.494Z",
+                     *           "createdAt": "2026-11-28T17:44:25.410Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5812,28 +5829,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T16:12:00.492Z",
-                     *               "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
+                     *               "createdAt": "2026-11-28T17:44:25.408Z",
+                     *               "id": "dsb_01a223421e4072fe8f45153e137c0e07",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-28T16:12:00.494Z",
+                     *               "submittedAt": "2026-11-28T17:44:25.410Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T16:12:00.494Z"
+                     *               "updatedAt": "2026-11-28T17:44:25.410Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222ed826f77b588c97206bb6c1ee1",
+                     *           "id": "evt_01a223421e4372eeb0d5723a912df81e",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
+                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.494Z",
+                     *           "createdAt": "2026-11-28T17:44:25.410Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5844,25 +5861,25 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T16:12:00.494Z",
+                     *               "createdAt": "2026-11-28T17:44:25.410Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222ed826c70178390d8eecdb3dd7f",
+                     *               "id": "pyt_01a223421e4072fe8f45153d1f1ae8b1",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T16:12:00.494Z",
+                     *               "updatedAt": "2026-11-28T17:44:25.410Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a222ed826f77b588c97203d5de8b27",
+                     *           "id": "evt_01a223421e4372eeb0d572370c5cc48e",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
+                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.494Z",
+                     *           "createdAt": "2026-11-28T17:44:25.410Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5874,31 +5891,31 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a222ed822a70fa8c496b8761233275",
+                     *                 "id": "cli_01a223421e027779a50548185cdcb71d",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a222ed822a70fa8c496b8761233275",
-                     *               "createdAt": "2026-11-28T16:12:00.494Z",
+                     *               "clientId": "cli_01a223421e027779a50548185cdcb71d",
+                     *               "createdAt": "2026-11-28T17:44:25.410Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a222ed826c70178390d8ed9db5e50e",
+                     *               "id": "pyt_01a223421e4072fe8f45153ce404792d",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T16:12:00.494Z",
+                     *               "updatedAt": "2026-11-28T17:44:25.410Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a222ed826f77b588c9720206ca5f0b",
+                     *           "id": "evt_01a223421e4372eeb0d572367bb96e26",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a222ed821176b3ba2747197d6cbca6",
+                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.492Z",
+                     *           "createdAt": "2026-11-28T17:44:25.408Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5914,8 +5931,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T16:12:00.492Z",
-                     *               "id": "dsb_01a222ed826c70178390d8ef02bb07a0",
+                     *               "createdAt": "2026-11-28T17:44:25.408Z",
+                     *               "id": "dsb_01a223421e4072fe8f45153e137c0e07",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -5923,10 +5940,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T16:12:00.492Z"
+                     *               "updatedAt": "2026-11-28T17:44:25.408Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a222ed826c70178390d8f0c977832c",
+                     *           "id": "evt_01a223421e4072fe8f45153f7ba83771",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -5934,7 +5951,7 @@ export interface operations {
                      *       "pagination": {
                      *         "limit": 20,
                      *         "page": 1,
-                     *         "total": 41,
+                     *         "total": 45,
                      *         "totalPages": 3
                      *       }
                      *     }
@@ -6048,10 +6065,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a222ed821176b3ba2747197d6cbca6",
+                     *         "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-28T16:12:00.521Z",
+                     *       "createdAt": "2026-11-28T17:44:25.444Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -6067,8 +6084,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-28T16:12:00.521Z",
-                     *           "id": "dsb_01a222ed8289739a971b6e8662dece88",
+                     *           "createdAt": "2026-11-28T17:44:25.444Z",
+                     *           "id": "dsb_01a223421e64729b87d0e8b2ac7e74da",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -6076,10 +6093,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-28T16:12:00.521Z"
+                     *           "updatedAt": "2026-11-28T17:44:25.444Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a222ed8289739a971b6e87cedb2abf",
+                     *       "id": "evt_01a223421e64729b87d0e8b353345e48",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -6205,14 +6222,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a222ed822a70fa8c496b8761233275",
+                     *             "id": "cli_01a223421e027779a50548185cdcb71d",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a222ed822a70fa8c496b8761233275",
-                     *           "createdAt": "2026-11-28T16:12:00.437Z",
+                     *           "clientId": "cli_01a223421e027779a50548185cdcb71d",
+                     *           "createdAt": "2026-11-28T17:44:25.360Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a222ed823576e6887bd8a6e23c9e1f",
+                     *           "id": "inv_01a223421e1076e7b54f41eff69da35c",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -6329,7 +6346,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a222ed822a70fa8c496b8761233275",
+                 *       "clientId": "cli_01a223421e027779a50548185cdcb71d",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -6358,14 +6375,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a222ed822a70fa8c496b8761233275",
+                     *         "id": "cli_01a223421e027779a50548185cdcb71d",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a222ed822a70fa8c496b8761233275",
-                     *       "createdAt": "2026-11-28T16:12:00.437Z",
+                     *       "clientId": "cli_01a223421e027779a50548185cdcb71d",
+                     *       "createdAt": "2026-11-28T17:44:25.360Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a222ed823576e6887bd8a6e23c9e1f",
+                     *       "id": "inv_01a223421e1076e7b54f41eff69da35c",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6380,14 +6397,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_cef109c8c8d5c23f8181f0eeaea40d34"
+                     *         "url": "https://pay.lajan.test/pay/pi_39f3a6f8fe59729539fee6c73e523634"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-28T16:12:00.437Z"
+                     *       "updatedAt": "2026-11-28T17:44:25.360Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6570,14 +6587,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a222ed822a70fa8c496b8761233275",
+                     *         "id": "cli_01a223421e027779a50548185cdcb71d",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a222ed822a70fa8c496b8761233275",
-                     *       "createdAt": "2026-11-28T16:12:00.437Z",
+                     *       "clientId": "cli_01a223421e027779a50548185cdcb71d",
+                     *       "createdAt": "2026-11-28T17:44:25.360Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a222ed823576e6887bd8a6e23c9e1f",
+                     *       "id": "inv_01a223421e1076e7b54f41eff69da35c",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6599,14 +6616,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_cef109c8c8d5c23f8181f0eeaea40d34"
+                     *         "url": "https://pay.lajan.test/pay/pi_39f3a6f8fe59729539fee6c73e523634"
                      *       },
-                     *       "sentAt": "2026-11-28T16:12:00.440Z",
+                     *       "sentAt": "2026-11-28T17:44:25.363Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-28T16:12:00.440Z"
+                     *       "updatedAt": "2026-11-28T17:44:25.363Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6742,14 +6759,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a222ed822a70fa8c496b8761233275",
+                     *         "id": "cli_01a223421e027779a50548185cdcb71d",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a222ed822a70fa8c496b8761233275",
-                     *       "createdAt": "2026-11-28T16:12:00.437Z",
+                     *       "clientId": "cli_01a223421e027779a50548185cdcb71d",
+                     *       "createdAt": "2026-11-28T17:44:25.360Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a222ed823576e6887bd8a6e23c9e1f",
+                     *       "id": "inv_01a223421e1076e7b54f41eff69da35c",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6771,14 +6788,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_cef109c8c8d5c23f8181f0eeaea40d34"
+                     *         "url": "https://pay.lajan.test/pay/pi_39f3a6f8fe59729539fee6c73e523634"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-28T16:12:00.439Z"
+                     *       "updatedAt": "2026-11-28T17:44:25.362Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7391,13 +7408,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-28T16:12:00.459Z",
+                     *           "createdAt": "2026-11-28T17:44:25.383Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a222ed824b72bda240f8ebc98fa61f",
+                     *           "id": "pl_01a223421e27710ea349c9dbc29bae5d",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_0f30bfa16f674e582dbf2a5bad0dfbb1"
+                     *           "url": "https://pay.lajan.test/pay/pi_865584acdf8ac36f4d6e0ff93bffdbd1"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -7530,13 +7547,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-28T16:12:00.459Z",
+                     *       "createdAt": "2026-11-28T17:44:25.383Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a222ed824b72bda240f8ebc98fa61f",
+                     *       "id": "pl_01a223421e27710ea349c9dbc29bae5d",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_0f30bfa16f674e582dbf2a5bad0dfbb1"
+                     *       "url": "https://pay.lajan.test/pay/pi_865584acdf8ac36f4d6e0ff93bffdbd1"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -7717,13 +7734,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-28T16:12:00.459Z",
+                     *       "createdAt": "2026-11-28T17:44:25.383Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a222ed824b72bda240f8ebc98fa61f",
+                     *       "id": "pl_01a223421e27710ea349c9dbc29bae5d",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_0f30bfa16f674e582dbf2a5bad0dfbb1"
+                     *       "url": "https://pay.lajan.test/pay/pi_865584acdf8ac36f4d6e0ff93bffdbd1"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -7836,7 +7853,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a222ed824b72bda240f8ebc98fa61f"
+                     *       "id": "pl_01a223421e27710ea349c9dbc29bae5d"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -7978,10 +7995,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "counts": {
-                     *         "all": 3,
+                     *         "all": 4,
                      *         "approved": 1,
                      *         "awaiting_registration": 0,
-                     *         "canceled": 0,
+                     *         "canceled": 1,
                      *         "completed": 1,
                      *         "executing": 0,
                      *         "failed": 0,
@@ -7995,12 +8012,30 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T16:12:00.488Z",
+                     *           "createdAt": "2026-11-28T17:44:25.404Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a222ed826877a683d488e9d49e685c",
+                     *           "id": "pyt_01a223421e3c72b88d70dca7058999ab",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
+                     *         },
+                     *         {
+                     *           "approvalStatus": "approved",
+                     *           "assetAmount": "40.00",
+                     *           "assetCode": "USDC",
+                     *           "client": {
+                     *             "firstName": "Ana",
+                     *             "id": "cli_01a223421e387356a3e9878bce2f9f7d",
+                     *             "lastName": "Pyè",
+                     *             "walletAccountId": null
+                     *           },
+                     *           "clientId": "cli_01a223421e387356a3e9878bce2f9f7d",
+                     *           "createdAt": "2026-11-28T17:44:25.401Z",
+                     *           "execStatus": "canceled",
+                     *           "id": "pyt_01a223421e3974aab2217304a5952333",
+                     *           "memo": "Loan 2240",
+                     *           "type": "direct",
+                     *           "walletAccountId": null
                      *         },
                      *         {
                      *           "approvalStatus": "approved",
@@ -8008,9 +8043,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T16:12:00.468Z",
+                     *           "createdAt": "2026-11-28T17:44:25.392Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a222ed825476cc865798a6f53224e6",
+                     *           "id": "pyt_01a223421e307703b0ee450204fc76f2",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
@@ -8021,14 +8056,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a222ed822a70fa8c496b8761233275",
+                     *             "id": "cli_01a223421e027779a50548185cdcb71d",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a222ed822a70fa8c496b8761233275",
-                     *           "createdAt": "2026-11-28T16:12:00.464Z",
+                     *           "clientId": "cli_01a223421e027779a50548185cdcb71d",
+                     *           "createdAt": "2026-11-28T17:44:25.388Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a222ed825077279176b1703a24cf6e",
+                     *           "id": "pyt_01a223421e2c74e6aaf52ac66bd4e5dc",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -8037,7 +8072,7 @@ export interface operations {
                      *       "pagination": {
                      *         "limit": 20,
                      *         "page": 1,
-                     *         "total": 3,
+                     *         "total": 4,
                      *         "totalPages": 1
                      *       }
                      *     }
@@ -8148,7 +8183,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a222ed822a70fa8c496b8761233275",
+                 *       "clientId": "cli_01a223421e027779a50548185cdcb71d",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -8172,18 +8207,18 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a222ed822a70fa8c496b8761233275",
+                     *         "id": "cli_01a223421e027779a50548185cdcb71d",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a222ed822a70fa8c496b8761233275",
-                     *       "createdAt": "2026-11-28T16:12:00.464Z",
+                     *       "clientId": "cli_01a223421e027779a50548185cdcb71d",
+                     *       "createdAt": "2026-11-28T17:44:25.388Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a222ed825077279176b1703a24cf6e",
+                     *       "id": "pyt_01a223421e2c74e6aaf52ac66bd4e5dc",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T16:12:00.464Z",
+                     *       "updatedAt": "2026-11-28T17:44:25.388Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8370,30 +8405,30 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-28T16:12:00.473Z",
+                     *           "createdAt": "2026-11-28T17:44:25.395Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a222ed8259775c981e8f2a045df496",
-                     *           "ledgerSeq": 5,
-                     *           "txHash": "2a843a801a72995b6d543e793f6fa78240a986482b2e80dc6416876edb110493"
+                     *           "id": "att_01a223421e33734686b462c655b44e6a",
+                     *           "ledgerSeq": 4,
+                     *           "txHash": "f8389518095d85f6896a583fd3401a672ecae90517b0a2caa872d0014a44b848"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a222ed822a70fa8c496b8761233275",
+                     *         "id": "cli_01a223421e027779a50548185cdcb71d",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a222ed822a70fa8c496b8761233275",
-                     *       "createdAt": "2026-11-28T16:12:00.464Z",
+                     *       "clientId": "cli_01a223421e027779a50548185cdcb71d",
+                     *       "createdAt": "2026-11-28T17:44:25.388Z",
                      *       "execStatus": "sent",
-                     *       "id": "pyt_01a222ed825077279176b1703a24cf6e",
+                     *       "id": "pyt_01a223421e2c74e6aaf52ac66bd4e5dc",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T16:12:00.484Z",
+                     *       "updatedAt": "2026-11-28T17:44:25.397Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8517,18 +8552,18 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a222ed822a70fa8c496b8761233275",
+                     *         "id": "cli_01a223421e027779a50548185cdcb71d",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a222ed822a70fa8c496b8761233275",
-                     *       "createdAt": "2026-11-28T16:12:00.464Z",
+                     *       "clientId": "cli_01a223421e027779a50548185cdcb71d",
+                     *       "createdAt": "2026-11-28T17:44:25.388Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a222ed825077279176b1703a24cf6e",
+                     *       "id": "pyt_01a223421e2c74e6aaf52ac66bd4e5dc",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T16:12:00.466Z",
+                     *       "updatedAt": "2026-11-28T17:44:25.390Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8546,7 +8581,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "86cbc694-4cd9-46d3-8d1f-4a27d5ae84aa",
+                     *       "requestId": "6abd13b1-a6af-4164-bf8b-fd69c2305694",
                      *       "statusCode": 400
                      *     }
                      */
@@ -8571,6 +8606,209 @@ export interface operations {
                 };
             };
             /** @description the key lacks payouts:approve; forbidden: the key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "error": "Forbidden",
+                     *       "message": "The key lacks the scope this operation needs",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this organization and environment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "error": "Not Found",
+                     *       "message": "No such resource for this organization and environment",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency_in_progress: a request with this Idempotency-Key is still running; or conflict: the write lost a race with another and changed nothing (read again and retry) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "error": "Conflict",
+                     *       "message": "A request with this Idempotency-Key is still running",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "error": "Payload Too Large",
+                     *       "message": "The body is over 1 MiB",
+                     *       "statusCode": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: the minute's budget is spent; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "error": "Too Many Requests",
+                     *       "message": "The minute's budget is spent",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server failed and changed nothing half-way; retrying (with the same Idempotency-Key) is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "error": "Internal Server Error",
+                     *       "message": "The server failed and changed nothing half-way",
+                     *       "statusCode": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancelPayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: 1 to 255 visible ASCII characters, kept 24 h per organization and environment. The first completed response is stored (with the change it made, in its transaction) and replayed with `Idempotent-Replayed: true`; the same key with another request is 422; while the first still runs, 409. */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "approvalStatus": "approved",
+                     *       "assetAmount": "40.00",
+                     *       "assetCode": "USDC",
+                     *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
+                     *       "attempts": [],
+                     *       "cancelReason": "requested",
+                     *       "client": {
+                     *         "email": null,
+                     *         "firstName": "Ana",
+                     *         "id": "cli_01a223421e387356a3e9878bce2f9f7d",
+                     *         "lastName": "Pyè",
+                     *         "phoneNumber": "+50937000001",
+                     *         "walletAccountId": null
+                     *       },
+                     *       "clientId": "cli_01a223421e387356a3e9878bce2f9f7d",
+                     *       "createdAt": "2026-11-28T17:44:25.401Z",
+                     *       "execStatus": "canceled",
+                     *       "id": "pyt_01a223421e3974aab2217304a5952333",
+                     *       "memo": "Loan 2240",
+                     *       "type": "direct",
+                     *       "updatedAt": "2026-11-28T17:44:25.403Z",
+                     *       "walletAccountId": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayoutView"];
+                };
+            };
+            /** @description cannot_cancel: not approved, or not waiting for a registration; validation_error: the Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "cannot_cancel",
+                     *       "error": "Bad Request",
+                     *       "message": "Not approved, or not waiting for a registration",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "error": "Unauthorized",
+                     *       "message": "The key is missing, malformed, unknown or revoked",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope this operation needs */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8730,12 +8968,12 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-28T16:12:00.488Z",
+                     *       "createdAt": "2026-11-28T17:44:25.404Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a222ed826877a683d488e9d49e685c",
+                     *       "id": "pyt_01a223421e3c72b88d70dca7058999ab",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T16:12:00.489Z",
+                     *       "updatedAt": "2026-11-28T17:44:25.405Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8942,23 +9180,23 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-28T16:12:00.473Z",
+                     *           "createdAt": "2026-11-28T17:44:25.395Z",
                      *           "errorCode": "op_no_destination",
                      *           "errorMessage": "the destination account does not exist",
-                     *           "id": "att_01a222ed8259775c981e8f2ba2e855f8",
+                     *           "id": "att_01a223421e33734686b462c7f6552500",
                      *           "ledgerSeq": null,
-                     *           "txHash": "f2cadfe374f6f62ece564d213e7d3987159287f52f22aa1e235cdb2254f29e0f"
+                     *           "txHash": "f915f01b7cbb85f52fef6aed5027a0e0f38466a0b60bed2f8315075d95b2d27b"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-28T16:12:00.468Z",
+                     *       "createdAt": "2026-11-28T17:44:25.392Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a222ed825476cc865798a6f53224e6",
+                     *       "id": "pyt_01a223421e307703b0ee450204fc76f2",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T16:12:00.487Z",
+                     *       "updatedAt": "2026-11-28T17:44:25.399Z",
                      *       "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *     }
                      */
@@ -9137,7 +9375,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GARNOAQ45IZB2NSDMUBWLAFWCE6N2XTGDYP3C5FM4THMXVIIPKEE65YH",
+                     *       "account": "GDH7TYUHUAMABLA5SEQHM2EHMLN5FGFJS5PC4Y3NKZBPJQF4OE6HE4PP",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -9268,7 +9506,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GARNOAQ45IZB2NSDMUBWLAFWCE6N2XTGDYP3C5FM4THMXVIIPKEE65YH",
+                     *       "account": "GDH7TYUHUAMABLA5SEQHM2EHMLN5FGFJS5PC4Y3NKZBPJQF4OE6HE4PP",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -9479,24 +9717,24 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "channel": "sms",
-                     *           "createdAt": "2026-11-28T16:12:00.440Z",
+                     *           "createdAt": "2026-11-28T17:44:25.363Z",
                      *           "html": null,
-                     *           "id": "msg_01a222ed8238725897e092097101dbe0",
-                     *           "invoiceId": "inv_01a222ed823576e6887bd8a6e23c9e1f",
+                     *           "id": "msg_01a223421e137445bc62fbddd5673c71",
+                     *           "invoiceId": "inv_01a223421e1076e7b54f41eff69da35c",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_cef109c8c8d5c23f8181f0eeaea40d34",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_39f3a6f8fe59729539fee6c73e523634",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
-                     *           "createdAt": "2026-11-28T16:12:00.440Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_cef109c8c8d5c23f8181f0eeaea40d34\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_cef109c8c8d5c23f8181f0eeaea40d34\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_cef109c8c8d5c23f8181f0eeaea40d34</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a222ed8238725897e092083c2ce06d",
-                     *           "invoiceId": "inv_01a222ed823576e6887bd8a6e23c9e1f",
+                     *           "createdAt": "2026-11-28T17:44:25.363Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_39f3a6f8fe59729539fee6c73e523634\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_39f3a6f8fe59729539fee6c73e523634\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_39f3a6f8fe59729539fee6c73e523634</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a223421e137445bc62fbdc686f57b8",
+                     *           "invoiceId": "inv_01a223421e1076e7b54f41eff69da35c",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_cef109c8c8d5c23f8181f0eeaea40d34\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_39f3a6f8fe59729539fee6c73e523634\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -9628,18 +9866,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GARNOAQ45IZB2NSDMUBWLAFWCE6N2XTGDYP3C5FM4THMXVIIPKEE65YH",
-                     *       "id": "lp_01a222ed823b7090bc8480fd6bf76fcf",
+                     *       "destinationAccount": "GDH7TYUHUAMABLA5SEQHM2EHMLN5FGFJS5PC4Y3NKZBPJQF4OE6HE4PP",
+                     *       "id": "lp_01a223421e16779f8308a66e1a214ddb",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJ76H5TXDVN88X",
+                     *       "memo": "LJBFQ7D92N9HZH",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_cef109c8c8d5c23f8181f0eeaea40d34",
+                     *         "id": "pi_39f3a6f8fe59729539fee6c73e523634",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "4cbe7151340766ceeb4e24f2700048ed3527f5f5a08ba14af854582ee2e94941"
+                     *       "txHash": "d71f7f27675954148b2663d20f6bc0086c01b3e9c5f625b8cbc45bc3e4beb4e4"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -10126,19 +10364,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-28T16:12:00.551Z",
+                     *       "decidedAt": "2026-11-28T17:44:25.466Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a222ed821176b3ba2747197d6cbca6",
+                     *         "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-01T16:12:00.550Z",
-                     *       "id": "stc_01a222ed82a673e0b77a35a20b6ee79d",
+                     *       "expiresAt": "2026-12-01T17:44:25.465Z",
+                     *       "id": "stc_01a223421e7973cdb9d5e1a3eb694cd8",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-28T16:12:00.550Z",
+                     *       "requestedAt": "2026-11-28T17:44:25.465Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a222ed829e70a1919347c92a4116eb",
+                     *         "id": "key_01a223421e7676e88b4934a7387072fc",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -10327,19 +10565,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-28T16:12:00.548Z",
+                     *       "decidedAt": "2026-11-28T17:44:25.463Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a222ed821176b3ba2747197d6cbca6",
+                     *         "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-01T16:12:00.546Z",
-                     *       "id": "stc_01a222ed82a274d39970880ec6b685ac",
+                     *       "expiresAt": "2026-12-01T17:44:25.462Z",
+                     *       "id": "stc_01a223421e7676e88b4934a93a5530a2",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-28T16:12:00.546Z",
+                     *       "requestedAt": "2026-11-28T17:44:25.462Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a222ed829e70a1919347c92a4116eb",
+                     *         "id": "key_01a223421e7676e88b4934a7387072fc",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -10526,16 +10764,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-28T16:12:00.423Z",
+                     *           "createdAt": "2026-11-28T17:44:25.343Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "updatedAt": "2026-11-28T16:12:00.423Z",
-                     *           "url": "http://127.0.0.1:45717/lajan/webhooks"
+                     *           "id": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "updatedAt": "2026-11-28T17:44:25.343Z",
+                     *           "url": "http://127.0.0.1:33805/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -10655,7 +10893,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:45717/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:33805/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -10670,17 +10908,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T16:12:00.423Z",
+                     *       "createdAt": "2026-11-28T17:44:25.343Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *       "secret": "whsec_90p0vEUNKdJEtQFP622ndzLe+6gmN1De5ei5UHia/Mw=",
-                     *       "updatedAt": "2026-11-28T16:12:00.423Z",
-                     *       "url": "http://127.0.0.1:45717/lajan/webhooks"
+                     *       "id": "we_01a223421dff7668a150efa4036f9f57",
+                     *       "secret": "whsec_y0lYnuuvowan8avlvk4ClasHQTEdQyzmKS3xh6KJlMY=",
+                     *       "updatedAt": "2026-11-28T17:44:25.343Z",
+                     *       "url": "http://127.0.0.1:33805/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -10859,16 +11097,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T16:12:00.423Z",
+                     *       "createdAt": "2026-11-28T17:44:25.343Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *       "updatedAt": "2026-11-28T16:12:00.423Z",
-                     *       "url": "http://127.0.0.1:45717/lajan/webhooks"
+                     *       "id": "we_01a223421dff7668a150efa4036f9f57",
+                     *       "updatedAt": "2026-11-28T17:44:25.343Z",
+                     *       "url": "http://127.0.0.1:33805/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -10991,15 +11229,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T16:12:00.423Z",
+                     *       "createdAt": "2026-11-28T17:44:25.343Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *       "updatedAt": "2026-11-28T16:12:00.540Z",
-                     *       "url": "http://127.0.0.1:45717/lajan/webhooks"
+                     *       "id": "we_01a223421dff7668a150efa4036f9f57",
+                     *       "updatedAt": "2026-11-28T17:44:25.460Z",
+                     *       "url": "http://127.0.0.1:33805/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -11179,7 +11417,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a222ed822770a4996f7293f39b2dd0"
+                     *       "id": "we_01a223421dff7668a150efa4036f9f57"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -11317,229 +11555,229 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T16:12:00.525Z",
-                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "eventId": "evt_01a222ed828d713085ab3e19e190d93d",
+                     *           "createdAt": "2026-11-28T17:44:25.448Z",
+                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "eventId": "evt_01a223421e68728fb294d0fa9b459fd9",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a222ed828d713085ab3e1a33b8ec33",
-                     *           "nextAttemptAt": "2026-11-28T16:12:00.525Z",
+                     *           "id": "whd_01a223421e68728fb294d0fbfd9f3ed5",
+                     *           "nextAttemptAt": "2026-11-28T17:44:25.448Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T16:12:00.525Z"
+                     *           "updatedAt": "2026-11-28T17:44:25.448Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T16:12:00.520Z",
-                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "eventId": "evt_01a222ed8288719ab26577b36fbd4b6f",
+                     *           "createdAt": "2026-11-28T17:44:25.440Z",
+                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "eventId": "evt_01a223421e6071f2a78c94d5eaf28e02",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a222ed8288719ab26577b4a38cf117",
-                     *           "nextAttemptAt": "2026-11-28T16:12:00.520Z",
+                     *           "id": "whd_01a223421e6071f2a78c94d60b6fb051",
+                     *           "nextAttemptAt": "2026-11-28T17:44:25.440Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T16:12:00.520Z"
+                     *           "updatedAt": "2026-11-28T17:44:25.440Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T16:12:00.518Z",
-                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "eventId": "evt_01a222ed828673e88a854c23fa5fe0ec",
+                     *           "createdAt": "2026-11-28T17:44:25.439Z",
+                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "eventId": "evt_01a223421e5f72b887220dbadf927e4e",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a222ed828772458354a79826dfdc5c",
-                     *           "nextAttemptAt": "2026-11-28T16:12:00.518Z",
+                     *           "id": "whd_01a223421e5f72b887220dbb4c6e6e43",
+                     *           "nextAttemptAt": "2026-11-28T17:44:25.439Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T16:12:00.518Z"
+                     *           "updatedAt": "2026-11-28T17:44:25.439Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T16:12:00.513Z",
-                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "eventId": "evt_01a222ed82817114bbd5a9a5eca7cd9e",
+                     *           "createdAt": "2026-11-28T17:44:25.434Z",
+                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "eventId": "evt_01a223421e5a76c99b008a192710867f",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a222ed82817114bbd5a9a6c55729ab",
-                     *           "nextAttemptAt": "2026-11-28T16:12:00.513Z",
+                     *           "id": "whd_01a223421e5a76c99b008a1a92e6a85b",
+                     *           "nextAttemptAt": "2026-11-28T17:44:25.434Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T16:12:00.513Z"
+                     *           "updatedAt": "2026-11-28T17:44:25.434Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T16:12:00.506Z",
-                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "eventId": "evt_01a222ed827b76ddb065526cbf6d7808",
+                     *           "createdAt": "2026-11-28T17:44:25.431Z",
+                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "eventId": "evt_01a223421e5774bebd4dc694ce8ce8f7",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a222ed827b76ddb065526d161b7789",
-                     *           "nextAttemptAt": "2026-11-28T16:12:00.506Z",
+                     *           "id": "whd_01a223421e5774bebd4dc6950653efa6",
+                     *           "nextAttemptAt": "2026-11-28T17:44:25.431Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T16:12:00.506Z"
+                     *           "updatedAt": "2026-11-28T17:44:25.431Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T16:12:00.504Z",
-                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "eventId": "evt_01a222ed827875ad98141990a2f0a261",
+                     *           "createdAt": "2026-11-28T17:44:25.427Z",
+                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "eventId": "evt_01a223421e54756fa5f35cc6763571df",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a222ed827875ad9814199221ab96b9",
-                     *           "nextAttemptAt": "2026-11-28T16:12:00.504Z",
+                     *           "id": "whd_01a223421e54756fa5f35cc83f0d86ed",
+                     *           "nextAttemptAt": "2026-11-28T17:44:25.427Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T16:12:00.504Z"
+                     *           "updatedAt": "2026-11-28T17:44:25.427Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T16:12:00.504Z",
-                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "eventId": "evt_01a222ed827875ad9814198ff07ea15f",
+                     *           "createdAt": "2026-11-28T17:44:25.427Z",
+                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "eventId": "evt_01a223421e54756fa5f35cc550cabcfc",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a222ed827875ad98141991d41692e0",
-                     *           "nextAttemptAt": "2026-11-28T16:12:00.504Z",
+                     *           "id": "whd_01a223421e54756fa5f35cc727e2fcdb",
+                     *           "nextAttemptAt": "2026-11-28T17:44:25.427Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T16:12:00.504Z"
+                     *           "updatedAt": "2026-11-28T17:44:25.427Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T16:12:00.500Z",
-                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "eventId": "evt_01a222ed8275702199f6abfe1f35ba7b",
+                     *           "createdAt": "2026-11-28T17:44:25.417Z",
+                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "eventId": "evt_01a223421e49756589a94aa43383a948",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a222ed8275702199f6abff782e9fa0",
-                     *           "nextAttemptAt": "2026-11-28T16:12:00.500Z",
+                     *           "id": "whd_01a223421e4a7407b0e3cbcd42be3503",
+                     *           "nextAttemptAt": "2026-11-28T17:44:25.417Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T16:12:00.500Z"
+                     *           "updatedAt": "2026-11-28T17:44:25.417Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T16:12:00.496Z",
-                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "eventId": "evt_01a222ed8270751aa5dedd3677e89e92",
+                     *           "createdAt": "2026-11-28T17:44:25.413Z",
+                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "eventId": "evt_01a223421e45753c8a2c76171b7a79c9",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a222ed8270751aa5dedd384f5a21d7",
-                     *           "nextAttemptAt": "2026-11-28T16:12:00.496Z",
+                     *           "id": "whd_01a223421e45753c8a2c7619c1479c88",
+                     *           "nextAttemptAt": "2026-11-28T17:44:25.413Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T16:12:00.496Z"
+                     *           "updatedAt": "2026-11-28T17:44:25.413Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T16:12:00.496Z",
-                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "eventId": "evt_01a222ed8270751aa5dedd35acfd1f36",
+                     *           "createdAt": "2026-11-28T17:44:25.413Z",
+                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "eventId": "evt_01a223421e45753c8a2c7616f481d64c",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a222ed8270751aa5dedd376bbfdabf",
-                     *           "nextAttemptAt": "2026-11-28T16:12:00.496Z",
+                     *           "id": "whd_01a223421e45753c8a2c7618ccc9a8f5",
+                     *           "nextAttemptAt": "2026-11-28T17:44:25.413Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T16:12:00.496Z"
+                     *           "updatedAt": "2026-11-28T17:44:25.413Z"
                      *         },
                      *         {
-                     *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T16:12:00.494Z",
-                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "eventId": "evt_01a222ed826f77b588c97203d5de8b27",
+                     *           "attemptCount": 0,
+                     *           "createdAt": "2026-11-28T17:44:25.410Z",
+                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "eventId": "evt_01a223421e4372eeb0d572370c5cc48e",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a222ed826f77b588c97205e7c2d0a6",
-                     *           "nextAttemptAt": null,
-                     *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T16:12:00.526Z"
+                     *           "id": "whd_01a223421e4372eeb0d5723967d7a5a5",
+                     *           "nextAttemptAt": "2026-11-28T17:44:25.410Z",
+                     *           "status": "pending",
+                     *           "updatedAt": "2026-11-28T17:44:25.410Z"
                      *         },
                      *         {
-                     *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T16:12:00.494Z",
-                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "eventId": "evt_01a222ed826f77b588c9720206ca5f0b",
+                     *           "attemptCount": 0,
+                     *           "createdAt": "2026-11-28T17:44:25.410Z",
+                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "eventId": "evt_01a223421e4372eeb0d572367bb96e26",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a222ed826f77b588c972043f1012ef",
-                     *           "nextAttemptAt": null,
-                     *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T16:12:00.526Z"
+                     *           "id": "whd_01a223421e4372eeb0d57238d88c82af",
+                     *           "nextAttemptAt": "2026-11-28T17:44:25.410Z",
+                     *           "status": "pending",
+                     *           "updatedAt": "2026-11-28T17:44:25.410Z"
                      *         },
                      *         {
-                     *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T16:12:00.489Z",
-                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "eventId": "evt_01a222ed826a7766ac4e413b9e48d753",
+                     *           "attemptCount": 0,
+                     *           "createdAt": "2026-11-28T17:44:25.405Z",
+                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "eventId": "evt_01a223421e3d700784ab986d538b6ba7",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a222ed826a7766ac4e413c22ca6381",
-                     *           "nextAttemptAt": null,
-                     *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T16:12:00.526Z"
+                     *           "id": "whd_01a223421e3d700784ab986e5c0e320e",
+                     *           "nextAttemptAt": "2026-11-28T17:44:25.405Z",
+                     *           "status": "pending",
+                     *           "updatedAt": "2026-11-28T17:44:25.405Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T16:12:00.488Z",
-                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "eventId": "evt_01a222ed826877a683d488ea16f9dc3b",
+                     *           "createdAt": "2026-11-28T17:44:25.404Z",
+                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "eventId": "evt_01a223421e3c72b88d70dca8fc521ebc",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a222ed8269743286be2d64a60a12ed",
+                     *           "id": "whd_01a223421e3c72b88d70dca98b1ccca2",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T16:12:00.526Z"
+                     *           "updatedAt": "2026-11-28T17:44:25.448Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T16:12:00.487Z",
-                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "eventId": "evt_01a222ed82677470999e3f70ac80d7d0",
+                     *           "createdAt": "2026-11-28T17:44:25.403Z",
+                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "eventId": "evt_01a223421e3b774dbd298c23cd719643",
+                     *           "eventType": "payout.canceled",
+                     *           "id": "whd_01a223421e3b774dbd298c2465649521",
+                     *           "nextAttemptAt": null,
+                     *           "status": "delivered",
+                     *           "updatedAt": "2026-11-28T17:44:25.448Z"
+                     *         },
+                     *         {
+                     *           "attemptCount": 1,
+                     *           "createdAt": "2026-11-28T17:44:25.402Z",
+                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "eventId": "evt_01a223421e3a768fbf452d7d54f5272d",
+                     *           "eventType": "payout.approved",
+                     *           "id": "whd_01a223421e3a768fbf452d7e1ed702f7",
+                     *           "nextAttemptAt": null,
+                     *           "status": "delivered",
+                     *           "updatedAt": "2026-11-28T17:44:25.448Z"
+                     *         },
+                     *         {
+                     *           "attemptCount": 1,
+                     *           "createdAt": "2026-11-28T17:44:25.401Z",
+                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "eventId": "evt_01a223421e3974aab2217305c2a56f7d",
+                     *           "eventType": "payout.created",
+                     *           "id": "whd_01a223421e3974aab2217306510be497",
+                     *           "nextAttemptAt": null,
+                     *           "status": "delivered",
+                     *           "updatedAt": "2026-11-28T17:44:25.448Z"
+                     *         },
+                     *         {
+                     *           "attemptCount": 1,
+                     *           "createdAt": "2026-11-28T17:44:25.399Z",
+                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "eventId": "evt_01a223421e3773928fe1d1fc66761ce1",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a222ed82677470999e3f71596bd3ac",
+                     *           "id": "whd_01a223421e3773928fe1d1fd3923382f",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T16:12:00.526Z"
+                     *           "updatedAt": "2026-11-28T17:44:25.448Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T16:12:00.484Z",
-                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "eventId": "evt_01a222ed8265763896645019a6801ca1",
+                     *           "createdAt": "2026-11-28T17:44:25.397Z",
+                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "eventId": "evt_01a223421e357106877193f64922988e",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a222ed826576389664501bcc60e740",
+                     *           "id": "whd_01a223421e357106877193f811353dea",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T16:12:00.526Z"
+                     *           "updatedAt": "2026-11-28T17:44:25.448Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T16:12:00.484Z",
-                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "eventId": "evt_01a222ed82657638966450186ff7afde",
+                     *           "createdAt": "2026-11-28T17:44:25.397Z",
+                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *           "eventId": "evt_01a223421e357106877193f5079a8d7a",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a222ed826576389664501a82902417",
+                     *           "id": "whd_01a223421e357106877193f766ec34af",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T16:12:00.526Z"
-                     *         },
-                     *         {
-                     *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T16:12:00.469Z",
-                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "eventId": "evt_01a222ed8255747cb693d07b909548ac",
-                     *           "eventType": "payout.approved",
-                     *           "id": "whd_01a222ed8255747cb693d07cdc9c07e4",
-                     *           "nextAttemptAt": null,
-                     *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T16:12:00.526Z"
-                     *         },
-                     *         {
-                     *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T16:12:00.468Z",
-                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "eventId": "evt_01a222ed825476cc865798a7b4b1c0f9",
-                     *           "eventType": "payout.created",
-                     *           "id": "whd_01a222ed825476cc865798a868843f2e",
-                     *           "nextAttemptAt": null,
-                     *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T16:12:00.526Z"
-                     *         },
-                     *         {
-                     *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T16:12:00.466Z",
-                     *           "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *           "eventId": "evt_01a222ed825273828b606083fd907c3d",
-                     *           "eventType": "payout.approved",
-                     *           "id": "whd_01a222ed825273828b6060844eebd368",
-                     *           "nextAttemptAt": null,
-                     *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T16:12:00.526Z"
+                     *           "updatedAt": "2026-11-28T17:44:25.448Z"
                      *         }
                      *       ],
                      *       "pagination": {
                      *         "limit": 20,
                      *         "page": 1,
-                     *         "total": 26,
+                     *         "total": 29,
                      *         "totalPages": 2
                      *       }
                      *     }
@@ -11673,7 +11911,7 @@ export interface operations {
                      *       "attemptCount": 1,
                      *       "attempts": [
                      *         {
-                     *           "at": "2026-11-28T16:12:00.535Z",
+                     *           "at": "2026-11-28T17:44:25.456Z",
                      *           "attempt": 1,
                      *           "durationMs": 0,
                      *           "error": null,
@@ -11681,14 +11919,14 @@ export interface operations {
                      *           "responseBody": null
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-28T16:12:00.525Z",
-                     *       "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *       "eventId": "evt_01a222ed828d713085ab3e19e190d93d",
+                     *       "createdAt": "2026-11-28T17:44:25.448Z",
+                     *       "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *       "eventId": "evt_01a223421e68728fb294d0fa9b459fd9",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a222ed828d713085ab3e1a33b8ec33",
+                     *       "id": "whd_01a223421e68728fb294d0fbfd9f3ed5",
                      *       "nextAttemptAt": null,
                      *       "status": "delivered",
-                     *       "updatedAt": "2026-11-28T16:12:00.535Z"
+                     *       "updatedAt": "2026-11-28T17:44:25.456Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -11805,14 +12043,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-28T16:12:00.525Z",
-                     *       "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *       "eventId": "evt_01a222ed828d713085ab3e19e190d93d",
+                     *       "createdAt": "2026-11-28T17:44:25.448Z",
+                     *       "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *       "eventId": "evt_01a223421e68728fb294d0fa9b459fd9",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a222ed828d713085ab3e1a33b8ec33",
-                     *       "nextAttemptAt": "2026-11-28T16:12:00.533Z",
+                     *       "id": "whd_01a223421e68728fb294d0fbfd9f3ed5",
+                     *       "nextAttemptAt": "2026-11-28T17:44:25.455Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-28T16:12:00.533Z"
+                     *       "updatedAt": "2026-11-28T17:44:25.455Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -11989,7 +12227,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-28T15:12:00.538Z"
+                 *       "since": "2026-11-28T16:44:25.459Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -12204,17 +12442,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T16:12:00.423Z",
+                     *       "createdAt": "2026-11-28T17:44:25.343Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *       "secret": "whsec_Nbq7rjS4tCfGfi1Awre1nDNL9HlG7rrBjUsKvqBp4nU=",
-                     *       "updatedAt": "2026-11-28T16:12:00.539Z",
-                     *       "url": "http://127.0.0.1:45717/lajan/webhooks"
+                     *       "id": "we_01a223421dff7668a150efa4036f9f57",
+                     *       "secret": "whsec_1J8VfKVL+mRH9ZpWNsCnXQyaJ8hHXMRW1DyLXeSoQlw=",
+                     *       "updatedAt": "2026-11-28T17:44:25.460Z",
+                     *       "url": "http://127.0.0.1:33805/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -12398,14 +12636,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-28T16:12:00.525Z",
-                     *       "endpointId": "we_01a222ed822770a4996f7293f39b2dd0",
-                     *       "eventId": "evt_01a222ed828d713085ab3e19e190d93d",
+                     *       "createdAt": "2026-11-28T17:44:25.448Z",
+                     *       "endpointId": "we_01a223421dff7668a150efa4036f9f57",
+                     *       "eventId": "evt_01a223421e68728fb294d0fa9b459fd9",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a222ed828d713085ab3e1a33b8ec33",
-                     *       "nextAttemptAt": "2026-11-28T16:12:00.525Z",
+                     *       "id": "whd_01a223421e68728fb294d0fbfd9f3ed5",
+                     *       "nextAttemptAt": "2026-11-28T17:44:25.448Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-28T16:12:00.525Z"
+                     *       "updatedAt": "2026-11-28T17:44:25.448Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

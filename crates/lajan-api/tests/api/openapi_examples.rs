@@ -172,6 +172,13 @@ async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
     app.post(&format!("/v1/payouts/{}/approve", id(&failing)), &json!({})).await;
     app.drain_payouts().await;
     r.post_empty("/v1/payouts/{id}/retry", &[&id(&failing)]).await;
+    // A payout waiting for a receiver who has only a phone, called off.
+    let ana = json!({ "firstName": "Ana", "lastName": "Pyè", "phoneNumber": "+50937000001" });
+    let ana: Value = app.post("/v1/clients", &ana).await.json().await.unwrap();
+    let waiting = json!({ "clientId": ana["id"], "assetAmount": 40, "assetCode": "USDC", "memo": "Loan 2240" });
+    let waiting: Value = app.post("/v1/payouts", &waiting).await.json().await.unwrap();
+    app.post(&format!("/v1/payouts/{}/approve", id(&waiting)), &json!({})).await;
+    r.post_empty("/v1/payouts/{id}/cancel", &[&id(&waiting)]).await;
     let refused = r.post("/v1/payouts", &[], payout("Loan 2233", WALLET)).await;
     r.post("/v1/payouts/{id}/reject", &[&id(&refused)], json!({ "reason": "Paid in cash" })).await;
     r.get("/v1/payouts", &[]).await;
