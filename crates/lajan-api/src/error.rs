@@ -228,6 +228,10 @@ impl From<ServiceError> for ApiError {
                 try_again: true,
                 ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "ledger_unavailable", message)
             },
+            ServiceError::TooSoon { message, retry_after_seconds } => ApiError {
+                retry_after: Some(retry_after_seconds),
+                ..ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message)
+            },
             ServiceError::Store(e) => e.into(),
         }
     }

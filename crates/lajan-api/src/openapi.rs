@@ -56,6 +56,8 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::clients::fetch,
         routes::clients::update,
         routes::clients::archive,
+        routes::clients::invitation,
+        routes::clients::invite,
         routes::events::list,
         routes::events::fetch,
         routes::settings::fetch,
@@ -107,7 +109,7 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::health::healthz,
         routes::health::readyz,
     ),
-    components(schemas(ErrorBody, FieldDetail, PaginationView, Deleted)),
+    components(schemas(ErrorBody, FieldDetail, PaginationView, Deleted, lajan_services::views::invitations::InvitedClientView)),
     modifiers(&BearerAuth, &CommonErrors, &OptionalBodies, &TextRules, &Webhooks, &Examples),
     security(("bearer" = [])),
     tags(

@@ -22,6 +22,9 @@ pub fn object_schema(event_type: &str) -> Option<Value> {
         "webhook_endpoint" => "WebhookEndpointView",
         _ => return None,
     };
+    if event_type == "client.invited" {
+        return Some(json!({ "$ref": "#/components/schemas/InvitedClientView" }));
+    }
     let resource = json!({ "$ref": format!("#/components/schemas/{name}") });
     if event_type != "settings.updated" {
         return Some(resource);
@@ -55,6 +58,9 @@ pub fn emitted_when(event_type: &str) -> Option<&'static str> {
         "client.created" => "POST /v1/clients created a client.",
         "client.updated" => "PUT /v1/clients/{id} changed a client.",
         "client.deleted" => "DELETE /v1/clients/{id} archived a client.",
+        "client.invited" => {
+            "An invitation to register a wallet went to the client (SMS, WhatsApp or email, in the client's language): after the first payout for them without a wallet was approved, on the resend schedule, or by POST /v1/clients/{id}/invite. The object is the client with its invitation."
+        }
         "invoice.created" => "POST /v1/invoices created an invoice.",
         "invoice.sent" => "POST /v1/invoices/{id}/send sent (or sent again) an invoice.",
         "invoice.viewed" => "The client first opened the hosted payment page of a sent invoice.",

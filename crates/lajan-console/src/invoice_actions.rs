@@ -37,7 +37,7 @@ pub async fn send(State(console): State<Console>, Path(id): Path<String>, reques
     let frame = signed.frame();
     let channels: Vec<Channel> = match request.form.channel.as_str() {
         "" => Vec::new(),
-        one => match Channel::ALL.iter().find(|c| c.as_str() == one) {
+        one => match Channel::INVOICE.iter().find(|c| c.as_str() == one) {
             Some(channel) => vec![*channel],
             None => return not_done(frame, &id, StatusCode::BAD_REQUEST, &say("choose-channel")),
         },

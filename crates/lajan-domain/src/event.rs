@@ -21,6 +21,7 @@ pub const EVENT_TYPES: &[&str] = &[
     "client.created",
     "client.updated",
     "client.deleted",
+    "client.invited",
     "disbursement.created",
     "disbursement.submitted",
     "disbursement.approved",

@@ -40,6 +40,7 @@ pub mod disbursement;
 pub mod event;
 pub mod hex;
 pub mod id;
+pub mod invitation;
 pub mod invoice;
 pub mod message;
 pub mod money;

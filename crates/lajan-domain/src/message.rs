@@ -3,7 +3,7 @@
 
 use crate::{Tenant, Timestamp};
 
-/// A notification to queue with an invoice's `send`.
+/// A notification to queue with an invoice's `send` or an invitation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewMessage {
     pub id: String,
@@ -18,15 +18,21 @@ pub struct NewMessage {
 pub enum Channel {
     Email,
     Sms,
+    /// A WhatsApp message through the SMS provider's API (an invitation, when the organization
+    /// turns it on).
+    Whatsapp,
 }
 
 impl Channel {
-    pub const ALL: [Channel; 2] = [Channel::Email, Channel::Sms];
+    pub const ALL: [Channel; 3] = [Channel::Email, Channel::Sms, Channel::Whatsapp];
+    /// The channels an invoice is sent by.
+    pub const INVOICE: [Channel; 2] = [Channel::Email, Channel::Sms];
 
     pub const fn as_str(self) -> &'static str {
         match self {
             Channel::Email => "email",
             Channel::Sms => "sms",
+            Channel::Whatsapp => "whatsapp",
         }
     }
 }
@@ -37,7 +43,8 @@ impl std::str::FromStr for Channel {
         match s {
             "email" => Ok(Channel::Email),
             "sms" => Ok(Channel::Sms),
-            other => Err(format!("unknown channel {other:?}: expected email or sms")),
+            "whatsapp" => Ok(Channel::Whatsapp),
+            other => Err(format!("unknown channel {other:?}: expected email, sms or whatsapp")),
         }
     }
 }
@@ -48,6 +55,8 @@ pub struct Message {
     pub id: String,
     pub tenant: Tenant,
     pub invoice_id: Option<String>,
+    /// The client it went to, when it is about one (an invitation).
+    pub client_id: Option<String>,
     pub channel: Channel,
     pub recipient: String,
     pub subject: Option<String>,

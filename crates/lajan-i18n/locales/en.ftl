@@ -499,6 +499,7 @@ rule-header-recipient = the header must name a recipient column: { $v1 }
 rule-header-unknown-column = the header names an unknown column { $v1 }; the columns are { $v2 }
 event-client-created = Client created
 event-client-updated = Client updated
+event-client-invited = Client invited to register a wallet
 event-client-deleted = Client deleted
 event-disbursement-created = Disbursement created
 event-disbursement-submitted = Disbursement submitted

@@ -502,6 +502,7 @@ rule-header-recipient = l’en-tête doit nommer une colonne de bénéficiaire :
 rule-header-unknown-column = l’en-tête nomme une colonne inconnue { $v1 } ; les colonnes sont { $v2 }
 event-client-created = Client créé
 event-client-updated = Client modifié
+event-client-invited = Client invité à enregistrer un portefeuille
 event-client-deleted = Client supprimé
 event-disbursement-created = Décaissement créé
 event-disbursement-submitted = Décaissement soumis

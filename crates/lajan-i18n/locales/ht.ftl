@@ -496,6 +496,7 @@ rule-header-recipient = antèt la dwe nonmen yon kolòn pou moun k ap resevwa a:
 rule-header-unknown-column = antèt la bay yon kolòn enkoni { $v1 }; kolòn yo se { $v2 }
 event-client-created = Kliyan kreye
 event-client-updated = Kliyan modifye
+event-client-invited = Kliyan envite anrejistre yon bous
 event-client-deleted = Kliyan efase
 event-disbursement-created = Dekesman kreye
 event-disbursement-submitted = Dekesman soumèt

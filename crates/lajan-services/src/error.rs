@@ -18,6 +18,10 @@ pub enum ServiceError {
     /// when a balance must be read.
     #[error("{0}")]
     Unavailable(String),
+    /// Asked again too soon (429 with `Retry-After`): a send a person repeats, such as an
+    /// invitation.
+    #[error("{message}")]
+    TooSoon { message: &'static str, retry_after_seconds: u64 },
     /// The store failed; never `StoreError::Rejected`, which is a rule's refusal and arrives
     /// as [`ServiceError::Invalid`].
     #[error(transparent)]

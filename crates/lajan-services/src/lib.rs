@@ -15,6 +15,7 @@ pub mod disbursements;
 pub mod error;
 pub mod events;
 pub mod failpoint;
+pub mod invitations;
 pub mod invoices;
 pub mod keys;
 pub mod messages;

@@ -35,6 +35,7 @@ macro_rules! areas_sql {
         include!("invoices/sql.rs");
         include!("payment_links/sql.rs");
         include!("messages/sql.rs");
+        include!("invitations/sql.rs");
         include!("payouts/sql.rs");
         include!("payouts/sources_sql.rs");
         include!("payouts/batches_sql.rs");
@@ -63,6 +64,7 @@ mod error;
 pub mod events;
 pub mod idempotency;
 pub mod incoming_payments;
+pub mod invitations;
 pub mod invoices;
 pub mod messages;
 pub mod operations;
@@ -86,6 +88,7 @@ pub use error::StoreError;
 pub use events::{EventFor, EventQuery, EventStore, NewEvent};
 pub use idempotency::{IdempotencyClaim, IdempotencyState, IdempotencyStore, IdempotentResponse, ResponseFor};
 pub use incoming_payments::IncomingPaymentStore;
+pub use invitations::{DueInvitation, InvitationSend, InvitationStore};
 pub use invoices::InvoiceStore;
 pub use messages::MessageStore;
 pub use operations::OperationsStore;
@@ -122,6 +125,7 @@ pub trait Store:
     + PaymentLinkStore
     + IncomingPaymentStore
     + MessageStore
+    + InvitationStore
     + PayoutStore
     + DisbursementStore
     + SandboxStore

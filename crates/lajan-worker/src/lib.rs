@@ -172,6 +172,12 @@ impl Workers {
         self.services.cancel_unregistered_payouts(now).await
     }
 
+    /// The invitations' step: sends every invitation to register a wallet that is due (first
+    /// sends and resends); how many.
+    pub async fn send_invitations_once(&self, now: Timestamp) -> StoreResult<usize> {
+        self.services.send_due_invitations(now).await
+    }
+
     /// Runs every worker on its interval until `stop` flips.
     pub fn spawn(self: Arc<Self>, stop: watch::Receiver<bool>) -> Vec<JoinHandle<()>> {
         let i = self.config.intervals;
@@ -180,7 +186,9 @@ impl Workers {
             self.run(i.overdue, &stop, Wake::Never, |w| async move {
                 w.mark_overdue_once(Timestamp::now()).await.map(drop)
             }),
+            // Invitations due first, so the messages they queue go out in the same step.
             self.run(i.notifications, &stop, Wake::Messages, |w| async move {
+                w.send_invitations_once(Timestamp::now()).await?;
                 w.deliver_messages_once(Timestamp::now()).await.map(drop)
             }),
             self.run(i.payouts, &stop, Wake::Payouts, |w| async move {

@@ -1,9 +1,10 @@
-//! The notification sender: delivers due live messages through the email and SMS transports
+//! The notification sender: delivers due live messages through the email and SMS (and WhatsApp)
+//! transports
 //! ([`crate::notify`]), retrying transient failures on the messages' schedule
 //! ([`lajan_domain::retry`]), recording each outcome.
 
 use crate::Workers;
-use crate::notify::{NotifyError, OutgoingEmail, OutgoingSms};
+use crate::notify::{NotifyError, OutgoingEmail, OutgoingSms, WHATSAPP};
 use lajan_domain::Timestamp;
 use lajan_domain::message::{Channel, Message, SendOutcome};
 use lajan_domain::retry::message_wait;
@@ -40,6 +41,11 @@ impl Workers {
                 self.email.send(&email).await
             }
             Channel::Sms => self.sms.send(&OutgoingSms { to: m.recipient.clone(), body: m.body_text.clone() }).await,
+            // Twilio's API sends WhatsApp through the same endpoint, addressed `whatsapp:+E164`.
+            Channel::Whatsapp => {
+                let to = format!("{WHATSAPP}{}", m.recipient.trim());
+                self.sms.send(&OutgoingSms { to, body: m.body_text.clone() }).await
+            }
         };
         match result {
             Ok(delivery) => SendOutcome::Sent { provider_id: Some(delivery.provider_id().to_owned()) },

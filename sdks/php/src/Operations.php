@@ -105,6 +105,31 @@ trait Operations
     }
 
     /**
+     * The client's invitation to register a wallet: sent when the first payout for a client without a wallet is approved, and again every invitationResendDays, at most invitationResends times, until the receiver registers.
+     *
+     * GET /v1/clients/{id}/invitation
+     * @param string $id
+     * @return array<string, mixed>
+     */
+    public function getClientInvitation(string $id): array
+    {
+        return $this->request('GET', '/v1/clients/{id}/invitation', ['id' => $id], null, [], null);
+    }
+
+    /**
+     * Sends the client's invitation again now, with a new link (every link of a live invitation works), by the same channel as the schedule: WhatsApp or SMS to a phone, else email. In the sandbox the message is kept in GET /v1/sandbox/messages instead of being delivered. At most once every ten minutes per client.
+     *
+     * POST /v1/clients/{id}/invite
+     * @param string $id
+     * @param ?string $idempotencyKey a new UUID when null
+     * @return array<string, mixed>
+     */
+    public function inviteClient(string $id, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/clients/{id}/invite', ['id' => $id], null, [], $idempotencyKey);
+    }
+
+    /**
      * listDisbursements
      *
      * GET /v1/disbursements
@@ -486,7 +511,7 @@ trait Operations
     }
 
     /**
-     * The emails and SMS sandbox sends produced, newest first. Needs a sandbox key with scope `invoices:read` (or `*`).
+     * The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first. Needs a sandbox key with scope `invoices:read` (or `*`).
      *
      * GET /v1/sandbox/messages
      * @param array<string, string|int> $query page, limit
@@ -714,6 +739,8 @@ trait Operations
             'getClient',
             'updateClient',
             'deleteClient',
+            'getClientInvitation',
+            'inviteClient',
             'listDisbursements',
             'createDisbursement',
             'getDisbursement',

@@ -81,6 +81,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clients/{id}/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The client's invitation to register a wallet: sent when the first payout for a client without a wallet is approved, and again every invitationResendDays, at most invitationResends times, until the receiver registers. */
+        get: operations["getClientInvitation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clients/{id}/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Sends the client's invitation again now, with a new link (every link of a live invitation works), by the same channel as the schedule: WhatsApp or SMS to a phone, else email. In the sandbox the message is kept in GET /v1/sandbox/messages instead of being delivered. At most once every ten minutes per client. */
+        post: operations["inviteClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/disbursements": {
         parameters: {
             query?: never;
@@ -459,7 +493,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The emails and SMS sandbox sends produced, newest first. Needs a sandbox key with scope `invoices:read` (or `*`). */
+        /** @description The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first. Needs a sandbox key with scope `invoices:read` (or `*`). */
         get: operations["listSandboxMessages"];
         put?: never;
         post?: never;
@@ -702,6 +736,26 @@ export interface webhooks {
          * @description DELETE /v1/clients/{id} archived a client.
          */
         post: operations["clientDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "client.invited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * client.invited
+         * @description An invitation to register a wallet went to the client (SMS, WhatsApp or email, in the client's language): after the first payout for them without a wallet was approved, on the resend schedule, or by POST /v1/clients/{id}/invite. The object is the client with its invitation.
+         */
+        post: operations["clientInvitedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1634,7 +1688,7 @@ export interface components {
              * @example invoice.paid
              * @enum {string}
              */
-            eventType: "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+            eventType: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
             /** @example whd_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b */
             id: string;
             /**
@@ -1784,7 +1838,7 @@ export interface components {
          * @description An event type, an area wildcard such as `invoice.*`, or `*`.
          * @enum {string}
          */
-        EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+        EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "client.invited" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         /** @description Something that happened: `data.object` is the resource as the API showed it right after. */
         EventView: {
             actor: components["schemas"]["ActorView"];
@@ -1801,7 +1855,7 @@ export interface components {
              * @example client.created
              * @enum {string}
              */
-            type: "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+            type: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         };
         FieldDetail: {
             /** @description In a batch: the code a single request would have been refused with. */
@@ -1824,6 +1878,47 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "inactive" | "expired" | "paid";
+        };
+        /** @description A client's invitation to register a wallet. */
+        InvitationView: {
+            /** @example cli_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b */
+            clientId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            lastSentAt?: string | null;
+            /** Format: date-time */
+            lockedAt?: string | null;
+            /**
+             * Format: date-time
+             * @description When it is sent again unless the receiver registers first; null once the settings'
+             *     `invitationResends` are spent.
+             */
+            nextSendAt?: string | null;
+            /**
+             * @description Always `invitation`.
+             * @example invitation
+             */
+            object: string;
+            /** Format: date-time */
+            registeredAt?: string | null;
+            /**
+             * Format: int64
+             * @description How many times it was sent, by the schedule or by hand; each send carries a new link.
+             * @example 1
+             */
+            sends: number;
+            /**
+             * @description `invited` (a payout waits; the receiver has a link), `registered` (they gave a wallet),
+             *     `locked` (too many wrong answers; the organization unlocks it) or `expired` (no payout
+             *     waits any more; the links are dead).
+             * @example invited
+             */
+            status: string;
+        };
+        /** @description The `data.object` of `client.invited`: the client, and its invitation as of the send. */
+        InvitedClientView: components["schemas"]["ClientView"] & {
+            invitation: components["schemas"]["InvitationView"];
         };
         InvoiceList: {
             data: components["schemas"]["InvoiceSummary"][];
@@ -1973,10 +2068,12 @@ export interface components {
         /** @description A message a sandbox `send` produced (kept here instead of being delivered). */
         MessageView: {
             /**
-             * @description email or sms.
+             * @description email, sms or whatsapp.
              * @enum {string}
              */
-            channel: "email" | "sms";
+            channel: "email" | "sms" | "whatsapp";
+            /** @description The client it went to, when it is about one (an invitation to register a wallet). */
+            clientId?: string | null;
             /** Format: date-time */
             createdAt: string;
             html?: string | null;
@@ -2682,14 +2779,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-28T17:44:25.346Z",
+                     *           "createdAt": "2026-11-28T19:52:58.719Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a223421e027779a50548185cdcb71d",
+                     *           "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-28T17:44:25.346Z",
+                     *           "updatedAt": "2026-11-28T19:52:58.719Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         }
@@ -2824,14 +2921,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T17:44:25.346Z",
+                     *       "createdAt": "2026-11-28T19:52:58.719Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a223421e027779a50548185cdcb71d",
+                     *       "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-28T17:44:25.346Z",
+                     *       "updatedAt": "2026-11-28T19:52:58.719Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
@@ -2856,7 +2953,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "8badc495-6516-4d31-99e3-3e6055877baf",
+                     *       "requestId": "7e6b5c99-8896-4423-9eec-e1f742070b47",
                      *       "statusCode": 400
                      *     }
                      */
@@ -3019,14 +3116,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T17:44:25.346Z",
+                     *       "createdAt": "2026-11-28T19:52:58.719Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a223421e027779a50548185cdcb71d",
+                     *       "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-28T17:44:25.346Z",
+                     *       "updatedAt": "2026-11-28T19:52:58.719Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
@@ -3079,7 +3176,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "a414fe85-606d-49a9-9028-5be06e09b920",
+                     *       "requestId": "edd4fb4e-8266-4f02-aa50-5b130da88b9e",
                      *       "statusCode": 404
                      *     }
                      */
@@ -3149,14 +3246,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T17:44:25.346Z",
+                     *       "createdAt": "2026-11-28T19:52:58.719Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a223421e027779a50548185cdcb71d",
+                     *       "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-28T17:44:25.349Z",
+                     *       "updatedAt": "2026-11-28T19:52:58.731Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
@@ -3338,7 +3435,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a223421e0a7048a07a76f727490877"
+                     *       "id": "cli_01a223b7d06e75dab39c679a3e5e9686"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3448,6 +3545,315 @@ export interface operations {
             };
         };
     };
+    getClientInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "clientId": "cli_01a223b7d0ca76c6b3b128f744b027c8",
+                     *       "createdAt": "2026-11-28T19:52:58.831Z",
+                     *       "lastSentAt": "2026-11-28T19:52:58.834Z",
+                     *       "lockedAt": null,
+                     *       "nextSendAt": "2026-12-01T19:52:58.834Z",
+                     *       "object": "invitation",
+                     *       "registeredAt": null,
+                     *       "sends": 1,
+                     *       "status": "invited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InvitationView"];
+                };
+            };
+            /** @description unauthorized: the key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "error": "Unauthorized",
+                     *       "message": "The key is missing, malformed, unknown or revoked",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "error": "Forbidden",
+                     *       "message": "The key lacks the scope this operation needs",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such client, or the client was never invited; not_found: no such resource for this organization and environment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "error": "Not Found",
+                     *       "message": "No such resource for this organization and environment",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: the minute's budget is spent; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "error": "Too Many Requests",
+                     *       "message": "The minute's budget is spent",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server failed and changed nothing half-way; retrying (with the same Idempotency-Key) is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "error": "Internal Server Error",
+                     *       "message": "The server failed and changed nothing half-way",
+                     *       "statusCode": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    inviteClient: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: 1 to 255 visible ASCII characters, kept 24 h per organization and environment. The first completed response is stored (with the change it made, in its transaction) and replayed with `Idempotent-Replayed: true`; the same key with another request is 422; while the first still runs, 409. */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "clientId": "cli_01a223b7d0ca76c6b3b128f744b027c8",
+                     *       "createdAt": "2026-11-28T19:52:58.831Z",
+                     *       "lastSentAt": "2026-11-28T19:52:58.834Z",
+                     *       "lockedAt": null,
+                     *       "nextSendAt": "2026-12-01T19:52:58.834Z",
+                     *       "object": "invitation",
+                     *       "registeredAt": null,
+                     *       "sends": 1,
+                     *       "status": "invited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InvitationView"];
+                };
+            };
+            /** @description already_registered, nothing_waiting (no approved payout waits for the client's wallet), invitation_locked or no_channel_available; nothing was sent; validation_error: the Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "already_registered",
+                     *       "error": "Bad Request",
+                     *       "message": "Bad Request",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "error": "Unauthorized",
+                     *       "message": "The key is missing, malformed, unknown or revoked",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "error": "Forbidden",
+                     *       "message": "The key lacks the scope this operation needs",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this organization and environment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "error": "Not Found",
+                     *       "message": "No such resource for this organization and environment",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency_in_progress: a request with this Idempotency-Key is still running; or conflict: the write lost a race with another and changed nothing (read again and retry) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "error": "Conflict",
+                     *       "message": "A request with this Idempotency-Key is still running",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "error": "Payload Too Large",
+                     *       "message": "The body is over 1 MiB",
+                     *       "statusCode": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: sent less than ten minutes ago; Retry-After says when to ask again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "error": "Too Many Requests",
+                     *       "message": "Sent less than ten minutes ago",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server failed and changed nothing half-way; retrying (with the same Idempotency-Key) is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "error": "Internal Server Error",
+                     *       "message": "The server failed and changed nothing half-way",
+                     *       "statusCode": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listDisbursements: {
         parameters: {
             query?: {
@@ -3479,7 +3885,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-28T17:44:25.413Z",
+                     *           "approvedAt": "2026-11-28T19:52:58.861Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -3491,16 +3897,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.408Z",
-                     *           "id": "dsb_01a223421e4072fe8f45153e137c0e07",
+                     *           "createdAt": "2026-11-28T19:52:58.853Z",
+                     *           "id": "dsb_01a223b7d0e57184bb11fb482368412c",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-28T17:44:25.410Z",
+                     *           "submittedAt": "2026-11-28T19:52:58.857Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-28T17:44:25.435Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.884Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -3627,7 +4033,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a223421e027779a50548185cdcb71d",
+                 *           "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -3670,8 +4076,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T17:44:25.408Z",
-                     *       "id": "dsb_01a223421e4072fe8f45153e137c0e07",
+                     *       "createdAt": "2026-11-28T19:52:58.853Z",
+                     *       "id": "dsb_01a223b7d0e57184bb11fb482368412c",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -3679,7 +4085,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T17:44:25.408Z"
+                     *       "updatedAt": "2026-11-28T19:52:58.853Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -3871,8 +4277,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T17:44:25.408Z",
-                     *       "id": "dsb_01a223421e4072fe8f45153e137c0e07",
+                     *       "createdAt": "2026-11-28T19:52:58.853Z",
+                     *       "id": "dsb_01a223b7d0e57184bb11fb482368412c",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -3880,7 +4286,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T17:44:25.408Z"
+                     *       "updatedAt": "2026-11-28T19:52:58.853Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -3992,7 +4398,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a223421e64729b87d0e8b2ac7e74da"
+                     *       "id": "dsb_01a223b7d117706d9c2fec2e8a1fc916"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4142,7 +4548,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-28T17:44:25.413Z",
+                     *       "approvedAt": "2026-11-28T19:52:58.861Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -4154,16 +4560,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T17:44:25.408Z",
-                     *       "id": "dsb_01a223421e4072fe8f45153e137c0e07",
+                     *       "createdAt": "2026-11-28T19:52:58.853Z",
+                     *       "id": "dsb_01a223b7d0e57184bb11fb482368412c",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-28T17:44:25.410Z",
+                     *       "submittedAt": "2026-11-28T19:52:58.857Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T17:44:25.413Z"
+                     *       "updatedAt": "2026-11-28T19:52:58.861Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4374,16 +4780,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a223421e027779a50548185cdcb71d",
+                     *           "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a223421e4072fe8f45153ce404792d",
+                     *           "id": "dsi_01a223b7d0e57184bb11fb46e8f841ed",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a223421e4072fe8f45153ce404792d",
+                     *           "payoutId": "pyt_01a223b7d0e57184bb11fb46e8f841ed",
                      *           "row": 1,
-                     *           "txHash": "dc10eb11e2c4d1edbeebfdfdaf87b483e296420c15318e6fdef57e1448e97cfe",
+                     *           "txHash": "9556f9b5d8e4542435ab2c1d6b5626f1715b5fe9b544b5a2f5e3880a18314171",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -4394,11 +4800,11 @@ export interface operations {
                      *           "errorMessage": "the destination account does not exist",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a223421e4072fe8f45153d1f1ae8b1",
+                     *           "id": "dsi_01a223b7d0e57184bb11fb47d5ed308c",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a223421e4072fe8f45153d1f1ae8b1",
+                     *           "payoutId": "pyt_01a223b7d0e57184bb11fb47d5ed308c",
                      *           "row": 2,
-                     *           "txHash": "94549614c4ad4654ea561c425a9622381b6fe234b93223b42248f8ea1f008874",
+                     *           "txHash": "af1ce738d9786b9c411058328df1349507a038285b81c13a9c0f2a451fe1cb48",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *         }
                      *       ],
@@ -4413,8 +4819,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a223421e4072fe8f45153ce404792d,1,stipend-0001,cli_01a223421e027779a50548185cdcb71d,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a223421e4072fe8f45153ce404792d,approved,sent,dc10eb11e2c4d1edbeebfdfdaf87b483e296420c15318e6fdef57e1448e97cfe,,
-                     *     dsi_01a223421e4072fe8f45153d1f1ae8b1,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a223421e4072fe8f45153d1f1ae8b1,approved,failed,94549614c4ad4654ea561c425a9622381b6fe234b93223b42248f8ea1f008874,op_no_destination,the destination account does not exist
+                     *     dsi_01a223b7d0e57184bb11fb46e8f841ed,1,stipend-0001,cli_01a223b7d05f74ea93e29b42bef95b77,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a223b7d0e57184bb11fb46e8f841ed,approved,sent,9556f9b5d8e4542435ab2c1d6b5626f1715b5fe9b544b5a2f5e3880a18314171,,
+                     *     dsi_01a223b7d0e57184bb11fb47d5ed308c,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a223b7d0e57184bb11fb47d5ed308c,approved,failed,af1ce738d9786b9c411058328df1349507a038285b81c13a9c0f2a451fe1cb48,op_no_destination,the destination account does not exist
                      */
                     "text/csv": string;
                 };
@@ -4568,16 +4974,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T17:44:25.438Z",
-                     *       "id": "dsb_01a223421e5e741f90972c75b523f36e",
+                     *       "createdAt": "2026-11-28T19:52:58.891Z",
+                     *       "id": "dsb_01a223b7d10b7771994d6520ffd54e4e",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-28T17:44:25.439Z",
+                     *       "submittedAt": "2026-11-28T19:52:58.896Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-28T17:44:25.440Z"
+                     *       "updatedAt": "2026-11-28T19:52:58.899Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4778,7 +5184,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-28T17:44:25.413Z",
+                     *       "approvedAt": "2026-11-28T19:52:58.861Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -4790,16 +5196,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-28T17:44:25.408Z",
-                     *       "id": "dsb_01a223421e4072fe8f45153e137c0e07",
+                     *       "createdAt": "2026-11-28T19:52:58.853Z",
+                     *       "id": "dsb_01a223b7d0e57184bb11fb482368412c",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-28T17:44:25.410Z",
+                     *       "submittedAt": "2026-11-28T19:52:58.857Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T17:44:25.431Z"
+                     *       "updatedAt": "2026-11-28T19:52:58.877Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4995,16 +5401,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T17:44:25.408Z",
-                     *       "id": "dsb_01a223421e4072fe8f45153e137c0e07",
+                     *       "createdAt": "2026-11-28T19:52:58.853Z",
+                     *       "id": "dsb_01a223b7d0e57184bb11fb482368412c",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-28T17:44:25.410Z",
+                     *       "submittedAt": "2026-11-28T19:52:58.857Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T17:44:25.410Z"
+                     *       "updatedAt": "2026-11-28T19:52:58.857Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5186,7 +5592,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type, e.g. `client.created`. */
-                type?: "client.created" | "client.updated" | "client.deleted" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+                type?: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
                 /** @description Page number, from 1 (default 1); past the last page, an empty page. */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
@@ -5208,10 +5614,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
+                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.444Z",
+                     *           "createdAt": "2026-11-28T19:52:58.903Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5227,8 +5633,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T17:44:25.444Z",
-                     *               "id": "dsb_01a223421e64729b87d0e8b2ac7e74da",
+                     *               "createdAt": "2026-11-28T19:52:58.903Z",
+                     *               "id": "dsb_01a223b7d117706d9c2fec2e8a1fc916",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -5236,19 +5642,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-28T17:44:25.444Z"
+                     *               "updatedAt": "2026-11-28T19:52:58.903Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223421e64729b87d0e8b353345e48",
+                     *           "id": "evt_01a223b7d117706d9c2fec2f95cded59",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
+                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.440Z",
+                     *           "createdAt": "2026-11-28T19:52:58.899Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5264,28 +5670,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T17:44:25.438Z",
-                     *               "id": "dsb_01a223421e5e741f90972c75b523f36e",
+                     *               "createdAt": "2026-11-28T19:52:58.891Z",
+                     *               "id": "dsb_01a223b7d10b7771994d6520ffd54e4e",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-28T17:44:25.439Z",
+                     *               "submittedAt": "2026-11-28T19:52:58.896Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T17:44:25.440Z"
+                     *               "updatedAt": "2026-11-28T19:52:58.899Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223421e6171668b8b16ffad9a0c77",
+                     *           "id": "evt_01a223b7d1147790ad844bee255cec67",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
+                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.440Z",
+                     *           "createdAt": "2026-11-28T19:52:58.899Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -5296,25 +5702,25 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T17:44:25.439Z",
+                     *               "createdAt": "2026-11-28T19:52:58.896Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223421e5d71d0987db27bdd281cea",
+                     *               "id": "pyt_01a223b7d10b7771994d651fcebee035",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T17:44:25.440Z",
+                     *               "updatedAt": "2026-11-28T19:52:58.899Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a223421e6071f2a78c94d5eaf28e02",
+                     *           "id": "evt_01a223b7d1147790ad844becbef54f0f",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
+                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.439Z",
+                     *           "createdAt": "2026-11-28T19:52:58.896Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5330,28 +5736,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T17:44:25.438Z",
-                     *               "id": "dsb_01a223421e5e741f90972c75b523f36e",
+                     *               "createdAt": "2026-11-28T19:52:58.891Z",
+                     *               "id": "dsb_01a223b7d10b7771994d6520ffd54e4e",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-28T17:44:25.439Z",
+                     *               "submittedAt": "2026-11-28T19:52:58.896Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T17:44:25.439Z"
+                     *               "updatedAt": "2026-11-28T19:52:58.896Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223421e5f72b887220dbc9eee75fa",
+                     *           "id": "evt_01a223b7d111729fb7e7369349b97ad9",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
+                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.439Z",
+                     *           "createdAt": "2026-11-28T19:52:58.896Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5362,25 +5768,25 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T17:44:25.439Z",
+                     *               "createdAt": "2026-11-28T19:52:58.896Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223421e5d71d0987db27bdd281cea",
+                     *               "id": "pyt_01a223b7d10b7771994d651fcebee035",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T17:44:25.439Z",
+                     *               "updatedAt": "2026-11-28T19:52:58.896Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a223421e5f72b887220dbadf927e4e",
+                     *           "id": "evt_01a223b7d110710190ee3c890acaef0c",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
+                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.438Z",
+                     *           "createdAt": "2026-11-28T19:52:58.891Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5396,8 +5802,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T17:44:25.438Z",
-                     *               "id": "dsb_01a223421e5e741f90972c75b523f36e",
+                     *               "createdAt": "2026-11-28T19:52:58.891Z",
+                     *               "id": "dsb_01a223b7d10b7771994d6520ffd54e4e",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -5405,10 +5811,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T17:44:25.438Z"
+                     *               "updatedAt": "2026-11-28T19:52:58.891Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223421e5e741f90972c760ad3540a",
+                     *           "id": "evt_01a223b7d10b7771994d652197555da0",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -5417,11 +5823,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.435Z",
+                     *           "createdAt": "2026-11-28T19:52:58.884Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-28T17:44:25.413Z",
+                     *               "approvedAt": "2026-11-28T19:52:58.861Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5433,19 +5839,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-28T17:44:25.408Z",
-                     *               "id": "dsb_01a223421e4072fe8f45153e137c0e07",
+                     *               "createdAt": "2026-11-28T19:52:58.853Z",
+                     *               "id": "dsb_01a223b7d0e57184bb11fb482368412c",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-28T17:44:25.410Z",
+                     *               "submittedAt": "2026-11-28T19:52:58.857Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T17:44:25.435Z"
+                     *               "updatedAt": "2026-11-28T19:52:58.884Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223421e5b71008579869357c97151",
+                     *           "id": "evt_01a223b7d1057129bf0266872ceaeb5b",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -5454,7 +5860,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.434Z",
+                     *           "createdAt": "2026-11-28T19:52:58.882Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5464,45 +5870,45 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T17:44:25.415Z",
+                     *                   "createdAt": "2026-11-28T19:52:58.867Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a223421e47750bbaebc5a17032a3bc",
+                     *                   "id": "att_01a223b7d0f3730e9c0781bd65a04585",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "b5da23c3095ef4fa90df7363d147ce49332d81aa20c83ab0e1004cdeb98583ea"
+                     *                   "txHash": "2b62839311679397446cc6c1d97b14b8cae00f39668a647821fffd357a8b33c5"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-28T17:44:25.433Z",
+                     *                   "createdAt": "2026-11-28T19:52:58.882Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a223421e59766db27c97af714d4dba",
+                     *                   "id": "att_01a223b7d1027558824ff245f680b73c",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "94549614c4ad4654ea561c425a9622381b6fe234b93223b42248f8ea1f008874"
+                     *                   "txHash": "af1ce738d9786b9c411058328df1349507a038285b81c13a9c0f2a451fe1cb48"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T17:44:25.410Z",
+                     *               "createdAt": "2026-11-28T19:52:58.857Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a223421e4072fe8f45153d1f1ae8b1",
+                     *               "id": "pyt_01a223b7d0e57184bb11fb47d5ed308c",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T17:44:25.434Z",
+                     *               "updatedAt": "2026-11-28T19:52:58.882Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a223421e5a76c99b008a192710867f",
+                     *           "id": "evt_01a223b7d103766b8b5a128f29c6028a",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
+                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.431Z",
+                     *           "createdAt": "2026-11-28T19:52:58.877Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5512,27 +5918,27 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T17:44:25.415Z",
+                     *                   "createdAt": "2026-11-28T19:52:58.867Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a223421e47750bbaebc5a17032a3bc",
+                     *                   "id": "att_01a223b7d0f3730e9c0781bd65a04585",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "b5da23c3095ef4fa90df7363d147ce49332d81aa20c83ab0e1004cdeb98583ea"
+                     *                   "txHash": "2b62839311679397446cc6c1d97b14b8cae00f39668a647821fffd357a8b33c5"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T17:44:25.410Z",
+                     *               "createdAt": "2026-11-28T19:52:58.857Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223421e4072fe8f45153d1f1ae8b1",
+                     *               "id": "pyt_01a223b7d0e57184bb11fb47d5ed308c",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T17:44:25.431Z",
+                     *               "updatedAt": "2026-11-28T19:52:58.877Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a223421e5774bebd4dc694ce8ce8f7",
+                     *           "id": "evt_01a223b7d0fe70d89c7b6d7cf43251ef",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -5541,11 +5947,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.429Z",
+                     *           "createdAt": "2026-11-28T19:52:58.875Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-28T17:44:25.413Z",
+                     *               "approvedAt": "2026-11-28T19:52:58.861Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5557,19 +5963,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-28T17:44:25.408Z",
-                     *               "id": "dsb_01a223421e4072fe8f45153e137c0e07",
+                     *               "createdAt": "2026-11-28T19:52:58.853Z",
+                     *               "id": "dsb_01a223b7d0e57184bb11fb482368412c",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-28T17:44:25.410Z",
+                     *               "submittedAt": "2026-11-28T19:52:58.857Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T17:44:25.429Z"
+                     *               "updatedAt": "2026-11-28T19:52:58.875Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223421e5575cea460352c3cdd647f",
+                     *           "id": "evt_01a223b7d0fc7771b1847cfe2df277bb",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -5578,7 +5984,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.427Z",
+                     *           "createdAt": "2026-11-28T19:52:58.871Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5588,27 +5994,27 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T17:44:25.415Z",
+                     *                   "createdAt": "2026-11-28T19:52:58.867Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a223421e47750bbaebc5a17032a3bc",
+                     *                   "id": "att_01a223b7d0f3730e9c0781bd65a04585",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "b5da23c3095ef4fa90df7363d147ce49332d81aa20c83ab0e1004cdeb98583ea"
+                     *                   "txHash": "2b62839311679397446cc6c1d97b14b8cae00f39668a647821fffd357a8b33c5"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T17:44:25.410Z",
+                     *               "createdAt": "2026-11-28T19:52:58.857Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a223421e4072fe8f45153d1f1ae8b1",
+                     *               "id": "pyt_01a223b7d0e57184bb11fb47d5ed308c",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T17:44:25.427Z",
+                     *               "updatedAt": "2026-11-28T19:52:58.871Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a223421e54756fa5f35cc6763571df",
+                     *           "id": "evt_01a223b7d0f875de867fc2eb2aec107d",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -5617,7 +6023,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.427Z",
+                     *           "createdAt": "2026-11-28T19:52:58.871Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5627,34 +6033,34 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T17:44:25.415Z",
+                     *                   "createdAt": "2026-11-28T19:52:58.867Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a223421e47750bbaebc5a0b0c68f41",
-                     *                   "ledgerSeq": 7,
-                     *                   "txHash": "dc10eb11e2c4d1edbeebfdfdaf87b483e296420c15318e6fdef57e1448e97cfe"
+                     *                   "id": "att_01a223b7d0f3730e9c0781bc644088d7",
+                     *                   "ledgerSeq": 12,
+                     *                   "txHash": "9556f9b5d8e4542435ab2c1d6b5626f1715b5fe9b544b5a2f5e3880a18314171"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a223421e027779a50548185cdcb71d",
+                     *                 "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a223421e027779a50548185cdcb71d",
-                     *               "createdAt": "2026-11-28T17:44:25.410Z",
+                     *               "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *               "createdAt": "2026-11-28T19:52:58.857Z",
                      *               "execStatus": "sent",
-                     *               "id": "pyt_01a223421e4072fe8f45153ce404792d",
+                     *               "id": "pyt_01a223b7d0e57184bb11fb46e8f841ed",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T17:44:25.427Z",
+                     *               "updatedAt": "2026-11-28T19:52:58.871Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a223421e54756fa5f35cc550cabcfc",
+                     *           "id": "evt_01a223b7d0f875de867fc2eaf7855652",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -5663,7 +6069,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.417Z",
+                     *           "createdAt": "2026-11-28T19:52:58.869Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5673,49 +6079,49 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T17:44:25.395Z",
+                     *                   "createdAt": "2026-11-28T19:52:58.815Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a223421e33734686b462c7f6552500",
+                     *                   "id": "att_01a223b7d0bf7114ba92d53aaa9bda5f",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "f915f01b7cbb85f52fef6aed5027a0e0f38466a0b60bed2f8315075d95b2d27b"
+                     *                   "txHash": "525d0ac34fc9c979072b22c71dc736be38efa0c0b5ad2902bb19c990effebb3b"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-28T17:44:25.417Z",
+                     *                   "createdAt": "2026-11-28T19:52:58.868Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a223421e49756589a94aa3d8b5d2c8",
+                     *                   "id": "att_01a223b7d0f470b083336cd3228e8fdc",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "033524d08fa6aadbf7c9c2307714d3fd5c258e605e8a32a24265773701bea143"
+                     *                   "txHash": "be22628d07fa453dace7f5ec7a8f11bbf669c8203f1ffdd2cf4b80a541a0139f"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T17:44:25.392Z",
+                     *               "createdAt": "2026-11-28T19:52:58.809Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a223421e307703b0ee450204fc76f2",
+                     *               "id": "pyt_01a223b7d0b973429a42e3e80a1efab7",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-28T17:44:25.417Z",
+                     *               "updatedAt": "2026-11-28T19:52:58.869Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a223421e49756589a94aa43383a948",
+                     *           "id": "evt_01a223b7d0f6758f9366e635deecff02",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
+                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.413Z",
+                     *           "createdAt": "2026-11-28T19:52:58.861Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-28T17:44:25.413Z",
+                     *               "approvedAt": "2026-11-28T19:52:58.861Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5727,28 +6133,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T17:44:25.408Z",
-                     *               "id": "dsb_01a223421e4072fe8f45153e137c0e07",
+                     *               "createdAt": "2026-11-28T19:52:58.853Z",
+                     *               "id": "dsb_01a223b7d0e57184bb11fb482368412c",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-28T17:44:25.410Z",
+                     *               "submittedAt": "2026-11-28T19:52:58.857Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T17:44:25.413Z"
+                     *               "updatedAt": "2026-11-28T19:52:58.861Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223421e45753c8a2c761a7cf4d543",
+                     *           "id": "evt_01a223b7d0ef77ec8e3e8dac977c66ba",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
+                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.413Z",
+                     *           "createdAt": "2026-11-28T19:52:58.861Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5759,25 +6165,25 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T17:44:25.410Z",
+                     *               "createdAt": "2026-11-28T19:52:58.857Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223421e4072fe8f45153d1f1ae8b1",
+                     *               "id": "pyt_01a223b7d0e57184bb11fb47d5ed308c",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T17:44:25.413Z",
+                     *               "updatedAt": "2026-11-28T19:52:58.861Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a223421e45753c8a2c76171b7a79c9",
+                     *           "id": "evt_01a223b7d0ee77f1835b282e526ab61e",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
+                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.413Z",
+                     *           "createdAt": "2026-11-28T19:52:58.861Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5789,31 +6195,31 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a223421e027779a50548185cdcb71d",
+                     *                 "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a223421e027779a50548185cdcb71d",
-                     *               "createdAt": "2026-11-28T17:44:25.410Z",
+                     *               "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *               "createdAt": "2026-11-28T19:52:58.857Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223421e4072fe8f45153ce404792d",
+                     *               "id": "pyt_01a223b7d0e57184bb11fb46e8f841ed",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T17:44:25.413Z",
+                     *               "updatedAt": "2026-11-28T19:52:58.861Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a223421e45753c8a2c7616f481d64c",
+                     *           "id": "evt_01a223b7d0ee77f1835b282d82eac535",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
+                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.410Z",
+                     *           "createdAt": "2026-11-28T19:52:58.857Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5829,28 +6235,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T17:44:25.408Z",
-                     *               "id": "dsb_01a223421e4072fe8f45153e137c0e07",
+                     *               "createdAt": "2026-11-28T19:52:58.853Z",
+                     *               "id": "dsb_01a223b7d0e57184bb11fb482368412c",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-28T17:44:25.410Z",
+                     *               "submittedAt": "2026-11-28T19:52:58.857Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T17:44:25.410Z"
+                     *               "updatedAt": "2026-11-28T19:52:58.857Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223421e4372eeb0d5723a912df81e",
+                     *           "id": "evt_01a223b7d0eb72ac8f5d8791714e141f",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
+                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.410Z",
+                     *           "createdAt": "2026-11-28T19:52:58.857Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5861,25 +6267,25 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T17:44:25.410Z",
+                     *               "createdAt": "2026-11-28T19:52:58.857Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223421e4072fe8f45153d1f1ae8b1",
+                     *               "id": "pyt_01a223b7d0e57184bb11fb47d5ed308c",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T17:44:25.410Z",
+                     *               "updatedAt": "2026-11-28T19:52:58.857Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a223421e4372eeb0d572370c5cc48e",
+                     *           "id": "evt_01a223b7d0ea70cc80f4bbd452aaa17a",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
+                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.410Z",
+                     *           "createdAt": "2026-11-28T19:52:58.857Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5891,31 +6297,31 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a223421e027779a50548185cdcb71d",
+                     *                 "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a223421e027779a50548185cdcb71d",
-                     *               "createdAt": "2026-11-28T17:44:25.410Z",
+                     *               "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *               "createdAt": "2026-11-28T19:52:58.857Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223421e4072fe8f45153ce404792d",
+                     *               "id": "pyt_01a223b7d0e57184bb11fb46e8f841ed",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T17:44:25.410Z",
+                     *               "updatedAt": "2026-11-28T19:52:58.857Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a223421e4372eeb0d572367bb96e26",
+                     *           "id": "evt_01a223b7d0ea70cc80f4bbd3f700fb08",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
+                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.408Z",
+                     *           "createdAt": "2026-11-28T19:52:58.853Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5931,8 +6337,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T17:44:25.408Z",
-                     *               "id": "dsb_01a223421e4072fe8f45153e137c0e07",
+                     *               "createdAt": "2026-11-28T19:52:58.853Z",
+                     *               "id": "dsb_01a223b7d0e57184bb11fb482368412c",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -5940,10 +6346,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T17:44:25.408Z"
+                     *               "updatedAt": "2026-11-28T19:52:58.853Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223421e4072fe8f45153f7ba83771",
+                     *           "id": "evt_01a223b7d0e67375b7218f4b6f0ca508",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -5951,7 +6357,7 @@ export interface operations {
                      *       "pagination": {
                      *         "limit": 20,
                      *         "page": 1,
-                     *         "total": 45,
+                     *         "total": 46,
                      *         "totalPages": 3
                      *       }
                      *     }
@@ -6065,10 +6471,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
+                     *         "id": "key_01a223b7d0267213ba69a07da22190e7",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-28T17:44:25.444Z",
+                     *       "createdAt": "2026-11-28T19:52:58.903Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -6084,8 +6490,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-28T17:44:25.444Z",
-                     *           "id": "dsb_01a223421e64729b87d0e8b2ac7e74da",
+                     *           "createdAt": "2026-11-28T19:52:58.903Z",
+                     *           "id": "dsb_01a223b7d117706d9c2fec2e8a1fc916",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -6093,10 +6499,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-28T17:44:25.444Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.903Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a223421e64729b87d0e8b353345e48",
+                     *       "id": "evt_01a223b7d117706d9c2fec2f95cded59",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -6222,14 +6628,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a223421e027779a50548185cdcb71d",
+                     *             "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a223421e027779a50548185cdcb71d",
-                     *           "createdAt": "2026-11-28T17:44:25.360Z",
+                     *           "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *           "createdAt": "2026-11-28T19:52:58.745Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a223421e1076e7b54f41eff69da35c",
+                     *           "id": "inv_01a223b7d0797080bef641d3a6a708f0",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -6346,7 +6752,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a223421e027779a50548185cdcb71d",
+                 *       "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -6375,14 +6781,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a223421e027779a50548185cdcb71d",
+                     *         "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a223421e027779a50548185cdcb71d",
-                     *       "createdAt": "2026-11-28T17:44:25.360Z",
+                     *       "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *       "createdAt": "2026-11-28T19:52:58.745Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a223421e1076e7b54f41eff69da35c",
+                     *       "id": "inv_01a223b7d0797080bef641d3a6a708f0",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6397,14 +6803,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_39f3a6f8fe59729539fee6c73e523634"
+                     *         "url": "https://pay.lajan.test/pay/pi_a6de64b5a22c0c7df394e06710ac573e"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-28T17:44:25.360Z"
+                     *       "updatedAt": "2026-11-28T19:52:58.745Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6587,14 +6993,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a223421e027779a50548185cdcb71d",
+                     *         "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a223421e027779a50548185cdcb71d",
-                     *       "createdAt": "2026-11-28T17:44:25.360Z",
+                     *       "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *       "createdAt": "2026-11-28T19:52:58.745Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a223421e1076e7b54f41eff69da35c",
+                     *       "id": "inv_01a223b7d0797080bef641d3a6a708f0",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6616,14 +7022,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_39f3a6f8fe59729539fee6c73e523634"
+                     *         "url": "https://pay.lajan.test/pay/pi_a6de64b5a22c0c7df394e06710ac573e"
                      *       },
-                     *       "sentAt": "2026-11-28T17:44:25.363Z",
+                     *       "sentAt": "2026-11-28T19:52:58.751Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-28T17:44:25.363Z"
+                     *       "updatedAt": "2026-11-28T19:52:58.751Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6759,14 +7165,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a223421e027779a50548185cdcb71d",
+                     *         "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a223421e027779a50548185cdcb71d",
-                     *       "createdAt": "2026-11-28T17:44:25.360Z",
+                     *       "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *       "createdAt": "2026-11-28T19:52:58.745Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a223421e1076e7b54f41eff69da35c",
+                     *       "id": "inv_01a223b7d0797080bef641d3a6a708f0",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6788,14 +7194,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_39f3a6f8fe59729539fee6c73e523634"
+                     *         "url": "https://pay.lajan.test/pay/pi_a6de64b5a22c0c7df394e06710ac573e"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-28T17:44:25.362Z"
+                     *       "updatedAt": "2026-11-28T19:52:58.748Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7408,13 +7814,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-28T17:44:25.383Z",
+                     *           "createdAt": "2026-11-28T19:52:58.788Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a223421e27710ea349c9dbc29bae5d",
+                     *           "id": "pl_01a223b7d0a474839825295edc5f7221",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_865584acdf8ac36f4d6e0ff93bffdbd1"
+                     *           "url": "https://pay.lajan.test/pay/pi_41558823434f06899207ca9b54633c80"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -7547,13 +7953,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-28T17:44:25.383Z",
+                     *       "createdAt": "2026-11-28T19:52:58.788Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a223421e27710ea349c9dbc29bae5d",
+                     *       "id": "pl_01a223b7d0a474839825295edc5f7221",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_865584acdf8ac36f4d6e0ff93bffdbd1"
+                     *       "url": "https://pay.lajan.test/pay/pi_41558823434f06899207ca9b54633c80"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -7734,13 +8140,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-28T17:44:25.383Z",
+                     *       "createdAt": "2026-11-28T19:52:58.788Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a223421e27710ea349c9dbc29bae5d",
+                     *       "id": "pl_01a223b7d0a474839825295edc5f7221",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_865584acdf8ac36f4d6e0ff93bffdbd1"
+                     *       "url": "https://pay.lajan.test/pay/pi_41558823434f06899207ca9b54633c80"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -7853,7 +8259,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a223421e27710ea349c9dbc29bae5d"
+                     *       "id": "pl_01a223b7d0a474839825295edc5f7221"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -8012,9 +8418,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T17:44:25.404Z",
+                     *           "createdAt": "2026-11-28T19:52:58.845Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a223421e3c72b88d70dca7058999ab",
+                     *           "id": "pyt_01a223b7d0dd766fb3b0d40c559d9c16",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -8025,14 +8431,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a223421e387356a3e9878bce2f9f7d",
+                     *             "id": "cli_01a223b7d0ca76c6b3b128f744b027c8",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a223421e387356a3e9878bce2f9f7d",
-                     *           "createdAt": "2026-11-28T17:44:25.401Z",
+                     *           "clientId": "cli_01a223b7d0ca76c6b3b128f744b027c8",
+                     *           "createdAt": "2026-11-28T19:52:58.829Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a223421e3974aab2217304a5952333",
+                     *           "id": "pyt_01a223b7d0cd748cba4111e5b062911e",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -8043,9 +8449,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T17:44:25.392Z",
+                     *           "createdAt": "2026-11-28T19:52:58.809Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a223421e307703b0ee450204fc76f2",
+                     *           "id": "pyt_01a223b7d0b973429a42e3e80a1efab7",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
@@ -8056,14 +8462,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a223421e027779a50548185cdcb71d",
+                     *             "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a223421e027779a50548185cdcb71d",
-                     *           "createdAt": "2026-11-28T17:44:25.388Z",
+                     *           "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *           "createdAt": "2026-11-28T19:52:58.801Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a223421e2c74e6aaf52ac66bd4e5dc",
+                     *           "id": "pyt_01a223b7d0b172828fbd01718a9fc472",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -8183,7 +8589,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a223421e027779a50548185cdcb71d",
+                 *       "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -8207,18 +8613,18 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a223421e027779a50548185cdcb71d",
+                     *         "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a223421e027779a50548185cdcb71d",
-                     *       "createdAt": "2026-11-28T17:44:25.388Z",
+                     *       "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *       "createdAt": "2026-11-28T19:52:58.801Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a223421e2c74e6aaf52ac66bd4e5dc",
+                     *       "id": "pyt_01a223b7d0b172828fbd01718a9fc472",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T17:44:25.388Z",
+                     *       "updatedAt": "2026-11-28T19:52:58.801Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8405,30 +8811,30 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-28T17:44:25.395Z",
+                     *           "createdAt": "2026-11-28T19:52:58.815Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a223421e33734686b462c655b44e6a",
-                     *           "ledgerSeq": 4,
-                     *           "txHash": "f8389518095d85f6896a583fd3401a672ecae90517b0a2caa872d0014a44b848"
+                     *           "id": "att_01a223b7d0bf7114ba92d539285cc082",
+                     *           "ledgerSeq": 7,
+                     *           "txHash": "59ef7ab43eda8e5f8d3f5846eec41973e13bda8f8e8cb42f2e79b34a7e7128e6"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a223421e027779a50548185cdcb71d",
+                     *         "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a223421e027779a50548185cdcb71d",
-                     *       "createdAt": "2026-11-28T17:44:25.388Z",
+                     *       "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *       "createdAt": "2026-11-28T19:52:58.801Z",
                      *       "execStatus": "sent",
-                     *       "id": "pyt_01a223421e2c74e6aaf52ac66bd4e5dc",
+                     *       "id": "pyt_01a223b7d0b172828fbd01718a9fc472",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T17:44:25.397Z",
+                     *       "updatedAt": "2026-11-28T19:52:58.820Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8552,18 +8958,18 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a223421e027779a50548185cdcb71d",
+                     *         "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a223421e027779a50548185cdcb71d",
-                     *       "createdAt": "2026-11-28T17:44:25.388Z",
+                     *       "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *       "createdAt": "2026-11-28T19:52:58.801Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a223421e2c74e6aaf52ac66bd4e5dc",
+                     *       "id": "pyt_01a223b7d0b172828fbd01718a9fc472",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T17:44:25.390Z",
+                     *       "updatedAt": "2026-11-28T19:52:58.804Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8581,7 +8987,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "6abd13b1-a6af-4164-bf8b-fd69c2305694",
+                     *       "requestId": "3aeb642d-b0a6-4474-a841-3bd7e6020181",
                      *       "statusCode": 400
                      *     }
                      */
@@ -8756,18 +9162,18 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a223421e387356a3e9878bce2f9f7d",
+                     *         "id": "cli_01a223b7d0ca76c6b3b128f744b027c8",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a223421e387356a3e9878bce2f9f7d",
-                     *       "createdAt": "2026-11-28T17:44:25.401Z",
+                     *       "clientId": "cli_01a223b7d0ca76c6b3b128f744b027c8",
+                     *       "createdAt": "2026-11-28T19:52:58.829Z",
                      *       "execStatus": "canceled",
-                     *       "id": "pyt_01a223421e3974aab2217304a5952333",
+                     *       "id": "pyt_01a223b7d0cd748cba4111e5b062911e",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T17:44:25.403Z",
+                     *       "updatedAt": "2026-11-28T19:52:58.842Z",
                      *       "walletAccountId": null
                      *     }
                      */
@@ -8968,12 +9374,12 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-28T17:44:25.404Z",
+                     *       "createdAt": "2026-11-28T19:52:58.845Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a223421e3c72b88d70dca7058999ab",
+                     *       "id": "pyt_01a223b7d0dd766fb3b0d40c559d9c16",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T17:44:25.405Z",
+                     *       "updatedAt": "2026-11-28T19:52:58.847Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -9180,23 +9586,23 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-28T17:44:25.395Z",
+                     *           "createdAt": "2026-11-28T19:52:58.815Z",
                      *           "errorCode": "op_no_destination",
                      *           "errorMessage": "the destination account does not exist",
-                     *           "id": "att_01a223421e33734686b462c7f6552500",
+                     *           "id": "att_01a223b7d0bf7114ba92d53aaa9bda5f",
                      *           "ledgerSeq": null,
-                     *           "txHash": "f915f01b7cbb85f52fef6aed5027a0e0f38466a0b60bed2f8315075d95b2d27b"
+                     *           "txHash": "525d0ac34fc9c979072b22c71dc736be38efa0c0b5ad2902bb19c990effebb3b"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-28T17:44:25.392Z",
+                     *       "createdAt": "2026-11-28T19:52:58.809Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a223421e307703b0ee450204fc76f2",
+                     *       "id": "pyt_01a223b7d0b973429a42e3e80a1efab7",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T17:44:25.399Z",
+                     *       "updatedAt": "2026-11-28T19:52:58.824Z",
                      *       "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *     }
                      */
@@ -9375,7 +9781,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GDH7TYUHUAMABLA5SEQHM2EHMLN5FGFJS5PC4Y3NKZBPJQF4OE6HE4PP",
+                     *       "account": "GDBVPIWCMQEWKJQ2UQRQNRI6TCUMP6JYWIHJNRF4CHPKII66LO2BFBZZ",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -9506,7 +9912,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GDH7TYUHUAMABLA5SEQHM2EHMLN5FGFJS5PC4Y3NKZBPJQF4OE6HE4PP",
+                     *       "account": "GDBVPIWCMQEWKJQ2UQRQNRI6TCUMP6JYWIHJNRF4CHPKII66LO2BFBZZ",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -9717,24 +10123,26 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "channel": "sms",
-                     *           "createdAt": "2026-11-28T17:44:25.363Z",
+                     *           "clientId": null,
+                     *           "createdAt": "2026-11-28T19:52:58.751Z",
                      *           "html": null,
-                     *           "id": "msg_01a223421e137445bc62fbddd5673c71",
-                     *           "invoiceId": "inv_01a223421e1076e7b54f41eff69da35c",
+                     *           "id": "msg_01a223b7d07f759f9394899e7c239e95",
+                     *           "invoiceId": "inv_01a223b7d0797080bef641d3a6a708f0",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_39f3a6f8fe59729539fee6c73e523634",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_a6de64b5a22c0c7df394e06710ac573e",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
-                     *           "createdAt": "2026-11-28T17:44:25.363Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_39f3a6f8fe59729539fee6c73e523634\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_39f3a6f8fe59729539fee6c73e523634\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_39f3a6f8fe59729539fee6c73e523634</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a223421e137445bc62fbdc686f57b8",
-                     *           "invoiceId": "inv_01a223421e1076e7b54f41eff69da35c",
+                     *           "clientId": null,
+                     *           "createdAt": "2026-11-28T19:52:58.751Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_a6de64b5a22c0c7df394e06710ac573e\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_a6de64b5a22c0c7df394e06710ac573e\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_a6de64b5a22c0c7df394e06710ac573e</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a223b7d07f759f9394899d881a27e9",
+                     *           "invoiceId": "inv_01a223b7d0797080bef641d3a6a708f0",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_39f3a6f8fe59729539fee6c73e523634\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_a6de64b5a22c0c7df394e06710ac573e\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -9866,18 +10274,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GDH7TYUHUAMABLA5SEQHM2EHMLN5FGFJS5PC4Y3NKZBPJQF4OE6HE4PP",
-                     *       "id": "lp_01a223421e16779f8308a66e1a214ddb",
+                     *       "destinationAccount": "GDBVPIWCMQEWKJQ2UQRQNRI6TCUMP6JYWIHJNRF4CHPKII66LO2BFBZZ",
+                     *       "id": "lp_01a223b7d08771e1a472865f5cc41a8d",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJBFQ7D92N9HZH",
+                     *       "memo": "LJQ2Z2TDGMHNHS",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_39f3a6f8fe59729539fee6c73e523634",
+                     *         "id": "pi_a6de64b5a22c0c7df394e06710ac573e",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "d71f7f27675954148b2663d20f6bc0086c01b3e9c5f625b8cbc45bc3e4beb4e4"
+                     *       "txHash": "9b1729ced372f6f005aebeead403684741982633dd105bfb2f9ba5782bf85f43"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -10364,19 +10772,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-28T17:44:25.466Z",
+                     *       "decidedAt": "2026-11-28T19:52:58.956Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
+                     *         "id": "key_01a223b7d0267213ba69a07da22190e7",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-01T17:44:25.465Z",
-                     *       "id": "stc_01a223421e7973cdb9d5e1a3eb694cd8",
+                     *       "expiresAt": "2026-12-01T19:52:58.954Z",
+                     *       "id": "stc_01a223b7d14a72d9a76f6a1fc9fca86c",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-28T17:44:25.465Z",
+                     *       "requestedAt": "2026-11-28T19:52:58.954Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a223421e7676e88b4934a7387072fc",
+                     *         "id": "key_01a223b7d14277a0a410e14c2dac406f",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -10565,19 +10973,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-28T17:44:25.463Z",
+                     *       "decidedAt": "2026-11-28T19:52:58.950Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a223421deb7238a57ff9a3f24b6a4b",
+                     *         "id": "key_01a223b7d0267213ba69a07da22190e7",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-01T17:44:25.462Z",
-                     *       "id": "stc_01a223421e7676e88b4934a93a5530a2",
+                     *       "expiresAt": "2026-12-01T19:52:58.947Z",
+                     *       "id": "stc_01a223b7d1437293b55abc15a1bd4571",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-28T17:44:25.462Z",
+                     *       "requestedAt": "2026-11-28T19:52:58.947Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a223421e7676e88b4934a7387072fc",
+                     *         "id": "key_01a223b7d14277a0a410e14c2dac406f",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -10764,16 +11172,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-28T17:44:25.343Z",
+                     *           "createdAt": "2026-11-28T19:52:58.714Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "updatedAt": "2026-11-28T17:44:25.343Z",
-                     *           "url": "http://127.0.0.1:33805/lajan/webhooks"
+                     *           "id": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "updatedAt": "2026-11-28T19:52:58.714Z",
+                     *           "url": "http://127.0.0.1:44359/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -10893,7 +11301,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:33805/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:44359/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -10908,17 +11316,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T17:44:25.343Z",
+                     *       "createdAt": "2026-11-28T19:52:58.714Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a223421dff7668a150efa4036f9f57",
-                     *       "secret": "whsec_y0lYnuuvowan8avlvk4ClasHQTEdQyzmKS3xh6KJlMY=",
-                     *       "updatedAt": "2026-11-28T17:44:25.343Z",
-                     *       "url": "http://127.0.0.1:33805/lajan/webhooks"
+                     *       "id": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *       "secret": "whsec_ryaZ736nP3Pgdo08ky+Au3qwvidsEbulDrf2DLOzHT8=",
+                     *       "updatedAt": "2026-11-28T19:52:58.714Z",
+                     *       "url": "http://127.0.0.1:44359/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -11097,16 +11505,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T17:44:25.343Z",
+                     *       "createdAt": "2026-11-28T19:52:58.714Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a223421dff7668a150efa4036f9f57",
-                     *       "updatedAt": "2026-11-28T17:44:25.343Z",
-                     *       "url": "http://127.0.0.1:33805/lajan/webhooks"
+                     *       "id": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *       "updatedAt": "2026-11-28T19:52:58.714Z",
+                     *       "url": "http://127.0.0.1:44359/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -11229,15 +11637,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T17:44:25.343Z",
+                     *       "createdAt": "2026-11-28T19:52:58.714Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a223421dff7668a150efa4036f9f57",
-                     *       "updatedAt": "2026-11-28T17:44:25.460Z",
-                     *       "url": "http://127.0.0.1:33805/lajan/webhooks"
+                     *       "id": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *       "updatedAt": "2026-11-28T19:52:58.943Z",
+                     *       "url": "http://127.0.0.1:44359/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -11417,7 +11825,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a223421dff7668a150efa4036f9f57"
+                     *       "id": "we_01a223b7d05a75d6bf61bd059f5540a2"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -11555,223 +11963,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T17:44:25.448Z",
-                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "eventId": "evt_01a223421e68728fb294d0fa9b459fd9",
+                     *           "createdAt": "2026-11-28T19:52:58.913Z",
+                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "eventId": "evt_01a223b7d121728cacd5a5b31aecb045",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a223421e68728fb294d0fbfd9f3ed5",
-                     *           "nextAttemptAt": "2026-11-28T17:44:25.448Z",
+                     *           "id": "whd_01a223b7d121728cacd5a5b41d8dfed1",
+                     *           "nextAttemptAt": "2026-11-28T19:52:58.913Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T17:44:25.448Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.913Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T17:44:25.440Z",
-                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "eventId": "evt_01a223421e6071f2a78c94d5eaf28e02",
+                     *           "createdAt": "2026-11-28T19:52:58.899Z",
+                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "eventId": "evt_01a223b7d1147790ad844becbef54f0f",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a223421e6071f2a78c94d60b6fb051",
-                     *           "nextAttemptAt": "2026-11-28T17:44:25.440Z",
+                     *           "id": "whd_01a223b7d1147790ad844bed425978c9",
+                     *           "nextAttemptAt": "2026-11-28T19:52:58.899Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T17:44:25.440Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.899Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T17:44:25.439Z",
-                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "eventId": "evt_01a223421e5f72b887220dbadf927e4e",
+                     *           "createdAt": "2026-11-28T19:52:58.896Z",
+                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "eventId": "evt_01a223b7d110710190ee3c890acaef0c",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a223421e5f72b887220dbb4c6e6e43",
-                     *           "nextAttemptAt": "2026-11-28T17:44:25.439Z",
+                     *           "id": "whd_01a223b7d110710190ee3c8a90af7354",
+                     *           "nextAttemptAt": "2026-11-28T19:52:58.896Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T17:44:25.439Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.896Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T17:44:25.434Z",
-                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "eventId": "evt_01a223421e5a76c99b008a192710867f",
+                     *           "createdAt": "2026-11-28T19:52:58.882Z",
+                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "eventId": "evt_01a223b7d103766b8b5a128f29c6028a",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a223421e5a76c99b008a1a92e6a85b",
-                     *           "nextAttemptAt": "2026-11-28T17:44:25.434Z",
+                     *           "id": "whd_01a223b7d103766b8b5a1290cc17092c",
+                     *           "nextAttemptAt": "2026-11-28T19:52:58.882Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T17:44:25.434Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.882Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T17:44:25.431Z",
-                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "eventId": "evt_01a223421e5774bebd4dc694ce8ce8f7",
+                     *           "createdAt": "2026-11-28T19:52:58.877Z",
+                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "eventId": "evt_01a223b7d0fe70d89c7b6d7cf43251ef",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a223421e5774bebd4dc6950653efa6",
-                     *           "nextAttemptAt": "2026-11-28T17:44:25.431Z",
+                     *           "id": "whd_01a223b7d0ff7543b8428dc715c58554",
+                     *           "nextAttemptAt": "2026-11-28T19:52:58.877Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T17:44:25.431Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.877Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T17:44:25.427Z",
-                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "eventId": "evt_01a223421e54756fa5f35cc6763571df",
+                     *           "createdAt": "2026-11-28T19:52:58.871Z",
+                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "eventId": "evt_01a223b7d0f875de867fc2eb2aec107d",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a223421e54756fa5f35cc83f0d86ed",
-                     *           "nextAttemptAt": "2026-11-28T17:44:25.427Z",
+                     *           "id": "whd_01a223b7d0f975c7ba9f2eaca6732ad1",
+                     *           "nextAttemptAt": "2026-11-28T19:52:58.871Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T17:44:25.427Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.871Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T17:44:25.427Z",
-                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "eventId": "evt_01a223421e54756fa5f35cc550cabcfc",
+                     *           "createdAt": "2026-11-28T19:52:58.871Z",
+                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "eventId": "evt_01a223b7d0f875de867fc2eaf7855652",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a223421e54756fa5f35cc727e2fcdb",
-                     *           "nextAttemptAt": "2026-11-28T17:44:25.427Z",
+                     *           "id": "whd_01a223b7d0f975c7ba9f2eabe24b52a6",
+                     *           "nextAttemptAt": "2026-11-28T19:52:58.871Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T17:44:25.427Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.871Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T17:44:25.417Z",
-                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "eventId": "evt_01a223421e49756589a94aa43383a948",
+                     *           "createdAt": "2026-11-28T19:52:58.869Z",
+                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "eventId": "evt_01a223b7d0f6758f9366e635deecff02",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a223421e4a7407b0e3cbcd42be3503",
-                     *           "nextAttemptAt": "2026-11-28T17:44:25.417Z",
+                     *           "id": "whd_01a223b7d0f6758f9366e6360eafa5dd",
+                     *           "nextAttemptAt": "2026-11-28T19:52:58.869Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T17:44:25.417Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.869Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T17:44:25.413Z",
-                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "eventId": "evt_01a223421e45753c8a2c76171b7a79c9",
+                     *           "createdAt": "2026-11-28T19:52:58.861Z",
+                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "eventId": "evt_01a223b7d0ee77f1835b282e526ab61e",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a223421e45753c8a2c7619c1479c88",
-                     *           "nextAttemptAt": "2026-11-28T17:44:25.413Z",
+                     *           "id": "whd_01a223b7d0ef77ec8e3e8dabdf716f4e",
+                     *           "nextAttemptAt": "2026-11-28T19:52:58.861Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T17:44:25.413Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.861Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T17:44:25.413Z",
-                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "eventId": "evt_01a223421e45753c8a2c7616f481d64c",
+                     *           "createdAt": "2026-11-28T19:52:58.861Z",
+                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "eventId": "evt_01a223b7d0ee77f1835b282d82eac535",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a223421e45753c8a2c7618ccc9a8f5",
-                     *           "nextAttemptAt": "2026-11-28T17:44:25.413Z",
+                     *           "id": "whd_01a223b7d0ef77ec8e3e8daaaa40d953",
+                     *           "nextAttemptAt": "2026-11-28T19:52:58.861Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T17:44:25.413Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.861Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T17:44:25.410Z",
-                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "eventId": "evt_01a223421e4372eeb0d572370c5cc48e",
+                     *           "createdAt": "2026-11-28T19:52:58.857Z",
+                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "eventId": "evt_01a223b7d0ea70cc80f4bbd452aaa17a",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a223421e4372eeb0d5723967d7a5a5",
-                     *           "nextAttemptAt": "2026-11-28T17:44:25.410Z",
+                     *           "id": "whd_01a223b7d0eb72ac8f5d8790c9baccd6",
+                     *           "nextAttemptAt": "2026-11-28T19:52:58.857Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T17:44:25.410Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.857Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T17:44:25.410Z",
-                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "eventId": "evt_01a223421e4372eeb0d572367bb96e26",
+                     *           "createdAt": "2026-11-28T19:52:58.857Z",
+                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "eventId": "evt_01a223b7d0ea70cc80f4bbd3f700fb08",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a223421e4372eeb0d57238d88c82af",
-                     *           "nextAttemptAt": "2026-11-28T17:44:25.410Z",
+                     *           "id": "whd_01a223b7d0eb72ac8f5d878f51c2ee61",
+                     *           "nextAttemptAt": "2026-11-28T19:52:58.857Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T17:44:25.410Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.857Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T17:44:25.405Z",
-                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "eventId": "evt_01a223421e3d700784ab986d538b6ba7",
+                     *           "createdAt": "2026-11-28T19:52:58.847Z",
+                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "eventId": "evt_01a223b7d0e071178b3fe373f8f97fc1",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a223421e3d700784ab986e5c0e320e",
-                     *           "nextAttemptAt": "2026-11-28T17:44:25.405Z",
+                     *           "id": "whd_01a223b7d0e071178b3fe3746b7148f0",
+                     *           "nextAttemptAt": "2026-11-28T19:52:58.847Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T17:44:25.405Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.847Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T17:44:25.404Z",
-                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "eventId": "evt_01a223421e3c72b88d70dca8fc521ebc",
+                     *           "createdAt": "2026-11-28T19:52:58.845Z",
+                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "eventId": "evt_01a223b7d0dd766fb3b0d40d7b098018",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a223421e3c72b88d70dca98b1ccca2",
+                     *           "id": "whd_01a223b7d0dd766fb3b0d40eb1735448",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T17:44:25.448Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.914Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T17:44:25.403Z",
-                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "eventId": "evt_01a223421e3b774dbd298c23cd719643",
+                     *           "createdAt": "2026-11-28T19:52:58.842Z",
+                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "eventId": "evt_01a223b7d0db71f0a1050f39ffc7d08d",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a223421e3b774dbd298c2465649521",
+                     *           "id": "whd_01a223b7d0db71f0a1050f3afc3d56c9",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T17:44:25.448Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.914Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T17:44:25.402Z",
-                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "eventId": "evt_01a223421e3a768fbf452d7d54f5272d",
+                     *           "createdAt": "2026-11-28T19:52:58.831Z",
+                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "eventId": "evt_01a223b7d0d07091939afe0be6c04266",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a223421e3a768fbf452d7e1ed702f7",
+                     *           "id": "whd_01a223b7d0d07091939afe0c6cf8ca1e",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T17:44:25.448Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.914Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T17:44:25.401Z",
-                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "eventId": "evt_01a223421e3974aab2217305c2a56f7d",
+                     *           "createdAt": "2026-11-28T19:52:58.829Z",
+                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "eventId": "evt_01a223b7d0cd748cba4111e676914887",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a223421e3974aab2217306510be497",
+                     *           "id": "whd_01a223b7d0cd748cba4111e7b3d93120",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T17:44:25.448Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.914Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T17:44:25.399Z",
-                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "eventId": "evt_01a223421e3773928fe1d1fc66761ce1",
+                     *           "createdAt": "2026-11-28T19:52:58.824Z",
+                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "eventId": "evt_01a223b7d0c97591a67d044a88c5c1a1",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a223421e3773928fe1d1fd3923382f",
+                     *           "id": "whd_01a223b7d0c97591a67d044b29368534",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T17:44:25.448Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.914Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T17:44:25.397Z",
-                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "eventId": "evt_01a223421e357106877193f64922988e",
+                     *           "createdAt": "2026-11-28T19:52:58.820Z",
+                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "eventId": "evt_01a223b7d0c677c4b8d2e0688d2ea69d",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a223421e357106877193f811353dea",
+                     *           "id": "whd_01a223b7d0c677c4b8d2e06aeed92e93",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T17:44:25.448Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.914Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T17:44:25.397Z",
-                     *           "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *           "eventId": "evt_01a223421e357106877193f5079a8d7a",
+                     *           "createdAt": "2026-11-28T19:52:58.820Z",
+                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *           "eventId": "evt_01a223b7d0c677c4b8d2e067193fe5b8",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a223421e357106877193f766ec34af",
+                     *           "id": "whd_01a223b7d0c677c4b8d2e0691e1ea0b5",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T17:44:25.448Z"
+                     *           "updatedAt": "2026-11-28T19:52:58.914Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -11911,22 +12319,22 @@ export interface operations {
                      *       "attemptCount": 1,
                      *       "attempts": [
                      *         {
-                     *           "at": "2026-11-28T17:44:25.456Z",
+                     *           "at": "2026-11-28T19:52:58.932Z",
                      *           "attempt": 1,
-                     *           "durationMs": 0,
+                     *           "durationMs": 1,
                      *           "error": null,
                      *           "httpStatus": 200,
                      *           "responseBody": null
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-28T17:44:25.448Z",
-                     *       "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *       "eventId": "evt_01a223421e68728fb294d0fa9b459fd9",
+                     *       "createdAt": "2026-11-28T19:52:58.913Z",
+                     *       "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *       "eventId": "evt_01a223b7d121728cacd5a5b31aecb045",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a223421e68728fb294d0fbfd9f3ed5",
+                     *       "id": "whd_01a223b7d121728cacd5a5b41d8dfed1",
                      *       "nextAttemptAt": null,
                      *       "status": "delivered",
-                     *       "updatedAt": "2026-11-28T17:44:25.456Z"
+                     *       "updatedAt": "2026-11-28T19:52:58.932Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -12043,14 +12451,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-28T17:44:25.448Z",
-                     *       "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *       "eventId": "evt_01a223421e68728fb294d0fa9b459fd9",
+                     *       "createdAt": "2026-11-28T19:52:58.913Z",
+                     *       "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *       "eventId": "evt_01a223b7d121728cacd5a5b31aecb045",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a223421e68728fb294d0fbfd9f3ed5",
-                     *       "nextAttemptAt": "2026-11-28T17:44:25.455Z",
+                     *       "id": "whd_01a223b7d121728cacd5a5b41d8dfed1",
+                     *       "nextAttemptAt": "2026-11-28T19:52:58.930Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-28T17:44:25.455Z"
+                     *       "updatedAt": "2026-11-28T19:52:58.930Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -12227,7 +12635,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-28T16:44:25.459Z"
+                 *       "since": "2026-11-28T18:52:58.940Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -12442,17 +12850,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T17:44:25.343Z",
+                     *       "createdAt": "2026-11-28T19:52:58.714Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a223421dff7668a150efa4036f9f57",
-                     *       "secret": "whsec_1J8VfKVL+mRH9ZpWNsCnXQyaJ8hHXMRW1DyLXeSoQlw=",
-                     *       "updatedAt": "2026-11-28T17:44:25.460Z",
-                     *       "url": "http://127.0.0.1:33805/lajan/webhooks"
+                     *       "id": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *       "secret": "whsec_88LiVPMpXpKui8/Eb3JbUjmL7RWX+Tx5IWXHiqEbv44=",
+                     *       "updatedAt": "2026-11-28T19:52:58.941Z",
+                     *       "url": "http://127.0.0.1:44359/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -12636,14 +13044,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-28T17:44:25.448Z",
-                     *       "endpointId": "we_01a223421dff7668a150efa4036f9f57",
-                     *       "eventId": "evt_01a223421e68728fb294d0fa9b459fd9",
+                     *       "createdAt": "2026-11-28T19:52:58.913Z",
+                     *       "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
+                     *       "eventId": "evt_01a223b7d121728cacd5a5b31aecb045",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a223421e68728fb294d0fbfd9f3ed5",
-                     *       "nextAttemptAt": "2026-11-28T17:44:25.448Z",
+                     *       "id": "whd_01a223b7d121728cacd5a5b41d8dfed1",
+                     *       "nextAttemptAt": "2026-11-28T19:52:58.913Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-28T17:44:25.448Z"
+                     *       "updatedAt": "2026-11-28T19:52:58.913Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -12875,6 +13283,55 @@ export interface operations {
                     };
                     /** @constant */
                     type?: "client.deleted";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+-20 %), then failed. 429 and 503 may set the wait with Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clientInvitedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every try of it. Skip an id already processed. */
+                "webhook-id": string;
+                /** @description When this try was signed, in Unix seconds. Refuse stale ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`: one, or two for the 24 hours after a rotation. Verify over the raw body with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventView"] & {
+                    data?: {
+                        object: components["schemas"]["InvitedClientView"];
+                    };
+                    /** @constant */
+                    type?: "client.invited";
                 };
             };
         };

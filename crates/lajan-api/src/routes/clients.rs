@@ -13,8 +13,10 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
 use lajan_domain::client::{Client, ClientInput, ClientPatchInput, VerificationInput};
+use lajan_domain::invitation::Invitation;
 use lajan_domain::scope::Scope;
 use lajan_services::views::clients::ClientView;
+use lajan_services::views::invitations::InvitationView;
 use lajan_store::ClientQuery;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -23,6 +25,8 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/clients", get(list).post(create))
         .route("/clients/{id}", get(fetch).put(update).delete(archive))
+        .route("/clients/{id}/invitation", get(invitation))
+        .route("/clients/{id}/invite", axum::routing::post(invite))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -194,4 +198,36 @@ pub async fn archive(
 ) -> ApiResult<Json<Deleted>> {
     let client = state.services.archive_client(auth.tenant(), &id).await?;
     Ok(Json(Deleted { id: client.id, deleted: true }))
+}
+
+#[utoipa::path(get, operation_id = "getClientInvitation", path = "/v1/clients/{id}/invitation", tag = "Clients",
+    params(("id" = String, Path)),
+    description = "The client's invitation to register a wallet: sent when the first payout for a client without a wallet is approved, and again every invitationResendDays, at most invitationResends times, until the receiver registers.",
+    responses((status = 200, body = InvitationView), (status = 404, body = ErrorBody, description = "no such client, or the client was never invited")))]
+pub async fn invitation(
+    auth: Authed<ClientsRead>,
+    State(state): State<AppState>,
+    ResourceId(id): ResourceId,
+) -> ApiResult<Json<InvitationView>> {
+    let due = state.store.due_invitation(auth.tenant(), &id).await?.ok_or_else(|| ApiError::not_found("invitation"))?;
+    Ok(Json(InvitationView::from(&due.invitation)))
+}
+
+#[utoipa::path(post, operation_id = "inviteClient", path = "/v1/clients/{id}/invite", tag = "Clients",
+    params(("id" = String, Path), IdempotencyKeyHeader),
+    description = "Sends the client's invitation again now, with a new link (every link of a live invitation works), by the same channel as the schedule: WhatsApp or SMS to a phone, else email. In the sandbox the message is kept in GET /v1/sandbox/messages instead of being delivered. At most once every ten minutes per client.",
+    responses((status = 200, body = InvitationView),
+        (status = 400, body = ErrorBody, description = "already_registered, nothing_waiting (no approved payout waits for the client's wallet), invitation_locked or no_channel_available; nothing was sent"),
+        (status = 404, body = ErrorBody),
+        (status = 429, body = ErrorBody, description = "rate_limited: sent less than ten minutes ago; Retry-After says when to ask again")))]
+pub async fn invite(
+    auth: Authed<ClientsWrite>,
+    State(state): State<AppState>,
+    idempotency: Idempotency,
+    ResourceId(id): ResourceId,
+) -> ApiResult<Json<InvitationView>> {
+    let render = |i: &Invitation| json_bytes(&InvitationView::from(i));
+    let answer = idempotency.respond(StatusCode::OK, &render);
+    let invitation = state.services.invite_client(auth.tenant(), &id, answer).await?;
+    Ok(Json(InvitationView::from(&invitation)))
 }

@@ -46,7 +46,7 @@ one_of!(
 one_of!(
     /// A channel an invoice is sent by.
     SendChannel,
-    message::Channel::ALL.iter().map(|c| c.as_str())
+    message::Channel::INVOICE.iter().map(|c| c.as_str())
 );
 one_of!(
     /// An invoice status to list.

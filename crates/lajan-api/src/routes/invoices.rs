@@ -169,9 +169,12 @@ fn parse_channels(raw: Option<Vec<String>>) -> Result<Vec<Channel>, ApiError> {
     }
     let mut channels = Vec::new();
     for (i, name) in raw.iter().enumerate() {
-        let channel: Channel = name
-            .parse()
-            .map_err(|e: String| ApiError::validation(vec![FieldError::new(format!("channels[{i}]"), e)]))?;
+        let channel = Channel::INVOICE.into_iter().find(|c| c.as_str() == name).ok_or_else(|| {
+            ApiError::validation(vec![FieldError::new(
+                format!("channels[{i}]"),
+                format!("unknown channel {name:?}: expected email or sms"),
+            )])
+        })?;
         if !channels.contains(&channel) {
             channels.push(channel);
         }

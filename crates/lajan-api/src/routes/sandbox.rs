@@ -122,7 +122,9 @@ pub async fn pay(
 pub struct MessageView {
     pub id: String,
     pub invoice_id: Option<String>,
-    /// email or sms.
+    /// The client it went to, when it is about one (an invitation to register a wallet).
+    pub client_id: Option<String>,
+    /// email, sms or whatsapp.
     pub channel: String,
     pub to: String,
     pub subject: Option<String>,
@@ -139,6 +141,7 @@ impl From<&Message> for MessageView {
         MessageView {
             id: m.id.clone(),
             invoice_id: m.invoice_id.clone(),
+            client_id: m.client_id.clone(),
             channel: m.channel.as_str().to_owned(),
             to: m.recipient.clone(),
             subject: m.subject.clone(),
@@ -157,7 +160,7 @@ pub struct MessageList {
 }
 
 #[utoipa::path(get, operation_id = "listSandboxMessages", path = "/v1/sandbox/messages", tag = "Sandbox",
-    description = "The emails and SMS sandbox sends produced, newest first. Needs a sandbox key with scope `invoices:read` (or `*`).",
+    description = "The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first. Needs a sandbox key with scope `invoices:read` (or `*`).",
     params(PageParams),
     responses((status = 200, body = MessageList), (status = 403, body = ErrorBody, description = "a live key, or a key without invoices:read")))]
 pub async fn messages(

@@ -12,6 +12,7 @@ mod errors;
 mod events;
 mod idempotency;
 mod inputs;
+mod invitations;
 mod invoices;
 mod limits;
 mod live;

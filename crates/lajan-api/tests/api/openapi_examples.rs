@@ -178,6 +178,8 @@ async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
     let waiting = json!({ "clientId": ana["id"], "assetAmount": 40, "assetCode": "USDC", "memo": "Loan 2240" });
     let waiting: Value = app.post("/v1/payouts", &waiting).await.json().await.unwrap();
     app.post(&format!("/v1/payouts/{}/approve", id(&waiting)), &json!({})).await;
+    r.post_empty("/v1/clients/{id}/invite", &[&id(&ana)]).await;
+    r.get("/v1/clients/{id}/invitation", &[&id(&ana)]).await;
     r.post_empty("/v1/payouts/{id}/cancel", &[&id(&waiting)]).await;
     let refused = r.post("/v1/payouts", &[], payout("Loan 2233", WALLET)).await;
     r.post("/v1/payouts/{id}/reject", &[&id(&refused)], json!({ "reason": "Paid in cash" })).await;

@@ -96,6 +96,7 @@ async fn make_every_event(app: &TestApp) {
     let body = json!({ "clientId": ana["id"], "assetAmount": 3, "assetCode": "USDC" });
     let waiting = ok(app.post("/v1/payouts", &body).await).await["id"].as_str().unwrap().to_owned();
     ok(app.post(&format!("/v1/payouts/{waiting}/approve"), &json!({})).await).await;
+    assert_eq!(app.workers().send_invitations_once(Timestamp::now()).await.unwrap(), 1, "Ana is invited");
     ok(app.post(&format!("/v1/payouts/{waiting}/cancel"), &json!({})).await).await;
 
     disburse(app, "March stipends", &[WALLET, WALLET], true).await;
@@ -196,6 +197,8 @@ api_test!(every_event_type_names_its_maker, |app| {
     }
     // What Lajan does on its own: the workers' results, and the payer opening the payment page.
     let by_lajan = [
+        // Sent by the schedule here; one a person asks for names them.
+        ("client.invited", "system:worker"),
         ("disbursement.completed", "system:worker"),
         ("disbursement.failed", "system:worker"),
         ("disbursement.partially_failed", "system:worker"),

@@ -10,11 +10,20 @@ use lajan_i18n::{Lang, text};
 pub struct InvitationNotice {
     pub lang: Lang,
     pub organization: String,
-    /// The API's decimal string, e.g. `1250.00`.
-    pub amount: String,
-    pub asset: String,
+    /// What waits, per asset: the API's decimal string and the asset code, e.g.
+    /// `("1250.00", "HTG")`; the words join several with `+`.
+    pub amounts: Vec<(String, String)>,
     /// `{public_url}/r/<token>`.
     pub link: String,
+}
+
+impl InvitationNotice {
+    /// `1250.00 HTG + 20.00 USDC`, each code passed through `fold` (the SMS alphabet, or one line).
+    fn amount_text(&self, fold: impl Fn(&str) -> String) -> String {
+        let parts: Vec<String> =
+            self.amounts.iter().map(|(amount, asset)| format!("{} {}", one_line(amount), fold(asset))).collect();
+        parts.join(" + ")
+    }
 }
 
 /// Stands for the link while the words are folded into the SMS alphabet: the link goes out as
@@ -25,7 +34,7 @@ const LINK: &str = "LAJANLINK";
 /// shortened; if even the short wording cannot fit (an unusually long link) the amount and the
 /// link still go out whole.
 pub fn invitation_sms(n: &InvitationNotice, to: &str) -> OutgoingSms {
-    let amount = format!("{} {}", one_line(&n.amount), to_gsm(&n.asset));
+    let amount = n.amount_text(to_gsm);
     let link = one_line(&n.link);
     let words = |key: &str, org: &str| {
         let args = [("org", org.to_owned()), ("amount", amount.clone()), ("link", LINK.to_owned())];
@@ -51,7 +60,7 @@ pub fn invitation_sms(n: &InvitationNotice, to: &str) -> OutgoingSms {
 
 pub fn invitation_email(n: &InvitationNotice, to: &str) -> OutgoingEmail {
     let org = one_line(&n.organization);
-    let amount = format!("{} {}", one_line(&n.amount), one_line(&n.asset));
+    let amount = n.amount_text(one_line);
     let link = one_line(&n.link);
     let say = |key: &str| text(n.lang, key, &[("org", org.clone()), ("amount", amount.clone())]);
     let (subject, intro, how, button, fallback) = (
@@ -88,8 +97,7 @@ mod tests {
         InvitationNotice {
             lang,
             organization: organization.into(),
-            amount: "1250.00".into(),
-            asset: "USDC".into(),
+            amounts: vec![("1250.00".into(), "USDC".into())],
             link: "https://pay.lajan.example/r/Hk3v9Q2mXb7LrT0aYc1dWe".into(),
         }
     }
@@ -120,5 +128,13 @@ mod tests {
         assert!(email.subject.contains("Caisse <Populaire> & Co") && email.subject.contains("1250.00 USDC"));
         assert!(email.html.contains("Caisse &lt;Populaire&gt; &amp; Co") && !email.html.contains("<Populaire>"));
         assert!(email.html.contains("lang=\"fr\"") && email.text.contains("https://pay.lajan.example/r/"));
+    }
+
+    #[test]
+    fn several_assets_are_named_together() {
+        let mut n = notice(Lang::Ht, "Fonkoze");
+        n.amounts.push(("20.00".into(), "HTG".into()));
+        let sms = invitation_sms(&n, "+50937000000");
+        assert!(sms.body.contains("1250.00 USDC + 20.00 HTG"), "{}", sms.body);
     }
 }

@@ -35,26 +35,10 @@ pub fn invoice_messages(
     let wanted = |c: Channel| requested.is_empty() || requested.contains(&c);
     let mut messages = Vec::new();
     if let (true, Some(email)) = (wanted(Channel::Email), &d.client.email) {
-        let m = invoice_email(&notice, email);
-        messages.push(NewMessage {
-            id: IdKind::Message.generate(),
-            channel: Channel::Email,
-            recipient: m.to,
-            subject: Some(m.subject),
-            body_text: m.text,
-            body_html: Some(m.html),
-        });
+        messages.push(email_message(invoice_email(&notice, email)));
     }
     if let (true, Some(phone)) = (wanted(Channel::Sms), &d.client.phone_number) {
-        let m = invoice_sms(&notice, phone);
-        messages.push(NewMessage {
-            id: IdKind::Message.generate(),
-            channel: Channel::Sms,
-            recipient: m.to,
-            subject: None,
-            body_text: m.body,
-            body_html: None,
-        });
+        messages.push(text_message(Channel::Sms, invoice_sms(&notice, phone)));
     }
     if messages.is_empty() {
         let asked = if requested.is_empty() {
@@ -68,4 +52,67 @@ pub fn invoice_messages(
         ));
     }
     Ok(messages)
+}
+
+/// An invitation's messages: WhatsApp (when the organization turns it on) or SMS to a phone,
+/// else an email, in the client's language, naming the organization and what waits.
+pub fn invitation_messages(d: &lajan_store::DueInvitation, link: &str) -> Result<Vec<NewMessage>, Invalid> {
+    use invitation::{InvitationNotice, invitation_email, invitation_sms};
+    let notice = InvitationNotice {
+        lang: lajan_i18n::Lang::parse(d.client.language.as_str()).unwrap_or(lajan_i18n::Lang::Ht),
+        organization: d.organization.clone(),
+        amounts: d.waiting.iter().map(|(asset, amount)| (money(*amount), asset.clone())).collect(),
+        link: link.to_owned(),
+    };
+    let message = if let Some(phone) = &d.client.phone_number {
+        let m = invitation_sms(&notice, phone);
+        let channel = if d.settings.whatsapp_invitations { Channel::Whatsapp } else { Channel::Sms };
+        NewMessage {
+            id: IdKind::Message.generate(),
+            channel,
+            recipient: m.to,
+            subject: None,
+            body_text: m.body,
+            body_html: None,
+        }
+    } else if let Some(email) = &d.client.email {
+        let m = invitation_email(&notice, email);
+        NewMessage {
+            id: IdKind::Message.generate(),
+            channel: Channel::Email,
+            recipient: m.to,
+            subject: Some(m.subject),
+            body_text: m.text,
+            body_html: Some(m.html),
+        }
+    } else {
+        return Err(Invalid::new(
+            "no_channel_available",
+            "The client has no phone number or email to invite them by: add one to the client",
+        ));
+    };
+    Ok(vec![message])
+}
+
+fn email_message(m: OutgoingEmail) -> NewMessage {
+    NewMessage {
+        id: IdKind::Message.generate(),
+        channel: Channel::Email,
+        recipient: m.to,
+        subject: Some(m.subject),
+        body_text: m.text,
+        body_html: Some(m.html),
+    }
+}
+
+/// An SMS's words by SMS or WhatsApp.
+fn text_message(channel: Channel, m: OutgoingSms) -> NewMessage {
+    NewMessage {
+        id: IdKind::Message.generate(),
+        channel,
+        recipient: m.to,
+        subject: None,
+        body_text: m.body,
+        body_html: None,
+    }
 }

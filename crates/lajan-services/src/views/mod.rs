@@ -4,6 +4,7 @@
 pub mod clients;
 pub mod disbursements;
 pub mod events;
+pub mod invitations;
 pub mod invoices;
 pub mod payouts;
 pub mod settings;

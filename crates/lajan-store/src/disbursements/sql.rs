@@ -227,6 +227,7 @@ async fn approve_locked(
     .bind(&d.id)
     .execute(&mut **tx)
     .await?;
+    queue_invitations(tx, tenant, Approved::Disbursement(&d.id), at).await?;
     record_payout_events(tx, tenant, &d.id, None, "payout.approved", at, events.payout).await?;
     record_disbursement_event(tx, tenant, &d.id, "disbursement.approved", at, events.disbursement).await
 }

@@ -6,7 +6,7 @@ use lajan_domain::message::{SendOutcome, Message, NewMessage};
 
 macro_rules! message_columns {
     () => {
-        "id, org_id, env, invoice_id, channel, recipient, subject, body_text, body_html, status, attempts, last_error,
+        "id, org_id, env, invoice_id, client_id, channel, recipient, subject, body_text, body_html, status, attempts, last_error,
          created_at, sent_at"
     };
 }
@@ -16,6 +16,7 @@ fn message_from_row(row: &DbRow) -> StoreResult<Message> {
         id: row.try_get("id")?,
         tenant: Tenant::new(row.try_get::<String, _>("org_id")?, env_of(row)?),
         invoice_id: row.try_get("invoice_id")?,
+        client_id: row.try_get("client_id")?,
         channel: row.try_get::<String, _>("channel")?.parse().map_err(corrupt)?,
         recipient: row.try_get("recipient")?,
         subject: row.try_get("subject")?,
@@ -52,32 +53,51 @@ async fn send_in(
     .bind(id)
     .execute(&mut **tx)
     .await?;
-    let status = if tenant.env.is_live() { "queued" } else { "sandbox" };
     for m in &messages {
-        query(
-            "INSERT INTO messages (id, org_id, env, invoice_id, channel, recipient, subject, body_text, body_html,
-                                   status, attempts, next_attempt_at, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11, $11)",
-        )
-        .bind(&m.id)
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(id)
-        .bind(m.channel.as_str())
-        .bind(&m.recipient)
-        .bind(&m.subject)
-        .bind(&m.body_text)
-        .bind(&m.body_html)
-        .bind(status)
-        .bind(at.as_millis())
-        .execute(&mut **tx)
-        .await?;
+        insert_message(tx, tenant, m, MessageAbout::Invoice(id), at).await?;
     }
     let detail = read_invoice(&mut **tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
     let mut recorded = event(&detail);
     recorded.event_type = "invoice.sent";
     insert_event(tx, tenant, at, &recorded).await?;
     Ok((detail, messages))
+}
+
+/// What a message is about: the invoice it sends, or the client it invites.
+#[derive(Clone, Copy)]
+enum MessageAbout<'a> {
+    Invoice(&'a str),
+    Client(&'a str),
+}
+
+/// Puts `m` in the outbox inside the caller's transaction: queued for delivery when live, kept
+/// (never delivered) in the sandbox.
+async fn insert_message(tx: &mut Tx, tenant: &Tenant, m: &NewMessage, about: MessageAbout<'_>, at: Timestamp) -> StoreResult<()> {
+    let status = if tenant.env.is_live() { "queued" } else { "sandbox" };
+    let (invoice_id, client_id) = match about {
+        MessageAbout::Invoice(id) => (Some(id), None),
+        MessageAbout::Client(id) => (None, Some(id)),
+    };
+    query(
+        "INSERT INTO messages (id, org_id, env, invoice_id, client_id, channel, recipient, subject, body_text, body_html,
+                               status, attempts, next_attempt_at, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0, $12, $12)",
+    )
+    .bind(&m.id)
+    .bind(&tenant.org_id)
+    .bind(tenant.env.as_str())
+    .bind(invoice_id)
+    .bind(client_id)
+    .bind(m.channel.as_str())
+    .bind(&m.recipient)
+    .bind(&m.subject)
+    .bind(&m.body_text)
+    .bind(&m.body_html)
+    .bind(status)
+    .bind(at.as_millis())
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
 
 #[async_trait]

@@ -44,6 +44,7 @@ async fn release_waiting_payouts(
     .bind(tenant.env.as_str())
     .execute(&mut **tx)
     .await?;
+    mark_invitation_registered(tx, tenant, client_id, at).await?;
     Ok(released.rows_affected())
 }
 
@@ -81,6 +82,8 @@ async fn cancel_unregistered_payouts(
         qb.build().execute(&mut *tx).await?;
     }
     let canceled = announce_payouts(&mut tx, &ids, "payout.canceled", event, now).await?;
+    let clients: Vec<String> = canceled.iter().filter_map(|d| d.payout.client_id.clone()).collect();
+    expire_idle_invitations(&mut tx, &clients, now).await?;
     store.commit(tx).await?;
     Ok(canceled)
 }

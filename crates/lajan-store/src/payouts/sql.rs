@@ -140,6 +140,9 @@ impl PayoutStore for ThisStore {
         .bind(p.created_at.as_millis())
         .execute(&mut *tx)
         .await?;
+        if approval == ApprovalStatus::Approved {
+            queue_invitations(&mut tx, tenant, Approved::Payout(&p.id), p.created_at).await?;
+        }
         // What was just written, as a read of it would give it back: a new payout has no attempts.
         let approved_at = (approval == ApprovalStatus::Approved).then_some(p.created_at);
         let payout = Payout { approval, updated_at: p.created_at, ..p.clone() };
@@ -221,6 +224,11 @@ impl PayoutStore for ThisStore {
         .bind(action == PayoutAction::Retry)
         .execute(&mut *tx)
         .await?;
+        match (action, &current.payout.client_id) {
+            (PayoutAction::Approve, _) => queue_invitations(&mut tx, tenant, Approved::Payout(id), at).await?,
+            (PayoutAction::Cancel, Some(client)) => expire_idle_invitations(&mut tx, std::slice::from_ref(client), at).await?,
+            _ => {}
+        }
         let detail = read_payout(&mut tx, Some(tenant), id).await?.ok_or(StoreError::NotFound)?;
         let mut recorded = event(&detail);
         recorded.event_type = event_type;

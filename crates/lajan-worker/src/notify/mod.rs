@@ -9,6 +9,6 @@ mod smtp;
 mod transport;
 
 pub use lajan_services::messages::{OutgoingEmail, OutgoingSms};
-pub use sms::{HttpSmsSender, SmsConfig};
+pub use sms::{HttpSmsSender, SmsConfig, WHATSAPP};
 pub use smtp::{SmtpConfig, SmtpSender, SmtpTls};
 pub use transport::{Delivery, EmailSender, NotifyError, SmsSender, Unconfigured};

@@ -10,6 +10,10 @@ use serde::Deserialize;
 use super::transport::{Delivery, NotifyError, SmsSender};
 use lajan_services::messages::OutgoingSms;
 
+/// The address prefix of a WhatsApp message in a Twilio-compatible API: a `To` that carries it is
+/// sent from the same number as WhatsApp (the number must be enabled for it at the provider).
+pub const WHATSAPP: &str = "whatsapp:";
+
 #[derive(Clone)]
 pub struct SmsConfig {
     /// Scheme and host, e.g. `https://api.twilio.com`; a trailing slash is fine.
@@ -145,11 +149,13 @@ fn rejection_text(status: StatusCode, body: &[u8]) -> String {
 #[async_trait::async_trait]
 impl SmsSender for HttpSmsSender {
     async fn send(&self, m: &OutgoingSms) -> Result<Delivery, NotifyError> {
+        let from =
+            if m.to.trim().starts_with(WHATSAPP) { format!("{WHATSAPP}{}", self.from) } else { self.from.clone() };
         let response = self
             .client
             .post(&self.url.0)
             .basic_auth(&self.account_sid, Some(self.auth_token.expose_secret()))
-            .form(&[("To", m.to.trim()), ("From", self.from.as_str()), ("Body", m.body.as_str())])
+            .form(&[("To", m.to.trim()), ("From", from.as_str()), ("Body", m.body.as_str())])
             .send()
             .await
             .map_err(|e| NotifyError::Transient(self.describe(&error_chain(&e.without_url()))))?;

@@ -70,6 +70,16 @@ async fn posts_a_twilio_style_form_with_basic_auth() {
 }
 
 #[tokio::test]
+async fn a_whatsapp_message_goes_from_the_same_number_as_whatsapp() {
+    let provider = SmsProvider::start().await;
+    let sender = HttpSmsSender::new(config(&provider)).unwrap();
+    let to = format!("{}+50937000000", lajan_worker::notify::WHATSAPP);
+    sender.send(&OutgoingSms { to, ..sms() }).await.unwrap();
+    let got = &provider.messages()[0];
+    assert_eq!((got.to.as_str(), got.from.as_str()), ("whatsapp:+50937000000", "whatsapp:+15005550006"));
+}
+
+#[tokio::test]
 async fn an_invalid_number_is_permanent_with_the_providers_message() {
     let (result, provider) = send_to(
         400,

@@ -62,6 +62,8 @@ from .event_view_type import EventViewType
 from .field_detail import FieldDetail
 from .intent_state import IntentState
 from .intent_state_status import IntentStateStatus
+from .invitation_view import InvitationView
+from .invited_client_view import InvitedClientView
 from .invoice_list import InvoiceList
 from .invoice_summary import InvoiceSummary
 from .invoice_summary_currency import InvoiceSummaryCurrency
@@ -182,6 +184,8 @@ __all__ = (
     "FieldDetail",
     "IntentState",
     "IntentStateStatus",
+    "InvitationView",
+    "InvitedClientView",
     "InvoiceList",
     "InvoiceSummary",
     "InvoiceSummaryCurrency",

@@ -4,6 +4,7 @@ from enum import StrEnum
 class DeliveryViewEventType(StrEnum):
     CLIENT_CREATED = "client.created"
     CLIENT_DELETED = "client.deleted"
+    CLIENT_INVITED = "client.invited"
     CLIENT_UPDATED = "client.updated"
     DISBURSEMENT_APPROVED = "disbursement.approved"
     DISBURSEMENT_COMPLETED = "disbursement.completed"

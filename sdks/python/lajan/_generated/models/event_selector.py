@@ -5,6 +5,7 @@ class EventSelector(StrEnum):
     CLIENT = "client.*"
     CLIENT_CREATED = "client.created"
     CLIENT_DELETED = "client.deleted"
+    CLIENT_INVITED = "client.invited"
     CLIENT_UPDATED = "client.updated"
     DISBURSEMENT = "disbursement.*"
     DISBURSEMENT_APPROVED = "disbursement.approved"

@@ -18,12 +18,14 @@ class MessageView:
     """A message a sandbox `send` produced (kept here instead of being delivered).
 
     Attributes:
-        channel (MessageViewChannel): email or sms.
+        channel (MessageViewChannel): email, sms or whatsapp.
         created_at (datetime.datetime):
         id (str):
         status (str): `sandbox` for sandbox messages.
         text (str):
         to (str):
+        client_id (None | str | Unset): The client it went to, when it is about one (an invitation to register a
+            wallet).
         html (None | str | Unset):
         invoice_id (None | str | Unset):
         subject (None | str | Unset):
@@ -35,6 +37,7 @@ class MessageView:
     status: str
     text: str
     to: str
+    client_id: None | str | Unset = UNSET
     html: None | str | Unset = UNSET
     invoice_id: None | str | Unset = UNSET
     subject: None | str | Unset = UNSET
@@ -52,6 +55,12 @@ class MessageView:
         text = self.text
 
         to = self.to
+
+        client_id: None | str | Unset
+        if isinstance(self.client_id, Unset):
+            client_id = UNSET
+        else:
+            client_id = self.client_id
 
         html: None | str | Unset
         if isinstance(self.html, Unset):
@@ -83,6 +92,8 @@ class MessageView:
                 "to": to,
             }
         )
+        if client_id is not UNSET:
+            field_dict["clientId"] = client_id
         if html is not UNSET:
             field_dict["html"] = html
         if invoice_id is not UNSET:
@@ -106,6 +117,15 @@ class MessageView:
         text = d.pop("text")
 
         to = d.pop("to")
+
+        def _parse_client_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        client_id = _parse_client_id(d.pop("clientId", UNSET))
 
         def _parse_html(data: object) -> None | str | Unset:
             if data is None:
@@ -141,6 +161,7 @@ class MessageView:
             status=status,
             text=text,
             to=to,
+            client_id=client_id,
             html=html,
             invoice_id=invoice_id,
             subject=subject,

@@ -1,0 +1,161 @@
+//! A receiver's invitation to register a wallet: its states, when it is sent again, and how
+//! often a person may send it by hand.
+
+use crate::receiver::ReceiverSettings;
+use crate::{Invalid, Tenant, Timestamp};
+
+const DAY_MS: i64 = 86_400_000;
+/// The least time between two sends of one invitation asked for by hand: a clerk's second
+/// click, or a loop in an integration, must not flood a receiver's phone.
+pub const MANUAL_SEND_GAP_MS: i64 = 10 * 60 * 1000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum InvitationStatus {
+    /// A payout waits for the receiver; the invitation is (or is about to be) on their phone.
+    Invited,
+    /// The receiver gave a wallet; nothing more is sent.
+    Registered,
+    /// Too many wrong answers to the organization's question: the link works again only when the
+    /// organization unlocks it.
+    Locked,
+    /// No payout waits any more (each was sent elsewhere or cancelled); the links are dead.
+    Expired,
+}
+
+impl InvitationStatus {
+    pub const ALL: [InvitationStatus; 4] =
+        [InvitationStatus::Invited, InvitationStatus::Registered, InvitationStatus::Locked, InvitationStatus::Expired];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            InvitationStatus::Invited => "invited",
+            InvitationStatus::Registered => "registered",
+            InvitationStatus::Locked => "locked",
+            InvitationStatus::Expired => "expired",
+        }
+    }
+}
+
+impl std::str::FromStr for InvitationStatus {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        InvitationStatus::ALL
+            .into_iter()
+            .find(|status| status.as_str() == s)
+            .ok_or_else(|| format!("unknown invitation status {s:?}"))
+    }
+}
+
+/// One client's invitation: there is at most one per client, sent again (with a new link each
+/// time; every link of a live invitation works) until the receiver registers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invitation {
+    pub tenant: Tenant,
+    pub client_id: String,
+    pub status: InvitationStatus,
+    /// How many times it was sent, by the schedule or by hand.
+    pub sends: i64,
+    pub last_sent_at: Option<Timestamp>,
+    /// When the schedule sends it next; `None` once the resends are spent or it is not live.
+    pub next_send_at: Option<Timestamp>,
+    pub created_at: Timestamp,
+    pub registered_at: Option<Timestamp>,
+    pub locked_at: Option<Timestamp>,
+}
+
+impl Invitation {
+    /// When the schedule sends it again after a send at `at` that makes `sends_after` in all:
+    /// `invitationResendDays` later while fewer than `invitationResends` resends went out.
+    pub fn next_send_after(sends_after: i64, at: Timestamp, settings: &ReceiverSettings) -> Option<Timestamp> {
+        let resends_done = sends_after - 1;
+        (resends_done < i64::from(settings.invitation_resends))
+            .then(|| at.plus_millis(i64::from(settings.invitation_resend_days) * DAY_MS))
+    }
+
+    /// Whether a person may send it now: only a live invitation, and not twice within
+    /// [`MANUAL_SEND_GAP_MS`].
+    pub fn check_manual_send(&self, now: Timestamp) -> Result<(), ManualSendRefused> {
+        match self.status {
+            InvitationStatus::Invited => {}
+            InvitationStatus::Registered => return Err(ManualSendRefused::Invalid(already_registered())),
+            InvitationStatus::Locked => {
+                return Err(ManualSendRefused::Invalid(Invalid::new(
+                    "invitation_locked",
+                    "The receiver gave too many wrong answers: unlock the invitation before sending it again",
+                )));
+            }
+            InvitationStatus::Expired => return Err(ManualSendRefused::Invalid(nothing_waiting())),
+        }
+        match self.last_sent_at.map(|last| last.as_millis() + MANUAL_SEND_GAP_MS - now.as_millis()) {
+            Some(wait_ms) if wait_ms > 0 => Err(ManualSendRefused::TooSoon { seconds: wait_ms.div_euclid(1000) + 1 }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Why an invitation cannot be sent by hand now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ManualSendRefused {
+    Invalid(Invalid),
+    /// Sent less than [`MANUAL_SEND_GAP_MS`] ago: try again in `seconds`.
+    TooSoon {
+        seconds: i64,
+    },
+}
+
+pub fn already_registered() -> Invalid {
+    Invalid::new("already_registered", "The client has a wallet already: there is nothing to invite them to")
+}
+
+pub fn nothing_waiting() -> Invalid {
+    Invalid::new(
+        "nothing_waiting",
+        "No approved payout waits for this client's wallet: an invitation is sent once one does",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Environment;
+
+    fn invited(last_sent_at: Option<i64>) -> Invitation {
+        Invitation {
+            tenant: Tenant::new("org_1", Environment::Test),
+            client_id: "cli_1".into(),
+            status: InvitationStatus::Invited,
+            sends: 1,
+            last_sent_at: last_sent_at.map(Timestamp::from_millis),
+            next_send_at: None,
+            created_at: Timestamp::from_millis(0),
+            registered_at: None,
+            locked_at: None,
+        }
+    }
+
+    #[test]
+    fn the_schedule_stops_after_the_resends() {
+        let settings = ReceiverSettings { invitation_resends: 2, invitation_resend_days: 3, ..Default::default() };
+        let at = Timestamp::from_millis(1_000);
+        assert_eq!(Invitation::next_send_after(1, at, &settings), Some(at.plus_millis(3 * DAY_MS)));
+        assert_eq!(Invitation::next_send_after(2, at, &settings), Some(at.plus_millis(3 * DAY_MS)));
+        assert_eq!(Invitation::next_send_after(3, at, &settings), None);
+        let none = ReceiverSettings { invitation_resends: 0, ..Default::default() };
+        assert_eq!(Invitation::next_send_after(1, at, &none), None);
+    }
+
+    #[test]
+    fn a_person_waits_between_sends() {
+        let now = Timestamp::from_millis(MANUAL_SEND_GAP_MS * 2);
+        assert_eq!(invited(None).check_manual_send(now), Ok(()));
+        assert_eq!(invited(Some(now.as_millis() - MANUAL_SEND_GAP_MS)).check_manual_send(now), Ok(()));
+        assert_eq!(
+            invited(Some(now.as_millis() - 1_000)).check_manual_send(now),
+            Err(ManualSendRefused::TooSoon { seconds: MANUAL_SEND_GAP_MS / 1000 })
+        );
+        let registered = Invitation { status: InvitationStatus::Registered, ..invited(None) };
+        assert!(
+            matches!(registered.check_manual_send(now), Err(ManualSendRefused::Invalid(i)) if i.code == "already_registered")
+        );
+    }
+}

@@ -1,0 +1,63 @@
+//! Invitations to register a wallet: the transactions that approve a payout to a client without
+//! one record the client's invitation as due (`queue_invitations` in `sql.rs`); the
+//! notification worker claims what is due, and each send records its link (hashed), its
+//! messages, its `client.invited` event and the next resend in one transaction.
+
+use crate::{IdempotentResponse, NewEvent, StoreResult};
+use async_trait::async_trait;
+use lajan_domain::client::Client;
+use lajan_domain::invitation::Invitation;
+use lajan_domain::message::NewMessage;
+use lajan_domain::receiver::ReceiverSettings;
+use lajan_domain::{Tenant, Timestamp};
+
+/// An invitation with what its message says: the client, the organization's name, its receiver
+/// settings and the approved payouts waiting for the wallet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DueInvitation {
+    pub invitation: Invitation,
+    pub client: Client,
+    pub organization: String,
+    pub settings: ReceiverSettings,
+    /// The total waiting per asset code, in the asset's minor units (7 decimals), largest first.
+    pub waiting: Vec<(String, i64)>,
+}
+
+/// One send of an invitation, as the send's transaction writes it.
+#[derive(Debug)]
+pub struct InvitationSend<'a> {
+    /// SHA-256 (hex) of the new link's token; the token itself is only in the messages.
+    pub token_hash: &'a str,
+    pub messages: &'a [NewMessage],
+    /// The sends the invitation had when it was read: another send since makes this one a no-op.
+    pub sends_before: i64,
+    pub next_send_at: Option<Timestamp>,
+    pub at: Timestamp,
+    /// `client.invited`.
+    pub event: &'a NewEvent,
+}
+
+#[async_trait]
+pub trait InvitationStore: Send + Sync {
+    /// Claims up to `limit` invitations whose send is due by `now`, moving their next send
+    /// `lease_ms` on so no other worker sends them meanwhile (a worker that dies before
+    /// recording the send leaves it due again after the lease).
+    async fn claim_due_invitations(&self, now: Timestamp, lease_ms: i64, limit: i64)
+    -> StoreResult<Vec<DueInvitation>>;
+
+    /// Client `client_id`'s invitation with what its message says; `None` when it was never
+    /// invited.
+    async fn due_invitation(&self, tenant: &Tenant, client_id: &str) -> StoreResult<Option<DueInvitation>>;
+
+    /// Records `send` when the invitation is still `invited` and still has `sends_before` sends:
+    /// the link, the messages (queued when live), the event and the schedule. `None` when it
+    /// had moved on (registered, expired, or sent by someone else first): nothing is written.
+    /// A send a person asked for records its answer under their `Idempotency-Key` with it.
+    async fn record_invitation_send(
+        &self,
+        tenant: &Tenant,
+        client_id: &str,
+        send: InvitationSend<'_>,
+        idempotency: Option<IdempotentResponse<'_, Invitation>>,
+    ) -> StoreResult<Option<Invitation>>;
+}
