@@ -102,6 +102,7 @@ pub fn router(state: AppState) -> Router {
         .route("/readyz", get(health::readyz))
         .route("/robots.txt", get(robots))
         .merge(routes::pay::routes())
+        .merge(routes::register::routes())
         .merge(lajan_console::router(state.services.clone()))
         .merge(docs)
         .fallback(not_found)

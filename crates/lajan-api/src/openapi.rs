@@ -58,6 +58,7 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::clients::archive,
         routes::clients::invitation,
         routes::clients::invite,
+        routes::clients::unlock,
         routes::events::list,
         routes::events::fetch,
         routes::settings::fetch,

@@ -22,7 +22,10 @@ pub fn object_schema(event_type: &str) -> Option<Value> {
         "webhook_endpoint" => "WebhookEndpointView",
         _ => return None,
     };
-    if event_type == "client.invited" {
+    if matches!(
+        event_type,
+        "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked"
+    ) {
         return Some(json!({ "$ref": "#/components/schemas/InvitedClientView" }));
     }
     let resource = json!({ "$ref": format!("#/components/schemas/{name}") });
@@ -60,6 +63,15 @@ pub fn emitted_when(event_type: &str) -> Option<&'static str> {
         "client.deleted" => "DELETE /v1/clients/{id} archived a client.",
         "client.invited" => {
             "An invitation to register a wallet went to the client (SMS, WhatsApp or email, in the client's language): after the first payout for them without a wallet was approved, on the resend schedule, or by POST /v1/clients/{id}/invite. The object is the client with its invitation."
+        }
+        "client.registered" => {
+            "The receiver gave a wallet on the registration page (after confirming their phone or email and answering the organization's question): the client has it, and every approved payout waiting for it is on its way. The object is the client with its invitation."
+        }
+        "client.verification_locked" => {
+            "The receiver gave a fifth wrong answer to the organization's question: the invitation is locked until POST /v1/clients/{id}/invitation/unlock. The object is the client with its invitation."
+        }
+        "client.verification_unlocked" => {
+            "POST /v1/clients/{id}/invitation/unlock let a locked receiver try again. The object is the client with its invitation."
         }
         "invoice.created" => "POST /v1/invoices created an invoice.",
         "invoice.sent" => "POST /v1/invoices/{id}/send sent (or sent again) an invoice.",

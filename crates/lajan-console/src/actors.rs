@@ -34,6 +34,7 @@ impl Names {
             Actor::System(what) => match what.as_str() {
                 Actor::WORKER => say("actor-worker"),
                 Actor::PAYMENT_PAGE => say("actor-payment-page"),
+                Actor::REGISTRATION_PAGE => say("actor-registration-page"),
                 Actor::UNRECORDED => say("actor-unrecorded"),
                 other => say_with("actor-system", &[("what", other.to_owned())]),
             },

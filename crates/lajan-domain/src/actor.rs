@@ -21,6 +21,8 @@ impl Actor {
     pub const WORKER: &'static str = "worker";
     /// The hosted payment page, acting for a payer who has no account.
     pub const PAYMENT_PAGE: &'static str = "payment_page";
+    /// The registration page, acting for a receiver who holds an invitation's link.
+    pub const REGISTRATION_PAGE: &'static str = "registration_page";
     /// An operator at the server's command line (`lajan users ...`, `lajan keys ...`).
     pub const CLI: &'static str = "cli";
     /// The first start, which creates an organization and a key when there is none.

@@ -61,9 +61,92 @@ pub struct Invitation {
     pub created_at: Timestamp,
     pub registered_at: Option<Timestamp>,
     pub locked_at: Option<Timestamp>,
+    /// The registration page's checks, in the order a receiver passes them.
+    pub checks: RegistrationChecks,
+}
+
+/// How far a receiver got on the registration page.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RegistrationChecks {
+    /// SHA-256 (hex) of the last code sent to the receiver's phone (or email), until used.
+    pub code_hash: Option<String>,
+    pub code_sent_at: Option<Timestamp>,
+    /// Wrong codes entered against the last code.
+    pub code_tries: i64,
+    pub contact_confirmed_at: Option<Timestamp>,
+    pub verified_at: Option<Timestamp>,
+    /// Wrong answers to the organization's question; [`VERIFY_TRIES`] lock the invitation.
+    pub verify_failures: i64,
+}
+
+/// How long a code works.
+pub const CODE_TTL_MS: i64 = 10 * 60 * 1000;
+/// Wrong codes before the code stops working (a new one may be asked for).
+pub const CODE_TRIES: i64 = 5;
+/// The least time between two codes, so the page cannot be used to flood a phone.
+pub const CODE_GAP_MS: i64 = 60 * 1000;
+/// Wrong answers to the organization's question before the invitation locks.
+pub const VERIFY_TRIES: i64 = 5;
+
+/// What the registration page asks next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Confirm the phone (or email) with a code.
+    ConfirmContact,
+    /// Answer the organization's question.
+    Verify,
+    /// Give a Stellar address.
+    Wallet,
+    /// Done: the page shows the payouts.
+    Registered,
+    Locked,
+    Expired,
+}
+
+/// Why a code was not accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodeRefusal {
+    /// None was sent, or it is older than [`CODE_TTL_MS`], or it took [`CODE_TRIES`] wrong tries.
+    Expired,
+    Wrong,
 }
 
 impl Invitation {
+    /// What the page asks next; `asks_verification`: the client has a question to answer.
+    pub fn step(&self, asks_verification: bool) -> Step {
+        match self.status {
+            InvitationStatus::Registered => Step::Registered,
+            InvitationStatus::Locked => Step::Locked,
+            InvitationStatus::Expired => Step::Expired,
+            InvitationStatus::Invited if self.checks.contact_confirmed_at.is_none() => Step::ConfirmContact,
+            InvitationStatus::Invited if asks_verification && self.checks.verified_at.is_none() => Step::Verify,
+            InvitationStatus::Invited => Step::Wallet,
+        }
+    }
+
+    /// Whether a code entered now as `entered_hash` confirms the contact.
+    pub fn check_code(&self, entered_hash: &str, now: Timestamp) -> Result<(), CodeRefusal> {
+        let c = &self.checks;
+        let live = c.code_sent_at.is_some_and(|sent| now.as_millis() < sent.as_millis() + CODE_TTL_MS);
+        match &c.code_hash {
+            Some(hash) if live && c.code_tries < CODE_TRIES => {
+                if hash == entered_hash {
+                    Ok(())
+                } else {
+                    Err(CodeRefusal::Wrong)
+                }
+            }
+            _ => Err(CodeRefusal::Expired),
+        }
+    }
+
+    /// Seconds until another code may be sent, when one went out less than [`CODE_GAP_MS`] ago.
+    pub fn code_wait(&self, now: Timestamp) -> Option<i64> {
+        let sent = self.checks.code_sent_at?;
+        let wait_ms = sent.as_millis() + CODE_GAP_MS - now.as_millis();
+        (wait_ms > 0).then(|| wait_ms.div_euclid(1000) + 1)
+    }
+
     /// When the schedule sends it again after a send at `at` that makes `sends_after` in all:
     /// `invitationResendDays` later while fewer than `invitationResends` resends went out.
     pub fn next_send_after(sends_after: i64, at: Timestamp, settings: &ReceiverSettings) -> Option<Timestamp> {
@@ -130,6 +213,7 @@ mod tests {
             created_at: Timestamp::from_millis(0),
             registered_at: None,
             locked_at: None,
+            checks: RegistrationChecks::default(),
         }
     }
 
@@ -142,6 +226,27 @@ mod tests {
         assert_eq!(Invitation::next_send_after(3, at, &settings), None);
         let none = ReceiverSettings { invitation_resends: 0, ..Default::default() };
         assert_eq!(Invitation::next_send_after(1, at, &none), None);
+    }
+
+    #[test]
+    fn the_page_asks_for_the_code_then_the_answer_then_the_wallet() {
+        let mut i = invited(Some(0));
+        assert_eq!(i.step(true), Step::ConfirmContact);
+        let now = Timestamp::from_millis(1_000_000);
+        i.checks.code_hash = Some("h".into());
+        i.checks.code_sent_at = Some(now);
+        assert_eq!(i.check_code("x", now), Err(CodeRefusal::Wrong));
+        assert_eq!(i.check_code("h", now.plus_millis(CODE_TTL_MS - 1)), Ok(()));
+        assert_eq!(i.check_code("h", now.plus_millis(CODE_TTL_MS)), Err(CodeRefusal::Expired));
+        assert_eq!(i.code_wait(now.plus_millis(1_000)), Some(CODE_GAP_MS / 1000));
+        assert_eq!(i.code_wait(now.plus_millis(CODE_GAP_MS)), None);
+        i.checks.code_tries = CODE_TRIES;
+        assert_eq!(i.check_code("h", now), Err(CodeRefusal::Expired), "too many wrong tries");
+        i.checks.contact_confirmed_at = Some(now);
+        assert_eq!((i.step(true), i.step(false)), (Step::Verify, Step::Wallet));
+        i.checks.verified_at = Some(now);
+        assert_eq!(i.step(true), Step::Wallet);
+        assert_eq!(Invitation { status: InvitationStatus::Locked, ..i }.step(true), Step::Locked);
     }
 
     #[test]

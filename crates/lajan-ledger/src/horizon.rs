@@ -129,14 +129,21 @@ impl HorizonClient {
 
     /// `GET {base}/accounts/{id}`, read as `T`; an account the network does not have is an error.
     async fn account<T: serde::de::DeserializeOwned>(&self, account: &str) -> Result<T, HorizonError> {
+        self.account_if_any(account)
+            .await?
+            .ok_or_else(|| HorizonError::Other(format!("account {account} does not exist on this network")))
+    }
+
+    /// `GET {base}/accounts/{id}`, read as `T`; `None` when the network has no such account.
+    async fn account_if_any<T: serde::de::DeserializeOwned>(&self, account: &str) -> Result<Option<T>, HorizonError> {
         let (status, body) = self.get(&["accounts", account]).await?;
         if status == StatusCode::NOT_FOUND && is_not_found_problem(&body) {
-            return Err(HorizonError::Other(format!("account {account} does not exist on this network")));
+            return Ok(None);
         }
         if !status.is_success() {
             return Err(classify_failure(status, &body));
         }
-        parse(&body)
+        parse(&body).map(Some)
     }
 
     /// `GET {base}/accounts/{id}`: what the account holds of an asset, as Horizon's decimal
@@ -165,6 +172,28 @@ impl HorizonClient {
             Some(issuer) => b.asset_code.as_deref() == Some(asset_code) && b.asset_issuer.as_deref() == Some(issuer),
         });
         Ok(held.map(|b| b.balance))
+    }
+
+    /// `GET {base}/accounts/{id}`: the assets the account holds trustlines for (code and issuer;
+    /// the native asset as `("native", None)`); `None` when the network has no such account.
+    pub async fn account_assets(&self, account: &str) -> Result<Option<Vec<(String, Option<String>)>>, HorizonError> {
+        #[derive(Deserialize)]
+        struct Account {
+            #[serde(default)]
+            balances: Vec<Balance>,
+        }
+        #[derive(Deserialize)]
+        struct Balance {
+            asset_type: String,
+            asset_code: Option<String>,
+            asset_issuer: Option<String>,
+        }
+        let Some(found) = self.account_if_any::<Account>(account).await? else { return Ok(None) };
+        let held = found.balances.into_iter().map(|b| match b.asset_type.as_str() {
+            "native" => ("native".to_owned(), None),
+            _ => (b.asset_code.unwrap_or_default(), b.asset_issuer),
+        });
+        Ok(Some(held.collect()))
     }
 
     /// `POST {base}/transactions` with form field `tx=<base64 envelope>`, waiting for the ledger.

@@ -85,9 +85,24 @@ pub fn destination(payout: &Payout) -> LedgerResult<&str> {
         .ok_or_else(|| LedgerFault::Invalid(format!("payout {} has no wallet to pay yet", payout.id)))
 }
 
+/// Whether an account can take a payment of some assets now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reach {
+    Ready,
+    /// The network has no such account (it was never funded).
+    NoAccount,
+    /// The account holds no trustline for this asset code.
+    NoTrustline(String),
+}
+
 /// A network payouts are paid on.
 #[async_trait]
 pub trait Ledger: Send + Sync {
+    /// Whether `account` exists and trusts each of `assets` (code and issuer; no issuer: the
+    /// native asset, which every account holds): what a receiver's address is checked against
+    /// before payouts are sent to it.
+    async fn reach(&self, account: &str, assets: &[(String, Option<String>)]) -> LedgerResult<Reach>;
+
     /// How many payouts may be in flight at once: sandbox payouts share a ledger and wait for its
     /// close together; live ones each take the next sequence number of their source (the
     /// distribution account, or one channel account each).

@@ -14,7 +14,7 @@ pub mod sandbox;
 pub mod stellar;
 pub mod stellar_decode;
 
-pub use ledger::{Fate, Ledger, LedgerFault, Ledgers, Previous, Submission, Transaction, Tries, retry_delay};
+pub use ledger::{Fate, Ledger, LedgerFault, Ledgers, Previous, Reach, Submission, Transaction, Tries, retry_delay};
 pub use stellar::LedgerError;
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -13,7 +13,8 @@
 use crate::exactly_once::submit_exactly_once;
 use crate::horizon::{HorizonClient, HorizonError};
 use crate::ledger::{
-    Fate, Ledger, LedgerFault, LedgerResult, OUTCOME_UNKNOWN, Previous, Transaction, Tries, destination, retry_delay,
+    Fate, Ledger, LedgerFault, LedgerResult, OUTCOME_UNKNOWN, Previous, Reach, Transaction, Tries, destination,
+    retry_delay,
 };
 use crate::stellar::{PaymentTx, account_of_secret, build_and_sign};
 use crate::stellar_decode::decode_payment;
@@ -218,6 +219,15 @@ impl StellarLedger {
 
 #[async_trait]
 impl Ledger for StellarLedger {
+    async fn reach(&self, account: &str, assets: &[(String, Option<String>)]) -> LedgerResult<Reach> {
+        let held = self.horizon.account_assets(account).await.map_err(|e| LedgerFault::Unavailable(e.to_string()))?;
+        let Some(held) = held else { return Ok(Reach::NoAccount) };
+        let missing = assets.iter().find(|(code, issuer)| {
+            issuer.as_ref().is_some_and(|issuer| !held.iter().any(|(c, i)| c == code && i.as_ref() == Some(issuer)))
+        });
+        Ok(missing.map_or(Reach::Ready, |(code, _)| Reach::NoTrustline(code.clone())))
+    }
+
     /// One payout per channel account at a time; one in all without channels.
     fn parallelism(&self) -> usize {
         self.channel_accounts.len().max(1)

@@ -7,8 +7,8 @@
 //! same across restarts (they exist only on the simulated ledger).
 
 use crate::ledger::{
-    Fate, Ledger, LedgerFault, LedgerResult, OUTCOME_UNKNOWN, Previous, Submission, Transaction, Tries, destination,
-    retry_delay,
+    Fate, Ledger, LedgerFault, LedgerResult, OUTCOME_UNKNOWN, Previous, Reach, Submission, Transaction, Tries,
+    destination, retry_delay,
 };
 use async_trait::async_trait;
 use lajan_domain::client::WalletAddress;
@@ -101,6 +101,18 @@ impl SandboxLedger {
 
 #[async_trait]
 impl Ledger for SandboxLedger {
+    /// Every account exists and trusts every asset on the sandbox network, but the magic ones.
+    async fn reach(&self, account: &str, assets: &[(String, Option<String>)]) -> LedgerResult<Reach> {
+        Ok(match magic::behaviour(account) {
+            Some(magic::Behaviour::NoDestination) => Reach::NoAccount,
+            Some(magic::Behaviour::NoTrust) => match assets.iter().find(|(_, issuer)| issuer.is_some()) {
+                Some((code, _)) => Reach::NoTrustline(code.clone()),
+                None => Reach::Ready,
+            },
+            _ => Reach::Ready,
+        })
+    }
+
     fn parallelism(&self) -> usize {
         PARALLELISM
     }

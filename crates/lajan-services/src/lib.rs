@@ -25,6 +25,7 @@ pub mod orgs;
 pub mod payment_links;
 pub mod payments;
 pub mod payouts;
+pub mod registration;
 pub mod report;
 pub mod sandbox;
 pub mod settings;

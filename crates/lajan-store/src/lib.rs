@@ -36,6 +36,7 @@ macro_rules! areas_sql {
         include!("payment_links/sql.rs");
         include!("messages/sql.rs");
         include!("invitations/sql.rs");
+        include!("invitations/registration_sql.rs");
         include!("payouts/sql.rs");
         include!("payouts/sources_sql.rs");
         include!("payouts/batches_sql.rs");
@@ -88,7 +89,7 @@ pub use error::StoreError;
 pub use events::{EventFor, EventQuery, EventStore, NewEvent};
 pub use idempotency::{IdempotencyClaim, IdempotencyState, IdempotencyStore, IdempotentResponse, ResponseFor};
 pub use incoming_payments::IncomingPaymentStore;
-pub use invitations::{DueInvitation, InvitationSend, InvitationStore};
+pub use invitations::{DueInvitation, InvitationSend, InvitationStore, RegistrationChange, RegistrationStore};
 pub use invoices::InvoiceStore;
 pub use messages::MessageStore;
 pub use operations::OperationsStore;
@@ -126,6 +127,7 @@ pub trait Store:
     + IncomingPaymentStore
     + MessageStore
     + InvitationStore
+    + RegistrationStore
     + PayoutStore
     + DisbursementStore
     + SandboxStore

@@ -117,6 +117,19 @@ trait Operations
     }
 
     /**
+     * Lets a receiver whose invitation locked after five wrong answers to the organization's question try again (status back to invited, the count of wrong answers to zero), with client.verification_unlocked. Their links work again.
+     *
+     * POST /v1/clients/{id}/invitation/unlock
+     * @param string $id
+     * @param ?string $idempotencyKey a new UUID when null
+     * @return array<string, mixed>
+     */
+    public function unlockClientInvitation(string $id, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/clients/{id}/invitation/unlock', ['id' => $id], null, [], $idempotencyKey);
+    }
+
+    /**
      * Sends the client's invitation again now, with a new link (every link of a live invitation works), by the same channel as the schedule: WhatsApp or SMS to a phone, else email. In the sandbox the message is kept in GET /v1/sandbox/messages instead of being delivered. At most once every ten minutes per client.
      *
      * POST /v1/clients/{id}/invite
@@ -740,6 +753,7 @@ trait Operations
             'updateClient',
             'deleteClient',
             'getClientInvitation',
+            'unlockClientInvitation',
             'inviteClient',
             'listDisbursements',
             'createDisbursement',

@@ -98,6 +98,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clients/{id}/invitation/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Lets a receiver whose invitation locked after five wrong answers to the organization's question try again (status back to invited, the count of wrong answers to zero), with client.verification_unlocked. Their links work again. */
+        post: operations["unlockClientInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/clients/{id}/invite": {
         parameters: {
             query?: never;
@@ -762,6 +779,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "client.registered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * client.registered
+         * @description The receiver gave a wallet on the registration page (after confirming their phone or email and answering the organization's question): the client has it, and every approved payout waiting for it is on its way. The object is the client with its invitation.
+         */
+        post: operations["clientRegisteredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "client.updated": {
         parameters: {
             query?: never;
@@ -776,6 +813,46 @@ export interface webhooks {
          * @description PUT /v1/clients/{id} changed a client.
          */
         post: operations["clientUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "client.verification_locked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * client.verification_locked
+         * @description The receiver gave a fifth wrong answer to the organization's question: the invitation is locked until POST /v1/clients/{id}/invitation/unlock. The object is the client with its invitation.
+         */
+        post: operations["clientVerificationLockedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "client.verification_unlocked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * client.verification_unlocked
+         * @description POST /v1/clients/{id}/invitation/unlock let a locked receiver try again. The object is the client with its invitation.
+         */
+        post: operations["clientVerificationUnlockedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1688,7 +1765,7 @@ export interface components {
              * @example invoice.paid
              * @enum {string}
              */
-            eventType: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+            eventType: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
             /** @example whd_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b */
             id: string;
             /**
@@ -1838,7 +1915,7 @@ export interface components {
          * @description An event type, an area wildcard such as `invoice.*`, or `*`.
          * @enum {string}
          */
-        EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "client.invited" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+        EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         /** @description Something that happened: `data.object` is the resource as the API showed it right after. */
         EventView: {
             actor: components["schemas"]["ActorView"];
@@ -1855,7 +1932,7 @@ export interface components {
              * @example client.created
              * @enum {string}
              */
-            type: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+            type: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         };
         FieldDetail: {
             /** @description In a batch: the code a single request would have been refused with. */
@@ -2779,14 +2856,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-28T19:52:58.719Z",
+                     *           "createdAt": "2026-11-28T20:27:07.158Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *           "id": "cli_01a223d71216751f8d7539fbbafec1fa",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-28T19:52:58.719Z",
+                     *           "updatedAt": "2026-11-28T20:27:07.158Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         }
@@ -2921,14 +2998,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T19:52:58.719Z",
+                     *       "createdAt": "2026-11-28T20:27:07.158Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *       "id": "cli_01a223d71216751f8d7539fbbafec1fa",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-28T19:52:58.719Z",
+                     *       "updatedAt": "2026-11-28T20:27:07.158Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
@@ -2953,7 +3030,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "7e6b5c99-8896-4423-9eec-e1f742070b47",
+                     *       "requestId": "226cd75b-5954-4edf-8d64-3c7aaa9f86ef",
                      *       "statusCode": 400
                      *     }
                      */
@@ -3116,14 +3193,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T19:52:58.719Z",
+                     *       "createdAt": "2026-11-28T20:27:07.158Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *       "id": "cli_01a223d71216751f8d7539fbbafec1fa",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-28T19:52:58.719Z",
+                     *       "updatedAt": "2026-11-28T20:27:07.158Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
@@ -3176,7 +3253,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "edd4fb4e-8266-4f02-aa50-5b130da88b9e",
+                     *       "requestId": "56729646-e840-45d8-a322-034c4239ae61",
                      *       "statusCode": 404
                      *     }
                      */
@@ -3246,14 +3323,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T19:52:58.719Z",
+                     *       "createdAt": "2026-11-28T20:27:07.158Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *       "id": "cli_01a223d71216751f8d7539fbbafec1fa",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-28T19:52:58.731Z",
+                     *       "updatedAt": "2026-11-28T20:27:07.171Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
@@ -3435,7 +3512,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a223b7d06e75dab39c679a3e5e9686"
+                     *       "id": "cli_01a223d7123570b893ee50b1f730affb"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3563,11 +3640,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a223b7d0ca76c6b3b128f744b027c8",
-                     *       "createdAt": "2026-11-28T19:52:58.831Z",
-                     *       "lastSentAt": "2026-11-28T19:52:58.834Z",
+                     *       "clientId": "cli_01a223d712ec7399a7559e0b695c7d52",
+                     *       "createdAt": "2026-11-28T20:27:07.385Z",
+                     *       "lastSentAt": "2026-11-28T20:27:07.389Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-01T19:52:58.834Z",
+                     *       "nextSendAt": "2026-12-01T20:27:07.389Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -3664,6 +3741,196 @@ export interface operations {
             };
         };
     };
+    unlockClientInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: 1 to 255 visible ASCII characters, kept 24 h per organization and environment. The first completed response is stored (with the change it made, in its transaction) and replayed with `Idempotent-Replayed: true`; the same key with another request is 422; while the first still runs, 409. */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "clientId": "cli_01a223d7130f7467af3e1f04ed3d47ec",
+                     *       "createdAt": "2026-11-28T20:27:07.542Z",
+                     *       "lastSentAt": "2026-11-28T20:27:07.550Z",
+                     *       "lockedAt": null,
+                     *       "nextSendAt": "2026-12-01T20:27:07.550Z",
+                     *       "object": "invitation",
+                     *       "registeredAt": null,
+                     *       "sends": 1,
+                     *       "status": "invited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InvitationView"];
+                };
+            };
+            /** @description not_locked; validation_error: the Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_locked",
+                     *       "error": "Bad Request",
+                     *       "message": "Bad Request",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "error": "Unauthorized",
+                     *       "message": "The key is missing, malformed, unknown or revoked",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "error": "Forbidden",
+                     *       "message": "The key lacks the scope this operation needs",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such client, or never invited; not_found: no such resource for this organization and environment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "error": "Not Found",
+                     *       "message": "No such resource for this organization and environment",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency_in_progress: a request with this Idempotency-Key is still running; or conflict: the write lost a race with another and changed nothing (read again and retry) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "error": "Conflict",
+                     *       "message": "A request with this Idempotency-Key is still running",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "error": "Payload Too Large",
+                     *       "message": "The body is over 1 MiB",
+                     *       "statusCode": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: the minute's budget is spent; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "error": "Too Many Requests",
+                     *       "message": "The minute's budget is spent",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server failed and changed nothing half-way; retrying (with the same Idempotency-Key) is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "error": "Internal Server Error",
+                     *       "message": "The server failed and changed nothing half-way",
+                     *       "statusCode": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     inviteClient: {
         parameters: {
             query?: never;
@@ -3685,11 +3952,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a223b7d0ca76c6b3b128f744b027c8",
-                     *       "createdAt": "2026-11-28T19:52:58.831Z",
-                     *       "lastSentAt": "2026-11-28T19:52:58.834Z",
+                     *       "clientId": "cli_01a223d712ec7399a7559e0b695c7d52",
+                     *       "createdAt": "2026-11-28T20:27:07.385Z",
+                     *       "lastSentAt": "2026-11-28T20:27:07.389Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-01T19:52:58.834Z",
+                     *       "nextSendAt": "2026-12-01T20:27:07.389Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -3885,7 +4152,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-28T19:52:58.861Z",
+                     *           "approvedAt": "2026-11-28T20:27:08.437Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -3897,16 +4164,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.853Z",
-                     *           "id": "dsb_01a223b7d0e57184bb11fb482368412c",
+                     *           "createdAt": "2026-11-28T20:27:08.410Z",
+                     *           "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-28T19:52:58.857Z",
+                     *           "submittedAt": "2026-11-28T20:27:08.424Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-28T19:52:58.884Z"
+                     *           "updatedAt": "2026-11-28T20:27:08.516Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4033,7 +4300,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                 *           "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -4076,8 +4343,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T19:52:58.853Z",
-                     *       "id": "dsb_01a223b7d0e57184bb11fb482368412c",
+                     *       "createdAt": "2026-11-28T20:27:08.410Z",
+                     *       "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -4085,7 +4352,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T19:52:58.853Z"
+                     *       "updatedAt": "2026-11-28T20:27:08.410Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4277,8 +4544,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T19:52:58.853Z",
-                     *       "id": "dsb_01a223b7d0e57184bb11fb482368412c",
+                     *       "createdAt": "2026-11-28T20:27:08.410Z",
+                     *       "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -4286,7 +4553,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T19:52:58.853Z"
+                     *       "updatedAt": "2026-11-28T20:27:08.410Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4398,7 +4665,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a223b7d117706d9c2fec2e8a1fc916"
+                     *       "id": "dsb_01a223d717907763a6637be62fc62709"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4548,7 +4815,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-28T19:52:58.861Z",
+                     *       "approvedAt": "2026-11-28T20:27:08.437Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -4560,16 +4827,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T19:52:58.853Z",
-                     *       "id": "dsb_01a223b7d0e57184bb11fb482368412c",
+                     *       "createdAt": "2026-11-28T20:27:08.410Z",
+                     *       "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-28T19:52:58.857Z",
+                     *       "submittedAt": "2026-11-28T20:27:08.424Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T19:52:58.861Z"
+                     *       "updatedAt": "2026-11-28T20:27:08.437Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4780,16 +5047,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *           "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a223b7d0e57184bb11fb46e8f841ed",
+                     *           "id": "dsi_01a223d716fa7698b008ec4560d8b0cc",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a223b7d0e57184bb11fb46e8f841ed",
+                     *           "payoutId": "pyt_01a223d716fa7698b008ec4560d8b0cc",
                      *           "row": 1,
-                     *           "txHash": "9556f9b5d8e4542435ab2c1d6b5626f1715b5fe9b544b5a2f5e3880a18314171",
+                     *           "txHash": "670e02235b3725af96fc50a0b21ef973c948aecd0308a953ebf8c72175047456",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -4800,11 +5067,11 @@ export interface operations {
                      *           "errorMessage": "the destination account does not exist",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a223b7d0e57184bb11fb47d5ed308c",
+                     *           "id": "dsi_01a223d716fa7698b008ec4675237eb1",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a223b7d0e57184bb11fb47d5ed308c",
+                     *           "payoutId": "pyt_01a223d716fa7698b008ec4675237eb1",
                      *           "row": 2,
-                     *           "txHash": "af1ce738d9786b9c411058328df1349507a038285b81c13a9c0f2a451fe1cb48",
+                     *           "txHash": "102650c598acbb3da20a1f2b2f12be0122aa885f36a445bb656ac7a4d05b15a8",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *         }
                      *       ],
@@ -4819,8 +5086,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a223b7d0e57184bb11fb46e8f841ed,1,stipend-0001,cli_01a223b7d05f74ea93e29b42bef95b77,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a223b7d0e57184bb11fb46e8f841ed,approved,sent,9556f9b5d8e4542435ab2c1d6b5626f1715b5fe9b544b5a2f5e3880a18314171,,
-                     *     dsi_01a223b7d0e57184bb11fb47d5ed308c,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a223b7d0e57184bb11fb47d5ed308c,approved,failed,af1ce738d9786b9c411058328df1349507a038285b81c13a9c0f2a451fe1cb48,op_no_destination,the destination account does not exist
+                     *     dsi_01a223d716fa7698b008ec4560d8b0cc,1,stipend-0001,cli_01a223d71216751f8d7539fbbafec1fa,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a223d716fa7698b008ec4560d8b0cc,approved,sent,670e02235b3725af96fc50a0b21ef973c948aecd0308a953ebf8c72175047456,,
+                     *     dsi_01a223d716fa7698b008ec4675237eb1,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a223d716fa7698b008ec4675237eb1,approved,failed,102650c598acbb3da20a1f2b2f12be0122aa885f36a445bb656ac7a4d05b15a8,op_no_destination,the destination account does not exist
                      */
                     "text/csv": string;
                 };
@@ -4974,16 +5241,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T19:52:58.891Z",
-                     *       "id": "dsb_01a223b7d10b7771994d6520ffd54e4e",
+                     *       "createdAt": "2026-11-28T20:27:08.536Z",
+                     *       "id": "dsb_01a223d717787785952e0de85a8b1673",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-28T19:52:58.896Z",
+                     *       "submittedAt": "2026-11-28T20:27:08.545Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-28T19:52:58.899Z"
+                     *       "updatedAt": "2026-11-28T20:27:08.557Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5184,7 +5451,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-28T19:52:58.861Z",
+                     *       "approvedAt": "2026-11-28T20:27:08.437Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -5196,16 +5463,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-28T19:52:58.853Z",
-                     *       "id": "dsb_01a223b7d0e57184bb11fb482368412c",
+                     *       "createdAt": "2026-11-28T20:27:08.410Z",
+                     *       "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-28T19:52:58.857Z",
+                     *       "submittedAt": "2026-11-28T20:27:08.424Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T19:52:58.877Z"
+                     *       "updatedAt": "2026-11-28T20:27:08.495Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5401,16 +5668,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T19:52:58.853Z",
-                     *       "id": "dsb_01a223b7d0e57184bb11fb482368412c",
+                     *       "createdAt": "2026-11-28T20:27:08.410Z",
+                     *       "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-28T19:52:58.857Z",
+                     *       "submittedAt": "2026-11-28T20:27:08.424Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T19:52:58.857Z"
+                     *       "updatedAt": "2026-11-28T20:27:08.424Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5592,7 +5859,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type, e.g. `client.created`. */
-                type?: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+                type?: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
                 /** @description Page number, from 1 (default 1); past the last page, an empty page. */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
@@ -5614,10 +5881,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
+                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.903Z",
+                     *           "createdAt": "2026-11-28T20:27:08.560Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5633,8 +5900,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T19:52:58.903Z",
-                     *               "id": "dsb_01a223b7d117706d9c2fec2e8a1fc916",
+                     *               "createdAt": "2026-11-28T20:27:08.560Z",
+                     *               "id": "dsb_01a223d717907763a6637be62fc62709",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -5642,19 +5909,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-28T19:52:58.903Z"
+                     *               "updatedAt": "2026-11-28T20:27:08.560Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223b7d117706d9c2fec2f95cded59",
+                     *           "id": "evt_01a223d71791753a81b68653e0068888",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
+                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.899Z",
+                     *           "createdAt": "2026-11-28T20:27:08.557Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5670,28 +5937,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T19:52:58.891Z",
-                     *               "id": "dsb_01a223b7d10b7771994d6520ffd54e4e",
+                     *               "createdAt": "2026-11-28T20:27:08.536Z",
+                     *               "id": "dsb_01a223d717787785952e0de85a8b1673",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-28T19:52:58.896Z",
+                     *               "submittedAt": "2026-11-28T20:27:08.545Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T19:52:58.899Z"
+                     *               "updatedAt": "2026-11-28T20:27:08.557Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223b7d1147790ad844bee255cec67",
+                     *           "id": "evt_01a223d7178e755f8045f8b73d0155e9",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
+                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.899Z",
+                     *           "createdAt": "2026-11-28T20:27:08.557Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -5702,25 +5969,25 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T19:52:58.896Z",
+                     *               "createdAt": "2026-11-28T20:27:08.545Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223b7d10b7771994d651fcebee035",
+                     *               "id": "pyt_01a223d717787785952e0de7788d4ae2",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T19:52:58.899Z",
+                     *               "updatedAt": "2026-11-28T20:27:08.557Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a223b7d1147790ad844becbef54f0f",
+                     *           "id": "evt_01a223d7178e755f8045f8b57000ce94",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
+                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.896Z",
+                     *           "createdAt": "2026-11-28T20:27:08.545Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5736,28 +6003,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T19:52:58.891Z",
-                     *               "id": "dsb_01a223b7d10b7771994d6520ffd54e4e",
+                     *               "createdAt": "2026-11-28T20:27:08.536Z",
+                     *               "id": "dsb_01a223d717787785952e0de85a8b1673",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-28T19:52:58.896Z",
+                     *               "submittedAt": "2026-11-28T20:27:08.545Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T19:52:58.896Z"
+                     *               "updatedAt": "2026-11-28T20:27:08.545Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223b7d111729fb7e7369349b97ad9",
+                     *           "id": "evt_01a223d7178272dba7b0475730790d18",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
+                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.896Z",
+                     *           "createdAt": "2026-11-28T20:27:08.545Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -5768,25 +6035,25 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T19:52:58.896Z",
+                     *               "createdAt": "2026-11-28T20:27:08.545Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223b7d10b7771994d651fcebee035",
+                     *               "id": "pyt_01a223d717787785952e0de7788d4ae2",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T19:52:58.896Z",
+                     *               "updatedAt": "2026-11-28T20:27:08.545Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a223b7d110710190ee3c890acaef0c",
+                     *           "id": "evt_01a223d7178272dba7b04755ecc74c10",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
+                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.891Z",
+                     *           "createdAt": "2026-11-28T20:27:08.536Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5802,8 +6069,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T19:52:58.891Z",
-                     *               "id": "dsb_01a223b7d10b7771994d6520ffd54e4e",
+                     *               "createdAt": "2026-11-28T20:27:08.536Z",
+                     *               "id": "dsb_01a223d717787785952e0de85a8b1673",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -5811,10 +6078,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T19:52:58.891Z"
+                     *               "updatedAt": "2026-11-28T20:27:08.536Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223b7d10b7771994d652197555da0",
+                     *           "id": "evt_01a223d71779755f952e4b51eb228395",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -5823,11 +6090,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.884Z",
+                     *           "createdAt": "2026-11-28T20:27:08.516Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-28T19:52:58.861Z",
+                     *               "approvedAt": "2026-11-28T20:27:08.437Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5839,19 +6106,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-28T19:52:58.853Z",
-                     *               "id": "dsb_01a223b7d0e57184bb11fb482368412c",
+                     *               "createdAt": "2026-11-28T20:27:08.410Z",
+                     *               "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-28T19:52:58.857Z",
+                     *               "submittedAt": "2026-11-28T20:27:08.424Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T19:52:58.884Z"
+                     *               "updatedAt": "2026-11-28T20:27:08.516Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223b7d1057129bf0266872ceaeb5b",
+                     *           "id": "evt_01a223d71765775e981035547f268bbb",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -5860,7 +6127,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.882Z",
+                     *           "createdAt": "2026-11-28T20:27:08.509Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5870,45 +6137,45 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T19:52:58.867Z",
+                     *                   "createdAt": "2026-11-28T20:27:08.452Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a223b7d0f3730e9c0781bd65a04585",
+                     *                   "id": "att_01a223d717257031b3de543e8b58b717",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "2b62839311679397446cc6c1d97b14b8cae00f39668a647821fffd357a8b33c5"
+                     *                   "txHash": "8f60ad3d70f9a1d2a112de5f8c53db258ada6e5e298c78f52bc7a0e081da1cd8"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-28T19:52:58.882Z",
+                     *                   "createdAt": "2026-11-28T20:27:08.509Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a223b7d1027558824ff245f680b73c",
+                     *                   "id": "att_01a223d7175d70dcacc40387a80f9dbe",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "af1ce738d9786b9c411058328df1349507a038285b81c13a9c0f2a451fe1cb48"
+                     *                   "txHash": "102650c598acbb3da20a1f2b2f12be0122aa885f36a445bb656ac7a4d05b15a8"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T19:52:58.857Z",
+                     *               "createdAt": "2026-11-28T20:27:08.424Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a223b7d0e57184bb11fb47d5ed308c",
+                     *               "id": "pyt_01a223d716fa7698b008ec4675237eb1",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T19:52:58.882Z",
+                     *               "updatedAt": "2026-11-28T20:27:08.509Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a223b7d103766b8b5a128f29c6028a",
+                     *           "id": "evt_01a223d7175e74be9dd6ffa748efbe31",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
+                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.877Z",
+                     *           "createdAt": "2026-11-28T20:27:08.495Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5918,27 +6185,27 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T19:52:58.867Z",
+                     *                   "createdAt": "2026-11-28T20:27:08.452Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a223b7d0f3730e9c0781bd65a04585",
+                     *                   "id": "att_01a223d717257031b3de543e8b58b717",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "2b62839311679397446cc6c1d97b14b8cae00f39668a647821fffd357a8b33c5"
+                     *                   "txHash": "8f60ad3d70f9a1d2a112de5f8c53db258ada6e5e298c78f52bc7a0e081da1cd8"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T19:52:58.857Z",
+                     *               "createdAt": "2026-11-28T20:27:08.424Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223b7d0e57184bb11fb47d5ed308c",
+                     *               "id": "pyt_01a223d716fa7698b008ec4675237eb1",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T19:52:58.877Z",
+                     *               "updatedAt": "2026-11-28T20:27:08.495Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a223b7d0fe70d89c7b6d7cf43251ef",
+                     *           "id": "evt_01a223d7175075a89f21f8f7fa747590",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -5947,11 +6214,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.875Z",
+                     *           "createdAt": "2026-11-28T20:27:08.493Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-28T19:52:58.861Z",
+                     *               "approvedAt": "2026-11-28T20:27:08.437Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -5963,19 +6230,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-28T19:52:58.853Z",
-                     *               "id": "dsb_01a223b7d0e57184bb11fb482368412c",
+                     *               "createdAt": "2026-11-28T20:27:08.410Z",
+                     *               "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-28T19:52:58.857Z",
+                     *               "submittedAt": "2026-11-28T20:27:08.424Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T19:52:58.875Z"
+                     *               "updatedAt": "2026-11-28T20:27:08.493Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223b7d0fc7771b1847cfe2df277bb",
+                     *           "id": "evt_01a223d7174d7693a5ca0030e0761706",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -5984,7 +6251,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.871Z",
+                     *           "createdAt": "2026-11-28T20:27:08.483Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -5994,27 +6261,27 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T19:52:58.867Z",
+                     *                   "createdAt": "2026-11-28T20:27:08.452Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a223b7d0f3730e9c0781bd65a04585",
+                     *                   "id": "att_01a223d717257031b3de543e8b58b717",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "2b62839311679397446cc6c1d97b14b8cae00f39668a647821fffd357a8b33c5"
+                     *                   "txHash": "8f60ad3d70f9a1d2a112de5f8c53db258ada6e5e298c78f52bc7a0e081da1cd8"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T19:52:58.857Z",
+                     *               "createdAt": "2026-11-28T20:27:08.424Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a223b7d0e57184bb11fb47d5ed308c",
+                     *               "id": "pyt_01a223d716fa7698b008ec4675237eb1",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T19:52:58.871Z",
+                     *               "updatedAt": "2026-11-28T20:27:08.483Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a223b7d0f875de867fc2eb2aec107d",
+                     *           "id": "evt_01a223d7174371f680d2da3dd7c56653",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -6023,7 +6290,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.871Z",
+                     *           "createdAt": "2026-11-28T20:27:08.483Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6033,34 +6300,34 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T19:52:58.867Z",
+                     *                   "createdAt": "2026-11-28T20:27:08.452Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a223b7d0f3730e9c0781bc644088d7",
-                     *                   "ledgerSeq": 12,
-                     *                   "txHash": "9556f9b5d8e4542435ab2c1d6b5626f1715b5fe9b544b5a2f5e3880a18314171"
+                     *                   "id": "att_01a223d717257031b3de543de60a5a4c",
+                     *                   "ledgerSeq": 122,
+                     *                   "txHash": "670e02235b3725af96fc50a0b21ef973c948aecd0308a953ebf8c72175047456"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *                 "id": "cli_01a223d71216751f8d7539fbbafec1fa",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
-                     *               "createdAt": "2026-11-28T19:52:58.857Z",
+                     *               "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *               "createdAt": "2026-11-28T20:27:08.424Z",
                      *               "execStatus": "sent",
-                     *               "id": "pyt_01a223b7d0e57184bb11fb46e8f841ed",
+                     *               "id": "pyt_01a223d716fa7698b008ec4560d8b0cc",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T19:52:58.871Z",
+                     *               "updatedAt": "2026-11-28T20:27:08.483Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a223b7d0f875de867fc2eaf7855652",
+                     *           "id": "evt_01a223d7174371f680d2da3cecabae27",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -6069,7 +6336,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.869Z",
+                     *           "createdAt": "2026-11-28T20:27:08.472Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6079,49 +6346,49 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T19:52:58.815Z",
+                     *                   "createdAt": "2026-11-28T20:27:07.352Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a223b7d0bf7114ba92d53aaa9bda5f",
+                     *                   "id": "att_01a223d712d9714bb5a40611a495ccd4",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "525d0ac34fc9c979072b22c71dc736be38efa0c0b5ad2902bb19c990effebb3b"
+                     *                   "txHash": "414163cd209fe0767becd665991f113066a2976850b99719988a08b03b65102f"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-28T19:52:58.868Z",
+                     *                   "createdAt": "2026-11-28T20:27:08.464Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a223b7d0f470b083336cd3228e8fdc",
+                     *                   "id": "att_01a223d71730778c8681098f2c77ae7a",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "be22628d07fa453dace7f5ec7a8f11bbf669c8203f1ffdd2cf4b80a541a0139f"
+                     *                   "txHash": "e05663234e457c3827b96f6153f4fb046eb07aacd76c90b5e11e06b2d5f902a4"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T19:52:58.809Z",
+                     *               "createdAt": "2026-11-28T20:27:07.339Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a223b7d0b973429a42e3e80a1efab7",
+                     *               "id": "pyt_01a223d712cb72d7bd240064a9cdb277",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-28T19:52:58.869Z",
+                     *               "updatedAt": "2026-11-28T20:27:08.472Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a223b7d0f6758f9366e635deecff02",
+                     *           "id": "evt_01a223d717397783a9c3d50d18ab9ab3",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
+                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.861Z",
+                     *           "createdAt": "2026-11-28T20:27:08.437Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-28T19:52:58.861Z",
+                     *               "approvedAt": "2026-11-28T20:27:08.437Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6133,28 +6400,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T19:52:58.853Z",
-                     *               "id": "dsb_01a223b7d0e57184bb11fb482368412c",
+                     *               "createdAt": "2026-11-28T20:27:08.410Z",
+                     *               "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-28T19:52:58.857Z",
+                     *               "submittedAt": "2026-11-28T20:27:08.424Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T19:52:58.861Z"
+                     *               "updatedAt": "2026-11-28T20:27:08.437Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223b7d0ef77ec8e3e8dac977c66ba",
+                     *           "id": "evt_01a223d7171775fbb292791228272fd6",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
+                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.861Z",
+                     *           "createdAt": "2026-11-28T20:27:08.437Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6165,25 +6432,25 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T19:52:58.857Z",
+                     *               "createdAt": "2026-11-28T20:27:08.424Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223b7d0e57184bb11fb47d5ed308c",
+                     *               "id": "pyt_01a223d716fa7698b008ec4675237eb1",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T19:52:58.861Z",
+                     *               "updatedAt": "2026-11-28T20:27:08.437Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a223b7d0ee77f1835b282e526ab61e",
+                     *           "id": "evt_01a223d7171775fbb292790fea3532c0",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
+                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.861Z",
+                     *           "createdAt": "2026-11-28T20:27:08.437Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6195,31 +6462,31 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *                 "id": "cli_01a223d71216751f8d7539fbbafec1fa",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
-                     *               "createdAt": "2026-11-28T19:52:58.857Z",
+                     *               "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *               "createdAt": "2026-11-28T20:27:08.424Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223b7d0e57184bb11fb46e8f841ed",
+                     *               "id": "pyt_01a223d716fa7698b008ec4560d8b0cc",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T19:52:58.861Z",
+                     *               "updatedAt": "2026-11-28T20:27:08.437Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a223b7d0ee77f1835b282d82eac535",
+                     *           "id": "evt_01a223d7171775fbb292790e9dbcbb7d",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
+                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.857Z",
+                     *           "createdAt": "2026-11-28T20:27:08.424Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6235,28 +6502,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T19:52:58.853Z",
-                     *               "id": "dsb_01a223b7d0e57184bb11fb482368412c",
+                     *               "createdAt": "2026-11-28T20:27:08.410Z",
+                     *               "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-28T19:52:58.857Z",
+                     *               "submittedAt": "2026-11-28T20:27:08.424Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T19:52:58.857Z"
+                     *               "updatedAt": "2026-11-28T20:27:08.424Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223b7d0eb72ac8f5d8791714e141f",
+                     *           "id": "evt_01a223d7170a7143b0bd9bf0a5d3e509",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
+                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.857Z",
+                     *           "createdAt": "2026-11-28T20:27:08.424Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6267,25 +6534,25 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T19:52:58.857Z",
+                     *               "createdAt": "2026-11-28T20:27:08.424Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223b7d0e57184bb11fb47d5ed308c",
+                     *               "id": "pyt_01a223d716fa7698b008ec4675237eb1",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T19:52:58.857Z",
+                     *               "updatedAt": "2026-11-28T20:27:08.424Z",
                      *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *             }
                      *           },
-                     *           "id": "evt_01a223b7d0ea70cc80f4bbd452aaa17a",
+                     *           "id": "evt_01a223d7170a7143b0bd9bedcc6f0fff",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
+                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.857Z",
+                     *           "createdAt": "2026-11-28T20:27:08.424Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6297,31 +6564,31 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *                 "id": "cli_01a223d71216751f8d7539fbbafec1fa",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
-                     *               "createdAt": "2026-11-28T19:52:58.857Z",
+                     *               "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *               "createdAt": "2026-11-28T20:27:08.424Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223b7d0e57184bb11fb46e8f841ed",
+                     *               "id": "pyt_01a223d716fa7698b008ec4560d8b0cc",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T19:52:58.857Z",
+                     *               "updatedAt": "2026-11-28T20:27:08.424Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *             }
                      *           },
-                     *           "id": "evt_01a223b7d0ea70cc80f4bbd3f700fb08",
+                     *           "id": "evt_01a223d7170a7143b0bd9bec79239422",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223b7d0267213ba69a07da22190e7",
+                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.853Z",
+                     *           "createdAt": "2026-11-28T20:27:08.410Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6337,8 +6604,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T19:52:58.853Z",
-                     *               "id": "dsb_01a223b7d0e57184bb11fb482368412c",
+                     *               "createdAt": "2026-11-28T20:27:08.410Z",
+                     *               "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -6346,10 +6613,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T19:52:58.853Z"
+                     *               "updatedAt": "2026-11-28T20:27:08.410Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223b7d0e67375b7218f4b6f0ca508",
+                     *           "id": "evt_01a223d716fb7655bb4ee1f3d08c6859",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -6357,7 +6624,7 @@ export interface operations {
                      *       "pagination": {
                      *         "limit": 20,
                      *         "page": 1,
-                     *         "total": 46,
+                     *         "total": 52,
                      *         "totalPages": 3
                      *       }
                      *     }
@@ -6471,10 +6738,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a223b7d0267213ba69a07da22190e7",
+                     *         "id": "key_01a223d711bb743e910cdb9503c01c25",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-28T19:52:58.903Z",
+                     *       "createdAt": "2026-11-28T20:27:08.560Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -6490,8 +6757,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-28T19:52:58.903Z",
-                     *           "id": "dsb_01a223b7d117706d9c2fec2e8a1fc916",
+                     *           "createdAt": "2026-11-28T20:27:08.560Z",
+                     *           "id": "dsb_01a223d717907763a6637be62fc62709",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -6499,10 +6766,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-28T19:52:58.903Z"
+                     *           "updatedAt": "2026-11-28T20:27:08.560Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a223b7d117706d9c2fec2f95cded59",
+                     *       "id": "evt_01a223d71791753a81b68653e0068888",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -6628,14 +6895,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *             "id": "cli_01a223d71216751f8d7539fbbafec1fa",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
-                     *           "createdAt": "2026-11-28T19:52:58.745Z",
+                     *           "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *           "createdAt": "2026-11-28T20:27:07.230Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a223b7d0797080bef641d3a6a708f0",
+                     *           "id": "inv_01a223d7125e747cbe22513961e9f9ee",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -6752,7 +7019,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                 *       "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -6781,14 +7048,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *         "id": "cli_01a223d71216751f8d7539fbbafec1fa",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
-                     *       "createdAt": "2026-11-28T19:52:58.745Z",
+                     *       "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *       "createdAt": "2026-11-28T20:27:07.230Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a223b7d0797080bef641d3a6a708f0",
+                     *       "id": "inv_01a223d7125e747cbe22513961e9f9ee",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -6803,14 +7070,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_a6de64b5a22c0c7df394e06710ac573e"
+                     *         "url": "https://pay.lajan.test/pay/pi_a1c3b569b3a9d0d5a091deb4b2ca168e"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-28T19:52:58.745Z"
+                     *       "updatedAt": "2026-11-28T20:27:07.230Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -6993,14 +7260,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *         "id": "cli_01a223d71216751f8d7539fbbafec1fa",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
-                     *       "createdAt": "2026-11-28T19:52:58.745Z",
+                     *       "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *       "createdAt": "2026-11-28T20:27:07.230Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a223b7d0797080bef641d3a6a708f0",
+                     *       "id": "inv_01a223d7125e747cbe22513961e9f9ee",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7022,14 +7289,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_a6de64b5a22c0c7df394e06710ac573e"
+                     *         "url": "https://pay.lajan.test/pay/pi_a1c3b569b3a9d0d5a091deb4b2ca168e"
                      *       },
-                     *       "sentAt": "2026-11-28T19:52:58.751Z",
+                     *       "sentAt": "2026-11-28T20:27:07.241Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-28T19:52:58.751Z"
+                     *       "updatedAt": "2026-11-28T20:27:07.241Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7165,14 +7432,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *         "id": "cli_01a223d71216751f8d7539fbbafec1fa",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
-                     *       "createdAt": "2026-11-28T19:52:58.745Z",
+                     *       "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *       "createdAt": "2026-11-28T20:27:07.230Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a223b7d0797080bef641d3a6a708f0",
+                     *       "id": "inv_01a223d7125e747cbe22513961e9f9ee",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7194,14 +7461,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_a6de64b5a22c0c7df394e06710ac573e"
+                     *         "url": "https://pay.lajan.test/pay/pi_a1c3b569b3a9d0d5a091deb4b2ca168e"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-28T19:52:58.748Z"
+                     *       "updatedAt": "2026-11-28T20:27:07.238Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7814,13 +8081,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-28T19:52:58.788Z",
+                     *           "createdAt": "2026-11-28T20:27:07.296Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a223b7d0a474839825295edc5f7221",
+                     *           "id": "pl_01a223d712a077cc91a5655bafe78952",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_41558823434f06899207ca9b54633c80"
+                     *           "url": "https://pay.lajan.test/pay/pi_8710f54d613ba5eb5d3804e39644b6eb"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -7953,13 +8220,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-28T19:52:58.788Z",
+                     *       "createdAt": "2026-11-28T20:27:07.296Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a223b7d0a474839825295edc5f7221",
+                     *       "id": "pl_01a223d712a077cc91a5655bafe78952",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_41558823434f06899207ca9b54633c80"
+                     *       "url": "https://pay.lajan.test/pay/pi_8710f54d613ba5eb5d3804e39644b6eb"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -8140,13 +8407,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-28T19:52:58.788Z",
+                     *       "createdAt": "2026-11-28T20:27:07.296Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a223b7d0a474839825295edc5f7221",
+                     *       "id": "pl_01a223d712a077cc91a5655bafe78952",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_41558823434f06899207ca9b54633c80"
+                     *       "url": "https://pay.lajan.test/pay/pi_8710f54d613ba5eb5d3804e39644b6eb"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -8259,7 +8526,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a223b7d0a474839825295edc5f7221"
+                     *       "id": "pl_01a223d712a077cc91a5655bafe78952"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -8401,9 +8668,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "counts": {
-                     *         "all": 4,
+                     *         "all": 5,
                      *         "approved": 1,
-                     *         "awaiting_registration": 0,
+                     *         "awaiting_registration": 1,
                      *         "canceled": 1,
                      *         "completed": 1,
                      *         "executing": 0,
@@ -8418,12 +8685,30 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T19:52:58.845Z",
+                     *           "createdAt": "2026-11-28T20:27:08.385Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a223b7d0dd766fb3b0d40c559d9c16",
+                     *           "id": "pyt_01a223d716e173b6a4d64c3210306ce9",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
+                     *         },
+                     *         {
+                     *           "approvalStatus": "approved",
+                     *           "assetAmount": "25.00",
+                     *           "assetCode": "USDC",
+                     *           "client": {
+                     *             "firstName": "Lisa",
+                     *             "id": "cli_01a223d7130f7467af3e1f04ed3d47ec",
+                     *             "lastName": "Jozèf",
+                     *             "walletAccountId": null
+                     *           },
+                     *           "clientId": "cli_01a223d7130f7467af3e1f04ed3d47ec",
+                     *           "createdAt": "2026-11-28T20:27:07.539Z",
+                     *           "execStatus": "awaiting_registration",
+                     *           "id": "pyt_01a223d713937483accb31287ba98259",
+                     *           "memo": null,
+                     *           "type": "direct",
+                     *           "walletAccountId": null
                      *         },
                      *         {
                      *           "approvalStatus": "approved",
@@ -8431,14 +8716,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a223b7d0ca76c6b3b128f744b027c8",
+                     *             "id": "cli_01a223d712ec7399a7559e0b695c7d52",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a223b7d0ca76c6b3b128f744b027c8",
-                     *           "createdAt": "2026-11-28T19:52:58.829Z",
+                     *           "clientId": "cli_01a223d712ec7399a7559e0b695c7d52",
+                     *           "createdAt": "2026-11-28T20:27:07.377Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a223b7d0cd748cba4111e5b062911e",
+                     *           "id": "pyt_01a223d712f170e69018545e8233b33f",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -8449,9 +8734,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T19:52:58.809Z",
+                     *           "createdAt": "2026-11-28T20:27:07.339Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a223b7d0b973429a42e3e80a1efab7",
+                     *           "id": "pyt_01a223d712cb72d7bd240064a9cdb277",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
@@ -8462,14 +8747,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *             "id": "cli_01a223d71216751f8d7539fbbafec1fa",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
-                     *           "createdAt": "2026-11-28T19:52:58.801Z",
+                     *           "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *           "createdAt": "2026-11-28T20:27:07.322Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a223b7d0b172828fbd01718a9fc472",
+                     *           "id": "pyt_01a223d712ba718792b220d89fb9e280",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -8478,7 +8763,7 @@ export interface operations {
                      *       "pagination": {
                      *         "limit": 20,
                      *         "page": 1,
-                     *         "total": 4,
+                     *         "total": 5,
                      *         "totalPages": 1
                      *       }
                      *     }
@@ -8589,7 +8874,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                 *       "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -8613,18 +8898,18 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *         "id": "cli_01a223d71216751f8d7539fbbafec1fa",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
-                     *       "createdAt": "2026-11-28T19:52:58.801Z",
+                     *       "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *       "createdAt": "2026-11-28T20:27:07.322Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a223b7d0b172828fbd01718a9fc472",
+                     *       "id": "pyt_01a223d712ba718792b220d89fb9e280",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T19:52:58.801Z",
+                     *       "updatedAt": "2026-11-28T20:27:07.322Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8811,30 +9096,30 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-28T19:52:58.815Z",
+                     *           "createdAt": "2026-11-28T20:27:07.352Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a223b7d0bf7114ba92d539285cc082",
-                     *           "ledgerSeq": 7,
-                     *           "txHash": "59ef7ab43eda8e5f8d3f5846eec41973e13bda8f8e8cb42f2e79b34a7e7128e6"
+                     *           "id": "att_01a223d712d9714bb5a40610f399f3fa",
+                     *           "ledgerSeq": 11,
+                     *           "txHash": "ba2b5b6d39b66b68b0ff49ea013be51f94d5046119b4114a8ab39fc9233979c2"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *         "id": "cli_01a223d71216751f8d7539fbbafec1fa",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
-                     *       "createdAt": "2026-11-28T19:52:58.801Z",
+                     *       "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *       "createdAt": "2026-11-28T20:27:07.322Z",
                      *       "execStatus": "sent",
-                     *       "id": "pyt_01a223b7d0b172828fbd01718a9fc472",
+                     *       "id": "pyt_01a223d712ba718792b220d89fb9e280",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T19:52:58.820Z",
+                     *       "updatedAt": "2026-11-28T20:27:07.359Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8958,18 +9243,18 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a223b7d05f74ea93e29b42bef95b77",
+                     *         "id": "cli_01a223d71216751f8d7539fbbafec1fa",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a223b7d05f74ea93e29b42bef95b77",
-                     *       "createdAt": "2026-11-28T19:52:58.801Z",
+                     *       "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *       "createdAt": "2026-11-28T20:27:07.322Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a223b7d0b172828fbd01718a9fc472",
+                     *       "id": "pyt_01a223d712ba718792b220d89fb9e280",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T19:52:58.804Z",
+                     *       "updatedAt": "2026-11-28T20:27:07.329Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -8987,7 +9272,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "3aeb642d-b0a6-4474-a841-3bd7e6020181",
+                     *       "requestId": "361aab01-e40e-4363-b392-2c4e2775ac8e",
                      *       "statusCode": 400
                      *     }
                      */
@@ -9162,18 +9447,18 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a223b7d0ca76c6b3b128f744b027c8",
+                     *         "id": "cli_01a223d712ec7399a7559e0b695c7d52",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a223b7d0ca76c6b3b128f744b027c8",
-                     *       "createdAt": "2026-11-28T19:52:58.829Z",
+                     *       "clientId": "cli_01a223d712ec7399a7559e0b695c7d52",
+                     *       "createdAt": "2026-11-28T20:27:07.377Z",
                      *       "execStatus": "canceled",
-                     *       "id": "pyt_01a223b7d0cd748cba4111e5b062911e",
+                     *       "id": "pyt_01a223d712f170e69018545e8233b33f",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T19:52:58.842Z",
+                     *       "updatedAt": "2026-11-28T20:27:08.380Z",
                      *       "walletAccountId": null
                      *     }
                      */
@@ -9374,12 +9659,12 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-28T19:52:58.845Z",
+                     *       "createdAt": "2026-11-28T20:27:08.385Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a223b7d0dd766fb3b0d40c559d9c16",
+                     *       "id": "pyt_01a223d716e173b6a4d64c3210306ce9",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T19:52:58.847Z",
+                     *       "updatedAt": "2026-11-28T20:27:08.394Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *     }
                      */
@@ -9586,23 +9871,23 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-28T19:52:58.815Z",
+                     *           "createdAt": "2026-11-28T20:27:07.352Z",
                      *           "errorCode": "op_no_destination",
                      *           "errorMessage": "the destination account does not exist",
-                     *           "id": "att_01a223b7d0bf7114ba92d53aaa9bda5f",
+                     *           "id": "att_01a223d712d9714bb5a40611a495ccd4",
                      *           "ledgerSeq": null,
-                     *           "txHash": "525d0ac34fc9c979072b22c71dc736be38efa0c0b5ad2902bb19c990effebb3b"
+                     *           "txHash": "414163cd209fe0767becd665991f113066a2976850b99719988a08b03b65102f"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-28T19:52:58.809Z",
+                     *       "createdAt": "2026-11-28T20:27:07.339Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a223b7d0b973429a42e3e80a1efab7",
+                     *       "id": "pyt_01a223d712cb72d7bd240064a9cdb277",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T19:52:58.824Z",
+                     *       "updatedAt": "2026-11-28T20:27:07.365Z",
                      *       "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *     }
                      */
@@ -9781,7 +10066,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GDBVPIWCMQEWKJQ2UQRQNRI6TCUMP6JYWIHJNRF4CHPKII66LO2BFBZZ",
+                     *       "account": "GBTTTQO5LBOR2EAMLWWWCVEBA57KO4NTKDXNTS2SJKAG4NWLX5CZ5EJY",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -9912,7 +10197,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GDBVPIWCMQEWKJQ2UQRQNRI6TCUMP6JYWIHJNRF4CHPKII66LO2BFBZZ",
+                     *       "account": "GBTTTQO5LBOR2EAMLWWWCVEBA57KO4NTKDXNTS2SJKAG4NWLX5CZ5EJY",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -10124,25 +10409,25 @@ export interface operations {
                      *         {
                      *           "channel": "sms",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T19:52:58.751Z",
+                     *           "createdAt": "2026-11-28T20:27:07.241Z",
                      *           "html": null,
-                     *           "id": "msg_01a223b7d07f759f9394899e7c239e95",
-                     *           "invoiceId": "inv_01a223b7d0797080bef641d3a6a708f0",
+                     *           "id": "msg_01a223d7126a7643b854cadd54133358",
+                     *           "invoiceId": "inv_01a223d7125e747cbe22513961e9f9ee",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_a6de64b5a22c0c7df394e06710ac573e",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_a1c3b569b3a9d0d5a091deb4b2ca168e",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T19:52:58.751Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_a6de64b5a22c0c7df394e06710ac573e\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_a6de64b5a22c0c7df394e06710ac573e\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_a6de64b5a22c0c7df394e06710ac573e</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a223b7d07f759f9394899d881a27e9",
-                     *           "invoiceId": "inv_01a223b7d0797080bef641d3a6a708f0",
+                     *           "createdAt": "2026-11-28T20:27:07.241Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_a1c3b569b3a9d0d5a091deb4b2ca168e\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_a1c3b569b3a9d0d5a091deb4b2ca168e\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_a1c3b569b3a9d0d5a091deb4b2ca168e</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a223d7126a7643b854cadc8ca5a0c3",
+                     *           "invoiceId": "inv_01a223d7125e747cbe22513961e9f9ee",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_a6de64b5a22c0c7df394e06710ac573e\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_a1c3b569b3a9d0d5a091deb4b2ca168e\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -10274,18 +10559,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GDBVPIWCMQEWKJQ2UQRQNRI6TCUMP6JYWIHJNRF4CHPKII66LO2BFBZZ",
-                     *       "id": "lp_01a223b7d08771e1a472865f5cc41a8d",
+                     *       "destinationAccount": "GBTTTQO5LBOR2EAMLWWWCVEBA57KO4NTKDXNTS2SJKAG4NWLX5CZ5EJY",
+                     *       "id": "lp_01a223d7127a756eb5b7e6b6ae3d5265",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJQ2Z2TDGMHNHS",
+                     *       "memo": "LJ3K4HFYTRJVFH",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_a6de64b5a22c0c7df394e06710ac573e",
+                     *         "id": "pi_a1c3b569b3a9d0d5a091deb4b2ca168e",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "9b1729ced372f6f005aebeead403684741982633dd105bfb2f9ba5782bf85f43"
+                     *       "txHash": "5a7eafb5cac162f37ef976ebdfe4efe27d66c23dbf69bfe69688eba11a06d26d"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -10772,19 +11057,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-28T19:52:58.956Z",
+                     *       "decidedAt": "2026-11-28T20:27:08.668Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a223b7d0267213ba69a07da22190e7",
+                     *         "id": "key_01a223d711bb743e910cdb9503c01c25",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-01T19:52:58.954Z",
-                     *       "id": "stc_01a223b7d14a72d9a76f6a1fc9fca86c",
+                     *       "expiresAt": "2026-12-01T20:27:08.666Z",
+                     *       "id": "stc_01a223d717fa7653822e2fa61b1d2521",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-28T19:52:58.954Z",
+                     *       "requestedAt": "2026-11-28T20:27:08.666Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a223b7d14277a0a410e14c2dac406f",
+                     *         "id": "key_01a223d717e970eaa273fc64c4dc398c",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -10973,19 +11258,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-28T19:52:58.950Z",
+                     *       "decidedAt": "2026-11-28T20:27:08.657Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a223b7d0267213ba69a07da22190e7",
+                     *         "id": "key_01a223d711bb743e910cdb9503c01c25",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-01T19:52:58.947Z",
-                     *       "id": "stc_01a223b7d1437293b55abc15a1bd4571",
+                     *       "expiresAt": "2026-12-01T20:27:08.650Z",
+                     *       "id": "stc_01a223d717ea752abecf05831284b7f9",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-28T19:52:58.947Z",
+                     *       "requestedAt": "2026-11-28T20:27:08.650Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a223b7d14277a0a410e14c2dac406f",
+                     *         "id": "key_01a223d717e970eaa273fc64c4dc398c",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -11172,16 +11457,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-28T19:52:58.714Z",
+                     *           "createdAt": "2026-11-28T20:27:07.147Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "updatedAt": "2026-11-28T19:52:58.714Z",
-                     *           "url": "http://127.0.0.1:44359/lajan/webhooks"
+                     *           "id": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "updatedAt": "2026-11-28T20:27:07.147Z",
+                     *           "url": "http://127.0.0.1:40223/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -11301,7 +11586,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:44359/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:40223/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -11316,17 +11601,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T19:52:58.714Z",
+                     *       "createdAt": "2026-11-28T20:27:07.147Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *       "secret": "whsec_ryaZ736nP3Pgdo08ky+Au3qwvidsEbulDrf2DLOzHT8=",
-                     *       "updatedAt": "2026-11-28T19:52:58.714Z",
-                     *       "url": "http://127.0.0.1:44359/lajan/webhooks"
+                     *       "id": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *       "secret": "whsec_woja0ee3xlABB1fbA3ap7LkfOHZ5r2+j66McVMnPY8c=",
+                     *       "updatedAt": "2026-11-28T20:27:07.147Z",
+                     *       "url": "http://127.0.0.1:40223/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -11505,16 +11790,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T19:52:58.714Z",
+                     *       "createdAt": "2026-11-28T20:27:07.147Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *       "updatedAt": "2026-11-28T19:52:58.714Z",
-                     *       "url": "http://127.0.0.1:44359/lajan/webhooks"
+                     *       "id": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *       "updatedAt": "2026-11-28T20:27:07.147Z",
+                     *       "url": "http://127.0.0.1:40223/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -11637,15 +11922,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T19:52:58.714Z",
+                     *       "createdAt": "2026-11-28T20:27:07.147Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *       "updatedAt": "2026-11-28T19:52:58.943Z",
-                     *       "url": "http://127.0.0.1:44359/lajan/webhooks"
+                     *       "id": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *       "updatedAt": "2026-11-28T20:27:08.643Z",
+                     *       "url": "http://127.0.0.1:40223/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -11825,7 +12110,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a223b7d05a75d6bf61bd059f5540a2"
+                     *       "id": "we_01a223d7120b70f8b399aff07e14fc83"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -11963,229 +12248,229 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T19:52:58.913Z",
-                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "eventId": "evt_01a223b7d121728cacd5a5b31aecb045",
+                     *           "createdAt": "2026-11-28T20:27:08.583Z",
+                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "eventId": "evt_01a223d717a8726d982664bd72837d2e",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a223b7d121728cacd5a5b41d8dfed1",
-                     *           "nextAttemptAt": "2026-11-28T19:52:58.913Z",
+                     *           "id": "whd_01a223d717a8726d982664be7f0c1ce0",
+                     *           "nextAttemptAt": "2026-11-28T20:27:08.583Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T19:52:58.913Z"
+                     *           "updatedAt": "2026-11-28T20:27:08.583Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T19:52:58.899Z",
-                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "eventId": "evt_01a223b7d1147790ad844becbef54f0f",
+                     *           "createdAt": "2026-11-28T20:27:08.557Z",
+                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "eventId": "evt_01a223d7178e755f8045f8b57000ce94",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a223b7d1147790ad844bed425978c9",
-                     *           "nextAttemptAt": "2026-11-28T19:52:58.899Z",
+                     *           "id": "whd_01a223d7178e755f8045f8b6683c03a2",
+                     *           "nextAttemptAt": "2026-11-28T20:27:08.557Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T19:52:58.899Z"
+                     *           "updatedAt": "2026-11-28T20:27:08.557Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T19:52:58.896Z",
-                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "eventId": "evt_01a223b7d110710190ee3c890acaef0c",
+                     *           "createdAt": "2026-11-28T20:27:08.545Z",
+                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "eventId": "evt_01a223d7178272dba7b04755ecc74c10",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a223b7d110710190ee3c8a90af7354",
-                     *           "nextAttemptAt": "2026-11-28T19:52:58.896Z",
+                     *           "id": "whd_01a223d7178272dba7b0475691159ef3",
+                     *           "nextAttemptAt": "2026-11-28T20:27:08.545Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T19:52:58.896Z"
+                     *           "updatedAt": "2026-11-28T20:27:08.545Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T19:52:58.882Z",
-                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "eventId": "evt_01a223b7d103766b8b5a128f29c6028a",
+                     *           "createdAt": "2026-11-28T20:27:08.509Z",
+                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "eventId": "evt_01a223d7175e74be9dd6ffa748efbe31",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a223b7d103766b8b5a1290cc17092c",
-                     *           "nextAttemptAt": "2026-11-28T19:52:58.882Z",
+                     *           "id": "whd_01a223d7175e74be9dd6ffa83844ff30",
+                     *           "nextAttemptAt": "2026-11-28T20:27:08.509Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T19:52:58.882Z"
+                     *           "updatedAt": "2026-11-28T20:27:08.509Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T19:52:58.877Z",
-                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "eventId": "evt_01a223b7d0fe70d89c7b6d7cf43251ef",
+                     *           "createdAt": "2026-11-28T20:27:08.495Z",
+                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "eventId": "evt_01a223d7175075a89f21f8f7fa747590",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a223b7d0ff7543b8428dc715c58554",
-                     *           "nextAttemptAt": "2026-11-28T19:52:58.877Z",
+                     *           "id": "whd_01a223d7175075a89f21f8f890ab079b",
+                     *           "nextAttemptAt": "2026-11-28T20:27:08.495Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T19:52:58.877Z"
+                     *           "updatedAt": "2026-11-28T20:27:08.495Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T19:52:58.871Z",
-                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "eventId": "evt_01a223b7d0f875de867fc2eb2aec107d",
+                     *           "createdAt": "2026-11-28T20:27:08.483Z",
+                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "eventId": "evt_01a223d7174371f680d2da3dd7c56653",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a223b7d0f975c7ba9f2eaca6732ad1",
-                     *           "nextAttemptAt": "2026-11-28T19:52:58.871Z",
+                     *           "id": "whd_01a223d71744736ab064d0d1e88e6a69",
+                     *           "nextAttemptAt": "2026-11-28T20:27:08.483Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T19:52:58.871Z"
+                     *           "updatedAt": "2026-11-28T20:27:08.483Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T19:52:58.871Z",
-                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "eventId": "evt_01a223b7d0f875de867fc2eaf7855652",
+                     *           "createdAt": "2026-11-28T20:27:08.483Z",
+                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "eventId": "evt_01a223d7174371f680d2da3cecabae27",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a223b7d0f975c7ba9f2eabe24b52a6",
-                     *           "nextAttemptAt": "2026-11-28T19:52:58.871Z",
+                     *           "id": "whd_01a223d71744736ab064d0d08d5a5276",
+                     *           "nextAttemptAt": "2026-11-28T20:27:08.483Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T19:52:58.871Z"
+                     *           "updatedAt": "2026-11-28T20:27:08.483Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T19:52:58.869Z",
-                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "eventId": "evt_01a223b7d0f6758f9366e635deecff02",
+                     *           "createdAt": "2026-11-28T20:27:08.472Z",
+                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "eventId": "evt_01a223d717397783a9c3d50d18ab9ab3",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a223b7d0f6758f9366e6360eafa5dd",
-                     *           "nextAttemptAt": "2026-11-28T19:52:58.869Z",
+                     *           "id": "whd_01a223d717397783a9c3d50e37b47cd8",
+                     *           "nextAttemptAt": "2026-11-28T20:27:08.472Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T19:52:58.869Z"
+                     *           "updatedAt": "2026-11-28T20:27:08.472Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T19:52:58.861Z",
-                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "eventId": "evt_01a223b7d0ee77f1835b282e526ab61e",
+                     *           "createdAt": "2026-11-28T20:27:08.437Z",
+                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "eventId": "evt_01a223d7171775fbb292790fea3532c0",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a223b7d0ef77ec8e3e8dabdf716f4e",
-                     *           "nextAttemptAt": "2026-11-28T19:52:58.861Z",
+                     *           "id": "whd_01a223d7171775fbb29279119324b933",
+                     *           "nextAttemptAt": "2026-11-28T20:27:08.437Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T19:52:58.861Z"
+                     *           "updatedAt": "2026-11-28T20:27:08.437Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T19:52:58.861Z",
-                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "eventId": "evt_01a223b7d0ee77f1835b282d82eac535",
+                     *           "createdAt": "2026-11-28T20:27:08.437Z",
+                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "eventId": "evt_01a223d7171775fbb292790e9dbcbb7d",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a223b7d0ef77ec8e3e8daaaa40d953",
-                     *           "nextAttemptAt": "2026-11-28T19:52:58.861Z",
+                     *           "id": "whd_01a223d7171775fbb29279103c5d1ba1",
+                     *           "nextAttemptAt": "2026-11-28T20:27:08.437Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T19:52:58.861Z"
+                     *           "updatedAt": "2026-11-28T20:27:08.437Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T19:52:58.857Z",
-                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "eventId": "evt_01a223b7d0ea70cc80f4bbd452aaa17a",
+                     *           "createdAt": "2026-11-28T20:27:08.424Z",
+                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "eventId": "evt_01a223d7170a7143b0bd9bedcc6f0fff",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a223b7d0eb72ac8f5d8790c9baccd6",
-                     *           "nextAttemptAt": "2026-11-28T19:52:58.857Z",
+                     *           "id": "whd_01a223d7170a7143b0bd9bef4785a537",
+                     *           "nextAttemptAt": "2026-11-28T20:27:08.424Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T19:52:58.857Z"
+                     *           "updatedAt": "2026-11-28T20:27:08.424Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T19:52:58.857Z",
-                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "eventId": "evt_01a223b7d0ea70cc80f4bbd3f700fb08",
+                     *           "createdAt": "2026-11-28T20:27:08.424Z",
+                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "eventId": "evt_01a223d7170a7143b0bd9bec79239422",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a223b7d0eb72ac8f5d878f51c2ee61",
-                     *           "nextAttemptAt": "2026-11-28T19:52:58.857Z",
+                     *           "id": "whd_01a223d7170a7143b0bd9bee41240926",
+                     *           "nextAttemptAt": "2026-11-28T20:27:08.424Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T19:52:58.857Z"
+                     *           "updatedAt": "2026-11-28T20:27:08.424Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T19:52:58.847Z",
-                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "eventId": "evt_01a223b7d0e071178b3fe373f8f97fc1",
+                     *           "createdAt": "2026-11-28T20:27:08.394Z",
+                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "eventId": "evt_01a223d716ea71049ff47413fd9764d2",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a223b7d0e071178b3fe3746b7148f0",
-                     *           "nextAttemptAt": "2026-11-28T19:52:58.847Z",
+                     *           "id": "whd_01a223d716ea71049ff474148aef785d",
+                     *           "nextAttemptAt": "2026-11-28T20:27:08.394Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T19:52:58.847Z"
+                     *           "updatedAt": "2026-11-28T20:27:08.394Z"
                      *         },
                      *         {
-                     *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T19:52:58.845Z",
-                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "eventId": "evt_01a223b7d0dd766fb3b0d40d7b098018",
+                     *           "attemptCount": 0,
+                     *           "createdAt": "2026-11-28T20:27:08.385Z",
+                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "eventId": "evt_01a223d716e4736caaa511227d31accd",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a223b7d0dd766fb3b0d40eb1735448",
-                     *           "nextAttemptAt": null,
-                     *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T19:52:58.914Z"
+                     *           "id": "whd_01a223d716e4736caaa511232902bc7f",
+                     *           "nextAttemptAt": "2026-11-28T20:27:08.385Z",
+                     *           "status": "pending",
+                     *           "updatedAt": "2026-11-28T20:27:08.385Z"
                      *         },
                      *         {
-                     *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T19:52:58.842Z",
-                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "eventId": "evt_01a223b7d0db71f0a1050f39ffc7d08d",
+                     *           "attemptCount": 0,
+                     *           "createdAt": "2026-11-28T20:27:08.380Z",
+                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "eventId": "evt_01a223d716dd7013a35a5a6a28f77a9a",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a223b7d0db71f0a1050f3afc3d56c9",
-                     *           "nextAttemptAt": null,
-                     *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T19:52:58.914Z"
+                     *           "id": "whd_01a223d716dd7013a35a5a6b50e6f728",
+                     *           "nextAttemptAt": "2026-11-28T20:27:08.380Z",
+                     *           "status": "pending",
+                     *           "updatedAt": "2026-11-28T20:27:08.380Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T19:52:58.831Z",
-                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "eventId": "evt_01a223b7d0d07091939afe0be6c04266",
+                     *           "createdAt": "2026-11-28T20:27:07.542Z",
+                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "eventId": "evt_01a223d7139673848e36e2242be623f4",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a223b7d0d07091939afe0c6cf8ca1e",
+                     *           "id": "whd_01a223d7139771e39d6fb31a0942f4e1",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T19:52:58.914Z"
+                     *           "updatedAt": "2026-11-28T20:27:08.587Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T19:52:58.829Z",
-                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "eventId": "evt_01a223b7d0cd748cba4111e676914887",
+                     *           "createdAt": "2026-11-28T20:27:07.539Z",
+                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "eventId": "evt_01a223d71394742f9da4c1c05c28992f",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a223b7d0cd748cba4111e7b3d93120",
+                     *           "id": "whd_01a223d71394742f9da4c1c185bbc3e5",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T19:52:58.914Z"
+                     *           "updatedAt": "2026-11-28T20:27:08.587Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T19:52:58.824Z",
-                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "eventId": "evt_01a223b7d0c97591a67d044a88c5c1a1",
+                     *           "createdAt": "2026-11-28T20:27:07.385Z",
+                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "eventId": "evt_01a223d712fa749180c560206461cf05",
+                     *           "eventType": "payout.approved",
+                     *           "id": "whd_01a223d712fa749180c560211578d80a",
+                     *           "nextAttemptAt": null,
+                     *           "status": "delivered",
+                     *           "updatedAt": "2026-11-28T20:27:08.587Z"
+                     *         },
+                     *         {
+                     *           "attemptCount": 1,
+                     *           "createdAt": "2026-11-28T20:27:07.377Z",
+                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "eventId": "evt_01a223d712f2735fa2080b6cbb773748",
+                     *           "eventType": "payout.created",
+                     *           "id": "whd_01a223d712f2735fa2080b6de23d6b98",
+                     *           "nextAttemptAt": null,
+                     *           "status": "delivered",
+                     *           "updatedAt": "2026-11-28T20:27:08.587Z"
+                     *         },
+                     *         {
+                     *           "attemptCount": 1,
+                     *           "createdAt": "2026-11-28T20:27:07.365Z",
+                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *           "eventId": "evt_01a223d712e5747ca868d45179ced105",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a223b7d0c97591a67d044b29368534",
+                     *           "id": "whd_01a223d712e5747ca868d452320177c4",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T19:52:58.914Z"
-                     *         },
-                     *         {
-                     *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T19:52:58.820Z",
-                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "eventId": "evt_01a223b7d0c677c4b8d2e0688d2ea69d",
-                     *           "eventType": "payout.failed",
-                     *           "id": "whd_01a223b7d0c677c4b8d2e06aeed92e93",
-                     *           "nextAttemptAt": null,
-                     *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T19:52:58.914Z"
-                     *         },
-                     *         {
-                     *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T19:52:58.820Z",
-                     *           "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *           "eventId": "evt_01a223b7d0c677c4b8d2e067193fe5b8",
-                     *           "eventType": "payout.completed",
-                     *           "id": "whd_01a223b7d0c677c4b8d2e0691e1ea0b5",
-                     *           "nextAttemptAt": null,
-                     *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T19:52:58.914Z"
+                     *           "updatedAt": "2026-11-28T20:27:08.587Z"
                      *         }
                      *       ],
                      *       "pagination": {
                      *         "limit": 20,
                      *         "page": 1,
-                     *         "total": 29,
+                     *         "total": 31,
                      *         "totalPages": 2
                      *       }
                      *     }
@@ -12319,22 +12604,22 @@ export interface operations {
                      *       "attemptCount": 1,
                      *       "attempts": [
                      *         {
-                     *           "at": "2026-11-28T19:52:58.932Z",
+                     *           "at": "2026-11-28T20:27:08.618Z",
                      *           "attempt": 1,
-                     *           "durationMs": 1,
+                     *           "durationMs": 6,
                      *           "error": null,
                      *           "httpStatus": 200,
                      *           "responseBody": null
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-28T19:52:58.913Z",
-                     *       "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *       "eventId": "evt_01a223b7d121728cacd5a5b31aecb045",
+                     *       "createdAt": "2026-11-28T20:27:08.583Z",
+                     *       "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *       "eventId": "evt_01a223d717a8726d982664bd72837d2e",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a223b7d121728cacd5a5b41d8dfed1",
+                     *       "id": "whd_01a223d717a8726d982664be7f0c1ce0",
                      *       "nextAttemptAt": null,
                      *       "status": "delivered",
-                     *       "updatedAt": "2026-11-28T19:52:58.932Z"
+                     *       "updatedAt": "2026-11-28T20:27:08.618Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -12451,14 +12736,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-28T19:52:58.913Z",
-                     *       "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *       "eventId": "evt_01a223b7d121728cacd5a5b31aecb045",
+                     *       "createdAt": "2026-11-28T20:27:08.583Z",
+                     *       "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *       "eventId": "evt_01a223d717a8726d982664bd72837d2e",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a223b7d121728cacd5a5b41d8dfed1",
-                     *       "nextAttemptAt": "2026-11-28T19:52:58.930Z",
+                     *       "id": "whd_01a223d717a8726d982664be7f0c1ce0",
+                     *       "nextAttemptAt": "2026-11-28T20:27:08.617Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-28T19:52:58.930Z"
+                     *       "updatedAt": "2026-11-28T20:27:08.617Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -12635,7 +12920,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-28T18:52:58.940Z"
+                 *       "since": "2026-11-28T19:27:08.640Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -12850,17 +13135,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T19:52:58.714Z",
+                     *       "createdAt": "2026-11-28T20:27:07.147Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *       "secret": "whsec_88LiVPMpXpKui8/Eb3JbUjmL7RWX+Tx5IWXHiqEbv44=",
-                     *       "updatedAt": "2026-11-28T19:52:58.941Z",
-                     *       "url": "http://127.0.0.1:44359/lajan/webhooks"
+                     *       "id": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *       "secret": "whsec_l13BAey7J+leqGpI6m0zho1Ew3fgBJMbfsMCwYvZPzs=",
+                     *       "updatedAt": "2026-11-28T20:27:08.642Z",
+                     *       "url": "http://127.0.0.1:40223/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -13044,14 +13329,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-28T19:52:58.913Z",
-                     *       "endpointId": "we_01a223b7d05a75d6bf61bd059f5540a2",
-                     *       "eventId": "evt_01a223b7d121728cacd5a5b31aecb045",
+                     *       "createdAt": "2026-11-28T20:27:08.583Z",
+                     *       "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
+                     *       "eventId": "evt_01a223d717a8726d982664bd72837d2e",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a223b7d121728cacd5a5b41d8dfed1",
-                     *       "nextAttemptAt": "2026-11-28T19:52:58.913Z",
+                     *       "id": "whd_01a223d717a8726d982664be7f0c1ce0",
+                     *       "nextAttemptAt": "2026-11-28T20:27:08.583Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-28T19:52:58.913Z"
+                     *       "updatedAt": "2026-11-28T20:27:08.583Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -13359,6 +13644,55 @@ export interface operations {
             };
         };
     };
+    clientRegisteredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every try of it. Skip an id already processed. */
+                "webhook-id": string;
+                /** @description When this try was signed, in Unix seconds. Refuse stale ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`: one, or two for the 24 hours after a rotation. Verify over the raw body with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventView"] & {
+                    data?: {
+                        object: components["schemas"]["InvitedClientView"];
+                    };
+                    /** @constant */
+                    type?: "client.registered";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+-20 %), then failed. 429 and 503 may set the wait with Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     clientUpdatedWebhook: {
         parameters: {
             query?: never;
@@ -13381,6 +13715,104 @@ export interface operations {
                     };
                     /** @constant */
                     type?: "client.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+-20 %), then failed. 429 and 503 may set the wait with Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clientVerificationLockedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every try of it. Skip an id already processed. */
+                "webhook-id": string;
+                /** @description When this try was signed, in Unix seconds. Refuse stale ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`: one, or two for the 24 hours after a rotation. Verify over the raw body with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventView"] & {
+                    data?: {
+                        object: components["schemas"]["InvitedClientView"];
+                    };
+                    /** @constant */
+                    type?: "client.verification_locked";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+-20 %), then failed. 429 and 503 may set the wait with Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clientVerificationUnlockedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every try of it. Skip an id already processed. */
+                "webhook-id": string;
+                /** @description When this try was signed, in Unix seconds. Refuse stale ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`: one, or two for the 24 hours after a rotation. Verify over the raw body with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventView"] & {
+                    data?: {
+                        object: components["schemas"]["InvitedClientView"];
+                    };
+                    /** @constant */
+                    type?: "client.verification_unlocked";
                 };
             };
         };

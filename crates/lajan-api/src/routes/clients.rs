@@ -27,6 +27,7 @@ pub fn routes() -> Router<AppState> {
         .route("/clients/{id}", get(fetch).put(update).delete(archive))
         .route("/clients/{id}/invitation", get(invitation))
         .route("/clients/{id}/invite", axum::routing::post(invite))
+        .route("/clients/{id}/invitation/unlock", axum::routing::post(unlock))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -229,5 +230,21 @@ pub async fn invite(
     let render = |i: &Invitation| json_bytes(&InvitationView::from(i));
     let answer = idempotency.respond(StatusCode::OK, &render);
     let invitation = state.services.invite_client(auth.tenant(), &id, answer).await?;
+    Ok(Json(InvitationView::from(&invitation)))
+}
+
+#[utoipa::path(post, operation_id = "unlockClientInvitation", path = "/v1/clients/{id}/invitation/unlock", tag = "Clients",
+    params(("id" = String, Path), IdempotencyKeyHeader),
+    description = "Lets a receiver whose invitation locked after five wrong answers to the organization's question try again (status back to invited, the count of wrong answers to zero), with client.verification_unlocked. Their links work again.",
+    responses((status = 200, body = InvitationView),
+        (status = 400, body = ErrorBody, description = "not_locked"),
+        (status = 404, body = ErrorBody, description = "no such client, or never invited")))]
+pub async fn unlock(
+    auth: Authed<ClientsWrite>,
+    State(state): State<AppState>,
+    _idempotency: Idempotency,
+    ResourceId(id): ResourceId,
+) -> ApiResult<Json<InvitationView>> {
+    let invitation = state.services.unlock_invitation(auth.tenant(), &id).await?;
     Ok(Json(InvitationView::from(&invitation)))
 }

@@ -10,6 +10,7 @@ pub mod invoices;
 pub mod pay;
 pub mod payment_links;
 pub mod payouts;
+pub mod register;
 pub mod sandbox;
 pub mod settings;
 pub mod webhook_deliveries;

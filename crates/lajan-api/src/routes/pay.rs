@@ -48,7 +48,7 @@ pub fn routes() -> Router<AppState> {
 
 /// The page's policy: nothing but its own inline style and script (by this answer's nonce),
 /// images from `data:` only, forms posting back to Lajan, never framed.
-fn page_policy(nonce: &str) -> String {
+pub(crate) fn page_policy(nonce: &str) -> String {
     format!(
         "default-src 'none'; style-src 'nonce-{nonce}'; script-src 'nonce-{nonce}'; img-src data:; \
          form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
@@ -86,7 +86,13 @@ fn language(query: &PageQuery, headers: &HeaderMap) -> Lang {
 }
 
 /// A page of one sentence, for the answers that show no payment.
-fn plain_page(status: StatusCode, lang: Lang, title_key: &str, text_key: &str, args: &[(&str, String)]) -> Response {
+pub(crate) fn plain_page(
+    status: StatusCode,
+    lang: Lang,
+    title_key: &str,
+    text_key: &str,
+    args: &[(&str, String)],
+) -> Response {
     let (title, said) = (text(lang, title_key, &[]), text(lang, text_key, args));
     let body = format!(
         "<!doctype html><html lang=\"{}\"><meta charset=utf-8><meta name=viewport content=\"width=device-width\"><title>{title}</title><p>{said}</p>",
@@ -124,7 +130,7 @@ async fn missed(state: &AppState, client: IpAddr, lang: Lang) -> Response {
     }
 }
 
-fn too_many_guesses(retry_after: u64, lang: Lang) -> Response {
+pub(crate) fn too_many_guesses(retry_after: u64, lang: Lang) -> Response {
     let seconds = [("seconds", retry_after.to_string())];
     let mut response = plain_page(StatusCode::TOO_MANY_REQUESTS, lang, "pay-too-many-title", "pay-too-many", &seconds);
     response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after));

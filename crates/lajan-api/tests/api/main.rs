@@ -25,6 +25,7 @@ mod openapi_examples;
 mod pay;
 mod payouts;
 mod receivers;
+mod registration;
 mod security;
 mod settings;
 mod standard_webhooks;

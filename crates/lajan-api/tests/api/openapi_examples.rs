@@ -180,6 +180,17 @@ async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
     app.post(&format!("/v1/payouts/{}/approve", id(&waiting)), &json!({})).await;
     r.post_empty("/v1/clients/{id}/invite", &[&id(&ana)]).await;
     r.get("/v1/clients/{id}/invitation", &[&id(&ana)]).await;
+    // A receiver locked out by wrong answers, let back in.
+    let lisa = json!({ "firstName": "Lisa", "lastName": "Jozèf", "phoneNumber": "+50937000003",
+                       "verification": { "type": "pin", "value": "4321" } });
+    let (lisa, token) = crate::registration::invited(app, lisa).await;
+    crate::registration::submit(app, &token, "code", &[]).await;
+    let code = crate::registration::code_in(&crate::registration::last_text(app, &lisa).await);
+    crate::registration::submit(app, &token, "confirm", &[("code", &code)]).await;
+    for _ in 0..5 {
+        crate::registration::submit(app, &token, "verify", &[("answer", "1111")]).await;
+    }
+    r.post_empty("/v1/clients/{id}/invitation/unlock", &[&lisa]).await;
     r.post_empty("/v1/payouts/{id}/cancel", &[&id(&waiting)]).await;
     let refused = r.post("/v1/payouts", &[], payout("Loan 2233", WALLET)).await;
     r.post("/v1/payouts/{id}/reject", &[&id(&refused)], json!({ "reason": "Paid in cash" })).await;

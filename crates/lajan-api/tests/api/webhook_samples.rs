@@ -4,6 +4,7 @@
 //! level). `UPDATE_SNAPSHOTS=1` writes the samples from the events it made. The same month of
 //! events shows that each type names the maker the audit trail promises.
 
+use crate::registration;
 use lajan_domain::Timestamp;
 use lajan_domain::event::EVENT_TYPES;
 use lajan_ledger::sandbox::magic;
@@ -98,6 +99,19 @@ async fn make_every_event(app: &TestApp) {
     ok(app.post(&format!("/v1/payouts/{waiting}/approve"), &json!({})).await).await;
     assert_eq!(app.workers().send_invitations_once(Timestamp::now()).await.unwrap(), 1, "Ana is invited");
     ok(app.post(&format!("/v1/payouts/{waiting}/cancel"), &json!({})).await).await;
+    // A receiver who locks their link with wrong answers, is unlocked, and registers.
+    let lisa = json!({ "firstName": "Lisa", "lastName": "Jozèf", "phoneNumber": "+50937000003",
+                       "verification": { "type": "pin", "value": "4321" } });
+    let (lisa, token) = registration::invited(app, lisa).await;
+    registration::submit(app, &token, "code", &[]).await;
+    let code = registration::code_in(&registration::last_text(app, &lisa).await);
+    registration::submit(app, &token, "confirm", &[("code", &code)]).await;
+    for _ in 0..5 {
+        registration::submit(app, &token, "verify", &[("answer", "1111")]).await;
+    }
+    ok(app.post(&format!("/v1/clients/{lisa}/invitation/unlock"), &json!({})).await).await;
+    registration::submit(app, &token, "verify", &[("answer", "4321")]).await;
+    assert_eq!(registration::submit(app, &token, "wallet", &[("address", WALLET)]).await.status(), 200);
 
     disburse(app, "March stipends", &[WALLET, WALLET], true).await;
     disburse(app, "March bonuses", &[WALLET, &failing], true).await;
@@ -199,6 +213,9 @@ api_test!(every_event_type_names_its_maker, |app| {
     let by_lajan = [
         // Sent by the schedule here; one a person asks for names them.
         ("client.invited", "system:worker"),
+        // The receiver, on the registration page.
+        ("client.registered", "system:registration_page"),
+        ("client.verification_locked", "system:registration_page"),
         ("disbursement.completed", "system:worker"),
         ("disbursement.failed", "system:worker"),
         ("disbursement.partially_failed", "system:worker"),

@@ -11,7 +11,7 @@ use lajan_ledger::live::{LiveLedgerConfig, StellarLedger};
 use lajan_ledger::sandbox::{self, SandboxLedger};
 use lajan_ledger::stellar::TESTNET_PASSPHRASE;
 use lajan_ledger::testing::FakeStellar;
-use lajan_ledger::{Ledger, Tries};
+use lajan_ledger::{Ledger, Reach, Tries};
 use secrecy::SecretString;
 
 const WALLET: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
@@ -66,6 +66,11 @@ async fn sandbox_case(db: lajan_store::testing::TestStore) {
     assert!(ledger.parallelism() > 1, "sandbox payouts share a ledger");
     pays_once_and_finds_it_by_hash(&ledger, &payout(&tenant, issuer.clone(), 2_500)).await;
     assert_eq!(ledger.balance(&tenant, "USDC", issuer.as_deref()).await.unwrap(), Some(100_000_000 - 2_500));
+    let usdc = [("USDC".to_owned(), issuer.clone())];
+    assert_eq!(ledger.reach(WALLET, &usdc).await.unwrap(), Reach::Ready);
+    let magic = |label: &str| sandbox::magic::address(label);
+    assert_eq!(ledger.reach(&magic("op_no_destination"), &usdc).await.unwrap(), Reach::NoAccount);
+    assert_eq!(ledger.reach(&magic("op_no_trust"), &usdc).await.unwrap(), Reach::NoTrustline("USDC".into()));
     db.cleanup().await;
 }
 
@@ -114,8 +119,28 @@ async fn the_stellar_ledger() {
     assert_eq!(ledger.balance(&tenant, "USDC", Some(&issuer)).await.unwrap(), Some(12_345));
     assert_eq!(ledger.balance(&tenant, "EURC", Some(&issuer)).await.unwrap(), None, "no trustline");
     assert_eq!(ledger.parallelism(), 1, "live payouts take the account's sequence one by one");
-    pays_once_and_finds_it_by_hash(&ledger, &payout(&tenant, Some(issuer), 2_500)).await;
+    pays_once_and_finds_it_by_hash(&ledger, &payout(&tenant, Some(issuer.clone()), 2_500)).await;
     assert_eq!(net.payments().len(), 1, "paid once");
+
+    // A receiver's address, checked before payouts go to it: it exists and trusts each asset.
+    let usdc = [("USDC".to_owned(), Some(issuer.clone())), ("XLM".to_owned(), None)];
+    let unknown = lajan_ledger::stellar::account_of_secret(&SecretString::from(
+        stellar_strkey::ed25519::PrivateKey([9; 32]).as_unredacted().to_string().as_str().to_owned(),
+    ))
+    .unwrap();
+    assert_eq!(ledger.reach(&unknown, &usdc).await.unwrap(), Reach::NoAccount);
+    net.create_account(&unknown, 1);
+    assert_eq!(ledger.reach(&unknown, &usdc).await.unwrap(), Reach::NoTrustline("USDC".into()));
+    assert_eq!(ledger.reach(&unknown, &usdc[1..]).await.unwrap(), Reach::Ready, "every account holds XLM");
+    net.fund(&unknown, "USDC", Some(&issuer), 0);
+    assert_eq!(ledger.reach(&unknown, &usdc).await.unwrap(), Reach::Ready, "a trustline, even empty");
+    net.fund(&unknown, "USDC", Some(WALLET), 0);
+    let other = [("USDC".to_owned(), Some(WALLET.to_owned()))];
+    assert_eq!(
+        ledger.reach(&distribution, &other).await.unwrap(),
+        Reach::NoTrustline("USDC".into()),
+        "another issuer's"
+    );
 }
 
 #[tokio::test]

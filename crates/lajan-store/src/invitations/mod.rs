@@ -3,11 +3,13 @@
 //! notification worker claims what is due, and each send records its link (hashed), its
 //! messages, its `client.invited` event and the next resend in one transaction.
 
-use crate::{IdempotentResponse, NewEvent, StoreResult};
+use crate::{EventFor, IdempotentResponse, NewEvent, StoreResult};
 use async_trait::async_trait;
+use lajan_domain::Invalid;
 use lajan_domain::client::Client;
 use lajan_domain::invitation::Invitation;
 use lajan_domain::message::NewMessage;
+use lajan_domain::payout::PayoutDetail;
 use lajan_domain::receiver::ReceiverSettings;
 use lajan_domain::{Tenant, Timestamp};
 
@@ -60,4 +62,51 @@ pub trait InvitationStore: Send + Sync {
         send: InvitationSend<'_>,
         idempotency: Option<IdempotentResponse<'_, Invitation>>,
     ) -> StoreResult<Option<Invitation>>;
+}
+
+/// One step on the registration page, as its transaction applies it to the invitation (locked).
+pub struct RegistrationChange<'a> {
+    /// Changes the invitation's checks (or status); whether it changed anything worth a message
+    /// or an event. A refusal changes nothing.
+    pub change: &'a (dyn Fn(&mut Invitation) -> Result<bool, Invalid> + Send + Sync),
+    /// Queued with the change (a code to the receiver's phone).
+    pub message: Option<&'a NewMessage>,
+    /// Recorded with the change (`client.verification_locked`).
+    pub event: Option<EventFor<'a, Invitation>>,
+}
+
+/// The registration page's writes: a receiver who holds a link confirms their contact, answers
+/// the organization's question and gives a wallet; the organization unlocks a locked one.
+#[async_trait]
+pub trait RegistrationStore: Send + Sync {
+    /// The invitation a link opens (by the SHA-256 of its token), whatever its status; `None`
+    /// for a link Lajan never sent.
+    async fn invitation_by_link(&self, token_hash: &str) -> StoreResult<Option<DueInvitation>>;
+
+    /// Applies `step` to client `client_id`'s invitation in one transaction. `NotFound` when the
+    /// client was never invited.
+    async fn registration_step(
+        &self,
+        tenant: &Tenant,
+        client_id: &str,
+        at: Timestamp,
+        step: RegistrationChange<'_>,
+    ) -> StoreResult<Invitation>;
+
+    /// The receiver's wallet, once their checks are passed: the client takes it, the payouts
+    /// waiting for it are released (as `update_client` does), the invitation is `registered`,
+    /// and `event` (`client.registered`) is recorded, in one transaction. Refused
+    /// (`registration_incomplete`) when the invitation is not at that step.
+    async fn register_receiver_wallet(
+        &self,
+        tenant: &Tenant,
+        client_id: &str,
+        wallet: &str,
+        asks_verification: bool,
+        at: Timestamp,
+        event: EventFor<'_, (Client, Invitation)>,
+    ) -> StoreResult<(Client, Invitation)>;
+
+    /// The client's approved payouts, newest first: what the page shows a registered receiver.
+    async fn receiver_payouts(&self, tenant: &Tenant, client_id: &str, limit: i64) -> StoreResult<Vec<PayoutDetail>>;
 }

@@ -2,11 +2,12 @@
 // `insert_message`) and before the payout files, whose approvals queue invitations here.
 
 use crate::invitations::{DueInvitation, InvitationSend, InvitationStore};
-use lajan_domain::invitation::Invitation;
+use lajan_domain::invitation::{Invitation, RegistrationChecks};
 
 macro_rules! invitation_columns {
     () => {
-        "client_id, org_id, env, status, sends, last_sent_at, next_send_at, created_at, registered_at, locked_at"
+        "client_id, org_id, env, status, sends, last_sent_at, next_send_at, created_at, registered_at, locked_at,
+         code_hash, code_sent_at, code_tries, contact_confirmed_at, verified_at, verify_failures"
     };
 }
 
@@ -21,6 +22,14 @@ fn invitation_from_row(row: &DbRow) -> StoreResult<Invitation> {
         created_at: ts(row.try_get("created_at")?),
         registered_at: opt_ts(row.try_get("registered_at")?),
         locked_at: opt_ts(row.try_get("locked_at")?),
+        checks: RegistrationChecks {
+            code_hash: row.try_get("code_hash")?,
+            code_sent_at: opt_ts(row.try_get("code_sent_at")?),
+            code_tries: row.try_get("code_tries")?,
+            contact_confirmed_at: opt_ts(row.try_get("contact_confirmed_at")?),
+            verified_at: opt_ts(row.try_get("verified_at")?),
+            verify_failures: row.try_get("verify_failures")?,
+        },
     })
 }
 
@@ -46,7 +55,9 @@ async fn queue_invitations(tx: &mut Tx, tenant: &Tenant, approved: Approved<'_>,
          WHERE p.{column} = $2 AND p.org_id = $3 AND p.env = $4 AND p.client_id IS NOT NULL
            AND p.exec_status = 'awaiting_registration' AND p.approval_status = 'approved'
          ON CONFLICT (client_id) DO UPDATE SET status = 'invited', sends = 0, last_sent_at = NULL,
-                next_send_at = excluded.next_send_at, updated_at = excluded.updated_at, registered_at = NULL
+                next_send_at = excluded.next_send_at, updated_at = excluded.updated_at, registered_at = NULL,
+                code_hash = NULL, code_sent_at = NULL, code_tries = 0, contact_confirmed_at = NULL, verified_at = NULL,
+                verify_failures = 0
          WHERE invitations.status IN ('expired', 'registered')"
     );
     query(&sql).bind(at.as_millis()).bind(id).bind(&tenant.org_id).bind(tenant.env.as_str()).execute(&mut **tx).await?;

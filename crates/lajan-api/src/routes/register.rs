@@ -1,0 +1,294 @@
+//! The registration page `/r/{token}`: public (the link is the capability), server-rendered,
+//! phone-first, no external assets, in the receiver's language (their client's, or the one the
+//! link names). It walks a receiver through the steps [`lajan_services::registration`] keeps:
+//! a code to their phone, the organization's question, a Stellar address checked on the network;
+//! then it shows their payouts. Each step is a plain form POST answered by a redirect back to the
+//! page, or by the page again with what was refused (a 4xx that changed nothing but a count of
+//! wrong tries). A link Lajan never sent counts as a miss against the address, as `/pay` does.
+
+use super::pay::{page_policy, plain_page, too_many_guesses};
+use crate::state::AppState;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Form, Router};
+use lajan_domain::Timestamp;
+use lajan_domain::invitation::{CODE_TTL_MS, Step};
+use lajan_domain::network::ClientAddress;
+use lajan_domain::payout::ExecStatus;
+use lajan_i18n::{Lang, text};
+use lajan_services::ServiceError;
+use lajan_services::registration::Registration;
+use lajan_services::views::money;
+use minijinja::{Environment, context};
+use serde::Deserialize;
+use std::net::IpAddr;
+use std::sync::OnceLock;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+/// The same headers as the payment page: nothing frames it, sends it on as a referrer, or
+/// keeps it in a cache.
+pub fn routes() -> Router<AppState> {
+    let fixed = |name, value| SetResponseHeaderLayer::overriding(name, HeaderValue::from_static(value));
+    Router::new()
+        .route("/r/{token}", get(page))
+        .route("/r/{token}/{step}", post(submit))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static("default-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+        ))
+        .layer(fixed(header::X_FRAME_OPTIONS, "DENY"))
+        .layer(fixed(header::REFERRER_POLICY, "no-referrer"))
+        .layer(fixed(header::CACHE_CONTROL, "no-store"))
+}
+
+fn templates() -> &'static Environment<'static> {
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        lajan_i18n::add_to(&mut env);
+        env.add_template("register.html", include_str!("../../templates/register.html"))
+            .unwrap_or_else(|e| panic!("the registration page template does not parse: {e}"));
+        env
+    })
+}
+
+#[derive(Deserialize)]
+pub struct PageQuery {
+    lang: Option<String>,
+}
+
+/// The form fields of every step (each step reads its own).
+#[derive(Deserialize, Default)]
+pub struct StepForm {
+    #[serde(default)]
+    code: String,
+    #[serde(default)]
+    answer: String,
+    #[serde(default)]
+    address: String,
+}
+
+/// Only tokens shaped as Lajan makes them (22 URL-safe characters) are looked up.
+fn plausible(token: &str) -> bool {
+    token.len() == 22 && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// The receiver's page, or the answer for a link that opens none.
+async fn open(
+    state: &AppState,
+    client: IpAddr,
+    token: &str,
+    named: Option<Lang>,
+) -> Result<(Registration, Lang), Response> {
+    let fallback = named.unwrap_or(Lang::Ht);
+    if let Some(retry_after) = state.pay_misses.blocked(client, Timestamp::now()) {
+        return Err(too_many_guesses(retry_after, fallback));
+    }
+    let found = if plausible(token) { state.services.registration(token).await } else { Ok(None) };
+    match found {
+        Ok(Some(r)) if r.step != Step::Expired => {
+            let lang = named.unwrap_or_else(|| r.lang());
+            Ok((r, lang))
+        }
+        Ok(Some(r)) => Err(plain_page(
+            StatusCode::GONE,
+            named.unwrap_or_else(|| r.lang()),
+            "register-gone-title",
+            "register-gone",
+            &[],
+        )),
+        Ok(None) => {
+            let limit = state.config.pay_miss_limit;
+            Err(match state.pay_misses.miss(state.limiter.as_ref(), limit, client, Timestamp::now()).await {
+                Some(retry_after) => too_many_guesses(retry_after, fallback),
+                None => plain_page(StatusCode::NOT_FOUND, fallback, "register-gone-title", "register-gone", &[]),
+            })
+        }
+        Err(e) => Err(crate::error::ApiError::from(e).into_response()),
+    }
+}
+
+async fn page(
+    State(state): State<AppState>,
+    Extension(ClientAddress(client)): Extension<ClientAddress>,
+    Path(token): Path<String>,
+    Query(query): Query<PageQuery>,
+) -> Response {
+    let named = query.lang.as_deref().and_then(Lang::parse);
+    match open(&state, client, &token, named).await {
+        Ok((r, lang)) => render(&r, &token, lang, named.is_some(), None, StatusCode::OK),
+        Err(refused) => refused,
+    }
+}
+
+fn page_url(token: &str, named: Option<Lang>) -> String {
+    match named {
+        Some(lang) => format!("/r/{token}?lang={}", lang.code()),
+        None => format!("/r/{token}"),
+    }
+}
+
+/// The status and the receiver's words for a refused step.
+fn refusal(e: &ServiceError, lang: Lang) -> (StatusCode, String) {
+    match e {
+        ServiceError::Invalid(invalid) => {
+            let asset = invalid.details.first().map(|d| d.message.clone()).unwrap_or_default();
+            let status = if invalid.code == "locked" { StatusCode::FORBIDDEN } else { StatusCode::BAD_REQUEST };
+            (status, text(lang, &format!("register-refused-{}", invalid.code), &[("asset", asset)]))
+        }
+        ServiceError::TooSoon { retry_after_seconds, .. } => (
+            StatusCode::TOO_MANY_REQUESTS,
+            text(lang, "register-refused-too_soon", &[("seconds", retry_after_seconds.to_string())]),
+        ),
+        ServiceError::Unavailable(why) => {
+            tracing::warn!(%why, "a registration step could not be checked");
+            (StatusCode::SERVICE_UNAVAILABLE, text(lang, "register-refused-unavailable", &[]))
+        }
+        other => {
+            tracing::error!(error = %other, "a registration step failed");
+            (StatusCode::INTERNAL_SERVER_ERROR, text(lang, "register-refused-unavailable", &[]))
+        }
+    }
+}
+
+/// `POST /r/{token}/{step}`: `code` (send one), `confirm` (the code), `verify` (the answer) or
+/// `wallet` (the address).
+async fn submit(
+    State(state): State<AppState>,
+    Extension(ClientAddress(client)): Extension<ClientAddress>,
+    Path((token, action)): Path<(String, String)>,
+    Query(query): Query<PageQuery>,
+    Form(form): Form<StepForm>,
+) -> Response {
+    let named = query.lang.as_deref().and_then(Lang::parse);
+    let (r, lang) = match open(&state, client, &token, named).await {
+        Ok(found) => found,
+        Err(refused) => return refused,
+    };
+    let services = &state.services;
+    let done = match action.as_str() {
+        "code" => services.send_registration_code(&r).await,
+        "confirm" => services.confirm_registration_code(&r, &form.code).await,
+        "verify" => services.answer_registration_question(&r, &form.answer).await,
+        "wallet" => services.register_receiver_wallet(&r, &form.address).await.map(drop),
+        _ => return plain_page(StatusCode::NOT_FOUND, lang, "register-gone-title", "register-gone", &[]),
+    };
+    let Err(e) = done else { return Redirect::to(&page_url(&token, named)).into_response() };
+    let (status, words) = refusal(&e, lang);
+    // The page as it is now: a wrong try may have locked it.
+    let r = match services.registration(&token).await {
+        Ok(Some(now)) => now,
+        _ => r,
+    };
+    let mut response = render(&r, &token, lang, named.is_some(), Some(words), status);
+    if let ServiceError::TooSoon { retry_after_seconds, .. } = e {
+        response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_seconds));
+    }
+    response
+}
+
+/// `+50937000001` as `+509 •••• 0001`, `rose@example.ht` as `r•••@example.ht`: enough for the
+/// receiver to recognise, not enough for someone looking over their shoulder.
+fn masked(phone: Option<&str>, email: Option<&str>) -> String {
+    if let Some(phone) = phone {
+        let digits: Vec<char> = phone.chars().collect();
+        let tail: String = digits[digits.len().saturating_sub(4)..].iter().collect();
+        let head: String = digits.iter().take(4).collect();
+        return format!("{head} •••• {tail}");
+    }
+    match email.and_then(|e| e.split_once('@')) {
+        Some((user, domain)) => format!("{}•••@{domain}", user.chars().next().unwrap_or('•')),
+        None => String::new(),
+    }
+}
+
+/// `14.50 USDC + 20.00 HTG`.
+fn amounts<'a>(pairs: impl Iterator<Item = (&'a str, i64)>) -> String {
+    pairs.map(|(asset, cents)| format!("{} {asset}", money(cents))).collect::<Vec<_>>().join(" + ")
+}
+
+fn step_name(step: Step) -> &'static str {
+    match step {
+        Step::ConfirmContact => "confirm_contact",
+        Step::Verify => "verify",
+        Step::Wallet => "wallet",
+        Step::Registered => "registered",
+        Step::Locked => "locked",
+        Step::Expired => "expired",
+    }
+}
+
+fn render(
+    r: &Registration,
+    token: &str,
+    lang: Lang,
+    named: bool,
+    refusal: Option<String>,
+    status: StatusCode,
+) -> Response {
+    let nonce = lajan_domain::hex::encode(&rand::random::<[u8; 16]>());
+    let (due, client) = (&r.due, &r.due.client);
+    let now = Timestamp::now();
+    let checks = &due.invitation.checks;
+    let code_sent = checks.code_hash.is_some()
+        && checks.code_sent_at.is_some_and(|sent| now.as_millis() < sent.as_millis() + CODE_TTL_MS);
+    let waiting = if due.waiting.is_empty() {
+        let mut totals: Vec<(&str, i64)> = Vec::new();
+        for p in &r.payouts {
+            match totals.iter_mut().find(|(code, _)| *code == p.payout.asset_code.as_str()) {
+                Some((_, sum)) => *sum += p.payout.asset_amount,
+                None => totals.push((p.payout.asset_code.as_str(), p.payout.asset_amount)),
+            }
+        }
+        amounts(totals.into_iter())
+    } else {
+        amounts(due.waiting.iter().map(|(code, cents)| (code.as_str(), *cents)))
+    };
+    let payouts: Vec<_> = r
+        .payouts
+        .iter()
+        .map(|p| {
+            let state = match p.payout.exec {
+                ExecStatus::Sent => "sent",
+                ExecStatus::Failed => "failed",
+                ExecStatus::Canceled => "canceled",
+                _ => "waiting",
+            };
+            context! { amount => format!("{} {}", money(p.payout.asset_amount), p.payout.asset_code.as_str()), state }
+        })
+        .collect();
+    let wallets: Vec<_> = due
+        .settings
+        .recommended_wallets
+        .iter()
+        .map(|w| {
+            let assets: Vec<&str> = w.assets.iter().map(|a| a.as_str()).collect();
+            context! { name => w.name, url => w.url, assets => assets.join(", ") }
+        })
+        .collect();
+    let html = templates().get_template("register.html").and_then(|t| {
+        t.render(context! {
+            lang, nonce, refusal, waiting, payouts, wallets, code_sent,
+            sandbox => !due.invitation.tenant.env.is_live(),
+            organization => due.organization,
+            step => step_name(r.step),
+            contact => masked(client.phone_number.as_deref(), client.email.as_deref()),
+            question => client.verification.as_ref().map(|v| v.kind.as_str()),
+            wallet => client.wallet_account_id,
+            base => format!("/r/{token}"),
+            query => if named { format!("?lang={}", lang.code()) } else { String::new() },
+        })
+    });
+    let html = match html {
+        Ok(html) => html,
+        Err(e) => return crate::error::ApiError::internal(&e).into_response(),
+    };
+    let mut response = (status, Html(html)).into_response();
+    let headers = response.headers_mut();
+    if let Ok(policy) = HeaderValue::from_str(&page_policy(&nonce)) {
+        headers.insert(header::CONTENT_SECURITY_POLICY, policy);
+    }
+    response
+}

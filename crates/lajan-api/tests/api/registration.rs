@@ -1,0 +1,186 @@
+//! The registration page: a receiver with only a phone opens the link of their invitation,
+//! confirms the phone with a code, answers the organization's question, gives a Stellar address
+//! the network accepts, and their waiting payout is sent exactly once; wrong answers lock the
+//! link until the organization unlocks it; every refusal is a 4xx page that changes nothing.
+
+use lajan_domain::Timestamp;
+use lajan_ledger::sandbox::magic;
+use lajan_testkit::{TestApp, WALLET, expect_error};
+use reqwest::Response;
+use serde_json::{Value, json};
+
+async fn get(app: &TestApp, path: &str) -> Value {
+    app.get(path).await.json().await.unwrap()
+}
+
+/// A client (`body`) with an approved payout of 25 USDC waiting, invited: its id and link token.
+pub(crate) async fn invited(app: &TestApp, body: Value) -> (String, String) {
+    let client: Value = app.post("/v1/clients", &body).await.json().await.unwrap();
+    let id = client["id"].as_str().unwrap().to_owned();
+    let payout = json!({ "clientId": id, "assetAmount": 25, "assetCode": "USDC" });
+    let payout: Value = app.post("/v1/payouts", &payout).await.json().await.unwrap();
+    let approve = app.post(&format!("/v1/payouts/{}/approve", payout["id"].as_str().unwrap()), &json!({})).await;
+    assert_eq!(approve.status(), 200);
+    assert_eq!(app.workers().send_invitations_once(Timestamp::now()).await.unwrap(), 1);
+    let token = last_text(app, &id).await.split("/r/").nth(1).unwrap().split_whitespace().next().unwrap().to_owned();
+    (id, token)
+}
+
+/// The text of the last sandbox message to client `id`.
+pub(crate) async fn last_text(app: &TestApp, id: &str) -> String {
+    let all = get(app, "/v1/sandbox/messages?limit=100").await;
+    let to_client = all["data"].as_array().unwrap().iter().find(|m| m["clientId"] == json!(id)).cloned();
+    to_client.expect("a message to the client")["text"].as_str().unwrap().to_owned()
+}
+
+pub(crate) fn code_in(text: &str) -> String {
+    text.split(|c: char| !c.is_ascii_digit()).find(|w| w.len() == 6).expect("a 6-digit code").to_owned()
+}
+
+async fn page(app: &TestApp, token: &str) -> Response {
+    app.http.get(app.url(&format!("/r/{token}"))).send().await.unwrap()
+}
+
+pub(crate) async fn submit(app: &TestApp, token: &str, step: &str, form: &[(&str, &str)]) -> Response {
+    app.http.post(app.url(&format!("/r/{token}/{step}"))).form(form).send().await.unwrap()
+}
+
+/// The page's step and its HTML, checking it is a page.
+async fn shown(r: Response, status: u16) -> (String, String) {
+    assert_eq!(r.status().as_u16(), status);
+    let html = r.text().await.unwrap();
+    let step = html.split("data-step=\"").nth(1).map(|s| s.split('"').next().unwrap().to_owned()).unwrap_or_default();
+    (step, html)
+}
+
+api_test!(a_receiver_registers_through_the_page_and_is_paid_exactly_once, |app| {
+    let wallets =
+        json!({ "recommendedWallets": [{ "name": "Beans", "url": "https://www.beansapp.com", "assets": ["USDC"] }] });
+    assert_eq!(app.put("/v1/settings", &wallets).await.status(), 200);
+    let ana = json!({ "firstName": "Ana", "lastName": "Pyè", "phoneNumber": "+50937000001",
+                      "verification": { "type": "date_of_birth", "value": "1990-05-07" } });
+    let (id, token) = invited(app, ana).await;
+
+    let r = page(app, &token).await;
+    let headers = r.headers().clone();
+    let (step, html) = shown(r, 200).await;
+    assert_eq!(step, "confirm_contact");
+    assert!(
+        html.contains("lang=\"ht\"") && html.contains("Acme ap voye ba ou") && html.contains("25.00 USDC"),
+        "{html}"
+    );
+    assert!(html.contains("+509 •••• 0001"), "the phone, masked");
+    let policy = headers["content-security-policy"].to_str().unwrap();
+    assert!(policy.contains("script-src 'nonce-") && policy.contains("frame-ancestors 'none'"), "{policy}");
+    assert_eq!(
+        (&headers["x-frame-options"], &headers["cache-control"]),
+        (&"DENY".parse().unwrap(), &"no-store".parse().unwrap())
+    );
+
+    // Out of order: refused, nothing changed.
+    let (step, html) = shown(submit(app, &token, "wallet", &[("address", WALLET)]).await, 400).await;
+    assert!(step == "confirm_contact" && html.contains("Etap sa a fèt deja"), "{html}");
+
+    // The code: by SMS, in Creole; one a minute.
+    let (step, html) = shown(submit(app, &token, "code", &[]).await, 200).await;
+    assert!(step == "confirm_contact" && html.contains("one-time-code"), "{html}");
+    let sms = last_text(app, &id).await;
+    assert!(sms.contains("Acme: kòd ou se"), "{sms}");
+    let code = code_in(&sms);
+    let again = submit(app, &token, "code", &[]).await;
+    assert!(again.headers().contains_key("retry-after"));
+    shown(again, 429).await;
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    let (_, html) = shown(submit(app, &token, "confirm", &[("code", wrong)]).await, 400).await;
+    assert!(html.contains("Se pa kòd nou te voye a"), "{html}");
+    let (step, _) = shown(submit(app, &token, "confirm", &[("code", &code)]).await, 200).await;
+    assert_eq!(step, "verify");
+
+    // The organization's question, written as people write it.
+    let (_, html) = shown(submit(app, &token, "verify", &[("answer", "1990-5-8")]).await, 400).await;
+    assert!(html.contains("Repons sa a pa koresponn"), "{html}");
+    let (step, html) = shown(submit(app, &token, "verify", &[("answer", "1990-5-7")]).await, 200).await;
+    assert!(step == "wallet" && html.contains("www.beansapp.com") && html.contains("Beans"), "{html}");
+
+    // The address: its checksum, the account on the network, its trustline for USDC.
+    let mut bad = WALLET.to_owned();
+    bad.replace_range(55..56, if WALLET.ends_with('A') { "B" } else { "A" });
+    let (_, html) = shown(submit(app, &token, "wallet", &[("address", &bad)]).await, 400).await;
+    assert!(html.contains("Sa a pa yon adrès Stellar"), "{html}");
+    let no_account = magic::address("op_no_destination");
+    let (_, html) = shown(submit(app, &token, "wallet", &[("address", &no_account)]).await, 400).await;
+    assert!(html.contains("poko egziste"), "{html}");
+    let no_trust = magic::address("op_no_trust");
+    let (_, html) = shown(submit(app, &token, "wallet", &[("address", &no_trust)]).await, 400).await;
+    assert!(html.contains("poko ka resevwa USDC"), "{html}");
+    assert_eq!(
+        get(app, &format!("/v1/clients/{id}")).await["walletAccountId"],
+        Value::Null,
+        "refusals changed nothing"
+    );
+    assert_eq!(get(app, "/v1/payouts?status=awaiting_registration").await["pagination"]["total"], 1);
+
+    let (step, html) = shown(submit(app, &token, "wallet", &[("address", WALLET)]).await, 200).await;
+    assert!(step == "registered" && html.contains(WALLET) && html.contains("L ap vini"), "{html}");
+    assert_eq!(get(app, &format!("/v1/clients/{id}")).await["walletAccountId"], json!(WALLET));
+    let registered = get(app, "/v1/events?type=client.registered").await;
+    assert_eq!(registered["data"][0]["data"]["object"]["invitation"]["status"], "registered", "{registered}");
+    app.drain_payouts().await;
+    app.drain_payouts().await;
+    assert_eq!(get(app, "/v1/events?type=payout.completed").await["pagination"]["total"], 1, "paid exactly once");
+    let (step, html) = shown(page(app, &token).await, 200).await;
+    assert!(step == "registered" && html.contains("Li rive"), "later visits show the payout arrived: {html}");
+    // The page cannot register twice.
+    shown(submit(app, &token, "wallet", &[("address", &no_trust)]).await, 400).await;
+    assert_eq!(get(app, &format!("/v1/clients/{id}")).await["walletAccountId"], json!(WALLET));
+});
+
+api_test!(five_wrong_answers_lock_the_link_until_the_organization_unlocks_it, |app| {
+    let rose = json!({ "firstName": "Rose", "lastName": "Pòl", "email": "rose@example.ht", "language": "fr",
+                       "verification": { "type": "pin", "value": "4321" } });
+    let (id, token) = invited(app, rose).await;
+    shown(submit(app, &token, "code", &[]).await, 200).await;
+    let email = last_text(app, &id).await;
+    assert!(email.contains("votre code est"), "by email, in French: {email}");
+    let (step, _) = shown(submit(app, &token, "confirm", &[("code", &code_in(&email))]).await, 200).await;
+    assert_eq!(step, "verify");
+
+    let (_, html) = shown(submit(app, &token, "verify", &[("answer", "12")]).await, 400).await;
+    assert!(html.contains("Vérifiez la façon"), "a malformed answer is not counted: {html}");
+    for _ in 0..4 {
+        shown(submit(app, &token, "verify", &[("answer", "1111")]).await, 400).await;
+    }
+    let (step, html) = shown(submit(app, &token, "verify", &[("answer", "1111")]).await, 403).await;
+    assert!(step == "locked" && html.contains("Trop de mauvaises réponses"), "{html}");
+    let (step, _) = shown(submit(app, &token, "verify", &[("answer", "4321")]).await, 400).await;
+    assert_eq!(step, "locked", "even the right answer waits for the unlock");
+    let locked = get(app, "/v1/events?type=client.verification_locked").await;
+    assert_eq!(locked["pagination"]["total"], 1);
+    assert_eq!(get(app, &format!("/v1/clients/{id}/invitation")).await["status"], "locked");
+    expect_error(app.post(&format!("/v1/clients/{id}/invite"), &json!({})).await, 400, "invitation_locked").await;
+
+    let unlocked = app.post(&format!("/v1/clients/{id}/invitation/unlock"), &json!({})).await;
+    assert_eq!(unlocked.status(), 200);
+    assert_eq!(unlocked.json::<Value>().await.unwrap()["status"], "invited");
+    expect_error(app.post(&format!("/v1/clients/{id}/invitation/unlock"), &json!({})).await, 400, "not_locked").await;
+    assert_eq!(get(app, "/v1/events?type=client.verification_unlocked").await["pagination"]["total"], 1);
+    let (step, _) = shown(submit(app, &token, "verify", &[("answer", "4321")]).await, 200).await;
+    assert_eq!(step, "wallet");
+});
+
+api_test!(a_link_that_opens_nothing_is_a_page_that_says_so, |app| {
+    let (step, html) = shown(page(app, "AAAAAAAAAAAAAAAAAAAAAA").await, 404).await;
+    assert!(step.is_empty() && html.contains("Lyen sa a pa mache"), "{html}");
+    shown(page(app, "not-a-token").await, 404).await;
+    let (client, token) =
+        invited(app, json!({ "firstName": "Jak", "lastName": "Pyè", "phoneNumber": "+50937000002" })).await;
+    let (_, html) = shown(app.http.get(app.url(&format!("/r/{token}?lang=en"))).send().await.unwrap(), 200).await;
+    assert!(html.contains("Acme is sending you") && html.contains("lang=\"en\""), "{html}");
+    let waiting = get(app, "/v1/payouts?status=awaiting_registration").await;
+    let payout = waiting["data"][0]["id"].as_str().unwrap().to_owned();
+    assert_eq!(app.post(&format!("/v1/payouts/{payout}/cancel"), &json!({})).await.status(), 200);
+    let (_, html) = shown(page(app, &token).await, 410).await;
+    assert!(html.contains("Lyen sa a pa mache"), "{html}");
+    shown(submit(app, &token, "code", &[]).await, 410).await;
+    assert!(!last_text(app, &client).await.contains("kòd"), "no code for an expired link");
+});

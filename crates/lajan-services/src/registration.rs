@@ -1,0 +1,266 @@
+//! The registration page's steps, for whoever holds an invitation's link: confirm the phone (or
+//! email) with a code, answer the organization's question, give a Stellar address that can take
+//! what waits; and the organization's unlock of an invitation locked by wrong answers.
+
+use crate::error::{ServiceError, ServiceResult};
+use crate::invitations::token_hash;
+use crate::users::password_matches;
+use crate::views::invitations::InvitedClientView;
+use crate::{Services, assets};
+use lajan_domain::client::{Client, WalletAddress};
+use lajan_domain::id::IdKind;
+use lajan_domain::invitation::{CodeRefusal, Invitation, InvitationStatus, Step, VERIFY_TRIES};
+use lajan_domain::message::{Channel, NewMessage};
+use lajan_domain::payout::PayoutDetail;
+use lajan_domain::verification::VerificationAnswer;
+use lajan_domain::{Actor, Invalid, Tenant, Timestamp};
+use lajan_i18n::{Lang, text};
+use lajan_ledger::Reach;
+use lajan_store::{DueInvitation, NewEvent, RegistrationChange};
+
+/// The most payouts the page lists for a registered receiver.
+const PAYOUTS_SHOWN: i64 = 20;
+
+/// What a link opens: the invitation with what its page shows, and the step it is at.
+#[derive(Debug)]
+pub struct Registration {
+    pub due: DueInvitation,
+    pub step: Step,
+    /// The receiver's approved payouts, newest first, once registered.
+    pub payouts: Vec<PayoutDetail>,
+}
+
+impl Registration {
+    pub fn tenant(&self) -> &Tenant {
+        &self.due.invitation.tenant
+    }
+
+    pub fn lang(&self) -> Lang {
+        Lang::parse(self.due.client.language.as_str()).unwrap_or(Lang::Ht)
+    }
+}
+
+/// Why a step was refused, for the page to say in the receiver's language (its `code` names the
+/// words: `register-refused-<code>`).
+fn refused(code: &'static str, message: &str) -> ServiceError {
+    ServiceError::Invalid(Invalid::new(code, message))
+}
+
+/// An event about an invitation: the client with it (as `client.invited`).
+fn invited_event<'a>(
+    event_type: &'static str,
+    client: &'a Client,
+) -> impl Fn(&Invitation) -> NewEvent + Send + Sync + 'a {
+    move |i| NewEvent {
+        event_type,
+        object: serde_json::to_value(InvitedClientView::new(client, i)).unwrap_or_default(),
+    }
+}
+
+/// Six digits, each of the million equally likely.
+fn six_digits() -> ServiceResult<String> {
+    loop {
+        let mut bytes = [0u8; 4];
+        getrandom::fill(&mut bytes).map_err(|e| ServiceError::Unavailable(format!("no randomness for a code: {e}")))?;
+        let n = u32::from_le_bytes(bytes);
+        // The largest multiple of a million below 2^32: above it, `% 1_000_000` would favour low codes.
+        if n < 4_294_000_000 {
+            return Ok(format!("{:06}", n % 1_000_000));
+        }
+    }
+}
+
+/// What a code is kept as: bound to the client, so one hash says nothing about another's code.
+fn code_hash(client_id: &str, code: &str) -> String {
+    token_hash(&format!("{client_id}:{code}"))
+}
+
+impl Services {
+    /// What the link `token` opens; `None` for a link Lajan never sent.
+    pub async fn registration(&self, token: &str) -> ServiceResult<Option<Registration>> {
+        let Some(mut due) = self.store.invitation_by_link(&token_hash(token)).await? else { return Ok(None) };
+        let receiver = Actor::System(Actor::REGISTRATION_PAGE.to_owned());
+        due.invitation.tenant = due.invitation.tenant.clone().acting_as(receiver);
+        let step = due.invitation.step(due.client.verification.is_some());
+        let payouts = if step == Step::Registered {
+            self.store.receiver_payouts(&due.invitation.tenant, &due.client.id, PAYOUTS_SHOWN).await?
+        } else {
+            Vec::new()
+        };
+        Ok(Some(Registration { due, step, payouts }))
+    }
+
+    /// Sends a code to the receiver's phone (or email), in their language; at most one a minute.
+    pub async fn send_registration_code(&self, r: &Registration) -> ServiceResult<()> {
+        if r.step != Step::ConfirmContact {
+            return Err(refused("wrong_step", "This step is done already"));
+        }
+        let now = Timestamp::now();
+        if let Some(seconds) = r.due.invitation.code_wait(now) {
+            return Err(ServiceError::TooSoon {
+                message: "A code was sent less than a minute ago",
+                retry_after_seconds: u64::try_from(seconds).unwrap_or(1),
+            });
+        }
+        let client = &r.due.client;
+        let code = six_digits()?;
+        let words = text(r.lang(), "register-code-sms", &[("org", r.due.organization.clone()), ("code", code.clone())]);
+        let (channel, recipient, subject) = match (&client.phone_number, &client.email) {
+            (Some(phone), _) => (Channel::Sms, phone.clone(), None),
+            (None, Some(email)) => (Channel::Email, email.clone(), Some(text(r.lang(), "register-code-subject", &[]))),
+            (None, None) => return Err(refused("no_channel_available", "The client has no phone number or email")),
+        };
+        let message = NewMessage {
+            id: IdKind::Message.generate(),
+            channel,
+            recipient,
+            subject,
+            body_text: words,
+            body_html: None,
+        };
+        let hash = code_hash(&client.id, &code);
+        let sent_before = r.due.invitation.checks.code_sent_at;
+        let change = move |i: &mut Invitation| {
+            // Another code went out since the page was read: that one stands.
+            if i.status != InvitationStatus::Invited || i.checks.code_sent_at != sent_before {
+                return Ok(false);
+            }
+            i.checks.code_hash = Some(hash.clone());
+            i.checks.code_sent_at = Some(now);
+            i.checks.code_tries = 0;
+            Ok(true)
+        };
+        let step = RegistrationChange { change: &change, message: Some(&message), event: None };
+        self.store.registration_step(r.tenant(), &client.id, now, step).await?;
+        self.nudges.messages_queued();
+        Ok(())
+    }
+
+    /// Confirms the receiver's contact with the code they were sent.
+    pub async fn confirm_registration_code(&self, r: &Registration, entered: &str) -> ServiceResult<()> {
+        if r.step != Step::ConfirmContact {
+            return Err(refused("wrong_step", "This step is done already"));
+        }
+        let entered: String = entered.chars().filter(char::is_ascii_digit).collect();
+        let hash = code_hash(&r.due.client.id, &entered);
+        let now = Timestamp::now();
+        let outcome = std::sync::Mutex::new(None);
+        let change = |i: &mut Invitation| {
+            let checked = i.check_code(&hash, now);
+            match checked {
+                Ok(()) => {
+                    i.checks.contact_confirmed_at = Some(now);
+                    i.checks.code_hash = None;
+                }
+                Err(CodeRefusal::Wrong) => i.checks.code_tries += 1,
+                Err(CodeRefusal::Expired) => {}
+            }
+            *outcome.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(checked);
+            Ok(false)
+        };
+        let step = RegistrationChange { change: &change, message: None, event: None };
+        self.store.registration_step(r.tenant(), &r.due.client.id, now, step).await?;
+        match outcome.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
+            Some(Ok(())) => Ok(()),
+            Some(Err(CodeRefusal::Wrong)) => Err(refused("wrong_code", "That is not the code we sent")),
+            _ => Err(refused("code_expired", "The code expired: ask for a new one")),
+        }
+    }
+
+    /// Checks the receiver's answer to the organization's question; the fifth wrong answer locks
+    /// the invitation (`client.verification_locked`) until the organization unlocks it.
+    pub async fn answer_registration_question(&self, r: &Registration, raw: &str) -> ServiceResult<()> {
+        let client = &r.due.client;
+        let Some(kept) = client.verification.as_ref().filter(|_| r.step == Step::Verify) else {
+            return Err(refused("wrong_step", "There is no question to answer now"));
+        };
+        let now = Timestamp::now();
+        let answer = VerificationAnswer::parse(kept.kind, raw, now).map_err(|rule| refused("invalid_answer", &rule))?;
+        let right = password_matches(answer.secret(), &kept.hash).await?;
+        let change = move |i: &mut Invitation| {
+            if i.status != InvitationStatus::Invited {
+                return Ok(false);
+            }
+            if right {
+                i.checks.verified_at = Some(now);
+                return Ok(false);
+            }
+            i.checks.verify_failures += 1;
+            if i.checks.verify_failures < VERIFY_TRIES {
+                return Ok(false);
+            }
+            i.status = InvitationStatus::Locked;
+            i.locked_at = Some(now);
+            Ok(true)
+        };
+        let locked = invited_event("client.verification_locked", client);
+        let step = RegistrationChange { change: &change, message: None, event: Some(&locked) };
+        let after = self.store.registration_step(r.tenant(), &client.id, now, step).await?;
+        match after.status {
+            _ if right => Ok(()),
+            InvitationStatus::Locked => {
+                Err(refused("locked", "Too many wrong answers: the organization must unlock it"))
+            }
+            _ => Err(refused("wrong_answer", "That answer does not match what the organization knows")),
+        }
+    }
+
+    /// Takes the receiver's Stellar address once it can receive every asset waiting for them:
+    /// the payouts go on their way (`client.registered`).
+    pub async fn register_receiver_wallet(&self, r: &Registration, raw: &str) -> ServiceResult<Client> {
+        if r.step != Step::Wallet {
+            return Err(refused("wrong_step", "This invitation cannot take an address now"));
+        }
+        let wallet = WalletAddress::parse(raw.trim()).map_err(|rule| refused("invalid_address", &rule))?;
+        let tenant = r.tenant();
+        let ledger = self.ledgers.of(tenant).ok_or_else(|| {
+            ServiceError::Unavailable("No live Stellar network is configured to check the address on".into())
+        })?;
+        let assets: Vec<(String, Option<String>)> = r
+            .due
+            .waiting
+            .iter()
+            .map(|(code, _)| (code.clone(), assets::issuer(tenant.env, code, &self.config.live_asset_issuers)))
+            .collect();
+        match ledger.reach(wallet.as_str(), &assets).await.map_err(|e| ServiceError::Unavailable(e.to_string()))? {
+            Reach::Ready => {}
+            Reach::NoAccount => return Err(refused("no_account", "This account does not exist on the network yet")),
+            Reach::NoTrustline(code) => {
+                let message = format!("This account cannot hold {code} yet: add {code} in the wallet first");
+                let asset = lajan_domain::FieldError::new("asset", code);
+                return Err(ServiceError::Invalid(Invalid { code: "no_trustline", message, details: vec![asset] }));
+            }
+        }
+        let event = |(client, invitation): &(Client, Invitation)| NewEvent {
+            event_type: "client.registered",
+            object: serde_json::to_value(InvitedClientView::new(client, invitation)).unwrap_or_default(),
+        };
+        let asks = r.due.client.verification.is_some();
+        let (client, _) = self
+            .store
+            .register_receiver_wallet(tenant, &r.due.client.id, wallet.as_str(), asks, Timestamp::now(), &event)
+            .await?;
+        self.nudges.payouts_due();
+        Ok(client)
+    }
+
+    /// The organization lets a receiver who gave too many wrong answers try again.
+    pub async fn unlock_invitation(&self, tenant: &Tenant, client_id: &str) -> ServiceResult<Invitation> {
+        let change = |i: &mut Invitation| {
+            if i.status != InvitationStatus::Locked {
+                return Err(Invalid::new("not_locked", "This invitation is not locked"));
+            }
+            i.status = InvitationStatus::Invited;
+            i.locked_at = None;
+            i.checks.verify_failures = 0;
+            Ok(true)
+        };
+        let client = self.store.get_client(tenant, client_id).await?.ok_or(ServiceError::NotFound("client"))?;
+        let unlocked = invited_event("client.verification_unlocked", &client);
+        let step = RegistrationChange { change: &change, message: None, event: Some(&unlocked) };
+        self.store
+            .registration_step(tenant, client_id, Timestamp::now(), step)
+            .await
+            .map_err(ServiceError::not_found_as("invitation"))
+    }
+}
