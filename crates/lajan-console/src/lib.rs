@@ -24,6 +24,7 @@ mod once;
 mod pages;
 mod password;
 mod payouts;
+mod receivers;
 mod records;
 mod settings;
 mod settings_changes;
@@ -93,6 +94,8 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/disbursements/{id}/approve", post(approvals::approve_disbursement))
         .route("/console/disbursements/{id}/reject", post(approvals::reject_disbursement))
         .route("/console/clients", get(records::clients))
+        .route("/console/clients/{id}/invite", post(receivers::invite))
+        .route("/console/clients/{id}/unlock", post(receivers::unlock))
         .route("/console/events", get(records::events))
         .route("/console/assets/{file}", get(assets::serve))
         .route("/console/{*rest}", get(home::not_found))

@@ -1,9 +1,10 @@
-//! The clients and events lists.
+//! The clients (with their invitation to register a wallet) and events lists.
 
 use crate::actors::Names;
 use crate::guard::Signed;
 use crate::lists::{BadQuery, ListQuery, given};
 use crate::pages::{Refused, render};
+use crate::receivers;
 use crate::state::Console;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -12,7 +13,7 @@ use lajan_domain::event::EVENT_TYPES;
 use lajan_i18n::say;
 use lajan_services::views::clients::ClientView;
 use lajan_store::{ClientQuery, EventQuery};
-use minijinja::context;
+use minijinja::{Value, context};
 
 pub async fn clients(
     State(console): State<Console>,
@@ -20,8 +21,19 @@ pub async fn clients(
     Query(query): Query<ListQuery>,
 ) -> Result<Response, Refused> {
     let store_query = ClientQuery { search: query.search()?, page: query.page()? };
-    let found = console.services.store.list_clients(&signed.session.tenant(), &store_query).await?;
-    let clients: Vec<ClientView> = found.items.iter().map(ClientView::from).collect();
+    let tenant = signed.session.tenant();
+    let found = console.services.store.list_clients(&tenant, &store_query).await?;
+    let ids: Vec<String> = found.items.iter().map(|c| c.id.clone()).collect();
+    let invitations = console.services.store.invitations_of(&tenant, &ids).await?;
+    let clients: Vec<_> = found
+        .items
+        .iter()
+        .map(|c| {
+            let invitation = invitations.iter().find(|i| i.client_id == c.id);
+            let (registration, action) = (receivers::registration(invitation), receivers::action(invitation));
+            context! { registration, action, ..Value::from_serialize(ClientView::from(c)) }
+        })
+        .collect();
     let frame = signed.frame();
     Ok(render(StatusCode::OK, "clients.html", context! { frame, clients, ..query.shown(&found) }))
 }

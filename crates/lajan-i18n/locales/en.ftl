@@ -620,3 +620,20 @@ register-refused-no_trustline = Your wallet cannot hold { $asset } yet: add { $a
 register-refused-too_soon = A code was sent less than a minute ago. Wait { $seconds } seconds.
 register-refused-wrong_step = This step is done already.
 register-refused-unavailable = We could not check that now. Try again in a few minutes.
+
+## The clients list: each receiver's invitation to register a wallet.
+registration = Registration
+registration-none = —
+registration-invited = Invited
+registration-registered = Registered
+registration-locked = Locked
+registration-expired = Expired
+registration-action-invite = Resend invitation
+registration-action-unlock = Unlock
+back-to-clients = Back to clients
+invitation-too-soon = This invitation was sent minutes ago. Try again in { $minutes } min.
+refusal-nothing_waiting = No approved payout waits for this client's wallet, so there is nothing to invite them to.
+refusal-already_registered = This client has a wallet already.
+refusal-invitation_locked = This invitation is locked after wrong answers: unlock it first.
+refusal-not_locked = This invitation is not locked.
+refusal-no_channel_available = This client has no phone number or email to reach them by.

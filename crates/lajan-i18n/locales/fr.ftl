@@ -623,3 +623,20 @@ register-refused-no_trustline = Votre portefeuille ne peut pas encore recevoir {
 register-refused-too_soon = Un code a été envoyé il y a moins d’une minute. Attendez { $seconds } secondes.
 register-refused-wrong_step = Cette étape est déjà faite.
 register-refused-unavailable = Impossible de vérifier pour l’instant. Réessayez dans quelques minutes.
+
+## The clients list: each receiver's invitation to register a wallet.
+registration = Inscription
+registration-none = —
+registration-invited = Invité
+registration-registered = Inscrit
+registration-locked = Bloqué
+registration-expired = Invitation expirée
+registration-action-invite = Renvoyer l’invitation
+registration-action-unlock = Débloquer
+back-to-clients = Retour aux clients
+invitation-too-soon = Cette invitation a été envoyée il y a quelques minutes. Réessayez dans { $minutes } min.
+refusal-nothing_waiting = Aucun versement approuvé n’attend le portefeuille de ce client : il n’y a rien à quoi l’inviter.
+refusal-already_registered = Ce client a déjà un portefeuille.
+refusal-invitation_locked = Cette invitation est bloquée après de mauvaises réponses : débloquez-la d’abord.
+refusal-not_locked = Cette invitation n’est pas bloquée.
+refusal-no_channel_available = Ce client n’a ni numéro de téléphone ni adresse électronique pour le joindre.

@@ -617,3 +617,20 @@ register-refused-no_trustline = Bous ou poko ka resevwa { $asset }: ajoute { $as
 register-refused-too_soon = Nou voye yon kòd gen mwens pase yon minit. Tann { $seconds } segonn.
 register-refused-wrong_step = Etap sa a fèt deja.
 register-refused-unavailable = Nou pa ka verifye sa kounye a. Eseye ankò nan kèk minit.
+
+## The clients list: each receiver's invitation to register a wallet.
+registration = Anrejistreman
+registration-none = —
+registration-invited = Envite
+registration-registered = Anrejistre
+registration-locked = Bloke
+registration-expired = Ekspire
+registration-action-invite = Voye envitasyon an ankò
+registration-action-unlock = Debloke
+back-to-clients = Retounen nan kliyan yo
+invitation-too-soon = Envitasyon sa a te voye sa gen kèk minit. Eseye ankò nan { $minutes } min.
+refusal-nothing_waiting = Pa gen okenn peman apwouve k ap tann bous kliyan sa a, kidonk pa gen anyen pou envite l.
+refusal-already_registered = Kliyan sa a gen yon bous deja.
+refusal-invitation_locked = Envitasyon sa a bloke apre move repons: debloke l anvan.
+refusal-not_locked = Envitasyon sa a pa bloke.
+refusal-no_channel_available = Kliyan sa a pa gen nimewo telefòn ni imèl pou yo jwenn li.

@@ -11,5 +11,6 @@ mod invoices;
 mod keys;
 mod languages;
 mod pages;
+mod receivers;
 mod sessions;
 mod webhooks;

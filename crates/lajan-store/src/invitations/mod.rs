@@ -47,6 +47,10 @@ pub trait InvitationStore: Send + Sync {
     async fn claim_due_invitations(&self, now: Timestamp, lease_ms: i64, limit: i64)
     -> StoreResult<Vec<DueInvitation>>;
 
+    /// The invitations of the clients among `client_ids` that were ever invited: what a page of
+    /// clients shows beside each.
+    async fn invitations_of(&self, tenant: &Tenant, client_ids: &[String]) -> StoreResult<Vec<Invitation>>;
+
     /// Client `client_id`'s invitation with what its message says; `None` when it was never
     /// invited.
     async fn due_invitation(&self, tenant: &Tenant, client_id: &str) -> StoreResult<Option<DueInvitation>>;

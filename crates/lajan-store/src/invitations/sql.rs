@@ -176,6 +176,19 @@ impl InvitationStore for ThisStore {
         Ok(due)
     }
 
+    async fn invitations_of(&self, tenant: &Tenant, client_ids: &[String]) -> StoreResult<Vec<Invitation>> {
+        let mut found = Vec::new();
+        for chunk in client_ids.chunks(ROWS_PER_STATEMENT) {
+            let mut qb = QueryBuilder::new(concat!("SELECT ", invitation_columns!(), " FROM invitations WHERE org_id = "));
+            qb.push_bind(tenant.org_id.clone()).push(" AND env = ").push_bind(tenant.env.as_str()).push(" AND client_id IN");
+            push_bind_list(&mut qb, chunk.iter().cloned());
+            for row in qb.build().fetch_all(self.reader()).await? {
+                found.push(invitation_from_row(&row)?);
+            }
+        }
+        Ok(found)
+    }
+
     async fn due_invitation(&self, tenant: &Tenant, client_id: &str) -> StoreResult<Option<DueInvitation>> {
         let mut conn = self.reader().acquire().await?;
         due_in(&mut conn, tenant, client_id).await
