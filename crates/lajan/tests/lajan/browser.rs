@@ -2,7 +2,8 @@
 //! sent through the API, headless Chromium at a phone's size driven over WebDriver (chromedriver
 //! and fantoccini), the sandbox "Simulate payment" button, and the invoice paid as the API then
 //! reports it; and the console, signed in as an admin the CLI created, every page at a phone's and a
-//! desktop's width; and the console's two journeys (`browser/journeys.rs`). Screenshots land in
+//! desktop's width; the console's two journeys (`browser/journeys.rs`); and a receiver registering
+//! a wallet on a phone in Creole (`browser/registration.rs`). Screenshots land in
 //! `target/browser/` for people to look at.
 //!
 //! Needs Debian's `chromium` and `chromium-driver`. Without them the test says why and passes,
@@ -10,6 +11,8 @@
 
 #[path = "browser/journeys.rs"]
 mod journeys;
+#[path = "browser/registration.rs"]
+mod registration;
 
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
