@@ -1,5 +1,5 @@
 //! The settings page (admins): the environment's settings as the API has them (default currency
-//! and tax rate, the approval policy, the timezone), changed through the API's service method as
+//! and tax rate, the approval policy, the timezone, how receivers are invited), changed through the API's service method as
 //! the user, with each refused field's message, and the change of the approval policy waiting for
 //! a second person.
 
@@ -11,11 +11,13 @@ use crate::state::Console;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
+use lajan_domain::client::Language;
 use lajan_domain::money::Currency;
+use lajan_domain::receiver::{ReceiverSettingsInput, RecommendedWalletInput};
 use lajan_domain::settings::SettingsInput;
 use lajan_domain::user::Duty;
 use lajan_services::ServiceError;
-use lajan_services::views::settings::SettingsView;
+use lajan_services::views::settings::{RecommendedWalletView, SettingsView};
 use minijinja::{Value, context};
 use serde::{Deserialize, Serialize};
 
@@ -32,6 +34,54 @@ pub struct SettingsForm {
     require_distinct_approver: Option<String>,
     #[serde(default)]
     timezone: String,
+    /// The receivers' fields; one left out (or empty) keeps its value.
+    #[serde(default)]
+    default_client_language: Option<String>,
+    #[serde(default)]
+    invitation_resend_days: Option<String>,
+    #[serde(default)]
+    invitation_resends: Option<String>,
+    #[serde(default)]
+    registration_window_days: Option<String>,
+    #[serde(default)]
+    whatsapp_invitations: Option<String>,
+    /// One wallet a line: `name | link | assets` (assets separated by spaces or commas); empty
+    /// suggests none.
+    #[serde(default)]
+    recommended_wallets: Option<String>,
+}
+
+/// A field as typed, unless left empty.
+fn given(raw: &Option<String>) -> Option<&str> {
+    raw.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// A number field as typed; what is not a whole number is out of every range, so the domain's
+/// rule (with its bounds) is what the form says.
+fn number(raw: &Option<String>) -> Option<i64> {
+    given(raw).map(|n| n.parse().unwrap_or(-1))
+}
+
+/// The wallets textarea, a line each: `name | link | assets`.
+fn wallets(raw: &str) -> Vec<RecommendedWalletInput> {
+    raw.lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| {
+            let mut parts = line.split('|').map(str::trim);
+            let (name, url) =
+                (parts.next().map(str::to_owned), parts.next().filter(|u| !u.is_empty()).map(str::to_owned));
+            let assets = parts.next().unwrap_or_default();
+            let assets = assets.split([' ', ',']).filter(|a| !a.is_empty()).map(str::to_owned).collect();
+            RecommendedWalletInput { name, url, assets }
+        })
+        .collect()
+}
+
+/// The wallets as the textarea shows them.
+fn wallet_lines(wallets: &[RecommendedWalletView]) -> String {
+    let lines: Vec<String> =
+        wallets.iter().map(|w| format!("{} | {} | {}", w.name, w.url, w.assets.join(" "))).collect();
+    lines.join("\n")
 }
 
 #[derive(Deserialize)]
@@ -52,13 +102,14 @@ async fn settings_page(
     shown: &Shown,
 ) -> Response {
     let currencies: Vec<&str> = Currency::ALL.iter().map(|c| c.code()).collect();
+    let languages: Vec<&str> = Language::ALL.iter().map(|l| l.as_str()).collect();
     let waiting = match settings_changes::waiting(console, signed).await {
         Ok(waiting) => waiting,
         Err(e) => return pages::failure(&e),
     };
     let (saved, requested) = (shown.saved.is_some(), shown.requested.is_some());
     let frame = signed.frame();
-    render(status, "settings.html", context! { frame, form, currencies, errors, saved, requested, waiting })
+    render(status, "settings.html", context! { frame, form, currencies, languages, errors, saved, requested, waiting })
 }
 
 pub async fn page(State(console): State<Console>, signed: Signed, Query(shown): Query<Shown>) -> Response {
@@ -75,6 +126,12 @@ pub async fn page(State(console): State<Console>, signed: Signed, Query(shown): 
         payout_approval_required => settings.payout_approval_required.then_some("on"),
         require_distinct_approver => settings.require_distinct_approver.then_some("on"),
         timezone => settings.timezone,
+        default_client_language => settings.default_client_language,
+        invitation_resend_days => settings.invitation_resend_days.to_string(),
+        invitation_resends => settings.invitation_resends.to_string(),
+        registration_window_days => settings.registration_window_days.to_string(),
+        whatsapp_invitations => settings.whatsapp_invitations.then_some("on"),
+        recommended_wallets => wallet_lines(&settings.recommended_wallets),
     };
     settings_page(&console, &signed, StatusCode::OK, form, Vec::new(), &shown).await
 }
@@ -90,7 +147,14 @@ pub async fn save(State(console): State<Console>, request: Protected<SettingsFor
         payout_approval_required: Some(form.payout_approval_required.is_some()),
         require_distinct_approver: Some(form.require_distinct_approver.is_some()),
         timezone: Some(form.timezone.trim().to_owned()),
-        receivers: Default::default(),
+        receivers: ReceiverSettingsInput {
+            default_client_language: given(&form.default_client_language).map(str::to_owned),
+            invitation_resend_days: number(&form.invitation_resend_days),
+            invitation_resends: number(&form.invitation_resends),
+            registration_window_days: number(&form.registration_window_days),
+            whatsapp_invitations: Some(form.whatsapp_invitations.is_some()),
+            recommended_wallets: form.recommended_wallets.as_deref().map(wallets),
+        },
     };
     let may_set_approval_policy = signed.session.user.role.may(Duty::Approve);
     match console.services.update_settings(&signed.session.tenant(), may_set_approval_policy, input).await {

@@ -637,3 +637,22 @@ refusal-already_registered = This client has a wallet already.
 refusal-invitation_locked = This invitation is locked after wrong answers: unlock it first.
 refusal-not_locked = This invitation is not locked.
 refusal-no_channel_available = This client has no phone number or email to reach them by.
+
+## The settings page: how receivers are invited.
+receivers-settings = Receivers without a wallet
+default-client-language = Language of new clients
+language-ht = Haitian Creole
+language-fr = French
+language-en = English
+invitation-resend-days = Days before an unanswered invitation is sent again
+invitation-resends = Times an unanswered invitation is sent again
+registration-window-days = Days a payout waits for its receiver before it is canceled
+whatsapp-invitations = Invite by WhatsApp instead of SMS
+recommended-wallets = Wallets suggested to receivers
+recommended-wallets-hint = One wallet a line: name | link | assets (at most 10).
+field-defaultClientLanguage = Language of new clients
+field-invitationResendDays = Days before an invitation is sent again
+field-invitationResends = Resends
+field-registrationWindowDays = Days a payout waits
+field-recommendedWallets = Suggested wallets
+recommended-wallets-example = Beans | https://www.beansapp.com | USDC

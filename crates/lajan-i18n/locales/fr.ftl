@@ -640,3 +640,22 @@ refusal-already_registered = Ce client a déjà un portefeuille.
 refusal-invitation_locked = Cette invitation est bloquée après de mauvaises réponses : débloquez-la d’abord.
 refusal-not_locked = Cette invitation n’est pas bloquée.
 refusal-no_channel_available = Ce client n’a ni numéro de téléphone ni adresse électronique pour le joindre.
+
+## The settings page: how receivers are invited.
+receivers-settings = Bénéficiaires sans portefeuille
+default-client-language = Langue des nouveaux clients
+language-ht = Créole haïtien
+language-fr = Français
+language-en = Anglais
+invitation-resend-days = Jours avant de renvoyer une invitation restée sans réponse
+invitation-resends = Nombre de renvois d’une invitation restée sans réponse
+registration-window-days = Jours pendant lesquels un versement attend son bénéficiaire avant d’être annulé
+whatsapp-invitations = Inviter par WhatsApp au lieu du SMS
+recommended-wallets = Portefeuilles suggérés aux bénéficiaires
+recommended-wallets-hint = Un portefeuille par ligne : nom | lien | actifs (10 au plus).
+field-defaultClientLanguage = Langue des nouveaux clients
+field-invitationResendDays = Jours avant un renvoi
+field-invitationResends = Renvois
+field-registrationWindowDays = Jours d’attente d’un versement
+field-recommendedWallets = Portefeuilles suggérés
+recommended-wallets-example = Beans | https://www.beansapp.com | USDC

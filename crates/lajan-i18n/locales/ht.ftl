@@ -634,3 +634,22 @@ refusal-already_registered = Kliyan sa a gen yon bous deja.
 refusal-invitation_locked = Envitasyon sa a bloke apre move repons: debloke l anvan.
 refusal-not_locked = Envitasyon sa a pa bloke.
 refusal-no_channel_available = Kliyan sa a pa gen nimewo telefòn ni imèl pou yo jwenn li.
+
+## The settings page: how receivers are invited.
+receivers-settings = Moun k ap resevwa ki pa gen bous
+default-client-language = Lang nouvo kliyan yo
+language-ht = Kreyòl ayisyen
+language-fr = Franse
+language-en = Angle
+invitation-resend-days = Kantite jou anvan nou voye yon envitasyon ki pa jwenn repons ankò
+invitation-resends = Kantite fwa nou voye yon envitasyon ki pa jwenn repons ankò
+registration-window-days = Kantite jou yon peman tann moun k ap resevwa l anvan li anile
+whatsapp-invitations = Envite pa WhatsApp olye SMS
+recommended-wallets = Bous nou konseye moun k ap resevwa yo
+recommended-wallets-hint = Yon bous pa liy: non | lyen | avwa (10 pou pi plis).
+field-defaultClientLanguage = Lang nouvo kliyan yo
+field-invitationResendDays = Jou anvan nou voye ankò
+field-invitationResends = Kantite fwa nou voye ankò
+field-registrationWindowDays = Jou yon peman tann
+field-recommendedWallets = Bous nou konseye
+recommended-wallets-example = Beans | https://www.beansapp.com | USDC

@@ -225,6 +225,49 @@ api_test!(an_admin_changes_the_settings_with_each_bad_field_named, |app| {
     let r = browser.post("/console/settings", &bad).await;
     assert_eq!(r.status(), 400);
     assert!(r.text().await.unwrap().contains("unknown timezone"));
+    // How receivers are invited, every bad field at once.
+    let receivers = [
+        ("csrf", csrf.as_str()),
+        ("default_currency", "HTG"),
+        ("default_tax_rate", "10"),
+        ("timezone", "UTC"),
+        ("invitation_resend_days", "forty"),
+        ("registration_window_days", "91"),
+        ("recommended_wallets", "Beans | ftp://beans | USDC"),
+    ];
+    let r = browser.post("/console/settings", &receivers).await;
+    assert_eq!(r.status(), 400);
+    let page = r.text().await.unwrap();
+    assert!(page.contains("Days before an invitation is sent again: must be a whole number from 1 to 30"), "{page}");
+    assert!(page.contains("Days a payout waits: must be a whole number from 1 to 90"), "{page}");
+    let wallets = "Beans | https://www.beansapp.com | USDC\n Vibrant | https://vibrantapp.com | USDC, XLM \n";
+    let receivers = [
+        ("csrf", csrf.as_str()),
+        ("default_currency", "HTG"),
+        ("default_tax_rate", "10"),
+        ("timezone", "UTC"),
+        ("default_client_language", "fr"),
+        ("invitation_resend_days", "5"),
+        ("invitation_resends", "0"),
+        ("registration_window_days", "30"),
+        ("whatsapp_invitations", "on"),
+        ("recommended_wallets", wallets),
+    ];
+    let r = browser.post("/console/settings", &receivers).await;
+    assert_eq!(r.status(), 303, "{}", r.text().await.unwrap());
+    let saved: serde_json::Value = app.get("/v1/settings").await.json().await.unwrap();
+    assert_eq!(
+        (&saved["defaultClientLanguage"], &saved["invitationResendDays"], &saved["invitationResends"]),
+        (&serde_json::json!("fr"), &serde_json::json!(5), &serde_json::json!(0)),
+        "{saved}"
+    );
+    assert_eq!(
+        (&saved["registrationWindowDays"], &saved["whatsappInvitations"]),
+        (&serde_json::json!(30), &serde_json::json!(true))
+    );
+    assert_eq!(saved["recommendedWallets"][1]["assets"], serde_json::json!(["USDC", "XLM"]), "{saved}");
+    let page = browser.get("/console/settings").await.text().await.unwrap();
+    assert!(page.contains("Vibrant | https:&#x2f;&#x2f;vibrantapp.com"), "shown as saved: {page}");
     let before: serde_json::Value = app.get("/v1/settings").await.json().await.unwrap();
     assert_eq!(before["timezone"], "UTC", "nothing changed: {before}");
 
