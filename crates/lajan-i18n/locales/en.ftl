@@ -656,3 +656,5 @@ field-invitationResends = Resends
 field-registrationWindowDays = Days a payout waits
 field-recommendedWallets = Suggested wallets
 recommended-wallets-example = Beans | https://www.beansapp.com | USDC
+register-refused-no_channel_available = The organization has no phone number or email for you: contact them.
+register-refused-registration_incomplete = Finish the steps above first.

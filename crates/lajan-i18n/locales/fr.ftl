@@ -659,3 +659,5 @@ field-invitationResends = Renvois
 field-registrationWindowDays = Jours d’attente d’un versement
 field-recommendedWallets = Portefeuilles suggérés
 recommended-wallets-example = Beans | https://www.beansapp.com | USDC
+register-refused-no_channel_available = L’organisation n’a ni votre numéro de téléphone ni votre adresse électronique : contactez-la.
+register-refused-registration_incomplete = Terminez d’abord les étapes ci-dessus.

@@ -653,3 +653,5 @@ field-invitationResends = Kantite fwa nou voye ankò
 field-registrationWindowDays = Jou yon peman tann
 field-recommendedWallets = Bous nou konseye
 recommended-wallets-example = Beans | https://www.beansapp.com | USDC
+register-refused-no_channel_available = Òganizasyon an pa gen nimewo telefòn ou ni imèl ou: kontakte yo.
+register-refused-registration_incomplete = Fini etap ki anwo yo anvan.

@@ -292,3 +292,34 @@ fn render(
     }
     response
 }
+
+#[cfg(test)]
+mod tests {
+    use lajan_i18n::{Lang, catalogue_keys};
+
+    /// Every refusal a step can answer has the receiver's words in each language.
+    #[test]
+    fn every_refusal_is_worded_in_each_language() {
+        let codes = [
+            "wrong_step",
+            "no_channel_available",
+            "wrong_code",
+            "code_expired",
+            "invalid_answer",
+            "locked",
+            "wrong_answer",
+            "invalid_address",
+            "no_account",
+            "no_trustline",
+            "registration_incomplete",
+            "too_soon",
+            "unavailable",
+        ];
+        for lang in Lang::ALL {
+            let keys = catalogue_keys(lang);
+            for code in codes {
+                assert!(keys.contains(&format!("register-refused-{code}")), "{lang:?} has no words for {code}");
+            }
+        }
+    }
+}

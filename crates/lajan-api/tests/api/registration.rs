@@ -184,3 +184,44 @@ api_test!(a_link_that_opens_nothing_is_a_page_that_says_so, |app| {
     shown(submit(app, &token, "code", &[]).await, 410).await;
     assert!(!last_text(app, &client).await.contains("kòd"), "no code for an expired link");
 });
+
+api_test!(a_spreadsheet_pays_wallets_at_once_and_phones_once_their_receivers_register, |app| {
+    let csv = format!(
+        "walletAccountId,phoneNumber,firstName,lastName,verification,assetAmount\n\
+         {WALLET},,,,,5\n\
+         ,+50937000011,Rose,Pòl,pin:2468,7\n\
+         ,+50937000012,Jak,Pyè,,3\n"
+    );
+    let r = crate::disbursements::post_csv(app, "name=July&assetCode=USDC", &csv).await;
+    assert_eq!(r.status(), 201);
+    let dsb = r.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
+    for verb in ["submit", "approve"] {
+        assert_eq!(crate::disbursements::act(app, &app.key, &dsb, verb).await.status(), 200, "{verb}");
+    }
+    app.drain_payouts().await;
+    app.drain_payouts().await;
+    assert_eq!(app.workers().send_invitations_once(Timestamp::now()).await.unwrap(), 2, "Rose and Jak");
+    let d = get(app, &format!("/v1/disbursements/{dsb}")).await;
+    assert_eq!((&d["counts"]["sent"], &d["counts"]["awaitingRegistration"]), (&json!(1), &json!(2)), "{d}");
+
+    let items = get(app, &format!("/v1/disbursements/{dsb}/items")).await;
+    for (row, answer) in [(1, Some("2468")), (2, None)] {
+        let client = items["data"][row]["clientId"].as_str().unwrap().to_owned();
+        let text = last_text(app, &client).await;
+        let token = text.split("/r/").nth(1).unwrap().split_whitespace().next().unwrap().to_owned();
+        shown(submit(app, &token, "code", &[]).await, 200).await;
+        let code = code_in(&last_text(app, &client).await);
+        let (step, _) = shown(submit(app, &token, "confirm", &[("code", &code)]).await, 200).await;
+        assert_eq!(step, if answer.is_some() { "verify" } else { "wallet" }, "a question only when there is one");
+        if let Some(answer) = answer {
+            shown(submit(app, &token, "verify", &[("answer", answer)]).await, 200).await;
+        }
+        let (step, _) = shown(submit(app, &token, "wallet", &[("address", WALLET)]).await, 200).await;
+        assert_eq!(step, "registered");
+    }
+    app.drain_payouts().await;
+    app.drain_payouts().await;
+    let done = get(app, &format!("/v1/disbursements/{dsb}")).await;
+    assert_eq!((&done["status"], &done["counts"]["sent"]), (&json!("completed"), &json!(3)), "{done}");
+    assert_eq!(get(app, "/v1/events?type=payout.completed").await["pagination"]["total"], 3, "each row paid once");
+});

@@ -88,6 +88,9 @@ impl RegistrationStore for ThisStore {
         event: EventFor<'_, (Client, Invitation)>,
     ) -> StoreResult<(Client, Invitation)> {
         let mut tx = self.begin_write().await?;
+        // The client first, then its invitation: the order `update_client` takes them in, so the
+        // two never wait on each other.
+        let mut client = lock_client(&mut tx, tenant, client_id).await?;
         let before = lock_invitation(&mut tx, tenant, client_id).await?;
         if before.step(asks_verification) != lajan_domain::invitation::Step::Wallet {
             return Err(StoreError::Rejected(lajan_domain::Invalid::new(
@@ -95,7 +98,6 @@ impl RegistrationStore for ThisStore {
                 "This invitation cannot take a wallet now",
             )));
         }
-        let mut client = lock_client(&mut tx, tenant, client_id).await?;
         query("UPDATE clients SET wallet_account_id = $1, updated_at = $2 WHERE id = $3")
             .bind(wallet)
             .bind(at.as_millis())
