@@ -146,6 +146,8 @@ fn refusal(e: &ServiceError, lang: Lang) -> (StatusCode, String) {
             tracing::warn!(%why, "a registration step could not be checked");
             (StatusCode::SERVICE_UNAVAILABLE, text(lang, "register-refused-unavailable", &[]))
         }
+        // The client was archived since the link went out.
+        ServiceError::NotFound(_) => (StatusCode::GONE, text(lang, "register-gone", &[])),
         other => {
             tracing::error!(error = %other, "a registration step failed");
             (StatusCode::INTERNAL_SERVER_ERROR, text(lang, "register-refused-unavailable", &[]))

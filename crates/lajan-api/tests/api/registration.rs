@@ -93,6 +93,7 @@ api_test!(a_receiver_registers_through_the_page_and_is_paid_exactly_once, |app| 
     let wrong = if code == "000000" { "111111" } else { "000000" };
     let (_, html) = shown(submit(app, &token, "confirm", &[("code", wrong)]).await, 400).await;
     assert!(html.contains("Se pa kòd nou te voye a"), "{html}");
+    assert!(html.contains(&format!("&#x2f;r&#x2f;{token}?lang=en")), "the language switch opens the page: {html}");
     let (step, _) = shown(submit(app, &token, "confirm", &[("code", &code)]).await, 200).await;
     assert_eq!(step, "verify");
 
