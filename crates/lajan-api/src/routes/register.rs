@@ -12,7 +12,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
-use axum::{Extension, Form, Router};
+use axum::{Extension, Router};
 use lajan_domain::Timestamp;
 use lajan_domain::invitation::{CODE_TTL_MS, Step};
 use lajan_domain::network::ClientAddress;
@@ -162,8 +162,11 @@ async fn submit(
     Extension(ClientAddress(client)): Extension<ClientAddress>,
     Path((token, action)): Path<(String, String)>,
     Query(query): Query<PageQuery>,
-    Form(form): Form<StepForm>,
+    body: axum::body::Bytes,
 ) -> Response {
+    // A bare POST (no body, no Content-Type: "send me a code" from curl) has empty fields; a
+    // body that is not a form reads as empty too, and the step refuses what is missing.
+    let form: StepForm = serde_urlencoded::from_bytes(&body).unwrap_or_default();
     let named = query.lang.as_deref().and_then(Lang::parse);
     let (r, lang) = match open(&state, client, &token, named).await {
         Ok(found) => found,
