@@ -3,12 +3,14 @@
 use crate::views::clients::ClientView;
 use crate::views::disbursements::DisbursementView;
 use crate::views::events::ActorView;
+use crate::views::invitations::InvitedClientView;
 use crate::views::invoices::{InvoiceView, PaymentLinkView};
 use crate::views::payouts::PayoutView;
 use crate::views::settings::{SettingsChangeView, SettingsView, changed_fields};
 use crate::views::webhooks::WebhookEndpointView;
 use lajan_domain::client::Client;
 use lajan_domain::disbursement::Disbursement;
+use lajan_domain::invitation::Invitation;
 use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::payment::PaymentLink;
 use lajan_domain::payout::PayoutDetail;
@@ -26,6 +28,11 @@ fn event(event_type: &'static str, view: &impl Serialize) -> NewEvent {
 /// A client change: the client in full.
 pub fn client_event(event_type: &'static str) -> impl Fn(&Client) -> NewEvent {
     move |c| event(event_type, &ClientView::from(c))
+}
+
+/// A change of a client's invitation to register a wallet: the client with its invitation.
+pub fn invitation_event(event_type: &'static str, client: &Client, invitation: &Invitation) -> NewEvent {
+    event(event_type, &InvitedClientView::new(client, invitation))
 }
 
 /// An invoice change: the invoice in full, as of the change.

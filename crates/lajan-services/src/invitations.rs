@@ -2,14 +2,14 @@
 //! a send a person asks for (`POST /v1/clients/{id}/invite`), and the link each send carries.
 
 use crate::error::{ServiceError, ServiceResult};
+use crate::events::invitation_event;
 use crate::messages::invitation_messages;
-use crate::views::invitations::InvitedClientView;
 use crate::{Services, error::error_chain};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use lajan_domain::invitation::{self, Invitation, ManualSendRefused};
 use lajan_domain::{Tenant, Timestamp};
-use lajan_store::{DueInvitation, IdempotentResponse, InvitationSend, NewEvent, StoreResult};
+use lajan_store::{DueInvitation, IdempotentResponse, InvitationSend, StoreResult};
 use sha2::{Digest, Sha256};
 
 /// How long a claimed invitation belongs to the worker sending it.
@@ -109,10 +109,7 @@ impl Services {
             next_send_at: Invitation::next_send_after(sends, at, &d.settings),
             ..d.invitation.clone()
         };
-        let event = NewEvent {
-            event_type: "client.invited",
-            object: serde_json::to_value(InvitedClientView::new(&d.client, &after)).unwrap_or_default(),
-        };
+        let event = invitation_event("client.invited", &d.client, &after);
         let send = InvitationSend {
             token_hash: &token_hash,
             messages: &messages,

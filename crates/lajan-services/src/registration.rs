@@ -3,9 +3,9 @@
 //! what waits; and the organization's unlock of an invitation locked by wrong answers.
 
 use crate::error::{ServiceError, ServiceResult};
+use crate::events::invitation_event;
 use crate::invitations::token_hash;
 use crate::users::password_matches;
-use crate::views::invitations::InvitedClientView;
 use crate::{Services, assets};
 use lajan_domain::client::{Client, WalletAddress};
 use lajan_domain::id::IdKind;
@@ -51,10 +51,7 @@ fn invited_event<'a>(
     event_type: &'static str,
     client: &'a Client,
 ) -> impl Fn(&Invitation) -> NewEvent + Send + Sync + 'a {
-    move |i| NewEvent {
-        event_type,
-        object: serde_json::to_value(InvitedClientView::new(client, i)).unwrap_or_default(),
-    }
+    move |i| invitation_event(event_type, client, i)
 }
 
 /// Six digits, each of the million equally likely.
@@ -235,10 +232,8 @@ impl Services {
                 return Err(ServiceError::Invalid(Invalid { code: "no_trustline", message, details: vec![asset] }));
             }
         }
-        let event = |(client, invitation): &(Client, Invitation)| NewEvent {
-            event_type: "client.registered",
-            object: serde_json::to_value(InvitedClientView::new(client, invitation)).unwrap_or_default(),
-        };
+        let event =
+            |(client, invitation): &(Client, Invitation)| invitation_event("client.registered", client, invitation);
         let asks = r.due.client.verification.is_some();
         let (client, _) = self
             .store
