@@ -75,6 +75,7 @@ async fn run(n: u8, payouts: usize, close_ms: u64) -> anyhow::Result<(usize, f64
             asset_code: AssetCode::parse("USDC")?,
             asset_issuer: Some(WalletAddress::parse(&issuer).map_err(anyhow::Error::msg)?),
             memo: None,
+            wallet_memo: None,
             disbursement_id: None,
             approval: ApprovalStatus::Approved,
             exec: ExecStatus::Pending,

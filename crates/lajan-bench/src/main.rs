@@ -249,6 +249,7 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
                     email: Some(format!("client{i}@example.ht")),
                     phone_number: None,
                     wallet_account_id: Some(WALLET.into()),
+                    wallet_memo: None,
                     language: Language::Ht,
                     verification: None,
                     created_at: now,
@@ -313,6 +314,7 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
                         .transpose()
                         .map_err(anyhow::Error::msg)?,
                     memo: Some(format!("loan {i}")),
+                    wallet_memo: None,
                     disbursement_id: None,
                     approval,
                     exec,

@@ -1,7 +1,8 @@
 //! Clients: the people an organization invoices and pays, and the value types of their fields.
 
 use crate::Timestamp;
-use crate::validation::{FieldErrors, Invalid};
+use crate::stellar_memo::StellarMemo;
+use crate::validation::{FieldError, FieldErrors, Invalid};
 use crate::verification::{Verification, VerificationAnswer, VerificationKind};
 use std::fmt;
 
@@ -139,6 +140,9 @@ pub struct Client {
     pub email: Option<String>,
     pub phone_number: Option<String>,
     pub wallet_account_id: Option<String>,
+    /// The memo the wallet at `wallet_account_id` needs to credit the client (a custodial wallet
+    /// or an exchange), carried by every payout to it.
+    pub wallet_memo: Option<StellarMemo>,
     pub language: Language,
     /// What the receiver must answer before registering a wallet, if the organization asks.
     pub verification: Option<Verification>,
@@ -155,6 +159,9 @@ pub struct ClientInput {
     pub email: Option<String>,
     pub phone_number: Option<String>,
     pub wallet_account_id: Option<String>,
+    pub wallet_memo: Option<String>,
+    /// `text`, `id` or `hash`; read from the memo when left out.
+    pub wallet_memo_type: Option<String>,
     pub language: Option<String>,
     pub verification: Option<VerificationInput>,
 }
@@ -186,6 +193,8 @@ impl VerificationInput {
         }
     }
 }
+
+const MEMO_NEEDS_WALLET: &str = "needs a walletAccountId: a memo names the receiver at a wallet's address";
 
 /// Parsed values of one optional field.
 fn optional<T>(
@@ -221,6 +230,11 @@ impl ClientInput {
         let phone = optional(&mut errors, "phoneNumber", self.phone_number.as_deref(), PhoneNumber::parse);
         let wallet = optional(&mut errors, "walletAccountId", self.wallet_account_id.as_deref(), WalletAddress::parse);
         let language = optional(&mut errors, "language", self.language.as_deref(), str::parse::<Language>);
+        let wallet_memo =
+            StellarMemo::from_fields(&mut errors, self.wallet_memo.as_deref(), self.wallet_memo_type.as_deref());
+        if wallet_memo.is_some() && self.wallet_account_id.is_none() {
+            errors.add("walletMemo", MEMO_NEEDS_WALLET);
+        }
         let answer = self.verification.as_ref().and_then(|v| v.parse(&mut errors, now));
         errors.finish()?;
         let (Some(first), Some(last)) = (first, last) else {
@@ -233,6 +247,7 @@ impl ClientInput {
             email: email.map(|e| e.0),
             phone_number: phone.map(|p| p.0),
             wallet_account_id: wallet.map(|w| w.0),
+            wallet_memo,
             language: language.unwrap_or(Language::DEFAULT),
             verification: None,
             created_at: now,
@@ -252,6 +267,9 @@ pub struct ClientPatchInput {
     pub email: Option<Option<String>>,
     pub phone_number: Option<Option<String>>,
     pub wallet_account_id: Option<Option<String>>,
+    /// `Some(None)` removes the memo; a new `wallet_account_id` without one removes it too.
+    pub wallet_memo: Option<Option<String>>,
+    pub wallet_memo_type: Option<String>,
     pub language: Option<Option<String>>,
     /// `Some(None)` removes the question.
     pub verification: Option<Option<VerificationInput>>,
@@ -265,6 +283,7 @@ pub struct ClientPatch {
     pub email: Option<Option<String>>,
     pub phone_number: Option<Option<String>>,
     pub wallet_account_id: Option<Option<String>>,
+    pub wallet_memo: Option<Option<StellarMemo>>,
     pub language: Option<Language>,
     /// Set by whoever seals the answer [`ClientPatchInput::parse`] gives: `Some(None)` removes
     /// the question.
@@ -304,14 +323,33 @@ impl ClientPatchInput {
         let phone_number = clearable("phoneNumber", self.phone_number, |s| PhoneNumber::parse(s).map(|v| v.0));
         let wallet_account_id =
             clearable("walletAccountId", self.wallet_account_id, |s| WalletAddress::parse(s).map(|v| v.0));
+        let wallet_memo = match self.wallet_memo {
+            None | Some(None) if self.wallet_memo_type.is_some() => {
+                errors.add("walletMemoType", "needs a walletMemo");
+                None
+            }
+            None => None,
+            Some(None) => Some(None),
+            Some(Some(raw)) => {
+                StellarMemo::from_fields(&mut errors, Some(&raw), self.wallet_memo_type.as_deref()).map(Some)
+            }
+        };
         let answer = match &self.verification {
             None => None,
             Some(None) => Some(None),
             Some(Some(v)) => v.parse(&mut errors, now).map(Some),
         };
         errors.finish()?;
-        let patch =
-            ClientPatch { first_name, last_name, email, phone_number, wallet_account_id, language, verification: None };
+        let patch = ClientPatch {
+            first_name,
+            last_name,
+            email,
+            phone_number,
+            wallet_account_id,
+            wallet_memo,
+            language,
+            verification: None,
+        };
         Ok((patch, answer))
     }
 }
@@ -322,8 +360,9 @@ impl Client {
         self.phone_number.is_some() || self.email.is_some()
     }
 
-    /// Applies a patch; returns whether anything changed.
-    pub fn apply(&mut self, patch: &ClientPatch, now: Timestamp) -> bool {
+    /// Applies a patch; returns whether anything changed. Refused when it would leave a memo
+    /// without the wallet it belongs to.
+    pub fn apply(&mut self, patch: &ClientPatch, now: Timestamp) -> Result<bool, Invalid> {
         let before = self.clone();
         if let Some(v) = &patch.first_name {
             self.first_name.clone_from(v);
@@ -338,7 +377,18 @@ impl Client {
             self.phone_number.clone_from(v);
         }
         if let Some(v) = &patch.wallet_account_id {
+            // A memo says who a payment is for at one address: it does not follow a new one.
+            if *v != self.wallet_account_id {
+                self.wallet_memo = None;
+            }
             self.wallet_account_id.clone_from(v);
+        }
+        if let Some(v) = &patch.wallet_memo {
+            self.wallet_memo.clone_from(v);
+        }
+        if self.wallet_memo.is_some() && self.wallet_account_id.is_none() {
+            *self = before;
+            return Err(Invalid::fields(vec![FieldError::new("walletMemo", MEMO_NEEDS_WALLET)]));
         }
         if let Some(v) = patch.language {
             self.language = v;
@@ -350,7 +400,7 @@ impl Client {
         if changed {
             self.updated_at = now;
         }
-        changed
+        Ok(changed)
     }
 }
 
@@ -418,6 +468,8 @@ mod tests {
             email: Some("nope".into()),
             phone_number: Some("123".into()),
             wallet_account_id: Some(BAD_CRC.into()),
+            wallet_memo: Some("x".repeat(29)),
+            wallet_memo_type: None,
             language: Some("creole".into()),
             verification: Some(VerificationInput { kind: Some("pin".into()), value: None }),
         };
@@ -426,7 +478,16 @@ mod tests {
         let fields: Vec<_> = err.details.iter().map(|d| d.field.as_str()).collect();
         assert_eq!(
             fields,
-            ["firstName", "lastName", "email", "phoneNumber", "walletAccountId", "language", "verification.value"]
+            [
+                "firstName",
+                "lastName",
+                "email",
+                "phoneNumber",
+                "walletAccountId",
+                "language",
+                "walletMemo",
+                "verification.value"
+            ]
         );
     }
 
@@ -446,13 +507,47 @@ mod tests {
             .parse(Timestamp::from_millis(2))
             .unwrap()
             .0;
-        assert!(c.apply(&patch, Timestamp::from_millis(2)));
+        assert_eq!(c.apply(&patch, Timestamp::from_millis(2)), Ok(true));
         assert_eq!(c.email, None);
         assert_eq!(c.last_name, "Paul");
         assert_eq!(c.updated_at, Timestamp::from_millis(2));
-        assert!(!c.apply(&patch, Timestamp::from_millis(3)), "same patch twice changes nothing");
+        assert_eq!(c.apply(&patch, Timestamp::from_millis(3)), Ok(false), "same patch twice changes nothing");
         let err = ClientPatchInput { first_name: Some(None), ..Default::default() }.parse(NOW).unwrap_err();
         assert_eq!(err.details[0].field, "firstName");
+    }
+
+    #[test]
+    fn a_wallet_memo_belongs_to_its_wallet() {
+        let named = || ClientInput { first_name: Some("M".into()), last_name: Some("J".into()), ..Default::default() };
+        let alone = ClientInput { wallet_memo: Some("42".into()), ..named() };
+        let err = alone.into_client("cli_x".into(), NOW).unwrap_err();
+        assert_eq!((err.details[0].field.as_str(), err.details.len()), ("walletMemo", 1));
+        let typed = ClientInput { wallet_memo_type: Some("id".into()), ..named() };
+        assert_eq!(typed.into_client("cli_x".into(), NOW).unwrap_err().details[0].field, "walletMemoType");
+        let wallet = || Some(GOOD.to_owned());
+        let input = ClientInput { wallet_account_id: wallet(), wallet_memo: Some("42".into()), ..named() };
+        let (mut c, _) = input.into_client("cli_x".into(), NOW).unwrap();
+        assert_eq!(c.wallet_memo, Some(StellarMemo::Id(42)));
+        let patch = |p: ClientPatchInput| p.parse(NOW).unwrap().0;
+        // The same address again keeps the memo; a new one without a memo drops it.
+        assert_eq!(
+            c.apply(&patch(ClientPatchInput { wallet_account_id: Some(wallet()), ..Default::default() }), NOW),
+            Ok(false)
+        );
+        let text = ClientPatchInput {
+            wallet_memo: Some(Some("42".into())),
+            wallet_memo_type: Some("text".into()),
+            ..Default::default()
+        };
+        assert_eq!(c.apply(&patch(text), NOW), Ok(true));
+        assert_eq!(c.wallet_memo, Some(StellarMemo::Text("42".into())));
+        let cleared = ClientPatchInput { wallet_account_id: Some(None), ..Default::default() };
+        assert_eq!(c.apply(&patch(cleared), NOW), Ok(true));
+        assert_eq!((c.wallet_account_id.as_deref(), c.wallet_memo.as_ref()), (None, None));
+        let orphan = ClientPatchInput { wallet_memo: Some(Some("7".into())), ..Default::default() };
+        let before = c.clone();
+        assert_eq!(c.apply(&patch(orphan), NOW).unwrap_err().details[0].field, "walletMemo");
+        assert_eq!(c, before, "a refused patch changes nothing");
     }
 
     #[test]

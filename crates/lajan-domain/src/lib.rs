@@ -54,6 +54,7 @@ pub mod retry;
 pub mod scope;
 pub mod settings;
 pub mod settings_change;
+pub mod stellar_memo;
 pub mod tenant;
 pub mod timestamp;
 pub mod user;

@@ -3,6 +3,7 @@
 //! what a ledger's answer to an attempt does to a payout.
 
 use crate::client::{Client, WalletAddress};
+use crate::stellar_memo::StellarMemo;
 use crate::validation::control_character;
 use crate::{Invalid, Tenant, Timestamp};
 use std::fmt;
@@ -34,8 +35,7 @@ impl fmt::Display for AssetCode {
     }
 }
 
-/// The most a Stellar text memo carries, in bytes of UTF-8.
-pub const MEMO_BYTES: usize = 28;
+pub use crate::stellar_memo::MEMO_BYTES;
 
 /// A Stellar text memo. The network counts bytes, not characters, so the limit is
 /// [`MEMO_BYTES`] bytes of UTF-8 (the spec's "28 characters" holds for ASCII); control
@@ -310,7 +310,11 @@ pub struct Payout {
     pub asset_code: AssetCode,
     /// The asset's issuing account; `None` for the native asset.
     pub asset_issuer: Option<WalletAddress>,
+    /// The organization's text memo: on the network unless the receiving wallet needs its own.
     pub memo: Option<String>,
+    /// The memo the receiving wallet needs (its client's, copied with the wallet): carried on the
+    /// network instead of `memo`, since without it a custodial wallet cannot credit the receiver.
+    pub wallet_memo: Option<StellarMemo>,
     /// The disbursement this payout pays an item of; approved, rejected and retried with it.
     pub disbursement_id: Option<String>,
     pub approval: ApprovalStatus,
@@ -329,6 +333,11 @@ pub const RELEASE_NEEDS_APPROVER: &str = "This client has approved payouts waiti
      walletAccountId sends them to it, which needs the payouts:approve scope";
 
 impl Payout {
+    /// The memo its transaction carries: the wallet's when it needs one, else the organization's.
+    pub fn network_memo(&self) -> Option<StellarMemo> {
+        self.wallet_memo.clone().or_else(|| self.memo.clone().map(StellarMemo::Text))
+    }
+
     /// Where a new payout to `wallet` starts executing: queued once approved, or waiting for
     /// its client to register a wallet.
     pub fn first_exec(wallet: Option<&WalletAddress>) -> ExecStatus {

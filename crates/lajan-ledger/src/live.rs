@@ -296,7 +296,7 @@ impl Ledger for StellarLedger {
                 asset_code: p.asset_code.as_str(),
                 asset_issuer: p.asset_issuer.as_ref().map(WalletAddress::as_str),
                 amount_cents: p.asset_amount,
-                memo_text: p.memo.as_deref(),
+                memo: p.network_memo(),
             },
             &signers,
         )

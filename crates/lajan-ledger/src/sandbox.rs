@@ -131,7 +131,8 @@ impl Ledger for SandboxLedger {
             "destination": destination(p)?,
             "asset": { "code": p.asset_code.as_str(), "issuer": p.asset_issuer.as_ref().map(WalletAddress::as_str) },
             "amount": p.asset_amount,
-            "memo": p.memo,
+            "memo": p.network_memo().map(|m| m.value()),
+            "memoType": p.network_memo().map(|m| m.kind().as_str()),
             "payout": p.id,
             "nonce": uuid::Uuid::now_v7().to_string(),
         })
@@ -176,7 +177,7 @@ impl Ledger for SandboxLedger {
                     destination: destination(p).unwrap_or_default(),
                     asset_code: p.asset_code.as_str(),
                     amount: p.asset_amount,
-                    memo: p.memo.as_deref(),
+                    memo: p.network_memo().map(|m| m.value()),
                 }
             })
             .collect();

@@ -7,11 +7,12 @@
 //! touches the network: the caller fetches the account's sequence number and submits the envelope.
 
 use ed25519_dalek::{Signer, SigningKey};
+use lajan_domain::stellar_memo::StellarMemo;
 use secrecy::{ExposeSecret, SecretString};
 use sha2::{Digest, Sha256};
 use stellar_xdr::{
-    AccountId, AlphaNum4, AlphaNum12, Asset, AssetCode4, AssetCode12, DecoratedSignature, EnvelopeType, Limits, Memo,
-    MuxedAccount, Operation, OperationBody, PaymentOp, Preconditions, PublicKey, SequenceNumber, Signature,
+    AccountId, AlphaNum4, AlphaNum12, Asset, AssetCode4, AssetCode12, DecoratedSignature, EnvelopeType, Hash, Limits,
+    Memo, MuxedAccount, Operation, OperationBody, PaymentOp, Preconditions, PublicKey, SequenceNumber, Signature,
     SignatureHint, StringM, TimeBounds, TimePoint, Transaction, TransactionEnvelope, TransactionExt,
     TransactionV1Envelope, Uint256, WriteXdr,
 };
@@ -60,8 +61,8 @@ pub struct PaymentTx<'a> {
     pub asset_issuer: Option<&'a str>,
     /// Amount in hundredths of the asset; must be positive.
     pub amount_cents: i64,
-    /// Optional text memo, at most [`MAX_MEMO_TEXT_BYTES`] bytes of UTF-8.
-    pub memo_text: Option<&'a str>,
+    /// Optional memo; a text one has at most [`MAX_MEMO_TEXT_BYTES`] bytes of UTF-8.
+    pub memo: Option<StellarMemo>,
 }
 
 /// A signed transaction, ready to POST to Horizon's `/transactions`.
@@ -182,15 +183,17 @@ fn build_transaction(tx: &PaymentTx) -> Result<Transaction, LedgerError> {
         return Err(LedgerError::InvalidTimeBounds { min_time: tx.min_time, max_time: tx.max_time });
     }
 
-    let memo = match tx.memo_text {
+    let memo = match &tx.memo {
         None => Memo::None,
-        Some(text) => {
+        Some(StellarMemo::Text(text)) => {
             let bytes = text.as_bytes();
             if bytes.len() > MAX_MEMO_TEXT_BYTES {
                 return Err(LedgerError::MemoTooLong { len: bytes.len() });
             }
             Memo::Text(StringM::try_from(bytes.to_vec()).map_err(xdr_err)?)
         }
+        Some(StellarMemo::Id(id)) => Memo::Id(*id),
+        Some(StellarMemo::Hash(bytes)) => Memo::Hash(Hash(*bytes)),
     };
 
     let payment_source = match tx.payment_source {
@@ -297,7 +300,7 @@ mod tests {
             asset_code: "USDC",
             asset_issuer: Some(issuer),
             amount_cents: 12_550,
-            memo_text: Some("invoice 42"),
+            memo: Some(StellarMemo::Text("invoice 42".into())),
         }
     }
 
@@ -352,7 +355,7 @@ mod tests {
             assert_eq!((d.sequence, d.min_time, d.max_time), (tx.sequence, tx.min_time, tx.max_time));
             assert_eq!((d.asset_code.as_str(), d.asset_issuer.as_deref()), ("USDC", tx.asset_issuer));
             assert_eq!(d.amount_stroops, tx.amount_cents * STROOPS_PER_CENT);
-            assert_eq!(d.memo_text.as_deref(), Some("invoice 42"));
+            assert_eq!(d.memo, Some(StellarMemo::Text("invoice 42".into())));
             assert!(d.signed_by_source && d.signed_by_payer);
             assert_eq!(d.payer, tx.source_account, "without a payment source, the source pays");
             assert_eq!(account_of_secret(seed).unwrap(), tx.source_account);
@@ -445,15 +448,13 @@ mod tests {
     fn memo_limit_is_28_utf8_bytes() {
         with(|tx, seed| {
             let ok = "a".repeat(28);
-            build_and_sign(&PaymentTx { memo_text: Some(&ok), ..tx.clone() }, &[seed]).unwrap();
+            let text = |s: &str| Some(StellarMemo::Text(s.to_owned()));
+            build_and_sign(&PaymentTx { memo: text(&ok), ..tx.clone() }, &[seed]).unwrap();
             let long = "a".repeat(29);
-            assert_eq!(
-                err(PaymentTx { memo_text: Some(&long), ..tx.clone() }, seed),
-                LedgerError::MemoTooLong { len: 29 }
-            );
+            assert_eq!(err(PaymentTx { memo: text(&long), ..tx.clone() }, seed), LedgerError::MemoTooLong { len: 29 });
             // 10 chars but 30 bytes: the limit is on bytes.
             let wide = "€".repeat(10);
-            assert_eq!(err(PaymentTx { memo_text: Some(&wide), ..tx }, seed), LedgerError::MemoTooLong { len: 30 });
+            assert_eq!(err(PaymentTx { memo: text(&wide), ..tx }, seed), LedgerError::MemoTooLong { len: 30 });
         });
     }
 

@@ -2,6 +2,7 @@
 //! trusting anything stored beside it, and whether the accounts it spends from signed it.
 
 use crate::stellar::{LedgerError, network_id, transaction_hash, xdr_err};
+use lajan_domain::stellar_memo::StellarMemo;
 use stellar_xdr::{
     AccountId, Asset, Limits, Memo, MuxedAccount, OperationBody, Preconditions, PublicKey, TimeBounds,
     TransactionEnvelope, TransactionV1Envelope, Uint256,
@@ -26,7 +27,7 @@ pub struct DecodedPayment {
     pub asset_code: String,
     pub asset_issuer: Option<String>,
     pub amount_stroops: i64,
-    pub memo_text: Option<String>,
+    pub memo: Option<StellarMemo>,
     /// Whether one of the signatures is the source account's master key over this network's hash.
     pub signed_by_source: bool,
     /// The same for the payer (the source's signature, when the payer is the source).
@@ -62,9 +63,11 @@ pub fn decode_payment(envelope_xdr_base64: &str, network_passphrase: &str) -> Re
         Preconditions::Time(TimeBounds { min_time, max_time }) => (min_time.0, max_time.0),
         _ => (0, 0),
     };
-    let memo_text = match &tx.memo {
-        Memo::Text(t) => Some(String::from_utf8_lossy(t.as_slice()).into_owned()),
-        _ => None,
+    let memo = match &tx.memo {
+        Memo::Text(t) => Some(StellarMemo::Text(String::from_utf8_lossy(t.as_slice()).into_owned())),
+        Memo::Id(id) => Some(StellarMemo::Id(*id)),
+        Memo::Hash(h) => Some(StellarMemo::Hash(h.0)),
+        Memo::None | Memo::Return(_) => None,
     };
     let payer = op.source_account.as_ref().map(key_of).transpose()?.unwrap_or(source);
     let hash = transaction_hash(&tx, &network_id(network_passphrase))?;
@@ -88,7 +91,7 @@ pub fn decode_payment(envelope_xdr_base64: &str, network_passphrase: &str) -> Re
         asset_code,
         asset_issuer,
         amount_stroops: payment.amount,
-        memo_text,
+        memo,
         signed_by_source: signed_by(&source),
         signed_by_payer: signed_by(&payer),
     })

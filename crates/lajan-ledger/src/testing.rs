@@ -194,7 +194,7 @@ impl FakeStellar {
             asset_code: asset.0.to_owned(),
             asset_issuer: asset.1.map(str::to_owned),
             amount_stroops,
-            memo: memo.map(str::to_owned),
+            memo: memo.map(|text| lajan_domain::stellar_memo::StellarMemo::Text(text.to_owned())),
         });
         hash
     }
@@ -281,7 +281,7 @@ impl FakeStellar {
             asset_code: tx.asset_code,
             asset_issuer: tx.asset_issuer,
             amount_stroops: tx.amount_stroops,
-            memo: tx.memo_text,
+            memo: tx.memo,
         });
         (StatusCode::OK, json!({ "hash": tx.hash_hex, "ledger": ledger, "successful": true, "envelope_xdr": envelope }))
     }

@@ -114,6 +114,8 @@ impl Services {
                         email: r.email.clone(),
                         phone_number: r.phone_number.clone(),
                         wallet_account_id: None,
+                        wallet_memo: None,
+                        wallet_memo_type: None,
                         language: None,
                         verification: r.verification.clone(),
                     };

@@ -11,6 +11,7 @@ use lajan_domain::payout::{
     ApprovalStatus, AssetCode, Payout, PayoutAction, PayoutDetail, PayoutType, initial_approval, parse_memo,
 };
 use lajan_domain::settings::Settings;
+use lajan_domain::stellar_memo::StellarMemo;
 use lajan_domain::{Invalid, Tenant, Timestamp};
 use lajan_store::IdempotentResponse;
 
@@ -66,6 +67,12 @@ pub(crate) fn recipient(
     ))
 }
 
+/// The memo `client`'s wallet needs, when `wallet` is that wallet.
+fn memo_for(client: &Client, wallet: Option<&WalletAddress>) -> Option<StellarMemo> {
+    let theirs = wallet.is_some_and(|w| client.wallet_account_id.as_deref() == Some(w.as_str()));
+    client.wallet_memo.clone().filter(|_| theirs)
+}
+
 const NO_WALLET: &str = "This client has no walletAccountId, phoneNumber or email to be invited at; \
      add one or give a wallet";
 
@@ -102,6 +109,7 @@ impl Services {
         let code = AssetCode::parse(code)?;
         let memo = r.memo.as_deref().map(parse_memo).transpose()?.filter(|m| !m.is_empty());
         let issuer = self.payout_issuer(tenant, &code, r.asset_issuer.as_deref())?;
+        let wallet_memo = client.as_ref().and_then(|c| memo_for(c, wallet.as_ref()));
         let now = Timestamp::now();
         Ok(Payout {
             id: IdKind::Payout.generate(),
@@ -112,6 +120,7 @@ impl Services {
             asset_code: code,
             asset_issuer: issuer,
             memo,
+            wallet_memo,
             disbursement_id: None,
             approval: ApprovalStatus::Pending,
             exec: Payout::first_exec(wallet.as_ref()),

@@ -12,11 +12,12 @@ use lajan_domain::id::IdKind;
 use lajan_domain::invitation::{CodeRefusal, Invitation, InvitationStatus, Step, VERIFY_TRIES};
 use lajan_domain::message::{Channel, NewMessage};
 use lajan_domain::payout::PayoutDetail;
+use lajan_domain::stellar_memo::StellarMemo;
 use lajan_domain::verification::VerificationAnswer;
 use lajan_domain::{Actor, Invalid, Tenant, Timestamp};
 use lajan_i18n::{Lang, text};
 use lajan_ledger::Reach;
-use lajan_store::{DueInvitation, NewEvent, RegistrationChange};
+use lajan_store::{ClientWallet, DueInvitation, NewEvent, RegistrationChange};
 
 /// The most payouts the page lists for a registered receiver.
 const PAYOUTS_SHOWN: i64 = 20;
@@ -206,13 +207,20 @@ impl Services {
         }
     }
 
-    /// Takes the receiver's Stellar address once it can receive every asset waiting for them:
-    /// the payouts go on their way (`client.registered`).
-    pub async fn register_receiver_wallet(&self, r: &Registration, raw: &str) -> ServiceResult<Client> {
+    /// Takes the receiver's Stellar address (and the memo their wallet needs, when it gives
+    /// one) once it can receive every asset waiting for them: the payouts go on their way
+    /// (`client.registered`).
+    pub async fn register_receiver_wallet(&self, r: &Registration, raw: &str, memo: &str) -> ServiceResult<Client> {
         if r.step != Step::Wallet {
             return Err(refused("wrong_step", "This invitation cannot take an address now"));
         }
         let wallet = WalletAddress::parse(raw.trim()).map_err(|rule| refused("invalid_address", &rule))?;
+        let memo = match memo.trim() {
+            "" => None,
+            given => {
+                Some(StellarMemo::parse(given, None).map_err(|rule| refused("invalid_memo", &format!("memo {rule}")))?)
+            }
+        };
         let tenant = r.tenant();
         let ledger = self.ledgers.of(tenant).ok_or_else(|| {
             ServiceError::Unavailable("No live Stellar network is configured to check the address on".into())
@@ -235,9 +243,10 @@ impl Services {
         let event =
             |(client, invitation): &(Client, Invitation)| invitation_event("client.registered", client, invitation);
         let asks = r.due.client.verification.is_some();
+        let given = ClientWallet { address: wallet.as_str(), memo: memo.as_ref() };
         let (client, _) = self
             .store
-            .register_receiver_wallet(tenant, &r.due.client.id, wallet.as_str(), asks, Timestamp::now(), &event)
+            .register_receiver_wallet(tenant, &r.due.client.id, given, asks, Timestamp::now(), &event)
             .await?;
         self.nudges.payouts_due();
         Ok(client)

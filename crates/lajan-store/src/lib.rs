@@ -81,7 +81,7 @@ pub mod sqlite;
 pub mod users;
 pub mod webhooks;
 
-pub use clients::{ClientQuery, ClientStore};
+pub use clients::{ClientQuery, ClientStore, ClientWallet};
 pub use dashboard::{AssetTotal, DashboardStore};
 pub use deliveries::{Answered, ClaimLimits, DeliveryStore, DueDelivery};
 pub use disbursements::DisbursementStore;

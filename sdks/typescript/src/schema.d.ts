@@ -1550,6 +1550,18 @@ export interface components {
              * @example GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H
              */
             walletAccountId?: string | null;
+            /**
+             * @description The memo the wallet needs to credit the client (a custodial wallet or an exchange): text
+             *     (at most 28 bytes), an id (a whole number) or a hash (64 hex digits). Every payout to the
+             *     wallet carries it. null when the wallet needs none.
+             * @example 1234567
+             */
+            walletMemo?: string | null;
+            /**
+             * @description text, id or hash (null with `walletMemo`).
+             * @example id
+             */
+            walletMemoType?: string | null;
         };
         /** @description A new client. `firstName` and `lastName` are required; the rest are optional. */
         CreateClient: {
@@ -1565,6 +1577,13 @@ export interface components {
             verification?: null | components["schemas"]["VerificationRequest"];
             /** @example GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H */
             walletAccountId?: string | null;
+            /**
+             * @description The memo the wallet needs to credit the client, when it is a custodial wallet or an
+             *     exchange (needs `walletAccountId`): every payout to the wallet carries it.
+             * @example 1234567
+             */
+            walletMemo?: string | null;
+            walletMemoType?: null | components["schemas"]["MemoType"];
         };
         /** @description A disbursement given as JSON. */
         CreateDisbursement: {
@@ -2138,6 +2157,11 @@ export interface components {
             /** @example 19.99 */
             unitPrice: string;
         };
+        /**
+         * @description What a Stellar memo holds: text, a 64-bit id, or a 32-byte hash.
+         * @enum {string}
+         */
+        MemoType: "text" | "id" | "hash";
         MessageList: {
             data: components["schemas"]["MessageView"][];
             pagination: components["schemas"]["PaginationView"];
@@ -2309,6 +2333,7 @@ export interface components {
              */
             execStatus: "pending" | "awaiting_registration" | "ready_to_send" | "sent" | "failed" | "canceled";
             id: string;
+            /** @description The organization's text memo. It is the one on the network unless `walletMemo` is set. */
             memo?: string | null;
             /** @enum {string} */
             type: "direct" | "disbursement";
@@ -2319,6 +2344,18 @@ export interface components {
              *     `awaiting_registration` and takes the client's wallet when they register one.
              */
             walletAccountId?: string | null;
+            /**
+             * @description The memo the receiving wallet needs (a custodial wallet or an exchange), taken from the
+             *     client with its wallet when the payout was created or released; the transaction carries
+             *     it instead of `memo`. null when the wallet needs none.
+             * @example 1234567
+             */
+            walletMemo?: string | null;
+            /**
+             * @description text, id or hash (null with `walletMemo`).
+             * @example id
+             */
+            walletMemoType?: string | null;
         };
         /** @description A wallet app the registration page suggests to a receiver who has none. */
         RecommendedWalletRequest: {
@@ -2534,6 +2571,12 @@ export interface components {
             phoneNumber?: string | null;
             verification?: null | components["schemas"]["VerificationRequest"];
             walletAccountId?: string | null;
+            /**
+             * @description The memo the wallet needs; `null` removes it. A new `walletAccountId` given without a
+             *     memo removes the old one: a memo belongs to one address.
+             */
+            walletMemo?: string | null;
+            walletMemoType?: null | components["schemas"]["MemoType"];
         };
         /**
          * @description Changes to a draft; fields left out are kept, `memo: null` clears the memo. The other fields
@@ -2856,16 +2899,18 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-28T20:27:07.158Z",
+                     *           "createdAt": "2026-11-29T00:02:32.144Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *           "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-28T20:27:07.158Z",
+                     *           "updatedAt": "2026-11-29T00:02:32.144Z",
                      *           "verification": null,
-                     *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
+                     *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
+                     *           "walletMemo": null,
+                     *           "walletMemoType": null
                      *         }
                      *       ],
                      *       "pagination": {
@@ -2998,16 +3043,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T20:27:07.158Z",
+                     *       "createdAt": "2026-11-29T00:02:32.144Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *       "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-28T20:27:07.158Z",
+                     *       "updatedAt": "2026-11-29T00:02:32.144Z",
                      *       "verification": null,
-                     *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
+                     *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
+                     *       "walletMemo": null,
+                     *       "walletMemoType": null
                      *     }
                      */
                     "application/json": components["schemas"]["ClientView"];
@@ -3030,7 +3077,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "226cd75b-5954-4edf-8d64-3c7aaa9f86ef",
+                     *       "requestId": "1f99f868-8447-41ec-a4be-759274957570",
                      *       "statusCode": 400
                      *     }
                      */
@@ -3193,16 +3240,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T20:27:07.158Z",
+                     *       "createdAt": "2026-11-29T00:02:32.144Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *       "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-28T20:27:07.158Z",
+                     *       "updatedAt": "2026-11-29T00:02:32.144Z",
                      *       "verification": null,
-                     *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
+                     *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
+                     *       "walletMemo": null,
+                     *       "walletMemoType": null
                      *     }
                      */
                     "application/json": components["schemas"]["ClientView"];
@@ -3253,7 +3302,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "56729646-e840-45d8-a322-034c4239ae61",
+                     *       "requestId": "583200d4-3b84-477c-b8c6-2a40daf31ade",
                      *       "statusCode": 404
                      *     }
                      */
@@ -3323,16 +3372,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T20:27:07.158Z",
+                     *       "createdAt": "2026-11-29T00:02:32.144Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *       "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-28T20:27:07.171Z",
+                     *       "updatedAt": "2026-11-29T00:02:32.149Z",
                      *       "verification": null,
-                     *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
+                     *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
+                     *       "walletMemo": null,
+                     *       "walletMemoType": null
                      *     }
                      */
                     "application/json": components["schemas"]["ClientView"];
@@ -3512,7 +3563,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a223d7123570b893ee50b1f730affb"
+                     *       "id": "cli_01a2249c4a5874f88a98f231262e5782"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3640,11 +3691,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a223d712ec7399a7559e0b695c7d52",
-                     *       "createdAt": "2026-11-28T20:27:07.385Z",
-                     *       "lastSentAt": "2026-11-28T20:27:07.389Z",
+                     *       "clientId": "cli_01a2249c4aa6736c897721f1e7484b63",
+                     *       "createdAt": "2026-11-29T00:02:32.234Z",
+                     *       "lastSentAt": "2026-11-29T00:02:32.237Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-01T20:27:07.389Z",
+                     *       "nextSendAt": "2026-12-02T00:02:32.237Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -3762,11 +3813,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a223d7130f7467af3e1f04ed3d47ec",
-                     *       "createdAt": "2026-11-28T20:27:07.542Z",
-                     *       "lastSentAt": "2026-11-28T20:27:07.550Z",
+                     *       "clientId": "cli_01a2249c4ab6706f8e3695b6ac1ff6b7",
+                     *       "createdAt": "2026-11-29T00:02:32.320Z",
+                     *       "lastSentAt": "2026-11-29T00:02:32.322Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-01T20:27:07.550Z",
+                     *       "nextSendAt": "2026-12-02T00:02:32.322Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -3952,11 +4003,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a223d712ec7399a7559e0b695c7d52",
-                     *       "createdAt": "2026-11-28T20:27:07.385Z",
-                     *       "lastSentAt": "2026-11-28T20:27:07.389Z",
+                     *       "clientId": "cli_01a2249c4aa6736c897721f1e7484b63",
+                     *       "createdAt": "2026-11-29T00:02:32.234Z",
+                     *       "lastSentAt": "2026-11-29T00:02:32.237Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-01T20:27:07.389Z",
+                     *       "nextSendAt": "2026-12-02T00:02:32.237Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4152,7 +4203,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-28T20:27:08.437Z",
+                     *           "approvedAt": "2026-11-29T00:02:32.719Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -4164,16 +4215,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.410Z",
-                     *           "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
+                     *           "createdAt": "2026-11-29T00:02:32.713Z",
+                     *           "id": "dsb_01a2249c4c897720b2e474a528928696",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-28T20:27:08.424Z",
+                     *           "submittedAt": "2026-11-29T00:02:32.716Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-28T20:27:08.516Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.740Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4300,7 +4351,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
+                 *           "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -4343,8 +4394,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T20:27:08.410Z",
-                     *       "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
+                     *       "createdAt": "2026-11-29T00:02:32.713Z",
+                     *       "id": "dsb_01a2249c4c897720b2e474a528928696",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -4352,7 +4403,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T20:27:08.410Z"
+                     *       "updatedAt": "2026-11-29T00:02:32.713Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4544,8 +4595,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T20:27:08.410Z",
-                     *       "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
+                     *       "createdAt": "2026-11-29T00:02:32.713Z",
+                     *       "id": "dsb_01a2249c4c897720b2e474a528928696",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -4553,7 +4604,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T20:27:08.410Z"
+                     *       "updatedAt": "2026-11-29T00:02:32.713Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4665,7 +4716,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a223d717907763a6637be62fc62709"
+                     *       "id": "dsb_01a2249c4cb0717daed5b788e1183f23"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4815,7 +4866,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-28T20:27:08.437Z",
+                     *       "approvedAt": "2026-11-29T00:02:32.719Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -4827,16 +4878,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T20:27:08.410Z",
-                     *       "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
+                     *       "createdAt": "2026-11-29T00:02:32.713Z",
+                     *       "id": "dsb_01a2249c4c897720b2e474a528928696",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-28T20:27:08.424Z",
+                     *       "submittedAt": "2026-11-29T00:02:32.716Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T20:27:08.437Z"
+                     *       "updatedAt": "2026-11-29T00:02:32.719Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5047,16 +5098,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *           "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a223d716fa7698b008ec4560d8b0cc",
+                     *           "id": "dsi_01a2249c4c897720b2e474a370cb1aba",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a223d716fa7698b008ec4560d8b0cc",
+                     *           "payoutId": "pyt_01a2249c4c897720b2e474a370cb1aba",
                      *           "row": 1,
-                     *           "txHash": "670e02235b3725af96fc50a0b21ef973c948aecd0308a953ebf8c72175047456",
+                     *           "txHash": "f625cfc1e6b6d4bde7102197f82ca881fe0bbfa6f8b054c3d8196c903839d661",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -5067,11 +5118,11 @@ export interface operations {
                      *           "errorMessage": "the destination account does not exist",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a223d716fa7698b008ec4675237eb1",
+                     *           "id": "dsi_01a2249c4c897720b2e474a428b1ec31",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a223d716fa7698b008ec4675237eb1",
+                     *           "payoutId": "pyt_01a2249c4c897720b2e474a428b1ec31",
                      *           "row": 2,
-                     *           "txHash": "102650c598acbb3da20a1f2b2f12be0122aa885f36a445bb656ac7a4d05b15a8",
+                     *           "txHash": "4fae24dce125df5e5c6bf9a8cddd326ba87539b906f35118bb8a4d759c30e9fc",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
                      *         }
                      *       ],
@@ -5086,8 +5137,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a223d716fa7698b008ec4560d8b0cc,1,stipend-0001,cli_01a223d71216751f8d7539fbbafec1fa,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a223d716fa7698b008ec4560d8b0cc,approved,sent,670e02235b3725af96fc50a0b21ef973c948aecd0308a953ebf8c72175047456,,
-                     *     dsi_01a223d716fa7698b008ec4675237eb1,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a223d716fa7698b008ec4675237eb1,approved,failed,102650c598acbb3da20a1f2b2f12be0122aa885f36a445bb656ac7a4d05b15a8,op_no_destination,the destination account does not exist
+                     *     dsi_01a2249c4c897720b2e474a370cb1aba,1,stipend-0001,cli_01a2249c4a5075b6bf7f9a2f08273534,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2249c4c897720b2e474a370cb1aba,approved,sent,f625cfc1e6b6d4bde7102197f82ca881fe0bbfa6f8b054c3d8196c903839d661,,
+                     *     dsi_01a2249c4c897720b2e474a428b1ec31,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a2249c4c897720b2e474a428b1ec31,approved,failed,4fae24dce125df5e5c6bf9a8cddd326ba87539b906f35118bb8a4d759c30e9fc,op_no_destination,the destination account does not exist
                      */
                     "text/csv": string;
                 };
@@ -5241,16 +5292,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T20:27:08.536Z",
-                     *       "id": "dsb_01a223d717787785952e0de85a8b1673",
+                     *       "createdAt": "2026-11-29T00:02:32.746Z",
+                     *       "id": "dsb_01a2249c4caa74cf9a4c2002597125b9",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-28T20:27:08.545Z",
+                     *       "submittedAt": "2026-11-29T00:02:32.748Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-28T20:27:08.557Z"
+                     *       "updatedAt": "2026-11-29T00:02:32.750Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5451,7 +5502,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-28T20:27:08.437Z",
+                     *       "approvedAt": "2026-11-29T00:02:32.719Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -5463,16 +5514,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-28T20:27:08.410Z",
-                     *       "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
+                     *       "createdAt": "2026-11-29T00:02:32.713Z",
+                     *       "id": "dsb_01a2249c4c897720b2e474a528928696",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-28T20:27:08.424Z",
+                     *       "submittedAt": "2026-11-29T00:02:32.716Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T20:27:08.495Z"
+                     *       "updatedAt": "2026-11-29T00:02:32.736Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5668,16 +5719,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-28T20:27:08.410Z",
-                     *       "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
+                     *       "createdAt": "2026-11-29T00:02:32.713Z",
+                     *       "id": "dsb_01a2249c4c897720b2e474a528928696",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-28T20:27:08.424Z",
+                     *       "submittedAt": "2026-11-29T00:02:32.716Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-28T20:27:08.424Z"
+                     *       "updatedAt": "2026-11-29T00:02:32.716Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5881,10 +5932,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
+                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.560Z",
+                     *           "createdAt": "2026-11-29T00:02:32.752Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5900,8 +5951,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T20:27:08.560Z",
-                     *               "id": "dsb_01a223d717907763a6637be62fc62709",
+                     *               "createdAt": "2026-11-29T00:02:32.752Z",
+                     *               "id": "dsb_01a2249c4cb0717daed5b788e1183f23",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -5909,19 +5960,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-28T20:27:08.560Z"
+                     *               "updatedAt": "2026-11-29T00:02:32.752Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223d71791753a81b68653e0068888",
+                     *           "id": "evt_01a2249c4cb173ac9e8c2ce7bbad58c7",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
+                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.557Z",
+                     *           "createdAt": "2026-11-29T00:02:32.750Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5937,28 +5988,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T20:27:08.536Z",
-                     *               "id": "dsb_01a223d717787785952e0de85a8b1673",
+                     *               "createdAt": "2026-11-29T00:02:32.746Z",
+                     *               "id": "dsb_01a2249c4caa74cf9a4c2002597125b9",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-28T20:27:08.545Z",
+                     *               "submittedAt": "2026-11-29T00:02:32.748Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T20:27:08.557Z"
+                     *               "updatedAt": "2026-11-29T00:02:32.750Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223d7178e755f8045f8b73d0155e9",
+                     *           "id": "evt_01a2249c4caf7470947a802a00835318",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
+                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.557Z",
+                     *           "createdAt": "2026-11-29T00:02:32.750Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -5969,25 +6020,27 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T20:27:08.545Z",
+                     *               "createdAt": "2026-11-29T00:02:32.748Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223d717787785952e0de7788d4ae2",
+                     *               "id": "pyt_01a2249c4caa74cf9a4c2001f7e2f947",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T20:27:08.557Z",
-                     *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
+                     *               "updatedAt": "2026-11-29T00:02:32.750Z",
+                     *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
+                     *               "walletMemo": null,
+                     *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a223d7178e755f8045f8b57000ce94",
+                     *           "id": "evt_01a2249c4caf7470947a8028504d818c",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
+                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.545Z",
+                     *           "createdAt": "2026-11-29T00:02:32.748Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6003,28 +6056,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T20:27:08.536Z",
-                     *               "id": "dsb_01a223d717787785952e0de85a8b1673",
+                     *               "createdAt": "2026-11-29T00:02:32.746Z",
+                     *               "id": "dsb_01a2249c4caa74cf9a4c2002597125b9",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-28T20:27:08.545Z",
+                     *               "submittedAt": "2026-11-29T00:02:32.748Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T20:27:08.545Z"
+                     *               "updatedAt": "2026-11-29T00:02:32.748Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223d7178272dba7b0475730790d18",
+                     *           "id": "evt_01a2249c4cad77549015bac693a90ad4",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
+                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.545Z",
+                     *           "createdAt": "2026-11-29T00:02:32.748Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6035,25 +6088,27 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T20:27:08.545Z",
+                     *               "createdAt": "2026-11-29T00:02:32.748Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223d717787785952e0de7788d4ae2",
+                     *               "id": "pyt_01a2249c4caa74cf9a4c2001f7e2f947",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T20:27:08.545Z",
-                     *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
+                     *               "updatedAt": "2026-11-29T00:02:32.748Z",
+                     *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
+                     *               "walletMemo": null,
+                     *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a223d7178272dba7b04755ecc74c10",
+                     *           "id": "evt_01a2249c4cac710fbf32d0b58c6e3dad",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
+                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.536Z",
+                     *           "createdAt": "2026-11-29T00:02:32.746Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6069,8 +6124,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T20:27:08.536Z",
-                     *               "id": "dsb_01a223d717787785952e0de85a8b1673",
+                     *               "createdAt": "2026-11-29T00:02:32.746Z",
+                     *               "id": "dsb_01a2249c4caa74cf9a4c2002597125b9",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -6078,10 +6133,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-28T20:27:08.536Z"
+                     *               "updatedAt": "2026-11-29T00:02:32.746Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223d71779755f952e4b51eb228395",
+                     *           "id": "evt_01a2249c4caa74cf9a4c20030a2988f8",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -6090,11 +6145,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.516Z",
+                     *           "createdAt": "2026-11-29T00:02:32.740Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-28T20:27:08.437Z",
+                     *               "approvedAt": "2026-11-29T00:02:32.719Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6106,19 +6161,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-28T20:27:08.410Z",
-                     *               "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
+                     *               "createdAt": "2026-11-29T00:02:32.713Z",
+                     *               "id": "dsb_01a2249c4c897720b2e474a528928696",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-28T20:27:08.424Z",
+                     *               "submittedAt": "2026-11-29T00:02:32.716Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T20:27:08.516Z"
+                     *               "updatedAt": "2026-11-29T00:02:32.740Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223d71765775e981035547f268bbb",
+                     *           "id": "evt_01a2249c4ca574668f80ebbe719ad1ed",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6127,7 +6182,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.509Z",
+                     *           "createdAt": "2026-11-29T00:02:32.739Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6137,45 +6192,47 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T20:27:08.452Z",
+                     *                   "createdAt": "2026-11-29T00:02:32.724Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a223d717257031b3de543e8b58b717",
+                     *                   "id": "att_01a2249c4c9474b0a631699956b97da9",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "8f60ad3d70f9a1d2a112de5f8c53db258ada6e5e298c78f52bc7a0e081da1cd8"
+                     *                   "txHash": "799597efdc3898cae702952ac493e9ddff19aeae7dc6a3e405e4bf89144b7bb2"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-28T20:27:08.509Z",
+                     *                   "createdAt": "2026-11-29T00:02:32.739Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a223d7175d70dcacc40387a80f9dbe",
+                     *                   "id": "att_01a2249c4ca371b29e17aebffd709d07",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "102650c598acbb3da20a1f2b2f12be0122aa885f36a445bb656ac7a4d05b15a8"
+                     *                   "txHash": "4fae24dce125df5e5c6bf9a8cddd326ba87539b906f35118bb8a4d759c30e9fc"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T20:27:08.424Z",
+                     *               "createdAt": "2026-11-29T00:02:32.716Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a223d716fa7698b008ec4675237eb1",
+                     *               "id": "pyt_01a2249c4c897720b2e474a428b1ec31",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T20:27:08.509Z",
-                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
+                     *               "updatedAt": "2026-11-29T00:02:32.739Z",
+                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN",
+                     *               "walletMemo": null,
+                     *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a223d7175e74be9dd6ffa748efbe31",
+                     *           "id": "evt_01a2249c4ca476c29ed98b23b3a73297",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
+                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.495Z",
+                     *           "createdAt": "2026-11-29T00:02:32.736Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6185,27 +6242,29 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T20:27:08.452Z",
+                     *                   "createdAt": "2026-11-29T00:02:32.724Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a223d717257031b3de543e8b58b717",
+                     *                   "id": "att_01a2249c4c9474b0a631699956b97da9",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "8f60ad3d70f9a1d2a112de5f8c53db258ada6e5e298c78f52bc7a0e081da1cd8"
+                     *                   "txHash": "799597efdc3898cae702952ac493e9ddff19aeae7dc6a3e405e4bf89144b7bb2"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T20:27:08.424Z",
+                     *               "createdAt": "2026-11-29T00:02:32.716Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223d716fa7698b008ec4675237eb1",
+                     *               "id": "pyt_01a2249c4c897720b2e474a428b1ec31",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T20:27:08.495Z",
-                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
+                     *               "updatedAt": "2026-11-29T00:02:32.736Z",
+                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN",
+                     *               "walletMemo": null,
+                     *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a223d7175075a89f21f8f7fa747590",
+                     *           "id": "evt_01a2249c4ca0774f933cfc582ed8d627",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -6214,11 +6273,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.493Z",
+                     *           "createdAt": "2026-11-29T00:02:32.734Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-28T20:27:08.437Z",
+                     *               "approvedAt": "2026-11-29T00:02:32.719Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6230,19 +6289,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-28T20:27:08.410Z",
-                     *               "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
+                     *               "createdAt": "2026-11-29T00:02:32.713Z",
+                     *               "id": "dsb_01a2249c4c897720b2e474a528928696",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-28T20:27:08.424Z",
+                     *               "submittedAt": "2026-11-29T00:02:32.716Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T20:27:08.493Z"
+                     *               "updatedAt": "2026-11-29T00:02:32.734Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223d7174d7693a5ca0030e0761706",
+                     *           "id": "evt_01a2249c4c9e7312b9d0ec2ad8a8910b",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6251,7 +6310,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.483Z",
+                     *           "createdAt": "2026-11-29T00:02:32.732Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6261,27 +6320,29 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T20:27:08.452Z",
+                     *                   "createdAt": "2026-11-29T00:02:32.724Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a223d717257031b3de543e8b58b717",
+                     *                   "id": "att_01a2249c4c9474b0a631699956b97da9",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "8f60ad3d70f9a1d2a112de5f8c53db258ada6e5e298c78f52bc7a0e081da1cd8"
+                     *                   "txHash": "799597efdc3898cae702952ac493e9ddff19aeae7dc6a3e405e4bf89144b7bb2"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T20:27:08.424Z",
+                     *               "createdAt": "2026-11-29T00:02:32.716Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a223d716fa7698b008ec4675237eb1",
+                     *               "id": "pyt_01a2249c4c897720b2e474a428b1ec31",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T20:27:08.483Z",
-                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
+                     *               "updatedAt": "2026-11-29T00:02:32.732Z",
+                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN",
+                     *               "walletMemo": null,
+                     *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a223d7174371f680d2da3dd7c56653",
+                     *           "id": "evt_01a2249c4c9d75cbafb8280677a84508",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -6290,7 +6351,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.483Z",
+                     *           "createdAt": "2026-11-29T00:02:32.732Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6300,34 +6361,36 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T20:27:08.452Z",
+                     *                   "createdAt": "2026-11-29T00:02:32.724Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a223d717257031b3de543de60a5a4c",
-                     *                   "ledgerSeq": 122,
-                     *                   "txHash": "670e02235b3725af96fc50a0b21ef973c948aecd0308a953ebf8c72175047456"
+                     *                   "id": "att_01a2249c4c9474b0a631699857800acd",
+                     *                   "ledgerSeq": 57,
+                     *                   "txHash": "f625cfc1e6b6d4bde7102197f82ca881fe0bbfa6f8b054c3d8196c903839d661"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *                 "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
-                     *               "createdAt": "2026-11-28T20:27:08.424Z",
+                     *               "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *               "createdAt": "2026-11-29T00:02:32.716Z",
                      *               "execStatus": "sent",
-                     *               "id": "pyt_01a223d716fa7698b008ec4560d8b0cc",
+                     *               "id": "pyt_01a2249c4c897720b2e474a370cb1aba",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T20:27:08.483Z",
-                     *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
+                     *               "updatedAt": "2026-11-29T00:02:32.732Z",
+                     *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
+                     *               "walletMemo": null,
+                     *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a223d7174371f680d2da3cecabae27",
+                     *           "id": "evt_01a2249c4c9d75cbafb8280543d1e87a",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -6336,7 +6399,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.472Z",
+                     *           "createdAt": "2026-11-29T00:02:32.726Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6346,49 +6409,51 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-28T20:27:07.352Z",
+                     *                   "createdAt": "2026-11-29T00:02:32.212Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a223d712d9714bb5a40611a495ccd4",
+                     *                   "id": "att_01a2249c4a94707faba3afdfd5403e1a",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "414163cd209fe0767becd665991f113066a2976850b99719988a08b03b65102f"
+                     *                   "txHash": "2d8fac8eaedaf75f9351522d6885690c7da88f0575d4cd2d280ac75bce04f705"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-28T20:27:08.464Z",
+                     *                   "createdAt": "2026-11-29T00:02:32.725Z",
                      *                   "errorCode": "op_no_destination",
                      *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a223d71730778c8681098f2c77ae7a",
+                     *                   "id": "att_01a2249c4c9576349489dc3703fb0b3d",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "e05663234e457c3827b96f6153f4fb046eb07aacd76c90b5e11e06b2d5f902a4"
+                     *                   "txHash": "3d3fabd28e36a3977f146c8bbe7808518b4817a952d83d7615339554c3b22f14"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T20:27:07.339Z",
+                     *               "createdAt": "2026-11-29T00:02:32.205Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a223d712cb72d7bd240064a9cdb277",
+                     *               "id": "pyt_01a2249c4a8d72608a9258d14014ad48",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-28T20:27:08.472Z",
-                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
+                     *               "updatedAt": "2026-11-29T00:02:32.726Z",
+                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN",
+                     *               "walletMemo": null,
+                     *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a223d717397783a9c3d50d18ab9ab3",
+                     *           "id": "evt_01a2249c4c967426b0eb9bc59f574e96",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
+                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.437Z",
+                     *           "createdAt": "2026-11-29T00:02:32.719Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-28T20:27:08.437Z",
+                     *               "approvedAt": "2026-11-29T00:02:32.719Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6400,28 +6465,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T20:27:08.410Z",
-                     *               "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
+                     *               "createdAt": "2026-11-29T00:02:32.713Z",
+                     *               "id": "dsb_01a2249c4c897720b2e474a528928696",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-28T20:27:08.424Z",
+                     *               "submittedAt": "2026-11-29T00:02:32.716Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T20:27:08.437Z"
+                     *               "updatedAt": "2026-11-29T00:02:32.719Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223d7171775fbb292791228272fd6",
+                     *           "id": "evt_01a2249c4c9171b6955469959b1bea7d",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
+                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.437Z",
+                     *           "createdAt": "2026-11-29T00:02:32.719Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6432,25 +6497,27 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T20:27:08.424Z",
+                     *               "createdAt": "2026-11-29T00:02:32.716Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223d716fa7698b008ec4675237eb1",
+                     *               "id": "pyt_01a2249c4c897720b2e474a428b1ec31",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T20:27:08.437Z",
-                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
+                     *               "updatedAt": "2026-11-29T00:02:32.719Z",
+                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN",
+                     *               "walletMemo": null,
+                     *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a223d7171775fbb292790fea3532c0",
+                     *           "id": "evt_01a2249c4c9171b695546992be077359",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
+                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.437Z",
+                     *           "createdAt": "2026-11-29T00:02:32.719Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6462,31 +6529,33 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *                 "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
-                     *               "createdAt": "2026-11-28T20:27:08.424Z",
+                     *               "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *               "createdAt": "2026-11-29T00:02:32.716Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223d716fa7698b008ec4560d8b0cc",
+                     *               "id": "pyt_01a2249c4c897720b2e474a370cb1aba",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T20:27:08.437Z",
-                     *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
+                     *               "updatedAt": "2026-11-29T00:02:32.719Z",
+                     *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
+                     *               "walletMemo": null,
+                     *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a223d7171775fbb292790e9dbcbb7d",
+                     *           "id": "evt_01a2249c4c9171b695546991c0be62df",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
+                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.424Z",
+                     *           "createdAt": "2026-11-29T00:02:32.716Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6502,28 +6571,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T20:27:08.410Z",
-                     *               "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
+                     *               "createdAt": "2026-11-29T00:02:32.713Z",
+                     *               "id": "dsb_01a2249c4c897720b2e474a528928696",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-28T20:27:08.424Z",
+                     *               "submittedAt": "2026-11-29T00:02:32.716Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T20:27:08.424Z"
+                     *               "updatedAt": "2026-11-29T00:02:32.716Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223d7170a7143b0bd9bf0a5d3e509",
+                     *           "id": "evt_01a2249c4c8e7695b97d4537e27f6cb9",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
+                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.424Z",
+                     *           "createdAt": "2026-11-29T00:02:32.716Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6534,25 +6603,27 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-28T20:27:08.424Z",
+                     *               "createdAt": "2026-11-29T00:02:32.716Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223d716fa7698b008ec4675237eb1",
+                     *               "id": "pyt_01a2249c4c897720b2e474a428b1ec31",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T20:27:08.424Z",
-                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
+                     *               "updatedAt": "2026-11-29T00:02:32.716Z",
+                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN",
+                     *               "walletMemo": null,
+                     *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a223d7170a7143b0bd9bedcc6f0fff",
+                     *           "id": "evt_01a2249c4c8d73e88da21dc271b0f728",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
+                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.424Z",
+                     *           "createdAt": "2026-11-29T00:02:32.716Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6564,31 +6635,33 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *                 "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
-                     *               "createdAt": "2026-11-28T20:27:08.424Z",
+                     *               "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *               "createdAt": "2026-11-29T00:02:32.716Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a223d716fa7698b008ec4560d8b0cc",
+                     *               "id": "pyt_01a2249c4c897720b2e474a370cb1aba",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-28T20:27:08.424Z",
-                     *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
+                     *               "updatedAt": "2026-11-29T00:02:32.716Z",
+                     *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
+                     *               "walletMemo": null,
+                     *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a223d7170a7143b0bd9bec79239422",
+                     *           "id": "evt_01a2249c4c8d73e88da21dc148736b2b",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a223d711bb743e910cdb9503c01c25",
+                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.410Z",
+                     *           "createdAt": "2026-11-29T00:02:32.713Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6604,8 +6677,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-28T20:27:08.410Z",
-                     *               "id": "dsb_01a223d716fa7698b008ec4771e3e5c1",
+                     *               "createdAt": "2026-11-29T00:02:32.713Z",
+                     *               "id": "dsb_01a2249c4c897720b2e474a528928696",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -6613,10 +6686,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-28T20:27:08.410Z"
+                     *               "updatedAt": "2026-11-29T00:02:32.713Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a223d716fb7655bb4ee1f3d08c6859",
+                     *           "id": "evt_01a2249c4c897720b2e474a644be667f",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -6738,10 +6811,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a223d711bb743e910cdb9503c01c25",
+                     *         "id": "key_01a2249c4a28765ca4bf5d1c07057511",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-28T20:27:08.560Z",
+                     *       "createdAt": "2026-11-29T00:02:32.752Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -6757,8 +6830,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-28T20:27:08.560Z",
-                     *           "id": "dsb_01a223d717907763a6637be62fc62709",
+                     *           "createdAt": "2026-11-29T00:02:32.752Z",
+                     *           "id": "dsb_01a2249c4cb0717daed5b788e1183f23",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -6766,10 +6839,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-28T20:27:08.560Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.752Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a223d71791753a81b68653e0068888",
+                     *       "id": "evt_01a2249c4cb173ac9e8c2ce7bbad58c7",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -6895,14 +6968,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *             "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
-                     *           "createdAt": "2026-11-28T20:27:07.230Z",
+                     *           "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *           "createdAt": "2026-11-29T00:02:32.160Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a223d7125e747cbe22513961e9f9ee",
+                     *           "id": "inv_01a2249c4a607179b69e2f81d5cf1128",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -7019,7 +7092,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
+                 *       "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -7048,14 +7121,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *         "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
-                     *       "createdAt": "2026-11-28T20:27:07.230Z",
+                     *       "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *       "createdAt": "2026-11-29T00:02:32.160Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a223d7125e747cbe22513961e9f9ee",
+                     *       "id": "inv_01a2249c4a607179b69e2f81d5cf1128",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7070,14 +7143,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_a1c3b569b3a9d0d5a091deb4b2ca168e"
+                     *         "url": "https://pay.lajan.test/pay/pi_5f9f5312b7ff1f07f00865af3aaeeaa0"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-28T20:27:07.230Z"
+                     *       "updatedAt": "2026-11-29T00:02:32.160Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7260,14 +7333,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *         "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
-                     *       "createdAt": "2026-11-28T20:27:07.230Z",
+                     *       "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *       "createdAt": "2026-11-29T00:02:32.160Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a223d7125e747cbe22513961e9f9ee",
+                     *       "id": "inv_01a2249c4a607179b69e2f81d5cf1128",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7289,14 +7362,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_a1c3b569b3a9d0d5a091deb4b2ca168e"
+                     *         "url": "https://pay.lajan.test/pay/pi_5f9f5312b7ff1f07f00865af3aaeeaa0"
                      *       },
-                     *       "sentAt": "2026-11-28T20:27:07.241Z",
+                     *       "sentAt": "2026-11-29T00:02:32.166Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-28T20:27:07.241Z"
+                     *       "updatedAt": "2026-11-29T00:02:32.166Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7432,14 +7505,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *         "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
-                     *       "createdAt": "2026-11-28T20:27:07.230Z",
+                     *       "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *       "createdAt": "2026-11-29T00:02:32.160Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a223d7125e747cbe22513961e9f9ee",
+                     *       "id": "inv_01a2249c4a607179b69e2f81d5cf1128",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7461,14 +7534,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_a1c3b569b3a9d0d5a091deb4b2ca168e"
+                     *         "url": "https://pay.lajan.test/pay/pi_5f9f5312b7ff1f07f00865af3aaeeaa0"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-28T20:27:07.238Z"
+                     *       "updatedAt": "2026-11-29T00:02:32.164Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8081,13 +8154,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-28T20:27:07.296Z",
+                     *           "createdAt": "2026-11-29T00:02:32.190Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a223d712a077cc91a5655bafe78952",
+                     *           "id": "pl_01a2249c4a7e757ca3f7a4e187befcb0",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_8710f54d613ba5eb5d3804e39644b6eb"
+                     *           "url": "https://pay.lajan.test/pay/pi_c4577fee804e70b68e639b00f371fe92"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -8220,13 +8293,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-28T20:27:07.296Z",
+                     *       "createdAt": "2026-11-29T00:02:32.190Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a223d712a077cc91a5655bafe78952",
+                     *       "id": "pl_01a2249c4a7e757ca3f7a4e187befcb0",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_8710f54d613ba5eb5d3804e39644b6eb"
+                     *       "url": "https://pay.lajan.test/pay/pi_c4577fee804e70b68e639b00f371fe92"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -8407,13 +8480,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-28T20:27:07.296Z",
+                     *       "createdAt": "2026-11-29T00:02:32.190Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a223d712a077cc91a5655bafe78952",
+                     *       "id": "pl_01a2249c4a7e757ca3f7a4e187befcb0",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_8710f54d613ba5eb5d3804e39644b6eb"
+                     *       "url": "https://pay.lajan.test/pay/pi_c4577fee804e70b68e639b00f371fe92"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -8526,7 +8599,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a223d712a077cc91a5655bafe78952"
+                     *       "id": "pl_01a2249c4a7e757ca3f7a4e187befcb0"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -8685,9 +8758,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T20:27:08.385Z",
+                     *           "createdAt": "2026-11-29T00:02:32.706Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a223d716e173b6a4d64c3210306ce9",
+                     *           "id": "pyt_01a2249c4c8271d59773b1c2e0a760a6",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -8698,14 +8771,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Lisa",
-                     *             "id": "cli_01a223d7130f7467af3e1f04ed3d47ec",
+                     *             "id": "cli_01a2249c4ab6706f8e3695b6ac1ff6b7",
                      *             "lastName": "Jozèf",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a223d7130f7467af3e1f04ed3d47ec",
-                     *           "createdAt": "2026-11-28T20:27:07.539Z",
+                     *           "clientId": "cli_01a2249c4ab6706f8e3695b6ac1ff6b7",
+                     *           "createdAt": "2026-11-29T00:02:32.318Z",
                      *           "execStatus": "awaiting_registration",
-                     *           "id": "pyt_01a223d713937483accb31287ba98259",
+                     *           "id": "pyt_01a2249c4afe76aea398f25330fcfd23",
                      *           "memo": null,
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -8716,14 +8789,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a223d712ec7399a7559e0b695c7d52",
+                     *             "id": "cli_01a2249c4aa6736c897721f1e7484b63",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a223d712ec7399a7559e0b695c7d52",
-                     *           "createdAt": "2026-11-28T20:27:07.377Z",
+                     *           "clientId": "cli_01a2249c4aa6736c897721f1e7484b63",
+                     *           "createdAt": "2026-11-29T00:02:32.233Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a223d712f170e69018545e8233b33f",
+                     *           "id": "pyt_01a2249c4aa9736bb89b037ffc07cb4e",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -8734,9 +8807,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T20:27:07.339Z",
+                     *           "createdAt": "2026-11-29T00:02:32.205Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a223d712cb72d7bd240064a9cdb277",
+                     *           "id": "pyt_01a2249c4a8d72608a9258d14014ad48",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
@@ -8747,14 +8820,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *             "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
-                     *           "createdAt": "2026-11-28T20:27:07.322Z",
+                     *           "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *           "createdAt": "2026-11-29T00:02:32.198Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a223d712ba718792b220d89fb9e280",
+                     *           "id": "pyt_01a2249c4a8673c5b7d5672728cfdd4a",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -8874,7 +8947,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
+                 *       "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -8898,19 +8971,21 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *         "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
-                     *       "createdAt": "2026-11-28T20:27:07.322Z",
+                     *       "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *       "createdAt": "2026-11-29T00:02:32.198Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a223d712ba718792b220d89fb9e280",
+                     *       "id": "pyt_01a2249c4a8673c5b7d5672728cfdd4a",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T20:27:07.322Z",
-                     *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
+                     *       "updatedAt": "2026-11-29T00:02:32.198Z",
+                     *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
+                     *       "walletMemo": null,
+                     *       "walletMemoType": null
                      *     }
                      */
                     "application/json": components["schemas"]["PayoutView"];
@@ -9096,31 +9171,33 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-28T20:27:07.352Z",
+                     *           "createdAt": "2026-11-29T00:02:32.212Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a223d712d9714bb5a40610f399f3fa",
-                     *           "ledgerSeq": 11,
-                     *           "txHash": "ba2b5b6d39b66b68b0ff49ea013be51f94d5046119b4114a8ab39fc9233979c2"
+                     *           "id": "att_01a2249c4a94707faba3afdee09e633d",
+                     *           "ledgerSeq": 6,
+                     *           "txHash": "3cf651bd94d76865569b5ae5a798ae992566b9987b67863813cc85dc8a16a308"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *         "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
-                     *       "createdAt": "2026-11-28T20:27:07.322Z",
+                     *       "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *       "createdAt": "2026-11-29T00:02:32.198Z",
                      *       "execStatus": "sent",
-                     *       "id": "pyt_01a223d712ba718792b220d89fb9e280",
+                     *       "id": "pyt_01a2249c4a8673c5b7d5672728cfdd4a",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T20:27:07.359Z",
-                     *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
+                     *       "updatedAt": "2026-11-29T00:02:32.224Z",
+                     *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
+                     *       "walletMemo": null,
+                     *       "walletMemoType": null
                      *     }
                      */
                     "application/json": components["schemas"]["PayoutView"];
@@ -9243,19 +9320,21 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a223d71216751f8d7539fbbafec1fa",
+                     *         "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a223d71216751f8d7539fbbafec1fa",
-                     *       "createdAt": "2026-11-28T20:27:07.322Z",
+                     *       "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *       "createdAt": "2026-11-29T00:02:32.198Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a223d712ba718792b220d89fb9e280",
+                     *       "id": "pyt_01a2249c4a8673c5b7d5672728cfdd4a",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T20:27:07.329Z",
-                     *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
+                     *       "updatedAt": "2026-11-29T00:02:32.200Z",
+                     *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
+                     *       "walletMemo": null,
+                     *       "walletMemoType": null
                      *     }
                      */
                     "application/json": components["schemas"]["PayoutView"];
@@ -9272,7 +9351,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "361aab01-e40e-4363-b392-2c4e2775ac8e",
+                     *       "requestId": "e55ab668-c0ae-4842-bb4e-effc28758c38",
                      *       "statusCode": 400
                      *     }
                      */
@@ -9447,19 +9526,21 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a223d712ec7399a7559e0b695c7d52",
+                     *         "id": "cli_01a2249c4aa6736c897721f1e7484b63",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a223d712ec7399a7559e0b695c7d52",
-                     *       "createdAt": "2026-11-28T20:27:07.377Z",
+                     *       "clientId": "cli_01a2249c4aa6736c897721f1e7484b63",
+                     *       "createdAt": "2026-11-29T00:02:32.233Z",
                      *       "execStatus": "canceled",
-                     *       "id": "pyt_01a223d712f170e69018545e8233b33f",
+                     *       "id": "pyt_01a2249c4aa9736bb89b037ffc07cb4e",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T20:27:08.380Z",
-                     *       "walletAccountId": null
+                     *       "updatedAt": "2026-11-29T00:02:32.703Z",
+                     *       "walletAccountId": null,
+                     *       "walletMemo": null,
+                     *       "walletMemoType": null
                      *     }
                      */
                     "application/json": components["schemas"]["PayoutView"];
@@ -9659,13 +9740,15 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-28T20:27:08.385Z",
+                     *       "createdAt": "2026-11-29T00:02:32.706Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a223d716e173b6a4d64c3210306ce9",
+                     *       "id": "pyt_01a2249c4c8271d59773b1c2e0a760a6",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T20:27:08.394Z",
-                     *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
+                     *       "updatedAt": "2026-11-29T00:02:32.707Z",
+                     *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
+                     *       "walletMemo": null,
+                     *       "walletMemoType": null
                      *     }
                      */
                     "application/json": components["schemas"]["PayoutView"];
@@ -9871,24 +9954,26 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-28T20:27:07.352Z",
+                     *           "createdAt": "2026-11-29T00:02:32.212Z",
                      *           "errorCode": "op_no_destination",
                      *           "errorMessage": "the destination account does not exist",
-                     *           "id": "att_01a223d712d9714bb5a40611a495ccd4",
+                     *           "id": "att_01a2249c4a94707faba3afdfd5403e1a",
                      *           "ledgerSeq": null,
-                     *           "txHash": "414163cd209fe0767becd665991f113066a2976850b99719988a08b03b65102f"
+                     *           "txHash": "2d8fac8eaedaf75f9351522d6885690c7da88f0575d4cd2d280ac75bce04f705"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-28T20:27:07.339Z",
+                     *       "createdAt": "2026-11-29T00:02:32.205Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a223d712cb72d7bd240064a9cdb277",
+                     *       "id": "pyt_01a2249c4a8d72608a9258d14014ad48",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-28T20:27:07.365Z",
-                     *       "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
+                     *       "updatedAt": "2026-11-29T00:02:32.228Z",
+                     *       "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN",
+                     *       "walletMemo": null,
+                     *       "walletMemoType": null
                      *     }
                      */
                     "application/json": components["schemas"]["PayoutView"];
@@ -10066,7 +10151,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GBTTTQO5LBOR2EAMLWWWCVEBA57KO4NTKDXNTS2SJKAG4NWLX5CZ5EJY",
+                     *       "account": "GBBYC6VRLCJLNJOKXAFAIGGIZCWHUXL7R4KB53PHCLWDWUKHGDW4XCHE",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -10197,7 +10282,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GBTTTQO5LBOR2EAMLWWWCVEBA57KO4NTKDXNTS2SJKAG4NWLX5CZ5EJY",
+                     *       "account": "GBBYC6VRLCJLNJOKXAFAIGGIZCWHUXL7R4KB53PHCLWDWUKHGDW4XCHE",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -10409,25 +10494,25 @@ export interface operations {
                      *         {
                      *           "channel": "sms",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T20:27:07.241Z",
+                     *           "createdAt": "2026-11-29T00:02:32.166Z",
                      *           "html": null,
-                     *           "id": "msg_01a223d7126a7643b854cadd54133358",
-                     *           "invoiceId": "inv_01a223d7125e747cbe22513961e9f9ee",
+                     *           "id": "msg_01a2249c4a67765aa41946d1a77144bd",
+                     *           "invoiceId": "inv_01a2249c4a607179b69e2f81d5cf1128",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_a1c3b569b3a9d0d5a091deb4b2ca168e",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_5f9f5312b7ff1f07f00865af3aaeeaa0",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-28T20:27:07.241Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_a1c3b569b3a9d0d5a091deb4b2ca168e\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_a1c3b569b3a9d0d5a091deb4b2ca168e\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_a1c3b569b3a9d0d5a091deb4b2ca168e</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a223d7126a7643b854cadc8ca5a0c3",
-                     *           "invoiceId": "inv_01a223d7125e747cbe22513961e9f9ee",
+                     *           "createdAt": "2026-11-29T00:02:32.166Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_5f9f5312b7ff1f07f00865af3aaeeaa0\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_5f9f5312b7ff1f07f00865af3aaeeaa0\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_5f9f5312b7ff1f07f00865af3aaeeaa0</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a2249c4a67765aa41946d092470236",
+                     *           "invoiceId": "inv_01a2249c4a607179b69e2f81d5cf1128",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_a1c3b569b3a9d0d5a091deb4b2ca168e\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_5f9f5312b7ff1f07f00865af3aaeeaa0\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -10559,18 +10644,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GBTTTQO5LBOR2EAMLWWWCVEBA57KO4NTKDXNTS2SJKAG4NWLX5CZ5EJY",
-                     *       "id": "lp_01a223d7127a756eb5b7e6b6ae3d5265",
+                     *       "destinationAccount": "GBBYC6VRLCJLNJOKXAFAIGGIZCWHUXL7R4KB53PHCLWDWUKHGDW4XCHE",
+                     *       "id": "lp_01a2249c4a6c7396abc81cf9706487b3",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJ3K4HFYTRJVFH",
+                     *       "memo": "LJ219NDKD3TH73",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_a1c3b569b3a9d0d5a091deb4b2ca168e",
+                     *         "id": "pi_5f9f5312b7ff1f07f00865af3aaeeaa0",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "5a7eafb5cac162f37ef976ebdfe4efe27d66c23dbf69bfe69688eba11a06d26d"
+                     *       "txHash": "79b8ff23d6d817765abae2ab363e81a594de90ea716f7a0bff6c4608f9999d94"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -11057,19 +11142,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-28T20:27:08.668Z",
+                     *       "decidedAt": "2026-11-29T00:02:32.793Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a223d711bb743e910cdb9503c01c25",
+                     *         "id": "key_01a2249c4a28765ca4bf5d1c07057511",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-01T20:27:08.666Z",
-                     *       "id": "stc_01a223d717fa7653822e2fa61b1d2521",
+                     *       "expiresAt": "2026-12-02T00:02:32.791Z",
+                     *       "id": "stc_01a2249c4cd777d1a0dce74689ce5376",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-28T20:27:08.666Z",
+                     *       "requestedAt": "2026-11-29T00:02:32.791Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a223d717e970eaa273fc64c4dc398c",
+                     *         "id": "key_01a2249c4cd1715789af9bf6c5994b6c",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -11258,19 +11343,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-28T20:27:08.657Z",
+                     *       "decidedAt": "2026-11-29T00:02:32.788Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a223d711bb743e910cdb9503c01c25",
+                     *         "id": "key_01a2249c4a28765ca4bf5d1c07057511",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-01T20:27:08.650Z",
-                     *       "id": "stc_01a223d717ea752abecf05831284b7f9",
+                     *       "expiresAt": "2026-12-02T00:02:32.786Z",
+                     *       "id": "stc_01a2249c4cd27744a43b4b0697a2f8bf",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-28T20:27:08.650Z",
+                     *       "requestedAt": "2026-11-29T00:02:32.786Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a223d717e970eaa273fc64c4dc398c",
+                     *         "id": "key_01a2249c4cd1715789af9bf6c5994b6c",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -11457,16 +11542,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-28T20:27:07.147Z",
+                     *           "createdAt": "2026-11-29T00:02:32.140Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "updatedAt": "2026-11-28T20:27:07.147Z",
-                     *           "url": "http://127.0.0.1:40223/lajan/webhooks"
+                     *           "id": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "updatedAt": "2026-11-29T00:02:32.140Z",
+                     *           "url": "http://127.0.0.1:46159/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -11586,7 +11671,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:40223/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:46159/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -11601,17 +11686,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T20:27:07.147Z",
+                     *       "createdAt": "2026-11-29T00:02:32.140Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *       "secret": "whsec_woja0ee3xlABB1fbA3ap7LkfOHZ5r2+j66McVMnPY8c=",
-                     *       "updatedAt": "2026-11-28T20:27:07.147Z",
-                     *       "url": "http://127.0.0.1:40223/lajan/webhooks"
+                     *       "id": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *       "secret": "whsec_+zomCk88OS1Z3XcX9pUEstYIDgrBve7xNJXbI6XPNzM=",
+                     *       "updatedAt": "2026-11-29T00:02:32.140Z",
+                     *       "url": "http://127.0.0.1:46159/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -11790,16 +11875,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T20:27:07.147Z",
+                     *       "createdAt": "2026-11-29T00:02:32.140Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *       "updatedAt": "2026-11-28T20:27:07.147Z",
-                     *       "url": "http://127.0.0.1:40223/lajan/webhooks"
+                     *       "id": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *       "updatedAt": "2026-11-29T00:02:32.140Z",
+                     *       "url": "http://127.0.0.1:46159/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -11922,15 +12007,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T20:27:07.147Z",
+                     *       "createdAt": "2026-11-29T00:02:32.140Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *       "updatedAt": "2026-11-28T20:27:08.643Z",
-                     *       "url": "http://127.0.0.1:40223/lajan/webhooks"
+                     *       "id": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *       "updatedAt": "2026-11-29T00:02:32.783Z",
+                     *       "url": "http://127.0.0.1:46159/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -12110,7 +12195,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a223d7120b70f8b399aff07e14fc83"
+                     *       "id": "we_01a2249c4a4c77c3b992d68be1640a68"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -12248,223 +12333,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T20:27:08.583Z",
-                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "eventId": "evt_01a223d717a8726d982664bd72837d2e",
+                     *           "createdAt": "2026-11-29T00:02:32.761Z",
+                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "eventId": "evt_01a2249c4cb971dcafefb696880a54d2",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a223d717a8726d982664be7f0c1ce0",
-                     *           "nextAttemptAt": "2026-11-28T20:27:08.583Z",
+                     *           "id": "whd_01a2249c4cba74a8bad35e931594238b",
+                     *           "nextAttemptAt": "2026-11-29T00:02:32.761Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T20:27:08.583Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.761Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T20:27:08.557Z",
-                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "eventId": "evt_01a223d7178e755f8045f8b57000ce94",
+                     *           "createdAt": "2026-11-29T00:02:32.750Z",
+                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "eventId": "evt_01a2249c4caf7470947a8028504d818c",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a223d7178e755f8045f8b6683c03a2",
-                     *           "nextAttemptAt": "2026-11-28T20:27:08.557Z",
+                     *           "id": "whd_01a2249c4caf7470947a8029c50e8cb3",
+                     *           "nextAttemptAt": "2026-11-29T00:02:32.750Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T20:27:08.557Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.750Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T20:27:08.545Z",
-                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "eventId": "evt_01a223d7178272dba7b04755ecc74c10",
+                     *           "createdAt": "2026-11-29T00:02:32.748Z",
+                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "eventId": "evt_01a2249c4cac710fbf32d0b58c6e3dad",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a223d7178272dba7b0475691159ef3",
-                     *           "nextAttemptAt": "2026-11-28T20:27:08.545Z",
+                     *           "id": "whd_01a2249c4cac710fbf32d0b687b7af62",
+                     *           "nextAttemptAt": "2026-11-29T00:02:32.748Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T20:27:08.545Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.748Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T20:27:08.509Z",
-                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "eventId": "evt_01a223d7175e74be9dd6ffa748efbe31",
+                     *           "createdAt": "2026-11-29T00:02:32.739Z",
+                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "eventId": "evt_01a2249c4ca476c29ed98b23b3a73297",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a223d7175e74be9dd6ffa83844ff30",
-                     *           "nextAttemptAt": "2026-11-28T20:27:08.509Z",
+                     *           "id": "whd_01a2249c4ca476c29ed98b24a064c004",
+                     *           "nextAttemptAt": "2026-11-29T00:02:32.739Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T20:27:08.509Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.739Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T20:27:08.495Z",
-                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "eventId": "evt_01a223d7175075a89f21f8f7fa747590",
+                     *           "createdAt": "2026-11-29T00:02:32.736Z",
+                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "eventId": "evt_01a2249c4ca0774f933cfc582ed8d627",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a223d7175075a89f21f8f890ab079b",
-                     *           "nextAttemptAt": "2026-11-28T20:27:08.495Z",
+                     *           "id": "whd_01a2249c4ca174d8a2d1eeda214519d1",
+                     *           "nextAttemptAt": "2026-11-29T00:02:32.736Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T20:27:08.495Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.736Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T20:27:08.483Z",
-                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "eventId": "evt_01a223d7174371f680d2da3dd7c56653",
+                     *           "createdAt": "2026-11-29T00:02:32.732Z",
+                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "eventId": "evt_01a2249c4c9d75cbafb8280677a84508",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a223d71744736ab064d0d1e88e6a69",
-                     *           "nextAttemptAt": "2026-11-28T20:27:08.483Z",
+                     *           "id": "whd_01a2249c4c9d75cbafb82808814b97d8",
+                     *           "nextAttemptAt": "2026-11-29T00:02:32.732Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T20:27:08.483Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.732Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T20:27:08.483Z",
-                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "eventId": "evt_01a223d7174371f680d2da3cecabae27",
+                     *           "createdAt": "2026-11-29T00:02:32.732Z",
+                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "eventId": "evt_01a2249c4c9d75cbafb8280543d1e87a",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a223d71744736ab064d0d08d5a5276",
-                     *           "nextAttemptAt": "2026-11-28T20:27:08.483Z",
+                     *           "id": "whd_01a2249c4c9d75cbafb8280773d5c7a4",
+                     *           "nextAttemptAt": "2026-11-29T00:02:32.732Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T20:27:08.483Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.732Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T20:27:08.472Z",
-                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "eventId": "evt_01a223d717397783a9c3d50d18ab9ab3",
+                     *           "createdAt": "2026-11-29T00:02:32.726Z",
+                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "eventId": "evt_01a2249c4c967426b0eb9bc59f574e96",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a223d717397783a9c3d50e37b47cd8",
-                     *           "nextAttemptAt": "2026-11-28T20:27:08.472Z",
+                     *           "id": "whd_01a2249c4c967426b0eb9bc679393020",
+                     *           "nextAttemptAt": "2026-11-29T00:02:32.726Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T20:27:08.472Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.726Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T20:27:08.437Z",
-                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "eventId": "evt_01a223d7171775fbb292790fea3532c0",
+                     *           "createdAt": "2026-11-29T00:02:32.719Z",
+                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "eventId": "evt_01a2249c4c9171b695546992be077359",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a223d7171775fbb29279119324b933",
-                     *           "nextAttemptAt": "2026-11-28T20:27:08.437Z",
+                     *           "id": "whd_01a2249c4c9171b695546994abe31b6c",
+                     *           "nextAttemptAt": "2026-11-29T00:02:32.719Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T20:27:08.437Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.719Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T20:27:08.437Z",
-                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "eventId": "evt_01a223d7171775fbb292790e9dbcbb7d",
+                     *           "createdAt": "2026-11-29T00:02:32.719Z",
+                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "eventId": "evt_01a2249c4c9171b695546991c0be62df",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a223d7171775fbb29279103c5d1ba1",
-                     *           "nextAttemptAt": "2026-11-28T20:27:08.437Z",
+                     *           "id": "whd_01a2249c4c9171b6955469932e656633",
+                     *           "nextAttemptAt": "2026-11-29T00:02:32.719Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T20:27:08.437Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.719Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T20:27:08.424Z",
-                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "eventId": "evt_01a223d7170a7143b0bd9bedcc6f0fff",
+                     *           "createdAt": "2026-11-29T00:02:32.716Z",
+                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "eventId": "evt_01a2249c4c8d73e88da21dc271b0f728",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a223d7170a7143b0bd9bef4785a537",
-                     *           "nextAttemptAt": "2026-11-28T20:27:08.424Z",
+                     *           "id": "whd_01a2249c4c8d73e88da21dc43d1c076f",
+                     *           "nextAttemptAt": "2026-11-29T00:02:32.716Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T20:27:08.424Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.716Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T20:27:08.424Z",
-                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "eventId": "evt_01a223d7170a7143b0bd9bec79239422",
+                     *           "createdAt": "2026-11-29T00:02:32.716Z",
+                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "eventId": "evt_01a2249c4c8d73e88da21dc148736b2b",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a223d7170a7143b0bd9bee41240926",
-                     *           "nextAttemptAt": "2026-11-28T20:27:08.424Z",
+                     *           "id": "whd_01a2249c4c8d73e88da21dc3630e1a1f",
+                     *           "nextAttemptAt": "2026-11-29T00:02:32.716Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T20:27:08.424Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.716Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T20:27:08.394Z",
-                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "eventId": "evt_01a223d716ea71049ff47413fd9764d2",
+                     *           "createdAt": "2026-11-29T00:02:32.707Z",
+                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "eventId": "evt_01a2249c4c84733a93b2228870ab1d59",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a223d716ea71049ff474148aef785d",
-                     *           "nextAttemptAt": "2026-11-28T20:27:08.394Z",
+                     *           "id": "whd_01a2249c4c84733a93b22289b026c47e",
+                     *           "nextAttemptAt": "2026-11-29T00:02:32.707Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T20:27:08.394Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.707Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T20:27:08.385Z",
-                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "eventId": "evt_01a223d716e4736caaa511227d31accd",
+                     *           "createdAt": "2026-11-29T00:02:32.706Z",
+                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "eventId": "evt_01a2249c4c8271d59773b1c306fb8737",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a223d716e4736caaa511232902bc7f",
-                     *           "nextAttemptAt": "2026-11-28T20:27:08.385Z",
+                     *           "id": "whd_01a2249c4c8271d59773b1c4bee7bc4a",
+                     *           "nextAttemptAt": "2026-11-29T00:02:32.706Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T20:27:08.385Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.706Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-28T20:27:08.380Z",
-                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "eventId": "evt_01a223d716dd7013a35a5a6a28f77a9a",
+                     *           "createdAt": "2026-11-29T00:02:32.703Z",
+                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "eventId": "evt_01a2249c4c8072d0af141449dcd598d6",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a223d716dd7013a35a5a6b50e6f728",
-                     *           "nextAttemptAt": "2026-11-28T20:27:08.380Z",
+                     *           "id": "whd_01a2249c4c8072d0af14144af840bbc7",
+                     *           "nextAttemptAt": "2026-11-29T00:02:32.703Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-28T20:27:08.380Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.703Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T20:27:07.542Z",
-                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "eventId": "evt_01a223d7139673848e36e2242be623f4",
+                     *           "createdAt": "2026-11-29T00:02:32.320Z",
+                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "eventId": "evt_01a2249c4b01767ab01c9fac31ab190e",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a223d7139771e39d6fb31a0942f4e1",
+                     *           "id": "whd_01a2249c4b01767ab01c9fad6b24ceae",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T20:27:08.587Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.762Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T20:27:07.539Z",
-                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "eventId": "evt_01a223d71394742f9da4c1c05c28992f",
+                     *           "createdAt": "2026-11-29T00:02:32.318Z",
+                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "eventId": "evt_01a2249c4aff7650a78c81e33088d176",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a223d71394742f9da4c1c185bbc3e5",
+                     *           "id": "whd_01a2249c4aff7650a78c81e4797bc59e",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T20:27:08.587Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.762Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T20:27:07.385Z",
-                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "eventId": "evt_01a223d712fa749180c560206461cf05",
+                     *           "createdAt": "2026-11-29T00:02:32.234Z",
+                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "eventId": "evt_01a2249c4aab770b8584d50be20db4ff",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a223d712fa749180c560211578d80a",
+                     *           "id": "whd_01a2249c4aab770b8584d50c18fab1cc",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T20:27:08.587Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.762Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T20:27:07.377Z",
-                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "eventId": "evt_01a223d712f2735fa2080b6cbb773748",
+                     *           "createdAt": "2026-11-29T00:02:32.233Z",
+                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "eventId": "evt_01a2249c4aa9736bb89b03809b7c139f",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a223d712f2735fa2080b6de23d6b98",
+                     *           "id": "whd_01a2249c4aa9736bb89b0381c6e11287",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T20:27:08.587Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.762Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-28T20:27:07.365Z",
-                     *           "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *           "eventId": "evt_01a223d712e5747ca868d45179ced105",
+                     *           "createdAt": "2026-11-29T00:02:32.228Z",
+                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *           "eventId": "evt_01a2249c4aa47538a5e3d1803b231b8d",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a223d712e5747ca868d452320177c4",
+                     *           "id": "whd_01a2249c4aa47538a5e3d1814fbebe66",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-28T20:27:08.587Z"
+                     *           "updatedAt": "2026-11-29T00:02:32.762Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -12604,22 +12689,22 @@ export interface operations {
                      *       "attemptCount": 1,
                      *       "attempts": [
                      *         {
-                     *           "at": "2026-11-28T20:27:08.618Z",
+                     *           "at": "2026-11-29T00:02:32.774Z",
                      *           "attempt": 1,
-                     *           "durationMs": 6,
+                     *           "durationMs": 1,
                      *           "error": null,
                      *           "httpStatus": 200,
                      *           "responseBody": null
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-28T20:27:08.583Z",
-                     *       "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *       "eventId": "evt_01a223d717a8726d982664bd72837d2e",
+                     *       "createdAt": "2026-11-29T00:02:32.761Z",
+                     *       "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *       "eventId": "evt_01a2249c4cb971dcafefb696880a54d2",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a223d717a8726d982664be7f0c1ce0",
+                     *       "id": "whd_01a2249c4cba74a8bad35e931594238b",
                      *       "nextAttemptAt": null,
                      *       "status": "delivered",
-                     *       "updatedAt": "2026-11-28T20:27:08.618Z"
+                     *       "updatedAt": "2026-11-29T00:02:32.774Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -12736,14 +12821,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-28T20:27:08.583Z",
-                     *       "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *       "eventId": "evt_01a223d717a8726d982664bd72837d2e",
+                     *       "createdAt": "2026-11-29T00:02:32.761Z",
+                     *       "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *       "eventId": "evt_01a2249c4cb971dcafefb696880a54d2",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a223d717a8726d982664be7f0c1ce0",
-                     *       "nextAttemptAt": "2026-11-28T20:27:08.617Z",
+                     *       "id": "whd_01a2249c4cba74a8bad35e931594238b",
+                     *       "nextAttemptAt": "2026-11-29T00:02:32.773Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-28T20:27:08.617Z"
+                     *       "updatedAt": "2026-11-29T00:02:32.773Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -12920,7 +13005,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-28T19:27:08.640Z"
+                 *       "since": "2026-11-28T23:02:32.780Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -13135,17 +13220,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-28T20:27:07.147Z",
+                     *       "createdAt": "2026-11-29T00:02:32.140Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *       "secret": "whsec_l13BAey7J+leqGpI6m0zho1Ew3fgBJMbfsMCwYvZPzs=",
-                     *       "updatedAt": "2026-11-28T20:27:08.642Z",
-                     *       "url": "http://127.0.0.1:40223/lajan/webhooks"
+                     *       "id": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *       "secret": "whsec_Fom8orkWIgrRas3NOy2hxmoZXCr6aW1MptdCE3TzU/g=",
+                     *       "updatedAt": "2026-11-29T00:02:32.782Z",
+                     *       "url": "http://127.0.0.1:46159/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -13329,14 +13414,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-28T20:27:08.583Z",
-                     *       "endpointId": "we_01a223d7120b70f8b399aff07e14fc83",
-                     *       "eventId": "evt_01a223d717a8726d982664bd72837d2e",
+                     *       "createdAt": "2026-11-29T00:02:32.761Z",
+                     *       "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
+                     *       "eventId": "evt_01a2249c4cb971dcafefb696880a54d2",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a223d717a8726d982664be7f0c1ce0",
-                     *       "nextAttemptAt": "2026-11-28T20:27:08.583Z",
+                     *       "id": "whd_01a2249c4cba74a8bad35e931594238b",
+                     *       "nextAttemptAt": "2026-11-29T00:02:32.761Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-28T20:27:08.583Z"
+                     *       "updatedAt": "2026-11-29T00:02:32.761Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

@@ -50,6 +50,14 @@ pub struct CreateClient {
     pub phone_number: Option<String>,
     #[schema(example = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H")]
     pub wallet_account_id: Option<String>,
+    /// The memo the wallet needs to credit the client, when it is a custodial wallet or an
+    /// exchange (needs `walletAccountId`): every payout to the wallet carries it.
+    #[schema(example = "1234567")]
+    pub wallet_memo: Option<String>,
+    /// `text`, `id` or `hash`. Left out, it is read from `walletMemo`: a whole number without
+    /// leading zeros is an id, 64 hex digits a hash, anything else text.
+    #[schema(value_type = Option<crate::routes::doc_types::MemoType>)]
+    pub wallet_memo_type: Option<String>,
     /// The language Lajan speaks to the client in: `ht`, `fr` or `en`; the settings'
     /// `defaultClientLanguage` when left out.
     #[schema(example = "ht", value_type = Option<crate::routes::doc_types::Language>)]
@@ -98,6 +106,14 @@ pub struct UpdateClient {
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<String>)]
     pub wallet_account_id: Option<Option<String>>,
+    /// The memo the wallet needs; `null` removes it. A new `walletAccountId` given without a
+    /// memo removes the old one: a memo belongs to one address.
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub wallet_memo: Option<Option<String>>,
+    /// `text`, `id` or `hash`, with `walletMemo`; read from it when left out.
+    #[schema(value_type = Option<crate::routes::doc_types::MemoType>)]
+    pub wallet_memo_type: Option<String>,
     /// `ht`, `fr` or `en`.
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<crate::routes::doc_types::Language>, nullable = false)]
@@ -146,6 +162,8 @@ pub async fn create(
         email: body.email,
         phone_number: body.phone_number,
         wallet_account_id: body.wallet_account_id,
+        wallet_memo: body.wallet_memo,
+        wallet_memo_type: body.wallet_memo_type,
         language: body.language,
         verification: body.verification.map(VerificationRequest::input),
     };
@@ -182,6 +200,8 @@ pub async fn update(
         email: body.email,
         phone_number: body.phone_number,
         wallet_account_id: body.wallet_account_id,
+        wallet_memo: body.wallet_memo,
+        wallet_memo_type: body.wallet_memo_type,
         language: body.language,
         verification: body.verification.map(|v| v.map(VerificationRequest::input)),
     };

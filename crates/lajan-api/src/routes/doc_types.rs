@@ -44,6 +44,11 @@ one_of!(
     client::Language::ALL.iter().map(|l| l.as_str())
 );
 one_of!(
+    /// What a Stellar memo holds: text, a 64-bit id, or a 32-byte hash.
+    MemoType,
+    lajan_domain::stellar_memo::MemoKind::ALL.iter().map(|k| k.as_str())
+);
+one_of!(
     /// A channel an invoice is sent by.
     SendChannel,
     message::Channel::INVOICE.iter().map(|c| c.as_str())

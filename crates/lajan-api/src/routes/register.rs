@@ -17,6 +17,7 @@ use lajan_domain::Timestamp;
 use lajan_domain::invitation::{CODE_TTL_MS, Step};
 use lajan_domain::network::ClientAddress;
 use lajan_domain::payout::ExecStatus;
+use lajan_domain::stellar_memo::StellarMemo;
 use lajan_i18n::{Lang, text};
 use lajan_services::ServiceError;
 use lajan_services::registration::Registration;
@@ -68,6 +69,9 @@ pub struct StepForm {
     answer: String,
     #[serde(default)]
     address: String,
+    /// Empty when the wallet asks for none.
+    #[serde(default)]
+    memo: String,
 }
 
 /// Only tokens shaped as Lajan makes them (22 URL-safe characters) are looked up.
@@ -177,7 +181,7 @@ async fn submit(
         "code" => services.send_registration_code(&r).await,
         "confirm" => services.confirm_registration_code(&r, &form.code).await,
         "verify" => services.answer_registration_question(&r, &form.answer).await,
-        "wallet" => services.register_receiver_wallet(&r, &form.address).await.map(drop),
+        "wallet" => services.register_receiver_wallet(&r, &form.address, &form.memo).await.map(drop),
         _ => return plain_page(StatusCode::NOT_FOUND, lang, "register-gone-title", "register-gone", &[]),
     };
     let Err(e) = done else { return Redirect::to(&page_url(&token, named)).into_response() };
@@ -282,6 +286,7 @@ fn render(
             contact => masked(client.phone_number.as_deref(), client.email.as_deref()),
             question => client.verification.as_ref().map(|v| v.kind.as_str()),
             wallet => client.wallet_account_id,
+            memo => client.wallet_memo.as_ref().map(StellarMemo::value),
             base => format!("/r/{token}"),
             query => if named { format!("?lang={}", lang.code()) } else { String::new() },
         })
@@ -314,6 +319,7 @@ mod tests {
             "locked",
             "wrong_answer",
             "invalid_address",
+            "invalid_memo",
             "no_account",
             "no_trustline",
             "registration_incomplete",

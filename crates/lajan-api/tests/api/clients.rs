@@ -232,3 +232,65 @@ api_test!(a_verification_is_asked_kept_only_as_a_slow_hash_and_never_shown, |app
     let plain = app.client("Marie", "Jean").await;
     assert_eq!(plain["verification"], Value::Null, "none unless the organization asks");
 });
+
+api_test!(a_wallet_memo_is_kept_with_its_wallet_and_copied_to_its_payouts, |app| {
+    let field_of = |e: &Value| e["details"][0]["field"].as_str().unwrap_or_default().to_owned();
+    let named = |extra: Value| {
+        let mut body = json!({ "firstName": "Ana", "lastName": "Pyè" });
+        body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        body
+    };
+    for (extra, field) in [
+        (json!({ "walletMemo": "42" }), "walletMemo"),
+        (json!({ "walletAccountId": WALLET, "walletMemo": "abc", "walletMemoType": "id" }), "walletMemo"),
+        (json!({ "walletAccountId": WALLET, "walletMemo": "x".repeat(29) }), "walletMemo"),
+        (json!({ "walletAccountId": WALLET, "walletMemo": "42", "walletMemoType": "return" }), "walletMemoType"),
+        (json!({ "walletAccountId": WALLET, "walletMemoType": "id" }), "walletMemoType"),
+    ] {
+        let e = expect_error(app.post("/v1/clients", &named(extra.clone())).await, 400, "validation_error").await;
+        assert_eq!(field_of(&e), field, "{extra} {e}");
+    }
+    assert_eq!(app.get("/v1/clients").await.json::<Value>().await.unwrap()["pagination"]["total"], 0, "none stored");
+
+    // Leading zeros are text: an id would drop them.
+    let body = named(json!({ "walletAccountId": WALLET, "walletMemo": "00123" }));
+    let ana: Value = app.post("/v1/clients", &body).await.json().await.unwrap();
+    assert_eq!((&ana["walletMemo"], &ana["walletMemoType"]), (&json!("00123"), &json!("text")), "{ana}");
+    let id = ana["id"].as_str().unwrap();
+    let path = format!("/v1/clients/{id}");
+    let updated: Value = app.put(&path, &json!({ "walletMemo": "1234567" })).await.json().await.unwrap();
+    assert_eq!((&updated["walletMemo"], &updated["walletMemoType"]), (&json!("1234567"), &json!("id")));
+    let e = expect_error(app.put(&path, &json!({ "walletMemoType": "text" })).await, 400, "validation_error").await;
+    assert_eq!(field_of(&e), "walletMemoType");
+
+    // A payout to the client, direct or in a disbursement, carries the memo; one to the bare
+    // address does not (the organization's `memo` is what it asked for).
+    let payout = |body: Value| async move { app.post("/v1/payouts", &body).await.json::<Value>().await.unwrap() };
+    let to_client = payout(json!({ "clientId": id, "assetAmount": 5, "assetCode": "USDC", "memo": "loan 7" })).await;
+    assert_eq!((&to_client["walletMemo"], &to_client["walletMemoType"]), (&json!("1234567"), &json!("id")));
+    assert_eq!(to_client["memo"], "loan 7");
+    let to_address = payout(json!({ "walletAccountId": WALLET, "assetAmount": 5, "assetCode": "USDC" })).await;
+    assert_eq!((&to_address["walletMemo"], &to_address["walletMemoType"]), (&Value::Null, &Value::Null));
+    let rows = json!([{ "clientId": id, "assetAmount": 5 }, { "walletAccountId": WALLET, "assetAmount": 5 }]);
+    let d: Value = app
+        .post("/v1/disbursements", &json!({ "name": "June", "assetCode": "USDC", "items": rows }))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let d_id = d["id"].as_str().unwrap();
+    assert_eq!(app.post(&format!("/v1/disbursements/{d_id}/submit"), &json!({})).await.status(), 200);
+    let items: Value = app.get(&format!("/v1/disbursements/{d_id}/items")).await.json().await.unwrap();
+    let memo_of = |row: usize| {
+        let payout = items["data"][row]["payoutId"].as_str().unwrap().to_owned();
+        async move { app.get(&format!("/v1/payouts/{payout}")).await.json::<Value>().await.unwrap()["walletMemo"].clone() }
+    };
+    assert_eq!((memo_of(0).await, memo_of(1).await), (json!("1234567"), Value::Null));
+
+    // A memo names the receiver at one address: a new address without one drops it.
+    let other = lajan_ledger::sandbox::derived_account("clients tests: another wallet");
+    let moved: Value = app.put(&path, &json!({ "walletAccountId": other })).await.json().await.unwrap();
+    assert_eq!((&moved["walletMemo"], &moved["walletMemoType"]), (&Value::Null, &Value::Null), "{moved}");
+    let payout_after = app.get(&format!("/v1/payouts/{}", to_client["id"].as_str().unwrap())).await;
+    assert_eq!(payout_after.json::<Value>().await.unwrap()["walletMemo"], "1234567", "a payout keeps what it took");
+});

@@ -142,7 +142,7 @@ live_test!(a_live_payout_is_signed_submitted_and_sent_once, 60, |live| {
     assert_eq!(payment.to, WALLET);
     assert_eq!(payment.amount_stroops, 125_000_000, "12.50 with seven decimals on the network");
     assert_eq!((payment.asset_code.as_str(), payment.asset_issuer.as_deref()), ("USDC", Some(live.issuer.as_str())));
-    assert_eq!(payment.memo.as_deref(), Some("loan 7"));
+    assert_eq!(payment.memo, Some(lajan_domain::stellar_memo::StellarMemo::Text("loan 7".into())));
     let attempts = p["attempts"].as_array().unwrap();
     assert_eq!(attempts.len(), 1);
     assert_eq!(attempts[0]["txHash"], payment.tx_hash.as_str());
@@ -506,4 +506,47 @@ live_test!(an_attempt_older_than_horizons_history_is_never_settled_dead, 1, |liv
     let p = live.get(&format!("/v1/payouts/{id}")).await;
     assert_eq!((p["execStatus"].as_str(), p["attempts"].as_array().unwrap().len()), (Some("ready_to_send"), 1), "{p}");
     assert_eq!(live.net.submissions().len(), 1, "nothing new was built");
+});
+
+live_test!(a_payout_to_an_exchange_carries_the_memo_its_wallet_needs, 60, |live| {
+    use lajan_domain::stellar_memo::StellarMemo;
+    // Waiting for a wallet, then given one at an exchange that credits customer 1234567.
+    let client = live
+        .post("/v1/clients", &json!({ "firstName": "Ana", "lastName": "Pyè", "phoneNumber": "+50937000001" }))
+        .await;
+    let client_id = client["id"].as_str().unwrap();
+    let body = json!({ "clientId": client_id, "assetAmount": 10, "assetCode": "USDC", "memo": "loan 7" });
+    let waiting = live.post("/v1/payouts", &body).await;
+    let waiting_id = waiting["id"].as_str().unwrap();
+    live.post(&format!("/v1/payouts/{waiting_id}/approve"), &json!({})).await;
+    let wallet = json!({ "walletAccountId": WALLET, "walletMemo": "1234567" });
+    let r = live.app.http.put(live.app.url(&format!("/v1/clients/{client_id}"))).bearer_auth(&live.key).json(&wallet);
+    let updated: Value = r.send().await.unwrap().json().await.unwrap();
+    assert_eq!((&updated["walletMemo"], &updated["walletMemoType"]), (&json!("1234567"), &json!("id")), "{updated}");
+    // A payout made once the client has the wallet takes the memo too.
+    let later = live.post("/v1/payouts", &body).await;
+    let later_id = later["id"].as_str().unwrap();
+    assert_eq!((&later["walletMemo"], &later["memo"]), (&json!("1234567"), &json!("loan 7")), "{later}");
+    live.post(&format!("/v1/payouts/{later_id}/approve"), &json!({})).await;
+
+    assert_eq!(live.execute(Timestamp::now()).await, 2);
+    for id in [waiting_id, later_id] {
+        let p = live.get(&format!("/v1/payouts/{id}")).await;
+        assert_eq!((&p["execStatus"], &p["walletMemoType"]), (&json!("sent"), &json!("id")), "{p}");
+    }
+    let paid = live.net.payments();
+    assert_eq!(paid.len(), 2);
+    for payment in &paid {
+        assert_eq!(payment.to, WALLET);
+        assert_eq!(payment.memo, Some(StellarMemo::Id(1_234_567)), "the wallet's memo, as an id, not the loan's");
+    }
+    // Horizon shows it as an id memo, as a wallet reading its payments sees it.
+    let horizon: Value = reqwest::get(format!("{}/accounts/{WALLET}/payments?order=asc", live.net.url()))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let record = &horizon["_embedded"]["records"][0]["transaction"];
+    assert_eq!((&record["memo_type"], &record["memo"]), (&json!("id"), &json!("1234567")), "{horizon}");
 });

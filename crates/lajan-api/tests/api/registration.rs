@@ -227,3 +227,29 @@ api_test!(a_spreadsheet_pays_wallets_at_once_and_phones_once_their_receivers_reg
     assert_eq!((&done["status"], &done["counts"]["sent"]), (&json!("completed"), &json!(3)), "{done}");
     assert_eq!(get(app, "/v1/events?type=payout.completed").await["pagination"]["total"], 3, "each row paid once");
 });
+
+api_test!(a_receiver_at_an_exchange_gives_the_memo_with_the_address, |app| {
+    let (id, token) =
+        invited(app, json!({ "firstName": "Jak", "lastName": "Pyè", "phoneNumber": "+50937000003" })).await;
+    shown(submit(app, &token, "code", &[]).await, 200).await;
+    let code = code_in(&last_text(app, &id).await);
+    let (step, html) = shown(submit(app, &token, "confirm", &[("code", &code)]).await, 200).await;
+    assert!(step == "wallet" && html.contains("name=\"memo\"") && html.contains("Memo (sèlman si"), "{html}");
+
+    // A memo the network cannot carry is refused before anything is checked or stored.
+    let long = "x".repeat(29);
+    let (step, html) = shown(submit(app, &token, "wallet", &[("address", WALLET), ("memo", &long)]).await, 400).await;
+    assert!(step == "wallet" && html.contains("Nou pa ka itilize memo sa a"), "{html}");
+    assert_eq!(get(app, &format!("/v1/clients/{id}")).await["walletAccountId"], Value::Null);
+
+    let (step, html) =
+        shown(submit(app, &token, "wallet", &[("address", WALLET), ("memo", " 987654 ")]).await, 200).await;
+    assert!(step == "registered" && html.contains("Memo: 987654"), "{html}");
+    let client = get(app, &format!("/v1/clients/{id}")).await;
+    assert_eq!((&client["walletMemo"], &client["walletMemoType"]), (&json!("987654"), &json!("id")), "{client}");
+    let payouts = get(app, &format!("/v1/payouts?clientId={id}")).await;
+    let payout = get(app, &format!("/v1/payouts/{}", payouts["data"][0]["id"].as_str().unwrap())).await;
+    assert_eq!((&payout["walletMemo"], &payout["execStatus"]), (&json!("987654"), &json!("ready_to_send")), "{payout}");
+    app.drain_payouts().await;
+    assert_eq!(get(app, "/v1/events?type=payout.completed").await["pagination"]["total"], 1);
+});

@@ -78,3 +78,16 @@ api_test!(a_maker_resends_and_unlocks_invitations_from_the_clients_list, |app| {
     assert!(again.text().await.unwrap().contains("This invitation is not locked"));
     assert_eq!(on_page(app, &token, "verify", &[("answer", "4321")]).await, 200, "the receiver goes on");
 });
+
+api_test!(a_payout_page_shows_the_memo_the_receiving_wallet_needs, |app| {
+    user(app, None, "viewer@example.ht", Role::Viewer).await;
+    let body = json!({ "firstName": "Ana", "lastName": "Pyè", "walletAccountId": lajan_testkit::WALLET,
+                       "walletMemo": "1234567" });
+    let id = ok(app.post("/v1/clients", &body).await).await["id"].as_str().unwrap().to_owned();
+    let body = json!({ "clientId": id, "assetAmount": 12, "assetCode": "USDC", "memo": "loan 7" });
+    let payout = ok(app.post("/v1/payouts", &body).await).await["id"].as_str().unwrap().to_owned();
+    let viewer = Browser::signed_in(app, "viewer@example.ht").await;
+    let page = viewer.get(&format!("/console/payouts/{payout}")).await.text().await.unwrap();
+    assert!(page.contains("Wallet memo (sent on the network instead of the memo)"), "{page}");
+    assert!(page.contains("<code>1234567</code>") && page.contains("loan 7"), "{page}");
+});

@@ -9,6 +9,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use lajan_domain::stellar_memo::StellarMemo;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -222,8 +223,8 @@ async fn payments(
                 "amount": format!("{whole}.{frac:07}"),
                 "transaction": {
                     "ledger": p.ledger,
-                    "memo_type": if p.memo.is_some() { "text" } else { "none" },
-                    "memo": p.memo,
+                    "memo_type": p.memo.as_ref().map_or("none", |m| m.kind().as_str()),
+                    "memo": p.memo.as_ref().map(horizon_memo),
                 },
             });
             if p.asset_code == "XLM" {
@@ -238,4 +239,16 @@ async fn payments(
         })
         .collect();
     Json(json!({ "_embedded": { "records": records } }))
+}
+
+/// A memo as Horizon writes it: text as is, an id in decimal, a hash in base64.
+fn horizon_memo(memo: &StellarMemo) -> String {
+    use stellar_xdr::WriteXdr;
+    match memo {
+        // A fixed 32-byte opaque is its bytes in XDR, so its XDR base64 is the hash's base64.
+        StellarMemo::Hash(bytes) => {
+            stellar_xdr::Hash(*bytes).to_xdr_base64(stellar_xdr::Limits::none()).unwrap_or_default()
+        }
+        other => other.value(),
+    }
 }

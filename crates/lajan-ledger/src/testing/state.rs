@@ -2,6 +2,7 @@
 //! inject, shared by the fake's controls (`testing.rs`) and its Horizon routes.
 
 use axum::http::StatusCode;
+use lajan_domain::stellar_memo::StellarMemo;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
@@ -17,7 +18,7 @@ pub struct AppliedPayment {
     pub asset_code: String,
     pub asset_issuer: Option<String>,
     pub amount_stroops: i64,
-    pub memo: Option<String>,
+    pub memo: Option<StellarMemo>,
 }
 
 #[derive(Default)]

@@ -30,6 +30,7 @@ fn payout(tenant: &Tenant, asset_issuer: Option<String>, cents: i64) -> PayoutDe
             asset_code: AssetCode::parse("USDC").unwrap(),
             asset_issuer: asset_issuer.map(|issuer| WalletAddress::parse(&issuer).unwrap()),
             memo: Some("loan 7".into()),
+            wallet_memo: None,
             disbursement_id: None,
             approval: ApprovalStatus::Approved,
             exec: ExecStatus::ReadyToSend,

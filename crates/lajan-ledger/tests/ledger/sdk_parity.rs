@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+use lajan_domain::stellar_memo::StellarMemo;
 use lajan_ledger::stellar::{PUBLIC_PASSPHRASE, PaymentTx, TESTNET_PASSPHRASE, build_and_sign};
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::{Value, json};
@@ -40,8 +41,12 @@ for c in json.load(sys.stdin):
         base_fee=c["base_fee"],
     )
     builder.add_time_bounds(c["min_time"], c["max_time"])
-    if c["memo"] is not None:
+    if c["memo_type"] == "text":
         builder.add_text_memo(c["memo"])
+    elif c["memo_type"] == "id":
+        builder.add_id_memo(int(c["memo"]))
+    elif c["memo_type"] == "hash":
+        builder.add_hash_memo(c["memo"])
     builder.append_payment_op(
         destination=c["destination"], asset=asset, amount=c["amount"], source=c["payment_source"]
     )
@@ -145,10 +150,18 @@ struct Case {
     max_time: u64,
     code: &'static str,
     amount_cents: i64,
-    memo: Option<&'static str>,
+    /// `(kind, value)` as the store keeps a memo (`text` may be empty, as the SDK allows).
+    memo: Option<(&'static str, &'static str)>,
     /// A channel account is the transaction's source and signs first; the distribution account
     /// is the payment's source and signs second.
     channel: bool,
+}
+
+fn memo((kind, value): (&str, &str)) -> StellarMemo {
+    match kind {
+        "text" => StellarMemo::Text(value.to_owned()),
+        _ => StellarMemo::from_stored(kind, value).unwrap_or_else(|e| panic!("memo {value:?}: {e}")),
+    }
 }
 
 fn cases() -> Vec<Case> {
@@ -166,14 +179,20 @@ fn cases() -> Vec<Case> {
     };
     vec![
         Case { name: "xlm 0.01 no memo", ..base },
-        Case { name: "xlm empty memo", memo: Some(""), amount_cents: 100, ..base },
-        Case { name: "usdc 125.50 memo", code: "USDC", amount_cents: 12_550, memo: Some("invoice 42"), ..base },
+        Case { name: "xlm empty memo", memo: Some(("text", "")), amount_cents: 100, ..base },
+        Case {
+            name: "usdc 125.50 memo",
+            code: "USDC",
+            amount_cents: 12_550,
+            memo: Some(("text", "invoice 42")),
+            ..base
+        },
         Case { name: "1-char code, unbounded max_time", code: "A", max_time: 0, min_time: 0, amount_cents: 99, ..base },
         Case {
             name: "alphanum12 max amount, 28-byte memo",
             code: "LONGASSET123",
             amount_cents: 92_233_720_368_547,
-            memo: Some("0123456789012345678901234567"),
+            memo: Some(("text", "0123456789012345678901234567")),
             ..base
         },
         Case {
@@ -181,7 +200,7 @@ fn cases() -> Vec<Case> {
             passphrase: PUBLIC_PASSPHRASE,
             code: "EURCX",
             amount_cents: 705,
-            memo: Some("café ☕ paid"),
+            memo: Some(("text", "café ☕ paid")),
             base_fee: 12_345,
             sequence: i64::MAX,
             ..base
@@ -190,9 +209,23 @@ fn cases() -> Vec<Case> {
             name: "channel account source, two signers",
             code: "USDC",
             amount_cents: 2_500,
-            memo: Some("payout pyt_1"),
+            memo: Some(("text", "payout pyt_1")),
             sequence: 8_589_934_593,
             channel: true,
+            ..base
+        },
+        // An exchange's customer memos: the largest id, and a hash.
+        Case {
+            name: "id memo, u64 max",
+            code: "USDC",
+            amount_cents: 1_000,
+            memo: Some(("id", "18446744073709551615")),
+            ..base
+        },
+        Case {
+            name: "hash memo",
+            amount_cents: 300,
+            memo: Some(("hash", "00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff0a1b")),
             ..base
         },
     ]
@@ -230,7 +263,7 @@ fn matches_python_stellar_sdk() {
             asset_code: c.code,
             asset_issuer: issuer,
             amount_cents: c.amount_cents,
-            memo_text: c.memo,
+            memo: c.memo.map(memo),
         };
         let seeds: Vec<&SecretString> = signers.iter().map(|k| &k.seed).collect();
         rust.push(build_and_sign(&tx, &seeds).unwrap_or_else(|e| panic!("case {:?}: {e}", c.name)));
@@ -249,7 +282,8 @@ fn matches_python_stellar_sdk() {
             "code": c.code,
             "issuer": issuer,
             "amount": amount_string(c.amount_cents),
-            "memo": c.memo,
+            "memo_type": c.memo.map(|(kind, _)| kind),
+            "memo": c.memo.map(|(_, value)| value),
         }));
     }
 

@@ -2,6 +2,7 @@
 
 use lajan_domain::Timestamp;
 use lajan_domain::client::Client;
+use lajan_domain::stellar_memo::StellarMemo;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -20,6 +21,14 @@ pub struct ClientView {
     /// Stellar account (StrKey, `G...`).
     #[schema(example = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H")]
     pub wallet_account_id: Option<String>,
+    /// The memo the wallet needs to credit the client (a custodial wallet or an exchange): text
+    /// (at most 28 bytes), an id (a whole number) or a hash (64 hex digits). Every payout to the
+    /// wallet carries it. null when the wallet needs none.
+    #[schema(example = "1234567")]
+    pub wallet_memo: Option<String>,
+    /// text, id or hash (null with `walletMemo`).
+    #[schema(value_type = Option<String>, example = "id")]
+    pub wallet_memo_type: Option<&'static str>,
     /// The language Lajan speaks to the client in: invitations, messages and the pages they
     /// open (`ht` Haitian Creole, `fr` French, `en` English).
     #[schema(value_type = String, example = "ht", pattern = "^(ht|fr|en)$")]
@@ -42,6 +51,8 @@ impl From<&Client> for ClientView {
             email: c.email.clone(),
             phone_number: c.phone_number.clone(),
             wallet_account_id: c.wallet_account_id.clone(),
+            wallet_memo: c.wallet_memo.as_ref().map(StellarMemo::value),
+            wallet_memo_type: c.wallet_memo.as_ref().map(|m| m.kind().as_str()),
             language: c.language.as_str(),
             verification: c.verification.as_ref().map(|v| VerificationView { kind: v.kind.as_str() }),
             created_at: c.created_at,

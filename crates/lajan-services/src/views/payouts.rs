@@ -4,6 +4,7 @@ use super::clients::{PayoutClient, PayoutClientSummary};
 use super::money;
 use lajan_domain::Timestamp;
 use lajan_domain::payout::{Attempt, PayoutDetail};
+use lajan_domain::stellar_memo::StellarMemo;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -80,7 +81,16 @@ pub struct PayoutView {
     pub asset_code: String,
     /// null for the native asset (XLM).
     pub asset_issuer: Option<String>,
+    /// The organization's text memo. It is the one on the network unless `walletMemo` is set.
     pub memo: Option<String>,
+    /// The memo the receiving wallet needs (a custodial wallet or an exchange), taken from the
+    /// client with its wallet when the payout was created or released; the transaction carries
+    /// it instead of `memo`. null when the wallet needs none.
+    #[schema(example = "1234567")]
+    pub wallet_memo: Option<String>,
+    /// text, id or hash (null with `walletMemo`).
+    #[schema(value_type = Option<String>, example = "id")]
+    pub wallet_memo_type: Option<&'static str>,
     pub approval_status: String,
     /// pending, awaiting_registration, ready_to_send, sent, failed or canceled.
     pub exec_status: String,
@@ -128,6 +138,8 @@ impl PayoutView {
             asset_code: p.asset_code.to_string(),
             asset_issuer: p.asset_issuer.as_ref().map(ToString::to_string),
             memo: p.memo.clone(),
+            wallet_memo: p.wallet_memo.as_ref().map(StellarMemo::value),
+            wallet_memo_type: p.wallet_memo.as_ref().map(|m| m.kind().as_str()),
             approval_status: p.approval.as_str().to_owned(),
             exec_status: p.exec.as_str().to_owned(),
             created_at: p.created_at,

@@ -5,7 +5,16 @@ use crate::{EventFor, IdempotentResponse, NewEvent, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::client::{Client, ClientPatch};
 use lajan_domain::pagination::{Page, PageRequest};
+use lajan_domain::stellar_memo::StellarMemo;
 use lajan_domain::{Tenant, Timestamp};
+
+/// A wallet given to a client: its address, and the memo it needs when it is a custodial wallet
+/// or an exchange. The payouts waiting for the client take both.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientWallet<'a> {
+    pub address: &'a str,
+    pub memo: Option<&'a StellarMemo>,
+}
 
 /// Filters for the clients list.
 #[derive(Debug, Clone, Default)]

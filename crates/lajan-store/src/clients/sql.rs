@@ -1,13 +1,14 @@
 // Clients, for both backends; included after `shared.rs`. Invoices and payouts read the client
 // their rows join with `prefixed_client`.
 
-use crate::{ClientQuery, ClientStore};
+use crate::{ClientQuery, ClientStore, ClientWallet};
 use lajan_domain::client::{Client, ClientPatch, Language};
+use lajan_domain::stellar_memo::StellarMemo;
 use lajan_domain::verification::{Verification, VerificationKind};
 
 macro_rules! client_columns {
     () => {
-        "id, first_name, last_name, email, phone_number, wallet_account_id, language, verification_kind, verification_hash, created_at, updated_at, archived_at"
+        "id, first_name, last_name, email, phone_number, wallet_account_id, wallet_memo_type, wallet_memo, language, verification_kind, verification_hash, created_at, updated_at, archived_at"
     };
 }
 
@@ -19,6 +20,7 @@ fn client_from_row(row: &DbRow) -> StoreResult<Client> {
         email: row.try_get("email")?,
         phone_number: row.try_get("phone_number")?,
         wallet_account_id: row.try_get("wallet_account_id")?,
+        wallet_memo: memo_of(row.try_get("wallet_memo_type")?, row.try_get("wallet_memo")?)?,
         language: language_of(row.try_get("language")?)?,
         verification: verification_of(row.try_get("verification_kind")?, row.try_get("verification_hash")?)?,
         created_at: ts(row.try_get("created_at")?),
@@ -29,6 +31,17 @@ fn client_from_row(row: &DbRow) -> StoreResult<Client> {
 
 fn language_of(code: String) -> StoreResult<Language> {
     code.parse::<Language>().map_err(|_| corrupt(format!("client language {code:?}")))
+}
+
+/// A wallet memo from its two columns (both set or both null).
+fn memo_of(kind: Option<String>, value: Option<String>) -> StoreResult<Option<StellarMemo>> {
+    match (kind, value) {
+        (Some(kind), Some(value)) => StellarMemo::from_stored(&kind, &value)
+            .map(Some)
+            .map_err(|e| corrupt(format!("wallet memo {kind}:{value:?} {e}"))),
+        (None, None) => Ok(None),
+        _ => Err(corrupt("a wallet memo's kind without its value, or a value without its kind")),
+    }
 }
 
 fn verification_of(kind: Option<String>, hash: Option<String>) -> StoreResult<Option<Verification>> {
@@ -47,6 +60,7 @@ macro_rules! prefixed_client_columns {
     () => {
         "c.first_name AS c_first_name, c.last_name AS c_last_name, c.email AS c_email,
          c.phone_number AS c_phone_number, c.wallet_account_id AS c_wallet_account_id, c.language AS c_language,
+         c.wallet_memo_type AS c_wallet_memo_type, c.wallet_memo AS c_wallet_memo,
          c.verification_kind AS c_verification_kind, c.verification_hash AS c_verification_hash,
          c.created_at AS c_created_at, c.updated_at AS c_updated_at, c.archived_at AS c_archived_at"
     };
@@ -61,6 +75,7 @@ fn prefixed_client(row: &DbRow, id: String) -> StoreResult<Client> {
         email: row.try_get("c_email")?,
         phone_number: row.try_get("c_phone_number")?,
         wallet_account_id: row.try_get("c_wallet_account_id")?,
+        wallet_memo: memo_of(row.try_get("c_wallet_memo_type")?, row.try_get("c_wallet_memo")?)?,
         language: language_of(row.try_get("c_language")?)?,
         verification: verification_of(row.try_get("c_verification_kind")?, row.try_get("c_verification_hash")?)?,
         created_at: ts(row.try_get("c_created_at")?),
@@ -193,13 +208,13 @@ impl ClientStore for ThisStore {
     ) -> StoreResult<(Client, u64)> {
         let mut tx = self.begin_write().await?;
         let mut client = lock_client(&mut tx, tenant, id).await?;
-        if !client.apply(patch, at) {
+        if !client.apply(patch, at).map_err(StoreError::Rejected)? {
             return Ok((client, 0));
         }
         query(
             "UPDATE clients SET first_name = $1, last_name = $2, email = $3, phone_number = $4,
                                 wallet_account_id = $5, language = $6, verification_kind = $7,
-                                verification_hash = $8, updated_at = $9
+                                verification_hash = $8, updated_at = $9, wallet_memo_type = $13, wallet_memo = $14
              WHERE org_id = $10 AND env = $11 AND id = $12",
         )
         .bind(&client.first_name)
@@ -214,10 +229,15 @@ impl ClientStore for ThisStore {
         .bind(&tenant.org_id)
         .bind(tenant.env.as_str())
         .bind(id)
+        .bind(client.wallet_memo.as_ref().map(|m| m.kind().as_str()))
+        .bind(client.wallet_memo.as_ref().map(StellarMemo::value))
         .execute(&mut *tx)
         .await?;
         let released = match &client.wallet_account_id {
-            Some(wallet) => release_waiting_payouts(&mut tx, tenant, id, wallet, may_release_approved, at).await?,
+            Some(wallet) => {
+                let wallet = ClientWallet { address: wallet, memo: client.wallet_memo.as_ref() };
+                release_waiting_payouts(&mut tx, tenant, id, wallet, may_release_approved, at).await?
+            }
             None => 0,
         };
         insert_event(&mut tx, tenant, at, &event(&client)).await?;
@@ -252,8 +272,9 @@ impl ClientStore for ThisStore {
 async fn insert_client(tx: &mut Tx, tenant: &Tenant, c: &Client, event: &NewEvent) -> StoreResult<()> {
     query(
         "INSERT INTO clients (id, org_id, env, first_name, last_name, email, phone_number, wallet_account_id,
-                              language, verification_kind, verification_hash, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                              language, verification_kind, verification_hash, created_at, updated_at,
+                              wallet_memo_type, wallet_memo)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
     )
     .bind(&c.id)
     .bind(&tenant.org_id)
@@ -268,6 +289,8 @@ async fn insert_client(tx: &mut Tx, tenant: &Tenant, c: &Client, event: &NewEven
     .bind(c.verification.as_ref().map(|v| v.hash.as_str()))
     .bind(c.created_at.as_millis())
     .bind(c.updated_at.as_millis())
+    .bind(c.wallet_memo.as_ref().map(|m| m.kind().as_str()))
+    .bind(c.wallet_memo.as_ref().map(StellarMemo::value))
     .execute(&mut **tx)
     .await?;
     insert_event(tx, tenant, c.created_at, event).await

@@ -3,7 +3,7 @@
 //! notification worker claims what is due, and each send records its link (hashed), its
 //! messages, its `client.invited` event and the next resend in one transaction.
 
-use crate::{EventFor, IdempotentResponse, NewEvent, StoreResult};
+use crate::{ClientWallet, EventFor, IdempotentResponse, NewEvent, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::Invalid;
 use lajan_domain::client::Client;
@@ -105,7 +105,7 @@ pub trait RegistrationStore: Send + Sync {
         &self,
         tenant: &Tenant,
         client_id: &str,
-        wallet: &str,
+        wallet: ClientWallet<'_>,
         asks_verification: bool,
         at: Timestamp,
         event: EventFor<'_, (Client, Invitation)>,

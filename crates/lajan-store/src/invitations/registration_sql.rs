@@ -82,7 +82,7 @@ impl RegistrationStore for ThisStore {
         &self,
         tenant: &Tenant,
         client_id: &str,
-        wallet: &str,
+        wallet: ClientWallet<'_>,
         asks_verification: bool,
         at: Timestamp,
         event: EventFor<'_, (Client, Invitation)>,
@@ -98,13 +98,19 @@ impl RegistrationStore for ThisStore {
                 "This invitation cannot take a wallet now",
             )));
         }
-        query("UPDATE clients SET wallet_account_id = $1, updated_at = $2 WHERE id = $3")
-            .bind(wallet)
-            .bind(at.as_millis())
-            .bind(client_id)
-            .execute(&mut *tx)
-            .await?;
-        client.wallet_account_id = Some(wallet.to_owned());
+        query(
+            "UPDATE clients SET wallet_account_id = $1, wallet_memo_type = $2, wallet_memo = $3, updated_at = $4
+             WHERE id = $5",
+        )
+        .bind(wallet.address)
+        .bind(wallet.memo.map(|m| m.kind().as_str()))
+        .bind(wallet.memo.map(StellarMemo::value))
+        .bind(at.as_millis())
+        .bind(client_id)
+        .execute(&mut *tx)
+        .await?;
+        client.wallet_account_id = Some(wallet.address.to_owned());
+        client.wallet_memo = wallet.memo.cloned();
         client.updated_at = at;
         release_waiting_payouts(&mut tx, tenant, client_id, wallet, true, at).await?;
         let after = lock_invitation(&mut tx, tenant, client_id).await?;

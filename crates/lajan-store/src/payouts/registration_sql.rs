@@ -3,7 +3,8 @@
 // calls this from its update), or canceled when the registration window closes; included after
 // `payouts/sql.rs`, which answers `PayoutStore` with these.
 
-/// Gives every payout of `client_id` waiting for a wallet the client's `wallet`, and moves it on:
+/// Gives every payout of `client_id` waiting for a wallet the client's `wallet` (its address and
+/// the memo it needs, if any), and moves it on:
 /// an approved one to `ready_to_send` (due now; the wait so far does not count as a delay), one
 /// still pending approval back to `pending` (a rejected one stays as it is). Refused (`forbidden`) when an approved one waits and
 /// the caller may not approve payouts. How many moved.
@@ -11,7 +12,7 @@ async fn release_waiting_payouts(
     tx: &mut Tx,
     tenant: &Tenant,
     client_id: &str,
-    wallet: &str,
+    wallet: ClientWallet<'_>,
     may_release_approved: bool,
     at: Timestamp,
 ) -> StoreResult<u64> {
@@ -31,17 +32,19 @@ async fn release_waiting_payouts(
         }
     }
     let released = query(
-        "UPDATE payouts SET wallet_account_id = $1,
+        "UPDATE payouts SET wallet_account_id = $1, wallet_memo_type = $6, wallet_memo = $7,
                 exec_status = CASE WHEN approval_status = 'approved' THEN 'ready_to_send' ELSE 'pending' END,
                 next_attempt_at = $2, unsent_since = $2, updated_at = $2
          WHERE client_id = $3 AND exec_status = 'awaiting_registration' AND approval_status <> 'rejected'
            AND org_id = $4 AND env = $5",
     )
-    .bind(wallet)
+    .bind(wallet.address)
     .bind(at.as_millis())
     .bind(client_id)
     .bind(&tenant.org_id)
     .bind(tenant.env.as_str())
+    .bind(wallet.memo.map(|m| m.kind().as_str()))
+    .bind(wallet.memo.map(StellarMemo::value))
     .execute(&mut **tx)
     .await?;
     mark_invitation_registered(tx, tenant, client_id, at).await?;

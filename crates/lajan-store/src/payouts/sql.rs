@@ -11,7 +11,8 @@ macro_rules! payout_select {
     () => {
         concat!(
             "SELECT p.id, p.org_id, p.env, p.type, p.client_id, p.wallet_account_id, p.asset_amount, p.asset_code,
-                    p.asset_issuer, p.memo, p.disbursement_id, p.approval_status, p.exec_status, p.created_by_key,
+                    p.asset_issuer, p.memo, p.wallet_memo_type AS p_wallet_memo_type, p.wallet_memo AS p_wallet_memo,
+                    p.disbursement_id, p.approval_status, p.exec_status, p.created_by_key,
                     p.created_at, p.updated_at, p.attempts_before_retry, p.approved_at, p.cancel_reason,
                     c.id AS c_id, ",
             prefixed_client_columns!(),
@@ -34,6 +35,7 @@ fn payout_from_row(row: &DbRow) -> StoreResult<PayoutDetail> {
             .transpose()
             .map_err(corrupt)?,
         memo: row.try_get("memo")?,
+        wallet_memo: memo_of(row.try_get("p_wallet_memo_type")?, row.try_get("p_wallet_memo")?)?,
         disbursement_id: row.try_get("disbursement_id")?,
         approval: row.try_get::<String, _>("approval_status")?.parse().map_err(corrupt)?,
         exec: row.try_get::<String, _>("exec_status")?.parse().map_err(corrupt)?,
@@ -119,9 +121,9 @@ impl PayoutStore for ThisStore {
         query(
             "INSERT INTO payouts (id, org_id, env, type, client_id, wallet_account_id, asset_amount, asset_code,
                                   asset_issuer, memo, approval_status, exec_status, created_by_key, approved_by_key,
-                                  next_attempt_at, created_at, updated_at, approved_at)
+                                  next_attempt_at, created_at, updated_at, approved_at, wallet_memo_type, wallet_memo)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $15,
-                     CASE WHEN $11 = 'approved' THEN $15 END)",
+                     CASE WHEN $11 = 'approved' THEN $15 END, $16, $17)",
         )
         .bind(&p.id)
         .bind(&tenant.org_id)
@@ -138,6 +140,8 @@ impl PayoutStore for ThisStore {
         .bind(&p.created_by_key)
         .bind((approval == ApprovalStatus::Approved).then_some(p.created_by_key.as_str()))
         .bind(p.created_at.as_millis())
+        .bind(p.wallet_memo.as_ref().map(|m| m.kind().as_str()))
+        .bind(p.wallet_memo.as_ref().map(StellarMemo::value))
         .execute(&mut *tx)
         .await?;
         if approval == ApprovalStatus::Approved {

@@ -24,14 +24,14 @@ pub enum SandboxSubmit {
 }
 
 /// A payment submitted to the sandbox ledger.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct SandboxPayment<'a> {
     pub tenant: &'a Tenant,
     pub tx_hash: &'a str,
     pub destination: &'a str,
     pub asset_code: &'a str,
     pub amount: i64,
-    pub memo: Option<&'a str>,
+    pub memo: Option<String>,
 }
 
 #[async_trait]

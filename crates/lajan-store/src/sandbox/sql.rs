@@ -146,7 +146,7 @@ impl SandboxStore for ThisStore {
                     .push_bind(p.destination.to_owned())
                     .push_bind(p.asset_code.to_owned())
                     .push_bind(p.amount)
-                    .push_bind(p.memo.map(str::to_owned))
+                    .push_bind(p.memo.clone())
                     .push_bind(at.as_millis());
             });
             qb.build().execute(&mut *tx).await?;

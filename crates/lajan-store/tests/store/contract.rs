@@ -61,6 +61,8 @@ async fn client(
         email: email.map(Into::into),
         phone_number: Some("+50937000001".into()),
         wallet_account_id: Some(WALLET.into()),
+        wallet_memo: None,
+        wallet_memo_type: None,
         language: None,
         verification: None,
     }

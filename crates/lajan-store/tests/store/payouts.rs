@@ -53,6 +53,7 @@ fn payout(approval: ApprovalStatus, key: &str) -> Payout {
         asset_code: AssetCode::parse("USDC").unwrap(),
         asset_issuer: Some(WalletAddress::parse("GCSUCUJIXTHLLAF5N4OI5ETKREOSB3HD4HWB3OUN5E66DYOHLPTITCYO").unwrap()),
         memo: Some("loan 42".into()),
+        wallet_memo: None,
         disbursement_id: None,
         approval,
         exec: ExecStatus::Pending,
@@ -384,6 +385,7 @@ contract!(the_sandbox_ledger_applies_each_hash_once, |store| {
     let submit = |hash: &'static str, amount: i64, memo: Option<&'static str>| {
         let (store, t) = (store.clone(), t.clone());
         async move {
+            let memo = memo.map(str::to_owned);
             let payment =
                 SandboxPayment { tenant: &t, tx_hash: hash, destination: "GDEST", asset_code: "USDC", amount, memo };
             store.sandbox_submit(&[payment], now, 1000).await.unwrap().remove(0)

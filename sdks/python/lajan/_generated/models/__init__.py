@@ -82,6 +82,7 @@ from .list_invoices_status import ListInvoicesStatus
 from .list_payouts_status import ListPayoutsStatus
 from .list_payouts_type import ListPayoutsType
 from .list_webhook_deliveries_status import ListWebhookDeliveriesStatus
+from .memo_type import MemoType
 from .message_list import MessageList
 from .message_view import MessageView
 from .message_view_channel import MessageViewChannel
@@ -204,6 +205,7 @@ __all__ = (
     "ListPayoutsStatus",
     "ListPayoutsType",
     "ListWebhookDeliveriesStatus",
+    "MemoType",
     "MessageList",
     "MessageView",
     "MessageViewChannel",

@@ -33,6 +33,11 @@ class ClientView:
         verification (None | Unset | VerificationView):
         wallet_account_id (None | str | Unset): Stellar account (StrKey, `G...`). Example:
             GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H.
+        wallet_memo (None | str | Unset): The memo the wallet needs to credit the client (a custodial wallet or an
+            exchange): text
+            (at most 28 bytes), an id (a whole number) or a hash (64 hex digits). Every payout to the
+            wallet carries it. null when the wallet needs none. Example: 1234567.
+        wallet_memo_type (None | str | Unset): text, id or hash (null with `walletMemo`). Example: id.
     """
 
     created_at: datetime.datetime
@@ -45,6 +50,8 @@ class ClientView:
     phone_number: None | str | Unset = UNSET
     verification: None | Unset | VerificationView = UNSET
     wallet_account_id: None | str | Unset = UNSET
+    wallet_memo: None | str | Unset = UNSET
+    wallet_memo_type: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -88,6 +95,18 @@ class ClientView:
         else:
             wallet_account_id = self.wallet_account_id
 
+        wallet_memo: None | str | Unset
+        if isinstance(self.wallet_memo, Unset):
+            wallet_memo = UNSET
+        else:
+            wallet_memo = self.wallet_memo
+
+        wallet_memo_type: None | str | Unset
+        if isinstance(self.wallet_memo_type, Unset):
+            wallet_memo_type = UNSET
+        else:
+            wallet_memo_type = self.wallet_memo_type
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -108,6 +127,10 @@ class ClientView:
             field_dict["verification"] = verification
         if wallet_account_id is not UNSET:
             field_dict["walletAccountId"] = wallet_account_id
+        if wallet_memo is not UNSET:
+            field_dict["walletMemo"] = wallet_memo
+        if wallet_memo_type is not UNSET:
+            field_dict["walletMemoType"] = wallet_memo_type
 
         return field_dict
 
@@ -172,6 +195,24 @@ class ClientView:
 
         wallet_account_id = _parse_wallet_account_id(d.pop("walletAccountId", UNSET))
 
+        def _parse_wallet_memo(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        wallet_memo = _parse_wallet_memo(d.pop("walletMemo", UNSET))
+
+        def _parse_wallet_memo_type(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        wallet_memo_type = _parse_wallet_memo_type(d.pop("walletMemoType", UNSET))
+
         client_view = cls(
             created_at=created_at,
             first_name=first_name,
@@ -183,6 +224,8 @@ class ClientView:
             phone_number=phone_number,
             verification=verification,
             wallet_account_id=wallet_account_id,
+            wallet_memo=wallet_memo,
+            wallet_memo_type=wallet_memo_type,
         )
 
         client_view.additional_properties = d

@@ -41,9 +41,15 @@ class PayoutView:
             unless execStatus is canceled. Example: receiver_not_registered.
         client (None | PayoutClient | Unset):
         client_id (None | str | Unset):
-        memo (None | str | Unset):
+        memo (None | str | Unset): The organization's text memo. It is the one on the network unless `walletMemo` is
+            set.
         wallet_account_id (None | str | Unset): The wallet paid; null while the client has none: the payout waits in
             `awaiting_registration` and takes the client's wallet when they register one.
+        wallet_memo (None | str | Unset): The memo the receiving wallet needs (a custodial wallet or an exchange), taken
+            from the
+            client with its wallet when the payout was created or released; the transaction carries
+            it instead of `memo`. null when the wallet needs none. Example: 1234567.
+        wallet_memo_type (None | str | Unset): text, id or hash (null with `walletMemo`). Example: id.
     """
 
     approval_status: PayoutViewApprovalStatus
@@ -61,6 +67,8 @@ class PayoutView:
     client_id: None | str | Unset = UNSET
     memo: None | str | Unset = UNSET
     wallet_account_id: None | str | Unset = UNSET
+    wallet_memo: None | str | Unset = UNSET
+    wallet_memo_type: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -125,6 +133,18 @@ class PayoutView:
         else:
             wallet_account_id = self.wallet_account_id
 
+        wallet_memo: None | str | Unset
+        if isinstance(self.wallet_memo, Unset):
+            wallet_memo = UNSET
+        else:
+            wallet_memo = self.wallet_memo
+
+        wallet_memo_type: None | str | Unset
+        if isinstance(self.wallet_memo_type, Unset):
+            wallet_memo_type = UNSET
+        else:
+            wallet_memo_type = self.wallet_memo_type
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -152,6 +172,10 @@ class PayoutView:
             field_dict["memo"] = memo
         if wallet_account_id is not UNSET:
             field_dict["walletAccountId"] = wallet_account_id
+        if wallet_memo is not UNSET:
+            field_dict["walletMemo"] = wallet_memo
+        if wallet_memo_type is not UNSET:
+            field_dict["walletMemoType"] = wallet_memo_type
 
         return field_dict
 
@@ -246,6 +270,24 @@ class PayoutView:
 
         wallet_account_id = _parse_wallet_account_id(d.pop("walletAccountId", UNSET))
 
+        def _parse_wallet_memo(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        wallet_memo = _parse_wallet_memo(d.pop("walletMemo", UNSET))
+
+        def _parse_wallet_memo_type(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        wallet_memo_type = _parse_wallet_memo_type(d.pop("walletMemoType", UNSET))
+
         payout_view = cls(
             approval_status=approval_status,
             asset_amount=asset_amount,
@@ -262,6 +304,8 @@ class PayoutView:
             client_id=client_id,
             memo=memo,
             wallet_account_id=wallet_account_id,
+            wallet_memo=wallet_memo,
+            wallet_memo_type=wallet_memo_type,
         )
 
         payout_view.additional_properties = d

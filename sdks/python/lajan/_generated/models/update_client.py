@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 
 from ..models.language import Language
+from ..models.memo_type import MemoType
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -28,6 +29,10 @@ class UpdateClient:
             phone_number (None | str | Unset):
             verification (None | Unset | VerificationRequest):
             wallet_account_id (None | str | Unset):
+            wallet_memo (None | str | Unset): The memo the wallet needs; `null` removes it. A new `walletAccountId` given
+                without a
+                memo removes the old one: a memo belongs to one address.
+            wallet_memo_type (MemoType | None | Unset):
     """
 
     email: None | str | Unset = UNSET
@@ -37,6 +42,8 @@ class UpdateClient:
     phone_number: None | str | Unset = UNSET
     verification: None | Unset | VerificationRequest = UNSET
     wallet_account_id: None | str | Unset = UNSET
+    wallet_memo: None | str | Unset = UNSET
+    wallet_memo_type: MemoType | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.verification_request import VerificationRequest
@@ -75,6 +82,20 @@ class UpdateClient:
         else:
             wallet_account_id = self.wallet_account_id
 
+        wallet_memo: None | str | Unset
+        if isinstance(self.wallet_memo, Unset):
+            wallet_memo = UNSET
+        else:
+            wallet_memo = self.wallet_memo
+
+        wallet_memo_type: None | str | Unset
+        if isinstance(self.wallet_memo_type, Unset):
+            wallet_memo_type = UNSET
+        elif isinstance(self.wallet_memo_type, MemoType):
+            wallet_memo_type = self.wallet_memo_type.value
+        else:
+            wallet_memo_type = self.wallet_memo_type
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -92,6 +113,10 @@ class UpdateClient:
             field_dict["verification"] = verification
         if wallet_account_id is not UNSET:
             field_dict["walletAccountId"] = wallet_account_id
+        if wallet_memo is not UNSET:
+            field_dict["walletMemo"] = wallet_memo
+        if wallet_memo_type is not UNSET:
+            field_dict["walletMemoType"] = wallet_memo_type
 
         return field_dict
 
@@ -156,6 +181,32 @@ class UpdateClient:
 
         wallet_account_id = _parse_wallet_account_id(d.pop("walletAccountId", UNSET))
 
+        def _parse_wallet_memo(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        wallet_memo = _parse_wallet_memo(d.pop("walletMemo", UNSET))
+
+        def _parse_wallet_memo_type(data: object) -> MemoType | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                wallet_memo_type_type_1 = MemoType(data)
+
+                return wallet_memo_type_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(MemoType | None | Unset, data)
+
+        wallet_memo_type = _parse_wallet_memo_type(d.pop("walletMemoType", UNSET))
+
         update_client = cls(
             email=email,
             first_name=first_name,
@@ -164,6 +215,8 @@ class UpdateClient:
             phone_number=phone_number,
             verification=verification,
             wallet_account_id=wallet_account_id,
+            wallet_memo=wallet_memo,
+            wallet_memo_type=wallet_memo_type,
         )
 
         return update_client
