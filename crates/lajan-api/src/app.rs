@@ -103,6 +103,7 @@ pub fn router(state: AppState) -> Router {
         .route("/robots.txt", get(robots))
         .merge(routes::pay::routes())
         .merge(routes::register::routes())
+        .merge(routes::stellar_toml::routes())
         .merge(lajan_console::router(state.services.clone()))
         .merge(docs)
         .fallback(not_found)

@@ -159,6 +159,13 @@ pub fn account_of_secret(secret_seed: &SecretString) -> Result<String, LedgerErr
     Ok(stellar_strkey::ed25519::PublicKey(public).to_string().as_str().to_owned())
 }
 
+/// A new random secret seed (`S...`), from a cryptographically secure generator, for a key Lajan
+/// makes itself (the sandbox's signing key).
+pub fn new_secret_seed() -> SecretString {
+    let seed = stellar_strkey::ed25519::PrivateKey(rand::random::<[u8; 32]>());
+    SecretString::from(seed.as_unredacted().to_string().as_str().to_owned())
+}
+
 /// Validates the inputs and assembles the unsigned XDR `Transaction`.
 fn build_transaction(tx: &PaymentTx) -> Result<Transaction, LedgerError> {
     let source = account_key("source_account", tx.source_account)?;

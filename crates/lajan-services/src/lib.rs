@@ -29,6 +29,7 @@ pub mod registration;
 pub mod report;
 pub mod sandbox;
 pub mod settings;
+pub mod stellar_service;
 pub mod users;
 pub mod views;
 pub mod webhook_guard;
@@ -42,6 +43,7 @@ use lajan_ledger::live::{ConfigError, LiveLedgerConfig, StellarLedger};
 use lajan_ledger::sandbox::SandboxLedger;
 use lajan_ledger::{Ledger, Ledgers};
 use lajan_store::Store;
+use secrecy::SecretString;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -64,6 +66,9 @@ pub struct ServiceConfig {
     /// Whether sandbox webhook endpoints may reach private and local addresses (a developer's
     /// receiver on their own machine). Off, the sandbox is guarded as live is, but for https.
     pub sandbox_webhooks_private: bool,
+    /// The secret seed of the key Lajan signs SEP-10 challenges with on the live network (the
+    /// sandbox's is made and stored at first use). Never logged.
+    pub signing_secret: Option<SecretString>,
 }
 
 impl Default for ServiceConfig {
@@ -75,6 +80,7 @@ impl Default for ServiceConfig {
             live_ledger: None,
             resolver: Arc::new(SystemResolver),
             sandbox_webhooks_private: false,
+            signing_secret: None,
         }
     }
 }
@@ -90,6 +96,8 @@ pub struct Services {
     pub metrics: Arc<Metrics>,
     /// Keys revoked by this process so far: caches of resolved keys drop what they kept before.
     keys_revoked: AtomicU64,
+    /// The sandbox's SEP-10 signing seed, once read from the store.
+    sandbox_signing_seed: tokio::sync::OnceCell<SecretString>,
 }
 
 impl Services {
@@ -108,6 +116,7 @@ impl Services {
             nudges: Nudges::default(),
             metrics: Arc::default(),
             keys_revoked: AtomicU64::new(0),
+            sandbox_signing_seed: tokio::sync::OnceCell::new(),
         })
     }
 

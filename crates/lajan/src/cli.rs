@@ -197,6 +197,11 @@ pub struct LedgerArgs {
     /// variable or the config file to a flag, which other users of the machine can see.
     #[arg(long, env = "LAJAN_LIVE_DISTRIBUTION_SECRET", hide_env_values = true)]
     pub live_distribution_secret: Option<String>,
+    /// Secret seed (S...) of the key Lajan signs SEP-10 challenges with on the live network, the
+    /// SIGNING_KEY of its stellar.toml (the sandbox makes its own). A key of its own, not the
+    /// distribution account's: it only ever signs challenges.
+    #[arg(long, env = "LAJAN_SEP10_SIGNING_SECRET", hide_env_values = true)]
+    pub sep10_signing_secret: Option<String>,
     /// Secret seeds (S...) of channel accounts, comma-separated: each live payout in flight takes
     /// one as its transaction's source, so payouts are not paid one per ledger (see
     /// docs/payouts.md). Without them every transaction's source is the distribution account.

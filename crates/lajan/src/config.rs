@@ -69,6 +69,7 @@ pub struct FileConfig {
     pub live_horizon_url: Option<String>,
     pub live_network_passphrase: Option<String>,
     pub live_distribution_secret: Option<SecretString>,
+    pub sep10_signing_secret: Option<SecretString>,
     /// `live_channel_secrets = ["S...", ...]`: channel accounts' seeds.
     #[serde(default)]
     pub live_channel_secrets: Vec<SecretString>,
@@ -306,6 +307,7 @@ impl ServeConfig {
                 sandbox_ledger_close_ms: i64::try_from(close_ms).unwrap_or(1000),
                 live_ledger,
                 sandbox_webhooks_private,
+                signing_secret: signing_secret(&args.ledger, &file)?,
                 ..ServiceConfig::default()
             },
             workers: WorkerConfig {
@@ -361,6 +363,16 @@ fn live_ledger_config(a: &LedgerArgs, f: &FileConfig) -> anyhow::Result<Option<L
         max_fee,
         tx_timeout_secs,
     }))
+}
+
+/// The live SEP-10 signing seed, checked to be one (its error never repeats it).
+fn signing_secret(a: &LedgerArgs, f: &FileConfig) -> anyhow::Result<Option<SecretString>> {
+    let Some(secret) = a.sep10_signing_secret.clone().map(SecretString::from).or(f.sep10_signing_secret.clone()) else {
+        return Ok(None);
+    };
+    lajan_ledger::stellar::account_of_secret(&secret)
+        .map_err(|e| anyhow::anyhow!("LAJAN_SEP10_SIGNING_SECRET: {e}"))?;
+    Ok(Some(secret))
 }
 
 /// The channel accounts' seeds: the flag or variable (comma-separated) over the file's list.

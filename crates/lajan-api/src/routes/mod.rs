@@ -13,6 +13,7 @@ pub mod payouts;
 pub mod register;
 pub mod sandbox;
 pub mod settings;
+pub mod stellar_toml;
 pub mod webhook_deliveries;
 pub mod webhooks;
 

@@ -29,6 +29,7 @@ mod registration;
 mod security;
 mod settings;
 mod standard_webhooks;
+mod stellar_toml;
 mod webhook_delivery;
 mod webhook_guard;
 mod webhook_guide;
