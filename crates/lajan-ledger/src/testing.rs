@@ -8,6 +8,7 @@
 //! the next submissions time out (504), with or without the transaction landing behind the timeout.
 
 mod horizon_routes;
+pub mod python_sdk;
 mod state;
 
 pub use state::{AppliedPayment, FakeStellar, SplitMix64};

@@ -88,3 +88,34 @@ mod live_network {
         case(false).await;
     }
 }
+
+/// Reads the file as a wallet does, with the official SDK's SEP-1 reader, and checks the key is
+/// one its `Keypair` accepts.
+const SDK_READS_TOML: &str = r#"
+import json, sys
+from stellar_sdk import Keypair
+from stellar_sdk.sep.stellar_toml import fetch_stellar_toml
+doc = fetch_stellar_toml(sys.stdin.read().strip(), use_http=True)
+Keypair.from_public_key(doc["SIGNING_KEY"])
+print(json.dumps({"passphrase": doc["NETWORK_PASSPHRASE"], "key": doc["SIGNING_KEY"],
+                  "currencies": [[c["code"], c.get("issuer")] for c in doc["CURRENCIES"]]}))
+"#;
+
+api_test!(the_official_sdk_reads_it_as_a_wallet_does, |app| {
+    use lajan_ledger::testing::python_sdk::{run_script, skip_without_sdk, stellar_sdk_python};
+    let python = match tokio::task::spawn_blocking(stellar_sdk_python).await.unwrap() {
+        Ok(python) => python,
+        Err(reason) => return skip_without_sdk("stellar_toml", &reason),
+    };
+    let domain = app.url("").trim_start_matches("http://").trim_end_matches('/').to_owned();
+    // Blocking, off the runtime that serves the SDK's request.
+    let out = tokio::task::spawn_blocking(move || run_script(&python, SDK_READS_TOML, &domain)).await.unwrap();
+    let read: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let ours = stellar_toml(&app.url("")).await;
+    assert_eq!(read["passphrase"].as_str(), ours["NETWORK_PASSPHRASE"].as_str());
+    assert_eq!(read["key"].as_str(), ours["SIGNING_KEY"].as_str());
+    let currencies = read["currencies"].as_array().unwrap();
+    assert_eq!(currencies.len(), 6, "{read}");
+    assert_eq!(currencies[2][0], "USDC");
+    assert_eq!(currencies[2][1].as_str(), lajan_ledger::sandbox::issuer("USDC").as_deref());
+});

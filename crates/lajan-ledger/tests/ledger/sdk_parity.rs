@@ -5,18 +5,13 @@
 //! `target/stellar-sdk-venv` on first use and reused afterwards. Without python3 or PyPI the test is
 //! skipped with a reason, unless `LAJAN_REQUIRE_STELLAR_SDK` is set (CI), where that is a failure.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use lajan_domain::stellar_memo::StellarMemo;
 use lajan_ledger::stellar::{PUBLIC_PASSPHRASE, PaymentTx, TESTNET_PASSPHRASE, build_and_sign};
+use lajan_ledger::testing::python_sdk::{run_script, skip_without_sdk, stellar_sdk_python};
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::{Value, json};
-
-/// Pinned so the reference does not drift under us; 16.x supports CPython 3.10+.
-const STELLAR_SDK_VERSION: &str = "16.1.1";
 
 /// Builds the same transaction with the SDK for each case read from stdin (JSON), and prints the
 /// results as JSON. Secrets come in on stdin, not argv, so they do not show up in `ps`.
@@ -85,60 +80,6 @@ fn hex(bytes: &[u8]) -> String {
 /// The SDK takes amounts as decimal strings; cents map to exactly two decimals.
 fn amount_string(cents: i64) -> String {
     format!("{}.{:02}", cents / 100, cents % 100)
-}
-
-fn skip(reason: &str) {
-    if std::env::var_os("LAJAN_REQUIRE_STELLAR_SDK").is_some() {
-        panic!("LAJAN_REQUIRE_STELLAR_SDK is set but the Python stellar-sdk is unavailable: {reason}");
-    }
-    eprintln!("SKIPPED sdk_parity: {reason} (set LAJAN_REQUIRE_STELLAR_SDK=1 to make this a failure)");
-}
-
-fn run(cmd: &mut Command) -> Result<std::process::Output, String> {
-    let what = format!("{cmd:?}");
-    let out = cmd.output().map_err(|e| format!("could not run {what}: {e}"))?;
-    if out.status.success() {
-        Ok(out)
-    } else {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let tail: Vec<&str> = stderr.lines().rev().take(15).collect();
-        Err(format!("{what} failed ({}):\n{}", out.status, tail.into_iter().rev().collect::<Vec<_>>().join("\n")))
-    }
-}
-
-fn venv_python(venv: &Path) -> PathBuf {
-    venv.join("bin").join("python")
-}
-
-fn installed_sdk_version(python: &Path) -> Option<String> {
-    let out = Command::new(python).args(["-c", "import stellar_sdk; print(stellar_sdk.__version__)"]).output().ok()?;
-    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
-}
-
-/// Returns the venv's python with the pinned SDK importable, creating or repairing the venv as needed.
-fn ensure_sdk() -> Result<PathBuf, String> {
-    // crates/lajan-ledger -> workspace root; ancestors() keeps the printed path free of `..`.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("crate sits two levels below the root");
-    let target = root.join("target");
-    let venv = target.join("stellar-sdk-venv");
-    let python = venv_python(&venv);
-    if installed_sdk_version(&python).as_deref() == Some(STELLAR_SDK_VERSION) {
-        return Ok(python);
-    }
-    if !python.exists() {
-        // A venv dir without its interpreter is a leftover of an interrupted creation.
-        let _ = std::fs::remove_dir_all(&venv);
-        std::fs::create_dir_all(&target).map_err(|e| format!("cannot create {}: {e}", target.display()))?;
-        run(Command::new("python3").arg("-m").arg("venv").arg(&venv))?;
-    }
-    eprintln!("sdk_parity: installing stellar-sdk=={STELLAR_SDK_VERSION} into {}", venv.display());
-    run(Command::new(&python)
-        .args(["-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--quiet", "--timeout", "60"])
-        .arg(format!("stellar-sdk=={STELLAR_SDK_VERSION}")))?;
-    match installed_sdk_version(&python) {
-        Some(v) if v == STELLAR_SDK_VERSION => Ok(python),
-        other => Err(format!("after pip install, stellar_sdk version is {other:?}, expected {STELLAR_SDK_VERSION}")),
-    }
 }
 
 struct Case {
@@ -234,9 +175,9 @@ fn cases() -> Vec<Case> {
 #[test]
 fn matches_python_stellar_sdk() {
     let setup_started = Instant::now();
-    let python = match ensure_sdk() {
+    let python = match stellar_sdk_python() {
         Ok(p) => p,
-        Err(reason) => return skip(&reason),
+        Err(reason) => return skip_without_sdk("sdk_parity", &reason),
     };
     let setup = setup_started.elapsed();
     let compare_started = Instant::now();
@@ -287,20 +228,8 @@ fn matches_python_stellar_sdk() {
         }));
     }
 
-    let mut script = tempfile::Builder::new().suffix(".py").tempfile().expect("temp script");
-    script.write_all(SDK_SCRIPT.as_bytes()).expect("write script");
-    let mut child = Command::new(&python)
-        .arg(script.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn python");
-    // Small input, so writing it all before reading the output cannot deadlock on pipe buffers.
-    child.stdin.take().unwrap().write_all(Value::Array(inputs).to_string().as_bytes()).expect("write stdin");
-    let out = child.wait_with_output().expect("wait for python");
-    assert!(out.status.success(), "SDK script failed: {}", String::from_utf8_lossy(&out.stderr));
-    let sdk: Value = serde_json::from_slice(&out.stdout).expect("SDK script prints JSON");
+    let out = run_script(&python, SDK_SCRIPT, &Value::Array(inputs).to_string());
+    let sdk: Value = serde_json::from_str(&out).expect("SDK script prints JSON");
     let results = sdk["results"].as_array().expect("results array");
     assert_eq!(results.len(), cases.len());
 
