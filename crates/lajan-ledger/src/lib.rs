@@ -11,6 +11,7 @@ pub mod horizon;
 pub mod ledger;
 pub mod live;
 pub mod sandbox;
+pub mod sep10;
 pub mod stellar;
 pub mod stellar_decode;
 

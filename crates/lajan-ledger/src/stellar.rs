@@ -123,11 +123,19 @@ pub fn network_id(passphrase: &str) -> [u8; 32] {
 /// A signer need not be an account's master key (an account can have other signers), so they
 /// are not required to match the accounts; each signature's hint records which key signed.
 pub fn build_and_sign(tx: &PaymentTx, signers: &[&SecretString]) -> Result<SignedTx, LedgerError> {
-    let transaction = build_transaction(tx)?;
+    sign(build_transaction(tx)?, tx.network_passphrase, signers)
+}
+
+/// Signs `transaction` for the network with each of `signers`, into a v1 envelope.
+pub(crate) fn sign(
+    transaction: Transaction,
+    network_passphrase: &str,
+    signers: &[&SecretString],
+) -> Result<SignedTx, LedgerError> {
     if signers.is_empty() {
         return Err(LedgerError::NoSigner);
     }
-    let hash = transaction_hash(&transaction, &network_id(tx.network_passphrase))?;
+    let hash = transaction_hash(&transaction, &network_id(network_passphrase))?;
     let mut signatures = Vec::with_capacity(signers.len());
     for secret_seed in signers {
         // `PrivateKey` zeroizes itself on drop, and so does `SigningKey` (dalek's `zeroize` feature).
@@ -241,7 +249,7 @@ pub(crate) fn transaction_hash(tx: &Transaction, network_id: &[u8; 32]) -> Resul
 }
 
 /// Parses a `G...` StrKey. Muxed `M...` accounts are refused: Lajan pays plain accounts only.
-fn account_key(field: &'static str, strkey: &str) -> Result<Uint256, LedgerError> {
+pub(crate) fn account_key(field: &'static str, strkey: &str) -> Result<Uint256, LedgerError> {
     stellar_strkey::ed25519::PublicKey::from_string(strkey)
         .map(|key| Uint256(key.0))
         .map_err(|e| LedgerError::InvalidAccount { field, reason: e.to_string() })

@@ -3,7 +3,9 @@
 
 use crate::assets::{AssetView, usable};
 use crate::{ServiceResult, Services};
+use lajan_domain::stellar_memo::MemoKind;
 use lajan_domain::{Environment, Timestamp};
+use lajan_ledger::sep10::{ChallengeRequest, build_challenge};
 use lajan_ledger::stellar::{TESTNET_PASSPHRASE, account_of_secret, new_secret_seed};
 use secrecy::{ExposeSecret, SecretString};
 
@@ -51,5 +53,76 @@ impl Services {
             })
             .await?;
         Ok(Some(seed.clone()))
+    }
+}
+
+/// A challenge for a wallet, and the network it is for.
+#[derive(Debug)]
+pub struct Sep10Challenge {
+    pub transaction: String,
+    pub network_passphrase: String,
+}
+
+impl Services {
+    /// The domain wallets know Lajan by (its `stellar.toml`'s): `public_url`'s host, with its
+    /// port when it has one. SEP-10's home domain and web auth domain are both this one.
+    pub fn home_domain(&self) -> String {
+        let url = url::Url::parse(&self.config.public_url).ok();
+        let host = url.as_ref().and_then(|u| u.host_str().map(str::to_owned)).unwrap_or_default();
+        match url.and_then(|u| u.port()) {
+            Some(port) => format!("{host}:{port}"),
+            None => host,
+        }
+    }
+
+    /// A SEP-10 challenge for `account` (a `G...` account; `memo`, an id naming one user of a
+    /// shared account). Refused (`Invalid`, its message the SEP's `error`) for a malformed
+    /// account or memo, a `home_domain` that is not Lajan's, or a `client_domain` (not
+    /// supported yet); `Unavailable` in live until a signing key is configured.
+    pub async fn sep10_challenge(
+        &self,
+        account: Option<&str>,
+        memo: Option<&str>,
+        home_domain: Option<&str>,
+        client_domain: Option<&str>,
+    ) -> ServiceResult<Sep10Challenge> {
+        let refuse =
+            |message: String| crate::ServiceError::Invalid(lajan_domain::Invalid::new("invalid_request", message));
+        let account = account.filter(|a| !a.is_empty()).ok_or_else(|| refuse("account is required".into()))?;
+        let account = lajan_domain::client::WalletAddress::parse(account)
+            .map_err(|e| refuse(format!("account {e} (a G... account; muxed M... accounts are not supported)")))?;
+        let memo = match memo {
+            None => None,
+            Some(raw) => match lajan_domain::stellar_memo::StellarMemo::parse(raw, Some(MemoKind::Id)) {
+                Ok(lajan_domain::stellar_memo::StellarMemo::Id(id)) => Some(id),
+                _ => return Err(refuse("memo must be an id memo: a whole number up to 18446744073709551615".into())),
+            },
+        };
+        let ours = self.home_domain();
+        if let Some(asked) = home_domain.filter(|d| *d != ours) {
+            return Err(refuse(format!("home_domain {asked:?} is not served here; this service's is {ours:?}")));
+        }
+        if client_domain.is_some() {
+            return Err(refuse("client_domain is not supported yet: authenticate without it".into()));
+        }
+        let service = self.stellar_service().await?;
+        let seed = self.signing_seed(service.env).await?;
+        let (Some(seed), Some(server_account)) = (seed, service.signing_key) else {
+            return Err(crate::ServiceError::Unavailable("No SEP-10 signing key is configured".into()));
+        };
+        let now = u64::try_from(Timestamp::now().as_millis() / 1000).unwrap_or_default();
+        let request = ChallengeRequest {
+            network_passphrase: &service.network_passphrase,
+            signing_seed: &seed,
+            server_account: &server_account,
+            client_account: account.as_str(),
+            memo,
+            home_domain: &ours,
+            web_auth_domain: &ours,
+            now,
+            nonce: rand::random(),
+        };
+        let signed = build_challenge(&request).map_err(|e| crate::ServiceError::Unavailable(e.to_string()))?;
+        Ok(Sep10Challenge { transaction: signed.envelope_xdr_base64, network_passphrase: service.network_passphrase })
     }
 }

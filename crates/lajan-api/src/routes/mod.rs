@@ -12,6 +12,7 @@ pub mod payment_links;
 pub mod payouts;
 pub mod register;
 pub mod sandbox;
+pub mod sep10;
 pub mod settings;
 pub mod stellar_toml;
 pub mod webhook_deliveries;

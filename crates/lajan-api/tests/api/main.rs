@@ -27,6 +27,7 @@ mod payouts;
 mod receivers;
 mod registration;
 mod security;
+mod sep10;
 mod settings;
 mod standard_webhooks;
 mod stellar_toml;
