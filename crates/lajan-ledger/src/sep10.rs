@@ -3,7 +3,7 @@
 //! sequence 0, time bounds, a `manage_data` operation from the client's account named
 //! `<home domain> auth` holding a random nonce, one from the service's account naming the web
 //! auth domain, signed by the service's signing key. It is never submitted: sequence 0 cannot
-//! apply on any network.
+//! apply on any network. And the check of the challenge the wallet sends back signed.
 
 use crate::stellar::{LedgerError, SignedTx, account_key, sign, xdr_err};
 use base64::Engine;
@@ -11,7 +11,7 @@ use base64::engine::general_purpose::STANDARD;
 use secrecy::SecretString;
 use stellar_xdr::{
     DataValue, ManageDataOp, Memo, MuxedAccount, Operation, OperationBody, Preconditions, SequenceNumber, String64,
-    StringM, TimeBounds, TimePoint, Transaction, TransactionExt,
+    StringM, TimeBounds, TimePoint, Transaction, TransactionExt, Uint256,
 };
 
 /// How long a wallet has to sign and return a challenge, as the official SDKs default to.
@@ -66,4 +66,224 @@ pub fn build_challenge(r: &ChallengeRequest<'_>) -> Result<SignedTx, LedgerError
         ext: TransactionExt::V0,
     };
     sign(transaction, r.network_passphrase, &[r.signing_seed])
+}
+
+/// What a challenge must say to be Lajan's, for the network and the moment it is checked at.
+pub struct Expected<'a> {
+    pub network_passphrase: &'a str,
+    pub server_account: &'a str,
+    pub home_domain: &'a str,
+    pub web_auth_domain: &'a str,
+    /// Unix seconds.
+    pub now: u64,
+}
+
+/// What a challenge signed by its client proves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verified {
+    /// The `G...` account that signed.
+    pub account: String,
+    pub memo: Option<u64>,
+    /// The transaction's hash (lowercase hex): one challenge is exchanged once.
+    pub hash_hex: String,
+    /// When the challenge stops being valid (unix seconds): its hash need not be kept longer.
+    pub expires_at: u64,
+}
+
+/// How far ahead of its `min_time` a challenge is accepted, for a wallet whose clock runs
+/// slow (the official SDKs allow the same five minutes).
+pub const CLOCK_GRACE_SECS: u64 = 300;
+
+/// Checks a challenge a wallet sends back as SEP-10 asks: Lajan's own (its source, its
+/// signature, its home and web auth domains), sequence 0, still within its time bounds, only
+/// `manage_data` operations, and signed by the client account's master key and by nothing
+/// else. `Err` is the reason, in words a wallet developer can act on. Accounts whose master key
+/// is not their signer (multisig) are not supported: the client's master key must sign.
+pub fn verify_challenge(envelope_xdr_base64: &str, e: &Expected<'_>) -> Result<Verified, String> {
+    use stellar_xdr::{Limits, ReadXdr, TransactionEnvelope, TransactionV1Envelope};
+    let envelope = TransactionEnvelope::from_xdr_base64(envelope_xdr_base64, Limits::len(64 * 1024))
+        .map_err(|_| "transaction is not a base64 XDR transaction envelope".to_owned())?;
+    let TransactionEnvelope::Tx(TransactionV1Envelope { tx, signatures }) = envelope else {
+        return Err("transaction is not a v1 transaction envelope".into());
+    };
+    let server = account_key("server_account", e.server_account).map_err(|e| e.to_string())?;
+    if tx.source_account != MuxedAccount::Ed25519(server.clone()) {
+        return Err("the challenge's source is not this service's signing key".into());
+    }
+    if tx.seq_num.0 != 0 {
+        return Err("the challenge's sequence number must be 0".into());
+    }
+    let Preconditions::Time(TimeBounds { min_time, max_time }) = &tx.cond else {
+        return Err("the challenge has no time bounds".into());
+    };
+    if e.now + CLOCK_GRACE_SECS < min_time.0 || e.now > max_time.0 {
+        return Err("the challenge has expired: ask for a new one".into());
+    }
+    let memo = match tx.memo {
+        Memo::None => None,
+        Memo::Id(id) => Some(id),
+        _ => return Err("the challenge's memo must be none or an id".into()),
+    };
+    let mut operations = tx.operations.iter();
+    let (client, first) = match operations.next() {
+        Some(Operation { source_account: Some(MuxedAccount::Ed25519(client)), body: OperationBody::ManageData(d) }) => {
+            (client.clone(), d)
+        }
+        _ => return Err("the challenge's first operation must be a manage_data from the client's account".into()),
+    };
+    if first.data_name.as_slice() != format!("{} auth", e.home_domain).as_bytes() {
+        return Err(format!("the challenge is not for this home domain ({})", e.home_domain));
+    }
+    let nonce = first.data_value.as_ref().map(|v| v.0.as_slice()).unwrap_or_default();
+    if nonce.len() != 64 || STANDARD.decode(nonce).map(|n| n.len()) != Ok(48) {
+        return Err("the challenge's nonce must be 64 bytes of base64".into());
+    }
+    for op in operations {
+        let OperationBody::ManageData(d) = &op.body else {
+            return Err("a challenge holds only manage_data operations".into());
+        };
+        if op.source_account != Some(MuxedAccount::Ed25519(server.clone())) {
+            return Err("only the first operation may come from the client's account".into());
+        }
+        let value = d.data_value.as_ref().map(|v| v.0.as_slice()).unwrap_or_default();
+        if d.data_name.as_slice() == b"web_auth_domain" && value != e.web_auth_domain.as_bytes() {
+            return Err(format!("the challenge's web_auth_domain is not {}", e.web_auth_domain));
+        }
+    }
+    let hash = crate::stellar::transaction_hash(&tx, &crate::stellar::network_id(e.network_passphrase))
+        .map_err(|e| e.to_string())?;
+    let signed_by = |key: &Uint256| {
+        ed25519_dalek::VerifyingKey::from_bytes(&key.0).ok().and_then(|k| {
+            signatures.iter().position(|s| {
+                ed25519_dalek::Signature::from_slice(s.signature.0.as_slice())
+                    .is_ok_and(|sig| k.verify_strict(&hash, &sig).is_ok())
+            })
+        })
+    };
+    let Some(by_server) = signed_by(&server) else {
+        return Err("the challenge is not signed by this service (another network, or altered)".into());
+    };
+    let Some(by_client) = signed_by(&client) else {
+        return Err("the challenge is not signed by the client account's master key".into());
+    };
+    if by_server == by_client || signatures.len() != 2 {
+        return Err("the challenge carries signatures other than the service's and the client's".into());
+    }
+    let account = stellar_strkey::ed25519::PublicKey(client.0).to_string().as_str().to_owned();
+    Ok(Verified { account, memo, hash_hex: lajan_domain::hex::encode(&hash), expires_at: max_time.0 })
+}
+
+/// The wallet's side, for tests and tools: `envelope_xdr_base64` with a signature by `seed`
+/// added for the network.
+pub fn sign_challenge(
+    envelope_xdr_base64: &str,
+    network_passphrase: &str,
+    seed: &SecretString,
+) -> Result<String, LedgerError> {
+    use stellar_xdr::{Limits, ReadXdr, TransactionEnvelope, WriteXdr};
+    let envelope =
+        TransactionEnvelope::from_xdr_base64(envelope_xdr_base64, Limits::len(64 * 1024)).map_err(xdr_err)?;
+    let TransactionEnvelope::Tx(mut signed) = envelope else {
+        return Err(LedgerError::Xdr("not a v1 transaction envelope".into()));
+    };
+    let hash = crate::stellar::transaction_hash(&signed.tx, &crate::stellar::network_id(network_passphrase))?;
+    let mut all = signed.signatures.to_vec();
+    all.push(crate::stellar::signature(&hash, seed)?);
+    signed.signatures = all.try_into().map_err(xdr_err)?;
+    TransactionEnvelope::Tx(signed).to_xdr_base64(Limits::none()).map_err(xdr_err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stellar::{PUBLIC_PASSPHRASE, TESTNET_PASSPHRASE, account_of_secret};
+
+    const NOW: u64 = 1_795_867_200;
+
+    fn seed(byte: u8) -> SecretString {
+        let seed = stellar_strkey::ed25519::PrivateKey([byte; 32]).as_unredacted().to_string();
+        SecretString::from(seed.as_str().to_owned())
+    }
+
+    struct Keys {
+        server: SecretString,
+        server_account: String,
+        client: SecretString,
+        client_account: String,
+    }
+
+    fn keys() -> Keys {
+        let (server, client) = (seed(1), seed(2));
+        let server_account = account_of_secret(&server).unwrap();
+        let client_account = account_of_secret(&client).unwrap();
+        Keys { server, server_account, client, client_account }
+    }
+
+    fn challenge(k: &Keys, memo: Option<u64>) -> String {
+        let request = ChallengeRequest {
+            network_passphrase: TESTNET_PASSPHRASE,
+            signing_seed: &k.server,
+            server_account: &k.server_account,
+            client_account: &k.client_account,
+            memo,
+            home_domain: "pay.lajan.test",
+            web_auth_domain: "pay.lajan.test",
+            now: NOW,
+            nonce: [7; 48],
+        };
+        build_challenge(&request).unwrap().envelope_xdr_base64
+    }
+
+    fn expected(k: &Keys, now: u64) -> Expected<'_> {
+        Expected {
+            network_passphrase: TESTNET_PASSPHRASE,
+            server_account: &k.server_account,
+            home_domain: "pay.lajan.test",
+            web_auth_domain: "pay.lajan.test",
+            now,
+        }
+    }
+
+    #[test]
+    fn a_challenge_signed_by_its_client_proves_the_account() {
+        let k = keys();
+        let signed = sign_challenge(&challenge(&k, Some(42)), TESTNET_PASSPHRASE, &k.client).unwrap();
+        let v = verify_challenge(&signed, &expected(&k, NOW + 60)).unwrap();
+        assert_eq!((v.account.as_str(), v.memo, v.expires_at), (k.client_account.as_str(), Some(42), NOW + 900));
+        assert_eq!(v.hash_hex.len(), 64);
+        // A slow clock within the grace is fine; past the bounds it is not.
+        assert!(verify_challenge(&signed, &expected(&k, NOW - CLOCK_GRACE_SECS)).is_ok());
+        let late = verify_challenge(&signed, &expected(&k, NOW + 901)).unwrap_err();
+        assert!(late.contains("expired"), "{late}");
+        let early = verify_challenge(&signed, &expected(&k, NOW - CLOCK_GRACE_SECS - 1)).unwrap_err();
+        assert!(early.contains("expired"), "{early}");
+    }
+
+    #[test]
+    fn what_is_not_proof_is_refused_with_its_reason() {
+        let k = keys();
+        let unsigned = challenge(&k, None);
+        let refused = |envelope: &str, e: &Expected<'_>| verify_challenge(envelope, e).unwrap_err();
+        let e = expected(&k, NOW);
+        assert!(refused(&unsigned, &e).contains("client account's master key"));
+        let by_other = sign_challenge(&unsigned, TESTNET_PASSPHRASE, &seed(3)).unwrap();
+        assert!(refused(&by_other, &e).contains("client account's master key"), "a foreign signature");
+        let signed = sign_challenge(&unsigned, TESTNET_PASSPHRASE, &k.client).unwrap();
+        let twice = sign_challenge(&signed, TESTNET_PASSPHRASE, &seed(3)).unwrap();
+        assert!(refused(&twice, &e).contains("other than"), "an extra signature");
+        let other_network = Expected { network_passphrase: PUBLIC_PASSPHRASE, ..expected(&k, NOW) };
+        assert!(refused(&signed, &other_network).contains("not signed by this service"));
+        let other_home = Expected { home_domain: "evil.example", ..expected(&k, NOW) };
+        assert!(refused(&signed, &other_home).contains("home domain"));
+        let other_web = Expected { web_auth_domain: "auth.evil.example", ..expected(&k, NOW) };
+        assert!(refused(&signed, &other_web).contains("web_auth_domain"));
+        let other_server = keys_with_server(4);
+        let foreign = Expected { server_account: &other_server, ..expected(&k, NOW) };
+        assert!(refused(&signed, &foreign).contains("source"));
+        assert!(refused("not xdr", &e).contains("base64 XDR"));
+    }
+
+    fn keys_with_server(byte: u8) -> String {
+        account_of_secret(&seed(byte)).unwrap()
+    }
 }

@@ -136,25 +136,27 @@ pub(crate) fn sign(
         return Err(LedgerError::NoSigner);
     }
     let hash = transaction_hash(&transaction, &network_id(network_passphrase))?;
-    let mut signatures = Vec::with_capacity(signers.len());
-    for secret_seed in signers {
-        // `PrivateKey` zeroizes itself on drop, and so does `SigningKey` (dalek's `zeroize` feature).
-        let seed = stellar_strkey::ed25519::PrivateKey::from_string(secret_seed.expose_secret())
-            .map_err(|e| LedgerError::InvalidSecretSeed { reason: e.to_string() })?;
-        let signing_key = SigningKey::from_bytes(&seed.0);
-        drop(seed);
-        let signature = signing_key.sign(&hash).to_bytes();
-        let public_key = signing_key.verifying_key().to_bytes();
-        // The hint lets validators find the signer among the account's keys without trying them all.
-        let hint = SignatureHint(public_key[28..].try_into().expect("a 32-byte key has a 4-byte tail"));
-        signatures.push(DecoratedSignature { hint, signature: Signature(signature.try_into().map_err(xdr_err)?) });
-    }
+    let signatures = signers.iter().map(|seed| signature(&hash, seed)).collect::<Result<Vec<_>, _>>()?;
     let envelope = TransactionEnvelope::Tx(TransactionV1Envelope {
         tx: transaction,
         signatures: signatures.try_into().map_err(xdr_err)?,
     });
     let envelope_xdr_base64 = envelope.to_xdr_base64(Limits::none()).map_err(xdr_err)?;
     Ok(SignedTx { envelope_xdr_base64, hash_hex: lajan_domain::hex::encode(&hash) })
+}
+
+/// `secret_seed`'s signature of a transaction hash, with the hint naming its key.
+pub(crate) fn signature(hash: &[u8; 32], secret_seed: &SecretString) -> Result<DecoratedSignature, LedgerError> {
+    // `PrivateKey` zeroizes itself on drop, and so does `SigningKey` (dalek's `zeroize` feature).
+    let seed = stellar_strkey::ed25519::PrivateKey::from_string(secret_seed.expose_secret())
+        .map_err(|e| LedgerError::InvalidSecretSeed { reason: e.to_string() })?;
+    let signing_key = SigningKey::from_bytes(&seed.0);
+    drop(seed);
+    let signature = signing_key.sign(hash).to_bytes();
+    let public_key = signing_key.verifying_key().to_bytes();
+    // The hint lets validators find the signer among the account's keys without trying them all.
+    let hint = SignatureHint(public_key[28..].try_into().map_err(|_| LedgerError::Xdr("key length".into()))?);
+    Ok(DecoratedSignature { hint, signature: Signature(signature.try_into().map_err(xdr_err)?) })
 }
 
 /// The `G...` account whose master key is this secret seed: the distribution account when the

@@ -4,3 +4,4 @@
 mod horizon;
 mod ledgers;
 mod sdk_parity;
+mod sep10_sdk;
