@@ -65,10 +65,8 @@ pub fn same_origin(public_origin: Option<&str>, headers: &HeaderMap) -> bool {
     if public_origin == Some(origin.as_str()) {
         return true;
     }
-    let authority = match (source.host_str(), source.port()) {
-        (Some(host), Some(port)) => format!("{host}:{port}"),
-        (Some(host), None) => host.to_owned(),
-        (None, _) => return false,
+    let Some(authority) = lajan_domain::network::authority(&source) else {
+        return false;
     };
     header_text(header::HOST).is_some_and(|host| host.eq_ignore_ascii_case(&authority))
 }

@@ -323,16 +323,10 @@ impl ClientPatchInput {
         let phone_number = clearable("phoneNumber", self.phone_number, |s| PhoneNumber::parse(s).map(|v| v.0));
         let wallet_account_id =
             clearable("walletAccountId", self.wallet_account_id, |s| WalletAddress::parse(s).map(|v| v.0));
+        let kind = self.wallet_memo_type.as_deref();
         let wallet_memo = match self.wallet_memo {
-            None | Some(None) if self.wallet_memo_type.is_some() => {
-                errors.add("walletMemoType", "needs a walletMemo");
-                None
-            }
-            None => None,
-            Some(None) => Some(None),
-            Some(Some(raw)) => {
-                StellarMemo::from_fields(&mut errors, Some(&raw), self.wallet_memo_type.as_deref()).map(Some)
-            }
+            Some(None) if kind.is_none() => Some(None),
+            raw => StellarMemo::from_fields(&mut errors, raw.flatten().as_deref(), kind).map(Some),
         };
         let answer = match &self.verification {
             None => None,

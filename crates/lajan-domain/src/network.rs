@@ -2,9 +2,19 @@
 //! else (our own machine, private networks, link-local, multicast, unspecified, reserved and
 //! documentation ranges, and IPv6 forms that embed one of those IPv4 addresses) is refused, so a
 //! webhook URL cannot be used to reach into the network Lajan runs in. And the client address
-//! a request came from.
+//! a request came from, and the authority a URL names.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+
+/// A URL's host with its port when it names one (`pay.example:8443`): what a `Host` header
+/// carries, and the domain a Stellar service is known by. `None` without a host.
+pub fn authority(url: &url::Url) -> Option<String> {
+    match (url.host_str(), url.port()) {
+        (Some(host), Some(port)) => Some(format!("{host}:{port}")),
+        (Some(host), None) => Some(host.to_owned()),
+        (None, _) => None,
+    }
+}
 
 /// The address of the client a request came from: the peer, or behind trusted proxies the
 /// address they forwarded. Every per-address limit counts by it, and the request log names it.
@@ -74,6 +84,15 @@ pub fn is_localhost(host: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_authority_keeps_the_port_it_names() {
+        let of = |raw: &str| authority(&url::Url::parse(raw).unwrap());
+        assert_eq!(of("https://pay.example.ht/r/x").as_deref(), Some("pay.example.ht"));
+        assert_eq!(of("http://127.0.0.1:8080").as_deref(), Some("127.0.0.1:8080"));
+        assert_eq!(of("https://pay.example.ht:443").as_deref(), Some("pay.example.ht"), "a default port is not named");
+        assert_eq!(of("data:text/plain,x"), None);
+    }
 
     fn check(ip: &str) -> Option<&'static str> {
         non_public(ip.parse().unwrap())

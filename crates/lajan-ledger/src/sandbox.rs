@@ -14,6 +14,7 @@ use async_trait::async_trait;
 use lajan_domain::client::WalletAddress;
 use lajan_domain::payout::{AttemptResult, PayoutDetail};
 use lajan_domain::retry::Doubling;
+use lajan_domain::stellar_memo::StellarMemo;
 use lajan_domain::{Tenant, Timestamp, asset};
 use lajan_store::Store;
 use lajan_store::sandbox::{SandboxPayment, SandboxSubmit};
@@ -125,14 +126,15 @@ impl Ledger for SandboxLedger {
         _channel: Option<&str>,
     ) -> LedgerResult<Transaction> {
         let p = &d.payout;
+        let memo = p.network_memo();
         let envelope = serde_json::json!({
             "network": "lajan-sandbox",
             "source": receiving_account(&d.tenant.org_id),
             "destination": destination(p)?,
             "asset": { "code": p.asset_code.as_str(), "issuer": p.asset_issuer.as_ref().map(WalletAddress::as_str) },
             "amount": p.asset_amount,
-            "memo": p.network_memo().map(|m| m.value()),
-            "memoType": p.network_memo().map(|m| m.kind().as_str()),
+            "memo": memo.as_ref().map(StellarMemo::value),
+            "memoType": memo.as_ref().map(|m| m.kind().as_str()),
             "payout": p.id,
             "nonce": uuid::Uuid::now_v7().to_string(),
         })

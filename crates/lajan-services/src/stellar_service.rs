@@ -3,6 +3,7 @@
 
 use crate::assets::{AssetView, usable};
 use crate::{ServiceResult, Services};
+use lajan_domain::network::authority;
 use lajan_domain::stellar_memo::MemoKind;
 use lajan_domain::{Environment, Timestamp};
 use lajan_ledger::sep10::{ChallengeRequest, build_challenge};
@@ -25,16 +26,22 @@ impl Services {
     /// `stellar.toml`: the live one when configured, else the sandbox, whose wallets are test
     /// network wallets.
     pub async fn stellar_service(&self) -> ServiceResult<StellarService> {
-        let (env, network_passphrase) = match &self.config.live_ledger {
-            Some(live) => (Environment::Live, live.network_passphrase.clone()),
-            None => (Environment::Test, TESTNET_PASSPHRASE.to_owned()),
-        };
+        let (env, network_passphrase) = self.wallet_network();
         let signing_key = match self.signing_seed(env).await? {
-            Some(seed) => Some(account_of_secret(&seed).map_err(|e| crate::ServiceError::Unavailable(e.to_string()))?),
+            Some(seed) => Some(signing_account(&seed)?),
             None => None,
         };
         let currencies = usable(env, &self.config.live_asset_issuers);
         Ok(StellarService { env, network_passphrase, signing_key, currencies })
+    }
+
+    /// The environment wallets meet and its network's passphrase: live when configured, else
+    /// the sandbox, whose wallets are test network wallets.
+    fn wallet_network(&self) -> (Environment, String) {
+        match &self.config.live_ledger {
+            Some(live) => (Environment::Live, live.network_passphrase.clone()),
+            None => (Environment::Test, TESTNET_PASSPHRASE.to_owned()),
+        }
     }
 
     /// The seed Lajan signs SEP-10 challenges with in `env`: live, the configured one (none
@@ -67,12 +74,7 @@ impl Services {
     /// The domain wallets know Lajan by (its `stellar.toml`'s): `public_url`'s host, with its
     /// port when it has one. SEP-10's home domain and web auth domain are both this one.
     pub fn home_domain(&self) -> String {
-        let url = url::Url::parse(&self.config.public_url).ok();
-        let host = url.as_ref().and_then(|u| u.host_str().map(str::to_owned)).unwrap_or_default();
-        match url.and_then(|u| u.port()) {
-            Some(port) => format!("{host}:{port}"),
-            None => host,
-        }
+        url::Url::parse(&self.config.public_url).ok().as_ref().and_then(authority).unwrap_or_default()
     }
 
     /// A SEP-10 challenge for `account` (a `G...` account; `memo`, an id naming one user of a
@@ -105,14 +107,14 @@ impl Services {
         if client_domain.is_some() {
             return Err(refuse("client_domain is not supported yet: authenticate without it".into()));
         }
-        let service = self.stellar_service().await?;
-        let seed = self.signing_seed(service.env).await?;
-        let (Some(seed), Some(server_account)) = (seed, service.signing_key) else {
+        let (env, network_passphrase) = self.wallet_network();
+        let Some(seed) = self.signing_seed(env).await? else {
             return Err(crate::ServiceError::Unavailable("No SEP-10 signing key is configured".into()));
         };
+        let server_account = signing_account(&seed)?;
         let now = u64::try_from(Timestamp::now().as_millis() / 1000).unwrap_or_default();
         let request = ChallengeRequest {
-            network_passphrase: &service.network_passphrase,
+            network_passphrase: &network_passphrase,
             signing_seed: &seed,
             server_account: &server_account,
             client_account: account.as_str(),
@@ -123,6 +125,11 @@ impl Services {
             nonce: rand::random(),
         };
         let signed = build_challenge(&request).map_err(|e| crate::ServiceError::Unavailable(e.to_string()))?;
-        Ok(Sep10Challenge { transaction: signed.envelope_xdr_base64, network_passphrase: service.network_passphrase })
+        Ok(Sep10Challenge { transaction: signed.envelope_xdr_base64, network_passphrase })
     }
+}
+
+/// The `G...` account of a signing seed (a stored one that is not a seed is a fault, not input).
+fn signing_account(seed: &SecretString) -> ServiceResult<String> {
+    account_of_secret(seed).map_err(|e| crate::ServiceError::Unavailable(e.to_string()))
 }

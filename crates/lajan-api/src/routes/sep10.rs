@@ -47,15 +47,10 @@ async fn challenge(State(state): State<AppState>, query: Result<Query<ChallengeQ
 
 /// A refusal as SEP-10 writes it.
 fn sep_error(e: &ServiceError) -> Response {
-    let status = match e {
-        ServiceError::Invalid(_) => StatusCode::BAD_REQUEST,
-        ServiceError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
-        _ => StatusCode::INTERNAL_SERVER_ERROR,
-    };
-    let message = match e {
-        ServiceError::Invalid(invalid) => invalid.message.clone(),
-        ServiceError::Unavailable(why) => why.clone(),
-        _ => "The challenge could not be made".to_owned(),
+    let (status, message) = match e {
+        ServiceError::Invalid(invalid) => (StatusCode::BAD_REQUEST, invalid.message.as_str()),
+        ServiceError::Unavailable(why) => (StatusCode::SERVICE_UNAVAILABLE, why.as_str()),
+        _ => (StatusCode::INTERNAL_SERVER_ERROR, "The challenge could not be made"),
     };
     (status, Json(json!({ "error": message }))).into_response()
 }
