@@ -32,6 +32,7 @@ pub mod settings;
 pub mod stellar_service;
 pub mod users;
 pub mod views;
+pub mod wallet_auth;
 pub mod webhook_guard;
 pub mod webhooks;
 

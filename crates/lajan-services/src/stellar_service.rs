@@ -18,6 +18,8 @@ pub struct StellarService {
     pub network_passphrase: String,
     /// The `G...` account of the signing key; `None` in live until one is configured.
     pub signing_key: Option<String>,
+    /// Where wallets authenticate (SEP-10), published only with a signing key.
+    pub web_auth_endpoint: Option<String>,
     pub currencies: Vec<AssetView>,
 }
 
@@ -31,13 +33,14 @@ impl Services {
             Some(seed) => Some(signing_account(&seed)?),
             None => None,
         };
+        let web_auth_endpoint = signing_key.as_ref().map(|_| self.web_auth_endpoint());
         let currencies = usable(env, &self.config.live_asset_issuers);
-        Ok(StellarService { env, network_passphrase, signing_key, currencies })
+        Ok(StellarService { env, network_passphrase, signing_key, web_auth_endpoint, currencies })
     }
 
     /// The environment wallets meet and its network's passphrase: live when configured, else
     /// the sandbox, whose wallets are test network wallets.
-    fn wallet_network(&self) -> (Environment, String) {
+    pub(crate) fn wallet_network(&self) -> (Environment, String) {
         match &self.config.live_ledger {
             Some(live) => (Environment::Live, live.network_passphrase.clone()),
             None => (Environment::Test, TESTNET_PASSPHRASE.to_owned()),
@@ -60,6 +63,13 @@ impl Services {
             })
             .await?;
         Ok(Some(seed.clone()))
+    }
+
+    /// The signing seed, or `Unavailable` in live until one is configured.
+    pub(crate) async fn required_signing_seed(&self, env: Environment) -> ServiceResult<SecretString> {
+        self.signing_seed(env)
+            .await?
+            .ok_or_else(|| crate::ServiceError::Unavailable("No SEP-10 signing key is configured".into()))
     }
 }
 
@@ -108,11 +118,9 @@ impl Services {
             return Err(refuse("client_domain is not supported yet: authenticate without it".into()));
         }
         let (env, network_passphrase) = self.wallet_network();
-        let Some(seed) = self.signing_seed(env).await? else {
-            return Err(crate::ServiceError::Unavailable("No SEP-10 signing key is configured".into()));
-        };
+        let seed = self.required_signing_seed(env).await?;
         let server_account = signing_account(&seed)?;
-        let now = u64::try_from(Timestamp::now().as_millis() / 1000).unwrap_or_default();
+        let now = unix_seconds(Timestamp::now());
         let request = ChallengeRequest {
             network_passphrase: &network_passphrase,
             signing_seed: &seed,
@@ -130,6 +138,11 @@ impl Services {
 }
 
 /// The `G...` account of a signing seed (a stored one that is not a seed is a fault, not input).
-fn signing_account(seed: &SecretString) -> ServiceResult<String> {
+pub(crate) fn signing_account(seed: &SecretString) -> ServiceResult<String> {
     account_of_secret(seed).map_err(|e| crate::ServiceError::Unavailable(e.to_string()))
+}
+
+/// Unix seconds, as Stellar's time bounds and JWT claims count time.
+pub(crate) fn unix_seconds(at: Timestamp) -> u64 {
+    u64::try_from(at.as_millis() / 1000).unwrap_or_default()
 }

@@ -7,7 +7,7 @@
 //!
 //! Each area (organizations, settings changes, clients, events, idempotency, invoices, payment
 //! links, incoming payments, messages, payouts, the sandbox ledger, disbursements, webhooks,
-//! deliveries, console users and sessions, the dashboard, operations) has a folder: its trait
+//! deliveries, console users and sessions, the dashboard, operations, wallet authentication) has a folder: its trait
 //! and types in `mod.rs`, its SQL in `sql.rs` (and, for a large area, more `*_sql.rs` beside it),
 //! which both backends include through the one list in [`areas_sql!`]: the SQL is written once
 //! and compiled against each backend's driver.
@@ -54,6 +54,7 @@ macro_rules! areas_sql {
         include!("sessions/sql.rs");
         include!("dashboard/sql.rs");
         include!("operations/sql.rs");
+        include!("wallet_auth/sql.rs");
     };
 }
 
@@ -79,6 +80,7 @@ pub mod sessions;
 pub mod settings_changes;
 pub mod sqlite;
 pub mod users;
+pub mod wallet_auth;
 pub mod webhooks;
 
 pub use clients::{ClientQuery, ClientStore, ClientWallet};
@@ -102,6 +104,7 @@ pub use sessions::{NewSession, SessionStore};
 pub use settings_changes::{ChangeDecision, SettingsChangeStore, SettingsDecision, SettingsRule};
 pub use sqlite::GroupCommit;
 pub use users::UserStore;
+pub use wallet_auth::WalletAuthStore;
 pub use webhooks::WebhookStore;
 
 pub type StoreResult<T> = Result<T, StoreError>;
@@ -138,6 +141,7 @@ pub trait Store:
     + SessionStore
     + DashboardStore
     + OperationsStore
+    + WalletAuthStore
     + Send
     + Sync
     + 'static

@@ -1,19 +1,36 @@
 //! SEP-10 web authentication for wallets: `GET /auth` answers a challenge transaction for an
-//! account to sign. Errors take the SEP's shape, `{"error": "..."}`, not the API's.
+//! account to sign, `POST /auth` exchanges the signed challenge for a token. Errors take the
+//! SEP's shape, `{"error": "..."}`, not the API's.
 
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
-use axum::http::StatusCode;
+use axum::extract::{FromRequest, Query, Request, State};
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::{Json, Router};
+use axum::{Form, Json, Router};
 use lajan_services::ServiceError;
 use serde::Deserialize;
 use serde_json::json;
 
 pub fn routes() -> Router<AppState> {
-    Router::new().route("/auth", get(challenge))
+    Router::new().route("/auth", get(challenge).post(token).options(preflight)).layer(wallet_cors())
+}
+
+/// `OPTIONS` has a route of its own so the CORS layer, which answers a preflight before any
+/// handler, wraps it: the app's 405 fallback is set after the layers and is not wrapped.
+pub(crate) async fn preflight() -> StatusCode {
+    StatusCode::NO_CONTENT
+}
+
+/// Wallets in a browser call the SEP endpoints from their own origin: SEP-10 and SEP-24 ask
+/// for CORS open to any origin. Nothing here rides on a cookie, so that opens nothing else.
+pub(crate) fn wallet_cors() -> tower_http::cors::CorsLayer {
+    use axum::http::Method;
+    tower_http::cors::CorsLayer::new()
+        .allow_origin(tower_http::cors::Any)
+        .allow_methods([Method::GET, Method::POST])
+        .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE])
 }
 
 /// The SEP's query parameters; any other is ignored, as wallets may send more.
@@ -45,12 +62,42 @@ async fn challenge(State(state): State<AppState>, query: Result<Query<ChallengeQ
     }
 }
 
+/// The signed challenge, sent as JSON or as a form (the SEP allows both).
+#[derive(Debug, Deserialize)]
+struct TokenRequest {
+    transaction: Option<String>,
+}
+
+async fn token(State(state): State<AppState>, request: Request) -> Response {
+    let is_form = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
+    let body = if is_form {
+        Form::<TokenRequest>::from_request(request, &()).await.map(|Form(b)| b).map_err(|e| e.body_text())
+    } else {
+        Json::<TokenRequest>::from_request(request, &()).await.map(|Json(b)| b).map_err(|e| e.body_text())
+    };
+    let exchanged = match body {
+        Ok(body) => state.services.sep10_token(body.transaction.as_deref()).await,
+        Err(why) => Err(ServiceError::Invalid(lajan_domain::Invalid::new("invalid_request", why))),
+    };
+    match exchanged {
+        Ok(token) => Json(json!({ "token": token })).into_response(),
+        Err(e) => sep_error(&e),
+    }
+}
+
 /// A refusal as SEP-10 writes it.
 fn sep_error(e: &ServiceError) -> Response {
     let (status, message) = match e {
         ServiceError::Invalid(invalid) => (StatusCode::BAD_REQUEST, invalid.message.as_str()),
         ServiceError::Unavailable(why) => (StatusCode::SERVICE_UNAVAILABLE, why.as_str()),
-        _ => (StatusCode::INTERNAL_SERVER_ERROR, "The challenge could not be made"),
+        other => {
+            tracing::error!(error = %other, "SEP-10 request failed");
+            (StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong on our side; it has been logged")
+        }
     };
     (status, Json(json!({ "error": message }))).into_response()
 }

@@ -25,6 +25,8 @@ struct StellarToml<'a> {
     network_passphrase: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     signing_key: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    web_auth_endpoint: Option<&'a str>,
     currencies: Vec<Currency<'a>>,
 }
 
@@ -70,6 +72,7 @@ fn render(service: &StellarService) -> Result<String, toml::ser::Error> {
         version: SEP1_VERSION,
         network_passphrase: &service.network_passphrase,
         signing_key: service.signing_key.as_deref(),
+        web_auth_endpoint: service.web_auth_endpoint.as_deref(),
         currencies,
     })
 }

@@ -73,10 +73,6 @@ pub trait SandboxStore: Send + Sync {
         payment: &IncomingPayment,
         close_ms: i64,
     ) -> StoreResult<(IncomingPayment, Timestamp)>;
-
-    /// The sandbox's signing key (a secret seed): the one stored, or `candidate`, stored now if
-    /// none was. Every process of a deployment answers with the same key, whichever made it.
-    async fn sandbox_signing_seed(&self, candidate: &str, at: Timestamp) -> StoreResult<String>;
 }
 
 /// Every sandbox account starts with this much of each asset: 1,000,000.00.

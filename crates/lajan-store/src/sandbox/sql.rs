@@ -80,20 +80,6 @@ async fn ensure_sandbox_balances(tx: &mut Tx, tenant: &Tenant) -> StoreResult<()
 
 #[async_trait]
 impl SandboxStore for ThisStore {
-    async fn sandbox_signing_seed(&self, candidate: &str, at: Timestamp) -> StoreResult<String> {
-        let mut tx = self.begin_write().await?;
-        query("INSERT INTO signing_keys (network, secret_seed, created_at) VALUES ('sandbox', $1, $2) ON CONFLICT (network) DO NOTHING")
-            .bind(candidate)
-            .bind(at.as_millis())
-            .execute(&mut *tx)
-            .await?;
-        let seed: String = query_scalar("SELECT secret_seed FROM signing_keys WHERE network = 'sandbox'")
-            .fetch_one(&mut *tx)
-            .await?;
-        self.commit(tx).await?;
-        Ok(seed)
-    }
-
     async fn sandbox_submit(
         &self,
         payments: &[SandboxPayment<'_>],
