@@ -94,6 +94,11 @@ pub fn emitted_when(event_type: &str) -> Option<&'static str> {
             "An approved payout is still unsent LAJAN_PAYOUT_DELAY_ALERT_SECS (15 minutes) after its approval or \
              retry, the network refusing or not answering: raised once; it keeps being tried."
         }
+        "payout.held" => {
+            "An approved payout was held, nothing signed: its destination does not exist or does not trust the \
+             asset (its hold says which). Raised once; it is checked again every few minutes and sent once the \
+             receiver fixes it, or fails with the hold's code after registrationWindowDays."
+        }
         "payout.canceled" => {
             "An approved payout waiting for its client to register a wallet was canceled: by \
              POST /v1/payouts/{id}/cancel (cancelReason requested), or because the client did not register within \

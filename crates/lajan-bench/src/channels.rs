@@ -36,6 +36,7 @@ async fn run(n: u8, payouts: usize, close_ms: u64) -> anyhow::Result<(usize, f64
     let (wallet, _) = keypair(9);
     net.create_account(&distribution, 100 << 32);
     net.create_account(&wallet, 1);
+    net.trust(&wallet, "USDC", &issuer);
     let mut channel_secrets = Vec::new();
     for byte in 0..n {
         let (account, channel_secret) = keypair(byte.wrapping_add(100));

@@ -48,6 +48,7 @@ pub const EVENT_TYPES: &[&str] = &[
     "payout.completed",
     "payout.failed",
     "payout.delayed",
+    "payout.held",
     "payout.canceled",
     "settings.updated",
     "settings.change_requested",

@@ -358,6 +358,48 @@ pub struct PayoutDetail {
     pub approved_at: Option<Timestamp>,
     /// Why it was canceled, when it was.
     pub cancel_reason: Option<CancelReason>,
+    /// Why it is not being sent, while its destination cannot take it.
+    pub hold: Option<Hold>,
+}
+
+/// A payout held back because its destination cannot take the payment (the account does not
+/// exist, or holds no trustline for the asset): nothing is signed or paid for while it is; it
+/// is checked again until the receiver fixes it, and fails with its code once it has been held
+/// for the organization's registration window.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hold {
+    /// The network's code for the same refusal: `op_no_destination` or `op_no_trust`.
+    pub code: String,
+    pub message: String,
+    /// When it was first held.
+    pub since: Timestamp,
+}
+
+impl Hold {
+    /// The hold for a destination the ledger says cannot take `asset_code`.
+    pub fn unreachable(no_account: bool, asset_code: &str, since: Timestamp) -> Hold {
+        let (code, message) = if no_account {
+            (
+                "op_no_destination",
+                "The destination account does not exist on the network yet: the receiver must create (fund) it"
+                    .to_owned(),
+            )
+        } else {
+            (
+                "op_no_trust",
+                format!(
+                    "The destination account does not trust {asset_code} yet: the receiver must add {asset_code} to their wallet"
+                ),
+            )
+        };
+        Hold { code: code.to_owned(), message, since }
+    }
+
+    /// Whether a payout held since `self.since` has waited its organization's registration window
+    /// (in days) by `now`, and fails rather than waits longer.
+    pub fn expired(&self, window_days: u32, now: Timestamp) -> bool {
+        now.as_millis() >= self.since.as_millis().saturating_add(i64::from(window_days) * 86_400_000)
+    }
 }
 
 /// How a new payout starts: pending approval, or approved at once when the organization does

@@ -57,9 +57,28 @@ impl FakeStellar {
         self.net().accounts.insert(id.to_owned(), sequence);
     }
 
-    /// Makes an existing account refuse credit assets (`op_no_trust`).
+    /// Makes an existing account refuse credit assets (`op_no_trust`): it holds no trustline,
+    /// so its account record lists none either.
     pub fn without_trustlines(&self, id: &str) {
+        let mut net = self.net();
+        net.untrusting.insert(id.to_owned());
+        net.balances.retain(|(account, _, issuer), _| account != id || issuer.is_none());
+    }
+
+    /// Refuses credit assets sent to an account (`op_no_trust`) while its account record still
+    /// lists its trustlines: a receiver who removes the asset between Lajan's check and the
+    /// payment.
+    pub fn untrust_after_check(&self, id: &str) {
         self.net().untrusting.insert(id.to_owned());
+    }
+
+    /// Gives an account a trustline for an asset, holding nothing yet (and lifts
+    /// [`FakeStellar::without_trustlines`]): as a receiver who adds the asset in their wallet.
+    pub fn trust(&self, id: &str, asset_code: &str, asset_issuer: &str) {
+        let mut net = self.net();
+        net.untrusting.remove(id);
+        let key = (id.to_owned(), asset_code.to_owned(), Some(asset_issuer.to_owned()));
+        net.balances.entry(key).or_insert(0);
     }
 
     /// Sets what an account holds of an asset (`None` issuer: XLM), in stroops.

@@ -114,6 +114,24 @@ impl TestStore {
         }
     }
 
+    /// Moves every payout hold's start `ms` into the past, as if the payouts had been held that
+    /// long (the registration window's end).
+    pub async fn age_payout_holds(&self, ms: i64) {
+        use sqlx::Connection;
+        let sql = "UPDATE payouts SET held_since = held_since - $1 WHERE held_since IS NOT NULL";
+        let aged = match &self.guard {
+            Guard::Sqlite(_) => {
+                let mut c = sqlx::SqliteConnection::connect(&self.url).await.expect("open SQLite");
+                sqlx::query(sql).bind(ms).execute(&mut c).await.map(drop)
+            }
+            Guard::Postgres { .. } => {
+                let mut c = sqlx::PgConnection::connect(&self.url).await.expect("connect to PostgreSQL");
+                sqlx::query(sql).bind(ms).execute(&mut c).await.map(drop)
+            }
+        };
+        aged.expect("age the payout holds");
+    }
+
     /// Moves every console session's start and last use `ms` into the past, as if that much
     /// time had gone by (the expiry tests).
     pub async fn age_console_sessions(&self, created_ms: i64, last_seen_ms: i64) {

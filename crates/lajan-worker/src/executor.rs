@@ -8,6 +8,7 @@
 
 use crate::Workers;
 use crate::channels::{Pick, Taken};
+use crate::reach::Reachable;
 use futures::future::BoxFuture;
 use futures::stream::FuturesUnordered;
 use futures::{StreamExt, TryStreamExt};
@@ -182,6 +183,20 @@ impl Workers {
         let ledger = &self.services.ledgers.sandbox;
         let mut built = Vec::with_capacity(payouts.len());
         for d in payouts {
+            // One held before goes on its own, whose attempt clears the hold; a destination that
+            // cannot take the payment is held (or failed) here, with nothing built.
+            if d.hold.is_some() {
+                self.execute_claimed(lease, d).await?;
+                continue;
+            }
+            match self.check_reach(ledger.as_ref(), d, lease).await? {
+                Reachable::Yes => {}
+                Reachable::No => continue,
+                Reachable::Unknown(_) => {
+                    self.execute_claimed(lease, d).await?;
+                    continue;
+                }
+            }
             match ledger.build(d, None, None).await {
                 Ok(tx) => built.push((*d, tx)),
                 // Nothing was signed: on its own, it is failed or held with its reason.
@@ -369,6 +384,11 @@ impl Workers {
                     return unavailable(reason).await.map(|()| Built::Nothing);
                 }
             }
+        }
+        match self.check_reach(ledger.as_ref(), d, lease).await? {
+            Reachable::Yes => {}
+            Reachable::No => return Ok(Built::Nothing),
+            Reachable::Unknown(reason) => return unavailable(reason).await.map(|()| Built::Nothing),
         }
         let previous = previous.as_ref().map(|(tx, error_code)| Previous { tx, error_code: *error_code });
         let preferred = d.attempts.iter().rev().find_map(|a| a.channel_account.as_deref());

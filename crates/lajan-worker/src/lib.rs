@@ -12,6 +12,7 @@ pub mod live_payments;
 pub mod network;
 pub mod notifier;
 pub mod notify;
+mod reach;
 pub mod webhook_post;
 
 use dispatcher::{Dispatcher, WebhookConfig};
@@ -92,6 +93,9 @@ pub struct WorkerConfig {
     /// Sandbox claims paid at once: while some wait for their ledger to close, the next are
     /// claimed and submitted.
     pub sandbox_claims_in_flight: usize,
+    /// How often a payout held because its destination cannot take it (no account, no
+    /// trustline) is checked again: it is sent at the first check after the receiver fixes it.
+    pub unreachable_recheck_ms: i64,
 }
 
 impl Default for WorkerConfig {
@@ -106,6 +110,7 @@ impl Default for WorkerConfig {
             webhooks: WebhookConfig::default(),
             sandbox_claim_size: 500,
             sandbox_claims_in_flight: 32,
+            unreachable_recheck_ms: 5 * 60 * 1000,
         }
     }
 }

@@ -1299,6 +1299,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payout.held": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.held
+         * @description An approved payout was held, nothing signed: its destination does not exist or does not trust the asset (its hold says which). Raised once; it is checked again every few minutes and sent once the receiver fixes it, or fails with the hold's code after registrationWindowDays.
+         */
+        post: operations["payoutHeldWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "payout.rejected": {
         parameters: {
             query?: never;
@@ -1784,7 +1804,7 @@ export interface components {
              * @example invoice.paid
              * @enum {string}
              */
-            eventType: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+            eventType: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
             /** @example whd_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b */
             id: string;
             /**
@@ -1934,7 +1954,7 @@ export interface components {
          * @description An event type, an area wildcard such as `invoice.*`, or `*`.
          * @enum {string}
          */
-        EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+        EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         /** @description Something that happened: `data.object` is the resource as the API showed it right after. */
         EventView: {
             actor: components["schemas"]["ActorView"];
@@ -1951,7 +1971,7 @@ export interface components {
              * @example client.created
              * @enum {string}
              */
-            type: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+            type: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         };
         FieldDetail: {
             /** @description In a batch: the code a single request would have been refused with. */
@@ -1964,6 +1984,25 @@ export interface components {
              * @description In a batch (a disbursement's items): the row at fault, counted from 1.
              */
             row?: number | null;
+        };
+        /**
+         * @description A payout held back, nothing signed or paid for, because its destination cannot take it. It
+         *     is checked again every few minutes and sent once the receiver fixes it (creates the account,
+         *     adds the trustline); held for the settings' registrationWindowDays, it fails with `code`.
+         */
+        HoldView: {
+            /**
+             * @description op_no_destination (the account does not exist) or op_no_trust (no trustline for the asset).
+             * @example op_no_trust
+             */
+            code: string;
+            /** @example The destination account does not trust USDC yet: the receiver must add USDC to their wallet */
+            message: string;
+            /**
+             * Format: date-time
+             * @description When it was first held.
+             */
+            since: string;
         };
         IntentState: {
             amount: string;
@@ -2332,6 +2371,7 @@ export interface components {
              * @enum {string}
              */
             execStatus: "pending" | "awaiting_registration" | "ready_to_send" | "sent" | "failed" | "canceled";
+            hold?: null | components["schemas"]["HoldView"];
             id: string;
             /** @description The organization's text memo. It is the one on the network unless `walletMemo` is set. */
             memo?: string | null;
@@ -2899,14 +2939,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T00:02:32.144Z",
+                     *           "createdAt": "2026-11-29T03:16:09.898Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *           "id": "cli_01a2254d902a731c8d423ec94f1ef721",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-29T00:02:32.144Z",
+                     *           "updatedAt": "2026-11-29T03:16:09.898Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *           "walletMemo": null,
@@ -3043,14 +3083,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T00:02:32.144Z",
+                     *       "createdAt": "2026-11-29T03:16:09.898Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *       "id": "cli_01a2254d902a731c8d423ec94f1ef721",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T00:02:32.144Z",
+                     *       "updatedAt": "2026-11-29T03:16:09.898Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3077,7 +3117,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "1f99f868-8447-41ec-a4be-759274957570",
+                     *       "requestId": "3c5bf924-4104-44d0-a1c5-e8da47853037",
                      *       "statusCode": 400
                      *     }
                      */
@@ -3240,14 +3280,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T00:02:32.144Z",
+                     *       "createdAt": "2026-11-29T03:16:09.898Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *       "id": "cli_01a2254d902a731c8d423ec94f1ef721",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T00:02:32.144Z",
+                     *       "updatedAt": "2026-11-29T03:16:09.898Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3302,7 +3342,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "583200d4-3b84-477c-b8c6-2a40daf31ade",
+                     *       "requestId": "e99606f6-73ed-41f6-afcf-a9c02863cfe1",
                      *       "statusCode": 404
                      *     }
                      */
@@ -3372,14 +3412,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T00:02:32.144Z",
+                     *       "createdAt": "2026-11-29T03:16:09.898Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *       "id": "cli_01a2254d902a731c8d423ec94f1ef721",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-29T00:02:32.149Z",
+                     *       "updatedAt": "2026-11-29T03:16:09.903Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3563,7 +3603,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a2249c4a5874f88a98f231262e5782"
+                     *       "id": "cli_01a2254d90307229acc3c371502aa5d4"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3691,11 +3731,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2249c4aa6736c897721f1e7484b63",
-                     *       "createdAt": "2026-11-29T00:02:32.234Z",
-                     *       "lastSentAt": "2026-11-29T00:02:32.237Z",
+                     *       "clientId": "cli_01a2254d907f71fd95f8f5d5d6f36590",
+                     *       "createdAt": "2026-11-29T03:16:09.989Z",
+                     *       "lastSentAt": "2026-11-29T03:16:09.992Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T00:02:32.237Z",
+                     *       "nextSendAt": "2026-12-02T03:16:09.992Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -3813,11 +3853,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2249c4ab6706f8e3695b6ac1ff6b7",
-                     *       "createdAt": "2026-11-29T00:02:32.320Z",
-                     *       "lastSentAt": "2026-11-29T00:02:32.322Z",
+                     *       "clientId": "cli_01a2254d908e755997c16c91878a2771",
+                     *       "createdAt": "2026-11-29T03:16:10.073Z",
+                     *       "lastSentAt": "2026-11-29T03:16:10.076Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T00:02:32.322Z",
+                     *       "nextSendAt": "2026-12-02T03:16:10.076Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4003,11 +4043,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2249c4aa6736c897721f1e7484b63",
-                     *       "createdAt": "2026-11-29T00:02:32.234Z",
-                     *       "lastSentAt": "2026-11-29T00:02:32.237Z",
+                     *       "clientId": "cli_01a2254d907f71fd95f8f5d5d6f36590",
+                     *       "createdAt": "2026-11-29T03:16:09.989Z",
+                     *       "lastSentAt": "2026-11-29T03:16:09.992Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T00:02:32.237Z",
+                     *       "nextSendAt": "2026-12-02T03:16:09.992Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4203,7 +4243,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-29T00:02:32.719Z",
+                     *           "approvedAt": "2026-11-29T03:16:10.458Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -4215,16 +4255,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.713Z",
-                     *           "id": "dsb_01a2249c4c897720b2e474a528928696",
+                     *           "createdAt": "2026-11-29T03:16:10.452Z",
+                     *           "id": "dsb_01a2254d925470eab17d00904eb5af4b",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-29T00:02:32.716Z",
+                     *           "submittedAt": "2026-11-29T03:16:10.455Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-29T00:02:32.740Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.485Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4351,14 +4391,14 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                 *           "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
                  *           "assetAmount": 75.25,
                  *           "externalId": "stipend-0002",
                  *           "memo": "March",
-                 *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
+                 *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                  *         }
                  *       ],
                  *       "name": "March stipends"
@@ -4394,8 +4434,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T00:02:32.713Z",
-                     *       "id": "dsb_01a2249c4c897720b2e474a528928696",
+                     *       "createdAt": "2026-11-29T03:16:10.452Z",
+                     *       "id": "dsb_01a2254d925470eab17d00904eb5af4b",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -4403,7 +4443,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T00:02:32.713Z"
+                     *       "updatedAt": "2026-11-29T03:16:10.452Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4595,8 +4635,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T00:02:32.713Z",
-                     *       "id": "dsb_01a2249c4c897720b2e474a528928696",
+                     *       "createdAt": "2026-11-29T03:16:10.452Z",
+                     *       "id": "dsb_01a2254d925470eab17d00904eb5af4b",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -4604,7 +4644,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T00:02:32.713Z"
+                     *       "updatedAt": "2026-11-29T03:16:10.452Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4716,7 +4756,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a2249c4cb0717daed5b788e1183f23"
+                     *       "id": "dsb_01a2254d928375c5aa05b28caef7d07e"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4866,7 +4906,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-29T00:02:32.719Z",
+                     *       "approvedAt": "2026-11-29T03:16:10.458Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -4878,16 +4918,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T00:02:32.713Z",
-                     *       "id": "dsb_01a2249c4c897720b2e474a528928696",
+                     *       "createdAt": "2026-11-29T03:16:10.452Z",
+                     *       "id": "dsb_01a2254d925470eab17d00904eb5af4b",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-29T00:02:32.716Z",
+                     *       "submittedAt": "2026-11-29T03:16:10.455Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T00:02:32.719Z"
+                     *       "updatedAt": "2026-11-29T03:16:10.458Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5098,32 +5138,32 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *           "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a2249c4c897720b2e474a370cb1aba",
+                     *           "id": "dsi_01a2254d925470eab17d008e8c7aaed8",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a2249c4c897720b2e474a370cb1aba",
+                     *           "payoutId": "pyt_01a2254d925470eab17d008e8c7aaed8",
                      *           "row": 1,
-                     *           "txHash": "f625cfc1e6b6d4bde7102197f82ca881fe0bbfa6f8b054c3d8196c903839d661",
+                     *           "txHash": "3d1e311d3b17e9d06ddf4485273e1a9540b1e744648a493230b82136e8b53693",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "75.25",
                      *           "clientId": null,
-                     *           "errorCode": "op_no_destination",
-                     *           "errorMessage": "the destination account does not exist",
+                     *           "errorCode": "op_underfunded",
+                     *           "errorMessage": "the source account cannot cover the amount",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a2249c4c897720b2e474a428b1ec31",
+                     *           "id": "dsi_01a2254d925470eab17d008f29518b08",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a2249c4c897720b2e474a428b1ec31",
+                     *           "payoutId": "pyt_01a2254d925470eab17d008f29518b08",
                      *           "row": 2,
-                     *           "txHash": "4fae24dce125df5e5c6bf9a8cddd326ba87539b906f35118bb8a4d759c30e9fc",
-                     *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
+                     *           "txHash": "0f59a24f3f551642782939ac5bdfdfa22ec328dae91fed7fff3b353ad0d205d3",
+                     *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5137,8 +5177,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a2249c4c897720b2e474a370cb1aba,1,stipend-0001,cli_01a2249c4a5075b6bf7f9a2f08273534,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2249c4c897720b2e474a370cb1aba,approved,sent,f625cfc1e6b6d4bde7102197f82ca881fe0bbfa6f8b054c3d8196c903839d661,,
-                     *     dsi_01a2249c4c897720b2e474a428b1ec31,2,stipend-0002,,GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN,75.25,March,pyt_01a2249c4c897720b2e474a428b1ec31,approved,failed,4fae24dce125df5e5c6bf9a8cddd326ba87539b906f35118bb8a4d759c30e9fc,op_no_destination,the destination account does not exist
+                     *     dsi_01a2254d925470eab17d008e8c7aaed8,1,stipend-0001,cli_01a2254d902a731c8d423ec94f1ef721,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2254d925470eab17d008e8c7aaed8,approved,sent,3d1e311d3b17e9d06ddf4485273e1a9540b1e744648a493230b82136e8b53693,,
+                     *     dsi_01a2254d925470eab17d008f29518b08,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a2254d925470eab17d008f29518b08,approved,failed,0f59a24f3f551642782939ac5bdfdfa22ec328dae91fed7fff3b353ad0d205d3,op_underfunded,the source account cannot cover the amount
                      */
                     "text/csv": string;
                 };
@@ -5292,16 +5332,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T00:02:32.746Z",
-                     *       "id": "dsb_01a2249c4caa74cf9a4c2002597125b9",
+                     *       "createdAt": "2026-11-29T03:16:10.491Z",
+                     *       "id": "dsb_01a2254d927b729ea4c3a969326c0776",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-29T00:02:32.748Z",
+                     *       "submittedAt": "2026-11-29T03:16:10.494Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-29T00:02:32.750Z"
+                     *       "updatedAt": "2026-11-29T03:16:10.497Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5502,7 +5542,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-29T00:02:32.719Z",
+                     *       "approvedAt": "2026-11-29T03:16:10.458Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -5514,16 +5554,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-29T00:02:32.713Z",
-                     *       "id": "dsb_01a2249c4c897720b2e474a528928696",
+                     *       "createdAt": "2026-11-29T03:16:10.452Z",
+                     *       "id": "dsb_01a2254d925470eab17d00904eb5af4b",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-29T00:02:32.716Z",
+                     *       "submittedAt": "2026-11-29T03:16:10.455Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T00:02:32.736Z"
+                     *       "updatedAt": "2026-11-29T03:16:10.479Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5719,16 +5759,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T00:02:32.713Z",
-                     *       "id": "dsb_01a2249c4c897720b2e474a528928696",
+                     *       "createdAt": "2026-11-29T03:16:10.452Z",
+                     *       "id": "dsb_01a2254d925470eab17d00904eb5af4b",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-29T00:02:32.716Z",
+                     *       "submittedAt": "2026-11-29T03:16:10.455Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T00:02:32.716Z"
+                     *       "updatedAt": "2026-11-29T03:16:10.455Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5910,7 +5950,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type, e.g. `client.created`. */
-                type?: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+                type?: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
                 /** @description Page number, from 1 (default 1); past the last page, an empty page. */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
@@ -5932,10 +5972,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
+                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.752Z",
+                     *           "createdAt": "2026-11-29T03:16:10.499Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5951,8 +5991,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T00:02:32.752Z",
-                     *               "id": "dsb_01a2249c4cb0717daed5b788e1183f23",
+                     *               "createdAt": "2026-11-29T03:16:10.499Z",
+                     *               "id": "dsb_01a2254d928375c5aa05b28caef7d07e",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -5960,19 +6000,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-29T00:02:32.752Z"
+                     *               "updatedAt": "2026-11-29T03:16:10.499Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2249c4cb173ac9e8c2ce7bbad58c7",
+                     *           "id": "evt_01a2254d928375c5aa05b28d13bbbf5b",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
+                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.750Z",
+                     *           "createdAt": "2026-11-29T03:16:10.497Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -5988,28 +6028,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T00:02:32.746Z",
-                     *               "id": "dsb_01a2249c4caa74cf9a4c2002597125b9",
+                     *               "createdAt": "2026-11-29T03:16:10.491Z",
+                     *               "id": "dsb_01a2254d927b729ea4c3a969326c0776",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-29T00:02:32.748Z",
+                     *               "submittedAt": "2026-11-29T03:16:10.494Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T00:02:32.750Z"
+                     *               "updatedAt": "2026-11-29T03:16:10.497Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2249c4caf7470947a802a00835318",
+                     *           "id": "evt_01a2254d9282765280cc92d35115f67a",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
+                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.750Z",
+                     *           "createdAt": "2026-11-29T03:16:10.497Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -6020,27 +6060,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T00:02:32.748Z",
+                     *               "createdAt": "2026-11-29T03:16:10.494Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2249c4caa74cf9a4c2001f7e2f947",
+                     *               "hold": null,
+                     *               "id": "pyt_01a2254d927b729ea4c3a96843874ffe",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T00:02:32.750Z",
+                     *               "updatedAt": "2026-11-29T03:16:10.497Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2249c4caf7470947a8028504d818c",
+                     *           "id": "evt_01a2254d92817625ac01544e592b412d",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
+                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.748Z",
+                     *           "createdAt": "2026-11-29T03:16:10.494Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6056,28 +6097,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T00:02:32.746Z",
-                     *               "id": "dsb_01a2249c4caa74cf9a4c2002597125b9",
+                     *               "createdAt": "2026-11-29T03:16:10.491Z",
+                     *               "id": "dsb_01a2254d927b729ea4c3a969326c0776",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T00:02:32.748Z",
+                     *               "submittedAt": "2026-11-29T03:16:10.494Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T00:02:32.748Z"
+                     *               "updatedAt": "2026-11-29T03:16:10.494Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2249c4cad77549015bac693a90ad4",
+                     *           "id": "evt_01a2254d927f758698d76b9d92c8af8d",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
+                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.748Z",
+                     *           "createdAt": "2026-11-29T03:16:10.494Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6088,27 +6129,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T00:02:32.748Z",
+                     *               "createdAt": "2026-11-29T03:16:10.494Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2249c4caa74cf9a4c2001f7e2f947",
+                     *               "hold": null,
+                     *               "id": "pyt_01a2254d927b729ea4c3a96843874ffe",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T00:02:32.748Z",
+                     *               "updatedAt": "2026-11-29T03:16:10.494Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2249c4cac710fbf32d0b58c6e3dad",
+                     *           "id": "evt_01a2254d927f758698d76b9b41b8aa19",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
+                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.746Z",
+                     *           "createdAt": "2026-11-29T03:16:10.491Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6124,8 +6166,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T00:02:32.746Z",
-                     *               "id": "dsb_01a2249c4caa74cf9a4c2002597125b9",
+                     *               "createdAt": "2026-11-29T03:16:10.491Z",
+                     *               "id": "dsb_01a2254d927b729ea4c3a969326c0776",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -6133,10 +6175,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T00:02:32.746Z"
+                     *               "updatedAt": "2026-11-29T03:16:10.491Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2249c4caa74cf9a4c20030a2988f8",
+                     *           "id": "evt_01a2254d927b729ea4c3a96a746e47e9",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -6145,11 +6187,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.740Z",
+                     *           "createdAt": "2026-11-29T03:16:10.485Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T00:02:32.719Z",
+                     *               "approvedAt": "2026-11-29T03:16:10.458Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6161,19 +6203,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T00:02:32.713Z",
-                     *               "id": "dsb_01a2249c4c897720b2e474a528928696",
+                     *               "createdAt": "2026-11-29T03:16:10.452Z",
+                     *               "id": "dsb_01a2254d925470eab17d00904eb5af4b",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T00:02:32.716Z",
+                     *               "submittedAt": "2026-11-29T03:16:10.455Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T00:02:32.740Z"
+                     *               "updatedAt": "2026-11-29T03:16:10.485Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2249c4ca574668f80ebbe719ad1ed",
+                     *           "id": "evt_01a2254d9276703d8e17b50fa6c2e1d9",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6182,7 +6224,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.739Z",
+                     *           "createdAt": "2026-11-29T03:16:10.484Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6192,47 +6234,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T00:02:32.724Z",
-                     *                   "errorCode": "op_no_destination",
-                     *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2249c4c9474b0a631699956b97da9",
+                     *                   "createdAt": "2026-11-29T03:16:10.464Z",
+                     *                   "errorCode": "op_underfunded",
+                     *                   "errorMessage": "the source account cannot cover the amount",
+                     *                   "id": "att_01a2254d926076dc8fdfbfd66c36682a",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "799597efdc3898cae702952ac493e9ddff19aeae7dc6a3e405e4bf89144b7bb2"
+                     *                   "txHash": "859536c2c7f679cf64faa82515fcfb269764933a14372ffb7dc7a65f51020231"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T00:02:32.739Z",
-                     *                   "errorCode": "op_no_destination",
-                     *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2249c4ca371b29e17aebffd709d07",
+                     *                   "createdAt": "2026-11-29T03:16:10.484Z",
+                     *                   "errorCode": "op_underfunded",
+                     *                   "errorMessage": "the source account cannot cover the amount",
+                     *                   "id": "att_01a2254d9274731f927991b34d3521a1",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "4fae24dce125df5e5c6bf9a8cddd326ba87539b906f35118bb8a4d759c30e9fc"
+                     *                   "txHash": "0f59a24f3f551642782939ac5bdfdfa22ec328dae91fed7fff3b353ad0d205d3"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T00:02:32.716Z",
+                     *               "createdAt": "2026-11-29T03:16:10.455Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a2249c4c897720b2e474a428b1ec31",
+                     *               "hold": null,
+                     *               "id": "pyt_01a2254d925470eab17d008f29518b08",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T00:02:32.739Z",
-                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN",
+                     *               "updatedAt": "2026-11-29T03:16:10.484Z",
+                     *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2249c4ca476c29ed98b23b3a73297",
+                     *           "id": "evt_01a2254d927571cb92f5e542e1c32a20",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
+                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.736Z",
+                     *           "createdAt": "2026-11-29T03:16:10.479Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6242,29 +6285,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T00:02:32.724Z",
-                     *                   "errorCode": "op_no_destination",
-                     *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2249c4c9474b0a631699956b97da9",
+                     *                   "createdAt": "2026-11-29T03:16:10.464Z",
+                     *                   "errorCode": "op_underfunded",
+                     *                   "errorMessage": "the source account cannot cover the amount",
+                     *                   "id": "att_01a2254d926076dc8fdfbfd66c36682a",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "799597efdc3898cae702952ac493e9ddff19aeae7dc6a3e405e4bf89144b7bb2"
+                     *                   "txHash": "859536c2c7f679cf64faa82515fcfb269764933a14372ffb7dc7a65f51020231"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T00:02:32.716Z",
+                     *               "createdAt": "2026-11-29T03:16:10.455Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2249c4c897720b2e474a428b1ec31",
+                     *               "hold": null,
+                     *               "id": "pyt_01a2254d925470eab17d008f29518b08",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T00:02:32.736Z",
-                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN",
+                     *               "updatedAt": "2026-11-29T03:16:10.479Z",
+                     *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2249c4ca0774f933cfc582ed8d627",
+                     *           "id": "evt_01a2254d926f75e59b55955f1e988f05",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -6273,11 +6317,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.734Z",
+                     *           "createdAt": "2026-11-29T03:16:10.477Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T00:02:32.719Z",
+                     *               "approvedAt": "2026-11-29T03:16:10.458Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6289,19 +6333,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T00:02:32.713Z",
-                     *               "id": "dsb_01a2249c4c897720b2e474a528928696",
+                     *               "createdAt": "2026-11-29T03:16:10.452Z",
+                     *               "id": "dsb_01a2254d925470eab17d00904eb5af4b",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T00:02:32.716Z",
+                     *               "submittedAt": "2026-11-29T03:16:10.455Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T00:02:32.734Z"
+                     *               "updatedAt": "2026-11-29T03:16:10.477Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2249c4c9e7312b9d0ec2ad8a8910b",
+                     *           "id": "evt_01a2254d926d74b58a5f3e52d8b5bb81",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6310,7 +6354,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.732Z",
+                     *           "createdAt": "2026-11-29T03:16:10.475Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6320,29 +6364,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T00:02:32.724Z",
-                     *                   "errorCode": "op_no_destination",
-                     *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2249c4c9474b0a631699956b97da9",
+                     *                   "createdAt": "2026-11-29T03:16:10.464Z",
+                     *                   "errorCode": "op_underfunded",
+                     *                   "errorMessage": "the source account cannot cover the amount",
+                     *                   "id": "att_01a2254d926076dc8fdfbfd66c36682a",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "799597efdc3898cae702952ac493e9ddff19aeae7dc6a3e405e4bf89144b7bb2"
+                     *                   "txHash": "859536c2c7f679cf64faa82515fcfb269764933a14372ffb7dc7a65f51020231"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T00:02:32.716Z",
+                     *               "createdAt": "2026-11-29T03:16:10.455Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a2249c4c897720b2e474a428b1ec31",
+                     *               "hold": null,
+                     *               "id": "pyt_01a2254d925470eab17d008f29518b08",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T00:02:32.732Z",
-                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN",
+                     *               "updatedAt": "2026-11-29T03:16:10.475Z",
+                     *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2249c4c9d75cbafb8280677a84508",
+                     *           "id": "evt_01a2254d926b7443bbb0c4b4883d5383",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -6351,7 +6396,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.732Z",
+                     *           "createdAt": "2026-11-29T03:16:10.475Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6361,36 +6406,37 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T00:02:32.724Z",
+                     *                   "createdAt": "2026-11-29T03:16:10.464Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a2249c4c9474b0a631699857800acd",
-                     *                   "ledgerSeq": 57,
-                     *                   "txHash": "f625cfc1e6b6d4bde7102197f82ca881fe0bbfa6f8b054c3d8196c903839d661"
+                     *                   "id": "att_01a2254d926076dc8fdfbfd57271a059",
+                     *                   "ledgerSeq": 56,
+                     *                   "txHash": "3d1e311d3b17e9d06ddf4485273e1a9540b1e744648a493230b82136e8b53693"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *                 "id": "cli_01a2254d902a731c8d423ec94f1ef721",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
-                     *               "createdAt": "2026-11-29T00:02:32.716Z",
+                     *               "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *               "createdAt": "2026-11-29T03:16:10.455Z",
                      *               "execStatus": "sent",
-                     *               "id": "pyt_01a2249c4c897720b2e474a370cb1aba",
+                     *               "hold": null,
+                     *               "id": "pyt_01a2254d925470eab17d008e8c7aaed8",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T00:02:32.732Z",
+                     *               "updatedAt": "2026-11-29T03:16:10.475Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2249c4c9d75cbafb8280543d1e87a",
+                     *           "id": "evt_01a2254d926b7443bbb0c4b393575773",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -6399,7 +6445,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.726Z",
+                     *           "createdAt": "2026-11-29T03:16:10.466Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6409,51 +6455,52 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T00:02:32.212Z",
-                     *                   "errorCode": "op_no_destination",
-                     *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2249c4a94707faba3afdfd5403e1a",
+                     *                   "createdAt": "2026-11-29T03:16:09.966Z",
+                     *                   "errorCode": "op_underfunded",
+                     *                   "errorMessage": "the source account cannot cover the amount",
+                     *                   "id": "att_01a2254d906e73038808025bee3080d3",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "2d8fac8eaedaf75f9351522d6885690c7da88f0575d4cd2d280ac75bce04f705"
+                     *                   "txHash": "e8b54083f21fb785ba34a533b63b10db8e3b7cb605a4f1edb1c200d8ee9f0b84"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T00:02:32.725Z",
-                     *                   "errorCode": "op_no_destination",
-                     *                   "errorMessage": "the destination account does not exist",
-                     *                   "id": "att_01a2249c4c9576349489dc3703fb0b3d",
+                     *                   "createdAt": "2026-11-29T03:16:10.466Z",
+                     *                   "errorCode": "op_underfunded",
+                     *                   "errorMessage": "the source account cannot cover the amount",
+                     *                   "id": "att_01a2254d926274aaa533dfa7d235b277",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "3d3fabd28e36a3977f146c8bbe7808518b4817a952d83d7615339554c3b22f14"
+                     *                   "txHash": "ce83888ecfb26e07fa8e1268ceec44164493a79a29d679fe37609e37ada82eb7"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T00:02:32.205Z",
+                     *               "createdAt": "2026-11-29T03:16:09.961Z",
                      *               "execStatus": "failed",
-                     *               "id": "pyt_01a2249c4a8d72608a9258d14014ad48",
+                     *               "hold": null,
+                     *               "id": "pyt_01a2254d906971d3b67eaac65298bff0",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-29T00:02:32.726Z",
-                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN",
+                     *               "updatedAt": "2026-11-29T03:16:10.466Z",
+                     *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2249c4c967426b0eb9bc59f574e96",
+                     *           "id": "evt_01a2254d926377ddb698c9bfb2998f27",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
+                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.719Z",
+                     *           "createdAt": "2026-11-29T03:16:10.458Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-29T00:02:32.719Z",
+                     *               "approvedAt": "2026-11-29T03:16:10.458Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6465,28 +6512,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T00:02:32.713Z",
-                     *               "id": "dsb_01a2249c4c897720b2e474a528928696",
+                     *               "createdAt": "2026-11-29T03:16:10.452Z",
+                     *               "id": "dsb_01a2254d925470eab17d00904eb5af4b",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-29T00:02:32.716Z",
+                     *               "submittedAt": "2026-11-29T03:16:10.455Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T00:02:32.719Z"
+                     *               "updatedAt": "2026-11-29T03:16:10.458Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2249c4c9171b6955469959b1bea7d",
+                     *           "id": "evt_01a2254d925b75bc8d77e64f238d0031",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
+                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.719Z",
+                     *           "createdAt": "2026-11-29T03:16:10.458Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6497,27 +6544,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T00:02:32.716Z",
+                     *               "createdAt": "2026-11-29T03:16:10.455Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2249c4c897720b2e474a428b1ec31",
+                     *               "hold": null,
+                     *               "id": "pyt_01a2254d925470eab17d008f29518b08",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T00:02:32.719Z",
-                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN",
+                     *               "updatedAt": "2026-11-29T03:16:10.458Z",
+                     *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2249c4c9171b695546992be077359",
+                     *           "id": "evt_01a2254d925b75bc8d77e64cc0ab1009",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
+                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.719Z",
+                     *           "createdAt": "2026-11-29T03:16:10.458Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6529,33 +6577,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *                 "id": "cli_01a2254d902a731c8d423ec94f1ef721",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
-                     *               "createdAt": "2026-11-29T00:02:32.716Z",
+                     *               "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *               "createdAt": "2026-11-29T03:16:10.455Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2249c4c897720b2e474a370cb1aba",
+                     *               "hold": null,
+                     *               "id": "pyt_01a2254d925470eab17d008e8c7aaed8",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T00:02:32.719Z",
+                     *               "updatedAt": "2026-11-29T03:16:10.458Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2249c4c9171b695546991c0be62df",
+                     *           "id": "evt_01a2254d925b75bc8d77e64b334397d9",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
+                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.716Z",
+                     *           "createdAt": "2026-11-29T03:16:10.455Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6571,28 +6620,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T00:02:32.713Z",
-                     *               "id": "dsb_01a2249c4c897720b2e474a528928696",
+                     *               "createdAt": "2026-11-29T03:16:10.452Z",
+                     *               "id": "dsb_01a2254d925470eab17d00904eb5af4b",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T00:02:32.716Z",
+                     *               "submittedAt": "2026-11-29T03:16:10.455Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T00:02:32.716Z"
+                     *               "updatedAt": "2026-11-29T03:16:10.455Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2249c4c8e7695b97d4537e27f6cb9",
+                     *           "id": "evt_01a2254d92587576a1dd5786efb086ba",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
+                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.716Z",
+                     *           "createdAt": "2026-11-29T03:16:10.455Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6603,27 +6652,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T00:02:32.716Z",
+                     *               "createdAt": "2026-11-29T03:16:10.455Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2249c4c897720b2e474a428b1ec31",
+                     *               "hold": null,
+                     *               "id": "pyt_01a2254d925470eab17d008f29518b08",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T00:02:32.716Z",
-                     *               "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN",
+                     *               "updatedAt": "2026-11-29T03:16:10.455Z",
+                     *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2249c4c8d73e88da21dc271b0f728",
+                     *           "id": "evt_01a2254d92587576a1dd5783fe080c28",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
+                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.716Z",
+                     *           "createdAt": "2026-11-29T03:16:10.455Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6635,33 +6685,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *                 "id": "cli_01a2254d902a731c8d423ec94f1ef721",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
-                     *               "createdAt": "2026-11-29T00:02:32.716Z",
+                     *               "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *               "createdAt": "2026-11-29T03:16:10.455Z",
                      *               "execStatus": "pending",
-                     *               "id": "pyt_01a2249c4c897720b2e474a370cb1aba",
+                     *               "hold": null,
+                     *               "id": "pyt_01a2254d925470eab17d008e8c7aaed8",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T00:02:32.716Z",
+                     *               "updatedAt": "2026-11-29T03:16:10.455Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2249c4c8d73e88da21dc148736b2b",
+                     *           "id": "evt_01a2254d92587576a1dd5782a03bc995",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2249c4a28765ca4bf5d1c07057511",
+                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.713Z",
+                     *           "createdAt": "2026-11-29T03:16:10.452Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6677,8 +6728,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T00:02:32.713Z",
-                     *               "id": "dsb_01a2249c4c897720b2e474a528928696",
+                     *               "createdAt": "2026-11-29T03:16:10.452Z",
+                     *               "id": "dsb_01a2254d925470eab17d00904eb5af4b",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -6686,10 +6737,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T00:02:32.713Z"
+                     *               "updatedAt": "2026-11-29T03:16:10.452Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2249c4c897720b2e474a644be667f",
+                     *           "id": "evt_01a2254d925470eab17d00911c8c7c26",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -6811,10 +6862,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a2249c4a28765ca4bf5d1c07057511",
+                     *         "id": "key_01a2254d900a75ca909f652cca61b1b4",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-29T00:02:32.752Z",
+                     *       "createdAt": "2026-11-29T03:16:10.499Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -6830,8 +6881,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-29T00:02:32.752Z",
-                     *           "id": "dsb_01a2249c4cb0717daed5b788e1183f23",
+                     *           "createdAt": "2026-11-29T03:16:10.499Z",
+                     *           "id": "dsb_01a2254d928375c5aa05b28caef7d07e",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -6839,10 +6890,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-29T00:02:32.752Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.499Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a2249c4cb173ac9e8c2ce7bbad58c7",
+                     *       "id": "evt_01a2254d928375c5aa05b28d13bbbf5b",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -6968,14 +7019,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *             "id": "cli_01a2254d902a731c8d423ec94f1ef721",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
-                     *           "createdAt": "2026-11-29T00:02:32.160Z",
+                     *           "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *           "createdAt": "2026-11-29T03:16:09.912Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a2249c4a607179b69e2f81d5cf1128",
+                     *           "id": "inv_01a2254d90387738ad13d6ab5854222d",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -7092,7 +7143,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                 *       "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -7121,14 +7172,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *         "id": "cli_01a2254d902a731c8d423ec94f1ef721",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
-                     *       "createdAt": "2026-11-29T00:02:32.160Z",
+                     *       "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *       "createdAt": "2026-11-29T03:16:09.912Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2249c4a607179b69e2f81d5cf1128",
+                     *       "id": "inv_01a2254d90387738ad13d6ab5854222d",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7143,14 +7194,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_5f9f5312b7ff1f07f00865af3aaeeaa0"
+                     *         "url": "https://pay.lajan.test/pay/pi_55238dc6528d4dee9fd3a10eeeb4c451"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-29T00:02:32.160Z"
+                     *       "updatedAt": "2026-11-29T03:16:09.912Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7333,14 +7384,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *         "id": "cli_01a2254d902a731c8d423ec94f1ef721",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
-                     *       "createdAt": "2026-11-29T00:02:32.160Z",
+                     *       "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *       "createdAt": "2026-11-29T03:16:09.912Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2249c4a607179b69e2f81d5cf1128",
+                     *       "id": "inv_01a2254d90387738ad13d6ab5854222d",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7362,14 +7413,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_5f9f5312b7ff1f07f00865af3aaeeaa0"
+                     *         "url": "https://pay.lajan.test/pay/pi_55238dc6528d4dee9fd3a10eeeb4c451"
                      *       },
-                     *       "sentAt": "2026-11-29T00:02:32.166Z",
+                     *       "sentAt": "2026-11-29T03:16:09.917Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T00:02:32.166Z"
+                     *       "updatedAt": "2026-11-29T03:16:09.917Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7505,14 +7556,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *         "id": "cli_01a2254d902a731c8d423ec94f1ef721",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
-                     *       "createdAt": "2026-11-29T00:02:32.160Z",
+                     *       "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *       "createdAt": "2026-11-29T03:16:09.912Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2249c4a607179b69e2f81d5cf1128",
+                     *       "id": "inv_01a2254d90387738ad13d6ab5854222d",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7534,14 +7585,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_5f9f5312b7ff1f07f00865af3aaeeaa0"
+                     *         "url": "https://pay.lajan.test/pay/pi_55238dc6528d4dee9fd3a10eeeb4c451"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T00:02:32.164Z"
+                     *       "updatedAt": "2026-11-29T03:16:09.914Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8154,13 +8205,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-29T00:02:32.190Z",
+                     *           "createdAt": "2026-11-29T03:16:09.942Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a2249c4a7e757ca3f7a4e187befcb0",
+                     *           "id": "pl_01a2254d9056755085272d0b1ecc235b",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_c4577fee804e70b68e639b00f371fe92"
+                     *           "url": "https://pay.lajan.test/pay/pi_433ff82931580d9cc4ffb8b35e47064c"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -8293,13 +8344,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T00:02:32.190Z",
+                     *       "createdAt": "2026-11-29T03:16:09.942Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2249c4a7e757ca3f7a4e187befcb0",
+                     *       "id": "pl_01a2254d9056755085272d0b1ecc235b",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_c4577fee804e70b68e639b00f371fe92"
+                     *       "url": "https://pay.lajan.test/pay/pi_433ff82931580d9cc4ffb8b35e47064c"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -8480,13 +8531,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T00:02:32.190Z",
+                     *       "createdAt": "2026-11-29T03:16:09.942Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2249c4a7e757ca3f7a4e187befcb0",
+                     *       "id": "pl_01a2254d9056755085272d0b1ecc235b",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_c4577fee804e70b68e639b00f371fe92"
+                     *       "url": "https://pay.lajan.test/pay/pi_433ff82931580d9cc4ffb8b35e47064c"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -8599,7 +8650,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a2249c4a7e757ca3f7a4e187befcb0"
+                     *       "id": "pl_01a2254d9056755085272d0b1ecc235b"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -8758,9 +8809,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T00:02:32.706Z",
+                     *           "createdAt": "2026-11-29T03:16:10.445Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2249c4c8271d59773b1c2e0a760a6",
+                     *           "id": "pyt_01a2254d924d7260a68eccc605cd94c2",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -8771,14 +8822,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Lisa",
-                     *             "id": "cli_01a2249c4ab6706f8e3695b6ac1ff6b7",
+                     *             "id": "cli_01a2254d908e755997c16c91878a2771",
                      *             "lastName": "Jozèf",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a2249c4ab6706f8e3695b6ac1ff6b7",
-                     *           "createdAt": "2026-11-29T00:02:32.318Z",
+                     *           "clientId": "cli_01a2254d908e755997c16c91878a2771",
+                     *           "createdAt": "2026-11-29T03:16:10.071Z",
                      *           "execStatus": "awaiting_registration",
-                     *           "id": "pyt_01a2249c4afe76aea398f25330fcfd23",
+                     *           "id": "pyt_01a2254d90d774868b0cd8e57f972869",
                      *           "memo": null,
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -8789,14 +8840,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a2249c4aa6736c897721f1e7484b63",
+                     *             "id": "cli_01a2254d907f71fd95f8f5d5d6f36590",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a2249c4aa6736c897721f1e7484b63",
-                     *           "createdAt": "2026-11-29T00:02:32.233Z",
+                     *           "clientId": "cli_01a2254d907f71fd95f8f5d5d6f36590",
+                     *           "createdAt": "2026-11-29T03:16:09.987Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a2249c4aa9736bb89b037ffc07cb4e",
+                     *           "id": "pyt_01a2254d9083750e8b03ff836a794001",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -8807,12 +8858,12 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T00:02:32.205Z",
+                     *           "createdAt": "2026-11-29T03:16:09.961Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2249c4a8d72608a9258d14014ad48",
+                     *           "id": "pyt_01a2254d906971d3b67eaac65298bff0",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
-                     *           "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN"
+                     *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                      *         },
                      *         {
                      *           "approvalStatus": "approved",
@@ -8820,14 +8871,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *             "id": "cli_01a2254d902a731c8d423ec94f1ef721",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
-                     *           "createdAt": "2026-11-29T00:02:32.198Z",
+                     *           "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *           "createdAt": "2026-11-29T03:16:09.952Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a2249c4a8673c5b7d5672728cfdd4a",
+                     *           "id": "pyt_01a2254d906074e6802089d84bb0791d",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -8947,7 +8998,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                 *       "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -8971,18 +9022,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *         "id": "cli_01a2254d902a731c8d423ec94f1ef721",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
-                     *       "createdAt": "2026-11-29T00:02:32.198Z",
+                     *       "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *       "createdAt": "2026-11-29T03:16:09.952Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a2249c4a8673c5b7d5672728cfdd4a",
+                     *       "hold": null,
+                     *       "id": "pyt_01a2254d906074e6802089d84bb0791d",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T00:02:32.198Z",
+                     *       "updatedAt": "2026-11-29T03:16:09.952Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -9171,30 +9223,31 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T00:02:32.212Z",
+                     *           "createdAt": "2026-11-29T03:16:09.966Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a2249c4a94707faba3afdee09e633d",
+                     *           "id": "att_01a2254d906e73038808025a435dcd61",
                      *           "ledgerSeq": 6,
-                     *           "txHash": "3cf651bd94d76865569b5ae5a798ae992566b9987b67863813cc85dc8a16a308"
+                     *           "txHash": "0c8cfdc4f4eae1802944b758e088a99c2e81cde428f5c361aa3f7fc9ef706c7e"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *         "id": "cli_01a2254d902a731c8d423ec94f1ef721",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
-                     *       "createdAt": "2026-11-29T00:02:32.198Z",
+                     *       "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *       "createdAt": "2026-11-29T03:16:09.952Z",
                      *       "execStatus": "sent",
-                     *       "id": "pyt_01a2249c4a8673c5b7d5672728cfdd4a",
+                     *       "hold": null,
+                     *       "id": "pyt_01a2254d906074e6802089d84bb0791d",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T00:02:32.224Z",
+                     *       "updatedAt": "2026-11-29T03:16:09.975Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -9320,18 +9373,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2249c4a5075b6bf7f9a2f08273534",
+                     *         "id": "cli_01a2254d902a731c8d423ec94f1ef721",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2249c4a5075b6bf7f9a2f08273534",
-                     *       "createdAt": "2026-11-29T00:02:32.198Z",
+                     *       "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *       "createdAt": "2026-11-29T03:16:09.952Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a2249c4a8673c5b7d5672728cfdd4a",
+                     *       "hold": null,
+                     *       "id": "pyt_01a2254d906074e6802089d84bb0791d",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T00:02:32.200Z",
+                     *       "updatedAt": "2026-11-29T03:16:09.957Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -9351,7 +9405,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "e55ab668-c0ae-4842-bb4e-effc28758c38",
+                     *       "requestId": "e33b5448-d952-47ec-90e0-2f266a437ed1",
                      *       "statusCode": 400
                      *     }
                      */
@@ -9526,18 +9580,19 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a2249c4aa6736c897721f1e7484b63",
+                     *         "id": "cli_01a2254d907f71fd95f8f5d5d6f36590",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a2249c4aa6736c897721f1e7484b63",
-                     *       "createdAt": "2026-11-29T00:02:32.233Z",
+                     *       "clientId": "cli_01a2254d907f71fd95f8f5d5d6f36590",
+                     *       "createdAt": "2026-11-29T03:16:09.987Z",
                      *       "execStatus": "canceled",
-                     *       "id": "pyt_01a2249c4aa9736bb89b037ffc07cb4e",
+                     *       "hold": null,
+                     *       "id": "pyt_01a2254d9083750e8b03ff836a794001",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T00:02:32.703Z",
+                     *       "updatedAt": "2026-11-29T03:16:10.443Z",
                      *       "walletAccountId": null,
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -9740,12 +9795,13 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T00:02:32.706Z",
+                     *       "createdAt": "2026-11-29T03:16:10.445Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a2249c4c8271d59773b1c2e0a760a6",
+                     *       "hold": null,
+                     *       "id": "pyt_01a2254d924d7260a68eccc605cd94c2",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T00:02:32.707Z",
+                     *       "updatedAt": "2026-11-29T03:16:10.447Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -9954,24 +10010,25 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T00:02:32.212Z",
-                     *           "errorCode": "op_no_destination",
-                     *           "errorMessage": "the destination account does not exist",
-                     *           "id": "att_01a2249c4a94707faba3afdfd5403e1a",
+                     *           "createdAt": "2026-11-29T03:16:09.966Z",
+                     *           "errorCode": "op_underfunded",
+                     *           "errorMessage": "the source account cannot cover the amount",
+                     *           "id": "att_01a2254d906e73038808025bee3080d3",
                      *           "ledgerSeq": null,
-                     *           "txHash": "2d8fac8eaedaf75f9351522d6885690c7da88f0575d4cd2d280ac75bce04f705"
+                     *           "txHash": "e8b54083f21fb785ba34a533b63b10db8e3b7cb605a4f1edb1c200d8ee9f0b84"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T00:02:32.205Z",
+                     *       "createdAt": "2026-11-29T03:16:09.961Z",
                      *       "execStatus": "pending",
-                     *       "id": "pyt_01a2249c4a8d72608a9258d14014ad48",
+                     *       "hold": null,
+                     *       "id": "pyt_01a2254d906971d3b67eaac65298bff0",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T00:02:32.228Z",
-                     *       "walletAccountId": "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN",
+                     *       "updatedAt": "2026-11-29T03:16:09.978Z",
+                     *       "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
                      *     }
@@ -10151,7 +10208,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GBBYC6VRLCJLNJOKXAFAIGGIZCWHUXL7R4KB53PHCLWDWUKHGDW4XCHE",
+                     *       "account": "GBYWRN2YXBI7LAVLOV672QSZ7ZMJHRMMOXWF7USGVRVJOCLEMNGQE4AG",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -10282,7 +10339,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GBBYC6VRLCJLNJOKXAFAIGGIZCWHUXL7R4KB53PHCLWDWUKHGDW4XCHE",
+                     *       "account": "GBYWRN2YXBI7LAVLOV672QSZ7ZMJHRMMOXWF7USGVRVJOCLEMNGQE4AG",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -10494,25 +10551,25 @@ export interface operations {
                      *         {
                      *           "channel": "sms",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T00:02:32.166Z",
+                     *           "createdAt": "2026-11-29T03:16:09.917Z",
                      *           "html": null,
-                     *           "id": "msg_01a2249c4a67765aa41946d1a77144bd",
-                     *           "invoiceId": "inv_01a2249c4a607179b69e2f81d5cf1128",
+                     *           "id": "msg_01a2254d903d76c490cf24ff260c687f",
+                     *           "invoiceId": "inv_01a2254d90387738ad13d6ab5854222d",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_5f9f5312b7ff1f07f00865af3aaeeaa0",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_55238dc6528d4dee9fd3a10eeeb4c451",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T00:02:32.166Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_5f9f5312b7ff1f07f00865af3aaeeaa0\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_5f9f5312b7ff1f07f00865af3aaeeaa0\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_5f9f5312b7ff1f07f00865af3aaeeaa0</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a2249c4a67765aa41946d092470236",
-                     *           "invoiceId": "inv_01a2249c4a607179b69e2f81d5cf1128",
+                     *           "createdAt": "2026-11-29T03:16:09.917Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_55238dc6528d4dee9fd3a10eeeb4c451\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_55238dc6528d4dee9fd3a10eeeb4c451\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_55238dc6528d4dee9fd3a10eeeb4c451</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a2254d903d76c490cf24feea32ef50",
+                     *           "invoiceId": "inv_01a2254d90387738ad13d6ab5854222d",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_5f9f5312b7ff1f07f00865af3aaeeaa0\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_55238dc6528d4dee9fd3a10eeeb4c451\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -10644,18 +10701,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GBBYC6VRLCJLNJOKXAFAIGGIZCWHUXL7R4KB53PHCLWDWUKHGDW4XCHE",
-                     *       "id": "lp_01a2249c4a6c7396abc81cf9706487b3",
+                     *       "destinationAccount": "GBYWRN2YXBI7LAVLOV672QSZ7ZMJHRMMOXWF7USGVRVJOCLEMNGQE4AG",
+                     *       "id": "lp_01a2254d9044754ca655f0070b9f37de",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJ219NDKD3TH73",
+                     *       "memo": "LJJ1G7XVSS2CA2",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_5f9f5312b7ff1f07f00865af3aaeeaa0",
+                     *         "id": "pi_55238dc6528d4dee9fd3a10eeeb4c451",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "79b8ff23d6d817765abae2ab363e81a594de90ea716f7a0bff6c4608f9999d94"
+                     *       "txHash": "840518ab98cd046e80594d6fc4243b0f8ffc0dad2d9f7b972d861f7f1482d482"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -11142,19 +11199,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-29T00:02:32.793Z",
+                     *       "decidedAt": "2026-11-29T03:16:10.538Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a2249c4a28765ca4bf5d1c07057511",
+                     *         "id": "key_01a2254d900a75ca909f652cca61b1b4",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T00:02:32.791Z",
-                     *       "id": "stc_01a2249c4cd777d1a0dce74689ce5376",
+                     *       "expiresAt": "2026-12-02T03:16:10.536Z",
+                     *       "id": "stc_01a2254d92a876d8bc59c156ae85abac",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-29T00:02:32.791Z",
+                     *       "requestedAt": "2026-11-29T03:16:10.536Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a2249c4cd1715789af9bf6c5994b6c",
+                     *         "id": "key_01a2254d92a3750cb1373fd43c593ff2",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -11343,19 +11400,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-29T00:02:32.788Z",
+                     *       "decidedAt": "2026-11-29T03:16:10.534Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a2249c4a28765ca4bf5d1c07057511",
+                     *         "id": "key_01a2254d900a75ca909f652cca61b1b4",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T00:02:32.786Z",
-                     *       "id": "stc_01a2249c4cd27744a43b4b0697a2f8bf",
+                     *       "expiresAt": "2026-12-02T03:16:10.532Z",
+                     *       "id": "stc_01a2254d92a4708786a7f4f59263c5dd",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-29T00:02:32.786Z",
+                     *       "requestedAt": "2026-11-29T03:16:10.532Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a2249c4cd1715789af9bf6c5994b6c",
+                     *         "id": "key_01a2254d92a3750cb1373fd43c593ff2",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -11542,16 +11599,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T00:02:32.140Z",
+                     *           "createdAt": "2026-11-29T03:16:09.893Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "updatedAt": "2026-11-29T00:02:32.140Z",
-                     *           "url": "http://127.0.0.1:46159/lajan/webhooks"
+                     *           "id": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "updatedAt": "2026-11-29T03:16:09.893Z",
+                     *           "url": "http://127.0.0.1:40735/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -11671,7 +11728,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:46159/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:40735/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -11686,17 +11743,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T00:02:32.140Z",
+                     *       "createdAt": "2026-11-29T03:16:09.893Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *       "secret": "whsec_+zomCk88OS1Z3XcX9pUEstYIDgrBve7xNJXbI6XPNzM=",
-                     *       "updatedAt": "2026-11-29T00:02:32.140Z",
-                     *       "url": "http://127.0.0.1:46159/lajan/webhooks"
+                     *       "id": "we_01a2254d902574eb99e539ec40bee378",
+                     *       "secret": "whsec_zr2+VHgyGjJYOsJwXOy9FtSb6ty6PQDZAC8JiUJ31Uw=",
+                     *       "updatedAt": "2026-11-29T03:16:09.893Z",
+                     *       "url": "http://127.0.0.1:40735/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -11875,16 +11932,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T00:02:32.140Z",
+                     *       "createdAt": "2026-11-29T03:16:09.893Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *       "updatedAt": "2026-11-29T00:02:32.140Z",
-                     *       "url": "http://127.0.0.1:46159/lajan/webhooks"
+                     *       "id": "we_01a2254d902574eb99e539ec40bee378",
+                     *       "updatedAt": "2026-11-29T03:16:09.893Z",
+                     *       "url": "http://127.0.0.1:40735/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -12007,15 +12064,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T00:02:32.140Z",
+                     *       "createdAt": "2026-11-29T03:16:09.893Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *       "updatedAt": "2026-11-29T00:02:32.783Z",
-                     *       "url": "http://127.0.0.1:46159/lajan/webhooks"
+                     *       "id": "we_01a2254d902574eb99e539ec40bee378",
+                     *       "updatedAt": "2026-11-29T03:16:10.529Z",
+                     *       "url": "http://127.0.0.1:40735/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -12195,7 +12252,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a2249c4a4c77c3b992d68be1640a68"
+                     *       "id": "we_01a2254d902574eb99e539ec40bee378"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -12333,223 +12390,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T00:02:32.761Z",
-                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "eventId": "evt_01a2249c4cb971dcafefb696880a54d2",
+                     *           "createdAt": "2026-11-29T03:16:10.506Z",
+                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "eventId": "evt_01a2254d928a71a9b6de59d78e7bb2c0",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a2249c4cba74a8bad35e931594238b",
-                     *           "nextAttemptAt": "2026-11-29T00:02:32.761Z",
+                     *           "id": "whd_01a2254d928a71a9b6de59d823e16a1f",
+                     *           "nextAttemptAt": "2026-11-29T03:16:10.506Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T00:02:32.761Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.506Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T00:02:32.750Z",
-                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "eventId": "evt_01a2249c4caf7470947a8028504d818c",
+                     *           "createdAt": "2026-11-29T03:16:10.497Z",
+                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "eventId": "evt_01a2254d92817625ac01544e592b412d",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2249c4caf7470947a8029c50e8cb3",
-                     *           "nextAttemptAt": "2026-11-29T00:02:32.750Z",
+                     *           "id": "whd_01a2254d92817625ac01544f700425e7",
+                     *           "nextAttemptAt": "2026-11-29T03:16:10.497Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T00:02:32.750Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.497Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T00:02:32.748Z",
-                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "eventId": "evt_01a2249c4cac710fbf32d0b58c6e3dad",
+                     *           "createdAt": "2026-11-29T03:16:10.494Z",
+                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "eventId": "evt_01a2254d927f758698d76b9b41b8aa19",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2249c4cac710fbf32d0b687b7af62",
-                     *           "nextAttemptAt": "2026-11-29T00:02:32.748Z",
+                     *           "id": "whd_01a2254d927f758698d76b9ce2ecae40",
+                     *           "nextAttemptAt": "2026-11-29T03:16:10.494Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T00:02:32.748Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.494Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T00:02:32.739Z",
-                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "eventId": "evt_01a2249c4ca476c29ed98b23b3a73297",
+                     *           "createdAt": "2026-11-29T03:16:10.484Z",
+                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "eventId": "evt_01a2254d927571cb92f5e542e1c32a20",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2249c4ca476c29ed98b24a064c004",
-                     *           "nextAttemptAt": "2026-11-29T00:02:32.739Z",
+                     *           "id": "whd_01a2254d927571cb92f5e54396988a4e",
+                     *           "nextAttemptAt": "2026-11-29T03:16:10.484Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T00:02:32.739Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.484Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T00:02:32.736Z",
-                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "eventId": "evt_01a2249c4ca0774f933cfc582ed8d627",
+                     *           "createdAt": "2026-11-29T03:16:10.479Z",
+                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "eventId": "evt_01a2254d926f75e59b55955f1e988f05",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2249c4ca174d8a2d1eeda214519d1",
-                     *           "nextAttemptAt": "2026-11-29T00:02:32.736Z",
+                     *           "id": "whd_01a2254d927071c3a9a197940a1cd669",
+                     *           "nextAttemptAt": "2026-11-29T03:16:10.479Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T00:02:32.736Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.479Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T00:02:32.732Z",
-                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "eventId": "evt_01a2249c4c9d75cbafb8280677a84508",
+                     *           "createdAt": "2026-11-29T03:16:10.475Z",
+                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "eventId": "evt_01a2254d926b7443bbb0c4b4883d5383",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2249c4c9d75cbafb82808814b97d8",
-                     *           "nextAttemptAt": "2026-11-29T00:02:32.732Z",
+                     *           "id": "whd_01a2254d926c701c83c3bda22118ad33",
+                     *           "nextAttemptAt": "2026-11-29T03:16:10.475Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T00:02:32.732Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.475Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T00:02:32.732Z",
-                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "eventId": "evt_01a2249c4c9d75cbafb8280543d1e87a",
+                     *           "createdAt": "2026-11-29T03:16:10.475Z",
+                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "eventId": "evt_01a2254d926b7443bbb0c4b393575773",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a2249c4c9d75cbafb8280773d5c7a4",
-                     *           "nextAttemptAt": "2026-11-29T00:02:32.732Z",
+                     *           "id": "whd_01a2254d926c701c83c3bda1dce49f23",
+                     *           "nextAttemptAt": "2026-11-29T03:16:10.475Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T00:02:32.732Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.475Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T00:02:32.726Z",
-                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "eventId": "evt_01a2249c4c967426b0eb9bc59f574e96",
+                     *           "createdAt": "2026-11-29T03:16:10.466Z",
+                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "eventId": "evt_01a2254d926377ddb698c9bfb2998f27",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2249c4c967426b0eb9bc679393020",
-                     *           "nextAttemptAt": "2026-11-29T00:02:32.726Z",
+                     *           "id": "whd_01a2254d926377ddb698c9c0915e2d86",
+                     *           "nextAttemptAt": "2026-11-29T03:16:10.466Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T00:02:32.726Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.466Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T00:02:32.719Z",
-                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "eventId": "evt_01a2249c4c9171b695546992be077359",
+                     *           "createdAt": "2026-11-29T03:16:10.458Z",
+                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "eventId": "evt_01a2254d925b75bc8d77e64cc0ab1009",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2249c4c9171b695546994abe31b6c",
-                     *           "nextAttemptAt": "2026-11-29T00:02:32.719Z",
+                     *           "id": "whd_01a2254d925b75bc8d77e64ed51975f1",
+                     *           "nextAttemptAt": "2026-11-29T03:16:10.458Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T00:02:32.719Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.458Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T00:02:32.719Z",
-                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "eventId": "evt_01a2249c4c9171b695546991c0be62df",
+                     *           "createdAt": "2026-11-29T03:16:10.458Z",
+                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "eventId": "evt_01a2254d925b75bc8d77e64b334397d9",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2249c4c9171b6955469932e656633",
-                     *           "nextAttemptAt": "2026-11-29T00:02:32.719Z",
+                     *           "id": "whd_01a2254d925b75bc8d77e64d9d982c7d",
+                     *           "nextAttemptAt": "2026-11-29T03:16:10.458Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T00:02:32.719Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.458Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T00:02:32.716Z",
-                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "eventId": "evt_01a2249c4c8d73e88da21dc271b0f728",
+                     *           "createdAt": "2026-11-29T03:16:10.455Z",
+                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "eventId": "evt_01a2254d92587576a1dd5783fe080c28",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2249c4c8d73e88da21dc43d1c076f",
-                     *           "nextAttemptAt": "2026-11-29T00:02:32.716Z",
+                     *           "id": "whd_01a2254d92587576a1dd57856d439d31",
+                     *           "nextAttemptAt": "2026-11-29T03:16:10.455Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T00:02:32.716Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.455Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T00:02:32.716Z",
-                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "eventId": "evt_01a2249c4c8d73e88da21dc148736b2b",
+                     *           "createdAt": "2026-11-29T03:16:10.455Z",
+                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "eventId": "evt_01a2254d92587576a1dd5782a03bc995",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2249c4c8d73e88da21dc3630e1a1f",
-                     *           "nextAttemptAt": "2026-11-29T00:02:32.716Z",
+                     *           "id": "whd_01a2254d92587576a1dd57848690768a",
+                     *           "nextAttemptAt": "2026-11-29T03:16:10.455Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T00:02:32.716Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.455Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T00:02:32.707Z",
-                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "eventId": "evt_01a2249c4c84733a93b2228870ab1d59",
+                     *           "createdAt": "2026-11-29T03:16:10.447Z",
+                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "eventId": "evt_01a2254d924f754ca9734c570e705299",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2249c4c84733a93b22289b026c47e",
-                     *           "nextAttemptAt": "2026-11-29T00:02:32.707Z",
+                     *           "id": "whd_01a2254d924f754ca9734c58290b747a",
+                     *           "nextAttemptAt": "2026-11-29T03:16:10.447Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T00:02:32.707Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.447Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T00:02:32.706Z",
-                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "eventId": "evt_01a2249c4c8271d59773b1c306fb8737",
+                     *           "createdAt": "2026-11-29T03:16:10.445Z",
+                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "eventId": "evt_01a2254d924e7608829f40b6e357b7be",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2249c4c8271d59773b1c4bee7bc4a",
-                     *           "nextAttemptAt": "2026-11-29T00:02:32.706Z",
+                     *           "id": "whd_01a2254d924e7608829f40b7b8a6a67a",
+                     *           "nextAttemptAt": "2026-11-29T03:16:10.445Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T00:02:32.706Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.445Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T00:02:32.703Z",
-                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "eventId": "evt_01a2249c4c8072d0af141449dcd598d6",
+                     *           "createdAt": "2026-11-29T03:16:10.443Z",
+                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "eventId": "evt_01a2254d924c77b981c6c2b8d6853607",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a2249c4c8072d0af14144af840bbc7",
-                     *           "nextAttemptAt": "2026-11-29T00:02:32.703Z",
+                     *           "id": "whd_01a2254d924c77b981c6c2b92de2c404",
+                     *           "nextAttemptAt": "2026-11-29T03:16:10.443Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T00:02:32.703Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.443Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-29T00:02:32.320Z",
-                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "eventId": "evt_01a2249c4b01767ab01c9fac31ab190e",
+                     *           "createdAt": "2026-11-29T03:16:10.073Z",
+                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "eventId": "evt_01a2254d90da75618350ab53d4af8fcc",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2249c4b01767ab01c9fad6b24ceae",
+                     *           "id": "whd_01a2254d90da75618350ab54c84162ea",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-29T00:02:32.762Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.507Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-29T00:02:32.318Z",
-                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "eventId": "evt_01a2249c4aff7650a78c81e33088d176",
+                     *           "createdAt": "2026-11-29T03:16:10.071Z",
+                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "eventId": "evt_01a2254d90d774868b0cd8e66a5be918",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2249c4aff7650a78c81e4797bc59e",
+                     *           "id": "whd_01a2254d90d774868b0cd8e79bdea986",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-29T00:02:32.762Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.507Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-29T00:02:32.234Z",
-                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "eventId": "evt_01a2249c4aab770b8584d50be20db4ff",
+                     *           "createdAt": "2026-11-29T03:16:09.989Z",
+                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "eventId": "evt_01a2254d908670288d73eabe8fc5cd27",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2249c4aab770b8584d50c18fab1cc",
+                     *           "id": "whd_01a2254d908670288d73eabf7d6efbfd",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-29T00:02:32.762Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.507Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-29T00:02:32.233Z",
-                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "eventId": "evt_01a2249c4aa9736bb89b03809b7c139f",
+                     *           "createdAt": "2026-11-29T03:16:09.987Z",
+                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "eventId": "evt_01a2254d908471f59aa7cce5186c2097",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2249c4aa9736bb89b0381c6e11287",
+                     *           "id": "whd_01a2254d908471f59aa7cce64d188247",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-29T00:02:32.762Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.507Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-29T00:02:32.228Z",
-                     *           "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *           "eventId": "evt_01a2249c4aa47538a5e3d1803b231b8d",
+                     *           "createdAt": "2026-11-29T03:16:09.978Z",
+                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *           "eventId": "evt_01a2254d907a763da4b9e127dfe27a1a",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2249c4aa47538a5e3d1814fbebe66",
+                     *           "id": "whd_01a2254d907a763da4b9e12817a4bb2d",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-29T00:02:32.762Z"
+                     *           "updatedAt": "2026-11-29T03:16:10.507Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -12689,7 +12746,7 @@ export interface operations {
                      *       "attemptCount": 1,
                      *       "attempts": [
                      *         {
-                     *           "at": "2026-11-29T00:02:32.774Z",
+                     *           "at": "2026-11-29T03:16:10.519Z",
                      *           "attempt": 1,
                      *           "durationMs": 1,
                      *           "error": null,
@@ -12697,14 +12754,14 @@ export interface operations {
                      *           "responseBody": null
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-29T00:02:32.761Z",
-                     *       "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *       "eventId": "evt_01a2249c4cb971dcafefb696880a54d2",
+                     *       "createdAt": "2026-11-29T03:16:10.506Z",
+                     *       "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *       "eventId": "evt_01a2254d928a71a9b6de59d78e7bb2c0",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2249c4cba74a8bad35e931594238b",
+                     *       "id": "whd_01a2254d928a71a9b6de59d823e16a1f",
                      *       "nextAttemptAt": null,
                      *       "status": "delivered",
-                     *       "updatedAt": "2026-11-29T00:02:32.774Z"
+                     *       "updatedAt": "2026-11-29T03:16:10.519Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -12821,14 +12878,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T00:02:32.761Z",
-                     *       "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *       "eventId": "evt_01a2249c4cb971dcafefb696880a54d2",
+                     *       "createdAt": "2026-11-29T03:16:10.506Z",
+                     *       "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *       "eventId": "evt_01a2254d928a71a9b6de59d78e7bb2c0",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2249c4cba74a8bad35e931594238b",
-                     *       "nextAttemptAt": "2026-11-29T00:02:32.773Z",
+                     *       "id": "whd_01a2254d928a71a9b6de59d823e16a1f",
+                     *       "nextAttemptAt": "2026-11-29T03:16:10.518Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T00:02:32.773Z"
+                     *       "updatedAt": "2026-11-29T03:16:10.518Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -13005,7 +13062,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-28T23:02:32.780Z"
+                 *       "since": "2026-11-29T02:16:10.526Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -13220,17 +13277,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T00:02:32.140Z",
+                     *       "createdAt": "2026-11-29T03:16:09.893Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *       "secret": "whsec_Fom8orkWIgrRas3NOy2hxmoZXCr6aW1MptdCE3TzU/g=",
-                     *       "updatedAt": "2026-11-29T00:02:32.782Z",
-                     *       "url": "http://127.0.0.1:46159/lajan/webhooks"
+                     *       "id": "we_01a2254d902574eb99e539ec40bee378",
+                     *       "secret": "whsec_gNwve4q5ZyNrYCqCl3zZ8E+OxcazL+THFB4l9SzrA6Q=",
+                     *       "updatedAt": "2026-11-29T03:16:10.527Z",
+                     *       "url": "http://127.0.0.1:40735/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -13414,14 +13471,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T00:02:32.761Z",
-                     *       "endpointId": "we_01a2249c4a4c77c3b992d68be1640a68",
-                     *       "eventId": "evt_01a2249c4cb971dcafefb696880a54d2",
+                     *       "createdAt": "2026-11-29T03:16:10.506Z",
+                     *       "endpointId": "we_01a2254d902574eb99e539ec40bee378",
+                     *       "eventId": "evt_01a2254d928a71a9b6de59d78e7bb2c0",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2249c4cba74a8bad35e931594238b",
-                     *       "nextAttemptAt": "2026-11-29T00:02:32.761Z",
+                     *       "id": "whd_01a2254d928a71a9b6de59d823e16a1f",
+                     *       "nextAttemptAt": "2026-11-29T03:16:10.506Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T00:02:32.761Z"
+                     *       "updatedAt": "2026-11-29T03:16:10.506Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -14976,6 +15033,55 @@ export interface operations {
                     };
                     /** @constant */
                     type?: "payout.failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+-20 %), then failed. 429 and 503 may set the wait with Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutHeldWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every try of it. Skip an id already processed. */
+                "webhook-id": string;
+                /** @description When this try was signed, in Unix seconds. Refuse stale ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`: one, or two for the 24 hours after a rotation. Verify over the raw body with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventView"] & {
+                    data?: {
+                        object: components["schemas"]["PayoutView"];
+                    };
+                    /** @constant */
+                    type?: "payout.held";
                 };
             };
         };

@@ -374,7 +374,7 @@ api_test!(approval_needs_the_balance_to_cover_the_batch_and_approved_payouts, |a
 });
 
 api_test!(items_roll_up_into_the_status_and_failed_ones_retry, |app| {
-    let failing = magic::address("op_no_destination");
+    let failing = magic::address("op_underfunded");
     let batch = json!({ "name": "Mixed", "assetCode": "USDC", "items": [
         { "walletAccountId": WALLET, "assetAmount": 10, "externalId": "ok-1" },
         { "walletAccountId": failing, "assetAmount": 5, "externalId": "bad-1", "memo": "x, \"y\"" },
@@ -399,7 +399,7 @@ api_test!(items_roll_up_into_the_status_and_failed_ones_retry, |app| {
     assert_eq!(failed["pagination"]["total"], 1);
     assert_eq!(
         (failed["data"][0]["row"].as_u64(), failed["data"][0]["errorCode"].as_str()),
-        (Some(2), Some("op_no_destination"))
+        (Some(2), Some("op_underfunded"))
     );
     let sent = get(app, &format!("/v1/disbursements/{id}/items?status=sent")).await;
     assert_eq!(sent["pagination"]["total"], 2);
@@ -425,7 +425,7 @@ api_test!(items_roll_up_into_the_status_and_failed_ones_retry, |app| {
     let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(records.len(), 3);
     assert_eq!((&records[1][2], &records[1][5], &records[1][6]), ("bad-1", "5.00", "x, \"y\""));
-    assert_eq!((&records[1][9], &records[1][11]), ("failed", "op_no_destination"));
+    assert_eq!((&records[1][9], &records[1][11]), ("failed", "op_underfunded"));
     assert_eq!(&records[0][9], "sent");
 
     let retried = act_ok(app, id, "retry-failed").await;

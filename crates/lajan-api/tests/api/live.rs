@@ -45,6 +45,9 @@ impl Live {
         let (issuer, _) = keypair(8);
         net.create_account(&distribution, START_SEQ);
         net.create_account(WALLET, 1);
+        // The receiver's wallet holds the assets payouts send it, as a real one must.
+        net.trust(WALLET, "USDC", &issuer);
+        net.trust(WALLET, "HTG", &issuer);
         let mut channel_secrets = Vec::new();
         for byte in 20..20 + channels {
             let (account, channel_secret) = keypair(byte);
@@ -90,6 +93,16 @@ impl Live {
         let id = created["id"].as_str().unwrap().to_owned();
         self.post(&format!("/v1/payouts/{id}/approve"), &json!({})).await;
         id
+    }
+
+    /// An account (from key `byte`) whose record lists a USDC trustline, but which refuses the
+    /// payment itself with `op_no_trust`: Lajan's check passes, the network says no.
+    pub(crate) fn account_that_refuses_after_the_check(&self, byte: u8) -> String {
+        let (account, _) = keypair(byte);
+        self.net.create_account(&account, 1);
+        self.net.trust(&account, "USDC", &self.issuer);
+        self.net.untrust_after_check(&account);
+        account
     }
 
     pub(crate) async fn execute(&self, at: Timestamp) -> usize {
@@ -155,36 +168,74 @@ live_test!(a_live_payout_is_signed_submitted_and_sent_once, 60, |live| {
     assert_eq!(events["data"].as_array().unwrap().len(), 1);
 });
 
-live_test!(horizon_final_codes_fail_the_payout_at_once, 60, |live| {
+live_test!(a_payout_to_an_account_that_cannot_take_it_is_held_unsent_until_it_can, 60, |live| {
     let (nowhere, _) = keypair(21);
     let (untrusting, _) = keypair(22);
     live.net.create_account(&untrusting, 1);
-    live.net.without_trustlines(&untrusting);
     let no_destination = live.approved_payout(&nowhere, "1").await;
     let no_trust = live.approved_payout(&untrusting, "1").await;
     assert_eq!(live.execute(Timestamp::now()).await, 2);
-    for (id, code) in [(no_destination, "op_no_destination"), (no_trust, "op_no_trust")] {
+    for (id, code) in [(&no_destination, "op_no_destination"), (&no_trust, "op_no_trust")] {
         let p = live.get(&format!("/v1/payouts/{id}")).await;
-        assert_eq!(p["execStatus"], "failed", "{p}");
-        assert_eq!(p["attempts"].as_array().unwrap().len(), 1, "final: no retry");
-        assert_eq!(p["attempts"][0]["errorCode"], code);
+        assert_eq!((p["execStatus"].as_str(), p["hold"]["code"].as_str()), (Some("ready_to_send"), Some(code)), "{p}");
+        assert!(p["attempts"].as_array().unwrap().is_empty(), "nothing built: {p}");
     }
+    assert!(live.net.submissions().is_empty(), "never submitted, no fee paid");
+    assert_eq!(live.net.sequence(&live.distribution), Some(START_SEQ));
+    let held = live.get("/v1/events?type=payout.held").await;
+    assert_eq!(held["data"].as_array().unwrap().len(), 2, "{held}");
+    assert!(held["data"][0]["data"]["object"]["hold"]["code"].is_string(), "{held}");
+
+    // Checked again a while later, still unable: held still, no second event.
+    assert_eq!(live.execute(Timestamp::now().plus_millis(6 * 60_000)).await, 2);
+    assert_eq!(live.get("/v1/events?type=payout.held").await["data"].as_array().unwrap().len(), 2);
+    assert!(live.net.submissions().is_empty());
+
+    // The receiver adds USDC to their wallet: the next check sends the payout, once.
+    live.net.trust(&untrusting, "USDC", &live.issuer);
+    live.execute(Timestamp::now().plus_millis(12 * 60_000)).await;
+    let p = live.get(&format!("/v1/payouts/{no_trust}")).await;
+    assert_eq!((p["execStatus"].as_str(), &p["hold"]), (Some("sent"), &Value::Null), "{p}");
+    assert_eq!(live.net.payments().len(), 1);
+
+    // Held for the whole registration window (14 days): it fails with the network's code,
+    // never having been submitted.
+    live.app.db.age_payout_holds(14 * 86_400_000).await;
+    live.execute(Timestamp::now().plus_millis(18 * 60_000)).await;
+    let p = live.get(&format!("/v1/payouts/{no_destination}")).await;
+    assert_eq!(p["execStatus"], "failed", "{p}");
+    assert_eq!(
+        (&p["attempts"][0]["errorCode"], &p["attempts"][0]["txHash"]),
+        (&json!("op_no_destination"), &json!(""))
+    );
+    assert_eq!(live.net.submissions().len(), 1, "only the payout that could be paid was submitted");
+});
+
+live_test!(horizon_final_codes_fail_the_payout_at_once, 60, |live| {
+    // The receiver removes the asset between Lajan's check and the payment.
+    let fickle = live.account_that_refuses_after_the_check(22);
+    let id = live.approved_payout(&fickle, "1").await;
+    assert_eq!(live.execute(Timestamp::now()).await, 1);
+    let p = live.get(&format!("/v1/payouts/{id}")).await;
+    assert_eq!(p["execStatus"], "failed", "{p}");
+    assert_eq!(p["attempts"].as_array().unwrap().len(), 1, "final: no retry");
+    assert_eq!(p["attempts"][0]["errorCode"], "op_no_trust");
     assert!(live.net.payments().is_empty());
-    // Failed transactions are in a ledger too: both used a sequence number.
-    assert_eq!(live.net.sequence(&live.distribution), Some(START_SEQ + 2));
+    // A failed transaction is in a ledger too: it used a sequence number.
+    assert_eq!(live.net.sequence(&live.distribution), Some(START_SEQ + 1));
 });
 
 live_test!(a_lost_answer_keeps_the_operations_reason, 60, |live| {
     // The payment lands, and fails, behind a 504: only the lookup by hash can tell why, from the
     // transaction's result XDR (it used to settle as a bare tx_failed).
-    let (nowhere, _) = keypair(23);
+    let fickle = live.account_that_refuses_after_the_check(23);
     live.net.time_out_next(1, true);
-    let id = live.approved_payout(&nowhere, "1").await;
+    let id = live.approved_payout(&fickle, "1").await;
     live.execute(Timestamp::now()).await;
     let p = live.get(&format!("/v1/payouts/{id}")).await;
     assert_eq!(p["execStatus"], "failed", "{p}");
     let attempts = p["attempts"].as_array().unwrap();
-    assert_eq!(attempts.last().unwrap()["errorCode"], "op_no_destination", "{p}");
+    assert_eq!(attempts.last().unwrap()["errorCode"], "op_no_trust", "{p}");
     assert!(live.net.payments().is_empty());
 });
 

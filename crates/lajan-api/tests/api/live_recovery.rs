@@ -96,9 +96,9 @@ live_test!(
     60,
     |c: &mut TestConfig| c.workers.payout_delay_alert_ms = 1_000,
     |live| {
-        // An account that does not exist: the payout fails for good once Horizon answers.
-        let (missing, _) = crate::live::keypair(99);
-        let id = live.approved_payout(&missing, "5").await;
+        // An account that refuses the asset: the payout fails for good once Horizon answers.
+        let refusing = live.account_that_refuses_after_the_check(99);
+        let id = live.approved_payout(&refusing, "5").await;
         live.net.go_down(true);
         assert_eq!(live.execute(Timestamp::now()).await, 1);
         let workers = live.app.workers();
@@ -108,7 +108,7 @@ live_test!(
         let p = live.get(&format!("/v1/payouts/{id}")).await;
         assert_eq!(
             (p["execStatus"].as_str(), codes(live, &id).await.last().map(String::as_str)),
-            (Some("failed"), Some("op_no_destination"))
+            (Some("failed"), Some("op_no_trust"))
         );
         assert_eq!(
             workers.alert_delayed_payouts_once(Timestamp::now().plus_millis(60_000)).await.unwrap(),

@@ -168,7 +168,7 @@ async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
         .await;
     r.post_empty("/v1/payouts/{id}/approve", &[&id(&paid)]).await;
     r.post_empty("/v1/payouts/{id}/approve", &[&id(&paid)]).await;
-    let failing = r.post("/v1/payouts", &[], payout("Loan 2232", &magic::address("op_no_destination"))).await;
+    let failing = r.post("/v1/payouts", &[], payout("Loan 2232", &magic::address("op_underfunded"))).await;
     app.post(&format!("/v1/payouts/{}/approve", id(&failing)), &json!({})).await;
     app.drain_payouts().await;
     r.post_empty("/v1/payouts/{id}/retry", &[&id(&failing)]).await;
@@ -199,7 +199,7 @@ async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
 
     let items = json!([
         { "clientId": cli, "assetAmount": 150, "externalId": "stipend-0001" },
-        { "walletAccountId": magic::address("op_no_destination"), "assetAmount": 75.25, "memo": "March", "externalId": "stipend-0002" },
+        { "walletAccountId": magic::address("op_underfunded"), "assetAmount": 75.25, "memo": "March", "externalId": "stipend-0002" },
     ]);
     let batch = r
         .post("/v1/disbursements", &[], json!({ "name": "March stipends", "assetCode": "USDC", "items": items }))

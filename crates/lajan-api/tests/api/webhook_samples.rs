@@ -81,7 +81,7 @@ async fn make_every_event(app: &TestApp) {
     };
     let sent = payout(WALLET).await;
     ok(app.post(&format!("/v1/payouts/{sent}/approve"), &json!({})).await).await;
-    let failing = magic::address("op_no_destination");
+    let failing = magic::address("op_underfunded");
     let failed = payout(&failing).await;
     ok(app.post(&format!("/v1/payouts/{failed}/approve"), &json!({})).await).await;
     app.drain_payouts().await;
@@ -89,6 +89,10 @@ async fn make_every_event(app: &TestApp) {
     // Sixteen minutes later the retried payout is still unsent (no step ran): delayed.
     let later = lajan_domain::Timestamp::now().plus_millis(16 * 60 * 1000);
     assert_eq!(app.workers().alert_delayed_payouts_once(later).await.unwrap(), 1);
+    // A payout to an account that holds no trustline for the asset: held, nothing signed.
+    let held = payout(&magic::address("op_no_trust")).await;
+    ok(app.post(&format!("/v1/payouts/{held}/approve"), &json!({})).await).await;
+    app.drain_payouts().await;
     let refused = payout(WALLET).await;
     ok(app.post(&format!("/v1/payouts/{refused}/reject"), &json!({ "reason": "Duplicate" })).await).await;
     // A payout waiting for a client who never registers, called off.
@@ -226,6 +230,7 @@ api_test!(every_event_type_names_its_maker, |app| {
         ("payout.completed", "system:worker"),
         ("payout.delayed", "system:worker"),
         ("payout.failed", "system:worker"),
+        ("payout.held", "system:worker"),
         ("webhook_endpoint.disabled", "system:worker"),
     ];
     let expected: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> = EVENT_TYPES

@@ -91,3 +91,23 @@ api_test!(a_payout_page_shows_the_memo_the_receiving_wallet_needs, |app| {
     assert!(page.contains("Wallet memo (sent on the network instead of the memo)"), "{page}");
     assert!(page.contains("<code>1234567</code>") && page.contains("loan 7"), "{page}");
 });
+
+api_test!(a_held_payout_says_why_in_the_clerk_s_language, |app| {
+    user(app, None, "viewer@example.ht", Role::Viewer).await;
+    // The sandbox destination that holds no trustline (docs/payouts.md).
+    let untrusting = "GCSUCUJIXTHLLAF5N4OI5ETKREOSB3HD4HWB3OUN5E66DYOHLPTITCYO";
+    let body = json!({ "walletAccountId": untrusting, "assetAmount": 12, "assetCode": "USDC" });
+    let payout = ok(app.post("/v1/payouts", &body).await).await["id"].as_str().unwrap().to_owned();
+    ok(app.post(&format!("/v1/payouts/{payout}/approve"), &json!({})).await).await;
+    app.drain_payouts().await;
+    let viewer = Browser::signed_in(app, "viewer@example.ht").await;
+    for (lang, words) in
+        [("en", "does not accept USDC yet"), ("fr", "n&#x27;accepte pas encore USDC"), ("ht", "pa aksepte USDC ankò")]
+    {
+        let csrf = viewer.csrf().await;
+        let r = viewer.post("/console/language", &[("csrf", &csrf), ("language", lang), ("back", "/console")]).await;
+        assert_eq!(r.status(), 303);
+        let page = viewer.get(&format!("/console/payouts/{payout}")).await.text().await.unwrap();
+        assert!(page.contains("id=\"hold\"") && page.contains(words), "{lang}: {page}");
+    }
+});

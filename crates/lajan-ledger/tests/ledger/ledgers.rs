@@ -43,6 +43,7 @@ fn payout(tenant: &Tenant, asset_issuer: Option<String>, cents: i64) -> PayoutDe
         attempts_before_retry: 0,
         approved_at: None,
         cancel_reason: None,
+        hold: None,
     }
 }
 

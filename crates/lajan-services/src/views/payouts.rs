@@ -103,7 +103,26 @@ pub struct PayoutView {
     /// unless execStatus is canceled.
     #[schema(value_type = Option<String>, example = "receiver_not_registered")]
     pub cancel_reason: Option<&'static str>,
+    /// Why it is not being sent while execStatus is ready_to_send: its destination cannot take
+    /// the payment yet. null when nothing holds it back.
+    pub hold: Option<HoldView>,
     pub attempts: Vec<AttemptView>,
+}
+
+/// A payout held back, nothing signed or paid for, because its destination cannot take it. It
+/// is checked again every few minutes and sent once the receiver fixes it (creates the account,
+/// adds the trustline); held for the settings' registrationWindowDays, it fails with `code`.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HoldView {
+    /// op_no_destination (the account does not exist) or op_no_trust (no trustline for the asset).
+    #[schema(example = "op_no_trust")]
+    pub code: String,
+    #[schema(example = "The destination account does not trust USDC yet: the receiver must add USDC to their wallet")]
+    pub message: String,
+    /// When it was first held.
+    #[schema(value_type = String, format = DateTime)]
+    pub since: Timestamp,
 }
 
 impl PayoutSummary {
@@ -145,6 +164,11 @@ impl PayoutView {
             created_at: p.created_at,
             updated_at: p.updated_at,
             cancel_reason: d.cancel_reason.map(|r| r.as_str()),
+            hold: d.hold.as_ref().map(|h| HoldView {
+                code: h.code.clone(),
+                message: h.message.clone(),
+                since: h.since,
+            }),
             attempts: d.attempts.iter().map(AttemptView::from).collect(),
         }
     }

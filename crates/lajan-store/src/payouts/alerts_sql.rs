@@ -1,6 +1,47 @@
 // Payouts waiting longer than they should, for both backends: the held ones a network that
-// answers again makes due at once, and the late ones that raise `payout.delayed`; included
-// after `payouts/batches_sql.rs`. `payouts/sql.rs` answers `PayoutStore` with these.
+// answers again makes due at once, those held because their destination cannot take them
+// (`payout.held`), and the late ones that raise `payout.delayed`; included after
+// `payouts/batches_sql.rs`. `payouts/sql.rs` answers `PayoutStore` with these.
+
+/// Holds a payout `lease` holds until `recheck_at` with `hold`'s reason, keeping the time it
+/// was first held; the first hold records `payout.held` in the same transaction. `None` once
+/// the lease was lost.
+async fn hold_unreachable_payout(
+    store: &ThisStore,
+    tenant: &Tenant,
+    payout_id: &str,
+    lease: &str,
+    hold: &Hold,
+    recheck_at: Timestamp,
+    event: EventFor<'_, PayoutDetail>,
+) -> StoreResult<Option<PayoutDetail>> {
+    let mut tx = store.begin_write().await?;
+    if !lock_held(&mut tx, payout_id, lease).await? {
+        return Ok(None);
+    }
+    let first: Option<i64> = query_scalar("SELECT held_since FROM payouts WHERE id = $1")
+        .bind(payout_id)
+        .fetch_one(&mut *tx)
+        .await?;
+    query(
+        "UPDATE payouts SET hold_code = $1, hold_message = $2, held_since = COALESCE(held_since, $3),
+                next_attempt_at = $4, lease_token = NULL
+         WHERE id = $5",
+    )
+    .bind(&hold.code)
+    .bind(&hold.message)
+    .bind(hold.since.as_millis())
+    .bind(recheck_at.as_millis())
+    .bind(payout_id)
+    .execute(&mut *tx)
+    .await?;
+    let detail = read_payout(&mut tx, Some(tenant), payout_id).await?.ok_or(StoreError::NotFound)?;
+    if first.is_none() {
+        insert_event(&mut tx, tenant, hold.since, &event(&detail)).await?;
+    }
+    store.commit(tx).await?;
+    Ok(Some(detail))
+}
 
 /// Makes every payout of `env` held for later (no executor holds it) due at `now`; how many.
 async fn wake_held_payouts(store: &ThisStore, env: Environment, now: Timestamp) -> StoreResult<u64> {

@@ -5,7 +5,7 @@ use crate::{EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::pagination::{Page, PageRequest};
 use lajan_domain::payout::{
-    ApprovalStatus, Attempt, AttemptResult, Payout, PayoutAction, PayoutDetail, PayoutFilter, PayoutType,
+    ApprovalStatus, Attempt, AttemptResult, Hold, Payout, PayoutAction, PayoutDetail, PayoutFilter, PayoutType,
 };
 use lajan_domain::settings::Settings;
 use lajan_domain::{Environment, Tenant, Timestamp};
@@ -146,6 +146,21 @@ pub trait PayoutStore: Send + Sync {
     /// Releases a payout `lease` holds until `retry_at` without settling it (nothing was
     /// submitted, or an earlier transaction must be proven dead first).
     async fn hold_payout(&self, payout_id: &str, lease: &str, retry_at: Timestamp) -> StoreResult<()>;
+
+    /// Holds a payout `lease` holds because its destination cannot take it, until `recheck_at`:
+    /// records `hold`'s code and message, and its `since` unless it was held already (the first
+    /// hold's time counts towards the registration window); the first hold records `event`
+    /// (`payout.held`) in the same transaction. Building a transaction clears the hold. Answers
+    /// the payout as held; `None` when `lease` no longer holds it.
+    async fn hold_unreachable_payout(
+        &self,
+        tenant: &Tenant,
+        payout_id: &str,
+        lease: &str,
+        hold: &Hold,
+        recheck_at: Timestamp,
+        event: EventFor<'_, PayoutDetail>,
+    ) -> StoreResult<Option<PayoutDetail>>;
 
     /// Makes every payout of `env` that waits without an executor (held, or retrying later)
     /// due at `now`, for when the network answers again after it could not be asked; how many.

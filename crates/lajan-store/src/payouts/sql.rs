@@ -3,8 +3,8 @@
 use crate::payouts::{ApprovalRule, Claimed, PayoutCounts, PayoutQuery, PayoutStore};
 use lajan_domain::client::WalletAddress;
 use lajan_domain::payout::{
-    ApprovalStatus, AssetCode, Attempt, AttemptResult, ExecStatus, OUTCOME_UNKNOWN, Payout, PayoutAction, PayoutDetail,
-    PayoutFilter, PayoutType, check_retry_safe, payout_transition,
+    ApprovalStatus, AssetCode, Attempt, AttemptResult, ExecStatus, Hold, OUTCOME_UNKNOWN, Payout, PayoutAction,
+    PayoutDetail, PayoutFilter, PayoutType, check_retry_safe, payout_transition,
 };
 
 macro_rules! payout_select {
@@ -14,7 +14,7 @@ macro_rules! payout_select {
                     p.asset_issuer, p.memo, p.wallet_memo_type AS p_wallet_memo_type, p.wallet_memo AS p_wallet_memo,
                     p.disbursement_id, p.approval_status, p.exec_status, p.created_by_key,
                     p.created_at, p.updated_at, p.attempts_before_retry, p.approved_at, p.cancel_reason,
-                    c.id AS c_id, ",
+                    p.hold_code, p.hold_message, p.held_since, c.id AS c_id, ",
             prefixed_client_columns!(),
             " FROM payouts p LEFT JOIN clients c ON c.id = p.client_id"
         )
@@ -49,7 +49,12 @@ fn payout_from_row(row: &DbRow) -> StoreResult<PayoutDetail> {
     let approved_at = row.try_get::<Option<i64>, _>("approved_at")?.map(ts);
     let cancel_reason = row.try_get::<Option<String>, _>("cancel_reason")?.map(|r| r.parse()).transpose();
     let cancel_reason = cancel_reason.map_err(corrupt)?;
-    Ok(PayoutDetail { tenant, payout, client, attempts: Vec::new(), attempts_before_retry, approved_at, cancel_reason })
+    let hold = match (row.try_get("hold_code")?, row.try_get("held_since")?) {
+        (Some(code), Some(since)) => Some(Hold { code, message: row.try_get("hold_message")?, since: ts(since) }),
+        _ => None,
+    };
+    let attempts = Vec::new();
+    Ok(PayoutDetail { tenant, payout, client, attempts, attempts_before_retry, approved_at, cancel_reason, hold })
 }
 
 fn attempt_from_row(row: &DbRow) -> StoreResult<Attempt> {
@@ -158,6 +163,7 @@ impl PayoutStore for ThisStore {
             attempts_before_retry: 0,
             approved_at,
             cancel_reason: None,
+            hold: None,
         };
         for event_type in events {
             let mut recorded = event(&detail);
@@ -347,6 +353,11 @@ impl PayoutStore for ThisStore {
         .bind(channel_account)
         .execute(&mut *tx)
         .await?;
+        // A transaction is built (or the payout failed): nothing holds it back any more.
+        query("UPDATE payouts SET hold_code = NULL, hold_message = NULL, held_since = NULL WHERE id = $1 AND held_since IS NOT NULL")
+            .bind(payout_id)
+            .execute(&mut *tx)
+            .await?;
         self.commit(tx).await?;
         Ok(Some(attempt))
     }
@@ -466,6 +477,18 @@ impl PayoutStore for ThisStore {
         .execute(&mut *tx)
         .await?;
         self.commit(tx).await
+    }
+
+    async fn hold_unreachable_payout(
+        &self,
+        tenant: &Tenant,
+        payout_id: &str,
+        lease: &str,
+        hold: &Hold,
+        recheck_at: Timestamp,
+        event: EventFor<'_, PayoutDetail>,
+    ) -> StoreResult<Option<PayoutDetail>> {
+        hold_unreachable_payout(self, tenant, payout_id, lease, hold, recheck_at, event).await
     }
 
     async fn wake_held_payouts(&self, env: Environment, now: Timestamp) -> StoreResult<u64> {

@@ -3,7 +3,8 @@
 use lajan_domain::client::{ClientInput, WalletAddress};
 use lajan_domain::id::IdKind;
 use lajan_domain::payout::{
-    ApprovalStatus, AssetCode, AttemptResult, ExecStatus, Payout, PayoutAction, PayoutDetail, PayoutFilter, PayoutType,
+    ApprovalStatus, AssetCode, AttemptResult, ExecStatus, Hold, Payout, PayoutAction, PayoutDetail, PayoutFilter,
+    PayoutType,
 };
 use lajan_domain::settings::Settings;
 use lajan_domain::verification::{Verification, VerificationKind};
@@ -11,7 +12,7 @@ use lajan_domain::{Environment, Tenant, Timestamp};
 use lajan_store::contract;
 use lajan_store::payouts::PayoutQuery;
 use lajan_store::sandbox::{SandboxPayment, SandboxSubmit};
-use lajan_store::{NewEvent, Store, StoreError};
+use lajan_store::{EventQuery, NewEvent, Store, StoreError};
 use std::sync::Arc;
 
 mod webhooks;
@@ -725,4 +726,45 @@ contract!(a_source_account_is_reserved_by_one_holder_until_released_or_lapsed, |
     assert!(store.reserve_source("GDIST", "lease_b", now, until).await.unwrap(), "released");
     // A holder that died: its reservation lapses.
     assert!(store.reserve_source("GDIST", "lease_c", until, until.plus_millis(60_000)).await.unwrap(), "lapsed");
+});
+
+contract!(a_hold_keeps_its_first_time_announces_itself_once_and_ends_with_an_attempt, |store| {
+    let t = tenant(&store).await;
+    let id = approved_payout(&store, &t).await.payout.id;
+    let now = Timestamp::now();
+    let held_event = |d: &PayoutDetail| NewEvent { event_type: "payout.held", ..ev(d) };
+    let claim = async |at: Timestamp| store.claim_payouts(at, 60_000, 10, Environment::Test).await.unwrap().lease;
+    let lease = claim(now).await;
+    let no_trust = Hold::unreachable(false, "USDC", now);
+    assert!(
+        store.hold_unreachable_payout(&t, &id, "lease_other", &no_trust, now, &held_event).await.unwrap().is_none(),
+        "fenced"
+    );
+    let recheck = now.plus_millis(300_000);
+    let held = store.hold_unreachable_payout(&t, &id, &lease, &no_trust, recheck, &held_event).await.unwrap().unwrap();
+    assert_eq!((held.payout.exec, held.hold.as_ref()), (ExecStatus::ReadyToSend, Some(&no_trust)));
+    assert!(held.hold.as_ref().is_some_and(|h| h.message.contains("USDC")));
+    assert!(
+        store.claim_payouts(now.plus_millis(1), 60_000, 10, Environment::Test).await.unwrap().payouts.is_empty(),
+        "until the recheck"
+    );
+
+    // Checked again later, now without an account: the reason changes, the first time stays,
+    // and nothing is announced twice.
+    let lease = claim(recheck).await;
+    let later = recheck.plus_millis(1);
+    let no_account = Hold::unreachable(true, "USDC", later);
+    let again = store.hold_unreachable_payout(&t, &id, &lease, &no_account, later, &held_event).await.unwrap().unwrap();
+    let hold = again.hold.unwrap();
+    assert_eq!((hold.code.as_str(), hold.since), ("op_no_destination", now));
+    let q = EventQuery { event_type: Some("payout.held".into()), ..Default::default() };
+    let events = store.list_events(&t, &q).await.unwrap();
+    assert_eq!(events.total, 1, "announced once");
+    assert!(!hold.expired(14, now.plus_millis(14 * 86_400_000 - 1)));
+    assert!(hold.expired(14, now.plus_millis(14 * 86_400_000)));
+
+    // A transaction built for it clears the hold.
+    let lease = claim(later).await;
+    store.start_attempt(&id, &lease, "hash1", "{envelope}", later, None).await.unwrap().unwrap();
+    assert_eq!(store.get_payout(&t, &id).await.unwrap().unwrap().hold, None);
 });

@@ -15,8 +15,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const WALLET: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
-/// The sandbox destination that fails with `op_no_destination` (docs/payouts.md).
-const NO_DESTINATION: &str = "GC4Z55YEHQXLMZYCAK5YMZVRBDWKLFHM7NHU7WURXJ2ETUT3KZGKFFAN";
+/// The sandbox destination that fails with `op_underfunded` (docs/payouts.md).
+const UNDERFUNDED: &str = "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG";
 const AFTER_HANDLER: &str = "FAILPOINT idempotency.after_handler reached";
 
 /// Rate limits out of the way, sandbox ledgers closing fast.
@@ -134,7 +134,7 @@ async fn every_keyed_post_replays_after_a_crash(db: TestStore) {
     let payout = |wallet: &str| json!({ "walletAccountId": wallet, "assetAmount": 7, "assetCode": "USDC" });
     let to_approve = api.create("/v1/payouts", payout(WALLET)).await;
     let to_reject = api.create("/v1/payouts", payout(WALLET)).await;
-    let to_retry = api.create("/v1/payouts", payout(NO_DESTINATION)).await;
+    let to_retry = api.create("/v1/payouts", payout(UNDERFUNDED)).await;
     api.create(&format!("/v1/payouts/{}/approve", id(&to_retry)), json!({})).await;
     wait_for(&api, &format!("/v1/payouts/{}", id(&to_retry)), "execStatus", "failed").await;
 

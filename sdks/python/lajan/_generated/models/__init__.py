@@ -60,6 +60,7 @@ from .event_view import EventView
 from .event_view_data import EventViewData
 from .event_view_type import EventViewType
 from .field_detail import FieldDetail
+from .hold_view import HoldView
 from .intent_state import IntentState
 from .intent_state_status import IntentStateStatus
 from .invitation_view import InvitationView
@@ -183,6 +184,7 @@ __all__ = (
     "EventViewData",
     "EventViewType",
     "FieldDetail",
+    "HoldView",
     "IntentState",
     "IntentStateStatus",
     "InvitationView",

@@ -36,6 +36,7 @@ class EventSelector(StrEnum):
     PAYOUT_CREATED = "payout.created"
     PAYOUT_DELAYED = "payout.delayed"
     PAYOUT_FAILED = "payout.failed"
+    PAYOUT_HELD = "payout.held"
     PAYOUT_REJECTED = "payout.rejected"
     PAYOUT_RETRIED = "payout.retried"
     SETTINGS = "settings.*"

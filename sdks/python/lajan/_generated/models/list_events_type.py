@@ -31,6 +31,7 @@ class ListEventsType(StrEnum):
     PAYOUT_CREATED = "payout.created"
     PAYOUT_DELAYED = "payout.delayed"
     PAYOUT_FAILED = "payout.failed"
+    PAYOUT_HELD = "payout.held"
     PAYOUT_REJECTED = "payout.rejected"
     PAYOUT_RETRIED = "payout.retried"
     SETTINGS_CHANGE_CANCELLED = "settings.change_cancelled"

@@ -14,6 +14,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.attempt_view import AttemptView
+    from ..models.hold_view import HoldView
     from ..models.payout_client import PayoutClient
 
 
@@ -41,6 +42,7 @@ class PayoutView:
             unless execStatus is canceled. Example: receiver_not_registered.
         client (None | PayoutClient | Unset):
         client_id (None | str | Unset):
+        hold (HoldView | None | Unset):
         memo (None | str | Unset): The organization's text memo. It is the one on the network unless `walletMemo` is
             set.
         wallet_account_id (None | str | Unset): The wallet paid; null while the client has none: the payout waits in
@@ -65,6 +67,7 @@ class PayoutView:
     cancel_reason: None | str | Unset = UNSET
     client: None | PayoutClient | Unset = UNSET
     client_id: None | str | Unset = UNSET
+    hold: HoldView | None | Unset = UNSET
     memo: None | str | Unset = UNSET
     wallet_account_id: None | str | Unset = UNSET
     wallet_memo: None | str | Unset = UNSET
@@ -72,6 +75,7 @@ class PayoutView:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.hold_view import HoldView
         from ..models.payout_client import PayoutClient
 
         approval_status = self.approval_status.value
@@ -121,6 +125,14 @@ class PayoutView:
         else:
             client_id = self.client_id
 
+        hold: dict[str, Any] | None | Unset
+        if isinstance(self.hold, Unset):
+            hold = UNSET
+        elif isinstance(self.hold, HoldView):
+            hold = self.hold.to_dict()
+        else:
+            hold = self.hold
+
         memo: None | str | Unset
         if isinstance(self.memo, Unset):
             memo = UNSET
@@ -168,6 +180,8 @@ class PayoutView:
             field_dict["client"] = client
         if client_id is not UNSET:
             field_dict["clientId"] = client_id
+        if hold is not UNSET:
+            field_dict["hold"] = hold
         if memo is not UNSET:
             field_dict["memo"] = memo
         if wallet_account_id is not UNSET:
@@ -182,6 +196,7 @@ class PayoutView:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.attempt_view import AttemptView
+        from ..models.hold_view import HoldView
         from ..models.payout_client import PayoutClient
 
         d = dict(src_dict)
@@ -252,6 +267,23 @@ class PayoutView:
 
         client_id = _parse_client_id(d.pop("clientId", UNSET))
 
+        def _parse_hold(data: object) -> HoldView | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                hold_type_1 = HoldView.from_dict(data)
+
+                return hold_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(HoldView | None | Unset, data)
+
+        hold = _parse_hold(d.pop("hold", UNSET))
+
         def _parse_memo(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -302,6 +334,7 @@ class PayoutView:
             cancel_reason=cancel_reason,
             client=client,
             client_id=client_id,
+            hold=hold,
             memo=memo,
             wallet_account_id=wallet_account_id,
             wallet_memo=wallet_memo,
