@@ -105,6 +105,7 @@ pub fn router(state: AppState) -> Router {
         .merge(routes::register::routes())
         .merge(routes::stellar_toml::routes())
         .merge(routes::sep10::routes())
+        .merge(routes::sep24::routes())
         .merge(lajan_console::router(state.services.clone()))
         .merge(docs)
         .fallback(not_found)

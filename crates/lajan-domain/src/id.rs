@@ -29,6 +29,8 @@ pub enum IdKind {
     AccessChange,
     /// A change of an organization's settings, applied or waiting for a second person.
     SettingsChange,
+    /// A wallet's SEP-24 deposit: its user's registration, followed until they are paid.
+    WalletDeposit,
 }
 
 impl IdKind {
@@ -54,6 +56,7 @@ impl IdKind {
             IdKind::LedgerPayment => "lp_",
             IdKind::Message => "msg_",
             IdKind::Lease => "lease_",
+            IdKind::WalletDeposit => "wdp_",
         }
     }
 

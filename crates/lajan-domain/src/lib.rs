@@ -60,6 +60,7 @@ pub mod timestamp;
 pub mod user;
 pub mod validation;
 pub mod verification;
+pub mod wallet_deposit;
 pub mod webhook;
 
 pub use actor::Actor;

@@ -668,3 +668,11 @@ field-recommendedWallets = Suggested wallets
 recommended-wallets-example = Beans | https://www.beansapp.com | USDC
 register-refused-no_channel_available = The organization has no phone number or email for you: contact them.
 register-refused-registration_incomplete = Finish the steps above first.
+
+# SEP-24: what a wallet shows beside a deposit's status.
+sep24-incomplete = Finish your registration on the page this opened.
+sep24-expired = The registration page has expired: start again from your wallet.
+sep24-pending-anchor = You are registered: the organization is preparing your payment.
+sep24-pending-trust = Add this asset to your wallet to receive the payment.
+sep24-pending-stellar = Your payment is on its way.
+sep24-error = The payment could not be made: contact the organization.

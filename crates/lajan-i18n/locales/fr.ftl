@@ -671,3 +671,11 @@ field-recommendedWallets = Portefeuilles suggérés
 recommended-wallets-example = Beans | https://www.beansapp.com | USDC
 register-refused-no_channel_available = L’organisation n’a ni votre numéro de téléphone ni votre adresse électronique : contactez-la.
 register-refused-registration_incomplete = Terminez d’abord les étapes ci-dessus.
+
+# SEP-24: what a wallet shows beside a deposit's status.
+sep24-incomplete = Terminez votre inscription sur la page qui s'est ouverte.
+sep24-expired = La page d'inscription a expiré : recommencez depuis votre portefeuille.
+sep24-pending-anchor = Vous êtes inscrit : l'organisation prépare votre versement.
+sep24-pending-trust = Ajoutez cet actif à votre portefeuille pour recevoir le versement.
+sep24-pending-stellar = Votre versement est en route.
+sep24-error = Le versement n'a pas pu être effectué : contactez l'organisation.

@@ -665,3 +665,11 @@ field-recommendedWallets = Bous nou konseye
 recommended-wallets-example = Beans | https://www.beansapp.com | USDC
 register-refused-no_channel_available = Òganizasyon an pa gen nimewo telefòn ou ni imèl ou: kontakte yo.
 register-refused-registration_incomplete = Fini etap ki anwo yo anvan.
+
+# SEP-24: what a wallet shows beside a deposit's status.
+sep24-incomplete = Fini enskripsyon ou sou paj ki louvri a.
+sep24-expired = Paj enskripsyon an ekspire: rekòmanse depi nan pòtfèy ou.
+sep24-pending-anchor = Ou enskri: òganizasyon an ap prepare peman ou.
+sep24-pending-trust = Ajoute byen sa a nan pòtfèy ou pou w ka resevwa peman an.
+sep24-pending-stellar = Peman ou an wout.
+sep24-error = Peman an pa t ka fèt: kontakte òganizasyon an.

@@ -18,7 +18,7 @@ const CLAIM_LEASE_MS: i64 = 5 * 60 * 1000;
 const CLAIM_SIZE: i64 = 100;
 
 /// A new link's token (128 random bits, 22 URL-safe characters) and the SHA-256 the store keeps.
-fn new_token() -> ServiceResult<(String, String)> {
+pub(crate) fn new_token() -> ServiceResult<(String, String)> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).map_err(|e| ServiceError::Unavailable(format!("no randomness for a link: {e}")))?;
     let token = URL_SAFE_NO_PAD.encode(bytes);

@@ -33,6 +33,7 @@ pub mod stellar_service;
 pub mod users;
 pub mod views;
 pub mod wallet_auth;
+pub mod wallet_deposits;
 pub mod webhook_guard;
 pub mod webhooks;
 

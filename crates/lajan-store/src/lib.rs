@@ -7,7 +7,7 @@
 //!
 //! Each area (organizations, settings changes, clients, events, idempotency, invoices, payment
 //! links, incoming payments, messages, payouts, the sandbox ledger, disbursements, webhooks,
-//! deliveries, console users and sessions, the dashboard, operations, wallet authentication) has a folder: its trait
+//! deliveries, console users and sessions, the dashboard, operations, wallet authentication, wallet deposits) has a folder: its trait
 //! and types in `mod.rs`, its SQL in `sql.rs` (and, for a large area, more `*_sql.rs` beside it),
 //! which both backends include through the one list in [`areas_sql!`]: the SQL is written once
 //! and compiled against each backend's driver.
@@ -55,6 +55,7 @@ macro_rules! areas_sql {
         include!("dashboard/sql.rs");
         include!("operations/sql.rs");
         include!("wallet_auth/sql.rs");
+        include!("wallet_deposits/sql.rs");
     };
 }
 
@@ -81,6 +82,7 @@ pub mod settings_changes;
 pub mod sqlite;
 pub mod users;
 pub mod wallet_auth;
+pub mod wallet_deposits;
 pub mod webhooks;
 
 pub use clients::{ClientQuery, ClientStore, ClientWallet};
@@ -105,6 +107,7 @@ pub use settings_changes::{ChangeDecision, SettingsChangeStore, SettingsDecision
 pub use sqlite::GroupCommit;
 pub use users::UserStore;
 pub use wallet_auth::WalletAuthStore;
+pub use wallet_deposits::{DepositQuery, WalletDepositStore};
 pub use webhooks::WebhookStore;
 
 pub type StoreResult<T> = Result<T, StoreError>;
@@ -142,6 +145,7 @@ pub trait Store:
     + DashboardStore
     + OperationsStore
     + WalletAuthStore
+    + WalletDepositStore
     + Send
     + Sync
     + 'static

@@ -13,6 +13,7 @@ pub mod payouts;
 pub mod register;
 pub mod sandbox;
 pub mod sep10;
+pub mod sep24;
 pub mod settings;
 pub mod stellar_toml;
 pub mod webhook_deliveries;

@@ -45,10 +45,7 @@ struct ChallengeQuery {
 async fn challenge(State(state): State<AppState>, query: Result<Query<ChallengeQuery>, QueryRejection>) -> Response {
     let q = match query {
         Ok(Query(q)) => q,
-        Err(rejected) => {
-            let refused = lajan_domain::Invalid::new("invalid_request", rejected.body_text());
-            return sep_error(&ServiceError::Invalid(refused));
-        }
+        Err(rejected) => return bad_request(rejected.body_text()),
     };
     let asked = state
         .services
@@ -89,14 +86,20 @@ async fn token(State(state): State<AppState>, request: Request) -> Response {
     }
 }
 
-/// A refusal as SEP-10 writes it.
-fn sep_error(e: &ServiceError) -> Response {
+/// A malformed request, refused as the SEPs write it.
+pub(crate) fn bad_request(why: impl Into<String>) -> Response {
+    sep_error(&ServiceError::Invalid(lajan_domain::Invalid::new("invalid_request", why.into())))
+}
+
+/// A refusal as the SEPs (10 and 24) write it: `{"error": "..."}`.
+pub(crate) fn sep_error(e: &ServiceError) -> Response {
     let (status, message) = match e {
-        ServiceError::Invalid(invalid) => (StatusCode::BAD_REQUEST, invalid.message.as_str()),
-        ServiceError::Unavailable(why) => (StatusCode::SERVICE_UNAVAILABLE, why.as_str()),
+        ServiceError::Invalid(invalid) => (StatusCode::BAD_REQUEST, invalid.message.clone()),
+        ServiceError::NotFound(what) => (StatusCode::NOT_FOUND, format!("no such {what}")),
+        ServiceError::Unavailable(why) => (StatusCode::SERVICE_UNAVAILABLE, why.clone()),
         other => {
-            tracing::error!(error = %other, "SEP-10 request failed");
-            (StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong on our side; it has been logged")
+            tracing::error!(error = %other, "SEP request failed");
+            (StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong on our side; it has been logged".to_owned())
         }
     };
     (status, Json(json!({ "error": message }))).into_response()

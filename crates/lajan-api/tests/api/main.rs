@@ -28,6 +28,7 @@ mod receivers;
 mod registration;
 mod security;
 mod sep10;
+mod sep24;
 mod settings;
 mod standard_webhooks;
 mod stellar_toml;

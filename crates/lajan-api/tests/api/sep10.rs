@@ -101,6 +101,21 @@ fn signed(transaction: &str, passphrase: &str, seed: &secrecy::SecretString) -> 
     lajan_ledger::sep10::sign_challenge(transaction, passphrase, seed).unwrap()
 }
 
+/// A SEP-10 token for the account of key `byte` (with an id `memo` when given), as a wallet gets
+/// one: challenge, sign, exchange.
+pub(crate) async fn wallet_token(app: &TestApp, byte: u8, memo: Option<u64>) -> (String, String) {
+    let (account, seed) = keypair(byte);
+    let query = match memo {
+        Some(memo) => format!("?account={account}&memo={memo}"),
+        None => format!("?account={account}"),
+    };
+    let (_, body) = challenge(app, &query).await;
+    let transaction = signed(body["transaction"].as_str().unwrap(), TESTNET_PASSPHRASE, &seed);
+    let (status, body) = exchange_json(app, &transaction).await;
+    assert_eq!(status, 200, "{body}");
+    (account, body["token"].as_str().unwrap().to_owned())
+}
+
 async fn exchange_json(app: &TestApp, transaction: &str) -> (u16, Value) {
     let r = app.http.post(app.url("/auth")).json(&json!({ "transaction": transaction })).send().await.unwrap();
     let status = r.status().as_u16();

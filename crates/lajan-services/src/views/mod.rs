@@ -8,6 +8,7 @@ pub mod invitations;
 pub mod invoices;
 pub mod payouts;
 pub mod settings;
+pub mod wallet_deposits;
 pub mod webhooks;
 
 use lajan_domain::money::format_scaled;

@@ -25,6 +25,7 @@ use lajan_store::contract;
 mod console;
 mod settings_changes;
 mod wallet_auth;
+mod wallet_deposits;
 
 const WALLET: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
 

@@ -1,0 +1,48 @@
+//! SEP-24 deposits: a wallet's user registering the wallet's account, and the payout the wallet
+//! follows afterwards. A deposit is only ever read by the account (and memo) it is for.
+
+use crate::StoreResult;
+use async_trait::async_trait;
+use lajan_domain::wallet_deposit::WalletDeposit;
+use lajan_domain::{Environment, Timestamp};
+
+/// Which of an account's deposits to list, newest first.
+#[derive(Debug, Clone, Default)]
+pub struct DepositQuery<'a> {
+    pub asset_code: Option<&'a str>,
+    /// Only those started at or after this.
+    pub no_older_than: Option<Timestamp>,
+    /// Only those started before this deposit (the SEP's `paging_id`).
+    pub before_id: Option<&'a str>,
+    pub limit: i64,
+}
+
+#[async_trait]
+pub trait WalletDepositStore: Send + Sync {
+    /// Stores a new deposit whose page opens with the link hashed `link_hash`. Deposits whose
+    /// link expired a day before `d.started_at` without a registration are forgotten in the same
+    /// transaction, so unfinished ones are bounded by how many are started in a day.
+    async fn start_wallet_deposit(&self, d: &WalletDeposit, link_hash: &str) -> StoreResult<()>;
+
+    /// How many deposits are unfinished with a link still working at `now`, counting up to
+    /// `cap` (a bound on what anonymous wallets can leave open).
+    async fn open_wallet_deposits(&self, now: Timestamp, cap: i64) -> StoreResult<i64>;
+
+    /// The deposit `id` of `account` (with `memo`) on `env`'s network.
+    async fn wallet_deposit(
+        &self,
+        env: Environment,
+        account: &str,
+        memo: Option<u64>,
+        id: &str,
+    ) -> StoreResult<Option<WalletDeposit>>;
+
+    /// The deposits of `account` (with `memo`) on `env`'s network, newest first.
+    async fn wallet_deposits(
+        &self,
+        env: Environment,
+        account: &str,
+        memo: Option<u64>,
+        q: &DepositQuery<'_>,
+    ) -> StoreResult<Vec<WalletDeposit>>;
+}

@@ -1,0 +1,63 @@
+//! Wallet deposits: read only by the account and memo they are for, listed newest first with
+//! the SEP's filters and paging, unfinished ones forgotten a day after their link expired.
+
+use lajan_domain::id::IdKind;
+use lajan_domain::wallet_deposit::{LINK_TTL_MS, WalletDeposit};
+use lajan_domain::{Environment, Timestamp};
+use lajan_store::{DepositQuery, contract};
+
+fn deposit(account: &str, memo: Option<u64>, asset: &str, at: Timestamp) -> WalletDeposit {
+    WalletDeposit {
+        id: IdKind::WalletDeposit.generate(),
+        env: Environment::Test,
+        account: account.into(),
+        memo,
+        asset_code: asset.into(),
+        lang: "ht".into(),
+        started_at: at,
+        updated_at: at,
+        link_expires_at: at.plus_millis(LINK_TTL_MS),
+        registered_at: None,
+        payout: None,
+    }
+}
+
+contract!(a_deposit_is_read_by_its_own_account_and_memo_only, |store| {
+    let now = Timestamp::now();
+    let mine = deposit("GA", None, "USDC", now);
+    let shared = deposit("GA", Some(u64::MAX), "USDC", now.plus_millis(1));
+    let later = deposit("GA", None, "HTG", now.plus_millis(2));
+    for (d, link) in [(&mine, "h1"), (&shared, "h2"), (&later, "h3")] {
+        store.start_wallet_deposit(d, link).await.unwrap();
+    }
+    let read = store.wallet_deposit(Environment::Test, "GA", None, &mine.id).await.unwrap();
+    assert_eq!(read.as_ref(), Some(&mine));
+    assert!(store.wallet_deposit(Environment::Test, "GB", None, &mine.id).await.unwrap().is_none(), "another account");
+    assert!(store.wallet_deposit(Environment::Live, "GA", None, &mine.id).await.unwrap().is_none(), "another network");
+    assert!(store.wallet_deposit(Environment::Test, "GA", Some(1), &mine.id).await.unwrap().is_none(), "another user");
+    assert_eq!(
+        store.wallet_deposit(Environment::Test, "GA", Some(u64::MAX), &shared.id).await.unwrap(),
+        Some(shared.clone())
+    );
+
+    let list = async |q: DepositQuery<'_>| {
+        let found = store.wallet_deposits(Environment::Test, "GA", None, &q).await.unwrap();
+        found.into_iter().map(|d| d.id).collect::<Vec<_>>()
+    };
+    let (later_id, mine_id) = (later.id.as_str(), mine.id.as_str());
+    assert_eq!(list(DepositQuery { limit: 10, ..Default::default() }).await, [later_id, mine_id]);
+    assert_eq!(list(DepositQuery { limit: 1, ..Default::default() }).await, [later_id]);
+    assert_eq!(list(DepositQuery { asset_code: Some("USDC"), limit: 10, ..Default::default() }).await, [mine_id]);
+    let since = Some(now.plus_millis(1));
+    assert_eq!(list(DepositQuery { no_older_than: since, limit: 10, ..Default::default() }).await, [later_id]);
+    let before = DepositQuery { before_id: Some(later_id), limit: 10, ..Default::default() };
+    assert_eq!(list(before).await, [mine_id]);
+    assert_eq!(store.open_wallet_deposits(now, 100).await.unwrap(), 3);
+    assert_eq!(store.open_wallet_deposits(now, 2).await.unwrap(), 2, "counted up to the cap");
+
+    // A day after their links expired, unfinished deposits are forgotten as new ones start.
+    let next_day = now.plus_millis(LINK_TTL_MS + 86_400_000 + 10);
+    store.start_wallet_deposit(&deposit("GC", None, "USDC", next_day), "h4").await.unwrap();
+    assert!(store.wallet_deposit(Environment::Test, "GA", None, &mine.id).await.unwrap().is_none());
+    assert_eq!(store.open_wallet_deposits(next_day, 100).await.unwrap(), 1);
+});
