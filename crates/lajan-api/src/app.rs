@@ -103,6 +103,7 @@ pub fn router(state: AppState) -> Router {
         .route("/robots.txt", get(robots))
         .merge(routes::pay::routes())
         .merge(routes::register::routes())
+        .merge(routes::wallet_registration::routes())
         .merge(routes::stellar_toml::routes())
         .merge(routes::sep10::routes())
         .merge(routes::sep24::routes())

@@ -676,3 +676,15 @@ sep24-pending-anchor = You are registered: the organization is preparing your pa
 sep24-pending-trust = Add this asset to your wallet to receive the payment.
 sep24-pending-stellar = Your payment is on its way.
 sep24-error = The payment could not be made: contact the organization.
+
+# The interactive registration page a wallet opens (SEP-24).
+wallet-register-title = Register your wallet to receive your payments
+wallet-register-contact = Give the phone number (or email) the organization paying you has for you. If a payment is waiting for you, we will send you a code.
+wallet-register-contact-label = Phone number or email
+wallet-register-contact-submit = Continue
+wallet-register-code-sent = If a payment is waiting for this number or email, we sent it a code. Enter it below.
+wallet-register-account = Your payments will go to this wallet account:
+wallet-register-continue = Register this wallet
+wallet-register-return = You can go back to your wallet: it shows your payment's progress.
+register-refused-too_many_contacts = Too many numbers were tried. Start again from your wallet.
+register-refused-invalid_contact = Give a phone number like +509 3700 0000, or an email address.

@@ -679,3 +679,15 @@ sep24-pending-anchor = Vous êtes inscrit : l'organisation prépare votre versem
 sep24-pending-trust = Ajoutez cet actif à votre portefeuille pour recevoir le versement.
 sep24-pending-stellar = Votre versement est en route.
 sep24-error = Le versement n'a pas pu être effectué : contactez l'organisation.
+
+# The interactive registration page a wallet opens (SEP-24).
+wallet-register-title = Enregistrez votre portefeuille pour recevoir vos versements
+wallet-register-contact = Indiquez le numéro de téléphone (ou l'e-mail) que l'organisation qui vous paie a pour vous. Si un versement vous attend, nous vous enverrons un code.
+wallet-register-contact-label = Numéro de téléphone ou e-mail
+wallet-register-contact-submit = Continuer
+wallet-register-code-sent = Si un versement attend ce numéro ou cet e-mail, nous lui avons envoyé un code. Saisissez-le ci-dessous.
+wallet-register-account = Vos versements iront sur ce compte de portefeuille :
+wallet-register-continue = Enregistrer ce portefeuille
+wallet-register-return = Vous pouvez revenir à votre portefeuille : il montre où en est votre versement.
+register-refused-too_many_contacts = Trop de numéros ont été essayés. Recommencez depuis votre portefeuille.
+register-refused-invalid_contact = Indiquez un numéro comme +509 3700 0000, ou une adresse e-mail.

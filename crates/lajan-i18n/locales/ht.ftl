@@ -673,3 +673,15 @@ sep24-pending-anchor = Ou enskri: òganizasyon an ap prepare peman ou.
 sep24-pending-trust = Ajoute byen sa a nan pòtfèy ou pou w ka resevwa peman an.
 sep24-pending-stellar = Peman ou an wout.
 sep24-error = Peman an pa t ka fèt: kontakte òganizasyon an.
+
+# The interactive registration page a wallet opens (SEP-24).
+wallet-register-title = Anrejistre pòtfèy ou pou w resevwa peman ou yo
+wallet-register-contact = Bay nimewo telefòn (oswa imèl) òganizasyon k ap peye w la genyen pou ou. Si gen yon peman k ap tann ou, n ap voye yon kòd ba ou.
+wallet-register-contact-label = Nimewo telefòn oswa imèl
+wallet-register-contact-submit = Kontinye
+wallet-register-code-sent = Si gen yon peman k ap tann nimewo oswa imèl sa a, nou voye yon kòd ba li. Antre l anba a.
+wallet-register-account = Peman ou yo pral sou kont pòtfèy sa a:
+wallet-register-continue = Anrejistre pòtfèy sa a
+wallet-register-return = Ou ka retounen nan pòtfèy ou: l ap montre kote peman ou rive.
+register-refused-too_many_contacts = Yo eseye twòp nimewo. Rekòmanse depi nan pòtfèy ou.
+register-refused-invalid_contact = Bay yon nimewo tankou +509 3700 0000, oswa yon adrès imèl.

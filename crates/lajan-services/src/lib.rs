@@ -34,6 +34,7 @@ pub mod users;
 pub mod views;
 pub mod wallet_auth;
 pub mod wallet_deposits;
+pub mod wallet_registration;
 pub mod webhook_guard;
 pub mod webhooks;
 

@@ -76,7 +76,18 @@ fn code_hash(client_id: &str, code: &str) -> String {
 impl Services {
     /// What the link `token` opens; `None` for a link Lajan never sent.
     pub async fn registration(&self, token: &str) -> ServiceResult<Option<Registration>> {
-        let Some(mut due) = self.store.invitation_by_link(&token_hash(token)).await? else { return Ok(None) };
+        let Some(due) = self.store.invitation_by_link(&token_hash(token)).await? else { return Ok(None) };
+        self.registration_from(due).await.map(Some)
+    }
+
+    /// The registration of `client_id`'s invitation, reached some other way than its link (a
+    /// wallet's deposit page that found the client by contact); `None` once it is gone.
+    pub async fn registration_of(&self, tenant: &Tenant, client_id: &str) -> ServiceResult<Option<Registration>> {
+        let Some(due) = self.store.due_invitation(tenant, client_id).await? else { return Ok(None) };
+        self.registration_from(due).await.map(Some)
+    }
+
+    async fn registration_from(&self, mut due: DueInvitation) -> ServiceResult<Registration> {
         let receiver = Actor::System(Actor::REGISTRATION_PAGE.to_owned());
         due.invitation.tenant = due.invitation.tenant.clone().acting_as(receiver);
         let step = due.invitation.step(due.client.verification.is_some());
@@ -85,7 +96,7 @@ impl Services {
         } else {
             Vec::new()
         };
-        Ok(Some(Registration { due, step, payouts }))
+        Ok(Registration { due, step, payouts })
     }
 
     /// Sends a code to the receiver's phone (or email), in their language; at most one a minute.

@@ -20,6 +20,8 @@ pub struct StellarService {
     pub signing_key: Option<String>,
     /// Where wallets authenticate (SEP-10), published only with a signing key.
     pub web_auth_endpoint: Option<String>,
+    /// Where wallets start a deposit that registers their user (SEP-24), with a signing key.
+    pub transfer_server_sep0024: Option<String>,
     pub currencies: Vec<AssetView>,
 }
 
@@ -34,8 +36,17 @@ impl Services {
             None => None,
         };
         let web_auth_endpoint = signing_key.as_ref().map(|_| self.web_auth_endpoint());
+        let transfer_server_sep0024 =
+            signing_key.as_ref().map(|_| format!("{}/sep24", self.config.public_url.trim_end_matches('/')));
         let currencies = usable(env, &self.config.live_asset_issuers);
-        Ok(StellarService { env, network_passphrase, signing_key, web_auth_endpoint, currencies })
+        Ok(StellarService {
+            env,
+            network_passphrase,
+            signing_key,
+            web_auth_endpoint,
+            transfer_server_sep0024,
+            currencies,
+        })
     }
 
     /// The environment wallets meet and its network's passphrase: live when configured, else

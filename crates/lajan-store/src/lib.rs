@@ -107,7 +107,7 @@ pub use settings_changes::{ChangeDecision, SettingsChangeStore, SettingsDecision
 pub use sqlite::GroupCommit;
 pub use users::UserStore;
 pub use wallet_auth::WalletAuthStore;
-pub use wallet_deposits::{DepositQuery, WalletDepositStore};
+pub use wallet_deposits::{DepositQuery, LinkedDeposit, WalletDepositStore};
 pub use webhooks::WebhookStore;
 
 pub type StoreResult<T> = Result<T, StoreError>;

@@ -16,6 +16,7 @@ pub mod sep10;
 pub mod sep24;
 pub mod settings;
 pub mod stellar_toml;
+pub mod wallet_registration;
 pub mod webhook_deliveries;
 pub mod webhooks;
 

@@ -31,10 +31,13 @@ use tower_http::set_header::SetResponseHeaderLayer;
 /// The same headers as the payment page: nothing frames it, sends it on as a referrer, or
 /// keeps it in a cache.
 pub fn routes() -> Router<AppState> {
+    page_headers(Router::new().route("/r/{token}", get(page)).route("/r/{token}/{step}", post(submit)))
+}
+
+/// The headers of a receiver's page (this one, and a wallet's deposit page).
+pub(crate) fn page_headers(router: Router<AppState>) -> Router<AppState> {
     let fixed = |name, value| SetResponseHeaderLayer::overriding(name, HeaderValue::from_static(value));
-    Router::new()
-        .route("/r/{token}", get(page))
-        .route("/r/{token}/{step}", post(submit))
+    router
         .layer(SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static("default-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
@@ -44,7 +47,7 @@ pub fn routes() -> Router<AppState> {
         .layer(fixed(header::CACHE_CONTROL, "no-store"))
 }
 
-fn templates() -> &'static Environment<'static> {
+pub(crate) fn templates() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
     ENV.get_or_init(|| {
         let mut env = Environment::new();
@@ -57,7 +60,7 @@ fn templates() -> &'static Environment<'static> {
 
 #[derive(Deserialize)]
 pub struct PageQuery {
-    lang: Option<String>,
+    pub(crate) lang: Option<String>,
 }
 
 /// The form fields of every step (each step reads its own).
@@ -75,7 +78,7 @@ pub struct StepForm {
 }
 
 /// Only tokens shaped as Lajan makes them (22 URL-safe characters) are looked up.
-fn plausible(token: &str) -> bool {
+pub(crate) fn plausible(token: &str) -> bool {
     token.len() == 22 && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
@@ -122,7 +125,7 @@ async fn page(
 ) -> Response {
     let named = query.lang.as_deref().and_then(Lang::parse);
     match open(&state, client, &token, named).await {
-        Ok((r, lang)) => render(&r, &token, lang, named.is_some(), None, StatusCode::OK),
+        Ok((r, lang)) => render(&r, &Page::link(&token, lang, named.is_some()), None, StatusCode::OK),
         Err(refused) => refused,
     }
 }
@@ -135,7 +138,7 @@ fn page_url(token: &str, named: Option<Lang>) -> String {
 }
 
 /// The status and the receiver's words for a refused step.
-fn refusal(e: &ServiceError, lang: Lang) -> (StatusCode, String) {
+pub(crate) fn refusal(e: &ServiceError, lang: Lang) -> (StatusCode, String) {
     match e {
         ServiceError::Invalid(invalid) => {
             let asset = invalid.details.first().map(|d| d.message.clone()).unwrap_or_default();
@@ -191,7 +194,7 @@ async fn submit(
         Ok(Some(now)) => now,
         _ => r,
     };
-    let mut response = render(&r, &token, lang, named.is_some(), Some(words), status);
+    let mut response = render(&r, &Page::link(&token, lang, named.is_some()), Some(words), status);
     if let ServiceError::TooSoon { retry_after_seconds, .. } = e {
         response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_seconds));
     }
@@ -229,15 +232,47 @@ fn step_name(step: Step) -> &'static str {
     }
 }
 
-fn render(
-    r: &Registration,
-    token: &str,
-    lang: Lang,
-    named: bool,
-    refusal: Option<String>,
+/// Which page a registration is shown on: its invitation's link, or a wallet's deposit page
+/// (which registers the account the wallet authenticated).
+pub(crate) struct Page<'a> {
+    /// Where the page is and its steps post to.
+    pub base: String,
+    pub lang: Lang,
+    /// The language was named in the URL (and stays named in the forms').
+    pub named: bool,
+    /// The wallet's account, on a deposit page.
+    pub wallet_account: Option<&'a str>,
+}
+
+impl Page<'_> {
+    fn link(token: &str, lang: Lang, named: bool) -> Page<'static> {
+        Page { base: format!("/r/{token}"), lang, named, wallet_account: None }
+    }
+
+    fn query(&self) -> String {
+        if self.named { format!("?lang={}", self.lang.code()) } else { String::new() }
+    }
+}
+
+/// The page with a random nonce for its inline style, as an HTML answer with its policy.
+pub(crate) fn page_response(
     status: StatusCode,
+    render: impl FnOnce(&str) -> Result<String, minijinja::Error>,
 ) -> Response {
     let nonce = lajan_domain::hex::encode(&rand::random::<[u8; 16]>());
+    let html = match render(&nonce) {
+        Ok(html) => html,
+        Err(e) => return crate::error::ApiError::internal(&e).into_response(),
+    };
+    let mut response = (status, Html(html)).into_response();
+    if let Ok(policy) = HeaderValue::from_str(&page_policy(&nonce)) {
+        response.headers_mut().insert(header::CONTENT_SECURITY_POLICY, policy);
+    }
+    response
+}
+
+pub(crate) fn render(r: &Registration, page: &Page<'_>, refusal: Option<String>, status: StatusCode) -> Response {
+    let lang = page.lang;
     let (due, client) = (&r.due, &r.due.client);
     let now = Timestamp::now();
     let checks = &due.invitation.checks;
@@ -277,8 +312,8 @@ fn render(
             context! { name => w.name, url => w.url, assets => assets.join(", ") }
         })
         .collect();
-    let html = templates().get_template("register.html").and_then(|t| {
-        t.render(context! {
+    page_response(status, |nonce| {
+        templates().get_template("register.html")?.render(context! {
             lang, nonce, refusal, waiting, payouts, wallets, code_sent,
             sandbox => !due.invitation.tenant.env.is_live(),
             organization => due.organization,
@@ -287,20 +322,11 @@ fn render(
             question => client.verification.as_ref().map(|v| v.kind.as_str()),
             wallet => client.wallet_account_id,
             memo => client.wallet_memo.as_ref().map(StellarMemo::value),
-            base => format!("/r/{token}"),
-            query => if named { format!("?lang={}", lang.code()) } else { String::new() },
+            base => page.base,
+            query => page.query(),
+            wallet_account => page.wallet_account,
         })
-    });
-    let html = match html {
-        Ok(html) => html,
-        Err(e) => return crate::error::ApiError::internal(&e).into_response(),
-    };
-    let mut response = (status, Html(html)).into_response();
-    let headers = response.headers_mut();
-    if let Ok(policy) = HeaderValue::from_str(&page_policy(&nonce)) {
-        headers.insert(header::CONTENT_SECURITY_POLICY, policy);
-    }
-    response
+    })
 }
 
 #[cfg(test)]

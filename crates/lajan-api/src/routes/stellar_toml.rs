@@ -27,6 +27,8 @@ struct StellarToml<'a> {
     signing_key: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     web_auth_endpoint: Option<&'a str>,
+    #[serde(rename = "TRANSFER_SERVER_SEP0024", skip_serializing_if = "Option::is_none")]
+    transfer_server_sep0024: Option<&'a str>,
     currencies: Vec<Currency<'a>>,
 }
 
@@ -73,6 +75,7 @@ fn render(service: &StellarService) -> Result<String, toml::ser::Error> {
         network_passphrase: &service.network_passphrase,
         signing_key: service.signing_key.as_deref(),
         web_auth_endpoint: service.web_auth_endpoint.as_deref(),
+        transfer_server_sep0024: service.transfer_server_sep0024.as_deref(),
         currencies,
     })
 }

@@ -32,6 +32,7 @@ mod sep24;
 mod settings;
 mod standard_webhooks;
 mod stellar_toml;
+mod wallet_sdk;
 mod webhook_delivery;
 mod webhook_guard;
 mod webhook_guide;

@@ -130,3 +130,94 @@ api_test!(every_bad_request_is_refused_in_the_sep_s_shape, |app| {
         );
     }
 });
+
+/// The step a page shows, and the page.
+async fn page_step(r: reqwest::Response, status: u16) -> (String, String) {
+    let got = r.status().as_u16();
+    let html = r.text().await.unwrap();
+    assert_eq!(got, status, "{html}");
+    let step = html.split("data-step=\"").nth(1).map(|s| s.split('"').next().unwrap().to_owned()).unwrap_or_default();
+    (step, html)
+}
+
+async fn post_step(app: &TestApp, page: &str, step: &str, form: &[(&str, &str)]) -> reqwest::Response {
+    app.http.post(app.url(&format!("{page}/{step}"))).form(form).send().await.unwrap()
+}
+
+/// A deposit started for the wallet of `token`: its id and its page's path.
+async fn interactive(app: &TestApp, token: &str) -> (String, String) {
+    let (status, started) = start(app, token, json!({ "asset_code": "USDC", "lang": "en" })).await;
+    assert_eq!(status, 200, "{started}");
+    let path = started["url"].as_str().unwrap().strip_prefix("https://pay.lajan.test").unwrap().to_owned();
+    (started["id"].as_str().unwrap().to_owned(), path)
+}
+
+api_test!(a_wallet_registers_its_account_on_the_interactive_page_and_follows_the_payout_until_paid, |app| {
+    let rose = json!({ "firstName": "Rose", "lastName": "Pyè", "phoneNumber": "+50937000011",
+                       "verification": { "type": "pin", "value": "4321" } });
+    let (client_id, _) = crate::registration::invited(app, rose).await;
+    let (account, token) = wallet_token(app, 34, None).await;
+    let (id, page) = interactive(app, &token).await;
+    let (step, _) = page_step(app.http.get(app.url(&page)).send().await.unwrap(), 200).await;
+    assert_eq!(step, "contact");
+
+    // The number as a person types it; the page then asks for the code without naming anyone.
+    let (step, html) = page_step(post_step(app, &page, "contact", &[("contact", "3700 0011")]).await, 200).await;
+    assert_eq!(step, "confirm_contact");
+    assert!(html.contains("If a payment is waiting") && !html.contains("Acme"), "{html}");
+    let code = crate::registration::code_in(&crate::registration::last_text(app, &client_id).await);
+    let (step, html) = page_step(post_step(app, &page, "confirm", &[("code", &code)]).await, 200).await;
+    assert_eq!(step, "verify", "{html}");
+    assert!(html.contains("Acme"), "confirmed: the organization is named");
+    let (step, html) = page_step(post_step(app, &page, "verify", &[("answer", "4321")]).await, 200).await;
+    assert_eq!(step, "registered", "the wallet's account, no address typed: {html}");
+    assert!(html.contains(&account) && html.contains("id=\"return\""), "{html}");
+    let client: Value = app.get(&format!("/v1/clients/{client_id}")).await.json().await.unwrap();
+    assert_eq!(client["walletAccountId"], account.as_str());
+
+    let (_, found) = read(app, &token, &format!("/sep24/transaction?id={id}")).await;
+    let t = &found["transaction"];
+    assert_eq!((t["status"].as_str(), t["amount_in"].as_str()), (Some("pending_anchor"), Some("25.00")), "{t}");
+    let payout_id = t["external_transaction_id"].as_str().unwrap().to_owned();
+    app.drain_payouts().await;
+    let (_, found) = read(app, &token, &format!("/sep24/transaction?id={id}")).await;
+    let t = &found["transaction"];
+    let payout: Value = app.get(&format!("/v1/payouts/{payout_id}")).await.json().await.unwrap();
+    assert_eq!(t["status"], "completed", "{t}");
+    assert_eq!(t["stellar_transaction_id"], payout["attempts"][0]["txHash"]);
+    assert!(t["completed_at"].is_string() && t["message"].is_null(), "{t}");
+
+    // The page stays registered; wallets find all of it from the toml.
+    let (step, _) = page_step(app.http.get(app.url(&page)).send().await.unwrap(), 200).await;
+    assert_eq!(step, "registered");
+    let toml: toml::Value =
+        toml::from_str(&app.http.get(app.url("/.well-known/stellar.toml")).send().await.unwrap().text().await.unwrap())
+            .unwrap();
+    assert_eq!(toml["TRANSFER_SERVER_SEP0024"].as_str(), Some("https://pay.lajan.test/sep24"));
+});
+
+api_test!(a_contact_without_an_invitation_gets_the_same_page_and_no_code_works, |app| {
+    let (_, token) = wallet_token(app, 35, None).await;
+    let (id, page) = interactive(app, &token).await;
+    let (step, html) = page_step(post_step(app, &page, "contact", &[("contact", "+50937009999")]).await, 200).await;
+    assert_eq!(step, "confirm_contact");
+    assert!(html.contains("If a payment is waiting"), "{html}");
+    let (step, html) = page_step(post_step(app, &page, "confirm", &[("code", "123456")]).await, 400).await;
+    assert_eq!(step, "confirm_contact");
+    assert!(html.contains("id=\"refusal\""), "{html}");
+    let (_, found) = read(app, &token, &format!("/sep24/transaction?id={id}")).await;
+    assert_eq!(found["transaction"]["status"], "incomplete");
+
+    // A page takes five contacts, then sends the receiver back to the wallet.
+    let (_, page) = interactive(app, &token).await;
+    let (_, html) = page_step(post_step(app, &page, "contact", &[("contact", "not a number")]).await, 400).await;
+    assert!(html.contains("+509 3700 0000"), "{html}");
+    // A contact that is not one is refused without counting.
+    for _ in 0..5 {
+        post_step(app, &page, "contact", &[("contact", "+50937009999")]).await;
+    }
+    let (_, html) = page_step(post_step(app, &page, "contact", &[("contact", "+50937009998")]).await, 400).await;
+    assert!(html.contains("Too many numbers"), "{html}");
+    let r = app.http.get(app.url("/wallet-registration/AAAAAAAAAAAAAAAAAAAAAA")).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 404, "a link Lajan never made");
+});

@@ -4,7 +4,17 @@
 use crate::StoreResult;
 use async_trait::async_trait;
 use lajan_domain::wallet_deposit::WalletDeposit;
-use lajan_domain::{Environment, Timestamp};
+use lajan_domain::{Environment, Tenant, Timestamp};
+
+/// A deposit as its interactive page opens it: with the receiver its contact matched, if any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkedDeposit {
+    pub deposit: WalletDeposit,
+    /// The organization and client whose open invitation the contact given matched.
+    pub receiver: Option<(Tenant, String)>,
+    /// How many contacts were given on the page.
+    pub contact_tries: i64,
+}
 
 /// Which of an account's deposits to list, newest first.
 #[derive(Debug, Clone, Default)]
@@ -45,4 +55,23 @@ pub trait WalletDepositStore: Send + Sync {
         memo: Option<u64>,
         q: &DepositQuery<'_>,
     ) -> StoreResult<Vec<WalletDeposit>>;
+
+    /// The deposit whose page link is hashed `link_hash`.
+    async fn wallet_deposit_by_link(&self, link_hash: &str) -> StoreResult<Option<LinkedDeposit>>;
+
+    /// The client on `env` with this phone number or email (either may be `None`) and an open
+    /// invitation, the most recently invited first, with their organization.
+    async fn invited_by_contact(
+        &self,
+        env: Environment,
+        phone: Option<&str>,
+        email: Option<&str>,
+    ) -> StoreResult<Option<(Tenant, String)>>;
+
+    /// Counts a contact given on deposit `id`'s page and, when it matched, binds `receiver`.
+    async fn give_deposit_contact(&self, id: &str, receiver: Option<(&Tenant, &str)>, at: Timestamp)
+    -> StoreResult<()>;
+
+    /// Marks deposit `id` registered, following `payout_id` (none when nothing waits).
+    async fn register_wallet_deposit(&self, id: &str, payout_id: Option<&str>, at: Timestamp) -> StoreResult<()>;
 }

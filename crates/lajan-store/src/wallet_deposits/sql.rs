@@ -1,7 +1,7 @@
 // SEP-24 deposits, for both backends; included after `payouts/sql.rs` (a deposit joins the
 // payout it follows through `read_payout`).
 
-use crate::wallet_deposits::{DepositQuery, WalletDepositStore};
+use crate::wallet_deposits::{DepositQuery, LinkedDeposit, WalletDepositStore};
 use lajan_domain::wallet_deposit::WalletDeposit;
 
 const DEPOSIT_COLUMNS: &str = "id, env, account, memo, asset_code, lang, link_expires_at, started_at, updated_at,
@@ -124,5 +124,75 @@ impl WalletDepositStore for ThisStore {
             deposits.push(with_payout(&mut conn, one).await?);
         }
         Ok(deposits)
+    }
+
+    async fn wallet_deposit_by_link(&self, link_hash: &str) -> StoreResult<Option<LinkedDeposit>> {
+        let mut conn = self.reader().acquire().await?;
+        let sql = format!(
+            "SELECT {DEPOSIT_COLUMNS}, org_id, client_id, contact_tries FROM wallet_deposits WHERE link_hash = $1"
+        );
+        let row = query(&sql).bind(link_hash).fetch_optional(&mut *conn).await?;
+        let Some(row) = row else { return Ok(None) };
+        let found = deposit_from_row(&row)?;
+        let env = found.0.env;
+        let receiver = match (row.try_get::<Option<String>, _>("org_id")?, row.try_get::<Option<String>, _>("client_id")?) {
+            (Some(org), Some(client)) => Some((Tenant::new(org, env), client)),
+            _ => None,
+        };
+        let contact_tries = row.try_get("contact_tries")?;
+        drop(row);
+        let deposit = with_payout(&mut conn, found).await?;
+        Ok(Some(LinkedDeposit { deposit, receiver, contact_tries }))
+    }
+
+    async fn invited_by_contact(
+        &self,
+        env: Environment,
+        phone: Option<&str>,
+        email: Option<&str>,
+    ) -> StoreResult<Option<(Tenant, String)>> {
+        let mut conn = self.reader().acquire().await?;
+        let row = query(
+            "SELECT c.id, c.org_id FROM clients c JOIN invitations i ON i.client_id = c.id
+             WHERE c.env = $1 AND c.archived_at IS NULL AND i.status = 'invited'
+               AND ((c.phone_number = $2 AND c.phone_number IS NOT NULL) OR (LOWER(c.email) = $3 AND c.email IS NOT NULL))
+             ORDER BY i.created_at DESC, c.id DESC LIMIT 1",
+        )
+        .bind(env.as_str())
+        .bind(phone)
+        .bind(email.map(str::to_lowercase))
+        .fetch_optional(&mut *conn)
+        .await?;
+        row.map(|r| Ok((Tenant::new(r.try_get::<String, _>("org_id")?, env), r.try_get("id")?))).transpose()
+    }
+
+    async fn give_deposit_contact(&self, id: &str, receiver: Option<(&Tenant, &str)>, at: Timestamp) -> StoreResult<()> {
+        let mut tx = self.begin_write().await?;
+        query(
+            "UPDATE wallet_deposits SET contact_tries = contact_tries + 1, updated_at = $1,
+                    org_id = COALESCE($2, org_id), client_id = COALESCE($3, client_id)
+             WHERE id = $4 AND registered_at IS NULL",
+        )
+        .bind(at.as_millis())
+        .bind(receiver.map(|(t, _)| t.org_id.as_str()))
+        .bind(receiver.map(|(_, c)| c))
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        self.commit(tx).await
+    }
+
+    async fn register_wallet_deposit(&self, id: &str, payout_id: Option<&str>, at: Timestamp) -> StoreResult<()> {
+        let mut tx = self.begin_write().await?;
+        query(
+            "UPDATE wallet_deposits SET registered_at = $1, updated_at = $1, payout_id = $2
+             WHERE id = $3 AND registered_at IS NULL",
+        )
+        .bind(at.as_millis())
+        .bind(payout_id)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        self.commit(tx).await
     }
 }

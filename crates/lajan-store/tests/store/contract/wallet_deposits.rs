@@ -61,3 +61,30 @@ contract!(a_deposit_is_read_by_its_own_account_and_memo_only, |store| {
     assert!(store.wallet_deposit(Environment::Test, "GA", None, &mine.id).await.unwrap().is_none());
     assert_eq!(store.open_wallet_deposits(next_day, 100).await.unwrap(), 1);
 });
+
+contract!(a_deposit_page_counts_contacts_binds_a_receiver_once_and_registers, |store| {
+    let now = Timestamp::now();
+    let d = deposit("GA", Some(7), "USDC", now);
+    store.start_wallet_deposit(&d, "link").await.unwrap();
+    let opened = store.wallet_deposit_by_link("link").await.unwrap().unwrap();
+    assert_eq!((opened.deposit, opened.receiver, opened.contact_tries), (d.clone(), None, 0));
+    assert!(store.wallet_deposit_by_link("other").await.unwrap().is_none());
+    assert!(store.invited_by_contact(Environment::Test, Some("+50937009999"), None).await.unwrap().is_none());
+
+    let org = lajan_store::testing::organization(&store, "Acme").await;
+    let tenant = lajan_domain::Tenant::new(org.id.clone(), Environment::Test);
+    store.give_deposit_contact(&d.id, None, now).await.unwrap();
+    store.give_deposit_contact(&d.id, Some((&tenant, "cli_1")), now).await.unwrap_err();
+    let opened = store.wallet_deposit_by_link("link").await.unwrap().unwrap();
+    assert_eq!((opened.receiver, opened.contact_tries), (None, 1), "a client that does not exist is never bound");
+
+    store.register_wallet_deposit(&d.id, None, now.plus_millis(5)).await.unwrap();
+    let registered = store.wallet_deposit_by_link("link").await.unwrap().unwrap().deposit;
+    assert_eq!((registered.registered_at, registered.payout), (Some(now.plus_millis(5)), None));
+    store.give_deposit_contact(&d.id, None, now).await.unwrap();
+    assert_eq!(
+        store.wallet_deposit_by_link("link").await.unwrap().unwrap().contact_tries,
+        1,
+        "registered: no more contacts"
+    );
+});

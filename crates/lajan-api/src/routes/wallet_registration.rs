@@ -1,0 +1,173 @@
+//! The interactive page of a wallet's SEP-24 deposit, `/wallet-registration/{token}`: the
+//! registration page's steps (a code to the receiver's phone, the organization's question) after
+//! the receiver gives the contact the organization knows, then the wallet's own account
+//! registered with one press, no address typed. Served with the registration page's headers.
+
+use super::pay::{plain_page, too_many_guesses};
+use super::register::{Page, PageQuery, page_headers, page_response, plausible, refusal, render, templates};
+use crate::state::AppState;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Router};
+use lajan_domain::Timestamp;
+use lajan_domain::invitation::Step;
+use lajan_domain::network::ClientAddress;
+use lajan_i18n::Lang;
+use lajan_services::ServiceError;
+use lajan_services::wallet_registration::WalletRegistration;
+use minijinja::context;
+use serde::Deserialize;
+use std::net::IpAddr;
+
+pub fn routes() -> Router<AppState> {
+    page_headers(
+        Router::new()
+            .route("/wallet-registration/{token}", get(page))
+            .route("/wallet-registration/{token}/{step}", post(submit)),
+    )
+}
+
+/// The fields of every step (each reads its own).
+#[derive(Deserialize, Default)]
+struct StepForm {
+    #[serde(default)]
+    contact: String,
+    #[serde(default)]
+    code: String,
+    #[serde(default)]
+    answer: String,
+}
+
+/// The page's language: the one the URL names, else the wallet's, else the receiver's once
+/// known, else Haitian Creole.
+fn language(w: &WalletRegistration, named: Option<Lang>) -> Lang {
+    named
+        .or_else(|| Lang::parse(&w.deposit.lang))
+        .or_else(|| w.registration.as_ref().map(|r| r.lang()))
+        .unwrap_or(Lang::Ht)
+}
+
+/// The deposit a link opens, or the answer for a link that opens none (counted as a miss
+/// against the address, as the other public pages do).
+async fn open(
+    state: &AppState,
+    client: IpAddr,
+    token: &str,
+    named: Option<Lang>,
+) -> Result<WalletRegistration, Response> {
+    let fallback = named.unwrap_or(Lang::Ht);
+    if let Some(retry_after) = state.pay_misses.blocked(client, Timestamp::now()) {
+        return Err(too_many_guesses(retry_after, fallback));
+    }
+    let found = if plausible(token) { state.services.wallet_registration(token).await } else { Ok(None) };
+    match found {
+        Ok(Some(w)) => Ok(w),
+        Ok(None) => {
+            let limit = state.config.pay_miss_limit;
+            Err(match state.pay_misses.miss(state.limiter.as_ref(), limit, client, Timestamp::now()).await {
+                Some(retry_after) => too_many_guesses(retry_after, fallback),
+                None => plain_page(StatusCode::NOT_FOUND, fallback, "register-gone-title", "register-gone", &[]),
+            })
+        }
+        Err(e) => Err(crate::error::ApiError::from(e).into_response()),
+    }
+}
+
+fn show(
+    w: &WalletRegistration,
+    token: &str,
+    named: Option<Lang>,
+    refused: Option<String>,
+    status: StatusCode,
+) -> Response {
+    let lang = language(w, named);
+    let page = Page {
+        base: format!("/wallet-registration/{token}"),
+        lang,
+        named: named.is_some(),
+        wallet_account: Some(w.deposit.account.as_str()),
+    };
+    // Until the code is confirmed the page is the same whether or not the contact matched an
+    // invitation (no organization, no amount), so it never tells whose phone has one.
+    if let Some(r) = w.registration.as_ref().filter(|r| r.step != Step::ConfirmContact) {
+        return render(r, &page, refused, status);
+    }
+    let step = if w.contact_given { "confirm_contact" } else { "contact" };
+    let query = if page.named { format!("?lang={}", lang.code()) } else { String::new() };
+    page_response(status, |nonce| {
+        templates().get_template("register.html")?.render(context! {
+            lang, nonce, step, query,
+            refusal => refused,
+            code_sent => true,
+            sandbox => !w.deposit.env.is_live(),
+            base => page.base,
+            wallet_account => page.wallet_account,
+        })
+    })
+}
+
+async fn page(
+    State(state): State<AppState>,
+    Extension(ClientAddress(client)): Extension<ClientAddress>,
+    Path(token): Path<String>,
+    Query(query): Query<PageQuery>,
+) -> Response {
+    let named = query.lang.as_deref().and_then(Lang::parse);
+    match open(&state, client, &token, named).await {
+        Ok(w) => show(&w, &token, named, None, StatusCode::OK),
+        Err(refused) => refused,
+    }
+}
+
+/// `POST /wallet-registration/{token}/{step}`: `contact`, `code` (another one), `confirm`,
+/// `verify`, or `wallet` (register the account again after fixing what was refused). The last
+/// step that leaves only the wallet to give registers the account at once.
+async fn submit(
+    State(state): State<AppState>,
+    Extension(ClientAddress(client)): Extension<ClientAddress>,
+    Path((token, action)): Path<(String, String)>,
+    Query(query): Query<PageQuery>,
+    body: axum::body::Bytes,
+) -> Response {
+    let form: StepForm = serde_urlencoded::from_bytes(&body).unwrap_or_default();
+    let named = query.lang.as_deref().and_then(Lang::parse);
+    let w = match open(&state, client, &token, named).await {
+        Ok(w) => w,
+        Err(refused) => return refused,
+    };
+    let services = &state.services;
+    let unmatched = || Err(ServiceError::Invalid(lajan_domain::Invalid::new("wrong_code", "This code is not right")));
+    let done = match (action.as_str(), &w.registration) {
+        ("contact", _) => services.give_wallet_contact(&w, &form.contact).await,
+        // A contact that matched no invitation: every code is wrong, as a wrong one would be.
+        ("code", None) => Ok(()),
+        ("confirm", None) => unmatched(),
+        ("code", Some(r)) => services.send_registration_code(r).await,
+        ("confirm", Some(r)) => services.confirm_registration_code(r, &form.code).await,
+        ("verify", Some(r)) => services.answer_registration_question(r, &form.answer).await,
+        ("wallet", Some(_)) => Ok(()),
+        _ => {
+            return plain_page(StatusCode::NOT_FOUND, language(&w, named), "register-gone-title", "register-gone", &[]);
+        }
+    };
+    // Read again: the step may have moved, and when only the wallet is left it is registered.
+    let done = match (done, services.wallet_registration(&token).await) {
+        (Ok(()), Ok(Some(now))) if now.registration.as_ref().is_some_and(|r| r.step == Step::Wallet) => {
+            services.finish_wallet_registration(&now).await
+        }
+        (done, _) => done,
+    };
+    let page_url = match named {
+        Some(lang) => format!("/wallet-registration/{token}?lang={}", lang.code()),
+        None => format!("/wallet-registration/{token}"),
+    };
+    let Err(e) = done else { return Redirect::to(&page_url).into_response() };
+    let (status, words) = refusal(&e, language(&w, named));
+    let w = match services.wallet_registration(&token).await {
+        Ok(Some(now)) => now,
+        _ => w,
+    };
+    show(&w, &token, named, Some(words), status)
+}
