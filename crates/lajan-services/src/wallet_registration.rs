@@ -54,6 +54,22 @@ impl Services {
     /// What the page link `token` opens; `None` for a link Lajan never made, or one that expired
     /// before its registration was finished.
     pub async fn wallet_registration(&self, token: &str) -> ServiceResult<Option<WalletRegistration>> {
+        let Some(w) = self.read_wallet_registration(token).await? else { return Ok(None) };
+        // Registered with this wallet's account, but the deposit was not marked (the process
+        // stopped between the two): mark it now, so the wallet sees it.
+        let unmarked = w.deposit.registered_at.is_none()
+            && w.registration.as_ref().is_some_and(|r| {
+                r.step == Step::Registered
+                    && r.due.client.wallet_account_id.as_ref().is_some_and(|a| a.as_str() == w.deposit.account)
+            });
+        if !unmarked {
+            return Ok(Some(w));
+        }
+        self.follow_payout(&w).await?;
+        self.read_wallet_registration(token).await
+    }
+
+    async fn read_wallet_registration(&self, token: &str) -> ServiceResult<Option<WalletRegistration>> {
         let Some(LinkedDeposit { deposit, receiver, contact_tries }) =
             self.store.wallet_deposit_by_link(&token_hash(token)).await?
         else {
@@ -103,8 +119,15 @@ impl Services {
     pub async fn finish_wallet_registration(&self, w: &WalletRegistration) -> ServiceResult<()> {
         let Some(r) = &w.registration else { return Err(refused("wrong_step", "Confirm your contact first")) };
         let memo = w.deposit.memo.map(|m| m.to_string()).unwrap_or_default();
-        let client = self.register_receiver_wallet(r, &w.deposit.account, &memo).await?;
-        let payouts = self.store.receiver_payouts(r.tenant(), &client.id, 20).await?;
+        self.register_receiver_wallet(r, &w.deposit.account, &memo).await?;
+        self.follow_payout(w).await
+    }
+
+    /// Marks the deposit registered, following the receiver's oldest approved payout not yet
+    /// sent (else their latest).
+    async fn follow_payout(&self, w: &WalletRegistration) -> ServiceResult<()> {
+        let Some(r) = &w.registration else { return Ok(()) };
+        let payouts = self.store.receiver_payouts(r.tenant(), &r.due.client.id, 20).await?;
         let followed = payouts
             .iter()
             .rev()

@@ -106,14 +106,18 @@ async fn open(
             "register-gone",
             &[],
         )),
-        Ok(None) => {
-            let limit = state.config.pay_miss_limit;
-            Err(match state.pay_misses.miss(state.limiter.as_ref(), limit, client, Timestamp::now()).await {
-                Some(retry_after) => too_many_guesses(retry_after, fallback),
-                None => plain_page(StatusCode::NOT_FOUND, fallback, "register-gone-title", "register-gone", &[]),
-            })
-        }
+        Ok(None) => Err(missed(state, client, fallback).await),
         Err(e) => Err(crate::error::ApiError::from(e).into_response()),
+    }
+}
+
+/// A link that opens no page: counted as a miss against the address, as `/pay` does, and
+/// answered "gone" (or "too many guesses" once the address has missed too often).
+pub(crate) async fn missed(state: &AppState, client: IpAddr, lang: Lang) -> Response {
+    let limit = state.config.pay_miss_limit;
+    match state.pay_misses.miss(state.limiter.as_ref(), limit, client, Timestamp::now()).await {
+        Some(retry_after) => too_many_guesses(retry_after, lang),
+        None => plain_page(StatusCode::NOT_FOUND, lang, "register-gone-title", "register-gone", &[]),
     }
 }
 

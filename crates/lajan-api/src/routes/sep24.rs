@@ -5,6 +5,7 @@
 
 use crate::routes::sep10::{bad_request, preflight, sep_error, wallet_cors};
 use crate::state::AppState;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{FromRequest, Multipart, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -63,6 +64,17 @@ async fn session(state: &AppState, headers: &HeaderMap) -> Result<WalletSession,
         Err(ServiceError::Forbidden(_)) => Err(refused()),
         Err(e) => Err(sep_error(&e)),
     }
+}
+
+/// The wallet a request speaks for and its query, or the SEP's refusal of either.
+async fn session_and_query<T>(
+    state: &AppState,
+    headers: &HeaderMap,
+    query: Result<Query<T>, QueryRejection>,
+) -> Result<(WalletSession, T), Response> {
+    let session = session(state, headers).await?;
+    let Query(q) = query.map_err(|e| bad_request(e.body_text()))?;
+    Ok((session, q))
 }
 
 /// The request's fields, from a multipart form (what most wallets send), a URL-encoded form or
@@ -125,17 +137,11 @@ struct TransactionQuery {
 async fn transaction(
     State(state): State<AppState>,
     headers: HeaderMap,
-    query: Result<Query<TransactionQuery>, axum::extract::rejection::QueryRejection>,
+    query: Result<Query<TransactionQuery>, QueryRejection>,
 ) -> Response {
-    let session = match session(&state, &headers).await {
-        Ok(session) => session,
+    let (session, q) = match session_and_query(&state, &headers, query).await {
+        Ok(found) => found,
         Err(refused) => return refused,
-    };
-    let q = match query {
-        Ok(Query(q)) => q,
-        Err(e) => {
-            return bad_request(e.body_text());
-        }
     };
     if q.stellar_transaction_id.is_some() || q.external_transaction_id.is_some() {
         let refused =
@@ -163,15 +169,11 @@ struct TransactionsQuery {
 async fn transactions(
     State(state): State<AppState>,
     headers: HeaderMap,
-    query: Result<Query<TransactionsQuery>, axum::extract::rejection::QueryRejection>,
+    query: Result<Query<TransactionsQuery>, QueryRejection>,
 ) -> Response {
-    let session = match session(&state, &headers).await {
-        Ok(session) => session,
+    let (session, q) = match session_and_query(&state, &headers, query).await {
+        Ok(found) => found,
         Err(refused) => return refused,
-    };
-    let q = match query {
-        Ok(Query(q)) => q,
-        Err(e) => return bad_request(e.body_text()),
     };
     // Only deposits exist here: a wallet asking for withdrawals gets none.
     if q.kind.as_deref().is_some_and(|k| k != "deposit") {

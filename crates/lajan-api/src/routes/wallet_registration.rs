@@ -4,7 +4,7 @@
 //! registered with one press, no address typed. Served with the registration page's headers.
 
 use super::pay::{plain_page, too_many_guesses};
-use super::register::{Page, PageQuery, page_headers, page_response, plausible, refusal, render, templates};
+use super::register::{Page, PageQuery, missed, page_headers, page_response, plausible, refusal, render, templates};
 use crate::state::AppState;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -64,13 +64,7 @@ async fn open(
     let found = if plausible(token) { state.services.wallet_registration(token).await } else { Ok(None) };
     match found {
         Ok(Some(w)) => Ok(w),
-        Ok(None) => {
-            let limit = state.config.pay_miss_limit;
-            Err(match state.pay_misses.miss(state.limiter.as_ref(), limit, client, Timestamp::now()).await {
-                Some(retry_after) => too_many_guesses(retry_after, fallback),
-                None => plain_page(StatusCode::NOT_FOUND, fallback, "register-gone-title", "register-gone", &[]),
-            })
-        }
+        Ok(None) => Err(missed(state, client, fallback).await),
         Err(e) => Err(crate::error::ApiError::from(e).into_response()),
     }
 }
