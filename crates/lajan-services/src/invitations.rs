@@ -100,7 +100,7 @@ impl Services {
         idempotency: Option<IdempotentResponse<'_, Invitation>>,
     ) -> ServiceResult<Option<Invitation>> {
         let (token, token_hash) = new_token()?;
-        let link = format!("{}/r/{token}", self.config.public_url.trim_end_matches('/'));
+        let link = self.public_link(&format!("/r/{token}"));
         let messages = invitation_messages(d, &link)?;
         let sends = d.invitation.sends + 1;
         let after = Invitation {

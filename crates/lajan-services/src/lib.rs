@@ -104,6 +104,12 @@ pub struct Services {
 }
 
 impl Services {
+    /// `path` (starting with `/`) on Lajan's public address: the links receivers and wallets
+    /// are given.
+    pub(crate) fn public_link(&self, path: &str) -> String {
+        format!("{}{path}", self.config.public_url.trim_end_matches('/'))
+    }
+
     /// Fails when the live ledger's configuration is unusable (e.g. a malformed secret).
     pub fn new(store: Arc<dyn Store>, config: ServiceConfig) -> Result<Self, ConfigError> {
         let live = config.live_ledger.as_ref().map(StellarLedger::new).transpose()?.map(Arc::new);

@@ -36,9 +36,8 @@ impl Services {
             None => None,
         };
         let web_auth_endpoint = signing_key.as_ref().map(|_| self.web_auth_endpoint());
-        let transfer_server_sep0024 =
-            signing_key.as_ref().map(|_| format!("{}/sep24", self.config.public_url.trim_end_matches('/')));
-        let currencies = usable(env, &self.config.live_asset_issuers);
+        let transfer_server_sep0024 = signing_key.as_ref().map(|_| self.public_link("/sep24"));
+        let currencies = self.deposit_assets();
         Ok(StellarService {
             env,
             network_passphrase,
@@ -47,6 +46,13 @@ impl Services {
             transfer_server_sep0024,
             currencies,
         })
+    }
+
+    /// The assets a wallet can receive here (its `[[CURRENCIES]]`, SEP-24's deposits): those
+    /// Lajan pays out on its wallet network.
+    pub fn deposit_assets(&self) -> Vec<AssetView> {
+        let (env, _) = self.wallet_network();
+        usable(env, &self.config.live_asset_issuers)
     }
 
     /// The environment wallets meet and its network's passphrase: live when configured, else
@@ -109,8 +115,6 @@ impl Services {
         home_domain: Option<&str>,
         client_domain: Option<&str>,
     ) -> ServiceResult<Sep10Challenge> {
-        let refuse =
-            |message: String| crate::ServiceError::Invalid(lajan_domain::Invalid::new("invalid_request", message));
         let account = account.filter(|a| !a.is_empty()).ok_or_else(|| refuse("account is required".into()))?;
         let account = lajan_domain::client::WalletAddress::parse(account)
             .map_err(|e| refuse(format!("account {e} (a G... account; muxed M... accounts are not supported)")))?;
@@ -146,6 +150,11 @@ impl Services {
         let signed = build_challenge(&request).map_err(|e| crate::ServiceError::Unavailable(e.to_string()))?;
         Ok(Sep10Challenge { transaction: signed.envelope_xdr_base64, network_passphrase })
     }
+}
+
+/// A wallet's request refused, its message the SEP's `error`.
+pub(crate) fn refuse(message: String) -> crate::ServiceError {
+    crate::ServiceError::Invalid(lajan_domain::Invalid::new("invalid_request", message))
 }
 
 /// The `G...` account of a signing seed (a stored one that is not a seed is a fault, not input).

@@ -1,10 +1,10 @@
 //! SEP-10 tokens: a wallet's signed challenge exchanged, once, for a short-lived JWT naming its
 //! account, and the check of that token when the wallet calls Lajan's SEP-24 endpoints.
 
-use crate::stellar_service::{signing_account, unix_seconds};
+use crate::stellar_service::{refuse, signing_account, unix_seconds};
 use crate::{ServiceError, ServiceResult, Services};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
-use lajan_domain::{Environment, Invalid, Timestamp};
+use lajan_domain::{Environment, Timestamp};
 use lajan_ledger::sep10::{Expected, verify_challenge};
 use secrecy::{ExposeSecret, SecretString};
 use serde::{Deserialize, Serialize};
@@ -42,7 +42,6 @@ impl Services {
     /// its message the SEP's `error`) unless it is a challenge Lajan made on this network,
     /// still valid, signed by the client account's master key, and not exchanged before.
     pub async fn sep10_token(&self, transaction: Option<&str>) -> ServiceResult<String> {
-        let refuse = |message: String| ServiceError::Invalid(Invalid::new("invalid_request", message));
         let transaction =
             transaction.filter(|t| !t.is_empty()).ok_or_else(|| refuse("transaction is required".into()))?;
         let (env, network_passphrase) = self.wallet_network();
@@ -102,7 +101,7 @@ impl Services {
     /// Where wallets authenticate: the SEP-10 endpoint on Lajan's public address, named by the
     /// `stellar.toml`'s `WEB_AUTH_ENDPOINT` and every token's `iss`.
     pub fn web_auth_endpoint(&self) -> String {
-        format!("{}/auth", self.config.public_url.trim_end_matches('/'))
+        self.public_link("/auth")
     }
 }
 

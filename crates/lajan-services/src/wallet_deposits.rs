@@ -1,13 +1,13 @@
 //! SEP-24 deposits for a wallet a SEP-10 token speaks for: starting one (the link to Lajan's
 //! interactive registration page) and reading where the wallet's deposits stand.
 
-use crate::assets::{AssetView, usable};
 use crate::invitations::new_token;
+use crate::stellar_service::refuse;
 use crate::wallet_auth::WalletSession;
 use crate::{ServiceError, ServiceResult, Services};
+use lajan_domain::Timestamp;
 use lajan_domain::id::IdKind;
 use lajan_domain::wallet_deposit::{LINK_TTL_MS, WalletDeposit};
-use lajan_domain::{Invalid, Timestamp};
 use lajan_i18n::Lang;
 use lajan_store::DepositQuery;
 
@@ -25,18 +25,7 @@ pub struct StartedDeposit {
     pub url: String,
 }
 
-fn refuse(message: String) -> ServiceError {
-    ServiceError::Invalid(Invalid::new("invalid_request", message))
-}
-
 impl Services {
-    /// The assets a wallet can receive through a deposit here: those Lajan pays out on its
-    /// wallet network.
-    pub fn deposit_assets(&self) -> Vec<AssetView> {
-        let (env, _) = self.wallet_network();
-        usable(env, &self.config.live_asset_issuers)
-    }
-
     /// Starts a deposit of `asset_code` to the session's account: the link to the interactive
     /// page, for `LINK_TTL_MS`. `account`, when the wallet names one, must be the session's
     /// (Lajan registers the account that proved itself, never another); `lang` the page's
@@ -80,7 +69,7 @@ impl Services {
             payout: None,
         };
         self.store.start_wallet_deposit(&deposit, &hash).await?;
-        let url = format!("{}/wallet-registration/{token}", self.config.public_url.trim_end_matches('/'));
+        let url = self.public_link(&format!("/wallet-registration/{token}"));
         Ok(StartedDeposit { id: deposit.id, url })
     }
 

@@ -78,7 +78,7 @@ pub struct StepForm {
 }
 
 /// Only tokens shaped as Lajan makes them (22 URL-safe characters) are looked up.
-pub(crate) fn plausible(token: &str) -> bool {
+fn plausible(token: &str) -> bool {
     token.len() == 22 && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
@@ -89,35 +89,42 @@ async fn open(
     token: &str,
     named: Option<Lang>,
 ) -> Result<(Registration, Lang), Response> {
-    let fallback = named.unwrap_or(Lang::Ht);
-    if let Some(retry_after) = state.pay_misses.blocked(client, Timestamp::now()) {
-        return Err(too_many_guesses(retry_after, fallback));
+    let r = find_page(state, client, token, named.unwrap_or(Lang::Ht), || state.services.registration(token)).await?;
+    let lang = named.unwrap_or_else(|| r.lang());
+    if r.step == Step::Expired {
+        return Err(plain_page(StatusCode::GONE, lang, "register-gone-title", "register-gone", &[]));
     }
-    let found = if plausible(token) { state.services.registration(token).await } else { Ok(None) };
-    match found {
-        Ok(Some(r)) if r.step != Step::Expired => {
-            let lang = named.unwrap_or_else(|| r.lang());
-            Ok((r, lang))
-        }
-        Ok(Some(r)) => Err(plain_page(
-            StatusCode::GONE,
-            named.unwrap_or_else(|| r.lang()),
-            "register-gone-title",
-            "register-gone",
-            &[],
-        )),
-        Ok(None) => Err(missed(state, client, fallback).await),
-        Err(e) => Err(crate::error::ApiError::from(e).into_response()),
-    }
+    Ok((r, lang))
 }
 
-/// A link that opens no page: counted as a miss against the address, as `/pay` does, and
-/// answered "gone" (or "too many guesses" once the address has missed too often).
-pub(crate) async fn missed(state: &AppState, client: IpAddr, lang: Lang) -> Response {
-    let limit = state.config.pay_miss_limit;
-    match state.pay_misses.miss(state.limiter.as_ref(), limit, client, Timestamp::now()).await {
-        Some(retry_after) => too_many_guesses(retry_after, lang),
-        None => plain_page(StatusCode::NOT_FOUND, lang, "register-gone-title", "register-gone", &[]),
+/// What a receiver's link (an invitation's, or a wallet deposit's) opens, found by `find` only
+/// while the address may still guess and for a token shaped as Lajan makes them. A link that
+/// opens nothing counts as a miss against the address, as `/pay` does, and is answered "gone"
+/// (or "too many guesses" once the address has missed too often).
+pub(crate) async fn find_page<T, Found>(
+    state: &AppState,
+    client: IpAddr,
+    token: &str,
+    lang: Lang,
+    find: impl FnOnce() -> Found,
+) -> Result<T, Response>
+where
+    Found: Future<Output = Result<Option<T>, ServiceError>>,
+{
+    if let Some(retry_after) = state.pay_misses.blocked(client, Timestamp::now()) {
+        return Err(too_many_guesses(retry_after, lang));
+    }
+    let found = if plausible(token) { find().await } else { Ok(None) };
+    match found {
+        Ok(Some(found)) => Ok(found),
+        Ok(None) => {
+            let limit = state.config.pay_miss_limit;
+            Err(match state.pay_misses.miss(state.limiter.as_ref(), limit, client, Timestamp::now()).await {
+                Some(retry_after) => too_many_guesses(retry_after, lang),
+                None => plain_page(StatusCode::NOT_FOUND, lang, "register-gone-title", "register-gone", &[]),
+            })
+        }
+        Err(e) => Err(crate::error::ApiError::from(e).into_response()),
     }
 }
 
@@ -134,15 +141,23 @@ async fn page(
     }
 }
 
-fn page_url(token: &str, named: Option<Lang>) -> String {
-    match named {
-        Some(lang) => format!("/r/{token}?lang={}", lang.code()),
-        None => format!("/r/{token}"),
+/// A refused step's answer: the page as `show` draws it with the receiver's words for `e`, its
+/// status, and `Retry-After` when the step may be tried again later.
+pub(crate) fn refused_page(
+    e: &ServiceError,
+    lang: Lang,
+    show: impl FnOnce(String, StatusCode) -> Response,
+) -> Response {
+    let (status, words) = refusal(e, lang);
+    let mut response = show(words, status);
+    if let ServiceError::TooSoon { retry_after_seconds, .. } = e {
+        response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(*retry_after_seconds));
     }
+    response
 }
 
 /// The status and the receiver's words for a refused step.
-pub(crate) fn refusal(e: &ServiceError, lang: Lang) -> (StatusCode, String) {
+fn refusal(e: &ServiceError, lang: Lang) -> (StatusCode, String) {
     match e {
         ServiceError::Invalid(invalid) => {
             let asset = invalid.details.first().map(|d| d.message.clone()).unwrap_or_default();
@@ -191,18 +206,14 @@ async fn submit(
         "wallet" => services.register_receiver_wallet(&r, &form.address, &form.memo).await.map(drop),
         _ => return plain_page(StatusCode::NOT_FOUND, lang, "register-gone-title", "register-gone", &[]),
     };
-    let Err(e) = done else { return Redirect::to(&page_url(&token, named)).into_response() };
-    let (status, words) = refusal(&e, lang);
+    let page = Page::link(&token, lang, named.is_some());
+    let Err(e) = done else { return Redirect::to(&page.url()).into_response() };
     // The page as it is now: a wrong try may have locked it.
     let r = match services.registration(&token).await {
         Ok(Some(now)) => now,
         _ => r,
     };
-    let mut response = render(&r, &Page::link(&token, lang, named.is_some()), Some(words), status);
-    if let ServiceError::TooSoon { retry_after_seconds, .. } = e {
-        response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_seconds));
-    }
-    response
+    refused_page(&e, lang, |words, status| render(&r, &page, Some(words), status))
 }
 
 /// `+50937000001` as `+509 •••• 0001`, `rose@example.ht` as `r•••@example.ht`: enough for the
@@ -253,8 +264,14 @@ impl Page<'_> {
         Page { base: format!("/r/{token}"), lang, named, wallet_account: None }
     }
 
-    fn query(&self) -> String {
+    /// What the page's links and forms carry after their path: the language, when it was named.
+    pub fn query(&self) -> String {
         if self.named { format!("?lang={}", self.lang.code()) } else { String::new() }
+    }
+
+    /// Where the page is, as a step's redirect goes back to it.
+    pub fn url(&self) -> String {
+        format!("{}{}", self.base, self.query())
     }
 }
 

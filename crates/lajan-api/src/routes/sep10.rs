@@ -4,14 +4,15 @@
 
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{FromRequest, Query, Request, State};
+use axum::extract::{FromRequest, Multipart, Query, Request, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Form, Json, Router};
 use lajan_services::ServiceError;
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{Value, json};
+use std::collections::HashMap;
 
 pub fn routes() -> Router<AppState> {
     Router::new().route("/auth", get(challenge).post(token).options(preflight)).layer(wallet_cors())
@@ -59,30 +60,42 @@ async fn challenge(State(state): State<AppState>, query: Result<Query<ChallengeQ
     }
 }
 
-/// The signed challenge, sent as JSON or as a form (the SEP allows both).
-#[derive(Debug, Deserialize)]
-struct TokenRequest {
-    transaction: Option<String>,
-}
-
+/// `POST /auth` with the signed challenge's `transaction`, in any body the SEPs allow.
 async fn token(State(state): State<AppState>, request: Request) -> Response {
-    let is_form = request
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
-    let body = if is_form {
-        Form::<TokenRequest>::from_request(request, &()).await.map(|Form(b)| b).map_err(|e| e.body_text())
-    } else {
-        Json::<TokenRequest>::from_request(request, &()).await.map(|Json(b)| b).map_err(|e| e.body_text())
-    };
-    let exchanged = match body {
-        Ok(body) => state.services.sep10_token(body.transaction.as_deref()).await,
-        Err(why) => Err(ServiceError::Invalid(lajan_domain::Invalid::new("invalid_request", why))),
+    let exchanged = match fields(request).await {
+        Ok(fields) => state.services.sep10_token(fields.get("transaction").map(String::as_str)).await,
+        Err(why) => return bad_request(why),
     };
     match exchanged {
         Ok(token) => Json(json!({ "token": token })).into_response(),
         Err(e) => sep_error(&e),
+    }
+}
+
+/// The request's fields, from a multipart form (what most wallets send), a URL-encoded form or
+/// JSON, as SEP-10 and SEP-24 allow.
+pub(crate) async fn fields(request: Request) -> Result<HashMap<String, String>, String> {
+    let content_type = request.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    if content_type.starts_with("multipart/form-data") {
+        let mut form = Multipart::from_request(request, &()).await.map_err(|e| e.body_text())?;
+        let mut found = HashMap::new();
+        while let Some(field) = form.next_field().await.map_err(|e| e.body_text())? {
+            let name = field.name().unwrap_or_default().to_owned();
+            found.insert(name, field.text().await.map_err(|e| e.body_text())?);
+        }
+        Ok(found)
+    } else if content_type.starts_with("application/x-www-form-urlencoded") {
+        Form::<HashMap<String, String>>::from_request(request, &()).await.map(|Form(f)| f).map_err(|e| e.body_text())
+    } else {
+        let Json(body) = Json::<HashMap<String, Value>>::from_request(request, &()).await.map_err(|e| e.body_text())?;
+        Ok(body
+            .into_iter()
+            .filter_map(|(k, v)| match v {
+                Value::String(s) => Some((k, s)),
+                Value::Null => None,
+                other => Some((k, other.to_string())),
+            })
+            .collect())
     }
 }
 

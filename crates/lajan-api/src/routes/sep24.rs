@@ -3,14 +3,14 @@
 //! `GET /sep24/transaction(s)`, which follow the payout waiting for the user. Every call but
 //! `info` carries a SEP-10 token; errors take the SEP's shapes.
 
-use crate::routes::sep10::{bad_request, preflight, sep_error, wallet_cors};
+use crate::routes::sep10::{bad_request, fields, preflight, sep_error, wallet_cors};
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{FromRequest, Multipart, Query, Request, State};
+use axum::extract::{Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Form, Json, Router};
+use axum::{Json, Router};
 use lajan_domain::Timestamp;
 use lajan_services::ServiceError;
 use lajan_services::views::wallet_deposits::Sep24TransactionView;
@@ -18,7 +18,6 @@ use lajan_services::wallet_auth::WalletSession;
 use lajan_store::DepositQuery;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::collections::HashMap;
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -75,33 +74,6 @@ async fn session_and_query<T>(
     let session = session(state, headers).await?;
     let Query(q) = query.map_err(|e| bad_request(e.body_text()))?;
     Ok((session, q))
-}
-
-/// The request's fields, from a multipart form (what most wallets send), a URL-encoded form or
-/// JSON, as the SEP allows.
-async fn fields(request: Request) -> Result<HashMap<String, String>, String> {
-    let content_type = request.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
-    if content_type.starts_with("multipart/form-data") {
-        let mut form = Multipart::from_request(request, &()).await.map_err(|e| e.body_text())?;
-        let mut found = HashMap::new();
-        while let Some(field) = form.next_field().await.map_err(|e| e.body_text())? {
-            let name = field.name().unwrap_or_default().to_owned();
-            found.insert(name, field.text().await.map_err(|e| e.body_text())?);
-        }
-        Ok(found)
-    } else if content_type.starts_with("application/x-www-form-urlencoded") {
-        Form::<HashMap<String, String>>::from_request(request, &()).await.map(|Form(f)| f).map_err(|e| e.body_text())
-    } else {
-        let Json(body) = Json::<HashMap<String, Value>>::from_request(request, &()).await.map_err(|e| e.body_text())?;
-        Ok(body
-            .into_iter()
-            .filter_map(|(k, v)| match v {
-                Value::String(s) => Some((k, s)),
-                Value::Null => None,
-                other => Some((k, other.to_string())),
-            })
-            .collect())
-    }
 }
 
 async fn deposit(State(state): State<AppState>, request: Request) -> Response {

@@ -3,15 +3,14 @@
 //! the receiver gives the contact the organization knows, then the wallet's own account
 //! registered with one press, no address typed. Served with the registration page's headers.
 
-use super::pay::{plain_page, too_many_guesses};
-use super::register::{Page, PageQuery, missed, page_headers, page_response, plausible, refusal, render, templates};
+use super::pay::plain_page;
+use super::register::{Page, PageQuery, find_page, page_headers, page_response, refused_page, render, templates};
 use crate::state::AppState;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Router};
-use lajan_domain::Timestamp;
 use lajan_domain::invitation::Step;
 use lajan_domain::network::ClientAddress;
 use lajan_i18n::Lang;
@@ -49,50 +48,38 @@ fn language(w: &WalletRegistration, named: Option<Lang>) -> Lang {
         .unwrap_or(Lang::Ht)
 }
 
-/// The deposit a link opens, or the answer for a link that opens none (counted as a miss
-/// against the address, as the other public pages do).
+/// The deposit a link opens, or the answer for a link that opens none.
 async fn open(
     state: &AppState,
     client: IpAddr,
     token: &str,
     named: Option<Lang>,
 ) -> Result<WalletRegistration, Response> {
-    let fallback = named.unwrap_or(Lang::Ht);
-    if let Some(retry_after) = state.pay_misses.blocked(client, Timestamp::now()) {
-        return Err(too_many_guesses(retry_after, fallback));
-    }
-    let found = if plausible(token) { state.services.wallet_registration(token).await } else { Ok(None) };
-    match found {
-        Ok(Some(w)) => Ok(w),
-        Ok(None) => Err(missed(state, client, fallback).await),
-        Err(e) => Err(crate::error::ApiError::from(e).into_response()),
+    find_page(state, client, token, named.unwrap_or(Lang::Ht), || state.services.wallet_registration(token)).await
+}
+
+/// The deposit's page, for `w`'s wallet account.
+fn page_of<'a>(w: &'a WalletRegistration, token: &str, named: Option<Lang>) -> Page<'a> {
+    Page {
+        base: format!("/wallet-registration/{token}"),
+        lang: language(w, named),
+        named: named.is_some(),
+        wallet_account: Some(w.deposit.account.as_str()),
     }
 }
 
-fn show(
-    w: &WalletRegistration,
-    token: &str,
-    named: Option<Lang>,
-    refused: Option<String>,
-    status: StatusCode,
-) -> Response {
-    let lang = language(w, named);
-    let page = Page {
-        base: format!("/wallet-registration/{token}"),
-        lang,
-        named: named.is_some(),
-        wallet_account: Some(w.deposit.account.as_str()),
-    };
+fn show(w: &WalletRegistration, page: &Page<'_>, refused: Option<String>, status: StatusCode) -> Response {
     // Until the code is confirmed the page is the same whether or not the contact matched an
     // invitation (no organization, no amount), so it never tells whose phone has one.
     if let Some(r) = w.registration.as_ref().filter(|r| r.step != Step::ConfirmContact) {
-        return render(r, &page, refused, status);
+        return render(r, page, refused, status);
     }
     let step = if w.contact_given { "confirm_contact" } else { "contact" };
-    let query = if page.named { format!("?lang={}", lang.code()) } else { String::new() };
     page_response(status, |nonce| {
         templates().get_template("register.html")?.render(context! {
-            lang, nonce, step, query,
+            nonce, step,
+            lang => page.lang,
+            query => page.query(),
             refusal => refused,
             code_sent => true,
             sandbox => !w.deposit.env.is_live(),
@@ -110,7 +97,7 @@ async fn page(
 ) -> Response {
     let named = query.lang.as_deref().and_then(Lang::parse);
     match open(&state, client, &token, named).await {
-        Ok(w) => show(&w, &token, named, None, StatusCode::OK),
+        Ok(w) => show(&w, &page_of(&w, &token, named), None, StatusCode::OK),
         Err(refused) => refused,
     }
 }
@@ -146,22 +133,19 @@ async fn submit(
             return plain_page(StatusCode::NOT_FOUND, language(&w, named), "register-gone-title", "register-gone", &[]);
         }
     };
-    // Read again: the step may have moved, and when only the wallet is left it is registered.
-    let done = match (done, services.wallet_registration(&token).await) {
-        (Ok(()), Ok(Some(now))) if now.registration.as_ref().is_some_and(|r| r.step == Step::Wallet) => {
-            services.finish_wallet_registration(&now).await
-        }
-        (done, _) => done,
-    };
-    let page_url = match named {
-        Some(lang) => format!("/wallet-registration/{token}?lang={}", lang.code()),
-        None => format!("/wallet-registration/{token}"),
-    };
-    let Err(e) = done else { return Redirect::to(&page_url).into_response() };
-    let (status, words) = refusal(&e, language(&w, named));
-    let w = match services.wallet_registration(&token).await {
+    // Read again once: the step may have moved (a wrong try may have locked it), and when only
+    // the wallet is left it is registered (a refused registration changes nothing).
+    let now = match services.wallet_registration(&token).await {
         Ok(Some(now)) => now,
         _ => w,
     };
-    show(&w, &token, named, Some(words), status)
+    let done = match done {
+        Ok(()) if now.registration.as_ref().is_some_and(|r| r.step == Step::Wallet) => {
+            services.finish_wallet_registration(&now).await
+        }
+        done => done,
+    };
+    let page = page_of(&now, &token, named);
+    let Err(e) = done else { return Redirect::to(&page.url()).into_response() };
+    refused_page(&e, page.lang, |words, status| show(&now, &page, Some(words), status))
 }
