@@ -47,6 +47,7 @@ const RULES: &[(&str, &str)] = &[
     ("is not a valid Stellar account address (bad encoding or checksum)", "rule-stellar-checksum"),
     ("must be an absolute URL{}", "rule-url"),
     ("must start with https:// or http://", "rule-url-scheme"),
+    ("must be an https:// link or the wallet app's own scheme, like wallet://register", "rule-deep-link"),
     ("must use https for a live endpoint", "rule-https-live"),
     ("must name a host", "rule-url-host"),
     ("must name its host with letters, digits, hyphens and dots, or an IP address", "rule-url-host"),

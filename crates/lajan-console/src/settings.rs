@@ -45,8 +45,8 @@ pub struct SettingsForm {
     registration_window_days: Option<String>,
     #[serde(default)]
     whatsapp_invitations: Option<String>,
-    /// One wallet a line: `name | link | assets` (assets separated by spaces or commas); empty
-    /// suggests none.
+    /// One wallet a line: `name | link | assets | deep link` (assets separated by spaces or
+    /// commas; the deep link may be left out); empty suggests none.
     #[serde(default)]
     recommended_wallets: Option<String>,
 }
@@ -62,7 +62,7 @@ fn number(raw: &Option<String>) -> Option<i64> {
     given(raw).map(|n| n.parse().unwrap_or(-1))
 }
 
-/// The wallets textarea, a line each: `name | link | assets`.
+/// The wallets textarea, a line each: `name | link | assets | deep link`.
 fn wallets(raw: &str) -> Vec<RecommendedWalletInput> {
     raw.lines()
         .filter(|line| !line.trim().is_empty())
@@ -72,15 +72,19 @@ fn wallets(raw: &str) -> Vec<RecommendedWalletInput> {
                 (parts.next().map(str::to_owned), parts.next().filter(|u| !u.is_empty()).map(str::to_owned));
             let assets = parts.next().unwrap_or_default();
             let assets = assets.split([' ', ',']).filter(|a| !a.is_empty()).map(str::to_owned).collect();
-            RecommendedWalletInput { name, url, assets }
+            let deep_link = parts.next().filter(|d| !d.is_empty()).map(str::to_owned);
+            RecommendedWalletInput { name, url, assets, deep_link }
         })
         .collect()
 }
 
 /// The wallets as the textarea shows them.
 fn wallet_lines(wallets: &[RecommendedWalletView]) -> String {
-    let lines: Vec<String> =
-        wallets.iter().map(|w| format!("{} | {} | {}", w.name, w.url, w.assets.join(" "))).collect();
+    let line = |w: &RecommendedWalletView| match &w.deep_link {
+        Some(deep_link) => format!("{} | {} | {} | {deep_link}", w.name, w.url, w.assets.join(" ")),
+        None => format!("{} | {} | {}", w.name, w.url, w.assets.join(" ")),
+    };
+    let lines: Vec<String> = wallets.iter().map(line).collect();
     lines.join("\n")
 }
 

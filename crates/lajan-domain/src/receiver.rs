@@ -53,6 +53,10 @@ pub struct RecommendedWallet {
     pub name: String,
     pub url: String,
     pub assets: Vec<AssetCode>,
+    /// Where the wallet app opens a registration it is handed (the Stellar Disbursement
+    /// Platform's "deep link schema", e.g. `https://wallet.example/sdp` or `wallet://sdp`):
+    /// the invitation's page offers "Open in <wallet>" with a signed link to it.
+    pub deep_link: Option<String>,
 }
 
 /// The receiver settings a PUT names; absent fields keep their value.
@@ -71,6 +75,7 @@ pub struct RecommendedWalletInput {
     pub name: Option<String>,
     pub url: Option<String>,
     pub assets: Vec<String>,
+    pub deep_link: Option<String>,
 }
 
 fn whole_number(raw: i64, from: u32, to: u32) -> Result<u32, String> {
@@ -158,8 +163,38 @@ impl RecommendedWalletInput {
                 .collect();
             parsed.into_iter().collect::<Option<Vec<_>>>()
         };
-        Some(RecommendedWallet { name: name?, url: url?, assets: assets? })
+        let deep_link = match self.deep_link.as_deref().map(str::trim) {
+            None | Some("") => Some(None),
+            Some(link) => errors.take(&field("deepLink"), check_deep_link(link).map(Some)),
+        };
+        Some(RecommendedWallet { name: name?, url: url?, assets: assets?, deep_link: deep_link? })
     }
+}
+
+/// Schemes a deep link may not use: a browser's own (a page, a script, a file), not an app's.
+const NOT_APP_SCHEMES: &[&str] =
+    &["http", "javascript", "data", "vbscript", "file", "blob", "about", "ftp", "ws", "wss", "mailto", "tel", "sms"];
+
+/// A wallet's deep link: an absolute `https` URL (a universal link) or one in the wallet app's
+/// own scheme (`wallet://sdp`), to which the registration's query is added.
+fn check_deep_link(raw: &str) -> Result<String, String> {
+    const RULE: &str = "must be an https:// link or the wallet app's own scheme, like wallet://register";
+    if raw.chars().count() > WALLET_URL_CHARS {
+        return Err(format!("must be at most {WALLET_URL_CHARS} characters"));
+    }
+    if raw.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(RULE.to_owned());
+    }
+    let parsed = url::Url::parse(raw).map_err(|_| RULE.to_owned())?;
+    let scheme = parsed.scheme();
+    let named = parsed.host_str().is_some_and(|h| !h.is_empty()) || !parsed.path().trim_matches('/').is_empty();
+    if NOT_APP_SCHEMES.contains(&scheme) || !named || parsed.fragment().is_some() {
+        return Err(RULE.to_owned());
+    }
+    if scheme == "https" {
+        check_url(raw)?;
+    }
+    Ok(raw.to_owned())
 }
 
 #[cfg(test)]
@@ -171,7 +206,35 @@ mod tests {
             name: Some(name.into()),
             url: Some(url.into()),
             assets: assets.iter().map(|a| (*a).to_owned()).collect(),
+            deep_link: None,
         }
+    }
+
+    #[test]
+    fn a_deep_link_opens_an_app_never_a_page_or_a_script() {
+        for good in ["https://wallet.example/sdp", "wallet://sdp", "beans:register", "https://w.example/r?ref=lajan"] {
+            assert_eq!(check_deep_link(good).as_deref(), Ok(good), "{good}");
+        }
+        for bad in [
+            "javascript:alert(1)",
+            "data:text/html,x",
+            "http://wallet.example",
+            "file:///etc/passwd",
+            "wallet://",
+            "https://wallet.example/#x",
+            "wallet sdp",
+            "not a url",
+        ] {
+            assert!(check_deep_link(bad).is_err(), "{bad}");
+        }
+        let mut errors = FieldErrors::new();
+        let mut input = wallet("Beans", "https://beansapp.com", &[]);
+        input.deep_link = Some("javascript:alert(1)".into());
+        ReceiverSettings::default().updated(
+            ReceiverSettingsInput { recommended_wallets: Some(vec![input]), ..Default::default() },
+            &mut errors,
+        );
+        assert_eq!(errors.finish().unwrap_err().details[0].field, "recommendedWallets[0].deepLink");
     }
 
     #[test]

@@ -2,8 +2,10 @@
 //! prove it holds an account. Built as the SEP shapes it (and the official SDKs check it):
 //! sequence 0, time bounds, a `manage_data` operation from the client's account named
 //! `<home domain> auth` holding a random nonce, one from the service's account naming the web
-//! auth domain, signed by the service's signing key. It is never submitted: sequence 0 cannot
-//! apply on any network. And the check of the challenge the wallet sends back signed.
+//! auth domain, signed by the service's signing key; and, when the wallet names the domain it
+//! is served from, one from that domain's `SIGNING_KEY` naming it (`client_domain`), which the
+//! wallet's own server signs. It is never submitted: sequence 0 cannot apply on any network.
+//! And the check of the challenge the wallet sends back signed.
 
 use crate::stellar::{LedgerError, SignedTx, account_key, sign, xdr_err};
 use base64::Engine;
@@ -34,7 +36,19 @@ pub struct ChallengeRequest<'a> {
     pub now: u64,
     /// 48 random bytes: their base64 is the 64-byte value the SEP asks for.
     pub nonce: [u8; 48],
+    /// The wallet's domain and the `SIGNING_KEY` its `stellar.toml` names, when it gave one.
+    pub client_domain: Option<ClientDomain<'a>>,
 }
+
+/// The domain a wallet is served from, and the account its `stellar.toml` signs with.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientDomain<'a> {
+    pub domain: &'a str,
+    pub signing_account: &'a str,
+}
+
+/// The data name of the operation naming the wallet's domain.
+const CLIENT_DOMAIN: &[u8] = b"client_domain";
 
 /// The signed challenge, ready to send to the wallet.
 pub fn build_challenge(r: &ChallengeRequest<'_>) -> Result<SignedTx, LedgerError> {
@@ -48,10 +62,14 @@ pub fn build_challenge(r: &ChallengeRequest<'_>) -> Result<SignedTx, LedgerError
             body: OperationBody::ManageData(ManageDataOp { data_name: name, data_value: Some(value) }),
         })
     };
-    let operations = vec![
+    let mut operations = vec![
         data(client, format!("{} auth", r.home_domain), STANDARD.encode(r.nonce).into_bytes())?,
         data(server.clone(), "web_auth_domain".to_owned(), r.web_auth_domain.as_bytes().to_vec())?,
     ];
+    if let Some(wallet) = r.client_domain {
+        let source = MuxedAccount::Ed25519(account_key("client_domain signing key", wallet.signing_account)?);
+        operations.push(data(source, "client_domain".to_owned(), wallet.domain.as_bytes().to_vec())?);
+    }
     let transaction = Transaction {
         source_account: server,
         // 100 stroops an operation, as the SDKs build it; never charged, since it never applies.
@@ -88,6 +106,8 @@ pub struct Verified {
     pub hash_hex: String,
     /// When the challenge stops being valid (unix seconds): its hash need not be kept longer.
     pub expires_at: u64,
+    /// The wallet's domain, when the challenge named one and that domain's key signed it.
+    pub client_domain: Option<String>,
 }
 
 /// How far ahead of its `min_time` a challenge is accepted, for a wallet whose clock runs
@@ -96,8 +116,11 @@ pub const CLOCK_GRACE_SECS: u64 = 300;
 
 /// Checks a challenge a wallet sends back as SEP-10 asks: Lajan's own (its source, its
 /// signature, its home and web auth domains), sequence 0, still within its time bounds, only
-/// `manage_data` operations, and signed by the client account's master key and by nothing
-/// else. `Err` is the reason, in words a wallet developer can act on. Accounts whose master key
+/// `manage_data` operations, and signed by the client account's master key (and, when it names
+/// a `client_domain`, by the key its operation comes from) and by nothing else. The
+/// `client_domain` operation's source needs no second look at the wallet's `stellar.toml`:
+/// Lajan's signature over the challenge vouches that it is the key Lajan read there. `Err` is
+/// the reason, in words a wallet developer can act on. Accounts whose master key
 /// is not their signer (multisig) are not supported: the client's master key must sign.
 pub fn verify_challenge(envelope_xdr_base64: &str, e: &Expected<'_>) -> Result<Verified, String> {
     use stellar_xdr::{Limits, ReadXdr, TransactionEnvelope, TransactionV1Envelope};
@@ -138,14 +161,23 @@ pub fn verify_challenge(envelope_xdr_base64: &str, e: &Expected<'_>) -> Result<V
     if nonce.len() != 64 || STANDARD.decode(nonce).map(|n| n.len()) != Ok(48) {
         return Err("the challenge's nonce must be 64 bytes of base64".into());
     }
+    let mut client_domain = None;
     for op in operations {
         let OperationBody::ManageData(d) = &op.body else {
             return Err("a challenge holds only manage_data operations".into());
         };
+        let value = d.data_value.as_ref().map(|v| v.0.as_slice()).unwrap_or_default();
+        if d.data_name.as_slice() == CLIENT_DOMAIN {
+            let (Some(MuxedAccount::Ed25519(key)), None) = (&op.source_account, &client_domain) else {
+                return Err("the challenge's client_domain operation is malformed".into());
+            };
+            let domain = String::from_utf8(value.to_vec()).map_err(|_| "the client_domain is not text".to_owned())?;
+            client_domain = Some((domain, key.clone()));
+            continue;
+        }
         if op.source_account != Some(MuxedAccount::Ed25519(server.clone())) {
             return Err("only the first operation may come from the client's account".into());
         }
-        let value = d.data_value.as_ref().map(|v| v.0.as_slice()).unwrap_or_default();
         if d.data_name.as_slice() == b"web_auth_domain" && value != e.web_auth_domain.as_bytes() {
             return Err(format!("the challenge's web_auth_domain is not {}", e.web_auth_domain));
         }
@@ -166,11 +198,26 @@ pub fn verify_challenge(envelope_xdr_base64: &str, e: &Expected<'_>) -> Result<V
     let Some(by_client) = signed_by(&client) else {
         return Err("the challenge is not signed by the client account's master key".into());
     };
-    if by_server == by_client || signatures.len() != 2 {
+    let mut by = vec![by_server, by_client];
+    let client_domain = match client_domain {
+        None => None,
+        Some((domain, key)) => {
+            let Some(by_wallet) = signed_by(&key) else {
+                return Err(format!("the challenge is not signed by {domain}'s SIGNING_KEY (its client_domain)"));
+            };
+            by.push(by_wallet);
+            Some(domain)
+        }
+    };
+    // Each signer's own signature, and no other: one key may not stand for two signers.
+    let signers = by.len();
+    by.sort_unstable();
+    by.dedup();
+    if by.len() != signers || signers != signatures.len() {
         return Err("the challenge carries signatures other than the service's and the client's".into());
     }
     let account = stellar_strkey::ed25519::PublicKey(client.0).to_string().as_str().to_owned();
-    Ok(Verified { account, memo, hash_hex: lajan_domain::hex::encode(&hash), expires_at: max_time.0 })
+    Ok(Verified { account, memo, hash_hex: lajan_domain::hex::encode(&hash), expires_at: max_time.0, client_domain })
 }
 
 /// The wallet's side, for tests and tools: `envelope_xdr_base64` with a signature by `seed`
@@ -230,6 +277,7 @@ mod tests {
             web_auth_domain: "pay.lajan.test",
             now: NOW,
             nonce: [7; 48],
+            client_domain: None,
         };
         build_challenge(&request).unwrap().envelope_xdr_base64
     }
@@ -281,6 +329,39 @@ mod tests {
         let foreign = Expected { server_account: &other_server, ..expected(&k, NOW) };
         assert!(refused(&signed, &foreign).contains("source"));
         assert!(refused("not xdr", &e).contains("base64 XDR"));
+    }
+
+    #[test]
+    fn a_challenge_naming_a_client_domain_needs_that_domain_s_signature() {
+        let k = keys();
+        let (wallet_seed, wallet_account) = (seed(5), account_of_secret(&seed(5)).unwrap());
+        let request = ChallengeRequest {
+            network_passphrase: TESTNET_PASSPHRASE,
+            signing_seed: &k.server,
+            server_account: &k.server_account,
+            client_account: &k.client_account,
+            memo: None,
+            home_domain: "pay.lajan.test",
+            web_auth_domain: "pay.lajan.test",
+            now: NOW,
+            nonce: [7; 48],
+            client_domain: Some(ClientDomain { domain: "wallet.example", signing_account: &wallet_account }),
+        };
+        let unsigned = build_challenge(&request).unwrap().envelope_xdr_base64;
+        let by_client = sign_challenge(&unsigned, TESTNET_PASSPHRASE, &k.client).unwrap();
+        let refused = verify_challenge(&by_client, &expected(&k, NOW)).unwrap_err();
+        assert!(refused.contains("wallet.example's SIGNING_KEY"), "{refused}");
+        let by_both = sign_challenge(&by_client, TESTNET_PASSPHRASE, &wallet_seed).unwrap();
+        let v = verify_challenge(&by_both, &expected(&k, NOW)).unwrap();
+        assert_eq!(
+            (v.account.as_str(), v.client_domain.as_deref()),
+            (k.client_account.as_str(), Some("wallet.example"))
+        );
+        let extra = sign_challenge(&by_both, TESTNET_PASSPHRASE, &seed(6)).unwrap();
+        assert!(verify_challenge(&extra, &expected(&k, NOW)).unwrap_err().contains("other than"));
+        // The wallet's key cannot stand in for the client's.
+        let by_wallet_only = sign_challenge(&unsigned, TESTNET_PASSPHRASE, &wallet_seed).unwrap();
+        assert!(verify_challenge(&by_wallet_only, &expected(&k, NOW)).unwrap_err().contains("master key"));
     }
 
     fn keys_with_server(byte: u8) -> String {

@@ -147,16 +147,26 @@ pub(crate) fn sign(
 
 /// `secret_seed`'s signature of a transaction hash, with the hint naming its key.
 pub(crate) fn signature(hash: &[u8; 32], secret_seed: &SecretString) -> Result<DecoratedSignature, LedgerError> {
+    let (signature, public_key) = signed(hash, secret_seed)?;
+    // The hint lets validators find the signer among the account's keys without trying them all.
+    let hint = SignatureHint(public_key[28..].try_into().map_err(|_| LedgerError::Xdr("key length".into()))?);
+    Ok(DecoratedSignature { hint, signature: Signature(signature.try_into().map_err(xdr_err)?) })
+}
+
+/// `secret_seed`'s ed25519 signature of `message` (64 bytes): what a wallet checks a link
+/// signed by a `stellar.toml`'s `SIGNING_KEY` with.
+pub fn sign_message(message: &[u8], secret_seed: &SecretString) -> Result<[u8; 64], LedgerError> {
+    signed(message, secret_seed).map(|(signature, _)| signature)
+}
+
+/// `secret_seed`'s signature of `message`, and the key that checks it.
+fn signed(message: &[u8], secret_seed: &SecretString) -> Result<([u8; 64], [u8; 32]), LedgerError> {
     // `PrivateKey` zeroizes itself on drop, and so does `SigningKey` (dalek's `zeroize` feature).
     let seed = stellar_strkey::ed25519::PrivateKey::from_string(secret_seed.expose_secret())
         .map_err(|e| LedgerError::InvalidSecretSeed { reason: e.to_string() })?;
     let signing_key = SigningKey::from_bytes(&seed.0);
     drop(seed);
-    let signature = signing_key.sign(hash).to_bytes();
-    let public_key = signing_key.verifying_key().to_bytes();
-    // The hint lets validators find the signer among the account's keys without trying them all.
-    let hint = SignatureHint(public_key[28..].try_into().map_err(|_| LedgerError::Xdr("key length".into()))?);
-    Ok(DecoratedSignature { hint, signature: Signature(signature.try_into().map_err(xdr_err)?) })
+    Ok((signing_key.sign(message).to_bytes(), signing_key.verifying_key().to_bytes()))
 }
 
 /// The `G...` account whose master key is this secret seed: the distribution account when the

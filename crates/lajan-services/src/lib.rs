@@ -6,6 +6,7 @@
 
 pub mod approvals;
 pub mod assets;
+mod client_domain;
 pub mod clients;
 pub mod console;
 pub mod dashboard;
@@ -34,6 +35,7 @@ pub mod users;
 pub mod views;
 pub mod wallet_auth;
 pub mod wallet_deposits;
+pub mod wallet_links;
 pub mod wallet_registration;
 pub mod webhook_guard;
 pub mod webhooks;
@@ -101,6 +103,8 @@ pub struct Services {
     keys_revoked: AtomicU64,
     /// The sandbox's SEP-10 signing seed, once read from the store.
     sandbox_signing_seed: tokio::sync::OnceCell<SecretString>,
+    /// How wallets' `stellar.toml` files are read (SEP-10 `client_domain`).
+    wallet_domains: client_domain::WalletDomains,
 }
 
 impl Services {
@@ -114,6 +118,8 @@ impl Services {
     pub fn new(store: Arc<dyn Store>, config: ServiceConfig) -> Result<Self, ConfigError> {
         let live = config.live_ledger.as_ref().map(StellarLedger::new).transpose()?.map(Arc::new);
         let sandbox = Arc::new(SandboxLedger::new(store.clone(), config.sandbox_ledger_close_ms));
+        let wallet_domains = client_domain::WalletDomains::new(config.resolver.clone())
+            .map_err(|e| ConfigError { setting: "the HTTP client for wallet domains", problem: e.to_string() })?;
         let ledgers =
             Ledgers { sandbox: sandbox.clone() as Arc<dyn Ledger>, live: live.clone().map(|l| l as Arc<dyn Ledger>) };
         Ok(Services {
@@ -126,6 +132,7 @@ impl Services {
             metrics: Arc::default(),
             keys_revoked: AtomicU64::new(0),
             sandbox_signing_seed: tokio::sync::OnceCell::new(),
+            wallet_domains,
         })
     }
 

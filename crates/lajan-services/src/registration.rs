@@ -6,6 +6,7 @@ use crate::error::{ServiceError, ServiceResult};
 use crate::events::invitation_event;
 use crate::invitations::token_hash;
 use crate::users::password_matches;
+use crate::wallet_links::WalletLink;
 use crate::{Services, assets};
 use lajan_domain::client::{Client, WalletAddress};
 use lajan_domain::id::IdKind;
@@ -29,6 +30,8 @@ pub struct Registration {
     pub step: Step,
     /// The receiver's approved payouts, newest first, once registered.
     pub payouts: Vec<PayoutDetail>,
+    /// "Open in <wallet>" links, until the receiver is registered.
+    pub wallet_links: Vec<WalletLink>,
 }
 
 impl Registration {
@@ -96,7 +99,11 @@ impl Services {
         } else {
             Vec::new()
         };
-        Ok(Registration { due, step, payouts })
+        let wallet_links = match step {
+            Step::ConfirmContact | Step::Verify | Step::Wallet => self.wallet_links(&due).await?,
+            Step::Registered | Step::Locked | Step::Expired => Vec::new(),
+        };
+        Ok(Registration { due, step, payouts, wallet_links })
     }
 
     /// Sends a code to the receiver's phone (or email), in their language; at most one a minute.

@@ -6,7 +6,7 @@ use crate::{ServiceResult, Services};
 use lajan_domain::network::authority;
 use lajan_domain::stellar_memo::MemoKind;
 use lajan_domain::{Environment, Timestamp};
-use lajan_ledger::sep10::{ChallengeRequest, build_challenge};
+use lajan_ledger::sep10::{ChallengeRequest, ClientDomain, build_challenge};
 use lajan_ledger::stellar::{TESTNET_PASSPHRASE, account_of_secret, new_secret_seed};
 use secrecy::{ExposeSecret, SecretString};
 
@@ -106,8 +106,9 @@ impl Services {
 
     /// A SEP-10 challenge for `account` (a `G...` account; `memo`, an id naming one user of a
     /// shared account). Refused (`Invalid`, its message the SEP's `error`) for a malformed
-    /// account or memo, a `home_domain` that is not Lajan's, or a `client_domain` (not
-    /// supported yet); `Unavailable` in live until a signing key is configured.
+    /// account or memo, a `home_domain` that is not Lajan's, or a `client_domain` whose
+    /// `stellar.toml` names no signing key Lajan can read (see [`Services::client_domain_key`]);
+    /// `Unavailable` in live until a signing key is configured.
     pub async fn sep10_challenge(
         &self,
         account: Option<&str>,
@@ -129,11 +130,12 @@ impl Services {
         if let Some(asked) = home_domain.filter(|d| *d != ours) {
             return Err(refuse(format!("home_domain {asked:?} is not served here; this service's is {ours:?}")));
         }
-        if client_domain.is_some() {
-            return Err(refuse("client_domain is not supported yet: authenticate without it".into()));
-        }
         let (env, network_passphrase) = self.wallet_network();
         let seed = self.required_signing_seed(env).await?;
+        let wallet_key = match client_domain {
+            Some(domain) => Some((domain, self.client_domain_key(domain).await?)),
+            None => None,
+        };
         let server_account = signing_account(&seed)?;
         let now = unix_seconds(Timestamp::now());
         let request = ChallengeRequest {
@@ -146,6 +148,9 @@ impl Services {
             web_auth_domain: &ours,
             now,
             nonce: rand::random(),
+            client_domain: wallet_key
+                .as_ref()
+                .map(|(domain, key)| ClientDomain { domain, signing_account: key.as_str() }),
         };
         let signed = build_challenge(&request).map_err(|e| crate::ServiceError::Unavailable(e.to_string()))?;
         Ok(Sep10Challenge { transaction: signed.envelope_xdr_base64, network_passphrase })

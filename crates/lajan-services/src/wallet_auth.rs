@@ -15,7 +15,9 @@ use sha2::{Digest, Sha256};
 pub const TOKEN_TTL_SECS: u64 = 3600;
 
 /// The claims SEP-10 names: `iss` the endpoint that issued the token, `sub` the account (with
-/// `:memo` when a memo named one user of a shared account), `jti` the challenge's hash.
+/// `:memo` when a memo named one user of a shared account), `jti` the challenge's hash, and
+/// `client_domain` the wallet whose key signed too (for the wallet's own records: Lajan
+/// registers the account, whichever app holds it).
 #[derive(Debug, Serialize, Deserialize)]
 struct Claims {
     iss: String,
@@ -24,6 +26,9 @@ struct Claims {
     exp: u64,
     jti: String,
     home_domain: String,
+    /// The wallet's domain, when it authenticated with one (its key signed the challenge).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    client_domain: Option<String>,
 }
 
 /// The wallet a token speaks for.
@@ -73,6 +78,7 @@ impl Services {
             exp: iat + TOKEN_TTL_SECS,
             jti: verified.hash_hex,
             home_domain,
+            client_domain: verified.client_domain,
         };
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &EncodingKey::from_secret(&token_key(&seed)))
             .map_err(|e| ServiceError::Unavailable(format!("the token could not be signed: {e}")))

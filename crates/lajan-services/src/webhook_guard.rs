@@ -3,14 +3,15 @@
 //! may reach private and local addresses only where the operator allows it
 //! (`LAJAN_SANDBOX_WEBHOOKS_PRIVATE=allow`, for a developer's own machine). Checked when the URL
 //! is set, and again by the dispatcher on every connection, through the same [`HostResolver`], so
-//! a name that later resolves to a private address is refused before anything is dialled.
+//! a name that later resolves to a private address is refused before anything is dialled. A
+//! wallet's `stellar.toml` (SEP-10 `client_domain`) is read through the same guard.
 
 use async_trait::async_trait;
 use lajan_domain::Invalid;
 use lajan_domain::network::{is_localhost, non_public};
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// How long a host name may take to resolve.
 const RESOLVE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
@@ -98,5 +99,21 @@ pub async fn check_endpoint_url(resolver: &dyn HostResolver, url: &str, live: bo
         Ok(_) => Ok(()),
         Err(why) if live => refuse(format!("must reach a public address: {why}")),
         Err(why) => refuse(format!("must reach a public address: {why} ({SANDBOX_PRIVATE_HINT})")),
+    }
+}
+
+/// A guarded HTTP client's resolver: answers only public addresses, or refuses the connection
+/// (a name that resolves to a private address, even once, is never dialled). A host written as
+/// an address never reaches a resolver: check it with [`public_addresses`] before dialling.
+pub struct GuardedDns(pub Arc<dyn HostResolver>);
+
+impl reqwest::dns::Resolve for GuardedDns {
+    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let resolver = self.0.clone();
+        Box::pin(async move {
+            let ips = public_addresses(&*resolver, name.as_str()).await.map_err(|why| format!("refused: {why}"))?;
+            let addrs: reqwest::dns::Addrs = Box::new(ips.into_iter().map(|ip| std::net::SocketAddr::new(ip, 0)));
+            Ok(addrs)
+        })
     }
 }

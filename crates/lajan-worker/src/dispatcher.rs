@@ -17,7 +17,7 @@ use lajan_services::Services;
 use lajan_services::error::error_chain;
 use lajan_services::events::webhook_endpoint_event;
 use lajan_services::views::events::EventView;
-use lajan_services::webhook_guard::{HostResolver, SANDBOX_PRIVATE_HINT, public_addresses};
+use lajan_services::webhook_guard::{GuardedDns, HostResolver, SANDBOX_PRIVATE_HINT};
 use lajan_store::{Answered, ClaimLimits, DueDelivery, StoreResult};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -140,21 +140,6 @@ impl Dispatcher {
         let permit = self.slots.clone().try_acquire_owned().ok()?;
         counts.insert(endpoint_id.to_owned(), taken + 1);
         Some(Slot { _permit: permit, endpoint_id: endpoint_id.to_owned(), per_endpoint: self.per_endpoint.clone() })
-    }
-}
-
-/// The live client's resolver: answers only public addresses, or refuses the connection (a name
-/// that resolves to a private address, even once, is never dialled).
-struct GuardedDns(Arc<dyn HostResolver>);
-
-impl reqwest::dns::Resolve for GuardedDns {
-    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
-        let resolver = self.0.clone();
-        Box::pin(async move {
-            let ips = public_addresses(&*resolver, name.as_str()).await.map_err(|why| format!("refused: {why}"))?;
-            let addrs: reqwest::dns::Addrs = Box::new(ips.into_iter().map(|ip| std::net::SocketAddr::new(ip, 0)));
-            Ok(addrs)
-        })
     }
 }
 

@@ -2407,6 +2407,14 @@ export interface components {
              *     ]
              */
             assets?: string[];
+            /**
+             * @description Where the wallet app opens a registration it is handed (an https universal link or the
+             *     app's own scheme, as the Stellar Disbursement Platform's deep link schema): the
+             *     invitation's page then offers "Open in" this wallet with a link signed by the
+             *     stellar.toml's SIGNING_KEY. Null or absent: the page only links to `url`.
+             * @example https://www.beansapp.com/sdp
+             */
+            deepLink?: string | null;
             /** @example Beans */
             name?: string | null;
             /**
@@ -2424,6 +2432,11 @@ export interface components {
              *     ]
              */
             assets: string[];
+            /**
+             * @description Where the wallet app opens a registration: the invitation's page offers "Open in" it.
+             * @example https://www.beansapp.com/sdp
+             */
+            deepLink?: string | null;
             /** @example Beans */
             name: string;
             /** @example https://www.beansapp.com/ */

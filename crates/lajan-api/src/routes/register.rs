@@ -333,9 +333,10 @@ pub(crate) fn render(r: &Registration, page: &Page<'_>, refusal: Option<String>,
             context! { name => w.name, url => w.url, assets => assets.join(", ") }
         })
         .collect();
+    let open_in: Vec<_> = r.wallet_links.iter().map(|w| context! { name => w.name, link => w.link }).collect();
     page_response(status, |nonce| {
         templates().get_template("register.html")?.render(context! {
-            lang, nonce, refusal, waiting, payouts, wallets, code_sent,
+            lang, nonce, refusal, waiting, payouts, wallets, code_sent, open_in,
             sandbox => !due.invitation.tenant.env.is_live(),
             organization => due.organization,
             step => step_name(r.step),

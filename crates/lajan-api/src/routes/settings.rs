@@ -84,6 +84,12 @@ pub struct RecommendedWalletRequest {
     #[serde(default)]
     #[schema(example = json!(["USDC", "XLM"]), max_items = 12)]
     pub assets: Vec<String>,
+    /// Where the wallet app opens a registration it is handed (an https universal link or the
+    /// app's own scheme, as the Stellar Disbursement Platform's deep link schema): the
+    /// invitation's page then offers "Open in" this wallet with a link signed by the
+    /// stellar.toml's SIGNING_KEY. Null or absent: the page only links to `url`.
+    #[schema(example = "https://www.beansapp.com/sdp", max_length = 500)]
+    pub deep_link: Option<String>,
 }
 
 #[utoipa::path(get, operation_id = "getSettings", path = "/v1/settings", tag = "Settings",
@@ -118,8 +124,12 @@ pub async fn update(
             registration_window_days: body.registration_window_days,
             whatsapp_invitations: body.whatsapp_invitations,
             recommended_wallets: body.recommended_wallets.map(|wallets| {
-                let input =
-                    |w: RecommendedWalletRequest| RecommendedWalletInput { name: w.name, url: w.url, assets: w.assets };
+                let input = |w: RecommendedWalletRequest| RecommendedWalletInput {
+                    name: w.name,
+                    url: w.url,
+                    assets: w.assets,
+                    deep_link: w.deep_link,
+                };
                 wallets.into_iter().map(input).collect()
             }),
         },

@@ -80,7 +80,7 @@ api_test!(a_malformed_request_is_refused_in_the_sep_s_shape, |app| {
         (format!("?account={client}&memo=abc"), "id memo"),
         (format!("?account={client}&memo=007"), "id memo"),
         (format!("?account={client}&home_domain=evil.example"), "not served here"),
-        (format!("?account={client}&client_domain=wallet.example"), "client_domain"),
+        (format!("?account={client}&client_domain=wallet.example/x"), "must be a domain"),
     ] {
         let (status, body) = challenge(app, &query).await;
         assert_eq!(status, 400, "{query}: {body}");
@@ -196,6 +196,7 @@ api_test!(a_challenge_signed_wrongly_or_expired_is_not_exchanged, |app| {
         web_auth_domain: "pay.lajan.test",
         now: now - 1000,
         nonce: [7; 48],
+        client_domain: None,
     })
     .unwrap()
     .envelope_xdr_base64;

@@ -65,7 +65,8 @@ api_test!(settings_default_update_and_validate, |app| {
 });
 
 api_test!(receiver_settings_update_validate_and_give_new_clients_their_language, |app| {
-    let wallets = json!([{ "name": "Beans", "url": "https://www.beansapp.com/", "assets": ["USDC", "XLM"] }]);
+    let wallets = json!([{ "name": "Beans", "url": "https://www.beansapp.com/", "assets": ["USDC", "XLM"],
+                              "deepLink": "beans://sdp" }]);
     let r = app
         .put(
             "/v1/settings",

@@ -49,6 +49,7 @@ pub struct SettingsView {
 
 /// A wallet app the registration page suggests.
 #[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct RecommendedWalletView {
     #[schema(example = "Beans")]
     pub name: String,
@@ -56,6 +57,9 @@ pub struct RecommendedWalletView {
     pub url: String,
     #[schema(example = json!(["USDC", "XLM"]))]
     pub assets: Vec<String>,
+    /// Where the wallet app opens a registration: the invitation's page offers "Open in" it.
+    #[schema(example = "https://www.beansapp.com/sdp", nullable = true)]
+    pub deep_link: Option<String>,
 }
 
 /// A change of the settings: what was asked, by whom, and what came of it. A change that lets
@@ -156,6 +160,7 @@ impl From<&Settings> for SettingsView {
                     name: w.name.clone(),
                     url: w.url.clone(),
                     assets: w.assets.iter().map(|a| a.as_str().to_owned()).collect(),
+                    deep_link: w.deep_link.clone(),
                 })
                 .collect(),
             pending_change: None,

@@ -111,6 +111,9 @@ struct StoredWallet {
     name: String,
     url: String,
     assets: Vec<String>,
+    /// Absent in rows written before wallets had deep links.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    deep_link: Option<String>,
 }
 
 impl StoredWallet {
@@ -119,12 +122,14 @@ impl StoredWallet {
             name: wallet.name.clone(),
             url: wallet.url.clone(),
             assets: wallet.assets.iter().map(|a| a.as_str().to_owned()).collect(),
+            deep_link: wallet.deep_link.clone(),
         }
     }
 
     fn wallet(self) -> StoreResult<RecommendedWallet> {
         let assets = self.assets.iter().map(|a| lajan_domain::payout::AssetCode::parse(a).map_err(corrupt));
-        Ok(RecommendedWallet { name: self.name, url: self.url, assets: assets.collect::<StoreResult<_>>()? })
+        let assets = assets.collect::<StoreResult<_>>()?;
+        Ok(RecommendedWallet { name: self.name, url: self.url, assets, deep_link: self.deep_link })
     }
 }
 

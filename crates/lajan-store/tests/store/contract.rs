@@ -158,11 +158,20 @@ contract!(settings_default_and_persist_per_tenant, |store| {
             invitation_resends: 0,
             registration_window_days: 30,
             whatsapp_invitations: true,
-            recommended_wallets: vec![RecommendedWallet {
-                name: "Beans".into(),
-                url: "https://www.beansapp.com/".into(),
-                assets: vec![AssetCode::parse("USDC").unwrap(), AssetCode::parse("XLM").unwrap()],
-            }],
+            recommended_wallets: vec![
+                RecommendedWallet {
+                    name: "Beans".into(),
+                    url: "https://www.beansapp.com/".into(),
+                    assets: vec![AssetCode::parse("USDC").unwrap(), AssetCode::parse("XLM").unwrap()],
+                    deep_link: Some("beans://sdp".into()),
+                },
+                RecommendedWallet {
+                    name: "Vibrant".into(),
+                    url: "https://vibrantapp.com".into(),
+                    assets: vec![],
+                    deep_link: None,
+                },
+            ],
         },
     };
     store.put_settings(&test, &s, Timestamp::now()).await.unwrap();

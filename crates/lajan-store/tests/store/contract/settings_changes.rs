@@ -17,8 +17,12 @@ fn relaxed() -> Settings {
     let mut after = Settings { payout_approval_required: false, ..Settings::default() };
     after.receivers.default_client_language = Language::En;
     after.receivers.invitation_resends = 0;
-    after.receivers.recommended_wallets =
-        vec![RecommendedWallet { name: "Vibrant".into(), url: "https://vibrantapp.com".into(), assets: vec![] }];
+    after.receivers.recommended_wallets = vec![RecommendedWallet {
+        name: "Vibrant".into(),
+        url: "https://vibrantapp.com".into(),
+        assets: vec![],
+        deep_link: Some("https://vibrantapp.com/sdp".into()),
+    }];
     after
 }
 

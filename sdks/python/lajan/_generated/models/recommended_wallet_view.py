@@ -6,6 +6,8 @@ from typing import Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="RecommendedWalletView")
 
 
@@ -17,11 +19,14 @@ class RecommendedWalletView:
         assets (list[str]):  Example: ['USDC', 'XLM'].
         name (str):  Example: Beans.
         url (str):  Example: https://www.beansapp.com/.
+        deep_link (None | str | Unset): Where the wallet app opens a registration: the invitation's page offers "Open
+            in" it. Example: https://www.beansapp.com/sdp.
     """
 
     assets: list[str]
     name: str
     url: str
+    deep_link: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -30,6 +35,12 @@ class RecommendedWalletView:
         name = self.name
 
         url = self.url
+
+        deep_link: None | str | Unset
+        if isinstance(self.deep_link, Unset):
+            deep_link = UNSET
+        else:
+            deep_link = self.deep_link
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -40,6 +51,8 @@ class RecommendedWalletView:
                 "url": url,
             }
         )
+        if deep_link is not UNSET:
+            field_dict["deepLink"] = deep_link
 
         return field_dict
 
@@ -52,10 +65,20 @@ class RecommendedWalletView:
 
         url = d.pop("url")
 
+        def _parse_deep_link(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        deep_link = _parse_deep_link(d.pop("deepLink", UNSET))
+
         recommended_wallet_view = cls(
             assets=assets,
             name=name,
             url=url,
+            deep_link=deep_link,
         )
 
         recommended_wallet_view.additional_properties = d
