@@ -48,6 +48,8 @@ const RULES: &[(&str, &str)] = &[
     ("must be an absolute URL{}", "rule-url"),
     ("must start with https:// or http://", "rule-url-scheme"),
     ("must be an https:// link or the wallet app's own scheme, like wallet://register", "rule-deep-link"),
+    ("must be an https:// link", "rule-https-link"),
+    ("must be a domain (a host, with a port at most) of at most {} characters, like pay.example.org", "rule-domain"),
     ("must use https for a live endpoint", "rule-https-live"),
     ("must name a host", "rule-url-host"),
     ("must name its host with letters, digits, hyphens and dots, or an IP address", "rule-url-host"),

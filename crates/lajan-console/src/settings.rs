@@ -159,6 +159,8 @@ pub async fn save(State(console): State<Console>, request: Protected<SettingsFor
             whatsapp_invitations: Some(form.whatsapp_invitations.is_some()),
             recommended_wallets: form.recommended_wallets.as_deref().map(wallets),
         },
+        // The Stellar profile is set through the API (`PUT /v1/settings`); the form keeps it.
+        stellar: Default::default(),
     };
     let may_set_approval_policy = signed.session.user.role.may(Duty::Approve);
     match console.services.update_settings(&signed.session.tenant(), may_set_approval_policy, input).await {

@@ -55,6 +55,7 @@ pub mod scope;
 pub mod settings;
 pub mod settings_change;
 pub mod stellar_memo;
+pub mod stellar_profile;
 pub mod tenant;
 pub mod timestamp;
 pub mod user;

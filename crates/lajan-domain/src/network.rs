@@ -16,6 +16,25 @@ pub fn authority(url: &url::Url) -> Option<String> {
     }
 }
 
+/// A domain as SEP-1 and SEP-10 name one: a host (as the URL parser writes it: lower case)
+/// with a port at most, no longer than `max_bytes`.
+pub fn parse_domain(raw: &str, max_bytes: usize) -> Result<String, String> {
+    let rule = || {
+        format!(
+            "must be a domain (a host, with a port at most) of at most {max_bytes} characters, like pay.example.org"
+        )
+    };
+    if raw.is_empty() || raw.len() > max_bytes {
+        return Err(rule());
+    }
+    let url = url::Url::parse(&format!("https://{raw}/")).map_err(|_| rule())?;
+    // A path, credentials, a query or an upper-case letter would change what is named.
+    if authority(&url).as_deref() != Some(raw) {
+        return Err(rule());
+    }
+    Ok(raw.to_owned())
+}
+
 /// The address of the client a request came from: the peer, or behind trusted proxies the
 /// address they forwarded. Every per-address limit counts by it, and the request log names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,8 +1,10 @@
 //! Organization settings, per environment: default currency and tax rate, payout approval rules,
-//! the timezone in which due dates are judged, and how receivers without a wallet are reached.
+//! the timezone in which due dates are judged, how receivers without a wallet are reached, and
+//! how the organization presents itself to their wallets.
 
 use crate::money::{Currency, TaxRate};
 use crate::receiver::{ReceiverSettings, ReceiverSettingsInput};
+use crate::stellar_profile::{StellarProfile, StellarProfileInput};
 use crate::validation::{FieldErrors, Invalid};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,6 +16,7 @@ pub struct Settings {
     /// An IANA timezone name, e.g. `America/Port-au-Prince`.
     pub timezone: String,
     pub receivers: ReceiverSettings,
+    pub stellar: StellarProfile,
 }
 
 impl Default for Settings {
@@ -25,6 +28,7 @@ impl Default for Settings {
             require_distinct_approver: false,
             timezone: "UTC".into(),
             receivers: ReceiverSettings::default(),
+            stellar: StellarProfile::default(),
         }
     }
 }
@@ -39,6 +43,7 @@ pub struct SettingsInput {
     pub require_distinct_approver: Option<bool>,
     pub timezone: Option<String>,
     pub receivers: ReceiverSettingsInput,
+    pub stellar: StellarProfileInput,
 }
 
 /// Checks that `name` is a timezone in the IANA database.
@@ -104,6 +109,7 @@ impl Settings {
             next.timezone = tz;
         }
         next.receivers = self.receivers.updated(input.receivers, &mut errors);
+        next.stellar = self.stellar.updated(input.stellar, &mut errors);
         errors.finish()?;
         Ok(next)
     }

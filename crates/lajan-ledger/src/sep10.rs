@@ -220,6 +220,21 @@ pub fn verify_challenge(envelope_xdr_base64: &str, e: &Expected<'_>) -> Result<V
     Ok(Verified { account, memo, hash_hex: lajan_domain::hex::encode(&hash), expires_at: max_time.0, client_domain })
 }
 
+/// The home domain a challenge says it is for (its first operation's `<domain> auth`), read
+/// before it is checked so the service knows which of its domains to check it against; `None`
+/// for what is not a challenge's shape (the check then says why).
+pub fn challenge_home_domain(envelope_xdr_base64: &str) -> Option<String> {
+    use stellar_xdr::{Limits, ReadXdr, TransactionEnvelope};
+    let TransactionEnvelope::Tx(envelope) =
+        TransactionEnvelope::from_xdr_base64(envelope_xdr_base64, Limits::len(64 * 1024)).ok()?
+    else {
+        return None;
+    };
+    let OperationBody::ManageData(first) = &envelope.tx.operations.first()?.body else { return None };
+    let name = std::str::from_utf8(first.data_name.as_slice()).ok()?;
+    name.strip_suffix(" auth").map(str::to_owned)
+}
+
 /// The wallet's side, for tests and tools: `envelope_xdr_base64` with a signature by `seed`
 /// added for the network.
 pub fn sign_challenge(

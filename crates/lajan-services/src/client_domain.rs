@@ -7,7 +7,7 @@ use crate::stellar_service::refuse;
 use crate::webhook_guard::{GuardedDns, HostResolver, public_addresses};
 use crate::{ServiceError, ServiceResult, Services};
 use lajan_domain::client::WalletAddress;
-use lajan_domain::network::authority;
+use lajan_domain::network::parse_domain;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
@@ -95,16 +95,14 @@ impl Services {
 /// The host of a `client_domain`, which must be a bare domain (with a port at most) that fits a
 /// challenge's `manage_data` value.
 fn domain_host(domain: &str) -> ServiceResult<String> {
-    let malformed = || refuse(format!("client_domain {domain:?} must be a domain such as wallet.example"));
-    if domain.is_empty() || domain.len() > MAX_DOMAIN_BYTES {
-        return Err(malformed());
-    }
-    let url = url::Url::parse(&format!("https://{domain}/")).map_err(|_| malformed())?;
-    // A path, credentials, a query or an upper-case letter would change what is asked for.
-    if authority(&url).as_deref() != Some(domain) {
-        return Err(malformed());
-    }
-    url.host_str().map(str::to_owned).ok_or_else(malformed)
+    let domain =
+        parse_domain(domain, MAX_DOMAIN_BYTES).map_err(|rule| refuse(format!("client_domain {domain:?} {rule}")))?;
+    // A parsed domain is a URL authority: its host is what precedes any port.
+    let host = match domain.rsplit_once(':') {
+        Some((host, port)) if port.bytes().all(|b| b.is_ascii_digit()) => host,
+        _ => domain.as_str(),
+    };
+    Ok(host.trim_start_matches('[').trim_end_matches(']').to_owned())
 }
 
 /// Why a read failed, without reqwest's text (which repeats the URL the refusal already names).

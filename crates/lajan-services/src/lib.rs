@@ -16,6 +16,7 @@ pub mod disbursements;
 pub mod error;
 pub mod events;
 pub mod failpoint;
+pub mod home_domains;
 pub mod invitations;
 pub mod invoices;
 pub mod keys;

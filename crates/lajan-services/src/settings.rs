@@ -39,10 +39,15 @@ impl Services {
             }
             Ok(decide_update(tenant, current, &asked, approvers, now))
         };
+        if input.stellar.home_domain.as_deref().is_some_and(|d| d.trim() == self.home_domain()) {
+            return Err(ServiceError::field("homeDomain", "is in use already"));
+        }
         let settings = match self.store.update_settings(tenant, &rule, now).await {
             Err(StoreError::Rejected(refusal)) if refusal.code == "forbidden" => {
                 return Err(ServiceError::Forbidden(APPROVAL_POLICY_NEEDS_APPROVER));
             }
+            // The one unique field of the settings: another organization's home domain.
+            Err(StoreError::Conflict(_)) => return Err(ServiceError::field("homeDomain", "is in use already")),
             updated => updated?,
         };
         let pending = self.store.pending_settings_change(tenant, now).await?;

@@ -23,28 +23,33 @@ pub struct StellarService {
     /// Where wallets start a deposit that registers their user (SEP-24), with a signing key.
     pub transfer_server_sep0024: Option<String>,
     pub currencies: Vec<AssetView>,
+    /// The organization whose home domain was asked for, with its `[DOCUMENTATION]`; none for
+    /// the deployment's own domain.
+    pub organization: Option<lajan_store::HomeDomainOrg>,
 }
 
 impl Services {
-    /// The deployment as a Stellar service. A deployment speaks for one network in its
+    /// The deployment as a Stellar service, as a request addressed to `host` meets it: an
+    /// organization's home domain names the organization, with the endpoints on that domain;
+    /// any other host, the deployment. A deployment speaks for one network in its
     /// `stellar.toml`: the live one when configured, else the sandbox, whose wallets are test
     /// network wallets.
-    pub async fn stellar_service(&self) -> ServiceResult<StellarService> {
+    pub async fn stellar_service(&self, host: Option<&str>) -> ServiceResult<StellarService> {
         let (env, network_passphrase) = self.wallet_network();
         let signing_key = match self.signing_seed(env).await? {
             Some(seed) => Some(signing_account(&seed)?),
             None => None,
         };
-        let web_auth_endpoint = signing_key.as_ref().map(|_| self.web_auth_endpoint());
-        let transfer_server_sep0024 = signing_key.as_ref().map(|_| self.public_link("/sep24"));
-        let currencies = self.deposit_assets();
+        let served = self.served_domain(host).await?;
+        let endpoint = |path: &str| signing_key.as_ref().map(|_| self.link_on(&served.domain, path));
         Ok(StellarService {
             env,
             network_passphrase,
+            web_auth_endpoint: endpoint("/auth"),
+            transfer_server_sep0024: endpoint("/sep24"),
             signing_key,
-            web_auth_endpoint,
-            transfer_server_sep0024,
-            currencies,
+            currencies: self.deposit_assets(),
+            organization: served.organization,
         })
     }
 
@@ -105,8 +110,10 @@ impl Services {
     }
 
     /// A SEP-10 challenge for `account` (a `G...` account; `memo`, an id naming one user of a
-    /// shared account). Refused (`Invalid`, its message the SEP's `error`) for a malformed
-    /// account or memo, a `home_domain` that is not Lajan's, or a `client_domain` whose
+    /// shared account), asked at `host`, whose domain (an organization's home domain, else the
+    /// deployment's) is the challenge's home and web auth domain unless `home_domain` names
+    /// another served here. Refused (`Invalid`, its message the SEP's `error`) for a malformed
+    /// account or memo, a `home_domain` not served here, or a `client_domain` whose
     /// `stellar.toml` names no signing key Lajan can read (see [`Services::client_domain_key`]);
     /// `Unavailable` in live until a signing key is configured.
     pub async fn sep10_challenge(
@@ -115,6 +122,7 @@ impl Services {
         memo: Option<&str>,
         home_domain: Option<&str>,
         client_domain: Option<&str>,
+        host: Option<&str>,
     ) -> ServiceResult<Sep10Challenge> {
         let account = account.filter(|a| !a.is_empty()).ok_or_else(|| refuse("account is required".into()))?;
         let account = lajan_domain::client::WalletAddress::parse(account)
@@ -126,10 +134,11 @@ impl Services {
                 _ => return Err(refuse("memo must be an id memo: a whole number up to 18446744073709551615".into())),
             },
         };
-        let ours = self.home_domain();
-        if let Some(asked) = home_domain.filter(|d| *d != ours) {
-            return Err(refuse(format!("home_domain {asked:?} is not served here; this service's is {ours:?}")));
-        }
+        let served = match home_domain {
+            Some(asked) => self.served_home_domain(asked).await?,
+            None => self.served_domain(host).await?,
+        };
+        let ours = served.domain;
         let (env, network_passphrase) = self.wallet_network();
         let seed = self.required_signing_seed(env).await?;
         let wallet_key = match client_domain {

@@ -5,7 +5,7 @@ use crate::stellar_service::{refuse, signing_account, unix_seconds};
 use crate::{ServiceError, ServiceResult, Services};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use lajan_domain::{Environment, Timestamp};
-use lajan_ledger::sep10::{Expected, verify_challenge};
+use lajan_ledger::sep10::{Expected, challenge_home_domain, verify_challenge};
 use secrecy::{ExposeSecret, SecretString};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -52,7 +52,11 @@ impl Services {
         let (env, network_passphrase) = self.wallet_network();
         let seed = self.required_signing_seed(env).await?;
         let server_account = signing_account(&seed)?;
-        let home_domain = self.home_domain();
+        // Checked against the domain it names only once that domain is one served here.
+        let home_domain = match challenge_home_domain(transaction) {
+            Some(named) => self.served_home_domain(&named).await?.domain,
+            None => self.home_domain(),
+        };
         let now = Timestamp::now();
         let expected = Expected {
             network_passphrase: &network_passphrase,

@@ -45,7 +45,9 @@ impl Services {
             Some(issuer) => format!("{}-{issuer}", asset.code),
             None => "native".to_owned(),
         };
-        let domain = self.home_domain();
+        // The organization's own domain when it has one: its stellar.toml names it.
+        let settings = self.store.get_settings(&due.invitation.tenant).await?;
+        let domain = settings.stellar.home_domain.unwrap_or_else(|| self.home_domain());
         let handed = Handed { asset: &asset, domain: &domain, organization: &due.organization };
         let mut links = Vec::with_capacity(linked.len());
         for (name, deep_link) in linked {

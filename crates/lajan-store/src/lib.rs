@@ -97,7 +97,7 @@ pub use invitations::{DueInvitation, InvitationSend, InvitationStore, Registrati
 pub use invoices::InvoiceStore;
 pub use messages::MessageStore;
 pub use operations::OperationsStore;
-pub use orgs::{NewApiKey, OrgStore};
+pub use orgs::{HomeDomainOrg, NewApiKey, OrgStore};
 pub use payment_links::PaymentLinkStore;
 pub use payouts::PayoutStore;
 pub use redact::redact_url;

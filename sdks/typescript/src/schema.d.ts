@@ -2556,6 +2556,11 @@ export interface components {
              */
             defaultTaxRate: string;
             /**
+             * @description The organization's own domain, pointed at Lajan, whose stellar.toml names it.
+             * @example pay.fonkoze.example
+             */
+            homeDomain?: string | null;
+            /**
              * Format: int32
              * @description Days before an unanswered invitation is sent again.
              * @example 3
@@ -2567,6 +2572,31 @@ export interface components {
              * @example 2
              */
             invitationResends: number;
+            /**
+             * @description SEP-1 `ORG_DESCRIPTION`.
+             * @example Microfinance for Haiti's rural women
+             */
+            orgDescription?: string | null;
+            /**
+             * @description SEP-1 `ORG_LOGO`.
+             * @example https://fonkoze.example/logo.png
+             */
+            orgLogo?: string | null;
+            /**
+             * @description SEP-1 `ORG_OFFICIAL_EMAIL`.
+             * @example info@fonkoze.example
+             */
+            orgOfficialEmail?: string | null;
+            /**
+             * @description SEP-1 `ORG_SUPPORT_EMAIL`.
+             * @example help@fonkoze.example
+             */
+            orgSupportEmail?: string | null;
+            /**
+             * @description SEP-1 `ORG_URL`.
+             * @example https://fonkoze.example
+             */
+            orgUrl?: string | null;
             /** @description When true, new payouts wait for approval. */
             payoutApprovalRequired: boolean;
             pendingChange?: null | components["schemas"]["SettingsChangeView"];
@@ -2648,18 +2678,53 @@ export interface components {
             memo?: string | null;
         };
         /**
-         * @description Fields to change; those left out keep their value. None can be cleared: `null` is a
-         *     `validation_error`.
+         * @description Fields to change; those left out keep their value. `null` is a `validation_error`; the
+         *     organization's Stellar profile (`homeDomain` to `orgSupportEmail`) is cleared field by field
+         *     with an empty string.
          */
         UpdateSettings: {
             defaultClientLanguage?: components["schemas"]["Language"];
             defaultCurrency?: components["schemas"]["Currency"];
             /** Format: double */
             defaultTaxRate?: string;
+            /**
+             * @description A domain of the organization's own (a host, with a port at most) whose DNS points at
+             *     Lajan: the stellar.toml served for it names the organization and its documentation, and
+             *     wallets authenticate there (SEP-10 challenges for that domain). Read in the environment
+             *     wallets meet (live when the deployment has a live network, else the sandbox). One
+             *     organization's only: another's is `homeDomain: is in use already`.
+             * @example pay.fonkoze.example
+             */
+            homeDomain?: string;
             /** Format: int64 */
             invitationResendDays?: number;
             /** Format: int64 */
             invitationResends?: number;
+            /**
+             * @description SEP-1 `ORG_DESCRIPTION`.
+             * @example Microfinance for Haiti's rural women
+             */
+            orgDescription?: string;
+            /**
+             * @description SEP-1 `ORG_LOGO`: an https link to its logo.
+             * @example https://fonkoze.example/logo.png
+             */
+            orgLogo?: string;
+            /**
+             * @description SEP-1 `ORG_OFFICIAL_EMAIL`.
+             * @example info@fonkoze.example
+             */
+            orgOfficialEmail?: string;
+            /**
+             * @description SEP-1 `ORG_SUPPORT_EMAIL`: where a receiver writes for help.
+             * @example help@fonkoze.example
+             */
+            orgSupportEmail?: string;
+            /**
+             * @description SEP-1 `ORG_URL`: the organization's website, an https link.
+             * @example https://fonkoze.example
+             */
+            orgUrl?: string;
             payoutApprovalRequired?: boolean;
             /** @description The whole list, replacing the one before (`[]` clears it); at most 10. */
             recommendedWallets?: components["schemas"]["RecommendedWalletRequest"][];
@@ -2952,14 +3017,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T03:16:09.898Z",
+                     *           "createdAt": "2026-11-29T06:27:05.338Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *           "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-29T03:16:09.898Z",
+                     *           "updatedAt": "2026-11-29T06:27:05.338Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *           "walletMemo": null,
@@ -3096,14 +3161,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T03:16:09.898Z",
+                     *       "createdAt": "2026-11-29T06:27:05.338Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *       "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T03:16:09.898Z",
+                     *       "updatedAt": "2026-11-29T06:27:05.338Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3130,7 +3195,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "3c5bf924-4104-44d0-a1c5-e8da47853037",
+                     *       "requestId": "961ea5b7-a27c-4232-9772-41a5069b61e4",
                      *       "statusCode": 400
                      *     }
                      */
@@ -3293,14 +3358,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T03:16:09.898Z",
+                     *       "createdAt": "2026-11-29T06:27:05.338Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *       "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T03:16:09.898Z",
+                     *       "updatedAt": "2026-11-29T06:27:05.338Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3355,7 +3420,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "e99606f6-73ed-41f6-afcf-a9c02863cfe1",
+                     *       "requestId": "da12d911-595f-4e61-bc4c-64a05b3feba4",
                      *       "statusCode": 404
                      *     }
                      */
@@ -3425,14 +3490,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T03:16:09.898Z",
+                     *       "createdAt": "2026-11-29T06:27:05.338Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *       "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-29T03:16:09.903Z",
+                     *       "updatedAt": "2026-11-29T06:27:05.341Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3616,7 +3681,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a2254d90307229acc3c371502aa5d4"
+                     *       "id": "cli_01a225fc5bff7638940e615c84757d9b"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3744,11 +3809,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2254d907f71fd95f8f5d5d6f36590",
-                     *       "createdAt": "2026-11-29T03:16:09.989Z",
-                     *       "lastSentAt": "2026-11-29T03:16:09.992Z",
+                     *       "clientId": "cli_01a225fc5c2e707eb366e5f9e4b13e48",
+                     *       "createdAt": "2026-11-29T06:27:05.395Z",
+                     *       "lastSentAt": "2026-11-29T06:27:05.397Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T03:16:09.992Z",
+                     *       "nextSendAt": "2026-12-02T06:27:05.397Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -3866,11 +3931,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2254d908e755997c16c91878a2771",
-                     *       "createdAt": "2026-11-29T03:16:10.073Z",
-                     *       "lastSentAt": "2026-11-29T03:16:10.076Z",
+                     *       "clientId": "cli_01a225fc5c3b7696aa19ffaa8eedb143",
+                     *       "createdAt": "2026-11-29T06:27:05.451Z",
+                     *       "lastSentAt": "2026-11-29T06:27:05.453Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T03:16:10.076Z",
+                     *       "nextSendAt": "2026-12-02T06:27:05.453Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4056,11 +4121,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2254d907f71fd95f8f5d5d6f36590",
-                     *       "createdAt": "2026-11-29T03:16:09.989Z",
-                     *       "lastSentAt": "2026-11-29T03:16:09.992Z",
+                     *       "clientId": "cli_01a225fc5c2e707eb366e5f9e4b13e48",
+                     *       "createdAt": "2026-11-29T06:27:05.395Z",
+                     *       "lastSentAt": "2026-11-29T06:27:05.397Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T03:16:09.992Z",
+                     *       "nextSendAt": "2026-12-02T06:27:05.397Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4256,7 +4321,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-29T03:16:10.458Z",
+                     *           "approvedAt": "2026-11-29T06:27:05.704Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -4268,16 +4333,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.452Z",
-                     *           "id": "dsb_01a2254d925470eab17d00904eb5af4b",
+                     *           "createdAt": "2026-11-29T06:27:05.697Z",
+                     *           "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-29T03:16:10.455Z",
+                     *           "submittedAt": "2026-11-29T06:27:05.699Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-29T03:16:10.485Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.722Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4404,7 +4469,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
+                 *           "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -4447,8 +4512,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T03:16:10.452Z",
-                     *       "id": "dsb_01a2254d925470eab17d00904eb5af4b",
+                     *       "createdAt": "2026-11-29T06:27:05.697Z",
+                     *       "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -4456,7 +4521,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T03:16:10.452Z"
+                     *       "updatedAt": "2026-11-29T06:27:05.697Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4648,8 +4713,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T03:16:10.452Z",
-                     *       "id": "dsb_01a2254d925470eab17d00904eb5af4b",
+                     *       "createdAt": "2026-11-29T06:27:05.697Z",
+                     *       "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -4657,7 +4722,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T03:16:10.452Z"
+                     *       "updatedAt": "2026-11-29T06:27:05.697Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4769,7 +4834,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a2254d928375c5aa05b28caef7d07e"
+                     *       "id": "dsb_01a225fc5d8172b4bbad39e05ef74d08"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4919,7 +4984,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-29T03:16:10.458Z",
+                     *       "approvedAt": "2026-11-29T06:27:05.704Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -4931,16 +4996,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T03:16:10.452Z",
-                     *       "id": "dsb_01a2254d925470eab17d00904eb5af4b",
+                     *       "createdAt": "2026-11-29T06:27:05.697Z",
+                     *       "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-29T03:16:10.455Z",
+                     *       "submittedAt": "2026-11-29T06:27:05.699Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T03:16:10.458Z"
+                     *       "updatedAt": "2026-11-29T06:27:05.704Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5151,16 +5216,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *           "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a2254d925470eab17d008e8c7aaed8",
+                     *           "id": "dsi_01a225fc5d61703eba9720cd5b9686db",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a2254d925470eab17d008e8c7aaed8",
+                     *           "payoutId": "pyt_01a225fc5d61703eba9720cd5b9686db",
                      *           "row": 1,
-                     *           "txHash": "3d1e311d3b17e9d06ddf4485273e1a9540b1e744648a493230b82136e8b53693",
+                     *           "txHash": "70d4e02f2a433dd7386e8ca8a890abb0f9d15869748c32fd5450d8acc3afea07",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -5171,11 +5236,11 @@ export interface operations {
                      *           "errorMessage": "the source account cannot cover the amount",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a2254d925470eab17d008f29518b08",
+                     *           "id": "dsi_01a225fc5d61703eba9720ce7e14f2a6",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a2254d925470eab17d008f29518b08",
+                     *           "payoutId": "pyt_01a225fc5d61703eba9720ce7e14f2a6",
                      *           "row": 2,
-                     *           "txHash": "0f59a24f3f551642782939ac5bdfdfa22ec328dae91fed7fff3b353ad0d205d3",
+                     *           "txHash": "61088093a6cabd978d559f4af43d27d1b5c0374ebb25ddc53c1d0b6ff65c7ac8",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                      *         }
                      *       ],
@@ -5190,8 +5255,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a2254d925470eab17d008e8c7aaed8,1,stipend-0001,cli_01a2254d902a731c8d423ec94f1ef721,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2254d925470eab17d008e8c7aaed8,approved,sent,3d1e311d3b17e9d06ddf4485273e1a9540b1e744648a493230b82136e8b53693,,
-                     *     dsi_01a2254d925470eab17d008f29518b08,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a2254d925470eab17d008f29518b08,approved,failed,0f59a24f3f551642782939ac5bdfdfa22ec328dae91fed7fff3b353ad0d205d3,op_underfunded,the source account cannot cover the amount
+                     *     dsi_01a225fc5d61703eba9720cd5b9686db,1,stipend-0001,cli_01a225fc5bfa70bcb2d94b22ce22cd17,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a225fc5d61703eba9720cd5b9686db,approved,sent,70d4e02f2a433dd7386e8ca8a890abb0f9d15869748c32fd5450d8acc3afea07,,
+                     *     dsi_01a225fc5d61703eba9720ce7e14f2a6,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a225fc5d61703eba9720ce7e14f2a6,approved,failed,61088093a6cabd978d559f4af43d27d1b5c0374ebb25ddc53c1d0b6ff65c7ac8,op_underfunded,the source account cannot cover the amount
                      */
                     "text/csv": string;
                 };
@@ -5345,16 +5410,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T03:16:10.491Z",
-                     *       "id": "dsb_01a2254d927b729ea4c3a969326c0776",
+                     *       "createdAt": "2026-11-29T06:27:05.725Z",
+                     *       "id": "dsb_01a225fc5d7d70ec812615d54873fb81",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-29T03:16:10.494Z",
+                     *       "submittedAt": "2026-11-29T06:27:05.726Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-29T03:16:10.497Z"
+                     *       "updatedAt": "2026-11-29T06:27:05.728Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5555,7 +5620,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-29T03:16:10.458Z",
+                     *       "approvedAt": "2026-11-29T06:27:05.704Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -5567,16 +5632,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-29T03:16:10.452Z",
-                     *       "id": "dsb_01a2254d925470eab17d00904eb5af4b",
+                     *       "createdAt": "2026-11-29T06:27:05.697Z",
+                     *       "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-29T03:16:10.455Z",
+                     *       "submittedAt": "2026-11-29T06:27:05.699Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T03:16:10.479Z"
+                     *       "updatedAt": "2026-11-29T06:27:05.719Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5772,16 +5837,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T03:16:10.452Z",
-                     *       "id": "dsb_01a2254d925470eab17d00904eb5af4b",
+                     *       "createdAt": "2026-11-29T06:27:05.697Z",
+                     *       "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-29T03:16:10.455Z",
+                     *       "submittedAt": "2026-11-29T06:27:05.699Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T03:16:10.455Z"
+                     *       "updatedAt": "2026-11-29T06:27:05.699Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5985,10 +6050,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
+                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.499Z",
+                     *           "createdAt": "2026-11-29T06:27:05.729Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6004,8 +6069,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T03:16:10.499Z",
-                     *               "id": "dsb_01a2254d928375c5aa05b28caef7d07e",
+                     *               "createdAt": "2026-11-29T06:27:05.729Z",
+                     *               "id": "dsb_01a225fc5d8172b4bbad39e05ef74d08",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -6013,19 +6078,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-29T03:16:10.499Z"
+                     *               "updatedAt": "2026-11-29T06:27:05.729Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2254d928375c5aa05b28d13bbbf5b",
+                     *           "id": "evt_01a225fc5d8172b4bbad39e106f10d58",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
+                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.497Z",
+                     *           "createdAt": "2026-11-29T06:27:05.728Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6041,28 +6106,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T03:16:10.491Z",
-                     *               "id": "dsb_01a2254d927b729ea4c3a969326c0776",
+                     *               "createdAt": "2026-11-29T06:27:05.725Z",
+                     *               "id": "dsb_01a225fc5d7d70ec812615d54873fb81",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-29T03:16:10.494Z",
+                     *               "submittedAt": "2026-11-29T06:27:05.726Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T03:16:10.497Z"
+                     *               "updatedAt": "2026-11-29T06:27:05.728Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2254d9282765280cc92d35115f67a",
+                     *           "id": "evt_01a225fc5d8075b18c43f78534006178",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
+                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.497Z",
+                     *           "createdAt": "2026-11-29T06:27:05.728Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -6073,28 +6138,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T03:16:10.494Z",
+                     *               "createdAt": "2026-11-29T06:27:05.726Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2254d927b729ea4c3a96843874ffe",
+                     *               "id": "pyt_01a225fc5d7d70ec812615d499586bc9",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T03:16:10.497Z",
+                     *               "updatedAt": "2026-11-29T06:27:05.728Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2254d92817625ac01544e592b412d",
+                     *           "id": "evt_01a225fc5d8075b18c43f78379eb1df2",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
+                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.494Z",
+                     *           "createdAt": "2026-11-29T06:27:05.726Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6110,28 +6175,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T03:16:10.491Z",
-                     *               "id": "dsb_01a2254d927b729ea4c3a969326c0776",
+                     *               "createdAt": "2026-11-29T06:27:05.725Z",
+                     *               "id": "dsb_01a225fc5d7d70ec812615d54873fb81",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T03:16:10.494Z",
+                     *               "submittedAt": "2026-11-29T06:27:05.726Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T03:16:10.494Z"
+                     *               "updatedAt": "2026-11-29T06:27:05.726Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2254d927f758698d76b9d92c8af8d",
+                     *           "id": "evt_01a225fc5d7f755a9b436b13a00aac28",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
+                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.494Z",
+                     *           "createdAt": "2026-11-29T06:27:05.726Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6142,28 +6207,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T03:16:10.494Z",
+                     *               "createdAt": "2026-11-29T06:27:05.726Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2254d927b729ea4c3a96843874ffe",
+                     *               "id": "pyt_01a225fc5d7d70ec812615d499586bc9",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T03:16:10.494Z",
+                     *               "updatedAt": "2026-11-29T06:27:05.726Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2254d927f758698d76b9b41b8aa19",
+                     *           "id": "evt_01a225fc5d7f755a9b436b11b787769e",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
+                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.491Z",
+                     *           "createdAt": "2026-11-29T06:27:05.725Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6179,8 +6244,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T03:16:10.491Z",
-                     *               "id": "dsb_01a2254d927b729ea4c3a969326c0776",
+                     *               "createdAt": "2026-11-29T06:27:05.725Z",
+                     *               "id": "dsb_01a225fc5d7d70ec812615d54873fb81",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -6188,10 +6253,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T03:16:10.491Z"
+                     *               "updatedAt": "2026-11-29T06:27:05.725Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2254d927b729ea4c3a96a746e47e9",
+                     *           "id": "evt_01a225fc5d7d70ec812615d6bb38acc9",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -6200,11 +6265,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.485Z",
+                     *           "createdAt": "2026-11-29T06:27:05.722Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T03:16:10.458Z",
+                     *               "approvedAt": "2026-11-29T06:27:05.704Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6216,19 +6281,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T03:16:10.452Z",
-                     *               "id": "dsb_01a2254d925470eab17d00904eb5af4b",
+                     *               "createdAt": "2026-11-29T06:27:05.697Z",
+                     *               "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T03:16:10.455Z",
+                     *               "submittedAt": "2026-11-29T06:27:05.699Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T03:16:10.485Z"
+                     *               "updatedAt": "2026-11-29T06:27:05.722Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2254d9276703d8e17b50fa6c2e1d9",
+                     *           "id": "evt_01a225fc5d7a7554add88cb3e9d4b4e7",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6237,7 +6302,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.484Z",
+                     *           "createdAt": "2026-11-29T06:27:05.721Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6247,48 +6312,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T03:16:10.464Z",
+                     *                   "createdAt": "2026-11-29T06:27:05.706Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2254d926076dc8fdfbfd66c36682a",
+                     *                   "id": "att_01a225fc5d6a72d58ae7e1060e5ee557",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "859536c2c7f679cf64faa82515fcfb269764933a14372ffb7dc7a65f51020231"
+                     *                   "txHash": "4a354e08e9f47ee60fd0d2b167b87ba43c9317b2b5669fadac1969c9b37f73d9"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T03:16:10.484Z",
+                     *                   "createdAt": "2026-11-29T06:27:05.721Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2254d9274731f927991b34d3521a1",
+                     *                   "id": "att_01a225fc5d79704bbfd93a375c11bd88",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "0f59a24f3f551642782939ac5bdfdfa22ec328dae91fed7fff3b353ad0d205d3"
+                     *                   "txHash": "61088093a6cabd978d559f4af43d27d1b5c0374ebb25ddc53c1d0b6ff65c7ac8"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T03:16:10.455Z",
+                     *               "createdAt": "2026-11-29T06:27:05.699Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2254d925470eab17d008f29518b08",
+                     *               "id": "pyt_01a225fc5d61703eba9720ce7e14f2a6",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T03:16:10.484Z",
+                     *               "updatedAt": "2026-11-29T06:27:05.721Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2254d927571cb92f5e542e1c32a20",
+                     *           "id": "evt_01a225fc5d7a7554add88cb1819e0b72",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
+                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.479Z",
+                     *           "createdAt": "2026-11-29T06:27:05.719Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6298,30 +6363,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T03:16:10.464Z",
+                     *                   "createdAt": "2026-11-29T06:27:05.706Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2254d926076dc8fdfbfd66c36682a",
+                     *                   "id": "att_01a225fc5d6a72d58ae7e1060e5ee557",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "859536c2c7f679cf64faa82515fcfb269764933a14372ffb7dc7a65f51020231"
+                     *                   "txHash": "4a354e08e9f47ee60fd0d2b167b87ba43c9317b2b5669fadac1969c9b37f73d9"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T03:16:10.455Z",
+                     *               "createdAt": "2026-11-29T06:27:05.699Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2254d925470eab17d008f29518b08",
+                     *               "id": "pyt_01a225fc5d61703eba9720ce7e14f2a6",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T03:16:10.479Z",
+                     *               "updatedAt": "2026-11-29T06:27:05.719Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2254d926f75e59b55955f1e988f05",
+                     *           "id": "evt_01a225fc5d7775179015c462d599a837",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -6330,11 +6395,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.477Z",
+                     *           "createdAt": "2026-11-29T06:27:05.717Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T03:16:10.458Z",
+                     *               "approvedAt": "2026-11-29T06:27:05.704Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6346,19 +6411,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T03:16:10.452Z",
-                     *               "id": "dsb_01a2254d925470eab17d00904eb5af4b",
+                     *               "createdAt": "2026-11-29T06:27:05.697Z",
+                     *               "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T03:16:10.455Z",
+                     *               "submittedAt": "2026-11-29T06:27:05.699Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T03:16:10.477Z"
+                     *               "updatedAt": "2026-11-29T06:27:05.717Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2254d926d74b58a5f3e52d8b5bb81",
+                     *           "id": "evt_01a225fc5d757584a97e473854dce094",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6367,7 +6432,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.475Z",
+                     *           "createdAt": "2026-11-29T06:27:05.716Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6377,30 +6442,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T03:16:10.464Z",
+                     *                   "createdAt": "2026-11-29T06:27:05.706Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2254d926076dc8fdfbfd66c36682a",
+                     *                   "id": "att_01a225fc5d6a72d58ae7e1060e5ee557",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "859536c2c7f679cf64faa82515fcfb269764933a14372ffb7dc7a65f51020231"
+                     *                   "txHash": "4a354e08e9f47ee60fd0d2b167b87ba43c9317b2b5669fadac1969c9b37f73d9"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T03:16:10.455Z",
+                     *               "createdAt": "2026-11-29T06:27:05.699Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2254d925470eab17d008f29518b08",
+                     *               "id": "pyt_01a225fc5d61703eba9720ce7e14f2a6",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T03:16:10.475Z",
+                     *               "updatedAt": "2026-11-29T06:27:05.716Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2254d926b7443bbb0c4b4883d5383",
+                     *           "id": "evt_01a225fc5d74734ebeaf2c7d2bb86355",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -6409,7 +6474,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.475Z",
+                     *           "createdAt": "2026-11-29T06:27:05.716Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6419,37 +6484,37 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T03:16:10.464Z",
+                     *                   "createdAt": "2026-11-29T06:27:05.706Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a2254d926076dc8fdfbfd57271a059",
-                     *                   "ledgerSeq": 56,
-                     *                   "txHash": "3d1e311d3b17e9d06ddf4485273e1a9540b1e744648a493230b82136e8b53693"
+                     *                   "id": "att_01a225fc5d6a72d58ae7e105387c4cf3",
+                     *                   "ledgerSeq": 37,
+                     *                   "txHash": "70d4e02f2a433dd7386e8ca8a890abb0f9d15869748c32fd5450d8acc3afea07"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *                 "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
-                     *               "createdAt": "2026-11-29T03:16:10.455Z",
+                     *               "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *               "createdAt": "2026-11-29T06:27:05.699Z",
                      *               "execStatus": "sent",
                      *               "hold": null,
-                     *               "id": "pyt_01a2254d925470eab17d008e8c7aaed8",
+                     *               "id": "pyt_01a225fc5d61703eba9720cd5b9686db",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T03:16:10.475Z",
+                     *               "updatedAt": "2026-11-29T06:27:05.716Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2254d926b7443bbb0c4b393575773",
+                     *           "id": "evt_01a225fc5d74734ebeaf2c7cc1faf57e",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -6458,7 +6523,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.466Z",
+                     *           "createdAt": "2026-11-29T06:27:05.708Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6468,52 +6533,52 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T03:16:09.966Z",
+                     *                   "createdAt": "2026-11-29T06:27:05.382Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2254d906e73038808025bee3080d3",
+                     *                   "id": "att_01a225fc5c2775bbaaedf9f46b1fb03b",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "e8b54083f21fb785ba34a533b63b10db8e3b7cb605a4f1edb1c200d8ee9f0b84"
+                     *                   "txHash": "47c86e6cd61bd8f1c8079682e9425c619446e217a1b761d2469689fa34a1b0e7"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T03:16:10.466Z",
+                     *                   "createdAt": "2026-11-29T06:27:05.707Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2254d926274aaa533dfa7d235b277",
+                     *                   "id": "att_01a225fc5d6b76ea8e3166d5adfd24cb",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "ce83888ecfb26e07fa8e1268ceec44164493a79a29d679fe37609e37ada82eb7"
+                     *                   "txHash": "4c3ed76234cb2648fa9079b23b5281ab80d795310d27163d00454e07df89ef6a"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T03:16:09.961Z",
+                     *               "createdAt": "2026-11-29T06:27:05.379Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2254d906971d3b67eaac65298bff0",
+                     *               "id": "pyt_01a225fc5c2375e680a93896fef213fe",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-29T03:16:10.466Z",
+                     *               "updatedAt": "2026-11-29T06:27:05.708Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2254d926377ddb698c9bfb2998f27",
+                     *           "id": "evt_01a225fc5d6c72daac1d83911750517c",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
+                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.458Z",
+                     *           "createdAt": "2026-11-29T06:27:05.704Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-29T03:16:10.458Z",
+                     *               "approvedAt": "2026-11-29T06:27:05.704Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6525,28 +6590,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T03:16:10.452Z",
-                     *               "id": "dsb_01a2254d925470eab17d00904eb5af4b",
+                     *               "createdAt": "2026-11-29T06:27:05.697Z",
+                     *               "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-29T03:16:10.455Z",
+                     *               "submittedAt": "2026-11-29T06:27:05.699Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T03:16:10.458Z"
+                     *               "updatedAt": "2026-11-29T06:27:05.704Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2254d925b75bc8d77e64f238d0031",
+                     *           "id": "evt_01a225fc5d6977b38e3d5fe1e72a7b21",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
+                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.458Z",
+                     *           "createdAt": "2026-11-29T06:27:05.704Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6557,28 +6622,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T03:16:10.455Z",
+                     *               "createdAt": "2026-11-29T06:27:05.699Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2254d925470eab17d008f29518b08",
+                     *               "id": "pyt_01a225fc5d61703eba9720ce7e14f2a6",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T03:16:10.458Z",
+                     *               "updatedAt": "2026-11-29T06:27:05.704Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2254d925b75bc8d77e64cc0ab1009",
+                     *           "id": "evt_01a225fc5d687237a98c608a04260005",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
+                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.458Z",
+                     *           "createdAt": "2026-11-29T06:27:05.704Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6590,34 +6655,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *                 "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
-                     *               "createdAt": "2026-11-29T03:16:10.455Z",
+                     *               "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *               "createdAt": "2026-11-29T06:27:05.699Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2254d925470eab17d008e8c7aaed8",
+                     *               "id": "pyt_01a225fc5d61703eba9720cd5b9686db",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T03:16:10.458Z",
+                     *               "updatedAt": "2026-11-29T06:27:05.704Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2254d925b75bc8d77e64b334397d9",
+                     *           "id": "evt_01a225fc5d687237a98c6089ecccc45c",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
+                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.455Z",
+                     *           "createdAt": "2026-11-29T06:27:05.699Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6633,28 +6698,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T03:16:10.452Z",
-                     *               "id": "dsb_01a2254d925470eab17d00904eb5af4b",
+                     *               "createdAt": "2026-11-29T06:27:05.697Z",
+                     *               "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T03:16:10.455Z",
+                     *               "submittedAt": "2026-11-29T06:27:05.699Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T03:16:10.455Z"
+                     *               "updatedAt": "2026-11-29T06:27:05.699Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2254d92587576a1dd5786efb086ba",
+                     *           "id": "evt_01a225fc5d64738bb0de2b710c5754db",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
+                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.455Z",
+                     *           "createdAt": "2026-11-29T06:27:05.699Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6665,28 +6730,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T03:16:10.455Z",
+                     *               "createdAt": "2026-11-29T06:27:05.699Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2254d925470eab17d008f29518b08",
+                     *               "id": "pyt_01a225fc5d61703eba9720ce7e14f2a6",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T03:16:10.455Z",
+                     *               "updatedAt": "2026-11-29T06:27:05.699Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2254d92587576a1dd5783fe080c28",
+                     *           "id": "evt_01a225fc5d64738bb0de2b6e24cdb0cf",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
+                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.455Z",
+                     *           "createdAt": "2026-11-29T06:27:05.699Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6698,34 +6763,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *                 "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
-                     *               "createdAt": "2026-11-29T03:16:10.455Z",
+                     *               "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *               "createdAt": "2026-11-29T06:27:05.699Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2254d925470eab17d008e8c7aaed8",
+                     *               "id": "pyt_01a225fc5d61703eba9720cd5b9686db",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T03:16:10.455Z",
+                     *               "updatedAt": "2026-11-29T06:27:05.699Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2254d92587576a1dd5782a03bc995",
+                     *           "id": "evt_01a225fc5d64738bb0de2b6d5b276026",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2254d900a75ca909f652cca61b1b4",
+                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.452Z",
+                     *           "createdAt": "2026-11-29T06:27:05.697Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6741,8 +6806,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T03:16:10.452Z",
-                     *               "id": "dsb_01a2254d925470eab17d00904eb5af4b",
+                     *               "createdAt": "2026-11-29T06:27:05.697Z",
+                     *               "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -6750,10 +6815,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T03:16:10.452Z"
+                     *               "updatedAt": "2026-11-29T06:27:05.697Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2254d925470eab17d00911c8c7c26",
+                     *           "id": "evt_01a225fc5d62705d81461587f543c8b0",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -6875,10 +6940,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a2254d900a75ca909f652cca61b1b4",
+                     *         "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-29T03:16:10.499Z",
+                     *       "createdAt": "2026-11-29T06:27:05.729Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -6894,8 +6959,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-29T03:16:10.499Z",
-                     *           "id": "dsb_01a2254d928375c5aa05b28caef7d07e",
+                     *           "createdAt": "2026-11-29T06:27:05.729Z",
+                     *           "id": "dsb_01a225fc5d8172b4bbad39e05ef74d08",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -6903,10 +6968,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-29T03:16:10.499Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.729Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a2254d928375c5aa05b28d13bbbf5b",
+                     *       "id": "evt_01a225fc5d8172b4bbad39e106f10d58",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -7032,14 +7097,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *             "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
-                     *           "createdAt": "2026-11-29T03:16:09.912Z",
+                     *           "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *           "createdAt": "2026-11-29T06:27:05.349Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a2254d90387738ad13d6ab5854222d",
+                     *           "id": "inv_01a225fc5c0571ecb0011a35e9bdcaa8",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -7156,7 +7221,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
+                 *       "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -7185,14 +7250,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *         "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
-                     *       "createdAt": "2026-11-29T03:16:09.912Z",
+                     *       "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *       "createdAt": "2026-11-29T06:27:05.349Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2254d90387738ad13d6ab5854222d",
+                     *       "id": "inv_01a225fc5c0571ecb0011a35e9bdcaa8",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7207,14 +7272,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_55238dc6528d4dee9fd3a10eeeb4c451"
+                     *         "url": "https://pay.lajan.test/pay/pi_9190931d78e96dacfc6ac416921bd945"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-29T03:16:09.912Z"
+                     *       "updatedAt": "2026-11-29T06:27:05.349Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7397,14 +7462,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *         "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
-                     *       "createdAt": "2026-11-29T03:16:09.912Z",
+                     *       "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *       "createdAt": "2026-11-29T06:27:05.349Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2254d90387738ad13d6ab5854222d",
+                     *       "id": "inv_01a225fc5c0571ecb0011a35e9bdcaa8",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7426,14 +7491,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_55238dc6528d4dee9fd3a10eeeb4c451"
+                     *         "url": "https://pay.lajan.test/pay/pi_9190931d78e96dacfc6ac416921bd945"
                      *       },
-                     *       "sentAt": "2026-11-29T03:16:09.917Z",
+                     *       "sentAt": "2026-11-29T06:27:05.352Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T03:16:09.917Z"
+                     *       "updatedAt": "2026-11-29T06:27:05.352Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7569,14 +7634,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *         "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
-                     *       "createdAt": "2026-11-29T03:16:09.912Z",
+                     *       "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *       "createdAt": "2026-11-29T06:27:05.349Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2254d90387738ad13d6ab5854222d",
+                     *       "id": "inv_01a225fc5c0571ecb0011a35e9bdcaa8",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7598,14 +7663,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_55238dc6528d4dee9fd3a10eeeb4c451"
+                     *         "url": "https://pay.lajan.test/pay/pi_9190931d78e96dacfc6ac416921bd945"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T03:16:09.914Z"
+                     *       "updatedAt": "2026-11-29T06:27:05.351Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8218,13 +8283,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-29T03:16:09.942Z",
+                     *           "createdAt": "2026-11-29T06:27:05.371Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a2254d9056755085272d0b1ecc235b",
+                     *           "id": "pl_01a225fc5c1b73b485e95290ffe414f9",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_433ff82931580d9cc4ffb8b35e47064c"
+                     *           "url": "https://pay.lajan.test/pay/pi_add1e20fef6fb37de5863a0d5836e4d0"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -8357,13 +8422,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T03:16:09.942Z",
+                     *       "createdAt": "2026-11-29T06:27:05.371Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2254d9056755085272d0b1ecc235b",
+                     *       "id": "pl_01a225fc5c1b73b485e95290ffe414f9",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_433ff82931580d9cc4ffb8b35e47064c"
+                     *       "url": "https://pay.lajan.test/pay/pi_add1e20fef6fb37de5863a0d5836e4d0"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -8544,13 +8609,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T03:16:09.942Z",
+                     *       "createdAt": "2026-11-29T06:27:05.371Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2254d9056755085272d0b1ecc235b",
+                     *       "id": "pl_01a225fc5c1b73b485e95290ffe414f9",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_433ff82931580d9cc4ffb8b35e47064c"
+                     *       "url": "https://pay.lajan.test/pay/pi_add1e20fef6fb37de5863a0d5836e4d0"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -8663,7 +8728,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a2254d9056755085272d0b1ecc235b"
+                     *       "id": "pl_01a225fc5c1b73b485e95290ffe414f9"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -8822,9 +8887,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T03:16:10.445Z",
+                     *           "createdAt": "2026-11-29T06:27:05.693Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2254d924d7260a68eccc605cd94c2",
+                     *           "id": "pyt_01a225fc5d5d74329d9aa29405f33fbd",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -8835,14 +8900,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Lisa",
-                     *             "id": "cli_01a2254d908e755997c16c91878a2771",
+                     *             "id": "cli_01a225fc5c3b7696aa19ffaa8eedb143",
                      *             "lastName": "Jozèf",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a2254d908e755997c16c91878a2771",
-                     *           "createdAt": "2026-11-29T03:16:10.071Z",
+                     *           "clientId": "cli_01a225fc5c3b7696aa19ffaa8eedb143",
+                     *           "createdAt": "2026-11-29T06:27:05.450Z",
                      *           "execStatus": "awaiting_registration",
-                     *           "id": "pyt_01a2254d90d774868b0cd8e57f972869",
+                     *           "id": "pyt_01a225fc5c6a7354ab94bf04515c1539",
                      *           "memo": null,
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -8853,14 +8918,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a2254d907f71fd95f8f5d5d6f36590",
+                     *             "id": "cli_01a225fc5c2e707eb366e5f9e4b13e48",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a2254d907f71fd95f8f5d5d6f36590",
-                     *           "createdAt": "2026-11-29T03:16:09.987Z",
+                     *           "clientId": "cli_01a225fc5c2e707eb366e5f9e4b13e48",
+                     *           "createdAt": "2026-11-29T06:27:05.393Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a2254d9083750e8b03ff836a794001",
+                     *           "id": "pyt_01a225fc5c3175e3a88be6c0b9af8452",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -8871,9 +8936,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T03:16:09.961Z",
+                     *           "createdAt": "2026-11-29T06:27:05.379Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2254d906971d3b67eaac65298bff0",
+                     *           "id": "pyt_01a225fc5c2375e680a93896fef213fe",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
@@ -8884,14 +8949,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *             "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
-                     *           "createdAt": "2026-11-29T03:16:09.952Z",
+                     *           "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *           "createdAt": "2026-11-29T06:27:05.376Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a2254d906074e6802089d84bb0791d",
+                     *           "id": "pyt_01a225fc5c207190b1bd18fa18296ff2",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -9011,7 +9076,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
+                 *       "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -9035,19 +9100,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *         "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
-                     *       "createdAt": "2026-11-29T03:16:09.952Z",
+                     *       "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *       "createdAt": "2026-11-29T06:27:05.376Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2254d906074e6802089d84bb0791d",
+                     *       "id": "pyt_01a225fc5c207190b1bd18fa18296ff2",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T03:16:09.952Z",
+                     *       "updatedAt": "2026-11-29T06:27:05.376Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -9236,31 +9301,31 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T03:16:09.966Z",
+                     *           "createdAt": "2026-11-29T06:27:05.382Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a2254d906e73038808025a435dcd61",
-                     *           "ledgerSeq": 6,
-                     *           "txHash": "0c8cfdc4f4eae1802944b758e088a99c2e81cde428f5c361aa3f7fc9ef706c7e"
+                     *           "id": "att_01a225fc5c2775bbaaedf9f39e77fe0c",
+                     *           "ledgerSeq": 4,
+                     *           "txHash": "8fc478e589881d8a25bbc6ea5c049799ba6946b9f2cdfd7e0ebda116f361e3ba"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *         "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
-                     *       "createdAt": "2026-11-29T03:16:09.952Z",
+                     *       "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *       "createdAt": "2026-11-29T06:27:05.376Z",
                      *       "execStatus": "sent",
                      *       "hold": null,
-                     *       "id": "pyt_01a2254d906074e6802089d84bb0791d",
+                     *       "id": "pyt_01a225fc5c207190b1bd18fa18296ff2",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T03:16:09.975Z",
+                     *       "updatedAt": "2026-11-29T06:27:05.387Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -9386,19 +9451,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2254d902a731c8d423ec94f1ef721",
+                     *         "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2254d902a731c8d423ec94f1ef721",
-                     *       "createdAt": "2026-11-29T03:16:09.952Z",
+                     *       "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *       "createdAt": "2026-11-29T06:27:05.376Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2254d906074e6802089d84bb0791d",
+                     *       "id": "pyt_01a225fc5c207190b1bd18fa18296ff2",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T03:16:09.957Z",
+                     *       "updatedAt": "2026-11-29T06:27:05.377Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -9418,7 +9483,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "e33b5448-d952-47ec-90e0-2f266a437ed1",
+                     *       "requestId": "2cb1d637-25db-4c1c-9111-4f8d5051a09e",
                      *       "statusCode": 400
                      *     }
                      */
@@ -9593,19 +9658,19 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a2254d907f71fd95f8f5d5d6f36590",
+                     *         "id": "cli_01a225fc5c2e707eb366e5f9e4b13e48",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a2254d907f71fd95f8f5d5d6f36590",
-                     *       "createdAt": "2026-11-29T03:16:09.987Z",
+                     *       "clientId": "cli_01a225fc5c2e707eb366e5f9e4b13e48",
+                     *       "createdAt": "2026-11-29T06:27:05.393Z",
                      *       "execStatus": "canceled",
                      *       "hold": null,
-                     *       "id": "pyt_01a2254d9083750e8b03ff836a794001",
+                     *       "id": "pyt_01a225fc5c3175e3a88be6c0b9af8452",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T03:16:10.443Z",
+                     *       "updatedAt": "2026-11-29T06:27:05.692Z",
                      *       "walletAccountId": null,
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -9808,13 +9873,13 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T03:16:10.445Z",
+                     *       "createdAt": "2026-11-29T06:27:05.693Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2254d924d7260a68eccc605cd94c2",
+                     *       "id": "pyt_01a225fc5d5d74329d9aa29405f33fbd",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T03:16:10.447Z",
+                     *       "updatedAt": "2026-11-29T06:27:05.695Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10023,24 +10088,24 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T03:16:09.966Z",
+                     *           "createdAt": "2026-11-29T06:27:05.382Z",
                      *           "errorCode": "op_underfunded",
                      *           "errorMessage": "the source account cannot cover the amount",
-                     *           "id": "att_01a2254d906e73038808025bee3080d3",
+                     *           "id": "att_01a225fc5c2775bbaaedf9f46b1fb03b",
                      *           "ledgerSeq": null,
-                     *           "txHash": "e8b54083f21fb785ba34a533b63b10db8e3b7cb605a4f1edb1c200d8ee9f0b84"
+                     *           "txHash": "47c86e6cd61bd8f1c8079682e9425c619446e217a1b761d2469689fa34a1b0e7"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T03:16:09.961Z",
+                     *       "createdAt": "2026-11-29T06:27:05.379Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2254d906971d3b67eaac65298bff0",
+                     *       "id": "pyt_01a225fc5c2375e680a93896fef213fe",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T03:16:09.978Z",
+                     *       "updatedAt": "2026-11-29T06:27:05.389Z",
                      *       "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10221,7 +10286,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GBYWRN2YXBI7LAVLOV672QSZ7ZMJHRMMOXWF7USGVRVJOCLEMNGQE4AG",
+                     *       "account": "GDSN4FQSPTG4ZL25IZWOZS67ZNF7Y4UJC72RUF4D7C4ILUXWW3RWEU3V",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -10352,7 +10417,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GBYWRN2YXBI7LAVLOV672QSZ7ZMJHRMMOXWF7USGVRVJOCLEMNGQE4AG",
+                     *       "account": "GDSN4FQSPTG4ZL25IZWOZS67ZNF7Y4UJC72RUF4D7C4ILUXWW3RWEU3V",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -10564,25 +10629,25 @@ export interface operations {
                      *         {
                      *           "channel": "sms",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T03:16:09.917Z",
+                     *           "createdAt": "2026-11-29T06:27:05.352Z",
                      *           "html": null,
-                     *           "id": "msg_01a2254d903d76c490cf24ff260c687f",
-                     *           "invoiceId": "inv_01a2254d90387738ad13d6ab5854222d",
+                     *           "id": "msg_01a225fc5c0875488cbdb6b983eadf26",
+                     *           "invoiceId": "inv_01a225fc5c0571ecb0011a35e9bdcaa8",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_55238dc6528d4dee9fd3a10eeeb4c451",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_9190931d78e96dacfc6ac416921bd945",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T03:16:09.917Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_55238dc6528d4dee9fd3a10eeeb4c451\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_55238dc6528d4dee9fd3a10eeeb4c451\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_55238dc6528d4dee9fd3a10eeeb4c451</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a2254d903d76c490cf24feea32ef50",
-                     *           "invoiceId": "inv_01a2254d90387738ad13d6ab5854222d",
+                     *           "createdAt": "2026-11-29T06:27:05.352Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_9190931d78e96dacfc6ac416921bd945\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_9190931d78e96dacfc6ac416921bd945\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_9190931d78e96dacfc6ac416921bd945</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a225fc5c0875488cbdb6b868b15d9e",
+                     *           "invoiceId": "inv_01a225fc5c0571ecb0011a35e9bdcaa8",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_55238dc6528d4dee9fd3a10eeeb4c451\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_9190931d78e96dacfc6ac416921bd945\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -10714,18 +10779,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GBYWRN2YXBI7LAVLOV672QSZ7ZMJHRMMOXWF7USGVRVJOCLEMNGQE4AG",
-                     *       "id": "lp_01a2254d9044754ca655f0070b9f37de",
+                     *       "destinationAccount": "GDSN4FQSPTG4ZL25IZWOZS67ZNF7Y4UJC72RUF4D7C4ILUXWW3RWEU3V",
+                     *       "id": "lp_01a225fc5c0b73a69032892381dcbb43",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJJ1G7XVSS2CA2",
+                     *       "memo": "LJKGM29Y3MJFZB",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_55238dc6528d4dee9fd3a10eeeb4c451",
+                     *         "id": "pi_9190931d78e96dacfc6ac416921bd945",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "840518ab98cd046e80594d6fc4243b0f8ffc0dad2d9f7b972d861f7f1482d482"
+                     *       "txHash": "dbb9977444832e372de5ed7a3a737d2b40cf7d698a021a0f8d39f5759e3b3c24"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -10922,8 +10987,14 @@ export interface operations {
                      *       "defaultClientLanguage": "ht",
                      *       "defaultCurrency": "HTG",
                      *       "defaultTaxRate": 0,
+                     *       "homeDomain": null,
                      *       "invitationResendDays": 3,
                      *       "invitationResends": 2,
+                     *       "orgDescription": null,
+                     *       "orgLogo": null,
+                     *       "orgOfficialEmail": null,
+                     *       "orgSupportEmail": null,
+                     *       "orgUrl": null,
                      *       "payoutApprovalRequired": true,
                      *       "pendingChange": null,
                      *       "recommendedWallets": [],
@@ -11035,8 +11106,14 @@ export interface operations {
                      *       "defaultClientLanguage": "ht",
                      *       "defaultCurrency": "HTG",
                      *       "defaultTaxRate": 0,
+                     *       "homeDomain": null,
                      *       "invitationResendDays": 3,
                      *       "invitationResends": 2,
+                     *       "orgDescription": null,
+                     *       "orgLogo": null,
+                     *       "orgOfficialEmail": null,
+                     *       "orgSupportEmail": null,
+                     *       "orgUrl": null,
                      *       "payoutApprovalRequired": true,
                      *       "pendingChange": null,
                      *       "recommendedWallets": [],
@@ -11212,19 +11289,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-29T03:16:10.538Z",
+                     *       "decidedAt": "2026-11-29T06:27:05.758Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a2254d900a75ca909f652cca61b1b4",
+                     *         "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T03:16:10.536Z",
-                     *       "id": "stc_01a2254d92a876d8bc59c156ae85abac",
+                     *       "expiresAt": "2026-12-02T06:27:05.757Z",
+                     *       "id": "stc_01a225fc5d9d7289bdaf94cdda8e0450",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-29T03:16:10.536Z",
+                     *       "requestedAt": "2026-11-29T06:27:05.757Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a2254d92a3750cb1373fd43c593ff2",
+                     *         "id": "key_01a225fc5d927291bc442a515dbee225",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -11413,19 +11490,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-29T03:16:10.534Z",
+                     *       "decidedAt": "2026-11-29T06:27:05.755Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a2254d900a75ca909f652cca61b1b4",
+                     *         "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T03:16:10.532Z",
-                     *       "id": "stc_01a2254d92a4708786a7f4f59263c5dd",
+                     *       "expiresAt": "2026-12-02T06:27:05.753Z",
+                     *       "id": "stc_01a225fc5d9975ed8fd85f093bbabb0d",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-29T03:16:10.532Z",
+                     *       "requestedAt": "2026-11-29T06:27:05.753Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a2254d92a3750cb1373fd43c593ff2",
+                     *         "id": "key_01a225fc5d927291bc442a515dbee225",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -11612,16 +11689,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T03:16:09.893Z",
+                     *           "createdAt": "2026-11-29T06:27:05.336Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "updatedAt": "2026-11-29T03:16:09.893Z",
-                     *           "url": "http://127.0.0.1:40735/lajan/webhooks"
+                     *           "id": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "updatedAt": "2026-11-29T06:27:05.336Z",
+                     *           "url": "http://127.0.0.1:41345/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -11741,7 +11818,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:40735/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:41345/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -11756,17 +11833,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T03:16:09.893Z",
+                     *       "createdAt": "2026-11-29T06:27:05.336Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2254d902574eb99e539ec40bee378",
-                     *       "secret": "whsec_zr2+VHgyGjJYOsJwXOy9FtSb6ty6PQDZAC8JiUJ31Uw=",
-                     *       "updatedAt": "2026-11-29T03:16:09.893Z",
-                     *       "url": "http://127.0.0.1:40735/lajan/webhooks"
+                     *       "id": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *       "secret": "whsec_wHcp6iTtgev7Bhirj6IRjKH6UzcWOPmqrJkvxhyGqw4=",
+                     *       "updatedAt": "2026-11-29T06:27:05.336Z",
+                     *       "url": "http://127.0.0.1:41345/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -11945,16 +12022,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T03:16:09.893Z",
+                     *       "createdAt": "2026-11-29T06:27:05.336Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2254d902574eb99e539ec40bee378",
-                     *       "updatedAt": "2026-11-29T03:16:09.893Z",
-                     *       "url": "http://127.0.0.1:40735/lajan/webhooks"
+                     *       "id": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *       "updatedAt": "2026-11-29T06:27:05.336Z",
+                     *       "url": "http://127.0.0.1:41345/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -12077,15 +12154,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T03:16:09.893Z",
+                     *       "createdAt": "2026-11-29T06:27:05.336Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a2254d902574eb99e539ec40bee378",
-                     *       "updatedAt": "2026-11-29T03:16:10.529Z",
-                     *       "url": "http://127.0.0.1:40735/lajan/webhooks"
+                     *       "id": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *       "updatedAt": "2026-11-29T06:27:05.745Z",
+                     *       "url": "http://127.0.0.1:41345/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -12265,7 +12342,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a2254d902574eb99e539ec40bee378"
+                     *       "id": "we_01a225fc5bf873afa15f4bc2e3d8326a"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -12403,223 +12480,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T03:16:10.506Z",
-                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "eventId": "evt_01a2254d928a71a9b6de59d78e7bb2c0",
+                     *           "createdAt": "2026-11-29T06:27:05.732Z",
+                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "eventId": "evt_01a225fc5d85779ba31bc9daf26aa6e0",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a2254d928a71a9b6de59d823e16a1f",
-                     *           "nextAttemptAt": "2026-11-29T03:16:10.506Z",
+                     *           "id": "whd_01a225fc5d85779ba31bc9dbab3e747f",
+                     *           "nextAttemptAt": "2026-11-29T06:27:05.732Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T03:16:10.506Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.732Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T03:16:10.497Z",
-                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "eventId": "evt_01a2254d92817625ac01544e592b412d",
+                     *           "createdAt": "2026-11-29T06:27:05.728Z",
+                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "eventId": "evt_01a225fc5d8075b18c43f78379eb1df2",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2254d92817625ac01544f700425e7",
-                     *           "nextAttemptAt": "2026-11-29T03:16:10.497Z",
+                     *           "id": "whd_01a225fc5d8075b18c43f784aebcdfe1",
+                     *           "nextAttemptAt": "2026-11-29T06:27:05.728Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T03:16:10.497Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.728Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T03:16:10.494Z",
-                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "eventId": "evt_01a2254d927f758698d76b9b41b8aa19",
+                     *           "createdAt": "2026-11-29T06:27:05.726Z",
+                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "eventId": "evt_01a225fc5d7f755a9b436b11b787769e",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2254d927f758698d76b9ce2ecae40",
-                     *           "nextAttemptAt": "2026-11-29T03:16:10.494Z",
+                     *           "id": "whd_01a225fc5d7f755a9b436b12df6b051b",
+                     *           "nextAttemptAt": "2026-11-29T06:27:05.726Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T03:16:10.494Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.726Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T03:16:10.484Z",
-                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "eventId": "evt_01a2254d927571cb92f5e542e1c32a20",
+                     *           "createdAt": "2026-11-29T06:27:05.721Z",
+                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "eventId": "evt_01a225fc5d7a7554add88cb1819e0b72",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2254d927571cb92f5e54396988a4e",
-                     *           "nextAttemptAt": "2026-11-29T03:16:10.484Z",
+                     *           "id": "whd_01a225fc5d7a7554add88cb2be787391",
+                     *           "nextAttemptAt": "2026-11-29T06:27:05.721Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T03:16:10.484Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.721Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T03:16:10.479Z",
-                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "eventId": "evt_01a2254d926f75e59b55955f1e988f05",
+                     *           "createdAt": "2026-11-29T06:27:05.719Z",
+                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "eventId": "evt_01a225fc5d7775179015c462d599a837",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2254d927071c3a9a197940a1cd669",
-                     *           "nextAttemptAt": "2026-11-29T03:16:10.479Z",
+                     *           "id": "whd_01a225fc5d7775179015c463c6f03551",
+                     *           "nextAttemptAt": "2026-11-29T06:27:05.719Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T03:16:10.479Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.719Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T03:16:10.475Z",
-                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "eventId": "evt_01a2254d926b7443bbb0c4b4883d5383",
+                     *           "createdAt": "2026-11-29T06:27:05.716Z",
+                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "eventId": "evt_01a225fc5d74734ebeaf2c7d2bb86355",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2254d926c701c83c3bda22118ad33",
-                     *           "nextAttemptAt": "2026-11-29T03:16:10.475Z",
+                     *           "id": "whd_01a225fc5d74734ebeaf2c7f986ee39d",
+                     *           "nextAttemptAt": "2026-11-29T06:27:05.716Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T03:16:10.475Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.716Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T03:16:10.475Z",
-                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "eventId": "evt_01a2254d926b7443bbb0c4b393575773",
+                     *           "createdAt": "2026-11-29T06:27:05.716Z",
+                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "eventId": "evt_01a225fc5d74734ebeaf2c7cc1faf57e",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a2254d926c701c83c3bda1dce49f23",
-                     *           "nextAttemptAt": "2026-11-29T03:16:10.475Z",
+                     *           "id": "whd_01a225fc5d74734ebeaf2c7ef3a1c5c4",
+                     *           "nextAttemptAt": "2026-11-29T06:27:05.716Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T03:16:10.475Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.716Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T03:16:10.466Z",
-                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "eventId": "evt_01a2254d926377ddb698c9bfb2998f27",
+                     *           "createdAt": "2026-11-29T06:27:05.708Z",
+                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "eventId": "evt_01a225fc5d6c72daac1d83911750517c",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2254d926377ddb698c9c0915e2d86",
-                     *           "nextAttemptAt": "2026-11-29T03:16:10.466Z",
+                     *           "id": "whd_01a225fc5d6c72daac1d8392aa35c8f5",
+                     *           "nextAttemptAt": "2026-11-29T06:27:05.708Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T03:16:10.466Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.708Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T03:16:10.458Z",
-                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "eventId": "evt_01a2254d925b75bc8d77e64cc0ab1009",
+                     *           "createdAt": "2026-11-29T06:27:05.704Z",
+                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "eventId": "evt_01a225fc5d687237a98c608a04260005",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2254d925b75bc8d77e64ed51975f1",
-                     *           "nextAttemptAt": "2026-11-29T03:16:10.458Z",
+                     *           "id": "whd_01a225fc5d6977b38e3d5fe01e536a84",
+                     *           "nextAttemptAt": "2026-11-29T06:27:05.704Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T03:16:10.458Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.704Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T03:16:10.458Z",
-                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "eventId": "evt_01a2254d925b75bc8d77e64b334397d9",
+                     *           "createdAt": "2026-11-29T06:27:05.704Z",
+                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "eventId": "evt_01a225fc5d687237a98c6089ecccc45c",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2254d925b75bc8d77e64d9d982c7d",
-                     *           "nextAttemptAt": "2026-11-29T03:16:10.458Z",
+                     *           "id": "whd_01a225fc5d6977b38e3d5fdf802acb42",
+                     *           "nextAttemptAt": "2026-11-29T06:27:05.704Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T03:16:10.458Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.704Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T03:16:10.455Z",
-                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "eventId": "evt_01a2254d92587576a1dd5783fe080c28",
+                     *           "createdAt": "2026-11-29T06:27:05.699Z",
+                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "eventId": "evt_01a225fc5d64738bb0de2b6e24cdb0cf",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2254d92587576a1dd57856d439d31",
-                     *           "nextAttemptAt": "2026-11-29T03:16:10.455Z",
+                     *           "id": "whd_01a225fc5d64738bb0de2b701f288d33",
+                     *           "nextAttemptAt": "2026-11-29T06:27:05.699Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T03:16:10.455Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.699Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T03:16:10.455Z",
-                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "eventId": "evt_01a2254d92587576a1dd5782a03bc995",
+                     *           "createdAt": "2026-11-29T06:27:05.699Z",
+                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "eventId": "evt_01a225fc5d64738bb0de2b6d5b276026",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2254d92587576a1dd57848690768a",
-                     *           "nextAttemptAt": "2026-11-29T03:16:10.455Z",
+                     *           "id": "whd_01a225fc5d64738bb0de2b6f21d87689",
+                     *           "nextAttemptAt": "2026-11-29T06:27:05.699Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T03:16:10.455Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.699Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T03:16:10.447Z",
-                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "eventId": "evt_01a2254d924f754ca9734c570e705299",
+                     *           "createdAt": "2026-11-29T06:27:05.695Z",
+                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "eventId": "evt_01a225fc5d5f763d927b1e03d78a4b79",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2254d924f754ca9734c58290b747a",
-                     *           "nextAttemptAt": "2026-11-29T03:16:10.447Z",
+                     *           "id": "whd_01a225fc5d5f763d927b1e0499ed76ef",
+                     *           "nextAttemptAt": "2026-11-29T06:27:05.695Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T03:16:10.447Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.695Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T03:16:10.445Z",
-                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "eventId": "evt_01a2254d924e7608829f40b6e357b7be",
+                     *           "createdAt": "2026-11-29T06:27:05.693Z",
+                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "eventId": "evt_01a225fc5d5e72aebdd67a14f705527d",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2254d924e7608829f40b7b8a6a67a",
-                     *           "nextAttemptAt": "2026-11-29T03:16:10.445Z",
+                     *           "id": "whd_01a225fc5d5e72aebdd67a15da79a083",
+                     *           "nextAttemptAt": "2026-11-29T06:27:05.693Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T03:16:10.445Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.693Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T03:16:10.443Z",
-                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "eventId": "evt_01a2254d924c77b981c6c2b8d6853607",
+                     *           "createdAt": "2026-11-29T06:27:05.692Z",
+                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "eventId": "evt_01a225fc5d5c70e2a9f1faab296f5b65",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a2254d924c77b981c6c2b92de2c404",
-                     *           "nextAttemptAt": "2026-11-29T03:16:10.443Z",
+                     *           "id": "whd_01a225fc5d5c70e2a9f1faac2c0a3ccb",
+                     *           "nextAttemptAt": "2026-11-29T06:27:05.692Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T03:16:10.443Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.692Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-29T03:16:10.073Z",
-                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "eventId": "evt_01a2254d90da75618350ab53d4af8fcc",
+                     *           "createdAt": "2026-11-29T06:27:05.451Z",
+                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "eventId": "evt_01a225fc5c6b74258e97a342d4ad8ba3",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2254d90da75618350ab54c84162ea",
+                     *           "id": "whd_01a225fc5c6c7738878b664dddba477c",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-29T03:16:10.507Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.733Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-29T03:16:10.071Z",
-                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "eventId": "evt_01a2254d90d774868b0cd8e66a5be918",
+                     *           "createdAt": "2026-11-29T06:27:05.450Z",
+                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "eventId": "evt_01a225fc5c6a7354ab94bf05e9ed4510",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2254d90d774868b0cd8e79bdea986",
+                     *           "id": "whd_01a225fc5c6a7354ab94bf064e1ac0b2",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-29T03:16:10.507Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.733Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-29T03:16:09.989Z",
-                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "eventId": "evt_01a2254d908670288d73eabe8fc5cd27",
+                     *           "createdAt": "2026-11-29T06:27:05.395Z",
+                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "eventId": "evt_01a225fc5c347572baf3e125ff31a10e",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2254d908670288d73eabf7d6efbfd",
+                     *           "id": "whd_01a225fc5c347572baf3e1264a8f6c48",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-29T03:16:10.507Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.733Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-29T03:16:09.987Z",
-                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "eventId": "evt_01a2254d908471f59aa7cce5186c2097",
+                     *           "createdAt": "2026-11-29T06:27:05.393Z",
+                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "eventId": "evt_01a225fc5c3175e3a88be6c17995443e",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2254d908471f59aa7cce64d188247",
+                     *           "id": "whd_01a225fc5c3175e3a88be6c2e2ed40d8",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-29T03:16:10.507Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.733Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-29T03:16:09.978Z",
-                     *           "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *           "eventId": "evt_01a2254d907a763da4b9e127dfe27a1a",
+                     *           "createdAt": "2026-11-29T06:27:05.389Z",
+                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *           "eventId": "evt_01a225fc5c2d7546b78423563011f345",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2254d907a763da4b9e12817a4bb2d",
+                     *           "id": "whd_01a225fc5c2d7546b7842357f2bb7b77",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-29T03:16:10.507Z"
+                     *           "updatedAt": "2026-11-29T06:27:05.733Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -12759,22 +12836,22 @@ export interface operations {
                      *       "attemptCount": 1,
                      *       "attempts": [
                      *         {
-                     *           "at": "2026-11-29T03:16:10.519Z",
+                     *           "at": "2026-11-29T06:27:05.740Z",
                      *           "attempt": 1,
-                     *           "durationMs": 1,
+                     *           "durationMs": 0,
                      *           "error": null,
                      *           "httpStatus": 200,
                      *           "responseBody": null
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-29T03:16:10.506Z",
-                     *       "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *       "eventId": "evt_01a2254d928a71a9b6de59d78e7bb2c0",
+                     *       "createdAt": "2026-11-29T06:27:05.732Z",
+                     *       "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *       "eventId": "evt_01a225fc5d85779ba31bc9daf26aa6e0",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2254d928a71a9b6de59d823e16a1f",
+                     *       "id": "whd_01a225fc5d85779ba31bc9dbab3e747f",
                      *       "nextAttemptAt": null,
                      *       "status": "delivered",
-                     *       "updatedAt": "2026-11-29T03:16:10.519Z"
+                     *       "updatedAt": "2026-11-29T06:27:05.740Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -12891,14 +12968,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T03:16:10.506Z",
-                     *       "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *       "eventId": "evt_01a2254d928a71a9b6de59d78e7bb2c0",
+                     *       "createdAt": "2026-11-29T06:27:05.732Z",
+                     *       "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *       "eventId": "evt_01a225fc5d85779ba31bc9daf26aa6e0",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2254d928a71a9b6de59d823e16a1f",
-                     *       "nextAttemptAt": "2026-11-29T03:16:10.518Z",
+                     *       "id": "whd_01a225fc5d85779ba31bc9dbab3e747f",
+                     *       "nextAttemptAt": "2026-11-29T06:27:05.740Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T03:16:10.518Z"
+                     *       "updatedAt": "2026-11-29T06:27:05.740Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -13075,7 +13152,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-29T02:16:10.526Z"
+                 *       "since": "2026-11-29T05:27:05.743Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -13290,17 +13367,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T03:16:09.893Z",
+                     *       "createdAt": "2026-11-29T06:27:05.336Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2254d902574eb99e539ec40bee378",
-                     *       "secret": "whsec_gNwve4q5ZyNrYCqCl3zZ8E+OxcazL+THFB4l9SzrA6Q=",
-                     *       "updatedAt": "2026-11-29T03:16:10.527Z",
-                     *       "url": "http://127.0.0.1:40735/lajan/webhooks"
+                     *       "id": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *       "secret": "whsec_R7TJRQdp3bQKMv3zpkltEFmgquiBv2jnkDlnLw6JUGE=",
+                     *       "updatedAt": "2026-11-29T06:27:05.744Z",
+                     *       "url": "http://127.0.0.1:41345/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -13484,14 +13561,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T03:16:10.506Z",
-                     *       "endpointId": "we_01a2254d902574eb99e539ec40bee378",
-                     *       "eventId": "evt_01a2254d928a71a9b6de59d78e7bb2c0",
+                     *       "createdAt": "2026-11-29T06:27:05.732Z",
+                     *       "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
+                     *       "eventId": "evt_01a225fc5d85779ba31bc9daf26aa6e0",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2254d928a71a9b6de59d823e16a1f",
-                     *       "nextAttemptAt": "2026-11-29T03:16:10.506Z",
+                     *       "id": "whd_01a225fc5d85779ba31bc9dbab3e747f",
+                     *       "nextAttemptAt": "2026-11-29T06:27:05.732Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T03:16:10.506Z"
+                     *       "updatedAt": "2026-11-29T06:27:05.732Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

@@ -1,6 +1,6 @@
 //! What every area's routes share: the page parameters and the idempotency header as the
 //! document shows them, the pagination object of lists, a resource id from the path, and the
-//! answer of a DELETE.
+//! answer of a DELETE, and the host a request was addressed to.
 
 use crate::error::ApiError;
 use axum::extract::{FromRequestParts, Path};
@@ -72,4 +72,11 @@ impl<S: Send + Sync> FromRequestParts<S> for ResourceId {
 pub struct Deleted {
     pub id: String,
     pub deleted: bool,
+}
+
+/// The host (with its port, if any) a request was addressed to: its `Host` header, or the
+/// URI's authority in HTTP/2. Which organization's home domain a wallet reached depends on it.
+pub(crate) fn request_host(headers: &axum::http::HeaderMap, uri: &axum::http::Uri) -> Option<String> {
+    let from_header = headers.get(axum::http::header::HOST).and_then(|h| h.to_str().ok());
+    from_header.or_else(|| uri.authority().map(|a| a.as_str())).map(str::to_ascii_lowercase)
 }

@@ -5,7 +5,7 @@
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{FromRequest, Multipart, Query, Request, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Form, Json, Router};
@@ -43,15 +43,20 @@ struct ChallengeQuery {
     client_domain: Option<String>,
 }
 
-async fn challenge(State(state): State<AppState>, query: Result<Query<ChallengeQuery>, QueryRejection>) -> Response {
+async fn challenge(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    uri: Uri,
+    query: Result<Query<ChallengeQuery>, QueryRejection>,
+) -> Response {
     let q = match query {
         Ok(Query(q)) => q,
         Err(rejected) => return bad_request(rejected.body_text()),
     };
-    let asked = state
-        .services
-        .sep10_challenge(q.account.as_deref(), q.memo.as_deref(), q.home_domain.as_deref(), q.client_domain.as_deref())
-        .await;
+    let host = crate::routes::common::request_host(&headers, &uri);
+    let (account, memo) = (q.account.as_deref(), q.memo.as_deref());
+    let (home_domain, client_domain) = (q.home_domain.as_deref(), q.client_domain.as_deref());
+    let asked = state.services.sep10_challenge(account, memo, home_domain, client_domain, host.as_deref()).await;
     match asked {
         Ok(c) => {
             Json(json!({ "transaction": c.transaction, "network_passphrase": c.network_passphrase })).into_response()

@@ -19,6 +19,7 @@ use lajan_domain::receiver::{ReceiverSettingsInput, RecommendedWalletInput};
 use lajan_domain::scope::Scope;
 use lajan_domain::settings::SettingsInput;
 use lajan_domain::settings_change::SettingsChange;
+use lajan_domain::stellar_profile::StellarProfileInput;
 use lajan_services::views::settings::{SettingsChangeView, SettingsView};
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -30,8 +31,9 @@ pub fn routes() -> Router<AppState> {
         .route("/settings/changes/{id}/cancel", post(cancel))
 }
 
-/// Fields to change; those left out keep their value. None can be cleared: `null` is a
-/// `validation_error`.
+/// Fields to change; those left out keep their value. `null` is a `validation_error`; the
+/// organization's Stellar profile (`homeDomain` to `orgSupportEmail`) is cleared field by field
+/// with an empty string.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct UpdateSettings {
@@ -69,6 +71,34 @@ pub struct UpdateSettings {
     #[serde(default, deserialize_with = "not_null")]
     #[schema(nullable = false, max_items = 10)]
     pub recommended_wallets: Option<Vec<RecommendedWalletRequest>>,
+    /// A domain of the organization's own (a host, with a port at most) whose DNS points at
+    /// Lajan: the stellar.toml served for it names the organization and its documentation, and
+    /// wallets authenticate there (SEP-10 challenges for that domain). Read in the environment
+    /// wallets meet (live when the deployment has a live network, else the sandbox). One
+    /// organization's only: another's is `homeDomain: is in use already`.
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false, example = "pay.fonkoze.example", max_length = 59)]
+    pub home_domain: Option<String>,
+    /// SEP-1 `ORG_URL`: the organization's website, an https link.
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false, example = "https://fonkoze.example", max_length = 500)]
+    pub org_url: Option<String>,
+    /// SEP-1 `ORG_LOGO`: an https link to its logo.
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false, example = "https://fonkoze.example/logo.png", max_length = 500)]
+    pub org_logo: Option<String>,
+    /// SEP-1 `ORG_DESCRIPTION`.
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false, example = "Microfinance for Haiti's rural women", max_length = 500)]
+    pub org_description: Option<String>,
+    /// SEP-1 `ORG_OFFICIAL_EMAIL`.
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false, example = "info@fonkoze.example")]
+    pub org_official_email: Option<String>,
+    /// SEP-1 `ORG_SUPPORT_EMAIL`: where a receiver writes for help.
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false, example = "help@fonkoze.example")]
+    pub org_support_email: Option<String>,
 }
 
 /// A wallet app the registration page suggests to a receiver who has none.
@@ -132,6 +162,14 @@ pub async fn update(
                 };
                 wallets.into_iter().map(input).collect()
             }),
+        },
+        stellar: StellarProfileInput {
+            home_domain: body.home_domain,
+            org_url: body.org_url,
+            org_logo: body.org_logo,
+            org_description: body.org_description,
+            org_official_email: body.org_official_email,
+            org_support_email: body.org_support_email,
         },
     };
     let may_set_approval_policy = Scope::any_grants(&auth.0.scopes, &Scope::ApprovePayouts);

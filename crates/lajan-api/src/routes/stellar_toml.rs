@@ -1,11 +1,12 @@
 //! `GET /.well-known/stellar.toml` (SEP-1): how a Stellar wallet finds Lajan, the network it
-//! speaks for, the key its challenges are signed with, and the assets it pays out.
+//! speaks for, the key its challenges are signed with, and the assets it pays out; at an
+//! organization's home domain, the organization and its `[DOCUMENTATION]` too.
 
 use crate::error::ApiResult;
 use crate::state::AppState;
 use axum::Router;
 use axum::extract::State;
-use axum::http::{HeaderValue, header};
+use axum::http::{HeaderMap, HeaderValue, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use lajan_services::stellar_service::StellarService;
@@ -29,7 +30,26 @@ struct StellarToml<'a> {
     web_auth_endpoint: Option<&'a str>,
     #[serde(rename = "TRANSFER_SERVER_SEP0024", skip_serializing_if = "Option::is_none")]
     transfer_server_sep0024: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    documentation: Option<Documentation<'a>>,
     currencies: Vec<Currency<'a>>,
+}
+
+/// `[DOCUMENTATION]`: the organization whose home domain was asked for.
+#[derive(Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+struct Documentation<'a> {
+    org_name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    org_url: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    org_logo: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    org_description: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    org_official_email: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    org_support_email: Option<&'a str>,
 }
 
 /// A `[[CURRENCIES]]` entry: an asset Lajan pays out (it issues none, so none is anchored).
@@ -45,8 +65,9 @@ struct Currency<'a> {
     is_asset_anchored: bool,
 }
 
-async fn stellar_toml(State(state): State<AppState>) -> ApiResult<Response> {
-    let service = state.services.stellar_service().await?;
+async fn stellar_toml(State(state): State<AppState>, headers: HeaderMap, uri: Uri) -> ApiResult<Response> {
+    let host = crate::routes::common::request_host(&headers, &uri);
+    let service = state.services.stellar_service(host.as_deref()).await?;
     let text = render(&service).map_err(|e| crate::error::ApiError::internal(&e))?;
     let mut response = text.into_response();
     let headers = response.headers_mut();
@@ -76,6 +97,14 @@ fn render(service: &StellarService) -> Result<String, toml::ser::Error> {
         signing_key: service.signing_key.as_deref(),
         web_auth_endpoint: service.web_auth_endpoint.as_deref(),
         transfer_server_sep0024: service.transfer_server_sep0024.as_deref(),
+        documentation: service.organization.as_ref().map(|o| Documentation {
+            org_name: &o.org.name,
+            org_url: o.profile.org_url.as_deref(),
+            org_logo: o.profile.org_logo.as_deref(),
+            org_description: o.profile.org_description.as_deref(),
+            org_official_email: o.profile.org_official_email.as_deref(),
+            org_support_email: o.profile.org_support_email.as_deref(),
+        }),
         currencies,
     })
 }

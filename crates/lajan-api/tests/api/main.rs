@@ -10,6 +10,7 @@ mod disbursement_rules;
 mod disbursements;
 mod errors;
 mod events;
+mod home_domains;
 mod idempotency;
 mod inputs;
 mod invitations;

@@ -10,7 +10,9 @@ api_test!(settings_default_update_and_validate, |app| {
         json!({ "defaultCurrency": "HTG", "defaultTaxRate": 0, "payoutApprovalRequired": true,
                 "requireDistinctApprover": false, "timezone": "UTC", "pendingChange": null,
                 "defaultClientLanguage": "ht", "invitationResendDays": 3, "invitationResends": 2,
-                "registrationWindowDays": 14, "whatsappInvitations": false, "recommendedWallets": [] })
+                "registrationWindowDays": 14, "whatsappInvitations": false, "recommendedWallets": [],
+                "homeDomain": null, "orgUrl": null, "orgLogo": null, "orgDescription": null,
+                "orgOfficialEmail": null, "orgSupportEmail": null })
     );
     let r = app
         .put(

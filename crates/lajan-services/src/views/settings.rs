@@ -41,6 +41,24 @@ pub struct SettingsView {
     pub whatsapp_invitations: bool,
     /// The wallets the registration page suggests to a receiver who has none, in this order.
     pub recommended_wallets: Vec<RecommendedWalletView>,
+    /// The organization's own domain, pointed at Lajan, whose stellar.toml names it.
+    #[schema(example = "pay.fonkoze.example", nullable = true)]
+    pub home_domain: Option<String>,
+    /// SEP-1 `ORG_URL`.
+    #[schema(example = "https://fonkoze.example", nullable = true)]
+    pub org_url: Option<String>,
+    /// SEP-1 `ORG_LOGO`.
+    #[schema(example = "https://fonkoze.example/logo.png", nullable = true)]
+    pub org_logo: Option<String>,
+    /// SEP-1 `ORG_DESCRIPTION`.
+    #[schema(example = "Microfinance for Haiti's rural women", nullable = true)]
+    pub org_description: Option<String>,
+    /// SEP-1 `ORG_OFFICIAL_EMAIL`.
+    #[schema(example = "info@fonkoze.example", nullable = true)]
+    pub org_official_email: Option<String>,
+    /// SEP-1 `ORG_SUPPORT_EMAIL`.
+    #[schema(example = "help@fonkoze.example", nullable = true)]
+    pub org_support_email: Option<String>,
     /// A change of the approval policy waiting for a second person with approval rights
     /// (`POST /v1/settings/changes/{id}/confirm`), or null. Always null in `settings.updated`.
     #[schema(nullable = true)]
@@ -163,6 +181,12 @@ impl From<&Settings> for SettingsView {
                     deep_link: w.deep_link.clone(),
                 })
                 .collect(),
+            home_domain: s.stellar.home_domain.clone(),
+            org_url: s.stellar.org_url.clone(),
+            org_logo: s.stellar.org_logo.clone(),
+            org_description: s.stellar.org_description.clone(),
+            org_official_email: s.stellar.org_official_email.clone(),
+            org_support_email: s.stellar.org_support_email.clone(),
             pending_change: None,
         }
     }

@@ -7,7 +7,15 @@ use async_trait::async_trait;
 use lajan_domain::apikey::ApiKey;
 use lajan_domain::org::Organization;
 use lajan_domain::settings::Settings;
-use lajan_domain::{Actor, Tenant, Timestamp};
+use lajan_domain::stellar_profile::StellarProfile;
+use lajan_domain::{Actor, Environment, Tenant, Timestamp};
+
+/// An organization found by the domain it points at Lajan, and how it presents itself there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HomeDomainOrg {
+    pub org: Organization,
+    pub profile: StellarProfile,
+}
 
 /// A fresh API key to store: the record and the SHA-256 hex digest of its secret.
 #[derive(Debug, Clone)]
@@ -40,4 +48,7 @@ pub trait OrgStore: Send + Sync {
     /// partial updates never lose one another's fields) and stores what it decided (the
     /// settings, the changes for the audit trail, their events); a refusal is `Rejected`.
     async fn update_settings(&self, tenant: &Tenant, rule: SettingsRule<'_>, at: Timestamp) -> StoreResult<Settings>;
+    /// The organization whose `env` settings name `domain` as their home domain (at most one:
+    /// a second is `Conflict` when its settings are written).
+    async fn home_domain_org(&self, env: Environment, domain: &str) -> StoreResult<Option<HomeDomainOrg>>;
 }

@@ -1,10 +1,11 @@
 // Organizations, API keys and settings, for both backends; included after `shared.rs`.
 
 use crate::settings_changes::SettingsRule;
-use crate::{NewApiKey, OrgStore};
+use crate::{HomeDomainOrg, NewApiKey, OrgStore};
 use lajan_domain::apikey::ApiKey;
 use lajan_domain::org::Organization;
 use lajan_domain::receiver::{ReceiverSettings, RecommendedWallet};
+use lajan_domain::stellar_profile::StellarProfile;
 use lajan_domain::settings::Settings;
 
 const ORG_COLUMNS: &str = "id, name, tier, created_at";
@@ -76,7 +77,7 @@ macro_rules! settings_select {
     () => {
         "SELECT default_currency, default_tax_rate, payout_approval_required, require_distinct_approver, timezone,
                 default_client_language, invitation_resend_days, invitation_resends, registration_window_days,
-                whatsapp_invitations, recommended_wallets
+                whatsapp_invitations, recommended_wallets, home_domain, documentation
          FROM settings WHERE org_id = $1 AND env = $2"
     };
 }
@@ -98,7 +99,51 @@ fn settings_from_row(row: Option<&DbRow>) -> StoreResult<Settings> {
             whatsapp_invitations: row.try_get("whatsapp_invitations")?,
             recommended_wallets: wallets_of_text(&row.try_get::<String, _>("recommended_wallets")?)?,
         },
+        stellar: profile_of(row.try_get("home_domain")?, &row.try_get::<String, _>("documentation")?)?,
     })
+}
+
+/// The SEP-1 `[DOCUMENTATION]` fields an organization gave, as the settings row keeps them.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+struct StoredDocumentation {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    logo: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    official_email: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    support_email: Option<String>,
+}
+
+impl StoredDocumentation {
+    fn of(p: &StellarProfile) -> Self {
+        StoredDocumentation {
+            url: p.org_url.clone(),
+            logo: p.org_logo.clone(),
+            description: p.org_description.clone(),
+            official_email: p.org_official_email.clone(),
+            support_email: p.org_support_email.clone(),
+        }
+    }
+
+    fn profile(self, home_domain: Option<String>) -> StellarProfile {
+        StellarProfile {
+            home_domain,
+            org_url: self.url,
+            org_logo: self.logo,
+            org_description: self.description,
+            org_official_email: self.official_email,
+            org_support_email: self.support_email,
+        }
+    }
+}
+
+fn profile_of(home_domain: Option<String>, documentation: &str) -> StoreResult<StellarProfile> {
+    let stored: StoredDocumentation = serde_json::from_str(documentation).map_err(corrupt)?;
+    Ok(stored.profile(home_domain))
 }
 
 fn small_number(stored: i64) -> StoreResult<u32> {
@@ -147,8 +192,8 @@ async fn upsert_settings(tx: &mut Tx, tenant: &Tenant, s: &Settings, at: Timesta
         "INSERT INTO settings (org_id, env, default_currency, default_tax_rate, payout_approval_required,
                                require_distinct_approver, timezone, updated_at, default_client_language,
                                invitation_resend_days, invitation_resends, registration_window_days,
-                               whatsapp_invitations, recommended_wallets)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+                               whatsapp_invitations, recommended_wallets, home_domain, documentation)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
          ON CONFLICT (org_id, env) DO UPDATE SET
             default_currency = excluded.default_currency,
             default_tax_rate = excluded.default_tax_rate,
@@ -161,7 +206,9 @@ async fn upsert_settings(tx: &mut Tx, tenant: &Tenant, s: &Settings, at: Timesta
             invitation_resends = excluded.invitation_resends,
             registration_window_days = excluded.registration_window_days,
             whatsapp_invitations = excluded.whatsapp_invitations,
-            recommended_wallets = excluded.recommended_wallets",
+            recommended_wallets = excluded.recommended_wallets,
+            home_domain = excluded.home_domain,
+            documentation = excluded.documentation",
     )
     .bind(&tenant.org_id)
     .bind(tenant.env.as_str())
@@ -177,6 +224,8 @@ async fn upsert_settings(tx: &mut Tx, tenant: &Tenant, s: &Settings, at: Timesta
     .bind(i64::from(s.receivers.registration_window_days))
     .bind(s.receivers.whatsapp_invitations)
     .bind(wallets_text(&s.receivers.recommended_wallets)?)
+    .bind(&s.stellar.home_domain)
+    .bind(serde_json::to_string(&StoredDocumentation::of(&s.stellar)).map_err(corrupt)?)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -335,6 +384,16 @@ impl OrgStore for ThisStore {
             .fetch_optional(self.reader())
             .await?;
         settings_from_row(row.as_ref())
+    }
+
+    async fn home_domain_org(&self, env: Environment, domain: &str) -> StoreResult<Option<HomeDomainOrg>> {
+        let sql = "SELECT o.id, o.name, o.tier, o.created_at, s.home_domain, s.documentation
+                   FROM settings s JOIN organizations o ON o.id = s.org_id
+                   WHERE s.env = $1 AND s.home_domain = $2";
+        let row = query(sql).bind(env.as_str()).bind(domain).fetch_optional(self.reader()).await?;
+        let Some(row) = row else { return Ok(None) };
+        let profile = profile_of(row.try_get("home_domain")?, &row.try_get::<String, _>("documentation")?)?;
+        Ok(Some(HomeDomainOrg { org: org_from_row(&row)?, profile }))
     }
 
     async fn put_settings(&self, tenant: &Tenant, s: &Settings, at: Timestamp) -> StoreResult<()> {

@@ -15,6 +15,11 @@ struct StoredSettings {
     /// Absent in changes recorded before receivers had settings: those were the defaults.
     #[serde(default)]
     receivers: Option<StoredReceivers>,
+    /// Absent in changes recorded before organizations had a home domain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    home_domain: Option<String>,
+    #[serde(default)]
+    documentation: StoredDocumentation,
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -42,6 +47,8 @@ fn settings_text(s: &Settings) -> StoreResult<String> {
             whatsapp: s.receivers.whatsapp_invitations,
             wallets: s.receivers.recommended_wallets.iter().map(StoredWallet::of).collect(),
         }),
+        home_domain: s.stellar.home_domain.clone(),
+        documentation: StoredDocumentation::of(&s.stellar),
     };
     serde_json::to_string(&stored).map_err(corrupt)
 }
@@ -65,6 +72,7 @@ fn settings_of_text(text: &str) -> StoreResult<Settings> {
                 recommended_wallets: r.wallets.into_iter().map(StoredWallet::wallet).collect::<StoreResult<_>>()?,
             },
         },
+        stellar: s.documentation.profile(s.home_domain),
     })
 }
 

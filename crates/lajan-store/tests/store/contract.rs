@@ -12,6 +12,7 @@ use lajan_domain::payout::AssetCode;
 use lajan_domain::receiver::{ReceiverSettings, RecommendedWallet};
 use lajan_domain::scope::Scope;
 use lajan_domain::settings::Settings;
+use lajan_domain::stellar_profile::StellarProfile;
 use lajan_domain::verification::{Verification, VerificationKind};
 use lajan_domain::{Actor, Environment, Tenant, Timestamp};
 use lajan_store::{
@@ -173,11 +174,27 @@ contract!(settings_default_and_persist_per_tenant, |store| {
                 },
             ],
         },
+        stellar: StellarProfile {
+            home_domain: Some("pay.acme.example".into()),
+            org_url: Some("https://acme.example".into()),
+            org_support_email: Some("help@acme.example".into()),
+            ..StellarProfile::default()
+        },
     };
     store.put_settings(&test, &s, Timestamp::now()).await.unwrap();
     store.put_settings(&test, &s, Timestamp::now()).await.unwrap();
     assert_eq!(store.get_settings(&test).await.unwrap(), s);
     assert_eq!(store.get_settings(&tenant(&o, Environment::Live)).await.unwrap(), Settings::default());
+
+    // Found by its home domain, in its environment only; a domain is one organization's.
+    let found = store.home_domain_org(Environment::Test, "pay.acme.example").await.unwrap().unwrap();
+    assert_eq!((found.org.id.as_str(), &found.profile), (o.id.as_str(), &s.stellar));
+    assert_eq!(store.home_domain_org(Environment::Live, "pay.acme.example").await.unwrap(), None);
+    assert_eq!(store.home_domain_org(Environment::Test, "acme.example").await.unwrap(), None);
+    let other = org(&store, "Other").await;
+    let taken = store.put_settings(&tenant(&other, Environment::Test), &s, Timestamp::now()).await;
+    assert!(matches!(taken, Err(lajan_store::StoreError::Conflict(_))), "{taken:?}");
+    store.put_settings(&tenant(&other, Environment::Live), &s, Timestamp::now()).await.unwrap();
 });
 
 contract!(clients_are_isolated_searchable_and_archivable, |store| {

@@ -39,6 +39,13 @@ class SettingsView:
         timezone (str): IANA timezone in which invoice due dates are judged. Example: America/Port-au-Prince.
         whatsapp_invitations (bool): Invitations to a phone go by WhatsApp (through the same SMS provider) instead of
             SMS.
+        home_domain (None | str | Unset): The organization's own domain, pointed at Lajan, whose stellar.toml names it.
+            Example: pay.fonkoze.example.
+        org_description (None | str | Unset): SEP-1 `ORG_DESCRIPTION`. Example: Microfinance for Haiti's rural women.
+        org_logo (None | str | Unset): SEP-1 `ORG_LOGO`. Example: https://fonkoze.example/logo.png.
+        org_official_email (None | str | Unset): SEP-1 `ORG_OFFICIAL_EMAIL`. Example: info@fonkoze.example.
+        org_support_email (None | str | Unset): SEP-1 `ORG_SUPPORT_EMAIL`. Example: help@fonkoze.example.
+        org_url (None | str | Unset): SEP-1 `ORG_URL`. Example: https://fonkoze.example.
         pending_change (None | SettingsChangeView | Unset):
     """
 
@@ -53,6 +60,12 @@ class SettingsView:
     require_distinct_approver: bool
     timezone: str
     whatsapp_invitations: bool
+    home_domain: None | str | Unset = UNSET
+    org_description: None | str | Unset = UNSET
+    org_logo: None | str | Unset = UNSET
+    org_official_email: None | str | Unset = UNSET
+    org_support_email: None | str | Unset = UNSET
+    org_url: None | str | Unset = UNSET
     pending_change: None | SettingsChangeView | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -84,6 +97,42 @@ class SettingsView:
 
         whatsapp_invitations = self.whatsapp_invitations
 
+        home_domain: None | str | Unset
+        if isinstance(self.home_domain, Unset):
+            home_domain = UNSET
+        else:
+            home_domain = self.home_domain
+
+        org_description: None | str | Unset
+        if isinstance(self.org_description, Unset):
+            org_description = UNSET
+        else:
+            org_description = self.org_description
+
+        org_logo: None | str | Unset
+        if isinstance(self.org_logo, Unset):
+            org_logo = UNSET
+        else:
+            org_logo = self.org_logo
+
+        org_official_email: None | str | Unset
+        if isinstance(self.org_official_email, Unset):
+            org_official_email = UNSET
+        else:
+            org_official_email = self.org_official_email
+
+        org_support_email: None | str | Unset
+        if isinstance(self.org_support_email, Unset):
+            org_support_email = UNSET
+        else:
+            org_support_email = self.org_support_email
+
+        org_url: None | str | Unset
+        if isinstance(self.org_url, Unset):
+            org_url = UNSET
+        else:
+            org_url = self.org_url
+
         pending_change: dict[str, Any] | None | Unset
         if isinstance(self.pending_change, Unset):
             pending_change = UNSET
@@ -109,6 +158,18 @@ class SettingsView:
                 "whatsappInvitations": whatsapp_invitations,
             }
         )
+        if home_domain is not UNSET:
+            field_dict["homeDomain"] = home_domain
+        if org_description is not UNSET:
+            field_dict["orgDescription"] = org_description
+        if org_logo is not UNSET:
+            field_dict["orgLogo"] = org_logo
+        if org_official_email is not UNSET:
+            field_dict["orgOfficialEmail"] = org_official_email
+        if org_support_email is not UNSET:
+            field_dict["orgSupportEmail"] = org_support_email
+        if org_url is not UNSET:
+            field_dict["orgUrl"] = org_url
         if pending_change is not UNSET:
             field_dict["pendingChange"] = pending_change
 
@@ -149,6 +210,60 @@ class SettingsView:
 
         whatsapp_invitations = d.pop("whatsappInvitations")
 
+        def _parse_home_domain(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        home_domain = _parse_home_domain(d.pop("homeDomain", UNSET))
+
+        def _parse_org_description(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        org_description = _parse_org_description(d.pop("orgDescription", UNSET))
+
+        def _parse_org_logo(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        org_logo = _parse_org_logo(d.pop("orgLogo", UNSET))
+
+        def _parse_org_official_email(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        org_official_email = _parse_org_official_email(d.pop("orgOfficialEmail", UNSET))
+
+        def _parse_org_support_email(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        org_support_email = _parse_org_support_email(d.pop("orgSupportEmail", UNSET))
+
+        def _parse_org_url(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        org_url = _parse_org_url(d.pop("orgUrl", UNSET))
+
         def _parse_pending_change(data: object) -> None | SettingsChangeView | Unset:
             if data is None:
                 return data
@@ -178,6 +293,12 @@ class SettingsView:
             require_distinct_approver=require_distinct_approver,
             timezone=timezone,
             whatsapp_invitations=whatsapp_invitations,
+            home_domain=home_domain,
+            org_description=org_description,
+            org_logo=org_logo,
+            org_official_email=org_official_email,
+            org_support_email=org_support_email,
+            org_url=org_url,
             pending_change=pending_change,
         )
 

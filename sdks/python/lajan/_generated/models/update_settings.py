@@ -19,16 +19,29 @@ T = TypeVar("T", bound="UpdateSettings")
 
 @_attrs_define
 class UpdateSettings:
-    """Fields to change; those left out keep their value. None can be cleared: `null` is a
-    `validation_error`.
+    """Fields to change; those left out keep their value. `null` is a `validation_error`; the
+    organization's Stellar profile (`homeDomain` to `orgSupportEmail`) is cleared field by field
+    with an empty string.
 
         Attributes:
             default_client_language (Language | Unset): A language Lajan speaks to a client in: Haitian Creole, French or
                 English.
             default_currency (Currency | Unset): An invoicing currency.
             default_tax_rate (Decimal | Unset):
+            home_domain (str | Unset): A domain of the organization's own (a host, with a port at most) whose DNS points at
+                Lajan: the stellar.toml served for it names the organization and its documentation, and
+                wallets authenticate there (SEP-10 challenges for that domain). Read in the environment
+                wallets meet (live when the deployment has a live network, else the sandbox). One
+                organization's only: another's is `homeDomain: is in use already`. Example: pay.fonkoze.example.
             invitation_resend_days (int | Unset):
             invitation_resends (int | Unset):
+            org_description (str | Unset): SEP-1 `ORG_DESCRIPTION`. Example: Microfinance for Haiti's rural women.
+            org_logo (str | Unset): SEP-1 `ORG_LOGO`: an https link to its logo. Example: https://fonkoze.example/logo.png.
+            org_official_email (str | Unset): SEP-1 `ORG_OFFICIAL_EMAIL`. Example: info@fonkoze.example.
+            org_support_email (str | Unset): SEP-1 `ORG_SUPPORT_EMAIL`: where a receiver writes for help. Example:
+                help@fonkoze.example.
+            org_url (str | Unset): SEP-1 `ORG_URL`: the organization's website, an https link. Example:
+                https://fonkoze.example.
             payout_approval_required (bool | Unset):
             recommended_wallets (list[RecommendedWalletRequest] | Unset): The whole list, replacing the one before (`[]`
                 clears it); at most 10.
@@ -41,8 +54,14 @@ class UpdateSettings:
     default_client_language: Language | Unset = UNSET
     default_currency: Currency | Unset = UNSET
     default_tax_rate: Decimal | Unset = UNSET
+    home_domain: str | Unset = UNSET
     invitation_resend_days: int | Unset = UNSET
     invitation_resends: int | Unset = UNSET
+    org_description: str | Unset = UNSET
+    org_logo: str | Unset = UNSET
+    org_official_email: str | Unset = UNSET
+    org_support_email: str | Unset = UNSET
+    org_url: str | Unset = UNSET
     payout_approval_required: bool | Unset = UNSET
     recommended_wallets: list[RecommendedWalletRequest] | Unset = UNSET
     registration_window_days: int | Unset = UNSET
@@ -61,9 +80,21 @@ class UpdateSettings:
 
         default_tax_rate = self.default_tax_rate
 
+        home_domain = self.home_domain
+
         invitation_resend_days = self.invitation_resend_days
 
         invitation_resends = self.invitation_resends
+
+        org_description = self.org_description
+
+        org_logo = self.org_logo
+
+        org_official_email = self.org_official_email
+
+        org_support_email = self.org_support_email
+
+        org_url = self.org_url
 
         payout_approval_required = self.payout_approval_required
 
@@ -91,10 +122,22 @@ class UpdateSettings:
             field_dict["defaultCurrency"] = default_currency
         if default_tax_rate is not UNSET:
             field_dict["defaultTaxRate"] = default_tax_rate
+        if home_domain is not UNSET:
+            field_dict["homeDomain"] = home_domain
         if invitation_resend_days is not UNSET:
             field_dict["invitationResendDays"] = invitation_resend_days
         if invitation_resends is not UNSET:
             field_dict["invitationResends"] = invitation_resends
+        if org_description is not UNSET:
+            field_dict["orgDescription"] = org_description
+        if org_logo is not UNSET:
+            field_dict["orgLogo"] = org_logo
+        if org_official_email is not UNSET:
+            field_dict["orgOfficialEmail"] = org_official_email
+        if org_support_email is not UNSET:
+            field_dict["orgSupportEmail"] = org_support_email
+        if org_url is not UNSET:
+            field_dict["orgUrl"] = org_url
         if payout_approval_required is not UNSET:
             field_dict["payoutApprovalRequired"] = payout_approval_required
         if recommended_wallets is not UNSET:
@@ -131,9 +174,21 @@ class UpdateSettings:
 
         default_tax_rate = d.pop("defaultTaxRate", UNSET)
 
+        home_domain = d.pop("homeDomain", UNSET)
+
         invitation_resend_days = d.pop("invitationResendDays", UNSET)
 
         invitation_resends = d.pop("invitationResends", UNSET)
+
+        org_description = d.pop("orgDescription", UNSET)
+
+        org_logo = d.pop("orgLogo", UNSET)
+
+        org_official_email = d.pop("orgOfficialEmail", UNSET)
+
+        org_support_email = d.pop("orgSupportEmail", UNSET)
+
+        org_url = d.pop("orgUrl", UNSET)
 
         payout_approval_required = d.pop("payoutApprovalRequired", UNSET)
 
@@ -160,8 +215,14 @@ class UpdateSettings:
             default_client_language=default_client_language,
             default_currency=default_currency,
             default_tax_rate=default_tax_rate,
+            home_domain=home_domain,
             invitation_resend_days=invitation_resend_days,
             invitation_resends=invitation_resends,
+            org_description=org_description,
+            org_logo=org_logo,
+            org_official_email=org_official_email,
+            org_support_email=org_support_email,
+            org_url=org_url,
             payout_approval_required=payout_approval_required,
             recommended_wallets=recommended_wallets,
             registration_window_days=registration_window_days,

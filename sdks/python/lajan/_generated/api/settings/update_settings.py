@@ -109,9 +109,11 @@ def sync_detailed(
     secondPerson none_available.
 
     Args:
-        body (UpdateSettings): Fields to change; those left out keep their value. None can be
-            cleared: `null` is a
-            `validation_error`.
+        body (UpdateSettings): Fields to change; those left out keep their value. `null` is a
+            `validation_error`; the
+            organization's Stellar profile (`homeDomain` to `orgSupportEmail`) is cleared field by
+            field
+            with an empty string.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -146,9 +148,11 @@ def sync(
     secondPerson none_available.
 
     Args:
-        body (UpdateSettings): Fields to change; those left out keep their value. None can be
-            cleared: `null` is a
-            `validation_error`.
+        body (UpdateSettings): Fields to change; those left out keep their value. `null` is a
+            `validation_error`; the
+            organization's Stellar profile (`homeDomain` to `orgSupportEmail`) is cleared field by
+            field
+            with an empty string.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -178,9 +182,11 @@ async def asyncio_detailed(
     secondPerson none_available.
 
     Args:
-        body (UpdateSettings): Fields to change; those left out keep their value. None can be
-            cleared: `null` is a
-            `validation_error`.
+        body (UpdateSettings): Fields to change; those left out keep their value. `null` is a
+            `validation_error`; the
+            organization's Stellar profile (`homeDomain` to `orgSupportEmail`) is cleared field by
+            field
+            with an empty string.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -213,9 +219,11 @@ async def asyncio(
     secondPerson none_available.
 
     Args:
-        body (UpdateSettings): Fields to change; those left out keep their value. None can be
-            cleared: `null` is a
-            `validation_error`.
+        body (UpdateSettings): Fields to change; those left out keep their value. `null` is a
+            `validation_error`; the
+            organization's Stellar profile (`homeDomain` to `orgSupportEmail`) is cleared field by
+            field
+            with an empty string.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
