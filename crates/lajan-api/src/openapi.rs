@@ -71,6 +71,7 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::invoices::update,
         routes::invoices::send,
         routes::invoices::void,
+        routes::invoice_payments::list,
         routes::payment_links::list,
         routes::payment_links::create,
         routes::payment_links::fetch,

@@ -12,6 +12,13 @@ pub fn object_schema(event_type: &str) -> Option<Value> {
     if event_type.starts_with("settings.change_") {
         return Some(json!({ "$ref": "#/components/schemas/SettingsChangeView" }));
     }
+    if event_type == "invoice.payment_received" {
+        return Some(json!({ "allOf": [{ "$ref": "#/components/schemas/InvoiceView" }, {
+            "type": "object",
+            "required": ["payment"],
+            "properties": { "payment": { "$ref": "#/components/schemas/InvoicePaymentView" } },
+        }]}));
+    }
     let name = match area {
         "client" => "ClientView",
         "invoice" => "InvoiceView",
@@ -76,6 +83,11 @@ pub fn emitted_when(event_type: &str) -> Option<&'static str> {
         "invoice.created" => "POST /v1/invoices created an invoice.",
         "invoice.sent" => "POST /v1/invoices/{id}/send sent (or sent again) an invoice.",
         "invoice.viewed" => "The client first opened the hosted payment page of a sent invoice.",
+        "invoice.payment_received" => {
+            "A payment (sandbox simulation or live Stellar payment carrying the invoice's reference) was counted on an \
+             invoice, whatever its size: the object is the invoice as it stands with it (amountPaid, \
+             amountRemaining) and the payment. The payment that settles the invoice is followed by invoice.paid."
+        }
         "invoice.paid" => "A payment (sandbox simulation or live Stellar payment) settled an invoice.",
         "invoice.overdue" => "The overdue job found a sent or viewed invoice past its due date.",
         "invoice.voided" => "POST /v1/invoices/{id}/void voided an invoice.",

@@ -35,6 +35,7 @@ pub const EVENT_TYPES: &[&str] = &[
     "invoice.created",
     "invoice.sent",
     "invoice.viewed",
+    "invoice.payment_received",
     "invoice.paid",
     "invoice.overdue",
     "invoice.voided",

@@ -31,6 +31,8 @@ pub enum IdKind {
     SettingsChange,
     /// A wallet's SEP-24 deposit: its user's registration, followed until they are paid.
     WalletDeposit,
+    /// A payment counted on an invoice: from the ledger, or received outside Lajan.
+    InvoicePayment,
 }
 
 impl IdKind {
@@ -57,6 +59,7 @@ impl IdKind {
             IdKind::Message => "msg_",
             IdKind::Lease => "lease_",
             IdKind::WalletDeposit => "wdp_",
+            IdKind::InvoicePayment => "ipy_",
         }
     }
 

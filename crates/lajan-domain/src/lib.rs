@@ -42,6 +42,7 @@ pub mod hex;
 pub mod id;
 pub mod invitation;
 pub mod invoice;
+pub mod invoice_payment;
 pub mod message;
 pub mod money;
 pub mod network;

@@ -523,6 +523,7 @@ event-disbursement-failed = Disbursement failed
 event-invoice-created = Invoice created
 event-invoice-sent = Invoice sent
 event-invoice-viewed = Invoice viewed
+event-invoice-payment_received = Payment received
 event-invoice-paid = Invoice paid
 event-invoice-overdue = Invoice overdue
 event-invoice-voided = Invoice voided

@@ -526,6 +526,7 @@ event-disbursement-failed = Décaissement échoué
 event-invoice-created = Facture créée
 event-invoice-sent = Facture envoyée
 event-invoice-viewed = Facture consultée
+event-invoice-payment_received = Paiement reçu
 event-invoice-paid = Facture payée
 event-invoice-overdue = Facture en retard
 event-invoice-voided = Facture annulée

@@ -4,6 +4,7 @@ use crate::views::clients::ClientView;
 use crate::views::disbursements::DisbursementView;
 use crate::views::events::ActorView;
 use crate::views::invitations::InvitedClientView;
+use crate::views::invoice_payments::InvoicePaymentView;
 use crate::views::invoices::{InvoiceView, PaymentLinkView};
 use crate::views::payouts::PayoutView;
 use crate::views::settings::{SettingsChangeView, SettingsView, changed_fields};
@@ -19,6 +20,7 @@ use lajan_domain::settings_change::SettingsChange;
 use lajan_domain::webhook::WebhookEndpoint;
 use lajan_domain::{Actor, Timestamp};
 use lajan_store::NewEvent;
+use lajan_store::incoming_payments::PaymentReceived;
 use serde::Serialize;
 
 fn event(event_type: &'static str, view: &impl Serialize) -> NewEvent {
@@ -38,6 +40,17 @@ pub fn invitation_event(event_type: &'static str, client: &Client, invitation: &
 /// An invoice change: the invoice in full, as of the change.
 pub fn invoice_event(event_type: &'static str, d: &InvoiceDetail, public_url: &str) -> NewEvent {
     event(event_type, &InvoiceView::from_detail(d, public_url))
+}
+
+/// A payment counted on an invoice: the invoice as it stands with it (its `amountPaid` and
+/// `amountRemaining`), and the payment.
+pub fn payment_received_event(r: &PaymentReceived, public_url: &str) -> NewEvent {
+    let mut object = serde_json::to_value(InvoiceView::from_detail(&r.invoice, public_url)).unwrap_or_default();
+    if let serde_json::Value::Object(fields) = &mut object {
+        let payment = InvoicePaymentView::of(&r.payment, r.invoice.invoice.currency);
+        fields.insert("payment".into(), serde_json::to_value(payment).unwrap_or_default());
+    }
+    NewEvent { event_type: "invoice.payment_received", object }
 }
 
 /// A payment link change.

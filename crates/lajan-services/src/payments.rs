@@ -1,7 +1,7 @@
 //! Payments in: applying the payments recorded on a ledger to their payment intents (the
 //! invoice or link is paid, with its event), and the sandbox's simulated customer payment.
 
-use crate::events::{invoice_event, link_event};
+use crate::events::{invoice_event, link_event, payment_received_event};
 use crate::{ServiceError, ServiceResult, Services, failpoint};
 use lajan_domain::id::IdKind;
 use lajan_domain::invoice::InvoiceStatus;
@@ -78,7 +78,8 @@ impl Services {
         let public_url = self.config.public_url.as_str();
         let on_invoice = |d: &_| invoice_event("invoice.paid", d, public_url);
         let on_link = |l: &_| link_event("payment_link.paid", l, public_url);
-        let events = PaidEvents { invoice: &on_invoice, link: &on_link };
+        let on_received = |r: &_| payment_received_event(r, public_url);
+        let events = PaidEvents { received: &on_received, invoice: &on_invoice, link: &on_link };
         let mut processed = 0;
         loop {
             let pending = self.store.pending_incoming_payments(BATCH).await?;

@@ -56,6 +56,7 @@ macro_rules! areas_sql {
         include!("operations/sql.rs");
         include!("wallet_auth/sql.rs");
         include!("wallet_deposits/sql.rs");
+        include!("invoice_payments/sql.rs");
     };
 }
 
@@ -68,6 +69,7 @@ pub mod events;
 pub mod idempotency;
 pub mod incoming_payments;
 pub mod invitations;
+pub mod invoice_payments;
 pub mod invoices;
 pub mod messages;
 pub mod operations;
@@ -94,6 +96,7 @@ pub use events::{EventFor, EventQuery, EventStore, NewEvent};
 pub use idempotency::{IdempotencyClaim, IdempotencyState, IdempotencyStore, IdempotentResponse, ResponseFor};
 pub use incoming_payments::IncomingPaymentStore;
 pub use invitations::{DueInvitation, InvitationSend, InvitationStore, RegistrationChange, RegistrationStore};
+pub use invoice_payments::InvoicePaymentStore;
 pub use invoices::InvoiceStore;
 pub use messages::MessageStore;
 pub use operations::OperationsStore;
@@ -146,6 +149,7 @@ pub trait Store:
     + OperationsStore
     + WalletAuthStore
     + WalletDepositStore
+    + InvoicePaymentStore
     + Send
     + Sync
     + 'static

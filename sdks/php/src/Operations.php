@@ -333,6 +333,19 @@ trait Operations
     }
 
     /**
+     * Every payment counted on the invoice, newest first, whatever its size: each Stellar payment carrying the invoice's reference is one (with its transaction hash as `reference`), and the sum of those not reversed is the invoice's `amountPaid`.
+     *
+     * GET /v1/invoices/{id}/payments
+     * @param string $id
+     * @param array<string, string|int> $query page, limit
+     * @return array<string, mixed>
+     */
+    public function listInvoicePayments(string $id, array $query = []): array
+    {
+        return $this->request('GET', '/v1/invoices/{id}/payments', ['id' => $id], null, $query, null);
+    }
+
+    /**
      * sendInvoice
      *
      * POST /v1/invoices/{id}/send
@@ -770,6 +783,7 @@ trait Operations
             'createInvoice',
             'getInvoice',
             'updateInvoice',
+            'listInvoicePayments',
             'sendInvoice',
             'voidInvoice',
             'listPaymentLinks',

@@ -308,6 +308,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/invoices/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Every payment counted on the invoice, newest first, whatever its size: each Stellar payment carrying the invoice's reference is one (with its transaction hash as `reference`), and the sum of those not reversed is the invoice's `amountPaid`. */
+        get: operations["listInvoicePayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/invoices/{id}/send": {
         parameters: {
             query?: never;
@@ -1059,6 +1076,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "invoice.payment_received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.payment_received
+         * @description A payment (sandbox simulation or live Stellar payment carrying the invoice's reference) was counted on an invoice, whatever its size: the object is the invoice as it stands with it (amountPaid, amountRemaining) and the payment. The payment that settles the invoice is followed by invoice.paid.
+         */
+        post: operations["invoicePaymentReceivedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "invoice.sent": {
         parameters: {
             query?: never;
@@ -1804,7 +1841,7 @@ export interface components {
              * @example invoice.paid
              * @enum {string}
              */
-            eventType: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+            eventType: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
             /** @example whd_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b */
             id: string;
             /**
@@ -1954,7 +1991,7 @@ export interface components {
          * @description An event type, an area wildcard such as `invoice.*`, or `*`.
          * @enum {string}
          */
-        EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+        EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         /** @description Something that happened: `data.object` is the resource as the API showed it right after. */
         EventView: {
             actor: components["schemas"]["ActorView"];
@@ -1971,7 +2008,7 @@ export interface components {
              * @example client.created
              * @enum {string}
              */
-            type: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+            type: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         };
         FieldDetail: {
             /** @description In a batch: the code a single request would have been refused with. */
@@ -2059,6 +2096,52 @@ export interface components {
             data: components["schemas"]["InvoiceSummary"][];
             pagination: components["schemas"]["PaginationView"];
         };
+        InvoicePaymentList: {
+            data: components["schemas"]["InvoicePaymentView"][];
+            pagination: components["schemas"]["PaginationView"];
+        };
+        /** @description A payment counted on an invoice. */
+        InvoicePaymentView: {
+            /**
+             * @description What the payment counts for, in the invoice's currency, as a decimal string.
+             * @example 500.00
+             */
+            amount: string;
+            /** @example HTG */
+            currency: string;
+            /** @example ipy_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b */
+            id: string;
+            /** @example inv_01a1fc8be56c7228a813c8461b65a699 */
+            invoiceId: string;
+            /**
+             * @description `stellar`: a payment on the Stellar network carrying the invoice's reference.
+             * @example stellar
+             */
+            method: string;
+            /**
+             * Format: date-time
+             * @description When the payer paid (a `stellar` payment: when Lajan saw it on the ledger).
+             */
+            paidAt: string;
+            /**
+             * Format: date-time
+             * @description When Lajan counted it.
+             */
+            recordedAt: string;
+            /** @description Who counted it (`system` `worker` for a ledger payment). */
+            recordedBy: components["schemas"]["ActorView"];
+            /**
+             * @description The Stellar transaction's hash for a `stellar` payment.
+             * @example 3389e9f0f1a65f19736cacf544c2e825313e8447f569233bb8db39aa607c8889
+             */
+            reference?: string | null;
+            reversalReason?: string | null;
+            /**
+             * Format: date-time
+             * @description When it stopped counting, if it was reversed.
+             */
+            reversedAt?: string | null;
+        };
         /** @description A row of the invoices list. */
         InvoiceSummary: {
             /**
@@ -2092,8 +2175,17 @@ export interface components {
         };
         /** @description An invoice in full. */
         InvoiceView: {
-            /** @description Received so far through the payment link (may exceed the total after an overpayment). */
+            /**
+             * @description Received so far through the payment link (may exceed the total after an overpayment):
+             *     the sum of the invoice's payments (`GET /v1/invoices/{id}/payments`).
+             * @example 500.00
+             */
             amountPaid: string;
+            /**
+             * @description What is still due: the total less what was paid, never below 0.00.
+             * @example 750.00
+             */
+            amountRemaining: string;
             client: components["schemas"]["ClientContact"];
             clientId: string;
             /** Format: date-time */
@@ -3017,14 +3109,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T06:27:05.338Z",
+                     *           "createdAt": "2026-11-29T06:45:18.789Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *           "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-29T06:27:05.338Z",
+                     *           "updatedAt": "2026-11-29T06:45:18.789Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *           "walletMemo": null,
@@ -3161,14 +3253,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T06:27:05.338Z",
+                     *       "createdAt": "2026-11-29T06:45:18.789Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *       "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T06:27:05.338Z",
+                     *       "updatedAt": "2026-11-29T06:45:18.789Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3195,7 +3287,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "961ea5b7-a27c-4232-9772-41a5069b61e4",
+                     *       "requestId": "331bd882-93d0-4e49-a94c-d6e64052d001",
                      *       "statusCode": 400
                      *     }
                      */
@@ -3358,14 +3450,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T06:27:05.338Z",
+                     *       "createdAt": "2026-11-29T06:45:18.789Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *       "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T06:27:05.338Z",
+                     *       "updatedAt": "2026-11-29T06:45:18.789Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3420,7 +3512,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "da12d911-595f-4e61-bc4c-64a05b3feba4",
+                     *       "requestId": "3bf718c3-0d9c-4526-b4a5-f3a8f4f408d3",
                      *       "statusCode": 404
                      *     }
                      */
@@ -3490,14 +3582,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T06:27:05.338Z",
+                     *       "createdAt": "2026-11-29T06:45:18.789Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *       "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-29T06:27:05.341Z",
+                     *       "updatedAt": "2026-11-29T06:45:18.803Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3681,7 +3773,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a225fc5bff7638940e615c84757d9b"
+                     *       "id": "cli_01a2260d0b56759c9c2cf74aafd4d31d"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3809,11 +3901,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a225fc5c2e707eb366e5f9e4b13e48",
-                     *       "createdAt": "2026-11-29T06:27:05.395Z",
-                     *       "lastSentAt": "2026-11-29T06:27:05.397Z",
+                     *       "clientId": "cli_01a2260d0be47584ac4a760a60792160",
+                     *       "createdAt": "2026-11-29T06:45:18.953Z",
+                     *       "lastSentAt": "2026-11-29T06:45:18.956Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T06:27:05.397Z",
+                     *       "nextSendAt": "2026-12-02T06:45:18.956Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -3931,11 +4023,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a225fc5c3b7696aa19ffaa8eedb143",
-                     *       "createdAt": "2026-11-29T06:27:05.451Z",
-                     *       "lastSentAt": "2026-11-29T06:27:05.453Z",
+                     *       "clientId": "cli_01a2260d0bfb741fb04768dfc0301ca6",
+                     *       "createdAt": "2026-11-29T06:45:19.065Z",
+                     *       "lastSentAt": "2026-11-29T06:45:19.067Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T06:27:05.453Z",
+                     *       "nextSendAt": "2026-12-02T06:45:19.067Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4121,11 +4213,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a225fc5c2e707eb366e5f9e4b13e48",
-                     *       "createdAt": "2026-11-29T06:27:05.395Z",
-                     *       "lastSentAt": "2026-11-29T06:27:05.397Z",
+                     *       "clientId": "cli_01a2260d0be47584ac4a760a60792160",
+                     *       "createdAt": "2026-11-29T06:45:18.953Z",
+                     *       "lastSentAt": "2026-11-29T06:45:18.956Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T06:27:05.397Z",
+                     *       "nextSendAt": "2026-12-02T06:45:18.956Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4321,7 +4413,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-29T06:27:05.704Z",
+                     *           "approvedAt": "2026-11-29T06:45:19.539Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -4333,16 +4425,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.697Z",
-                     *           "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
+                     *           "createdAt": "2026-11-29T06:45:19.521Z",
+                     *           "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-29T06:27:05.699Z",
+                     *           "submittedAt": "2026-11-29T06:45:19.529Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-29T06:27:05.722Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.593Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4469,7 +4561,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                 *           "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -4512,8 +4604,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T06:27:05.697Z",
-                     *       "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
+                     *       "createdAt": "2026-11-29T06:45:19.521Z",
+                     *       "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -4521,7 +4613,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T06:27:05.697Z"
+                     *       "updatedAt": "2026-11-29T06:45:19.521Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4713,8 +4805,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T06:27:05.697Z",
-                     *       "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
+                     *       "createdAt": "2026-11-29T06:45:19.521Z",
+                     *       "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -4722,7 +4814,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T06:27:05.697Z"
+                     *       "updatedAt": "2026-11-29T06:45:19.521Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4834,7 +4926,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a225fc5d8172b4bbad39e05ef74d08"
+                     *       "id": "dsb_01a2260d0e80728788e61e2bebb11b5c"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4984,7 +5076,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-29T06:27:05.704Z",
+                     *       "approvedAt": "2026-11-29T06:45:19.539Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -4996,16 +5088,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T06:27:05.697Z",
-                     *       "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
+                     *       "createdAt": "2026-11-29T06:45:19.521Z",
+                     *       "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-29T06:27:05.699Z",
+                     *       "submittedAt": "2026-11-29T06:45:19.529Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T06:27:05.704Z"
+                     *       "updatedAt": "2026-11-29T06:45:19.539Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5216,16 +5308,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *           "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a225fc5d61703eba9720cd5b9686db",
+                     *           "id": "dsi_01a2260d0e2177a99f7c53c6970cee4c",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a225fc5d61703eba9720cd5b9686db",
+                     *           "payoutId": "pyt_01a2260d0e2177a99f7c53c6970cee4c",
                      *           "row": 1,
-                     *           "txHash": "70d4e02f2a433dd7386e8ca8a890abb0f9d15869748c32fd5450d8acc3afea07",
+                     *           "txHash": "8301b5b2287a33a0a470cc6a2b44eb8226174087a5d7b2ad5b055b068de7f93e",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -5236,11 +5328,11 @@ export interface operations {
                      *           "errorMessage": "the source account cannot cover the amount",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a225fc5d61703eba9720ce7e14f2a6",
+                     *           "id": "dsi_01a2260d0e2177a99f7c53c7234dc4d9",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a225fc5d61703eba9720ce7e14f2a6",
+                     *           "payoutId": "pyt_01a2260d0e2177a99f7c53c7234dc4d9",
                      *           "row": 2,
-                     *           "txHash": "61088093a6cabd978d559f4af43d27d1b5c0374ebb25ddc53c1d0b6ff65c7ac8",
+                     *           "txHash": "c102b1122856d7e86ca2f7d4c3f926bb02882ef33bcf8b191c2ea64148b1ad94",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                      *         }
                      *       ],
@@ -5255,8 +5347,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a225fc5d61703eba9720cd5b9686db,1,stipend-0001,cli_01a225fc5bfa70bcb2d94b22ce22cd17,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a225fc5d61703eba9720cd5b9686db,approved,sent,70d4e02f2a433dd7386e8ca8a890abb0f9d15869748c32fd5450d8acc3afea07,,
-                     *     dsi_01a225fc5d61703eba9720ce7e14f2a6,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a225fc5d61703eba9720ce7e14f2a6,approved,failed,61088093a6cabd978d559f4af43d27d1b5c0374ebb25ddc53c1d0b6ff65c7ac8,op_underfunded,the source account cannot cover the amount
+                     *     dsi_01a2260d0e2177a99f7c53c6970cee4c,1,stipend-0001,cli_01a2260d0b45705eae4b53d69bd4e659,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2260d0e2177a99f7c53c6970cee4c,approved,sent,8301b5b2287a33a0a470cc6a2b44eb8226174087a5d7b2ad5b055b068de7f93e,,
+                     *     dsi_01a2260d0e2177a99f7c53c7234dc4d9,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a2260d0e2177a99f7c53c7234dc4d9,approved,failed,c102b1122856d7e86ca2f7d4c3f926bb02882ef33bcf8b191c2ea64148b1ad94,op_underfunded,the source account cannot cover the amount
                      */
                     "text/csv": string;
                 };
@@ -5410,16 +5502,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T06:27:05.725Z",
-                     *       "id": "dsb_01a225fc5d7d70ec812615d54873fb81",
+                     *       "createdAt": "2026-11-29T06:45:19.598Z",
+                     *       "id": "dsb_01a2260d0e6e72ad906624cb155eec66",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-29T06:27:05.726Z",
+                     *       "submittedAt": "2026-11-29T06:45:19.609Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-29T06:27:05.728Z"
+                     *       "updatedAt": "2026-11-29T06:45:19.611Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5620,7 +5712,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-29T06:27:05.704Z",
+                     *       "approvedAt": "2026-11-29T06:45:19.539Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -5632,16 +5724,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-29T06:27:05.697Z",
-                     *       "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
+                     *       "createdAt": "2026-11-29T06:45:19.521Z",
+                     *       "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-29T06:27:05.699Z",
+                     *       "submittedAt": "2026-11-29T06:45:19.529Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T06:27:05.719Z"
+                     *       "updatedAt": "2026-11-29T06:45:19.574Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5837,16 +5929,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T06:27:05.697Z",
-                     *       "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
+                     *       "createdAt": "2026-11-29T06:45:19.521Z",
+                     *       "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-29T06:27:05.699Z",
+                     *       "submittedAt": "2026-11-29T06:45:19.529Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T06:27:05.699Z"
+                     *       "updatedAt": "2026-11-29T06:45:19.529Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6028,7 +6120,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type, e.g. `client.created`. */
-                type?: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+                type?: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
                 /** @description Page number, from 1 (default 1); past the last page, an empty page. */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
@@ -6050,10 +6142,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
+                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.729Z",
+                     *           "createdAt": "2026-11-29T06:45:19.616Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6069,8 +6161,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T06:27:05.729Z",
-                     *               "id": "dsb_01a225fc5d8172b4bbad39e05ef74d08",
+                     *               "createdAt": "2026-11-29T06:45:19.616Z",
+                     *               "id": "dsb_01a2260d0e80728788e61e2bebb11b5c",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -6078,19 +6170,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-29T06:27:05.729Z"
+                     *               "updatedAt": "2026-11-29T06:45:19.616Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a225fc5d8172b4bbad39e106f10d58",
+                     *           "id": "evt_01a2260d0e80728788e61e2c27e95f99",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
+                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.728Z",
+                     *           "createdAt": "2026-11-29T06:45:19.611Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6106,28 +6198,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T06:27:05.725Z",
-                     *               "id": "dsb_01a225fc5d7d70ec812615d54873fb81",
+                     *               "createdAt": "2026-11-29T06:45:19.598Z",
+                     *               "id": "dsb_01a2260d0e6e72ad906624cb155eec66",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-29T06:27:05.726Z",
+                     *               "submittedAt": "2026-11-29T06:45:19.609Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T06:27:05.728Z"
+                     *               "updatedAt": "2026-11-29T06:45:19.611Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a225fc5d8075b18c43f78534006178",
+                     *           "id": "evt_01a2260d0e7c77ff9f15de244f62102d",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
+                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.728Z",
+                     *           "createdAt": "2026-11-29T06:45:19.611Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -6138,28 +6230,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T06:27:05.726Z",
+                     *               "createdAt": "2026-11-29T06:45:19.609Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a225fc5d7d70ec812615d499586bc9",
+                     *               "id": "pyt_01a2260d0e6e72ad906624ca20ba625f",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T06:27:05.728Z",
+                     *               "updatedAt": "2026-11-29T06:45:19.611Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a225fc5d8075b18c43f78379eb1df2",
+                     *           "id": "evt_01a2260d0e7c77ff9f15de2293df700c",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
+                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.726Z",
+                     *           "createdAt": "2026-11-29T06:45:19.609Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6175,28 +6267,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T06:27:05.725Z",
-                     *               "id": "dsb_01a225fc5d7d70ec812615d54873fb81",
+                     *               "createdAt": "2026-11-29T06:45:19.598Z",
+                     *               "id": "dsb_01a2260d0e6e72ad906624cb155eec66",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T06:27:05.726Z",
+                     *               "submittedAt": "2026-11-29T06:45:19.609Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T06:27:05.726Z"
+                     *               "updatedAt": "2026-11-29T06:45:19.609Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a225fc5d7f755a9b436b13a00aac28",
+                     *           "id": "evt_01a2260d0e7971ebbeef060c99bfcd8b",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
+                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.726Z",
+                     *           "createdAt": "2026-11-29T06:45:19.609Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6207,28 +6299,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T06:27:05.726Z",
+                     *               "createdAt": "2026-11-29T06:45:19.609Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a225fc5d7d70ec812615d499586bc9",
+                     *               "id": "pyt_01a2260d0e6e72ad906624ca20ba625f",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T06:27:05.726Z",
+                     *               "updatedAt": "2026-11-29T06:45:19.609Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a225fc5d7f755a9b436b11b787769e",
+                     *           "id": "evt_01a2260d0e7971ebbeef060a1ba1da39",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
+                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.725Z",
+                     *           "createdAt": "2026-11-29T06:45:19.598Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6244,8 +6336,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T06:27:05.725Z",
-                     *               "id": "dsb_01a225fc5d7d70ec812615d54873fb81",
+                     *               "createdAt": "2026-11-29T06:45:19.598Z",
+                     *               "id": "dsb_01a2260d0e6e72ad906624cb155eec66",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -6253,10 +6345,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T06:27:05.725Z"
+                     *               "updatedAt": "2026-11-29T06:45:19.598Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a225fc5d7d70ec812615d6bb38acc9",
+                     *           "id": "evt_01a2260d0e6e72ad906624ccfc67433a",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -6265,11 +6357,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.722Z",
+                     *           "createdAt": "2026-11-29T06:45:19.593Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T06:27:05.704Z",
+                     *               "approvedAt": "2026-11-29T06:45:19.539Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6281,19 +6373,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T06:27:05.697Z",
-                     *               "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
+                     *               "createdAt": "2026-11-29T06:45:19.521Z",
+                     *               "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T06:27:05.699Z",
+                     *               "submittedAt": "2026-11-29T06:45:19.529Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T06:27:05.722Z"
+                     *               "updatedAt": "2026-11-29T06:45:19.593Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a225fc5d7a7554add88cb3e9d4b4e7",
+                     *           "id": "evt_01a2260d0e6a72f98b46db51e44cab97",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6302,7 +6394,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.721Z",
+                     *           "createdAt": "2026-11-29T06:45:19.585Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6312,48 +6404,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T06:27:05.706Z",
+                     *                   "createdAt": "2026-11-29T06:45:19.552Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a225fc5d6a72d58ae7e1060e5ee557",
+                     *                   "id": "att_01a2260d0e407401aa4c8db36668b580",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "4a354e08e9f47ee60fd0d2b167b87ba43c9317b2b5669fadac1969c9b37f73d9"
+                     *                   "txHash": "61d1c864090457a1d632c0c454961f966d54ff52b703d85baa7d35b3f0c758fd"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T06:27:05.721Z",
+                     *                   "createdAt": "2026-11-29T06:45:19.584Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a225fc5d79704bbfd93a375c11bd88",
+                     *                   "id": "att_01a2260d0e6172b7b1f905087da91bf6",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "61088093a6cabd978d559f4af43d27d1b5c0374ebb25ddc53c1d0b6ff65c7ac8"
+                     *                   "txHash": "c102b1122856d7e86ca2f7d4c3f926bb02882ef33bcf8b191c2ea64148b1ad94"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T06:27:05.699Z",
+                     *               "createdAt": "2026-11-29T06:45:19.529Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a225fc5d61703eba9720ce7e14f2a6",
+                     *               "id": "pyt_01a2260d0e2177a99f7c53c7234dc4d9",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T06:27:05.721Z",
+                     *               "updatedAt": "2026-11-29T06:45:19.585Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a225fc5d7a7554add88cb1819e0b72",
+                     *           "id": "evt_01a2260d0e6276438dc6f8552ec3236b",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
+                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.719Z",
+                     *           "createdAt": "2026-11-29T06:45:19.574Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6363,30 +6455,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T06:27:05.706Z",
+                     *                   "createdAt": "2026-11-29T06:45:19.552Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a225fc5d6a72d58ae7e1060e5ee557",
+                     *                   "id": "att_01a2260d0e407401aa4c8db36668b580",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "4a354e08e9f47ee60fd0d2b167b87ba43c9317b2b5669fadac1969c9b37f73d9"
+                     *                   "txHash": "61d1c864090457a1d632c0c454961f966d54ff52b703d85baa7d35b3f0c758fd"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T06:27:05.699Z",
+                     *               "createdAt": "2026-11-29T06:45:19.529Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a225fc5d61703eba9720ce7e14f2a6",
+                     *               "id": "pyt_01a2260d0e2177a99f7c53c7234dc4d9",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T06:27:05.719Z",
+                     *               "updatedAt": "2026-11-29T06:45:19.574Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a225fc5d7775179015c462d599a837",
+                     *           "id": "evt_01a2260d0e5b70df93fef2c440023262",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -6395,11 +6487,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.717Z",
+                     *           "createdAt": "2026-11-29T06:45:19.568Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T06:27:05.704Z",
+                     *               "approvedAt": "2026-11-29T06:45:19.539Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6411,19 +6503,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T06:27:05.697Z",
-                     *               "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
+                     *               "createdAt": "2026-11-29T06:45:19.521Z",
+                     *               "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T06:27:05.699Z",
+                     *               "submittedAt": "2026-11-29T06:45:19.529Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T06:27:05.717Z"
+                     *               "updatedAt": "2026-11-29T06:45:19.568Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a225fc5d757584a97e473854dce094",
+                     *           "id": "evt_01a2260d0e50764eb785a0bfb30aa7ce",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6432,7 +6524,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.716Z",
+                     *           "createdAt": "2026-11-29T06:45:19.565Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6442,30 +6534,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T06:27:05.706Z",
+                     *                   "createdAt": "2026-11-29T06:45:19.552Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a225fc5d6a72d58ae7e1060e5ee557",
+                     *                   "id": "att_01a2260d0e407401aa4c8db36668b580",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "4a354e08e9f47ee60fd0d2b167b87ba43c9317b2b5669fadac1969c9b37f73d9"
+                     *                   "txHash": "61d1c864090457a1d632c0c454961f966d54ff52b703d85baa7d35b3f0c758fd"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T06:27:05.699Z",
+                     *               "createdAt": "2026-11-29T06:45:19.529Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a225fc5d61703eba9720ce7e14f2a6",
+                     *               "id": "pyt_01a2260d0e2177a99f7c53c7234dc4d9",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T06:27:05.716Z",
+                     *               "updatedAt": "2026-11-29T06:45:19.565Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a225fc5d74734ebeaf2c7d2bb86355",
+                     *           "id": "evt_01a2260d0e4e71e382afa3cc24a44f3b",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -6474,7 +6566,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.716Z",
+                     *           "createdAt": "2026-11-29T06:45:19.565Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6484,37 +6576,37 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T06:27:05.706Z",
+                     *                   "createdAt": "2026-11-29T06:45:19.552Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a225fc5d6a72d58ae7e105387c4cf3",
-                     *                   "ledgerSeq": 37,
-                     *                   "txHash": "70d4e02f2a433dd7386e8ca8a890abb0f9d15869748c32fd5450d8acc3afea07"
+                     *                   "id": "att_01a2260d0e407401aa4c8db20a9c7603",
+                     *                   "ledgerSeq": 73,
+                     *                   "txHash": "8301b5b2287a33a0a470cc6a2b44eb8226174087a5d7b2ad5b055b068de7f93e"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *                 "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
-                     *               "createdAt": "2026-11-29T06:27:05.699Z",
+                     *               "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *               "createdAt": "2026-11-29T06:45:19.529Z",
                      *               "execStatus": "sent",
                      *               "hold": null,
-                     *               "id": "pyt_01a225fc5d61703eba9720cd5b9686db",
+                     *               "id": "pyt_01a2260d0e2177a99f7c53c6970cee4c",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T06:27:05.716Z",
+                     *               "updatedAt": "2026-11-29T06:45:19.565Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a225fc5d74734ebeaf2c7cc1faf57e",
+                     *           "id": "evt_01a2260d0e4e71e382afa3cbf19a7108",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -6523,7 +6615,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.708Z",
+                     *           "createdAt": "2026-11-29T06:45:19.556Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6533,52 +6625,52 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T06:27:05.382Z",
+                     *                   "createdAt": "2026-11-29T06:45:18.924Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a225fc5c2775bbaaedf9f46b1fb03b",
+                     *                   "id": "att_01a2260d0bcc76429c513eb5f999d084",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "47c86e6cd61bd8f1c8079682e9425c619446e217a1b761d2469689fa34a1b0e7"
+                     *                   "txHash": "7bd6d2de302a1d940f584dc888472051391bd27311536847567b86009a368433"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T06:27:05.707Z",
+                     *                   "createdAt": "2026-11-29T06:45:19.555Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a225fc5d6b76ea8e3166d5adfd24cb",
+                     *                   "id": "att_01a2260d0e4375029c44611f23fe22e0",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "4c3ed76234cb2648fa9079b23b5281ab80d795310d27163d00454e07df89ef6a"
+                     *                   "txHash": "39abe07936c86c6fc244e74b2d8bcd175111a4cfb998920e06536f99874d60d8"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T06:27:05.379Z",
+                     *               "createdAt": "2026-11-29T06:45:18.916Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a225fc5c2375e680a93896fef213fe",
+                     *               "id": "pyt_01a2260d0bc4705f9058bd8794e7656d",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-29T06:27:05.708Z",
+                     *               "updatedAt": "2026-11-29T06:45:19.556Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a225fc5d6c72daac1d83911750517c",
+                     *           "id": "evt_01a2260d0e45746a99d8e75cdf23029a",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
+                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.704Z",
+                     *           "createdAt": "2026-11-29T06:45:19.539Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-29T06:27:05.704Z",
+                     *               "approvedAt": "2026-11-29T06:45:19.539Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6590,28 +6682,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T06:27:05.697Z",
-                     *               "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
+                     *               "createdAt": "2026-11-29T06:45:19.521Z",
+                     *               "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-29T06:27:05.699Z",
+                     *               "submittedAt": "2026-11-29T06:45:19.529Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T06:27:05.704Z"
+                     *               "updatedAt": "2026-11-29T06:45:19.539Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a225fc5d6977b38e3d5fe1e72a7b21",
+                     *           "id": "evt_01a2260d0e347282b98f7e9aa4457116",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
+                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.704Z",
+                     *           "createdAt": "2026-11-29T06:45:19.539Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6622,28 +6714,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T06:27:05.699Z",
+                     *               "createdAt": "2026-11-29T06:45:19.529Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a225fc5d61703eba9720ce7e14f2a6",
+                     *               "id": "pyt_01a2260d0e2177a99f7c53c7234dc4d9",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T06:27:05.704Z",
+                     *               "updatedAt": "2026-11-29T06:45:19.539Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a225fc5d687237a98c608a04260005",
+                     *           "id": "evt_01a2260d0e347282b98f7e97794c5d77",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
+                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.704Z",
+                     *           "createdAt": "2026-11-29T06:45:19.539Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6655,34 +6747,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *                 "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
-                     *               "createdAt": "2026-11-29T06:27:05.699Z",
+                     *               "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *               "createdAt": "2026-11-29T06:45:19.529Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a225fc5d61703eba9720cd5b9686db",
+                     *               "id": "pyt_01a2260d0e2177a99f7c53c6970cee4c",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T06:27:05.704Z",
+                     *               "updatedAt": "2026-11-29T06:45:19.539Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a225fc5d687237a98c6089ecccc45c",
+                     *           "id": "evt_01a2260d0e347282b98f7e96a09ce20a",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
+                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.699Z",
+                     *           "createdAt": "2026-11-29T06:45:19.529Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6698,28 +6790,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T06:27:05.697Z",
-                     *               "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
+                     *               "createdAt": "2026-11-29T06:45:19.521Z",
+                     *               "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T06:27:05.699Z",
+                     *               "submittedAt": "2026-11-29T06:45:19.529Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T06:27:05.699Z"
+                     *               "updatedAt": "2026-11-29T06:45:19.529Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a225fc5d64738bb0de2b710c5754db",
+                     *           "id": "evt_01a2260d0e2c770abfe8389d732a8c5a",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
+                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.699Z",
+                     *           "createdAt": "2026-11-29T06:45:19.529Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6730,28 +6822,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T06:27:05.699Z",
+                     *               "createdAt": "2026-11-29T06:45:19.529Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a225fc5d61703eba9720ce7e14f2a6",
+                     *               "id": "pyt_01a2260d0e2177a99f7c53c7234dc4d9",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T06:27:05.699Z",
+                     *               "updatedAt": "2026-11-29T06:45:19.529Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a225fc5d64738bb0de2b6e24cdb0cf",
+                     *           "id": "evt_01a2260d0e2a7507a374e71bb2418a2e",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
+                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.699Z",
+                     *           "createdAt": "2026-11-29T06:45:19.529Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6763,34 +6855,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *                 "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
-                     *               "createdAt": "2026-11-29T06:27:05.699Z",
+                     *               "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *               "createdAt": "2026-11-29T06:45:19.529Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a225fc5d61703eba9720cd5b9686db",
+                     *               "id": "pyt_01a2260d0e2177a99f7c53c6970cee4c",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T06:27:05.699Z",
+                     *               "updatedAt": "2026-11-29T06:45:19.529Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a225fc5d64738bb0de2b6d5b276026",
+                     *           "id": "evt_01a2260d0e2a7507a374e71a60c2e545",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
+                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.697Z",
+                     *           "createdAt": "2026-11-29T06:45:19.521Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6806,8 +6898,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T06:27:05.697Z",
-                     *               "id": "dsb_01a225fc5d61703eba9720cf7f1aaf49",
+                     *               "createdAt": "2026-11-29T06:45:19.521Z",
+                     *               "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -6815,10 +6907,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T06:27:05.697Z"
+                     *               "updatedAt": "2026-11-29T06:45:19.521Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a225fc5d62705d81461587f543c8b0",
+                     *           "id": "evt_01a2260d0e2271f6b16b0473c59bfc48",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -6826,7 +6918,7 @@ export interface operations {
                      *       "pagination": {
                      *         "limit": 20,
                      *         "page": 1,
-                     *         "total": 52,
+                     *         "total": 53,
                      *         "totalPages": 3
                      *       }
                      *     }
@@ -6940,10 +7032,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
+                     *         "id": "key_01a2260d0b247592839f2f50a7202270",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-29T06:27:05.729Z",
+                     *       "createdAt": "2026-11-29T06:45:19.616Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -6959,8 +7051,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-29T06:27:05.729Z",
-                     *           "id": "dsb_01a225fc5d8172b4bbad39e05ef74d08",
+                     *           "createdAt": "2026-11-29T06:45:19.616Z",
+                     *           "id": "dsb_01a2260d0e80728788e61e2bebb11b5c",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -6968,10 +7060,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-29T06:27:05.729Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.616Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a225fc5d8172b4bbad39e106f10d58",
+                     *       "id": "evt_01a2260d0e80728788e61e2c27e95f99",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -7097,14 +7189,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *             "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
-                     *           "createdAt": "2026-11-29T06:27:05.349Z",
+                     *           "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *           "createdAt": "2026-11-29T06:45:18.825Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a225fc5c0571ecb0011a35e9bdcaa8",
+                     *           "id": "inv_01a2260d0b69775ab8c14d7ddb60623c",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -7221,7 +7313,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                 *       "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -7247,17 +7339,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountPaid": "0.00",
+                     *       "amountRemaining": "2500.00",
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *         "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
-                     *       "createdAt": "2026-11-29T06:27:05.349Z",
+                     *       "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *       "createdAt": "2026-11-29T06:45:18.825Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a225fc5c0571ecb0011a35e9bdcaa8",
+                     *       "id": "inv_01a2260d0b69775ab8c14d7ddb60623c",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7272,14 +7365,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_9190931d78e96dacfc6ac416921bd945"
+                     *         "url": "https://pay.lajan.test/pay/pi_bdf24a7ff63f73678b528ad6de8c69e8"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-29T06:27:05.349Z"
+                     *       "updatedAt": "2026-11-29T06:45:18.825Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7459,17 +7552,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountPaid": "0.00",
+                     *       "amountRemaining": "2650.00",
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *         "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
-                     *       "createdAt": "2026-11-29T06:27:05.349Z",
+                     *       "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *       "createdAt": "2026-11-29T06:45:18.825Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a225fc5c0571ecb0011a35e9bdcaa8",
+                     *       "id": "inv_01a2260d0b69775ab8c14d7ddb60623c",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7491,14 +7585,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_9190931d78e96dacfc6ac416921bd945"
+                     *         "url": "https://pay.lajan.test/pay/pi_bdf24a7ff63f73678b528ad6de8c69e8"
                      *       },
-                     *       "sentAt": "2026-11-29T06:27:05.352Z",
+                     *       "sentAt": "2026-11-29T06:45:18.836Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T06:27:05.352Z"
+                     *       "updatedAt": "2026-11-29T06:45:18.836Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7631,17 +7725,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountPaid": "0.00",
+                     *       "amountRemaining": "2650.00",
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *         "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
-                     *       "createdAt": "2026-11-29T06:27:05.349Z",
+                     *       "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *       "createdAt": "2026-11-29T06:45:18.825Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a225fc5c0571ecb0011a35e9bdcaa8",
+                     *       "id": "inv_01a2260d0b69775ab8c14d7ddb60623c",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7663,14 +7758,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_9190931d78e96dacfc6ac416921bd945"
+                     *         "url": "https://pay.lajan.test/pay/pi_bdf24a7ff63f73678b528ad6de8c69e8"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T06:27:05.351Z"
+                     *       "updatedAt": "2026-11-29T06:45:18.830Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7790,6 +7885,162 @@ export interface operations {
                      *       "error": "Unsupported Media Type",
                      *       "message": "The body is not application/json",
                      *       "statusCode": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: the minute's budget is spent; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "error": "Too Many Requests",
+                     *       "message": "The minute's budget is spent",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server failed and changed nothing half-way; retrying (with the same Idempotency-Key) is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "error": "Internal Server Error",
+                     *       "message": "The server failed and changed nothing half-way",
+                     *       "statusCode": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listInvoicePayments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (default 1); past the last page, an empty page. */
+                page?: number;
+                /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "amount": "2650.00",
+                     *           "currency": "HTG",
+                     *           "id": "ipy_01a2260d0b8b7629b2ba80075597783a",
+                     *           "invoiceId": "inv_01a2260d0b69775ab8c14d7ddb60623c",
+                     *           "method": "stellar",
+                     *           "paidAt": "2026-11-29T06:45:18.843Z",
+                     *           "recordedAt": "2026-11-29T06:45:18.859Z",
+                     *           "recordedBy": {
+                     *             "id": "worker",
+                     *             "type": "system"
+                     *           },
+                     *           "reference": "54d163c9326005cd7dc3560aee706e42ec4e21f53d76c680a845d2ff83326b56",
+                     *           "reversalReason": null,
+                     *           "reversedAt": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 20,
+                     *         "page": 1,
+                     *         "total": 1,
+                     *         "totalPages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InvoicePaymentList"];
+                };
+            };
+            /** @description invalid_pagination: page or limit out of range, or not an integer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_pagination",
+                     *       "error": "Bad Request",
+                     *       "message": "Page or limit out of range, or not an integer",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "error": "Unauthorized",
+                     *       "message": "The key is missing, malformed, unknown or revoked",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "error": "Forbidden",
+                     *       "message": "The key lacks the scope this operation needs",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this organization and environment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "error": "Not Found",
+                     *       "message": "No such resource for this organization and environment",
+                     *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -8283,13 +8534,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-29T06:27:05.371Z",
+                     *           "createdAt": "2026-11-29T06:45:18.882Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a225fc5c1b73b485e95290ffe414f9",
+                     *           "id": "pl_01a2260d0ba277df83a0b984038f71eb",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_add1e20fef6fb37de5863a0d5836e4d0"
+                     *           "url": "https://pay.lajan.test/pay/pi_0178519f5f15fae7ffe28cf84525764a"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -8422,13 +8673,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T06:27:05.371Z",
+                     *       "createdAt": "2026-11-29T06:45:18.882Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a225fc5c1b73b485e95290ffe414f9",
+                     *       "id": "pl_01a2260d0ba277df83a0b984038f71eb",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_add1e20fef6fb37de5863a0d5836e4d0"
+                     *       "url": "https://pay.lajan.test/pay/pi_0178519f5f15fae7ffe28cf84525764a"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -8609,13 +8860,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T06:27:05.371Z",
+                     *       "createdAt": "2026-11-29T06:45:18.882Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a225fc5c1b73b485e95290ffe414f9",
+                     *       "id": "pl_01a2260d0ba277df83a0b984038f71eb",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_add1e20fef6fb37de5863a0d5836e4d0"
+                     *       "url": "https://pay.lajan.test/pay/pi_0178519f5f15fae7ffe28cf84525764a"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -8728,7 +8979,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a225fc5c1b73b485e95290ffe414f9"
+                     *       "id": "pl_01a2260d0ba277df83a0b984038f71eb"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -8887,9 +9138,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T06:27:05.693Z",
+                     *           "createdAt": "2026-11-29T06:45:19.508Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a225fc5d5d74329d9aa29405f33fbd",
+                     *           "id": "pyt_01a2260d0e14708ca085e693e12305e5",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -8900,14 +9151,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Lisa",
-                     *             "id": "cli_01a225fc5c3b7696aa19ffaa8eedb143",
+                     *             "id": "cli_01a2260d0bfb741fb04768dfc0301ca6",
                      *             "lastName": "Jozèf",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a225fc5c3b7696aa19ffaa8eedb143",
-                     *           "createdAt": "2026-11-29T06:27:05.450Z",
+                     *           "clientId": "cli_01a2260d0bfb741fb04768dfc0301ca6",
+                     *           "createdAt": "2026-11-29T06:45:19.064Z",
                      *           "execStatus": "awaiting_registration",
-                     *           "id": "pyt_01a225fc5c6a7354ab94bf04515c1539",
+                     *           "id": "pyt_01a2260d0c5871199e9c8ceb1057ac72",
                      *           "memo": null,
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -8918,14 +9169,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a225fc5c2e707eb366e5f9e4b13e48",
+                     *             "id": "cli_01a2260d0be47584ac4a760a60792160",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a225fc5c2e707eb366e5f9e4b13e48",
-                     *           "createdAt": "2026-11-29T06:27:05.393Z",
+                     *           "clientId": "cli_01a2260d0be47584ac4a760a60792160",
+                     *           "createdAt": "2026-11-29T06:45:18.952Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a225fc5c3175e3a88be6c0b9af8452",
+                     *           "id": "pyt_01a2260d0be8711e9d938aeb2b584686",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -8936,9 +9187,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T06:27:05.379Z",
+                     *           "createdAt": "2026-11-29T06:45:18.916Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a225fc5c2375e680a93896fef213fe",
+                     *           "id": "pyt_01a2260d0bc4705f9058bd8794e7656d",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
@@ -8949,14 +9200,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *             "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
-                     *           "createdAt": "2026-11-29T06:27:05.376Z",
+                     *           "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *           "createdAt": "2026-11-29T06:45:18.896Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a225fc5c207190b1bd18fa18296ff2",
+                     *           "id": "pyt_01a2260d0bb0744197f287916f358b00",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -9076,7 +9327,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                 *       "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -9100,19 +9351,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *         "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
-                     *       "createdAt": "2026-11-29T06:27:05.376Z",
+                     *       "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *       "createdAt": "2026-11-29T06:45:18.896Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a225fc5c207190b1bd18fa18296ff2",
+                     *       "id": "pyt_01a2260d0bb0744197f287916f358b00",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T06:27:05.376Z",
+                     *       "updatedAt": "2026-11-29T06:45:18.896Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -9301,31 +9552,31 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T06:27:05.382Z",
+                     *           "createdAt": "2026-11-29T06:45:18.924Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a225fc5c2775bbaaedf9f39e77fe0c",
-                     *           "ledgerSeq": 4,
-                     *           "txHash": "8fc478e589881d8a25bbc6ea5c049799ba6946b9f2cdfd7e0ebda116f361e3ba"
+                     *           "id": "att_01a2260d0bcc76429c513eb4ee76e5d1",
+                     *           "ledgerSeq": 10,
+                     *           "txHash": "92c0ed8c30e5a91fc9caac00c2e70a25700025616612af2cb46a1fa7373cb6e7"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *         "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
-                     *       "createdAt": "2026-11-29T06:27:05.376Z",
+                     *       "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *       "createdAt": "2026-11-29T06:45:18.896Z",
                      *       "execStatus": "sent",
                      *       "hold": null,
-                     *       "id": "pyt_01a225fc5c207190b1bd18fa18296ff2",
+                     *       "id": "pyt_01a2260d0bb0744197f287916f358b00",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T06:27:05.387Z",
+                     *       "updatedAt": "2026-11-29T06:45:18.933Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -9451,19 +9702,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
+                     *         "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a225fc5bfa70bcb2d94b22ce22cd17",
-                     *       "createdAt": "2026-11-29T06:27:05.376Z",
+                     *       "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *       "createdAt": "2026-11-29T06:45:18.896Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a225fc5c207190b1bd18fa18296ff2",
+                     *       "id": "pyt_01a2260d0bb0744197f287916f358b00",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T06:27:05.377Z",
+                     *       "updatedAt": "2026-11-29T06:45:18.906Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -9483,7 +9734,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "2cb1d637-25db-4c1c-9111-4f8d5051a09e",
+                     *       "requestId": "058c546c-c659-4ff6-8386-15be106029c2",
                      *       "statusCode": 400
                      *     }
                      */
@@ -9658,19 +9909,19 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a225fc5c2e707eb366e5f9e4b13e48",
+                     *         "id": "cli_01a2260d0be47584ac4a760a60792160",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a225fc5c2e707eb366e5f9e4b13e48",
-                     *       "createdAt": "2026-11-29T06:27:05.393Z",
+                     *       "clientId": "cli_01a2260d0be47584ac4a760a60792160",
+                     *       "createdAt": "2026-11-29T06:45:18.952Z",
                      *       "execStatus": "canceled",
                      *       "hold": null,
-                     *       "id": "pyt_01a225fc5c3175e3a88be6c0b9af8452",
+                     *       "id": "pyt_01a2260d0be8711e9d938aeb2b584686",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T06:27:05.692Z",
+                     *       "updatedAt": "2026-11-29T06:45:19.504Z",
                      *       "walletAccountId": null,
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -9873,13 +10124,13 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T06:27:05.693Z",
+                     *       "createdAt": "2026-11-29T06:45:19.508Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a225fc5d5d74329d9aa29405f33fbd",
+                     *       "id": "pyt_01a2260d0e14708ca085e693e12305e5",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T06:27:05.695Z",
+                     *       "updatedAt": "2026-11-29T06:45:19.512Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10088,24 +10339,24 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T06:27:05.382Z",
+                     *           "createdAt": "2026-11-29T06:45:18.924Z",
                      *           "errorCode": "op_underfunded",
                      *           "errorMessage": "the source account cannot cover the amount",
-                     *           "id": "att_01a225fc5c2775bbaaedf9f46b1fb03b",
+                     *           "id": "att_01a2260d0bcc76429c513eb5f999d084",
                      *           "ledgerSeq": null,
-                     *           "txHash": "47c86e6cd61bd8f1c8079682e9425c619446e217a1b761d2469689fa34a1b0e7"
+                     *           "txHash": "7bd6d2de302a1d940f584dc888472051391bd27311536847567b86009a368433"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T06:27:05.379Z",
+                     *       "createdAt": "2026-11-29T06:45:18.916Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a225fc5c2375e680a93896fef213fe",
+                     *       "id": "pyt_01a2260d0bc4705f9058bd8794e7656d",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T06:27:05.389Z",
+                     *       "updatedAt": "2026-11-29T06:45:18.941Z",
                      *       "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10286,7 +10537,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GDSN4FQSPTG4ZL25IZWOZS67ZNF7Y4UJC72RUF4D7C4ILUXWW3RWEU3V",
+                     *       "account": "GDPPUJCNLBXZHULONOMEW77M2V7RZ7JEMPCPPCQ7RFCHB33MQTDW3ZZK",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -10417,7 +10668,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GDSN4FQSPTG4ZL25IZWOZS67ZNF7Y4UJC72RUF4D7C4ILUXWW3RWEU3V",
+                     *       "account": "GDPPUJCNLBXZHULONOMEW77M2V7RZ7JEMPCPPCQ7RFCHB33MQTDW3ZZK",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -10629,25 +10880,25 @@ export interface operations {
                      *         {
                      *           "channel": "sms",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T06:27:05.352Z",
+                     *           "createdAt": "2026-11-29T06:45:18.836Z",
                      *           "html": null,
-                     *           "id": "msg_01a225fc5c0875488cbdb6b983eadf26",
-                     *           "invoiceId": "inv_01a225fc5c0571ecb0011a35e9bdcaa8",
+                     *           "id": "msg_01a2260d0b747133bfa24058e2820870",
+                     *           "invoiceId": "inv_01a2260d0b69775ab8c14d7ddb60623c",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_9190931d78e96dacfc6ac416921bd945",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_bdf24a7ff63f73678b528ad6de8c69e8",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T06:27:05.352Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_9190931d78e96dacfc6ac416921bd945\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_9190931d78e96dacfc6ac416921bd945\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_9190931d78e96dacfc6ac416921bd945</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a225fc5c0875488cbdb6b868b15d9e",
-                     *           "invoiceId": "inv_01a225fc5c0571ecb0011a35e9bdcaa8",
+                     *           "createdAt": "2026-11-29T06:45:18.836Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_bdf24a7ff63f73678b528ad6de8c69e8\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_bdf24a7ff63f73678b528ad6de8c69e8\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_bdf24a7ff63f73678b528ad6de8c69e8</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a2260d0b747133bfa240574b52be4a",
+                     *           "invoiceId": "inv_01a2260d0b69775ab8c14d7ddb60623c",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_9190931d78e96dacfc6ac416921bd945\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_bdf24a7ff63f73678b528ad6de8c69e8\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -10779,18 +11030,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GDSN4FQSPTG4ZL25IZWOZS67ZNF7Y4UJC72RUF4D7C4ILUXWW3RWEU3V",
-                     *       "id": "lp_01a225fc5c0b73a69032892381dcbb43",
+                     *       "destinationAccount": "GDPPUJCNLBXZHULONOMEW77M2V7RZ7JEMPCPPCQ7RFCHB33MQTDW3ZZK",
+                     *       "id": "lp_01a2260d0b7b7715b446efeafd4e5214",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJKGM29Y3MJFZB",
+                     *       "memo": "LJAW9GZVW0EXTS",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_9190931d78e96dacfc6ac416921bd945",
+                     *         "id": "pi_bdf24a7ff63f73678b528ad6de8c69e8",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "dbb9977444832e372de5ed7a3a737d2b40cf7d698a021a0f8d39f5759e3b3c24"
+                     *       "txHash": "54d163c9326005cd7dc3560aee706e42ec4e21f53d76c680a845d2ff83326b56"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -11289,19 +11540,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-29T06:27:05.758Z",
+                     *       "decidedAt": "2026-11-29T06:45:19.680Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
+                     *         "id": "key_01a2260d0b247592839f2f50a7202270",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T06:27:05.757Z",
-                     *       "id": "stc_01a225fc5d9d7289bdaf94cdda8e0450",
+                     *       "expiresAt": "2026-12-02T06:45:19.676Z",
+                     *       "id": "stc_01a2260d0ebc733596c7373077400a48",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-29T06:27:05.757Z",
+                     *       "requestedAt": "2026-11-29T06:45:19.676Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a225fc5d927291bc442a515dbee225",
+                     *         "id": "key_01a2260d0eaf713088ff3c557e22eddd",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -11490,19 +11741,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-29T06:27:05.755Z",
+                     *       "decidedAt": "2026-11-29T06:45:19.666Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a225fc5bde74e2aa6047e4d3c3a5af",
+                     *         "id": "key_01a2260d0b247592839f2f50a7202270",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T06:27:05.753Z",
-                     *       "id": "stc_01a225fc5d9975ed8fd85f093bbabb0d",
+                     *       "expiresAt": "2026-12-02T06:45:19.664Z",
+                     *       "id": "stc_01a2260d0eb074c4a966ef3796f09deb",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-29T06:27:05.753Z",
+                     *       "requestedAt": "2026-11-29T06:45:19.664Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a225fc5d927291bc442a515dbee225",
+                     *         "id": "key_01a2260d0eaf713088ff3c557e22eddd",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -11689,16 +11940,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T06:27:05.336Z",
+                     *           "createdAt": "2026-11-29T06:45:18.785Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "updatedAt": "2026-11-29T06:27:05.336Z",
-                     *           "url": "http://127.0.0.1:41345/lajan/webhooks"
+                     *           "id": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "updatedAt": "2026-11-29T06:45:18.785Z",
+                     *           "url": "http://127.0.0.1:43085/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -11818,7 +12069,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:41345/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:43085/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -11833,17 +12084,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T06:27:05.336Z",
+                     *       "createdAt": "2026-11-29T06:45:18.785Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *       "secret": "whsec_wHcp6iTtgev7Bhirj6IRjKH6UzcWOPmqrJkvxhyGqw4=",
-                     *       "updatedAt": "2026-11-29T06:27:05.336Z",
-                     *       "url": "http://127.0.0.1:41345/lajan/webhooks"
+                     *       "id": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *       "secret": "whsec_a4568Dbnrgjw6kQ7IRqNvpePhnkB/rxT8wnArUY0V/k=",
+                     *       "updatedAt": "2026-11-29T06:45:18.785Z",
+                     *       "url": "http://127.0.0.1:43085/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -12022,16 +12273,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T06:27:05.336Z",
+                     *       "createdAt": "2026-11-29T06:45:18.785Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *       "updatedAt": "2026-11-29T06:27:05.336Z",
-                     *       "url": "http://127.0.0.1:41345/lajan/webhooks"
+                     *       "id": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *       "updatedAt": "2026-11-29T06:45:18.785Z",
+                     *       "url": "http://127.0.0.1:43085/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -12154,15 +12405,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T06:27:05.336Z",
+                     *       "createdAt": "2026-11-29T06:45:18.785Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *       "updatedAt": "2026-11-29T06:27:05.745Z",
-                     *       "url": "http://127.0.0.1:41345/lajan/webhooks"
+                     *       "id": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *       "updatedAt": "2026-11-29T06:45:19.659Z",
+                     *       "url": "http://127.0.0.1:43085/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -12342,7 +12593,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a225fc5bf873afa15f4bc2e3d8326a"
+                     *       "id": "we_01a2260d0b417668a8122e9d63c37ca5"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -12480,229 +12731,229 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:27:05.732Z",
-                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "eventId": "evt_01a225fc5d85779ba31bc9daf26aa6e0",
+                     *           "createdAt": "2026-11-29T06:45:19.625Z",
+                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "eventId": "evt_01a2260d0e8976daaebbd2da2de782e2",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a225fc5d85779ba31bc9dbab3e747f",
-                     *           "nextAttemptAt": "2026-11-29T06:27:05.732Z",
+                     *           "id": "whd_01a2260d0e8976daaebbd2dbcbe12d38",
+                     *           "nextAttemptAt": "2026-11-29T06:45:19.625Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:27:05.732Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.625Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:27:05.728Z",
-                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "eventId": "evt_01a225fc5d8075b18c43f78379eb1df2",
+                     *           "createdAt": "2026-11-29T06:45:19.611Z",
+                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "eventId": "evt_01a2260d0e7c77ff9f15de2293df700c",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a225fc5d8075b18c43f784aebcdfe1",
-                     *           "nextAttemptAt": "2026-11-29T06:27:05.728Z",
+                     *           "id": "whd_01a2260d0e7c77ff9f15de23ffaf74aa",
+                     *           "nextAttemptAt": "2026-11-29T06:45:19.611Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:27:05.728Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.611Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:27:05.726Z",
-                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "eventId": "evt_01a225fc5d7f755a9b436b11b787769e",
+                     *           "createdAt": "2026-11-29T06:45:19.609Z",
+                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "eventId": "evt_01a2260d0e7971ebbeef060a1ba1da39",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a225fc5d7f755a9b436b12df6b051b",
-                     *           "nextAttemptAt": "2026-11-29T06:27:05.726Z",
+                     *           "id": "whd_01a2260d0e7971ebbeef060b4495c495",
+                     *           "nextAttemptAt": "2026-11-29T06:45:19.609Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:27:05.726Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.609Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:27:05.721Z",
-                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "eventId": "evt_01a225fc5d7a7554add88cb1819e0b72",
+                     *           "createdAt": "2026-11-29T06:45:19.585Z",
+                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "eventId": "evt_01a2260d0e6276438dc6f8552ec3236b",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a225fc5d7a7554add88cb2be787391",
-                     *           "nextAttemptAt": "2026-11-29T06:27:05.721Z",
+                     *           "id": "whd_01a2260d0e6276438dc6f856e036cadd",
+                     *           "nextAttemptAt": "2026-11-29T06:45:19.585Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:27:05.721Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.585Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:27:05.719Z",
-                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "eventId": "evt_01a225fc5d7775179015c462d599a837",
+                     *           "createdAt": "2026-11-29T06:45:19.574Z",
+                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "eventId": "evt_01a2260d0e5b70df93fef2c440023262",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a225fc5d7775179015c463c6f03551",
-                     *           "nextAttemptAt": "2026-11-29T06:27:05.719Z",
+                     *           "id": "whd_01a2260d0e5c77eb9bb99a1d764e9661",
+                     *           "nextAttemptAt": "2026-11-29T06:45:19.574Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:27:05.719Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.574Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:27:05.716Z",
-                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "eventId": "evt_01a225fc5d74734ebeaf2c7d2bb86355",
+                     *           "createdAt": "2026-11-29T06:45:19.565Z",
+                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "eventId": "evt_01a2260d0e4e71e382afa3cc24a44f3b",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a225fc5d74734ebeaf2c7f986ee39d",
-                     *           "nextAttemptAt": "2026-11-29T06:27:05.716Z",
+                     *           "id": "whd_01a2260d0e4e71e382afa3cea0fa018a",
+                     *           "nextAttemptAt": "2026-11-29T06:45:19.565Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:27:05.716Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.565Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:27:05.716Z",
-                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "eventId": "evt_01a225fc5d74734ebeaf2c7cc1faf57e",
+                     *           "createdAt": "2026-11-29T06:45:19.565Z",
+                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "eventId": "evt_01a2260d0e4e71e382afa3cbf19a7108",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a225fc5d74734ebeaf2c7ef3a1c5c4",
-                     *           "nextAttemptAt": "2026-11-29T06:27:05.716Z",
+                     *           "id": "whd_01a2260d0e4e71e382afa3cdfdfe2b5a",
+                     *           "nextAttemptAt": "2026-11-29T06:45:19.565Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:27:05.716Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.565Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:27:05.708Z",
-                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "eventId": "evt_01a225fc5d6c72daac1d83911750517c",
+                     *           "createdAt": "2026-11-29T06:45:19.556Z",
+                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "eventId": "evt_01a2260d0e45746a99d8e75cdf23029a",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a225fc5d6c72daac1d8392aa35c8f5",
-                     *           "nextAttemptAt": "2026-11-29T06:27:05.708Z",
+                     *           "id": "whd_01a2260d0e45746a99d8e75d298c41a5",
+                     *           "nextAttemptAt": "2026-11-29T06:45:19.556Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:27:05.708Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.556Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:27:05.704Z",
-                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "eventId": "evt_01a225fc5d687237a98c608a04260005",
+                     *           "createdAt": "2026-11-29T06:45:19.539Z",
+                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "eventId": "evt_01a2260d0e347282b98f7e97794c5d77",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a225fc5d6977b38e3d5fe01e536a84",
-                     *           "nextAttemptAt": "2026-11-29T06:27:05.704Z",
+                     *           "id": "whd_01a2260d0e347282b98f7e99ad6eecde",
+                     *           "nextAttemptAt": "2026-11-29T06:45:19.539Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:27:05.704Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.539Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:27:05.704Z",
-                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "eventId": "evt_01a225fc5d687237a98c6089ecccc45c",
+                     *           "createdAt": "2026-11-29T06:45:19.539Z",
+                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "eventId": "evt_01a2260d0e347282b98f7e96a09ce20a",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a225fc5d6977b38e3d5fdf802acb42",
-                     *           "nextAttemptAt": "2026-11-29T06:27:05.704Z",
+                     *           "id": "whd_01a2260d0e347282b98f7e98bbf674b2",
+                     *           "nextAttemptAt": "2026-11-29T06:45:19.539Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:27:05.704Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.539Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:27:05.699Z",
-                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "eventId": "evt_01a225fc5d64738bb0de2b6e24cdb0cf",
+                     *           "createdAt": "2026-11-29T06:45:19.529Z",
+                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "eventId": "evt_01a2260d0e2a7507a374e71bb2418a2e",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a225fc5d64738bb0de2b701f288d33",
-                     *           "nextAttemptAt": "2026-11-29T06:27:05.699Z",
+                     *           "id": "whd_01a2260d0e2b713cadb41951f189682e",
+                     *           "nextAttemptAt": "2026-11-29T06:45:19.529Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:27:05.699Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.529Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:27:05.699Z",
-                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "eventId": "evt_01a225fc5d64738bb0de2b6d5b276026",
+                     *           "createdAt": "2026-11-29T06:45:19.529Z",
+                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "eventId": "evt_01a2260d0e2a7507a374e71a60c2e545",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a225fc5d64738bb0de2b6f21d87689",
-                     *           "nextAttemptAt": "2026-11-29T06:27:05.699Z",
+                     *           "id": "whd_01a2260d0e2b713cadb41950803159fb",
+                     *           "nextAttemptAt": "2026-11-29T06:45:19.529Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:27:05.699Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.529Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:27:05.695Z",
-                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "eventId": "evt_01a225fc5d5f763d927b1e03d78a4b79",
+                     *           "createdAt": "2026-11-29T06:45:19.512Z",
+                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "eventId": "evt_01a2260d0e197270a21f7d3457895d76",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a225fc5d5f763d927b1e0499ed76ef",
-                     *           "nextAttemptAt": "2026-11-29T06:27:05.695Z",
+                     *           "id": "whd_01a2260d0e197270a21f7d354c21d21b",
+                     *           "nextAttemptAt": "2026-11-29T06:45:19.512Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:27:05.695Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.512Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:27:05.693Z",
-                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "eventId": "evt_01a225fc5d5e72aebdd67a14f705527d",
+                     *           "createdAt": "2026-11-29T06:45:19.508Z",
+                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "eventId": "evt_01a2260d0e14708ca085e6945f90b55b",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a225fc5d5e72aebdd67a15da79a083",
-                     *           "nextAttemptAt": "2026-11-29T06:27:05.693Z",
+                     *           "id": "whd_01a2260d0e14708ca085e6953ce4932b",
+                     *           "nextAttemptAt": "2026-11-29T06:45:19.508Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:27:05.693Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.508Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:27:05.692Z",
-                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "eventId": "evt_01a225fc5d5c70e2a9f1faab296f5b65",
+                     *           "createdAt": "2026-11-29T06:45:19.504Z",
+                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "eventId": "evt_01a2260d0e1073458315c524e6ba19b2",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a225fc5d5c70e2a9f1faac2c0a3ccb",
-                     *           "nextAttemptAt": "2026-11-29T06:27:05.692Z",
+                     *           "id": "whd_01a2260d0e1073458315c52561873370",
+                     *           "nextAttemptAt": "2026-11-29T06:45:19.504Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:27:05.692Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.504Z"
                      *         },
                      *         {
-                     *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-29T06:27:05.451Z",
-                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "eventId": "evt_01a225fc5c6b74258e97a342d4ad8ba3",
+                     *           "attemptCount": 0,
+                     *           "createdAt": "2026-11-29T06:45:19.065Z",
+                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "eventId": "evt_01a2260d0c59772ab14f3ac8e0919019",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a225fc5c6c7738878b664dddba477c",
-                     *           "nextAttemptAt": null,
-                     *           "status": "delivered",
-                     *           "updatedAt": "2026-11-29T06:27:05.733Z"
+                     *           "id": "whd_01a2260d0c59772ab14f3ac903bfe505",
+                     *           "nextAttemptAt": "2026-11-29T06:45:19.065Z",
+                     *           "status": "pending",
+                     *           "updatedAt": "2026-11-29T06:45:19.065Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-29T06:27:05.450Z",
-                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "eventId": "evt_01a225fc5c6a7354ab94bf05e9ed4510",
+                     *           "createdAt": "2026-11-29T06:45:19.064Z",
+                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "eventId": "evt_01a2260d0c5871199e9c8cecad1e1c6e",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a225fc5c6a7354ab94bf064e1ac0b2",
+                     *           "id": "whd_01a2260d0c5871199e9c8ced7be2306c",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-29T06:27:05.733Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.629Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-29T06:27:05.395Z",
-                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "eventId": "evt_01a225fc5c347572baf3e125ff31a10e",
+                     *           "createdAt": "2026-11-29T06:45:18.953Z",
+                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "eventId": "evt_01a2260d0be970ba8c582fe891842122",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a225fc5c347572baf3e1264a8f6c48",
+                     *           "id": "whd_01a2260d0be970ba8c582fe95f240461",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-29T06:27:05.733Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.629Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-29T06:27:05.393Z",
-                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "eventId": "evt_01a225fc5c3175e3a88be6c17995443e",
+                     *           "createdAt": "2026-11-29T06:45:18.952Z",
+                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "eventId": "evt_01a2260d0be8711e9d938aecc4853db4",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a225fc5c3175e3a88be6c2e2ed40d8",
+                     *           "id": "whd_01a2260d0be8711e9d938aed65837642",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-29T06:27:05.733Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.629Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-29T06:27:05.389Z",
-                     *           "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *           "eventId": "evt_01a225fc5c2d7546b78423563011f345",
+                     *           "createdAt": "2026-11-29T06:45:18.941Z",
+                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *           "eventId": "evt_01a2260d0bdd72f19b7ac9c826968594",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a225fc5c2d7546b7842357f2bb7b77",
+                     *           "id": "whd_01a2260d0bdd72f19b7ac9c945c457d2",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-29T06:27:05.733Z"
+                     *           "updatedAt": "2026-11-29T06:45:19.629Z"
                      *         }
                      *       ],
                      *       "pagination": {
                      *         "limit": 20,
                      *         "page": 1,
-                     *         "total": 31,
+                     *         "total": 32,
                      *         "totalPages": 2
                      *       }
                      *     }
@@ -12836,7 +13087,7 @@ export interface operations {
                      *       "attemptCount": 1,
                      *       "attempts": [
                      *         {
-                     *           "at": "2026-11-29T06:27:05.740Z",
+                     *           "at": "2026-11-29T06:45:19.647Z",
                      *           "attempt": 1,
                      *           "durationMs": 0,
                      *           "error": null,
@@ -12844,14 +13095,14 @@ export interface operations {
                      *           "responseBody": null
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-29T06:27:05.732Z",
-                     *       "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *       "eventId": "evt_01a225fc5d85779ba31bc9daf26aa6e0",
+                     *       "createdAt": "2026-11-29T06:45:19.625Z",
+                     *       "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *       "eventId": "evt_01a2260d0e8976daaebbd2da2de782e2",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a225fc5d85779ba31bc9dbab3e747f",
+                     *       "id": "whd_01a2260d0e8976daaebbd2dbcbe12d38",
                      *       "nextAttemptAt": null,
                      *       "status": "delivered",
-                     *       "updatedAt": "2026-11-29T06:27:05.740Z"
+                     *       "updatedAt": "2026-11-29T06:45:19.647Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -12968,14 +13219,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T06:27:05.732Z",
-                     *       "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *       "eventId": "evt_01a225fc5d85779ba31bc9daf26aa6e0",
+                     *       "createdAt": "2026-11-29T06:45:19.625Z",
+                     *       "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *       "eventId": "evt_01a2260d0e8976daaebbd2da2de782e2",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a225fc5d85779ba31bc9dbab3e747f",
-                     *       "nextAttemptAt": "2026-11-29T06:27:05.740Z",
+                     *       "id": "whd_01a2260d0e8976daaebbd2dbcbe12d38",
+                     *       "nextAttemptAt": "2026-11-29T06:45:19.646Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T06:27:05.740Z"
+                     *       "updatedAt": "2026-11-29T06:45:19.646Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -13152,7 +13403,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-29T05:27:05.743Z"
+                 *       "since": "2026-11-29T05:45:19.655Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -13367,17 +13618,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T06:27:05.336Z",
+                     *       "createdAt": "2026-11-29T06:45:18.785Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *       "secret": "whsec_R7TJRQdp3bQKMv3zpkltEFmgquiBv2jnkDlnLw6JUGE=",
-                     *       "updatedAt": "2026-11-29T06:27:05.744Z",
-                     *       "url": "http://127.0.0.1:41345/lajan/webhooks"
+                     *       "id": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *       "secret": "whsec_3+oybMCjBd5guFMH451CMyEO/RxeB/nO7QEFbKTs8bo=",
+                     *       "updatedAt": "2026-11-29T06:45:19.658Z",
+                     *       "url": "http://127.0.0.1:43085/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -13561,14 +13812,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T06:27:05.732Z",
-                     *       "endpointId": "we_01a225fc5bf873afa15f4bc2e3d8326a",
-                     *       "eventId": "evt_01a225fc5d85779ba31bc9daf26aa6e0",
+                     *       "createdAt": "2026-11-29T06:45:19.625Z",
+                     *       "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
+                     *       "eventId": "evt_01a2260d0e8976daaebbd2da2de782e2",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a225fc5d85779ba31bc9dbab3e747f",
-                     *       "nextAttemptAt": "2026-11-29T06:27:05.732Z",
+                     *       "id": "whd_01a2260d0e8976daaebbd2dbcbe12d38",
+                     *       "nextAttemptAt": "2026-11-29T06:45:19.625Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T06:27:05.732Z"
+                     *       "updatedAt": "2026-11-29T06:45:19.625Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -14535,6 +14786,57 @@ export interface operations {
                     };
                     /** @constant */
                     type?: "invoice.paid";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+-20 %), then failed. 429 and 503 may set the wait with Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    invoicePaymentReceivedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every try of it. Skip an id already processed. */
+                "webhook-id": string;
+                /** @description When this try was signed, in Unix seconds. Refuse stale ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`: one, or two for the 24 hours after a rotation. Verify over the raw body with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventView"] & {
+                    data?: {
+                        object: components["schemas"]["InvoiceView"] & {
+                            payment: components["schemas"]["InvoicePaymentView"];
+                        };
+                    };
+                    /** @constant */
+                    type?: "invoice.payment_received";
                 };
             };
         };

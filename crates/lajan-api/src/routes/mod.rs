@@ -6,6 +6,7 @@ pub mod disbursements;
 pub mod doc_types;
 pub mod events;
 pub mod health;
+pub mod invoice_payments;
 pub mod invoices;
 pub mod pay;
 pub mod payment_links;
@@ -30,6 +31,7 @@ pub fn v1() -> Router<AppState> {
         .merge(events::routes())
         .merge(settings::routes())
         .merge(invoices::routes())
+        .merge(invoice_payments::routes())
         .merge(payment_links::routes())
         .merge(payouts::routes())
         .merge(disbursements::routes())

@@ -40,7 +40,7 @@ api_test!(every_event_names_who_made_the_change, |app| {
     let path = format!("/v1/clients/{}", client["id"].as_str().unwrap());
     assert_eq!(app.send_json_with(&other_secret, Method::PUT, &path, &body).await.status(), 200);
     // The payer opens the page (invoice.viewed) and pays through it; the payment watcher, a
-    // worker, records the payment (invoice.paid).
+    // worker, records the payment (invoice.payment_received) and the invoice it settles (invoice.paid).
     let no_redirects = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
     assert_eq!(app.http.get(app.url(&format!("/pay/{intent}"))).send().await.unwrap().status(), 200);
     let r = no_redirects.post(app.url(&format!("/pay/{intent}/simulate"))).send().await.unwrap();
@@ -64,6 +64,7 @@ api_test!(every_event_names_who_made_the_change, |app| {
             ("invoice.sent", key(&app.key_id)),
             ("client.updated", key(&other_key)),
             ("invoice.viewed", system("payment_page")),
+            ("invoice.payment_received", system("worker")),
             ("invoice.paid", system("worker")),
         ]
     );

@@ -14,6 +14,7 @@ mod home_domains;
 mod idempotency;
 mod inputs;
 mod invitations;
+mod invoice_payments;
 mod invoices;
 mod limits;
 mod live;

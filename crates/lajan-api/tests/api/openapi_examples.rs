@@ -145,6 +145,7 @@ async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
     let intent = invoice["paymentLink"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
     r.post("/v1/sandbox/payment-intents/{id}/pay", &[&intent], json!({})).await;
     app.workers().apply_payments_once().await.unwrap();
+    r.get("/v1/invoices/{id}/payments", &[&inv]).await;
     let voided = app.invoice(&cli, json!({})).await;
     r.post("/v1/invoices/{id}/void", &[&id(&voided)], json!({ "reason": "Issued twice" })).await;
 

@@ -225,6 +225,7 @@ api_test!(every_event_type_names_its_maker, |app| {
         ("disbursement.partially_failed", "system:worker"),
         ("invoice.overdue", "system:worker"),
         ("invoice.paid", "system:worker"),
+        ("invoice.payment_received", "system:worker"),
         ("invoice.viewed", "system:payment_page"),
         ("payment_link.paid", "system:worker"),
         ("payout.completed", "system:worker"),

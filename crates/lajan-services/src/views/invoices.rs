@@ -76,8 +76,13 @@ pub struct InvoiceView {
     pub subtotal: String,
     pub tax: String,
     pub total: String,
-    /// Received so far through the payment link (may exceed the total after an overpayment).
+    /// Received so far through the payment link (may exceed the total after an overpayment):
+    /// the sum of the invoice's payments (`GET /v1/invoices/{id}/payments`).
+    #[schema(example = "500.00")]
     pub amount_paid: String,
+    /// What is still due: the total less what was paid, never below 0.00.
+    #[schema(example = "750.00")]
+    pub amount_remaining: String,
     pub memo: Option<String>,
     pub payment_link: PaymentLinkRef,
     #[schema(value_type = Option<String>, format = DateTime)]
@@ -131,6 +136,7 @@ impl InvoiceView {
             tax: money(i.totals.tax),
             total: money(i.totals.total),
             amount_paid: money(i.amount_paid),
+            amount_remaining: money(i.totals.total.saturating_sub(i.amount_paid).max(0)),
             memo: i.memo.clone(),
             payment_link: PaymentLinkRef { url: pay_url(public_url, &d.intent.id), expires_at: d.intent.expires_at },
             sent_at: i.sent_at,

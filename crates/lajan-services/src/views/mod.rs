@@ -5,6 +5,7 @@ pub mod clients;
 pub mod disbursements;
 pub mod events;
 pub mod invitations;
+pub mod invoice_payments;
 pub mod invoices;
 pub mod payouts;
 pub mod settings;

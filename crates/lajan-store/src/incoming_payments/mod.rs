@@ -4,6 +4,7 @@
 use crate::{EventFor, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::invoice::InvoiceDetail;
+use lajan_domain::invoice_payment::InvoicePayment;
 use lajan_domain::payment::PaymentLink;
 use lajan_domain::payment::{IncomingPayment, PaymentIntent};
 use lajan_domain::{Tenant, Timestamp};
@@ -29,8 +30,17 @@ pub enum PaymentApplied {
     AlreadyProcessed,
 }
 
-/// Builds the events for a payment that completes an intent.
+/// A payment counted on an invoice, and the invoice as it stands with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaymentReceived {
+    pub payment: InvoicePayment,
+    pub invoice: InvoiceDetail,
+}
+
+/// Builds the events of a payment counted: one for every payment on an invoice, and one for
+/// the invoice or link it completes.
 pub struct PaidEvents<'a> {
+    pub received: EventFor<'a, PaymentReceived>,
     pub invoice: EventFor<'a, InvoiceDetail>,
     pub link: EventFor<'a, PaymentLink>,
 }
@@ -47,8 +57,9 @@ pub trait IncomingPaymentStore: Send + Sync {
     /// Payments not yet processed by the watcher, oldest first.
     async fn pending_incoming_payments(&self, limit: i64) -> StoreResult<Vec<IncomingPayment>>;
     async fn incoming_payments_for_intent(&self, intent_id: &str) -> StoreResult<Vec<IncomingPayment>>;
-    /// Matches one payment to the intent whose reference is its memo, counts it, and when the
-    /// intent is fully paid marks it, and its invoice or link, paid with their events.
+    /// Matches one payment to the intent whose reference is its memo, counts it (on an invoice,
+    /// as a payment record with its event, whatever its size), and when the intent is fully
+    /// paid marks it, and its invoice or link, paid with their events.
     async fn apply_incoming_payment(
         &self,
         payment_id: &str,

@@ -3,7 +3,8 @@
 // (`payment_columns!`): invoices, payment links, the sandbox ledger.
 
 use crate::IncomingPaymentStore;
-use crate::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied};
+use crate::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied, PaymentReceived};
+use lajan_domain::invoice_payment::{InvoicePayment, PaymentMethod};
 
 // Laid out by hand: rustfmt would give each of the 26 pieces a line of its own.
 #[rustfmt::skip]
@@ -231,6 +232,9 @@ impl IncomingPaymentStore for ThisStore {
                             .bind(&intent.id)
                             .execute(&mut *tx)
                             .await?;
+                        if let Some(invoice_id) = &intent.invoice_id {
+                            self.count_on_invoice(&mut tx, &tenant, &payment, invoice_id, at, events).await?;
+                        }
                         let completes =
                             intent.effective_status(at) == IntentStatus::Active && received >= intent.amount;
                         let paid = completes && self.mark_paid(&mut tx, &tenant, &intent, at, events).await?;
@@ -276,6 +280,38 @@ impl IncomingPaymentStore for ThisStore {
 }
 
 impl ThisStore {
+    /// Records a ledger payment on the invoice its intent collects for, with its event: every
+    /// payment in is a payment of the invoice, whatever its size and whatever the invoice's
+    /// status (money received on a void invoice is recorded for the organization to settle).
+    async fn count_on_invoice(
+        &self,
+        tx: &mut Tx,
+        tenant: &Tenant,
+        payment: &IncomingPayment,
+        invoice_id: &str,
+        at: Timestamp,
+        events: &PaidEvents<'_>,
+    ) -> StoreResult<()> {
+        let record = InvoicePayment {
+            id: IdKind::InvoicePayment.generate(),
+            org_id: payment.org_id.clone(),
+            env: payment.env,
+            invoice_id: invoice_id.to_owned(),
+            amount: payment.amount,
+            method: PaymentMethod::Stellar,
+            reference: Some(payment.tx_hash.clone()),
+            incoming_payment_id: Some(payment.id.clone()),
+            paid_at: payment.created_at,
+            recorded_at: at,
+            recorded_by: Actor::worker(),
+            reversal: None,
+        };
+        insert_invoice_payment(tx, &record).await?;
+        let invoice = read_invoice(&mut **tx, tenant, invoice_id).await?.ok_or(StoreError::NotFound)?;
+        let received = PaymentReceived { payment: record, invoice };
+        insert_event(tx, tenant, at, &(events.received)(&received)).await
+    }
+
     /// Marks a fully paid intent and what it collects for as paid, with the event. Returns
     /// false when the target does not take payments now (a draft or void invoice): the money
     /// stays recorded on the intent for the organization to settle.

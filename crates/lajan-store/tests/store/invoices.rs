@@ -4,13 +4,14 @@ use lajan_domain::client::ClientInput;
 use lajan_domain::id::IdKind;
 use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::invoice::{DueDate, Invoice, InvoiceAction, InvoiceStatus, LineItemInput, price_line_items};
+use lajan_domain::invoice_payment::PaymentMethod;
 use lajan_domain::money::{Currency, TaxRate};
 use lajan_domain::pagination::PageRequest;
 use lajan_domain::payment::PaymentLink;
 use lajan_domain::payment::{IncomingPayment, IntentStatus, PaymentIntent, new_reference};
 use lajan_domain::settings::Settings;
 use lajan_domain::{Environment, Tenant, Timestamp};
-use lajan_store::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied};
+use lajan_store::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied, PaymentReceived};
 use lajan_store::invoices::{InvoiceChanges, InvoiceQuery};
 use lajan_store::{EventQuery, NewEvent, Store, StoreError};
 use std::sync::Arc;
@@ -42,6 +43,18 @@ fn ev(d: &InvoiceDetail) -> NewEvent {
 
 fn link_ev(l: &PaymentLink) -> NewEvent {
     NewEvent { event_type: "payment_link.paid", object: serde_json::json!({ "id": l.id }) }
+}
+
+fn received_ev(r: &PaymentReceived) -> NewEvent {
+    NewEvent {
+        event_type: "invoice.payment_received",
+        object: serde_json::json!({ "id": r.payment.id, "invoiceId": r.invoice.invoice.id, "amount": r.payment.amount }),
+    }
+}
+
+/// The events of a payment counted, as the services build them (reduced to what tests read).
+fn counting_events() -> PaidEvents<'static> {
+    PaidEvents { received: &received_ev, invoice: &ev, link: &link_ev }
 }
 
 async fn invoice(store: &Arc<dyn Store>, t: &Tenant, client_id: &str, price: &str) -> InvoiceDetail {
@@ -118,7 +131,7 @@ fn payment(t: &Tenant, memo: &str, amount: i64, asset: &str) -> IncomingPayment 
 /// applied.
 async fn pay(store: &Arc<dyn Store>, p: &IncomingPayment) -> PaymentApplied {
     assert!(store.record_incoming_payment(p).await.unwrap());
-    store.apply_incoming_payment(&p.id, Timestamp::now(), &PaidEvents { invoice: &ev, link: &link_ev }).await.unwrap()
+    store.apply_incoming_payment(&p.id, Timestamp::now(), &counting_events()).await.unwrap()
 }
 
 contract!(numbers_are_sequential_per_tenant_and_gapless_under_concurrency, |store| {
@@ -301,6 +314,26 @@ contract!(payments_match_by_memo_and_pay_in_full_only, |store| {
         (InvoiceStatus::Paid, 11000, IntentStatus::Paid)
     );
     assert!(paid.invoice.paid_at.is_some());
+    // Every payment in is a record on the invoice, the draft's too, newest first, with its event.
+    let records = store.list_invoice_payments(&t, &id, PageRequest::default()).await.unwrap();
+    let amounts: Vec<i64> = records.items.iter().map(|p| p.amount).collect();
+    assert_eq!((records.total, amounts), (3, vec![6000, 4900, 100]));
+    let ledger = store.incoming_payments_for_intent(&d.intent.id).await.unwrap();
+    for record in &records.items {
+        assert_eq!(
+            (record.method, record.recorded_by.clone(), record.reversal.clone()),
+            (PaymentMethod::Stellar, lajan_domain::Actor::worker(), None)
+        );
+        let counted = ledger.iter().find(|p| Some(&p.id) == record.incoming_payment_id.as_ref()).unwrap();
+        assert_eq!((record.reference.as_ref(), record.amount), (Some(&counted.tx_hash), counted.amount));
+    }
+    let received = store
+        .list_events(&t, &EventQuery { event_type: Some("invoice.payment_received".into()), ..Default::default() })
+        .await
+        .unwrap();
+    assert_eq!(received.total, 3);
+    let other = lajan_domain::Tenant::new(t.org_id.clone(), Environment::Live);
+    assert_eq!(store.list_invoice_payments(&other, &id, PageRequest::default()).await.unwrap().total, 0);
     assert!(
         matches!(store.invoice_action(&t, &id, InvoiceAction::Void, Timestamp::now(), None, &ev, None).await, Err(StoreError::Rejected(e)) if e.code == "cannot_void")
     );
@@ -326,7 +359,7 @@ contract!(payments_match_by_memo_and_pay_in_full_only, |store| {
     let live = payment(&t, &reference, 1, "HTG");
     assert!(store.record_incoming_payment(&live).await.unwrap());
     assert!(!store.record_incoming_payment(&live).await.unwrap());
-    let events = PaidEvents { invoice: &ev, link: &link_ev };
+    let events = counting_events();
     store.apply_incoming_payment(&live.id, Timestamp::now(), &events).await.unwrap();
     assert_eq!(
         store.apply_incoming_payment(&live.id, Timestamp::now(), &events).await.unwrap(),
@@ -573,10 +606,7 @@ contract!(a_simulated_payment_pays_only_what_is_due, |store| {
     let refused = store.record_sandbox_payment(&payment(&t, &reference, 1, "HTG"), 1000).await;
     assert!(matches!(refused, Err(StoreError::Rejected(ref e)) if e.code == "cannot_pay"), "{refused:?}");
     for p in [&first, &second] {
-        store
-            .apply_incoming_payment(&p.id, Timestamp::now(), &PaidEvents { invoice: &ev, link: &link_ev })
-            .await
-            .unwrap();
+        store.apply_incoming_payment(&p.id, Timestamp::now(), &counting_events()).await.unwrap();
     }
     let refused = store.record_sandbox_payment(&payment(&t, &reference, 1, "HTG"), 1000).await;
     assert!(matches!(refused, Err(StoreError::Rejected(_))), "{refused:?}");

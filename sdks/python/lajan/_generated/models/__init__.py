@@ -66,6 +66,8 @@ from .intent_state_status import IntentStateStatus
 from .invitation_view import InvitationView
 from .invited_client_view import InvitedClientView
 from .invoice_list import InvoiceList
+from .invoice_payment_list import InvoicePaymentList
+from .invoice_payment_view import InvoicePaymentView
 from .invoice_summary import InvoiceSummary
 from .invoice_summary_currency import InvoiceSummaryCurrency
 from .invoice_summary_status import InvoiceSummaryStatus
@@ -190,6 +192,8 @@ __all__ = (
     "InvitationView",
     "InvitedClientView",
     "InvoiceList",
+    "InvoicePaymentList",
+    "InvoicePaymentView",
     "InvoiceSummary",
     "InvoiceSummaryCurrency",
     "InvoiceSummaryStatus",

@@ -22,6 +22,7 @@ class EventSelector(StrEnum):
     INVOICE_CREATED = "invoice.created"
     INVOICE_OVERDUE = "invoice.overdue"
     INVOICE_PAID = "invoice.paid"
+    INVOICE_PAYMENT_RECEIVED = "invoice.payment_received"
     INVOICE_SENT = "invoice.sent"
     INVOICE_VIEWED = "invoice.viewed"
     INVOICE_VOIDED = "invoice.voided"

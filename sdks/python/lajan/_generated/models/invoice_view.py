@@ -25,7 +25,9 @@ class InvoiceView:
     """An invoice in full.
 
     Attributes:
-        amount_paid (str): Received so far through the payment link (may exceed the total after an overpayment).
+        amount_paid (str): Received so far through the payment link (may exceed the total after an overpayment):
+            the sum of the invoice's payments (`GET /v1/invoices/{id}/payments`). Example: 500.00.
+        amount_remaining (str): What is still due: the total less what was paid, never below 0.00. Example: 750.00.
         client (ClientContact): The client an invoice is addressed to.
         client_id (str):
         created_at (datetime.datetime):
@@ -46,6 +48,7 @@ class InvoiceView:
     """
 
     amount_paid: str
+    amount_remaining: str
     client: ClientContact
     client_id: str
     created_at: datetime.datetime
@@ -67,6 +70,8 @@ class InvoiceView:
 
     def to_dict(self) -> dict[str, Any]:
         amount_paid = self.amount_paid
+
+        amount_remaining = self.amount_remaining
 
         client = self.client.to_dict()
 
@@ -126,6 +131,7 @@ class InvoiceView:
         field_dict.update(
             {
                 "amountPaid": amount_paid,
+                "amountRemaining": amount_remaining,
                 "client": client,
                 "clientId": client_id,
                 "createdAt": created_at,
@@ -159,6 +165,8 @@ class InvoiceView:
 
         d = dict(src_dict)
         amount_paid = d.pop("amountPaid")
+
+        amount_remaining = d.pop("amountRemaining")
 
         client = ClientContact.from_dict(d.pop("client"))
 
@@ -238,6 +246,7 @@ class InvoiceView:
 
         invoice_view = cls(
             amount_paid=amount_paid,
+            amount_remaining=amount_remaining,
             client=client,
             client_id=client_id,
             created_at=created_at,

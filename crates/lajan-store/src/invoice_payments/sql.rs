@@ -1,0 +1,86 @@
+// Invoice payments, for both backends; included after `shared.rs`.
+
+use crate::invoice_payments::InvoicePaymentStore;
+use lajan_domain::invoice_payment::Reversal;
+
+macro_rules! invoice_payment_select {
+    () => {
+        "SELECT p.id, p.org_id, p.env, p.invoice_id, p.amount, p.method, p.reference, p.incoming_payment_id,
+                p.paid_at, p.created_at, p.actor_type, p.actor_id, p.reversed_at, p.reversed_by_type,
+                p.reversed_by_id, p.reversal_reason
+         FROM invoice_payments p"
+    };
+}
+
+fn invoice_payment_from_row(row: &DbRow) -> StoreResult<InvoicePayment> {
+    let reversal = match row.try_get::<Option<i64>, _>("reversed_at")? {
+        None => None,
+        Some(at) => Some(Reversal {
+            at: ts(at),
+            by: Actor::from_parts(
+                &row.try_get::<Option<String>, _>("reversed_by_type")?.unwrap_or_default(),
+                row.try_get::<Option<String>, _>("reversed_by_id")?.unwrap_or_default(),
+            )
+            .map_err(corrupt)?,
+            reason: row.try_get::<Option<String>, _>("reversal_reason")?.unwrap_or_default(),
+        }),
+    };
+    Ok(InvoicePayment {
+        id: row.try_get("id")?,
+        org_id: row.try_get("org_id")?,
+        env: env_of(row)?,
+        invoice_id: row.try_get("invoice_id")?,
+        amount: row.try_get("amount")?,
+        method: row.try_get::<String, _>("method")?.parse().map_err(corrupt)?,
+        reference: row.try_get("reference")?,
+        incoming_payment_id: row.try_get("incoming_payment_id")?,
+        paid_at: ts(row.try_get("paid_at")?),
+        recorded_at: ts(row.try_get("created_at")?),
+        recorded_by: actor_of(row)?,
+        reversal,
+    })
+}
+
+/// Writes `payment` in the transaction that counts it.
+async fn insert_invoice_payment(tx: &mut Tx, payment: &InvoicePayment) -> StoreResult<()> {
+    query(
+        "INSERT INTO invoice_payments (id, org_id, env, invoice_id, amount, method, reference, incoming_payment_id,
+                                       paid_at, created_at, actor_type, actor_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+    )
+    .bind(&payment.id)
+    .bind(&payment.org_id)
+    .bind(payment.env.as_str())
+    .bind(&payment.invoice_id)
+    .bind(payment.amount)
+    .bind(payment.method.as_str())
+    .bind(&payment.reference)
+    .bind(&payment.incoming_payment_id)
+    .bind(payment.paid_at.as_millis())
+    .bind(payment.recorded_at.as_millis())
+    .bind(payment.recorded_by.kind())
+    .bind(payment.recorded_by.id())
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+#[async_trait]
+impl InvoicePaymentStore for ThisStore {
+    async fn list_invoice_payments(
+        &self,
+        tenant: &Tenant,
+        invoice_id: &str,
+        page: PageRequest,
+    ) -> StoreResult<Page<InvoicePayment>> {
+        self.list_page(
+            page,
+            Total::Count("SELECT COUNT(*) FROM invoice_payments p"),
+            invoice_payment_select!(),
+            "p",
+            move |qb| push_tenant_filters(qb, "p", tenant, &[("invoice_id", Some(invoice_id))]),
+            invoice_payment_from_row,
+        )
+        .await
+    }
+}
