@@ -72,6 +72,7 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::invoices::send,
         routes::invoices::void,
         routes::invoice_payments::list,
+        routes::invoice_payments::record,
         routes::payment_links::list,
         routes::payment_links::create,
         routes::payment_links::fetch,

@@ -14,6 +14,11 @@ const RULES: &[(&str, &str)] = &[
     ("must not be empty", "rule-not-empty"),
     ("must not be only spaces", "rule-not-empty"),
     ("must be in the future", "rule-future"),
+    ("must not be in the future", "rule-not-future"),
+    (
+        "must be cash, moncash, natcash or bank_transfer: stellar payments are counted from the ledger",
+        "rule-outside-method",
+    ),
     ("must be within the last 14 days", "rule-last-14-days"),
     ("must be after since", "rule-after-since"),
     ("must be before {}", "rule-before"),

@@ -2,7 +2,9 @@
 //! Stellar payment carrying the invoice's reference) or, later, received outside Lajan (cash,
 //! mobile money, a bank transfer). A payment is never deleted: a mistaken one is reversed.
 
-use crate::{Actor, Environment, Timestamp};
+use crate::money::parse_amount;
+use crate::validation::{FieldErrors, parse_text};
+use crate::{Actor, Environment, Invalid, Timestamp};
 use std::fmt;
 use std::str::FromStr;
 
@@ -90,6 +92,67 @@ impl InvoicePayment {
     }
 }
 
+/// A payment received outside Lajan as a request gives it, before it is checked.
+#[derive(Debug, Default, Clone)]
+pub struct OutsidePaymentInput {
+    /// The exact decimal text, in the invoice's currency.
+    pub amount: Option<String>,
+    pub method: Option<String>,
+    pub reference: Option<String>,
+    /// RFC 3339; absent: now.
+    pub paid_at: Option<String>,
+}
+
+/// A payment received outside Lajan, checked: what it counts, how and when it was paid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutsidePayment {
+    pub amount: i64,
+    pub method: PaymentMethod,
+    pub reference: Option<String>,
+    pub paid_at: Timestamp,
+}
+
+const OUTSIDE_METHODS: &str =
+    "must be cash, moncash, natcash or bank_transfer: stellar payments are counted from the ledger";
+
+/// A receipt's number, a transaction id: what a clerk copies from the payer's proof.
+pub const REFERENCE_CHARS: usize = 100;
+/// How far ahead of the server's clock a payment's time may be (a clerk's clock runs fast).
+const CLOCK_GRACE_MS: i64 = 5 * 60 * 1000;
+
+impl OutsidePaymentInput {
+    /// The payment as checked at `now`. The amount is refused first (`invalid_amount`, as every
+    /// amount is); then every other bad field at once (`validation_error`).
+    pub fn parse(self, now: Timestamp) -> Result<OutsidePayment, Invalid> {
+        let amount = parse_amount("amount", self.amount.as_deref().unwrap_or_default())?;
+        let mut errors = FieldErrors::new();
+        let method = match self.method.as_deref() {
+            None => errors.take::<PaymentMethod>("method", Err("is required".into())),
+            Some("stellar") => errors.take::<PaymentMethod>("method", Err(OUTSIDE_METHODS.into())),
+            Some(raw) => errors.take("method", raw.parse()),
+        };
+        let reference = errors.take("reference", parse_text(self.reference.as_deref(), REFERENCE_CHARS, false));
+        let paid_at = match self.paid_at.as_deref() {
+            None => Some(now),
+            Some(raw) => errors.take(
+                "paidAt",
+                Timestamp::parse_rfc3339(raw).and_then(|at| {
+                    if at.as_millis() > now.as_millis() + CLOCK_GRACE_MS {
+                        Err("must not be in the future".to_owned())
+                    } else {
+                        Ok(at)
+                    }
+                }),
+            ),
+        };
+        errors.finish()?;
+        match (method, reference, paid_at) {
+            (Some(method), Some(reference), Some(paid_at)) => Ok(OutsidePayment { amount, method, reference, paid_at }),
+            _ => Err(Invalid::new("validation_error", "the payment is incomplete")),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,5 +163,25 @@ mod tests {
             assert_eq!(method.as_str().parse::<PaymentMethod>(), Ok(method));
         }
         assert!("cheque".parse::<PaymentMethod>().unwrap_err().contains("bank_transfer"));
+    }
+
+    #[test]
+    fn an_outside_payment_is_checked_field_by_field() {
+        let now = Timestamp::from_millis(1_795_867_200_000);
+        let given = |amount: &str, method: &str, paid_at: Option<&str>| OutsidePaymentInput {
+            amount: Some(amount.into()),
+            method: Some(method.into()),
+            reference: Some(" MC-1234 ".into()),
+            paid_at: paid_at.map(str::to_owned),
+        };
+        let cash = given("250.50", "cash", None).parse(now).unwrap();
+        assert_eq!((cash.amount, cash.method, cash.paid_at), (25_050, PaymentMethod::Cash, now));
+        assert_eq!(cash.reference.as_deref(), Some("MC-1234"));
+        assert_eq!(given("0", "cash", None).parse(now).unwrap_err().code, "invalid_amount");
+        let refused = given("10", "stellar", Some("2099-01-01T00:00:00Z")).parse(now).unwrap_err();
+        let fields: Vec<_> = refused.details.iter().map(|d| d.field.as_str()).collect();
+        assert_eq!(fields, ["method", "paidAt"]);
+        let earlier = given("10", "moncash", Some("2026-11-01T08:00:00-05:00")).parse(now).unwrap();
+        assert_eq!(earlier.method, PaymentMethod::MonCash);
     }
 }

@@ -20,7 +20,7 @@ use lajan_domain::settings_change::SettingsChange;
 use lajan_domain::webhook::WebhookEndpoint;
 use lajan_domain::{Actor, Timestamp};
 use lajan_store::NewEvent;
-use lajan_store::incoming_payments::PaymentReceived;
+use lajan_store::incoming_payments::{PaidEvents, PaymentReceived};
 use serde::Serialize;
 
 fn event(event_type: &'static str, view: &impl Serialize) -> NewEvent {
@@ -51,6 +51,29 @@ pub fn payment_received_event(r: &PaymentReceived, public_url: &str) -> NewEvent
         fields.insert("payment".into(), serde_json::to_value(payment).unwrap_or_default());
     }
     NewEvent { event_type: "invoice.payment_received", object }
+}
+
+/// The events of a payment counted (`invoice.payment_received`, then `invoice.paid` or
+/// `payment_link.paid` when it settles what it pays), for the store to record in its transaction.
+pub(crate) struct PaidEventMakers {
+    received: Box<dyn Fn(&PaymentReceived) -> NewEvent + Send + Sync>,
+    invoice: Box<dyn Fn(&InvoiceDetail) -> NewEvent + Send + Sync>,
+    link: Box<dyn Fn(&PaymentLink) -> NewEvent + Send + Sync>,
+}
+
+impl PaidEventMakers {
+    pub(crate) fn new(public_url: &str) -> Self {
+        let (a, b, c) = (public_url.to_owned(), public_url.to_owned(), public_url.to_owned());
+        PaidEventMakers {
+            received: Box::new(move |r| payment_received_event(r, &a)),
+            invoice: Box::new(move |d| invoice_event("invoice.paid", d, &b)),
+            link: Box::new(move |l| link_event("payment_link.paid", l, &c)),
+        }
+    }
+
+    pub(crate) fn events(&self) -> PaidEvents<'_> {
+        PaidEvents { received: &*self.received, invoice: &*self.invoice, link: &*self.link }
+    }
 }
 
 /// A payment link change.

@@ -10,10 +10,8 @@ use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::invoice::{
     DueDate, Invoice, InvoiceAction, InvoiceStatus, LineItem, LineItemInput, Totals, parse_memo, price_line_items,
 };
-use lajan_domain::invoice_payment::InvoicePayment;
 use lajan_domain::message::{Channel, NewMessage};
 use lajan_domain::money::Currency;
-use lajan_domain::pagination::{Page, PageRequest};
 use lajan_domain::payment::{IntentStatus, PaymentIntent, new_reference};
 use lajan_domain::settings::Settings;
 use lajan_domain::validation::FieldErrors;
@@ -258,19 +256,4 @@ pub fn new_invoice(
         void_reason: None,
     };
     (invoice, intent)
-}
-
-impl Services {
-    /// The payments counted on the tenant's invoice `id`, newest first, with the invoice's
-    /// currency (their amounts are in it); `NotFound` for an invoice that is not the tenant's.
-    pub async fn invoice_payments(
-        &self,
-        tenant: &Tenant,
-        id: &str,
-        page: PageRequest,
-    ) -> ServiceResult<(Currency, Page<InvoicePayment>)> {
-        let invoice = self.store.get_invoice(tenant, id).await?.ok_or(ServiceError::NotFound("invoice"))?;
-        let payments = self.store.list_invoice_payments(tenant, id, page).await?;
-        Ok((invoice.invoice.currency, payments))
-    }
 }

@@ -18,6 +18,7 @@ pub mod events;
 pub mod failpoint;
 pub mod home_domains;
 pub mod invitations;
+pub mod invoice_payments;
 pub mod invoices;
 pub mod keys;
 pub mod messages;

@@ -1,7 +1,7 @@
 //! Payments in: applying the payments recorded on a ledger to their payment intents (the
 //! invoice or link is paid, with its event), and the sandbox's simulated customer payment.
 
-use crate::events::{invoice_event, link_event, payment_received_event};
+use crate::events::PaidEventMakers;
 use crate::{ServiceError, ServiceResult, Services, failpoint};
 use lajan_domain::id::IdKind;
 use lajan_domain::invoice::InvoiceStatus;
@@ -9,7 +9,7 @@ use lajan_domain::payment::{IncomingPayment, IntentStatus, PaymentIntent};
 use lajan_domain::{Invalid, Timestamp};
 use lajan_ledger::sandbox;
 use lajan_store::StoreResult;
-use lajan_store::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied};
+use lajan_store::incoming_payments::{IntentTarget, PaymentApplied};
 use sha2::{Digest, Sha256};
 
 /// Payments applied per store read.
@@ -75,11 +75,8 @@ impl Services {
     /// Applies every payment recorded on a ledger and not yet processed. Returns how many it
     /// processed. The payment watcher runs this; so does a simulated payment, at once.
     pub async fn apply_pending_payments(&self) -> StoreResult<usize> {
-        let public_url = self.config.public_url.as_str();
-        let on_invoice = |d: &_| invoice_event("invoice.paid", d, public_url);
-        let on_link = |l: &_| link_event("payment_link.paid", l, public_url);
-        let on_received = |r: &_| payment_received_event(r, public_url);
-        let events = PaidEvents { received: &on_received, invoice: &on_invoice, link: &on_link };
+        let makers = PaidEventMakers::new(&self.config.public_url);
+        let events = makers.events();
         let mut processed = 0;
         loop {
             let pending = self.store.pending_incoming_payments(BATCH).await?;

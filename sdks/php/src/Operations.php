@@ -346,6 +346,20 @@ trait Operations
     }
 
     /**
+     * Counts a payment received outside Lajan (cash at a branch, MonCash, NatCash, a bank transfer) on a sent, viewed or overdue invoice, exactly as a ledger payment is counted: invoice.payment_received with the key (or console user) as its actor, and invoice.paid when it settles the invoice. Send an Idempotency-Key: a retry counts it once.
+     *
+     * POST /v1/invoices/{id}/payments
+     * @param string $id
+     * @param array<string, mixed> $body RecordPayment
+     * @param ?string $idempotencyKey a new UUID when null
+     * @return array<string, mixed>
+     */
+    public function recordInvoicePayment(string $id, array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/invoices/{id}/payments', ['id' => $id], $body, [], $idempotencyKey);
+    }
+
+    /**
      * sendInvoice
      *
      * POST /v1/invoices/{id}/send
@@ -784,6 +798,7 @@ trait Operations
             'getInvoice',
             'updateInvoice',
             'listInvoicePayments',
+            'recordInvoicePayment',
             'sendInvoice',
             'voidInvoice',
             'listPaymentLinks',

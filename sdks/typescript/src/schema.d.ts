@@ -318,7 +318,8 @@ export interface paths {
         /** @description Every payment counted on the invoice, newest first, whatever its size: each Stellar payment carrying the invoice's reference is one (with its transaction hash as `reference`), and the sum of those not reversed is the invoice's `amountPaid`. */
         get: operations["listInvoicePayments"];
         put?: never;
-        post?: never;
+        /** @description Counts a payment received outside Lajan (cash at a branch, MonCash, NatCash, a bank transfer) on a sent, viewed or overdue invoice, exactly as a ledger payment is counted: invoice.payment_received with the key (or console user) as its actor, and invoice.paid when it settles the invoice. Send an Idempotency-Key: a retry counts it once. */
+        post: operations["recordInvoicePayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2534,6 +2535,33 @@ export interface components {
             /** @example https://www.beansapp.com/ */
             url: string;
         };
+        /** @description A payment received outside Lajan. */
+        RecordPayment: {
+            /**
+             * Format: double
+             * @description In the invoice's currency: positive, at most 2 decimal places; read exactly. More than is
+             *     due is counted too (the invoice is paid, and `amountPaid` says how much came in).
+             * @example 500
+             */
+            amount: string;
+            /**
+             * @description How it was paid: `cash`, `moncash`, `natcash` or `bank_transfer` (Stellar payments are
+             *     counted from the ledger).
+             * @example cash
+             */
+            method: string | null;
+            /**
+             * @description When it was paid, RFC 3339, not in the future; default: now.
+             * @example 2026-11-28T14:30:00-05:00
+             */
+            paidAt?: string | null;
+            /**
+             * @description What the payer's proof says (a receipt number, a MonCash transaction id): at most 100
+             *     characters.
+             * @example REC-2026-0042
+             */
+            reference?: string | null;
+        };
         /** @description The window of a recovery: failed deliveries created from `since` until `until`. */
         RecoverDeliveries: {
             /**
@@ -3109,14 +3137,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T06:45:18.789Z",
+                     *           "createdAt": "2026-11-29T07:02:56.924Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *           "id": "cli_01a2261d309c72df9b5f59361b82f767",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-29T06:45:18.789Z",
+                     *           "updatedAt": "2026-11-29T07:02:56.924Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *           "walletMemo": null,
@@ -3253,14 +3281,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T06:45:18.789Z",
+                     *       "createdAt": "2026-11-29T07:02:56.924Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *       "id": "cli_01a2261d309c72df9b5f59361b82f767",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T06:45:18.789Z",
+                     *       "updatedAt": "2026-11-29T07:02:56.924Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3287,7 +3315,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "331bd882-93d0-4e49-a94c-d6e64052d001",
+                     *       "requestId": "0e9ab684-901b-4391-a2cd-24d4ca6aaceb",
                      *       "statusCode": 400
                      *     }
                      */
@@ -3450,14 +3478,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T06:45:18.789Z",
+                     *       "createdAt": "2026-11-29T07:02:56.924Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *       "id": "cli_01a2261d309c72df9b5f59361b82f767",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T06:45:18.789Z",
+                     *       "updatedAt": "2026-11-29T07:02:56.924Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3512,7 +3540,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "3bf718c3-0d9c-4526-b4a5-f3a8f4f408d3",
+                     *       "requestId": "e4d4d614-39b9-4d29-89bc-930752b4f07d",
                      *       "statusCode": 404
                      *     }
                      */
@@ -3582,14 +3610,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T06:45:18.789Z",
+                     *       "createdAt": "2026-11-29T07:02:56.924Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *       "id": "cli_01a2261d309c72df9b5f59361b82f767",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-29T06:45:18.803Z",
+                     *       "updatedAt": "2026-11-29T07:02:56.926Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3773,7 +3801,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a2260d0b56759c9c2cf74aafd4d31d"
+                     *       "id": "cli_01a2261d30a07248b102b61103ef8272"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3901,11 +3929,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2260d0be47584ac4a760a60792160",
-                     *       "createdAt": "2026-11-29T06:45:18.953Z",
-                     *       "lastSentAt": "2026-11-29T06:45:18.956Z",
+                     *       "clientId": "cli_01a2261d30e07665b290fdb53300da57",
+                     *       "createdAt": "2026-11-29T07:02:56.995Z",
+                     *       "lastSentAt": "2026-11-29T07:02:56.997Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T06:45:18.956Z",
+                     *       "nextSendAt": "2026-12-02T07:02:56.997Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4023,11 +4051,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2260d0bfb741fb04768dfc0301ca6",
-                     *       "createdAt": "2026-11-29T06:45:19.065Z",
-                     *       "lastSentAt": "2026-11-29T06:45:19.067Z",
+                     *       "clientId": "cli_01a2261d30eb70b99b51a7b88fdee127",
+                     *       "createdAt": "2026-11-29T07:02:57.081Z",
+                     *       "lastSentAt": "2026-11-29T07:02:57.083Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T06:45:19.067Z",
+                     *       "nextSendAt": "2026-12-02T07:02:57.083Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4213,11 +4241,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2260d0be47584ac4a760a60792160",
-                     *       "createdAt": "2026-11-29T06:45:18.953Z",
-                     *       "lastSentAt": "2026-11-29T06:45:18.956Z",
+                     *       "clientId": "cli_01a2261d30e07665b290fdb53300da57",
+                     *       "createdAt": "2026-11-29T07:02:56.995Z",
+                     *       "lastSentAt": "2026-11-29T07:02:56.997Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T06:45:18.956Z",
+                     *       "nextSendAt": "2026-12-02T07:02:56.997Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4413,7 +4441,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-29T06:45:19.539Z",
+                     *           "approvedAt": "2026-11-29T07:02:57.352Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -4425,16 +4453,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.521Z",
-                     *           "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
+                     *           "createdAt": "2026-11-29T07:02:57.347Z",
+                     *           "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-29T06:45:19.529Z",
+                     *           "submittedAt": "2026-11-29T07:02:57.350Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-29T06:45:19.593Z"
+                     *           "updatedAt": "2026-11-29T07:02:57.370Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4561,7 +4589,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                 *           "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -4604,8 +4632,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T06:45:19.521Z",
-                     *       "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
+                     *       "createdAt": "2026-11-29T07:02:57.347Z",
+                     *       "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -4613,7 +4641,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T06:45:19.521Z"
+                     *       "updatedAt": "2026-11-29T07:02:57.347Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4805,8 +4833,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T06:45:19.521Z",
-                     *       "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
+                     *       "createdAt": "2026-11-29T07:02:57.347Z",
+                     *       "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -4814,7 +4842,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T06:45:19.521Z"
+                     *       "updatedAt": "2026-11-29T07:02:57.347Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4926,7 +4954,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a2260d0e80728788e61e2bebb11b5c"
+                     *       "id": "dsb_01a2261d326875e693accabc261e4c3f"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -5076,7 +5104,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-29T06:45:19.539Z",
+                     *       "approvedAt": "2026-11-29T07:02:57.352Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -5088,16 +5116,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T06:45:19.521Z",
-                     *       "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
+                     *       "createdAt": "2026-11-29T07:02:57.347Z",
+                     *       "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-29T06:45:19.529Z",
+                     *       "submittedAt": "2026-11-29T07:02:57.350Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T06:45:19.539Z"
+                     *       "updatedAt": "2026-11-29T07:02:57.352Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5308,16 +5336,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *           "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a2260d0e2177a99f7c53c6970cee4c",
+                     *           "id": "dsi_01a2261d3243747c8da9c15c5869d00c",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a2260d0e2177a99f7c53c6970cee4c",
+                     *           "payoutId": "pyt_01a2261d3243747c8da9c15c5869d00c",
                      *           "row": 1,
-                     *           "txHash": "8301b5b2287a33a0a470cc6a2b44eb8226174087a5d7b2ad5b055b068de7f93e",
+                     *           "txHash": "a86c09377f702d300528f9f134b1d5af302bd8e453417327abbfbced0fcb355e",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -5328,11 +5356,11 @@ export interface operations {
                      *           "errorMessage": "the source account cannot cover the amount",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a2260d0e2177a99f7c53c7234dc4d9",
+                     *           "id": "dsi_01a2261d3243747c8da9c15d73964c32",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a2260d0e2177a99f7c53c7234dc4d9",
+                     *           "payoutId": "pyt_01a2261d3243747c8da9c15d73964c32",
                      *           "row": 2,
-                     *           "txHash": "c102b1122856d7e86ca2f7d4c3f926bb02882ef33bcf8b191c2ea64148b1ad94",
+                     *           "txHash": "dc4371370269715231df3786f79b64463cdb02387c556f5dccdfc288c98957de",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                      *         }
                      *       ],
@@ -5347,8 +5375,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a2260d0e2177a99f7c53c6970cee4c,1,stipend-0001,cli_01a2260d0b45705eae4b53d69bd4e659,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2260d0e2177a99f7c53c6970cee4c,approved,sent,8301b5b2287a33a0a470cc6a2b44eb8226174087a5d7b2ad5b055b068de7f93e,,
-                     *     dsi_01a2260d0e2177a99f7c53c7234dc4d9,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a2260d0e2177a99f7c53c7234dc4d9,approved,failed,c102b1122856d7e86ca2f7d4c3f926bb02882ef33bcf8b191c2ea64148b1ad94,op_underfunded,the source account cannot cover the amount
+                     *     dsi_01a2261d3243747c8da9c15c5869d00c,1,stipend-0001,cli_01a2261d309c72df9b5f59361b82f767,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2261d3243747c8da9c15c5869d00c,approved,sent,a86c09377f702d300528f9f134b1d5af302bd8e453417327abbfbced0fcb355e,,
+                     *     dsi_01a2261d3243747c8da9c15d73964c32,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a2261d3243747c8da9c15d73964c32,approved,failed,dc4371370269715231df3786f79b64463cdb02387c556f5dccdfc288c98957de,op_underfunded,the source account cannot cover the amount
                      */
                     "text/csv": string;
                 };
@@ -5502,16 +5530,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T06:45:19.598Z",
-                     *       "id": "dsb_01a2260d0e6e72ad906624cb155eec66",
+                     *       "createdAt": "2026-11-29T07:02:57.374Z",
+                     *       "id": "dsb_01a2261d325e72148f8085da32b14cb8",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-29T06:45:19.609Z",
+                     *       "submittedAt": "2026-11-29T07:02:57.376Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-29T06:45:19.611Z"
+                     *       "updatedAt": "2026-11-29T07:02:57.380Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5712,7 +5740,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-29T06:45:19.539Z",
+                     *       "approvedAt": "2026-11-29T07:02:57.352Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -5724,16 +5752,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-29T06:45:19.521Z",
-                     *       "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
+                     *       "createdAt": "2026-11-29T07:02:57.347Z",
+                     *       "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-29T06:45:19.529Z",
+                     *       "submittedAt": "2026-11-29T07:02:57.350Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T06:45:19.574Z"
+                     *       "updatedAt": "2026-11-29T07:02:57.365Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5929,16 +5957,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T06:45:19.521Z",
-                     *       "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
+                     *       "createdAt": "2026-11-29T07:02:57.347Z",
+                     *       "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-29T06:45:19.529Z",
+                     *       "submittedAt": "2026-11-29T07:02:57.350Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T06:45:19.529Z"
+                     *       "updatedAt": "2026-11-29T07:02:57.350Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6142,10 +6170,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
+                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.616Z",
+                     *           "createdAt": "2026-11-29T07:02:57.384Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6161,8 +6189,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T06:45:19.616Z",
-                     *               "id": "dsb_01a2260d0e80728788e61e2bebb11b5c",
+                     *               "createdAt": "2026-11-29T07:02:57.384Z",
+                     *               "id": "dsb_01a2261d326875e693accabc261e4c3f",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -6170,19 +6198,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-29T06:45:19.616Z"
+                     *               "updatedAt": "2026-11-29T07:02:57.384Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2260d0e80728788e61e2c27e95f99",
+                     *           "id": "evt_01a2261d326875e693accabd8488c273",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
+                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.611Z",
+                     *           "createdAt": "2026-11-29T07:02:57.380Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6198,28 +6226,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T06:45:19.598Z",
-                     *               "id": "dsb_01a2260d0e6e72ad906624cb155eec66",
+                     *               "createdAt": "2026-11-29T07:02:57.374Z",
+                     *               "id": "dsb_01a2261d325e72148f8085da32b14cb8",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-29T06:45:19.609Z",
+                     *               "submittedAt": "2026-11-29T07:02:57.376Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T06:45:19.611Z"
+                     *               "updatedAt": "2026-11-29T07:02:57.380Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2260d0e7c77ff9f15de244f62102d",
+                     *           "id": "evt_01a2261d3265711b8c6f09ec25655c6c",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
+                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.611Z",
+                     *           "createdAt": "2026-11-29T07:02:57.380Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -6230,28 +6258,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T06:45:19.609Z",
+                     *               "createdAt": "2026-11-29T07:02:57.376Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2260d0e6e72ad906624ca20ba625f",
+                     *               "id": "pyt_01a2261d325e72148f8085d91a37ab5e",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T06:45:19.611Z",
+                     *               "updatedAt": "2026-11-29T07:02:57.380Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2260d0e7c77ff9f15de2293df700c",
+                     *           "id": "evt_01a2261d3265711b8c6f09eae62d9574",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
+                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.609Z",
+                     *           "createdAt": "2026-11-29T07:02:57.376Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6267,28 +6295,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T06:45:19.598Z",
-                     *               "id": "dsb_01a2260d0e6e72ad906624cb155eec66",
+                     *               "createdAt": "2026-11-29T07:02:57.374Z",
+                     *               "id": "dsb_01a2261d325e72148f8085da32b14cb8",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T06:45:19.609Z",
+                     *               "submittedAt": "2026-11-29T07:02:57.376Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T06:45:19.609Z"
+                     *               "updatedAt": "2026-11-29T07:02:57.376Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2260d0e7971ebbeef060c99bfcd8b",
+                     *           "id": "evt_01a2261d326174d0aed64adc2acc5daf",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
+                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.609Z",
+                     *           "createdAt": "2026-11-29T07:02:57.376Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6299,28 +6327,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T06:45:19.609Z",
+                     *               "createdAt": "2026-11-29T07:02:57.376Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2260d0e6e72ad906624ca20ba625f",
+                     *               "id": "pyt_01a2261d325e72148f8085d91a37ab5e",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T06:45:19.609Z",
+                     *               "updatedAt": "2026-11-29T07:02:57.376Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2260d0e7971ebbeef060a1ba1da39",
+                     *           "id": "evt_01a2261d326174d0aed64ada34f1d254",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
+                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.598Z",
+                     *           "createdAt": "2026-11-29T07:02:57.374Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6336,8 +6364,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T06:45:19.598Z",
-                     *               "id": "dsb_01a2260d0e6e72ad906624cb155eec66",
+                     *               "createdAt": "2026-11-29T07:02:57.374Z",
+                     *               "id": "dsb_01a2261d325e72148f8085da32b14cb8",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -6345,10 +6373,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T06:45:19.598Z"
+                     *               "updatedAt": "2026-11-29T07:02:57.374Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2260d0e6e72ad906624ccfc67433a",
+                     *           "id": "evt_01a2261d325e72148f8085db5b3c76f1",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -6357,11 +6385,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.593Z",
+                     *           "createdAt": "2026-11-29T07:02:57.370Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T06:45:19.539Z",
+                     *               "approvedAt": "2026-11-29T07:02:57.352Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6373,19 +6401,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T06:45:19.521Z",
-                     *               "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
+                     *               "createdAt": "2026-11-29T07:02:57.347Z",
+                     *               "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T06:45:19.529Z",
+                     *               "submittedAt": "2026-11-29T07:02:57.350Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T06:45:19.593Z"
+                     *               "updatedAt": "2026-11-29T07:02:57.370Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2260d0e6a72f98b46db51e44cab97",
+                     *           "id": "evt_01a2261d325b72b7b41c39b9fd65542a",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6394,7 +6422,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.585Z",
+                     *           "createdAt": "2026-11-29T07:02:57.368Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6404,48 +6432,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T06:45:19.552Z",
+                     *                   "createdAt": "2026-11-29T07:02:57.354Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2260d0e407401aa4c8db36668b580",
+                     *                   "id": "att_01a2261d324a77d3a21780e29f33a8ea",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "61d1c864090457a1d632c0c454961f966d54ff52b703d85baa7d35b3f0c758fd"
+                     *                   "txHash": "2002ce8f013183afd7c6e33b35737c9686581174e4caf9d21345388e49cd4244"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T06:45:19.584Z",
+                     *                   "createdAt": "2026-11-29T07:02:57.367Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2260d0e6172b7b1f905087da91bf6",
+                     *                   "id": "att_01a2261d325870c9bf635f2c846f43be",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "c102b1122856d7e86ca2f7d4c3f926bb02882ef33bcf8b191c2ea64148b1ad94"
+                     *                   "txHash": "dc4371370269715231df3786f79b64463cdb02387c556f5dccdfc288c98957de"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T06:45:19.529Z",
+                     *               "createdAt": "2026-11-29T07:02:57.350Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2260d0e2177a99f7c53c7234dc4d9",
+                     *               "id": "pyt_01a2261d3243747c8da9c15d73964c32",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T06:45:19.585Z",
+                     *               "updatedAt": "2026-11-29T07:02:57.368Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2260d0e6276438dc6f8552ec3236b",
+                     *           "id": "evt_01a2261d32597425ba9fd178b7e5c41c",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
+                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.574Z",
+                     *           "createdAt": "2026-11-29T07:02:57.365Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6455,30 +6483,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T06:45:19.552Z",
+                     *                   "createdAt": "2026-11-29T07:02:57.354Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2260d0e407401aa4c8db36668b580",
+                     *                   "id": "att_01a2261d324a77d3a21780e29f33a8ea",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "61d1c864090457a1d632c0c454961f966d54ff52b703d85baa7d35b3f0c758fd"
+                     *                   "txHash": "2002ce8f013183afd7c6e33b35737c9686581174e4caf9d21345388e49cd4244"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T06:45:19.529Z",
+                     *               "createdAt": "2026-11-29T07:02:57.350Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2260d0e2177a99f7c53c7234dc4d9",
+                     *               "id": "pyt_01a2261d3243747c8da9c15d73964c32",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T06:45:19.574Z",
+                     *               "updatedAt": "2026-11-29T07:02:57.365Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2260d0e5b70df93fef2c440023262",
+                     *           "id": "evt_01a2261d325571b581466ce86dfd0402",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -6487,11 +6515,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.568Z",
+                     *           "createdAt": "2026-11-29T07:02:57.363Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T06:45:19.539Z",
+                     *               "approvedAt": "2026-11-29T07:02:57.352Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6503,19 +6531,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T06:45:19.521Z",
-                     *               "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
+                     *               "createdAt": "2026-11-29T07:02:57.347Z",
+                     *               "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T06:45:19.529Z",
+                     *               "submittedAt": "2026-11-29T07:02:57.350Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T06:45:19.568Z"
+                     *               "updatedAt": "2026-11-29T07:02:57.363Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2260d0e50764eb785a0bfb30aa7ce",
+                     *           "id": "evt_01a2261d3253779a9d02c468a84e0685",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6524,7 +6552,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.565Z",
+                     *           "createdAt": "2026-11-29T07:02:57.362Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6534,30 +6562,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T06:45:19.552Z",
+                     *                   "createdAt": "2026-11-29T07:02:57.354Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2260d0e407401aa4c8db36668b580",
+                     *                   "id": "att_01a2261d324a77d3a21780e29f33a8ea",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "61d1c864090457a1d632c0c454961f966d54ff52b703d85baa7d35b3f0c758fd"
+                     *                   "txHash": "2002ce8f013183afd7c6e33b35737c9686581174e4caf9d21345388e49cd4244"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T06:45:19.529Z",
+                     *               "createdAt": "2026-11-29T07:02:57.350Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2260d0e2177a99f7c53c7234dc4d9",
+                     *               "id": "pyt_01a2261d3243747c8da9c15d73964c32",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T06:45:19.565Z",
+                     *               "updatedAt": "2026-11-29T07:02:57.362Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2260d0e4e71e382afa3cc24a44f3b",
+                     *           "id": "evt_01a2261d325272179f3cfdc531f03666",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -6566,7 +6594,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.565Z",
+                     *           "createdAt": "2026-11-29T07:02:57.362Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6576,37 +6604,37 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T06:45:19.552Z",
+                     *                   "createdAt": "2026-11-29T07:02:57.354Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a2260d0e407401aa4c8db20a9c7603",
-                     *                   "ledgerSeq": 73,
-                     *                   "txHash": "8301b5b2287a33a0a470cc6a2b44eb8226174087a5d7b2ad5b055b068de7f93e"
+                     *                   "id": "att_01a2261d324a77d3a21780e153819ea7",
+                     *                   "ledgerSeq": 43,
+                     *                   "txHash": "a86c09377f702d300528f9f134b1d5af302bd8e453417327abbfbced0fcb355e"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *                 "id": "cli_01a2261d309c72df9b5f59361b82f767",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
-                     *               "createdAt": "2026-11-29T06:45:19.529Z",
+                     *               "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *               "createdAt": "2026-11-29T07:02:57.350Z",
                      *               "execStatus": "sent",
                      *               "hold": null,
-                     *               "id": "pyt_01a2260d0e2177a99f7c53c6970cee4c",
+                     *               "id": "pyt_01a2261d3243747c8da9c15c5869d00c",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T06:45:19.565Z",
+                     *               "updatedAt": "2026-11-29T07:02:57.362Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2260d0e4e71e382afa3cbf19a7108",
+                     *           "id": "evt_01a2261d325272179f3cfdc409aca760",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -6615,7 +6643,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.556Z",
+                     *           "createdAt": "2026-11-29T07:02:57.356Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6625,52 +6653,52 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T06:45:18.924Z",
+                     *                   "createdAt": "2026-11-29T07:02:56.972Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2260d0bcc76429c513eb5f999d084",
+                     *                   "id": "att_01a2261d30cc74c28ee7b2cce07ec7ed",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "7bd6d2de302a1d940f584dc888472051391bd27311536847567b86009a368433"
+                     *                   "txHash": "68427bd8aa90fdaff35a43564d32d420b86385bb7f2b653b8e7ec21bed4a7574"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T06:45:19.555Z",
+                     *                   "createdAt": "2026-11-29T07:02:57.355Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2260d0e4375029c44611f23fe22e0",
+                     *                   "id": "att_01a2261d324b77b09d55477fea6c84a2",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "39abe07936c86c6fc244e74b2d8bcd175111a4cfb998920e06536f99874d60d8"
+                     *                   "txHash": "5f759f6523fda1377a476f572f6df047f05832f712445da162ee9b904b6b6f5c"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T06:45:18.916Z",
+                     *               "createdAt": "2026-11-29T07:02:56.969Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2260d0bc4705f9058bd8794e7656d",
+                     *               "id": "pyt_01a2261d30c976c8838f7daae229831d",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-29T06:45:19.556Z",
+                     *               "updatedAt": "2026-11-29T07:02:57.356Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2260d0e45746a99d8e75cdf23029a",
+                     *           "id": "evt_01a2261d324c770e96de41237ad4fb0b",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
+                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.539Z",
+                     *           "createdAt": "2026-11-29T07:02:57.352Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-29T06:45:19.539Z",
+                     *               "approvedAt": "2026-11-29T07:02:57.352Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6682,28 +6710,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T06:45:19.521Z",
-                     *               "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
+                     *               "createdAt": "2026-11-29T07:02:57.347Z",
+                     *               "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-29T06:45:19.529Z",
+                     *               "submittedAt": "2026-11-29T07:02:57.350Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T06:45:19.539Z"
+                     *               "updatedAt": "2026-11-29T07:02:57.352Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2260d0e347282b98f7e9aa4457116",
+                     *           "id": "evt_01a2261d324977c8a4b973d6e6a5a1e9",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
+                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.539Z",
+                     *           "createdAt": "2026-11-29T07:02:57.352Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6714,28 +6742,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T06:45:19.529Z",
+                     *               "createdAt": "2026-11-29T07:02:57.350Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2260d0e2177a99f7c53c7234dc4d9",
+                     *               "id": "pyt_01a2261d3243747c8da9c15d73964c32",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T06:45:19.539Z",
+                     *               "updatedAt": "2026-11-29T07:02:57.352Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2260d0e347282b98f7e97794c5d77",
+                     *           "id": "evt_01a2261d3248727c8235fd344b4f8334",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
+                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.539Z",
+                     *           "createdAt": "2026-11-29T07:02:57.352Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6747,34 +6775,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *                 "id": "cli_01a2261d309c72df9b5f59361b82f767",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
-                     *               "createdAt": "2026-11-29T06:45:19.529Z",
+                     *               "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *               "createdAt": "2026-11-29T07:02:57.350Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2260d0e2177a99f7c53c6970cee4c",
+                     *               "id": "pyt_01a2261d3243747c8da9c15c5869d00c",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T06:45:19.539Z",
+                     *               "updatedAt": "2026-11-29T07:02:57.352Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2260d0e347282b98f7e96a09ce20a",
+                     *           "id": "evt_01a2261d3248727c8235fd33fb84eb6d",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
+                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.529Z",
+                     *           "createdAt": "2026-11-29T07:02:57.350Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6790,28 +6818,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T06:45:19.521Z",
-                     *               "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
+                     *               "createdAt": "2026-11-29T07:02:57.347Z",
+                     *               "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T06:45:19.529Z",
+                     *               "submittedAt": "2026-11-29T07:02:57.350Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T06:45:19.529Z"
+                     *               "updatedAt": "2026-11-29T07:02:57.350Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2260d0e2c770abfe8389d732a8c5a",
+                     *           "id": "evt_01a2261d324774baa51ca52033717454",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
+                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.529Z",
+                     *           "createdAt": "2026-11-29T07:02:57.350Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6822,28 +6850,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T06:45:19.529Z",
+                     *               "createdAt": "2026-11-29T07:02:57.350Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2260d0e2177a99f7c53c7234dc4d9",
+                     *               "id": "pyt_01a2261d3243747c8da9c15d73964c32",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T06:45:19.529Z",
+                     *               "updatedAt": "2026-11-29T07:02:57.350Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2260d0e2a7507a374e71bb2418a2e",
+                     *           "id": "evt_01a2261d3246775aa00343fed379daf4",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
+                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.529Z",
+                     *           "createdAt": "2026-11-29T07:02:57.350Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6855,34 +6883,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *                 "id": "cli_01a2261d309c72df9b5f59361b82f767",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
-                     *               "createdAt": "2026-11-29T06:45:19.529Z",
+                     *               "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *               "createdAt": "2026-11-29T07:02:57.350Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2260d0e2177a99f7c53c6970cee4c",
+                     *               "id": "pyt_01a2261d3243747c8da9c15c5869d00c",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T06:45:19.529Z",
+                     *               "updatedAt": "2026-11-29T07:02:57.350Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2260d0e2a7507a374e71a60c2e545",
+                     *           "id": "evt_01a2261d3246775aa00343fd62667a38",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2260d0b247592839f2f50a7202270",
+                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.521Z",
+                     *           "createdAt": "2026-11-29T07:02:57.347Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6898,8 +6926,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T06:45:19.521Z",
-                     *               "id": "dsb_01a2260d0e2177a99f7c53c81e41a72d",
+                     *               "createdAt": "2026-11-29T07:02:57.347Z",
+                     *               "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -6907,10 +6935,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T06:45:19.521Z"
+                     *               "updatedAt": "2026-11-29T07:02:57.347Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2260d0e2271f6b16b0473c59bfc48",
+                     *           "id": "evt_01a2261d32447045a08316c93bd185c3",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -6918,7 +6946,7 @@ export interface operations {
                      *       "pagination": {
                      *         "limit": 20,
                      *         "page": 1,
-                     *         "total": 53,
+                     *         "total": 56,
                      *         "totalPages": 3
                      *       }
                      *     }
@@ -7032,10 +7060,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a2260d0b247592839f2f50a7202270",
+                     *         "id": "key_01a2261d307a756398e8bfaee14eecd6",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-29T06:45:19.616Z",
+                     *       "createdAt": "2026-11-29T07:02:57.384Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -7051,8 +7079,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-29T06:45:19.616Z",
-                     *           "id": "dsb_01a2260d0e80728788e61e2bebb11b5c",
+                     *           "createdAt": "2026-11-29T07:02:57.384Z",
+                     *           "id": "dsb_01a2261d326875e693accabc261e4c3f",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -7060,10 +7088,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-29T06:45:19.616Z"
+                     *           "updatedAt": "2026-11-29T07:02:57.384Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a2260d0e80728788e61e2c27e95f99",
+                     *       "id": "evt_01a2261d326875e693accabd8488c273",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -7189,14 +7217,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *             "id": "cli_01a2261d309c72df9b5f59361b82f767",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
-                     *           "createdAt": "2026-11-29T06:45:18.825Z",
+                     *           "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *           "createdAt": "2026-11-29T07:02:56.934Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a2260d0b69775ab8c14d7ddb60623c",
+                     *           "id": "inv_01a2261d30a67622b813d919cf0e672e",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -7313,7 +7341,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                 *       "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -7343,14 +7371,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *         "id": "cli_01a2261d309c72df9b5f59361b82f767",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
-                     *       "createdAt": "2026-11-29T06:45:18.825Z",
+                     *       "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *       "createdAt": "2026-11-29T07:02:56.934Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2260d0b69775ab8c14d7ddb60623c",
+                     *       "id": "inv_01a2261d30a67622b813d919cf0e672e",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7365,14 +7393,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_bdf24a7ff63f73678b528ad6de8c69e8"
+                     *         "url": "https://pay.lajan.test/pay/pi_91a85f0d179588d31a5698db52b8598d"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-29T06:45:18.825Z"
+                     *       "updatedAt": "2026-11-29T07:02:56.934Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7556,14 +7584,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *         "id": "cli_01a2261d309c72df9b5f59361b82f767",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
-                     *       "createdAt": "2026-11-29T06:45:18.825Z",
+                     *       "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *       "createdAt": "2026-11-29T07:02:56.934Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2260d0b69775ab8c14d7ddb60623c",
+                     *       "id": "inv_01a2261d30a67622b813d919cf0e672e",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7585,14 +7613,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_bdf24a7ff63f73678b528ad6de8c69e8"
+                     *         "url": "https://pay.lajan.test/pay/pi_91a85f0d179588d31a5698db52b8598d"
                      *       },
-                     *       "sentAt": "2026-11-29T06:45:18.836Z",
+                     *       "sentAt": "2026-11-29T07:02:56.938Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T06:45:18.836Z"
+                     *       "updatedAt": "2026-11-29T07:02:56.938Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7729,14 +7757,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *         "id": "cli_01a2261d309c72df9b5f59361b82f767",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
-                     *       "createdAt": "2026-11-29T06:45:18.825Z",
+                     *       "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *       "createdAt": "2026-11-29T07:02:56.934Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2260d0b69775ab8c14d7ddb60623c",
+                     *       "id": "inv_01a2261d30a67622b813d919cf0e672e",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7758,14 +7786,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_bdf24a7ff63f73678b528ad6de8c69e8"
+                     *         "url": "https://pay.lajan.test/pay/pi_91a85f0d179588d31a5698db52b8598d"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T06:45:18.830Z"
+                     *       "updatedAt": "2026-11-29T07:02:56.936Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7953,16 +7981,16 @@ export interface operations {
                      *         {
                      *           "amount": "2650.00",
                      *           "currency": "HTG",
-                     *           "id": "ipy_01a2260d0b8b7629b2ba80075597783a",
-                     *           "invoiceId": "inv_01a2260d0b69775ab8c14d7ddb60623c",
+                     *           "id": "ipy_01a2261d30b9727ca0dc0a54efcd5415",
+                     *           "invoiceId": "inv_01a2261d30a67622b813d919cf0e672e",
                      *           "method": "stellar",
-                     *           "paidAt": "2026-11-29T06:45:18.843Z",
-                     *           "recordedAt": "2026-11-29T06:45:18.859Z",
+                     *           "paidAt": "2026-11-29T07:02:56.941Z",
+                     *           "recordedAt": "2026-11-29T07:02:56.953Z",
                      *           "recordedBy": {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "reference": "54d163c9326005cd7dc3560aee706e42ec4e21f53d76c680a845d2ff83326b56",
+                     *           "reference": "23481bc248f581cfd9ffa0b7e4e5df8afbaedc7c8010c8204ace7be76447222d",
                      *           "reversalReason": null,
                      *           "reversedAt": null
                      *         }
@@ -8041,6 +8069,230 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "message": "No such resource for this organization and environment",
                      *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: the minute's budget is spent; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "error": "Too Many Requests",
+                     *       "message": "The minute's budget is spent",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server failed and changed nothing half-way; retrying (with the same Idempotency-Key) is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "error": "Internal Server Error",
+                     *       "message": "The server failed and changed nothing half-way",
+                     *       "statusCode": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    recordInvoicePayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: 1 to 255 visible ASCII characters, kept 24 h per organization and environment. The first completed response is stored (with the change it made, in its transaction) and replayed with `Idempotent-Replayed: true`; the same key with another request is 422; while the first still runs, 409. */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 40,
+                 *       "method": "cash",
+                 *       "paidAt": "2026-11-28T14:30:00-05:00",
+                 *       "reference": "REC-2026-0042"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecordPayment"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "amount": "40.00",
+                     *       "currency": "HTG",
+                     *       "id": "ipy_01a2261d30bf75e2b365f45b972a7663",
+                     *       "invoiceId": "inv_01a2261d30bd7332a263ddc1b5d6ba04",
+                     *       "method": "cash",
+                     *       "paidAt": "2026-11-28T19:30:00.000Z",
+                     *       "recordedAt": "2026-11-29T07:02:56.959Z",
+                     *       "recordedBy": {
+                     *         "id": "key_01a2261d307a756398e8bfaee14eecd6",
+                     *         "type": "api_key"
+                     *       },
+                     *       "reference": "REC-2026-0042",
+                     *       "reversalReason": null,
+                     *       "reversedAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InvoicePaymentView"];
+                };
+            };
+            /** @description invalid_amount, validation_error (method, reference, paidAt), cannot_pay (a draft, paid or void invoice); invalid_json: the body is not JSON, or not an object; validation_error: a field is missing or wrong, each named in details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_amount",
+                     *       "error": "Bad Request",
+                     *       "message": "Bad Request",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "error": "Unauthorized",
+                     *       "message": "The key is missing, malformed, unknown or revoked",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "error": "Forbidden",
+                     *       "message": "The key lacks the scope this operation needs",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this organization and environment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "error": "Not Found",
+                     *       "message": "No such resource for this organization and environment",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency_in_progress: a request with this Idempotency-Key is still running; or conflict: the write lost a race with another and changed nothing (read again and retry) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "error": "Conflict",
+                     *       "message": "A request with this Idempotency-Key is still running",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "error": "Payload Too Large",
+                     *       "message": "The body is over 1 MiB",
+                     *       "statusCode": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "The body is not application/json",
+                     *       "statusCode": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "statusCode": 422
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -8534,13 +8786,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-29T06:45:18.882Z",
+                     *           "createdAt": "2026-11-29T07:02:56.962Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a2260d0ba277df83a0b984038f71eb",
+                     *           "id": "pl_01a2261d30c2724b8d34da9ffa904d69",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_0178519f5f15fae7ffe28cf84525764a"
+                     *           "url": "https://pay.lajan.test/pay/pi_c00639a374e87d4b497221004a4beb1a"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -8673,13 +8925,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T06:45:18.882Z",
+                     *       "createdAt": "2026-11-29T07:02:56.962Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2260d0ba277df83a0b984038f71eb",
+                     *       "id": "pl_01a2261d30c2724b8d34da9ffa904d69",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_0178519f5f15fae7ffe28cf84525764a"
+                     *       "url": "https://pay.lajan.test/pay/pi_c00639a374e87d4b497221004a4beb1a"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -8860,13 +9112,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T06:45:18.882Z",
+                     *       "createdAt": "2026-11-29T07:02:56.962Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2260d0ba277df83a0b984038f71eb",
+                     *       "id": "pl_01a2261d30c2724b8d34da9ffa904d69",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_0178519f5f15fae7ffe28cf84525764a"
+                     *       "url": "https://pay.lajan.test/pay/pi_c00639a374e87d4b497221004a4beb1a"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -8979,7 +9231,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a2260d0ba277df83a0b984038f71eb"
+                     *       "id": "pl_01a2261d30c2724b8d34da9ffa904d69"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -9138,9 +9390,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T06:45:19.508Z",
+                     *           "createdAt": "2026-11-29T07:02:57.340Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2260d0e14708ca085e693e12305e5",
+                     *           "id": "pyt_01a2261d323c74cbbfac7ce8a44ae113",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -9151,14 +9403,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Lisa",
-                     *             "id": "cli_01a2260d0bfb741fb04768dfc0301ca6",
+                     *             "id": "cli_01a2261d30eb70b99b51a7b88fdee127",
                      *             "lastName": "Jozèf",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a2260d0bfb741fb04768dfc0301ca6",
-                     *           "createdAt": "2026-11-29T06:45:19.064Z",
+                     *           "clientId": "cli_01a2261d30eb70b99b51a7b88fdee127",
+                     *           "createdAt": "2026-11-29T07:02:57.080Z",
                      *           "execStatus": "awaiting_registration",
-                     *           "id": "pyt_01a2260d0c5871199e9c8ceb1057ac72",
+                     *           "id": "pyt_01a2261d313874db9d680dac3f502bbe",
                      *           "memo": null,
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -9169,14 +9421,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a2260d0be47584ac4a760a60792160",
+                     *             "id": "cli_01a2261d30e07665b290fdb53300da57",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a2260d0be47584ac4a760a60792160",
-                     *           "createdAt": "2026-11-29T06:45:18.952Z",
+                     *           "clientId": "cli_01a2261d30e07665b290fdb53300da57",
+                     *           "createdAt": "2026-11-29T07:02:56.993Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a2260d0be8711e9d938aeb2b584686",
+                     *           "id": "pyt_01a2261d30e1762782ca35863b5b3dca",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -9187,9 +9439,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T06:45:18.916Z",
+                     *           "createdAt": "2026-11-29T07:02:56.969Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2260d0bc4705f9058bd8794e7656d",
+                     *           "id": "pyt_01a2261d30c976c8838f7daae229831d",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
@@ -9200,14 +9452,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *             "id": "cli_01a2261d309c72df9b5f59361b82f767",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
-                     *           "createdAt": "2026-11-29T06:45:18.896Z",
+                     *           "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *           "createdAt": "2026-11-29T07:02:56.966Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a2260d0bb0744197f287916f358b00",
+                     *           "id": "pyt_01a2261d30c67587b92dd75f28a00c4f",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -9327,7 +9579,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                 *       "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -9351,19 +9603,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *         "id": "cli_01a2261d309c72df9b5f59361b82f767",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
-                     *       "createdAt": "2026-11-29T06:45:18.896Z",
+                     *       "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *       "createdAt": "2026-11-29T07:02:56.966Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2260d0bb0744197f287916f358b00",
+                     *       "id": "pyt_01a2261d30c67587b92dd75f28a00c4f",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T06:45:18.896Z",
+                     *       "updatedAt": "2026-11-29T07:02:56.966Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -9552,31 +9804,31 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T06:45:18.924Z",
+                     *           "createdAt": "2026-11-29T07:02:56.972Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a2260d0bcc76429c513eb4ee76e5d1",
-                     *           "ledgerSeq": 10,
-                     *           "txHash": "92c0ed8c30e5a91fc9caac00c2e70a25700025616612af2cb46a1fa7373cb6e7"
+                     *           "id": "att_01a2261d30cc74c28ee7b2cba7aa4838",
+                     *           "ledgerSeq": 5,
+                     *           "txHash": "b483ce5a3ede033a5c30b711f624a11929615cc983fed6f4d93becbc005443e0"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *         "id": "cli_01a2261d309c72df9b5f59361b82f767",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
-                     *       "createdAt": "2026-11-29T06:45:18.896Z",
+                     *       "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *       "createdAt": "2026-11-29T07:02:56.966Z",
                      *       "execStatus": "sent",
                      *       "hold": null,
-                     *       "id": "pyt_01a2260d0bb0744197f287916f358b00",
+                     *       "id": "pyt_01a2261d30c67587b92dd75f28a00c4f",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T06:45:18.933Z",
+                     *       "updatedAt": "2026-11-29T07:02:56.982Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -9702,19 +9954,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2260d0b45705eae4b53d69bd4e659",
+                     *         "id": "cli_01a2261d309c72df9b5f59361b82f767",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2260d0b45705eae4b53d69bd4e659",
-                     *       "createdAt": "2026-11-29T06:45:18.896Z",
+                     *       "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *       "createdAt": "2026-11-29T07:02:56.966Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2260d0bb0744197f287916f358b00",
+                     *       "id": "pyt_01a2261d30c67587b92dd75f28a00c4f",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T06:45:18.906Z",
+                     *       "updatedAt": "2026-11-29T07:02:56.968Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -9734,7 +9986,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "058c546c-c659-4ff6-8386-15be106029c2",
+                     *       "requestId": "17a406b7-359f-49e3-865f-a6044a188896",
                      *       "statusCode": 400
                      *     }
                      */
@@ -9909,19 +10161,19 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a2260d0be47584ac4a760a60792160",
+                     *         "id": "cli_01a2261d30e07665b290fdb53300da57",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a2260d0be47584ac4a760a60792160",
-                     *       "createdAt": "2026-11-29T06:45:18.952Z",
+                     *       "clientId": "cli_01a2261d30e07665b290fdb53300da57",
+                     *       "createdAt": "2026-11-29T07:02:56.993Z",
                      *       "execStatus": "canceled",
                      *       "hold": null,
-                     *       "id": "pyt_01a2260d0be8711e9d938aeb2b584686",
+                     *       "id": "pyt_01a2261d30e1762782ca35863b5b3dca",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T06:45:19.504Z",
+                     *       "updatedAt": "2026-11-29T07:02:57.338Z",
                      *       "walletAccountId": null,
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10124,13 +10376,13 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T06:45:19.508Z",
+                     *       "createdAt": "2026-11-29T07:02:57.340Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2260d0e14708ca085e693e12305e5",
+                     *       "id": "pyt_01a2261d323c74cbbfac7ce8a44ae113",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T06:45:19.512Z",
+                     *       "updatedAt": "2026-11-29T07:02:57.344Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10339,24 +10591,24 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T06:45:18.924Z",
+                     *           "createdAt": "2026-11-29T07:02:56.972Z",
                      *           "errorCode": "op_underfunded",
                      *           "errorMessage": "the source account cannot cover the amount",
-                     *           "id": "att_01a2260d0bcc76429c513eb5f999d084",
+                     *           "id": "att_01a2261d30cc74c28ee7b2cce07ec7ed",
                      *           "ledgerSeq": null,
-                     *           "txHash": "7bd6d2de302a1d940f584dc888472051391bd27311536847567b86009a368433"
+                     *           "txHash": "68427bd8aa90fdaff35a43564d32d420b86385bb7f2b653b8e7ec21bed4a7574"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T06:45:18.916Z",
+                     *       "createdAt": "2026-11-29T07:02:56.969Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2260d0bc4705f9058bd8794e7656d",
+                     *       "id": "pyt_01a2261d30c976c8838f7daae229831d",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T06:45:18.941Z",
+                     *       "updatedAt": "2026-11-29T07:02:56.988Z",
                      *       "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10537,7 +10789,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GDPPUJCNLBXZHULONOMEW77M2V7RZ7JEMPCPPCQ7RFCHB33MQTDW3ZZK",
+                     *       "account": "GABKQKFEPOBJ7UVVC2JQRO667TUHWNBMLNX5NT7MEIFRUJXDUJ3UXM7D",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -10668,7 +10920,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GDPPUJCNLBXZHULONOMEW77M2V7RZ7JEMPCPPCQ7RFCHB33MQTDW3ZZK",
+                     *       "account": "GABKQKFEPOBJ7UVVC2JQRO667TUHWNBMLNX5NT7MEIFRUJXDUJ3UXM7D",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -10880,25 +11132,25 @@ export interface operations {
                      *         {
                      *           "channel": "sms",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T06:45:18.836Z",
+                     *           "createdAt": "2026-11-29T07:02:56.938Z",
                      *           "html": null,
-                     *           "id": "msg_01a2260d0b747133bfa24058e2820870",
-                     *           "invoiceId": "inv_01a2260d0b69775ab8c14d7ddb60623c",
+                     *           "id": "msg_01a2261d30aa75c7a84e239dbbb14fe8",
+                     *           "invoiceId": "inv_01a2261d30a67622b813d919cf0e672e",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_bdf24a7ff63f73678b528ad6de8c69e8",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_91a85f0d179588d31a5698db52b8598d",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T06:45:18.836Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_bdf24a7ff63f73678b528ad6de8c69e8\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_bdf24a7ff63f73678b528ad6de8c69e8\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_bdf24a7ff63f73678b528ad6de8c69e8</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a2260d0b747133bfa240574b52be4a",
-                     *           "invoiceId": "inv_01a2260d0b69775ab8c14d7ddb60623c",
+                     *           "createdAt": "2026-11-29T07:02:56.938Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_91a85f0d179588d31a5698db52b8598d\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_91a85f0d179588d31a5698db52b8598d\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_91a85f0d179588d31a5698db52b8598d</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a2261d30aa75c7a84e239c1110e65b",
+                     *           "invoiceId": "inv_01a2261d30a67622b813d919cf0e672e",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_bdf24a7ff63f73678b528ad6de8c69e8\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_91a85f0d179588d31a5698db52b8598d\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -11030,18 +11282,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GDPPUJCNLBXZHULONOMEW77M2V7RZ7JEMPCPPCQ7RFCHB33MQTDW3ZZK",
-                     *       "id": "lp_01a2260d0b7b7715b446efeafd4e5214",
+                     *       "destinationAccount": "GABKQKFEPOBJ7UVVC2JQRO667TUHWNBMLNX5NT7MEIFRUJXDUJ3UXM7D",
+                     *       "id": "lp_01a2261d30ad7248951da4b74d4b57ea",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJAW9GZVW0EXTS",
+                     *       "memo": "LJFFHC3ACYBP1P",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_bdf24a7ff63f73678b528ad6de8c69e8",
+                     *         "id": "pi_91a85f0d179588d31a5698db52b8598d",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "54d163c9326005cd7dc3560aee706e42ec4e21f53d76c680a845d2ff83326b56"
+                     *       "txHash": "23481bc248f581cfd9ffa0b7e4e5df8afbaedc7c8010c8204ace7be76447222d"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -11540,19 +11792,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-29T06:45:19.680Z",
+                     *       "decidedAt": "2026-11-29T07:02:57.414Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a2260d0b247592839f2f50a7202270",
+                     *         "id": "key_01a2261d307a756398e8bfaee14eecd6",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T06:45:19.676Z",
-                     *       "id": "stc_01a2260d0ebc733596c7373077400a48",
+                     *       "expiresAt": "2026-12-02T07:02:57.413Z",
+                     *       "id": "stc_01a2261d32867540b6aba005b44b7aef",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-29T06:45:19.676Z",
+                     *       "requestedAt": "2026-11-29T07:02:57.413Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a2260d0eaf713088ff3c557e22eddd",
+                     *         "id": "key_01a2261d32817161af8e9a5144433a58",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -11741,19 +11993,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-29T06:45:19.666Z",
+                     *       "decidedAt": "2026-11-29T07:02:57.412Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a2260d0b247592839f2f50a7202270",
+                     *         "id": "key_01a2261d307a756398e8bfaee14eecd6",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T06:45:19.664Z",
-                     *       "id": "stc_01a2260d0eb074c4a966ef3796f09deb",
+                     *       "expiresAt": "2026-12-02T07:02:57.410Z",
+                     *       "id": "stc_01a2261d3282745b95ca1414f44d6064",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-29T06:45:19.664Z",
+                     *       "requestedAt": "2026-11-29T07:02:57.410Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a2260d0eaf713088ff3c557e22eddd",
+                     *         "id": "key_01a2261d32817161af8e9a5144433a58",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -11940,16 +12192,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T06:45:18.785Z",
+                     *           "createdAt": "2026-11-29T07:02:56.921Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "updatedAt": "2026-11-29T06:45:18.785Z",
-                     *           "url": "http://127.0.0.1:43085/lajan/webhooks"
+                     *           "id": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "updatedAt": "2026-11-29T07:02:56.921Z",
+                     *           "url": "http://127.0.0.1:43223/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -12069,7 +12321,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:43085/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:43223/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -12084,17 +12336,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T06:45:18.785Z",
+                     *       "createdAt": "2026-11-29T07:02:56.921Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *       "secret": "whsec_a4568Dbnrgjw6kQ7IRqNvpePhnkB/rxT8wnArUY0V/k=",
-                     *       "updatedAt": "2026-11-29T06:45:18.785Z",
-                     *       "url": "http://127.0.0.1:43085/lajan/webhooks"
+                     *       "id": "we_01a2261d3099741994b980e7e9e2f729",
+                     *       "secret": "whsec_Vr8+vC4sYzhlGq5MhqtwZFDzkK7JPo0fZ42ivqxOt0Q=",
+                     *       "updatedAt": "2026-11-29T07:02:56.921Z",
+                     *       "url": "http://127.0.0.1:43223/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -12273,16 +12525,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T06:45:18.785Z",
+                     *       "createdAt": "2026-11-29T07:02:56.921Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *       "updatedAt": "2026-11-29T06:45:18.785Z",
-                     *       "url": "http://127.0.0.1:43085/lajan/webhooks"
+                     *       "id": "we_01a2261d3099741994b980e7e9e2f729",
+                     *       "updatedAt": "2026-11-29T07:02:56.921Z",
+                     *       "url": "http://127.0.0.1:43223/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -12405,15 +12657,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T06:45:18.785Z",
+                     *       "createdAt": "2026-11-29T07:02:56.921Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *       "updatedAt": "2026-11-29T06:45:19.659Z",
-                     *       "url": "http://127.0.0.1:43085/lajan/webhooks"
+                     *       "id": "we_01a2261d3099741994b980e7e9e2f729",
+                     *       "updatedAt": "2026-11-29T07:02:57.407Z",
+                     *       "url": "http://127.0.0.1:43223/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -12593,7 +12845,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a2260d0b417668a8122e9d63c37ca5"
+                     *       "id": "we_01a2261d3099741994b980e7e9e2f729"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -12731,229 +12983,229 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:45:19.625Z",
-                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "eventId": "evt_01a2260d0e8976daaebbd2da2de782e2",
+                     *           "createdAt": "2026-11-29T07:02:57.391Z",
+                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "eventId": "evt_01a2261d326f7760ba749a5bb90b72f6",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a2260d0e8976daaebbd2dbcbe12d38",
-                     *           "nextAttemptAt": "2026-11-29T06:45:19.625Z",
+                     *           "id": "whd_01a2261d326f7760ba749a5c062f7c2a",
+                     *           "nextAttemptAt": "2026-11-29T07:02:57.391Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:45:19.625Z"
+                     *           "updatedAt": "2026-11-29T07:02:57.391Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:45:19.611Z",
-                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "eventId": "evt_01a2260d0e7c77ff9f15de2293df700c",
+                     *           "createdAt": "2026-11-29T07:02:57.380Z",
+                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "eventId": "evt_01a2261d3265711b8c6f09eae62d9574",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2260d0e7c77ff9f15de23ffaf74aa",
-                     *           "nextAttemptAt": "2026-11-29T06:45:19.611Z",
+                     *           "id": "whd_01a2261d3265711b8c6f09ebef40df7b",
+                     *           "nextAttemptAt": "2026-11-29T07:02:57.380Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:45:19.611Z"
+                     *           "updatedAt": "2026-11-29T07:02:57.380Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:45:19.609Z",
-                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "eventId": "evt_01a2260d0e7971ebbeef060a1ba1da39",
+                     *           "createdAt": "2026-11-29T07:02:57.376Z",
+                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "eventId": "evt_01a2261d326174d0aed64ada34f1d254",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2260d0e7971ebbeef060b4495c495",
-                     *           "nextAttemptAt": "2026-11-29T06:45:19.609Z",
+                     *           "id": "whd_01a2261d326174d0aed64adbe597ef35",
+                     *           "nextAttemptAt": "2026-11-29T07:02:57.376Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:45:19.609Z"
+                     *           "updatedAt": "2026-11-29T07:02:57.376Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:45:19.585Z",
-                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "eventId": "evt_01a2260d0e6276438dc6f8552ec3236b",
+                     *           "createdAt": "2026-11-29T07:02:57.368Z",
+                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "eventId": "evt_01a2261d32597425ba9fd178b7e5c41c",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2260d0e6276438dc6f856e036cadd",
-                     *           "nextAttemptAt": "2026-11-29T06:45:19.585Z",
+                     *           "id": "whd_01a2261d325a70d3935f9a71a01ebd76",
+                     *           "nextAttemptAt": "2026-11-29T07:02:57.368Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:45:19.585Z"
+                     *           "updatedAt": "2026-11-29T07:02:57.368Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:45:19.574Z",
-                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "eventId": "evt_01a2260d0e5b70df93fef2c440023262",
+                     *           "createdAt": "2026-11-29T07:02:57.365Z",
+                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "eventId": "evt_01a2261d325571b581466ce86dfd0402",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2260d0e5c77eb9bb99a1d764e9661",
-                     *           "nextAttemptAt": "2026-11-29T06:45:19.574Z",
+                     *           "id": "whd_01a2261d325571b581466ce9bf9c28ef",
+                     *           "nextAttemptAt": "2026-11-29T07:02:57.365Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:45:19.574Z"
+                     *           "updatedAt": "2026-11-29T07:02:57.365Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:45:19.565Z",
-                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "eventId": "evt_01a2260d0e4e71e382afa3cc24a44f3b",
+                     *           "createdAt": "2026-11-29T07:02:57.362Z",
+                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "eventId": "evt_01a2261d325272179f3cfdc531f03666",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2260d0e4e71e382afa3cea0fa018a",
-                     *           "nextAttemptAt": "2026-11-29T06:45:19.565Z",
+                     *           "id": "whd_01a2261d3253779a9d02c467a35493e9",
+                     *           "nextAttemptAt": "2026-11-29T07:02:57.362Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:45:19.565Z"
+                     *           "updatedAt": "2026-11-29T07:02:57.362Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:45:19.565Z",
-                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "eventId": "evt_01a2260d0e4e71e382afa3cbf19a7108",
+                     *           "createdAt": "2026-11-29T07:02:57.362Z",
+                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "eventId": "evt_01a2261d325272179f3cfdc409aca760",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a2260d0e4e71e382afa3cdfdfe2b5a",
-                     *           "nextAttemptAt": "2026-11-29T06:45:19.565Z",
+                     *           "id": "whd_01a2261d3253779a9d02c4663a5ba4e0",
+                     *           "nextAttemptAt": "2026-11-29T07:02:57.362Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:45:19.565Z"
+                     *           "updatedAt": "2026-11-29T07:02:57.362Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:45:19.556Z",
-                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "eventId": "evt_01a2260d0e45746a99d8e75cdf23029a",
+                     *           "createdAt": "2026-11-29T07:02:57.356Z",
+                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "eventId": "evt_01a2261d324c770e96de41237ad4fb0b",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2260d0e45746a99d8e75d298c41a5",
-                     *           "nextAttemptAt": "2026-11-29T06:45:19.556Z",
+                     *           "id": "whd_01a2261d324c770e96de412460c6a49d",
+                     *           "nextAttemptAt": "2026-11-29T07:02:57.356Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:45:19.556Z"
+                     *           "updatedAt": "2026-11-29T07:02:57.356Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:45:19.539Z",
-                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "eventId": "evt_01a2260d0e347282b98f7e97794c5d77",
+                     *           "createdAt": "2026-11-29T07:02:57.352Z",
+                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "eventId": "evt_01a2261d3248727c8235fd344b4f8334",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2260d0e347282b98f7e99ad6eecde",
-                     *           "nextAttemptAt": "2026-11-29T06:45:19.539Z",
+                     *           "id": "whd_01a2261d324977c8a4b973d59d255f90",
+                     *           "nextAttemptAt": "2026-11-29T07:02:57.352Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:45:19.539Z"
+                     *           "updatedAt": "2026-11-29T07:02:57.352Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:45:19.539Z",
-                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "eventId": "evt_01a2260d0e347282b98f7e96a09ce20a",
+                     *           "createdAt": "2026-11-29T07:02:57.352Z",
+                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "eventId": "evt_01a2261d3248727c8235fd33fb84eb6d",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2260d0e347282b98f7e98bbf674b2",
-                     *           "nextAttemptAt": "2026-11-29T06:45:19.539Z",
+                     *           "id": "whd_01a2261d324977c8a4b973d48f174a62",
+                     *           "nextAttemptAt": "2026-11-29T07:02:57.352Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:45:19.539Z"
+                     *           "updatedAt": "2026-11-29T07:02:57.352Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:45:19.529Z",
-                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "eventId": "evt_01a2260d0e2a7507a374e71bb2418a2e",
+                     *           "createdAt": "2026-11-29T07:02:57.350Z",
+                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "eventId": "evt_01a2261d3246775aa00343fed379daf4",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2260d0e2b713cadb41951f189682e",
-                     *           "nextAttemptAt": "2026-11-29T06:45:19.529Z",
+                     *           "id": "whd_01a2261d324774baa51ca51fb5554596",
+                     *           "nextAttemptAt": "2026-11-29T07:02:57.350Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:45:19.529Z"
+                     *           "updatedAt": "2026-11-29T07:02:57.350Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:45:19.529Z",
-                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "eventId": "evt_01a2260d0e2a7507a374e71a60c2e545",
+                     *           "createdAt": "2026-11-29T07:02:57.350Z",
+                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "eventId": "evt_01a2261d3246775aa00343fd62667a38",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2260d0e2b713cadb41950803159fb",
-                     *           "nextAttemptAt": "2026-11-29T06:45:19.529Z",
+                     *           "id": "whd_01a2261d324774baa51ca51ea20a3317",
+                     *           "nextAttemptAt": "2026-11-29T07:02:57.350Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:45:19.529Z"
+                     *           "updatedAt": "2026-11-29T07:02:57.350Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:45:19.512Z",
-                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "eventId": "evt_01a2260d0e197270a21f7d3457895d76",
+                     *           "createdAt": "2026-11-29T07:02:57.344Z",
+                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "eventId": "evt_01a2261d324075e7aa169f9b886cff20",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2260d0e197270a21f7d354c21d21b",
-                     *           "nextAttemptAt": "2026-11-29T06:45:19.512Z",
+                     *           "id": "whd_01a2261d324075e7aa169f9c4e9d8c4e",
+                     *           "nextAttemptAt": "2026-11-29T07:02:57.344Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:45:19.512Z"
+                     *           "updatedAt": "2026-11-29T07:02:57.344Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:45:19.508Z",
-                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "eventId": "evt_01a2260d0e14708ca085e6945f90b55b",
+                     *           "createdAt": "2026-11-29T07:02:57.340Z",
+                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "eventId": "evt_01a2261d323c74cbbfac7ce983d893bd",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2260d0e14708ca085e6953ce4932b",
-                     *           "nextAttemptAt": "2026-11-29T06:45:19.508Z",
+                     *           "id": "whd_01a2261d323c74cbbfac7ceae802af5e",
+                     *           "nextAttemptAt": "2026-11-29T07:02:57.340Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:45:19.508Z"
+                     *           "updatedAt": "2026-11-29T07:02:57.340Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:45:19.504Z",
-                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "eventId": "evt_01a2260d0e1073458315c524e6ba19b2",
+                     *           "createdAt": "2026-11-29T07:02:57.338Z",
+                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "eventId": "evt_01a2261d323b71d3ab9c93dc332912bf",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a2260d0e1073458315c52561873370",
-                     *           "nextAttemptAt": "2026-11-29T06:45:19.504Z",
+                     *           "id": "whd_01a2261d323b71d3ab9c93dd51a215b7",
+                     *           "nextAttemptAt": "2026-11-29T07:02:57.338Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:45:19.504Z"
+                     *           "updatedAt": "2026-11-29T07:02:57.338Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T06:45:19.065Z",
-                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "eventId": "evt_01a2260d0c59772ab14f3ac8e0919019",
+                     *           "createdAt": "2026-11-29T07:02:57.081Z",
+                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "eventId": "evt_01a2261d313a753b8ccb22b94c3502ad",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2260d0c59772ab14f3ac903bfe505",
-                     *           "nextAttemptAt": "2026-11-29T06:45:19.065Z",
+                     *           "id": "whd_01a2261d313a753b8ccb22ba5c8136b0",
+                     *           "nextAttemptAt": "2026-11-29T07:02:57.081Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T06:45:19.065Z"
+                     *           "updatedAt": "2026-11-29T07:02:57.081Z"
                      *         },
                      *         {
-                     *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-29T06:45:19.064Z",
-                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "eventId": "evt_01a2260d0c5871199e9c8cecad1e1c6e",
+                     *           "attemptCount": 0,
+                     *           "createdAt": "2026-11-29T07:02:57.080Z",
+                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "eventId": "evt_01a2261d313874db9d680dade5b10acb",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2260d0c5871199e9c8ced7be2306c",
-                     *           "nextAttemptAt": null,
-                     *           "status": "delivered",
-                     *           "updatedAt": "2026-11-29T06:45:19.629Z"
+                     *           "id": "whd_01a2261d313874db9d680dae8b6563d2",
+                     *           "nextAttemptAt": "2026-11-29T07:02:57.080Z",
+                     *           "status": "pending",
+                     *           "updatedAt": "2026-11-29T07:02:57.080Z"
                      *         },
                      *         {
-                     *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-29T06:45:18.953Z",
-                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "eventId": "evt_01a2260d0be970ba8c582fe891842122",
+                     *           "attemptCount": 0,
+                     *           "createdAt": "2026-11-29T07:02:56.995Z",
+                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "eventId": "evt_01a2261d30e373db8f3cb040d47cebfb",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2260d0be970ba8c582fe95f240461",
-                     *           "nextAttemptAt": null,
-                     *           "status": "delivered",
-                     *           "updatedAt": "2026-11-29T06:45:19.629Z"
+                     *           "id": "whd_01a2261d30e373db8f3cb04115fda410",
+                     *           "nextAttemptAt": "2026-11-29T07:02:56.995Z",
+                     *           "status": "pending",
+                     *           "updatedAt": "2026-11-29T07:02:56.995Z"
                      *         },
                      *         {
-                     *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-29T06:45:18.952Z",
-                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "eventId": "evt_01a2260d0be8711e9d938aecc4853db4",
+                     *           "attemptCount": 0,
+                     *           "createdAt": "2026-11-29T07:02:56.993Z",
+                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "eventId": "evt_01a2261d30e1762782ca35876a58f930",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2260d0be8711e9d938aed65837642",
-                     *           "nextAttemptAt": null,
-                     *           "status": "delivered",
-                     *           "updatedAt": "2026-11-29T06:45:19.629Z"
+                     *           "id": "whd_01a2261d30e2705f9779179a06e566c3",
+                     *           "nextAttemptAt": "2026-11-29T07:02:56.993Z",
+                     *           "status": "pending",
+                     *           "updatedAt": "2026-11-29T07:02:56.993Z"
                      *         },
                      *         {
                      *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-29T06:45:18.941Z",
-                     *           "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *           "eventId": "evt_01a2260d0bdd72f19b7ac9c826968594",
+                     *           "createdAt": "2026-11-29T07:02:56.988Z",
+                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *           "eventId": "evt_01a2261d30dc7226b14573a95d739157",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2260d0bdd72f19b7ac9c945c457d2",
+                     *           "id": "whd_01a2261d30dc7226b14573aa5c8202e6",
                      *           "nextAttemptAt": null,
                      *           "status": "delivered",
-                     *           "updatedAt": "2026-11-29T06:45:19.629Z"
+                     *           "updatedAt": "2026-11-29T07:02:57.392Z"
                      *         }
                      *       ],
                      *       "pagination": {
                      *         "limit": 20,
                      *         "page": 1,
-                     *         "total": 32,
+                     *         "total": 35,
                      *         "totalPages": 2
                      *       }
                      *     }
@@ -13084,25 +13336,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "attemptCount": 1,
-                     *       "attempts": [
-                     *         {
-                     *           "at": "2026-11-29T06:45:19.647Z",
-                     *           "attempt": 1,
-                     *           "durationMs": 0,
-                     *           "error": null,
-                     *           "httpStatus": 200,
-                     *           "responseBody": null
-                     *         }
-                     *       ],
-                     *       "createdAt": "2026-11-29T06:45:19.625Z",
-                     *       "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *       "eventId": "evt_01a2260d0e8976daaebbd2da2de782e2",
+                     *       "attemptCount": 0,
+                     *       "attempts": [],
+                     *       "createdAt": "2026-11-29T07:02:57.391Z",
+                     *       "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *       "eventId": "evt_01a2261d326f7760ba749a5bb90b72f6",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2260d0e8976daaebbd2dbcbe12d38",
-                     *       "nextAttemptAt": null,
-                     *       "status": "delivered",
-                     *       "updatedAt": "2026-11-29T06:45:19.647Z"
+                     *       "id": "whd_01a2261d326f7760ba749a5c062f7c2a",
+                     *       "nextAttemptAt": "2026-11-29T07:02:57.400Z",
+                     *       "status": "pending",
+                     *       "updatedAt": "2026-11-29T07:02:57.400Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -13219,14 +13462,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T06:45:19.625Z",
-                     *       "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *       "eventId": "evt_01a2260d0e8976daaebbd2da2de782e2",
+                     *       "createdAt": "2026-11-29T07:02:57.391Z",
+                     *       "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *       "eventId": "evt_01a2261d326f7760ba749a5bb90b72f6",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2260d0e8976daaebbd2dbcbe12d38",
-                     *       "nextAttemptAt": "2026-11-29T06:45:19.646Z",
+                     *       "id": "whd_01a2261d326f7760ba749a5c062f7c2a",
+                     *       "nextAttemptAt": "2026-11-29T07:02:57.400Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T06:45:19.646Z"
+                     *       "updatedAt": "2026-11-29T07:02:57.400Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -13403,7 +13646,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-29T05:45:19.655Z"
+                 *       "since": "2026-11-29T06:02:57.404Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -13618,17 +13861,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T06:45:18.785Z",
+                     *       "createdAt": "2026-11-29T07:02:56.921Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *       "secret": "whsec_3+oybMCjBd5guFMH451CMyEO/RxeB/nO7QEFbKTs8bo=",
-                     *       "updatedAt": "2026-11-29T06:45:19.658Z",
-                     *       "url": "http://127.0.0.1:43085/lajan/webhooks"
+                     *       "id": "we_01a2261d3099741994b980e7e9e2f729",
+                     *       "secret": "whsec_Af4ihh6jaJ/OTxXSVdAo/uINwZkKNXLhEYLgwpRliOU=",
+                     *       "updatedAt": "2026-11-29T07:02:57.405Z",
+                     *       "url": "http://127.0.0.1:43223/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -13812,14 +14055,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T06:45:19.625Z",
-                     *       "endpointId": "we_01a2260d0b417668a8122e9d63c37ca5",
-                     *       "eventId": "evt_01a2260d0e8976daaebbd2da2de782e2",
+                     *       "createdAt": "2026-11-29T07:02:57.391Z",
+                     *       "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
+                     *       "eventId": "evt_01a2261d326f7760ba749a5bb90b72f6",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2260d0e8976daaebbd2dbcbe12d38",
-                     *       "nextAttemptAt": "2026-11-29T06:45:19.625Z",
+                     *       "id": "whd_01a2261d326f7760ba749a5c062f7c2a",
+                     *       "nextAttemptAt": "2026-11-29T07:02:57.391Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T06:45:19.625Z"
+                     *       "updatedAt": "2026-11-29T07:02:57.391Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

@@ -1,20 +1,46 @@
-//! The payments counted on an invoice: `GET /v1/invoices/{id}/payments`.
+//! The payments counted on an invoice: `GET /v1/invoices/{id}/payments`, and `POST` to count
+//! one received outside Lajan.
 
-use super::common::{PageParams, PaginationView, ResourceId};
+use super::common::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
-use crate::auth::scope::InvoicesRead;
+use crate::auth::scope::{InvoicesRead, InvoicesWrite};
 use crate::error::{ApiResult, ErrorBody};
-use crate::extract::Pagination;
+use crate::extract::{ApiJson, ExactNumber, Pagination};
+use crate::idempotency::{Idempotency, json_bytes};
 use crate::state::AppState;
 use axum::extract::State;
+use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
+use lajan_domain::invoice_payment::OutsidePaymentInput;
 use lajan_services::views::invoice_payments::InvoicePaymentView;
-use serde::Serialize;
+use lajan_store::incoming_payments::PaymentReceived;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 pub fn routes() -> Router<AppState> {
-    Router::new().route("/invoices/{id}/payments", get(list))
+    Router::new().route("/invoices/{id}/payments", get(list).post(record))
+}
+
+/// A payment received outside Lajan.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RecordPayment {
+    /// In the invoice's currency: positive, at most 2 decimal places; read exactly. More than is
+    /// due is counted too (the invoice is paid, and `amountPaid` says how much came in).
+    #[schema(value_type = f64, required = true, exclusive_minimum = 0, maximum = 922337203685.47, multiple_of = 0.01, example = 500)]
+    pub amount: Option<ExactNumber>,
+    /// How it was paid: `cash`, `moncash`, `natcash` or `bank_transfer` (Stellar payments are
+    /// counted from the ledger).
+    #[schema(required = true, example = "cash")]
+    pub method: Option<String>,
+    /// What the payer's proof says (a receipt number, a MonCash transaction id): at most 100
+    /// characters.
+    #[schema(example = "REC-2026-0042", max_length = 100)]
+    pub reference: Option<String>,
+    /// When it was paid, RFC 3339, not in the future; default: now.
+    #[schema(example = "2026-11-28T14:30:00-05:00")]
+    pub paid_at: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -36,4 +62,28 @@ pub async fn list(
     let (currency, found) = state.services.invoice_payments(auth.tenant(), &id, page).await?;
     let data = found.items.iter().map(|p| InvoicePaymentView::of(p, currency)).collect();
     Ok(Json(InvoicePaymentList { data, pagination: PaginationView::of(&found) }))
+}
+
+#[utoipa::path(post, operation_id = "recordInvoicePayment", path = "/v1/invoices/{id}/payments", tag = "Invoices",
+    description = "Counts a payment received outside Lajan (cash at a branch, MonCash, NatCash, a bank transfer) on a sent, viewed or overdue invoice, exactly as a ledger payment is counted: invoice.payment_received with the key (or console user) as its actor, and invoice.paid when it settles the invoice. Send an Idempotency-Key: a retry counts it once.",
+    params(("id" = String, Path), IdempotencyKeyHeader), request_body = RecordPayment,
+    responses((status = 201, body = InvoicePaymentView), (status = 400, body = ErrorBody, description = "invalid_amount, validation_error (method, reference, paidAt), cannot_pay (a draft, paid or void invoice)"), (status = 404, body = ErrorBody)))]
+pub async fn record(
+    auth: Authed<InvoicesWrite>,
+    State(state): State<AppState>,
+    idempotency: Idempotency,
+    ResourceId(id): ResourceId,
+    ApiJson(body): ApiJson<RecordPayment>,
+) -> ApiResult<(StatusCode, Json<InvoicePaymentView>)> {
+    let input = OutsidePaymentInput {
+        amount: body.amount.as_ref().map(ExactNumber::text),
+        method: body.method,
+        reference: body.reference,
+        paid_at: body.paid_at,
+    };
+    let view = |r: &PaymentReceived| InvoicePaymentView::of(&r.payment, r.invoice.invoice.currency);
+    let render = |r: &PaymentReceived| json_bytes(&view(r));
+    let answer = idempotency.respond(StatusCode::CREATED, &render);
+    let counted = state.services.record_invoice_payment(auth.tenant(), &id, input, answer).await?;
+    Ok((StatusCode::CREATED, Json(view(&counted))))
 }

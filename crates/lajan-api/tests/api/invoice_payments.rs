@@ -1,6 +1,7 @@
 //! Every payment in is a payment of the invoice: `GET /v1/invoices/{id}/payments` lists each
-//! (a Stellar payment with its transaction hash), `invoice.payment_received` says so for each
-//! with the invoice's balance, and `amountRemaining` is what is still due.
+//! (a Stellar payment with its transaction hash; one received outside Lajan, recorded by `POST`
+//! with who recorded it), `invoice.payment_received` says so for each with the invoice's
+//! balance, and `amountRemaining` is what is still due.
 
 use lajan_domain::Environment;
 use lajan_testkit::{TestApp, expect_error};
@@ -65,4 +66,86 @@ api_test!(each_payment_is_listed_on_the_invoice_with_its_event_and_the_balance, 
     expect_error(app.get_with(&live, &format!("/v1/invoices/{id}/payments")).await, 404, "not_found").await;
     let reader = app.key(None, Environment::Test, &["clients:read"]).await;
     expect_error(app.get_with(&reader, &format!("/v1/invoices/{id}/payments")).await, 403, "forbidden").await;
+});
+
+async fn record(app: &TestApp, id: &str, key: Option<&str>, body: Value) -> reqwest::Response {
+    let mut request = app.req(Method::POST, &format!("/v1/invoices/{id}/payments")).json(&body);
+    if let Some(key) = key {
+        request = request.header("idempotency-key", key);
+    }
+    request.send().await.unwrap()
+}
+
+api_test!(a_payment_received_outside_lajan_is_counted_once_and_names_who_recorded_it, |app| {
+    let client = app.reachable_client().await;
+    let invoice = app.invoice(client["id"].as_str().unwrap(), json!({ "sendImmediately": true })).await;
+    let id = invoice["id"].as_str().unwrap();
+    let cash = json!({ "amount": 30, "method": "cash", "reference": " REC-1 ", "paidAt": "2026-11-28T09:00:00-05:00" });
+    let r = record(app, id, Some("branch-1"), cash.clone()).await;
+    assert_eq!(r.status(), 201);
+    let counted: Value = r.json().await.unwrap();
+    assert_eq!(
+        (&counted["amount"], &counted["method"], &counted["reference"], &counted["paidAt"]),
+        (&json!("30.00"), &json!("cash"), &json!("REC-1"), &json!("2026-11-28T14:00:00.000Z"))
+    );
+    assert_eq!(counted["recordedBy"], json!({ "type": "api_key", "id": app.key_id }));
+    // A retry with the same key is the same payment, counted once.
+    let again: Value = record(app, id, Some("branch-1"), cash).await.json().await.unwrap();
+    assert_eq!(again["id"], counted["id"]);
+    assert_eq!(get(app, &format!("/v1/invoices/{id}/payments")).await["pagination"]["total"], 1);
+    let after = get(app, &format!("/v1/invoices/{id}")).await;
+    assert_eq!((after["amountPaid"].as_str(), after["amountRemaining"].as_str()), (Some("30.00"), Some("70.00")));
+    let events = get(app, "/v1/events?type=invoice.payment_received").await;
+    assert_eq!(events["data"][0]["actor"], json!({ "type": "api_key", "id": app.key_id }));
+    assert_eq!(events["data"][0]["data"]["object"]["payment"], counted);
+
+    // The rest by MonCash settles it: invoice.paid, made by the key.
+    let r = record(app, id, None, json!({ "amount": 70, "method": "moncash", "reference": "MC-88" })).await;
+    assert_eq!(r.status(), 201);
+    let paid = get(app, &format!("/v1/invoices/{id}")).await;
+    assert_eq!((paid["status"].as_str(), paid["amountRemaining"].as_str()), (Some("paid"), Some("0.00")));
+    let settled = get(app, "/v1/events?type=invoice.paid").await;
+    assert_eq!(settled["data"][0]["actor"], json!({ "type": "api_key", "id": app.key_id }));
+    let body =
+        expect_error(record(app, id, None, json!({ "amount": 1, "method": "cash" })).await, 400, "cannot_pay").await;
+    assert!(body["message"].as_str().unwrap().contains("paid"), "{body}");
+
+    // Every refusal changes nothing.
+    let draft = app.invoice(client["id"].as_str().unwrap(), json!({})).await;
+    let draft_id = draft["id"].as_str().unwrap();
+    expect_error(record(app, draft_id, None, json!({ "amount": 5, "method": "cash" })).await, 400, "cannot_pay").await;
+    expect_error(record(app, draft_id, None, json!({ "amount": 0, "method": "cash" })).await, 400, "invalid_amount")
+        .await;
+    let bad =
+        json!({ "amount": 5, "method": "stellar", "paidAt": "2999-01-01T00:00:00Z", "reference": "x".repeat(101) });
+    let body = expect_error(record(app, draft_id, None, bad).await, 400, "validation_error").await;
+    let fields: Vec<&str> = body["details"].as_array().unwrap().iter().map(|d| d["field"].as_str().unwrap()).collect();
+    assert_eq!(fields, ["method", "reference", "paidAt"]);
+    expect_error(
+        record(app, draft_id, None, json!({ "amount": 5, "method": "cash", "extra": 1 })).await,
+        400,
+        "validation_error",
+    )
+    .await;
+    assert_eq!(get(app, &format!("/v1/invoices/{draft_id}/payments")).await["pagination"]["total"], 0);
+    let reader = app.key(None, Environment::Test, &["invoices:read"]).await;
+    let denied = app
+        .send_json_with(
+            &reader,
+            Method::POST,
+            &format!("/v1/invoices/{id}/payments"),
+            &json!({ "amount": 1, "method": "cash" }),
+        )
+        .await;
+    expect_error(denied, 403, "forbidden").await;
+    let live = app.key(None, Environment::Live, &["*"]).await;
+    let elsewhere = app
+        .send_json_with(
+            &live,
+            Method::POST,
+            &format!("/v1/invoices/{id}/payments"),
+            &json!({ "amount": 1, "method": "cash" }),
+        )
+        .await;
+    expect_error(elsewhere, 404, "not_found").await;
 });

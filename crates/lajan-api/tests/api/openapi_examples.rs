@@ -146,6 +146,10 @@ async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
     r.post("/v1/sandbox/payment-intents/{id}/pay", &[&intent], json!({})).await;
     app.workers().apply_payments_once().await.unwrap();
     r.get("/v1/invoices/{id}/payments", &[&inv]).await;
+    let owing = app.invoice(&cli, json!({ "sendImmediately": true })).await;
+    let cash =
+        json!({ "amount": 40, "method": "cash", "reference": "REC-2026-0042", "paidAt": "2026-11-28T14:30:00-05:00" });
+    r.post("/v1/invoices/{id}/payments", &[&id(&owing)], cash).await;
     let voided = app.invoice(&cli, json!({})).await;
     r.post("/v1/invoices/{id}/void", &[&id(&voided)], json!({ "reason": "Issued twice" })).await;
 

@@ -306,10 +306,7 @@ impl ThisStore {
             recorded_by: Actor::worker(),
             reversal: None,
         };
-        insert_invoice_payment(tx, &record).await?;
-        let invoice = read_invoice(&mut **tx, tenant, invoice_id).await?.ok_or(StoreError::NotFound)?;
-        let received = PaymentReceived { payment: record, invoice };
-        insert_event(tx, tenant, at, &(events.received)(&received)).await
+        record_payment(tx, tenant, record, at, events).await.map(drop)
     }
 
     /// Marks a fully paid intent and what it collects for as paid, with the event. Returns
@@ -342,6 +339,32 @@ impl ThisStore {
         }
         Ok(true)
     }
+}
+
+/// Writes `record` (counted already on its intent) and its `invoice.payment_received`, with the
+/// invoice as it stands with it.
+async fn record_payment(
+    tx: &mut Tx,
+    tenant: &Tenant,
+    record: InvoicePayment,
+    at: Timestamp,
+    events: &PaidEvents<'_>,
+) -> StoreResult<PaymentReceived> {
+    insert_invoice_payment(tx, &record).await?;
+    let invoice = read_invoice(&mut **tx, tenant, &record.invoice_id).await?.ok_or(StoreError::NotFound)?;
+    let received = PaymentReceived { payment: record, invoice };
+    insert_event(tx, tenant, at, &(events.received)(&received)).await?;
+    Ok(received)
+}
+
+/// The payment intent `id`, locked for the rest of the transaction.
+async fn lock_intent(tx: &mut Tx, id: &str) -> StoreResult<PaymentIntent> {
+    let row = query(concat!("SELECT ", intent_columns!("p"), " FROM payment_intents p WHERE p.id = $1", for_update!()))
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?
+        .ok_or(StoreError::NotFound)?;
+    intent_from_row(&row)
 }
 
 /// The payment intent `payment` pays (its memo is the intent's reference, in the intent's

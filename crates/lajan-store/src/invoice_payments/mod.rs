@@ -1,11 +1,13 @@
 //! The payments counted on each invoice: one record for every payment in (the ledger watcher
-//! writes one as it counts a ledger payment towards an invoice's intent), listed newest first.
+//! writes one as it counts a ledger payment towards an invoice's intent; a person or key records
+//! one received outside Lajan), listed newest first.
 
-use crate::StoreResult;
+use crate::incoming_payments::{PaidEvents, PaymentReceived};
+use crate::{IdempotentResponse, StoreResult};
 use async_trait::async_trait;
-use lajan_domain::Tenant;
-use lajan_domain::invoice_payment::InvoicePayment;
+use lajan_domain::invoice_payment::{InvoicePayment, OutsidePayment};
 use lajan_domain::pagination::{Page, PageRequest};
+use lajan_domain::{Tenant, Timestamp};
 
 #[async_trait]
 pub trait InvoicePaymentStore: Send + Sync {
@@ -17,4 +19,19 @@ pub trait InvoicePaymentStore: Send + Sync {
         invoice_id: &str,
         page: PageRequest,
     ) -> StoreResult<Page<InvoicePayment>>;
+
+    /// Counts a payment received outside Lajan on the tenant's invoice as a ledger payment is
+    /// counted, in one transaction: what its intent received, the record (made by the tenant's
+    /// actor), `invoice.payment_received`, and `invoice.paid` when it settles the invoice.
+    /// `NotFound` for an invoice that is not the tenant's; `Rejected` `cannot_pay` unless it is
+    /// sent, viewed or overdue, `invalid_amount` past what an amount can hold.
+    async fn record_outside_payment(
+        &self,
+        tenant: &Tenant,
+        invoice_id: &str,
+        payment: &OutsidePayment,
+        at: Timestamp,
+        events: &PaidEvents<'_>,
+        idempotency: Option<IdempotentResponse<'_, PaymentReceived>>,
+    ) -> StoreResult<PaymentReceived>;
 }

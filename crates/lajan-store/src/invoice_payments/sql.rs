@@ -1,7 +1,7 @@
 // Invoice payments, for both backends; included after `shared.rs`.
 
 use crate::invoice_payments::InvoicePaymentStore;
-use lajan_domain::invoice_payment::Reversal;
+use lajan_domain::invoice_payment::{OutsidePayment, Reversal};
 
 macro_rules! invoice_payment_select {
     () => {
@@ -82,5 +82,56 @@ impl InvoicePaymentStore for ThisStore {
             invoice_payment_from_row,
         )
         .await
+    }
+
+    async fn record_outside_payment(
+        &self,
+        tenant: &Tenant,
+        invoice_id: &str,
+        payment: &OutsidePayment,
+        at: Timestamp,
+        events: &PaidEvents<'_>,
+        idempotency: Option<IdempotentResponse<'_, PaymentReceived>>,
+    ) -> StoreResult<PaymentReceived> {
+        let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
+        // The intent first, then the invoice: the order the ledger watcher locks them in.
+        let unlocked = read_invoice(&mut *tx, tenant, invoice_id).await?.ok_or(StoreError::NotFound)?;
+        let intent = lock_intent(&mut tx, &unlocked.intent.id).await?;
+        let current = lock_invoice(&mut tx, tenant, invoice_id).await?;
+        let status = current.invoice.status;
+        if !status.is_payable() {
+            return Err(StoreError::Rejected(Invalid::new("cannot_pay", format!("A {status} invoice cannot be paid"))));
+        }
+        let received = i64::try_from(i128::from(intent.amount_received) + i128::from(payment.amount)).map_err(|_| {
+            StoreError::Rejected(Invalid::new("invalid_amount", "amount would take what the invoice received past the largest amount"))
+        })?;
+        query("UPDATE payment_intents SET amount_received = $1, updated_at = $2 WHERE id = $3")
+            .bind(received)
+            .bind(at.as_millis())
+            .bind(&intent.id)
+            .execute(&mut *tx)
+            .await?;
+        let record = InvoicePayment {
+            id: IdKind::InvoicePayment.generate(),
+            org_id: tenant.org_id.clone(),
+            env: tenant.env,
+            invoice_id: invoice_id.to_owned(),
+            amount: payment.amount,
+            method: payment.method,
+            reference: payment.reference.clone(),
+            incoming_payment_id: None,
+            paid_at: payment.paid_at,
+            recorded_at: at,
+            recorded_by: tenant.actor.clone(),
+            reversal: None,
+        };
+        let mut counted = record_payment(&mut tx, tenant, record, at, events).await?;
+        let intent = PaymentIntent { amount_received: received, ..intent };
+        if intent.effective_status(at) == IntentStatus::Active && received >= intent.amount {
+            self.mark_paid(&mut tx, tenant, &intent, at, events).await?;
+            counted.invoice = read_invoice(&mut *tx, tenant, invoice_id).await?.ok_or(StoreError::NotFound)?;
+        }
+        self.commit_keyed(tx, tenant, idempotency.as_ref(), &counted).await?;
+        Ok(counted)
     }
 }

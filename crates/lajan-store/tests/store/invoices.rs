@@ -4,7 +4,7 @@ use lajan_domain::client::ClientInput;
 use lajan_domain::id::IdKind;
 use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::invoice::{DueDate, Invoice, InvoiceAction, InvoiceStatus, LineItemInput, price_line_items};
-use lajan_domain::invoice_payment::PaymentMethod;
+use lajan_domain::invoice_payment::{OutsidePayment, PaymentMethod};
 use lajan_domain::money::{Currency, TaxRate};
 use lajan_domain::pagination::PageRequest;
 use lajan_domain::payment::PaymentLink;
@@ -613,4 +613,46 @@ contract!(a_simulated_payment_pays_only_what_is_due, |store| {
     assert_eq!(store.incoming_payments_for_intent(&d.intent.id).await.unwrap().len(), 2);
     // A memo that names no intent is the ledger's business: recorded, to be left unmatched.
     assert!(store.record_sandbox_payment(&payment(&t, "LJNOBODY", 1, "HTG"), 1000).await.is_ok());
+});
+
+contract!(a_payment_received_outside_lajan_counts_as_a_ledger_payment_does, |store| {
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let d = invoice(&store, &t, &c, "100").await;
+    let id = d.invoice.id.clone();
+    let cash = |amount| OutsidePayment {
+        amount,
+        method: PaymentMethod::Cash,
+        reference: Some("REC-1".into()),
+        paid_at: Timestamp::from_millis(1_795_867_200_000),
+    };
+    let clerk = t.clone().acting_as(lajan_domain::Actor::User("usr_clerk".into()));
+    let refused =
+        store.record_outside_payment(&clerk, &id, &cash(100), Timestamp::now(), &counting_events(), None).await;
+    assert!(matches!(refused, Err(StoreError::Rejected(ref e)) if e.code == "cannot_pay"), "a draft: {refused:?}");
+    store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+    let first = store
+        .record_outside_payment(&clerk, &id, &cash(4000), Timestamp::now(), &counting_events(), None)
+        .await
+        .unwrap();
+    assert_eq!((first.invoice.invoice.amount_paid, first.invoice.invoice.status), (4000, InvoiceStatus::Sent));
+    assert_eq!(first.payment.recorded_by, clerk.actor);
+    // Counted on the intent, as a ledger payment is: the payment page asks for what is left.
+    assert_eq!(store.get_invoice(&t, &id).await.unwrap().unwrap().intent.amount_received, 4000);
+    let rest = store
+        .record_outside_payment(&clerk, &id, &cash(6000), Timestamp::now(), &counting_events(), None)
+        .await
+        .unwrap();
+    assert_eq!((rest.invoice.invoice.status, rest.invoice.intent.status), (InvoiceStatus::Paid, IntentStatus::Paid));
+    let listed = store.list_invoice_payments(&t, &id, PageRequest::default()).await.unwrap();
+    assert_eq!(listed.items.iter().map(|p| p.amount).collect::<Vec<_>>(), vec![6000, 4000]);
+    assert!(listed.items.iter().all(|p| p.incoming_payment_id.is_none() && p.method == PaymentMethod::Cash));
+    let received = store
+        .list_events(&t, &EventQuery { event_type: Some("invoice.payment_received".into()), ..Default::default() })
+        .await
+        .unwrap();
+    assert_eq!(received.total, 2);
+    let other = lajan_domain::Tenant::new(t.org_id.clone(), Environment::Live);
+    let missing = store.record_outside_payment(&other, &id, &cash(1), Timestamp::now(), &counting_events(), None).await;
+    assert!(matches!(missing, Err(StoreError::NotFound)), "{missing:?}");
 });

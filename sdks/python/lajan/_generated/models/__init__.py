@@ -109,6 +109,7 @@ from .payout_view_exec_status import PayoutViewExecStatus
 from .payout_view_type import PayoutViewType
 from .recommended_wallet_request import RecommendedWalletRequest
 from .recommended_wallet_view import RecommendedWalletView
+from .record_payment import RecordPayment
 from .recover_deliveries import RecoverDeliveries
 from .recovered import Recovered
 from .reject_disbursement import RejectDisbursement
@@ -235,6 +236,7 @@ __all__ = (
     "PayoutViewType",
     "RecommendedWalletRequest",
     "RecommendedWalletView",
+    "RecordPayment",
     "RecoverDeliveries",
     "Recovered",
     "RejectDisbursement",
