@@ -12,7 +12,7 @@ pub fn object_schema(event_type: &str) -> Option<Value> {
     if event_type.starts_with("settings.change_") {
         return Some(json!({ "$ref": "#/components/schemas/SettingsChangeView" }));
     }
-    if event_type == "invoice.payment_received" {
+    if matches!(event_type, "invoice.payment_received" | "invoice.payment_reversed") {
         return Some(json!({ "allOf": [{ "$ref": "#/components/schemas/InvoiceView" }, {
             "type": "object",
             "required": ["payment"],
@@ -87,6 +87,11 @@ pub fn emitted_when(event_type: &str) -> Option<&'static str> {
             "A payment (sandbox simulation or live Stellar payment carrying the invoice's reference) was counted on an \
              invoice, whatever its size: the object is the invoice as it stands with it (amountPaid, \
              amountRemaining) and the payment. The payment that settles the invoice is followed by invoice.paid."
+        }
+        "invoice.payment_reversed" => {
+            "POST /v1/invoices/{id}/payments/{paymentId}/reverse reversed a payment: it no longer counts, and a paid \
+             invoice no longer paid in full is sent again. The object is the invoice as it stands with it and the \
+             payment, with its reversal."
         }
         "invoice.paid" => "A payment (sandbox simulation or live Stellar payment) settled an invoice.",
         "invoice.overdue" => "The overdue job found a sent or viewed invoice past its due date.",

@@ -36,6 +36,7 @@ pub const EVENT_TYPES: &[&str] = &[
     "invoice.sent",
     "invoice.viewed",
     "invoice.payment_received",
+    "invoice.payment_reversed",
     "invoice.paid",
     "invoice.overdue",
     "invoice.voided",

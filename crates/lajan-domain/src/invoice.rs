@@ -252,6 +252,16 @@ impl InvoiceStatus {
     pub const fn is_payable(self) -> bool {
         matches!(self, InvoiceStatus::Sent | InvoiceStatus::Viewed | InvoiceStatus::Overdue)
     }
+
+    /// The status once a payment is reversed and the invoice is (`settled`) or is not paid in
+    /// full any more: a paid invoice reopens as sent (the overdue job marks it overdue if its
+    /// due date has passed); any other keeps its status.
+    pub const fn after_reversal(self, settled: bool) -> InvoiceStatus {
+        match self {
+            InvoiceStatus::Paid if !settled => InvoiceStatus::Sent,
+            other => other,
+        }
+    }
 }
 
 impl fmt::Display for InvoiceStatus {

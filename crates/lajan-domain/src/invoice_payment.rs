@@ -115,6 +115,15 @@ pub struct OutsidePayment {
 const OUTSIDE_METHODS: &str =
     "must be cash, moncash, natcash or bank_transfer: stellar payments are counted from the ledger";
 
+/// Why a payment is reversed: required, one line of at most this many characters.
+pub const REVERSAL_REASON_CHARS: usize = 500;
+
+/// The reason a reversal gives, checked: required, without control characters.
+pub fn parse_reversal_reason(raw: Option<&str>) -> Result<String, Invalid> {
+    crate::validation::required_text(raw, REVERSAL_REASON_CHARS, true)
+        .map_err(|rule| Invalid::fields(vec![crate::FieldError::new("reason", rule)]))
+}
+
 /// A receipt's number, a transaction id: what a clerk copies from the payer's proof.
 pub const REFERENCE_CHARS: usize = 100;
 /// How far ahead of the server's clock a payment's time may be (a clerk's clock runs fast).

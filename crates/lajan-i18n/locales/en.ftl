@@ -526,6 +526,7 @@ event-invoice-created = Invoice created
 event-invoice-sent = Invoice sent
 event-invoice-viewed = Invoice viewed
 event-invoice-payment_received = Payment received
+event-invoice-payment_reversed = Payment reversed
 event-invoice-paid = Invoice paid
 event-invoice-overdue = Invoice overdue
 event-invoice-voided = Invoice voided

@@ -529,6 +529,7 @@ event-invoice-created = Facture créée
 event-invoice-sent = Facture envoyée
 event-invoice-viewed = Facture consultée
 event-invoice-payment_received = Paiement reçu
+event-invoice-payment_reversed = Paiement annulé
 event-invoice-paid = Facture payée
 event-invoice-overdue = Facture en retard
 event-invoice-voided = Facture annulée

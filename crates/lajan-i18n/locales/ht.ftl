@@ -523,6 +523,7 @@ event-invoice-created = Fakti kreye
 event-invoice-sent = Fakti voye
 event-invoice-viewed = Fakti gade
 event-invoice-payment_received = Yon peman antre sou fakti a
+event-invoice-payment_reversed = Yo anile yon peman sou fakti a
 event-invoice-paid = Fakti peye
 event-invoice-overdue = Fakti an reta
 event-invoice-voided = Fakti anile

@@ -20,7 +20,7 @@ use lajan_domain::settings_change::SettingsChange;
 use lajan_domain::webhook::WebhookEndpoint;
 use lajan_domain::{Actor, Timestamp};
 use lajan_store::NewEvent;
-use lajan_store::incoming_payments::{PaidEvents, PaymentReceived};
+use lajan_store::incoming_payments::{PaidEvents, PaymentOnInvoice};
 use serde::Serialize;
 
 fn event(event_type: &'static str, view: &impl Serialize) -> NewEvent {
@@ -42,21 +42,22 @@ pub fn invoice_event(event_type: &'static str, d: &InvoiceDetail, public_url: &s
     event(event_type, &InvoiceView::from_detail(d, public_url))
 }
 
-/// A payment counted on an invoice: the invoice as it stands with it (its `amountPaid` and
+/// A payment of an invoice counted (`invoice.payment_received`) or reversed
+/// (`invoice.payment_reversed`): the invoice as it stands with it (its `amountPaid` and
 /// `amountRemaining`), and the payment.
-pub fn payment_received_event(r: &PaymentReceived, public_url: &str) -> NewEvent {
+pub fn invoice_payment_event(event_type: &'static str, r: &PaymentOnInvoice, public_url: &str) -> NewEvent {
     let mut object = serde_json::to_value(InvoiceView::from_detail(&r.invoice, public_url)).unwrap_or_default();
     if let serde_json::Value::Object(fields) = &mut object {
         let payment = InvoicePaymentView::of(&r.payment, r.invoice.invoice.currency);
         fields.insert("payment".into(), serde_json::to_value(payment).unwrap_or_default());
     }
-    NewEvent { event_type: "invoice.payment_received", object }
+    NewEvent { event_type, object }
 }
 
 /// The events of a payment counted (`invoice.payment_received`, then `invoice.paid` or
 /// `payment_link.paid` when it settles what it pays), for the store to record in its transaction.
 pub(crate) struct PaidEventMakers {
-    received: Box<dyn Fn(&PaymentReceived) -> NewEvent + Send + Sync>,
+    received: Box<dyn Fn(&PaymentOnInvoice) -> NewEvent + Send + Sync>,
     invoice: Box<dyn Fn(&InvoiceDetail) -> NewEvent + Send + Sync>,
     link: Box<dyn Fn(&PaymentLink) -> NewEvent + Send + Sync>,
 }
@@ -65,7 +66,7 @@ impl PaidEventMakers {
     pub(crate) fn new(public_url: &str) -> Self {
         let (a, b, c) = (public_url.to_owned(), public_url.to_owned(), public_url.to_owned());
         PaidEventMakers {
-            received: Box::new(move |r| payment_received_event(r, &a)),
+            received: Box::new(move |r| invoice_payment_event("invoice.payment_received", r, &a)),
             invoice: Box::new(move |d| invoice_event("invoice.paid", d, &b)),
             link: Box::new(move |l| link_event("payment_link.paid", l, &c)),
         }

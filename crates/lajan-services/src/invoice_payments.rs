@@ -1,15 +1,17 @@
-//! The payments of an invoice: listing them, and counting one received outside Lajan (cash at
-//! a branch, MonCash, NatCash, a bank transfer) exactly as a ledger payment is counted.
+//! The payments of an invoice: listing them, counting one received outside Lajan (cash at a
+//! branch, MonCash, NatCash, a bank transfer) exactly as a ledger payment is counted, and
+//! reversing one (kept, with why) so that it stops counting.
 
-use crate::events::PaidEventMakers;
+use crate::events::{PaidEventMakers, invoice_payment_event};
 use crate::{ServiceResult, Services};
 use lajan_domain::Tenant;
 use lajan_domain::Timestamp;
-use lajan_domain::invoice_payment::{InvoicePayment, OutsidePaymentInput};
+use lajan_domain::invoice_payment::{InvoicePayment, OutsidePaymentInput, parse_reversal_reason};
 use lajan_domain::money::Currency;
 use lajan_domain::pagination::{Page, PageRequest};
 use lajan_store::IdempotentResponse;
-use lajan_store::incoming_payments::PaymentReceived;
+use lajan_store::incoming_payments::PaymentOnInvoice;
+use lajan_store::invoice_payments::PaymentReversal;
 
 impl Services {
     /// The payments counted on the tenant's invoice `id`, newest first, with the invoice's
@@ -34,12 +36,33 @@ impl Services {
         tenant: &Tenant,
         id: &str,
         input: OutsidePaymentInput,
-        idempotency: Option<IdempotentResponse<'_, PaymentReceived>>,
-    ) -> ServiceResult<PaymentReceived> {
+        idempotency: Option<IdempotentResponse<'_, PaymentOnInvoice>>,
+    ) -> ServiceResult<PaymentOnInvoice> {
         let now = Timestamp::now();
         let payment = input.parse(now)?;
         let makers = PaidEventMakers::new(&self.config.public_url);
         let counted = self.store.record_outside_payment(tenant, id, &payment, now, &makers.events(), idempotency).await;
         counted.map_err(crate::ServiceError::not_found_as("invoice"))
+    }
+
+    /// Reverses the payment `payment_id` of the tenant's invoice `id` with `reason` (required),
+    /// made by the tenant's actor: it stops counting, a paid invoice no longer paid in full
+    /// reopens as sent, and `invoice.payment_reversed` is recorded. `cannot_reverse` for one
+    /// reversed already; `NotFound` for a payment or invoice that is not the tenant's.
+    pub async fn reverse_invoice_payment(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        payment_id: &str,
+        reason: Option<&str>,
+        idempotency: Option<IdempotentResponse<'_, PaymentOnInvoice>>,
+    ) -> ServiceResult<PaymentOnInvoice> {
+        let reason = parse_reversal_reason(reason)?;
+        let public_url = self.config.public_url.as_str();
+        let event = |r: &PaymentOnInvoice| invoice_payment_event("invoice.payment_reversed", r, public_url);
+        let reversal = PaymentReversal { invoice_id: id, payment_id, reason: &reason };
+        let reversed =
+            self.store.reverse_invoice_payment(tenant, reversal, Timestamp::now(), &event, idempotency).await;
+        reversed.map_err(crate::ServiceError::not_found_as("payment"))
     }
 }

@@ -360,6 +360,21 @@ trait Operations
     }
 
     /**
+     * Reverses a payment counted by mistake: it is kept, with why, when and by whom, and no longer counts towards amountPaid; a paid invoice that is not paid in full any more is sent again (and overdue once past its due date). Records invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it once.
+     *
+     * POST /v1/invoices/{id}/payments/{paymentId}/reverse
+     * @param string $id
+     * @param string $paymentId
+     * @param array<string, mixed> $body ReversePayment
+     * @param ?string $idempotencyKey a new UUID when null
+     * @return array<string, mixed>
+     */
+    public function reverseInvoicePayment(string $id, string $paymentId, array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/invoices/{id}/payments/{paymentId}/reverse', ['id' => $id, 'paymentId' => $paymentId], $body, [], $idempotencyKey);
+    }
+
+    /**
      * sendInvoice
      *
      * POST /v1/invoices/{id}/send
@@ -799,6 +814,7 @@ trait Operations
             'updateInvoice',
             'listInvoicePayments',
             'recordInvoicePayment',
+            'reverseInvoicePayment',
             'sendInvoice',
             'voidInvoice',
             'listPaymentLinks',

@@ -326,6 +326,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/invoices/{id}/payments/{paymentId}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Reverses a payment counted by mistake: it is kept, with why, when and by whom, and no longer counts towards amountPaid; a paid invoice that is not paid in full any more is sent again (and overdue once past its due date). Records invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it once. */
+        post: operations["reverseInvoicePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/invoices/{id}/send": {
         parameters: {
             query?: never;
@@ -1097,6 +1114,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "invoice.payment_reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.payment_reversed
+         * @description POST /v1/invoices/{id}/payments/{paymentId}/reverse reversed a payment: it no longer counts, and a paid invoice no longer paid in full is sent again. The object is the invoice as it stands with it and the payment, with its reversal.
+         */
+        post: operations["invoicePaymentReversedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "invoice.sent": {
         parameters: {
             query?: never;
@@ -1842,7 +1879,7 @@ export interface components {
              * @example invoice.paid
              * @enum {string}
              */
-            eventType: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+            eventType: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
             /** @example whd_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b */
             id: string;
             /**
@@ -1992,7 +2029,7 @@ export interface components {
          * @description An event type, an area wildcard such as `invoice.*`, or `*`.
          * @enum {string}
          */
-        EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+        EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         /** @description Something that happened: `data.object` is the resource as the API showed it right after. */
         EventView: {
             actor: components["schemas"]["ActorView"];
@@ -2009,7 +2046,7 @@ export interface components {
              * @example client.created
              * @enum {string}
              */
-            type: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+            type: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         };
         FieldDetail: {
             /** @description In a batch: the code a single request would have been refused with. */
@@ -2592,6 +2629,14 @@ export interface components {
              */
             reason?: string | null;
         };
+        /** @description Why a payment stops counting. */
+        ReversePayment: {
+            /**
+             * @description Required: at most 500 characters, line breaks kept.
+             * @example Counted twice: the branch entered the receipt again
+             */
+            reason: string | null;
+        };
         /** @description A payment recorded on the sandbox ledger. */
         SandboxPaymentView: {
             amount: string;
@@ -3137,14 +3182,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T07:02:56.924Z",
+                     *           "createdAt": "2026-11-29T07:14:43.433Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *           "id": "cli_01a22627f8697006a1e463e225608f55",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-29T07:02:56.924Z",
+                     *           "updatedAt": "2026-11-29T07:14:43.433Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *           "walletMemo": null,
@@ -3281,14 +3326,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T07:02:56.924Z",
+                     *       "createdAt": "2026-11-29T07:14:43.433Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *       "id": "cli_01a22627f8697006a1e463e225608f55",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T07:02:56.924Z",
+                     *       "updatedAt": "2026-11-29T07:14:43.433Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3315,7 +3360,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "0e9ab684-901b-4391-a2cd-24d4ca6aaceb",
+                     *       "requestId": "127d885a-1dad-4107-94df-bf8790ed243f",
                      *       "statusCode": 400
                      *     }
                      */
@@ -3478,14 +3523,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T07:02:56.924Z",
+                     *       "createdAt": "2026-11-29T07:14:43.433Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *       "id": "cli_01a22627f8697006a1e463e225608f55",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T07:02:56.924Z",
+                     *       "updatedAt": "2026-11-29T07:14:43.433Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3540,7 +3585,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "e4d4d614-39b9-4d29-89bc-930752b4f07d",
+                     *       "requestId": "a518dfc8-28f2-4e0c-a28b-4c041bc61b73",
                      *       "statusCode": 404
                      *     }
                      */
@@ -3610,14 +3655,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T07:02:56.924Z",
+                     *       "createdAt": "2026-11-29T07:14:43.433Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *       "id": "cli_01a22627f8697006a1e463e225608f55",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-29T07:02:56.926Z",
+                     *       "updatedAt": "2026-11-29T07:14:43.436Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3801,7 +3846,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a2261d30a07248b102b61103ef8272"
+                     *       "id": "cli_01a22627f86e74bb85253ef2b287f5d9"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3929,11 +3974,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2261d30e07665b290fdb53300da57",
-                     *       "createdAt": "2026-11-29T07:02:56.995Z",
-                     *       "lastSentAt": "2026-11-29T07:02:56.997Z",
+                     *       "clientId": "cli_01a22627f8a97656b45e6d4748ebaed5",
+                     *       "createdAt": "2026-11-29T07:14:43.500Z",
+                     *       "lastSentAt": "2026-11-29T07:14:43.501Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T07:02:56.997Z",
+                     *       "nextSendAt": "2026-12-02T07:14:43.501Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4051,11 +4096,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2261d30eb70b99b51a7b88fdee127",
-                     *       "createdAt": "2026-11-29T07:02:57.081Z",
-                     *       "lastSentAt": "2026-11-29T07:02:57.083Z",
+                     *       "clientId": "cli_01a22627f8b270beb8e76362563b7c06",
+                     *       "createdAt": "2026-11-29T07:14:43.554Z",
+                     *       "lastSentAt": "2026-11-29T07:14:43.555Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T07:02:57.083Z",
+                     *       "nextSendAt": "2026-12-02T07:14:43.555Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4241,11 +4286,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2261d30e07665b290fdb53300da57",
-                     *       "createdAt": "2026-11-29T07:02:56.995Z",
-                     *       "lastSentAt": "2026-11-29T07:02:56.997Z",
+                     *       "clientId": "cli_01a22627f8a97656b45e6d4748ebaed5",
+                     *       "createdAt": "2026-11-29T07:14:43.500Z",
+                     *       "lastSentAt": "2026-11-29T07:14:43.501Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T07:02:56.997Z",
+                     *       "nextSendAt": "2026-12-02T07:14:43.501Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4441,7 +4486,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-29T07:02:57.352Z",
+                     *           "approvedAt": "2026-11-29T07:14:43.811Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -4453,16 +4498,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.347Z",
-                     *           "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
+                     *           "createdAt": "2026-11-29T07:14:43.807Z",
+                     *           "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-29T07:02:57.350Z",
+                     *           "submittedAt": "2026-11-29T07:14:43.809Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-29T07:02:57.370Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.830Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4589,7 +4634,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
+                 *           "clientId": "cli_01a22627f8697006a1e463e225608f55",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -4632,8 +4677,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T07:02:57.347Z",
-                     *       "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
+                     *       "createdAt": "2026-11-29T07:14:43.807Z",
+                     *       "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -4641,7 +4686,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T07:02:57.347Z"
+                     *       "updatedAt": "2026-11-29T07:14:43.807Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4833,8 +4878,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T07:02:57.347Z",
-                     *       "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
+                     *       "createdAt": "2026-11-29T07:14:43.807Z",
+                     *       "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -4842,7 +4887,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T07:02:57.347Z"
+                     *       "updatedAt": "2026-11-29T07:14:43.807Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4954,7 +4999,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a2261d326875e693accabc261e4c3f"
+                     *       "id": "dsb_01a22627f9ff77e0b402f4e24c78c176"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -5104,7 +5149,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-29T07:02:57.352Z",
+                     *       "approvedAt": "2026-11-29T07:14:43.811Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -5116,16 +5161,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T07:02:57.347Z",
-                     *       "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
+                     *       "createdAt": "2026-11-29T07:14:43.807Z",
+                     *       "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-29T07:02:57.350Z",
+                     *       "submittedAt": "2026-11-29T07:14:43.809Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T07:02:57.352Z"
+                     *       "updatedAt": "2026-11-29T07:14:43.811Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5336,16 +5381,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *           "clientId": "cli_01a22627f8697006a1e463e225608f55",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a2261d3243747c8da9c15c5869d00c",
+                     *           "id": "dsi_01a22627f9df71aa81f617b71e5de52f",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a2261d3243747c8da9c15c5869d00c",
+                     *           "payoutId": "pyt_01a22627f9df71aa81f617b71e5de52f",
                      *           "row": 1,
-                     *           "txHash": "a86c09377f702d300528f9f134b1d5af302bd8e453417327abbfbced0fcb355e",
+                     *           "txHash": "34f134e6016e1dc20a9a410e7a63c761b283aeb340df3b8a4f19f8961456dcc2",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -5356,11 +5401,11 @@ export interface operations {
                      *           "errorMessage": "the source account cannot cover the amount",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a2261d3243747c8da9c15d73964c32",
+                     *           "id": "dsi_01a22627f9df71aa81f617b837fc46df",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a2261d3243747c8da9c15d73964c32",
+                     *           "payoutId": "pyt_01a22627f9df71aa81f617b837fc46df",
                      *           "row": 2,
-                     *           "txHash": "dc4371370269715231df3786f79b64463cdb02387c556f5dccdfc288c98957de",
+                     *           "txHash": "84454c852afa37f3593ddfa787f3ad7416ebd36f80b6f2e5de1c3e08ca89d8d2",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                      *         }
                      *       ],
@@ -5375,8 +5420,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a2261d3243747c8da9c15c5869d00c,1,stipend-0001,cli_01a2261d309c72df9b5f59361b82f767,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2261d3243747c8da9c15c5869d00c,approved,sent,a86c09377f702d300528f9f134b1d5af302bd8e453417327abbfbced0fcb355e,,
-                     *     dsi_01a2261d3243747c8da9c15d73964c32,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a2261d3243747c8da9c15d73964c32,approved,failed,dc4371370269715231df3786f79b64463cdb02387c556f5dccdfc288c98957de,op_underfunded,the source account cannot cover the amount
+                     *     dsi_01a22627f9df71aa81f617b71e5de52f,1,stipend-0001,cli_01a22627f8697006a1e463e225608f55,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a22627f9df71aa81f617b71e5de52f,approved,sent,34f134e6016e1dc20a9a410e7a63c761b283aeb340df3b8a4f19f8961456dcc2,,
+                     *     dsi_01a22627f9df71aa81f617b837fc46df,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a22627f9df71aa81f617b837fc46df,approved,failed,84454c852afa37f3593ddfa787f3ad7416ebd36f80b6f2e5de1c3e08ca89d8d2,op_underfunded,the source account cannot cover the amount
                      */
                     "text/csv": string;
                 };
@@ -5530,16 +5575,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T07:02:57.374Z",
-                     *       "id": "dsb_01a2261d325e72148f8085da32b14cb8",
+                     *       "createdAt": "2026-11-29T07:14:43.833Z",
+                     *       "id": "dsb_01a22627f9f97488855ee1d30357559f",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-29T07:02:57.376Z",
+                     *       "submittedAt": "2026-11-29T07:14:43.835Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-29T07:02:57.380Z"
+                     *       "updatedAt": "2026-11-29T07:14:43.837Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5740,7 +5785,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-29T07:02:57.352Z",
+                     *       "approvedAt": "2026-11-29T07:14:43.811Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -5752,16 +5797,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-29T07:02:57.347Z",
-                     *       "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
+                     *       "createdAt": "2026-11-29T07:14:43.807Z",
+                     *       "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-29T07:02:57.350Z",
+                     *       "submittedAt": "2026-11-29T07:14:43.809Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T07:02:57.365Z"
+                     *       "updatedAt": "2026-11-29T07:14:43.826Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5957,16 +6002,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T07:02:57.347Z",
-                     *       "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
+                     *       "createdAt": "2026-11-29T07:14:43.807Z",
+                     *       "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-29T07:02:57.350Z",
+                     *       "submittedAt": "2026-11-29T07:14:43.809Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T07:02:57.350Z"
+                     *       "updatedAt": "2026-11-29T07:14:43.809Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6148,7 +6193,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type, e.g. `client.created`. */
-                type?: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+                type?: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
                 /** @description Page number, from 1 (default 1); past the last page, an empty page. */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
@@ -6170,10 +6215,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
+                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.384Z",
+                     *           "createdAt": "2026-11-29T07:14:43.839Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6189,8 +6234,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T07:02:57.384Z",
-                     *               "id": "dsb_01a2261d326875e693accabc261e4c3f",
+                     *               "createdAt": "2026-11-29T07:14:43.839Z",
+                     *               "id": "dsb_01a22627f9ff77e0b402f4e24c78c176",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -6198,19 +6243,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-29T07:02:57.384Z"
+                     *               "updatedAt": "2026-11-29T07:14:43.839Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2261d326875e693accabd8488c273",
+                     *           "id": "evt_01a22627f9ff77e0b402f4e35428b1d9",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
+                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.380Z",
+                     *           "createdAt": "2026-11-29T07:14:43.837Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6226,28 +6271,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T07:02:57.374Z",
-                     *               "id": "dsb_01a2261d325e72148f8085da32b14cb8",
+                     *               "createdAt": "2026-11-29T07:14:43.833Z",
+                     *               "id": "dsb_01a22627f9f97488855ee1d30357559f",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-29T07:02:57.376Z",
+                     *               "submittedAt": "2026-11-29T07:14:43.835Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T07:02:57.380Z"
+                     *               "updatedAt": "2026-11-29T07:14:43.837Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2261d3265711b8c6f09ec25655c6c",
+                     *           "id": "evt_01a22627f9fd7261a9fc8ce1c75608f2",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
+                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.380Z",
+                     *           "createdAt": "2026-11-29T07:14:43.837Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -6258,28 +6303,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T07:02:57.376Z",
+                     *               "createdAt": "2026-11-29T07:14:43.835Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2261d325e72148f8085d91a37ab5e",
+                     *               "id": "pyt_01a22627f9f97488855ee1d22c3d600a",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T07:02:57.380Z",
+                     *               "updatedAt": "2026-11-29T07:14:43.837Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2261d3265711b8c6f09eae62d9574",
+                     *           "id": "evt_01a22627f9fd7261a9fc8cdfd842631f",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
+                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.376Z",
+                     *           "createdAt": "2026-11-29T07:14:43.835Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6295,28 +6340,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T07:02:57.374Z",
-                     *               "id": "dsb_01a2261d325e72148f8085da32b14cb8",
+                     *               "createdAt": "2026-11-29T07:14:43.833Z",
+                     *               "id": "dsb_01a22627f9f97488855ee1d30357559f",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T07:02:57.376Z",
+                     *               "submittedAt": "2026-11-29T07:14:43.835Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T07:02:57.376Z"
+                     *               "updatedAt": "2026-11-29T07:14:43.835Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2261d326174d0aed64adc2acc5daf",
+                     *           "id": "evt_01a22627f9fc75daa7a8983ceefba4bd",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
+                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.376Z",
+                     *           "createdAt": "2026-11-29T07:14:43.835Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6327,28 +6372,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T07:02:57.376Z",
+                     *               "createdAt": "2026-11-29T07:14:43.835Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2261d325e72148f8085d91a37ab5e",
+                     *               "id": "pyt_01a22627f9f97488855ee1d22c3d600a",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T07:02:57.376Z",
+                     *               "updatedAt": "2026-11-29T07:14:43.835Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2261d326174d0aed64ada34f1d254",
+                     *           "id": "evt_01a22627f9fb736cbeaf8bf1d2630b32",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
+                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.374Z",
+                     *           "createdAt": "2026-11-29T07:14:43.833Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6364,8 +6409,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T07:02:57.374Z",
-                     *               "id": "dsb_01a2261d325e72148f8085da32b14cb8",
+                     *               "createdAt": "2026-11-29T07:14:43.833Z",
+                     *               "id": "dsb_01a22627f9f97488855ee1d30357559f",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -6373,10 +6418,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T07:02:57.374Z"
+                     *               "updatedAt": "2026-11-29T07:14:43.833Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2261d325e72148f8085db5b3c76f1",
+                     *           "id": "evt_01a22627f9f97488855ee1d4105af1f5",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -6385,11 +6430,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.370Z",
+                     *           "createdAt": "2026-11-29T07:14:43.830Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T07:02:57.352Z",
+                     *               "approvedAt": "2026-11-29T07:14:43.811Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6401,19 +6446,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T07:02:57.347Z",
-                     *               "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
+                     *               "createdAt": "2026-11-29T07:14:43.807Z",
+                     *               "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T07:02:57.350Z",
+                     *               "submittedAt": "2026-11-29T07:14:43.809Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T07:02:57.370Z"
+                     *               "updatedAt": "2026-11-29T07:14:43.830Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2261d325b72b7b41c39b9fd65542a",
+                     *           "id": "evt_01a22627f9f673c893f37813bba647d8",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6422,7 +6467,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.368Z",
+                     *           "createdAt": "2026-11-29T07:14:43.829Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6432,48 +6477,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T07:02:57.354Z",
+                     *                   "createdAt": "2026-11-29T07:14:43.814Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2261d324a77d3a21780e29f33a8ea",
+                     *                   "id": "att_01a22627f9e67717a71ed8e4c867bf97",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "2002ce8f013183afd7c6e33b35737c9686581174e4caf9d21345388e49cd4244"
+                     *                   "txHash": "357b315e7c51bd8cb540c339a741a78520033d1d03665875546a32174e3a9827"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T07:02:57.367Z",
+                     *                   "createdAt": "2026-11-29T07:14:43.829Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2261d325870c9bf635f2c846f43be",
+                     *                   "id": "att_01a22627f9f57183a78dbc55ab4866b9",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "dc4371370269715231df3786f79b64463cdb02387c556f5dccdfc288c98957de"
+                     *                   "txHash": "84454c852afa37f3593ddfa787f3ad7416ebd36f80b6f2e5de1c3e08ca89d8d2"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T07:02:57.350Z",
+                     *               "createdAt": "2026-11-29T07:14:43.809Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2261d3243747c8da9c15d73964c32",
+                     *               "id": "pyt_01a22627f9df71aa81f617b837fc46df",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T07:02:57.368Z",
+                     *               "updatedAt": "2026-11-29T07:14:43.829Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2261d32597425ba9fd178b7e5c41c",
+                     *           "id": "evt_01a22627f9f57183a78dbc5603d60ed1",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
+                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.365Z",
+                     *           "createdAt": "2026-11-29T07:14:43.826Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6483,30 +6528,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T07:02:57.354Z",
+                     *                   "createdAt": "2026-11-29T07:14:43.814Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2261d324a77d3a21780e29f33a8ea",
+                     *                   "id": "att_01a22627f9e67717a71ed8e4c867bf97",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "2002ce8f013183afd7c6e33b35737c9686581174e4caf9d21345388e49cd4244"
+                     *                   "txHash": "357b315e7c51bd8cb540c339a741a78520033d1d03665875546a32174e3a9827"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T07:02:57.350Z",
+                     *               "createdAt": "2026-11-29T07:14:43.809Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2261d3243747c8da9c15d73964c32",
+                     *               "id": "pyt_01a22627f9df71aa81f617b837fc46df",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T07:02:57.365Z",
+                     *               "updatedAt": "2026-11-29T07:14:43.826Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2261d325571b581466ce86dfd0402",
+                     *           "id": "evt_01a22627f9f37428a7401636e5d8cb4d",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -6515,11 +6560,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.363Z",
+                     *           "createdAt": "2026-11-29T07:14:43.825Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T07:02:57.352Z",
+                     *               "approvedAt": "2026-11-29T07:14:43.811Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6531,19 +6576,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T07:02:57.347Z",
-                     *               "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
+                     *               "createdAt": "2026-11-29T07:14:43.807Z",
+                     *               "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T07:02:57.350Z",
+                     *               "submittedAt": "2026-11-29T07:14:43.809Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T07:02:57.363Z"
+                     *               "updatedAt": "2026-11-29T07:14:43.825Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2261d3253779a9d02c468a84e0685",
+                     *           "id": "evt_01a22627f9f1745384fe34e3717cd47b",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6552,7 +6597,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.362Z",
+                     *           "createdAt": "2026-11-29T07:14:43.823Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6562,30 +6607,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T07:02:57.354Z",
+                     *                   "createdAt": "2026-11-29T07:14:43.814Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2261d324a77d3a21780e29f33a8ea",
+                     *                   "id": "att_01a22627f9e67717a71ed8e4c867bf97",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "2002ce8f013183afd7c6e33b35737c9686581174e4caf9d21345388e49cd4244"
+                     *                   "txHash": "357b315e7c51bd8cb540c339a741a78520033d1d03665875546a32174e3a9827"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T07:02:57.350Z",
+                     *               "createdAt": "2026-11-29T07:14:43.809Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2261d3243747c8da9c15d73964c32",
+                     *               "id": "pyt_01a22627f9df71aa81f617b837fc46df",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T07:02:57.362Z",
+                     *               "updatedAt": "2026-11-29T07:14:43.823Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2261d325272179f3cfdc531f03666",
+                     *           "id": "evt_01a22627f9f076fbac2c1d9a80dbb2d6",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -6594,7 +6639,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.362Z",
+                     *           "createdAt": "2026-11-29T07:14:43.823Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6604,37 +6649,37 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T07:02:57.354Z",
+                     *                   "createdAt": "2026-11-29T07:14:43.814Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a2261d324a77d3a21780e153819ea7",
-                     *                   "ledgerSeq": 43,
-                     *                   "txHash": "a86c09377f702d300528f9f134b1d5af302bd8e453417327abbfbced0fcb355e"
+                     *                   "id": "att_01a22627f9e67717a71ed8e3ca285f02",
+                     *                   "ledgerSeq": 38,
+                     *                   "txHash": "34f134e6016e1dc20a9a410e7a63c761b283aeb340df3b8a4f19f8961456dcc2"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *                 "id": "cli_01a22627f8697006a1e463e225608f55",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
-                     *               "createdAt": "2026-11-29T07:02:57.350Z",
+                     *               "clientId": "cli_01a22627f8697006a1e463e225608f55",
+                     *               "createdAt": "2026-11-29T07:14:43.809Z",
                      *               "execStatus": "sent",
                      *               "hold": null,
-                     *               "id": "pyt_01a2261d3243747c8da9c15c5869d00c",
+                     *               "id": "pyt_01a22627f9df71aa81f617b71e5de52f",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T07:02:57.362Z",
+                     *               "updatedAt": "2026-11-29T07:14:43.823Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2261d325272179f3cfdc409aca760",
+                     *           "id": "evt_01a22627f9f076fbac2c1d99330f54dc",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -6643,7 +6688,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.356Z",
+                     *           "createdAt": "2026-11-29T07:14:43.815Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6653,52 +6698,52 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T07:02:56.972Z",
+                     *                   "createdAt": "2026-11-29T07:14:43.485Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2261d30cc74c28ee7b2cce07ec7ed",
+                     *                   "id": "att_01a22627f89d76a680ca5f885b9a33e0",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "68427bd8aa90fdaff35a43564d32d420b86385bb7f2b653b8e7ec21bed4a7574"
+                     *                   "txHash": "ec82a47b4c1929e2c9fc8a1aa48459ac834db003e1a7d012381afcfa68a53985"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T07:02:57.355Z",
+                     *                   "createdAt": "2026-11-29T07:14:43.815Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2261d324b77b09d55477fea6c84a2",
+                     *                   "id": "att_01a22627f9e776b48500d9e14ecbc0d4",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "5f759f6523fda1377a476f572f6df047f05832f712445da162ee9b904b6b6f5c"
+                     *                   "txHash": "a45e4ee247283132617e82c7a81474ef0bf20439e5304a3cec1f4f3b814fb38b"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T07:02:56.969Z",
+                     *               "createdAt": "2026-11-29T07:14:43.482Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2261d30c976c8838f7daae229831d",
+                     *               "id": "pyt_01a22627f89a73adad6e7da9b11dcd36",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-29T07:02:57.356Z",
+                     *               "updatedAt": "2026-11-29T07:14:43.815Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2261d324c770e96de41237ad4fb0b",
+                     *           "id": "evt_01a22627f9e873a9ae3f1cb79e95bca9",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
+                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.352Z",
+                     *           "createdAt": "2026-11-29T07:14:43.811Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-29T07:02:57.352Z",
+                     *               "approvedAt": "2026-11-29T07:14:43.811Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6710,28 +6755,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T07:02:57.347Z",
-                     *               "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
+                     *               "createdAt": "2026-11-29T07:14:43.807Z",
+                     *               "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-29T07:02:57.350Z",
+                     *               "submittedAt": "2026-11-29T07:14:43.809Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T07:02:57.352Z"
+                     *               "updatedAt": "2026-11-29T07:14:43.811Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2261d324977c8a4b973d6e6a5a1e9",
+                     *           "id": "evt_01a22627f9e475898391dd1d8fe1a34c",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
+                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.352Z",
+                     *           "createdAt": "2026-11-29T07:14:43.811Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6742,28 +6787,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T07:02:57.350Z",
+                     *               "createdAt": "2026-11-29T07:14:43.809Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2261d3243747c8da9c15d73964c32",
+                     *               "id": "pyt_01a22627f9df71aa81f617b837fc46df",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T07:02:57.352Z",
+                     *               "updatedAt": "2026-11-29T07:14:43.811Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2261d3248727c8235fd344b4f8334",
+                     *           "id": "evt_01a22627f9e475898391dd1a37c5bac2",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
+                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.352Z",
+                     *           "createdAt": "2026-11-29T07:14:43.811Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6775,34 +6820,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *                 "id": "cli_01a22627f8697006a1e463e225608f55",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
-                     *               "createdAt": "2026-11-29T07:02:57.350Z",
+                     *               "clientId": "cli_01a22627f8697006a1e463e225608f55",
+                     *               "createdAt": "2026-11-29T07:14:43.809Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2261d3243747c8da9c15c5869d00c",
+                     *               "id": "pyt_01a22627f9df71aa81f617b71e5de52f",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T07:02:57.352Z",
+                     *               "updatedAt": "2026-11-29T07:14:43.811Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2261d3248727c8235fd33fb84eb6d",
+                     *           "id": "evt_01a22627f9e475898391dd19e0849432",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
+                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.350Z",
+                     *           "createdAt": "2026-11-29T07:14:43.809Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6818,28 +6863,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T07:02:57.347Z",
-                     *               "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
+                     *               "createdAt": "2026-11-29T07:14:43.807Z",
+                     *               "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T07:02:57.350Z",
+                     *               "submittedAt": "2026-11-29T07:14:43.809Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T07:02:57.350Z"
+                     *               "updatedAt": "2026-11-29T07:14:43.809Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2261d324774baa51ca52033717454",
+                     *           "id": "evt_01a22627f9e271158eb913c6accddb6e",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
+                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.350Z",
+                     *           "createdAt": "2026-11-29T07:14:43.809Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6850,28 +6895,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T07:02:57.350Z",
+                     *               "createdAt": "2026-11-29T07:14:43.809Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2261d3243747c8da9c15d73964c32",
+                     *               "id": "pyt_01a22627f9df71aa81f617b837fc46df",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T07:02:57.350Z",
+                     *               "updatedAt": "2026-11-29T07:14:43.809Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2261d3246775aa00343fed379daf4",
+                     *           "id": "evt_01a22627f9e271158eb913c3fb503ab7",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
+                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.350Z",
+                     *           "createdAt": "2026-11-29T07:14:43.809Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6883,34 +6928,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *                 "id": "cli_01a22627f8697006a1e463e225608f55",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
-                     *               "createdAt": "2026-11-29T07:02:57.350Z",
+                     *               "clientId": "cli_01a22627f8697006a1e463e225608f55",
+                     *               "createdAt": "2026-11-29T07:14:43.809Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2261d3243747c8da9c15c5869d00c",
+                     *               "id": "pyt_01a22627f9df71aa81f617b71e5de52f",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T07:02:57.350Z",
+                     *               "updatedAt": "2026-11-29T07:14:43.809Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2261d3246775aa00343fd62667a38",
+                     *           "id": "evt_01a22627f9e271158eb913c24670dca2",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2261d307a756398e8bfaee14eecd6",
+                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.347Z",
+                     *           "createdAt": "2026-11-29T07:14:43.807Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6926,8 +6971,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T07:02:57.347Z",
-                     *               "id": "dsb_01a2261d3243747c8da9c15e076b8a70",
+                     *               "createdAt": "2026-11-29T07:14:43.807Z",
+                     *               "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -6935,10 +6980,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T07:02:57.347Z"
+                     *               "updatedAt": "2026-11-29T07:14:43.807Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2261d32447045a08316c93bd185c3",
+                     *           "id": "evt_01a22627f9e0776daf358671b51b4aea",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -6946,7 +6991,7 @@ export interface operations {
                      *       "pagination": {
                      *         "limit": 20,
                      *         "page": 1,
-                     *         "total": 56,
+                     *         "total": 57,
                      *         "totalPages": 3
                      *       }
                      *     }
@@ -7060,10 +7105,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a2261d307a756398e8bfaee14eecd6",
+                     *         "id": "key_01a22627f850711b80d665165a96b4c9",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-29T07:02:57.384Z",
+                     *       "createdAt": "2026-11-29T07:14:43.839Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -7079,8 +7124,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-29T07:02:57.384Z",
-                     *           "id": "dsb_01a2261d326875e693accabc261e4c3f",
+                     *           "createdAt": "2026-11-29T07:14:43.839Z",
+                     *           "id": "dsb_01a22627f9ff77e0b402f4e24c78c176",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -7088,10 +7133,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-29T07:02:57.384Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.839Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a2261d326875e693accabd8488c273",
+                     *       "id": "evt_01a22627f9ff77e0b402f4e35428b1d9",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -7217,14 +7262,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *             "id": "cli_01a22627f8697006a1e463e225608f55",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
-                     *           "createdAt": "2026-11-29T07:02:56.934Z",
+                     *           "clientId": "cli_01a22627f8697006a1e463e225608f55",
+                     *           "createdAt": "2026-11-29T07:14:43.444Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a2261d30a67622b813d919cf0e672e",
+                     *           "id": "inv_01a22627f8747138b2aaaea5fc1f3b68",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -7341,7 +7386,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
+                 *       "clientId": "cli_01a22627f8697006a1e463e225608f55",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -7371,14 +7416,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *         "id": "cli_01a22627f8697006a1e463e225608f55",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
-                     *       "createdAt": "2026-11-29T07:02:56.934Z",
+                     *       "clientId": "cli_01a22627f8697006a1e463e225608f55",
+                     *       "createdAt": "2026-11-29T07:14:43.444Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2261d30a67622b813d919cf0e672e",
+                     *       "id": "inv_01a22627f8747138b2aaaea5fc1f3b68",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7393,14 +7438,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_91a85f0d179588d31a5698db52b8598d"
+                     *         "url": "https://pay.lajan.test/pay/pi_dc58e8afb5de8da63cf805621f35045d"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-29T07:02:56.934Z"
+                     *       "updatedAt": "2026-11-29T07:14:43.444Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7584,14 +7629,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *         "id": "cli_01a22627f8697006a1e463e225608f55",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
-                     *       "createdAt": "2026-11-29T07:02:56.934Z",
+                     *       "clientId": "cli_01a22627f8697006a1e463e225608f55",
+                     *       "createdAt": "2026-11-29T07:14:43.444Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2261d30a67622b813d919cf0e672e",
+                     *       "id": "inv_01a22627f8747138b2aaaea5fc1f3b68",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7613,14 +7658,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_91a85f0d179588d31a5698db52b8598d"
+                     *         "url": "https://pay.lajan.test/pay/pi_dc58e8afb5de8da63cf805621f35045d"
                      *       },
-                     *       "sentAt": "2026-11-29T07:02:56.938Z",
+                     *       "sentAt": "2026-11-29T07:14:43.448Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T07:02:56.938Z"
+                     *       "updatedAt": "2026-11-29T07:14:43.448Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7757,14 +7802,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *         "id": "cli_01a22627f8697006a1e463e225608f55",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
-                     *       "createdAt": "2026-11-29T07:02:56.934Z",
+                     *       "clientId": "cli_01a22627f8697006a1e463e225608f55",
+                     *       "createdAt": "2026-11-29T07:14:43.444Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2261d30a67622b813d919cf0e672e",
+                     *       "id": "inv_01a22627f8747138b2aaaea5fc1f3b68",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7786,14 +7831,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_91a85f0d179588d31a5698db52b8598d"
+                     *         "url": "https://pay.lajan.test/pay/pi_dc58e8afb5de8da63cf805621f35045d"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T07:02:56.936Z"
+                     *       "updatedAt": "2026-11-29T07:14:43.446Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7981,16 +8026,16 @@ export interface operations {
                      *         {
                      *           "amount": "2650.00",
                      *           "currency": "HTG",
-                     *           "id": "ipy_01a2261d30b9727ca0dc0a54efcd5415",
-                     *           "invoiceId": "inv_01a2261d30a67622b813d919cf0e672e",
+                     *           "id": "ipy_01a22627f887757cb4c970f923df02bb",
+                     *           "invoiceId": "inv_01a22627f8747138b2aaaea5fc1f3b68",
                      *           "method": "stellar",
-                     *           "paidAt": "2026-11-29T07:02:56.941Z",
-                     *           "recordedAt": "2026-11-29T07:02:56.953Z",
+                     *           "paidAt": "2026-11-29T07:14:43.451Z",
+                     *           "recordedAt": "2026-11-29T07:14:43.463Z",
                      *           "recordedBy": {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "reference": "23481bc248f581cfd9ffa0b7e4e5df8afbaedc7c8010c8204ace7be76447222d",
+                     *           "reference": "a16adcaad7a28efe9bc0a7badd65847335c186c7539e1efc63983144077b0749",
                      *           "reversalReason": null,
                      *           "reversedAt": null
                      *         }
@@ -8145,13 +8190,13 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a2261d30bf75e2b365f45b972a7663",
-                     *       "invoiceId": "inv_01a2261d30bd7332a263ddc1b5d6ba04",
+                     *       "id": "ipy_01a22627f88c71ca9adc6cf620fbde8a",
+                     *       "invoiceId": "inv_01a22627f88b753fbcd383b8c78cd29a",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T07:02:56.959Z",
+                     *       "recordedAt": "2026-11-29T07:14:43.468Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a2261d307a756398e8bfaee14eecd6",
+                     *         "id": "key_01a22627f850711b80d665165a96b4c9",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
@@ -8173,6 +8218,228 @@ export interface operations {
                      *       "code": "invalid_amount",
                      *       "error": "Bad Request",
                      *       "message": "Bad Request",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "error": "Unauthorized",
+                     *       "message": "The key is missing, malformed, unknown or revoked",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "error": "Forbidden",
+                     *       "message": "The key lacks the scope this operation needs",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this organization and environment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "error": "Not Found",
+                     *       "message": "No such resource for this organization and environment",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency_in_progress: a request with this Idempotency-Key is still running; or conflict: the write lost a race with another and changed nothing (read again and retry) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "error": "Conflict",
+                     *       "message": "A request with this Idempotency-Key is still running",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "error": "Payload Too Large",
+                     *       "message": "The body is over 1 MiB",
+                     *       "statusCode": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "The body is not application/json",
+                     *       "statusCode": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: the minute's budget is spent; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "error": "Too Many Requests",
+                     *       "message": "The minute's budget is spent",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server failed and changed nothing half-way; retrying (with the same Idempotency-Key) is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "error": "Internal Server Error",
+                     *       "message": "The server failed and changed nothing half-way",
+                     *       "statusCode": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reverseInvoicePayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: 1 to 255 visible ASCII characters, kept 24 h per organization and environment. The first completed response is stored (with the change it made, in its transaction) and replayed with `Idempotent-Replayed: true`; the same key with another request is 422; while the first still runs, 409. */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                id: string;
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Counted twice: the branch entered the receipt again"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReversePayment"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "amount": "40.00",
+                     *       "currency": "HTG",
+                     *       "id": "ipy_01a22627f88c71ca9adc6cf620fbde8a",
+                     *       "invoiceId": "inv_01a22627f88b753fbcd383b8c78cd29a",
+                     *       "method": "cash",
+                     *       "paidAt": "2026-11-28T19:30:00.000Z",
+                     *       "recordedAt": "2026-11-29T07:14:43.468Z",
+                     *       "recordedBy": {
+                     *         "id": "key_01a22627f850711b80d665165a96b4c9",
+                     *         "type": "api_key"
+                     *       },
+                     *       "reference": "REC-2026-0042",
+                     *       "reversalReason": "Counted twice: the branch entered the receipt again",
+                     *       "reversedAt": "2026-11-29T07:14:43.469Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InvoicePaymentView"];
+                };
+            };
+            /** @description validation_error (reason), cannot_reverse (reversed already); invalid_json: the body is not JSON, or not an object; validation_error: a field is missing or wrong, each named in details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "error": "Bad Request",
+                     *       "message": "A field is missing or wrong, each named in details",
                      *       "statusCode": 400
                      *     }
                      */
@@ -8786,13 +9053,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-29T07:02:56.962Z",
+                     *           "createdAt": "2026-11-29T07:14:43.473Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a2261d30c2724b8d34da9ffa904d69",
+                     *           "id": "pl_01a22627f89176889297e5cbdc9bf3d0",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_c00639a374e87d4b497221004a4beb1a"
+                     *           "url": "https://pay.lajan.test/pay/pi_f4f855700cd1b10a0b03495c1922d78a"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -8925,13 +9192,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T07:02:56.962Z",
+                     *       "createdAt": "2026-11-29T07:14:43.473Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2261d30c2724b8d34da9ffa904d69",
+                     *       "id": "pl_01a22627f89176889297e5cbdc9bf3d0",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_c00639a374e87d4b497221004a4beb1a"
+                     *       "url": "https://pay.lajan.test/pay/pi_f4f855700cd1b10a0b03495c1922d78a"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -9112,13 +9379,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T07:02:56.962Z",
+                     *       "createdAt": "2026-11-29T07:14:43.473Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2261d30c2724b8d34da9ffa904d69",
+                     *       "id": "pl_01a22627f89176889297e5cbdc9bf3d0",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_c00639a374e87d4b497221004a4beb1a"
+                     *       "url": "https://pay.lajan.test/pay/pi_f4f855700cd1b10a0b03495c1922d78a"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -9231,7 +9498,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a2261d30c2724b8d34da9ffa904d69"
+                     *       "id": "pl_01a22627f89176889297e5cbdc9bf3d0"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -9390,9 +9657,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T07:02:57.340Z",
+                     *           "createdAt": "2026-11-29T07:14:43.803Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2261d323c74cbbfac7ce8a44ae113",
+                     *           "id": "pyt_01a22627f9db70439d4a4c12b0c29d0d",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -9403,14 +9670,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Lisa",
-                     *             "id": "cli_01a2261d30eb70b99b51a7b88fdee127",
+                     *             "id": "cli_01a22627f8b270beb8e76362563b7c06",
                      *             "lastName": "Jozèf",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a2261d30eb70b99b51a7b88fdee127",
-                     *           "createdAt": "2026-11-29T07:02:57.080Z",
+                     *           "clientId": "cli_01a22627f8b270beb8e76362563b7c06",
+                     *           "createdAt": "2026-11-29T07:14:43.553Z",
                      *           "execStatus": "awaiting_registration",
-                     *           "id": "pyt_01a2261d313874db9d680dac3f502bbe",
+                     *           "id": "pyt_01a22627f8e17791927a9256ef7804ae",
                      *           "memo": null,
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -9421,14 +9688,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a2261d30e07665b290fdb53300da57",
+                     *             "id": "cli_01a22627f8a97656b45e6d4748ebaed5",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a2261d30e07665b290fdb53300da57",
-                     *           "createdAt": "2026-11-29T07:02:56.993Z",
+                     *           "clientId": "cli_01a22627f8a97656b45e6d4748ebaed5",
+                     *           "createdAt": "2026-11-29T07:14:43.499Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a2261d30e1762782ca35863b5b3dca",
+                     *           "id": "pyt_01a22627f8ab73fd9836276d9de78700",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -9439,9 +9706,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T07:02:56.969Z",
+                     *           "createdAt": "2026-11-29T07:14:43.482Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2261d30c976c8838f7daae229831d",
+                     *           "id": "pyt_01a22627f89a73adad6e7da9b11dcd36",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
@@ -9452,14 +9719,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *             "id": "cli_01a22627f8697006a1e463e225608f55",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
-                     *           "createdAt": "2026-11-29T07:02:56.966Z",
+                     *           "clientId": "cli_01a22627f8697006a1e463e225608f55",
+                     *           "createdAt": "2026-11-29T07:14:43.478Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a2261d30c67587b92dd75f28a00c4f",
+                     *           "id": "pyt_01a22627f896746db556da47c2396b9c",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -9579,7 +9846,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
+                 *       "clientId": "cli_01a22627f8697006a1e463e225608f55",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -9603,19 +9870,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *         "id": "cli_01a22627f8697006a1e463e225608f55",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
-                     *       "createdAt": "2026-11-29T07:02:56.966Z",
+                     *       "clientId": "cli_01a22627f8697006a1e463e225608f55",
+                     *       "createdAt": "2026-11-29T07:14:43.478Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2261d30c67587b92dd75f28a00c4f",
+                     *       "id": "pyt_01a22627f896746db556da47c2396b9c",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T07:02:56.966Z",
+                     *       "updatedAt": "2026-11-29T07:14:43.478Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -9804,31 +10071,31 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T07:02:56.972Z",
+                     *           "createdAt": "2026-11-29T07:14:43.485Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a2261d30cc74c28ee7b2cba7aa4838",
+                     *           "id": "att_01a22627f89d76a680ca5f874c45989e",
                      *           "ledgerSeq": 5,
-                     *           "txHash": "b483ce5a3ede033a5c30b711f624a11929615cc983fed6f4d93becbc005443e0"
+                     *           "txHash": "639fe1529f995ae03bdbc8574a1e55c0a8bee20637d16a7989060f29c433c9d3"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *         "id": "cli_01a22627f8697006a1e463e225608f55",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
-                     *       "createdAt": "2026-11-29T07:02:56.966Z",
+                     *       "clientId": "cli_01a22627f8697006a1e463e225608f55",
+                     *       "createdAt": "2026-11-29T07:14:43.478Z",
                      *       "execStatus": "sent",
                      *       "hold": null,
-                     *       "id": "pyt_01a2261d30c67587b92dd75f28a00c4f",
+                     *       "id": "pyt_01a22627f896746db556da47c2396b9c",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T07:02:56.982Z",
+                     *       "updatedAt": "2026-11-29T07:14:43.492Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -9954,19 +10221,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2261d309c72df9b5f59361b82f767",
+                     *         "id": "cli_01a22627f8697006a1e463e225608f55",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2261d309c72df9b5f59361b82f767",
-                     *       "createdAt": "2026-11-29T07:02:56.966Z",
+                     *       "clientId": "cli_01a22627f8697006a1e463e225608f55",
+                     *       "createdAt": "2026-11-29T07:14:43.478Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2261d30c67587b92dd75f28a00c4f",
+                     *       "id": "pyt_01a22627f896746db556da47c2396b9c",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T07:02:56.968Z",
+                     *       "updatedAt": "2026-11-29T07:14:43.479Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -9986,7 +10253,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "17a406b7-359f-49e3-865f-a6044a188896",
+                     *       "requestId": "f68f3c8c-70a1-4385-a292-f9793dc1d3c2",
                      *       "statusCode": 400
                      *     }
                      */
@@ -10161,19 +10428,19 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a2261d30e07665b290fdb53300da57",
+                     *         "id": "cli_01a22627f8a97656b45e6d4748ebaed5",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a2261d30e07665b290fdb53300da57",
-                     *       "createdAt": "2026-11-29T07:02:56.993Z",
+                     *       "clientId": "cli_01a22627f8a97656b45e6d4748ebaed5",
+                     *       "createdAt": "2026-11-29T07:14:43.499Z",
                      *       "execStatus": "canceled",
                      *       "hold": null,
-                     *       "id": "pyt_01a2261d30e1762782ca35863b5b3dca",
+                     *       "id": "pyt_01a22627f8ab73fd9836276d9de78700",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T07:02:57.338Z",
+                     *       "updatedAt": "2026-11-29T07:14:43.799Z",
                      *       "walletAccountId": null,
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10376,13 +10643,13 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T07:02:57.340Z",
+                     *       "createdAt": "2026-11-29T07:14:43.803Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2261d323c74cbbfac7ce8a44ae113",
+                     *       "id": "pyt_01a22627f9db70439d4a4c12b0c29d0d",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T07:02:57.344Z",
+                     *       "updatedAt": "2026-11-29T07:14:43.804Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10591,24 +10858,24 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T07:02:56.972Z",
+                     *           "createdAt": "2026-11-29T07:14:43.485Z",
                      *           "errorCode": "op_underfunded",
                      *           "errorMessage": "the source account cannot cover the amount",
-                     *           "id": "att_01a2261d30cc74c28ee7b2cce07ec7ed",
+                     *           "id": "att_01a22627f89d76a680ca5f885b9a33e0",
                      *           "ledgerSeq": null,
-                     *           "txHash": "68427bd8aa90fdaff35a43564d32d420b86385bb7f2b653b8e7ec21bed4a7574"
+                     *           "txHash": "ec82a47b4c1929e2c9fc8a1aa48459ac834db003e1a7d012381afcfa68a53985"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T07:02:56.969Z",
+                     *       "createdAt": "2026-11-29T07:14:43.482Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2261d30c976c8838f7daae229831d",
+                     *       "id": "pyt_01a22627f89a73adad6e7da9b11dcd36",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T07:02:56.988Z",
+                     *       "updatedAt": "2026-11-29T07:14:43.495Z",
                      *       "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10789,7 +11056,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GABKQKFEPOBJ7UVVC2JQRO667TUHWNBMLNX5NT7MEIFRUJXDUJ3UXM7D",
+                     *       "account": "GCIHKL5KUHVLQX4PDLJNEJIWJJZPCTW4DJJQBI22OUNAGX34TZU53N2B",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -10920,7 +11187,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GABKQKFEPOBJ7UVVC2JQRO667TUHWNBMLNX5NT7MEIFRUJXDUJ3UXM7D",
+                     *       "account": "GCIHKL5KUHVLQX4PDLJNEJIWJJZPCTW4DJJQBI22OUNAGX34TZU53N2B",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -11132,25 +11399,25 @@ export interface operations {
                      *         {
                      *           "channel": "sms",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T07:02:56.938Z",
+                     *           "createdAt": "2026-11-29T07:14:43.448Z",
                      *           "html": null,
-                     *           "id": "msg_01a2261d30aa75c7a84e239dbbb14fe8",
-                     *           "invoiceId": "inv_01a2261d30a67622b813d919cf0e672e",
+                     *           "id": "msg_01a22627f87874c08d64d2bc7d9e17b2",
+                     *           "invoiceId": "inv_01a22627f8747138b2aaaea5fc1f3b68",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_91a85f0d179588d31a5698db52b8598d",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_dc58e8afb5de8da63cf805621f35045d",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T07:02:56.938Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_91a85f0d179588d31a5698db52b8598d\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_91a85f0d179588d31a5698db52b8598d\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_91a85f0d179588d31a5698db52b8598d</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a2261d30aa75c7a84e239c1110e65b",
-                     *           "invoiceId": "inv_01a2261d30a67622b813d919cf0e672e",
+                     *           "createdAt": "2026-11-29T07:14:43.448Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_dc58e8afb5de8da63cf805621f35045d\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_dc58e8afb5de8da63cf805621f35045d\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_dc58e8afb5de8da63cf805621f35045d</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a22627f87874c08d64d2bb6f847265",
+                     *           "invoiceId": "inv_01a22627f8747138b2aaaea5fc1f3b68",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_91a85f0d179588d31a5698db52b8598d\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_dc58e8afb5de8da63cf805621f35045d\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -11282,18 +11549,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GABKQKFEPOBJ7UVVC2JQRO667TUHWNBMLNX5NT7MEIFRUJXDUJ3UXM7D",
-                     *       "id": "lp_01a2261d30ad7248951da4b74d4b57ea",
+                     *       "destinationAccount": "GCIHKL5KUHVLQX4PDLJNEJIWJJZPCTW4DJJQBI22OUNAGX34TZU53N2B",
+                     *       "id": "lp_01a22627f87b75f2860cc41ae9d59ac9",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJFFHC3ACYBP1P",
+                     *       "memo": "LJBWPSB69M7TJB",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_91a85f0d179588d31a5698db52b8598d",
+                     *         "id": "pi_dc58e8afb5de8da63cf805621f35045d",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "23481bc248f581cfd9ffa0b7e4e5df8afbaedc7c8010c8204ace7be76447222d"
+                     *       "txHash": "a16adcaad7a28efe9bc0a7badd65847335c186c7539e1efc63983144077b0749"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -11792,19 +12059,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-29T07:02:57.414Z",
+                     *       "decidedAt": "2026-11-29T07:14:43.869Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a2261d307a756398e8bfaee14eecd6",
+                     *         "id": "key_01a22627f850711b80d665165a96b4c9",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T07:02:57.413Z",
-                     *       "id": "stc_01a2261d32867540b6aba005b44b7aef",
+                     *       "expiresAt": "2026-12-02T07:14:43.868Z",
+                     *       "id": "stc_01a22627fa1c761e93f93b2fdc2fdd6f",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-29T07:02:57.413Z",
+                     *       "requestedAt": "2026-11-29T07:14:43.868Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a2261d32817161af8e9a5144433a58",
+                     *         "id": "key_01a22627fa1673a1abd8ca2e6dc1a27b",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -11993,19 +12260,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-29T07:02:57.412Z",
+                     *       "decidedAt": "2026-11-29T07:14:43.866Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a2261d307a756398e8bfaee14eecd6",
+                     *         "id": "key_01a22627f850711b80d665165a96b4c9",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T07:02:57.410Z",
-                     *       "id": "stc_01a2261d3282745b95ca1414f44d6064",
+                     *       "expiresAt": "2026-12-02T07:14:43.862Z",
+                     *       "id": "stc_01a22627fa17715e87b84e6b8a108433",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-29T07:02:57.410Z",
+                     *       "requestedAt": "2026-11-29T07:14:43.862Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a2261d32817161af8e9a5144433a58",
+                     *         "id": "key_01a22627fa1673a1abd8ca2e6dc1a27b",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -12192,16 +12459,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T07:02:56.921Z",
+                     *           "createdAt": "2026-11-29T07:14:43.430Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "updatedAt": "2026-11-29T07:02:56.921Z",
-                     *           "url": "http://127.0.0.1:43223/lajan/webhooks"
+                     *           "id": "we_01a22627f866736db63d84b0874b6938",
+                     *           "updatedAt": "2026-11-29T07:14:43.430Z",
+                     *           "url": "http://127.0.0.1:34689/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -12321,7 +12588,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:43223/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:34689/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -12336,17 +12603,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T07:02:56.921Z",
+                     *       "createdAt": "2026-11-29T07:14:43.430Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2261d3099741994b980e7e9e2f729",
-                     *       "secret": "whsec_Vr8+vC4sYzhlGq5MhqtwZFDzkK7JPo0fZ42ivqxOt0Q=",
-                     *       "updatedAt": "2026-11-29T07:02:56.921Z",
-                     *       "url": "http://127.0.0.1:43223/lajan/webhooks"
+                     *       "id": "we_01a22627f866736db63d84b0874b6938",
+                     *       "secret": "whsec_92Es5SOBIU+7G15muBB7vf3JLB35ruLFcBPwW2NggDk=",
+                     *       "updatedAt": "2026-11-29T07:14:43.430Z",
+                     *       "url": "http://127.0.0.1:34689/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -12525,16 +12792,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T07:02:56.921Z",
+                     *       "createdAt": "2026-11-29T07:14:43.430Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2261d3099741994b980e7e9e2f729",
-                     *       "updatedAt": "2026-11-29T07:02:56.921Z",
-                     *       "url": "http://127.0.0.1:43223/lajan/webhooks"
+                     *       "id": "we_01a22627f866736db63d84b0874b6938",
+                     *       "updatedAt": "2026-11-29T07:14:43.430Z",
+                     *       "url": "http://127.0.0.1:34689/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -12657,15 +12924,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T07:02:56.921Z",
+                     *       "createdAt": "2026-11-29T07:14:43.430Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a2261d3099741994b980e7e9e2f729",
-                     *       "updatedAt": "2026-11-29T07:02:57.407Z",
-                     *       "url": "http://127.0.0.1:43223/lajan/webhooks"
+                     *       "id": "we_01a22627f866736db63d84b0874b6938",
+                     *       "updatedAt": "2026-11-29T07:14:43.860Z",
+                     *       "url": "http://127.0.0.1:34689/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -12845,7 +13112,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a2261d3099741994b980e7e9e2f729"
+                     *       "id": "we_01a22627f866736db63d84b0874b6938"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -12983,229 +13250,229 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:02:57.391Z",
-                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "eventId": "evt_01a2261d326f7760ba749a5bb90b72f6",
+                     *           "createdAt": "2026-11-29T07:14:43.844Z",
+                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *           "eventId": "evt_01a22627fa0471d981407197cf2358c8",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a2261d326f7760ba749a5c062f7c2a",
-                     *           "nextAttemptAt": "2026-11-29T07:02:57.391Z",
+                     *           "id": "whd_01a22627fa0471d9814071981aa9f9d5",
+                     *           "nextAttemptAt": "2026-11-29T07:14:43.844Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:02:57.391Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.844Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:02:57.380Z",
-                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "eventId": "evt_01a2261d3265711b8c6f09eae62d9574",
+                     *           "createdAt": "2026-11-29T07:14:43.837Z",
+                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *           "eventId": "evt_01a22627f9fd7261a9fc8cdfd842631f",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2261d3265711b8c6f09ebef40df7b",
-                     *           "nextAttemptAt": "2026-11-29T07:02:57.380Z",
+                     *           "id": "whd_01a22627f9fd7261a9fc8ce034c81272",
+                     *           "nextAttemptAt": "2026-11-29T07:14:43.837Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:02:57.380Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.837Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:02:57.376Z",
-                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "eventId": "evt_01a2261d326174d0aed64ada34f1d254",
+                     *           "createdAt": "2026-11-29T07:14:43.835Z",
+                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *           "eventId": "evt_01a22627f9fb736cbeaf8bf1d2630b32",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2261d326174d0aed64adbe597ef35",
-                     *           "nextAttemptAt": "2026-11-29T07:02:57.376Z",
+                     *           "id": "whd_01a22627f9fb736cbeaf8bf228fb09f9",
+                     *           "nextAttemptAt": "2026-11-29T07:14:43.835Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:02:57.376Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.835Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:02:57.368Z",
-                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "eventId": "evt_01a2261d32597425ba9fd178b7e5c41c",
+                     *           "createdAt": "2026-11-29T07:14:43.829Z",
+                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *           "eventId": "evt_01a22627f9f57183a78dbc5603d60ed1",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2261d325a70d3935f9a71a01ebd76",
-                     *           "nextAttemptAt": "2026-11-29T07:02:57.368Z",
+                     *           "id": "whd_01a22627f9f57183a78dbc57f1086b56",
+                     *           "nextAttemptAt": "2026-11-29T07:14:43.829Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:02:57.368Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.829Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:02:57.365Z",
-                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "eventId": "evt_01a2261d325571b581466ce86dfd0402",
+                     *           "createdAt": "2026-11-29T07:14:43.826Z",
+                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *           "eventId": "evt_01a22627f9f37428a7401636e5d8cb4d",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2261d325571b581466ce9bf9c28ef",
-                     *           "nextAttemptAt": "2026-11-29T07:02:57.365Z",
+                     *           "id": "whd_01a22627f9f37428a7401637b002a7d5",
+                     *           "nextAttemptAt": "2026-11-29T07:14:43.826Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:02:57.365Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.826Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:02:57.362Z",
-                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "eventId": "evt_01a2261d325272179f3cfdc531f03666",
+                     *           "createdAt": "2026-11-29T07:14:43.823Z",
+                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *           "eventId": "evt_01a22627f9f076fbac2c1d9a80dbb2d6",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2261d3253779a9d02c467a35493e9",
-                     *           "nextAttemptAt": "2026-11-29T07:02:57.362Z",
+                     *           "id": "whd_01a22627f9f076fbac2c1d9c97783ad2",
+                     *           "nextAttemptAt": "2026-11-29T07:14:43.823Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:02:57.362Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.823Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:02:57.362Z",
-                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "eventId": "evt_01a2261d325272179f3cfdc409aca760",
+                     *           "createdAt": "2026-11-29T07:14:43.823Z",
+                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *           "eventId": "evt_01a22627f9f076fbac2c1d99330f54dc",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a2261d3253779a9d02c4663a5ba4e0",
-                     *           "nextAttemptAt": "2026-11-29T07:02:57.362Z",
+                     *           "id": "whd_01a22627f9f076fbac2c1d9bc120e13d",
+                     *           "nextAttemptAt": "2026-11-29T07:14:43.823Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:02:57.362Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.823Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:02:57.356Z",
-                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "eventId": "evt_01a2261d324c770e96de41237ad4fb0b",
+                     *           "createdAt": "2026-11-29T07:14:43.815Z",
+                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *           "eventId": "evt_01a22627f9e873a9ae3f1cb79e95bca9",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2261d324c770e96de412460c6a49d",
-                     *           "nextAttemptAt": "2026-11-29T07:02:57.356Z",
+                     *           "id": "whd_01a22627f9e873a9ae3f1cb8088d7bb3",
+                     *           "nextAttemptAt": "2026-11-29T07:14:43.815Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:02:57.356Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.815Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:02:57.352Z",
-                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "eventId": "evt_01a2261d3248727c8235fd344b4f8334",
+                     *           "createdAt": "2026-11-29T07:14:43.811Z",
+                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *           "eventId": "evt_01a22627f9e475898391dd1a37c5bac2",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2261d324977c8a4b973d59d255f90",
-                     *           "nextAttemptAt": "2026-11-29T07:02:57.352Z",
+                     *           "id": "whd_01a22627f9e475898391dd1cc6658016",
+                     *           "nextAttemptAt": "2026-11-29T07:14:43.811Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:02:57.352Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.811Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:02:57.352Z",
-                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "eventId": "evt_01a2261d3248727c8235fd33fb84eb6d",
+                     *           "createdAt": "2026-11-29T07:14:43.811Z",
+                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *           "eventId": "evt_01a22627f9e475898391dd19e0849432",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2261d324977c8a4b973d48f174a62",
-                     *           "nextAttemptAt": "2026-11-29T07:02:57.352Z",
+                     *           "id": "whd_01a22627f9e475898391dd1b4f41b91d",
+                     *           "nextAttemptAt": "2026-11-29T07:14:43.811Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:02:57.352Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.811Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:02:57.350Z",
-                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "eventId": "evt_01a2261d3246775aa00343fed379daf4",
+                     *           "createdAt": "2026-11-29T07:14:43.809Z",
+                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *           "eventId": "evt_01a22627f9e271158eb913c3fb503ab7",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2261d324774baa51ca51fb5554596",
-                     *           "nextAttemptAt": "2026-11-29T07:02:57.350Z",
+                     *           "id": "whd_01a22627f9e271158eb913c517daa588",
+                     *           "nextAttemptAt": "2026-11-29T07:14:43.809Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:02:57.350Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.809Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:02:57.350Z",
-                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "eventId": "evt_01a2261d3246775aa00343fd62667a38",
+                     *           "createdAt": "2026-11-29T07:14:43.809Z",
+                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *           "eventId": "evt_01a22627f9e271158eb913c24670dca2",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2261d324774baa51ca51ea20a3317",
-                     *           "nextAttemptAt": "2026-11-29T07:02:57.350Z",
+                     *           "id": "whd_01a22627f9e271158eb913c4e9542da9",
+                     *           "nextAttemptAt": "2026-11-29T07:14:43.809Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:02:57.350Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.809Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:02:57.344Z",
-                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "eventId": "evt_01a2261d324075e7aa169f9b886cff20",
+                     *           "createdAt": "2026-11-29T07:14:43.804Z",
+                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *           "eventId": "evt_01a22627f9dd769aae93d4313045aabb",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2261d324075e7aa169f9c4e9d8c4e",
-                     *           "nextAttemptAt": "2026-11-29T07:02:57.344Z",
+                     *           "id": "whd_01a22627f9dd769aae93d432a17bc5e3",
+                     *           "nextAttemptAt": "2026-11-29T07:14:43.804Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:02:57.344Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.804Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:02:57.340Z",
-                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "eventId": "evt_01a2261d323c74cbbfac7ce983d893bd",
+                     *           "createdAt": "2026-11-29T07:14:43.803Z",
+                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *           "eventId": "evt_01a22627f9db70439d4a4c13a1ab0f3a",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2261d323c74cbbfac7ceae802af5e",
-                     *           "nextAttemptAt": "2026-11-29T07:02:57.340Z",
+                     *           "id": "whd_01a22627f9db70439d4a4c1473135e1e",
+                     *           "nextAttemptAt": "2026-11-29T07:14:43.803Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:02:57.340Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.803Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:02:57.338Z",
-                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "eventId": "evt_01a2261d323b71d3ab9c93dc332912bf",
+                     *           "createdAt": "2026-11-29T07:14:43.799Z",
+                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *           "eventId": "evt_01a22627f9d771369249582c0ee4b5f0",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a2261d323b71d3ab9c93dd51a215b7",
-                     *           "nextAttemptAt": "2026-11-29T07:02:57.338Z",
+                     *           "id": "whd_01a22627f9d771369249582d84f5a1ea",
+                     *           "nextAttemptAt": "2026-11-29T07:14:43.799Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:02:57.338Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.799Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:02:57.081Z",
-                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "eventId": "evt_01a2261d313a753b8ccb22b94c3502ad",
+                     *           "createdAt": "2026-11-29T07:14:43.554Z",
+                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *           "eventId": "evt_01a22627f8e370c9ba0a2d98b06739c9",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2261d313a753b8ccb22ba5c8136b0",
-                     *           "nextAttemptAt": "2026-11-29T07:02:57.081Z",
+                     *           "id": "whd_01a22627f8e370c9ba0a2d9938ce14c3",
+                     *           "nextAttemptAt": "2026-11-29T07:14:43.554Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:02:57.081Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.554Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:02:57.080Z",
-                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "eventId": "evt_01a2261d313874db9d680dade5b10acb",
+                     *           "createdAt": "2026-11-29T07:14:43.553Z",
+                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *           "eventId": "evt_01a22627f8e276f3ae38c8eeb185f855",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2261d313874db9d680dae8b6563d2",
-                     *           "nextAttemptAt": "2026-11-29T07:02:57.080Z",
+                     *           "id": "whd_01a22627f8e276f3ae38c8ef5a502357",
+                     *           "nextAttemptAt": "2026-11-29T07:14:43.553Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:02:57.080Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.553Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:02:56.995Z",
-                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "eventId": "evt_01a2261d30e373db8f3cb040d47cebfb",
+                     *           "createdAt": "2026-11-29T07:14:43.500Z",
+                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *           "eventId": "evt_01a22627f8ac7441b2b267a8261a3523",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2261d30e373db8f3cb04115fda410",
-                     *           "nextAttemptAt": "2026-11-29T07:02:56.995Z",
+                     *           "id": "whd_01a22627f8ac7441b2b267a997931758",
+                     *           "nextAttemptAt": "2026-11-29T07:14:43.500Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:02:56.995Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.500Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:02:56.993Z",
-                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "eventId": "evt_01a2261d30e1762782ca35876a58f930",
+                     *           "createdAt": "2026-11-29T07:14:43.499Z",
+                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *           "eventId": "evt_01a22627f8ab73fd9836276eaf1cfa44",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2261d30e2705f9779179a06e566c3",
-                     *           "nextAttemptAt": "2026-11-29T07:02:56.993Z",
+                     *           "id": "whd_01a22627f8ab73fd9836276f2987333a",
+                     *           "nextAttemptAt": "2026-11-29T07:14:43.499Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:02:56.993Z"
+                     *           "updatedAt": "2026-11-29T07:14:43.499Z"
                      *         },
                      *         {
-                     *           "attemptCount": 1,
-                     *           "createdAt": "2026-11-29T07:02:56.988Z",
-                     *           "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *           "eventId": "evt_01a2261d30dc7226b14573a95d739157",
+                     *           "attemptCount": 0,
+                     *           "createdAt": "2026-11-29T07:14:43.495Z",
+                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *           "eventId": "evt_01a22627f8a8771b820b32875ccada78",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2261d30dc7226b14573aa5c8202e6",
-                     *           "nextAttemptAt": null,
-                     *           "status": "delivered",
-                     *           "updatedAt": "2026-11-29T07:02:57.392Z"
+                     *           "id": "whd_01a22627f8a8771b820b32888ce63795",
+                     *           "nextAttemptAt": "2026-11-29T07:14:43.495Z",
+                     *           "status": "pending",
+                     *           "updatedAt": "2026-11-29T07:14:43.495Z"
                      *         }
                      *       ],
                      *       "pagination": {
                      *         "limit": 20,
                      *         "page": 1,
-                     *         "total": 35,
+                     *         "total": 36,
                      *         "totalPages": 2
                      *       }
                      *     }
@@ -13338,14 +13605,14 @@ export interface operations {
                      * @example {
                      *       "attemptCount": 0,
                      *       "attempts": [],
-                     *       "createdAt": "2026-11-29T07:02:57.391Z",
-                     *       "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *       "eventId": "evt_01a2261d326f7760ba749a5bb90b72f6",
+                     *       "createdAt": "2026-11-29T07:14:43.844Z",
+                     *       "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *       "eventId": "evt_01a22627fa0471d981407197cf2358c8",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2261d326f7760ba749a5c062f7c2a",
-                     *       "nextAttemptAt": "2026-11-29T07:02:57.400Z",
+                     *       "id": "whd_01a22627fa0471d9814071981aa9f9d5",
+                     *       "nextAttemptAt": "2026-11-29T07:14:43.854Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T07:02:57.400Z"
+                     *       "updatedAt": "2026-11-29T07:14:43.854Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -13462,14 +13729,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T07:02:57.391Z",
-                     *       "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *       "eventId": "evt_01a2261d326f7760ba749a5bb90b72f6",
+                     *       "createdAt": "2026-11-29T07:14:43.844Z",
+                     *       "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *       "eventId": "evt_01a22627fa0471d981407197cf2358c8",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2261d326f7760ba749a5c062f7c2a",
-                     *       "nextAttemptAt": "2026-11-29T07:02:57.400Z",
+                     *       "id": "whd_01a22627fa0471d9814071981aa9f9d5",
+                     *       "nextAttemptAt": "2026-11-29T07:14:43.854Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T07:02:57.400Z"
+                     *       "updatedAt": "2026-11-29T07:14:43.854Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -13646,7 +13913,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-29T06:02:57.404Z"
+                 *       "since": "2026-11-29T06:14:43.859Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -13861,17 +14128,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T07:02:56.921Z",
+                     *       "createdAt": "2026-11-29T07:14:43.430Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2261d3099741994b980e7e9e2f729",
-                     *       "secret": "whsec_Af4ihh6jaJ/OTxXSVdAo/uINwZkKNXLhEYLgwpRliOU=",
-                     *       "updatedAt": "2026-11-29T07:02:57.405Z",
-                     *       "url": "http://127.0.0.1:43223/lajan/webhooks"
+                     *       "id": "we_01a22627f866736db63d84b0874b6938",
+                     *       "secret": "whsec_A7FyCz/WAECpRJI+0yfkPYYaoRBYdOAGF8rnVzqVrB0=",
+                     *       "updatedAt": "2026-11-29T07:14:43.860Z",
+                     *       "url": "http://127.0.0.1:34689/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -14055,14 +14322,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T07:02:57.391Z",
-                     *       "endpointId": "we_01a2261d3099741994b980e7e9e2f729",
-                     *       "eventId": "evt_01a2261d326f7760ba749a5bb90b72f6",
+                     *       "createdAt": "2026-11-29T07:14:43.844Z",
+                     *       "endpointId": "we_01a22627f866736db63d84b0874b6938",
+                     *       "eventId": "evt_01a22627fa0471d981407197cf2358c8",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2261d326f7760ba749a5c062f7c2a",
-                     *       "nextAttemptAt": "2026-11-29T07:02:57.391Z",
+                     *       "id": "whd_01a22627fa0471d9814071981aa9f9d5",
+                     *       "nextAttemptAt": "2026-11-29T07:14:43.844Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T07:02:57.391Z"
+                     *       "updatedAt": "2026-11-29T07:14:43.844Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -15080,6 +15347,57 @@ export interface operations {
                     };
                     /** @constant */
                     type?: "invoice.payment_received";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+-20 %), then failed. 429 and 503 may set the wait with Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    invoicePaymentReversedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every try of it. Skip an id already processed. */
+                "webhook-id": string;
+                /** @description When this try was signed, in Unix seconds. Refuse stale ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`: one, or two for the 24 hours after a rotation. Verify over the raw body with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventView"] & {
+                    data?: {
+                        object: components["schemas"]["InvoiceView"] & {
+                            payment: components["schemas"]["InvoicePaymentView"];
+                        };
+                    };
+                    /** @constant */
+                    type?: "invoice.payment_reversed";
                 };
             };
         };

@@ -1,25 +1,29 @@
-//! The payments counted on an invoice: `GET /v1/invoices/{id}/payments`, and `POST` to count
-//! one received outside Lajan.
+//! The payments counted on an invoice: `GET /v1/invoices/{id}/payments`, `POST` to count one
+//! received outside Lajan, and `POST .../{paymentId}/reverse` to stop one counting.
 
 use super::common::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
 use crate::auth::scope::{InvoicesRead, InvoicesWrite};
-use crate::error::{ApiResult, ErrorBody};
+use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{ApiJson, ExactNumber, Pagination};
 use crate::idempotency::{Idempotency, json_bytes};
 use crate::state::AppState;
+use axum::extract::Path;
 use axum::extract::State;
+use axum::extract::rejection::PathRejection;
 use axum::http::StatusCode;
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use lajan_domain::invoice_payment::OutsidePaymentInput;
 use lajan_services::views::invoice_payments::InvoicePaymentView;
-use lajan_store::incoming_payments::PaymentReceived;
+use lajan_store::incoming_payments::PaymentOnInvoice;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 pub fn routes() -> Router<AppState> {
-    Router::new().route("/invoices/{id}/payments", get(list).post(record))
+    Router::new()
+        .route("/invoices/{id}/payments", get(list).post(record))
+        .route("/invoices/{id}/payments/{paymentId}/reverse", post(reverse))
 }
 
 /// A payment received outside Lajan.
@@ -81,9 +85,38 @@ pub async fn record(
         reference: body.reference,
         paid_at: body.paid_at,
     };
-    let view = |r: &PaymentReceived| InvoicePaymentView::of(&r.payment, r.invoice.invoice.currency);
-    let render = |r: &PaymentReceived| json_bytes(&view(r));
+    let view = |r: &PaymentOnInvoice| InvoicePaymentView::of(&r.payment, r.invoice.invoice.currency);
+    let render = |r: &PaymentOnInvoice| json_bytes(&view(r));
     let answer = idempotency.respond(StatusCode::CREATED, &render);
     let counted = state.services.record_invoice_payment(auth.tenant(), &id, input, answer).await?;
     Ok((StatusCode::CREATED, Json(view(&counted))))
+}
+
+/// Why a payment stops counting.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReversePayment {
+    /// Required: at most 500 characters, line breaks kept.
+    #[schema(required = true, example = "Counted twice: the branch entered the receipt again", max_length = 500)]
+    pub reason: Option<String>,
+}
+
+#[utoipa::path(post, operation_id = "reverseInvoicePayment", path = "/v1/invoices/{id}/payments/{paymentId}/reverse", tag = "Invoices",
+    description = "Reverses a payment counted by mistake: it is kept, with why, when and by whom, and no longer counts towards amountPaid; a paid invoice that is not paid in full any more is sent again (and overdue once past its due date). Records invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it once.",
+    params(("id" = String, Path), ("paymentId" = String, Path), IdempotencyKeyHeader), request_body = ReversePayment,
+    responses((status = 200, body = InvoicePaymentView), (status = 400, body = ErrorBody, description = "validation_error (reason), cannot_reverse (reversed already)"), (status = 404, body = ErrorBody)))]
+pub async fn reverse(
+    auth: Authed<InvoicesWrite>,
+    State(state): State<AppState>,
+    idempotency: Idempotency,
+    path: Result<Path<(String, String)>, PathRejection>,
+    ApiJson(body): ApiJson<ReversePayment>,
+) -> ApiResult<Json<InvoicePaymentView>> {
+    let Path((id, payment_id)) = path.map_err(|_| ApiError::not_found("payment"))?;
+    let view = |r: &PaymentOnInvoice| InvoicePaymentView::of(&r.payment, r.invoice.invoice.currency);
+    let render = |r: &PaymentOnInvoice| json_bytes(&view(r));
+    let answer = idempotency.respond(StatusCode::OK, &render);
+    let reversed =
+        state.services.reverse_invoice_payment(auth.tenant(), &id, &payment_id, body.reason.as_deref(), answer).await?;
+    Ok(Json(view(&reversed)))
 }

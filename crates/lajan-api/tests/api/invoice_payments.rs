@@ -149,3 +149,80 @@ api_test!(a_payment_received_outside_lajan_is_counted_once_and_names_who_recorde
         .await;
     expect_error(elsewhere, 404, "not_found").await;
 });
+
+async fn reverse(app: &TestApp, id: &str, payment: &str, key: Option<&str>, body: Value) -> reqwest::Response {
+    let mut request = app.req(Method::POST, &format!("/v1/invoices/{id}/payments/{payment}/reverse")).json(&body);
+    if let Some(key) = key {
+        request = request.header("idempotency-key", key);
+    }
+    request.send().await.unwrap()
+}
+
+api_test!(a_reversed_payment_is_kept_with_its_reason_and_reopens_the_balance, |app| {
+    let client = app.reachable_client().await;
+    let invoice = app.invoice(client["id"].as_str().unwrap(), json!({ "sendImmediately": true })).await;
+    let id = invoice["id"].as_str().unwrap();
+    let ledger = pay(app, &invoice, 60).await;
+    let cash: Value = record(app, id, None, json!({ "amount": 40, "method": "cash", "reference": "REC-9" }))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(get(app, &format!("/v1/invoices/{id}")).await["status"], "paid");
+
+    // The cash was entered by mistake: reversed, kept, and the invoice owes 40.00 again.
+    let why = "Entered twice: the receipt was for another loan";
+    let r = reverse(app, id, cash["id"].as_str().unwrap(), Some("undo-1"), json!({ "reason": why })).await;
+    assert_eq!(r.status(), 200);
+    let reversed: Value = r.json().await.unwrap();
+    assert_eq!(
+        (&reversed["id"], &reversed["reversalReason"], &reversed["amount"]),
+        (&cash["id"], &json!(why), &json!("40.00"))
+    );
+    assert!(reversed["reversedAt"].is_string());
+    let again = reverse(app, id, cash["id"].as_str().unwrap(), Some("undo-1"), json!({ "reason": why })).await;
+    assert_eq!(again.status(), 200, "the same key replays the reversal");
+    let reopened = get(app, &format!("/v1/invoices/{id}")).await;
+    assert_eq!(
+        (&reopened["status"], &reopened["amountPaid"], &reopened["amountRemaining"], &reopened["paidAt"]),
+        (&json!("sent"), &json!("60.00"), &json!("40.00"), &Value::Null)
+    );
+    let listed = get(app, &format!("/v1/invoices/{id}/payments")).await;
+    assert_eq!(listed["pagination"]["total"], 2, "kept, not deleted");
+    assert_eq!(listed["data"][0], reversed);
+    let events = get(app, "/v1/events?type=invoice.payment_reversed").await;
+    assert_eq!(events["pagination"]["total"], 1);
+    let event = &events["data"][0];
+    assert_eq!(
+        (&event["actor"]["id"], &event["data"]["object"]["amountRemaining"]),
+        (&json!(app.key_id), &json!("40.00"))
+    );
+    assert_eq!(event["data"]["object"]["payment"], reversed);
+
+    // The payment page asks for what is owed again, and a payment settles it again.
+    pay(app, &invoice, 40).await;
+    assert_eq!(get(app, &format!("/v1/invoices/{id}")).await["status"], "paid");
+
+    // Refusals change nothing.
+    let body = expect_error(
+        reverse(app, id, cash["id"].as_str().unwrap(), None, json!({ "reason": "again" })).await,
+        400,
+        "cannot_reverse",
+    )
+    .await;
+    assert!(body["message"].as_str().unwrap().contains(why), "{body}");
+    let body = expect_error(
+        reverse(app, id, &ledger["id"].as_str().unwrap().replace("lp_", "ipy_"), None, json!({})).await,
+        400,
+        "validation_error",
+    )
+    .await;
+    assert_eq!(body["details"][0]["field"], "reason");
+    let missing = reverse(app, id, "ipy_00000000000000000000000000000000", None, json!({ "reason": "x" })).await;
+    expect_error(missing, 404, "not_found").await;
+    let other = app.invoice(client["id"].as_str().unwrap(), json!({ "sendImmediately": true })).await;
+    let elsewhere =
+        reverse(app, other["id"].as_str().unwrap(), cash["id"].as_str().unwrap(), None, json!({ "reason": "x" })).await;
+    expect_error(elsewhere, 404, "not_found").await;
+    assert_eq!(get(app, "/v1/events?type=invoice.payment_reversed").await["pagination"]["total"], 1);
+});

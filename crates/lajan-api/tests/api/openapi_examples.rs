@@ -149,7 +149,9 @@ async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
     let owing = app.invoice(&cli, json!({ "sendImmediately": true })).await;
     let cash =
         json!({ "amount": 40, "method": "cash", "reference": "REC-2026-0042", "paidAt": "2026-11-28T14:30:00-05:00" });
-    r.post("/v1/invoices/{id}/payments", &[&id(&owing)], cash).await;
+    let counted = r.post("/v1/invoices/{id}/payments", &[&id(&owing)], cash).await;
+    let reason = json!({ "reason": "Counted twice: the branch entered the receipt again" });
+    r.post("/v1/invoices/{id}/payments/{paymentId}/reverse", &[&id(&owing), &id(&counted)], reason).await;
     let voided = app.invoice(&cli, json!({})).await;
     r.post("/v1/invoices/{id}/void", &[&id(&voided)], json!({ "reason": "Issued twice" })).await;
 

@@ -66,6 +66,13 @@ async fn make_every_event(app: &TestApp) {
     pay(app, &paid).await;
     app.invoice(&cid(&client), json!({ "dueDate": "2020-01-01", "sendImmediately": true })).await;
     app.workers().mark_overdue_once(Timestamp::now()).await.unwrap();
+    // A payment counted by mistake (by the ledger here, so that each type has one maker), reversed.
+    let owing = app.invoice(&cid(&client), json!({ "sendImmediately": true })).await;
+    pay(app, &owing).await;
+    let owing_payments = format!("/v1/invoices/{}/payments", owing["id"].as_str().unwrap());
+    let counted = ok(app.get(&owing_payments).await).await;
+    let undo = format!("{owing_payments}/{}/reverse", counted["data"][0]["id"].as_str().unwrap());
+    ok(app.post(&undo, &json!({ "reason": "Entered on the wrong invoice" })).await).await;
     let voided = app.invoice(&cid(&client), json!({})).await;
     ok(app.post(&format!("/v1/invoices/{}/void", voided["id"].as_str().unwrap()), &json!({})).await).await;
 

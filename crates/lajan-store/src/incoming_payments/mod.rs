@@ -30,9 +30,9 @@ pub enum PaymentApplied {
     AlreadyProcessed,
 }
 
-/// A payment counted on an invoice, and the invoice as it stands with it.
+/// A payment of an invoice (just counted, or just reversed), and the invoice as it stands with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PaymentReceived {
+pub struct PaymentOnInvoice {
     pub payment: InvoicePayment,
     pub invoice: InvoiceDetail,
 }
@@ -40,7 +40,7 @@ pub struct PaymentReceived {
 /// Builds the events of a payment counted: one for every payment on an invoice, and one for
 /// the invoice or link it completes.
 pub struct PaidEvents<'a> {
-    pub received: EventFor<'a, PaymentReceived>,
+    pub received: EventFor<'a, PaymentOnInvoice>,
     pub invoice: EventFor<'a, InvoiceDetail>,
     pub link: EventFor<'a, PaymentLink>,
 }

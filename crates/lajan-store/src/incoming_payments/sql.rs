@@ -3,7 +3,7 @@
 // (`payment_columns!`): invoices, payment links, the sandbox ledger.
 
 use crate::IncomingPaymentStore;
-use crate::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied, PaymentReceived};
+use crate::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied, PaymentOnInvoice};
 use lajan_domain::invoice_payment::{InvoicePayment, PaymentMethod};
 
 // Laid out by hand: rustfmt would give each of the 26 pieces a line of its own.
@@ -77,7 +77,7 @@ async fn insert_intent(tx: &mut Tx, p: &PaymentIntent) -> StoreResult<()> {
 async fn set_intent_status(tx: &mut Tx, id: &str, status: IntentStatus, at: Timestamp) -> StoreResult<()> {
     query(
         "UPDATE payment_intents SET status = $1, updated_at = $2,
-                paid_at = CASE WHEN $1 = 'paid' THEN $2 ELSE paid_at END
+                paid_at = CASE WHEN $1 = 'paid' THEN $2 WHEN $1 = 'active' THEN NULL ELSE paid_at END
          WHERE id = $3",
     )
     .bind(status.as_str())
@@ -349,10 +349,10 @@ async fn record_payment(
     record: InvoicePayment,
     at: Timestamp,
     events: &PaidEvents<'_>,
-) -> StoreResult<PaymentReceived> {
+) -> StoreResult<PaymentOnInvoice> {
     insert_invoice_payment(tx, &record).await?;
     let invoice = read_invoice(&mut **tx, tenant, &record.invoice_id).await?.ok_or(StoreError::NotFound)?;
-    let received = PaymentReceived { payment: record, invoice };
+    let received = PaymentOnInvoice { payment: record, invoice };
     insert_event(tx, tenant, at, &(events.received)(&received)).await?;
     Ok(received)
 }

@@ -2,12 +2,20 @@
 //! writes one as it counts a ledger payment towards an invoice's intent; a person or key records
 //! one received outside Lajan), listed newest first.
 
-use crate::incoming_payments::{PaidEvents, PaymentReceived};
-use crate::{IdempotentResponse, StoreResult};
+use crate::incoming_payments::{PaidEvents, PaymentOnInvoice};
+use crate::{EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::invoice_payment::{InvoicePayment, OutsidePayment};
 use lajan_domain::pagination::{Page, PageRequest};
 use lajan_domain::{Tenant, Timestamp};
+
+/// A reversal asked for: the invoice, its payment, and why.
+#[derive(Debug, Clone, Copy)]
+pub struct PaymentReversal<'a> {
+    pub invoice_id: &'a str,
+    pub payment_id: &'a str,
+    pub reason: &'a str,
+}
 
 #[async_trait]
 pub trait InvoicePaymentStore: Send + Sync {
@@ -32,6 +40,20 @@ pub trait InvoicePaymentStore: Send + Sync {
         payment: &OutsidePayment,
         at: Timestamp,
         events: &PaidEvents<'_>,
-        idempotency: Option<IdempotentResponse<'_, PaymentReceived>>,
-    ) -> StoreResult<PaymentReceived>;
+        idempotency: Option<IdempotentResponse<'_, PaymentOnInvoice>>,
+    ) -> StoreResult<PaymentOnInvoice>;
+
+    /// Reverses the tenant's payment `payment_id` of invoice `invoice_id` (kept, with the
+    /// reason, when and by whom), in one transaction: it stops counting on the intent, a paid invoice that
+    /// is not paid in full any more reopens as sent (its intent active again), and `event`
+    /// (`invoice.payment_reversed`) is recorded. `NotFound` for a payment or invoice that is not
+    /// the tenant's; `Rejected` `cannot_reverse` for a payment reversed already.
+    async fn reverse_invoice_payment(
+        &self,
+        tenant: &Tenant,
+        reversal: PaymentReversal<'_>,
+        at: Timestamp,
+        event: EventFor<'_, PaymentOnInvoice>,
+        idempotency: Option<IdempotentResponse<'_, PaymentOnInvoice>>,
+    ) -> StoreResult<PaymentOnInvoice>;
 }

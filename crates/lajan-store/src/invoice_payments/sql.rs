@@ -1,6 +1,6 @@
 // Invoice payments, for both backends; included after `shared.rs`.
 
-use crate::invoice_payments::InvoicePaymentStore;
+use crate::invoice_payments::{InvoicePaymentStore, PaymentReversal};
 use lajan_domain::invoice_payment::{OutsidePayment, Reversal};
 
 macro_rules! invoice_payment_select {
@@ -91,8 +91,8 @@ impl InvoicePaymentStore for ThisStore {
         payment: &OutsidePayment,
         at: Timestamp,
         events: &PaidEvents<'_>,
-        idempotency: Option<IdempotentResponse<'_, PaymentReceived>>,
-    ) -> StoreResult<PaymentReceived> {
+        idempotency: Option<IdempotentResponse<'_, PaymentOnInvoice>>,
+    ) -> StoreResult<PaymentOnInvoice> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         // The intent first, then the invoice: the order the ledger watcher locks them in.
         let unlocked = read_invoice(&mut *tx, tenant, invoice_id).await?.ok_or(StoreError::NotFound)?;
@@ -133,5 +133,78 @@ impl InvoicePaymentStore for ThisStore {
         }
         self.commit_keyed(tx, tenant, idempotency.as_ref(), &counted).await?;
         Ok(counted)
+    }
+
+    async fn reverse_invoice_payment(
+        &self,
+        tenant: &Tenant,
+        reversal: PaymentReversal<'_>,
+        at: Timestamp,
+        event: EventFor<'_, PaymentOnInvoice>,
+        idempotency: Option<IdempotentResponse<'_, PaymentOnInvoice>>,
+    ) -> StoreResult<PaymentOnInvoice> {
+        let PaymentReversal { invoice_id, payment_id, reason } = reversal;
+        let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
+        let unlocked = read_invoice(&mut *tx, tenant, invoice_id).await?.ok_or(StoreError::NotFound)?;
+        let intent = lock_intent(&mut tx, &unlocked.intent.id).await?;
+        let current = lock_invoice(&mut tx, tenant, invoice_id).await?;
+        let row = query(concat!(
+            invoice_payment_select!(),
+            " WHERE p.org_id = $1 AND p.env = $2 AND p.invoice_id = $3 AND p.id = $4",
+            for_update!()
+        ))
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(invoice_id)
+        .bind(payment_id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(StoreError::NotFound)?;
+        let mut payment = invoice_payment_from_row(&row)?;
+        if let Some(earlier) = &payment.reversal {
+            let why = format!("This payment was reversed already: {}", earlier.reason);
+            return Err(StoreError::Rejected(Invalid::new("cannot_reverse", why)));
+        }
+        // What the intent received always holds this payment: less would be a corrupt total.
+        let received = intent
+            .amount_received
+            .checked_sub(payment.amount)
+            .filter(|r| *r >= 0)
+            .ok_or_else(|| StoreError::Corrupt(format!("intent {} received less than payment {payment_id}", intent.id)))?;
+        query("UPDATE payment_intents SET amount_received = $1, updated_at = $2 WHERE id = $3")
+            .bind(received)
+            .bind(at.as_millis())
+            .bind(&intent.id)
+            .execute(&mut *tx)
+            .await?;
+        let status = current.invoice.status;
+        let reopened = status.after_reversal(received >= intent.amount);
+        if reopened != status {
+            query("UPDATE invoices SET status = $1, paid_at = NULL, updated_at = $2 WHERE id = $3")
+                .bind(reopened.as_str())
+                .bind(at.as_millis())
+                .bind(invoice_id)
+                .execute(&mut *tx)
+                .await?;
+            set_intent_status(&mut tx, &intent.id, IntentStatus::Active, at).await?;
+        }
+        query(
+            "UPDATE invoice_payments SET reversed_at = $1, reversed_by_type = $2, reversed_by_id = $3,
+                    reversal_reason = $4
+             WHERE id = $5",
+        )
+        .bind(at.as_millis())
+        .bind(tenant.actor.kind())
+        .bind(tenant.actor.id())
+        .bind(reason)
+        .bind(payment_id)
+        .execute(&mut *tx)
+        .await?;
+        payment.reversal = Some(Reversal { at, by: tenant.actor.clone(), reason: reason.to_owned() });
+        let invoice = read_invoice(&mut *tx, tenant, invoice_id).await?.ok_or(StoreError::NotFound)?;
+        let reversed = PaymentOnInvoice { payment, invoice };
+        insert_event(&mut tx, tenant, at, &event(&reversed)).await?;
+        self.commit_keyed(tx, tenant, idempotency.as_ref(), &reversed).await?;
+        Ok(reversed)
     }
 }

@@ -11,7 +11,8 @@ use lajan_domain::payment::PaymentLink;
 use lajan_domain::payment::{IncomingPayment, IntentStatus, PaymentIntent, new_reference};
 use lajan_domain::settings::Settings;
 use lajan_domain::{Environment, Tenant, Timestamp};
-use lajan_store::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied, PaymentReceived};
+use lajan_store::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied, PaymentOnInvoice};
+use lajan_store::invoice_payments::PaymentReversal;
 use lajan_store::invoices::{InvoiceChanges, InvoiceQuery};
 use lajan_store::{EventQuery, NewEvent, Store, StoreError};
 use std::sync::Arc;
@@ -45,7 +46,7 @@ fn link_ev(l: &PaymentLink) -> NewEvent {
     NewEvent { event_type: "payment_link.paid", object: serde_json::json!({ "id": l.id }) }
 }
 
-fn received_ev(r: &PaymentReceived) -> NewEvent {
+fn received_ev(r: &PaymentOnInvoice) -> NewEvent {
     NewEvent {
         event_type: "invoice.payment_received",
         object: serde_json::json!({ "id": r.payment.id, "invoiceId": r.invoice.invoice.id, "amount": r.payment.amount }),
@@ -655,4 +656,52 @@ contract!(a_payment_received_outside_lajan_counts_as_a_ledger_payment_does, |sto
     let other = lajan_domain::Tenant::new(t.org_id.clone(), Environment::Live);
     let missing = store.record_outside_payment(&other, &id, &cash(1), Timestamp::now(), &counting_events(), None).await;
     assert!(matches!(missing, Err(StoreError::NotFound)), "{missing:?}");
+});
+
+fn reversal<'a>(invoice_id: &'a str, payment_id: &'a str, reason: &'a str) -> PaymentReversal<'a> {
+    PaymentReversal { invoice_id, payment_id, reason }
+}
+
+contract!(a_reversed_payment_stops_counting_and_reopens_a_paid_invoice, |store| {
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let d = invoice(&store, &t, &c, "100").await;
+    let id = d.invoice.id.clone();
+    store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+    let cash =
+        OutsidePayment { amount: 10_000, method: PaymentMethod::Cash, reference: None, paid_at: Timestamp::now() };
+    let paid = store.record_outside_payment(&t, &id, &cash, Timestamp::now(), &counting_events(), None).await.unwrap();
+    assert_eq!(paid.invoice.invoice.status, InvoiceStatus::Paid);
+    let payment_id = paid.payment.id.clone();
+    let reversed_ev = |r: &PaymentOnInvoice| NewEvent {
+        event_type: "invoice.payment_reversed",
+        object: serde_json::json!({ "id": r.invoice.invoice.id, "payment": r.payment.id }),
+    };
+    let undone = store
+        .reverse_invoice_payment(&t, reversal(&id, &payment_id, "a mistake"), Timestamp::now(), &reversed_ev, None)
+        .await
+        .unwrap();
+    assert_eq!(
+        (undone.invoice.invoice.status, undone.invoice.invoice.amount_paid, undone.invoice.intent.status),
+        (InvoiceStatus::Sent, 0, IntentStatus::Active)
+    );
+    assert_eq!((undone.invoice.invoice.paid_at, undone.invoice.intent.paid_at), (None, None));
+    assert_eq!(undone.payment.reversal.as_ref().map(|r| r.reason.as_str()), Some("a mistake"));
+    let listed = store.list_invoice_payments(&t, &id, PageRequest::default()).await.unwrap();
+    assert_eq!((listed.total, listed.items[0].counted()), (1, 0), "kept, counting nothing");
+    let twice = store
+        .reverse_invoice_payment(&t, reversal(&id, &payment_id, "again"), Timestamp::now(), &reversed_ev, None)
+        .await;
+    assert!(matches!(twice, Err(StoreError::Rejected(ref e)) if e.code == "cannot_reverse"), "{twice:?}");
+    let other = invoice(&store, &t, &c, "5").await;
+    let wrong = store
+        .reverse_invoice_payment(
+            &t,
+            reversal(&other.invoice.id, &payment_id, "x"),
+            Timestamp::now(),
+            &reversed_ev,
+            None,
+        )
+        .await;
+    assert!(matches!(wrong, Err(StoreError::NotFound)), "{wrong:?}");
 });

@@ -114,6 +114,7 @@ from .recover_deliveries import RecoverDeliveries
 from .recovered import Recovered
 from .reject_disbursement import RejectDisbursement
 from .reject_payout import RejectPayout
+from .reverse_payment import ReversePayment
 from .sandbox_payment_view import SandboxPaymentView
 from .send_channel import SendChannel
 from .send_invoice import SendInvoice
@@ -241,6 +242,7 @@ __all__ = (
     "Recovered",
     "RejectDisbursement",
     "RejectPayout",
+    "ReversePayment",
     "SandboxPaymentView",
     "SendChannel",
     "SendInvoice",
