@@ -1,19 +1,24 @@
-//! What a maker does to an invoice from its page: send it (by email, SMS or both) and void it,
-//! through the API's service methods as the user. Sending or voiding twice is refused by the
-//! invoice's state, as in the API.
+//! What a maker does to an invoice from its page: send it (by email, SMS or both), void it, and
+//! record a payment received outside Lajan, through the API's service methods as the user.
+//! Sending or voiding twice is refused by the invoice's state, as in the API; a payment form
+//! posted twice records one payment (its one-time key).
 
 use crate::domain_text;
 use crate::guard::Protected;
+use crate::once::{self, Before};
 use crate::pages::{self, Frame, WayBack};
 use crate::state::Console;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
+use lajan_domain::invoice_payment::OutsidePaymentInput;
 use lajan_domain::message::Channel;
 use lajan_domain::user::Duty;
 use lajan_domain::validation::parse_reason;
 use lajan_i18n::say;
 use lajan_services::ServiceError;
+use lajan_store::incoming_payments::PaymentOnInvoice;
+use lajan_store::{IdempotentResponse, StoreError};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -60,6 +65,50 @@ pub async fn void(State(console): State<Console>, Path(id): Path<String>, reques
     };
     let voided = console.services.void_invoice(&signed.session.tenant(), &id, reason.as_deref(), None).await;
     finish(frame, &id, voided.map(drop))
+}
+
+#[derive(Deserialize)]
+pub struct PaymentForm {
+    #[serde(default)]
+    amount: String,
+    #[serde(default)]
+    method: String,
+    #[serde(default)]
+    reference: String,
+    /// The form's one-time key.
+    #[serde(default)]
+    once: String,
+}
+
+pub async fn record_payment(
+    State(console): State<Console>,
+    Path(id): Path<String>,
+    request: Protected<PaymentForm>,
+) -> Response {
+    let (signed, form) = (&request.signed, &request.form);
+    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
+        return refused;
+    }
+    let tenant = signed.session.tenant();
+    let path = format!("/console/invoices/{id}/payments");
+    let claim = match once::before(&console, &tenant, signed.frame(), &path, &form.once).await {
+        Ok(Before::Fresh(claim)) => claim,
+        Ok(Before::Made(made)) => return made,
+        Err(refused) => return refused,
+    };
+    let input = OutsidePaymentInput {
+        amount: Some(form.amount.trim().to_owned()),
+        method: Some(form.method.clone()),
+        reference: Some(form.reference.clone()).filter(|r| !r.trim().is_empty()),
+        paid_at: None,
+    };
+    let page = format!("/console/invoices/{id}");
+    let body = |_: &PaymentOnInvoice| page.clone().into_bytes();
+    let answer = IdempotentResponse { claim: &claim, status: 303, body: &body };
+    match console.services.record_invoice_payment(&tenant, &id, input, Some(answer)).await {
+        Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
+        recorded => finish(signed.frame(), &id, recorded.map(drop)),
+    }
 }
 
 /// Back to the invoice's page when it was done; else a page saying why not.

@@ -1,5 +1,6 @@
 //! The invoices pages: the list (by status and client, with search) and one invoice with its
-//! line items, payment link and timeline.
+//! line items, payment link, payments (with the form that records one received outside Lajan)
+//! and timeline.
 
 use crate::guard::Signed;
 use crate::lists::{self, BadQuery, ListQuery, given};
@@ -11,7 +12,9 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use lajan_domain::id::IdKind;
 use lajan_domain::invoice::InvoiceStatus;
+use lajan_domain::pagination::PageRequest;
 use lajan_i18n::say;
+use lajan_services::views::invoice_payments::InvoicePaymentView;
 use lajan_services::views::invoices::{InvoiceSummary, InvoiceView};
 use lajan_store::invoices::InvoiceQuery;
 use minijinja::context;
@@ -56,6 +59,15 @@ pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Pa
         Ok(events) => events,
         Err(e) => return pages::failure(&e),
     };
+    let payments = match console.services.invoice_payments(&tenant, &id, PageRequest::default()).await {
+        Ok((currency, page)) => page.items.iter().map(|p| InvoicePaymentView::of(p, currency)).collect::<Vec<_>>(),
+        Err(e) => return pages::failure(&e),
+    };
+    // The form's one-time key: a payment posted twice is recorded once.
+    let payment_once = match crate::once::new_key() {
+        Ok(key) => key,
+        Err(e) => return pages::failure(&e),
+    };
     // Quantities and tax rates are exact JSON numbers, which only serde_json can print.
     let lines: Vec<_> = invoice
         .line_items
@@ -65,5 +77,5 @@ pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Pa
             tax_rate => l.tax_rate.to_string(), amount => l.amount }
         })
         .collect();
-    render(StatusCode::OK, "invoice.html", context! { frame, invoice, lines, events })
+    render(StatusCode::OK, "invoice.html", context! { frame, invoice, lines, events, payments, payment_once })
 }

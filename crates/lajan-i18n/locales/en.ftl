@@ -697,3 +697,17 @@ wallet-register-continue = Register this wallet
 wallet-register-return = You can go back to your wallet: it shows your payment's progress.
 register-refused-too_many_contacts = Too many numbers were tried. Start again from your wallet.
 register-refused-invalid_contact = Give a phone number like +509 3700 0000, or an email address.
+
+# An invoice's payments, and recording one received outside Lajan.
+amount-remaining = Still due
+payments = Payments received
+payment-method = Method
+payment-reference = Reference (receipt number)
+record-payment = Record a payment received outside Lajan
+record = Record
+method-stellar = Stellar
+method-cash = Cash
+method-moncash = MonCash
+method-natcash = NatCash
+method-bank_transfer = Bank transfer
+payment-reversed = reversed: { $reason }

@@ -700,3 +700,17 @@ wallet-register-continue = Enregistrer ce portefeuille
 wallet-register-return = Vous pouvez revenir à votre portefeuille : il montre où en est votre versement.
 register-refused-too_many_contacts = Trop de numéros ont été essayés. Recommencez depuis votre portefeuille.
 register-refused-invalid_contact = Indiquez un numéro comme +509 3700 0000, ou une adresse e-mail.
+
+# Les paiements d’une facture, et l’enregistrement d’un paiement reçu hors de Lajan.
+amount-remaining = Reste dû
+payments = Paiements reçus
+payment-method = Moyen
+payment-reference = Référence (numéro de reçu)
+record-payment = Enregistrer un paiement reçu hors de Lajan
+record = Enregistrer
+method-stellar = Stellar
+method-cash = Espèces
+method-moncash = MonCash
+method-natcash = NatCash
+method-bank_transfer = Virement bancaire
+payment-reversed = annulé : { $reason }

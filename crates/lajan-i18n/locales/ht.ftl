@@ -694,3 +694,17 @@ wallet-register-continue = Anrejistre pòtfèy sa a
 wallet-register-return = Ou ka retounen nan pòtfèy ou: l ap montre kote peman ou rive.
 register-refused-too_many_contacts = Yo eseye twòp nimewo. Rekòmanse depi nan pòtfèy ou.
 register-refused-invalid_contact = Bay yon nimewo tankou +509 3700 0000, oswa yon adrès imèl.
+
+# Peman yon fakti resevwa, ak anrejistreman yon peman ki resevwa andeyò Lajan.
+amount-remaining = Rès pou peye
+payments = Peman ki resevwa
+payment-method = Fason
+payment-reference = Referans (nimewo resi)
+record-payment = Anrejistre yon peman ki resevwa andeyò Lajan
+record = Anrejistre
+method-stellar = Stellar
+method-cash = Kach
+method-moncash = MonCash
+method-natcash = NatCash
+method-bank_transfer = Vireman labank
+payment-reversed = anile: { $reason }

@@ -151,3 +151,46 @@ api_test!(invoice_actions_need_the_maker_role_and_the_csrf_value, |app| {
     let listed: Value = app.get("/v1/invoices").await.json().await.unwrap();
     assert_eq!(listed["pagination"]["total"], 1);
 });
+
+api_test!(a_maker_records_a_payment_received_at_the_branch_once, |app| {
+    let client = app.reachable_client().await;
+    let sent = app.invoice(client["id"].as_str().unwrap(), json!({ "sendImmediately": true })).await;
+    let id = sent["id"].as_str().unwrap();
+    let maker = user(app, None, "caissier@example.ht", Role::Maker).await;
+    let browser = Browser::signed_in(app, "caissier@example.ht").await;
+    let page_path = format!("/console/invoices/{id}");
+    let page = browser.get(&page_path).await.text().await.unwrap();
+    assert!(page.contains("id=\"record-payment\"") && page.contains("value=\"moncash\""), "{page}");
+    let csrf = browser.csrf().await;
+    let once = once_of(&page);
+    let form = [
+        ("csrf", csrf.as_str()),
+        ("once", once.as_str()),
+        ("amount", "40"),
+        ("method", "cash"),
+        ("reference", "REC-7"),
+    ];
+    let path = format!("{page_path}/payments");
+    let r = browser.post(&path, &form).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, page_path.clone()));
+    // The same form posted again (a double click) records nothing more.
+    let r = browser.post(&path, &form).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, page_path.clone()));
+    let after = invoice(app, id).await;
+    assert_eq!((after["amountPaid"].as_str(), after["amountRemaining"].as_str()), (Some("40.00"), Some("60.00")));
+    let payments: Value = app.get(&format!("/v1/invoices/{id}/payments")).await.json().await.unwrap();
+    assert_eq!(payments["pagination"]["total"], 1);
+    assert_eq!(payments["data"][0]["recordedBy"], json!({ "type": "user", "id": maker.id }));
+    let page = browser.get(&page_path).await.text().await.unwrap();
+    assert!(page.contains("id=\"payments\"") && page.contains("REC-7") && page.contains("60.00"), "{page}");
+
+    // A bad amount is refused with the rule, and nothing is recorded.
+    let page = browser.get(&page_path).await.text().await.unwrap();
+    let once = once_of(&page);
+    let bad =
+        [("csrf", csrf.as_str()), ("once", once.as_str()), ("amount", "-5"), ("method", "cash"), ("reference", "")];
+    let r = browser.post(&path, &bad).await;
+    assert!(r.status().is_client_error(), "{}", r.status());
+    let payments: Value = app.get(&format!("/v1/invoices/{id}/payments")).await.json().await.unwrap();
+    assert_eq!(payments["pagination"]["total"], 1);
+});
