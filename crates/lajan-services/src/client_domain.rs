@@ -55,6 +55,10 @@ impl Services {
     /// private address is read over plain `http`, as a wallet under development serves it.
     pub(crate) async fn client_domain_key(&self, domain: &str) -> ServiceResult<String> {
         let host = domain_host(domain)?;
+        // Held from the name's resolution to the file's last byte: both are outbound work.
+        let _slot = self.wallet_domains.in_flight.try_acquire().map_err(|_| {
+            ServiceError::Unavailable("Too many wallet domains are being read right now; try again in a moment".into())
+        })?;
         let (env, _) = self.wallet_network();
         let private_allowed = !env.is_live() && self.config.sandbox_webhooks_private;
         let (client, scheme) = match public_addresses(&*self.config.resolver, &host).await {
@@ -63,9 +67,6 @@ impl Services {
             Err(why) => return Err(refuse(format!("client_domain {domain} must reach a public address: {why}"))),
         };
         let url = format!("{scheme}://{domain}/.well-known/stellar.toml");
-        let _slot = self.wallet_domains.in_flight.try_acquire().map_err(|_| {
-            ServiceError::Unavailable("Too many wallet domains are being read right now; try again in a moment".into())
-        })?;
         let unreadable = |why: String| refuse(format!("client_domain {domain}: {url} could not be read: {why}"));
         let mut response = client.get(&url).send().await.map_err(|e| unreadable(transport_reason(&e)))?;
         if !response.status().is_success() {

@@ -65,6 +65,20 @@ async fn insert_invoice_payment(tx: &mut Tx, payment: &InvoicePayment) -> StoreR
     Ok(())
 }
 
+/// The tenant's invoice `invoice_id` and its payment intent, both locked, the intent first: the
+/// order the ledger watcher locks them in, so a payment recorded and one seen on the ledger at
+/// the same moment never wait on each other.
+async fn lock_intent_and_invoice(
+    tx: &mut Tx,
+    tenant: &Tenant,
+    invoice_id: &str,
+) -> StoreResult<(PaymentIntent, InvoiceDetail)> {
+    let unlocked = read_invoice(&mut **tx, tenant, invoice_id).await?.ok_or(StoreError::NotFound)?;
+    let intent = lock_intent(tx, &unlocked.intent.id).await?;
+    let invoice = lock_invoice(tx, tenant, invoice_id).await?;
+    Ok((intent, invoice))
+}
+
 #[async_trait]
 impl InvoicePaymentStore for ThisStore {
     async fn list_invoice_payments(
@@ -94,10 +108,7 @@ impl InvoicePaymentStore for ThisStore {
         idempotency: Option<IdempotentResponse<'_, PaymentOnInvoice>>,
     ) -> StoreResult<PaymentOnInvoice> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
-        // The intent first, then the invoice: the order the ledger watcher locks them in.
-        let unlocked = read_invoice(&mut *tx, tenant, invoice_id).await?.ok_or(StoreError::NotFound)?;
-        let intent = lock_intent(&mut tx, &unlocked.intent.id).await?;
-        let current = lock_invoice(&mut tx, tenant, invoice_id).await?;
+        let (intent, current) = lock_intent_and_invoice(&mut tx, tenant, invoice_id).await?;
         let status = current.invoice.status;
         if !status.is_payable() {
             return Err(StoreError::Rejected(Invalid::new("cannot_pay", format!("A {status} invoice cannot be paid"))));
@@ -145,9 +156,7 @@ impl InvoicePaymentStore for ThisStore {
     ) -> StoreResult<PaymentOnInvoice> {
         let PaymentReversal { invoice_id, payment_id, reason } = reversal;
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
-        let unlocked = read_invoice(&mut *tx, tenant, invoice_id).await?.ok_or(StoreError::NotFound)?;
-        let intent = lock_intent(&mut tx, &unlocked.intent.id).await?;
-        let current = lock_invoice(&mut tx, tenant, invoice_id).await?;
+        let (intent, current) = lock_intent_and_invoice(&mut tx, tenant, invoice_id).await?;
         let row = query(concat!(
             invoice_payment_select!(),
             " WHERE p.org_id = $1 AND p.env = $2 AND p.invoice_id = $3 AND p.id = $4",
