@@ -2586,7 +2586,7 @@ export interface components {
              *     counted from the ledger).
              * @example cash
              */
-            method: string | null;
+            method: string;
             /**
              * @description When it was paid, RFC 3339, not in the future; default: now.
              * @example 2026-11-28T14:30:00-05:00
@@ -2635,7 +2635,7 @@ export interface components {
              * @description Required: at most 500 characters, line breaks kept.
              * @example Counted twice: the branch entered the receipt again
              */
-            reason: string | null;
+            reason: string;
         };
         /** @description A payment recorded on the sandbox ledger. */
         SandboxPaymentView: {

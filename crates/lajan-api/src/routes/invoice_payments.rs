@@ -32,11 +32,11 @@ pub fn routes() -> Router<AppState> {
 pub struct RecordPayment {
     /// In the invoice's currency: positive, at most 2 decimal places; read exactly. More than is
     /// due is counted too (the invoice is paid, and `amountPaid` says how much came in).
-    #[schema(value_type = f64, required = true, exclusive_minimum = 0, maximum = 922337203685.47, multiple_of = 0.01, example = 500)]
+    #[schema(value_type = f64, required = true, nullable = false, exclusive_minimum = 0, maximum = 922337203685.47, multiple_of = 0.01, example = 500)]
     pub amount: Option<ExactNumber>,
     /// How it was paid: `cash`, `moncash`, `natcash` or `bank_transfer` (Stellar payments are
     /// counted from the ledger).
-    #[schema(required = true, example = "cash")]
+    #[schema(required = true, nullable = false, example = "cash")]
     pub method: Option<String>,
     /// What the payer's proof says (a receipt number, a MonCash transaction id): at most 100
     /// characters.
@@ -97,7 +97,13 @@ pub async fn record(
 #[serde(deny_unknown_fields)]
 pub struct ReversePayment {
     /// Required: at most 500 characters, line breaks kept.
-    #[schema(required = true, example = "Counted twice: the branch entered the receipt again", max_length = 500)]
+    #[schema(
+        required = true,
+        nullable = false,
+        example = "Counted twice: the branch entered the receipt again",
+        min_length = 1,
+        max_length = 500
+    )]
     pub reason: Option<String>,
 }
 

@@ -18,7 +18,7 @@ class RecordPayment:
     Attributes:
         amount (Decimal): In the invoice's currency: positive, at most 2 decimal places; read exactly. More than is
             due is counted too (the invoice is paid, and `amountPaid` says how much came in). Example: 500.
-        method (None | str): How it was paid: `cash`, `moncash`, `natcash` or `bank_transfer` (Stellar payments are
+        method (str): How it was paid: `cash`, `moncash`, `natcash` or `bank_transfer` (Stellar payments are
             counted from the ledger). Example: cash.
         paid_at (None | str | Unset): When it was paid, RFC 3339, not in the future; default: now. Example:
             2026-11-28T14:30:00-05:00.
@@ -28,14 +28,13 @@ class RecordPayment:
     """
 
     amount: Decimal
-    method: None | str
+    method: str
     paid_at: None | str | Unset = UNSET
     reference: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         amount = self.amount
 
-        method: None | str
         method = self.method
 
         paid_at: None | str | Unset
@@ -70,12 +69,7 @@ class RecordPayment:
         d = dict(src_dict)
         amount = d.pop("amount")
 
-        def _parse_method(data: object) -> None | str:
-            if data is None:
-                return data
-            return cast(None | str, data)
-
-        method = _parse_method(d.pop("method"))
+        method = d.pop("method")
 
         def _parse_paid_at(data: object) -> None | str | Unset:
             if data is None:

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar, cast
+from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
@@ -13,14 +13,13 @@ class ReversePayment:
     """Why a payment stops counting.
 
     Attributes:
-        reason (None | str): Required: at most 500 characters, line breaks kept. Example: Counted twice: the branch
-            entered the receipt again.
+        reason (str): Required: at most 500 characters, line breaks kept. Example: Counted twice: the branch entered the
+            receipt again.
     """
 
-    reason: None | str
+    reason: str
 
     def to_dict(self) -> dict[str, Any]:
-        reason: None | str
         reason = self.reason
 
         field_dict: dict[str, Any] = {}
@@ -36,13 +35,7 @@ class ReversePayment:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-
-        def _parse_reason(data: object) -> None | str:
-            if data is None:
-                return data
-            return cast(None | str, data)
-
-        reason = _parse_reason(d.pop("reason"))
+        reason = d.pop("reason")
 
         reverse_payment = cls(
             reason=reason,
