@@ -50,8 +50,10 @@ pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Pa
     let tenant = signed.session.tenant();
     let found =
         if IdKind::Invoice.is_id(&id) { console.services.store.get_invoice(&tenant, &id).await } else { Ok(None) };
-    let invoice = match found {
-        Ok(Some(detail)) => InvoiceView::from_detail(&detail, &console.services.config.public_url),
+    let (invoice, currency) = match found {
+        Ok(Some(detail)) => {
+            (InvoiceView::from_detail(&detail, &console.services.config.public_url), detail.invoice.currency)
+        }
         Ok(None) => return pages::not_found(frame),
         Err(e) => return pages::failure(&e.into()),
     };
@@ -59,9 +61,10 @@ pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Pa
         Ok(events) => events,
         Err(e) => return pages::failure(&e),
     };
-    let payments = match console.services.invoice_payments(&tenant, &id, PageRequest::default()).await {
-        Ok((currency, page)) => page.items.iter().map(|p| InvoicePaymentView::of(p, currency)).collect::<Vec<_>>(),
-        Err(e) => return pages::failure(&e),
+    // The invoice is read already: its payments alone, not the invoice again.
+    let payments = match console.services.store.list_invoice_payments(&tenant, &id, PageRequest::default()).await {
+        Ok(page) => page.items.iter().map(|p| InvoicePaymentView::of(p, currency)).collect::<Vec<_>>(),
+        Err(e) => return pages::failure(&e.into()),
     };
     // The form's one-time key: a payment posted twice is recorded once.
     let payment_once = match crate::once::new_key() {

@@ -71,6 +71,13 @@ impl PaymentIntent {
             (s, _) => s,
         }
     }
+
+    /// Whether taking its received total to `received` at `now` pays it in full: it must still
+    /// be active (not expired, paid or inactive). Every path that counts money on an intent
+    /// (the ledger watcher, a payment received outside Lajan) asks this.
+    pub fn completed_by(&self, received: i64, now: Timestamp) -> bool {
+        self.effective_status(now) == IntentStatus::Active && received >= self.amount
+    }
 }
 
 /// A fresh payment reference: `LJ` and 12 characters of Crockford base32 (60 random bits),

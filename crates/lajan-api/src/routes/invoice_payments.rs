@@ -26,6 +26,11 @@ pub fn routes() -> Router<AppState> {
         .route("/invoices/{id}/payments/{paymentId}/reverse", post(reverse))
 }
 
+/// What a payment's change answers (and its replay returns): the payment, in its invoice's currency.
+fn payment_view(r: &PaymentOnInvoice) -> InvoicePaymentView {
+    InvoicePaymentView::of(&r.payment, r.invoice.invoice.currency)
+}
+
 /// A payment received outside Lajan.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -85,11 +90,10 @@ pub async fn record(
         reference: body.reference,
         paid_at: body.paid_at,
     };
-    let view = |r: &PaymentOnInvoice| InvoicePaymentView::of(&r.payment, r.invoice.invoice.currency);
-    let render = |r: &PaymentOnInvoice| json_bytes(&view(r));
+    let render = |r: &PaymentOnInvoice| json_bytes(&payment_view(r));
     let answer = idempotency.respond(StatusCode::CREATED, &render);
     let counted = state.services.record_invoice_payment(auth.tenant(), &id, input, answer).await?;
-    Ok((StatusCode::CREATED, Json(view(&counted))))
+    Ok((StatusCode::CREATED, Json(payment_view(&counted))))
 }
 
 /// Why a payment stops counting.
@@ -119,10 +123,9 @@ pub async fn reverse(
     ApiJson(body): ApiJson<ReversePayment>,
 ) -> ApiResult<Json<InvoicePaymentView>> {
     let Path((id, payment_id)) = path.map_err(|_| ApiError::not_found("payment"))?;
-    let view = |r: &PaymentOnInvoice| InvoicePaymentView::of(&r.payment, r.invoice.invoice.currency);
-    let render = |r: &PaymentOnInvoice| json_bytes(&view(r));
+    let render = |r: &PaymentOnInvoice| json_bytes(&payment_view(r));
     let answer = idempotency.respond(StatusCode::OK, &render);
     let reversed =
         state.services.reverse_invoice_payment(auth.tenant(), &id, &payment_id, body.reason.as_deref(), answer).await?;
-    Ok(Json(view(&reversed)))
+    Ok(Json(payment_view(&reversed)))
 }

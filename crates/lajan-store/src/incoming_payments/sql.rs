@@ -235,9 +235,7 @@ impl IncomingPaymentStore for ThisStore {
                         if let Some(invoice_id) = &intent.invoice_id {
                             self.count_on_invoice(&mut tx, &tenant, &payment, invoice_id, at, events).await?;
                         }
-                        let completes =
-                            intent.effective_status(at) == IntentStatus::Active && received >= intent.amount;
-                        let paid = completes && self.mark_paid(&mut tx, &tenant, &intent, at, events).await?;
+                        let paid = intent.completed_by(received, at) && self.mark_paid(&mut tx, &tenant, &intent, at, events).await?;
                         PaymentApplied::Matched { intent_id: intent.id, paid }
                     }
                 }

@@ -137,8 +137,7 @@ impl InvoicePaymentStore for ThisStore {
             reversal: None,
         };
         let mut counted = record_payment(&mut tx, tenant, record, at, events).await?;
-        let intent = PaymentIntent { amount_received: received, ..intent };
-        if intent.effective_status(at) == IntentStatus::Active && received >= intent.amount {
+        if intent.completed_by(received, at) {
             self.mark_paid(&mut tx, tenant, &intent, at, events).await?;
             counted.invoice = read_invoice(&mut *tx, tenant, invoice_id).await?.ok_or(StoreError::NotFound)?;
         }
