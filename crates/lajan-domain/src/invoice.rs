@@ -1,5 +1,6 @@
 //! Invoices: line items and their exact arithmetic, the invoice number, the due date, and the
-//! state machine (draft, sent, viewed, paid, overdue, void) with the event each move emits.
+//! state machine (draft, sent, viewed, partially_paid, paid, overdue, void) with the event each
+//! move emits.
 
 use crate::client::Client;
 use crate::money::{Currency, MAX_CENTS, TaxRate, format_scaled, parse_scaled};
@@ -222,16 +223,18 @@ pub enum InvoiceStatus {
     Draft,
     Sent,
     Viewed,
+    PartiallyPaid,
     Paid,
     Overdue,
     Void,
 }
 
 impl InvoiceStatus {
-    pub const ALL: [InvoiceStatus; 6] = [
+    pub const ALL: [InvoiceStatus; 7] = [
         InvoiceStatus::Draft,
         InvoiceStatus::Sent,
         InvoiceStatus::Viewed,
+        InvoiceStatus::PartiallyPaid,
         InvoiceStatus::Paid,
         InvoiceStatus::Overdue,
         InvoiceStatus::Void,
@@ -242,6 +245,7 @@ impl InvoiceStatus {
             InvoiceStatus::Draft => "draft",
             InvoiceStatus::Sent => "sent",
             InvoiceStatus::Viewed => "viewed",
+            InvoiceStatus::PartiallyPaid => "partially_paid",
             InvoiceStatus::Paid => "paid",
             InvoiceStatus::Overdue => "overdue",
             InvoiceStatus::Void => "void",
@@ -250,15 +254,25 @@ impl InvoiceStatus {
 
     /// Whether a customer may pay it now.
     pub const fn is_payable(self) -> bool {
-        matches!(self, InvoiceStatus::Sent | InvoiceStatus::Viewed | InvoiceStatus::Overdue)
+        matches!(
+            self,
+            InvoiceStatus::Sent | InvoiceStatus::Viewed | InvoiceStatus::PartiallyPaid | InvoiceStatus::Overdue
+        )
     }
 
-    /// The status once a payment is reversed and the invoice is (`settled`) or is not paid in
-    /// full any more: a paid invoice reopens as sent (the overdue job marks it overdue if its
-    /// due date has passed); any other keeps its status.
-    pub const fn after_reversal(self, settled: bool) -> InvoiceStatus {
+    /// The status once what the invoice received changes (a payment in, or one reversed) to
+    /// `received` of `due`: an open invoice with something paid and something left is partially
+    /// paid, one with nothing paid any more is sent again, and a paid one a reversal leaves short
+    /// reopens as either (the overdue job marks it overdue if its due date has passed). Paid in
+    /// full changes nothing here: [`InvoiceAction::Pay`] moves it, with its event. Overdue wins
+    /// while it is overdue; a draft or void invoice keeps its status whatever money reaches it.
+    pub const fn after_received(self, received: i64, due: i64) -> InvoiceStatus {
+        use InvoiceStatus as S;
         match self {
-            InvoiceStatus::Paid if !settled => InvoiceStatus::Sent,
+            S::Draft | S::Void | S::Overdue => self,
+            _ if received >= due => self,
+            _ if received > 0 => S::PartiallyPaid,
+            S::PartiallyPaid | S::Paid => S::Sent,
             other => other,
         }
     }
@@ -273,10 +287,9 @@ impl fmt::Display for InvoiceStatus {
 impl FromStr for InvoiceStatus {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        InvoiceStatus::ALL
-            .into_iter()
-            .find(|st| st.as_str() == s)
-            .ok_or_else(|| format!("unknown status {s:?}: expected one of draft, sent, viewed, paid, overdue, void"))
+        InvoiceStatus::ALL.into_iter().find(|st| st.as_str() == s).ok_or_else(|| {
+            format!("unknown status {s:?}: expected one of draft, sent, viewed, partially_paid, paid, overdue, void")
+        })
     }
 }
 
@@ -322,16 +335,18 @@ pub fn transition(from: InvoiceStatus, action: InvoiceAction) -> Result<Transiti
             Err(Invalid::new("cannot_update", format!("Only draft invoices can be updated; this one is {from}")))
         }
         (A::Send, S::Draft | S::Sent | S::Viewed | S::Overdue) => to(S::Sent, "invoice.sent"),
+        // Sent again, a partly paid invoice still says what was paid.
+        (A::Send, S::PartiallyPaid) => to(S::PartiallyPaid, "invoice.sent"),
         (A::Send, S::Paid | S::Void) => Err(Invalid::new("cannot_send", format!("A {from} invoice cannot be sent"))),
         (A::View, S::Sent) => to(S::Viewed, "invoice.viewed"),
         (A::View, _) => stay(),
-        (A::Pay, S::Sent | S::Viewed | S::Overdue) => to(S::Paid, "invoice.paid"),
+        (A::Pay, S::Sent | S::Viewed | S::PartiallyPaid | S::Overdue) => to(S::Paid, "invoice.paid"),
         (A::Pay, _) => Err(Invalid::new("cannot_pay", format!("A {from} invoice cannot be paid"))),
-        (A::MarkOverdue, S::Sent | S::Viewed) => to(S::Overdue, "invoice.overdue"),
+        (A::MarkOverdue, S::Sent | S::Viewed | S::PartiallyPaid) => to(S::Overdue, "invoice.overdue"),
         (A::MarkOverdue, _) => stay(),
         (A::Void, S::Paid) => Err(Invalid::new("cannot_void", "A paid invoice cannot be voided")),
         (A::Void, S::Void) => stay(),
-        (A::Void, S::Draft | S::Sent | S::Viewed | S::Overdue) => to(S::Void, "invoice.voided"),
+        (A::Void, S::Draft | S::Sent | S::Viewed | S::PartiallyPaid | S::Overdue) => to(S::Void, "invoice.voided"),
     }
 }
 
@@ -485,12 +500,17 @@ mod tests {
                     (A::Update, S::Draft) => Ok((S::Draft, None)),
                     (A::Update, _) => Err("cannot_update"),
                     (A::Send, S::Paid | S::Void) => Err("cannot_send"),
+                    (A::Send, S::PartiallyPaid) => Ok((S::PartiallyPaid, Some("invoice.sent"))),
                     (A::Send, _) => Ok((S::Sent, Some("invoice.sent"))),
                     (A::View, S::Sent) => Ok((S::Viewed, Some("invoice.viewed"))),
                     (A::View, s) => Ok((s, None)),
-                    (A::Pay, S::Sent | S::Viewed | S::Overdue) => Ok((S::Paid, Some("invoice.paid"))),
+                    (A::Pay, S::Sent | S::Viewed | S::PartiallyPaid | S::Overdue) => {
+                        Ok((S::Paid, Some("invoice.paid")))
+                    }
                     (A::Pay, _) => Err("cannot_pay"),
-                    (A::MarkOverdue, S::Sent | S::Viewed) => Ok((S::Overdue, Some("invoice.overdue"))),
+                    (A::MarkOverdue, S::Sent | S::Viewed | S::PartiallyPaid) => {
+                        Ok((S::Overdue, Some("invoice.overdue")))
+                    }
                     (A::MarkOverdue, s) => Ok((s, None)),
                     (A::Void, S::Paid) => Err("cannot_void"),
                     (A::Void, S::Void) => Ok((S::Void, None)),
@@ -501,6 +521,26 @@ mod tests {
                     (Err(e), Err(code)) => assert_eq!(e.code, code, "{from:?} {action:?}"),
                     (got, expected) => panic!("{from:?} {action:?}: got {got:?}, expected {expected:?}"),
                 }
+            }
+        }
+    }
+
+    /// Every status x nothing, some or all of 100.00 received, against DECISIONS.md: something
+    /// paid and something left is partially paid unless overdue; drafts and void invoices keep
+    /// their status whatever money reaches them.
+    #[test]
+    fn what_was_received_sets_the_status_of_an_open_invoice() {
+        use InvoiceStatus as S;
+        for from in S::ALL {
+            for received in [0, 1, 9_999, 10_000, 12_000] {
+                let expected = match (from, received) {
+                    (S::Draft | S::Void | S::Overdue, _) => from,
+                    (_, 10_000..) => from,
+                    (S::PartiallyPaid | S::Paid, 0) => S::Sent,
+                    (S::Sent | S::Viewed, 0) => from,
+                    (_, _) => S::PartiallyPaid,
+                };
+                assert_eq!(from.after_received(received, 10_000), expected, "{from:?} with {received}");
             }
         }
     }

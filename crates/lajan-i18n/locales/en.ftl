@@ -286,6 +286,7 @@ status-draft = draft
 status-sent = sent
 status-viewed = viewed
 status-paid = paid
+status-partially_paid = partly paid
 status-overdue = overdue
 status-void = void
 status-pending = pending

@@ -289,6 +289,7 @@ status-draft = brouillon
 status-sent = envoyé
 status-viewed = consultée
 status-paid = payée
+status-partially_paid = payée en partie
 status-overdue = en retard
 status-void = annulée
 status-pending = en attente

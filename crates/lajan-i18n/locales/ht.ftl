@@ -283,6 +283,7 @@ status-draft = bouyon
 status-sent = voye
 status-viewed = gade
 status-paid = peye
+status-partially_paid = peye an pati
 status-overdue = an reta
 status-void = anile
 status-pending = ap tann

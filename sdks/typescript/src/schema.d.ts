@@ -2209,7 +2209,7 @@ export interface components {
              * @example sent
              * @enum {string}
              */
-            status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "void";
+            status: "draft" | "sent" | "viewed" | "partially_paid" | "paid" | "overdue" | "void";
         };
         /** @description An invoice in full. */
         InvoiceView: {
@@ -2242,7 +2242,7 @@ export interface components {
             /** Format: date-time */
             sentAt?: string | null;
             /** @enum {string} */
-            status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "void";
+            status: "draft" | "sent" | "viewed" | "partially_paid" | "paid" | "overdue" | "void";
             subtotal: string;
             tax: string;
             total: string;
@@ -2671,7 +2671,7 @@ export interface components {
             /** @description The channels a message was queued on. */
             sentVia: string[];
             /** @enum {string} */
-            status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "void";
+            status: "draft" | "sent" | "viewed" | "partially_paid" | "paid" | "overdue" | "void";
             success: boolean;
         };
         /**
@@ -2937,7 +2937,7 @@ export interface components {
         };
         VoidResult: {
             /** @enum {string} */
-            status: "draft" | "sent" | "viewed" | "paid" | "overdue" | "void";
+            status: "draft" | "sent" | "viewed" | "partially_paid" | "paid" | "overdue" | "void";
             success: boolean;
         };
         WebhookEndpointList: {
@@ -7234,8 +7234,8 @@ export interface operations {
     listInvoices: {
         parameters: {
             query?: {
-                /** @description draft, sent, viewed, paid, overdue or void. */
-                status?: "draft" | "sent" | "viewed" | "paid" | "overdue" | "void";
+                /** @description draft, sent, viewed, partially_paid, paid, overdue or void. */
+                status?: "draft" | "sent" | "viewed" | "partially_paid" | "paid" | "overdue" | "void";
                 clientId?: string;
                 /** @description Matches the invoice number or the client's name. */
                 search?: string;

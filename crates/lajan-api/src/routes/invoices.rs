@@ -147,7 +147,7 @@ pub struct InvoiceList {
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct InvoiceFilters {
-    /// draft, sent, viewed, paid, overdue or void.
+    /// draft, sent, viewed, partially_paid, paid, overdue or void.
     #[param(inline, value_type = Option<super::doc_types::InvoiceStatusFilter>)]
     pub status: Option<String>,
     #[serde(rename = "clientId")]

@@ -45,7 +45,7 @@ api_test!(each_payment_is_listed_on_the_invoice_with_its_event_and_the_balance, 
     let object = &events["data"][0]["data"]["object"];
     assert_eq!(
         (&object["id"], &object["amountRemaining"], &object["status"]),
-        (&json!(id), &json!("60.00"), &json!("sent"))
+        (&json!(id), &json!("60.00"), &json!("partially_paid"))
     );
     assert_eq!(&object["payment"], payment, "the event carries the payment as listed");
 
@@ -185,7 +185,7 @@ api_test!(a_reversed_payment_is_kept_with_its_reason_and_reopens_the_balance, |a
     let reopened = get(app, &format!("/v1/invoices/{id}")).await;
     assert_eq!(
         (&reopened["status"], &reopened["amountPaid"], &reopened["amountRemaining"], &reopened["paidAt"]),
-        (&json!("sent"), &json!("60.00"), &json!("40.00"), &Value::Null)
+        (&json!("partially_paid"), &json!("60.00"), &json!("40.00"), &Value::Null)
     );
     let listed = get(app, &format!("/v1/invoices/{id}/payments")).await;
     assert_eq!(listed["pagination"]["total"], 2, "kept, not deleted");
@@ -225,4 +225,47 @@ api_test!(a_reversed_payment_is_kept_with_its_reason_and_reopens_the_balance, |a
         reverse(app, other["id"].as_str().unwrap(), cash["id"].as_str().unwrap(), None, json!({ "reason": "x" })).await;
     expect_error(elsewhere, 404, "not_found").await;
     assert_eq!(get(app, "/v1/events?type=invoice.payment_reversed").await["pagination"]["total"], 1);
+});
+
+api_test!(a_partly_paid_invoice_says_so_until_it_is_paid_and_overdue_wins_past_its_due_date, |app| {
+    let client = app.reachable_client().await;
+    let cid = client["id"].as_str().unwrap();
+    let status_of = |id: String| async move { get(app, &format!("/v1/invoices/{id}")).await["status"].clone() };
+    let listed = |status: &'static str| async move {
+        get(app, &format!("/v1/invoices?status={status}")).await["pagination"]["total"].clone()
+    };
+    let invoice = app.invoice(cid, json!({ "dueDate": "2099-12-31", "sendImmediately": true })).await;
+    let id = invoice["id"].as_str().unwrap();
+    let cash: Value = record(app, id, None, json!({ "amount": 30, "method": "cash" })).await.json().await.unwrap();
+    assert_eq!(status_of(id.into()).await, "partially_paid");
+    assert_eq!((listed("partially_paid").await, listed("sent").await), (json!(1), json!(0)));
+
+    // Sent again, it still says what was paid; with the payment reversed it is only sent.
+    let resent = app.req(Method::POST, &format!("/v1/invoices/{id}/send")).send().await.unwrap();
+    assert_eq!(resent.status(), 200);
+    assert_eq!(status_of(id.into()).await, "partially_paid");
+    let r = reverse(app, id, cash["id"].as_str().unwrap(), None, json!({ "reason": "wrong loan" })).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(status_of(id.into()).await, "sent");
+    assert_eq!((listed("partially_paid").await, listed("sent").await), (json!(0), json!(1)));
+
+    // Past its due date a partly paid invoice is overdue, and stays so until paid in full.
+    let late = app.invoice(cid, json!({ "dueDate": "2020-01-01", "sendImmediately": true })).await;
+    let late_id = late["id"].as_str().unwrap();
+    record(app, late_id, None, json!({ "amount": 10, "method": "natcash" })).await;
+    assert_eq!(status_of(late_id.into()).await, "partially_paid");
+    assert_eq!(app.workers().mark_overdue_once(lajan_domain::Timestamp::now()).await.unwrap(), 1);
+    assert_eq!(status_of(late_id.into()).await, "overdue");
+    let overdue = get(app, "/v1/events?type=invoice.overdue").await;
+    assert_eq!(overdue["data"][0]["data"]["object"]["amountRemaining"], "90.00");
+    record(app, late_id, None, json!({ "amount": 50, "method": "cash" })).await;
+    assert_eq!(status_of(late_id.into()).await, "overdue", "40.00 is still late");
+    let resent = app.req(Method::POST, &format!("/v1/invoices/{late_id}/send")).send().await.unwrap();
+    assert_eq!(resent.status(), 200);
+    assert_eq!(status_of(late_id.into()).await, "partially_paid", "sent again, until the job sees it late");
+    app.workers().mark_overdue_once(lajan_domain::Timestamp::now()).await.unwrap();
+    assert_eq!(status_of(late_id.into()).await, "overdue");
+    pay(app, &late, 40).await;
+    assert_eq!(status_of(late_id.into()).await, "paid");
+    assert_eq!(listed("overdue").await, json!(0));
 });

@@ -77,7 +77,7 @@ api_test!(sandbox_payments_underpay_then_pay_through_the_watcher, |app| {
     let under: Value = app.get(&format!("/v1/invoices/{id}")).await.json().await.unwrap();
     assert_eq!(
         (under["status"].as_str(), under["amountPaid"].as_str(), under["paidAt"].clone()),
-        (Some("sent"), Some("40.00"), Value::Null)
+        (Some("partially_paid"), Some("40.00"), Value::Null)
     );
     let (_, html) = page(app, &pi).await;
     assert!(html.contains("Received so far: HTG 40.00") && html.contains("Pay HTG <span id=\"due\">60.00"));

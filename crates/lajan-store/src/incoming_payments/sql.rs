@@ -5,6 +5,7 @@
 use crate::IncomingPaymentStore;
 use crate::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied, PaymentOnInvoice};
 use lajan_domain::invoice_payment::{InvoicePayment, PaymentMethod};
+use lajan_domain::invoice::InvoiceStatus;
 
 // Laid out by hand: rustfmt would give each of the 26 pieces a line of its own.
 #[rustfmt::skip]
@@ -340,7 +341,7 @@ impl ThisStore {
 }
 
 /// Writes `record` (counted already on its intent) and its `invoice.payment_received`, with the
-/// invoice as it stands with it.
+/// invoice as it stands with it (partially paid, say).
 async fn record_payment(
     tx: &mut Tx,
     tenant: &Tenant,
@@ -348,11 +349,34 @@ async fn record_payment(
     at: Timestamp,
     events: &PaidEvents<'_>,
 ) -> StoreResult<PaymentOnInvoice> {
+    settle_received(tx, tenant, &record.invoice_id, at).await?;
     insert_invoice_payment(tx, &record).await?;
     let invoice = read_invoice(&mut **tx, tenant, &record.invoice_id).await?.ok_or(StoreError::NotFound)?;
     let received = PaymentOnInvoice { payment: record, invoice };
     insert_event(tx, tenant, at, &(events.received)(&received)).await?;
     Ok(received)
+}
+
+/// Moves invoice `invoice_id` to the status what its intent has received now calls for
+/// ([`InvoiceStatus::after_received`]); a paid invoice a reversal leaves short reopens, its
+/// intent active again. Paying in full is left to `mark_paid`, which records `invoice.paid`.
+async fn settle_received(tx: &mut Tx, tenant: &Tenant, invoice_id: &str, at: Timestamp) -> StoreResult<()> {
+    let current = lock_invoice(tx, tenant, invoice_id).await?;
+    let (from, intent) = (current.invoice.status, &current.intent);
+    let to = from.after_received(intent.amount_received, intent.amount);
+    if to == from {
+        return Ok(());
+    }
+    query("UPDATE invoices SET status = $1, paid_at = NULL, updated_at = $2 WHERE id = $3")
+        .bind(to.as_str())
+        .bind(at.as_millis())
+        .bind(invoice_id)
+        .execute(&mut **tx)
+        .await?;
+    if from == InvoiceStatus::Paid {
+        set_intent_status(tx, &intent.id, IntentStatus::Active, at).await?;
+    }
+    Ok(())
 }
 
 /// The payment intent `id`, locked for the rest of the transaction.

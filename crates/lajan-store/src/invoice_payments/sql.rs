@@ -155,7 +155,7 @@ impl InvoicePaymentStore for ThisStore {
     ) -> StoreResult<PaymentOnInvoice> {
         let PaymentReversal { invoice_id, payment_id, reason } = reversal;
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
-        let (intent, current) = lock_intent_and_invoice(&mut tx, tenant, invoice_id).await?;
+        let (intent, _) = lock_intent_and_invoice(&mut tx, tenant, invoice_id).await?;
         let row = query(concat!(
             invoice_payment_select!(),
             " WHERE p.org_id = $1 AND p.env = $2 AND p.invoice_id = $3 AND p.id = $4",
@@ -185,17 +185,7 @@ impl InvoicePaymentStore for ThisStore {
             .bind(&intent.id)
             .execute(&mut *tx)
             .await?;
-        let status = current.invoice.status;
-        let reopened = status.after_reversal(received >= intent.amount);
-        if reopened != status {
-            query("UPDATE invoices SET status = $1, paid_at = NULL, updated_at = $2 WHERE id = $3")
-                .bind(reopened.as_str())
-                .bind(at.as_millis())
-                .bind(invoice_id)
-                .execute(&mut *tx)
-                .await?;
-            set_intent_status(&mut tx, &intent.id, IntentStatus::Active, at).await?;
-        }
+        settle_received(&mut tx, tenant, invoice_id, at).await?;
         query(
             "UPDATE invoice_payments SET reversed_at = $1, reversed_by_type = $2, reversed_by_id = $3,
                     reversal_reason = $4

@@ -415,7 +415,7 @@ impl InvoiceStore for ThisStore {
         let rows = query(
             "SELECT i.org_id, i.env, i.id, i.due_date, COALESCE(s.timezone, 'UTC') AS timezone
              FROM invoices i LEFT JOIN settings s ON s.org_id = i.org_id AND s.env = i.env
-             WHERE i.status IN ('sent', 'viewed') AND i.due_date <= $1
+             WHERE i.status IN ('sent', 'viewed', 'partially_paid') AND i.due_date <= $1
              ORDER BY i.due_date, i.id LIMIT $2",
         )
         .bind(due_on_or_before)

@@ -42,11 +42,13 @@ async fn send_in(
 ) -> StoreResult<(InvoiceDetail, Vec<NewMessage>)> {
     let current = lock_invoice(tx, tenant, id).await?;
     let step = transition(current.invoice.status, InvoiceAction::Send).map_err(StoreError::Rejected)?;
+    // Sent again after something was paid (overdue, say), it is partially paid, not just sent.
+    let to = step.to.after_received(current.intent.amount_received, current.intent.amount);
     let messages = render(&current).map_err(StoreError::Rejected)?;
     query(
         "UPDATE invoices SET status = $1, sent_at = $2, updated_at = $2 WHERE org_id = $3 AND env = $4 AND id = $5",
     )
-    .bind(step.to.as_str())
+    .bind(to.as_str())
     .bind(at.as_millis())
     .bind(&tenant.org_id)
     .bind(tenant.env.as_str())

@@ -5,6 +5,7 @@ class InvoiceSummaryStatus(StrEnum):
     DRAFT = "draft"
     OVERDUE = "overdue"
     PAID = "paid"
+    PARTIALLY_PAID = "partially_paid"
     SENT = "sent"
     VIEWED = "viewed"
     VOID = "void"
