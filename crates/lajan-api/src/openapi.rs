@@ -59,6 +59,8 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::clients::invitation,
         routes::clients::invite,
         routes::clients::unlock,
+        routes::credit_balances::balance,
+        routes::credit_balances::transactions,
         routes::events::list,
         routes::events::fetch,
         routes::settings::fetch,

@@ -33,6 +33,8 @@ pub enum IdKind {
     WalletDeposit,
     /// A payment counted on an invoice: from the ledger, or received outside Lajan.
     InvoicePayment,
+    /// A move of a client's credit balance.
+    CreditTransaction,
 }
 
 impl IdKind {
@@ -60,6 +62,7 @@ impl IdKind {
             IdKind::Lease => "lease_",
             IdKind::WalletDeposit => "wdp_",
             IdKind::InvoicePayment => "ipy_",
+            IdKind::CreditTransaction => "cbt_",
         }
     }
 

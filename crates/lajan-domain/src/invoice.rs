@@ -364,6 +364,9 @@ pub struct Invoice {
     pub totals: Totals,
     /// Received so far through its payment intent, in cents.
     pub amount_paid: i64,
+    /// What it received beyond what it asks for (all of it once void), held on the client's
+    /// credit balance.
+    pub amount_overpaid: i64,
     pub payment_intent_id: String,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,

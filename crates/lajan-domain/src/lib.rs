@@ -36,6 +36,7 @@ pub mod apikey;
 pub mod asset;
 pub mod client;
 pub mod console;
+pub mod credit_balance;
 pub mod disbursement;
 pub mod event;
 pub mod hex;

@@ -247,6 +247,7 @@ pub fn new_invoice(
         line_items,
         totals,
         amount_paid: 0,
+        amount_overpaid: 0,
         payment_intent_id: intent.id.clone(),
         created_at: now,
         updated_at: now,

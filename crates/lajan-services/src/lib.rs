@@ -9,6 +9,7 @@ pub mod assets;
 mod client_domain;
 pub mod clients;
 pub mod console;
+pub mod credit_balances;
 pub mod dashboard;
 pub mod disbursement_csv;
 mod disbursement_receivers;

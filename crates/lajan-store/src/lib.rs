@@ -57,10 +57,12 @@ macro_rules! areas_sql {
         include!("wallet_auth/sql.rs");
         include!("wallet_deposits/sql.rs");
         include!("invoice_payments/sql.rs");
+        include!("credit_balances/sql.rs");
     };
 }
 
 pub mod clients;
+pub mod credit_balances;
 pub mod dashboard;
 pub mod deliveries;
 pub mod disbursements;
@@ -88,6 +90,7 @@ pub mod wallet_deposits;
 pub mod webhooks;
 
 pub use clients::{ClientQuery, ClientStore, ClientWallet};
+pub use credit_balances::CreditBalanceStore;
 pub use dashboard::{AssetTotal, DashboardStore};
 pub use deliveries::{Answered, ClaimLimits, DeliveryStore, DueDelivery};
 pub use disbursements::DisbursementStore;
@@ -150,6 +153,7 @@ pub trait Store:
     + WalletAuthStore
     + WalletDepositStore
     + InvoicePaymentStore
+    + CreditBalanceStore
     + Send
     + Sync
     + 'static

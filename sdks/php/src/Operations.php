@@ -105,6 +105,31 @@ trait Operations
     }
 
     /**
+     * What the organization holds for the client, per currency: what invoices received beyond what they ask for (an overpayment), and what invoices voided after payments had received. Each move is listed by listClientCreditTransactions.
+     *
+     * GET /v1/clients/{id}/credit-balance
+     * @param string $id
+     * @return array<string, mixed>
+     */
+    public function getClientCreditBalance(string $id): array
+    {
+        return $this->request('GET', '/v1/clients/{id}/credit-balance', ['id' => $id], null, [], null);
+    }
+
+    /**
+     * Every move of the client's credit balance, newest first, each with why (`cause`), the invoice that made it, and the balance it left in its currency.
+     *
+     * GET /v1/clients/{id}/credit-balance/transactions
+     * @param string $id
+     * @param array<string, string|int> $query page, limit
+     * @return array<string, mixed>
+     */
+    public function listClientCreditTransactions(string $id, array $query = []): array
+    {
+        return $this->request('GET', '/v1/clients/{id}/credit-balance/transactions', ['id' => $id], null, $query, null);
+    }
+
+    /**
      * The client's invitation to register a wallet: sent when the first payout for a client without a wallet is approved, and again every invitationResendDays, at most invitationResends times, until the receiver registers.
      *
      * GET /v1/clients/{id}/invitation
@@ -389,7 +414,7 @@ trait Operations
     }
 
     /**
-     * voidInvoice
+     * Cancels an invoice that is not paid: its payment link stops taking payments, and what it received (if anything) is held on the client's credit balance. Voiding a void invoice changes nothing.
      *
      * POST /v1/invoices/{id}/void
      * @param string $id
@@ -794,6 +819,8 @@ trait Operations
             'getClient',
             'updateClient',
             'deleteClient',
+            'getClientCreditBalance',
+            'listClientCreditTransactions',
             'getClientInvitation',
             'unlockClientInvitation',
             'inviteClient',

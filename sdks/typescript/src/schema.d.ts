@@ -81,6 +81,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clients/{id}/credit-balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description What the organization holds for the client, per currency: what invoices received beyond what they ask for (an overpayment), and what invoices voided after payments had received. Each move is listed by listClientCreditTransactions. */
+        get: operations["getClientCreditBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clients/{id}/credit-balance/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Every move of the client's credit balance, newest first, each with why (`cause`), the invoice that made it, and the balance it left in its currency. */
+        get: operations["listClientCreditTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/clients/{id}/invitation": {
         parameters: {
             query?: never;
@@ -368,6 +402,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** @description Cancels an invoice that is not paid: its payment link stops taking payments, and what it received (if anything) is held on the client's credit balance. Voiding a void invoice changes nothing. */
         post: operations["voidInvoice"];
         delete?: never;
         options?: never;
@@ -1606,6 +1641,13 @@ export interface components {
             id: string;
             lastName: string;
         };
+        /** @description What the organization holds for a client. */
+        ClientCreditBalance: {
+            /** @description One per currency the client ever held credit in (zero included), by currency code. */
+            balances: components["schemas"]["CreditBalanceView"][];
+            /** @example cli_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b */
+            clientId: string;
+        };
         ClientList: {
             data: components["schemas"]["ClientView"][];
             pagination: components["schemas"]["PaginationView"];
@@ -1826,6 +1868,54 @@ export interface components {
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw4A8DQcfGXwM=
              */
             secret: string;
+        };
+        /** @description What the organization holds for the client in one currency. */
+        CreditBalanceView: {
+            /**
+             * @description A decimal string, never negative.
+             * @example 150.00
+             */
+            amount: string;
+            /** @example HTG */
+            currency: string;
+        };
+        CreditTransactionList: {
+            data: components["schemas"]["CreditTransactionView"][];
+            pagination: components["schemas"]["PaginationView"];
+        };
+        /** @description One move of a client's credit balance. */
+        CreditTransactionView: {
+            /** @description Who made the change that moved it (`system` `worker` for a ledger payment). */
+            actor: components["schemas"]["ActorView"];
+            /**
+             * @description A signed decimal string: positive adds to the balance, negative takes from it.
+             * @example 150.00
+             */
+            amount: string;
+            /**
+             * @description The balance in this currency once this move was made.
+             * @example 150.00
+             */
+            balanceAfter: string;
+            /**
+             * @description Why: `overpayment` (a payment beyond what the invoice asks for), `payment_reversed` (a
+             *     reversal took an overpayment back), `invoice_voided` (what a voided invoice received).
+             * @example overpayment
+             */
+            cause: string;
+            /** @example cli_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b */
+            clientId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @example HTG */
+            currency: string;
+            /** @example cbt_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b */
+            id: string;
+            /**
+             * @description The invoice whose money moved it.
+             * @example inv_01a1fc8be56c7228a813c8461b65a699
+             */
+            invoiceId?: string | null;
         };
         /**
          * @description An invoicing currency.
@@ -2214,6 +2304,12 @@ export interface components {
         /** @description An invoice in full. */
         InvoiceView: {
             /**
+             * @description What was paid beyond the total (all that was paid, once void): it is held on the client's
+             *     credit balance (`GET /v1/clients/{id}/credit-balance`), never lost.
+             * @example 0.00
+             */
+            amountOverpaid: string;
+            /**
              * @description Received so far through the payment link (may exceed the total after an overpayment):
              *     the sum of the invoice's payments (`GET /v1/invoices/{id}/payments`).
              * @example 500.00
@@ -2577,7 +2673,8 @@ export interface components {
             /**
              * Format: double
              * @description In the invoice's currency: positive, at most 2 decimal places; read exactly. More than is
-             *     due is counted too (the invoice is paid, and `amountPaid` says how much came in).
+             *     due is counted too (the invoice is paid, and the excess, `amountOverpaid`, is held on the
+             *     client's credit balance).
              * @example 500
              */
             amount: string;
@@ -3182,14 +3279,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T07:14:43.433Z",
+                     *           "createdAt": "2026-11-29T09:44:43.467Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a22627f8697006a1e463e225608f55",
+                     *           "id": "cli_01a226b14ccb743992c2cd57007f796f",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-29T07:14:43.433Z",
+                     *           "updatedAt": "2026-11-29T09:44:43.467Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *           "walletMemo": null,
@@ -3326,14 +3423,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T07:14:43.433Z",
+                     *       "createdAt": "2026-11-29T09:44:43.467Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a22627f8697006a1e463e225608f55",
+                     *       "id": "cli_01a226b14ccb743992c2cd57007f796f",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T07:14:43.433Z",
+                     *       "updatedAt": "2026-11-29T09:44:43.467Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3360,7 +3457,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "127d885a-1dad-4107-94df-bf8790ed243f",
+                     *       "requestId": "c510d077-5deb-48db-868b-f9e5a1dc96b2",
                      *       "statusCode": 400
                      *     }
                      */
@@ -3523,14 +3620,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T07:14:43.433Z",
+                     *       "createdAt": "2026-11-29T09:44:43.467Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a22627f8697006a1e463e225608f55",
+                     *       "id": "cli_01a226b14ccb743992c2cd57007f796f",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T07:14:43.433Z",
+                     *       "updatedAt": "2026-11-29T09:44:43.467Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3585,7 +3682,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "a518dfc8-28f2-4e0c-a28b-4c041bc61b73",
+                     *       "requestId": "def2d67b-11ed-4ff8-ae0c-35549f81f3db",
                      *       "statusCode": 404
                      *     }
                      */
@@ -3655,14 +3752,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T07:14:43.433Z",
+                     *       "createdAt": "2026-11-29T09:44:43.467Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a22627f8697006a1e463e225608f55",
+                     *       "id": "cli_01a226b14ccb743992c2cd57007f796f",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-29T07:14:43.436Z",
+                     *       "updatedAt": "2026-11-29T09:44:43.469Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3846,7 +3943,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a22627f86e74bb85253ef2b287f5d9"
+                     *       "id": "cli_01a226b14cce77a3b6eef565265e0797"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -3956,6 +4053,277 @@ export interface operations {
             };
         };
     };
+    getClientCreditBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "balances": [
+                     *         {
+                     *           "amount": "50.00",
+                     *           "currency": "HTG"
+                     *         }
+                     *       ],
+                     *       "clientId": "cli_01a226b14ccb743992c2cd57007f796f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClientCreditBalance"];
+                };
+            };
+            /** @description unauthorized: the key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "error": "Unauthorized",
+                     *       "message": "The key is missing, malformed, unknown or revoked",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "error": "Forbidden",
+                     *       "message": "The key lacks the scope this operation needs",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this organization and environment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "error": "Not Found",
+                     *       "message": "No such resource for this organization and environment",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: the minute's budget is spent; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "error": "Too Many Requests",
+                     *       "message": "The minute's budget is spent",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server failed and changed nothing half-way; retrying (with the same Idempotency-Key) is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "error": "Internal Server Error",
+                     *       "message": "The server failed and changed nothing half-way",
+                     *       "statusCode": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listClientCreditTransactions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (default 1); past the last page, an empty page. */
+                page?: number;
+                /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "actor": {
+                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *             "type": "api_key"
+                     *           },
+                     *           "amount": "50.00",
+                     *           "balanceAfter": "50.00",
+                     *           "cause": "overpayment",
+                     *           "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *           "createdAt": "2026-11-29T09:44:43.506Z",
+                     *           "currency": "HTG",
+                     *           "id": "cbt_01a226b14cf276f6a450f95a01f1ceba",
+                     *           "invoiceId": "inv_01a226b14ceb76fdacb6a16cddf32d16"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 20,
+                     *         "page": 1,
+                     *         "total": 1,
+                     *         "totalPages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreditTransactionList"];
+                };
+            };
+            /** @description invalid_pagination: page or limit out of range, or not an integer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_pagination",
+                     *       "error": "Bad Request",
+                     *       "message": "Page or limit out of range, or not an integer",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "error": "Unauthorized",
+                     *       "message": "The key is missing, malformed, unknown or revoked",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "error": "Forbidden",
+                     *       "message": "The key lacks the scope this operation needs",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this organization and environment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "error": "Not Found",
+                     *       "message": "No such resource for this organization and environment",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: the minute's budget is spent; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "error": "Too Many Requests",
+                     *       "message": "The minute's budget is spent",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server failed and changed nothing half-way; retrying (with the same Idempotency-Key) is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "error": "Internal Server Error",
+                     *       "message": "The server failed and changed nothing half-way",
+                     *       "statusCode": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getClientInvitation: {
         parameters: {
             query?: never;
@@ -3974,11 +4342,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a22627f8a97656b45e6d4748ebaed5",
-                     *       "createdAt": "2026-11-29T07:14:43.500Z",
-                     *       "lastSentAt": "2026-11-29T07:14:43.501Z",
+                     *       "clientId": "cli_01a226b14d0a77da9a3d6f1b3bcf7c8d",
+                     *       "createdAt": "2026-11-29T09:44:43.533Z",
+                     *       "lastSentAt": "2026-11-29T09:44:43.535Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T07:14:43.501Z",
+                     *       "nextSendAt": "2026-12-02T09:44:43.535Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4096,11 +4464,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a22627f8b270beb8e76362563b7c06",
-                     *       "createdAt": "2026-11-29T07:14:43.554Z",
-                     *       "lastSentAt": "2026-11-29T07:14:43.555Z",
+                     *       "clientId": "cli_01a226b14d14772ba4f68022a0594caa",
+                     *       "createdAt": "2026-11-29T09:44:43.578Z",
+                     *       "lastSentAt": "2026-11-29T09:44:43.582Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T07:14:43.555Z",
+                     *       "nextSendAt": "2026-12-02T09:44:43.582Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4286,11 +4654,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a22627f8a97656b45e6d4748ebaed5",
-                     *       "createdAt": "2026-11-29T07:14:43.500Z",
-                     *       "lastSentAt": "2026-11-29T07:14:43.501Z",
+                     *       "clientId": "cli_01a226b14d0a77da9a3d6f1b3bcf7c8d",
+                     *       "createdAt": "2026-11-29T09:44:43.533Z",
+                     *       "lastSentAt": "2026-11-29T09:44:43.535Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T07:14:43.501Z",
+                     *       "nextSendAt": "2026-12-02T09:44:43.535Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4486,7 +4854,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-29T07:14:43.811Z",
+                     *           "approvedAt": "2026-11-29T09:44:43.799Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -4498,16 +4866,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.807Z",
-                     *           "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
+                     *           "createdAt": "2026-11-29T09:44:43.795Z",
+                     *           "id": "dsb_01a226b14e13766190201d6cdb595935",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-29T07:14:43.809Z",
+                     *           "submittedAt": "2026-11-29T09:44:43.796Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-29T07:14:43.830Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.829Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4634,7 +5002,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a22627f8697006a1e463e225608f55",
+                 *           "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -4677,8 +5045,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T07:14:43.807Z",
-                     *       "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
+                     *       "createdAt": "2026-11-29T09:44:43.795Z",
+                     *       "id": "dsb_01a226b14e13766190201d6cdb595935",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -4686,7 +5054,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T07:14:43.807Z"
+                     *       "updatedAt": "2026-11-29T09:44:43.795Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4878,8 +5246,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T07:14:43.807Z",
-                     *       "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
+                     *       "createdAt": "2026-11-29T09:44:43.795Z",
+                     *       "id": "dsb_01a226b14e13766190201d6cdb595935",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -4887,7 +5255,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T07:14:43.807Z"
+                     *       "updatedAt": "2026-11-29T09:44:43.795Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -4999,7 +5367,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a22627f9ff77e0b402f4e24c78c176"
+                     *       "id": "dsb_01a226b14e3d749b96796bb8aa2f5b76"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -5149,7 +5517,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-29T07:14:43.811Z",
+                     *       "approvedAt": "2026-11-29T09:44:43.799Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -5161,16 +5529,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T07:14:43.807Z",
-                     *       "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
+                     *       "createdAt": "2026-11-29T09:44:43.795Z",
+                     *       "id": "dsb_01a226b14e13766190201d6cdb595935",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-29T07:14:43.809Z",
+                     *       "submittedAt": "2026-11-29T09:44:43.796Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T07:14:43.811Z"
+                     *       "updatedAt": "2026-11-29T09:44:43.799Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5381,16 +5749,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a22627f8697006a1e463e225608f55",
+                     *           "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a22627f9df71aa81f617b71e5de52f",
+                     *           "id": "dsi_01a226b14e13766190201d6abaf7c816",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a22627f9df71aa81f617b71e5de52f",
+                     *           "payoutId": "pyt_01a226b14e13766190201d6abaf7c816",
                      *           "row": 1,
-                     *           "txHash": "34f134e6016e1dc20a9a410e7a63c761b283aeb340df3b8a4f19f8961456dcc2",
+                     *           "txHash": "4e81346f695a68fb212017596f0c26a711e263c69b64d3e37e5eb935edafe8c1",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -5401,11 +5769,11 @@ export interface operations {
                      *           "errorMessage": "the source account cannot cover the amount",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a22627f9df71aa81f617b837fc46df",
+                     *           "id": "dsi_01a226b14e13766190201d6b20422a1b",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a22627f9df71aa81f617b837fc46df",
+                     *           "payoutId": "pyt_01a226b14e13766190201d6b20422a1b",
                      *           "row": 2,
-                     *           "txHash": "84454c852afa37f3593ddfa787f3ad7416ebd36f80b6f2e5de1c3e08ca89d8d2",
+                     *           "txHash": "839cefa3978470644f78b05b1b2b28080f3ace278e81638314ae34e6b1aa4564",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                      *         }
                      *       ],
@@ -5420,8 +5788,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a22627f9df71aa81f617b71e5de52f,1,stipend-0001,cli_01a22627f8697006a1e463e225608f55,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a22627f9df71aa81f617b71e5de52f,approved,sent,34f134e6016e1dc20a9a410e7a63c761b283aeb340df3b8a4f19f8961456dcc2,,
-                     *     dsi_01a22627f9df71aa81f617b837fc46df,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a22627f9df71aa81f617b837fc46df,approved,failed,84454c852afa37f3593ddfa787f3ad7416ebd36f80b6f2e5de1c3e08ca89d8d2,op_underfunded,the source account cannot cover the amount
+                     *     dsi_01a226b14e13766190201d6abaf7c816,1,stipend-0001,cli_01a226b14ccb743992c2cd57007f796f,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a226b14e13766190201d6abaf7c816,approved,sent,4e81346f695a68fb212017596f0c26a711e263c69b64d3e37e5eb935edafe8c1,,
+                     *     dsi_01a226b14e13766190201d6b20422a1b,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a226b14e13766190201d6b20422a1b,approved,failed,839cefa3978470644f78b05b1b2b28080f3ace278e81638314ae34e6b1aa4564,op_underfunded,the source account cannot cover the amount
                      */
                     "text/csv": string;
                 };
@@ -5575,16 +5943,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T07:14:43.833Z",
-                     *       "id": "dsb_01a22627f9f97488855ee1d30357559f",
+                     *       "createdAt": "2026-11-29T09:44:43.833Z",
+                     *       "id": "dsb_01a226b14e39706b9c90f5726a7b1a4d",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-29T07:14:43.835Z",
+                     *       "submittedAt": "2026-11-29T09:44:43.834Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-29T07:14:43.837Z"
+                     *       "updatedAt": "2026-11-29T09:44:43.835Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5785,7 +6153,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-29T07:14:43.811Z",
+                     *       "approvedAt": "2026-11-29T09:44:43.799Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -5797,16 +6165,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-29T07:14:43.807Z",
-                     *       "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
+                     *       "createdAt": "2026-11-29T09:44:43.795Z",
+                     *       "id": "dsb_01a226b14e13766190201d6cdb595935",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-29T07:14:43.809Z",
+                     *       "submittedAt": "2026-11-29T09:44:43.796Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T07:14:43.826Z"
+                     *       "updatedAt": "2026-11-29T09:44:43.823Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6002,16 +6370,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T07:14:43.807Z",
-                     *       "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
+                     *       "createdAt": "2026-11-29T09:44:43.795Z",
+                     *       "id": "dsb_01a226b14e13766190201d6cdb595935",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-29T07:14:43.809Z",
+                     *       "submittedAt": "2026-11-29T09:44:43.796Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T07:14:43.809Z"
+                     *       "updatedAt": "2026-11-29T09:44:43.796Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6215,10 +6583,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
+                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.839Z",
+                     *           "createdAt": "2026-11-29T09:44:43.837Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6234,8 +6602,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T07:14:43.839Z",
-                     *               "id": "dsb_01a22627f9ff77e0b402f4e24c78c176",
+                     *               "createdAt": "2026-11-29T09:44:43.837Z",
+                     *               "id": "dsb_01a226b14e3d749b96796bb8aa2f5b76",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -6243,19 +6611,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-29T07:14:43.839Z"
+                     *               "updatedAt": "2026-11-29T09:44:43.837Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22627f9ff77e0b402f4e35428b1d9",
+                     *           "id": "evt_01a226b14e3d749b96796bb9d7f93c35",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
+                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.837Z",
+                     *           "createdAt": "2026-11-29T09:44:43.835Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6271,28 +6639,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T07:14:43.833Z",
-                     *               "id": "dsb_01a22627f9f97488855ee1d30357559f",
+                     *               "createdAt": "2026-11-29T09:44:43.833Z",
+                     *               "id": "dsb_01a226b14e39706b9c90f5726a7b1a4d",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-29T07:14:43.835Z",
+                     *               "submittedAt": "2026-11-29T09:44:43.834Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T07:14:43.837Z"
+                     *               "updatedAt": "2026-11-29T09:44:43.835Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22627f9fd7261a9fc8ce1c75608f2",
+                     *           "id": "evt_01a226b14e3c77fda784b84579e263b5",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
+                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.837Z",
+                     *           "createdAt": "2026-11-29T09:44:43.835Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -6303,28 +6671,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T07:14:43.835Z",
+                     *               "createdAt": "2026-11-29T09:44:43.834Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a22627f9f97488855ee1d22c3d600a",
+                     *               "id": "pyt_01a226b14e39706b9c90f571b62b12c5",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T07:14:43.837Z",
+                     *               "updatedAt": "2026-11-29T09:44:43.835Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a22627f9fd7261a9fc8cdfd842631f",
+                     *           "id": "evt_01a226b14e3c77fda784b8433876d7bb",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
+                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.835Z",
+                     *           "createdAt": "2026-11-29T09:44:43.834Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6340,28 +6708,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T07:14:43.833Z",
-                     *               "id": "dsb_01a22627f9f97488855ee1d30357559f",
+                     *               "createdAt": "2026-11-29T09:44:43.833Z",
+                     *               "id": "dsb_01a226b14e39706b9c90f5726a7b1a4d",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T07:14:43.835Z",
+                     *               "submittedAt": "2026-11-29T09:44:43.834Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T07:14:43.835Z"
+                     *               "updatedAt": "2026-11-29T09:44:43.834Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22627f9fc75daa7a8983ceefba4bd",
+                     *           "id": "evt_01a226b14e3b773fb47c3452a5704ae1",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
+                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.835Z",
+                     *           "createdAt": "2026-11-29T09:44:43.834Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6372,28 +6740,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T07:14:43.835Z",
+                     *               "createdAt": "2026-11-29T09:44:43.834Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a22627f9f97488855ee1d22c3d600a",
+                     *               "id": "pyt_01a226b14e39706b9c90f571b62b12c5",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T07:14:43.835Z",
+                     *               "updatedAt": "2026-11-29T09:44:43.834Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a22627f9fb736cbeaf8bf1d2630b32",
+                     *           "id": "evt_01a226b14e3a73df90eb7157a47fdbde",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
+                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.833Z",
+                     *           "createdAt": "2026-11-29T09:44:43.833Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6409,8 +6777,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T07:14:43.833Z",
-                     *               "id": "dsb_01a22627f9f97488855ee1d30357559f",
+                     *               "createdAt": "2026-11-29T09:44:43.833Z",
+                     *               "id": "dsb_01a226b14e39706b9c90f5726a7b1a4d",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -6418,10 +6786,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T07:14:43.833Z"
+                     *               "updatedAt": "2026-11-29T09:44:43.833Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22627f9f97488855ee1d4105af1f5",
+                     *           "id": "evt_01a226b14e39706b9c90f5732cf8719b",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -6430,11 +6798,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.830Z",
+                     *           "createdAt": "2026-11-29T09:44:43.829Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T07:14:43.811Z",
+                     *               "approvedAt": "2026-11-29T09:44:43.799Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6446,19 +6814,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T07:14:43.807Z",
-                     *               "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
+                     *               "createdAt": "2026-11-29T09:44:43.795Z",
+                     *               "id": "dsb_01a226b14e13766190201d6cdb595935",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T07:14:43.809Z",
+                     *               "submittedAt": "2026-11-29T09:44:43.796Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T07:14:43.830Z"
+                     *               "updatedAt": "2026-11-29T09:44:43.829Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22627f9f673c893f37813bba647d8",
+                     *           "id": "evt_01a226b14e35743bab8e3edfe729c845",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6467,7 +6835,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.829Z",
+                     *           "createdAt": "2026-11-29T09:44:43.827Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6477,48 +6845,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T07:14:43.814Z",
+                     *                   "createdAt": "2026-11-29T09:44:43.804Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a22627f9e67717a71ed8e4c867bf97",
+                     *                   "id": "att_01a226b14e1c77fdb5c61159e71abf72",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "357b315e7c51bd8cb540c339a741a78520033d1d03665875546a32174e3a9827"
+                     *                   "txHash": "f086a5b922826da311d95ec8dae89e5332ffc62bfca77904e49a7cec800bf9b8"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T07:14:43.829Z",
+                     *                   "createdAt": "2026-11-29T09:44:43.827Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a22627f9f57183a78dbc55ab4866b9",
+                     *                   "id": "att_01a226b14e3376af90ecda01be48c9f4",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "84454c852afa37f3593ddfa787f3ad7416ebd36f80b6f2e5de1c3e08ca89d8d2"
+                     *                   "txHash": "839cefa3978470644f78b05b1b2b28080f3ace278e81638314ae34e6b1aa4564"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T07:14:43.809Z",
+                     *               "createdAt": "2026-11-29T09:44:43.796Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a22627f9df71aa81f617b837fc46df",
+                     *               "id": "pyt_01a226b14e13766190201d6b20422a1b",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T07:14:43.829Z",
+                     *               "updatedAt": "2026-11-29T09:44:43.827Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a22627f9f57183a78dbc5603d60ed1",
+                     *           "id": "evt_01a226b14e34707f9b2ed0ac206b18f3",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
+                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.826Z",
+                     *           "createdAt": "2026-11-29T09:44:43.823Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6528,30 +6896,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T07:14:43.814Z",
+                     *                   "createdAt": "2026-11-29T09:44:43.804Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a22627f9e67717a71ed8e4c867bf97",
+                     *                   "id": "att_01a226b14e1c77fdb5c61159e71abf72",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "357b315e7c51bd8cb540c339a741a78520033d1d03665875546a32174e3a9827"
+                     *                   "txHash": "f086a5b922826da311d95ec8dae89e5332ffc62bfca77904e49a7cec800bf9b8"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T07:14:43.809Z",
+                     *               "createdAt": "2026-11-29T09:44:43.796Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a22627f9df71aa81f617b837fc46df",
+                     *               "id": "pyt_01a226b14e13766190201d6b20422a1b",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T07:14:43.826Z",
+                     *               "updatedAt": "2026-11-29T09:44:43.823Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a22627f9f37428a7401636e5d8cb4d",
+                     *           "id": "evt_01a226b14e2f721d9d85b0fef1d46709",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -6560,11 +6928,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.825Z",
+                     *           "createdAt": "2026-11-29T09:44:43.818Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T07:14:43.811Z",
+                     *               "approvedAt": "2026-11-29T09:44:43.799Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6576,19 +6944,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T07:14:43.807Z",
-                     *               "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
+                     *               "createdAt": "2026-11-29T09:44:43.795Z",
+                     *               "id": "dsb_01a226b14e13766190201d6cdb595935",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T07:14:43.809Z",
+                     *               "submittedAt": "2026-11-29T09:44:43.796Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T07:14:43.825Z"
+                     *               "updatedAt": "2026-11-29T09:44:43.818Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22627f9f1745384fe34e3717cd47b",
+                     *           "id": "evt_01a226b14e2b7458ae9884f8d486bd1b",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6597,7 +6965,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.823Z",
+                     *           "createdAt": "2026-11-29T09:44:43.816Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6607,30 +6975,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T07:14:43.814Z",
+                     *                   "createdAt": "2026-11-29T09:44:43.804Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a22627f9e67717a71ed8e4c867bf97",
+                     *                   "id": "att_01a226b14e1c77fdb5c61159e71abf72",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "357b315e7c51bd8cb540c339a741a78520033d1d03665875546a32174e3a9827"
+                     *                   "txHash": "f086a5b922826da311d95ec8dae89e5332ffc62bfca77904e49a7cec800bf9b8"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T07:14:43.809Z",
+                     *               "createdAt": "2026-11-29T09:44:43.796Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a22627f9df71aa81f617b837fc46df",
+                     *               "id": "pyt_01a226b14e13766190201d6b20422a1b",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T07:14:43.823Z",
+                     *               "updatedAt": "2026-11-29T09:44:43.816Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a22627f9f076fbac2c1d9a80dbb2d6",
+                     *           "id": "evt_01a226b14e2970cd9983647be752594e",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -6639,7 +7007,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.823Z",
+                     *           "createdAt": "2026-11-29T09:44:43.816Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6649,37 +7017,37 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T07:14:43.814Z",
+                     *                   "createdAt": "2026-11-29T09:44:43.804Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a22627f9e67717a71ed8e3ca285f02",
-                     *                   "ledgerSeq": 38,
-                     *                   "txHash": "34f134e6016e1dc20a9a410e7a63c761b283aeb340df3b8a4f19f8961456dcc2"
+                     *                   "id": "att_01a226b14e1c77fdb5c611586424d00a",
+                     *                   "ledgerSeq": 34,
+                     *                   "txHash": "4e81346f695a68fb212017596f0c26a711e263c69b64d3e37e5eb935edafe8c1"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a22627f8697006a1e463e225608f55",
+                     *                 "id": "cli_01a226b14ccb743992c2cd57007f796f",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a22627f8697006a1e463e225608f55",
-                     *               "createdAt": "2026-11-29T07:14:43.809Z",
+                     *               "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *               "createdAt": "2026-11-29T09:44:43.796Z",
                      *               "execStatus": "sent",
                      *               "hold": null,
-                     *               "id": "pyt_01a22627f9df71aa81f617b71e5de52f",
+                     *               "id": "pyt_01a226b14e13766190201d6abaf7c816",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T07:14:43.823Z",
+                     *               "updatedAt": "2026-11-29T09:44:43.816Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a22627f9f076fbac2c1d99330f54dc",
+                     *           "id": "evt_01a226b14e2970cd9983647ab8933245",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -6688,7 +7056,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.815Z",
+                     *           "createdAt": "2026-11-29T09:44:43.807Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6698,52 +7066,52 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T07:14:43.485Z",
+                     *                   "createdAt": "2026-11-29T09:44:43.522Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a22627f89d76a680ca5f885b9a33e0",
+                     *                   "id": "att_01a226b14d0273bc93a53f1d9c91a2e6",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "ec82a47b4c1929e2c9fc8a1aa48459ac834db003e1a7d012381afcfa68a53985"
+                     *                   "txHash": "986144c4afb9a9588308077f5569b29e6d59def65f62bdbb011d964f34fb1b02"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T07:14:43.815Z",
+                     *                   "createdAt": "2026-11-29T09:44:43.805Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a22627f9e776b48500d9e14ecbc0d4",
+                     *                   "id": "att_01a226b14e1d77fcb6c7de439cfd29a7",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "a45e4ee247283132617e82c7a81474ef0bf20439e5304a3cec1f4f3b814fb38b"
+                     *                   "txHash": "f4d83fb9256998a92ee0f4dde212acd0e037e1b1cd533717166a557229fd638c"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T07:14:43.482Z",
+                     *               "createdAt": "2026-11-29T09:44:43.519Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a22627f89a73adad6e7da9b11dcd36",
+                     *               "id": "pyt_01a226b14cff71caa19e0132ce863afd",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-29T07:14:43.815Z",
+                     *               "updatedAt": "2026-11-29T09:44:43.807Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a22627f9e873a9ae3f1cb79e95bca9",
+                     *           "id": "evt_01a226b14e1f7536a723f75d671b0abf",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
+                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.811Z",
+                     *           "createdAt": "2026-11-29T09:44:43.799Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-29T07:14:43.811Z",
+                     *               "approvedAt": "2026-11-29T09:44:43.799Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6755,28 +7123,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T07:14:43.807Z",
-                     *               "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
+                     *               "createdAt": "2026-11-29T09:44:43.795Z",
+                     *               "id": "dsb_01a226b14e13766190201d6cdb595935",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-29T07:14:43.809Z",
+                     *               "submittedAt": "2026-11-29T09:44:43.796Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T07:14:43.811Z"
+                     *               "updatedAt": "2026-11-29T09:44:43.799Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22627f9e475898391dd1d8fe1a34c",
+                     *           "id": "evt_01a226b14e1873c5800cfa4b2a439bab",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
+                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.811Z",
+                     *           "createdAt": "2026-11-29T09:44:43.799Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6787,28 +7155,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T07:14:43.809Z",
+                     *               "createdAt": "2026-11-29T09:44:43.796Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a22627f9df71aa81f617b837fc46df",
+                     *               "id": "pyt_01a226b14e13766190201d6b20422a1b",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T07:14:43.811Z",
+                     *               "updatedAt": "2026-11-29T09:44:43.799Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a22627f9e475898391dd1a37c5bac2",
+                     *           "id": "evt_01a226b14e1873c5800cfa48843a8d93",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
+                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.811Z",
+                     *           "createdAt": "2026-11-29T09:44:43.799Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6820,34 +7188,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a22627f8697006a1e463e225608f55",
+                     *                 "id": "cli_01a226b14ccb743992c2cd57007f796f",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a22627f8697006a1e463e225608f55",
-                     *               "createdAt": "2026-11-29T07:14:43.809Z",
+                     *               "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *               "createdAt": "2026-11-29T09:44:43.796Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a22627f9df71aa81f617b71e5de52f",
+                     *               "id": "pyt_01a226b14e13766190201d6abaf7c816",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T07:14:43.811Z",
+                     *               "updatedAt": "2026-11-29T09:44:43.799Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a22627f9e475898391dd19e0849432",
+                     *           "id": "evt_01a226b14e1873c5800cfa470dce8076",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
+                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.809Z",
+                     *           "createdAt": "2026-11-29T09:44:43.796Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6863,28 +7231,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T07:14:43.807Z",
-                     *               "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
+                     *               "createdAt": "2026-11-29T09:44:43.795Z",
+                     *               "id": "dsb_01a226b14e13766190201d6cdb595935",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T07:14:43.809Z",
+                     *               "submittedAt": "2026-11-29T09:44:43.796Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T07:14:43.809Z"
+                     *               "updatedAt": "2026-11-29T09:44:43.796Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22627f9e271158eb913c6accddb6e",
+                     *           "id": "evt_01a226b14e1574e28cdacaf391a6610d",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
+                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.809Z",
+                     *           "createdAt": "2026-11-29T09:44:43.796Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6895,28 +7263,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T07:14:43.809Z",
+                     *               "createdAt": "2026-11-29T09:44:43.796Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a22627f9df71aa81f617b837fc46df",
+                     *               "id": "pyt_01a226b14e13766190201d6b20422a1b",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T07:14:43.809Z",
+                     *               "updatedAt": "2026-11-29T09:44:43.796Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a22627f9e271158eb913c3fb503ab7",
+                     *           "id": "evt_01a226b14e1574e28cdacaf0bb74cb52",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
+                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.809Z",
+                     *           "createdAt": "2026-11-29T09:44:43.796Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6928,34 +7296,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a22627f8697006a1e463e225608f55",
+                     *                 "id": "cli_01a226b14ccb743992c2cd57007f796f",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a22627f8697006a1e463e225608f55",
-                     *               "createdAt": "2026-11-29T07:14:43.809Z",
+                     *               "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *               "createdAt": "2026-11-29T09:44:43.796Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a22627f9df71aa81f617b71e5de52f",
+                     *               "id": "pyt_01a226b14e13766190201d6abaf7c816",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T07:14:43.809Z",
+                     *               "updatedAt": "2026-11-29T09:44:43.796Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a22627f9e271158eb913c24670dca2",
+                     *           "id": "evt_01a226b14e1574e28cdacaefccbe2ae7",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a22627f850711b80d665165a96b4c9",
+                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.807Z",
+                     *           "createdAt": "2026-11-29T09:44:43.795Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6971,8 +7339,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T07:14:43.807Z",
-                     *               "id": "dsb_01a22627f9df71aa81f617b9e1d50f8b",
+                     *               "createdAt": "2026-11-29T09:44:43.795Z",
+                     *               "id": "dsb_01a226b14e13766190201d6cdb595935",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -6980,10 +7348,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T07:14:43.807Z"
+                     *               "updatedAt": "2026-11-29T09:44:43.795Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22627f9e0776daf358671b51b4aea",
+                     *           "id": "evt_01a226b14e13766190201d6d9b31f212",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -6991,7 +7359,7 @@ export interface operations {
                      *       "pagination": {
                      *         "limit": 20,
                      *         "page": 1,
-                     *         "total": 57,
+                     *         "total": 59,
                      *         "totalPages": 3
                      *       }
                      *     }
@@ -7105,10 +7473,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a22627f850711b80d665165a96b4c9",
+                     *         "id": "key_01a226b14cac74f284137fd8340853d8",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-29T07:14:43.839Z",
+                     *       "createdAt": "2026-11-29T09:44:43.837Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -7124,8 +7492,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-29T07:14:43.839Z",
-                     *           "id": "dsb_01a22627f9ff77e0b402f4e24c78c176",
+                     *           "createdAt": "2026-11-29T09:44:43.837Z",
+                     *           "id": "dsb_01a226b14e3d749b96796bb8aa2f5b76",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -7133,10 +7501,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-29T07:14:43.839Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.837Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a22627f9ff77e0b402f4e35428b1d9",
+                     *       "id": "evt_01a226b14e3d749b96796bb9d7f93c35",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -7262,14 +7630,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a22627f8697006a1e463e225608f55",
+                     *             "id": "cli_01a226b14ccb743992c2cd57007f796f",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a22627f8697006a1e463e225608f55",
-                     *           "createdAt": "2026-11-29T07:14:43.444Z",
+                     *           "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *           "createdAt": "2026-11-29T09:44:43.477Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a22627f8747138b2aaaea5fc1f3b68",
+                     *           "id": "inv_01a226b14cd5760b82c4d8d904c9b0e0",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -7386,7 +7754,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a22627f8697006a1e463e225608f55",
+                 *       "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -7411,19 +7779,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "amountOverpaid": "0.00",
                      *       "amountPaid": "0.00",
                      *       "amountRemaining": "2500.00",
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a22627f8697006a1e463e225608f55",
+                     *         "id": "cli_01a226b14ccb743992c2cd57007f796f",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a22627f8697006a1e463e225608f55",
-                     *       "createdAt": "2026-11-29T07:14:43.444Z",
+                     *       "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *       "createdAt": "2026-11-29T09:44:43.477Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a22627f8747138b2aaaea5fc1f3b68",
+                     *       "id": "inv_01a226b14cd5760b82c4d8d904c9b0e0",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7438,14 +7807,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_dc58e8afb5de8da63cf805621f35045d"
+                     *         "url": "https://pay.lajan.test/pay/pi_af4c38cc177dc841a9662bcea03304c3"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-29T07:14:43.444Z"
+                     *       "updatedAt": "2026-11-29T09:44:43.477Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7624,19 +7993,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "amountOverpaid": "0.00",
                      *       "amountPaid": "0.00",
                      *       "amountRemaining": "2650.00",
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a22627f8697006a1e463e225608f55",
+                     *         "id": "cli_01a226b14ccb743992c2cd57007f796f",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a22627f8697006a1e463e225608f55",
-                     *       "createdAt": "2026-11-29T07:14:43.444Z",
+                     *       "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *       "createdAt": "2026-11-29T09:44:43.477Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a22627f8747138b2aaaea5fc1f3b68",
+                     *       "id": "inv_01a226b14cd5760b82c4d8d904c9b0e0",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7658,14 +8028,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_dc58e8afb5de8da63cf805621f35045d"
+                     *         "url": "https://pay.lajan.test/pay/pi_af4c38cc177dc841a9662bcea03304c3"
                      *       },
-                     *       "sentAt": "2026-11-29T07:14:43.448Z",
+                     *       "sentAt": "2026-11-29T09:44:43.481Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T07:14:43.448Z"
+                     *       "updatedAt": "2026-11-29T09:44:43.481Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7797,19 +8167,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "amountOverpaid": "0.00",
                      *       "amountPaid": "0.00",
                      *       "amountRemaining": "2650.00",
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a22627f8697006a1e463e225608f55",
+                     *         "id": "cli_01a226b14ccb743992c2cd57007f796f",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a22627f8697006a1e463e225608f55",
-                     *       "createdAt": "2026-11-29T07:14:43.444Z",
+                     *       "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *       "createdAt": "2026-11-29T09:44:43.477Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a22627f8747138b2aaaea5fc1f3b68",
+                     *       "id": "inv_01a226b14cd5760b82c4d8d904c9b0e0",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7831,14 +8202,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_dc58e8afb5de8da63cf805621f35045d"
+                     *         "url": "https://pay.lajan.test/pay/pi_af4c38cc177dc841a9662bcea03304c3"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T07:14:43.446Z"
+                     *       "updatedAt": "2026-11-29T09:44:43.479Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8026,16 +8397,16 @@ export interface operations {
                      *         {
                      *           "amount": "2650.00",
                      *           "currency": "HTG",
-                     *           "id": "ipy_01a22627f887757cb4c970f923df02bb",
-                     *           "invoiceId": "inv_01a22627f8747138b2aaaea5fc1f3b68",
+                     *           "id": "ipy_01a226b14ce772fab5d5d81fb3ce37bb",
+                     *           "invoiceId": "inv_01a226b14cd5760b82c4d8d904c9b0e0",
                      *           "method": "stellar",
-                     *           "paidAt": "2026-11-29T07:14:43.451Z",
-                     *           "recordedAt": "2026-11-29T07:14:43.463Z",
+                     *           "paidAt": "2026-11-29T09:44:43.484Z",
+                     *           "recordedAt": "2026-11-29T09:44:43.495Z",
                      *           "recordedBy": {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "reference": "a16adcaad7a28efe9bc0a7badd65847335c186c7539e1efc63983144077b0749",
+                     *           "reference": "0f29a3856d38778a23ac014a150cbfa83d0c455d8d2c3bf75e160f5638511a0c",
                      *           "reversalReason": null,
                      *           "reversedAt": null
                      *         }
@@ -8190,13 +8561,13 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a22627f88c71ca9adc6cf620fbde8a",
-                     *       "invoiceId": "inv_01a22627f88b753fbcd383b8c78cd29a",
+                     *       "id": "ipy_01a226b14cee774faba9eb64d385da5c",
+                     *       "invoiceId": "inv_01a226b14ceb76fdacb6a16cddf32d16",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T07:14:43.468Z",
+                     *       "recordedAt": "2026-11-29T09:44:43.502Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a22627f850711b80d665165a96b4c9",
+                     *         "id": "key_01a226b14cac74f284137fd8340853d8",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
@@ -8412,18 +8783,18 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a22627f88c71ca9adc6cf620fbde8a",
-                     *       "invoiceId": "inv_01a22627f88b753fbcd383b8c78cd29a",
+                     *       "id": "ipy_01a226b14cee774faba9eb64d385da5c",
+                     *       "invoiceId": "inv_01a226b14ceb76fdacb6a16cddf32d16",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T07:14:43.468Z",
+                     *       "recordedAt": "2026-11-29T09:44:43.502Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a22627f850711b80d665165a96b4c9",
+                     *         "id": "key_01a226b14cac74f284137fd8340853d8",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
                      *       "reversalReason": "Counted twice: the branch entered the receipt again",
-                     *       "reversedAt": "2026-11-29T07:14:43.469Z"
+                     *       "reversedAt": "2026-11-29T09:44:43.504Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoicePaymentView"];
@@ -9053,13 +9424,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-29T07:14:43.473Z",
+                     *           "createdAt": "2026-11-29T09:44:43.512Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a22627f89176889297e5cbdc9bf3d0",
+                     *           "id": "pl_01a226b14cf8743fbf515993eea06ba7",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_f4f855700cd1b10a0b03495c1922d78a"
+                     *           "url": "https://pay.lajan.test/pay/pi_bfd960d8a091107dcf9a33b5106110ab"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9192,13 +9563,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T07:14:43.473Z",
+                     *       "createdAt": "2026-11-29T09:44:43.512Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a22627f89176889297e5cbdc9bf3d0",
+                     *       "id": "pl_01a226b14cf8743fbf515993eea06ba7",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_f4f855700cd1b10a0b03495c1922d78a"
+                     *       "url": "https://pay.lajan.test/pay/pi_bfd960d8a091107dcf9a33b5106110ab"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -9379,13 +9750,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T07:14:43.473Z",
+                     *       "createdAt": "2026-11-29T09:44:43.512Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a22627f89176889297e5cbdc9bf3d0",
+                     *       "id": "pl_01a226b14cf8743fbf515993eea06ba7",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_f4f855700cd1b10a0b03495c1922d78a"
+                     *       "url": "https://pay.lajan.test/pay/pi_bfd960d8a091107dcf9a33b5106110ab"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -9498,7 +9869,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a22627f89176889297e5cbdc9bf3d0"
+                     *       "id": "pl_01a226b14cf8743fbf515993eea06ba7"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -9657,9 +10028,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T07:14:43.803Z",
+                     *           "createdAt": "2026-11-29T09:44:43.791Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a22627f9db70439d4a4c12b0c29d0d",
+                     *           "id": "pyt_01a226b14e0f737da6a391bf1e378071",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -9670,14 +10041,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Lisa",
-                     *             "id": "cli_01a22627f8b270beb8e76362563b7c06",
+                     *             "id": "cli_01a226b14d14772ba4f68022a0594caa",
                      *             "lastName": "Jozèf",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a22627f8b270beb8e76362563b7c06",
-                     *           "createdAt": "2026-11-29T07:14:43.553Z",
+                     *           "clientId": "cli_01a226b14d14772ba4f68022a0594caa",
+                     *           "createdAt": "2026-11-29T09:44:43.576Z",
                      *           "execStatus": "awaiting_registration",
-                     *           "id": "pyt_01a22627f8e17791927a9256ef7804ae",
+                     *           "id": "pyt_01a226b14d38729b879762f503243663",
                      *           "memo": null,
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -9688,14 +10059,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a22627f8a97656b45e6d4748ebaed5",
+                     *             "id": "cli_01a226b14d0a77da9a3d6f1b3bcf7c8d",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a22627f8a97656b45e6d4748ebaed5",
-                     *           "createdAt": "2026-11-29T07:14:43.499Z",
+                     *           "clientId": "cli_01a226b14d0a77da9a3d6f1b3bcf7c8d",
+                     *           "createdAt": "2026-11-29T09:44:43.532Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a22627f8ab73fd9836276d9de78700",
+                     *           "id": "pyt_01a226b14d0c7755833dcaa058afc008",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -9706,9 +10077,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T07:14:43.482Z",
+                     *           "createdAt": "2026-11-29T09:44:43.519Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a22627f89a73adad6e7da9b11dcd36",
+                     *           "id": "pyt_01a226b14cff71caa19e0132ce863afd",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
@@ -9719,14 +10090,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a22627f8697006a1e463e225608f55",
+                     *             "id": "cli_01a226b14ccb743992c2cd57007f796f",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a22627f8697006a1e463e225608f55",
-                     *           "createdAt": "2026-11-29T07:14:43.478Z",
+                     *           "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *           "createdAt": "2026-11-29T09:44:43.516Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a22627f896746db556da47c2396b9c",
+                     *           "id": "pyt_01a226b14cfc753cb9d057cc1f1c17ab",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -9846,7 +10217,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a22627f8697006a1e463e225608f55",
+                 *       "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -9870,19 +10241,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a22627f8697006a1e463e225608f55",
+                     *         "id": "cli_01a226b14ccb743992c2cd57007f796f",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a22627f8697006a1e463e225608f55",
-                     *       "createdAt": "2026-11-29T07:14:43.478Z",
+                     *       "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *       "createdAt": "2026-11-29T09:44:43.516Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a22627f896746db556da47c2396b9c",
+                     *       "id": "pyt_01a226b14cfc753cb9d057cc1f1c17ab",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T07:14:43.478Z",
+                     *       "updatedAt": "2026-11-29T09:44:43.516Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10071,31 +10442,31 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T07:14:43.485Z",
+                     *           "createdAt": "2026-11-29T09:44:43.522Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a22627f89d76a680ca5f874c45989e",
+                     *           "id": "att_01a226b14d0273bc93a53f1c1c075b6c",
                      *           "ledgerSeq": 5,
-                     *           "txHash": "639fe1529f995ae03bdbc8574a1e55c0a8bee20637d16a7989060f29c433c9d3"
+                     *           "txHash": "47914d5064829aa13c8068ab74ce28d626734106b5fac88f80356b9705149c2f"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a22627f8697006a1e463e225608f55",
+                     *         "id": "cli_01a226b14ccb743992c2cd57007f796f",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a22627f8697006a1e463e225608f55",
-                     *       "createdAt": "2026-11-29T07:14:43.478Z",
+                     *       "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *       "createdAt": "2026-11-29T09:44:43.516Z",
                      *       "execStatus": "sent",
                      *       "hold": null,
-                     *       "id": "pyt_01a22627f896746db556da47c2396b9c",
+                     *       "id": "pyt_01a226b14cfc753cb9d057cc1f1c17ab",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T07:14:43.492Z",
+                     *       "updatedAt": "2026-11-29T09:44:43.525Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10221,19 +10592,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a22627f8697006a1e463e225608f55",
+                     *         "id": "cli_01a226b14ccb743992c2cd57007f796f",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a22627f8697006a1e463e225608f55",
-                     *       "createdAt": "2026-11-29T07:14:43.478Z",
+                     *       "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *       "createdAt": "2026-11-29T09:44:43.516Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a22627f896746db556da47c2396b9c",
+                     *       "id": "pyt_01a226b14cfc753cb9d057cc1f1c17ab",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T07:14:43.479Z",
+                     *       "updatedAt": "2026-11-29T09:44:43.517Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10253,7 +10624,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "f68f3c8c-70a1-4385-a292-f9793dc1d3c2",
+                     *       "requestId": "0596879b-8de2-4521-afe8-c7dc2f4a5326",
                      *       "statusCode": 400
                      *     }
                      */
@@ -10428,19 +10799,19 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a22627f8a97656b45e6d4748ebaed5",
+                     *         "id": "cli_01a226b14d0a77da9a3d6f1b3bcf7c8d",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a22627f8a97656b45e6d4748ebaed5",
-                     *       "createdAt": "2026-11-29T07:14:43.499Z",
+                     *       "clientId": "cli_01a226b14d0a77da9a3d6f1b3bcf7c8d",
+                     *       "createdAt": "2026-11-29T09:44:43.532Z",
                      *       "execStatus": "canceled",
                      *       "hold": null,
-                     *       "id": "pyt_01a22627f8ab73fd9836276d9de78700",
+                     *       "id": "pyt_01a226b14d0c7755833dcaa058afc008",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T07:14:43.799Z",
+                     *       "updatedAt": "2026-11-29T09:44:43.788Z",
                      *       "walletAccountId": null,
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10643,13 +11014,13 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T07:14:43.803Z",
+                     *       "createdAt": "2026-11-29T09:44:43.791Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a22627f9db70439d4a4c12b0c29d0d",
+                     *       "id": "pyt_01a226b14e0f737da6a391bf1e378071",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T07:14:43.804Z",
+                     *       "updatedAt": "2026-11-29T09:44:43.792Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10858,24 +11229,24 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T07:14:43.485Z",
+                     *           "createdAt": "2026-11-29T09:44:43.522Z",
                      *           "errorCode": "op_underfunded",
                      *           "errorMessage": "the source account cannot cover the amount",
-                     *           "id": "att_01a22627f89d76a680ca5f885b9a33e0",
+                     *           "id": "att_01a226b14d0273bc93a53f1d9c91a2e6",
                      *           "ledgerSeq": null,
-                     *           "txHash": "ec82a47b4c1929e2c9fc8a1aa48459ac834db003e1a7d012381afcfa68a53985"
+                     *           "txHash": "986144c4afb9a9588308077f5569b29e6d59def65f62bdbb011d964f34fb1b02"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T07:14:43.482Z",
+                     *       "createdAt": "2026-11-29T09:44:43.519Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a22627f89a73adad6e7da9b11dcd36",
+                     *       "id": "pyt_01a226b14cff71caa19e0132ce863afd",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T07:14:43.495Z",
+                     *       "updatedAt": "2026-11-29T09:44:43.528Z",
                      *       "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11056,7 +11427,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GCIHKL5KUHVLQX4PDLJNEJIWJJZPCTW4DJJQBI22OUNAGX34TZU53N2B",
+                     *       "account": "GAKX5I726NTZYGIYL26IAH2WATFSOVBTNBIPBHTSZZGWPQPZV7WUXC7J",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -11187,7 +11558,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GCIHKL5KUHVLQX4PDLJNEJIWJJZPCTW4DJJQBI22OUNAGX34TZU53N2B",
+                     *       "account": "GAKX5I726NTZYGIYL26IAH2WATFSOVBTNBIPBHTSZZGWPQPZV7WUXC7J",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -11399,25 +11770,25 @@ export interface operations {
                      *         {
                      *           "channel": "sms",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T07:14:43.448Z",
+                     *           "createdAt": "2026-11-29T09:44:43.481Z",
                      *           "html": null,
-                     *           "id": "msg_01a22627f87874c08d64d2bc7d9e17b2",
-                     *           "invoiceId": "inv_01a22627f8747138b2aaaea5fc1f3b68",
+                     *           "id": "msg_01a226b14cd9777387fe18100ff7a5af",
+                     *           "invoiceId": "inv_01a226b14cd5760b82c4d8d904c9b0e0",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_dc58e8afb5de8da63cf805621f35045d",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_af4c38cc177dc841a9662bcea03304c3",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T07:14:43.448Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_dc58e8afb5de8da63cf805621f35045d\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_dc58e8afb5de8da63cf805621f35045d\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_dc58e8afb5de8da63cf805621f35045d</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a22627f87874c08d64d2bb6f847265",
-                     *           "invoiceId": "inv_01a22627f8747138b2aaaea5fc1f3b68",
+                     *           "createdAt": "2026-11-29T09:44:43.481Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_af4c38cc177dc841a9662bcea03304c3\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_af4c38cc177dc841a9662bcea03304c3\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_af4c38cc177dc841a9662bcea03304c3</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a226b14cd9777387fe180ff96c46d9",
+                     *           "invoiceId": "inv_01a226b14cd5760b82c4d8d904c9b0e0",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_dc58e8afb5de8da63cf805621f35045d\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_af4c38cc177dc841a9662bcea03304c3\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -11549,18 +11920,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GCIHKL5KUHVLQX4PDLJNEJIWJJZPCTW4DJJQBI22OUNAGX34TZU53N2B",
-                     *       "id": "lp_01a22627f87b75f2860cc41ae9d59ac9",
+                     *       "destinationAccount": "GAKX5I726NTZYGIYL26IAH2WATFSOVBTNBIPBHTSZZGWPQPZV7WUXC7J",
+                     *       "id": "lp_01a226b14cdc7309a7861681c9a37643",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJBWPSB69M7TJB",
+                     *       "memo": "LJ924PCQSNT3S9",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_dc58e8afb5de8da63cf805621f35045d",
+                     *         "id": "pi_af4c38cc177dc841a9662bcea03304c3",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "a16adcaad7a28efe9bc0a7badd65847335c186c7539e1efc63983144077b0749"
+                     *       "txHash": "0f29a3856d38778a23ac014a150cbfa83d0c455d8d2c3bf75e160f5638511a0c"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -12059,19 +12430,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-29T07:14:43.869Z",
+                     *       "decidedAt": "2026-11-29T09:44:43.866Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a22627f850711b80d665165a96b4c9",
+                     *         "id": "key_01a226b14cac74f284137fd8340853d8",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T07:14:43.868Z",
-                     *       "id": "stc_01a22627fa1c761e93f93b2fdc2fdd6f",
+                     *       "expiresAt": "2026-12-02T09:44:43.865Z",
+                     *       "id": "stc_01a226b14e597077b6ded26eabdc59b2",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-29T07:14:43.868Z",
+                     *       "requestedAt": "2026-11-29T09:44:43.865Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a22627fa1673a1abd8ca2e6dc1a27b",
+                     *         "id": "key_01a226b14e5575d39ffa295081e3bc7a",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -12260,19 +12631,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-29T07:14:43.866Z",
+                     *       "decidedAt": "2026-11-29T09:44:43.863Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a22627f850711b80d665165a96b4c9",
+                     *         "id": "key_01a226b14cac74f284137fd8340853d8",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T07:14:43.862Z",
-                     *       "id": "stc_01a22627fa17715e87b84e6b8a108433",
+                     *       "expiresAt": "2026-12-02T09:44:43.862Z",
+                     *       "id": "stc_01a226b14e5676efbce98fa058f029e0",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-29T07:14:43.862Z",
+                     *       "requestedAt": "2026-11-29T09:44:43.862Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a22627fa1673a1abd8ca2e6dc1a27b",
+                     *         "id": "key_01a226b14e5575d39ffa295081e3bc7a",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -12459,16 +12830,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T07:14:43.430Z",
+                     *           "createdAt": "2026-11-29T09:44:43.463Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a22627f866736db63d84b0874b6938",
-                     *           "updatedAt": "2026-11-29T07:14:43.430Z",
-                     *           "url": "http://127.0.0.1:34689/lajan/webhooks"
+                     *           "id": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "updatedAt": "2026-11-29T09:44:43.463Z",
+                     *           "url": "http://127.0.0.1:35921/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -12588,7 +12959,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:34689/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:35921/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -12603,17 +12974,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T07:14:43.430Z",
+                     *       "createdAt": "2026-11-29T09:44:43.463Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a22627f866736db63d84b0874b6938",
-                     *       "secret": "whsec_92Es5SOBIU+7G15muBB7vf3JLB35ruLFcBPwW2NggDk=",
-                     *       "updatedAt": "2026-11-29T07:14:43.430Z",
-                     *       "url": "http://127.0.0.1:34689/lajan/webhooks"
+                     *       "id": "we_01a226b14cc77706b9de2d8b69328451",
+                     *       "secret": "whsec_VR5tJxO6SVx3dBZNWaYzqRZkkQJ+1rl10vAMG5zvyzs=",
+                     *       "updatedAt": "2026-11-29T09:44:43.463Z",
+                     *       "url": "http://127.0.0.1:35921/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -12792,16 +13163,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T07:14:43.430Z",
+                     *       "createdAt": "2026-11-29T09:44:43.463Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a22627f866736db63d84b0874b6938",
-                     *       "updatedAt": "2026-11-29T07:14:43.430Z",
-                     *       "url": "http://127.0.0.1:34689/lajan/webhooks"
+                     *       "id": "we_01a226b14cc77706b9de2d8b69328451",
+                     *       "updatedAt": "2026-11-29T09:44:43.463Z",
+                     *       "url": "http://127.0.0.1:35921/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -12924,15 +13295,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T07:14:43.430Z",
+                     *       "createdAt": "2026-11-29T09:44:43.463Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a22627f866736db63d84b0874b6938",
-                     *       "updatedAt": "2026-11-29T07:14:43.860Z",
-                     *       "url": "http://127.0.0.1:34689/lajan/webhooks"
+                     *       "id": "we_01a226b14cc77706b9de2d8b69328451",
+                     *       "updatedAt": "2026-11-29T09:44:43.860Z",
+                     *       "url": "http://127.0.0.1:35921/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -13112,7 +13483,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a22627f866736db63d84b0874b6938"
+                     *       "id": "we_01a226b14cc77706b9de2d8b69328451"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -13250,229 +13621,229 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:14:43.844Z",
-                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *           "eventId": "evt_01a22627fa0471d981407197cf2358c8",
+                     *           "createdAt": "2026-11-29T09:44:43.841Z",
+                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "eventId": "evt_01a226b14e417403ae713e6bb1881e98",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a22627fa0471d9814071981aa9f9d5",
-                     *           "nextAttemptAt": "2026-11-29T07:14:43.844Z",
+                     *           "id": "whd_01a226b14e417403ae713e6c69098c0c",
+                     *           "nextAttemptAt": "2026-11-29T09:44:43.841Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:14:43.844Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.841Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:14:43.837Z",
-                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *           "eventId": "evt_01a22627f9fd7261a9fc8cdfd842631f",
+                     *           "createdAt": "2026-11-29T09:44:43.835Z",
+                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "eventId": "evt_01a226b14e3c77fda784b8433876d7bb",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a22627f9fd7261a9fc8ce034c81272",
-                     *           "nextAttemptAt": "2026-11-29T07:14:43.837Z",
+                     *           "id": "whd_01a226b14e3c77fda784b844cd581d2f",
+                     *           "nextAttemptAt": "2026-11-29T09:44:43.835Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:14:43.837Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.835Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:14:43.835Z",
-                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *           "eventId": "evt_01a22627f9fb736cbeaf8bf1d2630b32",
+                     *           "createdAt": "2026-11-29T09:44:43.834Z",
+                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "eventId": "evt_01a226b14e3a73df90eb7157a47fdbde",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a22627f9fb736cbeaf8bf228fb09f9",
-                     *           "nextAttemptAt": "2026-11-29T07:14:43.835Z",
+                     *           "id": "whd_01a226b14e3b773fb47c34515e8bd905",
+                     *           "nextAttemptAt": "2026-11-29T09:44:43.834Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:14:43.835Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.834Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:14:43.829Z",
-                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *           "eventId": "evt_01a22627f9f57183a78dbc5603d60ed1",
+                     *           "createdAt": "2026-11-29T09:44:43.827Z",
+                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "eventId": "evt_01a226b14e34707f9b2ed0ac206b18f3",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a22627f9f57183a78dbc57f1086b56",
-                     *           "nextAttemptAt": "2026-11-29T07:14:43.829Z",
+                     *           "id": "whd_01a226b14e34707f9b2ed0ad566f9294",
+                     *           "nextAttemptAt": "2026-11-29T09:44:43.827Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:14:43.829Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.827Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:14:43.826Z",
-                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *           "eventId": "evt_01a22627f9f37428a7401636e5d8cb4d",
+                     *           "createdAt": "2026-11-29T09:44:43.823Z",
+                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "eventId": "evt_01a226b14e2f721d9d85b0fef1d46709",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a22627f9f37428a7401637b002a7d5",
-                     *           "nextAttemptAt": "2026-11-29T07:14:43.826Z",
+                     *           "id": "whd_01a226b14e2f721d9d85b0ffc9e26027",
+                     *           "nextAttemptAt": "2026-11-29T09:44:43.823Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:14:43.826Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.823Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:14:43.823Z",
-                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *           "eventId": "evt_01a22627f9f076fbac2c1d9a80dbb2d6",
+                     *           "createdAt": "2026-11-29T09:44:43.816Z",
+                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "eventId": "evt_01a226b14e2970cd9983647be752594e",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a22627f9f076fbac2c1d9c97783ad2",
-                     *           "nextAttemptAt": "2026-11-29T07:14:43.823Z",
+                     *           "id": "whd_01a226b14e2970cd9983647dbe53a9b1",
+                     *           "nextAttemptAt": "2026-11-29T09:44:43.816Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:14:43.823Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.816Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:14:43.823Z",
-                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *           "eventId": "evt_01a22627f9f076fbac2c1d99330f54dc",
+                     *           "createdAt": "2026-11-29T09:44:43.816Z",
+                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "eventId": "evt_01a226b14e2970cd9983647ab8933245",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a22627f9f076fbac2c1d9bc120e13d",
-                     *           "nextAttemptAt": "2026-11-29T07:14:43.823Z",
+                     *           "id": "whd_01a226b14e2970cd9983647c881d0b5e",
+                     *           "nextAttemptAt": "2026-11-29T09:44:43.816Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:14:43.823Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.816Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:14:43.815Z",
-                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *           "eventId": "evt_01a22627f9e873a9ae3f1cb79e95bca9",
+                     *           "createdAt": "2026-11-29T09:44:43.807Z",
+                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "eventId": "evt_01a226b14e1f7536a723f75d671b0abf",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a22627f9e873a9ae3f1cb8088d7bb3",
-                     *           "nextAttemptAt": "2026-11-29T07:14:43.815Z",
+                     *           "id": "whd_01a226b14e1f7536a723f75e98cbe3de",
+                     *           "nextAttemptAt": "2026-11-29T09:44:43.807Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:14:43.815Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.807Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:14:43.811Z",
-                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *           "eventId": "evt_01a22627f9e475898391dd1a37c5bac2",
+                     *           "createdAt": "2026-11-29T09:44:43.799Z",
+                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "eventId": "evt_01a226b14e1873c5800cfa48843a8d93",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a22627f9e475898391dd1cc6658016",
-                     *           "nextAttemptAt": "2026-11-29T07:14:43.811Z",
+                     *           "id": "whd_01a226b14e1873c5800cfa4a70e9c0e7",
+                     *           "nextAttemptAt": "2026-11-29T09:44:43.799Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:14:43.811Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.799Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:14:43.811Z",
-                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *           "eventId": "evt_01a22627f9e475898391dd19e0849432",
+                     *           "createdAt": "2026-11-29T09:44:43.799Z",
+                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "eventId": "evt_01a226b14e1873c5800cfa470dce8076",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a22627f9e475898391dd1b4f41b91d",
-                     *           "nextAttemptAt": "2026-11-29T07:14:43.811Z",
+                     *           "id": "whd_01a226b14e1873c5800cfa4942442500",
+                     *           "nextAttemptAt": "2026-11-29T09:44:43.799Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:14:43.811Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.799Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:14:43.809Z",
-                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *           "eventId": "evt_01a22627f9e271158eb913c3fb503ab7",
+                     *           "createdAt": "2026-11-29T09:44:43.796Z",
+                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "eventId": "evt_01a226b14e1574e28cdacaf0bb74cb52",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a22627f9e271158eb913c517daa588",
-                     *           "nextAttemptAt": "2026-11-29T07:14:43.809Z",
+                     *           "id": "whd_01a226b14e1574e28cdacaf2b03597f9",
+                     *           "nextAttemptAt": "2026-11-29T09:44:43.796Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:14:43.809Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.796Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:14:43.809Z",
-                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *           "eventId": "evt_01a22627f9e271158eb913c24670dca2",
+                     *           "createdAt": "2026-11-29T09:44:43.796Z",
+                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "eventId": "evt_01a226b14e1574e28cdacaefccbe2ae7",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a22627f9e271158eb913c4e9542da9",
-                     *           "nextAttemptAt": "2026-11-29T07:14:43.809Z",
+                     *           "id": "whd_01a226b14e1574e28cdacaf1af29f7a9",
+                     *           "nextAttemptAt": "2026-11-29T09:44:43.796Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:14:43.809Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.796Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:14:43.804Z",
-                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *           "eventId": "evt_01a22627f9dd769aae93d4313045aabb",
+                     *           "createdAt": "2026-11-29T09:44:43.792Z",
+                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "eventId": "evt_01a226b14e10743c83500ebc0c183a1a",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a22627f9dd769aae93d432a17bc5e3",
-                     *           "nextAttemptAt": "2026-11-29T07:14:43.804Z",
+                     *           "id": "whd_01a226b14e10743c83500ebd2ef8e921",
+                     *           "nextAttemptAt": "2026-11-29T09:44:43.792Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:14:43.804Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.792Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:14:43.803Z",
-                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *           "eventId": "evt_01a22627f9db70439d4a4c13a1ab0f3a",
+                     *           "createdAt": "2026-11-29T09:44:43.791Z",
+                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "eventId": "evt_01a226b14e0f737da6a391c05f5c93df",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a22627f9db70439d4a4c1473135e1e",
-                     *           "nextAttemptAt": "2026-11-29T07:14:43.803Z",
+                     *           "id": "whd_01a226b14e0f737da6a391c1b02fc89f",
+                     *           "nextAttemptAt": "2026-11-29T09:44:43.791Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:14:43.803Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.791Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:14:43.799Z",
-                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *           "eventId": "evt_01a22627f9d771369249582c0ee4b5f0",
+                     *           "createdAt": "2026-11-29T09:44:43.788Z",
+                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "eventId": "evt_01a226b14e0d70809b1620741466e4f2",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a22627f9d771369249582d84f5a1ea",
-                     *           "nextAttemptAt": "2026-11-29T07:14:43.799Z",
+                     *           "id": "whd_01a226b14e0d70809b162075f37e82b8",
+                     *           "nextAttemptAt": "2026-11-29T09:44:43.788Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:14:43.799Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.788Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:14:43.554Z",
-                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *           "eventId": "evt_01a22627f8e370c9ba0a2d98b06739c9",
+                     *           "createdAt": "2026-11-29T09:44:43.578Z",
+                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "eventId": "evt_01a226b14d3a7787b0d18633f950f873",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a22627f8e370c9ba0a2d9938ce14c3",
-                     *           "nextAttemptAt": "2026-11-29T07:14:43.554Z",
+                     *           "id": "whd_01a226b14d3a7787b0d1863486a78953",
+                     *           "nextAttemptAt": "2026-11-29T09:44:43.578Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:14:43.554Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.578Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:14:43.553Z",
-                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *           "eventId": "evt_01a22627f8e276f3ae38c8eeb185f855",
+                     *           "createdAt": "2026-11-29T09:44:43.576Z",
+                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "eventId": "evt_01a226b14d38729b879762f659631e91",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a22627f8e276f3ae38c8ef5a502357",
-                     *           "nextAttemptAt": "2026-11-29T07:14:43.553Z",
+                     *           "id": "whd_01a226b14d38729b879762f700289774",
+                     *           "nextAttemptAt": "2026-11-29T09:44:43.576Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:14:43.553Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.576Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:14:43.500Z",
-                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *           "eventId": "evt_01a22627f8ac7441b2b267a8261a3523",
+                     *           "createdAt": "2026-11-29T09:44:43.533Z",
+                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "eventId": "evt_01a226b14d0e7270a2b4a8ef02b3f025",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a22627f8ac7441b2b267a997931758",
-                     *           "nextAttemptAt": "2026-11-29T07:14:43.500Z",
+                     *           "id": "whd_01a226b14d0e7270a2b4a8f06d2be1dd",
+                     *           "nextAttemptAt": "2026-11-29T09:44:43.533Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:14:43.500Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.533Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:14:43.499Z",
-                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *           "eventId": "evt_01a22627f8ab73fd9836276eaf1cfa44",
+                     *           "createdAt": "2026-11-29T09:44:43.532Z",
+                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "eventId": "evt_01a226b14d0c7755833dcaa16387d6ac",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a22627f8ab73fd9836276f2987333a",
-                     *           "nextAttemptAt": "2026-11-29T07:14:43.499Z",
+                     *           "id": "whd_01a226b14d0c7755833dcaa2fb62e8ad",
+                     *           "nextAttemptAt": "2026-11-29T09:44:43.532Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:14:43.499Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.532Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T07:14:43.495Z",
-                     *           "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *           "eventId": "evt_01a22627f8a8771b820b32875ccada78",
+                     *           "createdAt": "2026-11-29T09:44:43.528Z",
+                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *           "eventId": "evt_01a226b14d087209b70283ba976b0b97",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a22627f8a8771b820b32888ce63795",
-                     *           "nextAttemptAt": "2026-11-29T07:14:43.495Z",
+                     *           "id": "whd_01a226b14d087209b70283bb357b0134",
+                     *           "nextAttemptAt": "2026-11-29T09:44:43.528Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T07:14:43.495Z"
+                     *           "updatedAt": "2026-11-29T09:44:43.528Z"
                      *         }
                      *       ],
                      *       "pagination": {
                      *         "limit": 20,
                      *         "page": 1,
-                     *         "total": 36,
+                     *         "total": 38,
                      *         "totalPages": 2
                      *       }
                      *     }
@@ -13605,14 +13976,14 @@ export interface operations {
                      * @example {
                      *       "attemptCount": 0,
                      *       "attempts": [],
-                     *       "createdAt": "2026-11-29T07:14:43.844Z",
-                     *       "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *       "eventId": "evt_01a22627fa0471d981407197cf2358c8",
+                     *       "createdAt": "2026-11-29T09:44:43.841Z",
+                     *       "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *       "eventId": "evt_01a226b14e417403ae713e6bb1881e98",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a22627fa0471d9814071981aa9f9d5",
-                     *       "nextAttemptAt": "2026-11-29T07:14:43.854Z",
+                     *       "id": "whd_01a226b14e417403ae713e6c69098c0c",
+                     *       "nextAttemptAt": "2026-11-29T09:44:43.852Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T07:14:43.854Z"
+                     *       "updatedAt": "2026-11-29T09:44:43.852Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -13729,14 +14100,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T07:14:43.844Z",
-                     *       "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *       "eventId": "evt_01a22627fa0471d981407197cf2358c8",
+                     *       "createdAt": "2026-11-29T09:44:43.841Z",
+                     *       "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *       "eventId": "evt_01a226b14e417403ae713e6bb1881e98",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a22627fa0471d9814071981aa9f9d5",
-                     *       "nextAttemptAt": "2026-11-29T07:14:43.854Z",
+                     *       "id": "whd_01a226b14e417403ae713e6c69098c0c",
+                     *       "nextAttemptAt": "2026-11-29T09:44:43.852Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T07:14:43.854Z"
+                     *       "updatedAt": "2026-11-29T09:44:43.852Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -13913,7 +14284,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-29T06:14:43.859Z"
+                 *       "since": "2026-11-29T08:44:43.859Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -14128,17 +14499,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T07:14:43.430Z",
+                     *       "createdAt": "2026-11-29T09:44:43.463Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a22627f866736db63d84b0874b6938",
-                     *       "secret": "whsec_A7FyCz/WAECpRJI+0yfkPYYaoRBYdOAGF8rnVzqVrB0=",
-                     *       "updatedAt": "2026-11-29T07:14:43.860Z",
-                     *       "url": "http://127.0.0.1:34689/lajan/webhooks"
+                     *       "id": "we_01a226b14cc77706b9de2d8b69328451",
+                     *       "secret": "whsec_lebJByoIRMKzxV/U6SIYXrkSc2mH+A5eaHbhTxjHgPE=",
+                     *       "updatedAt": "2026-11-29T09:44:43.859Z",
+                     *       "url": "http://127.0.0.1:35921/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -14322,14 +14693,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T07:14:43.844Z",
-                     *       "endpointId": "we_01a22627f866736db63d84b0874b6938",
-                     *       "eventId": "evt_01a22627fa0471d981407197cf2358c8",
+                     *       "createdAt": "2026-11-29T09:44:43.841Z",
+                     *       "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
+                     *       "eventId": "evt_01a226b14e417403ae713e6bb1881e98",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a22627fa0471d9814071981aa9f9d5",
-                     *       "nextAttemptAt": "2026-11-29T07:14:43.844Z",
+                     *       "id": "whd_01a226b14e417403ae713e6c69098c0c",
+                     *       "nextAttemptAt": "2026-11-29T09:44:43.841Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T07:14:43.844Z"
+                     *       "updatedAt": "2026-11-29T09:44:43.841Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

@@ -36,7 +36,8 @@ fn payment_view(r: &PaymentOnInvoice) -> InvoicePaymentView {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RecordPayment {
     /// In the invoice's currency: positive, at most 2 decimal places; read exactly. More than is
-    /// due is counted too (the invoice is paid, and `amountPaid` says how much came in).
+    /// due is counted too (the invoice is paid, and the excess, `amountOverpaid`, is held on the
+    /// client's credit balance).
     #[schema(value_type = f64, required = true, nullable = false, exclusive_minimum = 0, maximum = 922337203685.47, multiple_of = 0.01, example = 500)]
     pub amount: Option<ExactNumber>,
     /// How it was paid: `cash`, `moncash`, `natcash` or `bank_transfer` (Stellar payments are

@@ -283,7 +283,9 @@ pub async fn send(
     Ok(Json(view(&sent)))
 }
 
-#[utoipa::path(post, operation_id = "voidInvoice", path = "/v1/invoices/{id}/void", tag = "Invoices", params(("id" = String, Path), IdempotencyKeyHeader), request_body(content = VoidInvoice, description = super::doc_types::OPTIONAL_BODY),
+#[utoipa::path(post, operation_id = "voidInvoice", path = "/v1/invoices/{id}/void", tag = "Invoices",
+    description = "Cancels an invoice that is not paid: its payment link stops taking payments, and what it received (if anything) is held on the client's credit balance. Voiding a void invoice changes nothing.",
+    params(("id" = String, Path), IdempotencyKeyHeader), request_body(content = VoidInvoice, description = super::doc_types::OPTIONAL_BODY),
     responses((status = 200, body = VoidResult), (status = 400, body = ErrorBody, description = "cannot_void (paid)"), (status = 404, body = ErrorBody)))]
 pub async fn void(
     auth: Authed<InvoicesWrite>,

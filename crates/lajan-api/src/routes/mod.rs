@@ -2,6 +2,7 @@
 
 pub mod clients;
 pub mod common;
+pub mod credit_balances;
 pub mod disbursements;
 pub mod doc_types;
 pub mod events;
@@ -32,6 +33,7 @@ pub fn v1() -> Router<AppState> {
         .merge(settings::routes())
         .merge(invoices::routes())
         .merge(invoice_payments::routes())
+        .merge(credit_balances::routes())
         .merge(payment_links::routes())
         .merge(payouts::routes())
         .merge(disbursements::routes())

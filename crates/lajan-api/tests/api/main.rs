@@ -6,6 +6,7 @@ extern crate lajan_testkit;
 mod auth;
 mod clients;
 mod connections;
+mod credit_balances;
 mod disbursement_rules;
 mod disbursements;
 mod errors;

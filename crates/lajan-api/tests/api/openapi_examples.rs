@@ -152,6 +152,10 @@ async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
     let counted = r.post("/v1/invoices/{id}/payments", &[&id(&owing)], cash).await;
     let reason = json!({ "reason": "Counted twice: the branch entered the receipt again" });
     r.post("/v1/invoices/{id}/payments/{paymentId}/reverse", &[&id(&owing), &id(&counted)], reason).await;
+    // Paid 150.00 at the branch for 100.00: the 50.00 beyond is the client's credit balance.
+    app.post(&format!("/v1/invoices/{}/payments", id(&owing)), &json!({ "amount": 150, "method": "cash" })).await;
+    r.get("/v1/clients/{id}/credit-balance", &[&cli]).await;
+    r.get("/v1/clients/{id}/credit-balance/transactions", &[&cli]).await;
     let voided = app.invoice(&cli, json!({})).await;
     r.post("/v1/invoices/{id}/void", &[&id(&voided)], json!({ "reason": "Issued twice" })).await;
 

@@ -83,6 +83,10 @@ pub struct InvoiceView {
     /// What is still due: the total less what was paid, never below 0.00.
     #[schema(example = "750.00")]
     pub amount_remaining: String,
+    /// What was paid beyond the total (all that was paid, once void): it is held on the client's
+    /// credit balance (`GET /v1/clients/{id}/credit-balance`), never lost.
+    #[schema(example = "0.00")]
+    pub amount_overpaid: String,
     pub memo: Option<String>,
     pub payment_link: PaymentLinkRef,
     #[schema(value_type = Option<String>, format = DateTime)]
@@ -137,6 +141,7 @@ impl InvoiceView {
             total: money(i.totals.total),
             amount_paid: money(i.amount_paid),
             amount_remaining: money(i.totals.total.saturating_sub(i.amount_paid).max(0)),
+            amount_overpaid: money(i.amount_overpaid),
             memo: i.memo.clone(),
             payment_link: PaymentLinkRef { url: pay_url(public_url, &d.intent.id), expires_at: d.intent.expires_at },
             sent_at: i.sent_at,

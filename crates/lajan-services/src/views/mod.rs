@@ -2,6 +2,7 @@
 //! events about that resource, so a worker and a route build the same bytes.
 
 pub mod clients;
+pub mod credit_balances;
 pub mod disbursements;
 pub mod events;
 pub mod invitations;

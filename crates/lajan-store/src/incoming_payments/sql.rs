@@ -6,6 +6,7 @@ use crate::IncomingPaymentStore;
 use crate::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied, PaymentOnInvoice};
 use lajan_domain::invoice_payment::{InvoicePayment, PaymentMethod};
 use lajan_domain::invoice::InvoiceStatus;
+use lajan_domain::credit_balance::CreditCause;
 
 // Laid out by hand: rustfmt would give each of the 26 pieces a line of its own.
 #[rustfmt::skip]
@@ -349,7 +350,7 @@ async fn record_payment(
     at: Timestamp,
     events: &PaidEvents<'_>,
 ) -> StoreResult<PaymentOnInvoice> {
-    settle_received(tx, tenant, &record.invoice_id, at).await?;
+    settle_received(tx, tenant, &record.invoice_id, CreditCause::Overpayment, at).await?;
     insert_invoice_payment(tx, &record).await?;
     let invoice = read_invoice(&mut **tx, tenant, &record.invoice_id).await?.ok_or(StoreError::NotFound)?;
     let received = PaymentOnInvoice { payment: record, invoice };
@@ -358,10 +359,18 @@ async fn record_payment(
 }
 
 /// Moves invoice `invoice_id` to the status what its intent has received now calls for
-/// ([`InvoiceStatus::after_received`]); a paid invoice a reversal leaves short reopens, its
+/// ([`InvoiceStatus::after_received`]), and what it received beyond what it asks for to the
+/// client's credit balance (for `cause`); a paid invoice a reversal leaves short reopens, its
 /// intent active again. Paying in full is left to `mark_paid`, which records `invoice.paid`.
-async fn settle_received(tx: &mut Tx, tenant: &Tenant, invoice_id: &str, at: Timestamp) -> StoreResult<()> {
+async fn settle_received(
+    tx: &mut Tx,
+    tenant: &Tenant,
+    invoice_id: &str,
+    cause: CreditCause,
+    at: Timestamp,
+) -> StoreResult<()> {
     let current = lock_invoice(tx, tenant, invoice_id).await?;
+    hold_overpayment(tx, tenant, &current, cause, at).await?;
     let (from, intent) = (current.invoice.status, &current.intent);
     let to = from.after_received(intent.amount_received, intent.amount);
     if to == from {

@@ -185,7 +185,7 @@ impl InvoicePaymentStore for ThisStore {
             .bind(&intent.id)
             .execute(&mut *tx)
             .await?;
-        settle_received(&mut tx, tenant, invoice_id, at).await?;
+        settle_received(&mut tx, tenant, invoice_id, CreditCause::PaymentReversed, at).await?;
         query(
             "UPDATE invoice_payments SET reversed_at = $1, reversed_by_type = $2, reversed_by_id = $3,
                     reversal_reason = $4

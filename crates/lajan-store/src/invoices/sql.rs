@@ -52,7 +52,7 @@ macro_rules! invoice_select {
         concat!(
             "SELECT i.id, i.number, i.client_id, i.currency, i.status, i.due_date, i.memo, i.line_items, i.subtotal,
                     i.tax, i.total, i.payment_intent_id, i.created_at, i.updated_at, i.sent_at, i.paid_at,
-                    i.voided_at, i.void_reason, ",
+                    i.voided_at, i.void_reason, i.amount_overpaid, ",
             prefixed_client_columns!(),
             ", ",
             intent_columns!("p"),
@@ -75,6 +75,7 @@ fn invoice_from_row(row: &DbRow) -> StoreResult<InvoiceDetail> {
         line_items: lines_from_json(&row.try_get::<String, _>("line_items")?)?,
         totals: Totals { subtotal: row.try_get("subtotal")?, tax: row.try_get("tax")?, total: row.try_get("total")? },
         amount_paid: intent.amount_received,
+        amount_overpaid: row.try_get("amount_overpaid")?,
         payment_intent_id: row.try_get("payment_intent_id")?,
         created_at: ts(row.try_get("created_at")?),
         updated_at: ts(row.try_get("updated_at")?),
@@ -371,7 +372,12 @@ impl InvoiceStore for ThisStore {
         idempotency: Option<IdempotentResponse<'_, (InvoiceDetail, bool)>>,
     ) -> StoreResult<(InvoiceDetail, bool)> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
-        let current = lock_invoice(&mut tx, tenant, id).await?;
+        // Voiding closes the intent too: its lock comes first, in the order every payment takes
+        // them, so a void and a payment at the same moment wait on each other, never deadlock.
+        let current = match action {
+            InvoiceAction::Void => lock_intent_and_invoice(&mut tx, tenant, id).await?.1,
+            _ => lock_invoice(&mut tx, tenant, id).await?,
+        };
         let step = transition(current.invoice.status, action).map_err(StoreError::Rejected)?;
         let Some(event_type) = step.event else {
             let unchanged = (current, false);
@@ -397,6 +403,8 @@ impl InvoiceStore for ThisStore {
         .await?;
         if action == InvoiceAction::Void {
             set_intent_status(&mut tx, &current.invoice.payment_intent_id, IntentStatus::Inactive, at).await?;
+            // What it received is the client's now: held on their credit balance.
+            settle_received(&mut tx, tenant, id, CreditCause::InvoiceVoided, at).await?;
         }
         let detail = read_invoice(&mut *tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
         let mut recorded = event(&detail);

@@ -97,6 +97,7 @@ async fn invoice(store: &Arc<dyn Store>, t: &Tenant, client_id: &str, price: &st
         line_items: lines,
         totals,
         amount_paid: 0,
+        amount_overpaid: 0,
         payment_intent_id: intent.id.clone(),
         created_at: now,
         updated_at: now,

@@ -10,6 +10,7 @@ from .attempt_view import AttemptView
 from .balance_list import BalanceList
 from .balance_view import BalanceView
 from .client_contact import ClientContact
+from .client_credit_balance import ClientCreditBalance
 from .client_list import ClientList
 from .client_summary import ClientSummary
 from .client_view import ClientView
@@ -21,6 +22,9 @@ from .create_payment_link import CreatePaymentLink
 from .create_payout import CreatePayout
 from .create_webhook_endpoint import CreateWebhookEndpoint
 from .created_webhook_endpoint_view import CreatedWebhookEndpointView
+from .credit_balance_view import CreditBalanceView
+from .credit_transaction_list import CreditTransactionList
+from .credit_transaction_view import CreditTransactionView
 from .currency import Currency
 from .deleted import Deleted
 from .delivery_attempt_view import DeliveryAttemptView
@@ -150,6 +154,7 @@ __all__ = (
     "BalanceList",
     "BalanceView",
     "ClientContact",
+    "ClientCreditBalance",
     "ClientList",
     "ClientSummary",
     "ClientView",
@@ -161,6 +166,9 @@ __all__ = (
     "CreatePayout",
     "CreateWebhookEndpoint",
     "CreatedWebhookEndpointView",
+    "CreditBalanceView",
+    "CreditTransactionList",
+    "CreditTransactionView",
     "Currency",
     "Deleted",
     "DeliveryAttemptView",

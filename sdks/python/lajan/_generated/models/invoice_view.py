@@ -25,6 +25,8 @@ class InvoiceView:
     """An invoice in full.
 
     Attributes:
+        amount_overpaid (str): What was paid beyond the total (all that was paid, once void): it is held on the client's
+            credit balance (`GET /v1/clients/{id}/credit-balance`), never lost. Example: 0.00.
         amount_paid (str): Received so far through the payment link (may exceed the total after an overpayment):
             the sum of the invoice's payments (`GET /v1/invoices/{id}/payments`). Example: 500.00.
         amount_remaining (str): What is still due: the total less what was paid, never below 0.00. Example: 750.00.
@@ -47,6 +49,7 @@ class InvoiceView:
         sent_at (datetime.datetime | None | Unset):
     """
 
+    amount_overpaid: str
     amount_paid: str
     amount_remaining: str
     client: ClientContact
@@ -69,6 +72,8 @@ class InvoiceView:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        amount_overpaid = self.amount_overpaid
+
         amount_paid = self.amount_paid
 
         amount_remaining = self.amount_remaining
@@ -130,6 +135,7 @@ class InvoiceView:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "amountOverpaid": amount_overpaid,
                 "amountPaid": amount_paid,
                 "amountRemaining": amount_remaining,
                 "client": client,
@@ -164,6 +170,8 @@ class InvoiceView:
         from ..models.payment_link_ref import PaymentLinkRef
 
         d = dict(src_dict)
+        amount_overpaid = d.pop("amountOverpaid")
+
         amount_paid = d.pop("amountPaid")
 
         amount_remaining = d.pop("amountRemaining")
@@ -245,6 +253,7 @@ class InvoiceView:
         sent_at = _parse_sent_at(d.pop("sentAt", UNSET))
 
         invoice_view = cls(
+            amount_overpaid=amount_overpaid,
             amount_paid=amount_paid,
             amount_remaining=amount_remaining,
             client=client,

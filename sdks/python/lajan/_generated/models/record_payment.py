@@ -17,7 +17,8 @@ class RecordPayment:
 
     Attributes:
         amount (Decimal): In the invoice's currency: positive, at most 2 decimal places; read exactly. More than is
-            due is counted too (the invoice is paid, and `amountPaid` says how much came in). Example: 500.
+            due is counted too (the invoice is paid, and the excess, `amountOverpaid`, is held on the
+            client's credit balance). Example: 500.
         method (str): How it was paid: `cash`, `moncash`, `natcash` or `bank_transfer` (Stellar payments are
             counted from the ledger). Example: cash.
         paid_at (None | str | Unset): When it was paid, RFC 3339, not in the future; default: now. Example:

@@ -120,7 +120,9 @@ def sync_detailed(
     body: VoidInvoice | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[ErrorBody | VoidResult]:
-    """
+    """Cancels an invoice that is not paid: its payment link stops taking payments, and what it received
+    (if anything) is held on the client's credit balance. Voiding a void invoice changes nothing.
+
     Args:
         id (str):
         idempotency_key (None | str | Unset):
@@ -154,7 +156,9 @@ def sync(
     body: VoidInvoice | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> ErrorBody | VoidResult | None:
-    """
+    """Cancels an invoice that is not paid: its payment link stops taking payments, and what it received
+    (if anything) is held on the client's credit balance. Voiding a void invoice changes nothing.
+
     Args:
         id (str):
         idempotency_key (None | str | Unset):
@@ -183,7 +187,9 @@ async def asyncio_detailed(
     body: VoidInvoice | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[ErrorBody | VoidResult]:
-    """
+    """Cancels an invoice that is not paid: its payment link stops taking payments, and what it received
+    (if anything) is held on the client's credit balance. Voiding a void invoice changes nothing.
+
     Args:
         id (str):
         idempotency_key (None | str | Unset):
@@ -215,7 +221,9 @@ async def asyncio(
     body: VoidInvoice | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> ErrorBody | VoidResult | None:
-    """
+    """Cancels an invoice that is not paid: its payment link stops taking payments, and what it received
+    (if anything) is held on the client's credit balance. Voiding a void invoice changes nothing.
+
     Args:
         id (str):
         idempotency_key (None | str | Unset):

@@ -1,0 +1,97 @@
+//! Money an invoice received beyond what it asks for (an overpayment, or all of it once the
+//! invoice is voided) is never lost: it is the client's credit balance, per currency, and every
+//! move of that balance is listed with why, the invoice, and the balance it left.
+
+use lajan_domain::Environment;
+use lajan_testkit::{TestApp, expect_error};
+use reqwest::Method;
+use serde_json::{Value, json};
+
+async fn get(app: &TestApp, path: &str) -> Value {
+    let r = app.get(path).await;
+    assert_eq!(r.status(), 200, "{path}");
+    r.json().await.unwrap()
+}
+
+async fn post(app: &TestApp, path: &str, body: Value) -> Value {
+    let r = app.req(Method::POST, path).json(&body).send().await.unwrap();
+    assert!(r.status().is_success(), "{path}: {}", r.status());
+    r.json().await.unwrap()
+}
+
+api_test!(an_overpayment_and_a_voided_invoices_payments_become_the_clients_credit_balance, |app| {
+    let client = app.reachable_client().await;
+    let cid = client["id"].as_str().unwrap();
+    let balance = |currency: &'static str| async move {
+        let found = get(app, &format!("/v1/clients/{cid}/credit-balance")).await;
+        assert_eq!(found["clientId"], cid);
+        found["balances"].as_array().unwrap().iter().find(|b| b["currency"] == currency).map(|b| b["amount"].clone())
+    };
+    assert_eq!(get(app, &format!("/v1/clients/{cid}/credit-balance")).await["balances"], json!([]));
+
+    // 60.00 by Stellar and 70.00 in cash on a 100.00 invoice: paid, 30.00 held for the client.
+    let invoice = app.invoice(cid, json!({ "sendImmediately": true })).await;
+    let id = invoice["id"].as_str().unwrap();
+    let intent = invoice["paymentLink"]["url"].as_str().unwrap().rsplit('/').next().unwrap();
+    let r = app
+        .send_json(Method::POST, &format!("/v1/sandbox/payment-intents/{intent}/pay"), &json!({ "amount": 60 }))
+        .await;
+    assert_eq!(r.status(), 201);
+    let cash = post(app, &format!("/v1/invoices/{id}/payments"), json!({ "amount": 70, "method": "cash" })).await;
+    let paid = get(app, &format!("/v1/invoices/{id}")).await;
+    assert_eq!(
+        (&paid["status"], &paid["amountPaid"], &paid["amountRemaining"], &paid["amountOverpaid"]),
+        (&json!("paid"), &json!("130.00"), &json!("0.00"), &json!("30.00"))
+    );
+    assert_eq!(balance("HTG").await, Some(json!("30.00")));
+    let moves = get(app, &format!("/v1/clients/{cid}/credit-balance/transactions")).await;
+    assert_eq!(moves["pagination"]["total"], 1);
+    let first = &moves["data"][0];
+    assert!(first["id"].as_str().unwrap().starts_with("cbt_"), "{first}");
+    assert_eq!(
+        (&first["amount"], &first["balanceAfter"], &first["cause"], &first["invoiceId"], &first["currency"]),
+        (&json!("30.00"), &json!("30.00"), &json!("overpayment"), &json!(id), &json!("HTG"))
+    );
+    assert_eq!(first["actor"], json!({ "type": "api_key", "id": app.key_id }));
+    let received = get(app, "/v1/events?type=invoice.payment_received").await;
+    assert_eq!(received["data"][0]["data"]["object"]["amountOverpaid"], "30.00");
+
+    // The cash was a mistake: reversed, the overpayment goes back and the invoice owes 40.00.
+    let path = format!("/v1/invoices/{id}/payments/{}/reverse", cash["id"].as_str().unwrap());
+    post(app, &path, json!({ "reason": "another loan's receipt" })).await;
+    let reopened = get(app, &format!("/v1/invoices/{id}")).await;
+    assert_eq!(
+        (&reopened["status"], &reopened["amountRemaining"], &reopened["amountOverpaid"]),
+        (&json!("partially_paid"), &json!("40.00"), &json!("0.00"))
+    );
+    assert_eq!(balance("HTG").await, Some(json!("0.00")));
+    let moves = get(app, &format!("/v1/clients/{cid}/credit-balance/transactions")).await;
+    assert_eq!(
+        (&moves["data"][0]["amount"], &moves["data"][0]["balanceAfter"], &moves["data"][0]["cause"]),
+        (&json!("-30.00"), &json!("0.00"), &json!("payment_reversed"))
+    );
+
+    // A voided invoice asks for nothing: the 25.00 it received is held for the client.
+    let other = app.invoice(cid, json!({ "sendImmediately": true })).await;
+    let other_id = other["id"].as_str().unwrap();
+    post(app, &format!("/v1/invoices/{other_id}/payments"), json!({ "amount": 25, "method": "moncash" })).await;
+    let voided = post(app, &format!("/v1/invoices/{other_id}/void"), json!({ "reason": "rescheduled" })).await;
+    assert_eq!(voided["status"], "void");
+    assert_eq!(get(app, &format!("/v1/invoices/{other_id}")).await["amountOverpaid"], "25.00");
+    assert_eq!(balance("HTG").await, Some(json!("25.00")));
+    let moves = get(app, &format!("/v1/clients/{cid}/credit-balance/transactions?limit=1")).await;
+    assert_eq!(
+        (&moves["data"][0]["cause"], &moves["data"][0]["invoiceId"], &moves["pagination"]["total"]),
+        (&json!("invoice_voided"), &json!(other_id), &json!(3))
+    );
+
+    // Only the client's own organization and environment see it, with clients:read.
+    let nobody = "/v1/clients/cli_00000000000000000000000000000000/credit-balance";
+    expect_error(app.get(nobody).await, 404, "not_found").await;
+    expect_error(app.get(&format!("{nobody}/transactions")).await, 404, "not_found").await;
+    let live = app.key(None, Environment::Live, &["*"]).await;
+    expect_error(app.get_with(&live, &format!("/v1/clients/{cid}/credit-balance")).await, 404, "not_found").await;
+    let reader = app.key(None, Environment::Test, &["invoices:read"]).await;
+    let denied = app.get_with(&reader, &format!("/v1/clients/{cid}/credit-balance/transactions")).await;
+    expect_error(denied, 403, "forbidden").await;
+});

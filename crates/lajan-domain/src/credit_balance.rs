@@ -1,0 +1,93 @@
+//! A client's credit balance: money the organization holds for the client, per currency (an
+//! overpayment, what was paid on an invoice later voided or credited), moved only by
+//! transactions that each say why and leave the balance never below zero.
+
+use crate::money::Currency;
+use crate::{Actor, Timestamp};
+use std::fmt;
+use std::str::FromStr;
+
+/// Why a client's credit balance moved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CreditCause {
+    /// A payment took what an invoice received past what it asks for.
+    Overpayment,
+    /// A payment reversed took back an overpayment it had made.
+    PaymentReversed,
+    /// An invoice voided after payments: what it received is the client's.
+    InvoiceVoided,
+}
+
+impl CreditCause {
+    pub const ALL: [CreditCause; 3] =
+        [CreditCause::Overpayment, CreditCause::PaymentReversed, CreditCause::InvoiceVoided];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            CreditCause::Overpayment => "overpayment",
+            CreditCause::PaymentReversed => "payment_reversed",
+            CreditCause::InvoiceVoided => "invoice_voided",
+        }
+    }
+}
+
+impl fmt::Display for CreditCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for CreditCause {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        CreditCause::ALL.into_iter().find(|c| c.as_str() == s).ok_or_else(|| format!("unknown credit cause {s:?}"))
+    }
+}
+
+/// One move of a client's credit balance in one currency, in minor units: positive adds to
+/// what the organization holds for the client, negative takes from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreditTransaction {
+    pub id: String,
+    pub client_id: String,
+    pub currency: Currency,
+    pub amount: i64,
+    /// The balance in this currency once this transaction was made.
+    pub balance_after: i64,
+    pub cause: CreditCause,
+    /// The invoice whose balance made it.
+    pub invoice_id: Option<String>,
+    pub created_at: Timestamp,
+    pub actor: Actor,
+}
+
+/// A client's credit balance in one currency, in minor units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CreditBalance {
+    pub currency: Currency,
+    pub amount: i64,
+}
+
+/// What an invoice that asks for `due` and received `received` holds beyond it for the client:
+/// the whole of it once the invoice is void (it asks for nothing any more).
+pub const fn overpaid(received: i64, due: i64, void: bool) -> i64 {
+    let due = if void { 0 } else { due };
+    if received > due { received - due } else { 0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_an_invoice_holds_for_the_client() {
+        assert_eq!(overpaid(12_000, 10_000, false), 2_000);
+        assert_eq!(overpaid(10_000, 10_000, false), 0);
+        assert_eq!(overpaid(4_000, 10_000, false), 0);
+        assert_eq!(overpaid(4_000, 10_000, true), 4_000, "a void invoice asks for nothing");
+        assert_eq!(overpaid(0, 10_000, true), 0);
+        for cause in CreditCause::ALL {
+            assert_eq!(cause.as_str().parse::<CreditCause>(), Ok(cause));
+        }
+    }
+}

@@ -1,0 +1,157 @@
+// Clients' credit balances, for both backends; included after `shared.rs`.
+
+use crate::credit_balances::CreditBalanceStore;
+use lajan_domain::credit_balance::{CreditBalance, CreditTransaction, overpaid};
+
+fn credit_transaction_from_row(row: &DbRow) -> StoreResult<CreditTransaction> {
+    Ok(CreditTransaction {
+        id: row.try_get("id")?,
+        client_id: row.try_get("client_id")?,
+        currency: row.try_get::<String, _>("currency")?.parse().map_err(corrupt)?,
+        amount: row.try_get("amount")?,
+        balance_after: row.try_get("balance_after")?,
+        cause: row.try_get::<String, _>("cause")?.parse().map_err(corrupt)?,
+        invoice_id: row.try_get("invoice_id")?,
+        created_at: ts(row.try_get("created_at")?),
+        actor: actor_of(row)?,
+    })
+}
+
+/// Brings what invoice `detail` holds for its client (what it received beyond what it asks for,
+/// all of it once void) to the client's credit balance, by the difference from what it held
+/// before, for `cause`. The caller holds the invoice's and its intent's locks.
+async fn hold_overpayment(
+    tx: &mut Tx,
+    tenant: &Tenant,
+    detail: &InvoiceDetail,
+    cause: CreditCause,
+    at: Timestamp,
+) -> StoreResult<()> {
+    let invoice = &detail.invoice;
+    let void = invoice.status == InvoiceStatus::Void;
+    let held = overpaid(detail.intent.amount_received, detail.intent.amount, void);
+    let change = held - invoice.amount_overpaid;
+    if change == 0 {
+        return Ok(());
+    }
+    query("UPDATE invoices SET amount_overpaid = $1 WHERE id = $2")
+        .bind(held)
+        .bind(&invoice.id)
+        .execute(&mut **tx)
+        .await?;
+    let currency = invoice.currency.code();
+    // The balance's row lock (where there is one) orders every move of this client's balance.
+    let current: Option<i64> = query_scalar(concat!(
+        "SELECT amount FROM client_credit_balances WHERE client_id = $1 AND currency = $2",
+        for_update!()
+    ))
+    .bind(&invoice.client_id)
+    .bind(currency)
+    .fetch_optional(&mut **tx)
+    .await?;
+    if current.unwrap_or(0) + change < 0 {
+        let why = format!(
+            "This would take {} {currency} back from the client's credit balance, which holds {}: it was applied to another invoice since",
+            lajan_domain::money::format_scaled(-change, 2),
+            lajan_domain::money::format_scaled(current.unwrap_or(0), 2)
+        );
+        return Err(StoreError::Rejected(Invalid::new("credit_balance_spent", why)));
+    }
+    let balance: i64 = match current {
+        // A first credit in this currency; two at once on PostgreSQL meet at the primary key,
+        // where the later adds to the earlier.
+        None => query_scalar(
+            "INSERT INTO client_credit_balances (org_id, env, client_id, currency, amount, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6)
+             ON CONFLICT (client_id, currency) DO UPDATE
+             SET amount = client_credit_balances.amount + $5, updated_at = $6
+             RETURNING amount",
+        )
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(&invoice.client_id)
+        .bind(currency)
+        .bind(change)
+        .bind(at.as_millis())
+        .fetch_one(&mut **tx)
+        .await?,
+        Some(_) => query_scalar(
+            "UPDATE client_credit_balances SET amount = amount + $1, updated_at = $2
+             WHERE client_id = $3 AND currency = $4 RETURNING amount",
+        )
+        .bind(change)
+        .bind(at.as_millis())
+        .bind(&invoice.client_id)
+        .bind(currency)
+        .fetch_one(&mut **tx)
+        .await?,
+    };
+    query(
+        "INSERT INTO client_credit_transactions (id, org_id, env, client_id, currency, amount, balance_after, cause,
+                                                 invoice_id, created_at, actor_type, actor_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+    )
+    .bind(IdKind::CreditTransaction.generate())
+    .bind(&tenant.org_id)
+    .bind(tenant.env.as_str())
+    .bind(&invoice.client_id)
+    .bind(currency)
+    .bind(change)
+    .bind(balance)
+    .bind(cause.as_str())
+    .bind(&invoice.id)
+    .bind(at.as_millis())
+    .bind(tenant.actor.kind())
+    .bind(tenant.actor.id())
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+#[async_trait]
+impl CreditBalanceStore for ThisStore {
+    async fn client_credit_balances(&self, tenant: &Tenant, client_id: &str) -> StoreResult<Option<Vec<CreditBalance>>> {
+        let client: Option<String> = query_scalar("SELECT id FROM clients WHERE org_id = $1 AND env = $2 AND id = $3")
+            .bind(&tenant.org_id)
+            .bind(tenant.env.as_str())
+            .bind(client_id)
+            .fetch_optional(self.reader())
+            .await?;
+        if client.is_none() {
+            return Ok(None);
+        }
+        let rows = query("SELECT currency, amount FROM client_credit_balances WHERE client_id = $1 ORDER BY currency")
+            .bind(client_id)
+            .fetch_all(self.reader())
+            .await?;
+        let balances = rows
+            .iter()
+            .map(|row| {
+                Ok(CreditBalance {
+                    currency: row.try_get::<String, _>("currency")?.parse().map_err(corrupt)?,
+                    amount: row.try_get("amount")?,
+                })
+            })
+            .collect::<StoreResult<_>>()?;
+        Ok(Some(balances))
+    }
+
+    async fn list_credit_transactions(
+        &self,
+        tenant: &Tenant,
+        client_id: &str,
+        page: PageRequest,
+    ) -> StoreResult<Page<CreditTransaction>> {
+        self.list_page(
+            page,
+            Total::Count("SELECT COUNT(*) FROM client_credit_transactions t"),
+            "SELECT t.id, t.client_id, t.currency, t.amount, t.balance_after, t.cause, t.invoice_id, t.created_at,
+                    t.actor_type, t.actor_id
+             FROM client_credit_transactions t",
+            "t",
+            move |qb| push_tenant_filters(qb, "t", tenant, &[("client_id", Some(client_id))]),
+            credit_transaction_from_row,
+        )
+        .await
+    }
+}
