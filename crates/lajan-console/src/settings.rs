@@ -21,7 +21,7 @@ use lajan_services::views::settings::{RecommendedWalletView, SettingsView};
 use minijinja::{Value, context};
 use serde::{Deserialize, Serialize};
 
-/// The form as posted; the two policy boxes are absent when unticked.
+/// The form as posted; a box is absent when unticked.
 #[derive(Deserialize, Serialize)]
 pub struct SettingsForm {
     #[serde(default)]
@@ -34,6 +34,8 @@ pub struct SettingsForm {
     require_distinct_approver: Option<String>,
     #[serde(default)]
     timezone: String,
+    #[serde(default)]
+    allow_partial_payments: Option<String>,
     /// The receivers' fields; one left out (or empty) keeps its value.
     #[serde(default)]
     default_client_language: Option<String>,
@@ -130,6 +132,7 @@ pub async fn page(State(console): State<Console>, signed: Signed, Query(shown): 
         payout_approval_required => settings.payout_approval_required.then_some("on"),
         require_distinct_approver => settings.require_distinct_approver.then_some("on"),
         timezone => settings.timezone,
+        allow_partial_payments => settings.allow_partial_payments.then_some("on"),
         default_client_language => settings.default_client_language,
         invitation_resend_days => settings.invitation_resend_days.to_string(),
         invitation_resends => settings.invitation_resends.to_string(),
@@ -151,6 +154,7 @@ pub async fn save(State(console): State<Console>, request: Protected<SettingsFor
         payout_approval_required: Some(form.payout_approval_required.is_some()),
         require_distinct_approver: Some(form.require_distinct_approver.is_some()),
         timezone: Some(form.timezone.trim().to_owned()),
+        allow_partial_payments: Some(form.allow_partial_payments.is_some()),
         receivers: ReceiverSettingsInput {
             default_client_language: given(&form.default_client_language).map(str::to_owned),
             invitation_resend_days: number(&form.invitation_resend_days),

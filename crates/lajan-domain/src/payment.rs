@@ -80,6 +80,29 @@ impl PaymentIntent {
     }
 }
 
+/// What a payment page asks a payer for, in minor units: all of `due`, or the part of it the
+/// payer `chose` (its decimal text as typed: a comma may be the decimal point, spaces group
+/// thousands) when `partial` payments are allowed. `Err` carries `due` when the choice is not an
+/// amount from 0.01 to `due`, or when a part is not allowed: the page then asks for all of it
+/// and says why.
+pub fn asked_amount(due: i64, partial: bool, chose: Option<&str>) -> Result<i64, i64> {
+    let Some(typed) = chose.map(str::trim).filter(|t| !t.is_empty()) else { return Ok(due) };
+    if !partial {
+        return Err(due);
+    }
+    let plain: String = typed.chars().filter(|c| !c.is_whitespace()).collect();
+    let decimal = match (plain.contains('.'), plain.matches(',').count()) {
+        (false, 1) => plain.replace(',', "."),
+        (_, 0) => plain,
+        // Both marks, or several commas: which is the decimal point is a guess, never made.
+        _ => return Err(due),
+    };
+    match crate::money::parse_amount("amount", &decimal) {
+        Ok(cents) if cents > 0 && cents <= due => Ok(cents),
+        _ => Err(due),
+    }
+}
+
 /// A fresh payment reference: `LJ` and 12 characters of Crockford base32 (60 random bits),
 /// short enough for a Stellar text memo and easy to read aloud.
 pub fn new_reference() -> String {
@@ -135,5 +158,21 @@ mod tests {
         assert_eq!(a.len(), 14);
         assert!(a.len() <= 28 && a.is_ascii());
         assert_ne!(a, new_reference());
+    }
+
+    #[test]
+    fn a_payer_may_choose_a_part_of_what_is_due() {
+        let due = 6_000;
+        assert_eq!(asked_amount(due, true, None), Ok(6_000));
+        assert_eq!(asked_amount(due, true, Some("  ")), Ok(6_000));
+        assert_eq!(asked_amount(due, true, Some("25")), Ok(2_500));
+        assert_eq!(asked_amount(due, true, Some("25,5")), Ok(2_550), "a decimal comma");
+        assert_eq!(asked_amount(due, true, Some("60.00")), Ok(6_000));
+        assert_eq!(asked_amount(1_000_000, true, Some("1 000,25")), Ok(100_025), "spaces group thousands");
+        for refused in ["0", "60.01", "-5", "abc", "1,000.5", "1,0,0", "2.555"] {
+            assert_eq!(asked_amount(due, true, Some(refused)), Err(due), "{refused}");
+        }
+        assert_eq!(asked_amount(due, false, Some("25")), Err(due), "the organization asks for all of it");
+        assert_eq!(asked_amount(due, false, None), Ok(due));
     }
 }

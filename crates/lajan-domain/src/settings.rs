@@ -1,6 +1,6 @@
 //! Organization settings, per environment: default currency and tax rate, payout approval rules,
-//! the timezone in which due dates are judged, how receivers without a wallet are reached, and
-//! how the organization presents itself to their wallets.
+//! the timezone in which due dates are judged, how invoices are paid, how receivers without a
+//! wallet are reached, and how the organization presents itself to their wallets.
 
 use crate::money::{Currency, TaxRate};
 use crate::receiver::{ReceiverSettings, ReceiverSettingsInput};
@@ -15,8 +15,24 @@ pub struct Settings {
     pub require_distinct_approver: bool,
     /// An IANA timezone name, e.g. `America/Port-au-Prince`.
     pub timezone: String,
+    pub invoicing: InvoicingSettings,
     pub receivers: ReceiverSettings,
     pub stellar: StellarProfile,
+}
+
+/// How the organization's invoices are paid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvoicingSettings {
+    /// Whether the payment page lets a payer pay less than what is due (any amount up to it);
+    /// when false it asks for exactly what is due. A smaller payment that arrives anyway is
+    /// still counted: money in is never refused.
+    pub allow_partial_payments: bool,
+}
+
+impl Default for InvoicingSettings {
+    fn default() -> Self {
+        InvoicingSettings { allow_partial_payments: true }
+    }
 }
 
 impl Default for Settings {
@@ -27,6 +43,7 @@ impl Default for Settings {
             payout_approval_required: true,
             require_distinct_approver: false,
             timezone: "UTC".into(),
+            invoicing: InvoicingSettings::default(),
             receivers: ReceiverSettings::default(),
             stellar: StellarProfile::default(),
         }
@@ -42,6 +59,7 @@ pub struct SettingsInput {
     pub payout_approval_required: Option<bool>,
     pub require_distinct_approver: Option<bool>,
     pub timezone: Option<String>,
+    pub allow_partial_payments: Option<bool>,
     pub receivers: ReceiverSettingsInput,
     pub stellar: StellarProfileInput,
 }
@@ -107,6 +125,9 @@ impl Settings {
         }
         if let Some(tz) = input.timezone.as_deref().and_then(|t| errors.take("timezone", parse_timezone(t))) {
             next.timezone = tz;
+        }
+        if let Some(b) = input.allow_partial_payments {
+            next.invoicing.allow_partial_payments = b;
         }
         next.receivers = self.receivers.updated(input.receivers, &mut errors);
         next.stellar = self.stellar.updated(input.stellar, &mut errors);

@@ -2801,6 +2801,12 @@ export interface components {
         };
         SettingsView: {
             /**
+             * @description When true (the default), the payment page lets a payer pay part of what is due, any amount
+             *     up to it; when false it asks for exactly what is due. A smaller payment that arrives
+             *     anyway is still counted.
+             */
+            allowPartialPayments: boolean;
+            /**
              * @description The language of a client created without one: ht, fr or en.
              * @example ht
              */
@@ -2945,6 +2951,8 @@ export interface components {
          *     with an empty string.
          */
         UpdateSettings: {
+            /** @description Whether the payment page lets a payer pay part of what is due. */
+            allowPartialPayments?: boolean;
             defaultClientLanguage?: components["schemas"]["Language"];
             defaultCurrency?: components["schemas"]["Currency"];
             /** Format: double */
@@ -3279,14 +3287,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T09:44:43.467Z",
+                     *           "createdAt": "2026-11-29T09:57:44.594Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *           "id": "cli_01a226bd381271a5a2400a1babb68d6d",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-29T09:44:43.467Z",
+                     *           "updatedAt": "2026-11-29T09:57:44.594Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *           "walletMemo": null,
@@ -3423,14 +3431,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T09:44:43.467Z",
+                     *       "createdAt": "2026-11-29T09:57:44.594Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *       "id": "cli_01a226bd381271a5a2400a1babb68d6d",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T09:44:43.467Z",
+                     *       "updatedAt": "2026-11-29T09:57:44.594Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3457,7 +3465,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "c510d077-5deb-48db-868b-f9e5a1dc96b2",
+                     *       "requestId": "749d9c92-9311-460a-a830-7adfb6e8ebb5",
                      *       "statusCode": 400
                      *     }
                      */
@@ -3620,14 +3628,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T09:44:43.467Z",
+                     *       "createdAt": "2026-11-29T09:57:44.594Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *       "id": "cli_01a226bd381271a5a2400a1babb68d6d",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T09:44:43.467Z",
+                     *       "updatedAt": "2026-11-29T09:57:44.594Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3682,7 +3690,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "def2d67b-11ed-4ff8-ae0c-35549f81f3db",
+                     *       "requestId": "c39e9e78-7a80-41c0-aa8d-8606e95fe583",
                      *       "statusCode": 404
                      *     }
                      */
@@ -3752,14 +3760,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T09:44:43.467Z",
+                     *       "createdAt": "2026-11-29T09:57:44.594Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *       "id": "cli_01a226bd381271a5a2400a1babb68d6d",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-29T09:44:43.469Z",
+                     *       "updatedAt": "2026-11-29T09:57:44.596Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3943,7 +3951,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a226b14cce77a3b6eef565265e0797"
+                     *       "id": "cli_01a226bd38157431b38de9278c35bcae"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4077,7 +4085,7 @@ export interface operations {
                      *           "currency": "HTG"
                      *         }
                      *       ],
-                     *       "clientId": "cli_01a226b14ccb743992c2cd57007f796f"
+                     *       "clientId": "cli_01a226bd381271a5a2400a1babb68d6d"
                      *     }
                      */
                     "application/json": components["schemas"]["ClientCreditBalance"];
@@ -4196,17 +4204,17 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
                      *             "type": "api_key"
                      *           },
                      *           "amount": "50.00",
                      *           "balanceAfter": "50.00",
                      *           "cause": "overpayment",
-                     *           "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
-                     *           "createdAt": "2026-11-29T09:44:43.506Z",
+                     *           "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *           "createdAt": "2026-11-29T09:57:44.625Z",
                      *           "currency": "HTG",
-                     *           "id": "cbt_01a226b14cf276f6a450f95a01f1ceba",
-                     *           "invoiceId": "inv_01a226b14ceb76fdacb6a16cddf32d16"
+                     *           "id": "cbt_01a226bd3831779cafa8293951b24a48",
+                     *           "invoiceId": "inv_01a226bd382d73fbb76ccd6f825acfa7"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4342,11 +4350,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a226b14d0a77da9a3d6f1b3bcf7c8d",
-                     *       "createdAt": "2026-11-29T09:44:43.533Z",
-                     *       "lastSentAt": "2026-11-29T09:44:43.535Z",
+                     *       "clientId": "cli_01a226bd384b7447a559c7a37c6a1fc8",
+                     *       "createdAt": "2026-11-29T09:57:44.653Z",
+                     *       "lastSentAt": "2026-11-29T09:57:44.654Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T09:44:43.535Z",
+                     *       "nextSendAt": "2026-12-02T09:57:44.654Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4464,11 +4472,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a226b14d14772ba4f68022a0594caa",
-                     *       "createdAt": "2026-11-29T09:44:43.578Z",
-                     *       "lastSentAt": "2026-11-29T09:44:43.582Z",
+                     *       "clientId": "cli_01a226bd38527497a2761882cf7b91ec",
+                     *       "createdAt": "2026-11-29T09:57:44.689Z",
+                     *       "lastSentAt": "2026-11-29T09:57:44.691Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T09:44:43.582Z",
+                     *       "nextSendAt": "2026-12-02T09:57:44.691Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4654,11 +4662,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a226b14d0a77da9a3d6f1b3bcf7c8d",
-                     *       "createdAt": "2026-11-29T09:44:43.533Z",
-                     *       "lastSentAt": "2026-11-29T09:44:43.535Z",
+                     *       "clientId": "cli_01a226bd384b7447a559c7a37c6a1fc8",
+                     *       "createdAt": "2026-11-29T09:57:44.653Z",
+                     *       "lastSentAt": "2026-11-29T09:57:44.654Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T09:44:43.535Z",
+                     *       "nextSendAt": "2026-12-02T09:57:44.654Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4854,7 +4862,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-29T09:44:43.799Z",
+                     *           "approvedAt": "2026-11-29T09:57:44.852Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -4866,16 +4874,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.795Z",
-                     *           "id": "dsb_01a226b14e13766190201d6cdb595935",
+                     *           "createdAt": "2026-11-29T09:57:44.849Z",
+                     *           "id": "dsb_01a226bd391174d5b519f539ab3279fb",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-29T09:44:43.796Z",
+                     *           "submittedAt": "2026-11-29T09:57:44.851Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-29T09:44:43.829Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.865Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5002,7 +5010,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
+                 *           "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -5045,8 +5053,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T09:44:43.795Z",
-                     *       "id": "dsb_01a226b14e13766190201d6cdb595935",
+                     *       "createdAt": "2026-11-29T09:57:44.849Z",
+                     *       "id": "dsb_01a226bd391174d5b519f539ab3279fb",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5054,7 +5062,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T09:44:43.795Z"
+                     *       "updatedAt": "2026-11-29T09:57:44.849Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5246,8 +5254,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T09:44:43.795Z",
-                     *       "id": "dsb_01a226b14e13766190201d6cdb595935",
+                     *       "createdAt": "2026-11-29T09:57:44.849Z",
+                     *       "id": "dsb_01a226bd391174d5b519f539ab3279fb",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5255,7 +5263,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T09:44:43.795Z"
+                     *       "updatedAt": "2026-11-29T09:57:44.849Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5367,7 +5375,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a226b14e3d749b96796bb8aa2f5b76"
+                     *       "id": "dsb_01a226bd392a70448d16c7dcb6ff48cc"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -5517,7 +5525,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-29T09:44:43.799Z",
+                     *       "approvedAt": "2026-11-29T09:57:44.852Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -5529,16 +5537,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T09:44:43.795Z",
-                     *       "id": "dsb_01a226b14e13766190201d6cdb595935",
+                     *       "createdAt": "2026-11-29T09:57:44.849Z",
+                     *       "id": "dsb_01a226bd391174d5b519f539ab3279fb",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-29T09:44:43.796Z",
+                     *       "submittedAt": "2026-11-29T09:57:44.851Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T09:44:43.799Z"
+                     *       "updatedAt": "2026-11-29T09:57:44.852Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5749,16 +5757,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *           "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a226b14e13766190201d6abaf7c816",
+                     *           "id": "dsi_01a226bd391174d5b519f5372755bb94",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a226b14e13766190201d6abaf7c816",
+                     *           "payoutId": "pyt_01a226bd391174d5b519f5372755bb94",
                      *           "row": 1,
-                     *           "txHash": "4e81346f695a68fb212017596f0c26a711e263c69b64d3e37e5eb935edafe8c1",
+                     *           "txHash": "48fbe795f161e0015ce965353a20945db339e935d830ca5fda93bfdb2c6b19ee",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -5769,11 +5777,11 @@ export interface operations {
                      *           "errorMessage": "the source account cannot cover the amount",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a226b14e13766190201d6b20422a1b",
+                     *           "id": "dsi_01a226bd391174d5b519f5382e0ae441",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a226b14e13766190201d6b20422a1b",
+                     *           "payoutId": "pyt_01a226bd391174d5b519f5382e0ae441",
                      *           "row": 2,
-                     *           "txHash": "839cefa3978470644f78b05b1b2b28080f3ace278e81638314ae34e6b1aa4564",
+                     *           "txHash": "8e99a4bf571cce13af98fdf465f3513a9bca084a8e1c566f64ccb4a19058e48c",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                      *         }
                      *       ],
@@ -5788,8 +5796,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a226b14e13766190201d6abaf7c816,1,stipend-0001,cli_01a226b14ccb743992c2cd57007f796f,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a226b14e13766190201d6abaf7c816,approved,sent,4e81346f695a68fb212017596f0c26a711e263c69b64d3e37e5eb935edafe8c1,,
-                     *     dsi_01a226b14e13766190201d6b20422a1b,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a226b14e13766190201d6b20422a1b,approved,failed,839cefa3978470644f78b05b1b2b28080f3ace278e81638314ae34e6b1aa4564,op_underfunded,the source account cannot cover the amount
+                     *     dsi_01a226bd391174d5b519f5372755bb94,1,stipend-0001,cli_01a226bd381271a5a2400a1babb68d6d,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a226bd391174d5b519f5372755bb94,approved,sent,48fbe795f161e0015ce965353a20945db339e935d830ca5fda93bfdb2c6b19ee,,
+                     *     dsi_01a226bd391174d5b519f5382e0ae441,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a226bd391174d5b519f5382e0ae441,approved,failed,8e99a4bf571cce13af98fdf465f3513a9bca084a8e1c566f64ccb4a19058e48c,op_underfunded,the source account cannot cover the amount
                      */
                     "text/csv": string;
                 };
@@ -5943,16 +5951,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T09:44:43.833Z",
-                     *       "id": "dsb_01a226b14e39706b9c90f5726a7b1a4d",
+                     *       "createdAt": "2026-11-29T09:57:44.868Z",
+                     *       "id": "dsb_01a226bd39247487a3ff5b7f7e01092a",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-29T09:44:43.834Z",
+                     *       "submittedAt": "2026-11-29T09:57:44.870Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-29T09:44:43.835Z"
+                     *       "updatedAt": "2026-11-29T09:57:44.872Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6153,7 +6161,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-29T09:44:43.799Z",
+                     *       "approvedAt": "2026-11-29T09:57:44.852Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -6165,16 +6173,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-29T09:44:43.795Z",
-                     *       "id": "dsb_01a226b14e13766190201d6cdb595935",
+                     *       "createdAt": "2026-11-29T09:57:44.849Z",
+                     *       "id": "dsb_01a226bd391174d5b519f539ab3279fb",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-29T09:44:43.796Z",
+                     *       "submittedAt": "2026-11-29T09:57:44.851Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T09:44:43.823Z"
+                     *       "updatedAt": "2026-11-29T09:57:44.861Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6370,16 +6378,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T09:44:43.795Z",
-                     *       "id": "dsb_01a226b14e13766190201d6cdb595935",
+                     *       "createdAt": "2026-11-29T09:57:44.849Z",
+                     *       "id": "dsb_01a226bd391174d5b519f539ab3279fb",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-29T09:44:43.796Z",
+                     *       "submittedAt": "2026-11-29T09:57:44.851Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T09:44:43.796Z"
+                     *       "updatedAt": "2026-11-29T09:57:44.851Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6583,10 +6591,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.837Z",
+                     *           "createdAt": "2026-11-29T09:57:44.874Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6602,8 +6610,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T09:44:43.837Z",
-                     *               "id": "dsb_01a226b14e3d749b96796bb8aa2f5b76",
+                     *               "createdAt": "2026-11-29T09:57:44.874Z",
+                     *               "id": "dsb_01a226bd392a70448d16c7dcb6ff48cc",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -6611,19 +6619,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-29T09:44:43.837Z"
+                     *               "updatedAt": "2026-11-29T09:57:44.874Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226b14e3d749b96796bb9d7f93c35",
+                     *           "id": "evt_01a226bd392a70448d16c7dd439a99ca",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.835Z",
+                     *           "createdAt": "2026-11-29T09:57:44.872Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6639,28 +6647,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T09:44:43.833Z",
-                     *               "id": "dsb_01a226b14e39706b9c90f5726a7b1a4d",
+                     *               "createdAt": "2026-11-29T09:57:44.868Z",
+                     *               "id": "dsb_01a226bd39247487a3ff5b7f7e01092a",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-29T09:44:43.834Z",
+                     *               "submittedAt": "2026-11-29T09:57:44.870Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T09:44:43.835Z"
+                     *               "updatedAt": "2026-11-29T09:57:44.872Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226b14e3c77fda784b84579e263b5",
+                     *           "id": "evt_01a226bd392972f69ce31a602f7885c3",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.835Z",
+                     *           "createdAt": "2026-11-29T09:57:44.872Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -6671,28 +6679,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T09:44:43.834Z",
+                     *               "createdAt": "2026-11-29T09:57:44.870Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226b14e39706b9c90f571b62b12c5",
+                     *               "id": "pyt_01a226bd39247487a3ff5b7e9cddf62a",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T09:44:43.835Z",
+                     *               "updatedAt": "2026-11-29T09:57:44.872Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226b14e3c77fda784b8433876d7bb",
+                     *           "id": "evt_01a226bd392972f69ce31a5e972874ee",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.834Z",
+                     *           "createdAt": "2026-11-29T09:57:44.870Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6708,28 +6716,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T09:44:43.833Z",
-                     *               "id": "dsb_01a226b14e39706b9c90f5726a7b1a4d",
+                     *               "createdAt": "2026-11-29T09:57:44.868Z",
+                     *               "id": "dsb_01a226bd39247487a3ff5b7f7e01092a",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T09:44:43.834Z",
+                     *               "submittedAt": "2026-11-29T09:57:44.870Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T09:44:43.834Z"
+                     *               "updatedAt": "2026-11-29T09:57:44.870Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226b14e3b773fb47c3452a5704ae1",
+                     *           "id": "evt_01a226bd3926766ab8b30856fdcc0baa",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.834Z",
+                     *           "createdAt": "2026-11-29T09:57:44.870Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6740,28 +6748,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T09:44:43.834Z",
+                     *               "createdAt": "2026-11-29T09:57:44.870Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226b14e39706b9c90f571b62b12c5",
+                     *               "id": "pyt_01a226bd39247487a3ff5b7e9cddf62a",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T09:44:43.834Z",
+                     *               "updatedAt": "2026-11-29T09:57:44.870Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226b14e3a73df90eb7157a47fdbde",
+                     *           "id": "evt_01a226bd3926766ab8b308544ab32be8",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.833Z",
+                     *           "createdAt": "2026-11-29T09:57:44.868Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6777,8 +6785,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T09:44:43.833Z",
-                     *               "id": "dsb_01a226b14e39706b9c90f5726a7b1a4d",
+                     *               "createdAt": "2026-11-29T09:57:44.868Z",
+                     *               "id": "dsb_01a226bd39247487a3ff5b7f7e01092a",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -6786,10 +6794,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T09:44:43.833Z"
+                     *               "updatedAt": "2026-11-29T09:57:44.868Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226b14e39706b9c90f5732cf8719b",
+                     *           "id": "evt_01a226bd3925777bbbb05e29af6c8534",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -6798,11 +6806,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.829Z",
+                     *           "createdAt": "2026-11-29T09:57:44.865Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T09:44:43.799Z",
+                     *               "approvedAt": "2026-11-29T09:57:44.852Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6814,19 +6822,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T09:44:43.795Z",
-                     *               "id": "dsb_01a226b14e13766190201d6cdb595935",
+                     *               "createdAt": "2026-11-29T09:57:44.849Z",
+                     *               "id": "dsb_01a226bd391174d5b519f539ab3279fb",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T09:44:43.796Z",
+                     *               "submittedAt": "2026-11-29T09:57:44.851Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T09:44:43.829Z"
+                     *               "updatedAt": "2026-11-29T09:57:44.865Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226b14e35743bab8e3edfe729c845",
+                     *           "id": "evt_01a226bd392172299a3c98320de270c2",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6835,7 +6843,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.827Z",
+                     *           "createdAt": "2026-11-29T09:57:44.864Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6845,48 +6853,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T09:44:43.804Z",
+                     *                   "createdAt": "2026-11-29T09:57:44.856Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226b14e1c77fdb5c61159e71abf72",
+                     *                   "id": "att_01a226bd3918753398c9113ed505f007",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "f086a5b922826da311d95ec8dae89e5332ffc62bfca77904e49a7cec800bf9b8"
+                     *                   "txHash": "88adb0a2991630e2cceed6dc56394c8137a0a90162ee8befee70e137063e9580"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T09:44:43.827Z",
+                     *                   "createdAt": "2026-11-29T09:57:44.864Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226b14e3376af90ecda01be48c9f4",
+                     *                   "id": "att_01a226bd3920730e8bf294f4f517f0e8",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "839cefa3978470644f78b05b1b2b28080f3ace278e81638314ae34e6b1aa4564"
+                     *                   "txHash": "8e99a4bf571cce13af98fdf465f3513a9bca084a8e1c566f64ccb4a19058e48c"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T09:44:43.796Z",
+                     *               "createdAt": "2026-11-29T09:57:44.851Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a226b14e13766190201d6b20422a1b",
+                     *               "id": "pyt_01a226bd391174d5b519f5382e0ae441",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T09:44:43.827Z",
+                     *               "updatedAt": "2026-11-29T09:57:44.864Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226b14e34707f9b2ed0ac206b18f3",
+                     *           "id": "evt_01a226bd392172299a3c98305386a2e8",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.823Z",
+                     *           "createdAt": "2026-11-29T09:57:44.861Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6896,30 +6904,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T09:44:43.804Z",
+                     *                   "createdAt": "2026-11-29T09:57:44.856Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226b14e1c77fdb5c61159e71abf72",
+                     *                   "id": "att_01a226bd3918753398c9113ed505f007",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "f086a5b922826da311d95ec8dae89e5332ffc62bfca77904e49a7cec800bf9b8"
+                     *                   "txHash": "88adb0a2991630e2cceed6dc56394c8137a0a90162ee8befee70e137063e9580"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T09:44:43.796Z",
+                     *               "createdAt": "2026-11-29T09:57:44.851Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226b14e13766190201d6b20422a1b",
+                     *               "id": "pyt_01a226bd391174d5b519f5382e0ae441",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T09:44:43.823Z",
+                     *               "updatedAt": "2026-11-29T09:57:44.861Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226b14e2f721d9d85b0fef1d46709",
+                     *           "id": "evt_01a226bd391d76a7b2a3f01393465195",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -6928,11 +6936,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.818Z",
+                     *           "createdAt": "2026-11-29T09:57:44.859Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T09:44:43.799Z",
+                     *               "approvedAt": "2026-11-29T09:57:44.852Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6944,19 +6952,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T09:44:43.795Z",
-                     *               "id": "dsb_01a226b14e13766190201d6cdb595935",
+                     *               "createdAt": "2026-11-29T09:57:44.849Z",
+                     *               "id": "dsb_01a226bd391174d5b519f539ab3279fb",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T09:44:43.796Z",
+                     *               "submittedAt": "2026-11-29T09:57:44.851Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T09:44:43.818Z"
+                     *               "updatedAt": "2026-11-29T09:57:44.859Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226b14e2b7458ae9884f8d486bd1b",
+                     *           "id": "evt_01a226bd391c7564a541e660a8507da4",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6965,7 +6973,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.816Z",
+                     *           "createdAt": "2026-11-29T09:57:44.859Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6975,30 +6983,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T09:44:43.804Z",
+                     *                   "createdAt": "2026-11-29T09:57:44.856Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226b14e1c77fdb5c61159e71abf72",
+                     *                   "id": "att_01a226bd3918753398c9113ed505f007",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "f086a5b922826da311d95ec8dae89e5332ffc62bfca77904e49a7cec800bf9b8"
+                     *                   "txHash": "88adb0a2991630e2cceed6dc56394c8137a0a90162ee8befee70e137063e9580"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T09:44:43.796Z",
+                     *               "createdAt": "2026-11-29T09:57:44.851Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a226b14e13766190201d6b20422a1b",
+                     *               "id": "pyt_01a226bd391174d5b519f5382e0ae441",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T09:44:43.816Z",
+                     *               "updatedAt": "2026-11-29T09:57:44.859Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226b14e2970cd9983647be752594e",
+                     *           "id": "evt_01a226bd391b7121914be107b20491fa",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -7007,7 +7015,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.816Z",
+                     *           "createdAt": "2026-11-29T09:57:44.859Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7017,37 +7025,37 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T09:44:43.804Z",
+                     *                   "createdAt": "2026-11-29T09:57:44.856Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a226b14e1c77fdb5c611586424d00a",
-                     *                   "ledgerSeq": 34,
-                     *                   "txHash": "4e81346f695a68fb212017596f0c26a711e263c69b64d3e37e5eb935edafe8c1"
+                     *                   "id": "att_01a226bd3918753398c9113db081cbbd",
+                     *                   "ledgerSeq": 26,
+                     *                   "txHash": "48fbe795f161e0015ce965353a20945db339e935d830ca5fda93bfdb2c6b19ee"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *                 "id": "cli_01a226bd381271a5a2400a1babb68d6d",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
-                     *               "createdAt": "2026-11-29T09:44:43.796Z",
+                     *               "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *               "createdAt": "2026-11-29T09:57:44.851Z",
                      *               "execStatus": "sent",
                      *               "hold": null,
-                     *               "id": "pyt_01a226b14e13766190201d6abaf7c816",
+                     *               "id": "pyt_01a226bd391174d5b519f5372755bb94",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T09:44:43.816Z",
+                     *               "updatedAt": "2026-11-29T09:57:44.859Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226b14e2970cd9983647ab8933245",
+                     *           "id": "evt_01a226bd391b7121914be106d995954b",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -7056,7 +7064,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.807Z",
+                     *           "createdAt": "2026-11-29T09:57:44.858Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7066,52 +7074,52 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T09:44:43.522Z",
+                     *                   "createdAt": "2026-11-29T09:57:44.637Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226b14d0273bc93a53f1d9c91a2e6",
+                     *                   "id": "att_01a226bd383e750c81c11defd80e69b3",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "986144c4afb9a9588308077f5569b29e6d59def65f62bdbb011d964f34fb1b02"
+                     *                   "txHash": "4be8315a4a860e87a04080580370b4f634e172dceaf9f4d0ae081ba118a35f65"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T09:44:43.805Z",
+                     *                   "createdAt": "2026-11-29T09:57:44.856Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226b14e1d77fcb6c7de439cfd29a7",
+                     *                   "id": "att_01a226bd391971518dcfce036f197fe6",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "f4d83fb9256998a92ee0f4dde212acd0e037e1b1cd533717166a557229fd638c"
+                     *                   "txHash": "642aae241a4a9f2b3aba3120d65017995d2c39cca31797451f73bd26dc778084"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T09:44:43.519Z",
+                     *               "createdAt": "2026-11-29T09:57:44.635Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a226b14cff71caa19e0132ce863afd",
+                     *               "id": "pyt_01a226bd383b763a97fd0b71bf3c9036",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-29T09:44:43.807Z",
+                     *               "updatedAt": "2026-11-29T09:57:44.858Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226b14e1f7536a723f75d671b0abf",
+                     *           "id": "evt_01a226bd391a709f878cac361bf412e5",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.799Z",
+                     *           "createdAt": "2026-11-29T09:57:44.852Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-29T09:44:43.799Z",
+                     *               "approvedAt": "2026-11-29T09:57:44.852Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7123,28 +7131,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T09:44:43.795Z",
-                     *               "id": "dsb_01a226b14e13766190201d6cdb595935",
+                     *               "createdAt": "2026-11-29T09:57:44.849Z",
+                     *               "id": "dsb_01a226bd391174d5b519f539ab3279fb",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-29T09:44:43.796Z",
+                     *               "submittedAt": "2026-11-29T09:57:44.851Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T09:44:43.799Z"
+                     *               "updatedAt": "2026-11-29T09:57:44.852Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226b14e1873c5800cfa4b2a439bab",
+                     *           "id": "evt_01a226bd391670e99e1627c9f2c44c39",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.799Z",
+                     *           "createdAt": "2026-11-29T09:57:44.852Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7155,28 +7163,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T09:44:43.796Z",
+                     *               "createdAt": "2026-11-29T09:57:44.851Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226b14e13766190201d6b20422a1b",
+                     *               "id": "pyt_01a226bd391174d5b519f5382e0ae441",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T09:44:43.799Z",
+                     *               "updatedAt": "2026-11-29T09:57:44.852Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226b14e1873c5800cfa48843a8d93",
+                     *           "id": "evt_01a226bd39157627b91622435590d7ef",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.799Z",
+                     *           "createdAt": "2026-11-29T09:57:44.852Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7188,34 +7196,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *                 "id": "cli_01a226bd381271a5a2400a1babb68d6d",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
-                     *               "createdAt": "2026-11-29T09:44:43.796Z",
+                     *               "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *               "createdAt": "2026-11-29T09:57:44.851Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226b14e13766190201d6abaf7c816",
+                     *               "id": "pyt_01a226bd391174d5b519f5372755bb94",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T09:44:43.799Z",
+                     *               "updatedAt": "2026-11-29T09:57:44.852Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226b14e1873c5800cfa470dce8076",
+                     *           "id": "evt_01a226bd39157627b9162242c809fd10",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.796Z",
+                     *           "createdAt": "2026-11-29T09:57:44.851Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7231,28 +7239,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T09:44:43.795Z",
-                     *               "id": "dsb_01a226b14e13766190201d6cdb595935",
+                     *               "createdAt": "2026-11-29T09:57:44.849Z",
+                     *               "id": "dsb_01a226bd391174d5b519f539ab3279fb",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T09:44:43.796Z",
+                     *               "submittedAt": "2026-11-29T09:57:44.851Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T09:44:43.796Z"
+                     *               "updatedAt": "2026-11-29T09:57:44.851Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226b14e1574e28cdacaf391a6610d",
+                     *           "id": "evt_01a226bd391372cdb6a42500b0378086",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.796Z",
+                     *           "createdAt": "2026-11-29T09:57:44.851Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7263,28 +7271,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T09:44:43.796Z",
+                     *               "createdAt": "2026-11-29T09:57:44.851Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226b14e13766190201d6b20422a1b",
+                     *               "id": "pyt_01a226bd391174d5b519f5382e0ae441",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T09:44:43.796Z",
+                     *               "updatedAt": "2026-11-29T09:57:44.851Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226b14e1574e28cdacaf0bb74cb52",
+                     *           "id": "evt_01a226bd391372cdb6a424fdc53a540d",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.796Z",
+                     *           "createdAt": "2026-11-29T09:57:44.851Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7296,34 +7304,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *                 "id": "cli_01a226bd381271a5a2400a1babb68d6d",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
-                     *               "createdAt": "2026-11-29T09:44:43.796Z",
+                     *               "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *               "createdAt": "2026-11-29T09:57:44.851Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226b14e13766190201d6abaf7c816",
+                     *               "id": "pyt_01a226bd391174d5b519f5372755bb94",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T09:44:43.796Z",
+                     *               "updatedAt": "2026-11-29T09:57:44.851Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226b14e1574e28cdacaefccbe2ae7",
+                     *           "id": "evt_01a226bd391372cdb6a424fcb9749eab",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.795Z",
+                     *           "createdAt": "2026-11-29T09:57:44.849Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7339,8 +7347,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T09:44:43.795Z",
-                     *               "id": "dsb_01a226b14e13766190201d6cdb595935",
+                     *               "createdAt": "2026-11-29T09:57:44.849Z",
+                     *               "id": "dsb_01a226bd391174d5b519f539ab3279fb",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -7348,10 +7356,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T09:44:43.795Z"
+                     *               "updatedAt": "2026-11-29T09:57:44.849Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226b14e13766190201d6d9b31f212",
+                     *           "id": "evt_01a226bd391273c6b4b16f6579999e31",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -7473,10 +7481,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *         "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-29T09:44:43.837Z",
+                     *       "createdAt": "2026-11-29T09:57:44.874Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -7492,8 +7500,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-29T09:44:43.837Z",
-                     *           "id": "dsb_01a226b14e3d749b96796bb8aa2f5b76",
+                     *           "createdAt": "2026-11-29T09:57:44.874Z",
+                     *           "id": "dsb_01a226bd392a70448d16c7dcb6ff48cc",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -7501,10 +7509,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-29T09:44:43.837Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.874Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a226b14e3d749b96796bb9d7f93c35",
+                     *       "id": "evt_01a226bd392a70448d16c7dd439a99ca",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -7630,14 +7638,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *             "id": "cli_01a226bd381271a5a2400a1babb68d6d",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
-                     *           "createdAt": "2026-11-29T09:44:43.477Z",
+                     *           "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *           "createdAt": "2026-11-29T09:57:44.601Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a226b14cd5760b82c4d8d904c9b0e0",
+                     *           "id": "inv_01a226bd381977ee96442b86b0e8da15",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -7754,7 +7762,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
+                 *       "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -7785,14 +7793,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *         "id": "cli_01a226bd381271a5a2400a1babb68d6d",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
-                     *       "createdAt": "2026-11-29T09:44:43.477Z",
+                     *       "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *       "createdAt": "2026-11-29T09:57:44.601Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a226b14cd5760b82c4d8d904c9b0e0",
+                     *       "id": "inv_01a226bd381977ee96442b86b0e8da15",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7807,14 +7815,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_af4c38cc177dc841a9662bcea03304c3"
+                     *         "url": "https://pay.lajan.test/pay/pi_9a6ff4619fced208a2a9c4b9972975da"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-29T09:44:43.477Z"
+                     *       "updatedAt": "2026-11-29T09:57:44.601Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -7999,14 +8007,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *         "id": "cli_01a226bd381271a5a2400a1babb68d6d",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
-                     *       "createdAt": "2026-11-29T09:44:43.477Z",
+                     *       "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *       "createdAt": "2026-11-29T09:57:44.601Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a226b14cd5760b82c4d8d904c9b0e0",
+                     *       "id": "inv_01a226bd381977ee96442b86b0e8da15",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -8028,14 +8036,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_af4c38cc177dc841a9662bcea03304c3"
+                     *         "url": "https://pay.lajan.test/pay/pi_9a6ff4619fced208a2a9c4b9972975da"
                      *       },
-                     *       "sentAt": "2026-11-29T09:44:43.481Z",
+                     *       "sentAt": "2026-11-29T09:57:44.604Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T09:44:43.481Z"
+                     *       "updatedAt": "2026-11-29T09:57:44.604Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8173,14 +8181,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *         "id": "cli_01a226bd381271a5a2400a1babb68d6d",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
-                     *       "createdAt": "2026-11-29T09:44:43.477Z",
+                     *       "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *       "createdAt": "2026-11-29T09:57:44.601Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a226b14cd5760b82c4d8d904c9b0e0",
+                     *       "id": "inv_01a226bd381977ee96442b86b0e8da15",
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -8202,14 +8210,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_af4c38cc177dc841a9662bcea03304c3"
+                     *         "url": "https://pay.lajan.test/pay/pi_9a6ff4619fced208a2a9c4b9972975da"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T09:44:43.479Z"
+                     *       "updatedAt": "2026-11-29T09:57:44.603Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8397,16 +8405,16 @@ export interface operations {
                      *         {
                      *           "amount": "2650.00",
                      *           "currency": "HTG",
-                     *           "id": "ipy_01a226b14ce772fab5d5d81fb3ce37bb",
-                     *           "invoiceId": "inv_01a226b14cd5760b82c4d8d904c9b0e0",
+                     *           "id": "ipy_01a226bd382a7708ac75444645c881c5",
+                     *           "invoiceId": "inv_01a226bd381977ee96442b86b0e8da15",
                      *           "method": "stellar",
-                     *           "paidAt": "2026-11-29T09:44:43.484Z",
-                     *           "recordedAt": "2026-11-29T09:44:43.495Z",
+                     *           "paidAt": "2026-11-29T09:57:44.607Z",
+                     *           "recordedAt": "2026-11-29T09:57:44.618Z",
                      *           "recordedBy": {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "reference": "0f29a3856d38778a23ac014a150cbfa83d0c455d8d2c3bf75e160f5638511a0c",
+                     *           "reference": "7e43130c74675fa01e91f1427f893179f4b019b5a8840720bfd96d76c6a67bf3",
                      *           "reversalReason": null,
                      *           "reversedAt": null
                      *         }
@@ -8561,13 +8569,13 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a226b14cee774faba9eb64d385da5c",
-                     *       "invoiceId": "inv_01a226b14ceb76fdacb6a16cddf32d16",
+                     *       "id": "ipy_01a226bd382f72f8a7e10fece9f1e118",
+                     *       "invoiceId": "inv_01a226bd382d73fbb76ccd6f825acfa7",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T09:44:43.502Z",
+                     *       "recordedAt": "2026-11-29T09:57:44.623Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *         "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
@@ -8783,18 +8791,18 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a226b14cee774faba9eb64d385da5c",
-                     *       "invoiceId": "inv_01a226b14ceb76fdacb6a16cddf32d16",
+                     *       "id": "ipy_01a226bd382f72f8a7e10fece9f1e118",
+                     *       "invoiceId": "inv_01a226bd382d73fbb76ccd6f825acfa7",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T09:44:43.502Z",
+                     *       "recordedAt": "2026-11-29T09:57:44.623Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *         "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
                      *       "reversalReason": "Counted twice: the branch entered the receipt again",
-                     *       "reversedAt": "2026-11-29T09:44:43.504Z"
+                     *       "reversedAt": "2026-11-29T09:57:44.624Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoicePaymentView"];
@@ -9424,13 +9432,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-29T09:44:43.512Z",
+                     *           "createdAt": "2026-11-29T09:57:44.629Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a226b14cf8743fbf515993eea06ba7",
+                     *           "id": "pl_01a226bd383572d79f2087eabfc9f74c",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_bfd960d8a091107dcf9a33b5106110ab"
+                     *           "url": "https://pay.lajan.test/pay/pi_ac5e09b867d9e9b8bdafe2eb31dcc1f7"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9563,13 +9571,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T09:44:43.512Z",
+                     *       "createdAt": "2026-11-29T09:57:44.629Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a226b14cf8743fbf515993eea06ba7",
+                     *       "id": "pl_01a226bd383572d79f2087eabfc9f74c",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_bfd960d8a091107dcf9a33b5106110ab"
+                     *       "url": "https://pay.lajan.test/pay/pi_ac5e09b867d9e9b8bdafe2eb31dcc1f7"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -9750,13 +9758,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T09:44:43.512Z",
+                     *       "createdAt": "2026-11-29T09:57:44.629Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a226b14cf8743fbf515993eea06ba7",
+                     *       "id": "pl_01a226bd383572d79f2087eabfc9f74c",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_bfd960d8a091107dcf9a33b5106110ab"
+                     *       "url": "https://pay.lajan.test/pay/pi_ac5e09b867d9e9b8bdafe2eb31dcc1f7"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -9869,7 +9877,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a226b14cf8743fbf515993eea06ba7"
+                     *       "id": "pl_01a226bd383572d79f2087eabfc9f74c"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -10028,9 +10036,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T09:44:43.791Z",
+                     *           "createdAt": "2026-11-29T09:57:44.844Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a226b14e0f737da6a391bf1e378071",
+                     *           "id": "pyt_01a226bd390c7709a5988c81ecc966b6",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -10041,14 +10049,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Lisa",
-                     *             "id": "cli_01a226b14d14772ba4f68022a0594caa",
+                     *             "id": "cli_01a226bd38527497a2761882cf7b91ec",
                      *             "lastName": "Jozèf",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a226b14d14772ba4f68022a0594caa",
-                     *           "createdAt": "2026-11-29T09:44:43.576Z",
+                     *           "clientId": "cli_01a226bd38527497a2761882cf7b91ec",
+                     *           "createdAt": "2026-11-29T09:57:44.688Z",
                      *           "execStatus": "awaiting_registration",
-                     *           "id": "pyt_01a226b14d38729b879762f503243663",
+                     *           "id": "pyt_01a226bd3870706eac6f557e17ea89a7",
                      *           "memo": null,
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -10059,14 +10067,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a226b14d0a77da9a3d6f1b3bcf7c8d",
+                     *             "id": "cli_01a226bd384b7447a559c7a37c6a1fc8",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a226b14d0a77da9a3d6f1b3bcf7c8d",
-                     *           "createdAt": "2026-11-29T09:44:43.532Z",
+                     *           "clientId": "cli_01a226bd384b7447a559c7a37c6a1fc8",
+                     *           "createdAt": "2026-11-29T09:57:44.652Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a226b14d0c7755833dcaa058afc008",
+                     *           "id": "pyt_01a226bd384c7028be74fcff7b157401",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -10077,9 +10085,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T09:44:43.519Z",
+                     *           "createdAt": "2026-11-29T09:57:44.635Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a226b14cff71caa19e0132ce863afd",
+                     *           "id": "pyt_01a226bd383b763a97fd0b71bf3c9036",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
@@ -10090,14 +10098,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *             "id": "cli_01a226bd381271a5a2400a1babb68d6d",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
-                     *           "createdAt": "2026-11-29T09:44:43.516Z",
+                     *           "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *           "createdAt": "2026-11-29T09:57:44.633Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a226b14cfc753cb9d057cc1f1c17ab",
+                     *           "id": "pyt_01a226bd383970008d2c3973bdf088f0",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -10217,7 +10225,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
+                 *       "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -10241,19 +10249,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *         "id": "cli_01a226bd381271a5a2400a1babb68d6d",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
-                     *       "createdAt": "2026-11-29T09:44:43.516Z",
+                     *       "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *       "createdAt": "2026-11-29T09:57:44.633Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226b14cfc753cb9d057cc1f1c17ab",
+                     *       "id": "pyt_01a226bd383970008d2c3973bdf088f0",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T09:44:43.516Z",
+                     *       "updatedAt": "2026-11-29T09:57:44.633Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10442,31 +10450,31 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T09:44:43.522Z",
+                     *           "createdAt": "2026-11-29T09:57:44.637Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a226b14d0273bc93a53f1c1c075b6c",
+                     *           "id": "att_01a226bd383e750c81c11dee65f7b9ea",
                      *           "ledgerSeq": 5,
-                     *           "txHash": "47914d5064829aa13c8068ab74ce28d626734106b5fac88f80356b9705149c2f"
+                     *           "txHash": "6ba03d995f280f667c2e4ad11262f9cfbbe6ac8ac5b93293a2b3ac0cc38cb23b"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *         "id": "cli_01a226bd381271a5a2400a1babb68d6d",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
-                     *       "createdAt": "2026-11-29T09:44:43.516Z",
+                     *       "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *       "createdAt": "2026-11-29T09:57:44.633Z",
                      *       "execStatus": "sent",
                      *       "hold": null,
-                     *       "id": "pyt_01a226b14cfc753cb9d057cc1f1c17ab",
+                     *       "id": "pyt_01a226bd383970008d2c3973bdf088f0",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T09:44:43.525Z",
+                     *       "updatedAt": "2026-11-29T09:57:44.649Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10592,19 +10600,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226b14ccb743992c2cd57007f796f",
+                     *         "id": "cli_01a226bd381271a5a2400a1babb68d6d",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a226b14ccb743992c2cd57007f796f",
-                     *       "createdAt": "2026-11-29T09:44:43.516Z",
+                     *       "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *       "createdAt": "2026-11-29T09:57:44.633Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226b14cfc753cb9d057cc1f1c17ab",
+                     *       "id": "pyt_01a226bd383970008d2c3973bdf088f0",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T09:44:43.517Z",
+                     *       "updatedAt": "2026-11-29T09:57:44.634Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10624,7 +10632,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "0596879b-8de2-4521-afe8-c7dc2f4a5326",
+                     *       "requestId": "0bb793d8-b335-43a4-abea-1de5cf98f856",
                      *       "statusCode": 400
                      *     }
                      */
@@ -10799,19 +10807,19 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a226b14d0a77da9a3d6f1b3bcf7c8d",
+                     *         "id": "cli_01a226bd384b7447a559c7a37c6a1fc8",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a226b14d0a77da9a3d6f1b3bcf7c8d",
-                     *       "createdAt": "2026-11-29T09:44:43.532Z",
+                     *       "clientId": "cli_01a226bd384b7447a559c7a37c6a1fc8",
+                     *       "createdAt": "2026-11-29T09:57:44.652Z",
                      *       "execStatus": "canceled",
                      *       "hold": null,
-                     *       "id": "pyt_01a226b14d0c7755833dcaa058afc008",
+                     *       "id": "pyt_01a226bd384c7028be74fcff7b157401",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T09:44:43.788Z",
+                     *       "updatedAt": "2026-11-29T09:57:44.843Z",
                      *       "walletAccountId": null,
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11014,13 +11022,13 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T09:44:43.791Z",
+                     *       "createdAt": "2026-11-29T09:57:44.844Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226b14e0f737da6a391bf1e378071",
+                     *       "id": "pyt_01a226bd390c7709a5988c81ecc966b6",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T09:44:43.792Z",
+                     *       "updatedAt": "2026-11-29T09:57:44.845Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11229,24 +11237,24 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T09:44:43.522Z",
+                     *           "createdAt": "2026-11-29T09:57:44.637Z",
                      *           "errorCode": "op_underfunded",
                      *           "errorMessage": "the source account cannot cover the amount",
-                     *           "id": "att_01a226b14d0273bc93a53f1d9c91a2e6",
+                     *           "id": "att_01a226bd383e750c81c11defd80e69b3",
                      *           "ledgerSeq": null,
-                     *           "txHash": "986144c4afb9a9588308077f5569b29e6d59def65f62bdbb011d964f34fb1b02"
+                     *           "txHash": "4be8315a4a860e87a04080580370b4f634e172dceaf9f4d0ae081ba118a35f65"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T09:44:43.519Z",
+                     *       "createdAt": "2026-11-29T09:57:44.635Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226b14cff71caa19e0132ce863afd",
+                     *       "id": "pyt_01a226bd383b763a97fd0b71bf3c9036",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T09:44:43.528Z",
+                     *       "updatedAt": "2026-11-29T09:57:44.650Z",
                      *       "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11427,7 +11435,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GAKX5I726NTZYGIYL26IAH2WATFSOVBTNBIPBHTSZZGWPQPZV7WUXC7J",
+                     *       "account": "GCBOEAYLIAN4MVTYW54CUC7NKWYIVAKOQORPBFT2TJ6E6VSM72WN3FZT",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -11558,7 +11566,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GAKX5I726NTZYGIYL26IAH2WATFSOVBTNBIPBHTSZZGWPQPZV7WUXC7J",
+                     *       "account": "GCBOEAYLIAN4MVTYW54CUC7NKWYIVAKOQORPBFT2TJ6E6VSM72WN3FZT",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -11770,25 +11778,25 @@ export interface operations {
                      *         {
                      *           "channel": "sms",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T09:44:43.481Z",
+                     *           "createdAt": "2026-11-29T09:57:44.604Z",
                      *           "html": null,
-                     *           "id": "msg_01a226b14cd9777387fe18100ff7a5af",
-                     *           "invoiceId": "inv_01a226b14cd5760b82c4d8d904c9b0e0",
+                     *           "id": "msg_01a226bd381c76feaf1d51a03ee5ec07",
+                     *           "invoiceId": "inv_01a226bd381977ee96442b86b0e8da15",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_af4c38cc177dc841a9662bcea03304c3",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_9a6ff4619fced208a2a9c4b9972975da",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T09:44:43.481Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_af4c38cc177dc841a9662bcea03304c3\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_af4c38cc177dc841a9662bcea03304c3\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_af4c38cc177dc841a9662bcea03304c3</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a226b14cd9777387fe180ff96c46d9",
-                     *           "invoiceId": "inv_01a226b14cd5760b82c4d8d904c9b0e0",
+                     *           "createdAt": "2026-11-29T09:57:44.604Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_9a6ff4619fced208a2a9c4b9972975da\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_9a6ff4619fced208a2a9c4b9972975da\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_9a6ff4619fced208a2a9c4b9972975da</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a226bd381c76feaf1d519f577b10a7",
+                     *           "invoiceId": "inv_01a226bd381977ee96442b86b0e8da15",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_af4c38cc177dc841a9662bcea03304c3\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_9a6ff4619fced208a2a9c4b9972975da\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -11920,18 +11928,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GAKX5I726NTZYGIYL26IAH2WATFSOVBTNBIPBHTSZZGWPQPZV7WUXC7J",
-                     *       "id": "lp_01a226b14cdc7309a7861681c9a37643",
+                     *       "destinationAccount": "GCBOEAYLIAN4MVTYW54CUC7NKWYIVAKOQORPBFT2TJ6E6VSM72WN3FZT",
+                     *       "id": "lp_01a226bd381f74a0aa2c084cf72b5413",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJ924PCQSNT3S9",
+                     *       "memo": "LJWSPM09GWBTXV",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_af4c38cc177dc841a9662bcea03304c3",
+                     *         "id": "pi_9a6ff4619fced208a2a9c4b9972975da",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "0f29a3856d38778a23ac014a150cbfa83d0c455d8d2c3bf75e160f5638511a0c"
+                     *       "txHash": "7e43130c74675fa01e91f1427f893179f4b019b5a8840720bfd96d76c6a67bf3"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -12125,6 +12133,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "allowPartialPayments": true,
                      *       "defaultClientLanguage": "ht",
                      *       "defaultCurrency": "HTG",
                      *       "defaultTaxRate": 0,
@@ -12244,6 +12253,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "allowPartialPayments": true,
                      *       "defaultClientLanguage": "ht",
                      *       "defaultCurrency": "HTG",
                      *       "defaultTaxRate": 0,
@@ -12430,19 +12440,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-29T09:44:43.866Z",
+                     *       "decidedAt": "2026-11-29T09:57:44.902Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *         "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T09:44:43.865Z",
-                     *       "id": "stc_01a226b14e597077b6ded26eabdc59b2",
+                     *       "expiresAt": "2026-12-02T09:57:44.901Z",
+                     *       "id": "stc_01a226bd394573378f1cb18c6e033261",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-29T09:44:43.865Z",
+                     *       "requestedAt": "2026-11-29T09:57:44.901Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a226b14e5575d39ffa295081e3bc7a",
+                     *         "id": "key_01a226bd393f76349ea75ed2b4beb971",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -12631,19 +12641,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-29T09:44:43.863Z",
+                     *       "decidedAt": "2026-11-29T09:57:44.897Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a226b14cac74f284137fd8340853d8",
+                     *         "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T09:44:43.862Z",
-                     *       "id": "stc_01a226b14e5676efbce98fa058f029e0",
+                     *       "expiresAt": "2026-12-02T09:57:44.896Z",
+                     *       "id": "stc_01a226bd3940724c8b83cf85f54d0e77",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-29T09:44:43.862Z",
+                     *       "requestedAt": "2026-11-29T09:57:44.896Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a226b14e5575d39ffa295081e3bc7a",
+                     *         "id": "key_01a226bd393f76349ea75ed2b4beb971",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -12830,16 +12840,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T09:44:43.463Z",
+                     *           "createdAt": "2026-11-29T09:57:44.591Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "updatedAt": "2026-11-29T09:44:43.463Z",
-                     *           "url": "http://127.0.0.1:35921/lajan/webhooks"
+                     *           "id": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "updatedAt": "2026-11-29T09:57:44.591Z",
+                     *           "url": "http://127.0.0.1:44127/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -12959,7 +12969,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:35921/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:44127/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -12974,17 +12984,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T09:44:43.463Z",
+                     *       "createdAt": "2026-11-29T09:57:44.591Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a226b14cc77706b9de2d8b69328451",
-                     *       "secret": "whsec_VR5tJxO6SVx3dBZNWaYzqRZkkQJ+1rl10vAMG5zvyzs=",
-                     *       "updatedAt": "2026-11-29T09:44:43.463Z",
-                     *       "url": "http://127.0.0.1:35921/lajan/webhooks"
+                     *       "id": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *       "secret": "whsec_5eZo2eCKqO50gZ3lbPe06vyFAHG3Y4c5gYTWoIqvYeE=",
+                     *       "updatedAt": "2026-11-29T09:57:44.591Z",
+                     *       "url": "http://127.0.0.1:44127/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -13163,16 +13173,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T09:44:43.463Z",
+                     *       "createdAt": "2026-11-29T09:57:44.591Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a226b14cc77706b9de2d8b69328451",
-                     *       "updatedAt": "2026-11-29T09:44:43.463Z",
-                     *       "url": "http://127.0.0.1:35921/lajan/webhooks"
+                     *       "id": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *       "updatedAt": "2026-11-29T09:57:44.591Z",
+                     *       "url": "http://127.0.0.1:44127/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -13295,15 +13305,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T09:44:43.463Z",
+                     *       "createdAt": "2026-11-29T09:57:44.591Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a226b14cc77706b9de2d8b69328451",
-                     *       "updatedAt": "2026-11-29T09:44:43.860Z",
-                     *       "url": "http://127.0.0.1:35921/lajan/webhooks"
+                     *       "id": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *       "updatedAt": "2026-11-29T09:57:44.893Z",
+                     *       "url": "http://127.0.0.1:44127/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -13483,7 +13493,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a226b14cc77706b9de2d8b69328451"
+                     *       "id": "we_01a226bd380f77fa9d43b34441c2ee20"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -13621,223 +13631,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:44:43.841Z",
-                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "eventId": "evt_01a226b14e417403ae713e6bb1881e98",
+                     *           "createdAt": "2026-11-29T09:57:44.877Z",
+                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "eventId": "evt_01a226bd392d73ee9ece2a0cb355c9b3",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a226b14e417403ae713e6c69098c0c",
-                     *           "nextAttemptAt": "2026-11-29T09:44:43.841Z",
+                     *           "id": "whd_01a226bd392d73ee9ece2a0dd0248a01",
+                     *           "nextAttemptAt": "2026-11-29T09:57:44.877Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:44:43.841Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.877Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:44:43.835Z",
-                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "eventId": "evt_01a226b14e3c77fda784b8433876d7bb",
+                     *           "createdAt": "2026-11-29T09:57:44.872Z",
+                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "eventId": "evt_01a226bd392972f69ce31a5e972874ee",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a226b14e3c77fda784b844cd581d2f",
-                     *           "nextAttemptAt": "2026-11-29T09:44:43.835Z",
+                     *           "id": "whd_01a226bd392972f69ce31a5f933180b3",
+                     *           "nextAttemptAt": "2026-11-29T09:57:44.872Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:44:43.835Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.872Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:44:43.834Z",
-                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "eventId": "evt_01a226b14e3a73df90eb7157a47fdbde",
+                     *           "createdAt": "2026-11-29T09:57:44.870Z",
+                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "eventId": "evt_01a226bd3926766ab8b308544ab32be8",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226b14e3b773fb47c34515e8bd905",
-                     *           "nextAttemptAt": "2026-11-29T09:44:43.834Z",
+                     *           "id": "whd_01a226bd3926766ab8b308559efd0347",
+                     *           "nextAttemptAt": "2026-11-29T09:57:44.870Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:44:43.834Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.870Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:44:43.827Z",
-                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "eventId": "evt_01a226b14e34707f9b2ed0ac206b18f3",
+                     *           "createdAt": "2026-11-29T09:57:44.864Z",
+                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "eventId": "evt_01a226bd392172299a3c98305386a2e8",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a226b14e34707f9b2ed0ad566f9294",
-                     *           "nextAttemptAt": "2026-11-29T09:44:43.827Z",
+                     *           "id": "whd_01a226bd392172299a3c983139b3b508",
+                     *           "nextAttemptAt": "2026-11-29T09:57:44.864Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:44:43.827Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.864Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:44:43.823Z",
-                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "eventId": "evt_01a226b14e2f721d9d85b0fef1d46709",
+                     *           "createdAt": "2026-11-29T09:57:44.861Z",
+                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "eventId": "evt_01a226bd391d76a7b2a3f01393465195",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a226b14e2f721d9d85b0ffc9e26027",
-                     *           "nextAttemptAt": "2026-11-29T09:44:43.823Z",
+                     *           "id": "whd_01a226bd391e741d8711a29996f51614",
+                     *           "nextAttemptAt": "2026-11-29T09:57:44.861Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:44:43.823Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.861Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:44:43.816Z",
-                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "eventId": "evt_01a226b14e2970cd9983647be752594e",
+                     *           "createdAt": "2026-11-29T09:57:44.859Z",
+                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "eventId": "evt_01a226bd391b7121914be107b20491fa",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a226b14e2970cd9983647dbe53a9b1",
-                     *           "nextAttemptAt": "2026-11-29T09:44:43.816Z",
+                     *           "id": "whd_01a226bd391b7121914be109744fa1cc",
+                     *           "nextAttemptAt": "2026-11-29T09:57:44.859Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:44:43.816Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.859Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:44:43.816Z",
-                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "eventId": "evt_01a226b14e2970cd9983647ab8933245",
+                     *           "createdAt": "2026-11-29T09:57:44.859Z",
+                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "eventId": "evt_01a226bd391b7121914be106d995954b",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a226b14e2970cd9983647c881d0b5e",
-                     *           "nextAttemptAt": "2026-11-29T09:44:43.816Z",
+                     *           "id": "whd_01a226bd391b7121914be108f4b25117",
+                     *           "nextAttemptAt": "2026-11-29T09:57:44.859Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:44:43.816Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.859Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:44:43.807Z",
-                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "eventId": "evt_01a226b14e1f7536a723f75d671b0abf",
+                     *           "createdAt": "2026-11-29T09:57:44.858Z",
+                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "eventId": "evt_01a226bd391a709f878cac361bf412e5",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a226b14e1f7536a723f75e98cbe3de",
-                     *           "nextAttemptAt": "2026-11-29T09:44:43.807Z",
+                     *           "id": "whd_01a226bd391a709f878cac37dd01acaa",
+                     *           "nextAttemptAt": "2026-11-29T09:57:44.858Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:44:43.807Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.858Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:44:43.799Z",
-                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "eventId": "evt_01a226b14e1873c5800cfa48843a8d93",
+                     *           "createdAt": "2026-11-29T09:57:44.852Z",
+                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "eventId": "evt_01a226bd39157627b91622435590d7ef",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226b14e1873c5800cfa4a70e9c0e7",
-                     *           "nextAttemptAt": "2026-11-29T09:44:43.799Z",
+                     *           "id": "whd_01a226bd39157627b9162245cd0ca05a",
+                     *           "nextAttemptAt": "2026-11-29T09:57:44.852Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:44:43.799Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.852Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:44:43.799Z",
-                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "eventId": "evt_01a226b14e1873c5800cfa470dce8076",
+                     *           "createdAt": "2026-11-29T09:57:44.852Z",
+                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "eventId": "evt_01a226bd39157627b9162242c809fd10",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226b14e1873c5800cfa4942442500",
-                     *           "nextAttemptAt": "2026-11-29T09:44:43.799Z",
+                     *           "id": "whd_01a226bd39157627b9162244c842430c",
+                     *           "nextAttemptAt": "2026-11-29T09:57:44.852Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:44:43.799Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.852Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:44:43.796Z",
-                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "eventId": "evt_01a226b14e1574e28cdacaf0bb74cb52",
+                     *           "createdAt": "2026-11-29T09:57:44.851Z",
+                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "eventId": "evt_01a226bd391372cdb6a424fdc53a540d",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226b14e1574e28cdacaf2b03597f9",
-                     *           "nextAttemptAt": "2026-11-29T09:44:43.796Z",
+                     *           "id": "whd_01a226bd391372cdb6a424fff6f64fac",
+                     *           "nextAttemptAt": "2026-11-29T09:57:44.851Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:44:43.796Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.851Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:44:43.796Z",
-                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "eventId": "evt_01a226b14e1574e28cdacaefccbe2ae7",
+                     *           "createdAt": "2026-11-29T09:57:44.851Z",
+                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "eventId": "evt_01a226bd391372cdb6a424fcb9749eab",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226b14e1574e28cdacaf1af29f7a9",
-                     *           "nextAttemptAt": "2026-11-29T09:44:43.796Z",
+                     *           "id": "whd_01a226bd391372cdb6a424feafc6be49",
+                     *           "nextAttemptAt": "2026-11-29T09:57:44.851Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:44:43.796Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.851Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:44:43.792Z",
-                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "eventId": "evt_01a226b14e10743c83500ebc0c183a1a",
+                     *           "createdAt": "2026-11-29T09:57:44.845Z",
+                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "eventId": "evt_01a226bd390d7486a8227e7e708ec00a",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a226b14e10743c83500ebd2ef8e921",
-                     *           "nextAttemptAt": "2026-11-29T09:44:43.792Z",
+                     *           "id": "whd_01a226bd390d7486a8227e7f21f2929e",
+                     *           "nextAttemptAt": "2026-11-29T09:57:44.845Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:44:43.792Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.845Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:44:43.791Z",
-                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "eventId": "evt_01a226b14e0f737da6a391c05f5c93df",
+                     *           "createdAt": "2026-11-29T09:57:44.844Z",
+                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "eventId": "evt_01a226bd390c7709a5988c823f599cfc",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226b14e0f737da6a391c1b02fc89f",
-                     *           "nextAttemptAt": "2026-11-29T09:44:43.791Z",
+                     *           "id": "whd_01a226bd390c7709a5988c832ac4fea6",
+                     *           "nextAttemptAt": "2026-11-29T09:57:44.844Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:44:43.791Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.844Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:44:43.788Z",
-                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "eventId": "evt_01a226b14e0d70809b1620741466e4f2",
+                     *           "createdAt": "2026-11-29T09:57:44.843Z",
+                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "eventId": "evt_01a226bd390b746a95b6a8b73ec8335b",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a226b14e0d70809b162075f37e82b8",
-                     *           "nextAttemptAt": "2026-11-29T09:44:43.788Z",
+                     *           "id": "whd_01a226bd390b746a95b6a8b886d61a80",
+                     *           "nextAttemptAt": "2026-11-29T09:57:44.843Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:44:43.788Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.843Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:44:43.578Z",
-                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "eventId": "evt_01a226b14d3a7787b0d18633f950f873",
+                     *           "createdAt": "2026-11-29T09:57:44.689Z",
+                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "eventId": "evt_01a226bd3871710bbfbe1be681fca80f",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226b14d3a7787b0d1863486a78953",
-                     *           "nextAttemptAt": "2026-11-29T09:44:43.578Z",
+                     *           "id": "whd_01a226bd3871710bbfbe1be7132a712d",
+                     *           "nextAttemptAt": "2026-11-29T09:57:44.689Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:44:43.578Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.689Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:44:43.576Z",
-                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "eventId": "evt_01a226b14d38729b879762f659631e91",
+                     *           "createdAt": "2026-11-29T09:57:44.688Z",
+                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "eventId": "evt_01a226bd3870706eac6f557f63e8c01d",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226b14d38729b879762f700289774",
-                     *           "nextAttemptAt": "2026-11-29T09:44:43.576Z",
+                     *           "id": "whd_01a226bd3870706eac6f55805dd7d6dc",
+                     *           "nextAttemptAt": "2026-11-29T09:57:44.688Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:44:43.576Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.688Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:44:43.533Z",
-                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "eventId": "evt_01a226b14d0e7270a2b4a8ef02b3f025",
+                     *           "createdAt": "2026-11-29T09:57:44.653Z",
+                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "eventId": "evt_01a226bd384d73639fd36c8f4241fc72",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226b14d0e7270a2b4a8f06d2be1dd",
-                     *           "nextAttemptAt": "2026-11-29T09:44:43.533Z",
+                     *           "id": "whd_01a226bd384d73639fd36c90639acbc9",
+                     *           "nextAttemptAt": "2026-11-29T09:57:44.653Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:44:43.533Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.653Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:44:43.532Z",
-                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "eventId": "evt_01a226b14d0c7755833dcaa16387d6ac",
+                     *           "createdAt": "2026-11-29T09:57:44.652Z",
+                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "eventId": "evt_01a226bd384d73639fd36c8defa46b13",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226b14d0c7755833dcaa2fb62e8ad",
-                     *           "nextAttemptAt": "2026-11-29T09:44:43.532Z",
+                     *           "id": "whd_01a226bd384d73639fd36c8e3e899560",
+                     *           "nextAttemptAt": "2026-11-29T09:57:44.652Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:44:43.532Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.652Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:44:43.528Z",
-                     *           "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *           "eventId": "evt_01a226b14d087209b70283ba976b0b97",
+                     *           "createdAt": "2026-11-29T09:57:44.650Z",
+                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *           "eventId": "evt_01a226bd384b7447a559c7a104bbe606",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a226b14d087209b70283bb357b0134",
-                     *           "nextAttemptAt": "2026-11-29T09:44:43.528Z",
+                     *           "id": "whd_01a226bd384b7447a559c7a21a8415c3",
+                     *           "nextAttemptAt": "2026-11-29T09:57:44.650Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:44:43.528Z"
+                     *           "updatedAt": "2026-11-29T09:57:44.650Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -13976,14 +13986,14 @@ export interface operations {
                      * @example {
                      *       "attemptCount": 0,
                      *       "attempts": [],
-                     *       "createdAt": "2026-11-29T09:44:43.841Z",
-                     *       "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *       "eventId": "evt_01a226b14e417403ae713e6bb1881e98",
+                     *       "createdAt": "2026-11-29T09:57:44.877Z",
+                     *       "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *       "eventId": "evt_01a226bd392d73ee9ece2a0cb355c9b3",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a226b14e417403ae713e6c69098c0c",
-                     *       "nextAttemptAt": "2026-11-29T09:44:43.852Z",
+                     *       "id": "whd_01a226bd392d73ee9ece2a0dd0248a01",
+                     *       "nextAttemptAt": "2026-11-29T09:57:44.886Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T09:44:43.852Z"
+                     *       "updatedAt": "2026-11-29T09:57:44.886Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -14100,14 +14110,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T09:44:43.841Z",
-                     *       "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *       "eventId": "evt_01a226b14e417403ae713e6bb1881e98",
+                     *       "createdAt": "2026-11-29T09:57:44.877Z",
+                     *       "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *       "eventId": "evt_01a226bd392d73ee9ece2a0cb355c9b3",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a226b14e417403ae713e6c69098c0c",
-                     *       "nextAttemptAt": "2026-11-29T09:44:43.852Z",
+                     *       "id": "whd_01a226bd392d73ee9ece2a0dd0248a01",
+                     *       "nextAttemptAt": "2026-11-29T09:57:44.886Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T09:44:43.852Z"
+                     *       "updatedAt": "2026-11-29T09:57:44.886Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -14284,7 +14294,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-29T08:44:43.859Z"
+                 *       "since": "2026-11-29T08:57:44.892Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -14499,17 +14509,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T09:44:43.463Z",
+                     *       "createdAt": "2026-11-29T09:57:44.591Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a226b14cc77706b9de2d8b69328451",
-                     *       "secret": "whsec_lebJByoIRMKzxV/U6SIYXrkSc2mH+A5eaHbhTxjHgPE=",
-                     *       "updatedAt": "2026-11-29T09:44:43.859Z",
-                     *       "url": "http://127.0.0.1:35921/lajan/webhooks"
+                     *       "id": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *       "secret": "whsec_U22dxxwbUzhk1CGvsD3xRpSHykbp6UmC+12i9jyhAVM=",
+                     *       "updatedAt": "2026-11-29T09:57:44.893Z",
+                     *       "url": "http://127.0.0.1:44127/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -14693,14 +14703,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T09:44:43.841Z",
-                     *       "endpointId": "we_01a226b14cc77706b9de2d8b69328451",
-                     *       "eventId": "evt_01a226b14e417403ae713e6bb1881e98",
+                     *       "createdAt": "2026-11-29T09:57:44.877Z",
+                     *       "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
+                     *       "eventId": "evt_01a226bd392d73ee9ece2a0cb355c9b3",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a226b14e417403ae713e6c69098c0c",
-                     *       "nextAttemptAt": "2026-11-29T09:44:43.841Z",
+                     *       "id": "whd_01a226bd392d73ee9ece2a0dd0248a01",
+                     *       "nextAttemptAt": "2026-11-29T09:57:44.877Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T09:44:43.841Z"
+                     *       "updatedAt": "2026-11-29T09:57:44.877Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

@@ -17,7 +17,7 @@ use axum::{Extension, Router};
 use lajan_domain::Timestamp;
 use lajan_domain::invoice::InvoiceStatus;
 use lajan_domain::network::ClientAddress;
-use lajan_domain::payment::PaymentIntent;
+use lajan_domain::payment::{PaymentIntent, asked_amount};
 use lajan_i18n::{Lang, asked_language, text};
 use lajan_ledger::sandbox;
 use lajan_services::assets;
@@ -67,10 +67,12 @@ fn templates() -> &'static Environment<'static> {
     })
 }
 
-/// The page's query: the language its link asks for.
+/// The page's query: the language its link asks for, and the part of what is due the payer
+/// chose to pay (an invoice's page, when its organization allows it).
 #[derive(Deserialize)]
 pub struct PageQuery {
     lang: Option<String>,
+    amount: Option<String>,
 }
 
 impl PageQuery {
@@ -152,7 +154,8 @@ async fn page(
     let nonce = lajan_domain::hex::encode(&rand::random::<[u8; 16]>());
     // A HEAD (a link preview, a crawler checking the URL) reads; only a GET is a person viewing.
     let viewing = method == Method::GET;
-    match render(&state, &id, &nonce, viewing, (lang, query.named().is_some())).await {
+    let speaking = (lang, query.named().is_some());
+    match render(&state, &id, &nonce, viewing, speaking, query.amount.as_deref()).await {
         Ok(Some(html)) => {
             let mut response = Html(html).into_response();
             let headers = response.headers_mut();
@@ -169,13 +172,15 @@ async fn page(
     }
 }
 
-/// `speaking`: the page's language, and whether its link named it (then its form keeps it).
+/// `speaking`: the page's language, and whether its link named it (then its form keeps it);
+/// `chose`: the part of what is due the payer asked to pay.
 async fn render(
     state: &AppState,
     id: &str,
     nonce: &str,
     viewing: bool,
     speaking: (Lang, bool),
+    chose: Option<&str>,
 ) -> Result<Option<String>, ApiError> {
     let Some((mut intent, mut target)) = state.store.get_payment_intent(id).await? else { return Ok(None) };
     if let IntentTarget::Invoice(d) = &target
@@ -196,7 +201,24 @@ async fn render(
         (code == lajan_domain::asset::NATIVE || issuer.is_some())
             .then(|| (ledger.receiving_account().to_owned(), issuer))
     });
-    page_html(&org, &intent, &target, live, nonce, speaking).map(Some)
+    let asking = Asking { partial: partial_allowed(state, &intent, &target).await?, chose };
+    page_html(&org, &intent, &target, live, nonce, speaking, asking).map(Some)
+}
+
+/// Whether the page lets the payer pay part of what is due: an invoice's, when its organization
+/// allows it (a payment link asks for its amount).
+async fn partial_allowed(state: &AppState, intent: &PaymentIntent, target: &IntentTarget) -> Result<bool, ApiError> {
+    if !matches!(target, IntentTarget::Invoice(_)) {
+        return Ok(false);
+    }
+    let tenant = lajan_domain::Tenant::new(intent.org_id.clone(), intent.env);
+    Ok(state.store.get_settings(&tenant).await?.invoicing.allow_partial_payments)
+}
+
+/// What the page may ask for: part of what is due (`partial`), and the part the payer chose.
+struct Asking<'a> {
+    partial: bool,
+    chose: Option<&'a str>,
 }
 
 /// `live`: where live payments go (receiving account and asset issuer), when they can be taken.
@@ -207,11 +229,17 @@ fn page_html(
     live: Option<(String, Option<String>)>,
     nonce: &str,
     (lang, named_in_link): (Lang, bool),
+    asking: Asking<'_>,
 ) -> Result<String, ApiError> {
     let now = Timestamp::now();
     let sandbox = !intent.env.is_live();
     let currency = intent.currency.code();
-    let due = money((intent.amount - intent.amount_received).max(0));
+    let owed = (intent.amount - intent.amount_received).max(0);
+    let (asked, amount_refused) = match asked_amount(owed, asking.partial, asking.chose) {
+        Ok(part) => (part, false),
+        Err(all) => (all, true),
+    };
+    let due = money(asked);
     let refusal = refusal(intent, target, now);
     let (title, status, due_date, lines, subtotal, tax, memo) = match target {
         IntentTarget::Invoice(d) => {
@@ -272,6 +300,8 @@ fn page_html(
         .and_then(|t| {
             t.render(context! {
                 title, organization, status, due_date, lines, subtotal, tax, memo, sandbox, currency, due, refusal,
+                owed => money(owed), part => (asked < owed).then(|| money(asked)), amount_refused,
+                partial => asking.partial && owed > 1, chose => asking.chose,
                 total => money(intent.amount),
                 received => (intent.amount_received > 0).then(|| money(intent.amount_received)),
                 paid_at => intent.paid_at.map(|t| t.to_string()), lang, named_in_link,
@@ -299,8 +329,14 @@ async fn simulate(
         Ok(None) => return missed(&state, client, lang).await,
         Err(e) => return ApiError::from(e).into_response(),
     };
+    // The part of what is due the page asked for, as the page judged it.
+    let owed = (found.0.amount - found.0.amount_received).max(0);
+    let part = match partial_allowed(&state, &found.0, &found.1).await {
+        Ok(partial) => asked_amount(owed, partial, query.amount.as_deref()).ok().filter(|a| *a < owed),
+        Err(e) => return e.into_response(),
+    };
     // A refusal (already paid, voided...) is what the page shows after the redirect.
-    if let Err(e) = state.services.simulate_payment(&found.0, &found.1, None, None).await {
+    if let Err(e) = state.services.simulate_payment(&found.0, &found.1, part, None).await {
         tracing::info!(intent = %id, error = %e, "simulated payment refused");
     }
     // Back to the page in the language it was shown in.

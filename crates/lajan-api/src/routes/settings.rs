@@ -52,6 +52,10 @@ pub struct UpdateSettings {
     #[serde(default, deserialize_with = "not_null")]
     #[schema(nullable = false)]
     pub timezone: Option<String>,
+    /// Whether the payment page lets a payer pay part of what is due.
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false)]
+    pub allow_partial_payments: Option<bool>,
     #[serde(default, deserialize_with = "not_null")]
     #[schema(nullable = false, value_type = Option<crate::routes::doc_types::Language>)]
     pub default_client_language: Option<String>,
@@ -147,6 +151,7 @@ pub async fn update(
         payout_approval_required: body.payout_approval_required,
         require_distinct_approver: body.require_distinct_approver,
         timezone: body.timezone,
+        allow_partial_payments: body.allow_partial_payments,
         receivers: ReceiverSettingsInput {
             default_client_language: body.default_client_language,
             invitation_resend_days: body.invitation_resend_days,

@@ -368,3 +368,53 @@ async fn the_background_sender_delivers_right_after_a_send() {
     assert!(arrived.is_some_and(|m| m.to == ["a@example.ht"]), "delivered within seconds of the send");
     app.stop().await;
 }
+
+api_test!(a_payer_pays_part_of_an_invoice_unless_the_organization_asks_for_all_of_it, |app| {
+    let client = app.reachable_client().await;
+    let inv = app.invoice(client["id"].as_str().unwrap(), json!({ "sendImmediately": true })).await;
+    let (id, pi) = (inv["id"].as_str().unwrap(), intent_id(&inv));
+    let status = || async move {
+        let got: Value = app.get(&format!("/v1/invoices/{id}")).await.json().await.unwrap();
+        (got["status"].as_str().unwrap().to_owned(), got["amountRemaining"].as_str().unwrap().to_owned())
+    };
+    let (_, html) = page(app, &pi).await;
+    assert!(html.contains("id=\"choose-amount\""), "the page offers to pay part of it");
+    assert!(html.contains("amount=100.00") && !html.contains("id=\"owed\""));
+
+    // 25,50 typed with a decimal comma: the wallet link, the QR code and Simulate ask for it.
+    let (_, html) = page(app, &format!("{pi}?amount=25,50")).await;
+    assert!(html.contains("id=\"due\">25.50<") && html.contains("amount=25.50"), "{html}");
+    assert!(html.contains("id=\"owed\"") && html.contains("HTG 100.00 still due"));
+    assert!(!html.contains("amount=100.00"));
+    let r = app.http.post(app.url(&format!("/pay/{pi}/simulate?amount=25.50"))).send().await.unwrap();
+    assert_eq!(r.status(), 200, "back on the page");
+    assert_eq!(status().await, ("partially_paid".to_owned(), "74.50".to_owned()));
+
+    // More than is due, or not an amount: the page asks for all of it and says why.
+    for bad in ["74.51", "0", "1,000.00", "lots"] {
+        let (_, html) = page(app, &format!("{pi}?amount={bad}")).await;
+        assert!(html.contains("id=\"amount-refused\"") && html.contains("id=\"due\">74.50<"), "{bad}");
+    }
+
+    // An organization that asks for the whole amount: no choice, and Simulate pays it all.
+    app.put("/v1/settings", &json!({ "allowPartialPayments": false })).await;
+    let settings: Value = app.get("/v1/settings").await.json().await.unwrap();
+    assert_eq!(settings["allowPartialPayments"], false);
+    let (_, html) = page(app, &format!("{pi}?amount=10")).await;
+    assert!(!html.contains("id=\"choose-amount\"") && html.contains("asks for the whole amount due"));
+    assert!(html.contains("id=\"due\">74.50<"));
+    app.http.post(app.url(&format!("/pay/{pi}/simulate?amount=10"))).send().await.unwrap();
+    assert_eq!(status().await, ("paid".to_owned(), "0.00".to_owned()));
+
+    // A payment link asks for its amount.
+    app.put("/v1/settings", &json!({ "allowPartialPayments": true })).await;
+    let link: Value = app
+        .post("/v1/payment-links", &json!({ "amount": 30, "currency": "HTG", "description": "Fee" }))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let link_pi = link["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let (_, html) = page(app, &format!("{link_pi}?amount=5")).await;
+    assert!(!html.contains("id=\"choose-amount\"") && html.contains("id=\"due\">30.00<"));
+});

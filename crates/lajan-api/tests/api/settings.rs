@@ -8,7 +8,7 @@ api_test!(settings_default_update_and_validate, |app| {
     assert_eq!(
         defaults,
         json!({ "defaultCurrency": "HTG", "defaultTaxRate": 0, "payoutApprovalRequired": true,
-                "requireDistinctApprover": false, "timezone": "UTC", "pendingChange": null,
+                "requireDistinctApprover": false, "timezone": "UTC", "allowPartialPayments": true, "pendingChange": null,
                 "defaultClientLanguage": "ht", "invitationResendDays": 3, "invitationResends": 2,
                 "registrationWindowDays": 14, "whatsappInvitations": false, "recommendedWallets": [],
                 "homeDomain": null, "orgUrl": null, "orgLogo": null, "orgDescription": null,

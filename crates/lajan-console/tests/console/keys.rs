@@ -252,6 +252,7 @@ api_test!(an_admin_changes_the_settings_with_each_bad_field_named, |app| {
         ("registration_window_days", "30"),
         ("whatsapp_invitations", "on"),
         ("recommended_wallets", wallets),
+        ("allow_partial_payments", "on"),
     ];
     let r = browser.post("/console/settings", &receivers).await;
     assert_eq!(r.status(), 303, "{}", r.text().await.unwrap());
@@ -266,7 +267,9 @@ api_test!(an_admin_changes_the_settings_with_each_bad_field_named, |app| {
         (&serde_json::json!(30), &serde_json::json!(true))
     );
     assert_eq!(saved["recommendedWallets"][1]["assets"], serde_json::json!(["USDC", "XLM"]), "{saved}");
+    assert_eq!(saved["allowPartialPayments"], true);
     let page = browser.get("/console/settings").await.text().await.unwrap();
+    assert!(page.contains("name=\"allow_partial_payments\" checked"), "{page}");
     assert!(page.contains("Vibrant | https:&#x2f;&#x2f;vibrantapp.com"), "shown as saved: {page}");
     let before: serde_json::Value = app.get("/v1/settings").await.json().await.unwrap();
     assert_eq!(before["timezone"], "UTC", "nothing changed: {before}");
@@ -287,6 +290,7 @@ api_test!(an_admin_changes_the_settings_with_each_bad_field_named, |app| {
         (&serde_json::json!("USD"), &serde_json::json!(true), &serde_json::json!(true)),
         "the currency and the tightened rule apply, the unticked approval waits: {after}"
     );
+    assert_eq!(after["allowPartialPayments"], false, "unticked: the payment page asks for all that is due");
     let change = after["pendingChange"]["id"].as_str().unwrap().to_owned();
     let page = browser.get("/console/settings?requested=1").await.text().await.unwrap();
     assert!(page.contains("waits for a second person with approval rights"), "{page}");

@@ -25,6 +25,10 @@ pub struct SettingsView {
     /// IANA timezone in which invoice due dates are judged.
     #[schema(example = "America/Port-au-Prince")]
     pub timezone: String,
+    /// When true (the default), the payment page lets a payer pay part of what is due, any amount
+    /// up to it; when false it asks for exactly what is due. A smaller payment that arrives
+    /// anyway is still counted.
+    pub allow_partial_payments: bool,
     /// The language of a client created without one: ht, fr or en.
     #[schema(example = "ht")]
     pub default_client_language: &'static str,
@@ -168,6 +172,7 @@ impl From<&Settings> for SettingsView {
             payout_approval_required: s.payout_approval_required,
             require_distinct_approver: s.require_distinct_approver,
             timezone: s.timezone.clone(),
+            allow_partial_payments: s.invoicing.allow_partial_payments,
             default_client_language: s.receivers.default_client_language.as_str(),
             invitation_resend_days: s.receivers.invitation_resend_days,
             invitation_resends: s.receivers.invitation_resends,

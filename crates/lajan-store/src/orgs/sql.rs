@@ -6,7 +6,7 @@ use lajan_domain::apikey::ApiKey;
 use lajan_domain::org::Organization;
 use lajan_domain::receiver::{ReceiverSettings, RecommendedWallet};
 use lajan_domain::stellar_profile::StellarProfile;
-use lajan_domain::settings::Settings;
+use lajan_domain::settings::{InvoicingSettings, Settings};
 
 const ORG_COLUMNS: &str = "id, name, tier, created_at";
 
@@ -77,7 +77,7 @@ macro_rules! settings_select {
     () => {
         "SELECT default_currency, default_tax_rate, payout_approval_required, require_distinct_approver, timezone,
                 default_client_language, invitation_resend_days, invitation_resends, registration_window_days,
-                whatsapp_invitations, recommended_wallets, home_domain, documentation
+                whatsapp_invitations, recommended_wallets, home_domain, documentation, invoicing
          FROM settings WHERE org_id = $1 AND env = $2"
     };
 }
@@ -91,6 +91,9 @@ fn settings_from_row(row: Option<&DbRow>) -> StoreResult<Settings> {
         payout_approval_required: row.try_get("payout_approval_required")?,
         require_distinct_approver: row.try_get("require_distinct_approver")?,
         timezone: row.try_get("timezone")?,
+        invoicing: serde_json::from_str::<StoredInvoicing>(&row.try_get::<String, _>("invoicing")?)
+            .map_err(corrupt)?
+            .settings(),
         receivers: ReceiverSettings {
             default_client_language: row.try_get::<String, _>("default_client_language")?.parse().map_err(corrupt)?,
             invitation_resend_days: small_number(row.try_get::<i64, _>("invitation_resend_days")?)?,
@@ -101,6 +104,35 @@ fn settings_from_row(row: Option<&DbRow>) -> StoreResult<Settings> {
         },
         stellar: profile_of(row.try_get("home_domain")?, &row.try_get::<String, _>("documentation")?)?,
     })
+}
+
+/// How invoices are paid, as the settings row and a settings change keep it: a field left out
+/// (rows written before it existed) is its default.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoredInvoicing {
+    #[serde(default = "allowed")]
+    allow_partial_payments: bool,
+}
+
+fn allowed() -> bool {
+    true
+}
+
+impl Default for StoredInvoicing {
+    fn default() -> Self {
+        StoredInvoicing::of(&InvoicingSettings::default())
+    }
+}
+
+impl StoredInvoicing {
+    fn of(s: &InvoicingSettings) -> Self {
+        StoredInvoicing { allow_partial_payments: s.allow_partial_payments }
+    }
+
+    fn settings(&self) -> InvoicingSettings {
+        InvoicingSettings { allow_partial_payments: self.allow_partial_payments }
+    }
 }
 
 /// The SEP-1 `[DOCUMENTATION]` fields an organization gave, as the settings row keeps them.
@@ -192,8 +224,8 @@ async fn upsert_settings(tx: &mut Tx, tenant: &Tenant, s: &Settings, at: Timesta
         "INSERT INTO settings (org_id, env, default_currency, default_tax_rate, payout_approval_required,
                                require_distinct_approver, timezone, updated_at, default_client_language,
                                invitation_resend_days, invitation_resends, registration_window_days,
-                               whatsapp_invitations, recommended_wallets, home_domain, documentation)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+                               whatsapp_invitations, recommended_wallets, home_domain, documentation, invoicing)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
          ON CONFLICT (org_id, env) DO UPDATE SET
             default_currency = excluded.default_currency,
             default_tax_rate = excluded.default_tax_rate,
@@ -208,7 +240,8 @@ async fn upsert_settings(tx: &mut Tx, tenant: &Tenant, s: &Settings, at: Timesta
             whatsapp_invitations = excluded.whatsapp_invitations,
             recommended_wallets = excluded.recommended_wallets,
             home_domain = excluded.home_domain,
-            documentation = excluded.documentation",
+            documentation = excluded.documentation,
+            invoicing = excluded.invoicing",
     )
     .bind(&tenant.org_id)
     .bind(tenant.env.as_str())
@@ -226,6 +259,7 @@ async fn upsert_settings(tx: &mut Tx, tenant: &Tenant, s: &Settings, at: Timesta
     .bind(wallets_text(&s.receivers.recommended_wallets)?)
     .bind(&s.stellar.home_domain)
     .bind(serde_json::to_string(&StoredDocumentation::of(&s.stellar)).map_err(corrupt)?)
+    .bind(serde_json::to_string(&StoredInvoicing::of(&s.invoicing)).map_err(corrupt)?)
     .execute(&mut **tx)
     .await?;
     Ok(())

@@ -20,6 +20,8 @@ struct StoredSettings {
     home_domain: Option<String>,
     #[serde(default)]
     documentation: StoredDocumentation,
+    #[serde(default)]
+    invoicing: StoredInvoicing,
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -49,6 +51,7 @@ fn settings_text(s: &Settings) -> StoreResult<String> {
         }),
         home_domain: s.stellar.home_domain.clone(),
         documentation: StoredDocumentation::of(&s.stellar),
+        invoicing: StoredInvoicing::of(&s.invoicing),
     };
     serde_json::to_string(&stored).map_err(corrupt)
 }
@@ -73,6 +76,7 @@ fn settings_of_text(text: &str) -> StoreResult<Settings> {
             },
         },
         stellar: s.documentation.profile(s.home_domain),
+        invoicing: s.invoicing.settings(),
     })
 }
 

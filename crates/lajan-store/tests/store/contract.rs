@@ -153,6 +153,7 @@ contract!(settings_default_and_persist_per_tenant, |store| {
         payout_approval_required: false,
         require_distinct_approver: true,
         timezone: "America/Port-au-Prince".into(),
+        invoicing: lajan_domain::settings::InvoicingSettings { allow_partial_payments: false },
         receivers: ReceiverSettings {
             default_client_language: Language::Fr,
             invitation_resend_days: 5,

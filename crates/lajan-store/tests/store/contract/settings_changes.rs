@@ -17,6 +17,7 @@ fn relaxed() -> Settings {
     let mut after = Settings { payout_approval_required: false, ..Settings::default() };
     after.receivers.default_client_language = Language::En;
     after.receivers.invitation_resends = 0;
+    after.invoicing.allow_partial_payments = false;
     after.receivers.recommended_wallets = vec![RecommendedWallet {
         name: "Vibrant".into(),
         url: "https://vibrantapp.com".into(),

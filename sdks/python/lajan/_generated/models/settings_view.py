@@ -22,6 +22,10 @@ T = TypeVar("T", bound="SettingsView")
 class SettingsView:
     """
     Attributes:
+        allow_partial_payments (bool): When true (the default), the payment page lets a payer pay part of what is due,
+            any amount
+            up to it; when false it asks for exactly what is due. A smaller payment that arrives
+            anyway is still counted.
         default_client_language (str): The language of a client created without one: ht, fr or en. Example: ht.
         default_currency (SettingsViewDefaultCurrency): Currency of new invoices that name none: `HTG` or `USD`.
             Example: HTG.
@@ -49,6 +53,7 @@ class SettingsView:
         pending_change (None | SettingsChangeView | Unset):
     """
 
+    allow_partial_payments: bool
     default_client_language: str
     default_currency: SettingsViewDefaultCurrency
     default_tax_rate: Decimal
@@ -71,6 +76,8 @@ class SettingsView:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.settings_change_view import SettingsChangeView
+
+        allow_partial_payments = self.allow_partial_payments
 
         default_client_language = self.default_client_language
 
@@ -145,6 +152,7 @@ class SettingsView:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "allowPartialPayments": allow_partial_payments,
                 "defaultClientLanguage": default_client_language,
                 "defaultCurrency": default_currency,
                 "defaultTaxRate": default_tax_rate,
@@ -181,6 +189,8 @@ class SettingsView:
         from ..models.settings_change_view import SettingsChangeView
 
         d = dict(src_dict)
+        allow_partial_payments = d.pop("allowPartialPayments")
+
         default_client_language = d.pop("defaultClientLanguage")
 
         default_currency = SettingsViewDefaultCurrency(d.pop("defaultCurrency"))
@@ -282,6 +292,7 @@ class SettingsView:
         pending_change = _parse_pending_change(d.pop("pendingChange", UNSET))
 
         settings_view = cls(
+            allow_partial_payments=allow_partial_payments,
             default_client_language=default_client_language,
             default_currency=default_currency,
             default_tax_rate=default_tax_rate,

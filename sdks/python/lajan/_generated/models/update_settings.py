@@ -24,6 +24,7 @@ class UpdateSettings:
     with an empty string.
 
         Attributes:
+            allow_partial_payments (bool | Unset): Whether the payment page lets a payer pay part of what is due.
             default_client_language (Language | Unset): A language Lajan speaks to a client in: Haitian Creole, French or
                 English.
             default_currency (Currency | Unset): An invoicing currency.
@@ -51,6 +52,7 @@ class UpdateSettings:
             whatsapp_invitations (bool | Unset):
     """
 
+    allow_partial_payments: bool | Unset = UNSET
     default_client_language: Language | Unset = UNSET
     default_currency: Currency | Unset = UNSET
     default_tax_rate: Decimal | Unset = UNSET
@@ -70,6 +72,8 @@ class UpdateSettings:
     whatsapp_invitations: bool | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        allow_partial_payments = self.allow_partial_payments
+
         default_client_language: str | Unset = UNSET
         if not isinstance(self.default_client_language, Unset):
             default_client_language = self.default_client_language.value
@@ -116,6 +120,8 @@ class UpdateSettings:
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
+        if allow_partial_payments is not UNSET:
+            field_dict["allowPartialPayments"] = allow_partial_payments
         if default_client_language is not UNSET:
             field_dict["defaultClientLanguage"] = default_client_language
         if default_currency is not UNSET:
@@ -158,6 +164,8 @@ class UpdateSettings:
         from ..models.recommended_wallet_request import RecommendedWalletRequest
 
         d = dict(src_dict)
+        allow_partial_payments = d.pop("allowPartialPayments", UNSET)
+
         _default_client_language = d.pop("defaultClientLanguage", UNSET)
         default_client_language: Language | Unset
         if isinstance(_default_client_language, Unset):
@@ -212,6 +220,7 @@ class UpdateSettings:
         whatsapp_invitations = d.pop("whatsappInvitations", UNSET)
 
         update_settings = cls(
+            allow_partial_payments=allow_partial_payments,
             default_client_language=default_client_language,
             default_currency=default_currency,
             default_tax_rate=default_tax_rate,
