@@ -182,6 +182,8 @@ pub async fn create(State(console): State<Console>, request: Protected<Vec<(Stri
         due_date: given(&form.due_date),
         line_items: Some(line_items(&form)),
         memo: given(&form.memo),
+        // Instalment plans are made through the API for now; the form makes invoices due at once.
+        installments: None,
         send_immediately: false,
     };
     let page_of = |d: &InvoiceDetail| format!("/console/invoices/{}", d.invoice.id);
@@ -260,6 +262,8 @@ pub async fn update(
         due_date: given(&form.due_date),
         line_items: Some(line_items(&form)),
         memo: Some(given(&form.memo)),
+        // A plan made through the API is kept (and must still sum to the new total).
+        installments: None,
     };
     match console.services.update_invoice(&signed.session.tenant(), &id, changes).await {
         Ok(_) => Redirect::to(&format!("/console/invoices/{id}")).into_response(),

@@ -6,6 +6,7 @@ use crate::events::invoice_event;
 use crate::messages::invoice_messages;
 use crate::{ServiceError, ServiceResult, Services};
 use lajan_domain::id::IdKind;
+use lajan_domain::installment::{InstallmentInput, parse_installments, plan_due_date};
 use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::invoice::{
     DueDate, Invoice, InvoiceAction, InvoiceStatus, LineItem, LineItemInput, Totals, parse_memo, price_line_items,
@@ -28,6 +29,8 @@ pub struct InvoiceRequest {
     pub due_date: Option<String>,
     pub line_items: Option<Vec<LineItemInput>>,
     pub memo: Option<String>,
+    /// The parts the total is due in; then `due_date` may be left out (it is the last part's).
+    pub installments: Option<Vec<InstallmentInput>>,
     pub send_immediately: bool,
 }
 
@@ -39,6 +42,7 @@ pub struct InvoiceUpdate {
     pub due_date: Option<String>,
     pub line_items: Option<Vec<LineItemInput>>,
     pub memo: Option<Option<String>>,
+    pub installments: Option<Vec<InstallmentInput>>,
 }
 
 /// An invoice sent: the invoice after the send, and the messages queued.
@@ -63,9 +67,10 @@ impl Services {
         idempotency: Option<IdempotentResponse<'_, InvoiceDetail>>,
     ) -> ServiceResult<InvoiceDetail> {
         let mut errors = FieldErrors::new();
+        let planned = r.installments.as_ref().is_some_and(|rows| !rows.is_empty());
         for (field, present) in [
             ("clientId", r.client_id.is_some()),
-            ("dueDate", r.due_date.is_some()),
+            ("dueDate", r.due_date.is_some() || planned),
             ("lineItems", r.line_items.is_some()),
         ] {
             if !present {
@@ -74,17 +79,24 @@ impl Services {
         }
         let memo = parse_memo(r.memo.as_deref(), &mut errors);
         errors.finish()?;
-        let (Some(client_id), Some(due_date), Some(items)) = (r.client_id, r.due_date, r.line_items) else {
+        let (Some(client_id), Some(items)) = (r.client_id, r.line_items) else {
             return Err(Invalid::new("validation_error", "clientId, dueDate and lineItems are required").into());
         };
         let currency = r.currency.as_deref().map(parse_currency).transpose()?;
-        let due_date = DueDate::parse(&due_date)?;
+        let given_due = r.due_date.as_deref().map(DueDate::parse).transpose()?;
+        let rows = r.installments.unwrap_or_default();
         // Priced with the defaults the creating transaction reads, which then checks the client:
         // the line items' errors come before `invalid_client`, in the documented order.
         let draft = |s: &Settings| {
             let (line_items, totals) = price_line_items(&items, s.default_tax_rate)?;
+            let plan = parse_installments(&rows, totals.total)?;
+            let due_date = plan_due_date(&plan, given_due)?
+                .ok_or_else(|| Invalid::fields(vec![lajan_domain::FieldError::new("dueDate", "is required")]))?;
             let currency = currency.unwrap_or(s.default_currency);
-            Ok(new_invoice(tenant, client_id.clone(), currency, due_date, memo.clone(), line_items, totals))
+            let (mut invoice, intent) =
+                new_invoice(tenant, client_id.clone(), currency, due_date, memo.clone(), line_items, totals);
+            invoice.installments = plan;
+            Ok((invoice, intent))
         };
         if r.send_immediately {
             // Sending needs a client that can be reached, refused after the lines and the
@@ -124,7 +136,14 @@ impl Services {
         if let Some(items) = &u.line_items {
             price_line_items(items, self.store.get_settings(tenant).await?.default_tax_rate)?;
         }
-        let changes = InvoiceChanges { client_id: u.client_id, currency, due_date, line_items: u.line_items, memo };
+        let changes = InvoiceChanges {
+            client_id: u.client_id,
+            currency,
+            due_date,
+            line_items: u.line_items,
+            memo,
+            installments: u.installments,
+        };
         self.store
             .update_invoice(tenant, id, &changes, Timestamp::now())
             .await
@@ -248,6 +267,7 @@ pub fn new_invoice(
         totals,
         amount_paid: 0,
         amount_overpaid: 0,
+        installments: Vec::new(),
         payment_intent_id: intent.id.clone(),
         created_at: now,
         updated_at: now,

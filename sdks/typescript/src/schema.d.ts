@@ -1779,10 +1779,17 @@ export interface components {
             currency?: null | components["schemas"]["Currency"];
             /**
              * Format: date
-             * @description `YYYY-MM-DD`, from 2000-01-01 to 2099-12-31.
+             * @description `YYYY-MM-DD`, from 2000-01-01 to 2099-12-31. Required unless `installments` are given
+             *     (then it is the last one's, and may be left out).
              * @example 2026-12-01
              */
-            dueDate: string;
+            dueDate?: string;
+            /**
+             * @description The parts the total is due in, in date order, summing to it exactly (refused naming the
+             *     row otherwise, `invalid_installments`); at most 120. Payments fill them oldest first, and
+             *     the invoice is overdue while one is past due.
+             */
+            installments?: components["schemas"]["InstallmentBody"][];
             /** @description 1 to 100 lines. */
             lineItems: components["schemas"]["LineItemBody"][];
             /**
@@ -2169,6 +2176,36 @@ export interface components {
              */
             since: string;
         };
+        /** @description One part of the total, due on its date. */
+        InstallmentBody: {
+            /**
+             * Format: double
+             * @description Greater than 0, at most 2 decimal places; read exactly.
+             * @example 1250
+             */
+            amount: string;
+            /**
+             * @description `YYYY-MM-DD`, after the instalment before it.
+             * @example 2027-01-31
+             */
+            dueDate: string;
+        };
+        /** @description One part of an invoice's total, with what was paid of it. */
+        InstallmentView: {
+            /** @example 1250.00 */
+            amount: string;
+            /** @example 500.00 */
+            amountPaid: string;
+            /** @example 750.00 */
+            amountRemaining: string;
+            /** @example 2027-02-28 */
+            dueDate: string;
+            /**
+             * @description Its place in the plan, from 1.
+             * @example 2
+             */
+            number: number;
+        };
         IntentState: {
             amount: string;
             amountReceived: string;
@@ -2329,9 +2366,15 @@ export interface components {
             /** Format: date */
             dueDate: string;
             id: string;
+            /**
+             * @description The parts the total is due in, oldest first, each with what was paid of it (payments fill
+             *     the oldest first); empty when it is due at once on `dueDate`.
+             */
+            installments: components["schemas"]["InstallmentView"][];
             invoiceNumber: string;
             lineItems: components["schemas"]["LineItemView"][];
             memo?: string | null;
+            nextInstallment?: null | components["schemas"]["InstallmentView"];
             /** Format: date-time */
             paidAt?: string | null;
             paymentLink: components["schemas"]["PaymentLinkRef"];
@@ -2941,6 +2984,11 @@ export interface components {
              * @description `YYYY-MM-DD`, from 2000-01-01 to 2099-12-31.
              */
             dueDate?: string;
+            /**
+             * @description The whole plan again (`[]`: due at once on `dueDate`). Left out, a plan is kept, and must
+             *     still sum to the total when the line items change.
+             */
+            installments?: components["schemas"]["InstallmentBody"][];
             /** @description 1 to 100 lines. */
             lineItems?: components["schemas"]["LineItemBody"][];
             memo?: string | null;
@@ -3287,14 +3335,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T09:57:44.594Z",
+                     *           "createdAt": "2026-11-29T10:09:18.340Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *           "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-29T09:57:44.594Z",
+                     *           "updatedAt": "2026-11-29T10:09:18.340Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *           "walletMemo": null,
@@ -3431,14 +3479,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T09:57:44.594Z",
+                     *       "createdAt": "2026-11-29T10:09:18.340Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *       "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T09:57:44.594Z",
+                     *       "updatedAt": "2026-11-29T10:09:18.340Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3465,7 +3513,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "749d9c92-9311-460a-a830-7adfb6e8ebb5",
+                     *       "requestId": "b99cf9b9-bc9d-4d22-882b-b75a576fadc6",
                      *       "statusCode": 400
                      *     }
                      */
@@ -3628,14 +3676,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T09:57:44.594Z",
+                     *       "createdAt": "2026-11-29T10:09:18.340Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *       "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T09:57:44.594Z",
+                     *       "updatedAt": "2026-11-29T10:09:18.340Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3690,7 +3738,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "c39e9e78-7a80-41c0-aa8d-8606e95fe583",
+                     *       "requestId": "8c05dfce-a38e-4627-80bc-c0362cf4d74f",
                      *       "statusCode": 404
                      *     }
                      */
@@ -3760,14 +3808,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T09:57:44.594Z",
+                     *       "createdAt": "2026-11-29T10:09:18.340Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *       "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-29T09:57:44.596Z",
+                     *       "updatedAt": "2026-11-29T10:09:18.342Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3951,7 +3999,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a226bd38157431b38de9278c35bcae"
+                     *       "id": "cli_01a226c7ce0876c0879d698800c54cbb"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4085,7 +4133,7 @@ export interface operations {
                      *           "currency": "HTG"
                      *         }
                      *       ],
-                     *       "clientId": "cli_01a226bd381271a5a2400a1babb68d6d"
+                     *       "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6"
                      *     }
                      */
                     "application/json": components["schemas"]["ClientCreditBalance"];
@@ -4204,17 +4252,17 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
+                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
                      *             "type": "api_key"
                      *           },
                      *           "amount": "50.00",
                      *           "balanceAfter": "50.00",
                      *           "cause": "overpayment",
-                     *           "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
-                     *           "createdAt": "2026-11-29T09:57:44.625Z",
+                     *           "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *           "createdAt": "2026-11-29T10:09:18.376Z",
                      *           "currency": "HTG",
-                     *           "id": "cbt_01a226bd3831779cafa8293951b24a48",
-                     *           "invoiceId": "inv_01a226bd382d73fbb76ccd6f825acfa7"
+                     *           "id": "cbt_01a226c7ce28731ea808a1acbb932100",
+                     *           "invoiceId": "inv_01a226c7ce2177deb91487c067fe59d3"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4350,11 +4398,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a226bd384b7447a559c7a37c6a1fc8",
-                     *       "createdAt": "2026-11-29T09:57:44.653Z",
-                     *       "lastSentAt": "2026-11-29T09:57:44.654Z",
+                     *       "clientId": "cli_01a226c7ce4076c1bd73e723a0587de1",
+                     *       "createdAt": "2026-11-29T10:09:18.401Z",
+                     *       "lastSentAt": "2026-11-29T10:09:18.402Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T09:57:44.654Z",
+                     *       "nextSendAt": "2026-12-02T10:09:18.402Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4472,11 +4520,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a226bd38527497a2761882cf7b91ec",
-                     *       "createdAt": "2026-11-29T09:57:44.689Z",
-                     *       "lastSentAt": "2026-11-29T09:57:44.691Z",
+                     *       "clientId": "cli_01a226c7ce467342b8699862fcf927a3",
+                     *       "createdAt": "2026-11-29T10:09:18.439Z",
+                     *       "lastSentAt": "2026-11-29T10:09:18.440Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T09:57:44.691Z",
+                     *       "nextSendAt": "2026-12-02T10:09:18.440Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4662,11 +4710,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a226bd384b7447a559c7a37c6a1fc8",
-                     *       "createdAt": "2026-11-29T09:57:44.653Z",
-                     *       "lastSentAt": "2026-11-29T09:57:44.654Z",
+                     *       "clientId": "cli_01a226c7ce4076c1bd73e723a0587de1",
+                     *       "createdAt": "2026-11-29T10:09:18.401Z",
+                     *       "lastSentAt": "2026-11-29T10:09:18.402Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T09:57:44.654Z",
+                     *       "nextSendAt": "2026-12-02T10:09:18.402Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4862,7 +4910,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-29T09:57:44.852Z",
+                     *           "approvedAt": "2026-11-29T10:09:18.592Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -4874,16 +4922,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.849Z",
-                     *           "id": "dsb_01a226bd391174d5b519f539ab3279fb",
+                     *           "createdAt": "2026-11-29T10:09:18.589Z",
+                     *           "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-29T09:57:44.851Z",
+                     *           "submittedAt": "2026-11-29T10:09:18.590Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-29T09:57:44.865Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.602Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5010,7 +5058,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
+                 *           "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -5053,8 +5101,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T09:57:44.849Z",
-                     *       "id": "dsb_01a226bd391174d5b519f539ab3279fb",
+                     *       "createdAt": "2026-11-29T10:09:18.589Z",
+                     *       "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5062,7 +5110,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T09:57:44.849Z"
+                     *       "updatedAt": "2026-11-29T10:09:18.589Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5254,8 +5302,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T09:57:44.849Z",
-                     *       "id": "dsb_01a226bd391174d5b519f539ab3279fb",
+                     *       "createdAt": "2026-11-29T10:09:18.589Z",
+                     *       "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5263,7 +5311,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T09:57:44.849Z"
+                     *       "updatedAt": "2026-11-29T10:09:18.589Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5375,7 +5423,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a226bd392a70448d16c7dcb6ff48cc"
+                     *       "id": "dsb_01a226c7cf0f70178ac9197c2bd7e1e9"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -5525,7 +5573,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-29T09:57:44.852Z",
+                     *       "approvedAt": "2026-11-29T10:09:18.592Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -5537,16 +5585,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T09:57:44.849Z",
-                     *       "id": "dsb_01a226bd391174d5b519f539ab3279fb",
+                     *       "createdAt": "2026-11-29T10:09:18.589Z",
+                     *       "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-29T09:57:44.851Z",
+                     *       "submittedAt": "2026-11-29T10:09:18.590Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T09:57:44.852Z"
+                     *       "updatedAt": "2026-11-29T10:09:18.592Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5757,16 +5805,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *           "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a226bd391174d5b519f5372755bb94",
+                     *           "id": "dsi_01a226c7cefd744b86aeee3acf55123d",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a226bd391174d5b519f5372755bb94",
+                     *           "payoutId": "pyt_01a226c7cefd744b86aeee3acf55123d",
                      *           "row": 1,
-                     *           "txHash": "48fbe795f161e0015ce965353a20945db339e935d830ca5fda93bfdb2c6b19ee",
+                     *           "txHash": "2ef20657046462e0f31072c620a4d209d9edcad480d4acd09d54496f4068accf",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -5777,11 +5825,11 @@ export interface operations {
                      *           "errorMessage": "the source account cannot cover the amount",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a226bd391174d5b519f5382e0ae441",
+                     *           "id": "dsi_01a226c7cefd744b86aeee3bec1bc311",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a226bd391174d5b519f5382e0ae441",
+                     *           "payoutId": "pyt_01a226c7cefd744b86aeee3bec1bc311",
                      *           "row": 2,
-                     *           "txHash": "8e99a4bf571cce13af98fdf465f3513a9bca084a8e1c566f64ccb4a19058e48c",
+                     *           "txHash": "3af74b048f41e398ba4093eaa0a47b1ea54634b3376fd92fc1980ad16a30b388",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                      *         }
                      *       ],
@@ -5796,8 +5844,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a226bd391174d5b519f5372755bb94,1,stipend-0001,cli_01a226bd381271a5a2400a1babb68d6d,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a226bd391174d5b519f5372755bb94,approved,sent,48fbe795f161e0015ce965353a20945db339e935d830ca5fda93bfdb2c6b19ee,,
-                     *     dsi_01a226bd391174d5b519f5382e0ae441,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a226bd391174d5b519f5382e0ae441,approved,failed,8e99a4bf571cce13af98fdf465f3513a9bca084a8e1c566f64ccb4a19058e48c,op_underfunded,the source account cannot cover the amount
+                     *     dsi_01a226c7cefd744b86aeee3acf55123d,1,stipend-0001,cli_01a226c7ce0472ff84eb3bacec425ec6,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a226c7cefd744b86aeee3acf55123d,approved,sent,2ef20657046462e0f31072c620a4d209d9edcad480d4acd09d54496f4068accf,,
+                     *     dsi_01a226c7cefd744b86aeee3bec1bc311,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a226c7cefd744b86aeee3bec1bc311,approved,failed,3af74b048f41e398ba4093eaa0a47b1ea54634b3376fd92fc1980ad16a30b388,op_underfunded,the source account cannot cover the amount
                      */
                     "text/csv": string;
                 };
@@ -5951,16 +5999,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T09:57:44.868Z",
-                     *       "id": "dsb_01a226bd39247487a3ff5b7f7e01092a",
+                     *       "createdAt": "2026-11-29T10:09:18.604Z",
+                     *       "id": "dsb_01a226c7cf0c764d98d4a66aaf860447",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-29T09:57:44.870Z",
+                     *       "submittedAt": "2026-11-29T10:09:18.605Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-29T09:57:44.872Z"
+                     *       "updatedAt": "2026-11-29T10:09:18.606Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6161,7 +6209,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-29T09:57:44.852Z",
+                     *       "approvedAt": "2026-11-29T10:09:18.592Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -6173,16 +6221,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-29T09:57:44.849Z",
-                     *       "id": "dsb_01a226bd391174d5b519f539ab3279fb",
+                     *       "createdAt": "2026-11-29T10:09:18.589Z",
+                     *       "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-29T09:57:44.851Z",
+                     *       "submittedAt": "2026-11-29T10:09:18.590Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T09:57:44.861Z"
+                     *       "updatedAt": "2026-11-29T10:09:18.599Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6378,16 +6426,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T09:57:44.849Z",
-                     *       "id": "dsb_01a226bd391174d5b519f539ab3279fb",
+                     *       "createdAt": "2026-11-29T10:09:18.589Z",
+                     *       "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-29T09:57:44.851Z",
+                     *       "submittedAt": "2026-11-29T10:09:18.590Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T09:57:44.851Z"
+                     *       "updatedAt": "2026-11-29T10:09:18.590Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6591,10 +6639,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
+                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.874Z",
+                     *           "createdAt": "2026-11-29T10:09:18.607Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6610,8 +6658,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T09:57:44.874Z",
-                     *               "id": "dsb_01a226bd392a70448d16c7dcb6ff48cc",
+                     *               "createdAt": "2026-11-29T10:09:18.607Z",
+                     *               "id": "dsb_01a226c7cf0f70178ac9197c2bd7e1e9",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -6619,19 +6667,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-29T09:57:44.874Z"
+                     *               "updatedAt": "2026-11-29T10:09:18.607Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226bd392a70448d16c7dd439a99ca",
+                     *           "id": "evt_01a226c7cf0f70178ac9197d0c7383c1",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
+                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.872Z",
+                     *           "createdAt": "2026-11-29T10:09:18.606Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6647,28 +6695,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T09:57:44.868Z",
-                     *               "id": "dsb_01a226bd39247487a3ff5b7f7e01092a",
+                     *               "createdAt": "2026-11-29T10:09:18.604Z",
+                     *               "id": "dsb_01a226c7cf0c764d98d4a66aaf860447",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-29T09:57:44.870Z",
+                     *               "submittedAt": "2026-11-29T10:09:18.605Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T09:57:44.872Z"
+                     *               "updatedAt": "2026-11-29T10:09:18.606Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226bd392972f69ce31a602f7885c3",
+                     *           "id": "evt_01a226c7cf0e750a881fb6939d130928",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
+                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.872Z",
+                     *           "createdAt": "2026-11-29T10:09:18.606Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -6679,28 +6727,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T09:57:44.870Z",
+                     *               "createdAt": "2026-11-29T10:09:18.605Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226bd39247487a3ff5b7e9cddf62a",
+                     *               "id": "pyt_01a226c7cf0c764d98d4a6696dd9367e",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T09:57:44.872Z",
+                     *               "updatedAt": "2026-11-29T10:09:18.606Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226bd392972f69ce31a5e972874ee",
+                     *           "id": "evt_01a226c7cf0e750a881fb691325626ba",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
+                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.870Z",
+                     *           "createdAt": "2026-11-29T10:09:18.605Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6716,28 +6764,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T09:57:44.868Z",
-                     *               "id": "dsb_01a226bd39247487a3ff5b7f7e01092a",
+                     *               "createdAt": "2026-11-29T10:09:18.604Z",
+                     *               "id": "dsb_01a226c7cf0c764d98d4a66aaf860447",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T09:57:44.870Z",
+                     *               "submittedAt": "2026-11-29T10:09:18.605Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T09:57:44.870Z"
+                     *               "updatedAt": "2026-11-29T10:09:18.605Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226bd3926766ab8b30856fdcc0baa",
+                     *           "id": "evt_01a226c7cf0d73f4abc2d08f03325125",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
+                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.870Z",
+                     *           "createdAt": "2026-11-29T10:09:18.605Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6748,28 +6796,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T09:57:44.870Z",
+                     *               "createdAt": "2026-11-29T10:09:18.605Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226bd39247487a3ff5b7e9cddf62a",
+                     *               "id": "pyt_01a226c7cf0c764d98d4a6696dd9367e",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T09:57:44.870Z",
+                     *               "updatedAt": "2026-11-29T10:09:18.605Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226bd3926766ab8b308544ab32be8",
+                     *           "id": "evt_01a226c7cf0d73f4abc2d08df4ddab69",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
+                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.868Z",
+                     *           "createdAt": "2026-11-29T10:09:18.604Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6785,8 +6833,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T09:57:44.868Z",
-                     *               "id": "dsb_01a226bd39247487a3ff5b7f7e01092a",
+                     *               "createdAt": "2026-11-29T10:09:18.604Z",
+                     *               "id": "dsb_01a226c7cf0c764d98d4a66aaf860447",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -6794,10 +6842,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T09:57:44.868Z"
+                     *               "updatedAt": "2026-11-29T10:09:18.604Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226bd3925777bbbb05e29af6c8534",
+                     *           "id": "evt_01a226c7cf0c764d98d4a66b1db353ce",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -6806,11 +6854,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.865Z",
+                     *           "createdAt": "2026-11-29T10:09:18.602Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T09:57:44.852Z",
+                     *               "approvedAt": "2026-11-29T10:09:18.592Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6822,19 +6870,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T09:57:44.849Z",
-                     *               "id": "dsb_01a226bd391174d5b519f539ab3279fb",
+                     *               "createdAt": "2026-11-29T10:09:18.589Z",
+                     *               "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T09:57:44.851Z",
+                     *               "submittedAt": "2026-11-29T10:09:18.590Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T09:57:44.865Z"
+                     *               "updatedAt": "2026-11-29T10:09:18.602Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226bd392172299a3c98320de270c2",
+                     *           "id": "evt_01a226c7cf0a72ab9669a501fc5505d6",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6843,7 +6891,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.864Z",
+                     *           "createdAt": "2026-11-29T10:09:18.601Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6853,48 +6901,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T09:57:44.856Z",
+                     *                   "createdAt": "2026-11-29T10:09:18.594Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226bd3918753398c9113ed505f007",
+                     *                   "id": "att_01a226c7cf0276d6a148d486f7fc3b1e",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "88adb0a2991630e2cceed6dc56394c8137a0a90162ee8befee70e137063e9580"
+                     *                   "txHash": "445e0d626cb7552615c9d4ca9fb47ed194d04110adfc20fa044740a77d437ce6"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T09:57:44.864Z",
+                     *                   "createdAt": "2026-11-29T10:09:18.601Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226bd3920730e8bf294f4f517f0e8",
+                     *                   "id": "att_01a226c7cf0972b9acdad3b339643a0b",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "8e99a4bf571cce13af98fdf465f3513a9bca084a8e1c566f64ccb4a19058e48c"
+                     *                   "txHash": "3af74b048f41e398ba4093eaa0a47b1ea54634b3376fd92fc1980ad16a30b388"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T09:57:44.851Z",
+                     *               "createdAt": "2026-11-29T10:09:18.590Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a226bd391174d5b519f5382e0ae441",
+                     *               "id": "pyt_01a226c7cefd744b86aeee3bec1bc311",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T09:57:44.864Z",
+                     *               "updatedAt": "2026-11-29T10:09:18.601Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226bd392172299a3c98305386a2e8",
+                     *           "id": "evt_01a226c7cf0972b9acdad3b4426641b5",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
+                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.861Z",
+                     *           "createdAt": "2026-11-29T10:09:18.599Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6904,30 +6952,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T09:57:44.856Z",
+                     *                   "createdAt": "2026-11-29T10:09:18.594Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226bd3918753398c9113ed505f007",
+                     *                   "id": "att_01a226c7cf0276d6a148d486f7fc3b1e",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "88adb0a2991630e2cceed6dc56394c8137a0a90162ee8befee70e137063e9580"
+                     *                   "txHash": "445e0d626cb7552615c9d4ca9fb47ed194d04110adfc20fa044740a77d437ce6"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T09:57:44.851Z",
+                     *               "createdAt": "2026-11-29T10:09:18.590Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226bd391174d5b519f5382e0ae441",
+                     *               "id": "pyt_01a226c7cefd744b86aeee3bec1bc311",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T09:57:44.861Z",
+                     *               "updatedAt": "2026-11-29T10:09:18.599Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226bd391d76a7b2a3f01393465195",
+                     *           "id": "evt_01a226c7cf0776709dc429e4219ca420",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -6936,11 +6984,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.859Z",
+                     *           "createdAt": "2026-11-29T10:09:18.598Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T09:57:44.852Z",
+                     *               "approvedAt": "2026-11-29T10:09:18.592Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6952,19 +7000,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T09:57:44.849Z",
-                     *               "id": "dsb_01a226bd391174d5b519f539ab3279fb",
+                     *               "createdAt": "2026-11-29T10:09:18.589Z",
+                     *               "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T09:57:44.851Z",
+                     *               "submittedAt": "2026-11-29T10:09:18.590Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T09:57:44.859Z"
+                     *               "updatedAt": "2026-11-29T10:09:18.598Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226bd391c7564a541e660a8507da4",
+                     *           "id": "evt_01a226c7cf0674628ca05f3118682447",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6973,7 +7021,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.859Z",
+                     *           "createdAt": "2026-11-29T10:09:18.597Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6983,30 +7031,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T09:57:44.856Z",
+                     *                   "createdAt": "2026-11-29T10:09:18.594Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226bd3918753398c9113ed505f007",
+                     *                   "id": "att_01a226c7cf0276d6a148d486f7fc3b1e",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "88adb0a2991630e2cceed6dc56394c8137a0a90162ee8befee70e137063e9580"
+                     *                   "txHash": "445e0d626cb7552615c9d4ca9fb47ed194d04110adfc20fa044740a77d437ce6"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T09:57:44.851Z",
+                     *               "createdAt": "2026-11-29T10:09:18.590Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a226bd391174d5b519f5382e0ae441",
+                     *               "id": "pyt_01a226c7cefd744b86aeee3bec1bc311",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T09:57:44.859Z",
+                     *               "updatedAt": "2026-11-29T10:09:18.597Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226bd391b7121914be107b20491fa",
+                     *           "id": "evt_01a226c7cf0674628ca05f2e549e44b7",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -7015,7 +7063,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.859Z",
+                     *           "createdAt": "2026-11-29T10:09:18.597Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7025,37 +7073,37 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T09:57:44.856Z",
+                     *                   "createdAt": "2026-11-29T10:09:18.594Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a226bd3918753398c9113db081cbbd",
-                     *                   "ledgerSeq": 26,
-                     *                   "txHash": "48fbe795f161e0015ce965353a20945db339e935d830ca5fda93bfdb2c6b19ee"
+                     *                   "id": "att_01a226c7cf0276d6a148d485fa977a37",
+                     *                   "ledgerSeq": 25,
+                     *                   "txHash": "2ef20657046462e0f31072c620a4d209d9edcad480d4acd09d54496f4068accf"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *                 "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
-                     *               "createdAt": "2026-11-29T09:57:44.851Z",
+                     *               "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *               "createdAt": "2026-11-29T10:09:18.590Z",
                      *               "execStatus": "sent",
                      *               "hold": null,
-                     *               "id": "pyt_01a226bd391174d5b519f5372755bb94",
+                     *               "id": "pyt_01a226c7cefd744b86aeee3acf55123d",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T09:57:44.859Z",
+                     *               "updatedAt": "2026-11-29T10:09:18.597Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226bd391b7121914be106d995954b",
+                     *           "id": "evt_01a226c7cf0674628ca05f2dda8df257",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -7064,7 +7112,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.858Z",
+                     *           "createdAt": "2026-11-29T10:09:18.595Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7074,52 +7122,52 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T09:57:44.637Z",
+                     *                   "createdAt": "2026-11-29T10:09:18.394Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226bd383e750c81c11defd80e69b3",
+                     *                   "id": "att_01a226c7ce3a7449ac8be0835b1d9005",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "4be8315a4a860e87a04080580370b4f634e172dceaf9f4d0ae081ba118a35f65"
+                     *                   "txHash": "811bf92cc664f0548b230eecffb028524ca1f7383e524a3ee2fd9b8678879b5c"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T09:57:44.856Z",
+                     *                   "createdAt": "2026-11-29T10:09:18.594Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226bd391971518dcfce036f197fe6",
+                     *                   "id": "att_01a226c7cf0276d6a148d489e1c60ebb",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "642aae241a4a9f2b3aba3120d65017995d2c39cca31797451f73bd26dc778084"
+                     *                   "txHash": "ea938fd6438a5a43c08d783188571d8f9416c45f99aaff64e9e8ad89c677ce95"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T09:57:44.635Z",
+                     *               "createdAt": "2026-11-29T10:09:18.392Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a226bd383b763a97fd0b71bf3c9036",
+                     *               "id": "pyt_01a226c7ce38709593a08c72310077e4",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-29T09:57:44.858Z",
+                     *               "updatedAt": "2026-11-29T10:09:18.595Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226bd391a709f878cac361bf412e5",
+                     *           "id": "evt_01a226c7cf03700991cec88f5f8534df",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
+                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.852Z",
+                     *           "createdAt": "2026-11-29T10:09:18.592Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-29T09:57:44.852Z",
+                     *               "approvedAt": "2026-11-29T10:09:18.592Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7131,28 +7179,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T09:57:44.849Z",
-                     *               "id": "dsb_01a226bd391174d5b519f539ab3279fb",
+                     *               "createdAt": "2026-11-29T10:09:18.589Z",
+                     *               "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-29T09:57:44.851Z",
+                     *               "submittedAt": "2026-11-29T10:09:18.590Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T09:57:44.852Z"
+                     *               "updatedAt": "2026-11-29T10:09:18.592Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226bd391670e99e1627c9f2c44c39",
+                     *           "id": "evt_01a226c7cf0170abb277ebc7137c076f",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
+                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.852Z",
+                     *           "createdAt": "2026-11-29T10:09:18.592Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7163,28 +7211,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T09:57:44.851Z",
+                     *               "createdAt": "2026-11-29T10:09:18.590Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226bd391174d5b519f5382e0ae441",
+                     *               "id": "pyt_01a226c7cefd744b86aeee3bec1bc311",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T09:57:44.852Z",
+                     *               "updatedAt": "2026-11-29T10:09:18.592Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226bd39157627b91622435590d7ef",
+                     *           "id": "evt_01a226c7cf0074728cdb1ad8d49d232c",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
+                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.852Z",
+                     *           "createdAt": "2026-11-29T10:09:18.592Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7196,34 +7244,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *                 "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
-                     *               "createdAt": "2026-11-29T09:57:44.851Z",
+                     *               "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *               "createdAt": "2026-11-29T10:09:18.590Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226bd391174d5b519f5372755bb94",
+                     *               "id": "pyt_01a226c7cefd744b86aeee3acf55123d",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T09:57:44.852Z",
+                     *               "updatedAt": "2026-11-29T10:09:18.592Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226bd39157627b9162242c809fd10",
+                     *           "id": "evt_01a226c7cf0074728cdb1ad7e527b557",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
+                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.851Z",
+                     *           "createdAt": "2026-11-29T10:09:18.590Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7239,28 +7287,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T09:57:44.849Z",
-                     *               "id": "dsb_01a226bd391174d5b519f539ab3279fb",
+                     *               "createdAt": "2026-11-29T10:09:18.589Z",
+                     *               "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T09:57:44.851Z",
+                     *               "submittedAt": "2026-11-29T10:09:18.590Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T09:57:44.851Z"
+                     *               "updatedAt": "2026-11-29T10:09:18.590Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226bd391372cdb6a42500b0378086",
+                     *           "id": "evt_01a226c7ceff760593cb3847ca28c0b0",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
+                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.851Z",
+                     *           "createdAt": "2026-11-29T10:09:18.590Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7271,28 +7319,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T09:57:44.851Z",
+                     *               "createdAt": "2026-11-29T10:09:18.590Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226bd391174d5b519f5382e0ae441",
+                     *               "id": "pyt_01a226c7cefd744b86aeee3bec1bc311",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T09:57:44.851Z",
+                     *               "updatedAt": "2026-11-29T10:09:18.590Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226bd391372cdb6a424fdc53a540d",
+                     *           "id": "evt_01a226c7ceff760593cb384414d8f024",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
+                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.851Z",
+                     *           "createdAt": "2026-11-29T10:09:18.590Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7304,34 +7352,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *                 "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
-                     *               "createdAt": "2026-11-29T09:57:44.851Z",
+                     *               "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *               "createdAt": "2026-11-29T10:09:18.590Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226bd391174d5b519f5372755bb94",
+                     *               "id": "pyt_01a226c7cefd744b86aeee3acf55123d",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T09:57:44.851Z",
+                     *               "updatedAt": "2026-11-29T10:09:18.590Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226bd391372cdb6a424fcb9749eab",
+                     *           "id": "evt_01a226c7ceff760593cb38434fe34495",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
+                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.849Z",
+                     *           "createdAt": "2026-11-29T10:09:18.589Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7347,8 +7395,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T09:57:44.849Z",
-                     *               "id": "dsb_01a226bd391174d5b519f539ab3279fb",
+                     *               "createdAt": "2026-11-29T10:09:18.589Z",
+                     *               "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -7356,10 +7404,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T09:57:44.849Z"
+                     *               "updatedAt": "2026-11-29T10:09:18.589Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226bd391273c6b4b16f6579999e31",
+                     *           "id": "evt_01a226c7cefd744b86aeee3d291c1544",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -7481,10 +7529,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
+                     *         "id": "key_01a226c7cdee76068fb486e0e1b4c371",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-29T09:57:44.874Z",
+                     *       "createdAt": "2026-11-29T10:09:18.607Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -7500,8 +7548,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-29T09:57:44.874Z",
-                     *           "id": "dsb_01a226bd392a70448d16c7dcb6ff48cc",
+                     *           "createdAt": "2026-11-29T10:09:18.607Z",
+                     *           "id": "dsb_01a226c7cf0f70178ac9197c2bd7e1e9",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -7509,10 +7557,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-29T09:57:44.874Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.607Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a226bd392a70448d16c7dd439a99ca",
+                     *       "id": "evt_01a226c7cf0f70178ac9197d0c7383c1",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -7638,14 +7686,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *             "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
-                     *           "createdAt": "2026-11-29T09:57:44.601Z",
+                     *           "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *           "createdAt": "2026-11-29T10:09:18.349Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a226bd381977ee96442b86b0e8da15",
+                     *           "id": "inv_01a226c7ce0d718e9c682ed8d9303463",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -7762,7 +7810,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
+                 *       "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -7793,14 +7841,15 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *         "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
-                     *       "createdAt": "2026-11-29T09:57:44.601Z",
+                     *       "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *       "createdAt": "2026-11-29T10:09:18.349Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a226bd381977ee96442b86b0e8da15",
+                     *       "id": "inv_01a226c7ce0d718e9c682ed8d9303463",
+                     *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -7812,23 +7861,24 @@ export interface operations {
                      *         }
                      *       ],
                      *       "memo": "Thank you for your payment",
+                     *       "nextInstallment": null,
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_9a6ff4619fced208a2a9c4b9972975da"
+                     *         "url": "https://pay.lajan.test/pay/pi_b236587ab0e9eb8b7d81c7c79ca80490"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-29T09:57:44.601Z"
+                     *       "updatedAt": "2026-11-29T10:09:18.349Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
                 };
             };
-            /** @description validation_error, invalid_currency, invalid_due_date, invalid_line_items, invalid_client or no_channel_available; invalid_json: the body is not JSON, or not an object; validation_error: a field is missing or wrong, each named in details */
+            /** @description validation_error, invalid_currency, invalid_due_date, invalid_line_items, invalid_installments, invalid_client or no_channel_available; invalid_json: the body is not JSON, or not an object; validation_error: a field is missing or wrong, each named in details */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8007,14 +8057,15 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *         "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
-                     *       "createdAt": "2026-11-29T09:57:44.601Z",
+                     *       "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *       "createdAt": "2026-11-29T10:09:18.349Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a226bd381977ee96442b86b0e8da15",
+                     *       "id": "inv_01a226c7ce0d718e9c682ed8d9303463",
+                     *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -8033,17 +8084,18 @@ export interface operations {
                      *         }
                      *       ],
                      *       "memo": "Thank you for your payment",
+                     *       "nextInstallment": null,
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_9a6ff4619fced208a2a9c4b9972975da"
+                     *         "url": "https://pay.lajan.test/pay/pi_b236587ab0e9eb8b7d81c7c79ca80490"
                      *       },
-                     *       "sentAt": "2026-11-29T09:57:44.604Z",
+                     *       "sentAt": "2026-11-29T10:09:18.354Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T09:57:44.604Z"
+                     *       "updatedAt": "2026-11-29T10:09:18.354Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8181,14 +8233,15 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *         "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
-                     *       "createdAt": "2026-11-29T09:57:44.601Z",
+                     *       "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *       "createdAt": "2026-11-29T10:09:18.349Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a226bd381977ee96442b86b0e8da15",
+                     *       "id": "inv_01a226c7ce0d718e9c682ed8d9303463",
+                     *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
                      *         {
@@ -8207,23 +8260,24 @@ export interface operations {
                      *         }
                      *       ],
                      *       "memo": "Thank you for your payment",
+                     *       "nextInstallment": null,
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_9a6ff4619fced208a2a9c4b9972975da"
+                     *         "url": "https://pay.lajan.test/pay/pi_b236587ab0e9eb8b7d81c7c79ca80490"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T09:57:44.603Z"
+                     *       "updatedAt": "2026-11-29T10:09:18.351Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
                 };
             };
-            /** @description cannot_update when not a draft; invalid_json: the body is not JSON, or not an object; validation_error: a field is missing or wrong, each named in details */
+            /** @description cannot_update when not a draft; validation_error, invalid_currency, invalid_due_date, invalid_line_items, invalid_installments, invalid_client; invalid_json: the body is not JSON, or not an object; validation_error: a field is missing or wrong, each named in details */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8405,16 +8459,16 @@ export interface operations {
                      *         {
                      *           "amount": "2650.00",
                      *           "currency": "HTG",
-                     *           "id": "ipy_01a226bd382a7708ac75444645c881c5",
-                     *           "invoiceId": "inv_01a226bd381977ee96442b86b0e8da15",
+                     *           "id": "ipy_01a226c7ce1f732a8861542bc668a6f6",
+                     *           "invoiceId": "inv_01a226c7ce0d718e9c682ed8d9303463",
                      *           "method": "stellar",
-                     *           "paidAt": "2026-11-29T09:57:44.607Z",
-                     *           "recordedAt": "2026-11-29T09:57:44.618Z",
+                     *           "paidAt": "2026-11-29T10:09:18.356Z",
+                     *           "recordedAt": "2026-11-29T10:09:18.367Z",
                      *           "recordedBy": {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "reference": "7e43130c74675fa01e91f1427f893179f4b019b5a8840720bfd96d76c6a67bf3",
+                     *           "reference": "cfaa3ce80c9dc075e711e0c8a1b425041394856bf79c2f50d5d79a5bbf2a6766",
                      *           "reversalReason": null,
                      *           "reversedAt": null
                      *         }
@@ -8569,13 +8623,13 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a226bd382f72f8a7e10fece9f1e118",
-                     *       "invoiceId": "inv_01a226bd382d73fbb76ccd6f825acfa7",
+                     *       "id": "ipy_01a226c7ce227071a906cbd59556c71c",
+                     *       "invoiceId": "inv_01a226c7ce2177deb91487c067fe59d3",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T09:57:44.623Z",
+                     *       "recordedAt": "2026-11-29T10:09:18.370Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
+                     *         "id": "key_01a226c7cdee76068fb486e0e1b4c371",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
@@ -8791,18 +8845,18 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a226bd382f72f8a7e10fece9f1e118",
-                     *       "invoiceId": "inv_01a226bd382d73fbb76ccd6f825acfa7",
+                     *       "id": "ipy_01a226c7ce227071a906cbd59556c71c",
+                     *       "invoiceId": "inv_01a226c7ce2177deb91487c067fe59d3",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T09:57:44.623Z",
+                     *       "recordedAt": "2026-11-29T10:09:18.370Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
+                     *         "id": "key_01a226c7cdee76068fb486e0e1b4c371",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
                      *       "reversalReason": "Counted twice: the branch entered the receipt again",
-                     *       "reversedAt": "2026-11-29T09:57:44.624Z"
+                     *       "reversedAt": "2026-11-29T10:09:18.374Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoicePaymentView"];
@@ -9432,13 +9486,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-29T09:57:44.629Z",
+                     *           "createdAt": "2026-11-29T10:09:18.382Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a226bd383572d79f2087eabfc9f74c",
+                     *           "id": "pl_01a226c7ce2e76beaf0fc4d1b4bdb5b0",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_ac5e09b867d9e9b8bdafe2eb31dcc1f7"
+                     *           "url": "https://pay.lajan.test/pay/pi_7201f0979b0b958525ea95e115287071"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9571,13 +9625,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T09:57:44.629Z",
+                     *       "createdAt": "2026-11-29T10:09:18.382Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a226bd383572d79f2087eabfc9f74c",
+                     *       "id": "pl_01a226c7ce2e76beaf0fc4d1b4bdb5b0",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_ac5e09b867d9e9b8bdafe2eb31dcc1f7"
+                     *       "url": "https://pay.lajan.test/pay/pi_7201f0979b0b958525ea95e115287071"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -9758,13 +9812,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T09:57:44.629Z",
+                     *       "createdAt": "2026-11-29T10:09:18.382Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a226bd383572d79f2087eabfc9f74c",
+                     *       "id": "pl_01a226c7ce2e76beaf0fc4d1b4bdb5b0",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_ac5e09b867d9e9b8bdafe2eb31dcc1f7"
+                     *       "url": "https://pay.lajan.test/pay/pi_7201f0979b0b958525ea95e115287071"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -9877,7 +9931,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a226bd383572d79f2087eabfc9f74c"
+                     *       "id": "pl_01a226c7ce2e76beaf0fc4d1b4bdb5b0"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -10036,9 +10090,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T09:57:44.844Z",
+                     *           "createdAt": "2026-11-29T10:09:18.586Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a226bd390c7709a5988c81ecc966b6",
+                     *           "id": "pyt_01a226c7cefa7338a852620d3e176f87",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -10049,14 +10103,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Lisa",
-                     *             "id": "cli_01a226bd38527497a2761882cf7b91ec",
+                     *             "id": "cli_01a226c7ce467342b8699862fcf927a3",
                      *             "lastName": "Jozèf",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a226bd38527497a2761882cf7b91ec",
-                     *           "createdAt": "2026-11-29T09:57:44.688Z",
+                     *           "clientId": "cli_01a226c7ce467342b8699862fcf927a3",
+                     *           "createdAt": "2026-11-29T10:09:18.436Z",
                      *           "execStatus": "awaiting_registration",
-                     *           "id": "pyt_01a226bd3870706eac6f557e17ea89a7",
+                     *           "id": "pyt_01a226c7ce6470a7b5e61135f84bec5e",
                      *           "memo": null,
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -10067,14 +10121,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a226bd384b7447a559c7a37c6a1fc8",
+                     *             "id": "cli_01a226c7ce4076c1bd73e723a0587de1",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a226bd384b7447a559c7a37c6a1fc8",
-                     *           "createdAt": "2026-11-29T09:57:44.652Z",
+                     *           "clientId": "cli_01a226c7ce4076c1bd73e723a0587de1",
+                     *           "createdAt": "2026-11-29T10:09:18.400Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a226bd384c7028be74fcff7b157401",
+                     *           "id": "pyt_01a226c7ce4076c1bd73e72504c25d05",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -10085,9 +10139,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T09:57:44.635Z",
+                     *           "createdAt": "2026-11-29T10:09:18.392Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a226bd383b763a97fd0b71bf3c9036",
+                     *           "id": "pyt_01a226c7ce38709593a08c72310077e4",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
@@ -10098,14 +10152,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *             "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
-                     *           "createdAt": "2026-11-29T09:57:44.633Z",
+                     *           "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *           "createdAt": "2026-11-29T10:09:18.389Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a226bd383970008d2c3973bdf088f0",
+                     *           "id": "pyt_01a226c7ce35761ab04b836af05338c8",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -10225,7 +10279,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
+                 *       "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -10249,19 +10303,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *         "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
-                     *       "createdAt": "2026-11-29T09:57:44.633Z",
+                     *       "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *       "createdAt": "2026-11-29T10:09:18.389Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226bd383970008d2c3973bdf088f0",
+                     *       "id": "pyt_01a226c7ce35761ab04b836af05338c8",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T09:57:44.633Z",
+                     *       "updatedAt": "2026-11-29T10:09:18.389Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10450,31 +10504,31 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T09:57:44.637Z",
+                     *           "createdAt": "2026-11-29T10:09:18.394Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a226bd383e750c81c11dee65f7b9ea",
+                     *           "id": "att_01a226c7ce3a7449ac8be082ec349c65",
                      *           "ledgerSeq": 5,
-                     *           "txHash": "6ba03d995f280f667c2e4ad11262f9cfbbe6ac8ac5b93293a2b3ac0cc38cb23b"
+                     *           "txHash": "955e998f369b5461fea714d6f44fe22875f87de5f2d2ef0d92c24ffdda0b98db"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *         "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
-                     *       "createdAt": "2026-11-29T09:57:44.633Z",
+                     *       "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *       "createdAt": "2026-11-29T10:09:18.389Z",
                      *       "execStatus": "sent",
                      *       "hold": null,
-                     *       "id": "pyt_01a226bd383970008d2c3973bdf088f0",
+                     *       "id": "pyt_01a226c7ce35761ab04b836af05338c8",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T09:57:44.649Z",
+                     *       "updatedAt": "2026-11-29T10:09:18.397Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10600,19 +10654,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226bd381271a5a2400a1babb68d6d",
+                     *         "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a226bd381271a5a2400a1babb68d6d",
-                     *       "createdAt": "2026-11-29T09:57:44.633Z",
+                     *       "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *       "createdAt": "2026-11-29T10:09:18.389Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226bd383970008d2c3973bdf088f0",
+                     *       "id": "pyt_01a226c7ce35761ab04b836af05338c8",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T09:57:44.634Z",
+                     *       "updatedAt": "2026-11-29T10:09:18.390Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10632,7 +10686,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "0bb793d8-b335-43a4-abea-1de5cf98f856",
+                     *       "requestId": "91a4fd54-f5c3-42a6-9e24-c6cb5672774a",
                      *       "statusCode": 400
                      *     }
                      */
@@ -10807,19 +10861,19 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a226bd384b7447a559c7a37c6a1fc8",
+                     *         "id": "cli_01a226c7ce4076c1bd73e723a0587de1",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a226bd384b7447a559c7a37c6a1fc8",
-                     *       "createdAt": "2026-11-29T09:57:44.652Z",
+                     *       "clientId": "cli_01a226c7ce4076c1bd73e723a0587de1",
+                     *       "createdAt": "2026-11-29T10:09:18.400Z",
                      *       "execStatus": "canceled",
                      *       "hold": null,
-                     *       "id": "pyt_01a226bd384c7028be74fcff7b157401",
+                     *       "id": "pyt_01a226c7ce4076c1bd73e72504c25d05",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T09:57:44.843Z",
+                     *       "updatedAt": "2026-11-29T10:09:18.584Z",
                      *       "walletAccountId": null,
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11022,13 +11076,13 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T09:57:44.844Z",
+                     *       "createdAt": "2026-11-29T10:09:18.586Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226bd390c7709a5988c81ecc966b6",
+                     *       "id": "pyt_01a226c7cefa7338a852620d3e176f87",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T09:57:44.845Z",
+                     *       "updatedAt": "2026-11-29T10:09:18.586Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11237,24 +11291,24 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T09:57:44.637Z",
+                     *           "createdAt": "2026-11-29T10:09:18.394Z",
                      *           "errorCode": "op_underfunded",
                      *           "errorMessage": "the source account cannot cover the amount",
-                     *           "id": "att_01a226bd383e750c81c11defd80e69b3",
+                     *           "id": "att_01a226c7ce3a7449ac8be0835b1d9005",
                      *           "ledgerSeq": null,
-                     *           "txHash": "4be8315a4a860e87a04080580370b4f634e172dceaf9f4d0ae081ba118a35f65"
+                     *           "txHash": "811bf92cc664f0548b230eecffb028524ca1f7383e524a3ee2fd9b8678879b5c"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T09:57:44.635Z",
+                     *       "createdAt": "2026-11-29T10:09:18.392Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226bd383b763a97fd0b71bf3c9036",
+                     *       "id": "pyt_01a226c7ce38709593a08c72310077e4",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T09:57:44.650Z",
+                     *       "updatedAt": "2026-11-29T10:09:18.399Z",
                      *       "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11435,7 +11489,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GCBOEAYLIAN4MVTYW54CUC7NKWYIVAKOQORPBFT2TJ6E6VSM72WN3FZT",
+                     *       "account": "GATJF522CRPKG3VFXDWZ7O3FPKCRQKM6HAXYW4ZUVZOTZN532MXOREPS",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -11566,7 +11620,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GCBOEAYLIAN4MVTYW54CUC7NKWYIVAKOQORPBFT2TJ6E6VSM72WN3FZT",
+                     *       "account": "GATJF522CRPKG3VFXDWZ7O3FPKCRQKM6HAXYW4ZUVZOTZN532MXOREPS",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -11778,25 +11832,25 @@ export interface operations {
                      *         {
                      *           "channel": "sms",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T09:57:44.604Z",
+                     *           "createdAt": "2026-11-29T10:09:18.354Z",
                      *           "html": null,
-                     *           "id": "msg_01a226bd381c76feaf1d51a03ee5ec07",
-                     *           "invoiceId": "inv_01a226bd381977ee96442b86b0e8da15",
+                     *           "id": "msg_01a226c7ce1273daac485888432eebde",
+                     *           "invoiceId": "inv_01a226c7ce0d718e9c682ed8d9303463",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_9a6ff4619fced208a2a9c4b9972975da",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_b236587ab0e9eb8b7d81c7c79ca80490",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T09:57:44.604Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_9a6ff4619fced208a2a9c4b9972975da\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_9a6ff4619fced208a2a9c4b9972975da\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_9a6ff4619fced208a2a9c4b9972975da</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a226bd381c76feaf1d519f577b10a7",
-                     *           "invoiceId": "inv_01a226bd381977ee96442b86b0e8da15",
+                     *           "createdAt": "2026-11-29T10:09:18.354Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_b236587ab0e9eb8b7d81c7c79ca80490\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_b236587ab0e9eb8b7d81c7c79ca80490\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_b236587ab0e9eb8b7d81c7c79ca80490</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a226c7ce1273daac4858879e6398ac",
+                     *           "invoiceId": "inv_01a226c7ce0d718e9c682ed8d9303463",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_9a6ff4619fced208a2a9c4b9972975da\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_b236587ab0e9eb8b7d81c7c79ca80490\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -11928,18 +11982,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GCBOEAYLIAN4MVTYW54CUC7NKWYIVAKOQORPBFT2TJ6E6VSM72WN3FZT",
-                     *       "id": "lp_01a226bd381f74a0aa2c084cf72b5413",
+                     *       "destinationAccount": "GATJF522CRPKG3VFXDWZ7O3FPKCRQKM6HAXYW4ZUVZOTZN532MXOREPS",
+                     *       "id": "lp_01a226c7ce1471beb4ac6d7a17287ec1",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJWSPM09GWBTXV",
+                     *       "memo": "LJGSKJWGP64EGH",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_9a6ff4619fced208a2a9c4b9972975da",
+                     *         "id": "pi_b236587ab0e9eb8b7d81c7c79ca80490",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "7e43130c74675fa01e91f1427f893179f4b019b5a8840720bfd96d76c6a67bf3"
+                     *       "txHash": "cfaa3ce80c9dc075e711e0c8a1b425041394856bf79c2f50d5d79a5bbf2a6766"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -12440,19 +12494,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-29T09:57:44.902Z",
+                     *       "decidedAt": "2026-11-29T10:09:18.624Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
+                     *         "id": "key_01a226c7cdee76068fb486e0e1b4c371",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T09:57:44.901Z",
-                     *       "id": "stc_01a226bd394573378f1cb18c6e033261",
+                     *       "expiresAt": "2026-12-02T10:09:18.624Z",
+                     *       "id": "stc_01a226c7cf2070cb99ed7be17ea685a6",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-29T09:57:44.901Z",
+                     *       "requestedAt": "2026-11-29T10:09:18.624Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a226bd393f76349ea75ed2b4beb971",
+                     *         "id": "key_01a226c7cf1c7317901a7c12085e5d82",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -12641,19 +12695,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-29T09:57:44.897Z",
+                     *       "decidedAt": "2026-11-29T10:09:18.622Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a226bd37fe709eb4a5c5c055c4c6fa",
+                     *         "id": "key_01a226c7cdee76068fb486e0e1b4c371",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T09:57:44.896Z",
-                     *       "id": "stc_01a226bd3940724c8b83cf85f54d0e77",
+                     *       "expiresAt": "2026-12-02T10:09:18.621Z",
+                     *       "id": "stc_01a226c7cf1d7421b20ee0a3bc979cd7",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-29T09:57:44.896Z",
+                     *       "requestedAt": "2026-11-29T10:09:18.621Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a226bd393f76349ea75ed2b4beb971",
+                     *         "id": "key_01a226c7cf1c7317901a7c12085e5d82",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -12840,16 +12894,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T09:57:44.591Z",
+                     *           "createdAt": "2026-11-29T10:09:18.338Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "updatedAt": "2026-11-29T09:57:44.591Z",
-                     *           "url": "http://127.0.0.1:44127/lajan/webhooks"
+                     *           "id": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "updatedAt": "2026-11-29T10:09:18.338Z",
+                     *           "url": "http://127.0.0.1:35133/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -12969,7 +13023,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:44127/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:35133/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -12984,17 +13038,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T09:57:44.591Z",
+                     *       "createdAt": "2026-11-29T10:09:18.338Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *       "secret": "whsec_5eZo2eCKqO50gZ3lbPe06vyFAHG3Y4c5gYTWoIqvYeE=",
-                     *       "updatedAt": "2026-11-29T09:57:44.591Z",
-                     *       "url": "http://127.0.0.1:44127/lajan/webhooks"
+                     *       "id": "we_01a226c7ce0276a2b636590f43b03321",
+                     *       "secret": "whsec_VVLdkm/GAU8SVb2lkwqIHYuKlyPIiukuRIiVyraVp+M=",
+                     *       "updatedAt": "2026-11-29T10:09:18.338Z",
+                     *       "url": "http://127.0.0.1:35133/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -13173,16 +13227,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T09:57:44.591Z",
+                     *       "createdAt": "2026-11-29T10:09:18.338Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *       "updatedAt": "2026-11-29T09:57:44.591Z",
-                     *       "url": "http://127.0.0.1:44127/lajan/webhooks"
+                     *       "id": "we_01a226c7ce0276a2b636590f43b03321",
+                     *       "updatedAt": "2026-11-29T10:09:18.338Z",
+                     *       "url": "http://127.0.0.1:35133/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -13305,15 +13359,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T09:57:44.591Z",
+                     *       "createdAt": "2026-11-29T10:09:18.338Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *       "updatedAt": "2026-11-29T09:57:44.893Z",
-                     *       "url": "http://127.0.0.1:44127/lajan/webhooks"
+                     *       "id": "we_01a226c7ce0276a2b636590f43b03321",
+                     *       "updatedAt": "2026-11-29T10:09:18.619Z",
+                     *       "url": "http://127.0.0.1:35133/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -13493,7 +13547,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a226bd380f77fa9d43b34441c2ee20"
+                     *       "id": "we_01a226c7ce0276a2b636590f43b03321"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -13631,223 +13685,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:57:44.877Z",
-                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "eventId": "evt_01a226bd392d73ee9ece2a0cb355c9b3",
+                     *           "createdAt": "2026-11-29T10:09:18.610Z",
+                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "eventId": "evt_01a226c7cf1276e3a83ae2fd3a70ba8c",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a226bd392d73ee9ece2a0dd0248a01",
-                     *           "nextAttemptAt": "2026-11-29T09:57:44.877Z",
+                     *           "id": "whd_01a226c7cf1276e3a83ae2fe8fae5261",
+                     *           "nextAttemptAt": "2026-11-29T10:09:18.610Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:57:44.877Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.610Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:57:44.872Z",
-                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "eventId": "evt_01a226bd392972f69ce31a5e972874ee",
+                     *           "createdAt": "2026-11-29T10:09:18.606Z",
+                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "eventId": "evt_01a226c7cf0e750a881fb691325626ba",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a226bd392972f69ce31a5f933180b3",
-                     *           "nextAttemptAt": "2026-11-29T09:57:44.872Z",
+                     *           "id": "whd_01a226c7cf0e750a881fb6921040fb05",
+                     *           "nextAttemptAt": "2026-11-29T10:09:18.606Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:57:44.872Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.606Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:57:44.870Z",
-                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "eventId": "evt_01a226bd3926766ab8b308544ab32be8",
+                     *           "createdAt": "2026-11-29T10:09:18.605Z",
+                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "eventId": "evt_01a226c7cf0d73f4abc2d08df4ddab69",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226bd3926766ab8b308559efd0347",
-                     *           "nextAttemptAt": "2026-11-29T09:57:44.870Z",
+                     *           "id": "whd_01a226c7cf0d73f4abc2d08e6495bca8",
+                     *           "nextAttemptAt": "2026-11-29T10:09:18.605Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:57:44.870Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.605Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:57:44.864Z",
-                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "eventId": "evt_01a226bd392172299a3c98305386a2e8",
+                     *           "createdAt": "2026-11-29T10:09:18.601Z",
+                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "eventId": "evt_01a226c7cf0972b9acdad3b4426641b5",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a226bd392172299a3c983139b3b508",
-                     *           "nextAttemptAt": "2026-11-29T09:57:44.864Z",
+                     *           "id": "whd_01a226c7cf0972b9acdad3b573754341",
+                     *           "nextAttemptAt": "2026-11-29T10:09:18.601Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:57:44.864Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.601Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:57:44.861Z",
-                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "eventId": "evt_01a226bd391d76a7b2a3f01393465195",
+                     *           "createdAt": "2026-11-29T10:09:18.599Z",
+                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "eventId": "evt_01a226c7cf0776709dc429e4219ca420",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a226bd391e741d8711a29996f51614",
-                     *           "nextAttemptAt": "2026-11-29T09:57:44.861Z",
+                     *           "id": "whd_01a226c7cf0776709dc429e5887f9fef",
+                     *           "nextAttemptAt": "2026-11-29T10:09:18.599Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:57:44.861Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.599Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:57:44.859Z",
-                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "eventId": "evt_01a226bd391b7121914be107b20491fa",
+                     *           "createdAt": "2026-11-29T10:09:18.597Z",
+                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "eventId": "evt_01a226c7cf0674628ca05f2e549e44b7",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a226bd391b7121914be109744fa1cc",
-                     *           "nextAttemptAt": "2026-11-29T09:57:44.859Z",
+                     *           "id": "whd_01a226c7cf0674628ca05f3081514fb1",
+                     *           "nextAttemptAt": "2026-11-29T10:09:18.597Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:57:44.859Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.597Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:57:44.859Z",
-                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "eventId": "evt_01a226bd391b7121914be106d995954b",
+                     *           "createdAt": "2026-11-29T10:09:18.597Z",
+                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "eventId": "evt_01a226c7cf0674628ca05f2dda8df257",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a226bd391b7121914be108f4b25117",
-                     *           "nextAttemptAt": "2026-11-29T09:57:44.859Z",
+                     *           "id": "whd_01a226c7cf0674628ca05f2fddcffceb",
+                     *           "nextAttemptAt": "2026-11-29T10:09:18.597Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:57:44.859Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.597Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:57:44.858Z",
-                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "eventId": "evt_01a226bd391a709f878cac361bf412e5",
+                     *           "createdAt": "2026-11-29T10:09:18.595Z",
+                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "eventId": "evt_01a226c7cf03700991cec88f5f8534df",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a226bd391a709f878cac37dd01acaa",
-                     *           "nextAttemptAt": "2026-11-29T09:57:44.858Z",
+                     *           "id": "whd_01a226c7cf03700991cec890093b0e79",
+                     *           "nextAttemptAt": "2026-11-29T10:09:18.595Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:57:44.858Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.595Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:57:44.852Z",
-                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "eventId": "evt_01a226bd39157627b91622435590d7ef",
+                     *           "createdAt": "2026-11-29T10:09:18.592Z",
+                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "eventId": "evt_01a226c7cf0074728cdb1ad8d49d232c",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226bd39157627b9162245cd0ca05a",
-                     *           "nextAttemptAt": "2026-11-29T09:57:44.852Z",
+                     *           "id": "whd_01a226c7cf0074728cdb1adab6aac4bc",
+                     *           "nextAttemptAt": "2026-11-29T10:09:18.592Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:57:44.852Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.592Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:57:44.852Z",
-                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "eventId": "evt_01a226bd39157627b9162242c809fd10",
+                     *           "createdAt": "2026-11-29T10:09:18.592Z",
+                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "eventId": "evt_01a226c7cf0074728cdb1ad7e527b557",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226bd39157627b9162244c842430c",
-                     *           "nextAttemptAt": "2026-11-29T09:57:44.852Z",
+                     *           "id": "whd_01a226c7cf0074728cdb1ad9a9632043",
+                     *           "nextAttemptAt": "2026-11-29T10:09:18.592Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:57:44.852Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.592Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:57:44.851Z",
-                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "eventId": "evt_01a226bd391372cdb6a424fdc53a540d",
+                     *           "createdAt": "2026-11-29T10:09:18.590Z",
+                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "eventId": "evt_01a226c7ceff760593cb384414d8f024",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226bd391372cdb6a424fff6f64fac",
-                     *           "nextAttemptAt": "2026-11-29T09:57:44.851Z",
+                     *           "id": "whd_01a226c7ceff760593cb3846b1fd1b8f",
+                     *           "nextAttemptAt": "2026-11-29T10:09:18.590Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:57:44.851Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.590Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:57:44.851Z",
-                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "eventId": "evt_01a226bd391372cdb6a424fcb9749eab",
+                     *           "createdAt": "2026-11-29T10:09:18.590Z",
+                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "eventId": "evt_01a226c7ceff760593cb38434fe34495",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226bd391372cdb6a424feafc6be49",
-                     *           "nextAttemptAt": "2026-11-29T09:57:44.851Z",
+                     *           "id": "whd_01a226c7ceff760593cb38451f55a057",
+                     *           "nextAttemptAt": "2026-11-29T10:09:18.590Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:57:44.851Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.590Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:57:44.845Z",
-                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "eventId": "evt_01a226bd390d7486a8227e7e708ec00a",
+                     *           "createdAt": "2026-11-29T10:09:18.586Z",
+                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "eventId": "evt_01a226c7cefb7363a9e6959c82c04ff9",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a226bd390d7486a8227e7f21f2929e",
-                     *           "nextAttemptAt": "2026-11-29T09:57:44.845Z",
+                     *           "id": "whd_01a226c7cefb7363a9e6959d2eddc04f",
+                     *           "nextAttemptAt": "2026-11-29T10:09:18.586Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:57:44.845Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.586Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:57:44.844Z",
-                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "eventId": "evt_01a226bd390c7709a5988c823f599cfc",
+                     *           "createdAt": "2026-11-29T10:09:18.586Z",
+                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "eventId": "evt_01a226c7cefa7338a852620efc9c17f0",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226bd390c7709a5988c832ac4fea6",
-                     *           "nextAttemptAt": "2026-11-29T09:57:44.844Z",
+                     *           "id": "whd_01a226c7cefa7338a852620fc6a99469",
+                     *           "nextAttemptAt": "2026-11-29T10:09:18.586Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:57:44.844Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.586Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:57:44.843Z",
-                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "eventId": "evt_01a226bd390b746a95b6a8b73ec8335b",
+                     *           "createdAt": "2026-11-29T10:09:18.584Z",
+                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "eventId": "evt_01a226c7cef972148cb0118900056584",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a226bd390b746a95b6a8b886d61a80",
-                     *           "nextAttemptAt": "2026-11-29T09:57:44.843Z",
+                     *           "id": "whd_01a226c7cef972148cb0118a7874cea1",
+                     *           "nextAttemptAt": "2026-11-29T10:09:18.584Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:57:44.843Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.584Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:57:44.689Z",
-                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "eventId": "evt_01a226bd3871710bbfbe1be681fca80f",
+                     *           "createdAt": "2026-11-29T10:09:18.439Z",
+                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "eventId": "evt_01a226c7ce67759c8235c34d66b83ac4",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226bd3871710bbfbe1be7132a712d",
-                     *           "nextAttemptAt": "2026-11-29T09:57:44.689Z",
+                     *           "id": "whd_01a226c7ce67759c8235c34e0705705a",
+                     *           "nextAttemptAt": "2026-11-29T10:09:18.439Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:57:44.689Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.439Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:57:44.688Z",
-                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "eventId": "evt_01a226bd3870706eac6f557f63e8c01d",
+                     *           "createdAt": "2026-11-29T10:09:18.436Z",
+                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "eventId": "evt_01a226c7ce6470a7b5e611367a119520",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226bd3870706eac6f55805dd7d6dc",
-                     *           "nextAttemptAt": "2026-11-29T09:57:44.688Z",
+                     *           "id": "whd_01a226c7ce6470a7b5e6113722a16f0f",
+                     *           "nextAttemptAt": "2026-11-29T10:09:18.436Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:57:44.688Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.436Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:57:44.653Z",
-                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "eventId": "evt_01a226bd384d73639fd36c8f4241fc72",
+                     *           "createdAt": "2026-11-29T10:09:18.401Z",
+                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "eventId": "evt_01a226c7ce4176d1b64949791db0b5af",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226bd384d73639fd36c90639acbc9",
-                     *           "nextAttemptAt": "2026-11-29T09:57:44.653Z",
+                     *           "id": "whd_01a226c7ce4176d1b649497ab659c081",
+                     *           "nextAttemptAt": "2026-11-29T10:09:18.401Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:57:44.653Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.401Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:57:44.652Z",
-                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "eventId": "evt_01a226bd384d73639fd36c8defa46b13",
+                     *           "createdAt": "2026-11-29T10:09:18.400Z",
+                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "eventId": "evt_01a226c7ce4076c1bd73e726720a917b",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226bd384d73639fd36c8e3e899560",
-                     *           "nextAttemptAt": "2026-11-29T09:57:44.652Z",
+                     *           "id": "whd_01a226c7ce4076c1bd73e7272dfdeb10",
+                     *           "nextAttemptAt": "2026-11-29T10:09:18.400Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:57:44.652Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.400Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T09:57:44.650Z",
-                     *           "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *           "eventId": "evt_01a226bd384b7447a559c7a104bbe606",
+                     *           "createdAt": "2026-11-29T10:09:18.399Z",
+                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *           "eventId": "evt_01a226c7ce3f74f287a4eaf7ddd8b829",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a226bd384b7447a559c7a21a8415c3",
-                     *           "nextAttemptAt": "2026-11-29T09:57:44.650Z",
+                     *           "id": "whd_01a226c7ce3f74f287a4eaf8f34366a2",
+                     *           "nextAttemptAt": "2026-11-29T10:09:18.399Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T09:57:44.650Z"
+                     *           "updatedAt": "2026-11-29T10:09:18.399Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -13986,14 +14040,14 @@ export interface operations {
                      * @example {
                      *       "attemptCount": 0,
                      *       "attempts": [],
-                     *       "createdAt": "2026-11-29T09:57:44.877Z",
-                     *       "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *       "eventId": "evt_01a226bd392d73ee9ece2a0cb355c9b3",
+                     *       "createdAt": "2026-11-29T10:09:18.610Z",
+                     *       "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *       "eventId": "evt_01a226c7cf1276e3a83ae2fd3a70ba8c",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a226bd392d73ee9ece2a0dd0248a01",
-                     *       "nextAttemptAt": "2026-11-29T09:57:44.886Z",
+                     *       "id": "whd_01a226c7cf1276e3a83ae2fe8fae5261",
+                     *       "nextAttemptAt": "2026-11-29T10:09:18.615Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T09:57:44.886Z"
+                     *       "updatedAt": "2026-11-29T10:09:18.615Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -14110,14 +14164,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T09:57:44.877Z",
-                     *       "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *       "eventId": "evt_01a226bd392d73ee9ece2a0cb355c9b3",
+                     *       "createdAt": "2026-11-29T10:09:18.610Z",
+                     *       "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *       "eventId": "evt_01a226c7cf1276e3a83ae2fd3a70ba8c",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a226bd392d73ee9ece2a0dd0248a01",
-                     *       "nextAttemptAt": "2026-11-29T09:57:44.886Z",
+                     *       "id": "whd_01a226c7cf1276e3a83ae2fe8fae5261",
+                     *       "nextAttemptAt": "2026-11-29T10:09:18.615Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T09:57:44.886Z"
+                     *       "updatedAt": "2026-11-29T10:09:18.615Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -14294,7 +14348,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-29T08:57:44.892Z"
+                 *       "since": "2026-11-29T09:09:18.618Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -14509,17 +14563,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T09:57:44.591Z",
+                     *       "createdAt": "2026-11-29T10:09:18.338Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *       "secret": "whsec_U22dxxwbUzhk1CGvsD3xRpSHykbp6UmC+12i9jyhAVM=",
-                     *       "updatedAt": "2026-11-29T09:57:44.893Z",
-                     *       "url": "http://127.0.0.1:44127/lajan/webhooks"
+                     *       "id": "we_01a226c7ce0276a2b636590f43b03321",
+                     *       "secret": "whsec_PihH3FFKYHMMSbn1MSAeACbTaoy6zyYpWA4Y3OcSkpU=",
+                     *       "updatedAt": "2026-11-29T10:09:18.619Z",
+                     *       "url": "http://127.0.0.1:35133/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -14703,14 +14757,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T09:57:44.877Z",
-                     *       "endpointId": "we_01a226bd380f77fa9d43b34441c2ee20",
-                     *       "eventId": "evt_01a226bd392d73ee9ece2a0cb355c9b3",
+                     *       "createdAt": "2026-11-29T10:09:18.610Z",
+                     *       "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
+                     *       "eventId": "evt_01a226c7cf1276e3a83ae2fd3a70ba8c",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a226bd392d73ee9ece2a0dd0248a01",
-                     *       "nextAttemptAt": "2026-11-29T09:57:44.877Z",
+                     *       "id": "whd_01a226c7cf1276e3a83ae2fe8fae5261",
+                     *       "nextAttemptAt": "2026-11-29T10:09:18.610Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T09:57:44.877Z"
+                     *       "updatedAt": "2026-11-29T10:09:18.610Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

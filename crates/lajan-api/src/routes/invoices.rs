@@ -14,6 +14,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use lajan_domain::FieldError;
 use lajan_domain::id::IdKind;
+use lajan_domain::installment::InstallmentInput;
 use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::invoice::{InvoiceStatus, LineItemInput};
 use lajan_domain::message::Channel;
@@ -60,6 +61,24 @@ fn line_inputs(items: &[LineItemBody]) -> Vec<LineItemInput> {
         .collect()
 }
 
+/// One part of the total, due on its date.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct InstallmentBody {
+    /// Greater than 0, at most 2 decimal places; read exactly.
+    #[schema(value_type = Option<f64>, required = true, nullable = false, exclusive_minimum = 0, maximum = 922337203685.47, multiple_of = 0.01, example = 1250)]
+    pub amount: Option<ExactNumber>,
+    /// `YYYY-MM-DD`, after the instalment before it.
+    #[schema(required = true, nullable = false, example = "2027-01-31")]
+    pub due_date: Option<String>,
+}
+
+fn installment_inputs(rows: &[InstallmentBody]) -> Vec<InstallmentInput> {
+    rows.iter()
+        .map(|r| InstallmentInput { amount: r.amount.as_ref().map(ExactNumber::text), due_date: r.due_date.clone() })
+        .collect()
+}
+
 /// A new invoice. It starts as a draft unless `sendImmediately` is true.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -69,8 +88,9 @@ pub struct CreateInvoice {
     /// HTG or USD; default: the organization's `defaultCurrency`.
     #[schema(value_type = Option<Currency>, example = "HTG")]
     pub currency: Option<String>,
-    /// `YYYY-MM-DD`, from 2000-01-01 to 2099-12-31.
-    #[schema(required = true, nullable = false, example = "2026-12-01")]
+    /// `YYYY-MM-DD`, from 2000-01-01 to 2099-12-31. Required unless `installments` are given
+    /// (then it is the last one's, and may be left out).
+    #[schema(nullable = false, example = "2026-12-01")]
     pub due_date: Option<String>,
     /// 1 to 100 lines.
     #[schema(required = true, nullable = false, min_items = 1, max_items = 100)]
@@ -78,6 +98,11 @@ pub struct CreateInvoice {
     /// A note for the customer: at most 1000 characters; line breaks are kept, other control
     /// characters refused.
     pub memo: Option<String>,
+    /// The parts the total is due in, in date order, summing to it exactly (refused naming the
+    /// row otherwise, `invalid_installments`); at most 120. Payments fill them oldest first, and
+    /// the invoice is overdue while one is past due.
+    #[schema(nullable = false, max_items = 120)]
+    pub installments: Option<Vec<InstallmentBody>>,
     /// Send by every channel the client can receive right after creating it.
     pub send_immediately: Option<bool>,
 }
@@ -104,6 +129,11 @@ pub struct UpdateInvoice {
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<String>)]
     pub memo: Option<Option<String>>,
+    /// The whole plan again (`[]`: due at once on `dueDate`). Left out, a plan is kept, and must
+    /// still sum to the total when the line items change.
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false, max_items = 120)]
+    pub installments: Option<Vec<InstallmentBody>>,
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -221,7 +251,7 @@ pub async fn fetch(
 
 #[utoipa::path(post, operation_id = "createInvoice", path = "/v1/invoices", tag = "Invoices", request_body = CreateInvoice,
     params(IdempotencyKeyHeader),
-    responses((status = 201, body = InvoiceView), (status = 400, body = ErrorBody, description = "validation_error, invalid_currency, invalid_due_date, invalid_line_items, invalid_client or no_channel_available")))]
+    responses((status = 201, body = InvoiceView), (status = 400, body = ErrorBody, description = "validation_error, invalid_currency, invalid_due_date, invalid_line_items, invalid_installments, invalid_client or no_channel_available")))]
 pub async fn create(
     auth: Authed<InvoicesWrite>,
     State(state): State<AppState>,
@@ -234,6 +264,7 @@ pub async fn create(
         due_date: body.due_date,
         line_items: body.line_items.as_deref().map(line_inputs),
         memo: body.memo,
+        installments: body.installments.as_deref().map(installment_inputs),
         send_immediately: body.send_immediately.unwrap_or(false),
     };
     let public_url = state.public_url();
@@ -244,7 +275,7 @@ pub async fn create(
 }
 
 #[utoipa::path(put, operation_id = "updateInvoice", path = "/v1/invoices/{id}", tag = "Invoices", params(("id" = String, Path)), request_body = UpdateInvoice,
-    responses((status = 200, body = InvoiceView), (status = 400, body = ErrorBody, description = "cannot_update when not a draft"), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = InvoiceView), (status = 400, body = ErrorBody, description = "cannot_update when not a draft; validation_error, invalid_currency, invalid_due_date, invalid_line_items, invalid_installments, invalid_client"), (status = 404, body = ErrorBody)))]
 pub async fn update(
     auth: Authed<InvoicesWrite>,
     State(state): State<AppState>,
@@ -257,6 +288,7 @@ pub async fn update(
         due_date: body.due_date,
         line_items: body.line_items.as_deref().map(line_inputs),
         memo: body.memo,
+        installments: body.installments.as_deref().map(installment_inputs),
     };
     let d = state.services.update_invoice(auth.tenant(), &id, update).await?;
     Ok(Json(InvoiceView::from_detail(&d, state.public_url())))

@@ -14,6 +14,7 @@ mod events;
 mod home_domains;
 mod idempotency;
 mod inputs;
+mod installments;
 mod invitations;
 mod invoice_payments;
 mod invoices;

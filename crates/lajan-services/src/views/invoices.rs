@@ -4,6 +4,7 @@
 use super::clients::{ClientContact, ClientSummary};
 use super::{money, number, pay_url};
 use lajan_domain::Timestamp;
+use lajan_domain::installment::{InstallmentState, fill, next_unpaid};
 use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::invoice::LineItem;
 use lajan_domain::payment::PaymentLink;
@@ -87,12 +88,47 @@ pub struct InvoiceView {
     /// credit balance (`GET /v1/clients/{id}/credit-balance`), never lost.
     #[schema(example = "0.00")]
     pub amount_overpaid: String,
+    /// The parts the total is due in, oldest first, each with what was paid of it (payments fill
+    /// the oldest first); empty when it is due at once on `dueDate`.
+    pub installments: Vec<InstallmentView>,
+    /// The oldest instalment not paid in full: what the invoice waits for, and what made it
+    /// overdue when it is. null without instalments, or once all are paid.
+    pub next_installment: Option<InstallmentView>,
     pub memo: Option<String>,
     pub payment_link: PaymentLinkRef,
     #[schema(value_type = Option<String>, format = DateTime)]
     pub sent_at: Option<Timestamp>,
     #[schema(value_type = Option<String>, format = DateTime)]
     pub paid_at: Option<Timestamp>,
+}
+
+/// One part of an invoice's total, with what was paid of it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InstallmentView {
+    /// Its place in the plan, from 1.
+    #[schema(example = 2)]
+    pub number: usize,
+    #[schema(example = "1250.00")]
+    pub amount: String,
+    #[schema(example = "2027-02-28")]
+    pub due_date: String,
+    #[schema(example = "500.00")]
+    pub amount_paid: String,
+    #[schema(example = "750.00")]
+    pub amount_remaining: String,
+}
+
+impl From<&InstallmentState> for InstallmentView {
+    fn from(s: &InstallmentState) -> Self {
+        InstallmentView {
+            number: s.number,
+            amount: money(s.amount),
+            due_date: s.due_date.to_string(),
+            amount_paid: money(s.paid),
+            amount_remaining: money(s.remaining()),
+        }
+    }
 }
 
 fn line_view(l: &LineItem) -> LineItemView {
@@ -142,6 +178,8 @@ impl InvoiceView {
             amount_paid: money(i.amount_paid),
             amount_remaining: money(i.totals.total.saturating_sub(i.amount_paid).max(0)),
             amount_overpaid: money(i.amount_overpaid),
+            installments: fill(&i.installments, i.amount_paid).iter().map(InstallmentView::from).collect(),
+            next_installment: next_unpaid(&i.installments, i.amount_paid).as_ref().map(InstallmentView::from),
             memo: i.memo.clone(),
             payment_link: PaymentLinkRef { url: pay_url(public_url, &d.intent.id), expires_at: d.intent.expires_at },
             sent_at: i.sent_at,

@@ -372,7 +372,20 @@ async fn settle_received(
     let current = lock_invoice(tx, tenant, invoice_id).await?;
     hold_overpayment(tx, tenant, &current, cause, at).await?;
     let (from, intent) = (current.invoice.status, &current.intent);
-    let to = from.after_received(intent.amount_received, intent.amount);
+    let mut to = from.after_received(intent.amount_received, intent.amount);
+    if !current.invoice.installments.is_empty() {
+        let next_due = next_unpaid(&current.invoice.installments, intent.amount_received);
+        query("UPDATE invoices SET next_due_date = $1 WHERE id = $2")
+            .bind(next_due.map(|s| s.due_date.to_string()))
+            .bind(invoice_id)
+            .execute(&mut **tx)
+            .await?;
+        // Overdue only while an instalment is past due: paid up to one not yet due, it is not.
+        let timezone = settings_in(tx, tenant).await?.timezone;
+        if to == InvoiceStatus::Overdue && next_due.is_some_and(|s| !s.due_date.has_passed(at, &timezone)) {
+            to = InvoiceStatus::PartiallyPaid;
+        }
+    }
     if to == from {
         return Ok(());
     }

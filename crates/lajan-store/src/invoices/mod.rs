@@ -5,6 +5,7 @@ use crate::messages::MessagesFor;
 use crate::{EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::Invalid;
+use lajan_domain::installment::InstallmentInput;
 use lajan_domain::invoice::{DueDate, Invoice, InvoiceAction, InvoiceDetail, InvoiceStatus, LineItemInput};
 use lajan_domain::money::Currency;
 use lajan_domain::pagination::{Page, PageRequest};
@@ -30,6 +31,9 @@ pub struct InvoiceChanges {
     pub due_date: Option<DueDate>,
     pub line_items: Option<Vec<LineItemInput>>,
     pub memo: Option<Option<String>>,
+    /// The whole plan again (`[]`: due at once); left out, a plan is kept if it still sums to
+    /// the total.
+    pub installments: Option<Vec<InstallmentInput>>,
 }
 
 /// Builds a new draft and its payment intent from the tenant's settings as the creating

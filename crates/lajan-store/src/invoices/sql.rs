@@ -4,6 +4,7 @@
 use crate::invoices::{InvoiceChanges, InvoiceDraft, InvoiceQuery, InvoiceStore};
 use crate::messages::MessagesFor;
 use lajan_domain::Invalid;
+use lajan_domain::installment::{Installment, InstallmentInput, next_unpaid, parse_installments, plan_due_date};
 use lajan_domain::invoice::{DueDate, Invoice, LineItem, Totals, price_line_items};
 
 /// A line item as stored in the `line_items` JSON column.
@@ -32,6 +33,50 @@ fn lines_to_json(lines: &[LineItem]) -> StoreResult<String> {
     serde_json::to_string(&stored).map_err(corrupt)
 }
 
+/// An instalment as stored in the `installments` JSON column.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoredInstallment {
+    amount: i64,
+    due_date: String,
+}
+
+/// The plan as the `installments` column keeps it: NULL for an invoice due at once.
+fn installments_to_json(plan: &[Installment]) -> StoreResult<Option<String>> {
+    if plan.is_empty() {
+        return Ok(None);
+    }
+    let stored: Vec<StoredInstallment> =
+        plan.iter().map(|p| StoredInstallment { amount: p.amount, due_date: p.due_date.to_string() }).collect();
+    serde_json::to_string(&stored).map(Some).map_err(corrupt)
+}
+
+fn installments_from_json(text: Option<&str>) -> StoreResult<Vec<Installment>> {
+    let Some(text) = text else { return Ok(Vec::new()) };
+    let stored: Vec<StoredInstallment> = serde_json::from_str(text).map_err(corrupt)?;
+    stored
+        .into_iter()
+        .map(|p| Ok(Installment { amount: p.amount, due_date: DueDate::from_stored(&p.due_date).map_err(corrupt)? }))
+        .collect()
+}
+
+/// The date invoice `invoice` waits for once it received `paid`: its oldest instalment left
+/// short (NULL without a plan, or once all are paid: its own due date then rules).
+fn next_due_of(invoice: &Invoice, paid: i64) -> Option<String> {
+    next_unpaid(&invoice.installments, paid).map(|s| s.due_date.to_string())
+}
+
+/// Writes the plan of `invoice` (which received `paid`) and the date it now waits for.
+async fn save_installments(tx: &mut Tx, invoice: &Invoice, paid: i64) -> StoreResult<()> {
+    query("UPDATE invoices SET installments = $1, next_due_date = $2 WHERE id = $3")
+        .bind(installments_to_json(&invoice.installments)?)
+        .bind(next_due_of(invoice, paid))
+        .bind(&invoice.id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
 fn lines_from_json(text: &str) -> StoreResult<Vec<LineItem>> {
     let stored: Vec<StoredLine> = serde_json::from_str(text).map_err(corrupt)?;
     Ok(stored
@@ -52,7 +97,7 @@ macro_rules! invoice_select {
         concat!(
             "SELECT i.id, i.number, i.client_id, i.currency, i.status, i.due_date, i.memo, i.line_items, i.subtotal,
                     i.tax, i.total, i.payment_intent_id, i.created_at, i.updated_at, i.sent_at, i.paid_at,
-                    i.voided_at, i.void_reason, i.amount_overpaid, ",
+                    i.voided_at, i.void_reason, i.amount_overpaid, i.installments, ",
             prefixed_client_columns!(),
             ", ",
             intent_columns!("p"),
@@ -76,6 +121,7 @@ fn invoice_from_row(row: &DbRow) -> StoreResult<InvoiceDetail> {
         totals: Totals { subtotal: row.try_get("subtotal")?, tax: row.try_get("tax")?, total: row.try_get("total")? },
         amount_paid: intent.amount_received,
         amount_overpaid: row.try_get("amount_overpaid")?,
+        installments: installments_from_json(row.try_get::<Option<String>, _>("installments")?.as_deref())?,
         payment_intent_id: row.try_get("payment_intent_id")?,
         created_at: ts(row.try_get("created_at")?),
         updated_at: ts(row.try_get("updated_at")?),
@@ -241,6 +287,9 @@ impl InvoiceStore for ThisStore {
         // Read before the invoice number is taken, so none of it runs under the counter's lock.
         let targets = webhook_targets(&mut tx, tenant).await?;
         let number = insert_numbered_invoice(&mut tx, tenant, &inv, &intent).await?;
+        if !inv.installments.is_empty() {
+            save_installments(&mut tx, &inv, 0).await?;
+        }
         // What was just written, as a read of it would give it back.
         let detail = InvoiceDetail { invoice: Invoice { number, amount_paid: intent.amount_received, ..inv }, client, intent };
         let mut created = event(&detail);
@@ -330,6 +379,19 @@ impl InvoiceStore for ThisStore {
         if let Some(memo) = &changes.memo {
             inv.memo.clone_from(memo);
         }
+        // A plan must still sum to the total: given again, or kept with new lines if it does.
+        let rows = match &changes.installments {
+            Some(rows) => Some(rows.clone()),
+            None if changes.line_items.is_some() => Some(inv.installments.iter().map(InstallmentInput::of).collect()),
+            None => None,
+        };
+        if let Some(rows) = rows {
+            inv.installments = parse_installments(&rows, inv.totals.total).map_err(StoreError::Rejected)?;
+        }
+        let asked = changes.due_date.or_else(|| inv.installments.is_empty().then_some(inv.due_date));
+        if let Some(due) = plan_due_date(&inv.installments, asked).map_err(StoreError::Rejected)? {
+            inv.due_date = due;
+        }
         query(
             "UPDATE invoices SET client_id = $1, currency = $2, due_date = $3, memo = $4, line_items = $5,
                                  subtotal = $6, tax = $7, total = $8, updated_at = $9
@@ -356,6 +418,7 @@ impl InvoiceStore for ThisStore {
             .bind(&inv.payment_intent_id)
             .execute(&mut *tx)
             .await?;
+        save_installments(&mut tx, &inv, 0).await?;
         let detail = read_invoice(&mut *tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
         self.commit(tx).await?;
         Ok(detail)
@@ -421,10 +484,12 @@ impl InvoiceStore for ThisStore {
         limit: i64,
     ) -> StoreResult<Vec<(Tenant, String, DueDate, String)>> {
         let rows = query(
-            "SELECT i.org_id, i.env, i.id, i.due_date, COALESCE(s.timezone, 'UTC') AS timezone
+            "SELECT i.org_id, i.env, i.id, COALESCE(i.next_due_date, i.due_date) AS due_date,
+                    COALESCE(s.timezone, 'UTC') AS timezone
              FROM invoices i LEFT JOIN settings s ON s.org_id = i.org_id AND s.env = i.env
-             WHERE i.status IN ('sent', 'viewed', 'partially_paid') AND i.due_date <= $1
-             ORDER BY i.due_date, i.id LIMIT $2",
+             WHERE i.status IN ('sent', 'viewed', 'partially_paid')
+               AND ((i.next_due_date IS NULL AND i.due_date <= $1) OR i.next_due_date <= $1)
+             ORDER BY 4, i.id LIMIT $2",
         )
         .bind(due_on_or_before)
         .bind(limit)

@@ -98,6 +98,7 @@ async fn invoice(store: &Arc<dyn Store>, t: &Tenant, client_id: &str, price: &st
         totals,
         amount_paid: 0,
         amount_overpaid: 0,
+        installments: Vec::new(),
         payment_intent_id: intent.id.clone(),
         created_at: now,
         updated_at: now,

@@ -65,6 +65,8 @@ from .event_view_data import EventViewData
 from .event_view_type import EventViewType
 from .field_detail import FieldDetail
 from .hold_view import HoldView
+from .installment_body import InstallmentBody
+from .installment_view import InstallmentView
 from .intent_state import IntentState
 from .intent_state_status import IntentStateStatus
 from .invitation_view import InvitationView
@@ -197,6 +199,8 @@ __all__ = (
     "EventViewType",
     "FieldDetail",
     "HoldView",
+    "InstallmentBody",
+    "InstallmentView",
     "IntentState",
     "IntentStateStatus",
     "InvitationView",

@@ -10,6 +10,7 @@ from ..models.currency import Currency
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.installment_body import InstallmentBody
     from ..models.line_item_body import LineItemBody
 
 
@@ -22,25 +23,30 @@ class CreateInvoice:
 
     Attributes:
         client_id (str):
-        due_date (datetime.date): `YYYY-MM-DD`, from 2000-01-01 to 2099-12-31. Example: 2026-12-01.
         line_items (list[LineItemBody]): 1 to 100 lines.
         currency (Currency | None | Unset):
+        due_date (datetime.date | Unset): `YYYY-MM-DD`, from 2000-01-01 to 2099-12-31. Required unless `installments`
+            are given
+            (then it is the last one's, and may be left out). Example: 2026-12-01.
+        installments (list[InstallmentBody] | Unset): The parts the total is due in, in date order, summing to it
+            exactly (refused naming the
+            row otherwise, `invalid_installments`); at most 120. Payments fill them oldest first, and
+            the invoice is overdue while one is past due.
         memo (None | str | Unset): A note for the customer: at most 1000 characters; line breaks are kept, other control
             characters refused.
         send_immediately (bool | None | Unset): Send by every channel the client can receive right after creating it.
     """
 
     client_id: str
-    due_date: datetime.date
     line_items: list[LineItemBody]
     currency: Currency | None | Unset = UNSET
+    due_date: datetime.date | Unset = UNSET
+    installments: list[InstallmentBody] | Unset = UNSET
     memo: None | str | Unset = UNSET
     send_immediately: bool | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         client_id = self.client_id
-
-        due_date = self.due_date.isoformat()
 
         line_items = []
         for line_items_item_data in self.line_items:
@@ -54,6 +60,17 @@ class CreateInvoice:
             currency = self.currency.value
         else:
             currency = self.currency
+
+        due_date: str | Unset = UNSET
+        if not isinstance(self.due_date, Unset):
+            due_date = self.due_date.isoformat()
+
+        installments: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.installments, Unset):
+            installments = []
+            for installments_item_data in self.installments:
+                installments_item = installments_item_data.to_dict()
+                installments.append(installments_item)
 
         memo: None | str | Unset
         if isinstance(self.memo, Unset):
@@ -72,12 +89,15 @@ class CreateInvoice:
         field_dict.update(
             {
                 "clientId": client_id,
-                "dueDate": due_date,
                 "lineItems": line_items,
             }
         )
         if currency is not UNSET:
             field_dict["currency"] = currency
+        if due_date is not UNSET:
+            field_dict["dueDate"] = due_date
+        if installments is not UNSET:
+            field_dict["installments"] = installments
         if memo is not UNSET:
             field_dict["memo"] = memo
         if send_immediately is not UNSET:
@@ -87,12 +107,11 @@ class CreateInvoice:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.installment_body import InstallmentBody
         from ..models.line_item_body import LineItemBody
 
         d = dict(src_dict)
         client_id = d.pop("clientId")
-
-        due_date = datetime.date.fromisoformat(d.pop("dueDate"))
 
         line_items = []
         _line_items = d.pop("lineItems")
@@ -118,6 +137,22 @@ class CreateInvoice:
 
         currency = _parse_currency(d.pop("currency", UNSET))
 
+        _due_date = d.pop("dueDate", UNSET)
+        due_date: datetime.date | Unset
+        if isinstance(_due_date, Unset):
+            due_date = UNSET
+        else:
+            due_date = datetime.date.fromisoformat(_due_date)
+
+        _installments = d.pop("installments", UNSET)
+        installments: list[InstallmentBody] | Unset = UNSET
+        if _installments is not UNSET:
+            installments = []
+            for installments_item_data in _installments:
+                installments_item = InstallmentBody.from_dict(installments_item_data)
+
+                installments.append(installments_item)
+
         def _parse_memo(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -138,9 +173,10 @@ class CreateInvoice:
 
         create_invoice = cls(
             client_id=client_id,
-            due_date=due_date,
             line_items=line_items,
             currency=currency,
+            due_date=due_date,
+            installments=installments,
             memo=memo,
             send_immediately=send_immediately,
         )

@@ -13,6 +13,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.client_contact import ClientContact
+    from ..models.installment_view import InstallmentView
     from ..models.line_item_view import LineItemView
     from ..models.payment_link_ref import PaymentLinkRef
 
@@ -36,6 +37,9 @@ class InvoiceView:
         currency (InvoiceViewCurrency):
         due_date (datetime.date):
         id (str):
+        installments (list[InstallmentView]): The parts the total is due in, oldest first, each with what was paid of it
+            (payments fill
+            the oldest first); empty when it is due at once on `dueDate`.
         invoice_number (str):
         line_items (list[LineItemView]):
         payment_link (PaymentLinkRef):
@@ -45,6 +49,7 @@ class InvoiceView:
         total (str):
         updated_at (datetime.datetime):
         memo (None | str | Unset):
+        next_installment (InstallmentView | None | Unset):
         paid_at (datetime.datetime | None | Unset):
         sent_at (datetime.datetime | None | Unset):
     """
@@ -58,6 +63,7 @@ class InvoiceView:
     currency: InvoiceViewCurrency
     due_date: datetime.date
     id: str
+    installments: list[InstallmentView]
     invoice_number: str
     line_items: list[LineItemView]
     payment_link: PaymentLinkRef
@@ -67,11 +73,14 @@ class InvoiceView:
     total: str
     updated_at: datetime.datetime
     memo: None | str | Unset = UNSET
+    next_installment: InstallmentView | None | Unset = UNSET
     paid_at: datetime.datetime | None | Unset = UNSET
     sent_at: datetime.datetime | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.installment_view import InstallmentView
+
         amount_overpaid = self.amount_overpaid
 
         amount_paid = self.amount_paid
@@ -89,6 +98,11 @@ class InvoiceView:
         due_date = self.due_date.isoformat()
 
         id = self.id
+
+        installments = []
+        for installments_item_data in self.installments:
+            installments_item = installments_item_data.to_dict()
+            installments.append(installments_item)
 
         invoice_number = self.invoice_number
 
@@ -114,6 +128,14 @@ class InvoiceView:
             memo = UNSET
         else:
             memo = self.memo
+
+        next_installment: dict[str, Any] | None | Unset
+        if isinstance(self.next_installment, Unset):
+            next_installment = UNSET
+        elif isinstance(self.next_installment, InstallmentView):
+            next_installment = self.next_installment.to_dict()
+        else:
+            next_installment = self.next_installment
 
         paid_at: None | str | Unset
         if isinstance(self.paid_at, Unset):
@@ -144,6 +166,7 @@ class InvoiceView:
                 "currency": currency,
                 "dueDate": due_date,
                 "id": id,
+                "installments": installments,
                 "invoiceNumber": invoice_number,
                 "lineItems": line_items,
                 "paymentLink": payment_link,
@@ -156,6 +179,8 @@ class InvoiceView:
         )
         if memo is not UNSET:
             field_dict["memo"] = memo
+        if next_installment is not UNSET:
+            field_dict["nextInstallment"] = next_installment
         if paid_at is not UNSET:
             field_dict["paidAt"] = paid_at
         if sent_at is not UNSET:
@@ -166,6 +191,7 @@ class InvoiceView:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.client_contact import ClientContact
+        from ..models.installment_view import InstallmentView
         from ..models.line_item_view import LineItemView
         from ..models.payment_link_ref import PaymentLinkRef
 
@@ -187,6 +213,13 @@ class InvoiceView:
         due_date = datetime.date.fromisoformat(d.pop("dueDate"))
 
         id = d.pop("id")
+
+        installments = []
+        _installments = d.pop("installments")
+        for installments_item_data in _installments:
+            installments_item = InstallmentView.from_dict(installments_item_data)
+
+            installments.append(installments_item)
 
         invoice_number = d.pop("invoiceNumber")
 
@@ -217,6 +250,23 @@ class InvoiceView:
             return cast(None | str | Unset, data)
 
         memo = _parse_memo(d.pop("memo", UNSET))
+
+        def _parse_next_installment(data: object) -> InstallmentView | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                next_installment_type_1 = InstallmentView.from_dict(data)
+
+                return next_installment_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(InstallmentView | None | Unset, data)
+
+        next_installment = _parse_next_installment(d.pop("nextInstallment", UNSET))
 
         def _parse_paid_at(data: object) -> datetime.datetime | None | Unset:
             if data is None:
@@ -262,6 +312,7 @@ class InvoiceView:
             currency=currency,
             due_date=due_date,
             id=id,
+            installments=installments,
             invoice_number=invoice_number,
             line_items=line_items,
             payment_link=payment_link,
@@ -271,6 +322,7 @@ class InvoiceView:
             total=total,
             updated_at=updated_at,
             memo=memo,
+            next_installment=next_installment,
             paid_at=paid_at,
             sent_at=sent_at,
         )

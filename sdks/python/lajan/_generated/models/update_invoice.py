@@ -10,6 +10,7 @@ from ..models.currency import Currency
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.installment_body import InstallmentBody
     from ..models.line_item_body import LineItemBody
 
 
@@ -25,6 +26,9 @@ class UpdateInvoice:
             client_id (str | Unset):
             currency (Currency | Unset): An invoicing currency.
             due_date (datetime.date | Unset): `YYYY-MM-DD`, from 2000-01-01 to 2099-12-31.
+            installments (list[InstallmentBody] | Unset): The whole plan again (`[]`: due at once on `dueDate`). Left out, a
+                plan is kept, and must
+                still sum to the total when the line items change.
             line_items (list[LineItemBody] | Unset): 1 to 100 lines.
             memo (None | str | Unset):
     """
@@ -32,6 +36,7 @@ class UpdateInvoice:
     client_id: str | Unset = UNSET
     currency: Currency | Unset = UNSET
     due_date: datetime.date | Unset = UNSET
+    installments: list[InstallmentBody] | Unset = UNSET
     line_items: list[LineItemBody] | Unset = UNSET
     memo: None | str | Unset = UNSET
 
@@ -45,6 +50,13 @@ class UpdateInvoice:
         due_date: str | Unset = UNSET
         if not isinstance(self.due_date, Unset):
             due_date = self.due_date.isoformat()
+
+        installments: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.installments, Unset):
+            installments = []
+            for installments_item_data in self.installments:
+                installments_item = installments_item_data.to_dict()
+                installments.append(installments_item)
 
         line_items: list[dict[str, Any]] | Unset = UNSET
         if not isinstance(self.line_items, Unset):
@@ -68,6 +80,8 @@ class UpdateInvoice:
             field_dict["currency"] = currency
         if due_date is not UNSET:
             field_dict["dueDate"] = due_date
+        if installments is not UNSET:
+            field_dict["installments"] = installments
         if line_items is not UNSET:
             field_dict["lineItems"] = line_items
         if memo is not UNSET:
@@ -77,6 +91,7 @@ class UpdateInvoice:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.installment_body import InstallmentBody
         from ..models.line_item_body import LineItemBody
 
         d = dict(src_dict)
@@ -95,6 +110,15 @@ class UpdateInvoice:
             due_date = UNSET
         else:
             due_date = datetime.date.fromisoformat(_due_date)
+
+        _installments = d.pop("installments", UNSET)
+        installments: list[InstallmentBody] | Unset = UNSET
+        if _installments is not UNSET:
+            installments = []
+            for installments_item_data in _installments:
+                installments_item = InstallmentBody.from_dict(installments_item_data)
+
+                installments.append(installments_item)
 
         _line_items = d.pop("lineItems", UNSET)
         line_items: list[LineItemBody] | Unset = UNSET
@@ -118,6 +142,7 @@ class UpdateInvoice:
             client_id=client_id,
             currency=currency,
             due_date=due_date,
+            installments=installments,
             line_items=line_items,
             memo=memo,
         )

@@ -1,0 +1,111 @@
+//! Instalment plans: an invoice's total due in parts that sum to it exactly, filled oldest first
+//! by every payment, the invoice overdue while one is past due and partly paid again once the
+//! past-due ones are paid.
+
+use lajan_domain::Timestamp;
+use lajan_testkit::{TestApp, expect_error};
+use reqwest::Method;
+use serde_json::{Value, json};
+
+async fn get(app: &TestApp, path: &str) -> Value {
+    let r = app.get(path).await;
+    assert_eq!(r.status(), 200, "{path}");
+    r.json().await.unwrap()
+}
+
+async fn cash(app: &TestApp, id: &str, amount: u32) {
+    let body = json!({ "amount": amount, "method": "cash" });
+    let r = app.req(Method::POST, &format!("/v1/invoices/{id}/payments")).json(&body).send().await.unwrap();
+    assert_eq!(r.status(), 201);
+}
+
+fn paid_of(invoice: &Value) -> Vec<&str> {
+    invoice["installments"].as_array().unwrap().iter().map(|i| i["amountPaid"].as_str().unwrap()).collect()
+}
+
+api_test!(payments_fill_instalments_oldest_first_and_a_late_one_makes_the_invoice_overdue, |app| {
+    let client = app.reachable_client().await;
+    let cid = client["id"].as_str().unwrap();
+    let plan = json!([{ "amount": 40, "dueDate": "2020-01-31" }, { "amount": 60, "dueDate": "2099-02-28" }]);
+    let body = json!({ "clientId": cid, "installments": plan, "sendImmediately": true,
+                       "lineItems": [{ "description": "Loan repayment", "quantity": 1, "unitPrice": 100 }] });
+    let r = app.post("/v1/invoices", &body).await;
+    assert_eq!(r.status(), 201);
+    let invoice: Value = r.json().await.unwrap();
+    let id = invoice["id"].as_str().unwrap();
+    assert_eq!(invoice["dueDate"], "2099-02-28", "the last instalment's");
+    assert_eq!(
+        invoice["installments"][0],
+        json!({ "number": 1, "amount": "40.00", "dueDate": "2020-01-31", "amountPaid": "0.00", "amountRemaining": "40.00" })
+    );
+    assert_eq!(invoice["nextInstallment"]["number"], 1);
+
+    // The first instalment is past due: overdue, and invoice.overdue names it.
+    assert_eq!(app.workers().mark_overdue_once(Timestamp::now()).await.unwrap(), 1);
+    let late = get(app, &format!("/v1/invoices/{id}")).await;
+    assert_eq!(late["status"], "overdue");
+    let overdue = get(app, "/v1/events?type=invoice.overdue").await;
+    let named = &overdue["data"][0]["data"]["object"]["nextInstallment"];
+    assert_eq!((&named["number"], &named["dueDate"]), (&json!(1), &json!("2020-01-31")));
+
+    // 30.00 leaves 10.00 of it late; 10.00 more pays it, and the invoice waits for the next.
+    cash(app, id, 30).await;
+    let still = get(app, &format!("/v1/invoices/{id}")).await;
+    assert_eq!((still["status"].as_str(), paid_of(&still)), (Some("overdue"), vec!["30.00", "0.00"]));
+    cash(app, id, 10).await;
+    let caught_up = get(app, &format!("/v1/invoices/{id}")).await;
+    assert_eq!((caught_up["status"].as_str(), paid_of(&caught_up)), (Some("partially_paid"), vec!["40.00", "0.00"]));
+    assert_eq!(caught_up["nextInstallment"]["number"], 2);
+    assert_eq!(app.workers().mark_overdue_once(Timestamp::now()).await.unwrap(), 0, "nothing is late now");
+    cash(app, id, 60).await;
+    let paid = get(app, &format!("/v1/invoices/{id}")).await;
+    assert_eq!((paid["status"].as_str(), paid_of(&paid)), (Some("paid"), vec!["40.00", "60.00"]));
+    assert_eq!(paid["nextInstallment"], Value::Null);
+});
+
+api_test!(a_plan_that_does_not_sum_to_the_total_is_refused_naming_the_row, |app| {
+    let client = app.reachable_client().await;
+    let cid = client["id"].as_str().unwrap();
+    let lines = json!([{ "description": "Loan repayment", "quantity": 1, "unitPrice": 100 }]);
+    let create = |installments: Value, due: Option<&str>| {
+        let mut body = json!({ "clientId": cid, "lineItems": lines, "installments": installments });
+        if let Some(due) = due {
+            body["dueDate"] = json!(due);
+        }
+        async move { app.post("/v1/invoices", &body).await }
+    };
+    let short = json!([{ "amount": 40, "dueDate": "2030-01-31" }, { "amount": 50, "dueDate": "2030-02-28" }]);
+    let body = expect_error(create(short, None).await, 400, "invalid_installments").await;
+    assert_eq!(body["details"][0]["field"], "installments");
+    assert!(body["message"].as_str().unwrap().contains("sum to 90.00"), "{body}");
+    let bad = json!([{ "amount": 40, "dueDate": "2030-02-28" }, { "amount": 60, "dueDate": "2030-01-31" },
+                     { "amount": -1, "dueDate": "2030-03-31" }]);
+    let body = expect_error(create(bad, None).await, 400, "invalid_installments").await;
+    let fields: Vec<&str> = body["details"].as_array().unwrap().iter().map(|d| d["field"].as_str().unwrap()).collect();
+    assert_eq!(fields, ["installments[1].dueDate", "installments[2].amount"]);
+    let good = json!([{ "amount": 40, "dueDate": "2030-01-31" }, { "amount": 60, "dueDate": "2030-02-28" }]);
+    let body = expect_error(create(good.clone(), Some("2030-01-31")).await, 400, "validation_error").await;
+    assert_eq!(body["details"][0]["field"], "dueDate");
+    let body = expect_error(create(json!([]), None).await, 400, "validation_error").await;
+    assert_eq!(body["details"][0]["field"], "dueDate", "no plan: a due date is required");
+    assert_eq!(get(app, "/v1/invoices").await["pagination"]["total"], 0, "nothing was made");
+
+    // A draft's plan must still sum when its lines change; given again it replaces the old one,
+    // and [] makes the invoice due at once on the date it had.
+    let r = create(good, Some("2030-02-28")).await;
+    assert_eq!(r.status(), 201);
+    let draft: Value = r.json().await.unwrap();
+    let path = format!("/v1/invoices/{}", draft["id"].as_str().unwrap());
+    let dearer = json!({ "lineItems": [{ "description": "Loan repayment", "quantity": 1, "unitPrice": 120 }] });
+    expect_error(app.put(&path, &dearer).await, 400, "invalid_installments").await;
+    let mut replan = dearer.clone();
+    replan["installments"] =
+        json!([{ "amount": 60, "dueDate": "2030-03-31" }, { "amount": 60, "dueDate": "2030-04-30" }]);
+    let r = app.put(&path, &replan).await;
+    assert_eq!(r.status(), 200);
+    let replanned: Value = r.json().await.unwrap();
+    assert_eq!((replanned["total"].as_str(), replanned["dueDate"].as_str()), (Some("120.00"), Some("2030-04-30")));
+    let r = app.put(&path, &json!({ "installments": [] })).await;
+    let at_once: Value = r.json().await.unwrap();
+    assert_eq!((at_once["installments"].clone(), at_once["dueDate"].as_str()), (json!([]), Some("2030-04-30")));
+});
