@@ -80,26 +80,26 @@ impl PaymentIntent {
     }
 }
 
-/// What a payment page asks a payer for, in minor units: all of `due`, or the part of it the
-/// payer `chose` (its decimal text as typed: a comma may be the decimal point, spaces group
-/// thousands) when `partial` payments are allowed. `Err` carries `due` when the choice is not an
-/// amount from 0.01 to `due`, or when a part is not allowed: the page then asks for all of it
-/// and says why.
-pub fn asked_amount(due: i64, partial: bool, chose: Option<&str>) -> Result<i64, i64> {
-    let Some(typed) = chose.map(str::trim).filter(|t| !t.is_empty()) else { return Ok(due) };
+/// What a payment page asks a payer for, in minor units: `ask` (what is due now: all that is
+/// `owed`, or the next instalment), or the amount the payer `chose` (its decimal text as typed:
+/// a comma may be the decimal point, spaces group thousands) when `partial` payments are
+/// allowed, anything from 0.01 to all that is owed. `Err` carries `ask` when the choice is not
+/// such an amount, or when choosing is not allowed: the page then asks for `ask` and says why.
+pub fn asked_amount(ask: i64, owed: i64, partial: bool, chose: Option<&str>) -> Result<i64, i64> {
+    let Some(typed) = chose.map(str::trim).filter(|t| !t.is_empty()) else { return Ok(ask) };
     if !partial {
-        return Err(due);
+        return Err(ask);
     }
     let plain: String = typed.chars().filter(|c| !c.is_whitespace()).collect();
     let decimal = match (plain.contains('.'), plain.matches(',').count()) {
         (false, 1) => plain.replace(',', "."),
         (_, 0) => plain,
         // Both marks, or several commas: which is the decimal point is a guess, never made.
-        _ => return Err(due),
+        _ => return Err(ask),
     };
     match crate::money::parse_amount("amount", &decimal) {
-        Ok(cents) if cents > 0 && cents <= due => Ok(cents),
-        _ => Err(due),
+        Ok(cents) if cents > 0 && cents <= owed => Ok(cents),
+        _ => Err(ask),
     }
 }
 
@@ -163,16 +163,20 @@ mod tests {
     #[test]
     fn a_payer_may_choose_a_part_of_what_is_due() {
         let due = 6_000;
-        assert_eq!(asked_amount(due, true, None), Ok(6_000));
-        assert_eq!(asked_amount(due, true, Some("  ")), Ok(6_000));
-        assert_eq!(asked_amount(due, true, Some("25")), Ok(2_500));
-        assert_eq!(asked_amount(due, true, Some("25,5")), Ok(2_550), "a decimal comma");
-        assert_eq!(asked_amount(due, true, Some("60.00")), Ok(6_000));
-        assert_eq!(asked_amount(1_000_000, true, Some("1 000,25")), Ok(100_025), "spaces group thousands");
+        assert_eq!(asked_amount(due, due, true, None), Ok(6_000));
+        assert_eq!(asked_amount(due, due, true, Some("  ")), Ok(6_000));
+        assert_eq!(asked_amount(due, due, true, Some("25")), Ok(2_500));
+        assert_eq!(asked_amount(due, due, true, Some("25,5")), Ok(2_550), "a decimal comma");
+        assert_eq!(asked_amount(due, due, true, Some("60.00")), Ok(6_000));
+        assert_eq!(asked_amount(due, 1_000_000, true, Some("1 000,25")), Ok(100_025), "spaces group thousands");
         for refused in ["0", "60.01", "-5", "abc", "1,000.5", "1,0,0", "2.555"] {
-            assert_eq!(asked_amount(due, true, Some(refused)), Err(due), "{refused}");
+            assert_eq!(asked_amount(due, due, true, Some(refused)), Err(due), "{refused}");
         }
-        assert_eq!(asked_amount(due, false, Some("25")), Err(due), "the organization asks for all of it");
-        assert_eq!(asked_amount(due, false, None), Ok(due));
+        assert_eq!(asked_amount(due, due, false, Some("25")), Err(due), "the organization asks for all of it");
+        assert_eq!(asked_amount(due, due, false, None), Ok(due));
+        // An instalment of 20.00 of 60.00 owed: asked for, and anything up to the 60.00 may be paid.
+        assert_eq!(asked_amount(2_000, due, true, None), Ok(2_000));
+        assert_eq!(asked_amount(2_000, due, true, Some("45")), Ok(4_500));
+        assert_eq!(asked_amount(2_000, due, false, Some("45")), Err(2_000), "the full instalment, no less, no more");
     }
 }

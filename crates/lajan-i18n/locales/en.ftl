@@ -470,6 +470,7 @@ pay-received-so-far = Received so far:
 pay-paid-in-full = Paid in full on
 pay-thanks = Thank you!
 pay-pay = Pay
+pay-installment = Instalment { $number } of { $count }
 pay-part-of = Part of the { $currency } { $amount } still due.
 pay-choose-part = Paying part of it? Any amount up to { $currency } { $amount }
 pay-change-amount = Change amount

@@ -473,6 +473,7 @@ pay-received-so-far = Reçu jusqu’ici :
 pay-paid-in-full = Payé intégralement le
 pay-thanks = Merci !
 pay-pay = Payer
+pay-installment = Échéance { $number } sur { $count }
 pay-part-of = Une partie des { $currency } { $amount } encore dus.
 pay-choose-part = Payer une partie ? Tout montant jusqu’à { $currency } { $amount }
 pay-change-amount = Changer le montant

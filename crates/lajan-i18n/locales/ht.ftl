@@ -467,6 +467,7 @@ pay-received-so-far = Resevwa jiskaprezan:
 pay-paid-in-full = Peye nèt le
 pay-thanks = Mèsi!
 pay-pay = Peye
+pay-installment = Vèsman { $number } sou { $count }
 pay-part-of = Yon pati nan { $currency } { $amount } ki rete pou peye a.
 pay-choose-part = W ap peye yon pati? Nenpòt kantite jiska { $currency } { $amount }
 pay-change-amount = Chanje kantite a

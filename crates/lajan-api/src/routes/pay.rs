@@ -15,6 +15,7 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Router};
 use lajan_domain::Timestamp;
+use lajan_domain::installment::{InstallmentState, next_unpaid};
 use lajan_domain::invoice::InvoiceStatus;
 use lajan_domain::network::ClientAddress;
 use lajan_domain::payment::{PaymentIntent, asked_amount};
@@ -215,6 +216,21 @@ async fn partial_allowed(state: &AppState, intent: &PaymentIntent, target: &Inte
     Ok(state.store.get_settings(&tenant).await?.invoicing.allow_partial_payments)
 }
 
+/// The instalment an invoice's page asks for: the oldest not paid in full.
+fn next_installment(target: &IntentTarget) -> Option<InstallmentState> {
+    match target {
+        IntentTarget::Invoice(d) => next_unpaid(&d.invoice.installments, d.invoice.amount_paid),
+        IntentTarget::Link(_) => None,
+    }
+}
+
+fn installment_count(target: &IntentTarget) -> usize {
+    match target {
+        IntentTarget::Invoice(d) => d.invoice.installments.len(),
+        IntentTarget::Link(_) => 0,
+    }
+}
+
 /// What the page may ask for: part of what is due (`partial`), and the part the payer chose.
 struct Asking<'a> {
     partial: bool,
@@ -235,7 +251,9 @@ fn page_html(
     let sandbox = !intent.env.is_live();
     let currency = intent.currency.code();
     let owed = (intent.amount - intent.amount_received).max(0);
-    let (asked, amount_refused) = match asked_amount(owed, asking.partial, asking.chose) {
+    let next = next_installment(target);
+    let ask = next.map_or(owed, |n| n.remaining()).min(owed);
+    let (asked, amount_refused) = match asked_amount(ask, owed, asking.partial, asking.chose) {
         Ok(part) => (part, false),
         Err(all) => (all, true),
     };
@@ -301,6 +319,8 @@ fn page_html(
             t.render(context! {
                 title, organization, status, due_date, lines, subtotal, tax, memo, sandbox, currency, due, refusal,
                 owed => money(owed), part => (asked < owed).then(|| money(asked)), amount_refused,
+                installment => next.map(|n| context! { number => n.number, due_date => n.due_date.to_string() }),
+                installments => installment_count(target),
                 partial => asking.partial && owed > 1, chose => asking.chose,
                 total => money(intent.amount),
                 received => (intent.amount_received > 0).then(|| money(intent.amount_received)),
@@ -329,10 +349,14 @@ async fn simulate(
         Ok(None) => return missed(&state, client, lang).await,
         Err(e) => return ApiError::from(e).into_response(),
     };
-    // The part of what is due the page asked for, as the page judged it.
+    // What the page asked for, as the page judged it.
     let owed = (found.0.amount - found.0.amount_received).max(0);
+    let ask = next_installment(&found.1).map_or(owed, |n| n.remaining()).min(owed);
     let part = match partial_allowed(&state, &found.0, &found.1).await {
-        Ok(partial) => asked_amount(owed, partial, query.amount.as_deref()).ok().filter(|a| *a < owed),
+        Ok(partial) => {
+            let (Ok(asked) | Err(asked)) = asked_amount(ask, owed, partial, query.amount.as_deref());
+            (asked < owed).then_some(asked)
+        }
         Err(e) => return e.into_response(),
     };
     // A refusal (already paid, voided...) is what the page shows after the redirect.

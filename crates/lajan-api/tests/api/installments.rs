@@ -109,3 +109,37 @@ api_test!(a_plan_that_does_not_sum_to_the_total_is_refused_naming_the_row, |app|
     let at_once: Value = r.json().await.unwrap();
     assert_eq!((at_once["installments"].clone(), at_once["dueDate"].as_str()), (json!([]), Some("2030-04-30")));
 });
+
+api_test!(the_page_and_the_messages_ask_for_the_next_instalment, |app| {
+    let client = app.reachable_client().await;
+    let plan = json!([{ "amount": 40, "dueDate": "2030-01-31" }, { "amount": 60, "dueDate": "2030-02-28" }]);
+    let body = json!({ "clientId": client["id"], "installments": plan, "sendImmediately": true,
+                       "lineItems": [{ "description": "Loan repayment", "quantity": 1, "unitPrice": 100 }] });
+    let invoice: Value = app.post("/v1/invoices", &body).await.json().await.unwrap();
+    let id = invoice["id"].as_str().unwrap();
+    let pi = invoice["paymentLink"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let page = |query: &'static str| {
+        let url = app.url(&format!("/pay/{pi}{query}"));
+        async move { app.http.get(url).send().await.unwrap().text().await.unwrap() }
+    };
+    let html = page("").await;
+    assert!(html.contains("Instalment 1 of 2") && html.contains("id=\"due\">40.00<"), "{html}");
+    assert!(html.contains("amount=40.00"), "the wallet link asks for the instalment");
+    let messages = get(app, "/v1/sandbox/messages").await;
+    let sms = messages["data"].as_array().unwrap().iter().find(|m| m["channel"] == "sms").unwrap();
+    assert!(sms["text"].as_str().unwrap().contains("HTG 40.00 due 2030-01-31"), "{sms}");
+
+    // 30.00 paid: the page asks for the 10.00 left of it, and may pay up to all 70.00.
+    cash(app, id, 30).await;
+    assert!(page("").await.contains("id=\"due\">10.00<"));
+    assert!(page("?amount=70").await.contains("id=\"due\">70.00<"));
+    assert!(page("?amount=70.01").await.contains("id=\"amount-refused\""));
+    // The organization wants the full instalment: no more, no less.
+    app.put("/v1/settings", &json!({ "allowPartialPayments": false })).await;
+    let html = page("?amount=70").await;
+    assert!(html.contains("id=\"due\">10.00<") && html.contains("id=\"amount-refused\""));
+    app.http.post(app.url(&format!("/pay/{pi}/simulate?amount=70"))).send().await.unwrap();
+    let after = get(app, &format!("/v1/invoices/{id}")).await;
+    assert_eq!((after["amountPaid"].as_str(), after["nextInstallment"]["number"].as_u64()), (Some("40.00"), Some(2)));
+    assert!(page("").await.contains("Instalment 2 of 2"));
+});

@@ -11,6 +11,7 @@ pub use shapes::{OutgoingEmail, OutgoingSms, one_line};
 use crate::views::{money, pay_url};
 use lajan_domain::Invalid;
 use lajan_domain::id::IdKind;
+use lajan_domain::installment::next_unpaid;
 use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::message::{Channel, NewMessage};
 
@@ -23,12 +24,18 @@ pub fn invoice_messages(
     requested: &[Channel],
 ) -> Result<Vec<NewMessage>, Invalid> {
     use render::{InvoiceNotice, invoice_email, invoice_sms};
+    let i = &d.invoice;
+    // Due in instalments, the notice asks for the next one: what is left of it, by its date.
+    let (amount_due, due_date) = match next_unpaid(&i.installments, i.amount_paid) {
+        Some(next) => (next.remaining(), next.due_date),
+        None => ((i.totals.total - i.amount_paid).max(0), i.due_date),
+    };
     let notice = InvoiceNotice {
         organization: organization.to_owned(),
-        invoice_number: d.invoice.number.clone(),
-        amount_due: money((d.invoice.totals.total - d.invoice.amount_paid).max(0)),
-        currency: d.invoice.currency.code().to_owned(),
-        due_date: d.invoice.due_date.to_string(),
+        invoice_number: i.number.clone(),
+        amount_due: money(amount_due),
+        currency: i.currency.code().to_owned(),
+        due_date: due_date.to_string(),
         pay_url: pay_url(public_url, &d.intent.id),
         memo: d.invoice.memo.clone(),
     };

@@ -186,6 +186,8 @@ contract!(approval_refuses_what_the_balance_cannot_cover_and_changes_nothing, |s
     let stale = Funds::Observed { balance: Some(10_000), at: read_at };
     let refused = store.approve_disbursement(&t, &second.id, "key_b", Timestamp::now(), stale, &EVENTS, None).await;
     assert!(matches!(refused, Err(StoreError::Rejected(e)) if e.code == "insufficient_balance"));
+    // A reading in the millisecond the payout was sent may predate it: take it strictly after.
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     let fresh = funds(6_001);
     let approved = store.approve_disbursement(&t, &second.id, "key_b", Timestamp::now(), fresh, &EVENTS, None).await;
     assert_eq!(approved.unwrap().status, DisbursementStatus::Approved);
