@@ -76,6 +76,7 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::invoice_payments::list,
         routes::invoice_payments::record,
         routes::invoice_payments::reverse,
+        routes::invoice_payments::statement,
         routes::payment_links::list,
         routes::payment_links::create,
         routes::payment_links::fetch,

@@ -328,6 +328,14 @@ pub struct Invoice {
     pub void_reason: Option<String>,
 }
 
+impl Invoice {
+    /// What is still owed: the total less what was paid, never below zero (what was paid beyond
+    /// is the client's credit balance), and nothing once void.
+    pub fn amount_remaining(&self) -> i64 {
+        if self.status == InvoiceStatus::Void { 0 } else { self.totals.total.saturating_sub(self.amount_paid).max(0) }
+    }
+}
+
 /// A memo for the customer: trimmed, at most [`MAX_MEMO_CHARS`] characters, several lines
 /// allowed but no other control characters; empty means none.
 pub fn parse_memo(raw: Option<&str>, errors: &mut FieldErrors) -> Option<String> {

@@ -58,6 +58,7 @@ pub mod retry;
 pub mod scope;
 pub mod settings;
 pub mod settings_change;
+pub mod statement;
 pub mod stellar_memo;
 pub mod stellar_profile;
 pub mod tenant;

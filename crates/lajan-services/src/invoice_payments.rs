@@ -6,14 +6,26 @@ use crate::events::{PaidEventMakers, invoice_payment_event};
 use crate::{ServiceResult, Services};
 use lajan_domain::Tenant;
 use lajan_domain::Timestamp;
+use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::invoice_payment::{InvoicePayment, OutsidePaymentInput, parse_reversal_reason};
 use lajan_domain::money::Currency;
 use lajan_domain::pagination::{Page, PageRequest};
+use lajan_domain::statement::{Movement, statement};
 use lajan_store::IdempotentResponse;
 use lajan_store::incoming_payments::PaymentOnInvoice;
 use lajan_store::invoice_payments::PaymentReversal;
 
 impl Services {
+    /// The statement of the tenant's invoice `id`: every movement of what the client owes on
+    /// it, oldest first, with the running balance; `NotFound` for an invoice that is not the
+    /// tenant's.
+    pub async fn invoice_statement(&self, tenant: &Tenant, id: &str) -> ServiceResult<(InvoiceDetail, Vec<Movement>)> {
+        let parts =
+            self.store.invoice_statement_parts(tenant, id).await?.ok_or(crate::ServiceError::NotFound("invoice"))?;
+        let lines = statement(&parts.invoice.invoice, &parts.payments, &parts.credits);
+        Ok((parts.invoice, lines))
+    }
+
     /// The payments counted on the tenant's invoice `id`, newest first, with the invoice's
     /// currency (their amounts are in it); `NotFound` for an invoice that is not the tenant's.
     pub async fn invoice_payments(

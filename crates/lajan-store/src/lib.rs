@@ -56,8 +56,8 @@ macro_rules! areas_sql {
         include!("operations/sql.rs");
         include!("wallet_auth/sql.rs");
         include!("wallet_deposits/sql.rs");
-        include!("invoice_payments/sql.rs");
         include!("credit_balances/sql.rs");
+        include!("invoice_payments/sql.rs");
     };
 }
 

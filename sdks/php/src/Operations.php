@@ -414,6 +414,18 @@ trait Operations
     }
 
     /**
+     * Explains the invoice's balance line by line: its total, each payment (ledger or outside Lajan) and reversal, a void, and what moved to or from the client's credit balance, oldest first, each with the running balance; the last balance is amountRemaining. With Accept: text/csv, the same lines as a CSV a spreadsheet opens safely.
+     *
+     * GET /v1/invoices/{id}/statement
+     * @param string $id
+     * @return array<string, mixed>
+     */
+    public function getInvoiceStatement(string $id): array
+    {
+        return $this->request('GET', '/v1/invoices/{id}/statement', ['id' => $id], null, [], null);
+    }
+
+    /**
      * Cancels an invoice that is not paid: its payment link stops taking payments, and what it received (if anything) is held on the client's credit balance. Voiding a void invoice changes nothing.
      *
      * POST /v1/invoices/{id}/void
@@ -843,6 +855,7 @@ trait Operations
             'recordInvoicePayment',
             'reverseInvoicePayment',
             'sendInvoice',
+            'getInvoiceStatement',
             'voidInvoice',
             'listPaymentLinks',
             'createPaymentLink',

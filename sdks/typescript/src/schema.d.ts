@@ -393,6 +393,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/invoices/{id}/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Explains the invoice's balance line by line: its total, each payment (ledger or outside Lajan) and reversal, a void, and what moved to or from the client's credit balance, oldest first, each with the running balance; the last balance is amountRemaining. With Accept: text/csv, the same lines as a CSV a spreadsheet opens safely. */
+        get: operations["getInvoiceStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/invoices/{id}/void": {
         parameters: {
             query?: never;
@@ -2307,6 +2324,19 @@ export interface components {
              */
             reversedAt?: string | null;
         };
+        /** @description Every movement of what the client owes on an invoice, oldest first. */
+        InvoiceStatement: {
+            /**
+             * @description What is still owed: the last line's balance.
+             * @example 750.00
+             */
+            amountRemaining: string;
+            /** @example HTG */
+            currency: string;
+            data: components["schemas"]["StatementLineView"][];
+            /** @example inv_01a1fc8be56c7228a813c8461b65a699 */
+            invoiceId: string;
+        };
         /** @description A row of the invoices list. */
         InvoiceSummary: {
             /**
@@ -2353,7 +2383,7 @@ export interface components {
              */
             amountPaid: string;
             /**
-             * @description What is still due: the total less what was paid, never below 0.00.
+             * @description What is still due: the total less what was paid, never below 0.00; 0.00 once void.
              * @example 750.00
              */
             amountRemaining: string;
@@ -2939,6 +2969,45 @@ export interface components {
              */
             amount?: string | null;
         };
+        /** @description One movement of what the client owes on the invoice. */
+        StatementLineView: {
+            /**
+             * @description A signed decimal string: positive adds to what is owed, negative takes from it.
+             * @example -500.00
+             */
+            amount: string;
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description What is owed once this movement is made; the last line's is the invoice's
+             *     `amountRemaining`.
+             * @example 750.00
+             */
+            balance: string;
+            /**
+             * @description A payment's method (`stellar`, `cash`, ...).
+             * @example cash
+             */
+            method?: string | null;
+            /**
+             * @description A payment's reference (transaction hash or receipt number), or a reversal's reason.
+             * @example REC-2026-0042
+             */
+            reference?: string | null;
+            /**
+             * @description The payment (`ipy_...`) of a payment or reversal, or the credit balance transaction
+             *     (`cbt_...`).
+             * @example ipy_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b
+             */
+            sourceId?: string | null;
+            /**
+             * @description `invoiced` (the total), `payment`, `payment_reversed`, `voided` (the total no longer
+             *     owed), `to_credit_balance` (what was paid beyond what it asks for, held for the client)
+             *     or `from_credit_balance` (such an overpayment taken back by a reversal).
+             * @example payment
+             */
+            type: string;
+        };
         TopUp: {
             /**
              * Format: double
@@ -3335,14 +3404,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T10:09:18.340Z",
+                     *           "createdAt": "2026-11-29T10:35:04.836Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *           "id": "cli_01a226df67047371ad6e4cee22dc9575",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-29T10:09:18.340Z",
+                     *           "updatedAt": "2026-11-29T10:35:04.836Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *           "walletMemo": null,
@@ -3479,14 +3548,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:09:18.340Z",
+                     *       "createdAt": "2026-11-29T10:35:04.836Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *       "id": "cli_01a226df67047371ad6e4cee22dc9575",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T10:09:18.340Z",
+                     *       "updatedAt": "2026-11-29T10:35:04.836Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3513,7 +3582,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "b99cf9b9-bc9d-4d22-882b-b75a576fadc6",
+                     *       "requestId": "d555c273-08dc-417a-973a-e0989d7aaba9",
                      *       "statusCode": 400
                      *     }
                      */
@@ -3676,14 +3745,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:09:18.340Z",
+                     *       "createdAt": "2026-11-29T10:35:04.836Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *       "id": "cli_01a226df67047371ad6e4cee22dc9575",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T10:09:18.340Z",
+                     *       "updatedAt": "2026-11-29T10:35:04.836Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3738,7 +3807,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "8c05dfce-a38e-4627-80bc-c0362cf4d74f",
+                     *       "requestId": "43719292-472e-4145-a75c-71f6fd07b337",
                      *       "statusCode": 404
                      *     }
                      */
@@ -3808,14 +3877,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:09:18.340Z",
+                     *       "createdAt": "2026-11-29T10:35:04.836Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *       "id": "cli_01a226df67047371ad6e4cee22dc9575",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-29T10:09:18.342Z",
+                     *       "updatedAt": "2026-11-29T10:35:04.839Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3999,7 +4068,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a226c7ce0876c0879d698800c54cbb"
+                     *       "id": "cli_01a226df6708761c942beaa97fd9ea5d"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4133,7 +4202,7 @@ export interface operations {
                      *           "currency": "HTG"
                      *         }
                      *       ],
-                     *       "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6"
+                     *       "clientId": "cli_01a226df67047371ad6e4cee22dc9575"
                      *     }
                      */
                     "application/json": components["schemas"]["ClientCreditBalance"];
@@ -4252,17 +4321,17 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
+                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
                      *             "type": "api_key"
                      *           },
                      *           "amount": "50.00",
                      *           "balanceAfter": "50.00",
                      *           "cause": "overpayment",
-                     *           "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
-                     *           "createdAt": "2026-11-29T10:09:18.376Z",
+                     *           "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *           "createdAt": "2026-11-29T10:35:04.876Z",
                      *           "currency": "HTG",
-                     *           "id": "cbt_01a226c7ce28731ea808a1acbb932100",
-                     *           "invoiceId": "inv_01a226c7ce2177deb91487c067fe59d3"
+                     *           "id": "cbt_01a226df672c746ea6491701de7a89c1",
+                     *           "invoiceId": "inv_01a226df672873bd856a138bb246232b"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4398,11 +4467,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a226c7ce4076c1bd73e723a0587de1",
-                     *       "createdAt": "2026-11-29T10:09:18.401Z",
-                     *       "lastSentAt": "2026-11-29T10:09:18.402Z",
+                     *       "clientId": "cli_01a226df6745762fa88bee8a70fe5be6",
+                     *       "createdAt": "2026-11-29T10:35:04.904Z",
+                     *       "lastSentAt": "2026-11-29T10:35:04.905Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T10:09:18.402Z",
+                     *       "nextSendAt": "2026-12-02T10:35:04.905Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4520,11 +4589,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a226c7ce467342b8699862fcf927a3",
-                     *       "createdAt": "2026-11-29T10:09:18.439Z",
-                     *       "lastSentAt": "2026-11-29T10:09:18.440Z",
+                     *       "clientId": "cli_01a226df674d74679a1941915f68bf30",
+                     *       "createdAt": "2026-11-29T10:35:04.948Z",
+                     *       "lastSentAt": "2026-11-29T10:35:04.949Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T10:09:18.440Z",
+                     *       "nextSendAt": "2026-12-02T10:35:04.949Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4710,11 +4779,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a226c7ce4076c1bd73e723a0587de1",
-                     *       "createdAt": "2026-11-29T10:09:18.401Z",
-                     *       "lastSentAt": "2026-11-29T10:09:18.402Z",
+                     *       "clientId": "cli_01a226df6745762fa88bee8a70fe5be6",
+                     *       "createdAt": "2026-11-29T10:35:04.904Z",
+                     *       "lastSentAt": "2026-11-29T10:35:04.905Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T10:09:18.402Z",
+                     *       "nextSendAt": "2026-12-02T10:35:04.905Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4910,7 +4979,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-29T10:09:18.592Z",
+                     *           "approvedAt": "2026-11-29T10:35:05.122Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -4922,16 +4991,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.589Z",
-                     *           "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
+                     *           "createdAt": "2026-11-29T10:35:05.118Z",
+                     *           "id": "dsb_01a226df681e7547bf688485e330d21e",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-29T10:09:18.590Z",
+                     *           "submittedAt": "2026-11-29T10:35:05.120Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-29T10:09:18.602Z"
+                     *           "updatedAt": "2026-11-29T10:35:05.133Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5058,7 +5127,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                 *           "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -5101,8 +5170,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T10:09:18.589Z",
-                     *       "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
+                     *       "createdAt": "2026-11-29T10:35:05.118Z",
+                     *       "id": "dsb_01a226df681e7547bf688485e330d21e",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5110,7 +5179,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T10:09:18.589Z"
+                     *       "updatedAt": "2026-11-29T10:35:05.118Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5302,8 +5371,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T10:09:18.589Z",
-                     *       "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
+                     *       "createdAt": "2026-11-29T10:35:05.118Z",
+                     *       "id": "dsb_01a226df681e7547bf688485e330d21e",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5311,7 +5380,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T10:09:18.589Z"
+                     *       "updatedAt": "2026-11-29T10:35:05.118Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5423,7 +5492,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a226c7cf0f70178ac9197c2bd7e1e9"
+                     *       "id": "dsb_01a226df683373ec82f3c627fe7f3a51"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -5573,7 +5642,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-29T10:09:18.592Z",
+                     *       "approvedAt": "2026-11-29T10:35:05.122Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -5585,16 +5654,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T10:09:18.589Z",
-                     *       "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
+                     *       "createdAt": "2026-11-29T10:35:05.118Z",
+                     *       "id": "dsb_01a226df681e7547bf688485e330d21e",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-29T10:09:18.590Z",
+                     *       "submittedAt": "2026-11-29T10:35:05.120Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T10:09:18.592Z"
+                     *       "updatedAt": "2026-11-29T10:35:05.122Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5805,16 +5874,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *           "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a226c7cefd744b86aeee3acf55123d",
+                     *           "id": "dsi_01a226df681e7547bf688483a046b2d8",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a226c7cefd744b86aeee3acf55123d",
+                     *           "payoutId": "pyt_01a226df681e7547bf688483a046b2d8",
                      *           "row": 1,
-                     *           "txHash": "2ef20657046462e0f31072c620a4d209d9edcad480d4acd09d54496f4068accf",
+                     *           "txHash": "16d976d6d7e4e3cf50c6840cded996cf21bcd12d7249814f2788d980cb8a5699",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -5825,11 +5894,11 @@ export interface operations {
                      *           "errorMessage": "the source account cannot cover the amount",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a226c7cefd744b86aeee3bec1bc311",
+                     *           "id": "dsi_01a226df681e7547bf688484351ddf6d",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a226c7cefd744b86aeee3bec1bc311",
+                     *           "payoutId": "pyt_01a226df681e7547bf688484351ddf6d",
                      *           "row": 2,
-                     *           "txHash": "3af74b048f41e398ba4093eaa0a47b1ea54634b3376fd92fc1980ad16a30b388",
+                     *           "txHash": "d2becb013021e2ef692258593ff6a232ebf7279965d531a004f10883d0c57109",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                      *         }
                      *       ],
@@ -5844,8 +5913,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a226c7cefd744b86aeee3acf55123d,1,stipend-0001,cli_01a226c7ce0472ff84eb3bacec425ec6,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a226c7cefd744b86aeee3acf55123d,approved,sent,2ef20657046462e0f31072c620a4d209d9edcad480d4acd09d54496f4068accf,,
-                     *     dsi_01a226c7cefd744b86aeee3bec1bc311,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a226c7cefd744b86aeee3bec1bc311,approved,failed,3af74b048f41e398ba4093eaa0a47b1ea54634b3376fd92fc1980ad16a30b388,op_underfunded,the source account cannot cover the amount
+                     *     dsi_01a226df681e7547bf688483a046b2d8,1,stipend-0001,cli_01a226df67047371ad6e4cee22dc9575,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a226df681e7547bf688483a046b2d8,approved,sent,16d976d6d7e4e3cf50c6840cded996cf21bcd12d7249814f2788d980cb8a5699,,
+                     *     dsi_01a226df681e7547bf688484351ddf6d,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a226df681e7547bf688484351ddf6d,approved,failed,d2becb013021e2ef692258593ff6a232ebf7279965d531a004f10883d0c57109,op_underfunded,the source account cannot cover the amount
                      */
                     "text/csv": string;
                 };
@@ -5999,16 +6068,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T10:09:18.604Z",
-                     *       "id": "dsb_01a226c7cf0c764d98d4a66aaf860447",
+                     *       "createdAt": "2026-11-29T10:35:05.135Z",
+                     *       "id": "dsb_01a226df682f76a2a2e07712cb9b7064",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-29T10:09:18.605Z",
+                     *       "submittedAt": "2026-11-29T10:35:05.136Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-29T10:09:18.606Z"
+                     *       "updatedAt": "2026-11-29T10:35:05.138Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6209,7 +6278,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-29T10:09:18.592Z",
+                     *       "approvedAt": "2026-11-29T10:35:05.122Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -6221,16 +6290,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-29T10:09:18.589Z",
-                     *       "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
+                     *       "createdAt": "2026-11-29T10:35:05.118Z",
+                     *       "id": "dsb_01a226df681e7547bf688485e330d21e",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-29T10:09:18.590Z",
+                     *       "submittedAt": "2026-11-29T10:35:05.120Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T10:09:18.599Z"
+                     *       "updatedAt": "2026-11-29T10:35:05.130Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6426,16 +6495,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T10:09:18.589Z",
-                     *       "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
+                     *       "createdAt": "2026-11-29T10:35:05.118Z",
+                     *       "id": "dsb_01a226df681e7547bf688485e330d21e",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-29T10:09:18.590Z",
+                     *       "submittedAt": "2026-11-29T10:35:05.120Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T10:09:18.590Z"
+                     *       "updatedAt": "2026-11-29T10:35:05.120Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6639,10 +6708,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
+                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.607Z",
+                     *           "createdAt": "2026-11-29T10:35:05.139Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6658,8 +6727,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:09:18.607Z",
-                     *               "id": "dsb_01a226c7cf0f70178ac9197c2bd7e1e9",
+                     *               "createdAt": "2026-11-29T10:35:05.139Z",
+                     *               "id": "dsb_01a226df683373ec82f3c627fe7f3a51",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -6667,19 +6736,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-29T10:09:18.607Z"
+                     *               "updatedAt": "2026-11-29T10:35:05.139Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226c7cf0f70178ac9197d0c7383c1",
+                     *           "id": "evt_01a226df683373ec82f3c628b36dba8b",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
+                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.606Z",
+                     *           "createdAt": "2026-11-29T10:35:05.138Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6695,28 +6764,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:09:18.604Z",
-                     *               "id": "dsb_01a226c7cf0c764d98d4a66aaf860447",
+                     *               "createdAt": "2026-11-29T10:35:05.135Z",
+                     *               "id": "dsb_01a226df682f76a2a2e07712cb9b7064",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-29T10:09:18.605Z",
+                     *               "submittedAt": "2026-11-29T10:35:05.136Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T10:09:18.606Z"
+                     *               "updatedAt": "2026-11-29T10:35:05.138Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226c7cf0e750a881fb6939d130928",
+                     *           "id": "evt_01a226df6832776ba587a2c1eb91e2c4",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
+                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.606Z",
+                     *           "createdAt": "2026-11-29T10:35:05.138Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -6727,28 +6796,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:09:18.605Z",
+                     *               "createdAt": "2026-11-29T10:35:05.136Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226c7cf0c764d98d4a6696dd9367e",
+                     *               "id": "pyt_01a226df682f76a2a2e077110ca3b11e",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:09:18.606Z",
+                     *               "updatedAt": "2026-11-29T10:35:05.138Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226c7cf0e750a881fb691325626ba",
+                     *           "id": "evt_01a226df6832776ba587a2bffd9f29aa",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
+                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.605Z",
+                     *           "createdAt": "2026-11-29T10:35:05.136Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6764,28 +6833,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:09:18.604Z",
-                     *               "id": "dsb_01a226c7cf0c764d98d4a66aaf860447",
+                     *               "createdAt": "2026-11-29T10:35:05.135Z",
+                     *               "id": "dsb_01a226df682f76a2a2e07712cb9b7064",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T10:09:18.605Z",
+                     *               "submittedAt": "2026-11-29T10:35:05.136Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T10:09:18.605Z"
+                     *               "updatedAt": "2026-11-29T10:35:05.136Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226c7cf0d73f4abc2d08f03325125",
+                     *           "id": "evt_01a226df68317406b4271c0980c4ede4",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
+                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.605Z",
+                     *           "createdAt": "2026-11-29T10:35:05.136Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6796,28 +6865,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:09:18.605Z",
+                     *               "createdAt": "2026-11-29T10:35:05.136Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226c7cf0c764d98d4a6696dd9367e",
+                     *               "id": "pyt_01a226df682f76a2a2e077110ca3b11e",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:09:18.605Z",
+                     *               "updatedAt": "2026-11-29T10:35:05.136Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226c7cf0d73f4abc2d08df4ddab69",
+                     *           "id": "evt_01a226df68317406b4271c07c70afc8d",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
+                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.604Z",
+                     *           "createdAt": "2026-11-29T10:35:05.135Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6833,8 +6902,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:09:18.604Z",
-                     *               "id": "dsb_01a226c7cf0c764d98d4a66aaf860447",
+                     *               "createdAt": "2026-11-29T10:35:05.135Z",
+                     *               "id": "dsb_01a226df682f76a2a2e07712cb9b7064",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -6842,10 +6911,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T10:09:18.604Z"
+                     *               "updatedAt": "2026-11-29T10:35:05.135Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226c7cf0c764d98d4a66b1db353ce",
+                     *           "id": "evt_01a226df682f76a2a2e0771304a37b3b",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -6854,11 +6923,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.602Z",
+                     *           "createdAt": "2026-11-29T10:35:05.133Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T10:09:18.592Z",
+                     *               "approvedAt": "2026-11-29T10:35:05.122Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6870,19 +6939,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T10:09:18.589Z",
-                     *               "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
+                     *               "createdAt": "2026-11-29T10:35:05.118Z",
+                     *               "id": "dsb_01a226df681e7547bf688485e330d21e",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T10:09:18.590Z",
+                     *               "submittedAt": "2026-11-29T10:35:05.120Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T10:09:18.602Z"
+                     *               "updatedAt": "2026-11-29T10:35:05.133Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226c7cf0a72ab9669a501fc5505d6",
+                     *           "id": "evt_01a226df682d7178bc03c622fe544fa2",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6891,7 +6960,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.601Z",
+                     *           "createdAt": "2026-11-29T10:35:05.132Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6901,48 +6970,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T10:09:18.594Z",
+                     *                   "createdAt": "2026-11-29T10:35:05.124Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226c7cf0276d6a148d486f7fc3b1e",
+                     *                   "id": "att_01a226df682470ef99489fb5c0b0c56d",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "445e0d626cb7552615c9d4ca9fb47ed194d04110adfc20fa044740a77d437ce6"
+                     *                   "txHash": "afb30b668fc7d2f2dc40682ada4f97ca71807b5f5242123d757466b5e6d91266"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T10:09:18.601Z",
+                     *                   "createdAt": "2026-11-29T10:35:05.132Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226c7cf0972b9acdad3b339643a0b",
+                     *                   "id": "att_01a226df682c76dba494d7979e2a2806",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "3af74b048f41e398ba4093eaa0a47b1ea54634b3376fd92fc1980ad16a30b388"
+                     *                   "txHash": "d2becb013021e2ef692258593ff6a232ebf7279965d531a004f10883d0c57109"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:09:18.590Z",
+                     *               "createdAt": "2026-11-29T10:35:05.120Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a226c7cefd744b86aeee3bec1bc311",
+                     *               "id": "pyt_01a226df681e7547bf688484351ddf6d",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:09:18.601Z",
+                     *               "updatedAt": "2026-11-29T10:35:05.132Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226c7cf0972b9acdad3b4426641b5",
+                     *           "id": "evt_01a226df682c76dba494d7986960c2e2",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
+                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.599Z",
+                     *           "createdAt": "2026-11-29T10:35:05.130Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6952,30 +7021,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T10:09:18.594Z",
+                     *                   "createdAt": "2026-11-29T10:35:05.124Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226c7cf0276d6a148d486f7fc3b1e",
+                     *                   "id": "att_01a226df682470ef99489fb5c0b0c56d",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "445e0d626cb7552615c9d4ca9fb47ed194d04110adfc20fa044740a77d437ce6"
+                     *                   "txHash": "afb30b668fc7d2f2dc40682ada4f97ca71807b5f5242123d757466b5e6d91266"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:09:18.590Z",
+                     *               "createdAt": "2026-11-29T10:35:05.120Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226c7cefd744b86aeee3bec1bc311",
+                     *               "id": "pyt_01a226df681e7547bf688484351ddf6d",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:09:18.599Z",
+                     *               "updatedAt": "2026-11-29T10:35:05.130Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226c7cf0776709dc429e4219ca420",
+                     *           "id": "evt_01a226df682b76e7b073fdd25d97f70e",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -6984,11 +7053,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.598Z",
+                     *           "createdAt": "2026-11-29T10:35:05.129Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T10:09:18.592Z",
+                     *               "approvedAt": "2026-11-29T10:35:05.122Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7000,19 +7069,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T10:09:18.589Z",
-                     *               "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
+                     *               "createdAt": "2026-11-29T10:35:05.118Z",
+                     *               "id": "dsb_01a226df681e7547bf688485e330d21e",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T10:09:18.590Z",
+                     *               "submittedAt": "2026-11-29T10:35:05.120Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T10:09:18.598Z"
+                     *               "updatedAt": "2026-11-29T10:35:05.129Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226c7cf0674628ca05f3118682447",
+                     *           "id": "evt_01a226df68297081aaf9e3a7dce6644b",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -7021,7 +7090,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.597Z",
+                     *           "createdAt": "2026-11-29T10:35:05.128Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7031,30 +7100,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T10:09:18.594Z",
+                     *                   "createdAt": "2026-11-29T10:35:05.124Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226c7cf0276d6a148d486f7fc3b1e",
+                     *                   "id": "att_01a226df682470ef99489fb5c0b0c56d",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "445e0d626cb7552615c9d4ca9fb47ed194d04110adfc20fa044740a77d437ce6"
+                     *                   "txHash": "afb30b668fc7d2f2dc40682ada4f97ca71807b5f5242123d757466b5e6d91266"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:09:18.590Z",
+                     *               "createdAt": "2026-11-29T10:35:05.120Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a226c7cefd744b86aeee3bec1bc311",
+                     *               "id": "pyt_01a226df681e7547bf688484351ddf6d",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:09:18.597Z",
+                     *               "updatedAt": "2026-11-29T10:35:05.128Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226c7cf0674628ca05f2e549e44b7",
+                     *           "id": "evt_01a226df68297081aaf9e3a491c7144a",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -7063,7 +7132,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.597Z",
+                     *           "createdAt": "2026-11-29T10:35:05.128Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7073,37 +7142,37 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T10:09:18.594Z",
+                     *                   "createdAt": "2026-11-29T10:35:05.124Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a226c7cf0276d6a148d485fa977a37",
-                     *                   "ledgerSeq": 25,
-                     *                   "txHash": "2ef20657046462e0f31072c620a4d209d9edcad480d4acd09d54496f4068accf"
+                     *                   "id": "att_01a226df682470ef99489fb441be8afa",
+                     *                   "ledgerSeq": 28,
+                     *                   "txHash": "16d976d6d7e4e3cf50c6840cded996cf21bcd12d7249814f2788d980cb8a5699"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *                 "id": "cli_01a226df67047371ad6e4cee22dc9575",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
-                     *               "createdAt": "2026-11-29T10:09:18.590Z",
+                     *               "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *               "createdAt": "2026-11-29T10:35:05.120Z",
                      *               "execStatus": "sent",
                      *               "hold": null,
-                     *               "id": "pyt_01a226c7cefd744b86aeee3acf55123d",
+                     *               "id": "pyt_01a226df681e7547bf688483a046b2d8",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:09:18.597Z",
+                     *               "updatedAt": "2026-11-29T10:35:05.128Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226c7cf0674628ca05f2dda8df257",
+                     *           "id": "evt_01a226df68297081aaf9e3a3b4050f0c",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -7112,7 +7181,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.595Z",
+                     *           "createdAt": "2026-11-29T10:35:05.126Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7122,52 +7191,52 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T10:09:18.394Z",
+                     *                   "createdAt": "2026-11-29T10:35:04.892Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226c7ce3a7449ac8be0835b1d9005",
+                     *                   "id": "att_01a226df673c774f94f5c49fe7b39c6c",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "811bf92cc664f0548b230eecffb028524ca1f7383e524a3ee2fd9b8678879b5c"
+                     *                   "txHash": "ee445c0cc6f1f89eaf60119dec9e4a4f1ea2dff989c4c0c4e772fbae483db6a2"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T10:09:18.594Z",
+                     *                   "createdAt": "2026-11-29T10:35:05.125Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226c7cf0276d6a148d489e1c60ebb",
+                     *                   "id": "att_01a226df68257712a97b03e3ea20cd68",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "ea938fd6438a5a43c08d783188571d8f9416c45f99aaff64e9e8ad89c677ce95"
+                     *                   "txHash": "addf204a38117992d4085ab5140855e3727254e90b6433760244c810f4bfcba1"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:09:18.392Z",
+                     *               "createdAt": "2026-11-29T10:35:04.889Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a226c7ce38709593a08c72310077e4",
+                     *               "id": "pyt_01a226df67397267a3cd9ba38888d4ba",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-29T10:09:18.595Z",
+                     *               "updatedAt": "2026-11-29T10:35:05.126Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226c7cf03700991cec88f5f8534df",
+                     *           "id": "evt_01a226df68267734ba88c4402ef78d4d",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
+                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.592Z",
+                     *           "createdAt": "2026-11-29T10:35:05.122Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-29T10:09:18.592Z",
+                     *               "approvedAt": "2026-11-29T10:35:05.122Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7179,28 +7248,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:09:18.589Z",
-                     *               "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
+                     *               "createdAt": "2026-11-29T10:35:05.118Z",
+                     *               "id": "dsb_01a226df681e7547bf688485e330d21e",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-29T10:09:18.590Z",
+                     *               "submittedAt": "2026-11-29T10:35:05.120Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T10:09:18.592Z"
+                     *               "updatedAt": "2026-11-29T10:35:05.122Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226c7cf0170abb277ebc7137c076f",
+                     *           "id": "evt_01a226df6823725fb57925d322222217",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
+                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.592Z",
+                     *           "createdAt": "2026-11-29T10:35:05.122Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7211,28 +7280,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:09:18.590Z",
+                     *               "createdAt": "2026-11-29T10:35:05.120Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226c7cefd744b86aeee3bec1bc311",
+                     *               "id": "pyt_01a226df681e7547bf688484351ddf6d",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:09:18.592Z",
+                     *               "updatedAt": "2026-11-29T10:35:05.122Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226c7cf0074728cdb1ad8d49d232c",
+                     *           "id": "evt_01a226df6823725fb57925d04c03130e",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
+                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.592Z",
+                     *           "createdAt": "2026-11-29T10:35:05.122Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7244,34 +7313,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *                 "id": "cli_01a226df67047371ad6e4cee22dc9575",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
-                     *               "createdAt": "2026-11-29T10:09:18.590Z",
+                     *               "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *               "createdAt": "2026-11-29T10:35:05.120Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226c7cefd744b86aeee3acf55123d",
+                     *               "id": "pyt_01a226df681e7547bf688483a046b2d8",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:09:18.592Z",
+                     *               "updatedAt": "2026-11-29T10:35:05.122Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226c7cf0074728cdb1ad7e527b557",
+                     *           "id": "evt_01a226df6823725fb57925cfca5a80da",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
+                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.590Z",
+                     *           "createdAt": "2026-11-29T10:35:05.120Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7287,28 +7356,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:09:18.589Z",
-                     *               "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
+                     *               "createdAt": "2026-11-29T10:35:05.118Z",
+                     *               "id": "dsb_01a226df681e7547bf688485e330d21e",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T10:09:18.590Z",
+                     *               "submittedAt": "2026-11-29T10:35:05.120Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T10:09:18.590Z"
+                     *               "updatedAt": "2026-11-29T10:35:05.120Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226c7ceff760593cb3847ca28c0b0",
+                     *           "id": "evt_01a226df6821752f8fb73e6868f8bd78",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
+                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.590Z",
+                     *           "createdAt": "2026-11-29T10:35:05.120Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7319,28 +7388,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:09:18.590Z",
+                     *               "createdAt": "2026-11-29T10:35:05.120Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226c7cefd744b86aeee3bec1bc311",
+                     *               "id": "pyt_01a226df681e7547bf688484351ddf6d",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:09:18.590Z",
+                     *               "updatedAt": "2026-11-29T10:35:05.120Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226c7ceff760593cb384414d8f024",
+                     *           "id": "evt_01a226df6821752f8fb73e65e5872866",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
+                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.590Z",
+                     *           "createdAt": "2026-11-29T10:35:05.120Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7352,34 +7421,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *                 "id": "cli_01a226df67047371ad6e4cee22dc9575",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
-                     *               "createdAt": "2026-11-29T10:09:18.590Z",
+                     *               "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *               "createdAt": "2026-11-29T10:35:05.120Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226c7cefd744b86aeee3acf55123d",
+                     *               "id": "pyt_01a226df681e7547bf688483a046b2d8",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:09:18.590Z",
+                     *               "updatedAt": "2026-11-29T10:35:05.120Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226c7ceff760593cb38434fe34495",
+                     *           "id": "evt_01a226df6821752f8fb73e6456bad5a6",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226c7cdee76068fb486e0e1b4c371",
+                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.589Z",
+                     *           "createdAt": "2026-11-29T10:35:05.118Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7395,8 +7464,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:09:18.589Z",
-                     *               "id": "dsb_01a226c7cefd744b86aeee3c1ea23b92",
+                     *               "createdAt": "2026-11-29T10:35:05.118Z",
+                     *               "id": "dsb_01a226df681e7547bf688485e330d21e",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -7404,10 +7473,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T10:09:18.589Z"
+                     *               "updatedAt": "2026-11-29T10:35:05.118Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226c7cefd744b86aeee3d291c1544",
+                     *           "id": "evt_01a226df681f77cb8e529a162bbca106",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -7529,10 +7598,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a226c7cdee76068fb486e0e1b4c371",
+                     *         "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-29T10:09:18.607Z",
+                     *       "createdAt": "2026-11-29T10:35:05.139Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -7548,8 +7617,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-29T10:09:18.607Z",
-                     *           "id": "dsb_01a226c7cf0f70178ac9197c2bd7e1e9",
+                     *           "createdAt": "2026-11-29T10:35:05.139Z",
+                     *           "id": "dsb_01a226df683373ec82f3c627fe7f3a51",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -7557,10 +7626,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-29T10:09:18.607Z"
+                     *           "updatedAt": "2026-11-29T10:35:05.139Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a226c7cf0f70178ac9197d0c7383c1",
+                     *       "id": "evt_01a226df683373ec82f3c628b36dba8b",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -7686,14 +7755,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *             "id": "cli_01a226df67047371ad6e4cee22dc9575",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
-                     *           "createdAt": "2026-11-29T10:09:18.349Z",
+                     *           "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *           "createdAt": "2026-11-29T10:35:04.851Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a226c7ce0d718e9c682ed8d9303463",
+                     *           "id": "inv_01a226df671371d2be3da7c4a351b8fa",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -7810,7 +7879,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                 *       "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -7841,14 +7910,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *         "id": "cli_01a226df67047371ad6e4cee22dc9575",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
-                     *       "createdAt": "2026-11-29T10:09:18.349Z",
+                     *       "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *       "createdAt": "2026-11-29T10:35:04.851Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a226c7ce0d718e9c682ed8d9303463",
+                     *       "id": "inv_01a226df671371d2be3da7c4a351b8fa",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -7865,14 +7934,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_b236587ab0e9eb8b7d81c7c79ca80490"
+                     *         "url": "https://pay.lajan.test/pay/pi_0bb5068019a32197960cb05989876fa1"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-29T10:09:18.349Z"
+                     *       "updatedAt": "2026-11-29T10:35:04.851Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8057,14 +8126,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *         "id": "cli_01a226df67047371ad6e4cee22dc9575",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
-                     *       "createdAt": "2026-11-29T10:09:18.349Z",
+                     *       "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *       "createdAt": "2026-11-29T10:35:04.851Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a226c7ce0d718e9c682ed8d9303463",
+                     *       "id": "inv_01a226df671371d2be3da7c4a351b8fa",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8088,14 +8157,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_b236587ab0e9eb8b7d81c7c79ca80490"
+                     *         "url": "https://pay.lajan.test/pay/pi_0bb5068019a32197960cb05989876fa1"
                      *       },
-                     *       "sentAt": "2026-11-29T10:09:18.354Z",
+                     *       "sentAt": "2026-11-29T10:35:04.854Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T10:09:18.354Z"
+                     *       "updatedAt": "2026-11-29T10:35:04.854Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8233,14 +8302,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *         "id": "cli_01a226df67047371ad6e4cee22dc9575",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
-                     *       "createdAt": "2026-11-29T10:09:18.349Z",
+                     *       "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *       "createdAt": "2026-11-29T10:35:04.851Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a226c7ce0d718e9c682ed8d9303463",
+                     *       "id": "inv_01a226df671371d2be3da7c4a351b8fa",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8264,14 +8333,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_b236587ab0e9eb8b7d81c7c79ca80490"
+                     *         "url": "https://pay.lajan.test/pay/pi_0bb5068019a32197960cb05989876fa1"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T10:09:18.351Z"
+                     *       "updatedAt": "2026-11-29T10:35:04.853Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8459,16 +8528,16 @@ export interface operations {
                      *         {
                      *           "amount": "2650.00",
                      *           "currency": "HTG",
-                     *           "id": "ipy_01a226c7ce1f732a8861542bc668a6f6",
-                     *           "invoiceId": "inv_01a226c7ce0d718e9c682ed8d9303463",
+                     *           "id": "ipy_01a226df6724734185a1e55649b8ed43",
+                     *           "invoiceId": "inv_01a226df671371d2be3da7c4a351b8fa",
                      *           "method": "stellar",
-                     *           "paidAt": "2026-11-29T10:09:18.356Z",
-                     *           "recordedAt": "2026-11-29T10:09:18.367Z",
+                     *           "paidAt": "2026-11-29T10:35:04.857Z",
+                     *           "recordedAt": "2026-11-29T10:35:04.868Z",
                      *           "recordedBy": {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "reference": "cfaa3ce80c9dc075e711e0c8a1b425041394856bf79c2f50d5d79a5bbf2a6766",
+                     *           "reference": "1b5c2ebf1fe759af23a533235357fcba89db337573219381b5faa5b870f98a75",
                      *           "reversalReason": null,
                      *           "reversedAt": null
                      *         }
@@ -8623,13 +8692,13 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a226c7ce227071a906cbd59556c71c",
-                     *       "invoiceId": "inv_01a226c7ce2177deb91487c067fe59d3",
+                     *       "id": "ipy_01a226df672a74e698c411af75d2d154",
+                     *       "invoiceId": "inv_01a226df672873bd856a138bb246232b",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T10:09:18.370Z",
+                     *       "recordedAt": "2026-11-29T10:35:04.873Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a226c7cdee76068fb486e0e1b4c371",
+                     *         "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
@@ -8845,18 +8914,18 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a226c7ce227071a906cbd59556c71c",
-                     *       "invoiceId": "inv_01a226c7ce2177deb91487c067fe59d3",
+                     *       "id": "ipy_01a226df672a74e698c411af75d2d154",
+                     *       "invoiceId": "inv_01a226df672873bd856a138bb246232b",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T10:09:18.370Z",
+                     *       "recordedAt": "2026-11-29T10:35:04.873Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a226c7cdee76068fb486e0e1b4c371",
+                     *         "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
                      *       "reversalReason": "Counted twice: the branch entered the receipt again",
-                     *       "reversedAt": "2026-11-29T10:09:18.374Z"
+                     *       "reversedAt": "2026-11-29T10:35:04.875Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoicePaymentView"];
@@ -9251,6 +9320,179 @@ export interface operations {
             };
         };
     };
+    getInvoiceStatement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description text/csv for the statement as CSV (columns at, type, amount, balance, sourceId, method, reference) */
+                Accept?: string | null;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement, or with Accept: text/csv its CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "amountRemaining": "0.00",
+                     *       "currency": "HTG",
+                     *       "data": [
+                     *         {
+                     *           "amount": "100.00",
+                     *           "at": "2026-11-29T10:35:04.872Z",
+                     *           "balance": "100.00",
+                     *           "method": null,
+                     *           "reference": null,
+                     *           "sourceId": null,
+                     *           "type": "invoiced"
+                     *         },
+                     *         {
+                     *           "amount": "-40.00",
+                     *           "at": "2026-11-29T10:35:04.873Z",
+                     *           "balance": "60.00",
+                     *           "method": "cash",
+                     *           "reference": "REC-2026-0042",
+                     *           "sourceId": "ipy_01a226df672a74e698c411af75d2d154",
+                     *           "type": "payment"
+                     *         },
+                     *         {
+                     *           "amount": "40.00",
+                     *           "at": "2026-11-29T10:35:04.875Z",
+                     *           "balance": "100.00",
+                     *           "method": "cash",
+                     *           "reference": "Counted twice: the branch entered the receipt again",
+                     *           "sourceId": "ipy_01a226df672a74e698c411af75d2d154",
+                     *           "type": "payment_reversed"
+                     *         },
+                     *         {
+                     *           "amount": "-150.00",
+                     *           "at": "2026-11-29T10:35:04.876Z",
+                     *           "balance": "-50.00",
+                     *           "method": "cash",
+                     *           "reference": null,
+                     *           "sourceId": "ipy_01a226df672c746ea6491700659e7d38",
+                     *           "type": "payment"
+                     *         },
+                     *         {
+                     *           "amount": "50.00",
+                     *           "at": "2026-11-29T10:35:04.876Z",
+                     *           "balance": "0.00",
+                     *           "method": null,
+                     *           "reference": null,
+                     *           "sourceId": "cbt_01a226df672c746ea6491701de7a89c1",
+                     *           "type": "to_credit_balance"
+                     *         }
+                     *       ],
+                     *       "invoiceId": "inv_01a226df672873bd856a138bb246232b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InvoiceStatement"];
+                    /**
+                     * @example at,type,amount,balance,sourceId,method,reference
+                     *     2026-11-29T10:35:04.872Z,invoiced,100.00,100.00,,,
+                     *     2026-11-29T10:35:04.873Z,payment,-40.00,60.00,ipy_01a226df672a74e698c411af75d2d154,cash,REC-2026-0042
+                     *     2026-11-29T10:35:04.875Z,payment_reversed,40.00,100.00,ipy_01a226df672a74e698c411af75d2d154,cash,Counted twice: the branch entered the receipt again
+                     *     2026-11-29T10:35:04.876Z,payment,-150.00,-50.00,ipy_01a226df672c746ea6491700659e7d38,cash,
+                     *     2026-11-29T10:35:04.876Z,to_credit_balance,50.00,0.00,cbt_01a226df672c746ea6491701de7a89c1,,
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description unauthorized: the key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "error": "Unauthorized",
+                     *       "message": "The key is missing, malformed, unknown or revoked",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "error": "Forbidden",
+                     *       "message": "The key lacks the scope this operation needs",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this organization and environment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "error": "Not Found",
+                     *       "message": "No such resource for this organization and environment",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: the minute's budget is spent; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "error": "Too Many Requests",
+                     *       "message": "The minute's budget is spent",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server failed and changed nothing half-way; retrying (with the same Idempotency-Key) is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "error": "Internal Server Error",
+                     *       "message": "The server failed and changed nothing half-way",
+                     *       "statusCode": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     voidInvoice: {
         parameters: {
             query?: never;
@@ -9486,13 +9728,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-29T10:09:18.382Z",
+                     *           "createdAt": "2026-11-29T10:35:04.882Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a226c7ce2e76beaf0fc4d1b4bdb5b0",
+                     *           "id": "pl_01a226df6732717aa86aaa654b24328c",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_7201f0979b0b958525ea95e115287071"
+                     *           "url": "https://pay.lajan.test/pay/pi_c8ec90e0e9a3acea9b8d275bd0a206e8"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9625,13 +9867,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T10:09:18.382Z",
+                     *       "createdAt": "2026-11-29T10:35:04.882Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a226c7ce2e76beaf0fc4d1b4bdb5b0",
+                     *       "id": "pl_01a226df6732717aa86aaa654b24328c",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_7201f0979b0b958525ea95e115287071"
+                     *       "url": "https://pay.lajan.test/pay/pi_c8ec90e0e9a3acea9b8d275bd0a206e8"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -9812,13 +10054,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T10:09:18.382Z",
+                     *       "createdAt": "2026-11-29T10:35:04.882Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a226c7ce2e76beaf0fc4d1b4bdb5b0",
+                     *       "id": "pl_01a226df6732717aa86aaa654b24328c",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_7201f0979b0b958525ea95e115287071"
+                     *       "url": "https://pay.lajan.test/pay/pi_c8ec90e0e9a3acea9b8d275bd0a206e8"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -9931,7 +10173,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a226c7ce2e76beaf0fc4d1b4bdb5b0"
+                     *       "id": "pl_01a226df6732717aa86aaa654b24328c"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -10090,9 +10332,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T10:09:18.586Z",
+                     *           "createdAt": "2026-11-29T10:35:05.114Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a226c7cefa7338a852620d3e176f87",
+                     *           "id": "pyt_01a226df681a74efa53a2c60320a0999",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -10103,14 +10345,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Lisa",
-                     *             "id": "cli_01a226c7ce467342b8699862fcf927a3",
+                     *             "id": "cli_01a226df674d74679a1941915f68bf30",
                      *             "lastName": "Jozèf",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a226c7ce467342b8699862fcf927a3",
-                     *           "createdAt": "2026-11-29T10:09:18.436Z",
+                     *           "clientId": "cli_01a226df674d74679a1941915f68bf30",
+                     *           "createdAt": "2026-11-29T10:35:04.942Z",
                      *           "execStatus": "awaiting_registration",
-                     *           "id": "pyt_01a226c7ce6470a7b5e61135f84bec5e",
+                     *           "id": "pyt_01a226df676e748187093ac41e1b5819",
                      *           "memo": null,
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -10121,14 +10363,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a226c7ce4076c1bd73e723a0587de1",
+                     *             "id": "cli_01a226df6745762fa88bee8a70fe5be6",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a226c7ce4076c1bd73e723a0587de1",
-                     *           "createdAt": "2026-11-29T10:09:18.400Z",
+                     *           "clientId": "cli_01a226df6745762fa88bee8a70fe5be6",
+                     *           "createdAt": "2026-11-29T10:35:04.903Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a226c7ce4076c1bd73e72504c25d05",
+                     *           "id": "pyt_01a226df6747771daedcabfebde19b07",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -10139,9 +10381,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T10:09:18.392Z",
+                     *           "createdAt": "2026-11-29T10:35:04.889Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a226c7ce38709593a08c72310077e4",
+                     *           "id": "pyt_01a226df67397267a3cd9ba38888d4ba",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
@@ -10152,14 +10394,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *             "id": "cli_01a226df67047371ad6e4cee22dc9575",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
-                     *           "createdAt": "2026-11-29T10:09:18.389Z",
+                     *           "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *           "createdAt": "2026-11-29T10:35:04.886Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a226c7ce35761ab04b836af05338c8",
+                     *           "id": "pyt_01a226df67367629b4fd1616815cb186",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -10279,7 +10521,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                 *       "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -10303,19 +10545,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *         "id": "cli_01a226df67047371ad6e4cee22dc9575",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
-                     *       "createdAt": "2026-11-29T10:09:18.389Z",
+                     *       "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *       "createdAt": "2026-11-29T10:35:04.886Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226c7ce35761ab04b836af05338c8",
+                     *       "id": "pyt_01a226df67367629b4fd1616815cb186",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:09:18.389Z",
+                     *       "updatedAt": "2026-11-29T10:35:04.886Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10504,31 +10746,31 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T10:09:18.394Z",
+                     *           "createdAt": "2026-11-29T10:35:04.892Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a226c7ce3a7449ac8be082ec349c65",
+                     *           "id": "att_01a226df673c774f94f5c49ed495e185",
                      *           "ledgerSeq": 5,
-                     *           "txHash": "955e998f369b5461fea714d6f44fe22875f87de5f2d2ef0d92c24ffdda0b98db"
+                     *           "txHash": "76400eec7e22a60498c45de7824f6b7e0dd92aba978ec28c1d5a86800eaa5187"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *         "id": "cli_01a226df67047371ad6e4cee22dc9575",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
-                     *       "createdAt": "2026-11-29T10:09:18.389Z",
+                     *       "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *       "createdAt": "2026-11-29T10:35:04.886Z",
                      *       "execStatus": "sent",
                      *       "hold": null,
-                     *       "id": "pyt_01a226c7ce35761ab04b836af05338c8",
+                     *       "id": "pyt_01a226df67367629b4fd1616815cb186",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:09:18.397Z",
+                     *       "updatedAt": "2026-11-29T10:35:04.898Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10654,19 +10896,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226c7ce0472ff84eb3bacec425ec6",
+                     *         "id": "cli_01a226df67047371ad6e4cee22dc9575",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a226c7ce0472ff84eb3bacec425ec6",
-                     *       "createdAt": "2026-11-29T10:09:18.389Z",
+                     *       "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *       "createdAt": "2026-11-29T10:35:04.886Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226c7ce35761ab04b836af05338c8",
+                     *       "id": "pyt_01a226df67367629b4fd1616815cb186",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:09:18.390Z",
+                     *       "updatedAt": "2026-11-29T10:35:04.888Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10686,7 +10928,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "91a4fd54-f5c3-42a6-9e24-c6cb5672774a",
+                     *       "requestId": "e1b770df-2f94-4e57-87f0-a2161021aa91",
                      *       "statusCode": 400
                      *     }
                      */
@@ -10861,19 +11103,19 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a226c7ce4076c1bd73e723a0587de1",
+                     *         "id": "cli_01a226df6745762fa88bee8a70fe5be6",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a226c7ce4076c1bd73e723a0587de1",
-                     *       "createdAt": "2026-11-29T10:09:18.400Z",
+                     *       "clientId": "cli_01a226df6745762fa88bee8a70fe5be6",
+                     *       "createdAt": "2026-11-29T10:35:04.903Z",
                      *       "execStatus": "canceled",
                      *       "hold": null,
-                     *       "id": "pyt_01a226c7ce4076c1bd73e72504c25d05",
+                     *       "id": "pyt_01a226df6747771daedcabfebde19b07",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:09:18.584Z",
+                     *       "updatedAt": "2026-11-29T10:35:05.113Z",
                      *       "walletAccountId": null,
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11076,13 +11318,13 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T10:09:18.586Z",
+                     *       "createdAt": "2026-11-29T10:35:05.114Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226c7cefa7338a852620d3e176f87",
+                     *       "id": "pyt_01a226df681a74efa53a2c60320a0999",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:09:18.586Z",
+                     *       "updatedAt": "2026-11-29T10:35:05.115Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11291,24 +11533,24 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T10:09:18.394Z",
+                     *           "createdAt": "2026-11-29T10:35:04.892Z",
                      *           "errorCode": "op_underfunded",
                      *           "errorMessage": "the source account cannot cover the amount",
-                     *           "id": "att_01a226c7ce3a7449ac8be0835b1d9005",
+                     *           "id": "att_01a226df673c774f94f5c49fe7b39c6c",
                      *           "ledgerSeq": null,
-                     *           "txHash": "811bf92cc664f0548b230eecffb028524ca1f7383e524a3ee2fd9b8678879b5c"
+                     *           "txHash": "ee445c0cc6f1f89eaf60119dec9e4a4f1ea2dff989c4c0c4e772fbae483db6a2"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T10:09:18.392Z",
+                     *       "createdAt": "2026-11-29T10:35:04.889Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226c7ce38709593a08c72310077e4",
+                     *       "id": "pyt_01a226df67397267a3cd9ba38888d4ba",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:09:18.399Z",
+                     *       "updatedAt": "2026-11-29T10:35:04.900Z",
                      *       "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11489,7 +11731,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GATJF522CRPKG3VFXDWZ7O3FPKCRQKM6HAXYW4ZUVZOTZN532MXOREPS",
+                     *       "account": "GAPZCMO4ZNVZ3VLGU6EYWY4IRVJUI4LFKHLSWOIYT5VUU7TAUTE3ORRP",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -11620,7 +11862,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GATJF522CRPKG3VFXDWZ7O3FPKCRQKM6HAXYW4ZUVZOTZN532MXOREPS",
+                     *       "account": "GAPZCMO4ZNVZ3VLGU6EYWY4IRVJUI4LFKHLSWOIYT5VUU7TAUTE3ORRP",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -11832,25 +12074,25 @@ export interface operations {
                      *         {
                      *           "channel": "sms",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T10:09:18.354Z",
+                     *           "createdAt": "2026-11-29T10:35:04.854Z",
                      *           "html": null,
-                     *           "id": "msg_01a226c7ce1273daac485888432eebde",
-                     *           "invoiceId": "inv_01a226c7ce0d718e9c682ed8d9303463",
+                     *           "id": "msg_01a226df67167376a8f831a1fd031952",
+                     *           "invoiceId": "inv_01a226df671371d2be3da7c4a351b8fa",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_b236587ab0e9eb8b7d81c7c79ca80490",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_0bb5068019a32197960cb05989876fa1",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T10:09:18.354Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_b236587ab0e9eb8b7d81c7c79ca80490\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_b236587ab0e9eb8b7d81c7c79ca80490\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_b236587ab0e9eb8b7d81c7c79ca80490</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a226c7ce1273daac4858879e6398ac",
-                     *           "invoiceId": "inv_01a226c7ce0d718e9c682ed8d9303463",
+                     *           "createdAt": "2026-11-29T10:35:04.854Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_0bb5068019a32197960cb05989876fa1\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_0bb5068019a32197960cb05989876fa1\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_0bb5068019a32197960cb05989876fa1</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a226df67167376a8f831a075e4fa7e",
+                     *           "invoiceId": "inv_01a226df671371d2be3da7c4a351b8fa",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_b236587ab0e9eb8b7d81c7c79ca80490\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_0bb5068019a32197960cb05989876fa1\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -11982,18 +12224,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GATJF522CRPKG3VFXDWZ7O3FPKCRQKM6HAXYW4ZUVZOTZN532MXOREPS",
-                     *       "id": "lp_01a226c7ce1471beb4ac6d7a17287ec1",
+                     *       "destinationAccount": "GAPZCMO4ZNVZ3VLGU6EYWY4IRVJUI4LFKHLSWOIYT5VUU7TAUTE3ORRP",
+                     *       "id": "lp_01a226df67197587b45144825b7e293a",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJGSKJWGP64EGH",
+                     *       "memo": "LJA6RXY4PR246E",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_b236587ab0e9eb8b7d81c7c79ca80490",
+                     *         "id": "pi_0bb5068019a32197960cb05989876fa1",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "cfaa3ce80c9dc075e711e0c8a1b425041394856bf79c2f50d5d79a5bbf2a6766"
+                     *       "txHash": "1b5c2ebf1fe759af23a533235357fcba89db337573219381b5faa5b870f98a75"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -12494,19 +12736,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-29T10:09:18.624Z",
+                     *       "decidedAt": "2026-11-29T10:35:05.162Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a226c7cdee76068fb486e0e1b4c371",
+                     *         "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T10:09:18.624Z",
-                     *       "id": "stc_01a226c7cf2070cb99ed7be17ea685a6",
+                     *       "expiresAt": "2026-12-02T10:35:05.161Z",
+                     *       "id": "stc_01a226df684971328b62df047aa5fbef",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-29T10:09:18.624Z",
+                     *       "requestedAt": "2026-11-29T10:35:05.161Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a226c7cf1c7317901a7c12085e5d82",
+                     *         "id": "key_01a226df684472b5ac34c0163b194d3d",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -12695,19 +12937,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-29T10:09:18.622Z",
+                     *       "decidedAt": "2026-11-29T10:35:05.159Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a226c7cdee76068fb486e0e1b4c371",
+                     *         "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T10:09:18.621Z",
-                     *       "id": "stc_01a226c7cf1d7421b20ee0a3bc979cd7",
+                     *       "expiresAt": "2026-12-02T10:35:05.157Z",
+                     *       "id": "stc_01a226df684577c187fb72c2864f3aec",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-29T10:09:18.621Z",
+                     *       "requestedAt": "2026-11-29T10:35:05.157Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a226c7cf1c7317901a7c12085e5d82",
+                     *         "id": "key_01a226df684472b5ac34c0163b194d3d",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -12894,16 +13136,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T10:09:18.338Z",
+                     *           "createdAt": "2026-11-29T10:35:04.832Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "updatedAt": "2026-11-29T10:09:18.338Z",
-                     *           "url": "http://127.0.0.1:35133/lajan/webhooks"
+                     *           "id": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "updatedAt": "2026-11-29T10:35:04.832Z",
+                     *           "url": "http://127.0.0.1:42483/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -13023,7 +13265,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:35133/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:42483/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -13038,17 +13280,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:09:18.338Z",
+                     *       "createdAt": "2026-11-29T10:35:04.832Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a226c7ce0276a2b636590f43b03321",
-                     *       "secret": "whsec_VVLdkm/GAU8SVb2lkwqIHYuKlyPIiukuRIiVyraVp+M=",
-                     *       "updatedAt": "2026-11-29T10:09:18.338Z",
-                     *       "url": "http://127.0.0.1:35133/lajan/webhooks"
+                     *       "id": "we_01a226df670073a49b76e89c7050d04f",
+                     *       "secret": "whsec_nTpegrMDhgNz78u9MLsjX6EsmitpJt14PZS349DT4sE=",
+                     *       "updatedAt": "2026-11-29T10:35:04.832Z",
+                     *       "url": "http://127.0.0.1:42483/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -13227,16 +13469,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:09:18.338Z",
+                     *       "createdAt": "2026-11-29T10:35:04.832Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a226c7ce0276a2b636590f43b03321",
-                     *       "updatedAt": "2026-11-29T10:09:18.338Z",
-                     *       "url": "http://127.0.0.1:35133/lajan/webhooks"
+                     *       "id": "we_01a226df670073a49b76e89c7050d04f",
+                     *       "updatedAt": "2026-11-29T10:35:04.832Z",
+                     *       "url": "http://127.0.0.1:42483/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -13359,15 +13601,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:09:18.338Z",
+                     *       "createdAt": "2026-11-29T10:35:04.832Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a226c7ce0276a2b636590f43b03321",
-                     *       "updatedAt": "2026-11-29T10:09:18.619Z",
-                     *       "url": "http://127.0.0.1:35133/lajan/webhooks"
+                     *       "id": "we_01a226df670073a49b76e89c7050d04f",
+                     *       "updatedAt": "2026-11-29T10:35:05.155Z",
+                     *       "url": "http://127.0.0.1:42483/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -13547,7 +13789,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a226c7ce0276a2b636590f43b03321"
+                     *       "id": "we_01a226df670073a49b76e89c7050d04f"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -13685,223 +13927,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:09:18.610Z",
-                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "eventId": "evt_01a226c7cf1276e3a83ae2fd3a70ba8c",
+                     *           "createdAt": "2026-11-29T10:35:05.142Z",
+                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "eventId": "evt_01a226df683675aab5e8ca486883cba5",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a226c7cf1276e3a83ae2fe8fae5261",
-                     *           "nextAttemptAt": "2026-11-29T10:09:18.610Z",
+                     *           "id": "whd_01a226df683675aab5e8ca49e568620c",
+                     *           "nextAttemptAt": "2026-11-29T10:35:05.142Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:09:18.610Z"
+                     *           "updatedAt": "2026-11-29T10:35:05.142Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:09:18.606Z",
-                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "eventId": "evt_01a226c7cf0e750a881fb691325626ba",
+                     *           "createdAt": "2026-11-29T10:35:05.138Z",
+                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "eventId": "evt_01a226df6832776ba587a2bffd9f29aa",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a226c7cf0e750a881fb6921040fb05",
-                     *           "nextAttemptAt": "2026-11-29T10:09:18.606Z",
+                     *           "id": "whd_01a226df6832776ba587a2c0ff835eaa",
+                     *           "nextAttemptAt": "2026-11-29T10:35:05.138Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:09:18.606Z"
+                     *           "updatedAt": "2026-11-29T10:35:05.138Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:09:18.605Z",
-                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "eventId": "evt_01a226c7cf0d73f4abc2d08df4ddab69",
+                     *           "createdAt": "2026-11-29T10:35:05.136Z",
+                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "eventId": "evt_01a226df68317406b4271c07c70afc8d",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226c7cf0d73f4abc2d08e6495bca8",
-                     *           "nextAttemptAt": "2026-11-29T10:09:18.605Z",
+                     *           "id": "whd_01a226df68317406b4271c08f8aa5570",
+                     *           "nextAttemptAt": "2026-11-29T10:35:05.136Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:09:18.605Z"
+                     *           "updatedAt": "2026-11-29T10:35:05.136Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:09:18.601Z",
-                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "eventId": "evt_01a226c7cf0972b9acdad3b4426641b5",
+                     *           "createdAt": "2026-11-29T10:35:05.132Z",
+                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "eventId": "evt_01a226df682c76dba494d7986960c2e2",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a226c7cf0972b9acdad3b573754341",
-                     *           "nextAttemptAt": "2026-11-29T10:09:18.601Z",
+                     *           "id": "whd_01a226df682c76dba494d799eebf48cd",
+                     *           "nextAttemptAt": "2026-11-29T10:35:05.132Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:09:18.601Z"
+                     *           "updatedAt": "2026-11-29T10:35:05.132Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:09:18.599Z",
-                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "eventId": "evt_01a226c7cf0776709dc429e4219ca420",
+                     *           "createdAt": "2026-11-29T10:35:05.130Z",
+                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "eventId": "evt_01a226df682b76e7b073fdd25d97f70e",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a226c7cf0776709dc429e5887f9fef",
-                     *           "nextAttemptAt": "2026-11-29T10:09:18.599Z",
+                     *           "id": "whd_01a226df682b76e7b073fdd3a05d65cf",
+                     *           "nextAttemptAt": "2026-11-29T10:35:05.130Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:09:18.599Z"
+                     *           "updatedAt": "2026-11-29T10:35:05.130Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:09:18.597Z",
-                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "eventId": "evt_01a226c7cf0674628ca05f2e549e44b7",
+                     *           "createdAt": "2026-11-29T10:35:05.128Z",
+                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "eventId": "evt_01a226df68297081aaf9e3a491c7144a",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a226c7cf0674628ca05f3081514fb1",
-                     *           "nextAttemptAt": "2026-11-29T10:09:18.597Z",
+                     *           "id": "whd_01a226df68297081aaf9e3a629e90219",
+                     *           "nextAttemptAt": "2026-11-29T10:35:05.128Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:09:18.597Z"
+                     *           "updatedAt": "2026-11-29T10:35:05.128Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:09:18.597Z",
-                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "eventId": "evt_01a226c7cf0674628ca05f2dda8df257",
+                     *           "createdAt": "2026-11-29T10:35:05.128Z",
+                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "eventId": "evt_01a226df68297081aaf9e3a3b4050f0c",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a226c7cf0674628ca05f2fddcffceb",
-                     *           "nextAttemptAt": "2026-11-29T10:09:18.597Z",
+                     *           "id": "whd_01a226df68297081aaf9e3a50e898b3a",
+                     *           "nextAttemptAt": "2026-11-29T10:35:05.128Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:09:18.597Z"
+                     *           "updatedAt": "2026-11-29T10:35:05.128Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:09:18.595Z",
-                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "eventId": "evt_01a226c7cf03700991cec88f5f8534df",
+                     *           "createdAt": "2026-11-29T10:35:05.126Z",
+                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "eventId": "evt_01a226df68267734ba88c4402ef78d4d",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a226c7cf03700991cec890093b0e79",
-                     *           "nextAttemptAt": "2026-11-29T10:09:18.595Z",
+                     *           "id": "whd_01a226df68267734ba88c441e8c6bbaa",
+                     *           "nextAttemptAt": "2026-11-29T10:35:05.126Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:09:18.595Z"
+                     *           "updatedAt": "2026-11-29T10:35:05.126Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:09:18.592Z",
-                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "eventId": "evt_01a226c7cf0074728cdb1ad8d49d232c",
+                     *           "createdAt": "2026-11-29T10:35:05.122Z",
+                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "eventId": "evt_01a226df6823725fb57925d04c03130e",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226c7cf0074728cdb1adab6aac4bc",
-                     *           "nextAttemptAt": "2026-11-29T10:09:18.592Z",
+                     *           "id": "whd_01a226df6823725fb57925d2a80255be",
+                     *           "nextAttemptAt": "2026-11-29T10:35:05.122Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:09:18.592Z"
+                     *           "updatedAt": "2026-11-29T10:35:05.122Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:09:18.592Z",
-                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "eventId": "evt_01a226c7cf0074728cdb1ad7e527b557",
+                     *           "createdAt": "2026-11-29T10:35:05.122Z",
+                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "eventId": "evt_01a226df6823725fb57925cfca5a80da",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226c7cf0074728cdb1ad9a9632043",
-                     *           "nextAttemptAt": "2026-11-29T10:09:18.592Z",
+                     *           "id": "whd_01a226df6823725fb57925d1ca5175a9",
+                     *           "nextAttemptAt": "2026-11-29T10:35:05.122Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:09:18.592Z"
+                     *           "updatedAt": "2026-11-29T10:35:05.122Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:09:18.590Z",
-                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "eventId": "evt_01a226c7ceff760593cb384414d8f024",
+                     *           "createdAt": "2026-11-29T10:35:05.120Z",
+                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "eventId": "evt_01a226df6821752f8fb73e65e5872866",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226c7ceff760593cb3846b1fd1b8f",
-                     *           "nextAttemptAt": "2026-11-29T10:09:18.590Z",
+                     *           "id": "whd_01a226df6821752f8fb73e67a60a9b2d",
+                     *           "nextAttemptAt": "2026-11-29T10:35:05.120Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:09:18.590Z"
+                     *           "updatedAt": "2026-11-29T10:35:05.120Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:09:18.590Z",
-                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "eventId": "evt_01a226c7ceff760593cb38434fe34495",
+                     *           "createdAt": "2026-11-29T10:35:05.120Z",
+                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "eventId": "evt_01a226df6821752f8fb73e6456bad5a6",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226c7ceff760593cb38451f55a057",
-                     *           "nextAttemptAt": "2026-11-29T10:09:18.590Z",
+                     *           "id": "whd_01a226df6821752f8fb73e66671b3a1f",
+                     *           "nextAttemptAt": "2026-11-29T10:35:05.120Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:09:18.590Z"
+                     *           "updatedAt": "2026-11-29T10:35:05.120Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:09:18.586Z",
-                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "eventId": "evt_01a226c7cefb7363a9e6959c82c04ff9",
+                     *           "createdAt": "2026-11-29T10:35:05.115Z",
+                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "eventId": "evt_01a226df681c76ab8eeb2c6b9302409b",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a226c7cefb7363a9e6959d2eddc04f",
-                     *           "nextAttemptAt": "2026-11-29T10:09:18.586Z",
+                     *           "id": "whd_01a226df681c76ab8eeb2c6cb783fe32",
+                     *           "nextAttemptAt": "2026-11-29T10:35:05.115Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:09:18.586Z"
+                     *           "updatedAt": "2026-11-29T10:35:05.115Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:09:18.586Z",
-                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "eventId": "evt_01a226c7cefa7338a852620efc9c17f0",
+                     *           "createdAt": "2026-11-29T10:35:05.114Z",
+                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "eventId": "evt_01a226df681b756dbf169ea64747ec01",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226c7cefa7338a852620fc6a99469",
-                     *           "nextAttemptAt": "2026-11-29T10:09:18.586Z",
+                     *           "id": "whd_01a226df681b756dbf169ea75fb3b4a7",
+                     *           "nextAttemptAt": "2026-11-29T10:35:05.114Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:09:18.586Z"
+                     *           "updatedAt": "2026-11-29T10:35:05.114Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:09:18.584Z",
-                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "eventId": "evt_01a226c7cef972148cb0118900056584",
+                     *           "createdAt": "2026-11-29T10:35:05.113Z",
+                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "eventId": "evt_01a226df681a74efa53a2c5ecbd1b7ba",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a226c7cef972148cb0118a7874cea1",
-                     *           "nextAttemptAt": "2026-11-29T10:09:18.584Z",
+                     *           "id": "whd_01a226df681a74efa53a2c5f61cb4e96",
+                     *           "nextAttemptAt": "2026-11-29T10:35:05.113Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:09:18.584Z"
+                     *           "updatedAt": "2026-11-29T10:35:05.113Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:09:18.439Z",
-                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "eventId": "evt_01a226c7ce67759c8235c34d66b83ac4",
+                     *           "createdAt": "2026-11-29T10:35:04.948Z",
+                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "eventId": "evt_01a226df67747481ab22d0025a891dee",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226c7ce67759c8235c34e0705705a",
-                     *           "nextAttemptAt": "2026-11-29T10:09:18.439Z",
+                     *           "id": "whd_01a226df67747481ab22d003e3444875",
+                     *           "nextAttemptAt": "2026-11-29T10:35:04.948Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:09:18.439Z"
+                     *           "updatedAt": "2026-11-29T10:35:04.948Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:09:18.436Z",
-                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "eventId": "evt_01a226c7ce6470a7b5e611367a119520",
+                     *           "createdAt": "2026-11-29T10:35:04.942Z",
+                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "eventId": "evt_01a226df676f70dab09db3d802e6af1e",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226c7ce6470a7b5e6113722a16f0f",
-                     *           "nextAttemptAt": "2026-11-29T10:09:18.436Z",
+                     *           "id": "whd_01a226df676f70dab09db3d9a98ab701",
+                     *           "nextAttemptAt": "2026-11-29T10:35:04.942Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:09:18.436Z"
+                     *           "updatedAt": "2026-11-29T10:35:04.942Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:09:18.401Z",
-                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "eventId": "evt_01a226c7ce4176d1b64949791db0b5af",
+                     *           "createdAt": "2026-11-29T10:35:04.904Z",
+                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "eventId": "evt_01a226df6748730499905018c81caa20",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226c7ce4176d1b649497ab659c081",
-                     *           "nextAttemptAt": "2026-11-29T10:09:18.401Z",
+                     *           "id": "whd_01a226df674873049990501910489a26",
+                     *           "nextAttemptAt": "2026-11-29T10:35:04.904Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:09:18.401Z"
+                     *           "updatedAt": "2026-11-29T10:35:04.904Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:09:18.400Z",
-                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "eventId": "evt_01a226c7ce4076c1bd73e726720a917b",
+                     *           "createdAt": "2026-11-29T10:35:04.903Z",
+                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "eventId": "evt_01a226df6747771daedcabffd91b50ed",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226c7ce4076c1bd73e7272dfdeb10",
-                     *           "nextAttemptAt": "2026-11-29T10:09:18.400Z",
+                     *           "id": "whd_01a226df6747771daedcac008cbc826f",
+                     *           "nextAttemptAt": "2026-11-29T10:35:04.903Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:09:18.400Z"
+                     *           "updatedAt": "2026-11-29T10:35:04.903Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:09:18.399Z",
-                     *           "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *           "eventId": "evt_01a226c7ce3f74f287a4eaf7ddd8b829",
+                     *           "createdAt": "2026-11-29T10:35:04.900Z",
+                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *           "eventId": "evt_01a226df674477198e3f1aa59194a11e",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a226c7ce3f74f287a4eaf8f34366a2",
-                     *           "nextAttemptAt": "2026-11-29T10:09:18.399Z",
+                     *           "id": "whd_01a226df674477198e3f1aa6153f9209",
+                     *           "nextAttemptAt": "2026-11-29T10:35:04.900Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:09:18.399Z"
+                     *           "updatedAt": "2026-11-29T10:35:04.900Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -14040,14 +14282,14 @@ export interface operations {
                      * @example {
                      *       "attemptCount": 0,
                      *       "attempts": [],
-                     *       "createdAt": "2026-11-29T10:09:18.610Z",
-                     *       "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *       "eventId": "evt_01a226c7cf1276e3a83ae2fd3a70ba8c",
+                     *       "createdAt": "2026-11-29T10:35:05.142Z",
+                     *       "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *       "eventId": "evt_01a226df683675aab5e8ca486883cba5",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a226c7cf1276e3a83ae2fe8fae5261",
-                     *       "nextAttemptAt": "2026-11-29T10:09:18.615Z",
+                     *       "id": "whd_01a226df683675aab5e8ca49e568620c",
+                     *       "nextAttemptAt": "2026-11-29T10:35:05.148Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T10:09:18.615Z"
+                     *       "updatedAt": "2026-11-29T10:35:05.148Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -14164,14 +14406,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T10:09:18.610Z",
-                     *       "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *       "eventId": "evt_01a226c7cf1276e3a83ae2fd3a70ba8c",
+                     *       "createdAt": "2026-11-29T10:35:05.142Z",
+                     *       "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *       "eventId": "evt_01a226df683675aab5e8ca486883cba5",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a226c7cf1276e3a83ae2fe8fae5261",
-                     *       "nextAttemptAt": "2026-11-29T10:09:18.615Z",
+                     *       "id": "whd_01a226df683675aab5e8ca49e568620c",
+                     *       "nextAttemptAt": "2026-11-29T10:35:05.148Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T10:09:18.615Z"
+                     *       "updatedAt": "2026-11-29T10:35:05.148Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -14348,7 +14590,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-29T09:09:18.618Z"
+                 *       "since": "2026-11-29T09:35:05.153Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -14563,17 +14805,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:09:18.338Z",
+                     *       "createdAt": "2026-11-29T10:35:04.832Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a226c7ce0276a2b636590f43b03321",
-                     *       "secret": "whsec_PihH3FFKYHMMSbn1MSAeACbTaoy6zyYpWA4Y3OcSkpU=",
-                     *       "updatedAt": "2026-11-29T10:09:18.619Z",
-                     *       "url": "http://127.0.0.1:35133/lajan/webhooks"
+                     *       "id": "we_01a226df670073a49b76e89c7050d04f",
+                     *       "secret": "whsec_K4ygAcoSVKa2u47RbgGoh9VNbtRZDVNQdBO7o9W52Dc=",
+                     *       "updatedAt": "2026-11-29T10:35:05.154Z",
+                     *       "url": "http://127.0.0.1:42483/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -14757,14 +14999,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T10:09:18.610Z",
-                     *       "endpointId": "we_01a226c7ce0276a2b636590f43b03321",
-                     *       "eventId": "evt_01a226c7cf1276e3a83ae2fd3a70ba8c",
+                     *       "createdAt": "2026-11-29T10:35:05.142Z",
+                     *       "endpointId": "we_01a226df670073a49b76e89c7050d04f",
+                     *       "eventId": "evt_01a226df683675aab5e8ca486883cba5",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a226c7cf1276e3a83ae2fe8fae5261",
-                     *       "nextAttemptAt": "2026-11-29T10:09:18.610Z",
+                     *       "id": "whd_01a226df683675aab5e8ca49e568620c",
+                     *       "nextAttemptAt": "2026-11-29T10:35:05.142Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T10:09:18.610Z"
+                     *       "updatedAt": "2026-11-29T10:35:05.142Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

@@ -5,6 +5,7 @@
 use crate::error::ApiError;
 use axum::extract::{FromRequestParts, Path};
 use axum::http::request::Parts;
+use axum::http::{HeaderMap, header};
 use lajan_domain::pagination::Page;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -79,4 +80,13 @@ pub struct Deleted {
 pub(crate) fn request_host(headers: &axum::http::HeaderMap, uri: &axum::http::Uri) -> Option<String> {
     let from_header = headers.get(axum::http::header::HOST).and_then(|h| h.to_str().ok());
     from_header.or_else(|| uri.authority().map(|a| a.as_str())).map(str::to_ascii_lowercase)
+}
+
+/// Whether the caller asked for CSV: `text/csv` among the types it accepts.
+pub(crate) fn wants_csv(headers: &HeaderMap) -> bool {
+    headers.get_all(header::ACCEPT).iter().filter_map(|v| v.to_str().ok()).any(|accept| {
+        accept
+            .split(',')
+            .any(|t| t.split(';').next().is_some_and(|essence| essence.trim().eq_ignore_ascii_case("text/csv")))
+    })
 }

@@ -123,7 +123,7 @@ pub async fn items(
 ) -> ApiResult<Response> {
     let status = f.status.as_deref().map(str::parse::<ItemStatus>).transpose().map_err(|e| bad("status", e))?;
     let not_found = ApiError::not_found_as("disbursement");
-    if wants_csv(&headers) {
+    if super::common::wants_csv(&headers) {
         let all = state.store.disbursement_report(auth.tenant(), &id, status).await.map_err(not_found)?;
         let views: Vec<DisbursementItemView> = all.iter().map(DisbursementItemView::from).collect();
         let mut response =
@@ -142,15 +142,6 @@ pub async fn items(
         pagination: PaginationView::of(&found),
     })
     .into_response())
-}
-
-/// Whether the caller asked for CSV: `text/csv` among the types it accepts.
-fn wants_csv(headers: &HeaderMap) -> bool {
-    headers.get_all(header::ACCEPT).iter().filter_map(|v| v.to_str().ok()).any(|accept| {
-        accept
-            .split(',')
-            .any(|t| t.split(';').next().is_some_and(|essence| essence.trim().eq_ignore_ascii_case("text/csv")))
-    })
 }
 
 /// A disbursement given as JSON.

@@ -1,5 +1,6 @@
 //! The payments counted on an invoice: `GET /v1/invoices/{id}/payments`, `POST` to count one
-//! received outside Lajan, and `POST .../{paymentId}/reverse` to stop one counting.
+//! received outside Lajan, `POST .../{paymentId}/reverse` to stop one counting, and the
+//! statement that explains the balance, `GET /v1/invoices/{id}/statement` (JSON or CSV).
 
 use super::common::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use crate::auth::Authed;
@@ -11,11 +12,13 @@ use crate::state::AppState;
 use axum::extract::Path;
 use axum::extract::State;
 use axum::extract::rejection::PathRejection;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use lajan_domain::invoice_payment::OutsidePaymentInput;
 use lajan_services::views::invoice_payments::InvoicePaymentView;
+use lajan_services::views::invoice_statement::StatementLineView;
 use lajan_store::incoming_payments::PaymentOnInvoice;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -24,6 +27,7 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/invoices/{id}/payments", get(list).post(record))
         .route("/invoices/{id}/payments/{paymentId}/reverse", post(reverse))
+        .route("/invoices/{id}/statement", get(statement))
 }
 
 /// What a payment's change answers (and its replay returns): the payment, in its invoice's currency.
@@ -129,4 +133,57 @@ pub async fn reverse(
     let reversed =
         state.services.reverse_invoice_payment(auth.tenant(), &id, &payment_id, body.reason.as_deref(), answer).await?;
     Ok(Json(payment_view(&reversed)))
+}
+
+/// Every movement of what the client owes on an invoice, oldest first.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceStatement {
+    #[schema(example = "inv_01a1fc8be56c7228a813c8461b65a699")]
+    pub invoice_id: String,
+    #[schema(example = "HTG")]
+    pub currency: String,
+    /// What is still owed: the last line's balance.
+    #[schema(example = "750.00")]
+    pub amount_remaining: String,
+    pub data: Vec<StatementLineView>,
+}
+
+#[utoipa::path(get, operation_id = "getInvoiceStatement", path = "/v1/invoices/{id}/statement", tag = "Invoices",
+    description = "Explains the invoice's balance line by line: its total, each payment (ledger or outside Lajan) and reversal, a void, and what moved to or from the client's credit balance, oldest first, each with the running balance; the last balance is amountRemaining. With Accept: text/csv, the same lines as a CSV a spreadsheet opens safely.",
+    params(("id" = String, Path),
+        ("Accept" = Option<String>, Header, description = "text/csv for the statement as CSV (columns at, type, amount, balance, sourceId, method, reference)")),
+    responses(
+        (status = 200, description = "The statement, or with Accept: text/csv its CSV", content(
+            (InvoiceStatement = "application/json"),
+            (String = "text/csv", example = "at,type,amount,balance,sourceId,method,reference\r\n"),
+        )),
+        (status = 404, body = ErrorBody)))]
+pub async fn statement(
+    auth: Authed<InvoicesRead>,
+    State(state): State<AppState>,
+    ResourceId(id): ResourceId,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let (invoice, movements) = state.services.invoice_statement(auth.tenant(), &id).await?;
+    let data: Vec<StatementLineView> = movements.iter().map(StatementLineView::from).collect();
+    if super::common::wants_csv(&headers) {
+        let mut response =
+            lajan_services::report::statement_csv(&data).map_err(|e| ApiError::internal(&e))?.into_response();
+        let headers = response.headers_mut();
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
+        let disposition = format!("attachment; filename=\"{}-statement.csv\"", invoice.invoice.number);
+        if let Ok(value) = HeaderValue::from_str(&disposition) {
+            headers.insert(header::CONTENT_DISPOSITION, value);
+        }
+        return Ok(response);
+    }
+    let i = &invoice.invoice;
+    Ok(Json(InvoiceStatement {
+        invoice_id: i.id.clone(),
+        currency: i.currency.code().to_owned(),
+        amount_remaining: lajan_services::views::money(i.amount_remaining()),
+        data,
+    })
+    .into_response())
 }

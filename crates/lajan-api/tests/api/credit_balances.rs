@@ -95,3 +95,59 @@ api_test!(an_overpayment_and_a_voided_invoices_payments_become_the_clients_credi
     let denied = app.get_with(&reader, &format!("/v1/clients/{cid}/credit-balance/transactions")).await;
     expect_error(denied, 403, "forbidden").await;
 });
+
+api_test!(the_statement_explains_the_balance_line_by_line_as_json_and_csv, |app| {
+    let client = app.reachable_client().await;
+    let invoice = app.invoice(client["id"].as_str().unwrap(), json!({ "sendImmediately": true })).await;
+    let id = invoice["id"].as_str().unwrap();
+    let payments = format!("/v1/invoices/{id}/payments");
+    let payment = |body: Value| post(app, &payments, body);
+    payment(json!({ "amount": 40, "method": "cash", "reference": "=HYPERLINK(\"http://x\")" })).await;
+    let mistake = payment(json!({ "amount": 90, "method": "moncash", "reference": "MC-1" })).await;
+    let path = format!("/v1/invoices/{id}/payments/{}/reverse", mistake["id"].as_str().unwrap());
+    post(app, &path, json!({ "reason": "another client's" })).await;
+
+    let statement = get(app, &format!("/v1/invoices/{id}/statement")).await;
+    assert_eq!((&statement["invoiceId"], &statement["amountRemaining"]), (&json!(id), &json!("60.00")));
+    let lines: Vec<(&str, &str, &str)> = statement["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["type"].as_str().unwrap(), l["amount"].as_str().unwrap(), l["balance"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ("invoiced", "100.00", "100.00"),
+            ("payment", "-40.00", "60.00"),
+            ("payment", "-90.00", "-30.00"),
+            ("to_credit_balance", "30.00", "0.00"),
+            ("payment_reversed", "90.00", "90.00"),
+            ("from_credit_balance", "-30.00", "60.00"),
+        ]
+    );
+    assert_eq!(get(app, &format!("/v1/invoices/{id}")).await["amountRemaining"], "60.00", "the last balance");
+    assert_eq!(
+        (&statement["data"][4]["sourceId"], &statement["data"][4]["reference"]),
+        (&mistake["id"], &json!("another client's"))
+    );
+
+    let r = app
+        .req(Method::GET, &format!("/v1/invoices/{id}/statement"))
+        .header("accept", "text/csv")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert!(r.headers()["content-type"].to_str().unwrap().starts_with("text/csv"));
+    assert!(r.headers()["content-disposition"].to_str().unwrap().contains("INV-000001-statement.csv"));
+    let csv = r.text().await.unwrap();
+    let rows: Vec<&str> = csv.split("\r\n").collect();
+    assert_eq!(rows[0], "at,type,amount,balance,sourceId,method,reference");
+    assert_eq!(rows.len(), 8, "a header, six lines and the last line's end: {csv}");
+    assert!(
+        rows[2].contains(",payment,-40.00,60.00,") && rows[2].ends_with(",cash,\"'=HYPERLINK(\"\"http://x\"\")\""),
+        "{csv}"
+    );
+    expect_error(app.get("/v1/invoices/inv_00000000000000000000000000000000/statement").await, 404, "not_found").await;
+});

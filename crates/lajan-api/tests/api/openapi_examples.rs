@@ -156,6 +156,8 @@ async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
     app.post(&format!("/v1/invoices/{}/payments", id(&owing)), &json!({ "amount": 150, "method": "cash" })).await;
     r.get("/v1/clients/{id}/credit-balance", &[&cli]).await;
     r.get("/v1/clients/{id}/credit-balance/transactions", &[&cli]).await;
+    r.get("/v1/invoices/{id}/statement", &[&id(&owing)]).await;
+    r.call(Method::GET, "/v1/invoices/{id}/statement", &[&id(&owing)], Body::None, "text/csv").await;
     let voided = app.invoice(&cli, json!({})).await;
     r.post("/v1/invoices/{id}/void", &[&id(&voided)], json!({ "reason": "Issued twice" })).await;
 

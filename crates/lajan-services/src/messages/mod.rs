@@ -28,7 +28,7 @@ pub fn invoice_messages(
     // Due in instalments, the notice asks for the next one: what is left of it, by its date.
     let (amount_due, due_date) = match next_unpaid(&i.installments, i.amount_paid) {
         Some(next) => (next.remaining(), next.due_date),
-        None => ((i.totals.total - i.amount_paid).max(0), i.due_date),
+        None => (i.amount_remaining(), i.due_date),
     };
     let notice = InvoiceNotice {
         organization: organization.to_owned(),

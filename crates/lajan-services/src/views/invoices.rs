@@ -81,7 +81,7 @@ pub struct InvoiceView {
     /// the sum of the invoice's payments (`GET /v1/invoices/{id}/payments`).
     #[schema(example = "500.00")]
     pub amount_paid: String,
-    /// What is still due: the total less what was paid, never below 0.00.
+    /// What is still due: the total less what was paid, never below 0.00; 0.00 once void.
     #[schema(example = "750.00")]
     pub amount_remaining: String,
     /// What was paid beyond the total (all that was paid, once void): it is held on the client's
@@ -176,7 +176,7 @@ impl InvoiceView {
             tax: money(i.totals.tax),
             total: money(i.totals.total),
             amount_paid: money(i.amount_paid),
-            amount_remaining: money(i.totals.total.saturating_sub(i.amount_paid).max(0)),
+            amount_remaining: money(i.amount_remaining()),
             amount_overpaid: money(i.amount_overpaid),
             installments: fill(&i.installments, i.amount_paid).iter().map(InstallmentView::from).collect(),
             next_installment: next_unpaid(&i.installments, i.amount_paid).as_ref().map(InstallmentView::from),

@@ -7,6 +7,7 @@ pub mod disbursements;
 pub mod events;
 pub mod invitations;
 pub mod invoice_payments;
+pub mod invoice_statement;
 pub mod invoices;
 pub mod payouts;
 pub mod settings;

@@ -3,6 +3,14 @@
 use crate::credit_balances::CreditBalanceStore;
 use lajan_domain::credit_balance::{CreditBalance, CreditTransaction, overpaid};
 
+macro_rules! credit_transaction_select {
+    () => {
+        "SELECT t.id, t.client_id, t.currency, t.amount, t.balance_after, t.cause, t.invoice_id, t.created_at,
+                t.actor_type, t.actor_id
+         FROM client_credit_transactions t"
+    };
+}
+
 fn credit_transaction_from_row(row: &DbRow) -> StoreResult<CreditTransaction> {
     Ok(CreditTransaction {
         id: row.try_get("id")?,
@@ -145,9 +153,7 @@ impl CreditBalanceStore for ThisStore {
         self.list_page(
             page,
             Total::Count("SELECT COUNT(*) FROM client_credit_transactions t"),
-            "SELECT t.id, t.client_id, t.currency, t.amount, t.balance_after, t.cause, t.invoice_id, t.created_at,
-                    t.actor_type, t.actor_id
-             FROM client_credit_transactions t",
+            credit_transaction_select!(),
             "t",
             move |qb| push_tenant_filters(qb, "t", tenant, &[("client_id", Some(client_id))]),
             credit_transaction_from_row,

@@ -5,9 +5,21 @@
 use crate::incoming_payments::{PaidEvents, PaymentOnInvoice};
 use crate::{EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
+use lajan_domain::credit_balance::CreditTransaction;
+use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::invoice_payment::{InvoicePayment, OutsidePayment};
 use lajan_domain::pagination::{Page, PageRequest};
 use lajan_domain::{Tenant, Timestamp};
+
+/// What an invoice's statement is made of, read at one moment: the invoice, every payment
+/// counted on it (oldest first, reversed ones included) and the moves of its client's credit
+/// balance it made.
+#[derive(Debug, Clone)]
+pub struct StatementParts {
+    pub invoice: InvoiceDetail,
+    pub payments: Vec<InvoicePayment>,
+    pub credits: Vec<CreditTransaction>,
+}
 
 /// A reversal asked for: the invoice, its payment, and why.
 #[derive(Debug, Clone, Copy)]
@@ -19,6 +31,11 @@ pub struct PaymentReversal<'a> {
 
 #[async_trait]
 pub trait InvoicePaymentStore: Send + Sync {
+    /// The parts of the statement of the tenant's invoice `invoice_id`, read under the locks a
+    /// payment takes, so no payment lands between them; `None` for an invoice that is not the
+    /// tenant's.
+    async fn invoice_statement_parts(&self, tenant: &Tenant, invoice_id: &str) -> StoreResult<Option<StatementParts>>;
+
     /// The payments counted on the tenant's invoice `invoice_id`, newest first (reversed ones
     /// included); an empty page for an invoice that is not the tenant's.
     async fn list_invoice_payments(

@@ -1,6 +1,7 @@
-// Invoice payments, for both backends; included after `shared.rs`.
+// Invoice payments, for both backends; included after `shared.rs` and `credit_balances/sql.rs`
+// (a statement reads the credit balance moves an invoice made).
 
-use crate::invoice_payments::{InvoicePaymentStore, PaymentReversal};
+use crate::invoice_payments::{InvoicePaymentStore, PaymentReversal, StatementParts};
 use lajan_domain::invoice_payment::{OutsidePayment, Reversal};
 
 macro_rules! invoice_payment_select {
@@ -81,6 +82,32 @@ async fn lock_intent_and_invoice(
 
 #[async_trait]
 impl InvoicePaymentStore for ThisStore {
+    async fn invoice_statement_parts(&self, tenant: &Tenant, invoice_id: &str) -> StoreResult<Option<StatementParts>> {
+        let mut tx = self.begin_write().await?;
+        let invoice = match lock_intent_and_invoice(&mut tx, tenant, invoice_id).await {
+            Ok((_, invoice)) => invoice,
+            Err(StoreError::NotFound) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let payments = query(concat!(invoice_payment_select!(), " WHERE p.invoice_id = $1 ORDER BY p.created_at, p.id"))
+            .bind(invoice_id)
+            .fetch_all(&mut *tx)
+            .await?
+            .iter()
+            .map(invoice_payment_from_row)
+            .collect::<StoreResult<_>>()?;
+        let credits = query(concat!(credit_transaction_select!(), " WHERE t.invoice_id = $1 ORDER BY t.created_at, t.id"))
+            .bind(invoice_id)
+            .fetch_all(&mut *tx)
+            .await?
+            .iter()
+            .map(credit_transaction_from_row)
+            .collect::<StoreResult<_>>()?;
+        // Nothing was written: ending the unit gives the locks back.
+        self.commit(tx).await?;
+        Ok(Some(StatementParts { invoice, payments, credits }))
+    }
+
     async fn list_invoice_payments(
         &self,
         tenant: &Tenant,

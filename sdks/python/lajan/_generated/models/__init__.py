@@ -74,6 +74,7 @@ from .invited_client_view import InvitedClientView
 from .invoice_list import InvoiceList
 from .invoice_payment_list import InvoicePaymentList
 from .invoice_payment_view import InvoicePaymentView
+from .invoice_statement import InvoiceStatement
 from .invoice_summary import InvoiceSummary
 from .invoice_summary_currency import InvoiceSummaryCurrency
 from .invoice_summary_status import InvoiceSummaryStatus
@@ -132,6 +133,7 @@ from .settings_change_view_previous import SettingsChangeViewPrevious
 from .settings_view import SettingsView
 from .settings_view_default_currency import SettingsViewDefaultCurrency
 from .simulate_payment import SimulatePayment
+from .statement_line_view import StatementLineView
 from .top_up import TopUp
 from .update_client import UpdateClient
 from .update_invoice import UpdateInvoice
@@ -208,6 +210,7 @@ __all__ = (
     "InvoiceList",
     "InvoicePaymentList",
     "InvoicePaymentView",
+    "InvoiceStatement",
     "InvoiceSummary",
     "InvoiceSummaryCurrency",
     "InvoiceSummaryStatus",
@@ -266,6 +269,7 @@ __all__ = (
     "SettingsView",
     "SettingsViewDefaultCurrency",
     "SimulatePayment",
+    "StatementLineView",
     "TopUp",
     "UpdateClient",
     "UpdateInvoice",

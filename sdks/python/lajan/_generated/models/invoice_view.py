@@ -30,7 +30,8 @@ class InvoiceView:
             credit balance (`GET /v1/clients/{id}/credit-balance`), never lost. Example: 0.00.
         amount_paid (str): Received so far through the payment link (may exceed the total after an overpayment):
             the sum of the invoice's payments (`GET /v1/invoices/{id}/payments`). Example: 500.00.
-        amount_remaining (str): What is still due: the total less what was paid, never below 0.00. Example: 750.00.
+        amount_remaining (str): What is still due: the total less what was paid, never below 0.00; 0.00 once void.
+            Example: 750.00.
         client (ClientContact): The client an invoice is addressed to.
         client_id (str):
         created_at (datetime.datetime):
