@@ -16,17 +16,28 @@ pub enum CreditCause {
     PaymentReversed,
     /// An invoice voided after payments: what it received is the client's.
     InvoiceVoided,
+    /// A credit note lowered an invoice below what it had received.
+    CreditNote,
+    /// A credit note voided: the invoice asks for more again, taken back from the balance.
+    CreditNoteVoided,
 }
 
 impl CreditCause {
-    pub const ALL: [CreditCause; 3] =
-        [CreditCause::Overpayment, CreditCause::PaymentReversed, CreditCause::InvoiceVoided];
+    pub const ALL: [CreditCause; 5] = [
+        CreditCause::Overpayment,
+        CreditCause::PaymentReversed,
+        CreditCause::InvoiceVoided,
+        CreditCause::CreditNote,
+        CreditCause::CreditNoteVoided,
+    ];
 
     pub const fn as_str(self) -> &'static str {
         match self {
             CreditCause::Overpayment => "overpayment",
             CreditCause::PaymentReversed => "payment_reversed",
             CreditCause::InvoiceVoided => "invoice_voided",
+            CreditCause::CreditNote => "credit_note",
+            CreditCause::CreditNoteVoided => "credit_note_voided",
         }
     }
 }

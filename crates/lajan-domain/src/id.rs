@@ -35,6 +35,8 @@ pub enum IdKind {
     InvoicePayment,
     /// A move of a client's credit balance.
     CreditTransaction,
+    /// What a sent invoice no longer asks for, and why.
+    CreditNote,
 }
 
 impl IdKind {
@@ -63,6 +65,7 @@ impl IdKind {
             IdKind::WalletDeposit => "wdp_",
             IdKind::InvoicePayment => "ipy_",
             IdKind::CreditTransaction => "cbt_",
+            IdKind::CreditNote => "cn_",
         }
     }
 

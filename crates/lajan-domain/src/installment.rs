@@ -41,12 +41,14 @@ pub struct InstallmentState {
     pub number: usize,
     pub amount: i64,
     pub due_date: DueDate,
+    /// What credit notes took off it: they shorten the plan from its end.
+    pub credited: i64,
     pub paid: i64,
 }
 
 impl InstallmentState {
     pub const fn remaining(&self) -> i64 {
-        self.amount - self.paid
+        self.amount - self.credited - self.paid
     }
 }
 
@@ -133,22 +135,31 @@ pub fn plan_due_date(plan: &[Installment], given: Option<DueDate>) -> Result<Opt
     }
 }
 
-/// Each instalment of `plan` with what `paid` covers of it, oldest first.
-pub fn fill(plan: &[Installment], paid: i64) -> Vec<InstallmentState> {
-    let mut left = paid.max(0);
-    plan.iter()
+/// Each instalment of `plan`, oldest first, with what `credited` (credit notes, taken off the
+/// last instalments first: the plan ends sooner) and `paid` (filling the oldest first) cover
+/// of it.
+pub fn fill(plan: &[Installment], paid: i64, credited: i64) -> Vec<InstallmentState> {
+    let mut uncredited = credited.max(0);
+    let mut states: Vec<InstallmentState> = plan
+        .iter()
         .enumerate()
-        .map(|(i, p)| {
-            let covered = left.min(p.amount);
-            left -= covered;
-            InstallmentState { number: i + 1, amount: p.amount, due_date: p.due_date, paid: covered }
-        })
-        .collect()
+        .map(|(i, p)| InstallmentState { number: i + 1, amount: p.amount, due_date: p.due_date, credited: 0, paid: 0 })
+        .collect();
+    for s in states.iter_mut().rev() {
+        s.credited = uncredited.min(s.amount);
+        uncredited -= s.credited;
+    }
+    let mut unpaid = paid.max(0);
+    for s in &mut states {
+        s.paid = unpaid.min(s.amount - s.credited);
+        unpaid -= s.paid;
+    }
+    states
 }
 
-/// The oldest instalment `paid` leaves short, if any: the one the invoice waits for.
-pub fn next_unpaid(plan: &[Installment], paid: i64) -> Option<InstallmentState> {
-    fill(plan, paid).into_iter().find(|s| s.remaining() > 0)
+/// The oldest instalment left short, if any: the one the invoice waits for.
+pub fn next_unpaid(plan: &[Installment], paid: i64, credited: i64) -> Option<InstallmentState> {
+    fill(plan, paid, credited).into_iter().find(|s| s.remaining() > 0)
 }
 
 #[cfg(test)]
@@ -190,11 +201,15 @@ mod tests {
         let plan =
             parse_installments(&[row("30", "2030-01-31"), row("30", "2030-02-28"), row("40", "2030-03-31")], 10_000)
                 .unwrap();
-        let paid: Vec<i64> = fill(&plan, 4_500).iter().map(|s| s.paid).collect();
+        let paid: Vec<i64> = fill(&plan, 4_500, 0).iter().map(|s| s.paid).collect();
         assert_eq!(paid, [3_000, 1_500, 0]);
-        assert_eq!(next_unpaid(&plan, 4_500).map(|s| (s.number, s.remaining())), Some((2, 1_500)));
-        assert_eq!(next_unpaid(&plan, 0).map(|s| s.number), Some(1));
-        assert_eq!(next_unpaid(&plan, 10_000), None);
-        assert_eq!(fill(&plan, 12_000).iter().map(|s| s.paid).sum::<i64>(), 10_000, "an overpayment fills no more");
+        assert_eq!(next_unpaid(&plan, 4_500, 0).map(|s| (s.number, s.remaining())), Some((2, 1_500)));
+        assert_eq!(next_unpaid(&plan, 0, 0).map(|s| s.number), Some(1));
+        assert_eq!(next_unpaid(&plan, 10_000, 0), None);
+        assert_eq!(fill(&plan, 12_000, 0).iter().map(|s| s.paid).sum::<i64>(), 10_000, "an overpayment fills no more");
+        // 50.00 credited shortens the plan from its end: the last instalment and 10.00 of the second.
+        let credited: Vec<(i64, i64)> = fill(&plan, 4_500, 5_000).iter().map(|s| (s.credited, s.paid)).collect();
+        assert_eq!(credited, [(0, 3_000), (1_000, 1_500), (4_000, 0)]);
+        assert_eq!(next_unpaid(&plan, 5_000, 5_000), None, "paid what the credit note left");
     }
 }

@@ -317,6 +317,8 @@ pub struct Invoice {
     /// What it received beyond what it asks for (all of it once void), held on the client's
     /// credit balance.
     pub amount_overpaid: i64,
+    /// What its credit notes in force take off the total.
+    pub amount_credited: i64,
     /// The parts its total is due in, oldest first; empty when it is due at once on `due_date`.
     pub installments: Vec<crate::installment::Installment>,
     pub payment_intent_id: String,
@@ -329,10 +331,21 @@ pub struct Invoice {
 }
 
 impl Invoice {
-    /// What is still owed: the total less what was paid, never below zero (what was paid beyond
-    /// is the client's credit balance), and nothing once void.
+    /// Its instalments with what credit notes and payments cover of each; empty without a plan.
+    pub fn installment_states(&self) -> Vec<crate::installment::InstallmentState> {
+        crate::installment::fill(&self.installments, self.amount_paid, self.amount_credited)
+    }
+
+    /// The oldest instalment left short: what the invoice waits for.
+    pub fn next_installment(&self) -> Option<crate::installment::InstallmentState> {
+        crate::installment::next_unpaid(&self.installments, self.amount_paid, self.amount_credited)
+    }
+
+    /// What is still owed: the total less its credit notes and what was paid, never below zero
+    /// (what was paid beyond is the client's credit balance), and nothing once void.
     pub fn amount_remaining(&self) -> i64 {
-        if self.status == InvoiceStatus::Void { 0 } else { self.totals.total.saturating_sub(self.amount_paid).max(0) }
+        let asked = self.totals.total.saturating_sub(self.amount_credited);
+        if self.status == InvoiceStatus::Void { 0 } else { asked.saturating_sub(self.amount_paid).max(0) }
     }
 }
 

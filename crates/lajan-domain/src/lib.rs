@@ -37,6 +37,7 @@ pub mod asset;
 pub mod client;
 pub mod console;
 pub mod credit_balance;
+pub mod credit_note;
 pub mod disbursement;
 pub mod due_date;
 pub mod event;

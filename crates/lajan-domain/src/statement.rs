@@ -4,6 +4,7 @@
 
 use crate::Timestamp;
 use crate::credit_balance::CreditTransaction;
+use crate::credit_note::CreditNote;
 use crate::invoice::{Invoice, InvoiceStatus};
 use crate::invoice_payment::InvoicePayment;
 
@@ -16,8 +17,12 @@ pub enum MovementKind {
     Payment,
     /// A payment reversed: it owes again what the payment had paid.
     PaymentReversed,
-    /// The invoice voided: its total is no longer owed.
+    /// The invoice voided: what it asked for is no longer owed.
     Voided,
+    /// A credit note: the invoice asks for less.
+    CreditNote,
+    /// A credit note voided: the invoice asks for its amount again.
+    CreditNoteVoided,
     /// What was paid beyond what it asks for, moved to the client's credit balance.
     ToCreditBalance,
     /// An overpayment taken back from the client's credit balance (a reversal).
@@ -31,6 +36,8 @@ impl MovementKind {
             MovementKind::Payment => "payment",
             MovementKind::PaymentReversed => "payment_reversed",
             MovementKind::Voided => "voided",
+            MovementKind::CreditNote => "credit_note",
+            MovementKind::CreditNoteVoided => "credit_note_voided",
             MovementKind::ToCreditBalance => "to_credit_balance",
             MovementKind::FromCreditBalance => "from_credit_balance",
         }
@@ -53,11 +60,16 @@ pub struct Movement {
     pub reference: Option<String>,
 }
 
-/// The statement of `invoice` from its `payments` (reversed ones included) and the moves of the
-/// client's credit balance it made, oldest first: within one moment, in the order a change
-/// makes them (the invoice, then payments and reversals, then what its balance held for the
-/// client).
-pub fn statement(invoice: &Invoice, payments: &[InvoicePayment], credits: &[CreditTransaction]) -> Vec<Movement> {
+/// The statement of `invoice` from its `payments` (reversed ones included), its credit notes
+/// (void ones included) and the moves of the client's credit balance it made, oldest first:
+/// within one moment, in the order a change makes them (the invoice, payments and reversals,
+/// a void, credit notes, then what its balance held for the client).
+pub fn statement(
+    invoice: &Invoice,
+    payments: &[InvoicePayment],
+    credits: &[CreditTransaction],
+    credit_notes: &[CreditNote],
+) -> Vec<Movement> {
     let line = |kind, at, amount, source_id: Option<&String>| Movement {
         kind,
         at,
@@ -83,7 +95,20 @@ pub fn statement(invoice: &Invoice, payments: &[InvoicePayment], credits: &[Cred
         }
     }
     if let (InvoiceStatus::Void, Some(at)) = (invoice.status, invoice.voided_at) {
-        lines.push(line(MovementKind::Voided, at, -invoice.totals.total, None));
+        // What it still asked for (its credit notes stay as they were once it is void).
+        lines.push(line(MovementKind::Voided, at, -(invoice.totals.total - invoice.amount_credited), None));
+    }
+    for n in credit_notes {
+        lines.push(Movement {
+            reference: Some(n.number.clone()),
+            ..line(MovementKind::CreditNote, n.created_at, -n.amount, Some(&n.id))
+        });
+        if let Some((at, _)) = &n.voided {
+            lines.push(Movement {
+                reference: Some(n.number.clone()),
+                ..line(MovementKind::CreditNoteVoided, *at, n.amount, Some(&n.id))
+            });
+        }
     }
     for c in credits {
         let kind = if c.amount >= 0 { MovementKind::ToCreditBalance } else { MovementKind::FromCreditBalance };

@@ -22,7 +22,7 @@ impl Services {
     pub async fn invoice_statement(&self, tenant: &Tenant, id: &str) -> ServiceResult<(InvoiceDetail, Vec<Movement>)> {
         let parts =
             self.store.invoice_statement_parts(tenant, id).await?.ok_or(crate::ServiceError::NotFound("invoice"))?;
-        let lines = statement(&parts.invoice.invoice, &parts.payments, &parts.credits);
+        let lines = statement(&parts.invoice.invoice, &parts.payments, &parts.credits, &parts.credit_notes);
         Ok((parts.invoice, lines))
     }
 

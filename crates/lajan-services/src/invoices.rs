@@ -267,6 +267,7 @@ pub fn new_invoice(
         totals,
         amount_paid: 0,
         amount_overpaid: 0,
+        amount_credited: 0,
         installments: Vec::new(),
         payment_intent_id: intent.id.clone(),
         created_at: now,

@@ -58,11 +58,13 @@ macro_rules! areas_sql {
         include!("wallet_deposits/sql.rs");
         include!("credit_balances/sql.rs");
         include!("invoice_payments/sql.rs");
+        include!("credit_notes/sql.rs");
     };
 }
 
 pub mod clients;
 pub mod credit_balances;
+pub mod credit_notes;
 pub mod dashboard;
 pub mod deliveries;
 pub mod disbursements;
@@ -91,6 +93,7 @@ pub mod webhooks;
 
 pub use clients::{ClientQuery, ClientStore, ClientWallet};
 pub use credit_balances::CreditBalanceStore;
+pub use credit_notes::CreditNoteStore;
 pub use dashboard::{AssetTotal, DashboardStore};
 pub use deliveries::{Answered, ClaimLimits, DeliveryStore, DueDelivery};
 pub use disbursements::DisbursementStore;
@@ -154,6 +157,7 @@ pub trait Store:
     + WalletDepositStore
     + InvoicePaymentStore
     + CreditBalanceStore
+    + CreditNoteStore
     + Send
     + Sync
     + 'static

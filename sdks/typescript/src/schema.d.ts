@@ -2211,6 +2211,11 @@ export interface components {
         InstallmentView: {
             /** @example 1250.00 */
             amount: string;
+            /**
+             * @description What credit notes took off it (they shorten the plan from its end).
+             * @example 0.00
+             */
+            amountCredited: string;
             /** @example 500.00 */
             amountPaid: string;
             /** @example 750.00 */
@@ -2370,6 +2375,11 @@ export interface components {
         };
         /** @description An invoice in full. */
         InvoiceView: {
+            /**
+             * @description What its credit notes in force take off the total (`POST /v1/invoices/{id}/credit-notes`).
+             * @example 0.00
+             */
+            amountCredited: string;
             /**
              * @description What was paid beyond the total (all that was paid, once void): it is held on the client's
              *     credit balance (`GET /v1/clients/{id}/credit-balance`), never lost.
@@ -2990,19 +3000,20 @@ export interface components {
              */
             method?: string | null;
             /**
-             * @description A payment's reference (transaction hash or receipt number), or a reversal's reason.
+             * @description A payment's reference (transaction hash or receipt number), a reversal's reason, or a
+             *     credit note's number.
              * @example REC-2026-0042
              */
             reference?: string | null;
             /**
-             * @description The payment (`ipy_...`) of a payment or reversal, or the credit balance transaction
-             *     (`cbt_...`).
+             * @description The payment (`ipy_...`) of a payment or reversal, the credit note (`cn_...`), or the
+             *     credit balance transaction (`cbt_...`).
              * @example ipy_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b
              */
             sourceId?: string | null;
             /**
              * @description `invoiced` (the total), `payment`, `payment_reversed`, `voided` (the total no longer
-             *     owed), `to_credit_balance` (what was paid beyond what it asks for, held for the client)
+             *     owed), `credit_note`, `credit_note_voided`, `to_credit_balance` (what was paid beyond what it asks for, held for the client)
              *     or `from_credit_balance` (such an overpayment taken back by a reversal).
              * @example payment
              */
@@ -3404,14 +3415,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T10:35:04.836Z",
+                     *           "createdAt": "2026-11-29T10:50:22.404Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *           "id": "cli_01a226ed674476aea8e1fa990e052329",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-29T10:35:04.836Z",
+                     *           "updatedAt": "2026-11-29T10:50:22.404Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *           "walletMemo": null,
@@ -3548,14 +3559,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:35:04.836Z",
+                     *       "createdAt": "2026-11-29T10:50:22.404Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *       "id": "cli_01a226ed674476aea8e1fa990e052329",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T10:35:04.836Z",
+                     *       "updatedAt": "2026-11-29T10:50:22.404Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3582,7 +3593,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "d555c273-08dc-417a-973a-e0989d7aaba9",
+                     *       "requestId": "7aa71715-715c-47de-88b5-1cba1484326d",
                      *       "statusCode": 400
                      *     }
                      */
@@ -3745,14 +3756,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:35:04.836Z",
+                     *       "createdAt": "2026-11-29T10:50:22.404Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *       "id": "cli_01a226ed674476aea8e1fa990e052329",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T10:35:04.836Z",
+                     *       "updatedAt": "2026-11-29T10:50:22.404Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3807,7 +3818,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "43719292-472e-4145-a75c-71f6fd07b337",
+                     *       "requestId": "53122340-c282-41ec-a02d-1e7bdfba43d8",
                      *       "statusCode": 404
                      *     }
                      */
@@ -3877,14 +3888,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:35:04.836Z",
+                     *       "createdAt": "2026-11-29T10:50:22.404Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *       "id": "cli_01a226ed674476aea8e1fa990e052329",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-29T10:35:04.839Z",
+                     *       "updatedAt": "2026-11-29T10:50:22.406Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -4068,7 +4079,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a226df6708761c942beaa97fd9ea5d"
+                     *       "id": "cli_01a226ed674876168765cb67bc6c97c6"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4202,7 +4213,7 @@ export interface operations {
                      *           "currency": "HTG"
                      *         }
                      *       ],
-                     *       "clientId": "cli_01a226df67047371ad6e4cee22dc9575"
+                     *       "clientId": "cli_01a226ed674476aea8e1fa990e052329"
                      *     }
                      */
                     "application/json": components["schemas"]["ClientCreditBalance"];
@@ -4321,17 +4332,17 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
+                     *             "id": "key_01a226ed672c70928fdcb54712967610",
                      *             "type": "api_key"
                      *           },
                      *           "amount": "50.00",
                      *           "balanceAfter": "50.00",
                      *           "cause": "overpayment",
-                     *           "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
-                     *           "createdAt": "2026-11-29T10:35:04.876Z",
+                     *           "clientId": "cli_01a226ed674476aea8e1fa990e052329",
+                     *           "createdAt": "2026-11-29T10:50:22.442Z",
                      *           "currency": "HTG",
-                     *           "id": "cbt_01a226df672c746ea6491701de7a89c1",
-                     *           "invoiceId": "inv_01a226df672873bd856a138bb246232b"
+                     *           "id": "cbt_01a226ed676a7283abb32aa8f2a7bf7f",
+                     *           "invoiceId": "inv_01a226ed676376bba55f21bf79c6754d"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4467,11 +4478,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a226df6745762fa88bee8a70fe5be6",
-                     *       "createdAt": "2026-11-29T10:35:04.904Z",
-                     *       "lastSentAt": "2026-11-29T10:35:04.905Z",
+                     *       "clientId": "cli_01a226ed678b779d82fb719f7634df68",
+                     *       "createdAt": "2026-11-29T10:50:22.477Z",
+                     *       "lastSentAt": "2026-11-29T10:50:22.479Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T10:35:04.905Z",
+                     *       "nextSendAt": "2026-12-02T10:50:22.479Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4589,11 +4600,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a226df674d74679a1941915f68bf30",
-                     *       "createdAt": "2026-11-29T10:35:04.948Z",
-                     *       "lastSentAt": "2026-11-29T10:35:04.949Z",
+                     *       "clientId": "cli_01a226ed6794710eaa2918f82bc4d751",
+                     *       "createdAt": "2026-11-29T10:50:22.522Z",
+                     *       "lastSentAt": "2026-11-29T10:50:22.522Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T10:35:04.949Z",
+                     *       "nextSendAt": "2026-12-02T10:50:22.522Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4779,11 +4790,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a226df6745762fa88bee8a70fe5be6",
-                     *       "createdAt": "2026-11-29T10:35:04.904Z",
-                     *       "lastSentAt": "2026-11-29T10:35:04.905Z",
+                     *       "clientId": "cli_01a226ed678b779d82fb719f7634df68",
+                     *       "createdAt": "2026-11-29T10:50:22.477Z",
+                     *       "lastSentAt": "2026-11-29T10:50:22.479Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T10:35:04.905Z",
+                     *       "nextSendAt": "2026-12-02T10:50:22.479Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4979,7 +4990,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-29T10:35:05.122Z",
+                     *           "approvedAt": "2026-11-29T10:50:22.770Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -4991,16 +5002,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.118Z",
-                     *           "id": "dsb_01a226df681e7547bf688485e330d21e",
+                     *           "createdAt": "2026-11-29T10:50:22.766Z",
+                     *           "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-29T10:35:05.120Z",
+                     *           "submittedAt": "2026-11-29T10:50:22.768Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-29T10:35:05.133Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.784Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5127,7 +5138,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
+                 *           "clientId": "cli_01a226ed674476aea8e1fa990e052329",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -5170,8 +5181,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T10:35:05.118Z",
-                     *       "id": "dsb_01a226df681e7547bf688485e330d21e",
+                     *       "createdAt": "2026-11-29T10:50:22.766Z",
+                     *       "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5179,7 +5190,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T10:35:05.118Z"
+                     *       "updatedAt": "2026-11-29T10:50:22.766Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5371,8 +5382,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T10:35:05.118Z",
-                     *       "id": "dsb_01a226df681e7547bf688485e330d21e",
+                     *       "createdAt": "2026-11-29T10:50:22.766Z",
+                     *       "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5380,7 +5391,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T10:35:05.118Z"
+                     *       "updatedAt": "2026-11-29T10:50:22.766Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5492,7 +5503,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a226df683373ec82f3c627fe7f3a51"
+                     *       "id": "dsb_01a226ed68c77576ad34e1242d54f17d"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -5642,7 +5653,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-29T10:35:05.122Z",
+                     *       "approvedAt": "2026-11-29T10:50:22.770Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -5654,16 +5665,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T10:35:05.118Z",
-                     *       "id": "dsb_01a226df681e7547bf688485e330d21e",
+                     *       "createdAt": "2026-11-29T10:50:22.766Z",
+                     *       "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-29T10:35:05.120Z",
+                     *       "submittedAt": "2026-11-29T10:50:22.768Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T10:35:05.122Z"
+                     *       "updatedAt": "2026-11-29T10:50:22.770Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5874,16 +5885,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *           "clientId": "cli_01a226ed674476aea8e1fa990e052329",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a226df681e7547bf688483a046b2d8",
+                     *           "id": "dsi_01a226ed68ae71209562c5fc91e84f88",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a226df681e7547bf688483a046b2d8",
+                     *           "payoutId": "pyt_01a226ed68ae71209562c5fc91e84f88",
                      *           "row": 1,
-                     *           "txHash": "16d976d6d7e4e3cf50c6840cded996cf21bcd12d7249814f2788d980cb8a5699",
+                     *           "txHash": "88dca9024003c435791a4871dcac0bce832dd1ba7dba19e5055fc59d42b47740",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -5894,11 +5905,11 @@ export interface operations {
                      *           "errorMessage": "the source account cannot cover the amount",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a226df681e7547bf688484351ddf6d",
+                     *           "id": "dsi_01a226ed68ae71209562c5fd9713f6b7",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a226df681e7547bf688484351ddf6d",
+                     *           "payoutId": "pyt_01a226ed68ae71209562c5fd9713f6b7",
                      *           "row": 2,
-                     *           "txHash": "d2becb013021e2ef692258593ff6a232ebf7279965d531a004f10883d0c57109",
+                     *           "txHash": "95705369cf377ae3cf41fcea913551c6057f91e62fc5cffc0f7689424374477a",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                      *         }
                      *       ],
@@ -5913,8 +5924,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a226df681e7547bf688483a046b2d8,1,stipend-0001,cli_01a226df67047371ad6e4cee22dc9575,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a226df681e7547bf688483a046b2d8,approved,sent,16d976d6d7e4e3cf50c6840cded996cf21bcd12d7249814f2788d980cb8a5699,,
-                     *     dsi_01a226df681e7547bf688484351ddf6d,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a226df681e7547bf688484351ddf6d,approved,failed,d2becb013021e2ef692258593ff6a232ebf7279965d531a004f10883d0c57109,op_underfunded,the source account cannot cover the amount
+                     *     dsi_01a226ed68ae71209562c5fc91e84f88,1,stipend-0001,cli_01a226ed674476aea8e1fa990e052329,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a226ed68ae71209562c5fc91e84f88,approved,sent,88dca9024003c435791a4871dcac0bce832dd1ba7dba19e5055fc59d42b47740,,
+                     *     dsi_01a226ed68ae71209562c5fd9713f6b7,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a226ed68ae71209562c5fd9713f6b7,approved,failed,95705369cf377ae3cf41fcea913551c6057f91e62fc5cffc0f7689424374477a,op_underfunded,the source account cannot cover the amount
                      */
                     "text/csv": string;
                 };
@@ -6068,16 +6079,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T10:35:05.135Z",
-                     *       "id": "dsb_01a226df682f76a2a2e07712cb9b7064",
+                     *       "createdAt": "2026-11-29T10:50:22.787Z",
+                     *       "id": "dsb_01a226ed68c372bba36116b8fd35411b",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-29T10:35:05.136Z",
+                     *       "submittedAt": "2026-11-29T10:50:22.788Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-29T10:35:05.138Z"
+                     *       "updatedAt": "2026-11-29T10:50:22.790Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6278,7 +6289,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-29T10:35:05.122Z",
+                     *       "approvedAt": "2026-11-29T10:50:22.770Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -6290,16 +6301,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-29T10:35:05.118Z",
-                     *       "id": "dsb_01a226df681e7547bf688485e330d21e",
+                     *       "createdAt": "2026-11-29T10:50:22.766Z",
+                     *       "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-29T10:35:05.120Z",
+                     *       "submittedAt": "2026-11-29T10:50:22.768Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T10:35:05.130Z"
+                     *       "updatedAt": "2026-11-29T10:50:22.781Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6495,16 +6506,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T10:35:05.118Z",
-                     *       "id": "dsb_01a226df681e7547bf688485e330d21e",
+                     *       "createdAt": "2026-11-29T10:50:22.766Z",
+                     *       "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-29T10:35:05.120Z",
+                     *       "submittedAt": "2026-11-29T10:50:22.768Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T10:35:05.120Z"
+                     *       "updatedAt": "2026-11-29T10:50:22.768Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6708,10 +6719,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
+                     *             "id": "key_01a226ed672c70928fdcb54712967610",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.139Z",
+                     *           "createdAt": "2026-11-29T10:50:22.791Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6727,8 +6738,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:35:05.139Z",
-                     *               "id": "dsb_01a226df683373ec82f3c627fe7f3a51",
+                     *               "createdAt": "2026-11-29T10:50:22.791Z",
+                     *               "id": "dsb_01a226ed68c77576ad34e1242d54f17d",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -6736,19 +6747,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-29T10:35:05.139Z"
+                     *               "updatedAt": "2026-11-29T10:50:22.791Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226df683373ec82f3c628b36dba8b",
+                     *           "id": "evt_01a226ed68c77576ad34e1250860550e",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
+                     *             "id": "key_01a226ed672c70928fdcb54712967610",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.138Z",
+                     *           "createdAt": "2026-11-29T10:50:22.790Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6764,28 +6775,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:35:05.135Z",
-                     *               "id": "dsb_01a226df682f76a2a2e07712cb9b7064",
+                     *               "createdAt": "2026-11-29T10:50:22.787Z",
+                     *               "id": "dsb_01a226ed68c372bba36116b8fd35411b",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-29T10:35:05.136Z",
+                     *               "submittedAt": "2026-11-29T10:50:22.788Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T10:35:05.138Z"
+                     *               "updatedAt": "2026-11-29T10:50:22.790Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226df6832776ba587a2c1eb91e2c4",
+                     *           "id": "evt_01a226ed68c6772da41cad852d06cadf",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
+                     *             "id": "key_01a226ed672c70928fdcb54712967610",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.138Z",
+                     *           "createdAt": "2026-11-29T10:50:22.790Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -6796,28 +6807,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:35:05.136Z",
+                     *               "createdAt": "2026-11-29T10:50:22.788Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226df682f76a2a2e077110ca3b11e",
+                     *               "id": "pyt_01a226ed68c372bba36116b73abec893",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:35:05.138Z",
+                     *               "updatedAt": "2026-11-29T10:50:22.790Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226df6832776ba587a2bffd9f29aa",
+                     *           "id": "evt_01a226ed68c6772da41cad8305cf21d9",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
+                     *             "id": "key_01a226ed672c70928fdcb54712967610",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.136Z",
+                     *           "createdAt": "2026-11-29T10:50:22.788Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6833,28 +6844,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:35:05.135Z",
-                     *               "id": "dsb_01a226df682f76a2a2e07712cb9b7064",
+                     *               "createdAt": "2026-11-29T10:50:22.787Z",
+                     *               "id": "dsb_01a226ed68c372bba36116b8fd35411b",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T10:35:05.136Z",
+                     *               "submittedAt": "2026-11-29T10:50:22.788Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T10:35:05.136Z"
+                     *               "updatedAt": "2026-11-29T10:50:22.788Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226df68317406b4271c0980c4ede4",
+                     *           "id": "evt_01a226ed68c5755c9fed425ea8139df7",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
+                     *             "id": "key_01a226ed672c70928fdcb54712967610",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.136Z",
+                     *           "createdAt": "2026-11-29T10:50:22.788Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6865,28 +6876,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:35:05.136Z",
+                     *               "createdAt": "2026-11-29T10:50:22.788Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226df682f76a2a2e077110ca3b11e",
+                     *               "id": "pyt_01a226ed68c372bba36116b73abec893",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:35:05.136Z",
+                     *               "updatedAt": "2026-11-29T10:50:22.788Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226df68317406b4271c07c70afc8d",
+                     *           "id": "evt_01a226ed68c5755c9fed425ccc4c2243",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
+                     *             "id": "key_01a226ed672c70928fdcb54712967610",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.135Z",
+                     *           "createdAt": "2026-11-29T10:50:22.787Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6902,8 +6913,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:35:05.135Z",
-                     *               "id": "dsb_01a226df682f76a2a2e07712cb9b7064",
+                     *               "createdAt": "2026-11-29T10:50:22.787Z",
+                     *               "id": "dsb_01a226ed68c372bba36116b8fd35411b",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -6911,10 +6922,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T10:35:05.135Z"
+                     *               "updatedAt": "2026-11-29T10:50:22.787Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226df682f76a2a2e0771304a37b3b",
+                     *           "id": "evt_01a226ed68c372bba36116b98f4bdc33",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -6923,11 +6934,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.133Z",
+                     *           "createdAt": "2026-11-29T10:50:22.784Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T10:35:05.122Z",
+                     *               "approvedAt": "2026-11-29T10:50:22.770Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6939,19 +6950,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T10:35:05.118Z",
-                     *               "id": "dsb_01a226df681e7547bf688485e330d21e",
+                     *               "createdAt": "2026-11-29T10:50:22.766Z",
+                     *               "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T10:35:05.120Z",
+                     *               "submittedAt": "2026-11-29T10:50:22.768Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T10:35:05.133Z"
+                     *               "updatedAt": "2026-11-29T10:50:22.784Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226df682d7178bc03c622fe544fa2",
+                     *           "id": "evt_01a226ed68c072989ae1ab4cf21e4843",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6960,7 +6971,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.132Z",
+                     *           "createdAt": "2026-11-29T10:50:22.783Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6970,48 +6981,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T10:35:05.124Z",
+                     *                   "createdAt": "2026-11-29T10:50:22.777Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226df682470ef99489fb5c0b0c56d",
+                     *                   "id": "att_01a226ed68b970bc8cd6c05d738157a7",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "afb30b668fc7d2f2dc40682ada4f97ca71807b5f5242123d757466b5e6d91266"
+                     *                   "txHash": "f6f2301407b06243ee398131b225be2c76180c2a2d42b41d34a0a78304ca8bf4"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T10:35:05.132Z",
+                     *                   "createdAt": "2026-11-29T10:50:22.783Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226df682c76dba494d7979e2a2806",
+                     *                   "id": "att_01a226ed68bf77bea768908355f78eb2",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "d2becb013021e2ef692258593ff6a232ebf7279965d531a004f10883d0c57109"
+                     *                   "txHash": "95705369cf377ae3cf41fcea913551c6057f91e62fc5cffc0f7689424374477a"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:35:05.120Z",
+                     *               "createdAt": "2026-11-29T10:50:22.768Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a226df681e7547bf688484351ddf6d",
+                     *               "id": "pyt_01a226ed68ae71209562c5fd9713f6b7",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:35:05.132Z",
+                     *               "updatedAt": "2026-11-29T10:50:22.783Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226df682c76dba494d7986960c2e2",
+                     *           "id": "evt_01a226ed68c072989ae1ab4afe5cf56e",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
+                     *             "id": "key_01a226ed672c70928fdcb54712967610",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.130Z",
+                     *           "createdAt": "2026-11-29T10:50:22.781Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7021,30 +7032,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T10:35:05.124Z",
+                     *                   "createdAt": "2026-11-29T10:50:22.777Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226df682470ef99489fb5c0b0c56d",
+                     *                   "id": "att_01a226ed68b970bc8cd6c05d738157a7",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "afb30b668fc7d2f2dc40682ada4f97ca71807b5f5242123d757466b5e6d91266"
+                     *                   "txHash": "f6f2301407b06243ee398131b225be2c76180c2a2d42b41d34a0a78304ca8bf4"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:35:05.120Z",
+                     *               "createdAt": "2026-11-29T10:50:22.768Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226df681e7547bf688484351ddf6d",
+                     *               "id": "pyt_01a226ed68ae71209562c5fd9713f6b7",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:35:05.130Z",
+                     *               "updatedAt": "2026-11-29T10:50:22.781Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226df682b76e7b073fdd25d97f70e",
+                     *           "id": "evt_01a226ed68be75efa9943d6736dce864",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -7053,11 +7064,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.129Z",
+                     *           "createdAt": "2026-11-29T10:50:22.780Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T10:35:05.122Z",
+                     *               "approvedAt": "2026-11-29T10:50:22.770Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7069,19 +7080,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T10:35:05.118Z",
-                     *               "id": "dsb_01a226df681e7547bf688485e330d21e",
+                     *               "createdAt": "2026-11-29T10:50:22.766Z",
+                     *               "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T10:35:05.120Z",
+                     *               "submittedAt": "2026-11-29T10:50:22.768Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T10:35:05.129Z"
+                     *               "updatedAt": "2026-11-29T10:50:22.780Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226df68297081aaf9e3a7dce6644b",
+                     *           "id": "evt_01a226ed68bc74debd04a490bae51f51",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -7090,7 +7101,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.128Z",
+                     *           "createdAt": "2026-11-29T10:50:22.779Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7100,30 +7111,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T10:35:05.124Z",
+                     *                   "createdAt": "2026-11-29T10:50:22.777Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226df682470ef99489fb5c0b0c56d",
+                     *                   "id": "att_01a226ed68b970bc8cd6c05d738157a7",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "afb30b668fc7d2f2dc40682ada4f97ca71807b5f5242123d757466b5e6d91266"
+                     *                   "txHash": "f6f2301407b06243ee398131b225be2c76180c2a2d42b41d34a0a78304ca8bf4"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:35:05.120Z",
+                     *               "createdAt": "2026-11-29T10:50:22.768Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a226df681e7547bf688484351ddf6d",
+                     *               "id": "pyt_01a226ed68ae71209562c5fd9713f6b7",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:35:05.128Z",
+                     *               "updatedAt": "2026-11-29T10:50:22.779Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226df68297081aaf9e3a491c7144a",
+                     *           "id": "evt_01a226ed68bb74b693a0a03c44a2255f",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -7132,7 +7143,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.128Z",
+                     *           "createdAt": "2026-11-29T10:50:22.779Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7142,37 +7153,37 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T10:35:05.124Z",
+                     *                   "createdAt": "2026-11-29T10:50:22.777Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a226df682470ef99489fb441be8afa",
-                     *                   "ledgerSeq": 28,
-                     *                   "txHash": "16d976d6d7e4e3cf50c6840cded996cf21bcd12d7249814f2788d980cb8a5699"
+                     *                   "id": "att_01a226ed68b970bc8cd6c05c5762a526",
+                     *                   "ledgerSeq": 37,
+                     *                   "txHash": "88dca9024003c435791a4871dcac0bce832dd1ba7dba19e5055fc59d42b47740"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *                 "id": "cli_01a226ed674476aea8e1fa990e052329",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
-                     *               "createdAt": "2026-11-29T10:35:05.120Z",
+                     *               "clientId": "cli_01a226ed674476aea8e1fa990e052329",
+                     *               "createdAt": "2026-11-29T10:50:22.768Z",
                      *               "execStatus": "sent",
                      *               "hold": null,
-                     *               "id": "pyt_01a226df681e7547bf688483a046b2d8",
+                     *               "id": "pyt_01a226ed68ae71209562c5fc91e84f88",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:35:05.128Z",
+                     *               "updatedAt": "2026-11-29T10:50:22.779Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226df68297081aaf9e3a3b4050f0c",
+                     *           "id": "evt_01a226ed68bb74b693a0a03b5f4add67",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -7181,7 +7192,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.126Z",
+                     *           "createdAt": "2026-11-29T10:50:22.778Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7191,52 +7202,52 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T10:35:04.892Z",
+                     *                   "createdAt": "2026-11-29T10:50:22.462Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226df673c774f94f5c49fe7b39c6c",
+                     *                   "id": "att_01a226ed677f71e6a2fc2ca1385b8fc3",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "ee445c0cc6f1f89eaf60119dec9e4a4f1ea2dff989c4c0c4e772fbae483db6a2"
+                     *                   "txHash": "2483fab0794ad7897623fe319ae6af1eb48c9b446f97c9426beb245673069ccf"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T10:35:05.125Z",
+                     *                   "createdAt": "2026-11-29T10:50:22.778Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226df68257712a97b03e3ea20cd68",
+                     *                   "id": "att_01a226ed68ba77039da38fea44c63929",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "addf204a38117992d4085ab5140855e3727254e90b6433760244c810f4bfcba1"
+                     *                   "txHash": "433638032535d42820d18d94116b37618e684dd3e9073becf7c72516e61336d1"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:35:04.889Z",
+                     *               "createdAt": "2026-11-29T10:50:22.458Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a226df67397267a3cd9ba38888d4ba",
+                     *               "id": "pyt_01a226ed677a77cb981b0f322526ebaa",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-29T10:35:05.126Z",
+                     *               "updatedAt": "2026-11-29T10:50:22.778Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226df68267734ba88c4402ef78d4d",
+                     *           "id": "evt_01a226ed68bb74b693a0a03927336e1f",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
+                     *             "id": "key_01a226ed672c70928fdcb54712967610",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.122Z",
+                     *           "createdAt": "2026-11-29T10:50:22.770Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-29T10:35:05.122Z",
+                     *               "approvedAt": "2026-11-29T10:50:22.770Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7248,28 +7259,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:35:05.118Z",
-                     *               "id": "dsb_01a226df681e7547bf688485e330d21e",
+                     *               "createdAt": "2026-11-29T10:50:22.766Z",
+                     *               "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-29T10:35:05.120Z",
+                     *               "submittedAt": "2026-11-29T10:50:22.768Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T10:35:05.122Z"
+                     *               "updatedAt": "2026-11-29T10:50:22.770Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226df6823725fb57925d322222217",
+                     *           "id": "evt_01a226ed68b77116948d892692ed7fe5",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
+                     *             "id": "key_01a226ed672c70928fdcb54712967610",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.122Z",
+                     *           "createdAt": "2026-11-29T10:50:22.770Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7280,28 +7291,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:35:05.120Z",
+                     *               "createdAt": "2026-11-29T10:50:22.768Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226df681e7547bf688484351ddf6d",
+                     *               "id": "pyt_01a226ed68ae71209562c5fd9713f6b7",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:35:05.122Z",
+                     *               "updatedAt": "2026-11-29T10:50:22.770Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226df6823725fb57925d04c03130e",
+                     *           "id": "evt_01a226ed68b77116948d8923c8bad403",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
+                     *             "id": "key_01a226ed672c70928fdcb54712967610",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.122Z",
+                     *           "createdAt": "2026-11-29T10:50:22.770Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7313,34 +7324,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *                 "id": "cli_01a226ed674476aea8e1fa990e052329",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
-                     *               "createdAt": "2026-11-29T10:35:05.120Z",
+                     *               "clientId": "cli_01a226ed674476aea8e1fa990e052329",
+                     *               "createdAt": "2026-11-29T10:50:22.768Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226df681e7547bf688483a046b2d8",
+                     *               "id": "pyt_01a226ed68ae71209562c5fc91e84f88",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:35:05.122Z",
+                     *               "updatedAt": "2026-11-29T10:50:22.770Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226df6823725fb57925cfca5a80da",
+                     *           "id": "evt_01a226ed68b77116948d8922548dee89",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
+                     *             "id": "key_01a226ed672c70928fdcb54712967610",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.120Z",
+                     *           "createdAt": "2026-11-29T10:50:22.768Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7356,28 +7367,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:35:05.118Z",
-                     *               "id": "dsb_01a226df681e7547bf688485e330d21e",
+                     *               "createdAt": "2026-11-29T10:50:22.766Z",
+                     *               "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T10:35:05.120Z",
+                     *               "submittedAt": "2026-11-29T10:50:22.768Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T10:35:05.120Z"
+                     *               "updatedAt": "2026-11-29T10:50:22.768Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226df6821752f8fb73e6868f8bd78",
+                     *           "id": "evt_01a226ed68b176399606d8053eb0cadb",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
+                     *             "id": "key_01a226ed672c70928fdcb54712967610",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.120Z",
+                     *           "createdAt": "2026-11-29T10:50:22.768Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7388,28 +7399,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:35:05.120Z",
+                     *               "createdAt": "2026-11-29T10:50:22.768Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226df681e7547bf688484351ddf6d",
+                     *               "id": "pyt_01a226ed68ae71209562c5fd9713f6b7",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:35:05.120Z",
+                     *               "updatedAt": "2026-11-29T10:50:22.768Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226df6821752f8fb73e65e5872866",
+                     *           "id": "evt_01a226ed68b176399606d80244b465cd",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
+                     *             "id": "key_01a226ed672c70928fdcb54712967610",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.120Z",
+                     *           "createdAt": "2026-11-29T10:50:22.768Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7421,34 +7432,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *                 "id": "cli_01a226ed674476aea8e1fa990e052329",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
-                     *               "createdAt": "2026-11-29T10:35:05.120Z",
+                     *               "clientId": "cli_01a226ed674476aea8e1fa990e052329",
+                     *               "createdAt": "2026-11-29T10:50:22.768Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226df681e7547bf688483a046b2d8",
+                     *               "id": "pyt_01a226ed68ae71209562c5fc91e84f88",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:35:05.120Z",
+                     *               "updatedAt": "2026-11-29T10:50:22.768Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226df6821752f8fb73e6456bad5a6",
+                     *           "id": "evt_01a226ed68b176399606d80185536b8f",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
+                     *             "id": "key_01a226ed672c70928fdcb54712967610",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.118Z",
+                     *           "createdAt": "2026-11-29T10:50:22.766Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7464,8 +7475,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:35:05.118Z",
-                     *               "id": "dsb_01a226df681e7547bf688485e330d21e",
+                     *               "createdAt": "2026-11-29T10:50:22.766Z",
+                     *               "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -7473,10 +7484,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T10:35:05.118Z"
+                     *               "updatedAt": "2026-11-29T10:50:22.766Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226df681f77cb8e529a162bbca106",
+                     *           "id": "evt_01a226ed68af71a5ac3750d97bcd12bf",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -7598,10 +7609,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
+                     *         "id": "key_01a226ed672c70928fdcb54712967610",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-29T10:35:05.139Z",
+                     *       "createdAt": "2026-11-29T10:50:22.791Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -7617,8 +7628,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-29T10:35:05.139Z",
-                     *           "id": "dsb_01a226df683373ec82f3c627fe7f3a51",
+                     *           "createdAt": "2026-11-29T10:50:22.791Z",
+                     *           "id": "dsb_01a226ed68c77576ad34e1242d54f17d",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -7626,10 +7637,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-29T10:35:05.139Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.791Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a226df683373ec82f3c628b36dba8b",
+                     *       "id": "evt_01a226ed68c77576ad34e1250860550e",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -7755,14 +7766,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *             "id": "cli_01a226ed674476aea8e1fa990e052329",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
-                     *           "createdAt": "2026-11-29T10:35:04.851Z",
+                     *           "clientId": "cli_01a226ed674476aea8e1fa990e052329",
+                     *           "createdAt": "2026-11-29T10:50:22.412Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a226df671371d2be3da7c4a351b8fa",
+                     *           "id": "inv_01a226ed674c751ba7279ef3ea18ee0e",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -7879,7 +7890,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
+                 *       "clientId": "cli_01a226ed674476aea8e1fa990e052329",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -7904,20 +7915,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "amountCredited": "0.00",
                      *       "amountOverpaid": "0.00",
                      *       "amountPaid": "0.00",
                      *       "amountRemaining": "2500.00",
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *         "id": "cli_01a226ed674476aea8e1fa990e052329",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
-                     *       "createdAt": "2026-11-29T10:35:04.851Z",
+                     *       "clientId": "cli_01a226ed674476aea8e1fa990e052329",
+                     *       "createdAt": "2026-11-29T10:50:22.412Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a226df671371d2be3da7c4a351b8fa",
+                     *       "id": "inv_01a226ed674c751ba7279ef3ea18ee0e",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -7934,14 +7946,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_0bb5068019a32197960cb05989876fa1"
+                     *         "url": "https://pay.lajan.test/pay/pi_2d83a5d5108b61a2affa4bf677a70e0d"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-29T10:35:04.851Z"
+                     *       "updatedAt": "2026-11-29T10:50:22.412Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8120,20 +8132,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "amountCredited": "0.00",
                      *       "amountOverpaid": "0.00",
                      *       "amountPaid": "0.00",
                      *       "amountRemaining": "2650.00",
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *         "id": "cli_01a226ed674476aea8e1fa990e052329",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
-                     *       "createdAt": "2026-11-29T10:35:04.851Z",
+                     *       "clientId": "cli_01a226ed674476aea8e1fa990e052329",
+                     *       "createdAt": "2026-11-29T10:50:22.412Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a226df671371d2be3da7c4a351b8fa",
+                     *       "id": "inv_01a226ed674c751ba7279ef3ea18ee0e",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8157,14 +8170,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_0bb5068019a32197960cb05989876fa1"
+                     *         "url": "https://pay.lajan.test/pay/pi_2d83a5d5108b61a2affa4bf677a70e0d"
                      *       },
-                     *       "sentAt": "2026-11-29T10:35:04.854Z",
+                     *       "sentAt": "2026-11-29T10:50:22.416Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T10:35:04.854Z"
+                     *       "updatedAt": "2026-11-29T10:50:22.416Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8296,20 +8309,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "amountCredited": "0.00",
                      *       "amountOverpaid": "0.00",
                      *       "amountPaid": "0.00",
                      *       "amountRemaining": "2650.00",
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *         "id": "cli_01a226ed674476aea8e1fa990e052329",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
-                     *       "createdAt": "2026-11-29T10:35:04.851Z",
+                     *       "clientId": "cli_01a226ed674476aea8e1fa990e052329",
+                     *       "createdAt": "2026-11-29T10:50:22.412Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a226df671371d2be3da7c4a351b8fa",
+                     *       "id": "inv_01a226ed674c751ba7279ef3ea18ee0e",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8333,14 +8347,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_0bb5068019a32197960cb05989876fa1"
+                     *         "url": "https://pay.lajan.test/pay/pi_2d83a5d5108b61a2affa4bf677a70e0d"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T10:35:04.853Z"
+                     *       "updatedAt": "2026-11-29T10:50:22.414Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8528,16 +8542,16 @@ export interface operations {
                      *         {
                      *           "amount": "2650.00",
                      *           "currency": "HTG",
-                     *           "id": "ipy_01a226df6724734185a1e55649b8ed43",
-                     *           "invoiceId": "inv_01a226df671371d2be3da7c4a351b8fa",
+                     *           "id": "ipy_01a226ed675f7175af85d77df9da3506",
+                     *           "invoiceId": "inv_01a226ed674c751ba7279ef3ea18ee0e",
                      *           "method": "stellar",
-                     *           "paidAt": "2026-11-29T10:35:04.857Z",
-                     *           "recordedAt": "2026-11-29T10:35:04.868Z",
+                     *           "paidAt": "2026-11-29T10:50:22.419Z",
+                     *           "recordedAt": "2026-11-29T10:50:22.431Z",
                      *           "recordedBy": {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "reference": "1b5c2ebf1fe759af23a533235357fcba89db337573219381b5faa5b870f98a75",
+                     *           "reference": "c219898e3dcad49fc01e3687a531d8d45fb7c8291a654f8d6710279b84b8c3f6",
                      *           "reversalReason": null,
                      *           "reversedAt": null
                      *         }
@@ -8692,13 +8706,13 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a226df672a74e698c411af75d2d154",
-                     *       "invoiceId": "inv_01a226df672873bd856a138bb246232b",
+                     *       "id": "ipy_01a226ed676675d580915098fe19a00f",
+                     *       "invoiceId": "inv_01a226ed676376bba55f21bf79c6754d",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T10:35:04.873Z",
+                     *       "recordedAt": "2026-11-29T10:50:22.438Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
+                     *         "id": "key_01a226ed672c70928fdcb54712967610",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
@@ -8914,18 +8928,18 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a226df672a74e698c411af75d2d154",
-                     *       "invoiceId": "inv_01a226df672873bd856a138bb246232b",
+                     *       "id": "ipy_01a226ed676675d580915098fe19a00f",
+                     *       "invoiceId": "inv_01a226ed676376bba55f21bf79c6754d",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T10:35:04.873Z",
+                     *       "recordedAt": "2026-11-29T10:50:22.438Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
+                     *         "id": "key_01a226ed672c70928fdcb54712967610",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
                      *       "reversalReason": "Counted twice: the branch entered the receipt again",
-                     *       "reversedAt": "2026-11-29T10:35:04.875Z"
+                     *       "reversedAt": "2026-11-29T10:50:22.440Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoicePaymentView"];
@@ -9347,7 +9361,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amount": "100.00",
-                     *           "at": "2026-11-29T10:35:04.872Z",
+                     *           "at": "2026-11-29T10:50:22.435Z",
                      *           "balance": "100.00",
                      *           "method": null,
                      *           "reference": null,
@@ -9356,52 +9370,52 @@ export interface operations {
                      *         },
                      *         {
                      *           "amount": "-40.00",
-                     *           "at": "2026-11-29T10:35:04.873Z",
+                     *           "at": "2026-11-29T10:50:22.438Z",
                      *           "balance": "60.00",
                      *           "method": "cash",
                      *           "reference": "REC-2026-0042",
-                     *           "sourceId": "ipy_01a226df672a74e698c411af75d2d154",
+                     *           "sourceId": "ipy_01a226ed676675d580915098fe19a00f",
                      *           "type": "payment"
                      *         },
                      *         {
                      *           "amount": "40.00",
-                     *           "at": "2026-11-29T10:35:04.875Z",
+                     *           "at": "2026-11-29T10:50:22.440Z",
                      *           "balance": "100.00",
                      *           "method": "cash",
                      *           "reference": "Counted twice: the branch entered the receipt again",
-                     *           "sourceId": "ipy_01a226df672a74e698c411af75d2d154",
+                     *           "sourceId": "ipy_01a226ed676675d580915098fe19a00f",
                      *           "type": "payment_reversed"
                      *         },
                      *         {
                      *           "amount": "-150.00",
-                     *           "at": "2026-11-29T10:35:04.876Z",
+                     *           "at": "2026-11-29T10:50:22.442Z",
                      *           "balance": "-50.00",
                      *           "method": "cash",
                      *           "reference": null,
-                     *           "sourceId": "ipy_01a226df672c746ea6491700659e7d38",
+                     *           "sourceId": "ipy_01a226ed676a7283abb32aa76f24794e",
                      *           "type": "payment"
                      *         },
                      *         {
                      *           "amount": "50.00",
-                     *           "at": "2026-11-29T10:35:04.876Z",
+                     *           "at": "2026-11-29T10:50:22.442Z",
                      *           "balance": "0.00",
                      *           "method": null,
                      *           "reference": null,
-                     *           "sourceId": "cbt_01a226df672c746ea6491701de7a89c1",
+                     *           "sourceId": "cbt_01a226ed676a7283abb32aa8f2a7bf7f",
                      *           "type": "to_credit_balance"
                      *         }
                      *       ],
-                     *       "invoiceId": "inv_01a226df672873bd856a138bb246232b"
+                     *       "invoiceId": "inv_01a226ed676376bba55f21bf79c6754d"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceStatement"];
                     /**
                      * @example at,type,amount,balance,sourceId,method,reference
-                     *     2026-11-29T10:35:04.872Z,invoiced,100.00,100.00,,,
-                     *     2026-11-29T10:35:04.873Z,payment,-40.00,60.00,ipy_01a226df672a74e698c411af75d2d154,cash,REC-2026-0042
-                     *     2026-11-29T10:35:04.875Z,payment_reversed,40.00,100.00,ipy_01a226df672a74e698c411af75d2d154,cash,Counted twice: the branch entered the receipt again
-                     *     2026-11-29T10:35:04.876Z,payment,-150.00,-50.00,ipy_01a226df672c746ea6491700659e7d38,cash,
-                     *     2026-11-29T10:35:04.876Z,to_credit_balance,50.00,0.00,cbt_01a226df672c746ea6491701de7a89c1,,
+                     *     2026-11-29T10:50:22.435Z,invoiced,100.00,100.00,,,
+                     *     2026-11-29T10:50:22.438Z,payment,-40.00,60.00,ipy_01a226ed676675d580915098fe19a00f,cash,REC-2026-0042
+                     *     2026-11-29T10:50:22.440Z,payment_reversed,40.00,100.00,ipy_01a226ed676675d580915098fe19a00f,cash,Counted twice: the branch entered the receipt again
+                     *     2026-11-29T10:50:22.442Z,payment,-150.00,-50.00,ipy_01a226ed676a7283abb32aa76f24794e,cash,
+                     *     2026-11-29T10:50:22.442Z,to_credit_balance,50.00,0.00,cbt_01a226ed676a7283abb32aa8f2a7bf7f,,
                      */
                     "text/csv": string;
                 };
@@ -9728,13 +9742,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-29T10:35:04.882Z",
+                     *           "createdAt": "2026-11-29T10:50:22.449Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a226df6732717aa86aaa654b24328c",
+                     *           "id": "pl_01a226ed677174fab08927f4530d8dd7",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_c8ec90e0e9a3acea9b8d275bd0a206e8"
+                     *           "url": "https://pay.lajan.test/pay/pi_f4923199b5e154aaf81b25c67071861f"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9867,13 +9881,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T10:35:04.882Z",
+                     *       "createdAt": "2026-11-29T10:50:22.449Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a226df6732717aa86aaa654b24328c",
+                     *       "id": "pl_01a226ed677174fab08927f4530d8dd7",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_c8ec90e0e9a3acea9b8d275bd0a206e8"
+                     *       "url": "https://pay.lajan.test/pay/pi_f4923199b5e154aaf81b25c67071861f"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -10054,13 +10068,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T10:35:04.882Z",
+                     *       "createdAt": "2026-11-29T10:50:22.449Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a226df6732717aa86aaa654b24328c",
+                     *       "id": "pl_01a226ed677174fab08927f4530d8dd7",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_c8ec90e0e9a3acea9b8d275bd0a206e8"
+                     *       "url": "https://pay.lajan.test/pay/pi_f4923199b5e154aaf81b25c67071861f"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -10173,7 +10187,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a226df6732717aa86aaa654b24328c"
+                     *       "id": "pl_01a226ed677174fab08927f4530d8dd7"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -10332,9 +10346,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T10:35:05.114Z",
+                     *           "createdAt": "2026-11-29T10:50:22.760Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a226df681a74efa53a2c60320a0999",
+                     *           "id": "pyt_01a226ed68a871d3be855e4bbcf740be",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -10345,14 +10359,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Lisa",
-                     *             "id": "cli_01a226df674d74679a1941915f68bf30",
+                     *             "id": "cli_01a226ed6794710eaa2918f82bc4d751",
                      *             "lastName": "Jozèf",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a226df674d74679a1941915f68bf30",
-                     *           "createdAt": "2026-11-29T10:35:04.942Z",
+                     *           "clientId": "cli_01a226ed6794710eaa2918f82bc4d751",
+                     *           "createdAt": "2026-11-29T10:50:22.520Z",
                      *           "execStatus": "awaiting_registration",
-                     *           "id": "pyt_01a226df676e748187093ac41e1b5819",
+                     *           "id": "pyt_01a226ed67b873eb9a793af6b1e8919a",
                      *           "memo": null,
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -10363,14 +10377,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a226df6745762fa88bee8a70fe5be6",
+                     *             "id": "cli_01a226ed678b779d82fb719f7634df68",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a226df6745762fa88bee8a70fe5be6",
-                     *           "createdAt": "2026-11-29T10:35:04.903Z",
+                     *           "clientId": "cli_01a226ed678b779d82fb719f7634df68",
+                     *           "createdAt": "2026-11-29T10:50:22.476Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a226df6747771daedcabfebde19b07",
+                     *           "id": "pyt_01a226ed678c73018bd0af5cff7e786b",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -10381,9 +10395,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T10:35:04.889Z",
+                     *           "createdAt": "2026-11-29T10:50:22.458Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a226df67397267a3cd9ba38888d4ba",
+                     *           "id": "pyt_01a226ed677a77cb981b0f322526ebaa",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
@@ -10394,14 +10408,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *             "id": "cli_01a226ed674476aea8e1fa990e052329",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
-                     *           "createdAt": "2026-11-29T10:35:04.886Z",
+                     *           "clientId": "cli_01a226ed674476aea8e1fa990e052329",
+                     *           "createdAt": "2026-11-29T10:50:22.454Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a226df67367629b4fd1616815cb186",
+                     *           "id": "pyt_01a226ed6776757cbb5d826c3d9bb01c",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -10521,7 +10535,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
+                 *       "clientId": "cli_01a226ed674476aea8e1fa990e052329",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -10545,19 +10559,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *         "id": "cli_01a226ed674476aea8e1fa990e052329",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
-                     *       "createdAt": "2026-11-29T10:35:04.886Z",
+                     *       "clientId": "cli_01a226ed674476aea8e1fa990e052329",
+                     *       "createdAt": "2026-11-29T10:50:22.454Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226df67367629b4fd1616815cb186",
+                     *       "id": "pyt_01a226ed6776757cbb5d826c3d9bb01c",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:35:04.886Z",
+                     *       "updatedAt": "2026-11-29T10:50:22.454Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10746,31 +10760,31 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T10:35:04.892Z",
+                     *           "createdAt": "2026-11-29T10:50:22.462Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a226df673c774f94f5c49ed495e185",
-                     *           "ledgerSeq": 5,
-                     *           "txHash": "76400eec7e22a60498c45de7824f6b7e0dd92aba978ec28c1d5a86800eaa5187"
+                     *           "id": "att_01a226ed677f71e6a2fc2ca01ca0469b",
+                     *           "ledgerSeq": 6,
+                     *           "txHash": "c9f6d750a0a95c444e442b9ab05a9ab396b992815303ce4626097296daa8cb52"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *         "id": "cli_01a226ed674476aea8e1fa990e052329",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
-                     *       "createdAt": "2026-11-29T10:35:04.886Z",
+                     *       "clientId": "cli_01a226ed674476aea8e1fa990e052329",
+                     *       "createdAt": "2026-11-29T10:50:22.454Z",
                      *       "execStatus": "sent",
                      *       "hold": null,
-                     *       "id": "pyt_01a226df67367629b4fd1616815cb186",
+                     *       "id": "pyt_01a226ed6776757cbb5d826c3d9bb01c",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:35:04.898Z",
+                     *       "updatedAt": "2026-11-29T10:50:22.471Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10896,19 +10910,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226df67047371ad6e4cee22dc9575",
+                     *         "id": "cli_01a226ed674476aea8e1fa990e052329",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a226df67047371ad6e4cee22dc9575",
-                     *       "createdAt": "2026-11-29T10:35:04.886Z",
+                     *       "clientId": "cli_01a226ed674476aea8e1fa990e052329",
+                     *       "createdAt": "2026-11-29T10:50:22.454Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226df67367629b4fd1616815cb186",
+                     *       "id": "pyt_01a226ed6776757cbb5d826c3d9bb01c",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:35:04.888Z",
+                     *       "updatedAt": "2026-11-29T10:50:22.455Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10928,7 +10942,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "e1b770df-2f94-4e57-87f0-a2161021aa91",
+                     *       "requestId": "1754639c-e01e-43eb-ba10-11639841083e",
                      *       "statusCode": 400
                      *     }
                      */
@@ -11103,19 +11117,19 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a226df6745762fa88bee8a70fe5be6",
+                     *         "id": "cli_01a226ed678b779d82fb719f7634df68",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a226df6745762fa88bee8a70fe5be6",
-                     *       "createdAt": "2026-11-29T10:35:04.903Z",
+                     *       "clientId": "cli_01a226ed678b779d82fb719f7634df68",
+                     *       "createdAt": "2026-11-29T10:50:22.476Z",
                      *       "execStatus": "canceled",
                      *       "hold": null,
-                     *       "id": "pyt_01a226df6747771daedcabfebde19b07",
+                     *       "id": "pyt_01a226ed678c73018bd0af5cff7e786b",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:35:05.113Z",
+                     *       "updatedAt": "2026-11-29T10:50:22.758Z",
                      *       "walletAccountId": null,
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11318,13 +11332,13 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T10:35:05.114Z",
+                     *       "createdAt": "2026-11-29T10:50:22.760Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226df681a74efa53a2c60320a0999",
+                     *       "id": "pyt_01a226ed68a871d3be855e4bbcf740be",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:35:05.115Z",
+                     *       "updatedAt": "2026-11-29T10:50:22.763Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11533,24 +11547,24 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T10:35:04.892Z",
+                     *           "createdAt": "2026-11-29T10:50:22.462Z",
                      *           "errorCode": "op_underfunded",
                      *           "errorMessage": "the source account cannot cover the amount",
-                     *           "id": "att_01a226df673c774f94f5c49fe7b39c6c",
+                     *           "id": "att_01a226ed677f71e6a2fc2ca1385b8fc3",
                      *           "ledgerSeq": null,
-                     *           "txHash": "ee445c0cc6f1f89eaf60119dec9e4a4f1ea2dff989c4c0c4e772fbae483db6a2"
+                     *           "txHash": "2483fab0794ad7897623fe319ae6af1eb48c9b446f97c9426beb245673069ccf"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T10:35:04.889Z",
+                     *       "createdAt": "2026-11-29T10:50:22.458Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226df67397267a3cd9ba38888d4ba",
+                     *       "id": "pyt_01a226ed677a77cb981b0f322526ebaa",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:35:04.900Z",
+                     *       "updatedAt": "2026-11-29T10:50:22.473Z",
                      *       "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11731,7 +11745,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GAPZCMO4ZNVZ3VLGU6EYWY4IRVJUI4LFKHLSWOIYT5VUU7TAUTE3ORRP",
+                     *       "account": "GCKL63F2CERMDNZW324LBZR2N3EPOUTN2YPZ5LXQZDJM7YIRZDSRX5NP",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -11862,7 +11876,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GAPZCMO4ZNVZ3VLGU6EYWY4IRVJUI4LFKHLSWOIYT5VUU7TAUTE3ORRP",
+                     *       "account": "GCKL63F2CERMDNZW324LBZR2N3EPOUTN2YPZ5LXQZDJM7YIRZDSRX5NP",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -12074,25 +12088,25 @@ export interface operations {
                      *         {
                      *           "channel": "sms",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T10:35:04.854Z",
+                     *           "createdAt": "2026-11-29T10:50:22.416Z",
                      *           "html": null,
-                     *           "id": "msg_01a226df67167376a8f831a1fd031952",
-                     *           "invoiceId": "inv_01a226df671371d2be3da7c4a351b8fa",
+                     *           "id": "msg_01a226ed675074f0a548b066465c5dde",
+                     *           "invoiceId": "inv_01a226ed674c751ba7279ef3ea18ee0e",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_0bb5068019a32197960cb05989876fa1",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_2d83a5d5108b61a2affa4bf677a70e0d",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T10:35:04.854Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_0bb5068019a32197960cb05989876fa1\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_0bb5068019a32197960cb05989876fa1\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_0bb5068019a32197960cb05989876fa1</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a226df67167376a8f831a075e4fa7e",
-                     *           "invoiceId": "inv_01a226df671371d2be3da7c4a351b8fa",
+                     *           "createdAt": "2026-11-29T10:50:22.416Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_2d83a5d5108b61a2affa4bf677a70e0d\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_2d83a5d5108b61a2affa4bf677a70e0d\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_2d83a5d5108b61a2affa4bf677a70e0d</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a226ed675074f0a548b065d2c7ee0f",
+                     *           "invoiceId": "inv_01a226ed674c751ba7279ef3ea18ee0e",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_0bb5068019a32197960cb05989876fa1\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_2d83a5d5108b61a2affa4bf677a70e0d\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -12224,18 +12238,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GAPZCMO4ZNVZ3VLGU6EYWY4IRVJUI4LFKHLSWOIYT5VUU7TAUTE3ORRP",
-                     *       "id": "lp_01a226df67197587b45144825b7e293a",
+                     *       "destinationAccount": "GCKL63F2CERMDNZW324LBZR2N3EPOUTN2YPZ5LXQZDJM7YIRZDSRX5NP",
+                     *       "id": "lp_01a226ed6753703ead9af06faf72f8df",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJA6RXY4PR246E",
+                     *       "memo": "LJKBQD6TEPZ1ZY",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_0bb5068019a32197960cb05989876fa1",
+                     *         "id": "pi_2d83a5d5108b61a2affa4bf677a70e0d",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "1b5c2ebf1fe759af23a533235357fcba89db337573219381b5faa5b870f98a75"
+                     *       "txHash": "c219898e3dcad49fc01e3687a531d8d45fb7c8291a654f8d6710279b84b8c3f6"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -12736,19 +12750,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-29T10:35:05.162Z",
+                     *       "decidedAt": "2026-11-29T10:50:22.814Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
+                     *         "id": "key_01a226ed672c70928fdcb54712967610",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T10:35:05.161Z",
-                     *       "id": "stc_01a226df684971328b62df047aa5fbef",
+                     *       "expiresAt": "2026-12-02T10:50:22.813Z",
+                     *       "id": "stc_01a226ed68de7003bd87312f1a720d63",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-29T10:35:05.161Z",
+                     *       "requestedAt": "2026-11-29T10:50:22.813Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a226df684472b5ac34c0163b194d3d",
+                     *         "id": "key_01a226ed68da70858fa1449f8ef227d6",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -12937,19 +12951,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-29T10:35:05.159Z",
+                     *       "decidedAt": "2026-11-29T10:50:22.812Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a226df66eb70fc8a27ea7c9f4f7074",
+                     *         "id": "key_01a226ed672c70928fdcb54712967610",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T10:35:05.157Z",
-                     *       "id": "stc_01a226df684577c187fb72c2864f3aec",
+                     *       "expiresAt": "2026-12-02T10:50:22.811Z",
+                     *       "id": "stc_01a226ed68db777a86178e1729e4c26c",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-29T10:35:05.157Z",
+                     *       "requestedAt": "2026-11-29T10:50:22.811Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a226df684472b5ac34c0163b194d3d",
+                     *         "id": "key_01a226ed68da70858fa1449f8ef227d6",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -13136,16 +13150,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T10:35:04.832Z",
+                     *           "createdAt": "2026-11-29T10:50:22.401Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "updatedAt": "2026-11-29T10:35:04.832Z",
-                     *           "url": "http://127.0.0.1:42483/lajan/webhooks"
+                     *           "id": "we_01a226ed67417350896956657e0c56f9",
+                     *           "updatedAt": "2026-11-29T10:50:22.401Z",
+                     *           "url": "http://127.0.0.1:34783/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -13265,7 +13279,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:42483/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:34783/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -13280,17 +13294,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:35:04.832Z",
+                     *       "createdAt": "2026-11-29T10:50:22.401Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a226df670073a49b76e89c7050d04f",
-                     *       "secret": "whsec_nTpegrMDhgNz78u9MLsjX6EsmitpJt14PZS349DT4sE=",
-                     *       "updatedAt": "2026-11-29T10:35:04.832Z",
-                     *       "url": "http://127.0.0.1:42483/lajan/webhooks"
+                     *       "id": "we_01a226ed67417350896956657e0c56f9",
+                     *       "secret": "whsec_vbeyIyvLQIJTXw6QhC+44Nc1JBn3sJuJYhq7LqfxtsA=",
+                     *       "updatedAt": "2026-11-29T10:50:22.401Z",
+                     *       "url": "http://127.0.0.1:34783/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -13469,16 +13483,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:35:04.832Z",
+                     *       "createdAt": "2026-11-29T10:50:22.401Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a226df670073a49b76e89c7050d04f",
-                     *       "updatedAt": "2026-11-29T10:35:04.832Z",
-                     *       "url": "http://127.0.0.1:42483/lajan/webhooks"
+                     *       "id": "we_01a226ed67417350896956657e0c56f9",
+                     *       "updatedAt": "2026-11-29T10:50:22.401Z",
+                     *       "url": "http://127.0.0.1:34783/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -13601,15 +13615,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:35:04.832Z",
+                     *       "createdAt": "2026-11-29T10:50:22.401Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a226df670073a49b76e89c7050d04f",
-                     *       "updatedAt": "2026-11-29T10:35:05.155Z",
-                     *       "url": "http://127.0.0.1:42483/lajan/webhooks"
+                     *       "id": "we_01a226ed67417350896956657e0c56f9",
+                     *       "updatedAt": "2026-11-29T10:50:22.809Z",
+                     *       "url": "http://127.0.0.1:34783/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -13789,7 +13803,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a226df670073a49b76e89c7050d04f"
+                     *       "id": "we_01a226ed67417350896956657e0c56f9"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -13927,223 +13941,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:35:05.142Z",
-                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "eventId": "evt_01a226df683675aab5e8ca486883cba5",
+                     *           "createdAt": "2026-11-29T10:50:22.795Z",
+                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *           "eventId": "evt_01a226ed68cb7174b12553e95fc45aa6",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a226df683675aab5e8ca49e568620c",
-                     *           "nextAttemptAt": "2026-11-29T10:35:05.142Z",
+                     *           "id": "whd_01a226ed68cb7174b12553ea68567b8e",
+                     *           "nextAttemptAt": "2026-11-29T10:50:22.795Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:35:05.142Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.795Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:35:05.138Z",
-                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "eventId": "evt_01a226df6832776ba587a2bffd9f29aa",
+                     *           "createdAt": "2026-11-29T10:50:22.790Z",
+                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *           "eventId": "evt_01a226ed68c6772da41cad8305cf21d9",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a226df6832776ba587a2c0ff835eaa",
-                     *           "nextAttemptAt": "2026-11-29T10:35:05.138Z",
+                     *           "id": "whd_01a226ed68c6772da41cad84cd1e5838",
+                     *           "nextAttemptAt": "2026-11-29T10:50:22.790Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:35:05.138Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.790Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:35:05.136Z",
-                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "eventId": "evt_01a226df68317406b4271c07c70afc8d",
+                     *           "createdAt": "2026-11-29T10:50:22.788Z",
+                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *           "eventId": "evt_01a226ed68c5755c9fed425ccc4c2243",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226df68317406b4271c08f8aa5570",
-                     *           "nextAttemptAt": "2026-11-29T10:35:05.136Z",
+                     *           "id": "whd_01a226ed68c5755c9fed425d2a2b1f0d",
+                     *           "nextAttemptAt": "2026-11-29T10:50:22.788Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:35:05.136Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.788Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:35:05.132Z",
-                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "eventId": "evt_01a226df682c76dba494d7986960c2e2",
+                     *           "createdAt": "2026-11-29T10:50:22.783Z",
+                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *           "eventId": "evt_01a226ed68c072989ae1ab4afe5cf56e",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a226df682c76dba494d799eebf48cd",
-                     *           "nextAttemptAt": "2026-11-29T10:35:05.132Z",
+                     *           "id": "whd_01a226ed68c072989ae1ab4bdbfe10e9",
+                     *           "nextAttemptAt": "2026-11-29T10:50:22.783Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:35:05.132Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.783Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:35:05.130Z",
-                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "eventId": "evt_01a226df682b76e7b073fdd25d97f70e",
+                     *           "createdAt": "2026-11-29T10:50:22.781Z",
+                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *           "eventId": "evt_01a226ed68be75efa9943d6736dce864",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a226df682b76e7b073fdd3a05d65cf",
-                     *           "nextAttemptAt": "2026-11-29T10:35:05.130Z",
+                     *           "id": "whd_01a226ed68be75efa9943d68aaa16375",
+                     *           "nextAttemptAt": "2026-11-29T10:50:22.781Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:35:05.130Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.781Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:35:05.128Z",
-                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "eventId": "evt_01a226df68297081aaf9e3a491c7144a",
+                     *           "createdAt": "2026-11-29T10:50:22.779Z",
+                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *           "eventId": "evt_01a226ed68bb74b693a0a03c44a2255f",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a226df68297081aaf9e3a629e90219",
-                     *           "nextAttemptAt": "2026-11-29T10:35:05.128Z",
+                     *           "id": "whd_01a226ed68bc74debd04a48f33e5e748",
+                     *           "nextAttemptAt": "2026-11-29T10:50:22.779Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:35:05.128Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.779Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:35:05.128Z",
-                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "eventId": "evt_01a226df68297081aaf9e3a3b4050f0c",
+                     *           "createdAt": "2026-11-29T10:50:22.779Z",
+                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *           "eventId": "evt_01a226ed68bb74b693a0a03b5f4add67",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a226df68297081aaf9e3a50e898b3a",
-                     *           "nextAttemptAt": "2026-11-29T10:35:05.128Z",
+                     *           "id": "whd_01a226ed68bc74debd04a48e560fc60a",
+                     *           "nextAttemptAt": "2026-11-29T10:50:22.779Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:35:05.128Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.779Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:35:05.126Z",
-                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "eventId": "evt_01a226df68267734ba88c4402ef78d4d",
+                     *           "createdAt": "2026-11-29T10:50:22.778Z",
+                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *           "eventId": "evt_01a226ed68bb74b693a0a03927336e1f",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a226df68267734ba88c441e8c6bbaa",
-                     *           "nextAttemptAt": "2026-11-29T10:35:05.126Z",
+                     *           "id": "whd_01a226ed68bb74b693a0a03a981fe7e9",
+                     *           "nextAttemptAt": "2026-11-29T10:50:22.778Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:35:05.126Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.778Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:35:05.122Z",
-                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "eventId": "evt_01a226df6823725fb57925d04c03130e",
+                     *           "createdAt": "2026-11-29T10:50:22.770Z",
+                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *           "eventId": "evt_01a226ed68b77116948d8923c8bad403",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226df6823725fb57925d2a80255be",
-                     *           "nextAttemptAt": "2026-11-29T10:35:05.122Z",
+                     *           "id": "whd_01a226ed68b77116948d89253a29ca40",
+                     *           "nextAttemptAt": "2026-11-29T10:50:22.770Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:35:05.122Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.770Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:35:05.122Z",
-                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "eventId": "evt_01a226df6823725fb57925cfca5a80da",
+                     *           "createdAt": "2026-11-29T10:50:22.770Z",
+                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *           "eventId": "evt_01a226ed68b77116948d8922548dee89",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226df6823725fb57925d1ca5175a9",
-                     *           "nextAttemptAt": "2026-11-29T10:35:05.122Z",
+                     *           "id": "whd_01a226ed68b77116948d89248f0e6259",
+                     *           "nextAttemptAt": "2026-11-29T10:50:22.770Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:35:05.122Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.770Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:35:05.120Z",
-                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "eventId": "evt_01a226df6821752f8fb73e65e5872866",
+                     *           "createdAt": "2026-11-29T10:50:22.768Z",
+                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *           "eventId": "evt_01a226ed68b176399606d80244b465cd",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226df6821752f8fb73e67a60a9b2d",
-                     *           "nextAttemptAt": "2026-11-29T10:35:05.120Z",
+                     *           "id": "whd_01a226ed68b176399606d804469ba3c7",
+                     *           "nextAttemptAt": "2026-11-29T10:50:22.768Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:35:05.120Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.768Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:35:05.120Z",
-                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "eventId": "evt_01a226df6821752f8fb73e6456bad5a6",
+                     *           "createdAt": "2026-11-29T10:50:22.768Z",
+                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *           "eventId": "evt_01a226ed68b176399606d80185536b8f",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226df6821752f8fb73e66671b3a1f",
-                     *           "nextAttemptAt": "2026-11-29T10:35:05.120Z",
+                     *           "id": "whd_01a226ed68b176399606d80329c96b78",
+                     *           "nextAttemptAt": "2026-11-29T10:50:22.768Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:35:05.120Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.768Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:35:05.115Z",
-                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "eventId": "evt_01a226df681c76ab8eeb2c6b9302409b",
+                     *           "createdAt": "2026-11-29T10:50:22.763Z",
+                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *           "eventId": "evt_01a226ed68ab708f86bb5ebc3a4f73ea",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a226df681c76ab8eeb2c6cb783fe32",
-                     *           "nextAttemptAt": "2026-11-29T10:35:05.115Z",
+                     *           "id": "whd_01a226ed68ab708f86bb5ebdb2a97dab",
+                     *           "nextAttemptAt": "2026-11-29T10:50:22.763Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:35:05.115Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.763Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:35:05.114Z",
-                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "eventId": "evt_01a226df681b756dbf169ea64747ec01",
+                     *           "createdAt": "2026-11-29T10:50:22.760Z",
+                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *           "eventId": "evt_01a226ed68a974149ae76152936a1c97",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226df681b756dbf169ea75fb3b4a7",
-                     *           "nextAttemptAt": "2026-11-29T10:35:05.114Z",
+                     *           "id": "whd_01a226ed68a974149ae76153f3c649ab",
+                     *           "nextAttemptAt": "2026-11-29T10:50:22.760Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:35:05.114Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.760Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:35:05.113Z",
-                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "eventId": "evt_01a226df681a74efa53a2c5ecbd1b7ba",
+                     *           "createdAt": "2026-11-29T10:50:22.758Z",
+                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *           "eventId": "evt_01a226ed68a77122b7558637bd5e7f33",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a226df681a74efa53a2c5f61cb4e96",
-                     *           "nextAttemptAt": "2026-11-29T10:35:05.113Z",
+                     *           "id": "whd_01a226ed68a77122b755863894702f00",
+                     *           "nextAttemptAt": "2026-11-29T10:50:22.758Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:35:05.113Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.758Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:35:04.948Z",
-                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "eventId": "evt_01a226df67747481ab22d0025a891dee",
+                     *           "createdAt": "2026-11-29T10:50:22.522Z",
+                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *           "eventId": "evt_01a226ed67ba72788dabf94bef10db5f",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226df67747481ab22d003e3444875",
-                     *           "nextAttemptAt": "2026-11-29T10:35:04.948Z",
+                     *           "id": "whd_01a226ed67ba72788dabf94c629d7c30",
+                     *           "nextAttemptAt": "2026-11-29T10:50:22.522Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:35:04.948Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.522Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:35:04.942Z",
-                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "eventId": "evt_01a226df676f70dab09db3d802e6af1e",
+                     *           "createdAt": "2026-11-29T10:50:22.520Z",
+                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *           "eventId": "evt_01a226ed67b873eb9a793af757590007",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226df676f70dab09db3d9a98ab701",
-                     *           "nextAttemptAt": "2026-11-29T10:35:04.942Z",
+                     *           "id": "whd_01a226ed67b873eb9a793af876483d33",
+                     *           "nextAttemptAt": "2026-11-29T10:50:22.520Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:35:04.942Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.520Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:35:04.904Z",
-                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "eventId": "evt_01a226df6748730499905018c81caa20",
+                     *           "createdAt": "2026-11-29T10:50:22.477Z",
+                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *           "eventId": "evt_01a226ed678e7744bb4f6d912efbe79e",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226df674873049990501910489a26",
-                     *           "nextAttemptAt": "2026-11-29T10:35:04.904Z",
+                     *           "id": "whd_01a226ed678e7744bb4f6d92d62baace",
+                     *           "nextAttemptAt": "2026-11-29T10:50:22.477Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:35:04.904Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.477Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:35:04.903Z",
-                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "eventId": "evt_01a226df6747771daedcabffd91b50ed",
+                     *           "createdAt": "2026-11-29T10:50:22.476Z",
+                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *           "eventId": "evt_01a226ed678c73018bd0af5d2b598493",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226df6747771daedcac008cbc826f",
-                     *           "nextAttemptAt": "2026-11-29T10:35:04.903Z",
+                     *           "id": "whd_01a226ed678c73018bd0af5e8243be6b",
+                     *           "nextAttemptAt": "2026-11-29T10:50:22.476Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:35:04.903Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.476Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:35:04.900Z",
-                     *           "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *           "eventId": "evt_01a226df674477198e3f1aa59194a11e",
+                     *           "createdAt": "2026-11-29T10:50:22.473Z",
+                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *           "eventId": "evt_01a226ed678a754ba6676ab4f5968c69",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a226df674477198e3f1aa6153f9209",
-                     *           "nextAttemptAt": "2026-11-29T10:35:04.900Z",
+                     *           "id": "whd_01a226ed678a754ba6676ab56c2df4d7",
+                     *           "nextAttemptAt": "2026-11-29T10:50:22.473Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:35:04.900Z"
+                     *           "updatedAt": "2026-11-29T10:50:22.473Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -14282,14 +14296,14 @@ export interface operations {
                      * @example {
                      *       "attemptCount": 0,
                      *       "attempts": [],
-                     *       "createdAt": "2026-11-29T10:35:05.142Z",
-                     *       "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *       "eventId": "evt_01a226df683675aab5e8ca486883cba5",
+                     *       "createdAt": "2026-11-29T10:50:22.795Z",
+                     *       "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *       "eventId": "evt_01a226ed68cb7174b12553e95fc45aa6",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a226df683675aab5e8ca49e568620c",
-                     *       "nextAttemptAt": "2026-11-29T10:35:05.148Z",
+                     *       "id": "whd_01a226ed68cb7174b12553ea68567b8e",
+                     *       "nextAttemptAt": "2026-11-29T10:50:22.803Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T10:35:05.148Z"
+                     *       "updatedAt": "2026-11-29T10:50:22.803Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -14406,14 +14420,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T10:35:05.142Z",
-                     *       "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *       "eventId": "evt_01a226df683675aab5e8ca486883cba5",
+                     *       "createdAt": "2026-11-29T10:50:22.795Z",
+                     *       "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *       "eventId": "evt_01a226ed68cb7174b12553e95fc45aa6",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a226df683675aab5e8ca49e568620c",
-                     *       "nextAttemptAt": "2026-11-29T10:35:05.148Z",
+                     *       "id": "whd_01a226ed68cb7174b12553ea68567b8e",
+                     *       "nextAttemptAt": "2026-11-29T10:50:22.803Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T10:35:05.148Z"
+                     *       "updatedAt": "2026-11-29T10:50:22.803Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -14590,7 +14604,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-29T09:35:05.153Z"
+                 *       "since": "2026-11-29T09:50:22.807Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -14805,17 +14819,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:35:04.832Z",
+                     *       "createdAt": "2026-11-29T10:50:22.401Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a226df670073a49b76e89c7050d04f",
-                     *       "secret": "whsec_K4ygAcoSVKa2u47RbgGoh9VNbtRZDVNQdBO7o9W52Dc=",
-                     *       "updatedAt": "2026-11-29T10:35:05.154Z",
-                     *       "url": "http://127.0.0.1:42483/lajan/webhooks"
+                     *       "id": "we_01a226ed67417350896956657e0c56f9",
+                     *       "secret": "whsec_eshH1+vVJWeZvusvQ2OPQOXbNQPFOiB81EFscLiYxF4=",
+                     *       "updatedAt": "2026-11-29T10:50:22.808Z",
+                     *       "url": "http://127.0.0.1:34783/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -14999,14 +15013,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T10:35:05.142Z",
-                     *       "endpointId": "we_01a226df670073a49b76e89c7050d04f",
-                     *       "eventId": "evt_01a226df683675aab5e8ca486883cba5",
+                     *       "createdAt": "2026-11-29T10:50:22.795Z",
+                     *       "endpointId": "we_01a226ed67417350896956657e0c56f9",
+                     *       "eventId": "evt_01a226ed68cb7174b12553e95fc45aa6",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a226df683675aab5e8ca49e568620c",
-                     *       "nextAttemptAt": "2026-11-29T10:35:05.142Z",
+                     *       "id": "whd_01a226ed68cb7174b12553ea68567b8e",
+                     *       "nextAttemptAt": "2026-11-29T10:50:22.795Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T10:35:05.142Z"
+                     *       "updatedAt": "2026-11-29T10:50:22.795Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

@@ -15,7 +15,7 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Router};
 use lajan_domain::Timestamp;
-use lajan_domain::installment::{InstallmentState, next_unpaid};
+use lajan_domain::installment::InstallmentState;
 use lajan_domain::invoice::InvoiceStatus;
 use lajan_domain::network::ClientAddress;
 use lajan_domain::payment::{PaymentIntent, asked_amount};
@@ -219,7 +219,7 @@ async fn partial_allowed(state: &AppState, intent: &PaymentIntent, target: &Inte
 /// The instalment an invoice's page asks for: the oldest not paid in full.
 fn next_installment(target: &IntentTarget) -> Option<InstallmentState> {
     match target {
-        IntentTarget::Invoice(d) => next_unpaid(&d.invoice.installments, d.invoice.amount_paid),
+        IntentTarget::Invoice(d) => d.invoice.next_installment(),
         IntentTarget::Link(_) => None,
     }
 }

@@ -36,7 +36,8 @@ api_test!(payments_fill_instalments_oldest_first_and_a_late_one_makes_the_invoic
     assert_eq!(invoice["dueDate"], "2099-02-28", "the last instalment's");
     assert_eq!(
         invoice["installments"][0],
-        json!({ "number": 1, "amount": "40.00", "dueDate": "2020-01-31", "amountPaid": "0.00", "amountRemaining": "40.00" })
+        json!({ "number": 1, "amount": "40.00", "dueDate": "2020-01-31", "amountCredited": "0.00", "amountPaid": "0.00",
+                "amountRemaining": "40.00" })
     );
     assert_eq!(invoice["nextInstallment"]["number"], 1);
 

@@ -11,7 +11,6 @@ pub use shapes::{OutgoingEmail, OutgoingSms, one_line};
 use crate::views::{money, pay_url};
 use lajan_domain::Invalid;
 use lajan_domain::id::IdKind;
-use lajan_domain::installment::next_unpaid;
 use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::message::{Channel, NewMessage};
 
@@ -26,7 +25,7 @@ pub fn invoice_messages(
     use render::{InvoiceNotice, invoice_email, invoice_sms};
     let i = &d.invoice;
     // Due in instalments, the notice asks for the next one: what is left of it, by its date.
-    let (amount_due, due_date) = match next_unpaid(&i.installments, i.amount_paid) {
+    let (amount_due, due_date) = match i.next_installment() {
         Some(next) => (next.remaining(), next.due_date),
         None => (i.amount_remaining(), i.due_date),
     };

@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 #[serde(rename_all = "camelCase")]
 pub struct StatementLineView {
     /// `invoiced` (the total), `payment`, `payment_reversed`, `voided` (the total no longer
-    /// owed), `to_credit_balance` (what was paid beyond what it asks for, held for the client)
+    /// owed), `credit_note`, `credit_note_voided`, `to_credit_balance` (what was paid beyond what it asks for, held for the client)
     /// or `from_credit_balance` (such an overpayment taken back by a reversal).
     #[schema(example = "payment")]
     pub r#type: &'static str,
@@ -25,14 +25,15 @@ pub struct StatementLineView {
     /// `amountRemaining`.
     #[schema(example = "750.00")]
     pub balance: String,
-    /// The payment (`ipy_...`) of a payment or reversal, or the credit balance transaction
-    /// (`cbt_...`).
+    /// The payment (`ipy_...`) of a payment or reversal, the credit note (`cn_...`), or the
+    /// credit balance transaction (`cbt_...`).
     #[schema(example = "ipy_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b", nullable = true)]
     pub source_id: Option<String>,
     /// A payment's method (`stellar`, `cash`, ...).
     #[schema(example = "cash", nullable = true)]
     pub method: Option<&'static str>,
-    /// A payment's reference (transaction hash or receipt number), or a reversal's reason.
+    /// A payment's reference (transaction hash or receipt number), a reversal's reason, or a
+    /// credit note's number.
     #[schema(example = "REC-2026-0042", nullable = true)]
     pub reference: Option<String>,
 }

@@ -4,7 +4,7 @@
 use super::clients::{ClientContact, ClientSummary};
 use super::{money, number, pay_url};
 use lajan_domain::Timestamp;
-use lajan_domain::installment::{InstallmentState, fill, next_unpaid};
+use lajan_domain::installment::InstallmentState;
 use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::invoice::LineItem;
 use lajan_domain::payment::PaymentLink;
@@ -84,6 +84,9 @@ pub struct InvoiceView {
     /// What is still due: the total less what was paid, never below 0.00; 0.00 once void.
     #[schema(example = "750.00")]
     pub amount_remaining: String,
+    /// What its credit notes in force take off the total (`POST /v1/invoices/{id}/credit-notes`).
+    #[schema(example = "0.00")]
+    pub amount_credited: String,
     /// What was paid beyond the total (all that was paid, once void): it is held on the client's
     /// credit balance (`GET /v1/clients/{id}/credit-balance`), never lost.
     #[schema(example = "0.00")]
@@ -113,6 +116,9 @@ pub struct InstallmentView {
     pub amount: String,
     #[schema(example = "2027-02-28")]
     pub due_date: String,
+    /// What credit notes took off it (they shorten the plan from its end).
+    #[schema(example = "0.00")]
+    pub amount_credited: String,
     #[schema(example = "500.00")]
     pub amount_paid: String,
     #[schema(example = "750.00")]
@@ -125,6 +131,7 @@ impl From<&InstallmentState> for InstallmentView {
             number: s.number,
             amount: money(s.amount),
             due_date: s.due_date.to_string(),
+            amount_credited: money(s.credited),
             amount_paid: money(s.paid),
             amount_remaining: money(s.remaining()),
         }
@@ -177,9 +184,10 @@ impl InvoiceView {
             total: money(i.totals.total),
             amount_paid: money(i.amount_paid),
             amount_remaining: money(i.amount_remaining()),
+            amount_credited: money(i.amount_credited),
             amount_overpaid: money(i.amount_overpaid),
-            installments: fill(&i.installments, i.amount_paid).iter().map(InstallmentView::from).collect(),
-            next_installment: next_unpaid(&i.installments, i.amount_paid).as_ref().map(InstallmentView::from),
+            installments: i.installment_states().iter().map(InstallmentView::from).collect(),
+            next_installment: i.next_installment().as_ref().map(InstallmentView::from),
             memo: i.memo.clone(),
             payment_link: PaymentLinkRef { url: pay_url(public_url, &d.intent.id), expires_at: d.intent.expires_at },
             sent_at: i.sent_at,

@@ -374,7 +374,7 @@ async fn settle_received(
     let (from, intent) = (current.invoice.status, &current.intent);
     let mut to = from.after_received(intent.amount_received, intent.amount);
     if !current.invoice.installments.is_empty() {
-        let next_due = next_unpaid(&current.invoice.installments, intent.amount_received);
+        let next_due = current.invoice.next_installment();
         query("UPDATE invoices SET next_due_date = $1 WHERE id = $2")
             .bind(next_due.map(|s| s.due_date.to_string()))
             .bind(invoice_id)

@@ -6,6 +6,7 @@ use crate::incoming_payments::{PaidEvents, PaymentOnInvoice};
 use crate::{EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::credit_balance::CreditTransaction;
+use lajan_domain::credit_note::CreditNote;
 use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::invoice_payment::{InvoicePayment, OutsidePayment};
 use lajan_domain::pagination::{Page, PageRequest};
@@ -19,6 +20,7 @@ pub struct StatementParts {
     pub invoice: InvoiceDetail,
     pub payments: Vec<InvoicePayment>,
     pub credits: Vec<CreditTransaction>,
+    pub credit_notes: Vec<CreditNote>,
 }
 
 /// A reversal asked for: the invoice, its payment, and why.

@@ -103,9 +103,10 @@ impl InvoicePaymentStore for ThisStore {
             .iter()
             .map(credit_transaction_from_row)
             .collect::<StoreResult<_>>()?;
+        let credit_notes = credit_notes_of(&mut *tx, invoice_id).await?;
         // Nothing was written: ending the unit gives the locks back.
         self.commit(tx).await?;
-        Ok(Some(StatementParts { invoice, payments, credits }))
+        Ok(Some(StatementParts { invoice, payments, credits, credit_notes }))
     }
 
     async fn list_invoice_payments(

@@ -4,7 +4,7 @@
 use crate::invoices::{InvoiceChanges, InvoiceDraft, InvoiceQuery, InvoiceStore};
 use crate::messages::MessagesFor;
 use lajan_domain::Invalid;
-use lajan_domain::installment::{Installment, InstallmentInput, next_unpaid, parse_installments, plan_due_date};
+use lajan_domain::installment::{Installment, InstallmentInput, parse_installments, plan_due_date};
 use lajan_domain::invoice::{DueDate, Invoice, LineItem, Totals, price_line_items};
 
 /// A line item as stored in the `line_items` JSON column.
@@ -60,17 +60,17 @@ fn installments_from_json(text: Option<&str>) -> StoreResult<Vec<Installment>> {
         .collect()
 }
 
-/// The date invoice `invoice` waits for once it received `paid`: its oldest instalment left
-/// short (NULL without a plan, or once all are paid: its own due date then rules).
-fn next_due_of(invoice: &Invoice, paid: i64) -> Option<String> {
-    next_unpaid(&invoice.installments, paid).map(|s| s.due_date.to_string())
+/// The date `invoice` waits for: its oldest instalment left short (NULL without a plan, or once
+/// all are paid: its own due date then rules).
+fn next_due_of(invoice: &Invoice) -> Option<String> {
+    invoice.next_installment().map(|s| s.due_date.to_string())
 }
 
-/// Writes the plan of `invoice` (which received `paid`) and the date it now waits for.
-async fn save_installments(tx: &mut Tx, invoice: &Invoice, paid: i64) -> StoreResult<()> {
+/// Writes the plan of `invoice` and the date it now waits for.
+async fn save_installments(tx: &mut Tx, invoice: &Invoice) -> StoreResult<()> {
     query("UPDATE invoices SET installments = $1, next_due_date = $2 WHERE id = $3")
         .bind(installments_to_json(&invoice.installments)?)
-        .bind(next_due_of(invoice, paid))
+        .bind(next_due_of(invoice))
         .bind(&invoice.id)
         .execute(&mut **tx)
         .await?;
@@ -97,7 +97,7 @@ macro_rules! invoice_select {
         concat!(
             "SELECT i.id, i.number, i.client_id, i.currency, i.status, i.due_date, i.memo, i.line_items, i.subtotal,
                     i.tax, i.total, i.payment_intent_id, i.created_at, i.updated_at, i.sent_at, i.paid_at,
-                    i.voided_at, i.void_reason, i.amount_overpaid, i.installments, ",
+                    i.voided_at, i.void_reason, i.amount_overpaid, i.amount_credited, i.installments, ",
             prefixed_client_columns!(),
             ", ",
             intent_columns!("p"),
@@ -121,6 +121,7 @@ fn invoice_from_row(row: &DbRow) -> StoreResult<InvoiceDetail> {
         totals: Totals { subtotal: row.try_get("subtotal")?, tax: row.try_get("tax")?, total: row.try_get("total")? },
         amount_paid: intent.amount_received,
         amount_overpaid: row.try_get("amount_overpaid")?,
+        amount_credited: row.try_get("amount_credited")?,
         installments: installments_from_json(row.try_get::<Option<String>, _>("installments")?.as_deref())?,
         payment_intent_id: row.try_get("payment_intent_id")?,
         created_at: ts(row.try_get("created_at")?),
@@ -288,7 +289,7 @@ impl InvoiceStore for ThisStore {
         let targets = webhook_targets(&mut tx, tenant).await?;
         let number = insert_numbered_invoice(&mut tx, tenant, &inv, &intent).await?;
         if !inv.installments.is_empty() {
-            save_installments(&mut tx, &inv, 0).await?;
+            save_installments(&mut tx, &inv).await?;
         }
         // What was just written, as a read of it would give it back.
         let detail = InvoiceDetail { invoice: Invoice { number, amount_paid: intent.amount_received, ..inv }, client, intent };
@@ -418,7 +419,7 @@ impl InvoiceStore for ThisStore {
             .bind(&inv.payment_intent_id)
             .execute(&mut *tx)
             .await?;
-        save_installments(&mut tx, &inv, 0).await?;
+        save_installments(&mut tx, &inv).await?;
         let detail = read_invoice(&mut *tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
         self.commit(tx).await?;
         Ok(detail)

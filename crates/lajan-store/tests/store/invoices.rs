@@ -1,6 +1,7 @@
 //! The invoicing contract: the same cases on SQLite and PostgreSQL.
 
 use lajan_domain::client::ClientInput;
+use lajan_domain::credit_note::{CreditNoteReason, NewCreditNote};
 use lajan_domain::id::IdKind;
 use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::invoice::{DueDate, Invoice, InvoiceAction, InvoiceStatus, LineItemInput, price_line_items};
@@ -11,6 +12,7 @@ use lajan_domain::payment::PaymentLink;
 use lajan_domain::payment::{IncomingPayment, IntentStatus, PaymentIntent, new_reference};
 use lajan_domain::settings::Settings;
 use lajan_domain::{Environment, Tenant, Timestamp};
+use lajan_store::credit_notes::{CreditNoteEvents, CreditNoteOnInvoice};
 use lajan_store::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied, PaymentOnInvoice};
 use lajan_store::invoice_payments::PaymentReversal;
 use lajan_store::invoices::{InvoiceChanges, InvoiceQuery};
@@ -98,6 +100,7 @@ async fn invoice(store: &Arc<dyn Store>, t: &Tenant, client_id: &str, price: &st
         totals,
         amount_paid: 0,
         amount_overpaid: 0,
+        amount_credited: 0,
         installments: Vec::new(),
         payment_intent_id: intent.id.clone(),
         created_at: now,
@@ -719,6 +722,10 @@ impl Sequence {
     }
 }
 
+fn credit_note_ev(c: &CreditNoteOnInvoice) -> NewEvent {
+    NewEvent { event_type: "credit_note.created", object: serde_json::json!({ "id": c.credit_note.id }) }
+}
+
 contract!(every_invoices_balance_is_exact_and_explained_by_its_statement, |store| {
     let t = tenant(&store).await;
     let c = client(&store, &t).await;
@@ -758,6 +765,20 @@ contract!(every_invoices_balance_is_exact_and_explained_by_its_statement, |store
                     let undo = reversal(&id, &payment_id, "a mistake");
                     store.reverse_invoice_payment(&t, undo, Timestamp::now(), &reversed_ev, None).await.unwrap();
                 }
+                9 if random.below(3) > 0 => {
+                    let note = NewCreditNote { amount, reason: CreditNoteReason::Waiver, memo: None };
+                    let events = CreditNoteEvents { changed: &credit_note_ev, paid: &counting_events() };
+                    let issued = store.issue_credit_note(&t, &id, &note, Timestamp::now(), &events, None).await;
+                    assert!(matches!(issued, Ok(_) | Err(StoreError::Rejected(_))), "{issued:?}");
+                }
+                6..=9 if random.below(2) == 0 => {
+                    let notes = store.invoice_credit_notes(&t, &id).await.unwrap();
+                    if let Some(note) = notes.iter().find(|n| n.voided.is_none()) {
+                        let voided =
+                            store.void_credit_note(&t, &id, &note.id, Timestamp::now(), &credit_note_ev, None).await;
+                        assert!(matches!(voided, Ok(_) | Err(StoreError::Rejected(_))), "{voided:?}");
+                    }
+                }
                 _ => {
                     let voided =
                         store.invoice_action(&t, &id, InvoiceAction::Void, Timestamp::now(), None, &ev, None).await;
@@ -772,15 +793,17 @@ contract!(every_invoices_balance_is_exact_and_explained_by_its_statement, |store
         let all: i64 = parts.payments.iter().map(|p| p.amount).sum();
         let reversed: i64 = parts.payments.iter().filter(|p| p.reversal.is_some()).map(|p| p.amount).sum();
         assert_eq!(all - reversed, invoice.amount_paid, "round {round}: payments less reversals were received");
-        let voided = if invoice.status == InvoiceStatus::Void { invoice.totals.total } else { 0 };
-        // total - payments + reversals, less what a void cancelled, plus what was paid beyond
-        // and is held for the client, is what is still owed: exactly, in minor units.
+        let credited: i64 = parts.credit_notes.iter().map(|n| n.in_force()).sum();
+        assert_eq!(credited, invoice.amount_credited, "round {round}: the credit notes in force");
+        let voided = if invoice.status == InvoiceStatus::Void { invoice.totals.total - credited } else { 0 };
+        // total - credit notes - payments + reversals, less what a void cancelled, plus what was
+        // paid beyond and is held for the client, is what is still owed: exactly, in minor units.
         assert_eq!(
-            invoice.totals.total - all + reversed - voided + invoice.amount_overpaid,
+            invoice.totals.total - credited - all + reversed - voided + invoice.amount_overpaid,
             invoice.amount_remaining(),
             "round {round}: {invoice:?}"
         );
-        let lines = lajan_domain::statement::statement(invoice, &parts.payments, &parts.credits);
+        let lines = lajan_domain::statement::statement(invoice, &parts.payments, &parts.credits, &parts.credit_notes);
         assert_eq!(lines.last().map(|l| l.balance), Some(invoice.amount_remaining()), "round {round}: {lines:?}");
         seen.extend(parts.credits.iter().map(|c| c.cause.as_str()));
         seen.extend(lines.iter().map(|l| l.kind.as_str()));
@@ -799,4 +822,56 @@ contract!(every_invoices_balance_is_exact_and_explained_by_its_statement, |store
     {
         assert!(seen.contains(kind), "no {kind} in {seen:?}");
     }
+});
+
+contract!(credit_notes_lower_what_is_owed_and_are_numbered_per_tenant, |store| {
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let events = CreditNoteEvents { changed: &credit_note_ev, paid: &counting_events() };
+    let note =
+        |amount| NewCreditNote { amount, reason: CreditNoteReason::Rescheduling, memo: Some("Hurricane".into()) };
+    let d = invoice(&store, &t, &c, "100").await;
+    let id = d.invoice.id.clone();
+    let refused = store.issue_credit_note(&t, &id, &note(1_000), Timestamp::now(), &events, None).await;
+    assert!(matches!(refused, Err(StoreError::Rejected(ref e)) if e.code == "cannot_credit"), "a draft: {refused:?}");
+    store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+
+    // Before any payment: 30.00 off, the payment link asks for 70.00.
+    let first = store.issue_credit_note(&t, &id, &note(3_000), Timestamp::now(), &events, None).await.unwrap();
+    assert_eq!(first.credit_note.number, "CN-000001");
+    assert_eq!((first.invoice.invoice.amount_credited, first.invoice.intent.amount), (3_000, 7_000));
+    assert_eq!(first.invoice.invoice.amount_remaining(), 7_000);
+    let too_much = store.issue_credit_note(&t, &id, &note(7_001), Timestamp::now(), &events, None).await;
+    assert!(matches!(too_much, Err(StoreError::Rejected(ref e)) if e.code == "invalid_amount"), "{too_much:?}");
+
+    // 60.00 paid, then 20.00 more credited: 70.00 - 20.00 = 50.00 asked, 10.00 held for the client.
+    pay(&store, &payment(&t, &d.intent.reference, 6_000, "HTG")).await;
+    let second = store.issue_credit_note(&t, &id, &note(2_000), Timestamp::now(), &events, None).await.unwrap();
+    assert_eq!(second.credit_note.number, "CN-000002");
+    let paid = &second.invoice;
+    assert_eq!((paid.invoice.status, paid.invoice.amount_overpaid), (InvoiceStatus::Paid, 1_000), "{paid:?}");
+    assert_eq!(store.client_credit_balances(&t, &c).await.unwrap().unwrap()[0].amount, 1_000);
+
+    // The first voided: the invoice asks for 30.00 more and reopens; the 10.00 comes back.
+    let voided = store.void_credit_note(&t, &id, &first.credit_note.id, Timestamp::now(), &credit_note_ev, None).await;
+    let reopened = voided.unwrap().invoice;
+    assert_eq!(
+        (reopened.invoice.status, reopened.invoice.amount_remaining(), reopened.intent.status),
+        (InvoiceStatus::PartiallyPaid, 2_000, IntentStatus::Active)
+    );
+    assert_eq!(store.client_credit_balances(&t, &c).await.unwrap().unwrap()[0].amount, 0);
+    let again = store.void_credit_note(&t, &id, &first.credit_note.id, Timestamp::now(), &credit_note_ev, None).await;
+    assert!(matches!(again, Err(StoreError::Rejected(ref e)) if e.code == "cannot_void"), "{again:?}");
+
+    // A credit note that leaves nothing owed pays the invoice; numbers go on per tenant.
+    let other = invoice(&store, &t, &c, "5").await;
+    store.invoice_action(&t, &other.invoice.id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+    let all =
+        store.issue_credit_note(&t, &other.invoice.id, &note(500), Timestamp::now(), &events, None).await.unwrap();
+    assert_eq!((all.credit_note.number.as_str(), all.invoice.invoice.status), ("CN-000003", InvoiceStatus::Paid));
+    let notes = store.invoice_credit_notes(&t, &id).await.unwrap();
+    assert_eq!(notes.iter().map(|n| n.in_force()).collect::<Vec<_>>(), [0, 2_000]);
+    let live = Tenant::new(t.org_id.clone(), Environment::Live);
+    let elsewhere = store.issue_credit_note(&live, &id, &note(1), Timestamp::now(), &events, None).await;
+    assert!(matches!(elsewhere, Err(StoreError::NotFound)), "{elsewhere:?}");
 });

@@ -15,6 +15,7 @@ class InstallmentView:
 
     Attributes:
         amount (str):  Example: 1250.00.
+        amount_credited (str): What credit notes took off it (they shorten the plan from its end). Example: 0.00.
         amount_paid (str):  Example: 500.00.
         amount_remaining (str):  Example: 750.00.
         due_date (str):  Example: 2027-02-28.
@@ -22,6 +23,7 @@ class InstallmentView:
     """
 
     amount: str
+    amount_credited: str
     amount_paid: str
     amount_remaining: str
     due_date: str
@@ -30,6 +32,8 @@ class InstallmentView:
 
     def to_dict(self) -> dict[str, Any]:
         amount = self.amount
+
+        amount_credited = self.amount_credited
 
         amount_paid = self.amount_paid
 
@@ -44,6 +48,7 @@ class InstallmentView:
         field_dict.update(
             {
                 "amount": amount,
+                "amountCredited": amount_credited,
                 "amountPaid": amount_paid,
                 "amountRemaining": amount_remaining,
                 "dueDate": due_date,
@@ -58,6 +63,8 @@ class InstallmentView:
         d = dict(src_dict)
         amount = d.pop("amount")
 
+        amount_credited = d.pop("amountCredited")
+
         amount_paid = d.pop("amountPaid")
 
         amount_remaining = d.pop("amountRemaining")
@@ -68,6 +75,7 @@ class InstallmentView:
 
         installment_view = cls(
             amount=amount,
+            amount_credited=amount_credited,
             amount_paid=amount_paid,
             amount_remaining=amount_remaining,
             due_date=due_date,

@@ -26,6 +26,8 @@ class InvoiceView:
     """An invoice in full.
 
     Attributes:
+        amount_credited (str): What its credit notes in force take off the total (`POST /v1/invoices/{id}/credit-
+            notes`). Example: 0.00.
         amount_overpaid (str): What was paid beyond the total (all that was paid, once void): it is held on the client's
             credit balance (`GET /v1/clients/{id}/credit-balance`), never lost. Example: 0.00.
         amount_paid (str): Received so far through the payment link (may exceed the total after an overpayment):
@@ -55,6 +57,7 @@ class InvoiceView:
         sent_at (datetime.datetime | None | Unset):
     """
 
+    amount_credited: str
     amount_overpaid: str
     amount_paid: str
     amount_remaining: str
@@ -81,6 +84,8 @@ class InvoiceView:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.installment_view import InstallmentView
+
+        amount_credited = self.amount_credited
 
         amount_overpaid = self.amount_overpaid
 
@@ -158,6 +163,7 @@ class InvoiceView:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "amountCredited": amount_credited,
                 "amountOverpaid": amount_overpaid,
                 "amountPaid": amount_paid,
                 "amountRemaining": amount_remaining,
@@ -197,6 +203,8 @@ class InvoiceView:
         from ..models.payment_link_ref import PaymentLinkRef
 
         d = dict(src_dict)
+        amount_credited = d.pop("amountCredited")
+
         amount_overpaid = d.pop("amountOverpaid")
 
         amount_paid = d.pop("amountPaid")
@@ -304,6 +312,7 @@ class InvoiceView:
         sent_at = _parse_sent_at(d.pop("sentAt", UNSET))
 
         invoice_view = cls(
+            amount_credited=amount_credited,
             amount_overpaid=amount_overpaid,
             amount_paid=amount_paid,
             amount_remaining=amount_remaining,

@@ -22,14 +22,16 @@ class StatementLineView:
         balance (str): What is owed once this movement is made; the last line's is the invoice's
             `amountRemaining`. Example: 750.00.
         type_ (str): `invoiced` (the total), `payment`, `payment_reversed`, `voided` (the total no longer
-            owed), `to_credit_balance` (what was paid beyond what it asks for, held for the client)
+            owed), `credit_note`, `credit_note_voided`, `to_credit_balance` (what was paid beyond what it asks for, held for
+            the client)
             or `from_credit_balance` (such an overpayment taken back by a reversal). Example: payment.
         method (None | str | Unset): A payment's method (`stellar`, `cash`, ...). Example: cash.
-        reference (None | str | Unset): A payment's reference (transaction hash or receipt number), or a reversal's
-            reason. Example: REC-2026-0042.
-        source_id (None | str | Unset): The payment (`ipy_...`) of a payment or reversal, or the credit balance
-            transaction
-            (`cbt_...`). Example: ipy_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b.
+        reference (None | str | Unset): A payment's reference (transaction hash or receipt number), a reversal's reason,
+            or a
+            credit note's number. Example: REC-2026-0042.
+        source_id (None | str | Unset): The payment (`ipy_...`) of a payment or reversal, the credit note (`cn_...`), or
+            the
+            credit balance transaction (`cbt_...`). Example: ipy_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b.
     """
 
     amount: str
