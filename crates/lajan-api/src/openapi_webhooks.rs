@@ -12,6 +12,13 @@ pub fn object_schema(event_type: &str) -> Option<Value> {
     if event_type.starts_with("settings.change_") {
         return Some(json!({ "$ref": "#/components/schemas/SettingsChangeView" }));
     }
+    if matches!(event_type, "credit_note.created" | "credit_note.voided") {
+        return Some(json!({ "allOf": [{ "$ref": "#/components/schemas/InvoiceView" }, {
+            "type": "object",
+            "required": ["creditNote"],
+            "properties": { "creditNote": { "$ref": "#/components/schemas/CreditNoteView" } },
+        }]}));
+    }
     if matches!(event_type, "invoice.payment_received" | "invoice.payment_reversed") {
         return Some(json!({ "allOf": [{ "$ref": "#/components/schemas/InvoiceView" }, {
             "type": "object",
@@ -92,6 +99,15 @@ pub fn emitted_when(event_type: &str) -> Option<&'static str> {
             "POST /v1/invoices/{id}/payments/{paymentId}/reverse reversed a payment: it no longer counts, and a paid \
              invoice no longer paid in full is sent again. The object is the invoice as it stands with it and the \
              payment, with its reversal."
+        }
+        "credit_note.created" => {
+            "POST /v1/invoices/{id}/credit-notes issued a credit note: the invoice asks for less (amountCredited). \
+             The object is the invoice as it stands with it and the creditNote. One that leaves nothing owed is \
+             followed by invoice.paid."
+        }
+        "credit_note.voided" => {
+            "POST /v1/invoices/{id}/credit-notes/{creditNoteId}/void voided a credit note: the invoice asks for its \
+             amount again. Same object as credit_note.created."
         }
         "invoice.paid" => "A payment (sandbox simulation or live Stellar payment) settled an invoice.",
         "invoice.overdue" => "The overdue job found a sent or viewed invoice past its due date.",

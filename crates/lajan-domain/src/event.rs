@@ -37,6 +37,8 @@ pub const EVENT_TYPES: &[&str] = &[
     "invoice.viewed",
     "invoice.payment_received",
     "invoice.payment_reversed",
+    "credit_note.created",
+    "credit_note.voided",
     "invoice.paid",
     "invoice.overdue",
     "invoice.voided",

@@ -1,6 +1,7 @@
 //! The events a change records: its type and the resource's view as of the change.
 
 use crate::views::clients::ClientView;
+use crate::views::credit_notes::CreditNoteView;
 use crate::views::disbursements::DisbursementView;
 use crate::views::events::ActorView;
 use crate::views::invitations::InvitedClientView;
@@ -20,6 +21,7 @@ use lajan_domain::settings_change::SettingsChange;
 use lajan_domain::webhook::WebhookEndpoint;
 use lajan_domain::{Actor, Timestamp};
 use lajan_store::NewEvent;
+use lajan_store::credit_notes::CreditNoteOnInvoice;
 use lajan_store::incoming_payments::{PaidEvents, PaymentOnInvoice};
 use serde::Serialize;
 
@@ -50,6 +52,18 @@ pub fn invoice_payment_event(event_type: &'static str, r: &PaymentOnInvoice, pub
     if let serde_json::Value::Object(fields) = &mut object {
         let payment = InvoicePaymentView::of(&r.payment, r.invoice.invoice.currency);
         fields.insert("payment".into(), serde_json::to_value(payment).unwrap_or_default());
+    }
+    NewEvent { event_type, object }
+}
+
+/// A credit note's event (`credit_note.created`, `credit_note.voided`): the invoice as it
+/// stands with it (what it asks for now) and the `creditNote`, as a payment's event carries its
+/// payment.
+pub fn credit_note_event(event_type: &'static str, c: &CreditNoteOnInvoice, public_url: &str) -> NewEvent {
+    let mut object = serde_json::to_value(InvoiceView::from_detail(&c.invoice, public_url)).unwrap_or_default();
+    if let serde_json::Value::Object(fields) = &mut object {
+        let note = CreditNoteView::of(&c.credit_note, c.invoice.invoice.currency);
+        fields.insert("creditNote".into(), serde_json::to_value(note).unwrap_or_default());
     }
     NewEvent { event_type, object }
 }

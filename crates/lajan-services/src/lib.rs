@@ -10,6 +10,7 @@ mod client_domain;
 pub mod clients;
 pub mod console;
 pub mod credit_balances;
+pub mod credit_notes;
 pub mod dashboard;
 pub mod disbursement_csv;
 mod disbursement_receivers;

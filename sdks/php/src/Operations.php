@@ -358,6 +358,46 @@ trait Operations
     }
 
     /**
+     * The invoice's credit notes, oldest first, void ones included; those issued make its amountCredited.
+     *
+     * GET /v1/invoices/{id}/credit-notes
+     * @param string $id
+     * @return array<string, mixed>
+     */
+    public function listCreditNotes(string $id): array
+    {
+        return $this->request('GET', '/v1/invoices/{id}/credit-notes', ['id' => $id], null, [], null);
+    }
+
+    /**
+     * Reduces what a sent invoice asks for (a waiver, a rescheduling, a duplicate): before payment it lowers amountRemaining; what the invoice had received beyond its new total is held on the client's credit balance; a credit note that leaves nothing owed pays the invoice (invoice.paid). Numbered CN-000001 per organization, gapless. Records credit_note.created. Send an Idempotency-Key: a retry issues it once.
+     *
+     * POST /v1/invoices/{id}/credit-notes
+     * @param string $id
+     * @param array<string, mixed> $body IssueCreditNote
+     * @param ?string $idempotencyKey a new UUID when null
+     * @return array<string, mixed>
+     */
+    public function issueCreditNote(string $id, array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/invoices/{id}/credit-notes', ['id' => $id], $body, [], $idempotencyKey);
+    }
+
+    /**
+     * Voids a credit note (kept, with when and by whom): the invoice asks for its amount again, a paid invoice left short reopens, and an overpayment it had made is taken back from the client's credit balance. Records credit_note.voided. Send an Idempotency-Key: a retry voids it once.
+     *
+     * POST /v1/invoices/{id}/credit-notes/{creditNoteId}/void
+     * @param string $id
+     * @param string $creditNoteId
+     * @param ?string $idempotencyKey a new UUID when null
+     * @return array<string, mixed>
+     */
+    public function voidCreditNote(string $id, string $creditNoteId, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/invoices/{id}/credit-notes/{creditNoteId}/void', ['id' => $id, 'creditNoteId' => $creditNoteId], null, [], $idempotencyKey);
+    }
+
+    /**
      * Every payment counted on the invoice, newest first, whatever its size: each Stellar payment carrying the invoice's reference is one (with its transaction hash as `reference`), and the sum of those not reversed is the invoice's `amountPaid`.
      *
      * GET /v1/invoices/{id}/payments
@@ -851,6 +891,9 @@ trait Operations
             'createInvoice',
             'getInvoice',
             'updateInvoice',
+            'listCreditNotes',
+            'issueCreditNote',
+            'voidCreditNote',
             'listInvoicePayments',
             'recordInvoicePayment',
             'reverseInvoicePayment',

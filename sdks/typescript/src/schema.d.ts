@@ -342,6 +342,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/invoices/{id}/credit-notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The invoice's credit notes, oldest first, void ones included; those issued make its amountCredited. */
+        get: operations["listCreditNotes"];
+        put?: never;
+        /** @description Reduces what a sent invoice asks for (a waiver, a rescheduling, a duplicate): before payment it lowers amountRemaining; what the invoice had received beyond its new total is held on the client's credit balance; a credit note that leaves nothing owed pays the invoice (invoice.paid). Numbered CN-000001 per organization, gapless. Records credit_note.created. Send an Idempotency-Key: a retry issues it once. */
+        post: operations["issueCreditNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{id}/credit-notes/{creditNoteId}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Voids a credit note (kept, with when and by whom): the invoice asks for its amount again, a paid invoice left short reopens, and an overpayment it had made is taken back from the client's credit balance. Records credit_note.voided. Send an Idempotency-Key: a retry voids it once. */
+        post: operations["voidCreditNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/invoices/{id}/payments": {
         parameters: {
             query?: never;
@@ -940,6 +975,46 @@ export interface webhooks {
          * @description POST /v1/clients/{id}/invitation/unlock let a locked receiver try again. The object is the client with its invitation.
          */
         post: operations["clientVerificationUnlockedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "credit_note.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * credit_note.created
+         * @description POST /v1/invoices/{id}/credit-notes issued a credit note: the invoice asks for less (amountCredited). The object is the invoice as it stands with it and the creditNote. One that leaves nothing owed is followed by invoice.paid.
+         */
+        post: operations["creditNoteCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "credit_note.voided": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * credit_note.voided
+         * @description POST /v1/invoices/{id}/credit-notes/{creditNoteId}/void voided a credit note: the invoice asks for its amount again. Same object as credit_note.created.
+         */
+        post: operations["creditNoteVoidedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1903,6 +1978,43 @@ export interface components {
             /** @example HTG */
             currency: string;
         };
+        CreditNoteList: {
+            data: components["schemas"]["CreditNoteView"][];
+        };
+        /** @description What a sent invoice no longer asks for, and why. */
+        CreditNoteView: {
+            /** @example 500.00 */
+            amount: string;
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: components["schemas"]["ActorView"];
+            /** @example HTG */
+            currency: string;
+            /** @example cn_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b */
+            id: string;
+            /** @example inv_01a1fc8be56c7228a813c8461b65a699 */
+            invoiceId: string;
+            /** @example Hurricane relief: late fee waived */
+            memo?: string | null;
+            /**
+             * @description `CN-` and a per-organization sequence, gapless like invoice numbers.
+             * @example CN-000001
+             */
+            number: string;
+            /**
+             * @description `waiver`, `rescheduling`, `duplicate` or `other`.
+             * @example waiver
+             */
+            reason: string;
+            /**
+             * @description `issued` (it reduces the invoice) or `void`.
+             * @example issued
+             */
+            status: string;
+            /** Format: date-time */
+            voidedAt?: string | null;
+            voidedBy?: null | components["schemas"]["ActorView"];
+        };
         CreditTransactionList: {
             data: components["schemas"]["CreditTransactionView"][];
             pagination: components["schemas"]["PaginationView"];
@@ -1993,7 +2105,7 @@ export interface components {
              * @example invoice.paid
              * @enum {string}
              */
-            eventType: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+            eventType: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
             /** @example whd_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b */
             id: string;
             /**
@@ -2143,7 +2255,7 @@ export interface components {
          * @description An event type, an area wildcard such as `invoice.*`, or `*`.
          * @enum {string}
          */
-        EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+        EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "credit_note.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         /** @description Something that happened: `data.object` is the resource as the API showed it right after. */
         EventView: {
             actor: components["schemas"]["ActorView"];
@@ -2160,7 +2272,7 @@ export interface components {
              * @example client.created
              * @enum {string}
              */
-            type: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+            type: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         };
         FieldDetail: {
             /** @description In a batch: the code a single request would have been refused with. */
@@ -2427,6 +2539,26 @@ export interface components {
             total: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        /** @description What the invoice no longer asks for, and why. */
+        IssueCreditNote: {
+            /**
+             * Format: double
+             * @description In the invoice's currency: positive, at most 2 decimal places, at most what the invoice's
+             *     credit notes leave of its total; read exactly.
+             * @example 150
+             */
+            amount: string;
+            /**
+             * @description At most 500 characters, line breaks kept.
+             * @example Late fee waived after the hurricane
+             */
+            memo?: string | null;
+            /**
+             * @description `waiver`, `rescheduling`, `duplicate` or `other`.
+             * @example waiver
+             */
+            reason: string;
         };
         /** @description How many items are in each state; they add up to `itemCount`. */
         ItemCountsView: {
@@ -3415,14 +3547,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T10:50:22.404Z",
+                     *           "createdAt": "2026-11-29T10:58:31.654Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a226ed674476aea8e1fa990e052329",
+                     *           "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-29T10:50:22.404Z",
+                     *           "updatedAt": "2026-11-29T10:58:31.654Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *           "walletMemo": null,
@@ -3559,14 +3691,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:50:22.404Z",
+                     *       "createdAt": "2026-11-29T10:58:31.654Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a226ed674476aea8e1fa990e052329",
+                     *       "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T10:50:22.404Z",
+                     *       "updatedAt": "2026-11-29T10:58:31.654Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3593,7 +3725,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "7aa71715-715c-47de-88b5-1cba1484326d",
+                     *       "requestId": "3e372bca-5a44-4156-ac21-ac044a03ec00",
                      *       "statusCode": 400
                      *     }
                      */
@@ -3756,14 +3888,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:50:22.404Z",
+                     *       "createdAt": "2026-11-29T10:58:31.654Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a226ed674476aea8e1fa990e052329",
+                     *       "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T10:50:22.404Z",
+                     *       "updatedAt": "2026-11-29T10:58:31.654Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3818,7 +3950,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "53122340-c282-41ec-a02d-1e7bdfba43d8",
+                     *       "requestId": "6965145e-bbd9-40d0-b7a9-544169b5d324",
                      *       "statusCode": 404
                      *     }
                      */
@@ -3888,14 +4020,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:50:22.404Z",
+                     *       "createdAt": "2026-11-29T10:58:31.654Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a226ed674476aea8e1fa990e052329",
+                     *       "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-29T10:50:22.406Z",
+                     *       "updatedAt": "2026-11-29T10:58:31.656Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -4079,7 +4211,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a226ed674876168765cb67bc6c97c6"
+                     *       "id": "cli_01a226f4de6971dd972edc18f5c83c8b"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4213,7 +4345,7 @@ export interface operations {
                      *           "currency": "HTG"
                      *         }
                      *       ],
-                     *       "clientId": "cli_01a226ed674476aea8e1fa990e052329"
+                     *       "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a"
                      *     }
                      */
                     "application/json": components["schemas"]["ClientCreditBalance"];
@@ -4332,17 +4464,17 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226ed672c70928fdcb54712967610",
+                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
                      *             "type": "api_key"
                      *           },
                      *           "amount": "50.00",
                      *           "balanceAfter": "50.00",
                      *           "cause": "overpayment",
-                     *           "clientId": "cli_01a226ed674476aea8e1fa990e052329",
-                     *           "createdAt": "2026-11-29T10:50:22.442Z",
+                     *           "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *           "createdAt": "2026-11-29T10:58:31.687Z",
                      *           "currency": "HTG",
-                     *           "id": "cbt_01a226ed676a7283abb32aa8f2a7bf7f",
-                     *           "invoiceId": "inv_01a226ed676376bba55f21bf79c6754d"
+                     *           "id": "cbt_01a226f4de887235952610b8cd05d3ce",
+                     *           "invoiceId": "inv_01a226f4de81761891a6770ef1b5f0e6"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4478,11 +4610,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a226ed678b779d82fb719f7634df68",
-                     *       "createdAt": "2026-11-29T10:50:22.477Z",
-                     *       "lastSentAt": "2026-11-29T10:50:22.479Z",
+                     *       "clientId": "cli_01a226f4de9f706f8522013971a9fa90",
+                     *       "createdAt": "2026-11-29T10:58:31.713Z",
+                     *       "lastSentAt": "2026-11-29T10:58:31.716Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T10:50:22.479Z",
+                     *       "nextSendAt": "2026-12-02T10:58:31.716Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4600,11 +4732,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a226ed6794710eaa2918f82bc4d751",
-                     *       "createdAt": "2026-11-29T10:50:22.522Z",
-                     *       "lastSentAt": "2026-11-29T10:50:22.522Z",
+                     *       "clientId": "cli_01a226f4dea970ddaf7bde68dae8f3af",
+                     *       "createdAt": "2026-11-29T10:58:31.755Z",
+                     *       "lastSentAt": "2026-11-29T10:58:31.756Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T10:50:22.522Z",
+                     *       "nextSendAt": "2026-12-02T10:58:31.756Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4790,11 +4922,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a226ed678b779d82fb719f7634df68",
-                     *       "createdAt": "2026-11-29T10:50:22.477Z",
-                     *       "lastSentAt": "2026-11-29T10:50:22.479Z",
+                     *       "clientId": "cli_01a226f4de9f706f8522013971a9fa90",
+                     *       "createdAt": "2026-11-29T10:58:31.713Z",
+                     *       "lastSentAt": "2026-11-29T10:58:31.716Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T10:50:22.479Z",
+                     *       "nextSendAt": "2026-12-02T10:58:31.716Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4990,7 +5122,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-29T10:50:22.770Z",
+                     *           "approvedAt": "2026-11-29T10:58:31.923Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -5002,16 +5134,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.766Z",
-                     *           "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
+                     *           "createdAt": "2026-11-29T10:58:31.917Z",
+                     *           "id": "dsb_01a226f4df6d769f8884babd71f1d032",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-29T10:50:22.768Z",
+                     *           "submittedAt": "2026-11-29T10:58:31.919Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-29T10:50:22.784Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.947Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5138,7 +5270,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a226ed674476aea8e1fa990e052329",
+                 *           "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -5181,8 +5313,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T10:50:22.766Z",
-                     *       "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
+                     *       "createdAt": "2026-11-29T10:58:31.917Z",
+                     *       "id": "dsb_01a226f4df6d769f8884babd71f1d032",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5190,7 +5322,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T10:50:22.766Z"
+                     *       "updatedAt": "2026-11-29T10:58:31.917Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5382,8 +5514,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T10:50:22.766Z",
-                     *       "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
+                     *       "createdAt": "2026-11-29T10:58:31.917Z",
+                     *       "id": "dsb_01a226f4df6d769f8884babd71f1d032",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5391,7 +5523,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T10:50:22.766Z"
+                     *       "updatedAt": "2026-11-29T10:58:31.917Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5503,7 +5635,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a226ed68c77576ad34e1242d54f17d"
+                     *       "id": "dsb_01a226f4df9776c590aa82bad4aea167"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -5653,7 +5785,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-29T10:50:22.770Z",
+                     *       "approvedAt": "2026-11-29T10:58:31.923Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -5665,16 +5797,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T10:50:22.766Z",
-                     *       "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
+                     *       "createdAt": "2026-11-29T10:58:31.917Z",
+                     *       "id": "dsb_01a226f4df6d769f8884babd71f1d032",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-29T10:50:22.768Z",
+                     *       "submittedAt": "2026-11-29T10:58:31.919Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T10:50:22.770Z"
+                     *       "updatedAt": "2026-11-29T10:58:31.923Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5885,16 +6017,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a226ed674476aea8e1fa990e052329",
+                     *           "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a226ed68ae71209562c5fc91e84f88",
+                     *           "id": "dsi_01a226f4df6d769f8884babb467d3f41",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a226ed68ae71209562c5fc91e84f88",
+                     *           "payoutId": "pyt_01a226f4df6d769f8884babb467d3f41",
                      *           "row": 1,
-                     *           "txHash": "88dca9024003c435791a4871dcac0bce832dd1ba7dba19e5055fc59d42b47740",
+                     *           "txHash": "95696ad185aba02082d8e6127cf516e0eb85444991ce758a225e13450d0e3ebc",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -5905,11 +6037,11 @@ export interface operations {
                      *           "errorMessage": "the source account cannot cover the amount",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a226ed68ae71209562c5fd9713f6b7",
+                     *           "id": "dsi_01a226f4df6d769f8884babc5b9c0039",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a226ed68ae71209562c5fd9713f6b7",
+                     *           "payoutId": "pyt_01a226f4df6d769f8884babc5b9c0039",
                      *           "row": 2,
-                     *           "txHash": "95705369cf377ae3cf41fcea913551c6057f91e62fc5cffc0f7689424374477a",
+                     *           "txHash": "7e948a0a8fd9ed7a0f31c1b1ba2f48bffd93407536d42713dd047690d2c35753",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                      *         }
                      *       ],
@@ -5924,8 +6056,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a226ed68ae71209562c5fc91e84f88,1,stipend-0001,cli_01a226ed674476aea8e1fa990e052329,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a226ed68ae71209562c5fc91e84f88,approved,sent,88dca9024003c435791a4871dcac0bce832dd1ba7dba19e5055fc59d42b47740,,
-                     *     dsi_01a226ed68ae71209562c5fd9713f6b7,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a226ed68ae71209562c5fd9713f6b7,approved,failed,95705369cf377ae3cf41fcea913551c6057f91e62fc5cffc0f7689424374477a,op_underfunded,the source account cannot cover the amount
+                     *     dsi_01a226f4df6d769f8884babb467d3f41,1,stipend-0001,cli_01a226f4de6675b3b2d680786d9ad71a,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a226f4df6d769f8884babb467d3f41,approved,sent,95696ad185aba02082d8e6127cf516e0eb85444991ce758a225e13450d0e3ebc,,
+                     *     dsi_01a226f4df6d769f8884babc5b9c0039,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a226f4df6d769f8884babc5b9c0039,approved,failed,7e948a0a8fd9ed7a0f31c1b1ba2f48bffd93407536d42713dd047690d2c35753,op_underfunded,the source account cannot cover the amount
                      */
                     "text/csv": string;
                 };
@@ -6079,16 +6211,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T10:50:22.787Z",
-                     *       "id": "dsb_01a226ed68c372bba36116b8fd35411b",
+                     *       "createdAt": "2026-11-29T10:58:31.950Z",
+                     *       "id": "dsb_01a226f4df8e714da71b3e47a17f1055",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-29T10:50:22.788Z",
+                     *       "submittedAt": "2026-11-29T10:58:31.956Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-29T10:50:22.790Z"
+                     *       "updatedAt": "2026-11-29T10:58:31.958Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6289,7 +6421,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-29T10:50:22.770Z",
+                     *       "approvedAt": "2026-11-29T10:58:31.923Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -6301,16 +6433,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-29T10:50:22.766Z",
-                     *       "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
+                     *       "createdAt": "2026-11-29T10:58:31.917Z",
+                     *       "id": "dsb_01a226f4df6d769f8884babd71f1d032",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-29T10:50:22.768Z",
+                     *       "submittedAt": "2026-11-29T10:58:31.919Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T10:50:22.781Z"
+                     *       "updatedAt": "2026-11-29T10:58:31.940Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6506,16 +6638,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T10:50:22.766Z",
-                     *       "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
+                     *       "createdAt": "2026-11-29T10:58:31.917Z",
+                     *       "id": "dsb_01a226f4df6d769f8884babd71f1d032",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-29T10:50:22.768Z",
+                     *       "submittedAt": "2026-11-29T10:58:31.919Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T10:50:22.768Z"
+                     *       "updatedAt": "2026-11-29T10:58:31.919Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6697,7 +6829,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type, e.g. `client.created`. */
-                type?: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+                type?: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
                 /** @description Page number, from 1 (default 1); past the last page, an empty page. */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
@@ -6719,10 +6851,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226ed672c70928fdcb54712967610",
+                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.791Z",
+                     *           "createdAt": "2026-11-29T10:58:31.959Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6738,8 +6870,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:50:22.791Z",
-                     *               "id": "dsb_01a226ed68c77576ad34e1242d54f17d",
+                     *               "createdAt": "2026-11-29T10:58:31.959Z",
+                     *               "id": "dsb_01a226f4df9776c590aa82bad4aea167",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -6747,19 +6879,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-29T10:50:22.791Z"
+                     *               "updatedAt": "2026-11-29T10:58:31.959Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226ed68c77576ad34e1250860550e",
+                     *           "id": "evt_01a226f4df9776c590aa82bb3d5807e6",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226ed672c70928fdcb54712967610",
+                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.790Z",
+                     *           "createdAt": "2026-11-29T10:58:31.958Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6775,28 +6907,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:50:22.787Z",
-                     *               "id": "dsb_01a226ed68c372bba36116b8fd35411b",
+                     *               "createdAt": "2026-11-29T10:58:31.950Z",
+                     *               "id": "dsb_01a226f4df8e714da71b3e47a17f1055",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-29T10:50:22.788Z",
+                     *               "submittedAt": "2026-11-29T10:58:31.956Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T10:50:22.790Z"
+                     *               "updatedAt": "2026-11-29T10:58:31.958Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226ed68c6772da41cad852d06cadf",
+                     *           "id": "evt_01a226f4df96753e8b7c0c3e496a5e2a",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226ed672c70928fdcb54712967610",
+                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.790Z",
+                     *           "createdAt": "2026-11-29T10:58:31.958Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -6807,28 +6939,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:50:22.788Z",
+                     *               "createdAt": "2026-11-29T10:58:31.956Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226ed68c372bba36116b73abec893",
+                     *               "id": "pyt_01a226f4df8e714da71b3e46ccf06bc7",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:50:22.790Z",
+                     *               "updatedAt": "2026-11-29T10:58:31.958Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226ed68c6772da41cad8305cf21d9",
+                     *           "id": "evt_01a226f4df96753e8b7c0c3cccfa1a1d",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226ed672c70928fdcb54712967610",
+                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.788Z",
+                     *           "createdAt": "2026-11-29T10:58:31.956Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6844,28 +6976,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:50:22.787Z",
-                     *               "id": "dsb_01a226ed68c372bba36116b8fd35411b",
+                     *               "createdAt": "2026-11-29T10:58:31.950Z",
+                     *               "id": "dsb_01a226f4df8e714da71b3e47a17f1055",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T10:50:22.788Z",
+                     *               "submittedAt": "2026-11-29T10:58:31.956Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T10:50:22.788Z"
+                     *               "updatedAt": "2026-11-29T10:58:31.956Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226ed68c5755c9fed425ea8139df7",
+                     *           "id": "evt_01a226f4df947316a1aee9e94ecfd60d",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226ed672c70928fdcb54712967610",
+                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.788Z",
+                     *           "createdAt": "2026-11-29T10:58:31.956Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -6876,28 +7008,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:50:22.788Z",
+                     *               "createdAt": "2026-11-29T10:58:31.956Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226ed68c372bba36116b73abec893",
+                     *               "id": "pyt_01a226f4df8e714da71b3e46ccf06bc7",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:50:22.788Z",
+                     *               "updatedAt": "2026-11-29T10:58:31.956Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226ed68c5755c9fed425ccc4c2243",
+                     *           "id": "evt_01a226f4df947316a1aee9e78d124a0e",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226ed672c70928fdcb54712967610",
+                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.787Z",
+                     *           "createdAt": "2026-11-29T10:58:31.950Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6913,8 +7045,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:50:22.787Z",
-                     *               "id": "dsb_01a226ed68c372bba36116b8fd35411b",
+                     *               "createdAt": "2026-11-29T10:58:31.950Z",
+                     *               "id": "dsb_01a226f4df8e714da71b3e47a17f1055",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -6922,10 +7054,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T10:50:22.787Z"
+                     *               "updatedAt": "2026-11-29T10:58:31.950Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226ed68c372bba36116b98f4bdc33",
+                     *           "id": "evt_01a226f4df8e714da71b3e4802cc1ee3",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -6934,11 +7066,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.784Z",
+                     *           "createdAt": "2026-11-29T10:58:31.947Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T10:50:22.770Z",
+                     *               "approvedAt": "2026-11-29T10:58:31.923Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -6950,19 +7082,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T10:50:22.766Z",
-                     *               "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
+                     *               "createdAt": "2026-11-29T10:58:31.917Z",
+                     *               "id": "dsb_01a226f4df6d769f8884babd71f1d032",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T10:50:22.768Z",
+                     *               "submittedAt": "2026-11-29T10:58:31.919Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T10:50:22.784Z"
+                     *               "updatedAt": "2026-11-29T10:58:31.947Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226ed68c072989ae1ab4cf21e4843",
+                     *           "id": "evt_01a226f4df8b76e8b21dade7bda5ec29",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -6971,7 +7103,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.783Z",
+                     *           "createdAt": "2026-11-29T10:58:31.945Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -6981,48 +7113,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T10:50:22.777Z",
+                     *                   "createdAt": "2026-11-29T10:58:31.926Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226ed68b970bc8cd6c05d738157a7",
+                     *                   "id": "att_01a226f4df77778fa5307c275706ab92",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "f6f2301407b06243ee398131b225be2c76180c2a2d42b41d34a0a78304ca8bf4"
+                     *                   "txHash": "4cd71b51ab38fccb7a711768c872b8590c4ead76d55ad506d118283de93ae5e3"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T10:50:22.783Z",
+                     *                   "createdAt": "2026-11-29T10:58:31.944Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226ed68bf77bea768908355f78eb2",
+                     *                   "id": "att_01a226f4df8876c793068e379d1a6484",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "95705369cf377ae3cf41fcea913551c6057f91e62fc5cffc0f7689424374477a"
+                     *                   "txHash": "7e948a0a8fd9ed7a0f31c1b1ba2f48bffd93407536d42713dd047690d2c35753"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:50:22.768Z",
+                     *               "createdAt": "2026-11-29T10:58:31.919Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a226ed68ae71209562c5fd9713f6b7",
+                     *               "id": "pyt_01a226f4df6d769f8884babc5b9c0039",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:50:22.783Z",
+                     *               "updatedAt": "2026-11-29T10:58:31.945Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226ed68c072989ae1ab4afe5cf56e",
+                     *           "id": "evt_01a226f4df8977c8b9e692b10e2b78df",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226ed672c70928fdcb54712967610",
+                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.781Z",
+                     *           "createdAt": "2026-11-29T10:58:31.940Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7032,30 +7164,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T10:50:22.777Z",
+                     *                   "createdAt": "2026-11-29T10:58:31.926Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226ed68b970bc8cd6c05d738157a7",
+                     *                   "id": "att_01a226f4df77778fa5307c275706ab92",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "f6f2301407b06243ee398131b225be2c76180c2a2d42b41d34a0a78304ca8bf4"
+                     *                   "txHash": "4cd71b51ab38fccb7a711768c872b8590c4ead76d55ad506d118283de93ae5e3"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:50:22.768Z",
+                     *               "createdAt": "2026-11-29T10:58:31.919Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226ed68ae71209562c5fd9713f6b7",
+                     *               "id": "pyt_01a226f4df6d769f8884babc5b9c0039",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:50:22.781Z",
+                     *               "updatedAt": "2026-11-29T10:58:31.940Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226ed68be75efa9943d6736dce864",
+                     *           "id": "evt_01a226f4df857093a1aada0255a60c22",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -7064,11 +7196,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.780Z",
+                     *           "createdAt": "2026-11-29T10:58:31.939Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T10:50:22.770Z",
+                     *               "approvedAt": "2026-11-29T10:58:31.923Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7080,19 +7212,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T10:50:22.766Z",
-                     *               "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
+                     *               "createdAt": "2026-11-29T10:58:31.917Z",
+                     *               "id": "dsb_01a226f4df6d769f8884babd71f1d032",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T10:50:22.768Z",
+                     *               "submittedAt": "2026-11-29T10:58:31.919Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T10:50:22.780Z"
+                     *               "updatedAt": "2026-11-29T10:58:31.939Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226ed68bc74debd04a490bae51f51",
+                     *           "id": "evt_01a226f4df837316bcb78367ab075801",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -7101,7 +7233,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.779Z",
+                     *           "createdAt": "2026-11-29T10:58:31.938Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7111,30 +7243,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T10:50:22.777Z",
+                     *                   "createdAt": "2026-11-29T10:58:31.926Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226ed68b970bc8cd6c05d738157a7",
+                     *                   "id": "att_01a226f4df77778fa5307c275706ab92",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "f6f2301407b06243ee398131b225be2c76180c2a2d42b41d34a0a78304ca8bf4"
+                     *                   "txHash": "4cd71b51ab38fccb7a711768c872b8590c4ead76d55ad506d118283de93ae5e3"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:50:22.768Z",
+                     *               "createdAt": "2026-11-29T10:58:31.919Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a226ed68ae71209562c5fd9713f6b7",
+                     *               "id": "pyt_01a226f4df6d769f8884babc5b9c0039",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:50:22.779Z",
+                     *               "updatedAt": "2026-11-29T10:58:31.938Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226ed68bb74b693a0a03c44a2255f",
+                     *           "id": "evt_01a226f4df837316bcb783642c185b04",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -7143,7 +7275,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.779Z",
+                     *           "createdAt": "2026-11-29T10:58:31.938Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7153,37 +7285,37 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T10:50:22.777Z",
+                     *                   "createdAt": "2026-11-29T10:58:31.926Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a226ed68b970bc8cd6c05c5762a526",
-                     *                   "ledgerSeq": 37,
-                     *                   "txHash": "88dca9024003c435791a4871dcac0bce832dd1ba7dba19e5055fc59d42b47740"
+                     *                   "id": "att_01a226f4df77778fa5307c26c5880044",
+                     *                   "ledgerSeq": 28,
+                     *                   "txHash": "95696ad185aba02082d8e6127cf516e0eb85444991ce758a225e13450d0e3ebc"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a226ed674476aea8e1fa990e052329",
+                     *                 "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a226ed674476aea8e1fa990e052329",
-                     *               "createdAt": "2026-11-29T10:50:22.768Z",
+                     *               "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *               "createdAt": "2026-11-29T10:58:31.919Z",
                      *               "execStatus": "sent",
                      *               "hold": null,
-                     *               "id": "pyt_01a226ed68ae71209562c5fc91e84f88",
+                     *               "id": "pyt_01a226f4df6d769f8884babb467d3f41",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:50:22.779Z",
+                     *               "updatedAt": "2026-11-29T10:58:31.938Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226ed68bb74b693a0a03b5f4add67",
+                     *           "id": "evt_01a226f4df837316bcb783634aba400b",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -7192,7 +7324,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.778Z",
+                     *           "createdAt": "2026-11-29T10:58:31.927Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7202,52 +7334,52 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T10:50:22.462Z",
+                     *                   "createdAt": "2026-11-29T10:58:31.702Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226ed677f71e6a2fc2ca1385b8fc3",
+                     *                   "id": "att_01a226f4de9675bab1a54b63f4d97bd3",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "2483fab0794ad7897623fe319ae6af1eb48c9b446f97c9426beb245673069ccf"
+                     *                   "txHash": "3d95969b7bdda2fe072e5cfba2183e6f94c69de0686b7930208460ed905207bd"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T10:50:22.778Z",
+                     *                   "createdAt": "2026-11-29T10:58:31.927Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226ed68ba77039da38fea44c63929",
+                     *                   "id": "att_01a226f4df77778fa5307c2af55867ad",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "433638032535d42820d18d94116b37618e684dd3e9073becf7c72516e61336d1"
+                     *                   "txHash": "4d48fe79f2389331ad66d8f933c46f89155736744164177996ee001e2fccbd52"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:50:22.458Z",
+                     *               "createdAt": "2026-11-29T10:58:31.700Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a226ed677a77cb981b0f322526ebaa",
+                     *               "id": "pyt_01a226f4de947190b398f23edd894247",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-29T10:50:22.778Z",
+                     *               "updatedAt": "2026-11-29T10:58:31.927Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226ed68bb74b693a0a03927336e1f",
+                     *           "id": "evt_01a226f4df7876d587dd7cf6379201de",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226ed672c70928fdcb54712967610",
+                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.770Z",
+                     *           "createdAt": "2026-11-29T10:58:31.923Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-29T10:50:22.770Z",
+                     *               "approvedAt": "2026-11-29T10:58:31.923Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7259,28 +7391,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:50:22.766Z",
-                     *               "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
+                     *               "createdAt": "2026-11-29T10:58:31.917Z",
+                     *               "id": "dsb_01a226f4df6d769f8884babd71f1d032",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-29T10:50:22.768Z",
+                     *               "submittedAt": "2026-11-29T10:58:31.919Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T10:50:22.770Z"
+                     *               "updatedAt": "2026-11-29T10:58:31.923Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226ed68b77116948d892692ed7fe5",
+                     *           "id": "evt_01a226f4df7475cfab3649c44cec2661",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226ed672c70928fdcb54712967610",
+                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.770Z",
+                     *           "createdAt": "2026-11-29T10:58:31.923Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7291,28 +7423,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:50:22.768Z",
+                     *               "createdAt": "2026-11-29T10:58:31.919Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226ed68ae71209562c5fd9713f6b7",
+                     *               "id": "pyt_01a226f4df6d769f8884babc5b9c0039",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:50:22.770Z",
+                     *               "updatedAt": "2026-11-29T10:58:31.923Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226ed68b77116948d8923c8bad403",
+                     *           "id": "evt_01a226f4df7475cfab3649c102362233",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226ed672c70928fdcb54712967610",
+                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.770Z",
+                     *           "createdAt": "2026-11-29T10:58:31.923Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7324,34 +7456,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a226ed674476aea8e1fa990e052329",
+                     *                 "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a226ed674476aea8e1fa990e052329",
-                     *               "createdAt": "2026-11-29T10:50:22.768Z",
+                     *               "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *               "createdAt": "2026-11-29T10:58:31.919Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226ed68ae71209562c5fc91e84f88",
+                     *               "id": "pyt_01a226f4df6d769f8884babb467d3f41",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:50:22.770Z",
+                     *               "updatedAt": "2026-11-29T10:58:31.923Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226ed68b77116948d8922548dee89",
+                     *           "id": "evt_01a226f4df7475cfab3649c074163601",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226ed672c70928fdcb54712967610",
+                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.768Z",
+                     *           "createdAt": "2026-11-29T10:58:31.919Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7367,28 +7499,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:50:22.766Z",
-                     *               "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
+                     *               "createdAt": "2026-11-29T10:58:31.917Z",
+                     *               "id": "dsb_01a226f4df6d769f8884babd71f1d032",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T10:50:22.768Z",
+                     *               "submittedAt": "2026-11-29T10:58:31.919Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T10:50:22.768Z"
+                     *               "updatedAt": "2026-11-29T10:58:31.919Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226ed68b176399606d8053eb0cadb",
+                     *           "id": "evt_01a226f4df727730ac6397b58b6709c4",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226ed672c70928fdcb54712967610",
+                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.768Z",
+                     *           "createdAt": "2026-11-29T10:58:31.919Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7399,28 +7531,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:50:22.768Z",
+                     *               "createdAt": "2026-11-29T10:58:31.919Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226ed68ae71209562c5fd9713f6b7",
+                     *               "id": "pyt_01a226f4df6d769f8884babc5b9c0039",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:50:22.768Z",
+                     *               "updatedAt": "2026-11-29T10:58:31.919Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226ed68b176399606d80244b465cd",
+                     *           "id": "evt_01a226f4df727730ac6397b2dd6cc0a4",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226ed672c70928fdcb54712967610",
+                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.768Z",
+                     *           "createdAt": "2026-11-29T10:58:31.919Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7432,34 +7564,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a226ed674476aea8e1fa990e052329",
+                     *                 "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a226ed674476aea8e1fa990e052329",
-                     *               "createdAt": "2026-11-29T10:50:22.768Z",
+                     *               "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *               "createdAt": "2026-11-29T10:58:31.919Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226ed68ae71209562c5fc91e84f88",
+                     *               "id": "pyt_01a226f4df6d769f8884babb467d3f41",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:50:22.768Z",
+                     *               "updatedAt": "2026-11-29T10:58:31.919Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226ed68b176399606d80185536b8f",
+                     *           "id": "evt_01a226f4df727730ac6397b141582c21",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226ed672c70928fdcb54712967610",
+                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.766Z",
+                     *           "createdAt": "2026-11-29T10:58:31.917Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7475,8 +7607,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:50:22.766Z",
-                     *               "id": "dsb_01a226ed68ae71209562c5feae22b0b5",
+                     *               "createdAt": "2026-11-29T10:58:31.917Z",
+                     *               "id": "dsb_01a226f4df6d769f8884babd71f1d032",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -7484,10 +7616,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T10:50:22.766Z"
+                     *               "updatedAt": "2026-11-29T10:58:31.917Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226ed68af71a5ac3750d97bcd12bf",
+                     *           "id": "evt_01a226f4df6e76e5b72b8b67bffdb29f",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -7495,8 +7627,8 @@ export interface operations {
                      *       "pagination": {
                      *         "limit": 20,
                      *         "page": 1,
-                     *         "total": 59,
-                     *         "totalPages": 3
+                     *         "total": 61,
+                     *         "totalPages": 4
                      *       }
                      *     }
                      */
@@ -7609,10 +7741,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a226ed672c70928fdcb54712967610",
+                     *         "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-29T10:50:22.791Z",
+                     *       "createdAt": "2026-11-29T10:58:31.959Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -7628,8 +7760,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-29T10:50:22.791Z",
-                     *           "id": "dsb_01a226ed68c77576ad34e1242d54f17d",
+                     *           "createdAt": "2026-11-29T10:58:31.959Z",
+                     *           "id": "dsb_01a226f4df9776c590aa82bad4aea167",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -7637,10 +7769,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-29T10:50:22.791Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.959Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a226ed68c77576ad34e1250860550e",
+                     *       "id": "evt_01a226f4df9776c590aa82bb3d5807e6",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -7766,14 +7898,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a226ed674476aea8e1fa990e052329",
+                     *             "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a226ed674476aea8e1fa990e052329",
-                     *           "createdAt": "2026-11-29T10:50:22.412Z",
+                     *           "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *           "createdAt": "2026-11-29T10:58:31.661Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a226ed674c751ba7279ef3ea18ee0e",
+                     *           "id": "inv_01a226f4de6d72e990c35cd846addd8d",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -7890,7 +8022,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a226ed674476aea8e1fa990e052329",
+                 *       "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -7922,14 +8054,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226ed674476aea8e1fa990e052329",
+                     *         "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a226ed674476aea8e1fa990e052329",
-                     *       "createdAt": "2026-11-29T10:50:22.412Z",
+                     *       "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *       "createdAt": "2026-11-29T10:58:31.661Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a226ed674c751ba7279ef3ea18ee0e",
+                     *       "id": "inv_01a226f4de6d72e990c35cd846addd8d",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -7946,14 +8078,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_2d83a5d5108b61a2affa4bf677a70e0d"
+                     *         "url": "https://pay.lajan.test/pay/pi_6a4cf8acd6f38d43c6953e2948a5c7d0"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-29T10:50:22.412Z"
+                     *       "updatedAt": "2026-11-29T10:58:31.661Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8139,14 +8271,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226ed674476aea8e1fa990e052329",
+                     *         "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a226ed674476aea8e1fa990e052329",
-                     *       "createdAt": "2026-11-29T10:50:22.412Z",
+                     *       "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *       "createdAt": "2026-11-29T10:58:31.661Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a226ed674c751ba7279ef3ea18ee0e",
+                     *       "id": "inv_01a226f4de6d72e990c35cd846addd8d",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8170,14 +8302,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_2d83a5d5108b61a2affa4bf677a70e0d"
+                     *         "url": "https://pay.lajan.test/pay/pi_6a4cf8acd6f38d43c6953e2948a5c7d0"
                      *       },
-                     *       "sentAt": "2026-11-29T10:50:22.416Z",
+                     *       "sentAt": "2026-11-29T10:58:31.664Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T10:50:22.416Z"
+                     *       "updatedAt": "2026-11-29T10:58:31.664Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8316,14 +8448,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226ed674476aea8e1fa990e052329",
+                     *         "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a226ed674476aea8e1fa990e052329",
-                     *       "createdAt": "2026-11-29T10:50:22.412Z",
+                     *       "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *       "createdAt": "2026-11-29T10:58:31.661Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a226ed674c751ba7279ef3ea18ee0e",
+                     *       "id": "inv_01a226f4de6d72e990c35cd846addd8d",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8347,14 +8479,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_2d83a5d5108b61a2affa4bf677a70e0d"
+                     *         "url": "https://pay.lajan.test/pay/pi_6a4cf8acd6f38d43c6953e2948a5c7d0"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T10:50:22.414Z"
+                     *       "updatedAt": "2026-11-29T10:58:31.663Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8515,6 +8647,559 @@ export interface operations {
             };
         };
     };
+    listCreditNotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "amount": "25.00",
+                     *           "createdAt": "2026-11-29T10:58:31.685Z",
+                     *           "createdBy": {
+                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *             "type": "api_key"
+                     *           },
+                     *           "currency": "HTG",
+                     *           "id": "cn_01a226f4de857111a4deccaf1b6c0675",
+                     *           "invoiceId": "inv_01a226f4de81761891a6770ef1b5f0e6",
+                     *           "memo": "Late fee waived after the storm",
+                     *           "number": "CN-000001",
+                     *           "reason": "waiver",
+                     *           "status": "issued",
+                     *           "voidedAt": null,
+                     *           "voidedBy": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreditNoteList"];
+                };
+            };
+            /** @description unauthorized: the key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "error": "Unauthorized",
+                     *       "message": "The key is missing, malformed, unknown or revoked",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "error": "Forbidden",
+                     *       "message": "The key lacks the scope this operation needs",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this organization and environment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "error": "Not Found",
+                     *       "message": "No such resource for this organization and environment",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: the minute's budget is spent; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "error": "Too Many Requests",
+                     *       "message": "The minute's budget is spent",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server failed and changed nothing half-way; retrying (with the same Idempotency-Key) is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "error": "Internal Server Error",
+                     *       "message": "The server failed and changed nothing half-way",
+                     *       "statusCode": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    issueCreditNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: 1 to 255 visible ASCII characters, kept 24 h per organization and environment. The first completed response is stored (with the change it made, in its transaction) and replayed with `Idempotent-Replayed: true`; the same key with another request is 422; while the first still runs, 409. */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 25,
+                 *       "memo": "Late fee waived after the storm",
+                 *       "reason": "waiver"
+                 *     }
+                 */
+                "application/json": components["schemas"]["IssueCreditNote"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "amount": "25.00",
+                     *       "createdAt": "2026-11-29T10:58:31.685Z",
+                     *       "createdBy": {
+                     *         "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *         "type": "api_key"
+                     *       },
+                     *       "currency": "HTG",
+                     *       "id": "cn_01a226f4de857111a4deccaf1b6c0675",
+                     *       "invoiceId": "inv_01a226f4de81761891a6770ef1b5f0e6",
+                     *       "memo": "Late fee waived after the storm",
+                     *       "number": "CN-000001",
+                     *       "reason": "waiver",
+                     *       "status": "issued",
+                     *       "voidedAt": null,
+                     *       "voidedBy": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreditNoteView"];
+                };
+            };
+            /** @description invalid_amount (also past what the invoice still asks for), validation_error (reason, memo), cannot_credit (a draft or void invoice); invalid_json: the body is not JSON, or not an object; validation_error: a field is missing or wrong, each named in details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_amount",
+                     *       "error": "Bad Request",
+                     *       "message": "Bad Request",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "error": "Unauthorized",
+                     *       "message": "The key is missing, malformed, unknown or revoked",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "error": "Forbidden",
+                     *       "message": "The key lacks the scope this operation needs",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this organization and environment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "error": "Not Found",
+                     *       "message": "No such resource for this organization and environment",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency_in_progress: a request with this Idempotency-Key is still running; or conflict: the write lost a race with another and changed nothing (read again and retry) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "error": "Conflict",
+                     *       "message": "A request with this Idempotency-Key is still running",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "error": "Payload Too Large",
+                     *       "message": "The body is over 1 MiB",
+                     *       "statusCode": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "The body is not application/json",
+                     *       "statusCode": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: the minute's budget is spent; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "error": "Too Many Requests",
+                     *       "message": "The minute's budget is spent",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server failed and changed nothing half-way; retrying (with the same Idempotency-Key) is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "error": "Internal Server Error",
+                     *       "message": "The server failed and changed nothing half-way",
+                     *       "statusCode": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    voidCreditNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: 1 to 255 visible ASCII characters, kept 24 h per organization and environment. The first completed response is stored (with the change it made, in its transaction) and replayed with `Idempotent-Replayed: true`; the same key with another request is 422; while the first still runs, 409. */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                id: string;
+                creditNoteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "amount": "25.00",
+                     *       "createdAt": "2026-11-29T10:58:31.685Z",
+                     *       "createdBy": {
+                     *         "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *         "type": "api_key"
+                     *       },
+                     *       "currency": "HTG",
+                     *       "id": "cn_01a226f4de857111a4deccaf1b6c0675",
+                     *       "invoiceId": "inv_01a226f4de81761891a6770ef1b5f0e6",
+                     *       "memo": "Late fee waived after the storm",
+                     *       "number": "CN-000001",
+                     *       "reason": "waiver",
+                     *       "status": "void",
+                     *       "voidedAt": "2026-11-29T10:58:31.687Z",
+                     *       "voidedBy": {
+                     *         "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *         "type": "api_key"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreditNoteView"];
+                };
+            };
+            /** @description cannot_void (void already, or the invoice is void), credit_balance_spent (the overpayment it made was applied elsewhere); validation_error: the Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "cannot_void",
+                     *       "error": "Bad Request",
+                     *       "message": "Bad Request",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "error": "Unauthorized",
+                     *       "message": "The key is missing, malformed, unknown or revoked",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "error": "Forbidden",
+                     *       "message": "The key lacks the scope this operation needs",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this organization and environment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "error": "Not Found",
+                     *       "message": "No such resource for this organization and environment",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency_in_progress: a request with this Idempotency-Key is still running; or conflict: the write lost a race with another and changed nothing (read again and retry) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "error": "Conflict",
+                     *       "message": "A request with this Idempotency-Key is still running",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "error": "Payload Too Large",
+                     *       "message": "The body is over 1 MiB",
+                     *       "statusCode": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: the minute's budget is spent; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "error": "Too Many Requests",
+                     *       "message": "The minute's budget is spent",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server failed and changed nothing half-way; retrying (with the same Idempotency-Key) is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "error": "Internal Server Error",
+                     *       "message": "The server failed and changed nothing half-way",
+                     *       "statusCode": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listInvoicePayments: {
         parameters: {
             query?: {
@@ -8542,16 +9227,16 @@ export interface operations {
                      *         {
                      *           "amount": "2650.00",
                      *           "currency": "HTG",
-                     *           "id": "ipy_01a226ed675f7175af85d77df9da3506",
-                     *           "invoiceId": "inv_01a226ed674c751ba7279ef3ea18ee0e",
+                     *           "id": "ipy_01a226f4de7e76cb99fe322508814b4b",
+                     *           "invoiceId": "inv_01a226f4de6d72e990c35cd846addd8d",
                      *           "method": "stellar",
-                     *           "paidAt": "2026-11-29T10:50:22.419Z",
-                     *           "recordedAt": "2026-11-29T10:50:22.431Z",
+                     *           "paidAt": "2026-11-29T10:58:31.667Z",
+                     *           "recordedAt": "2026-11-29T10:58:31.678Z",
                      *           "recordedBy": {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "reference": "c219898e3dcad49fc01e3687a531d8d45fb7c8291a654f8d6710279b84b8c3f6",
+                     *           "reference": "a6fb71b6560e06ecd24ded9a5c08407ca7aaae3fa0ddbd3d1d9acd57e3e086fd",
                      *           "reversalReason": null,
                      *           "reversedAt": null
                      *         }
@@ -8706,13 +9391,13 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a226ed676675d580915098fe19a00f",
-                     *       "invoiceId": "inv_01a226ed676376bba55f21bf79c6754d",
+                     *       "id": "ipy_01a226f4de83770da5b8b99553e76ab4",
+                     *       "invoiceId": "inv_01a226f4de81761891a6770ef1b5f0e6",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T10:50:22.438Z",
+                     *       "recordedAt": "2026-11-29T10:58:31.683Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a226ed672c70928fdcb54712967610",
+                     *         "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
@@ -8928,18 +9613,18 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a226ed676675d580915098fe19a00f",
-                     *       "invoiceId": "inv_01a226ed676376bba55f21bf79c6754d",
+                     *       "id": "ipy_01a226f4de83770da5b8b99553e76ab4",
+                     *       "invoiceId": "inv_01a226f4de81761891a6770ef1b5f0e6",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T10:50:22.438Z",
+                     *       "recordedAt": "2026-11-29T10:58:31.683Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a226ed672c70928fdcb54712967610",
+                     *         "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
                      *       "reversalReason": "Counted twice: the branch entered the receipt again",
-                     *       "reversedAt": "2026-11-29T10:50:22.440Z"
+                     *       "reversedAt": "2026-11-29T10:58:31.684Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoicePaymentView"];
@@ -9361,7 +10046,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amount": "100.00",
-                     *           "at": "2026-11-29T10:50:22.435Z",
+                     *           "at": "2026-11-29T10:58:31.681Z",
                      *           "balance": "100.00",
                      *           "method": null,
                      *           "reference": null,
@@ -9370,52 +10055,72 @@ export interface operations {
                      *         },
                      *         {
                      *           "amount": "-40.00",
-                     *           "at": "2026-11-29T10:50:22.438Z",
+                     *           "at": "2026-11-29T10:58:31.683Z",
                      *           "balance": "60.00",
                      *           "method": "cash",
                      *           "reference": "REC-2026-0042",
-                     *           "sourceId": "ipy_01a226ed676675d580915098fe19a00f",
+                     *           "sourceId": "ipy_01a226f4de83770da5b8b99553e76ab4",
                      *           "type": "payment"
                      *         },
                      *         {
                      *           "amount": "40.00",
-                     *           "at": "2026-11-29T10:50:22.440Z",
+                     *           "at": "2026-11-29T10:58:31.684Z",
                      *           "balance": "100.00",
                      *           "method": "cash",
                      *           "reference": "Counted twice: the branch entered the receipt again",
-                     *           "sourceId": "ipy_01a226ed676675d580915098fe19a00f",
+                     *           "sourceId": "ipy_01a226f4de83770da5b8b99553e76ab4",
                      *           "type": "payment_reversed"
                      *         },
                      *         {
+                     *           "amount": "-25.00",
+                     *           "at": "2026-11-29T10:58:31.685Z",
+                     *           "balance": "75.00",
+                     *           "method": null,
+                     *           "reference": "CN-000001",
+                     *           "sourceId": "cn_01a226f4de857111a4deccaf1b6c0675",
+                     *           "type": "credit_note"
+                     *         },
+                     *         {
                      *           "amount": "-150.00",
-                     *           "at": "2026-11-29T10:50:22.442Z",
-                     *           "balance": "-50.00",
+                     *           "at": "2026-11-29T10:58:31.687Z",
+                     *           "balance": "-75.00",
                      *           "method": "cash",
                      *           "reference": null,
-                     *           "sourceId": "ipy_01a226ed676a7283abb32aa76f24794e",
+                     *           "sourceId": "ipy_01a226f4de887235952610b71805b079",
                      *           "type": "payment"
                      *         },
                      *         {
+                     *           "amount": "25.00",
+                     *           "at": "2026-11-29T10:58:31.687Z",
+                     *           "balance": "-50.00",
+                     *           "method": null,
+                     *           "reference": "CN-000001",
+                     *           "sourceId": "cn_01a226f4de857111a4deccaf1b6c0675",
+                     *           "type": "credit_note_voided"
+                     *         },
+                     *         {
                      *           "amount": "50.00",
-                     *           "at": "2026-11-29T10:50:22.442Z",
+                     *           "at": "2026-11-29T10:58:31.687Z",
                      *           "balance": "0.00",
                      *           "method": null,
                      *           "reference": null,
-                     *           "sourceId": "cbt_01a226ed676a7283abb32aa8f2a7bf7f",
+                     *           "sourceId": "cbt_01a226f4de887235952610b8cd05d3ce",
                      *           "type": "to_credit_balance"
                      *         }
                      *       ],
-                     *       "invoiceId": "inv_01a226ed676376bba55f21bf79c6754d"
+                     *       "invoiceId": "inv_01a226f4de81761891a6770ef1b5f0e6"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceStatement"];
                     /**
                      * @example at,type,amount,balance,sourceId,method,reference
-                     *     2026-11-29T10:50:22.435Z,invoiced,100.00,100.00,,,
-                     *     2026-11-29T10:50:22.438Z,payment,-40.00,60.00,ipy_01a226ed676675d580915098fe19a00f,cash,REC-2026-0042
-                     *     2026-11-29T10:50:22.440Z,payment_reversed,40.00,100.00,ipy_01a226ed676675d580915098fe19a00f,cash,Counted twice: the branch entered the receipt again
-                     *     2026-11-29T10:50:22.442Z,payment,-150.00,-50.00,ipy_01a226ed676a7283abb32aa76f24794e,cash,
-                     *     2026-11-29T10:50:22.442Z,to_credit_balance,50.00,0.00,cbt_01a226ed676a7283abb32aa8f2a7bf7f,,
+                     *     2026-11-29T10:58:31.681Z,invoiced,100.00,100.00,,,
+                     *     2026-11-29T10:58:31.683Z,payment,-40.00,60.00,ipy_01a226f4de83770da5b8b99553e76ab4,cash,REC-2026-0042
+                     *     2026-11-29T10:58:31.684Z,payment_reversed,40.00,100.00,ipy_01a226f4de83770da5b8b99553e76ab4,cash,Counted twice: the branch entered the receipt again
+                     *     2026-11-29T10:58:31.685Z,credit_note,-25.00,75.00,cn_01a226f4de857111a4deccaf1b6c0675,,CN-000001
+                     *     2026-11-29T10:58:31.687Z,payment,-150.00,-75.00,ipy_01a226f4de887235952610b71805b079,cash,
+                     *     2026-11-29T10:58:31.687Z,credit_note_voided,25.00,-50.00,cn_01a226f4de857111a4deccaf1b6c0675,,CN-000001
+                     *     2026-11-29T10:58:31.687Z,to_credit_balance,50.00,0.00,cbt_01a226f4de887235952610b8cd05d3ce,,
                      */
                     "text/csv": string;
                 };
@@ -9742,13 +10447,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-29T10:50:22.449Z",
+                     *           "createdAt": "2026-11-29T10:58:31.693Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a226ed677174fab08927f4530d8dd7",
+                     *           "id": "pl_01a226f4de8d77e7acbdcb31df8ad04c",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_f4923199b5e154aaf81b25c67071861f"
+                     *           "url": "https://pay.lajan.test/pay/pi_811e52c2708affe974f28db9b5eee206"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9881,13 +10586,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T10:50:22.449Z",
+                     *       "createdAt": "2026-11-29T10:58:31.693Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a226ed677174fab08927f4530d8dd7",
+                     *       "id": "pl_01a226f4de8d77e7acbdcb31df8ad04c",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_f4923199b5e154aaf81b25c67071861f"
+                     *       "url": "https://pay.lajan.test/pay/pi_811e52c2708affe974f28db9b5eee206"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -10068,13 +10773,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T10:50:22.449Z",
+                     *       "createdAt": "2026-11-29T10:58:31.693Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a226ed677174fab08927f4530d8dd7",
+                     *       "id": "pl_01a226f4de8d77e7acbdcb31df8ad04c",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_f4923199b5e154aaf81b25c67071861f"
+                     *       "url": "https://pay.lajan.test/pay/pi_811e52c2708affe974f28db9b5eee206"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -10187,7 +10892,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a226ed677174fab08927f4530d8dd7"
+                     *       "id": "pl_01a226f4de8d77e7acbdcb31df8ad04c"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -10346,9 +11051,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T10:50:22.760Z",
+                     *           "createdAt": "2026-11-29T10:58:31.914Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a226ed68a871d3be855e4bbcf740be",
+                     *           "id": "pyt_01a226f4df6a76e6b0c50162af069e5e",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -10359,14 +11064,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Lisa",
-                     *             "id": "cli_01a226ed6794710eaa2918f82bc4d751",
+                     *             "id": "cli_01a226f4dea970ddaf7bde68dae8f3af",
                      *             "lastName": "Jozèf",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a226ed6794710eaa2918f82bc4d751",
-                     *           "createdAt": "2026-11-29T10:50:22.520Z",
+                     *           "clientId": "cli_01a226f4dea970ddaf7bde68dae8f3af",
+                     *           "createdAt": "2026-11-29T10:58:31.754Z",
                      *           "execStatus": "awaiting_registration",
-                     *           "id": "pyt_01a226ed67b873eb9a793af6b1e8919a",
+                     *           "id": "pyt_01a226f4deca71c8bdeb4283e2641cce",
                      *           "memo": null,
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -10377,14 +11082,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a226ed678b779d82fb719f7634df68",
+                     *             "id": "cli_01a226f4de9f706f8522013971a9fa90",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a226ed678b779d82fb719f7634df68",
-                     *           "createdAt": "2026-11-29T10:50:22.476Z",
+                     *           "clientId": "cli_01a226f4de9f706f8522013971a9fa90",
+                     *           "createdAt": "2026-11-29T10:58:31.712Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a226ed678c73018bd0af5cff7e786b",
+                     *           "id": "pyt_01a226f4dea07466a56b7b0f47d0e4fc",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -10395,9 +11100,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T10:50:22.458Z",
+                     *           "createdAt": "2026-11-29T10:58:31.700Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a226ed677a77cb981b0f322526ebaa",
+                     *           "id": "pyt_01a226f4de947190b398f23edd894247",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
@@ -10408,14 +11113,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a226ed674476aea8e1fa990e052329",
+                     *             "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a226ed674476aea8e1fa990e052329",
-                     *           "createdAt": "2026-11-29T10:50:22.454Z",
+                     *           "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *           "createdAt": "2026-11-29T10:58:31.697Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a226ed6776757cbb5d826c3d9bb01c",
+                     *           "id": "pyt_01a226f4de9171719a9cc9778aa4b10b",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -10535,7 +11240,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a226ed674476aea8e1fa990e052329",
+                 *       "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -10559,19 +11264,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226ed674476aea8e1fa990e052329",
+                     *         "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a226ed674476aea8e1fa990e052329",
-                     *       "createdAt": "2026-11-29T10:50:22.454Z",
+                     *       "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *       "createdAt": "2026-11-29T10:58:31.697Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226ed6776757cbb5d826c3d9bb01c",
+                     *       "id": "pyt_01a226f4de9171719a9cc9778aa4b10b",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:50:22.454Z",
+                     *       "updatedAt": "2026-11-29T10:58:31.697Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10760,31 +11465,31 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T10:50:22.462Z",
+                     *           "createdAt": "2026-11-29T10:58:31.702Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a226ed677f71e6a2fc2ca01ca0469b",
-                     *           "ledgerSeq": 6,
-                     *           "txHash": "c9f6d750a0a95c444e442b9ab05a9ab396b992815303ce4626097296daa8cb52"
+                     *           "id": "att_01a226f4de9675bab1a54b6219ef3b83",
+                     *           "ledgerSeq": 5,
+                     *           "txHash": "8b18684886caac465b14080a18ee316629c535bd71ce115dff68a2382f038f07"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226ed674476aea8e1fa990e052329",
+                     *         "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a226ed674476aea8e1fa990e052329",
-                     *       "createdAt": "2026-11-29T10:50:22.454Z",
+                     *       "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *       "createdAt": "2026-11-29T10:58:31.697Z",
                      *       "execStatus": "sent",
                      *       "hold": null,
-                     *       "id": "pyt_01a226ed6776757cbb5d826c3d9bb01c",
+                     *       "id": "pyt_01a226f4de9171719a9cc9778aa4b10b",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:50:22.471Z",
+                     *       "updatedAt": "2026-11-29T10:58:31.708Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10910,19 +11615,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226ed674476aea8e1fa990e052329",
+                     *         "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a226ed674476aea8e1fa990e052329",
-                     *       "createdAt": "2026-11-29T10:50:22.454Z",
+                     *       "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *       "createdAt": "2026-11-29T10:58:31.697Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226ed6776757cbb5d826c3d9bb01c",
+                     *       "id": "pyt_01a226f4de9171719a9cc9778aa4b10b",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:50:22.455Z",
+                     *       "updatedAt": "2026-11-29T10:58:31.698Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -10942,7 +11647,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "1754639c-e01e-43eb-ba10-11639841083e",
+                     *       "requestId": "7010a63d-ba51-4813-bfc8-e5449acd6da9",
                      *       "statusCode": 400
                      *     }
                      */
@@ -11117,19 +11822,19 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a226ed678b779d82fb719f7634df68",
+                     *         "id": "cli_01a226f4de9f706f8522013971a9fa90",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a226ed678b779d82fb719f7634df68",
-                     *       "createdAt": "2026-11-29T10:50:22.476Z",
+                     *       "clientId": "cli_01a226f4de9f706f8522013971a9fa90",
+                     *       "createdAt": "2026-11-29T10:58:31.712Z",
                      *       "execStatus": "canceled",
                      *       "hold": null,
-                     *       "id": "pyt_01a226ed678c73018bd0af5cff7e786b",
+                     *       "id": "pyt_01a226f4dea07466a56b7b0f47d0e4fc",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:50:22.758Z",
+                     *       "updatedAt": "2026-11-29T10:58:31.913Z",
                      *       "walletAccountId": null,
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11332,13 +12037,13 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T10:50:22.760Z",
+                     *       "createdAt": "2026-11-29T10:58:31.914Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226ed68a871d3be855e4bbcf740be",
+                     *       "id": "pyt_01a226f4df6a76e6b0c50162af069e5e",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:50:22.763Z",
+                     *       "updatedAt": "2026-11-29T10:58:31.915Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11547,24 +12252,24 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T10:50:22.462Z",
+                     *           "createdAt": "2026-11-29T10:58:31.702Z",
                      *           "errorCode": "op_underfunded",
                      *           "errorMessage": "the source account cannot cover the amount",
-                     *           "id": "att_01a226ed677f71e6a2fc2ca1385b8fc3",
+                     *           "id": "att_01a226f4de9675bab1a54b63f4d97bd3",
                      *           "ledgerSeq": null,
-                     *           "txHash": "2483fab0794ad7897623fe319ae6af1eb48c9b446f97c9426beb245673069ccf"
+                     *           "txHash": "3d95969b7bdda2fe072e5cfba2183e6f94c69de0686b7930208460ed905207bd"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T10:50:22.458Z",
+                     *       "createdAt": "2026-11-29T10:58:31.700Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226ed677a77cb981b0f322526ebaa",
+                     *       "id": "pyt_01a226f4de947190b398f23edd894247",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:50:22.473Z",
+                     *       "updatedAt": "2026-11-29T10:58:31.710Z",
                      *       "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11745,7 +12450,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GCKL63F2CERMDNZW324LBZR2N3EPOUTN2YPZ5LXQZDJM7YIRZDSRX5NP",
+                     *       "account": "GDH7MQ4ILRQDJAJEB4RGYJ4XZPAFEPYTMG56CEXVEAWDTIJWSICMHW4W",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -11876,7 +12581,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GCKL63F2CERMDNZW324LBZR2N3EPOUTN2YPZ5LXQZDJM7YIRZDSRX5NP",
+                     *       "account": "GDH7MQ4ILRQDJAJEB4RGYJ4XZPAFEPYTMG56CEXVEAWDTIJWSICMHW4W",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -12088,25 +12793,25 @@ export interface operations {
                      *         {
                      *           "channel": "sms",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T10:50:22.416Z",
+                     *           "createdAt": "2026-11-29T10:58:31.664Z",
                      *           "html": null,
-                     *           "id": "msg_01a226ed675074f0a548b066465c5dde",
-                     *           "invoiceId": "inv_01a226ed674c751ba7279ef3ea18ee0e",
+                     *           "id": "msg_01a226f4de70770baba731cc97b0132b",
+                     *           "invoiceId": "inv_01a226f4de6d72e990c35cd846addd8d",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_2d83a5d5108b61a2affa4bf677a70e0d",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_6a4cf8acd6f38d43c6953e2948a5c7d0",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T10:50:22.416Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_2d83a5d5108b61a2affa4bf677a70e0d\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_2d83a5d5108b61a2affa4bf677a70e0d\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_2d83a5d5108b61a2affa4bf677a70e0d</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a226ed675074f0a548b065d2c7ee0f",
-                     *           "invoiceId": "inv_01a226ed674c751ba7279ef3ea18ee0e",
+                     *           "createdAt": "2026-11-29T10:58:31.664Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_6a4cf8acd6f38d43c6953e2948a5c7d0\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_6a4cf8acd6f38d43c6953e2948a5c7d0\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_6a4cf8acd6f38d43c6953e2948a5c7d0</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a226f4de70770baba731cbe367a2ee",
+                     *           "invoiceId": "inv_01a226f4de6d72e990c35cd846addd8d",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_2d83a5d5108b61a2affa4bf677a70e0d\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_6a4cf8acd6f38d43c6953e2948a5c7d0\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -12238,18 +12943,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GCKL63F2CERMDNZW324LBZR2N3EPOUTN2YPZ5LXQZDJM7YIRZDSRX5NP",
-                     *       "id": "lp_01a226ed6753703ead9af06faf72f8df",
+                     *       "destinationAccount": "GDH7MQ4ILRQDJAJEB4RGYJ4XZPAFEPYTMG56CEXVEAWDTIJWSICMHW4W",
+                     *       "id": "lp_01a226f4de7375f08c7a58e11e0051d3",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJKBQD6TEPZ1ZY",
+                     *       "memo": "LJBZ0HHJJR7D7T",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_2d83a5d5108b61a2affa4bf677a70e0d",
+                     *         "id": "pi_6a4cf8acd6f38d43c6953e2948a5c7d0",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "c219898e3dcad49fc01e3687a531d8d45fb7c8291a654f8d6710279b84b8c3f6"
+                     *       "txHash": "a6fb71b6560e06ecd24ded9a5c08407ca7aaae3fa0ddbd3d1d9acd57e3e086fd"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -12750,19 +13455,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-29T10:50:22.814Z",
+                     *       "decidedAt": "2026-11-29T10:58:31.986Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a226ed672c70928fdcb54712967610",
+                     *         "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T10:50:22.813Z",
-                     *       "id": "stc_01a226ed68de7003bd87312f1a720d63",
+                     *       "expiresAt": "2026-12-02T10:58:31.985Z",
+                     *       "id": "stc_01a226f4dfb173ea9288110f05ef42ca",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-29T10:50:22.813Z",
+                     *       "requestedAt": "2026-11-29T10:58:31.985Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a226ed68da70858fa1449f8ef227d6",
+                     *         "id": "key_01a226f4dfae7793a73d7c718323f5e2",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -12951,19 +13656,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-29T10:50:22.812Z",
+                     *       "decidedAt": "2026-11-29T10:58:31.983Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a226ed672c70928fdcb54712967610",
+                     *         "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T10:50:22.811Z",
-                     *       "id": "stc_01a226ed68db777a86178e1729e4c26c",
+                     *       "expiresAt": "2026-12-02T10:58:31.982Z",
+                     *       "id": "stc_01a226f4dfae7793a73d7c73c3f53844",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-29T10:50:22.811Z",
+                     *       "requestedAt": "2026-11-29T10:58:31.982Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a226ed68da70858fa1449f8ef227d6",
+                     *         "id": "key_01a226f4dfae7793a73d7c718323f5e2",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -13150,16 +13855,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T10:50:22.401Z",
+                     *           "createdAt": "2026-11-29T10:58:31.650Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a226ed67417350896956657e0c56f9",
-                     *           "updatedAt": "2026-11-29T10:50:22.401Z",
-                     *           "url": "http://127.0.0.1:34783/lajan/webhooks"
+                     *           "id": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "updatedAt": "2026-11-29T10:58:31.650Z",
+                     *           "url": "http://127.0.0.1:34613/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -13279,7 +13984,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:34783/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:34613/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -13294,17 +13999,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:50:22.401Z",
+                     *       "createdAt": "2026-11-29T10:58:31.650Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a226ed67417350896956657e0c56f9",
-                     *       "secret": "whsec_vbeyIyvLQIJTXw6QhC+44Nc1JBn3sJuJYhq7LqfxtsA=",
-                     *       "updatedAt": "2026-11-29T10:50:22.401Z",
-                     *       "url": "http://127.0.0.1:34783/lajan/webhooks"
+                     *       "id": "we_01a226f4de6276e8a534cc69634d8617",
+                     *       "secret": "whsec_/qmHk5qxizDa/Axq6731TYRO2UUivQn5YqtABTavrgY=",
+                     *       "updatedAt": "2026-11-29T10:58:31.650Z",
+                     *       "url": "http://127.0.0.1:34613/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -13483,16 +14188,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:50:22.401Z",
+                     *       "createdAt": "2026-11-29T10:58:31.650Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a226ed67417350896956657e0c56f9",
-                     *       "updatedAt": "2026-11-29T10:50:22.401Z",
-                     *       "url": "http://127.0.0.1:34783/lajan/webhooks"
+                     *       "id": "we_01a226f4de6276e8a534cc69634d8617",
+                     *       "updatedAt": "2026-11-29T10:58:31.650Z",
+                     *       "url": "http://127.0.0.1:34613/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -13615,15 +14320,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:50:22.401Z",
+                     *       "createdAt": "2026-11-29T10:58:31.650Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a226ed67417350896956657e0c56f9",
-                     *       "updatedAt": "2026-11-29T10:50:22.809Z",
-                     *       "url": "http://127.0.0.1:34783/lajan/webhooks"
+                     *       "id": "we_01a226f4de6276e8a534cc69634d8617",
+                     *       "updatedAt": "2026-11-29T10:58:31.980Z",
+                     *       "url": "http://127.0.0.1:34613/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -13803,7 +14508,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a226ed67417350896956657e0c56f9"
+                     *       "id": "we_01a226f4de6276e8a534cc69634d8617"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -13941,223 +14646,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:50:22.795Z",
-                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *           "eventId": "evt_01a226ed68cb7174b12553e95fc45aa6",
+                     *           "createdAt": "2026-11-29T10:58:31.965Z",
+                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "eventId": "evt_01a226f4df9d77efb44e6829a2263f1d",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a226ed68cb7174b12553ea68567b8e",
-                     *           "nextAttemptAt": "2026-11-29T10:50:22.795Z",
+                     *           "id": "whd_01a226f4df9d77efb44e682aedece029",
+                     *           "nextAttemptAt": "2026-11-29T10:58:31.965Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:50:22.795Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.965Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:50:22.790Z",
-                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *           "eventId": "evt_01a226ed68c6772da41cad8305cf21d9",
+                     *           "createdAt": "2026-11-29T10:58:31.958Z",
+                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "eventId": "evt_01a226f4df96753e8b7c0c3cccfa1a1d",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a226ed68c6772da41cad84cd1e5838",
-                     *           "nextAttemptAt": "2026-11-29T10:50:22.790Z",
+                     *           "id": "whd_01a226f4df96753e8b7c0c3d41b02f5b",
+                     *           "nextAttemptAt": "2026-11-29T10:58:31.958Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:50:22.790Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.958Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:50:22.788Z",
-                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *           "eventId": "evt_01a226ed68c5755c9fed425ccc4c2243",
+                     *           "createdAt": "2026-11-29T10:58:31.956Z",
+                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "eventId": "evt_01a226f4df947316a1aee9e78d124a0e",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226ed68c5755c9fed425d2a2b1f0d",
-                     *           "nextAttemptAt": "2026-11-29T10:50:22.788Z",
+                     *           "id": "whd_01a226f4df947316a1aee9e8a93199e0",
+                     *           "nextAttemptAt": "2026-11-29T10:58:31.956Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:50:22.788Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.956Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:50:22.783Z",
-                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *           "eventId": "evt_01a226ed68c072989ae1ab4afe5cf56e",
+                     *           "createdAt": "2026-11-29T10:58:31.945Z",
+                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "eventId": "evt_01a226f4df8977c8b9e692b10e2b78df",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a226ed68c072989ae1ab4bdbfe10e9",
-                     *           "nextAttemptAt": "2026-11-29T10:50:22.783Z",
+                     *           "id": "whd_01a226f4df8977c8b9e692b2592a986d",
+                     *           "nextAttemptAt": "2026-11-29T10:58:31.945Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:50:22.783Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.945Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:50:22.781Z",
-                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *           "eventId": "evt_01a226ed68be75efa9943d6736dce864",
+                     *           "createdAt": "2026-11-29T10:58:31.940Z",
+                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "eventId": "evt_01a226f4df857093a1aada0255a60c22",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a226ed68be75efa9943d68aaa16375",
-                     *           "nextAttemptAt": "2026-11-29T10:50:22.781Z",
+                     *           "id": "whd_01a226f4df857093a1aada033b8ef31c",
+                     *           "nextAttemptAt": "2026-11-29T10:58:31.940Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:50:22.781Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.940Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:50:22.779Z",
-                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *           "eventId": "evt_01a226ed68bb74b693a0a03c44a2255f",
+                     *           "createdAt": "2026-11-29T10:58:31.938Z",
+                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "eventId": "evt_01a226f4df837316bcb783642c185b04",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a226ed68bc74debd04a48f33e5e748",
-                     *           "nextAttemptAt": "2026-11-29T10:50:22.779Z",
+                     *           "id": "whd_01a226f4df837316bcb7836622f51205",
+                     *           "nextAttemptAt": "2026-11-29T10:58:31.938Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:50:22.779Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.938Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:50:22.779Z",
-                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *           "eventId": "evt_01a226ed68bb74b693a0a03b5f4add67",
+                     *           "createdAt": "2026-11-29T10:58:31.938Z",
+                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "eventId": "evt_01a226f4df837316bcb783634aba400b",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a226ed68bc74debd04a48e560fc60a",
-                     *           "nextAttemptAt": "2026-11-29T10:50:22.779Z",
+                     *           "id": "whd_01a226f4df837316bcb7836525f67f9e",
+                     *           "nextAttemptAt": "2026-11-29T10:58:31.938Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:50:22.779Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.938Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:50:22.778Z",
-                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *           "eventId": "evt_01a226ed68bb74b693a0a03927336e1f",
+                     *           "createdAt": "2026-11-29T10:58:31.927Z",
+                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "eventId": "evt_01a226f4df7876d587dd7cf6379201de",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a226ed68bb74b693a0a03a981fe7e9",
-                     *           "nextAttemptAt": "2026-11-29T10:50:22.778Z",
+                     *           "id": "whd_01a226f4df7876d587dd7cf77ee036da",
+                     *           "nextAttemptAt": "2026-11-29T10:58:31.927Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:50:22.778Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.927Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:50:22.770Z",
-                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *           "eventId": "evt_01a226ed68b77116948d8923c8bad403",
+                     *           "createdAt": "2026-11-29T10:58:31.923Z",
+                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "eventId": "evt_01a226f4df7475cfab3649c102362233",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226ed68b77116948d89253a29ca40",
-                     *           "nextAttemptAt": "2026-11-29T10:50:22.770Z",
+                     *           "id": "whd_01a226f4df7475cfab3649c312db39ad",
+                     *           "nextAttemptAt": "2026-11-29T10:58:31.923Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:50:22.770Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.923Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:50:22.770Z",
-                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *           "eventId": "evt_01a226ed68b77116948d8922548dee89",
+                     *           "createdAt": "2026-11-29T10:58:31.923Z",
+                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "eventId": "evt_01a226f4df7475cfab3649c074163601",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226ed68b77116948d89248f0e6259",
-                     *           "nextAttemptAt": "2026-11-29T10:50:22.770Z",
+                     *           "id": "whd_01a226f4df7475cfab3649c24302b59a",
+                     *           "nextAttemptAt": "2026-11-29T10:58:31.923Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:50:22.770Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.923Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:50:22.768Z",
-                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *           "eventId": "evt_01a226ed68b176399606d80244b465cd",
+                     *           "createdAt": "2026-11-29T10:58:31.919Z",
+                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "eventId": "evt_01a226f4df727730ac6397b2dd6cc0a4",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226ed68b176399606d804469ba3c7",
-                     *           "nextAttemptAt": "2026-11-29T10:50:22.768Z",
+                     *           "id": "whd_01a226f4df727730ac6397b40c168099",
+                     *           "nextAttemptAt": "2026-11-29T10:58:31.919Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:50:22.768Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.919Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:50:22.768Z",
-                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *           "eventId": "evt_01a226ed68b176399606d80185536b8f",
+                     *           "createdAt": "2026-11-29T10:58:31.919Z",
+                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "eventId": "evt_01a226f4df727730ac6397b141582c21",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226ed68b176399606d80329c96b78",
-                     *           "nextAttemptAt": "2026-11-29T10:50:22.768Z",
+                     *           "id": "whd_01a226f4df727730ac6397b3047f9e69",
+                     *           "nextAttemptAt": "2026-11-29T10:58:31.919Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:50:22.768Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.919Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:50:22.763Z",
-                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *           "eventId": "evt_01a226ed68ab708f86bb5ebc3a4f73ea",
+                     *           "createdAt": "2026-11-29T10:58:31.915Z",
+                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "eventId": "evt_01a226f4df6b7245ae6a85dc5f0267b6",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a226ed68ab708f86bb5ebdb2a97dab",
-                     *           "nextAttemptAt": "2026-11-29T10:50:22.763Z",
+                     *           "id": "whd_01a226f4df6b7245ae6a85dd6576539b",
+                     *           "nextAttemptAt": "2026-11-29T10:58:31.915Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:50:22.763Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.915Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:50:22.760Z",
-                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *           "eventId": "evt_01a226ed68a974149ae76152936a1c97",
+                     *           "createdAt": "2026-11-29T10:58:31.914Z",
+                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "eventId": "evt_01a226f4df6a76e6b0c50163abead5cf",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226ed68a974149ae76153f3c649ab",
-                     *           "nextAttemptAt": "2026-11-29T10:50:22.760Z",
+                     *           "id": "whd_01a226f4df6a76e6b0c5016461803df1",
+                     *           "nextAttemptAt": "2026-11-29T10:58:31.914Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:50:22.760Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.914Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:50:22.758Z",
-                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *           "eventId": "evt_01a226ed68a77122b7558637bd5e7f33",
+                     *           "createdAt": "2026-11-29T10:58:31.913Z",
+                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "eventId": "evt_01a226f4df6977e79ff3782519cdf017",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a226ed68a77122b755863894702f00",
-                     *           "nextAttemptAt": "2026-11-29T10:50:22.758Z",
+                     *           "id": "whd_01a226f4df6977e79ff378262c31fb0d",
+                     *           "nextAttemptAt": "2026-11-29T10:58:31.913Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:50:22.758Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.913Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:50:22.522Z",
-                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *           "eventId": "evt_01a226ed67ba72788dabf94bef10db5f",
+                     *           "createdAt": "2026-11-29T10:58:31.755Z",
+                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "eventId": "evt_01a226f4decc71f28ceb387140ec6ea8",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226ed67ba72788dabf94c629d7c30",
-                     *           "nextAttemptAt": "2026-11-29T10:50:22.522Z",
+                     *           "id": "whd_01a226f4decc71f28ceb38728712028e",
+                     *           "nextAttemptAt": "2026-11-29T10:58:31.755Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:50:22.522Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.755Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:50:22.520Z",
-                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *           "eventId": "evt_01a226ed67b873eb9a793af757590007",
+                     *           "createdAt": "2026-11-29T10:58:31.754Z",
+                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "eventId": "evt_01a226f4deca71c8bdeb4284a0b9cd3b",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226ed67b873eb9a793af876483d33",
-                     *           "nextAttemptAt": "2026-11-29T10:50:22.520Z",
+                     *           "id": "whd_01a226f4deca71c8bdeb42859242364e",
+                     *           "nextAttemptAt": "2026-11-29T10:58:31.754Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:50:22.520Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.754Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:50:22.477Z",
-                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *           "eventId": "evt_01a226ed678e7744bb4f6d912efbe79e",
+                     *           "createdAt": "2026-11-29T10:58:31.713Z",
+                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "eventId": "evt_01a226f4dea271359aa5082765eb747b",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226ed678e7744bb4f6d92d62baace",
-                     *           "nextAttemptAt": "2026-11-29T10:50:22.477Z",
+                     *           "id": "whd_01a226f4dea271359aa5082898736596",
+                     *           "nextAttemptAt": "2026-11-29T10:58:31.713Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:50:22.477Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.713Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:50:22.476Z",
-                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *           "eventId": "evt_01a226ed678c73018bd0af5d2b598493",
+                     *           "createdAt": "2026-11-29T10:58:31.712Z",
+                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "eventId": "evt_01a226f4dea07466a56b7b106492cd53",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226ed678c73018bd0af5e8243be6b",
-                     *           "nextAttemptAt": "2026-11-29T10:50:22.476Z",
+                     *           "id": "whd_01a226f4dea17107a99ba9f7ecffd61d",
+                     *           "nextAttemptAt": "2026-11-29T10:58:31.712Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:50:22.476Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.712Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:50:22.473Z",
-                     *           "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *           "eventId": "evt_01a226ed678a754ba6676ab4f5968c69",
+                     *           "createdAt": "2026-11-29T10:58:31.710Z",
+                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *           "eventId": "evt_01a226f4de9e75a9963295b2d29aac9c",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a226ed678a754ba6676ab56c2df4d7",
-                     *           "nextAttemptAt": "2026-11-29T10:50:22.473Z",
+                     *           "id": "whd_01a226f4de9e75a9963295b3468e684f",
+                     *           "nextAttemptAt": "2026-11-29T10:58:31.710Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:50:22.473Z"
+                     *           "updatedAt": "2026-11-29T10:58:31.710Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -14296,14 +15001,14 @@ export interface operations {
                      * @example {
                      *       "attemptCount": 0,
                      *       "attempts": [],
-                     *       "createdAt": "2026-11-29T10:50:22.795Z",
-                     *       "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *       "eventId": "evt_01a226ed68cb7174b12553e95fc45aa6",
+                     *       "createdAt": "2026-11-29T10:58:31.965Z",
+                     *       "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *       "eventId": "evt_01a226f4df9d77efb44e6829a2263f1d",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a226ed68cb7174b12553ea68567b8e",
-                     *       "nextAttemptAt": "2026-11-29T10:50:22.803Z",
+                     *       "id": "whd_01a226f4df9d77efb44e682aedece029",
+                     *       "nextAttemptAt": "2026-11-29T10:58:31.975Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T10:50:22.803Z"
+                     *       "updatedAt": "2026-11-29T10:58:31.975Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -14420,14 +15125,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T10:50:22.795Z",
-                     *       "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *       "eventId": "evt_01a226ed68cb7174b12553e95fc45aa6",
+                     *       "createdAt": "2026-11-29T10:58:31.965Z",
+                     *       "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *       "eventId": "evt_01a226f4df9d77efb44e6829a2263f1d",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a226ed68cb7174b12553ea68567b8e",
-                     *       "nextAttemptAt": "2026-11-29T10:50:22.803Z",
+                     *       "id": "whd_01a226f4df9d77efb44e682aedece029",
+                     *       "nextAttemptAt": "2026-11-29T10:58:31.975Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T10:50:22.803Z"
+                     *       "updatedAt": "2026-11-29T10:58:31.975Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -14604,7 +15309,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-29T09:50:22.807Z"
+                 *       "since": "2026-11-29T09:58:31.978Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -14819,17 +15524,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:50:22.401Z",
+                     *       "createdAt": "2026-11-29T10:58:31.650Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a226ed67417350896956657e0c56f9",
-                     *       "secret": "whsec_eshH1+vVJWeZvusvQ2OPQOXbNQPFOiB81EFscLiYxF4=",
-                     *       "updatedAt": "2026-11-29T10:50:22.808Z",
-                     *       "url": "http://127.0.0.1:34783/lajan/webhooks"
+                     *       "id": "we_01a226f4de6276e8a534cc69634d8617",
+                     *       "secret": "whsec_GA2G+p7Y7usFdHlnALVXQE5l0LmhRW3j6++zqDUN5bM=",
+                     *       "updatedAt": "2026-11-29T10:58:31.979Z",
+                     *       "url": "http://127.0.0.1:34613/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -15013,14 +15718,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T10:50:22.795Z",
-                     *       "endpointId": "we_01a226ed67417350896956657e0c56f9",
-                     *       "eventId": "evt_01a226ed68cb7174b12553e95fc45aa6",
+                     *       "createdAt": "2026-11-29T10:58:31.965Z",
+                     *       "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
+                     *       "eventId": "evt_01a226f4df9d77efb44e6829a2263f1d",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a226ed68cb7174b12553ea68567b8e",
-                     *       "nextAttemptAt": "2026-11-29T10:50:22.795Z",
+                     *       "id": "whd_01a226f4df9d77efb44e682aedece029",
+                     *       "nextAttemptAt": "2026-11-29T10:58:31.965Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T10:50:22.795Z"
+                     *       "updatedAt": "2026-11-29T10:58:31.965Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -15497,6 +16202,108 @@ export interface operations {
                     };
                     /** @constant */
                     type?: "client.verification_unlocked";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+-20 %), then failed. 429 and 503 may set the wait with Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    creditNoteCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every try of it. Skip an id already processed. */
+                "webhook-id": string;
+                /** @description When this try was signed, in Unix seconds. Refuse stale ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`: one, or two for the 24 hours after a rotation. Verify over the raw body with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventView"] & {
+                    data?: {
+                        object: components["schemas"]["InvoiceView"] & {
+                            creditNote: components["schemas"]["CreditNoteView"];
+                        };
+                    };
+                    /** @constant */
+                    type?: "credit_note.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+-20 %), then failed. 429 and 503 may set the wait with Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    creditNoteVoidedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every try of it. Skip an id already processed. */
+                "webhook-id": string;
+                /** @description When this try was signed, in Unix seconds. Refuse stale ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`: one, or two for the 24 hours after a rotation. Verify over the raw body with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventView"] & {
+                    data?: {
+                        object: components["schemas"]["InvoiceView"] & {
+                            creditNote: components["schemas"]["CreditNoteView"];
+                        };
+                    };
+                    /** @constant */
+                    type?: "credit_note.voided";
                 };
             };
         };

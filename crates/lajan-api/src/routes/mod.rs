@@ -3,6 +3,7 @@
 pub mod clients;
 pub mod common;
 pub mod credit_balances;
+pub mod credit_notes;
 pub mod disbursements;
 pub mod doc_types;
 pub mod events;
@@ -34,6 +35,7 @@ pub fn v1() -> Router<AppState> {
         .merge(invoices::routes())
         .merge(invoice_payments::routes())
         .merge(credit_balances::routes())
+        .merge(credit_notes::routes())
         .merge(payment_links::routes())
         .merge(payouts::routes())
         .merge(disbursements::routes())

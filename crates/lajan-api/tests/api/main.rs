@@ -7,6 +7,7 @@ mod auth;
 mod clients;
 mod connections;
 mod credit_balances;
+mod credit_notes;
 mod disbursement_rules;
 mod disbursements;
 mod errors;

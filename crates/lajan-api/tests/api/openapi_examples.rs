@@ -152,6 +152,11 @@ async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
     let counted = r.post("/v1/invoices/{id}/payments", &[&id(&owing)], cash).await;
     let reason = json!({ "reason": "Counted twice: the branch entered the receipt again" });
     r.post("/v1/invoices/{id}/payments/{paymentId}/reverse", &[&id(&owing), &id(&counted)], reason).await;
+    // A late fee waived, then the waiver withdrawn.
+    let waiver = json!({ "amount": 25, "reason": "waiver", "memo": "Late fee waived after the storm" });
+    let note = r.post("/v1/invoices/{id}/credit-notes", &[&id(&owing)], waiver).await;
+    r.get("/v1/invoices/{id}/credit-notes", &[&id(&owing)]).await;
+    r.post_empty("/v1/invoices/{id}/credit-notes/{creditNoteId}/void", &[&id(&owing), &id(&note)]).await;
     // Paid 150.00 at the branch for 100.00: the 50.00 beyond is the client's credit balance.
     app.post(&format!("/v1/invoices/{}/payments", id(&owing)), &json!({ "amount": 150, "method": "cash" })).await;
     r.get("/v1/clients/{id}/credit-balance", &[&cli]).await;

@@ -73,6 +73,10 @@ async fn make_every_event(app: &TestApp) {
     let counted = ok(app.get(&owing_payments).await).await;
     let undo = format!("{owing_payments}/{}/reverse", counted["data"][0]["id"].as_str().unwrap());
     ok(app.post(&undo, &json!({ "reason": "Entered on the wrong invoice" })).await).await;
+    // A late fee waived, then the waiver withdrawn.
+    let notes = format!("/v1/invoices/{}/credit-notes", owing["id"].as_str().unwrap());
+    let waived = ok(app.post(&notes, &json!({ "amount": 25, "reason": "waiver", "memo": "Late fee" })).await).await;
+    ok(app.post(&format!("{notes}/{}/void", waived["id"].as_str().unwrap()), &json!({})).await).await;
     let voided = app.invoice(&cid(&client), json!({})).await;
     ok(app.post(&format!("/v1/invoices/{}/void", voided["id"].as_str().unwrap()), &json!({})).await).await;
 

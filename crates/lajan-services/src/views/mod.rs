@@ -3,6 +3,7 @@
 
 pub mod clients;
 pub mod credit_balances;
+pub mod credit_notes;
 pub mod disbursements;
 pub mod events;
 pub mod invitations;

@@ -23,6 +23,8 @@ from .create_payout import CreatePayout
 from .create_webhook_endpoint import CreateWebhookEndpoint
 from .created_webhook_endpoint_view import CreatedWebhookEndpointView
 from .credit_balance_view import CreditBalanceView
+from .credit_note_list import CreditNoteList
+from .credit_note_view import CreditNoteView
 from .credit_transaction_list import CreditTransactionList
 from .credit_transaction_view import CreditTransactionView
 from .currency import Currency
@@ -81,6 +83,7 @@ from .invoice_summary_status import InvoiceSummaryStatus
 from .invoice_view import InvoiceView
 from .invoice_view_currency import InvoiceViewCurrency
 from .invoice_view_status import InvoiceViewStatus
+from .issue_credit_note import IssueCreditNote
 from .item_counts_view import ItemCountsView
 from .language import Language
 from .line_item_body import LineItemBody
@@ -171,6 +174,8 @@ __all__ = (
     "CreateWebhookEndpoint",
     "CreatedWebhookEndpointView",
     "CreditBalanceView",
+    "CreditNoteList",
+    "CreditNoteView",
     "CreditTransactionList",
     "CreditTransactionView",
     "Currency",
@@ -217,6 +222,7 @@ __all__ = (
     "InvoiceView",
     "InvoiceViewCurrency",
     "InvoiceViewStatus",
+    "IssueCreditNote",
     "ItemCountsView",
     "Language",
     "LineItemBody",

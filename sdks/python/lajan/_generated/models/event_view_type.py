@@ -9,6 +9,8 @@ class EventViewType(StrEnum):
     CLIENT_UPDATED = "client.updated"
     CLIENT_VERIFICATION_LOCKED = "client.verification_locked"
     CLIENT_VERIFICATION_UNLOCKED = "client.verification_unlocked"
+    CREDIT_NOTE_CREATED = "credit_note.created"
+    CREDIT_NOTE_VOIDED = "credit_note.voided"
     DISBURSEMENT_APPROVED = "disbursement.approved"
     DISBURSEMENT_COMPLETED = "disbursement.completed"
     DISBURSEMENT_CREATED = "disbursement.created"
