@@ -90,3 +90,16 @@ pub(crate) fn wants_csv(headers: &HeaderMap) -> bool {
             .any(|t| t.split(';').next().is_some_and(|essence| essence.trim().eq_ignore_ascii_case("text/csv")))
     })
 }
+
+/// A CSV report as a download named `filename`.
+pub(crate) fn csv_attachment(csv: Vec<u8>, filename: &str) -> axum::response::Response {
+    use axum::http::HeaderValue;
+    use axum::response::IntoResponse;
+    let mut response = csv.into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
+    if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{filename}\"")) {
+        headers.insert(header::CONTENT_DISPOSITION, value);
+    }
+    response
+}

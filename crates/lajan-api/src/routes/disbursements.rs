@@ -12,7 +12,7 @@ use crate::extract::{
 use crate::idempotency::{Idempotency, json_bytes};
 use crate::state::AppState;
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -126,15 +126,8 @@ pub async fn items(
     if super::common::wants_csv(&headers) {
         let all = state.store.disbursement_report(auth.tenant(), &id, status).await.map_err(not_found)?;
         let views: Vec<DisbursementItemView> = all.iter().map(DisbursementItemView::from).collect();
-        let mut response =
-            lajan_services::report::items_csv(&views).map_err(|e| ApiError::internal(&e))?.into_response();
-        let headers = response.headers_mut();
-        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
-        let disposition = format!("attachment; filename=\"{id}-items.csv\"");
-        if let Ok(value) = HeaderValue::from_str(&disposition) {
-            headers.insert(header::CONTENT_DISPOSITION, value);
-        }
-        return Ok(response);
+        let csv = lajan_services::report::items_csv(&views).map_err(|e| ApiError::internal(&e))?;
+        return Ok(super::common::csv_attachment(csv, &format!("{id}-items.csv")));
     }
     let found = state.store.list_disbursement_items(auth.tenant(), &id, status, page).await.map_err(not_found)?;
     Ok(Json(DisbursementItemList {

@@ -12,7 +12,7 @@ use crate::state::AppState;
 use axum::extract::Path;
 use axum::extract::State;
 use axum::extract::rejection::PathRejection;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -168,15 +168,8 @@ pub async fn statement(
     let (invoice, movements) = state.services.invoice_statement(auth.tenant(), &id).await?;
     let data: Vec<StatementLineView> = movements.iter().map(StatementLineView::from).collect();
     if super::common::wants_csv(&headers) {
-        let mut response =
-            lajan_services::report::statement_csv(&data).map_err(|e| ApiError::internal(&e))?.into_response();
-        let headers = response.headers_mut();
-        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
-        let disposition = format!("attachment; filename=\"{}-statement.csv\"", invoice.invoice.number);
-        if let Ok(value) = HeaderValue::from_str(&disposition) {
-            headers.insert(header::CONTENT_DISPOSITION, value);
-        }
-        return Ok(response);
+        let csv = lajan_services::report::statement_csv(&data).map_err(|e| ApiError::internal(&e))?;
+        return Ok(super::common::csv_attachment(csv, &format!("{}-statement.csv", invoice.invoice.number)));
     }
     let i = &invoice.invoice;
     Ok(Json(InvoiceStatement {
