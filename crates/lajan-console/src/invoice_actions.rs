@@ -1,7 +1,7 @@
-//! What a maker does to an invoice from its page: send it (by email, SMS or both), void it, and
-//! record a payment received outside Lajan, through the API's service methods as the user.
-//! Sending or voiding twice is refused by the invoice's state, as in the API; a payment form
-//! posted twice records one payment (its one-time key).
+//! What a maker does to an invoice from its page: send it (by email, SMS or both), void it,
+//! record a payment received outside Lajan, and reverse a payment counted by mistake, through the
+//! API's service methods as the user. Sending, voiding or reversing twice is refused by the
+//! state, as in the API; a payment form posted twice records one payment (its one-time key).
 
 use crate::domain_text;
 use crate::guard::Protected;
@@ -108,6 +108,32 @@ pub async fn record_payment(
     match console.services.record_invoice_payment(&tenant, &id, input, Some(answer)).await {
         Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
         recorded => finish(signed.frame(), &id, recorded.map(drop)),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct ReverseForm {
+    #[serde(default)]
+    reason: String,
+}
+
+pub async fn reverse_payment(
+    State(console): State<Console>,
+    Path((id, payment_id)): Path<(String, String)>,
+    request: Protected<ReverseForm>,
+) -> Response {
+    let signed = &request.signed;
+    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
+        return refused;
+    }
+    let tenant = signed.session.tenant();
+    let reason = Some(request.form.reason.as_str());
+    let reversed = console.services.reverse_invoice_payment(&tenant, &id, &payment_id, reason, None).await;
+    match reversed {
+        Err(ServiceError::Invalid(invalid)) if invalid.code == "validation_error" => {
+            not_done(signed.frame(), &id, StatusCode::BAD_REQUEST, &domain_text::field_lines(&invalid).join(" "))
+        }
+        reversed => finish(signed.frame(), &id, reversed.map(drop)),
     }
 }
 

@@ -725,3 +725,5 @@ method-moncash = MonCash
 method-natcash = NatCash
 method-bank_transfer = Bank transfer
 payment-reversed = reversed: { $reason }
+reverse = Reverse
+reason-for-reversing = Why it is reversed

@@ -728,3 +728,5 @@ method-moncash = MonCash
 method-natcash = NatCash
 method-bank_transfer = Virement bancaire
 payment-reversed = annulé : { $reason }
+reverse = Contre-passer
+reason-for-reversing = Motif de la contre-passation

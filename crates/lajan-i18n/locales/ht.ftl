@@ -722,3 +722,5 @@ method-moncash = MonCash
 method-natcash = NatCash
 method-bank_transfer = Vireman labank
 payment-reversed = anile: { $reason }
+reverse = Ranvèse
+reason-for-reversing = Poukisa yo ranvèse l

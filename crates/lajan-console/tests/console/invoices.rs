@@ -193,4 +193,21 @@ api_test!(a_maker_records_a_payment_received_at_the_branch_once, |app| {
     assert!(r.status().is_client_error(), "{}", r.status());
     let payments: Value = app.get(&format!("/v1/invoices/{id}/payments")).await.json().await.unwrap();
     assert_eq!(payments["pagination"]["total"], 1);
+    // Counted by mistake: reversed from the page with a reason, once.
+    let payment_id = payments["data"][0]["id"].as_str().unwrap().to_owned();
+    let reverse = format!("{page_path}/payments/{payment_id}/reverse");
+    assert!(page.contains(&format!("action=\"{reverse}\"")), "{page}");
+    let r = browser.post(&reverse, &[("csrf", csrf.as_str()), ("reason", " ")]).await;
+    assert_eq!(r.status(), 400, "a reason is required");
+    assert_eq!(invoice(app, id).await["amountPaid"], "40.00");
+    let r = browser.post(&reverse, &[("csrf", csrf.as_str()), ("reason", "Reçu d'un autre prêt")]).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, page_path.clone()));
+    let after = invoice(app, id).await;
+    assert_eq!((after["amountPaid"].as_str(), after["status"].as_str()), (Some("0.00"), Some("sent")));
+    let payments: Value = app.get(&format!("/v1/invoices/{id}/payments")).await.json().await.unwrap();
+    assert_eq!(payments["data"][0]["reversalReason"], "Reçu d'un autre prêt");
+    let r = browser.post(&reverse, &[("csrf", csrf.as_str()), ("reason", "again")]).await;
+    assert_eq!(r.status(), 409, "reversed already");
+    let page = browser.get(&page_path).await.text().await.unwrap();
+    assert!(!page.contains(&format!("action=\"{reverse}\"")), "no Reverse on a reversed payment");
 });
