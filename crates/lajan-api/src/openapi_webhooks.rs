@@ -97,7 +97,7 @@ pub fn emitted_when(event_type: &str) -> Option<&'static str> {
         }
         "invoice.payment_reversed" => {
             "POST /v1/invoices/{id}/payments/{paymentId}/reverse reversed a payment: it no longer counts, and a paid \
-             invoice no longer paid in full is sent again. The object is the invoice as it stands with it and the \
+             invoice no longer paid in full is partially_paid again (sent if nothing paid is left). The object is the invoice as it stands with it and the \
              payment, with its reversal."
         }
         "credit_note.created" => {
@@ -110,7 +110,9 @@ pub fn emitted_when(event_type: &str) -> Option<&'static str> {
              amount again. Same object as credit_note.created."
         }
         "invoice.paid" => "A payment (sandbox simulation or live Stellar payment) settled an invoice.",
-        "invoice.overdue" => "The overdue job found a sent or viewed invoice past its due date.",
+        "invoice.overdue" => {
+            "The overdue job found a sent, viewed or partially paid invoice past its due date (or past the due date of its oldest instalment left unpaid, which nextInstallment names)."
+        }
         "invoice.voided" => "POST /v1/invoices/{id}/void voided an invoice.",
         "payment_link.created" => "POST /v1/payment-links created a payment link.",
         "payment_link.paid" => "A payment settled a payment link.",

@@ -59,7 +59,7 @@ impl Services {
 
     /// Reverses the payment `payment_id` of the tenant's invoice `id` with `reason` (required),
     /// made by the tenant's actor: it stops counting, a paid invoice no longer paid in full
-    /// reopens as sent, and `invoice.payment_reversed` is recorded. `cannot_reverse` for one
+    /// reopens (partially paid, or sent when nothing paid is left), and `invoice.payment_reversed` is recorded. `cannot_reverse` for one
     /// reversed already; `NotFound` for a payment or invoice that is not the tenant's.
     pub async fn reverse_invoice_payment(
         &self,

@@ -425,7 +425,7 @@ trait Operations
     }
 
     /**
-     * Reverses a payment counted by mistake: it is kept, with why, when and by whom, and no longer counts towards amountPaid; a paid invoice that is not paid in full any more is sent again (and overdue once past its due date). Records invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it once.
+     * Reverses a payment counted by mistake: it is kept, with why, when and by whom, and no longer counts towards amountPaid; a paid invoice that is not paid in full any more is partially_paid again, or sent when nothing paid is left (and overdue once past its due date). Records invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it once.
      *
      * POST /v1/invoices/{id}/payments/{paymentId}/reverse
      * @param string $id

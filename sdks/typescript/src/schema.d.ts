@@ -404,7 +404,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Reverses a payment counted by mistake: it is kept, with why, when and by whom, and no longer counts towards amountPaid; a paid invoice that is not paid in full any more is sent again (and overdue once past its due date). Records invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it once. */
+        /** @description Reverses a payment counted by mistake: it is kept, with why, when and by whom, and no longer counts towards amountPaid; a paid invoice that is not paid in full any more is partially_paid again, or sent when nothing paid is left (and overdue once past its due date). Records invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it once. */
         post: operations["reverseInvoicePayment"];
         delete?: never;
         options?: never;
@@ -1192,7 +1192,7 @@ export interface webhooks {
         put?: never;
         /**
          * invoice.overdue
-         * @description The overdue job found a sent or viewed invoice past its due date.
+         * @description The overdue job found a sent, viewed or partially paid invoice past its due date (or past the due date of its oldest instalment left unpaid, which nextInstallment names).
          */
         post: operations["invoiceOverdueWebhook"];
         delete?: never;
@@ -1252,7 +1252,7 @@ export interface webhooks {
         put?: never;
         /**
          * invoice.payment_reversed
-         * @description POST /v1/invoices/{id}/payments/{paymentId}/reverse reversed a payment: it no longer counts, and a paid invoice no longer paid in full is sent again. The object is the invoice as it stands with it and the payment, with its reversal.
+         * @description POST /v1/invoices/{id}/payments/{paymentId}/reverse reversed a payment: it no longer counts, and a paid invoice no longer paid in full is partially_paid again (sent if nothing paid is left). The object is the invoice as it stands with it and the payment, with its reversal.
          */
         post: operations["invoicePaymentReversedWebhook"];
         delete?: never;

@@ -117,7 +117,7 @@ pub struct ReversePayment {
 }
 
 #[utoipa::path(post, operation_id = "reverseInvoicePayment", path = "/v1/invoices/{id}/payments/{paymentId}/reverse", tag = "Invoices",
-    description = "Reverses a payment counted by mistake: it is kept, with why, when and by whom, and no longer counts towards amountPaid; a paid invoice that is not paid in full any more is sent again (and overdue once past its due date). Records invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it once.",
+    description = "Reverses a payment counted by mistake: it is kept, with why, when and by whom, and no longer counts towards amountPaid; a paid invoice that is not paid in full any more is partially_paid again, or sent when nothing paid is left (and overdue once past its due date). Records invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it once.",
     params(("id" = String, Path), ("paymentId" = String, Path), IdempotencyKeyHeader), request_body = ReversePayment,
     responses((status = 200, body = InvoicePaymentView), (status = 400, body = ErrorBody, description = "validation_error (reason), cannot_reverse (reversed already)"), (status = 404, body = ErrorBody)))]
 pub async fn reverse(

@@ -224,6 +224,13 @@ fn next_installment(target: &IntentTarget) -> Option<InstallmentState> {
     }
 }
 
+/// All that is still owed, and what the page asks for unless the payer chooses: the next
+/// instalment, or all of it.
+fn owed_and_asked(intent: &PaymentIntent, target: &IntentTarget) -> (i64, i64) {
+    let owed = (intent.amount - intent.amount_received).max(0);
+    (owed, next_installment(target).map_or(owed, |n| n.remaining()).min(owed))
+}
+
 fn installment_count(target: &IntentTarget) -> usize {
     match target {
         IntentTarget::Invoice(d) => d.invoice.installments.len(),
@@ -250,9 +257,8 @@ fn page_html(
     let now = Timestamp::now();
     let sandbox = !intent.env.is_live();
     let currency = intent.currency.code();
-    let owed = (intent.amount - intent.amount_received).max(0);
     let next = next_installment(target);
-    let ask = next.map_or(owed, |n| n.remaining()).min(owed);
+    let (owed, ask) = owed_and_asked(intent, target);
     let (asked, amount_refused) = match asked_amount(ask, owed, asking.partial, asking.chose) {
         Ok(part) => (part, false),
         Err(all) => (all, true),
@@ -350,8 +356,7 @@ async fn simulate(
         Err(e) => return ApiError::from(e).into_response(),
     };
     // What the page asked for, as the page judged it.
-    let owed = (found.0.amount - found.0.amount_received).max(0);
-    let ask = next_installment(&found.1).map_or(owed, |n| n.remaining()).min(owed);
+    let (owed, ask) = owed_and_asked(&found.0, &found.1);
     let part = match partial_allowed(&state, &found.0, &found.1).await {
         Ok(partial) => {
             let (Ok(asked) | Err(asked)) = asked_amount(ask, owed, partial, query.amount.as_deref());

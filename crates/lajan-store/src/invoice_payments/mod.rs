@@ -64,7 +64,7 @@ pub trait InvoicePaymentStore: Send + Sync {
 
     /// Reverses the tenant's payment `payment_id` of invoice `invoice_id` (kept, with the
     /// reason, when and by whom), in one transaction: it stops counting on the intent, a paid invoice that
-    /// is not paid in full any more reopens as sent (its intent active again), and `event`
+    /// is not paid in full any more reopens, partially paid or sent (its intent active again), and `event`
     /// (`invoice.payment_reversed`) is recorded. `NotFound` for a payment or invoice that is not
     /// the tenant's; `Rejected` `cannot_reverse` for a payment reversed already.
     async fn reverse_invoice_payment(

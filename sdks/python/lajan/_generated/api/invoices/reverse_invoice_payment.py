@@ -123,9 +123,9 @@ def sync_detailed(
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[ErrorBody | InvoicePaymentView]:
     """Reverses a payment counted by mistake: it is kept, with why, when and by whom, and no longer counts
-    towards amountPaid; a paid invoice that is not paid in full any more is sent again (and overdue once
-    past its due date). Records invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it
-    once.
+    towards amountPaid; a paid invoice that is not paid in full any more is partially_paid again, or
+    sent when nothing paid is left (and overdue once past its due date). Records
+    invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it once.
 
     Args:
         id (str):
@@ -164,9 +164,9 @@ def sync(
     idempotency_key: None | str | Unset = UNSET,
 ) -> ErrorBody | InvoicePaymentView | None:
     """Reverses a payment counted by mistake: it is kept, with why, when and by whom, and no longer counts
-    towards amountPaid; a paid invoice that is not paid in full any more is sent again (and overdue once
-    past its due date). Records invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it
-    once.
+    towards amountPaid; a paid invoice that is not paid in full any more is partially_paid again, or
+    sent when nothing paid is left (and overdue once past its due date). Records
+    invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it once.
 
     Args:
         id (str):
@@ -200,9 +200,9 @@ async def asyncio_detailed(
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[ErrorBody | InvoicePaymentView]:
     """Reverses a payment counted by mistake: it is kept, with why, when and by whom, and no longer counts
-    towards amountPaid; a paid invoice that is not paid in full any more is sent again (and overdue once
-    past its due date). Records invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it
-    once.
+    towards amountPaid; a paid invoice that is not paid in full any more is partially_paid again, or
+    sent when nothing paid is left (and overdue once past its due date). Records
+    invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it once.
 
     Args:
         id (str):
@@ -239,9 +239,9 @@ async def asyncio(
     idempotency_key: None | str | Unset = UNSET,
 ) -> ErrorBody | InvoicePaymentView | None:
     """Reverses a payment counted by mistake: it is kept, with why, when and by whom, and no longer counts
-    towards amountPaid; a paid invoice that is not paid in full any more is sent again (and overdue once
-    past its due date). Records invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it
-    once.
+    towards amountPaid; a paid invoice that is not paid in full any more is partially_paid again, or
+    sent when nothing paid is left (and overdue once past its due date). Records
+    invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it once.
 
     Args:
         id (str):
