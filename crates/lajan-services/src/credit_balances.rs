@@ -21,7 +21,6 @@ impl Services {
         id: &str,
         page: PageRequest,
     ) -> ServiceResult<Page<CreditTransaction>> {
-        self.store.client_credit_balances(tenant, id).await?.ok_or(ServiceError::NotFound("client"))?;
-        Ok(self.store.list_credit_transactions(tenant, id, page).await?)
+        self.store.list_credit_transactions(tenant, id, page).await?.ok_or(ServiceError::NotFound("client"))
     }
 }

@@ -37,6 +37,13 @@ fn actor_of(row: &DbRow) -> StoreResult<Actor> {
     Actor::from_parts(&row.try_get::<String, _>("actor_type")?, row.try_get("actor_id")?).map_err(corrupt)
 }
 
+/// The actor of a later change a row records in the nullable columns `kind` and `id` (who
+/// reversed a payment, who voided a credit note), read when the change's time says it was made.
+fn later_actor(row: &DbRow, kind: &str, id: &str) -> StoreResult<Actor> {
+    let kind = row.try_get::<Option<String>, _>(kind)?.unwrap_or_default();
+    Actor::from_parts(&kind, row.try_get::<Option<String>, _>(id)?.unwrap_or_default()).map_err(corrupt)
+}
+
 fn ts(ms: i64) -> Timestamp {
     Timestamp::from_millis(ms)
 }

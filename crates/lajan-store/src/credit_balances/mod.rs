@@ -15,12 +15,12 @@ pub trait CreditBalanceStore: Send + Sync {
     async fn client_credit_balances(&self, tenant: &Tenant, client_id: &str)
     -> StoreResult<Option<Vec<CreditBalance>>>;
 
-    /// The moves of the tenant's client `client_id`'s credit balance, newest first; an empty
-    /// page for a client that is not the tenant's.
+    /// The moves of the tenant's client `client_id`'s credit balance, newest first; `None` for
+    /// a client that is not the tenant's.
     async fn list_credit_transactions(
         &self,
         tenant: &Tenant,
         client_id: &str,
         page: PageRequest,
-    ) -> StoreResult<Page<CreditTransaction>>;
+    ) -> StoreResult<Option<Page<CreditTransaction>>>;
 }

@@ -116,16 +116,24 @@ async fn hold_overpayment(
     Ok(())
 }
 
-#[async_trait]
-impl CreditBalanceStore for ThisStore {
-    async fn client_credit_balances(&self, tenant: &Tenant, client_id: &str) -> StoreResult<Option<Vec<CreditBalance>>> {
+impl ThisStore {
+    /// Whether `client_id` is one of the tenant's clients (archived ones included: what they
+    /// are owed stays theirs).
+    async fn is_tenants_client(&self, tenant: &Tenant, client_id: &str) -> StoreResult<bool> {
         let client: Option<String> = query_scalar("SELECT id FROM clients WHERE org_id = $1 AND env = $2 AND id = $3")
             .bind(&tenant.org_id)
             .bind(tenant.env.as_str())
             .bind(client_id)
             .fetch_optional(self.reader())
             .await?;
-        if client.is_none() {
+        Ok(client.is_some())
+    }
+}
+
+#[async_trait]
+impl CreditBalanceStore for ThisStore {
+    async fn client_credit_balances(&self, tenant: &Tenant, client_id: &str) -> StoreResult<Option<Vec<CreditBalance>>> {
+        if !self.is_tenants_client(tenant, client_id).await? {
             return Ok(None);
         }
         let rows = query("SELECT currency, amount FROM client_credit_balances WHERE client_id = $1 ORDER BY currency")
@@ -149,8 +157,11 @@ impl CreditBalanceStore for ThisStore {
         tenant: &Tenant,
         client_id: &str,
         page: PageRequest,
-    ) -> StoreResult<Page<CreditTransaction>> {
-        self.list_page(
+    ) -> StoreResult<Option<Page<CreditTransaction>>> {
+        if !self.is_tenants_client(tenant, client_id).await? {
+            return Ok(None);
+        }
+        let page = self.list_page(
             page,
             Total::Count("SELECT COUNT(*) FROM client_credit_transactions t"),
             credit_transaction_select!(),
@@ -158,6 +169,7 @@ impl CreditBalanceStore for ThisStore {
             move |qb| push_tenant_filters(qb, "t", tenant, &[("client_id", Some(client_id))]),
             credit_transaction_from_row,
         )
-        .await
+        .await?;
+        Ok(Some(page))
     }
 }

@@ -14,14 +14,7 @@ macro_rules! credit_note_select {
 fn credit_note_from_row(row: &DbRow) -> StoreResult<CreditNote> {
     let voided = match row.try_get::<Option<i64>, _>("voided_at")? {
         None => None,
-        Some(at) => Some((
-            ts(at),
-            Actor::from_parts(
-                &row.try_get::<Option<String>, _>("voided_by_type")?.unwrap_or_default(),
-                row.try_get::<Option<String>, _>("voided_by_id")?.unwrap_or_default(),
-            )
-            .map_err(corrupt)?,
-        )),
+        Some(at) => Some((ts(at), later_actor(row, "voided_by_type", "voided_by_id")?)),
     };
     Ok(CreditNote {
         id: row.try_get("id")?,
@@ -36,12 +29,17 @@ fn credit_note_from_row(row: &DbRow) -> StoreResult<CreditNote> {
     })
 }
 
-/// The credit notes of invoice `invoice_id`, oldest first.
-async fn credit_notes_of<'e, E: Exec<'e>>(ex: E, invoice_id: &str) -> StoreResult<Vec<CreditNote>> {
-    let rows = query(concat!(credit_note_select!(), " WHERE n.invoice_id = $1 ORDER BY n.created_at, n.id"))
-        .bind(invoice_id)
-        .fetch_all(ex)
-        .await?;
+/// The credit notes of the tenant's invoice `invoice_id`, oldest first.
+async fn credit_notes_of<'e, E: Exec<'e>>(ex: E, tenant: &Tenant, invoice_id: &str) -> StoreResult<Vec<CreditNote>> {
+    let rows = query(concat!(
+        credit_note_select!(),
+        " WHERE n.org_id = $1 AND n.env = $2 AND n.invoice_id = $3 ORDER BY n.created_at, n.id"
+    ))
+    .bind(&tenant.org_id)
+    .bind(tenant.env.as_str())
+    .bind(invoice_id)
+    .fetch_all(ex)
+    .await?;
     rows.iter().map(credit_note_from_row).collect()
 }
 
@@ -198,15 +196,6 @@ impl CreditNoteStore for ThisStore {
     }
 
     async fn invoice_credit_notes(&self, tenant: &Tenant, invoice_id: &str) -> StoreResult<Vec<CreditNote>> {
-        let rows = query(concat!(
-            credit_note_select!(),
-            " WHERE n.org_id = $1 AND n.env = $2 AND n.invoice_id = $3 ORDER BY n.created_at, n.id"
-        ))
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(invoice_id)
-        .fetch_all(self.reader())
-        .await?;
-        rows.iter().map(credit_note_from_row).collect()
+        credit_notes_of(self.reader(), tenant, invoice_id).await
     }
 }

@@ -18,11 +18,7 @@ fn invoice_payment_from_row(row: &DbRow) -> StoreResult<InvoicePayment> {
         None => None,
         Some(at) => Some(Reversal {
             at: ts(at),
-            by: Actor::from_parts(
-                &row.try_get::<Option<String>, _>("reversed_by_type")?.unwrap_or_default(),
-                row.try_get::<Option<String>, _>("reversed_by_id")?.unwrap_or_default(),
-            )
-            .map_err(corrupt)?,
+            by: later_actor(row, "reversed_by_type", "reversed_by_id")?,
             reason: row.try_get::<Option<String>, _>("reversal_reason")?.unwrap_or_default(),
         }),
     };
@@ -103,7 +99,7 @@ impl InvoicePaymentStore for ThisStore {
             .iter()
             .map(credit_transaction_from_row)
             .collect::<StoreResult<_>>()?;
-        let credit_notes = credit_notes_of(&mut *tx, invoice_id).await?;
+        let credit_notes = credit_notes_of(&mut *tx, tenant, invoice_id).await?;
         // Nothing was written: ending the unit gives the locks back.
         self.commit(tx).await?;
         Ok(Some(StatementParts { invoice, payments, credits, credit_notes }))

@@ -395,8 +395,9 @@ impl InvoiceStore for ThisStore {
         }
         query(
             "UPDATE invoices SET client_id = $1, currency = $2, due_date = $3, memo = $4, line_items = $5,
-                                 subtotal = $6, tax = $7, total = $8, updated_at = $9
-             WHERE org_id = $10 AND env = $11 AND id = $12",
+                                 subtotal = $6, tax = $7, total = $8, updated_at = $9, installments = $10,
+                                 next_due_date = $11
+             WHERE org_id = $12 AND env = $13 AND id = $14",
         )
         .bind(&inv.client_id)
         .bind(inv.currency.code())
@@ -407,6 +408,8 @@ impl InvoiceStore for ThisStore {
         .bind(inv.totals.tax)
         .bind(inv.totals.total)
         .bind(at.as_millis())
+        .bind(installments_to_json(&inv.installments)?)
+        .bind(next_due_of(&inv))
         .bind(&tenant.org_id)
         .bind(tenant.env.as_str())
         .bind(id)
@@ -419,7 +422,6 @@ impl InvoiceStore for ThisStore {
             .bind(&inv.payment_intent_id)
             .execute(&mut *tx)
             .await?;
-        save_installments(&mut tx, &inv).await?;
         let detail = read_invoice(&mut *tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
         self.commit(tx).await?;
         Ok(detail)
