@@ -184,6 +184,7 @@ pub async fn create(State(console): State<Console>, request: Protected<Vec<(Stri
         memo: given(&form.memo),
         // Instalment plans are made through the API for now; the form makes invoices due at once.
         installments: None,
+        apply_credit_balance: false,
         send_immediately: false,
     };
     let page_of = |d: &InvoiceDetail| format!("/console/invoices/{}", d.invoice.id);
@@ -264,6 +265,7 @@ pub async fn update(
         memo: Some(given(&form.memo)),
         // A plan made through the API is kept (and must still sum to the new total).
         installments: None,
+        apply_credit_balance: None,
     };
     match console.services.update_invoice(&signed.session.tenant(), &id, changes).await {
         Ok(_) => Redirect::to(&format!("/console/invoices/{id}")).into_response(),

@@ -20,16 +20,28 @@ pub enum CreditCause {
     CreditNote,
     /// A credit note voided: the invoice asks for more again, taken back from the balance.
     CreditNoteVoided,
+    /// Taken from the balance to pay an invoice that asked for it (`applyCreditBalance`).
+    Applied,
+    /// Such a payment reversed: what it took comes back to the balance.
+    Unapplied,
 }
 
 impl CreditCause {
-    pub const ALL: [CreditCause; 5] = [
+    pub const ALL: [CreditCause; 7] = [
         CreditCause::Overpayment,
         CreditCause::PaymentReversed,
         CreditCause::InvoiceVoided,
         CreditCause::CreditNote,
         CreditCause::CreditNoteVoided,
+        CreditCause::Applied,
+        CreditCause::Unapplied,
     ];
+
+    /// Whether it pays an invoice from the balance (or gives such a payment back): the
+    /// invoice's statement shows it as that payment, not as a move of what it owes.
+    pub const fn pays_invoice(self) -> bool {
+        matches!(self, CreditCause::Applied | CreditCause::Unapplied)
+    }
 
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -38,6 +50,8 @@ impl CreditCause {
             CreditCause::InvoiceVoided => "invoice_voided",
             CreditCause::CreditNote => "credit_note",
             CreditCause::CreditNoteVoided => "credit_note_voided",
+            CreditCause::Applied => "applied",
+            CreditCause::Unapplied => "unapplied",
         }
     }
 }
@@ -66,7 +80,7 @@ pub struct CreditTransaction {
     /// The balance in this currency once this transaction was made.
     pub balance_after: i64,
     pub cause: CreditCause,
-    /// The invoice whose balance made it.
+    /// The invoice whose balance made it, or that it paid.
     pub invoice_id: Option<String>,
     pub created_at: Timestamp,
     pub actor: Actor,

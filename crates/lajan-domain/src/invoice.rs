@@ -321,6 +321,8 @@ pub struct Invoice {
     pub amount_credited: i64,
     /// The parts its total is due in, oldest first; empty when it is due at once on `due_date`.
     pub installments: Vec<crate::installment::Installment>,
+    /// Whether its first send pays what it can from the client's credit balance in its currency.
+    pub apply_credit_balance: bool,
     pub payment_intent_id: String,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,

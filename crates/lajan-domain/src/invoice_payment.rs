@@ -17,15 +17,19 @@ pub enum PaymentMethod {
     MonCash,
     NatCash,
     BankTransfer,
+    /// Taken from the client's credit balance when the invoice was first sent
+    /// (`applyCreditBalance`); its reference is the credit balance transaction.
+    CreditBalance,
 }
 
 impl PaymentMethod {
-    pub const ALL: [PaymentMethod; 5] = [
+    pub const ALL: [PaymentMethod; 6] = [
         PaymentMethod::Stellar,
         PaymentMethod::Cash,
         PaymentMethod::MonCash,
         PaymentMethod::NatCash,
         PaymentMethod::BankTransfer,
+        PaymentMethod::CreditBalance,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -35,6 +39,7 @@ impl PaymentMethod {
             PaymentMethod::MonCash => "moncash",
             PaymentMethod::NatCash => "natcash",
             PaymentMethod::BankTransfer => "bank_transfer",
+            PaymentMethod::CreditBalance => "credit_balance",
         }
     }
 }
@@ -48,10 +53,9 @@ impl fmt::Display for PaymentMethod {
 impl FromStr for PaymentMethod {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        PaymentMethod::ALL
-            .into_iter()
-            .find(|m| m.as_str() == s)
-            .ok_or_else(|| format!("unknown method {s:?}: expected stellar, cash, moncash, natcash or bank_transfer"))
+        PaymentMethod::ALL.into_iter().find(|m| m.as_str() == s).ok_or_else(|| {
+            format!("unknown method {s:?}: expected stellar, cash, moncash, natcash, bank_transfer or credit_balance")
+        })
     }
 }
 
@@ -137,7 +141,7 @@ impl OutsidePaymentInput {
         let mut errors = FieldErrors::new();
         let method = match self.method.as_deref() {
             None => errors.take::<PaymentMethod>("method", Err("is required".into())),
-            Some("stellar") => errors.take::<PaymentMethod>("method", Err(OUTSIDE_METHODS.into())),
+            Some("stellar" | "credit_balance") => errors.take::<PaymentMethod>("method", Err(OUTSIDE_METHODS.into())),
             Some(raw) => errors.take("method", raw.parse()),
         };
         let reference = errors.take("reference", parse_text(self.reference.as_deref(), REFERENCE_CHARS, false));
@@ -190,6 +194,8 @@ mod tests {
         let refused = given("10", "stellar", Some("2099-01-01T00:00:00Z")).parse(now).unwrap_err();
         let fields: Vec<_> = refused.details.iter().map(|d| d.field.as_str()).collect();
         assert_eq!(fields, ["method", "paidAt"]);
+        let from_balance = given("10", "credit_balance", None).parse(now).unwrap_err();
+        assert_eq!(from_balance.details[0].field, "method", "only applyCreditBalance takes from the balance");
         let earlier = given("10", "moncash", Some("2026-11-01T08:00:00-05:00")).parse(now).unwrap();
         assert_eq!(earlier.method, PaymentMethod::MonCash);
     }

@@ -110,7 +110,7 @@ pub fn statement(
             });
         }
     }
-    for c in credits {
+    for c in credits.iter().filter(|c| !c.cause.pays_invoice()) {
         let kind = if c.amount >= 0 { MovementKind::ToCreditBalance } else { MovementKind::FromCreditBalance };
         lines.push(line(kind, c.created_at, c.amount, Some(&c.id)));
     }

@@ -2,7 +2,7 @@
 //! rule the overdue job applies. Each validates, applies the rule and commits one unit of work
 //! with its event (and, for a send, its messages).
 
-use crate::events::invoice_event;
+use crate::events::{PaidEventMakers, invoice_event};
 use crate::messages::invoice_messages;
 use crate::{ServiceError, ServiceResult, Services};
 use lajan_domain::id::IdKind;
@@ -18,7 +18,7 @@ use lajan_domain::settings::Settings;
 use lajan_domain::validation::FieldErrors;
 use lajan_domain::{Invalid, Tenant, Timestamp};
 use lajan_store::invoices::InvoiceChanges;
-use lajan_store::messages::MessagesFor;
+use lajan_store::messages::InvoiceSending;
 use lajan_store::{IdempotentResponse, StoreError, StoreResult};
 
 /// An invoice as a caller asks for it, before validation.
@@ -31,6 +31,8 @@ pub struct InvoiceRequest {
     pub memo: Option<String>,
     /// The parts the total is due in; then `due_date` may be left out (it is the last part's).
     pub installments: Option<Vec<InstallmentInput>>,
+    /// Pay what it can from the client's credit balance in its currency when first sent.
+    pub apply_credit_balance: bool,
     pub send_immediately: bool,
 }
 
@@ -43,6 +45,7 @@ pub struct InvoiceUpdate {
     pub line_items: Option<Vec<LineItemInput>>,
     pub memo: Option<Option<String>>,
     pub installments: Option<Vec<InstallmentInput>>,
+    pub apply_credit_balance: Option<bool>,
 }
 
 /// An invoice sent: the invoice after the send, and the messages queued.
@@ -96,6 +99,7 @@ impl Services {
             let (mut invoice, intent) =
                 new_invoice(tenant, client_id.clone(), currency, due_date, memo.clone(), line_items, totals);
             invoice.installments = plan;
+            invoice.apply_credit_balance = r.apply_credit_balance;
             Ok((invoice, intent))
         };
         if r.send_immediately {
@@ -115,7 +119,10 @@ impl Services {
         let organization = if r.send_immediately { self.organization_name(tenant).await? } else { String::new() };
         let messages = |d: &InvoiceDetail| invoice_messages(d, &organization, public_url, &[]);
         let event = |d: &InvoiceDetail| invoice_event("invoice.created", d, public_url);
-        let send: Option<MessagesFor<'_>> = if r.send_immediately { Some(&messages) } else { None };
+        let makers = PaidEventMakers::new(public_url);
+        let paid = makers.events();
+        let sending = InvoiceSending { render: &messages, paid: &paid };
+        let send = if r.send_immediately { Some(&sending) } else { None };
         let created = self.store.create_invoice(tenant, &draft, &event, send, idempotency).await?;
         if r.send_immediately {
             self.nudges.messages_queued();
@@ -143,6 +150,7 @@ impl Services {
             line_items: u.line_items,
             memo,
             installments: u.installments,
+            apply_credit_balance: u.apply_credit_balance,
         };
         self.store
             .update_invoice(tenant, id, &changes, Timestamp::now())
@@ -163,9 +171,12 @@ impl Services {
         let public_url = self.config.public_url.as_str();
         let messages = |d: &InvoiceDetail| invoice_messages(d, &organization, public_url, channels);
         let event = |d: &InvoiceDetail| invoice_event("invoice.sent", d, public_url);
+        let makers = PaidEventMakers::new(public_url);
+        let paid = makers.events();
+        let sending = InvoiceSending { render: &messages, paid: &paid };
         let sent = self
             .store
-            .send_invoice(tenant, id, Timestamp::now(), &messages, &event, idempotency)
+            .send_invoice(tenant, id, Timestamp::now(), &sending, &event, idempotency)
             .await
             .map_err(ServiceError::not_found_as("invoice"))?;
         self.nudges.messages_queued();
@@ -269,6 +280,7 @@ pub fn new_invoice(
         amount_overpaid: 0,
         amount_credited: 0,
         installments: Vec::new(),
+        apply_credit_balance: false,
         payment_intent_id: intent.id.clone(),
         created_at: now,
         updated_at: now,

@@ -1867,6 +1867,13 @@ export interface components {
         };
         /** @description A new invoice. It starts as a draft unless `sendImmediately` is true. */
         CreateInvoice: {
+            /**
+             * @description When it is first sent, pay what it can from the client's credit balance in its currency
+             *     (an overpayment, what a voided or credited invoice received): a payment of method
+             *     `credit_balance`, with `invoice.payment_received` (and `invoice.paid` when that covers
+             *     it all). Default false.
+             */
+            applyCreditBalance?: boolean | null;
             clientId: string;
             currency?: null | components["schemas"]["Currency"];
             /**
@@ -2035,7 +2042,11 @@ export interface components {
             balanceAfter: string;
             /**
              * @description Why: `overpayment` (a payment beyond what the invoice asks for), `payment_reversed` (a
-             *     reversal took an overpayment back), `invoice_voided` (what a voided invoice received).
+             *     reversal took an overpayment back), `invoice_voided` (what a voided invoice received),
+             *     `credit_note` (a credit note lowered an invoice below what it received),
+             *     `credit_note_voided` (a credit note voided took that back), `applied` (it paid an invoice
+             *     created with `applyCreditBalance`, as a payment of method `credit_balance`),
+             *     `unapplied` (such a payment reversed gave it back).
              * @example overpayment
              */
             cause: string;
@@ -2048,7 +2059,7 @@ export interface components {
             /** @example cbt_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b */
             id: string;
             /**
-             * @description The invoice whose money moved it.
+             * @description The invoice whose money moved it, or that it paid.
              * @example inv_01a1fc8be56c7228a813c8461b65a699
              */
             invoiceId?: string | null;
@@ -2413,7 +2424,9 @@ export interface components {
             /** @example inv_01a1fc8be56c7228a813c8461b65a699 */
             invoiceId: string;
             /**
-             * @description `stellar`: a payment on the Stellar network carrying the invoice's reference.
+             * @description `stellar`: a payment on the Stellar network carrying the invoice's reference; `cash`,
+             *     `moncash`, `natcash`, `bank_transfer`: recorded as received outside Lajan;
+             *     `credit_balance`: taken from the client's credit balance (`applyCreditBalance`).
              * @example stellar
              */
             method: string;
@@ -2430,7 +2443,8 @@ export interface components {
             /** @description Who counted it (`system` `worker` for a ledger payment). */
             recordedBy: components["schemas"]["ActorView"];
             /**
-             * @description The Stellar transaction's hash for a `stellar` payment.
+             * @description The Stellar transaction's hash for a `stellar` payment, the receipt's number for one
+             *     received outside Lajan, the credit balance transaction (`cbt_…`) for `credit_balance`.
              * @example 3389e9f0f1a65f19736cacf544c2e825313e8447f569233bb8db39aa607c8889
              */
             reference?: string | null;
@@ -2509,6 +2523,12 @@ export interface components {
              * @example 750.00
              */
             amountRemaining: string;
+            /**
+             * @description Whether its first send pays what it can from the client's credit balance in its
+             *     currency (a payment of method `credit_balance`; paid in full by it, no message asks
+             *     the client for anything).
+             */
+            applyCreditBalance: boolean;
             client: components["schemas"]["ClientContact"];
             clientId: string;
             /** Format: date-time */
@@ -3189,6 +3209,8 @@ export interface components {
          *     cannot be cleared: `null` for them is a `validation_error`.
          */
         UpdateInvoice: {
+            /** @description Whether its first send pays from the client's credit balance. */
+            applyCreditBalance?: boolean;
             clientId?: string;
             currency?: components["schemas"]["Currency"];
             /**
@@ -3547,14 +3569,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T10:58:31.654Z",
+                     *           "createdAt": "2026-11-29T12:53:31.429Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *           "id": "cli_01a2275e26a570d1a990760a6d39953d",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-29T10:58:31.654Z",
+                     *           "updatedAt": "2026-11-29T12:53:31.429Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *           "walletMemo": null,
@@ -3691,14 +3713,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:58:31.654Z",
+                     *       "createdAt": "2026-11-29T12:53:31.429Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *       "id": "cli_01a2275e26a570d1a990760a6d39953d",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T10:58:31.654Z",
+                     *       "updatedAt": "2026-11-29T12:53:31.429Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3725,7 +3747,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "3e372bca-5a44-4156-ac21-ac044a03ec00",
+                     *       "requestId": "b9fe88e6-b09b-48d7-91bb-30a4bd31d128",
                      *       "statusCode": 400
                      *     }
                      */
@@ -3888,14 +3910,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:58:31.654Z",
+                     *       "createdAt": "2026-11-29T12:53:31.429Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *       "id": "cli_01a2275e26a570d1a990760a6d39953d",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T10:58:31.654Z",
+                     *       "updatedAt": "2026-11-29T12:53:31.429Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3950,7 +3972,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "6965145e-bbd9-40d0-b7a9-544169b5d324",
+                     *       "requestId": "8ebe33a6-f47b-4194-90aa-6457b6e2ccc5",
                      *       "statusCode": 404
                      *     }
                      */
@@ -4020,14 +4042,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:58:31.654Z",
+                     *       "createdAt": "2026-11-29T12:53:31.429Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *       "id": "cli_01a2275e26a570d1a990760a6d39953d",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-29T10:58:31.656Z",
+                     *       "updatedAt": "2026-11-29T12:53:31.436Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -4211,7 +4233,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a226f4de6971dd972edc18f5c83c8b"
+                     *       "id": "cli_01a2275e26b271d5a70b0fbde96a0112"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4345,7 +4367,7 @@ export interface operations {
                      *           "currency": "HTG"
                      *         }
                      *       ],
-                     *       "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a"
+                     *       "clientId": "cli_01a2275e26a570d1a990760a6d39953d"
                      *     }
                      */
                     "application/json": components["schemas"]["ClientCreditBalance"];
@@ -4464,17 +4486,17 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *             "type": "api_key"
                      *           },
                      *           "amount": "50.00",
                      *           "balanceAfter": "50.00",
                      *           "cause": "overpayment",
-                     *           "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
-                     *           "createdAt": "2026-11-29T10:58:31.687Z",
+                     *           "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *           "createdAt": "2026-11-29T12:53:31.534Z",
                      *           "currency": "HTG",
-                     *           "id": "cbt_01a226f4de887235952610b8cd05d3ce",
-                     *           "invoiceId": "inv_01a226f4de81761891a6770ef1b5f0e6"
+                     *           "id": "cbt_01a2275e271071388826d6fc2465638e",
+                     *           "invoiceId": "inv_01a2275e26f27539a43ef9ba4a53e84f"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4610,11 +4632,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a226f4de9f706f8522013971a9fa90",
-                     *       "createdAt": "2026-11-29T10:58:31.713Z",
-                     *       "lastSentAt": "2026-11-29T10:58:31.716Z",
+                     *       "clientId": "cli_01a2275e27627773ac5f43e885717a35",
+                     *       "createdAt": "2026-11-29T12:53:31.627Z",
+                     *       "lastSentAt": "2026-11-29T12:53:31.638Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T10:58:31.716Z",
+                     *       "nextSendAt": "2026-12-02T12:53:31.638Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4732,11 +4754,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a226f4dea970ddaf7bde68dae8f3af",
-                     *       "createdAt": "2026-11-29T10:58:31.755Z",
-                     *       "lastSentAt": "2026-11-29T10:58:31.756Z",
+                     *       "clientId": "cli_01a2275e27807147ac95e20dc6f6a61d",
+                     *       "createdAt": "2026-11-29T12:53:31.743Z",
+                     *       "lastSentAt": "2026-11-29T12:53:31.748Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T10:58:31.756Z",
+                     *       "nextSendAt": "2026-12-02T12:53:31.748Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4922,11 +4944,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a226f4de9f706f8522013971a9fa90",
-                     *       "createdAt": "2026-11-29T10:58:31.713Z",
-                     *       "lastSentAt": "2026-11-29T10:58:31.716Z",
+                     *       "clientId": "cli_01a2275e27627773ac5f43e885717a35",
+                     *       "createdAt": "2026-11-29T12:53:31.627Z",
+                     *       "lastSentAt": "2026-11-29T12:53:31.638Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T10:58:31.716Z",
+                     *       "nextSendAt": "2026-12-02T12:53:31.638Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -5122,7 +5144,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-29T10:58:31.923Z",
+                     *           "approvedAt": "2026-11-29T12:53:32.223Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -5134,16 +5156,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.917Z",
-                     *           "id": "dsb_01a226f4df6d769f8884babd71f1d032",
+                     *           "createdAt": "2026-11-29T12:53:32.213Z",
+                     *           "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-29T10:58:31.919Z",
+                     *           "submittedAt": "2026-11-29T12:53:32.218Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-29T10:58:31.947Z"
+                     *           "updatedAt": "2026-11-29T12:53:32.259Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5270,7 +5292,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                 *           "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -5313,8 +5335,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T10:58:31.917Z",
-                     *       "id": "dsb_01a226f4df6d769f8884babd71f1d032",
+                     *       "createdAt": "2026-11-29T12:53:32.213Z",
+                     *       "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5322,7 +5344,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T10:58:31.917Z"
+                     *       "updatedAt": "2026-11-29T12:53:32.213Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5514,8 +5536,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T10:58:31.917Z",
-                     *       "id": "dsb_01a226f4df6d769f8884babd71f1d032",
+                     *       "createdAt": "2026-11-29T12:53:32.213Z",
+                     *       "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5523,7 +5545,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T10:58:31.917Z"
+                     *       "updatedAt": "2026-11-29T12:53:32.213Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5635,7 +5657,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a226f4df9776c590aa82bad4aea167"
+                     *       "id": "dsb_01a2275e29f77235aee7356e9d6d46b8"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -5785,7 +5807,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-29T10:58:31.923Z",
+                     *       "approvedAt": "2026-11-29T12:53:32.223Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -5797,16 +5819,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T10:58:31.917Z",
-                     *       "id": "dsb_01a226f4df6d769f8884babd71f1d032",
+                     *       "createdAt": "2026-11-29T12:53:32.213Z",
+                     *       "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-29T10:58:31.919Z",
+                     *       "submittedAt": "2026-11-29T12:53:32.218Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T10:58:31.923Z"
+                     *       "updatedAt": "2026-11-29T12:53:32.223Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6017,16 +6039,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *           "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a226f4df6d769f8884babb467d3f41",
+                     *           "id": "dsi_01a2275e29b5727c82134a3b475d41a8",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a226f4df6d769f8884babb467d3f41",
+                     *           "payoutId": "pyt_01a2275e29b5727c82134a3b475d41a8",
                      *           "row": 1,
-                     *           "txHash": "95696ad185aba02082d8e6127cf516e0eb85444991ce758a225e13450d0e3ebc",
+                     *           "txHash": "80ab2de548b8e9793a8b041c60c07d5568e044931481f7ab1adfb9aaa99c1f58",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -6037,11 +6059,11 @@ export interface operations {
                      *           "errorMessage": "the source account cannot cover the amount",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a226f4df6d769f8884babc5b9c0039",
+                     *           "id": "dsi_01a2275e29b5727c82134a3c5730e552",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a226f4df6d769f8884babc5b9c0039",
+                     *           "payoutId": "pyt_01a2275e29b5727c82134a3c5730e552",
                      *           "row": 2,
-                     *           "txHash": "7e948a0a8fd9ed7a0f31c1b1ba2f48bffd93407536d42713dd047690d2c35753",
+                     *           "txHash": "51365708580abec20b4f1ec1ce1eacd7a8f5b3f3d64224595a0cfd7bb1247b44",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                      *         }
                      *       ],
@@ -6056,8 +6078,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a226f4df6d769f8884babb467d3f41,1,stipend-0001,cli_01a226f4de6675b3b2d680786d9ad71a,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a226f4df6d769f8884babb467d3f41,approved,sent,95696ad185aba02082d8e6127cf516e0eb85444991ce758a225e13450d0e3ebc,,
-                     *     dsi_01a226f4df6d769f8884babc5b9c0039,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a226f4df6d769f8884babc5b9c0039,approved,failed,7e948a0a8fd9ed7a0f31c1b1ba2f48bffd93407536d42713dd047690d2c35753,op_underfunded,the source account cannot cover the amount
+                     *     dsi_01a2275e29b5727c82134a3b475d41a8,1,stipend-0001,cli_01a2275e26a570d1a990760a6d39953d,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2275e29b5727c82134a3b475d41a8,approved,sent,80ab2de548b8e9793a8b041c60c07d5568e044931481f7ab1adfb9aaa99c1f58,,
+                     *     dsi_01a2275e29b5727c82134a3c5730e552,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a2275e29b5727c82134a3c5730e552,approved,failed,51365708580abec20b4f1ec1ce1eacd7a8f5b3f3d64224595a0cfd7bb1247b44,op_underfunded,the source account cannot cover the amount
                      */
                     "text/csv": string;
                 };
@@ -6211,16 +6233,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T10:58:31.950Z",
-                     *       "id": "dsb_01a226f4df8e714da71b3e47a17f1055",
+                     *       "createdAt": "2026-11-29T12:53:32.267Z",
+                     *       "id": "dsb_01a2275e29eb7219b283c72eb2fa898b",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-29T10:58:31.956Z",
+                     *       "submittedAt": "2026-11-29T12:53:32.270Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-29T10:58:31.958Z"
+                     *       "updatedAt": "2026-11-29T12:53:32.274Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6421,7 +6443,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-29T10:58:31.923Z",
+                     *       "approvedAt": "2026-11-29T12:53:32.223Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -6433,16 +6455,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-29T10:58:31.917Z",
-                     *       "id": "dsb_01a226f4df6d769f8884babd71f1d032",
+                     *       "createdAt": "2026-11-29T12:53:32.213Z",
+                     *       "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-29T10:58:31.919Z",
+                     *       "submittedAt": "2026-11-29T12:53:32.218Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T10:58:31.940Z"
+                     *       "updatedAt": "2026-11-29T12:53:32.250Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6638,16 +6660,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T10:58:31.917Z",
-                     *       "id": "dsb_01a226f4df6d769f8884babd71f1d032",
+                     *       "createdAt": "2026-11-29T12:53:32.213Z",
+                     *       "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-29T10:58:31.919Z",
+                     *       "submittedAt": "2026-11-29T12:53:32.218Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T10:58:31.919Z"
+                     *       "updatedAt": "2026-11-29T12:53:32.218Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6851,10 +6873,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.959Z",
+                     *           "createdAt": "2026-11-29T12:53:32.279Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6870,8 +6892,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:58:31.959Z",
-                     *               "id": "dsb_01a226f4df9776c590aa82bad4aea167",
+                     *               "createdAt": "2026-11-29T12:53:32.279Z",
+                     *               "id": "dsb_01a2275e29f77235aee7356e9d6d46b8",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -6879,19 +6901,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-29T10:58:31.959Z"
+                     *               "updatedAt": "2026-11-29T12:53:32.279Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226f4df9776c590aa82bb3d5807e6",
+                     *           "id": "evt_01a2275e29f77235aee7356f45025ce8",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.958Z",
+                     *           "createdAt": "2026-11-29T12:53:32.274Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6907,28 +6929,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:58:31.950Z",
-                     *               "id": "dsb_01a226f4df8e714da71b3e47a17f1055",
+                     *               "createdAt": "2026-11-29T12:53:32.267Z",
+                     *               "id": "dsb_01a2275e29eb7219b283c72eb2fa898b",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-29T10:58:31.956Z",
+                     *               "submittedAt": "2026-11-29T12:53:32.270Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T10:58:31.958Z"
+                     *               "updatedAt": "2026-11-29T12:53:32.274Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226f4df96753e8b7c0c3e496a5e2a",
+                     *           "id": "evt_01a2275e29f47797891a5fd9f202f90d",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.958Z",
+                     *           "createdAt": "2026-11-29T12:53:32.274Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -6939,28 +6961,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:58:31.956Z",
+                     *               "createdAt": "2026-11-29T12:53:32.270Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226f4df8e714da71b3e46ccf06bc7",
+                     *               "id": "pyt_01a2275e29eb7219b283c72d3f551a12",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:58:31.958Z",
+                     *               "updatedAt": "2026-11-29T12:53:32.274Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226f4df96753e8b7c0c3cccfa1a1d",
+                     *           "id": "evt_01a2275e29f37186bb4500ba1a709874",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.956Z",
+                     *           "createdAt": "2026-11-29T12:53:32.270Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6976,28 +6998,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:58:31.950Z",
-                     *               "id": "dsb_01a226f4df8e714da71b3e47a17f1055",
+                     *               "createdAt": "2026-11-29T12:53:32.267Z",
+                     *               "id": "dsb_01a2275e29eb7219b283c72eb2fa898b",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T10:58:31.956Z",
+                     *               "submittedAt": "2026-11-29T12:53:32.270Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T10:58:31.956Z"
+                     *               "updatedAt": "2026-11-29T12:53:32.270Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226f4df947316a1aee9e94ecfd60d",
+                     *           "id": "evt_01a2275e29ef76038ce9ec11a49e2db4",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.956Z",
+                     *           "createdAt": "2026-11-29T12:53:32.270Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7008,28 +7030,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:58:31.956Z",
+                     *               "createdAt": "2026-11-29T12:53:32.270Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226f4df8e714da71b3e46ccf06bc7",
+                     *               "id": "pyt_01a2275e29eb7219b283c72d3f551a12",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:58:31.956Z",
+                     *               "updatedAt": "2026-11-29T12:53:32.270Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226f4df947316a1aee9e78d124a0e",
+                     *           "id": "evt_01a2275e29ef76038ce9ec0f8c521515",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.950Z",
+                     *           "createdAt": "2026-11-29T12:53:32.267Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7045,8 +7067,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:58:31.950Z",
-                     *               "id": "dsb_01a226f4df8e714da71b3e47a17f1055",
+                     *               "createdAt": "2026-11-29T12:53:32.267Z",
+                     *               "id": "dsb_01a2275e29eb7219b283c72eb2fa898b",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -7054,10 +7076,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T10:58:31.950Z"
+                     *               "updatedAt": "2026-11-29T12:53:32.267Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226f4df8e714da71b3e4802cc1ee3",
+                     *           "id": "evt_01a2275e29eb7219b283c72f7946457d",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -7066,11 +7088,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.947Z",
+                     *           "createdAt": "2026-11-29T12:53:32.259Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T10:58:31.923Z",
+                     *               "approvedAt": "2026-11-29T12:53:32.223Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7082,19 +7104,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T10:58:31.917Z",
-                     *               "id": "dsb_01a226f4df6d769f8884babd71f1d032",
+                     *               "createdAt": "2026-11-29T12:53:32.213Z",
+                     *               "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T10:58:31.919Z",
+                     *               "submittedAt": "2026-11-29T12:53:32.218Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T10:58:31.947Z"
+                     *               "updatedAt": "2026-11-29T12:53:32.259Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226f4df8b76e8b21dade7bda5ec29",
+                     *           "id": "evt_01a2275e29e3776b8b59ea153f123fae",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -7103,7 +7125,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.945Z",
+                     *           "createdAt": "2026-11-29T12:53:32.257Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7113,48 +7135,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T10:58:31.926Z",
+                     *                   "createdAt": "2026-11-29T12:53:32.230Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226f4df77778fa5307c275706ab92",
+                     *                   "id": "att_01a2275e29c777d4968a9c4e7e5d4a22",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "4cd71b51ab38fccb7a711768c872b8590c4ead76d55ad506d118283de93ae5e3"
+                     *                   "txHash": "d5108dbfc8125c877410422468784b1c1e13baf626fdc9f21732a7fe9cf83c5e"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T10:58:31.944Z",
+                     *                   "createdAt": "2026-11-29T12:53:32.256Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226f4df8876c793068e379d1a6484",
+                     *                   "id": "att_01a2275e29e074bfb9982f652fa85ca6",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "7e948a0a8fd9ed7a0f31c1b1ba2f48bffd93407536d42713dd047690d2c35753"
+                     *                   "txHash": "51365708580abec20b4f1ec1ce1eacd7a8f5b3f3d64224595a0cfd7bb1247b44"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:58:31.919Z",
+                     *               "createdAt": "2026-11-29T12:53:32.218Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a226f4df6d769f8884babc5b9c0039",
+                     *               "id": "pyt_01a2275e29b5727c82134a3c5730e552",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:58:31.945Z",
+                     *               "updatedAt": "2026-11-29T12:53:32.257Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226f4df8977c8b9e692b10e2b78df",
+                     *           "id": "evt_01a2275e29e176d093bda3ca6a07f534",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.940Z",
+                     *           "createdAt": "2026-11-29T12:53:32.250Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7164,30 +7186,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T10:58:31.926Z",
+                     *                   "createdAt": "2026-11-29T12:53:32.230Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226f4df77778fa5307c275706ab92",
+                     *                   "id": "att_01a2275e29c777d4968a9c4e7e5d4a22",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "4cd71b51ab38fccb7a711768c872b8590c4ead76d55ad506d118283de93ae5e3"
+                     *                   "txHash": "d5108dbfc8125c877410422468784b1c1e13baf626fdc9f21732a7fe9cf83c5e"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:58:31.919Z",
+                     *               "createdAt": "2026-11-29T12:53:32.218Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226f4df6d769f8884babc5b9c0039",
+                     *               "id": "pyt_01a2275e29b5727c82134a3c5730e552",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:58:31.940Z",
+                     *               "updatedAt": "2026-11-29T12:53:32.250Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226f4df857093a1aada0255a60c22",
+                     *           "id": "evt_01a2275e29db71abaeb500c5dca998b4",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -7196,11 +7218,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.939Z",
+                     *           "createdAt": "2026-11-29T12:53:32.247Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T10:58:31.923Z",
+                     *               "approvedAt": "2026-11-29T12:53:32.223Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7212,19 +7234,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T10:58:31.917Z",
-                     *               "id": "dsb_01a226f4df6d769f8884babd71f1d032",
+                     *               "createdAt": "2026-11-29T12:53:32.213Z",
+                     *               "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T10:58:31.919Z",
+                     *               "submittedAt": "2026-11-29T12:53:32.218Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T10:58:31.939Z"
+                     *               "updatedAt": "2026-11-29T12:53:32.247Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226f4df837316bcb78367ab075801",
+                     *           "id": "evt_01a2275e29d776adb88b25674a286303",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -7233,7 +7255,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.938Z",
+                     *           "createdAt": "2026-11-29T12:53:32.241Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7243,30 +7265,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T10:58:31.926Z",
+                     *                   "createdAt": "2026-11-29T12:53:32.230Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226f4df77778fa5307c275706ab92",
+                     *                   "id": "att_01a2275e29c777d4968a9c4e7e5d4a22",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "4cd71b51ab38fccb7a711768c872b8590c4ead76d55ad506d118283de93ae5e3"
+                     *                   "txHash": "d5108dbfc8125c877410422468784b1c1e13baf626fdc9f21732a7fe9cf83c5e"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:58:31.919Z",
+                     *               "createdAt": "2026-11-29T12:53:32.218Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a226f4df6d769f8884babc5b9c0039",
+                     *               "id": "pyt_01a2275e29b5727c82134a3c5730e552",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:58:31.938Z",
+                     *               "updatedAt": "2026-11-29T12:53:32.241Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226f4df837316bcb783642c185b04",
+                     *           "id": "evt_01a2275e29d273dcb8544f2cbf3378ec",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -7275,7 +7297,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.938Z",
+                     *           "createdAt": "2026-11-29T12:53:32.241Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7285,37 +7307,37 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T10:58:31.926Z",
+                     *                   "createdAt": "2026-11-29T12:53:32.230Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a226f4df77778fa5307c26c5880044",
-                     *                   "ledgerSeq": 28,
-                     *                   "txHash": "95696ad185aba02082d8e6127cf516e0eb85444991ce758a225e13450d0e3ebc"
+                     *                   "id": "att_01a2275e29c777d4968a9c4dfcb80fc6",
+                     *                   "ledgerSeq": 76,
+                     *                   "txHash": "80ab2de548b8e9793a8b041c60c07d5568e044931481f7ab1adfb9aaa99c1f58"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *                 "id": "cli_01a2275e26a570d1a990760a6d39953d",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
-                     *               "createdAt": "2026-11-29T10:58:31.919Z",
+                     *               "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *               "createdAt": "2026-11-29T12:53:32.218Z",
                      *               "execStatus": "sent",
                      *               "hold": null,
-                     *               "id": "pyt_01a226f4df6d769f8884babb467d3f41",
+                     *               "id": "pyt_01a2275e29b5727c82134a3b475d41a8",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:58:31.938Z",
+                     *               "updatedAt": "2026-11-29T12:53:32.241Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226f4df837316bcb783634aba400b",
+                     *           "id": "evt_01a2275e29d273dcb8544f2b8b614c44",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -7324,7 +7346,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.927Z",
+                     *           "createdAt": "2026-11-29T12:53:32.234Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7334,52 +7356,52 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T10:58:31.702Z",
+                     *                   "createdAt": "2026-11-29T12:53:31.595Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226f4de9675bab1a54b63f4d97bd3",
+                     *                   "id": "att_01a2275e274b705991fc0af94b11e63e",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "3d95969b7bdda2fe072e5cfba2183e6f94c69de0686b7930208460ed905207bd"
+                     *                   "txHash": "21d5cf118ec73c42c1277fb979b1fdee73864598c918f539cf37f459b66d9cfb"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T10:58:31.927Z",
+                     *                   "createdAt": "2026-11-29T12:53:32.233Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a226f4df77778fa5307c2af55867ad",
+                     *                   "id": "att_01a2275e29c97419bb20ca83bac0b3ef",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "4d48fe79f2389331ad66d8f933c46f89155736744164177996ee001e2fccbd52"
+                     *                   "txHash": "8457d484d16c1c2892406b306c34ce9029733c292686126f1debfc19a1713020"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:58:31.700Z",
+                     *               "createdAt": "2026-11-29T12:53:31.581Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a226f4de947190b398f23edd894247",
+                     *               "id": "pyt_01a2275e273d7285b82a134d035336fc",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-29T10:58:31.927Z",
+                     *               "updatedAt": "2026-11-29T12:53:32.234Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226f4df7876d587dd7cf6379201de",
+                     *           "id": "evt_01a2275e29cb75d7adffc616b22b7768",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.923Z",
+                     *           "createdAt": "2026-11-29T12:53:32.223Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-29T10:58:31.923Z",
+                     *               "approvedAt": "2026-11-29T12:53:32.223Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7391,28 +7413,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:58:31.917Z",
-                     *               "id": "dsb_01a226f4df6d769f8884babd71f1d032",
+                     *               "createdAt": "2026-11-29T12:53:32.213Z",
+                     *               "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-29T10:58:31.919Z",
+                     *               "submittedAt": "2026-11-29T12:53:32.218Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T10:58:31.923Z"
+                     *               "updatedAt": "2026-11-29T12:53:32.223Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226f4df7475cfab3649c44cec2661",
+                     *           "id": "evt_01a2275e29c275c6bccb0b6843e4a385",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.923Z",
+                     *           "createdAt": "2026-11-29T12:53:32.223Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7423,28 +7445,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:58:31.919Z",
+                     *               "createdAt": "2026-11-29T12:53:32.218Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226f4df6d769f8884babc5b9c0039",
+                     *               "id": "pyt_01a2275e29b5727c82134a3c5730e552",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:58:31.923Z",
+                     *               "updatedAt": "2026-11-29T12:53:32.223Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226f4df7475cfab3649c102362233",
+                     *           "id": "evt_01a2275e29c17794b6aab9424118649e",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.923Z",
+                     *           "createdAt": "2026-11-29T12:53:32.223Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7456,34 +7478,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *                 "id": "cli_01a2275e26a570d1a990760a6d39953d",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
-                     *               "createdAt": "2026-11-29T10:58:31.919Z",
+                     *               "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *               "createdAt": "2026-11-29T12:53:32.218Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226f4df6d769f8884babb467d3f41",
+                     *               "id": "pyt_01a2275e29b5727c82134a3b475d41a8",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:58:31.923Z",
+                     *               "updatedAt": "2026-11-29T12:53:32.223Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226f4df7475cfab3649c074163601",
+                     *           "id": "evt_01a2275e29c17794b6aab941c87d83f0",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.919Z",
+                     *           "createdAt": "2026-11-29T12:53:32.218Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7499,28 +7521,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:58:31.917Z",
-                     *               "id": "dsb_01a226f4df6d769f8884babd71f1d032",
+                     *               "createdAt": "2026-11-29T12:53:32.213Z",
+                     *               "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T10:58:31.919Z",
+                     *               "submittedAt": "2026-11-29T12:53:32.218Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T10:58:31.919Z"
+                     *               "updatedAt": "2026-11-29T12:53:32.218Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226f4df727730ac6397b58b6709c4",
+                     *           "id": "evt_01a2275e29bc705e8fc4f7e2079b89da",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.919Z",
+                     *           "createdAt": "2026-11-29T12:53:32.218Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7531,28 +7553,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T10:58:31.919Z",
+                     *               "createdAt": "2026-11-29T12:53:32.218Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226f4df6d769f8884babc5b9c0039",
+                     *               "id": "pyt_01a2275e29b5727c82134a3c5730e552",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:58:31.919Z",
+                     *               "updatedAt": "2026-11-29T12:53:32.218Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226f4df727730ac6397b2dd6cc0a4",
+                     *           "id": "evt_01a2275e29bb718c90918a6b6b457d34",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.919Z",
+                     *           "createdAt": "2026-11-29T12:53:32.218Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7564,34 +7586,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *                 "id": "cli_01a2275e26a570d1a990760a6d39953d",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
-                     *               "createdAt": "2026-11-29T10:58:31.919Z",
+                     *               "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *               "createdAt": "2026-11-29T12:53:32.218Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a226f4df6d769f8884babb467d3f41",
+                     *               "id": "pyt_01a2275e29b5727c82134a3b475d41a8",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T10:58:31.919Z",
+                     *               "updatedAt": "2026-11-29T12:53:32.218Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a226f4df727730ac6397b141582c21",
+                     *           "id": "evt_01a2275e29bb718c90918a6a1a1b0c62",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.917Z",
+                     *           "createdAt": "2026-11-29T12:53:32.213Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7607,8 +7629,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T10:58:31.917Z",
-                     *               "id": "dsb_01a226f4df6d769f8884babd71f1d032",
+                     *               "createdAt": "2026-11-29T12:53:32.213Z",
+                     *               "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -7616,10 +7638,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T10:58:31.917Z"
+                     *               "updatedAt": "2026-11-29T12:53:32.213Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a226f4df6e76e5b72b8b67bffdb29f",
+                     *           "id": "evt_01a2275e29b672acada1e8a44721f239",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -7741,10 +7763,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *         "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-29T10:58:31.959Z",
+                     *       "createdAt": "2026-11-29T12:53:32.279Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -7760,8 +7782,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-29T10:58:31.959Z",
-                     *           "id": "dsb_01a226f4df9776c590aa82bad4aea167",
+                     *           "createdAt": "2026-11-29T12:53:32.279Z",
+                     *           "id": "dsb_01a2275e29f77235aee7356e9d6d46b8",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -7769,10 +7791,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-29T10:58:31.959Z"
+                     *           "updatedAt": "2026-11-29T12:53:32.279Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a226f4df9776c590aa82bb3d5807e6",
+                     *       "id": "evt_01a2275e29f77235aee7356f45025ce8",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -7898,14 +7920,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *             "id": "cli_01a2275e26a570d1a990760a6d39953d",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
-                     *           "createdAt": "2026-11-29T10:58:31.661Z",
+                     *           "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *           "createdAt": "2026-11-29T12:53:31.463Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a226f4de6d72e990c35cd846addd8d",
+                     *           "id": "inv_01a2275e26c772eaaa08ac01062f96aa",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -8022,7 +8044,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                 *       "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -8051,17 +8073,18 @@ export interface operations {
                      *       "amountOverpaid": "0.00",
                      *       "amountPaid": "0.00",
                      *       "amountRemaining": "2500.00",
+                     *       "applyCreditBalance": false,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *         "id": "cli_01a2275e26a570d1a990760a6d39953d",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
-                     *       "createdAt": "2026-11-29T10:58:31.661Z",
+                     *       "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *       "createdAt": "2026-11-29T12:53:31.463Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a226f4de6d72e990c35cd846addd8d",
+                     *       "id": "inv_01a2275e26c772eaaa08ac01062f96aa",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8078,14 +8101,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_6a4cf8acd6f38d43c6953e2948a5c7d0"
+                     *         "url": "https://pay.lajan.test/pay/pi_6ecca60b739875c4f19c5cbd91e49a93"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-29T10:58:31.661Z"
+                     *       "updatedAt": "2026-11-29T12:53:31.463Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8268,17 +8291,18 @@ export interface operations {
                      *       "amountOverpaid": "0.00",
                      *       "amountPaid": "0.00",
                      *       "amountRemaining": "2650.00",
+                     *       "applyCreditBalance": false,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *         "id": "cli_01a2275e26a570d1a990760a6d39953d",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
-                     *       "createdAt": "2026-11-29T10:58:31.661Z",
+                     *       "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *       "createdAt": "2026-11-29T12:53:31.463Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a226f4de6d72e990c35cd846addd8d",
+                     *       "id": "inv_01a2275e26c772eaaa08ac01062f96aa",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8302,14 +8326,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_6a4cf8acd6f38d43c6953e2948a5c7d0"
+                     *         "url": "https://pay.lajan.test/pay/pi_6ecca60b739875c4f19c5cbd91e49a93"
                      *       },
-                     *       "sentAt": "2026-11-29T10:58:31.664Z",
+                     *       "sentAt": "2026-11-29T12:53:31.472Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T10:58:31.664Z"
+                     *       "updatedAt": "2026-11-29T12:53:31.472Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8445,17 +8469,18 @@ export interface operations {
                      *       "amountOverpaid": "0.00",
                      *       "amountPaid": "0.00",
                      *       "amountRemaining": "2650.00",
+                     *       "applyCreditBalance": false,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *         "id": "cli_01a2275e26a570d1a990760a6d39953d",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
-                     *       "createdAt": "2026-11-29T10:58:31.661Z",
+                     *       "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *       "createdAt": "2026-11-29T12:53:31.463Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a226f4de6d72e990c35cd846addd8d",
+                     *       "id": "inv_01a2275e26c772eaaa08ac01062f96aa",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8479,14 +8504,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_6a4cf8acd6f38d43c6953e2948a5c7d0"
+                     *         "url": "https://pay.lajan.test/pay/pi_6ecca60b739875c4f19c5cbd91e49a93"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T10:58:31.663Z"
+                     *       "updatedAt": "2026-11-29T12:53:31.468Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8668,14 +8693,14 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amount": "25.00",
-                     *           "createdAt": "2026-11-29T10:58:31.685Z",
+                     *           "createdAt": "2026-11-29T12:53:31.525Z",
                      *           "createdBy": {
-                     *             "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *             "type": "api_key"
                      *           },
                      *           "currency": "HTG",
-                     *           "id": "cn_01a226f4de857111a4deccaf1b6c0675",
-                     *           "invoiceId": "inv_01a226f4de81761891a6770ef1b5f0e6",
+                     *           "id": "cn_01a2275e2706770da39739233e946323",
+                     *           "invoiceId": "inv_01a2275e26f27539a43ef9ba4a53e84f",
                      *           "memo": "Late fee waived after the storm",
                      *           "number": "CN-000001",
                      *           "reason": "waiver",
@@ -8809,14 +8834,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "amount": "25.00",
-                     *       "createdAt": "2026-11-29T10:58:31.685Z",
+                     *       "createdAt": "2026-11-29T12:53:31.525Z",
                      *       "createdBy": {
-                     *         "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *         "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *         "type": "api_key"
                      *       },
                      *       "currency": "HTG",
-                     *       "id": "cn_01a226f4de857111a4deccaf1b6c0675",
-                     *       "invoiceId": "inv_01a226f4de81761891a6770ef1b5f0e6",
+                     *       "id": "cn_01a2275e2706770da39739233e946323",
+                     *       "invoiceId": "inv_01a2275e26f27539a43ef9ba4a53e84f",
                      *       "memo": "Late fee waived after the storm",
                      *       "number": "CN-000001",
                      *       "reason": "waiver",
@@ -9023,21 +9048,21 @@ export interface operations {
                     /**
                      * @example {
                      *       "amount": "25.00",
-                     *       "createdAt": "2026-11-29T10:58:31.685Z",
+                     *       "createdAt": "2026-11-29T12:53:31.525Z",
                      *       "createdBy": {
-                     *         "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *         "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *         "type": "api_key"
                      *       },
                      *       "currency": "HTG",
-                     *       "id": "cn_01a226f4de857111a4deccaf1b6c0675",
-                     *       "invoiceId": "inv_01a226f4de81761891a6770ef1b5f0e6",
+                     *       "id": "cn_01a2275e2706770da39739233e946323",
+                     *       "invoiceId": "inv_01a2275e26f27539a43ef9ba4a53e84f",
                      *       "memo": "Late fee waived after the storm",
                      *       "number": "CN-000001",
                      *       "reason": "waiver",
                      *       "status": "void",
-                     *       "voidedAt": "2026-11-29T10:58:31.687Z",
+                     *       "voidedAt": "2026-11-29T12:53:31.531Z",
                      *       "voidedBy": {
-                     *         "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *         "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *         "type": "api_key"
                      *       }
                      *     }
@@ -9227,16 +9252,16 @@ export interface operations {
                      *         {
                      *           "amount": "2650.00",
                      *           "currency": "HTG",
-                     *           "id": "ipy_01a226f4de7e76cb99fe322508814b4b",
-                     *           "invoiceId": "inv_01a226f4de6d72e990c35cd846addd8d",
+                     *           "id": "ipy_01a2275e26e7770c9412e2557c6acdae",
+                     *           "invoiceId": "inv_01a2275e26c772eaaa08ac01062f96aa",
                      *           "method": "stellar",
-                     *           "paidAt": "2026-11-29T10:58:31.667Z",
-                     *           "recordedAt": "2026-11-29T10:58:31.678Z",
+                     *           "paidAt": "2026-11-29T12:53:31.483Z",
+                     *           "recordedAt": "2026-11-29T12:53:31.495Z",
                      *           "recordedBy": {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "reference": "a6fb71b6560e06ecd24ded9a5c08407ca7aaae3fa0ddbd3d1d9acd57e3e086fd",
+                     *           "reference": "b7a1cc3dcc610ef37d6c5c4c4e9a252096eebe866e9e06bce09abeef1a8bb017",
                      *           "reversalReason": null,
                      *           "reversedAt": null
                      *         }
@@ -9391,13 +9416,13 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a226f4de83770da5b8b99553e76ab4",
-                     *       "invoiceId": "inv_01a226f4de81761891a6770ef1b5f0e6",
+                     *       "id": "ipy_01a2275e26f776878d0e38bafae069ae",
+                     *       "invoiceId": "inv_01a2275e26f27539a43ef9ba4a53e84f",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T10:58:31.683Z",
+                     *       "recordedAt": "2026-11-29T12:53:31.511Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *         "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
@@ -9613,18 +9638,18 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a226f4de83770da5b8b99553e76ab4",
-                     *       "invoiceId": "inv_01a226f4de81761891a6770ef1b5f0e6",
+                     *       "id": "ipy_01a2275e26f776878d0e38bafae069ae",
+                     *       "invoiceId": "inv_01a2275e26f27539a43ef9ba4a53e84f",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T10:58:31.683Z",
+                     *       "recordedAt": "2026-11-29T12:53:31.511Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *         "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
                      *       "reversalReason": "Counted twice: the branch entered the receipt again",
-                     *       "reversedAt": "2026-11-29T10:58:31.684Z"
+                     *       "reversedAt": "2026-11-29T12:53:31.519Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoicePaymentView"];
@@ -10046,7 +10071,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amount": "100.00",
-                     *           "at": "2026-11-29T10:58:31.681Z",
+                     *           "at": "2026-11-29T12:53:31.506Z",
                      *           "balance": "100.00",
                      *           "method": null,
                      *           "reference": null,
@@ -10055,72 +10080,72 @@ export interface operations {
                      *         },
                      *         {
                      *           "amount": "-40.00",
-                     *           "at": "2026-11-29T10:58:31.683Z",
+                     *           "at": "2026-11-29T12:53:31.511Z",
                      *           "balance": "60.00",
                      *           "method": "cash",
                      *           "reference": "REC-2026-0042",
-                     *           "sourceId": "ipy_01a226f4de83770da5b8b99553e76ab4",
+                     *           "sourceId": "ipy_01a2275e26f776878d0e38bafae069ae",
                      *           "type": "payment"
                      *         },
                      *         {
                      *           "amount": "40.00",
-                     *           "at": "2026-11-29T10:58:31.684Z",
+                     *           "at": "2026-11-29T12:53:31.519Z",
                      *           "balance": "100.00",
                      *           "method": "cash",
                      *           "reference": "Counted twice: the branch entered the receipt again",
-                     *           "sourceId": "ipy_01a226f4de83770da5b8b99553e76ab4",
+                     *           "sourceId": "ipy_01a2275e26f776878d0e38bafae069ae",
                      *           "type": "payment_reversed"
                      *         },
                      *         {
                      *           "amount": "-25.00",
-                     *           "at": "2026-11-29T10:58:31.685Z",
+                     *           "at": "2026-11-29T12:53:31.525Z",
                      *           "balance": "75.00",
                      *           "method": null,
                      *           "reference": "CN-000001",
-                     *           "sourceId": "cn_01a226f4de857111a4deccaf1b6c0675",
+                     *           "sourceId": "cn_01a2275e2706770da39739233e946323",
                      *           "type": "credit_note"
                      *         },
                      *         {
-                     *           "amount": "-150.00",
-                     *           "at": "2026-11-29T10:58:31.687Z",
-                     *           "balance": "-75.00",
-                     *           "method": "cash",
-                     *           "reference": null,
-                     *           "sourceId": "ipy_01a226f4de887235952610b71805b079",
-                     *           "type": "payment"
-                     *         },
-                     *         {
                      *           "amount": "25.00",
-                     *           "at": "2026-11-29T10:58:31.687Z",
-                     *           "balance": "-50.00",
+                     *           "at": "2026-11-29T12:53:31.531Z",
+                     *           "balance": "100.00",
                      *           "method": null,
                      *           "reference": "CN-000001",
-                     *           "sourceId": "cn_01a226f4de857111a4deccaf1b6c0675",
+                     *           "sourceId": "cn_01a2275e2706770da39739233e946323",
                      *           "type": "credit_note_voided"
                      *         },
                      *         {
+                     *           "amount": "-150.00",
+                     *           "at": "2026-11-29T12:53:31.534Z",
+                     *           "balance": "-50.00",
+                     *           "method": "cash",
+                     *           "reference": null,
+                     *           "sourceId": "ipy_01a2275e270f723ab2a13e16269ed221",
+                     *           "type": "payment"
+                     *         },
+                     *         {
                      *           "amount": "50.00",
-                     *           "at": "2026-11-29T10:58:31.687Z",
+                     *           "at": "2026-11-29T12:53:31.534Z",
                      *           "balance": "0.00",
                      *           "method": null,
                      *           "reference": null,
-                     *           "sourceId": "cbt_01a226f4de887235952610b8cd05d3ce",
+                     *           "sourceId": "cbt_01a2275e271071388826d6fc2465638e",
                      *           "type": "to_credit_balance"
                      *         }
                      *       ],
-                     *       "invoiceId": "inv_01a226f4de81761891a6770ef1b5f0e6"
+                     *       "invoiceId": "inv_01a2275e26f27539a43ef9ba4a53e84f"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceStatement"];
                     /**
                      * @example at,type,amount,balance,sourceId,method,reference
-                     *     2026-11-29T10:58:31.681Z,invoiced,100.00,100.00,,,
-                     *     2026-11-29T10:58:31.683Z,payment,-40.00,60.00,ipy_01a226f4de83770da5b8b99553e76ab4,cash,REC-2026-0042
-                     *     2026-11-29T10:58:31.684Z,payment_reversed,40.00,100.00,ipy_01a226f4de83770da5b8b99553e76ab4,cash,Counted twice: the branch entered the receipt again
-                     *     2026-11-29T10:58:31.685Z,credit_note,-25.00,75.00,cn_01a226f4de857111a4deccaf1b6c0675,,CN-000001
-                     *     2026-11-29T10:58:31.687Z,payment,-150.00,-75.00,ipy_01a226f4de887235952610b71805b079,cash,
-                     *     2026-11-29T10:58:31.687Z,credit_note_voided,25.00,-50.00,cn_01a226f4de857111a4deccaf1b6c0675,,CN-000001
-                     *     2026-11-29T10:58:31.687Z,to_credit_balance,50.00,0.00,cbt_01a226f4de887235952610b8cd05d3ce,,
+                     *     2026-11-29T12:53:31.506Z,invoiced,100.00,100.00,,,
+                     *     2026-11-29T12:53:31.511Z,payment,-40.00,60.00,ipy_01a2275e26f776878d0e38bafae069ae,cash,REC-2026-0042
+                     *     2026-11-29T12:53:31.519Z,payment_reversed,40.00,100.00,ipy_01a2275e26f776878d0e38bafae069ae,cash,Counted twice: the branch entered the receipt again
+                     *     2026-11-29T12:53:31.525Z,credit_note,-25.00,75.00,cn_01a2275e2706770da39739233e946323,,CN-000001
+                     *     2026-11-29T12:53:31.531Z,credit_note_voided,25.00,100.00,cn_01a2275e2706770da39739233e946323,,CN-000001
+                     *     2026-11-29T12:53:31.534Z,payment,-150.00,-50.00,ipy_01a2275e270f723ab2a13e16269ed221,cash,
+                     *     2026-11-29T12:53:31.534Z,to_credit_balance,50.00,0.00,cbt_01a2275e271071388826d6fc2465638e,,
                      */
                     "text/csv": string;
                 };
@@ -10447,13 +10472,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-29T10:58:31.693Z",
+                     *           "createdAt": "2026-11-29T12:53:31.555Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a226f4de8d77e7acbdcb31df8ad04c",
+                     *           "id": "pl_01a2275e2723755392b33167657c0d20",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_811e52c2708affe974f28db9b5eee206"
+                     *           "url": "https://pay.lajan.test/pay/pi_96015ee21687a779c847834663128280"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -10586,13 +10611,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T10:58:31.693Z",
+                     *       "createdAt": "2026-11-29T12:53:31.555Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a226f4de8d77e7acbdcb31df8ad04c",
+                     *       "id": "pl_01a2275e2723755392b33167657c0d20",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_811e52c2708affe974f28db9b5eee206"
+                     *       "url": "https://pay.lajan.test/pay/pi_96015ee21687a779c847834663128280"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -10773,13 +10798,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T10:58:31.693Z",
+                     *       "createdAt": "2026-11-29T12:53:31.555Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a226f4de8d77e7acbdcb31df8ad04c",
+                     *       "id": "pl_01a2275e2723755392b33167657c0d20",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_811e52c2708affe974f28db9b5eee206"
+                     *       "url": "https://pay.lajan.test/pay/pi_96015ee21687a779c847834663128280"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -10892,7 +10917,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a226f4de8d77e7acbdcb31df8ad04c"
+                     *       "id": "pl_01a2275e2723755392b33167657c0d20"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -11051,9 +11076,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T10:58:31.914Z",
+                     *           "createdAt": "2026-11-29T12:53:32.203Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a226f4df6a76e6b0c50162af069e5e",
+                     *           "id": "pyt_01a2275e29ab77cc9ddf69749908e543",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -11064,14 +11089,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Lisa",
-                     *             "id": "cli_01a226f4dea970ddaf7bde68dae8f3af",
+                     *             "id": "cli_01a2275e27807147ac95e20dc6f6a61d",
                      *             "lastName": "Jozèf",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a226f4dea970ddaf7bde68dae8f3af",
-                     *           "createdAt": "2026-11-29T10:58:31.754Z",
+                     *           "clientId": "cli_01a2275e27807147ac95e20dc6f6a61d",
+                     *           "createdAt": "2026-11-29T12:53:31.739Z",
                      *           "execStatus": "awaiting_registration",
-                     *           "id": "pyt_01a226f4deca71c8bdeb4283e2641cce",
+                     *           "id": "pyt_01a2275e27db73f684219dbedf284960",
                      *           "memo": null,
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -11082,14 +11107,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a226f4de9f706f8522013971a9fa90",
+                     *             "id": "cli_01a2275e27627773ac5f43e885717a35",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a226f4de9f706f8522013971a9fa90",
-                     *           "createdAt": "2026-11-29T10:58:31.712Z",
+                     *           "clientId": "cli_01a2275e27627773ac5f43e885717a35",
+                     *           "createdAt": "2026-11-29T12:53:31.621Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a226f4dea07466a56b7b0f47d0e4fc",
+                     *           "id": "pyt_01a2275e276574f9b6c58d639d070695",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -11100,9 +11125,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T10:58:31.700Z",
+                     *           "createdAt": "2026-11-29T12:53:31.581Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a226f4de947190b398f23edd894247",
+                     *           "id": "pyt_01a2275e273d7285b82a134d035336fc",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
@@ -11113,14 +11138,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *             "id": "cli_01a2275e26a570d1a990760a6d39953d",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
-                     *           "createdAt": "2026-11-29T10:58:31.697Z",
+                     *           "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *           "createdAt": "2026-11-29T12:53:31.570Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a226f4de9171719a9cc9778aa4b10b",
+                     *           "id": "pyt_01a2275e273273cbae59e83471bfdb2b",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -11240,7 +11265,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                 *       "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -11264,19 +11289,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *         "id": "cli_01a2275e26a570d1a990760a6d39953d",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
-                     *       "createdAt": "2026-11-29T10:58:31.697Z",
+                     *       "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *       "createdAt": "2026-11-29T12:53:31.570Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226f4de9171719a9cc9778aa4b10b",
+                     *       "id": "pyt_01a2275e273273cbae59e83471bfdb2b",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:58:31.697Z",
+                     *       "updatedAt": "2026-11-29T12:53:31.570Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11465,31 +11490,31 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T10:58:31.702Z",
+                     *           "createdAt": "2026-11-29T12:53:31.595Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a226f4de9675bab1a54b6219ef3b83",
-                     *           "ledgerSeq": 5,
-                     *           "txHash": "8b18684886caac465b14080a18ee316629c535bd71ce115dff68a2382f038f07"
+                     *           "id": "att_01a2275e274b705991fc0af83638ab2b",
+                     *           "ledgerSeq": 13,
+                     *           "txHash": "2cf103862094b5a484cb355e4bdd8b4ceb913e945c26b86e18bae3c7fb03ead0"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *         "id": "cli_01a2275e26a570d1a990760a6d39953d",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
-                     *       "createdAt": "2026-11-29T10:58:31.697Z",
+                     *       "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *       "createdAt": "2026-11-29T12:53:31.570Z",
                      *       "execStatus": "sent",
                      *       "hold": null,
-                     *       "id": "pyt_01a226f4de9171719a9cc9778aa4b10b",
+                     *       "id": "pyt_01a2275e273273cbae59e83471bfdb2b",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:58:31.708Z",
+                     *       "updatedAt": "2026-11-29T12:53:31.604Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11615,19 +11640,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a226f4de6675b3b2d680786d9ad71a",
+                     *         "id": "cli_01a2275e26a570d1a990760a6d39953d",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a226f4de6675b3b2d680786d9ad71a",
-                     *       "createdAt": "2026-11-29T10:58:31.697Z",
+                     *       "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *       "createdAt": "2026-11-29T12:53:31.570Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226f4de9171719a9cc9778aa4b10b",
+                     *       "id": "pyt_01a2275e273273cbae59e83471bfdb2b",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:58:31.698Z",
+                     *       "updatedAt": "2026-11-29T12:53:31.575Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11647,7 +11672,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "7010a63d-ba51-4813-bfc8-e5449acd6da9",
+                     *       "requestId": "f1d3c60d-bbe6-4544-94cc-ebc6f076bc5f",
                      *       "statusCode": 400
                      *     }
                      */
@@ -11822,19 +11847,19 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a226f4de9f706f8522013971a9fa90",
+                     *         "id": "cli_01a2275e27627773ac5f43e885717a35",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a226f4de9f706f8522013971a9fa90",
-                     *       "createdAt": "2026-11-29T10:58:31.712Z",
+                     *       "clientId": "cli_01a2275e27627773ac5f43e885717a35",
+                     *       "createdAt": "2026-11-29T12:53:31.621Z",
                      *       "execStatus": "canceled",
                      *       "hold": null,
-                     *       "id": "pyt_01a226f4dea07466a56b7b0f47d0e4fc",
+                     *       "id": "pyt_01a2275e276574f9b6c58d639d070695",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:58:31.913Z",
+                     *       "updatedAt": "2026-11-29T12:53:32.199Z",
                      *       "walletAccountId": null,
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12037,13 +12062,13 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T10:58:31.914Z",
+                     *       "createdAt": "2026-11-29T12:53:32.203Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226f4df6a76e6b0c50162af069e5e",
+                     *       "id": "pyt_01a2275e29ab77cc9ddf69749908e543",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:58:31.915Z",
+                     *       "updatedAt": "2026-11-29T12:53:32.206Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12252,24 +12277,24 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T10:58:31.702Z",
+                     *           "createdAt": "2026-11-29T12:53:31.595Z",
                      *           "errorCode": "op_underfunded",
                      *           "errorMessage": "the source account cannot cover the amount",
-                     *           "id": "att_01a226f4de9675bab1a54b63f4d97bd3",
+                     *           "id": "att_01a2275e274b705991fc0af94b11e63e",
                      *           "ledgerSeq": null,
-                     *           "txHash": "3d95969b7bdda2fe072e5cfba2183e6f94c69de0686b7930208460ed905207bd"
+                     *           "txHash": "21d5cf118ec73c42c1277fb979b1fdee73864598c918f539cf37f459b66d9cfb"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T10:58:31.700Z",
+                     *       "createdAt": "2026-11-29T12:53:31.581Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a226f4de947190b398f23edd894247",
+                     *       "id": "pyt_01a2275e273d7285b82a134d035336fc",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T10:58:31.710Z",
+                     *       "updatedAt": "2026-11-29T12:53:31.612Z",
                      *       "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12450,7 +12475,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GDH7MQ4ILRQDJAJEB4RGYJ4XZPAFEPYTMG56CEXVEAWDTIJWSICMHW4W",
+                     *       "account": "GDMIVZSFIUWAVUS7XJ2KG6OJGQFQ6Q56SUPTTE2Y5FSNGPPZPUEZWFRE",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -12581,7 +12606,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GDH7MQ4ILRQDJAJEB4RGYJ4XZPAFEPYTMG56CEXVEAWDTIJWSICMHW4W",
+                     *       "account": "GDMIVZSFIUWAVUS7XJ2KG6OJGQFQ6Q56SUPTTE2Y5FSNGPPZPUEZWFRE",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -12793,25 +12818,25 @@ export interface operations {
                      *         {
                      *           "channel": "sms",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T10:58:31.664Z",
+                     *           "createdAt": "2026-11-29T12:53:31.472Z",
                      *           "html": null,
-                     *           "id": "msg_01a226f4de70770baba731cc97b0132b",
-                     *           "invoiceId": "inv_01a226f4de6d72e990c35cd846addd8d",
+                     *           "id": "msg_01a2275e26d27340a3ea5c44e34ab86e",
+                     *           "invoiceId": "inv_01a2275e26c772eaaa08ac01062f96aa",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_6a4cf8acd6f38d43c6953e2948a5c7d0",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_6ecca60b739875c4f19c5cbd91e49a93",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T10:58:31.664Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_6a4cf8acd6f38d43c6953e2948a5c7d0\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_6a4cf8acd6f38d43c6953e2948a5c7d0\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_6a4cf8acd6f38d43c6953e2948a5c7d0</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a226f4de70770baba731cbe367a2ee",
-                     *           "invoiceId": "inv_01a226f4de6d72e990c35cd846addd8d",
+                     *           "createdAt": "2026-11-29T12:53:31.472Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_6ecca60b739875c4f19c5cbd91e49a93\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_6ecca60b739875c4f19c5cbd91e49a93\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_6ecca60b739875c4f19c5cbd91e49a93</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a2275e26d27340a3ea5c4366df58e3",
+                     *           "invoiceId": "inv_01a2275e26c772eaaa08ac01062f96aa",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_6a4cf8acd6f38d43c6953e2948a5c7d0\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_6ecca60b739875c4f19c5cbd91e49a93\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -12943,18 +12968,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GDH7MQ4ILRQDJAJEB4RGYJ4XZPAFEPYTMG56CEXVEAWDTIJWSICMHW4W",
-                     *       "id": "lp_01a226f4de7375f08c7a58e11e0051d3",
+                     *       "destinationAccount": "GDMIVZSFIUWAVUS7XJ2KG6OJGQFQ6Q56SUPTTE2Y5FSNGPPZPUEZWFRE",
+                     *       "id": "lp_01a2275e26db71f9a767143230aee5f0",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJBZ0HHJJR7D7T",
+                     *       "memo": "LJVZ2284WK2B98",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_6a4cf8acd6f38d43c6953e2948a5c7d0",
+                     *         "id": "pi_6ecca60b739875c4f19c5cbd91e49a93",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "a6fb71b6560e06ecd24ded9a5c08407ca7aaae3fa0ddbd3d1d9acd57e3e086fd"
+                     *       "txHash": "b7a1cc3dcc610ef37d6c5c4c4e9a252096eebe866e9e06bce09abeef1a8bb017"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -13455,19 +13480,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-29T10:58:31.986Z",
+                     *       "decidedAt": "2026-11-29T12:53:32.340Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *         "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T10:58:31.985Z",
-                     *       "id": "stc_01a226f4dfb173ea9288110f05ef42ca",
+                     *       "expiresAt": "2026-12-02T12:53:32.338Z",
+                     *       "id": "stc_01a2275e2a32714bbab255433ec0b205",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-29T10:58:31.985Z",
+                     *       "requestedAt": "2026-11-29T12:53:32.338Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a226f4dfae7793a73d7c718323f5e2",
+                     *         "id": "key_01a2275e2a29779a8b094d5f41f575d0",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -13656,19 +13681,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-29T10:58:31.983Z",
+                     *       "decidedAt": "2026-11-29T12:53:32.333Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a226f4de4c734fbfe41c5ded75a21b",
+                     *         "id": "key_01a2275e266273a492fd274fcbf9d3e0",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T10:58:31.982Z",
-                     *       "id": "stc_01a226f4dfae7793a73d7c73c3f53844",
+                     *       "expiresAt": "2026-12-02T12:53:32.330Z",
+                     *       "id": "stc_01a2275e2a2b75ce90f251227f3e3b09",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-29T10:58:31.982Z",
+                     *       "requestedAt": "2026-11-29T12:53:32.330Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a226f4dfae7793a73d7c718323f5e2",
+                     *         "id": "key_01a2275e2a29779a8b094d5f41f575d0",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -13855,16 +13880,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T10:58:31.650Z",
+                     *           "createdAt": "2026-11-29T12:53:31.422Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "updatedAt": "2026-11-29T10:58:31.650Z",
-                     *           "url": "http://127.0.0.1:34613/lajan/webhooks"
+                     *           "id": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "updatedAt": "2026-11-29T12:53:31.422Z",
+                     *           "url": "http://127.0.0.1:33539/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -13984,7 +14009,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:34613/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:33539/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -13999,17 +14024,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:58:31.650Z",
+                     *       "createdAt": "2026-11-29T12:53:31.422Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a226f4de6276e8a534cc69634d8617",
-                     *       "secret": "whsec_/qmHk5qxizDa/Axq6731TYRO2UUivQn5YqtABTavrgY=",
-                     *       "updatedAt": "2026-11-29T10:58:31.650Z",
-                     *       "url": "http://127.0.0.1:34613/lajan/webhooks"
+                     *       "id": "we_01a2275e269e73219f5a4618a1da5051",
+                     *       "secret": "whsec_GpXyMijiMs/mequhoE8cRLGkxcgtodmRGpxq6T2W1+Y=",
+                     *       "updatedAt": "2026-11-29T12:53:31.422Z",
+                     *       "url": "http://127.0.0.1:33539/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -14188,16 +14213,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:58:31.650Z",
+                     *       "createdAt": "2026-11-29T12:53:31.422Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a226f4de6276e8a534cc69634d8617",
-                     *       "updatedAt": "2026-11-29T10:58:31.650Z",
-                     *       "url": "http://127.0.0.1:34613/lajan/webhooks"
+                     *       "id": "we_01a2275e269e73219f5a4618a1da5051",
+                     *       "updatedAt": "2026-11-29T12:53:31.422Z",
+                     *       "url": "http://127.0.0.1:33539/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -14320,15 +14345,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:58:31.650Z",
+                     *       "createdAt": "2026-11-29T12:53:31.422Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a226f4de6276e8a534cc69634d8617",
-                     *       "updatedAt": "2026-11-29T10:58:31.980Z",
-                     *       "url": "http://127.0.0.1:34613/lajan/webhooks"
+                     *       "id": "we_01a2275e269e73219f5a4618a1da5051",
+                     *       "updatedAt": "2026-11-29T12:53:32.326Z",
+                     *       "url": "http://127.0.0.1:33539/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -14508,7 +14533,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a226f4de6276e8a534cc69634d8617"
+                     *       "id": "we_01a2275e269e73219f5a4618a1da5051"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -14646,223 +14671,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:58:31.965Z",
-                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "eventId": "evt_01a226f4df9d77efb44e6829a2263f1d",
+                     *           "createdAt": "2026-11-29T12:53:32.289Z",
+                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "eventId": "evt_01a2275e2a0276228742ce8dd26ba130",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a226f4df9d77efb44e682aedece029",
-                     *           "nextAttemptAt": "2026-11-29T10:58:31.965Z",
+                     *           "id": "whd_01a2275e2a0276228742ce8ecb3c45f2",
+                     *           "nextAttemptAt": "2026-11-29T12:53:32.289Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:58:31.965Z"
+                     *           "updatedAt": "2026-11-29T12:53:32.289Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:58:31.958Z",
-                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "eventId": "evt_01a226f4df96753e8b7c0c3cccfa1a1d",
+                     *           "createdAt": "2026-11-29T12:53:32.274Z",
+                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "eventId": "evt_01a2275e29f37186bb4500ba1a709874",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a226f4df96753e8b7c0c3d41b02f5b",
-                     *           "nextAttemptAt": "2026-11-29T10:58:31.958Z",
+                     *           "id": "whd_01a2275e29f37186bb4500bbc7a07a1b",
+                     *           "nextAttemptAt": "2026-11-29T12:53:32.274Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:58:31.958Z"
+                     *           "updatedAt": "2026-11-29T12:53:32.274Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:58:31.956Z",
-                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "eventId": "evt_01a226f4df947316a1aee9e78d124a0e",
+                     *           "createdAt": "2026-11-29T12:53:32.270Z",
+                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "eventId": "evt_01a2275e29ef76038ce9ec0f8c521515",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226f4df947316a1aee9e8a93199e0",
-                     *           "nextAttemptAt": "2026-11-29T10:58:31.956Z",
+                     *           "id": "whd_01a2275e29ef76038ce9ec1099378e52",
+                     *           "nextAttemptAt": "2026-11-29T12:53:32.270Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:58:31.956Z"
+                     *           "updatedAt": "2026-11-29T12:53:32.270Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:58:31.945Z",
-                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "eventId": "evt_01a226f4df8977c8b9e692b10e2b78df",
+                     *           "createdAt": "2026-11-29T12:53:32.257Z",
+                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "eventId": "evt_01a2275e29e176d093bda3ca6a07f534",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a226f4df8977c8b9e692b2592a986d",
-                     *           "nextAttemptAt": "2026-11-29T10:58:31.945Z",
+                     *           "id": "whd_01a2275e29e176d093bda3cbf2ab712d",
+                     *           "nextAttemptAt": "2026-11-29T12:53:32.257Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:58:31.945Z"
+                     *           "updatedAt": "2026-11-29T12:53:32.257Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:58:31.940Z",
-                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "eventId": "evt_01a226f4df857093a1aada0255a60c22",
+                     *           "createdAt": "2026-11-29T12:53:32.250Z",
+                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "eventId": "evt_01a2275e29db71abaeb500c5dca998b4",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a226f4df857093a1aada033b8ef31c",
-                     *           "nextAttemptAt": "2026-11-29T10:58:31.940Z",
+                     *           "id": "whd_01a2275e29db71abaeb500c62a4bef66",
+                     *           "nextAttemptAt": "2026-11-29T12:53:32.250Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:58:31.940Z"
+                     *           "updatedAt": "2026-11-29T12:53:32.250Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:58:31.938Z",
-                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "eventId": "evt_01a226f4df837316bcb783642c185b04",
+                     *           "createdAt": "2026-11-29T12:53:32.241Z",
+                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "eventId": "evt_01a2275e29d273dcb8544f2cbf3378ec",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a226f4df837316bcb7836622f51205",
-                     *           "nextAttemptAt": "2026-11-29T10:58:31.938Z",
+                     *           "id": "whd_01a2275e29d3779cac4ea1b2986d1dbb",
+                     *           "nextAttemptAt": "2026-11-29T12:53:32.241Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:58:31.938Z"
+                     *           "updatedAt": "2026-11-29T12:53:32.241Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:58:31.938Z",
-                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "eventId": "evt_01a226f4df837316bcb783634aba400b",
+                     *           "createdAt": "2026-11-29T12:53:32.241Z",
+                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "eventId": "evt_01a2275e29d273dcb8544f2b8b614c44",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a226f4df837316bcb7836525f67f9e",
-                     *           "nextAttemptAt": "2026-11-29T10:58:31.938Z",
+                     *           "id": "whd_01a2275e29d3779cac4ea1b11af646da",
+                     *           "nextAttemptAt": "2026-11-29T12:53:32.241Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:58:31.938Z"
+                     *           "updatedAt": "2026-11-29T12:53:32.241Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:58:31.927Z",
-                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "eventId": "evt_01a226f4df7876d587dd7cf6379201de",
+                     *           "createdAt": "2026-11-29T12:53:32.234Z",
+                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "eventId": "evt_01a2275e29cb75d7adffc616b22b7768",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a226f4df7876d587dd7cf77ee036da",
-                     *           "nextAttemptAt": "2026-11-29T10:58:31.927Z",
+                     *           "id": "whd_01a2275e29cb75d7adffc6173fe2cb4c",
+                     *           "nextAttemptAt": "2026-11-29T12:53:32.234Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:58:31.927Z"
+                     *           "updatedAt": "2026-11-29T12:53:32.234Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:58:31.923Z",
-                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "eventId": "evt_01a226f4df7475cfab3649c102362233",
+                     *           "createdAt": "2026-11-29T12:53:32.223Z",
+                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "eventId": "evt_01a2275e29c17794b6aab9424118649e",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226f4df7475cfab3649c312db39ad",
-                     *           "nextAttemptAt": "2026-11-29T10:58:31.923Z",
+                     *           "id": "whd_01a2275e29c275c6bccb0b67060d52d7",
+                     *           "nextAttemptAt": "2026-11-29T12:53:32.223Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:58:31.923Z"
+                     *           "updatedAt": "2026-11-29T12:53:32.223Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:58:31.923Z",
-                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "eventId": "evt_01a226f4df7475cfab3649c074163601",
+                     *           "createdAt": "2026-11-29T12:53:32.223Z",
+                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "eventId": "evt_01a2275e29c17794b6aab941c87d83f0",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226f4df7475cfab3649c24302b59a",
-                     *           "nextAttemptAt": "2026-11-29T10:58:31.923Z",
+                     *           "id": "whd_01a2275e29c275c6bccb0b66d6390513",
+                     *           "nextAttemptAt": "2026-11-29T12:53:32.223Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:58:31.923Z"
+                     *           "updatedAt": "2026-11-29T12:53:32.223Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:58:31.919Z",
-                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "eventId": "evt_01a226f4df727730ac6397b2dd6cc0a4",
+                     *           "createdAt": "2026-11-29T12:53:32.218Z",
+                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "eventId": "evt_01a2275e29bb718c90918a6b6b457d34",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226f4df727730ac6397b40c168099",
-                     *           "nextAttemptAt": "2026-11-29T10:58:31.919Z",
+                     *           "id": "whd_01a2275e29bc705e8fc4f7e1d0cf2735",
+                     *           "nextAttemptAt": "2026-11-29T12:53:32.218Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:58:31.919Z"
+                     *           "updatedAt": "2026-11-29T12:53:32.218Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:58:31.919Z",
-                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "eventId": "evt_01a226f4df727730ac6397b141582c21",
+                     *           "createdAt": "2026-11-29T12:53:32.218Z",
+                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "eventId": "evt_01a2275e29bb718c90918a6a1a1b0c62",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226f4df727730ac6397b3047f9e69",
-                     *           "nextAttemptAt": "2026-11-29T10:58:31.919Z",
+                     *           "id": "whd_01a2275e29bc705e8fc4f7e082917568",
+                     *           "nextAttemptAt": "2026-11-29T12:53:32.218Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:58:31.919Z"
+                     *           "updatedAt": "2026-11-29T12:53:32.218Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:58:31.915Z",
-                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "eventId": "evt_01a226f4df6b7245ae6a85dc5f0267b6",
+                     *           "createdAt": "2026-11-29T12:53:32.206Z",
+                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "eventId": "evt_01a2275e29ae7163a825998a346a16f6",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a226f4df6b7245ae6a85dd6576539b",
-                     *           "nextAttemptAt": "2026-11-29T10:58:31.915Z",
+                     *           "id": "whd_01a2275e29af70bf8ae8313fb4abf88f",
+                     *           "nextAttemptAt": "2026-11-29T12:53:32.206Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:58:31.915Z"
+                     *           "updatedAt": "2026-11-29T12:53:32.206Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:58:31.914Z",
-                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "eventId": "evt_01a226f4df6a76e6b0c50163abead5cf",
+                     *           "createdAt": "2026-11-29T12:53:32.203Z",
+                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "eventId": "evt_01a2275e29ab77cc9ddf6975e2df8ea5",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226f4df6a76e6b0c5016461803df1",
-                     *           "nextAttemptAt": "2026-11-29T10:58:31.914Z",
+                     *           "id": "whd_01a2275e29ac71019dfc235532d02682",
+                     *           "nextAttemptAt": "2026-11-29T12:53:32.203Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:58:31.914Z"
+                     *           "updatedAt": "2026-11-29T12:53:32.203Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:58:31.913Z",
-                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "eventId": "evt_01a226f4df6977e79ff3782519cdf017",
+                     *           "createdAt": "2026-11-29T12:53:32.199Z",
+                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "eventId": "evt_01a2275e29a873989c06003b886e0eb7",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a226f4df6977e79ff378262c31fb0d",
-                     *           "nextAttemptAt": "2026-11-29T10:58:31.913Z",
+                     *           "id": "whd_01a2275e29a873989c06003ce6381929",
+                     *           "nextAttemptAt": "2026-11-29T12:53:32.199Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:58:31.913Z"
+                     *           "updatedAt": "2026-11-29T12:53:32.199Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:58:31.755Z",
-                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "eventId": "evt_01a226f4decc71f28ceb387140ec6ea8",
+                     *           "createdAt": "2026-11-29T12:53:31.743Z",
+                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "eventId": "evt_01a2275e27e0763095a13c8b111501a1",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226f4decc71f28ceb38728712028e",
-                     *           "nextAttemptAt": "2026-11-29T10:58:31.755Z",
+                     *           "id": "whd_01a2275e27e0763095a13c8cbda0dc69",
+                     *           "nextAttemptAt": "2026-11-29T12:53:31.743Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:58:31.755Z"
+                     *           "updatedAt": "2026-11-29T12:53:31.743Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:58:31.754Z",
-                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "eventId": "evt_01a226f4deca71c8bdeb4284a0b9cd3b",
+                     *           "createdAt": "2026-11-29T12:53:31.739Z",
+                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "eventId": "evt_01a2275e27dc75e88a4300b161b35ec7",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226f4deca71c8bdeb42859242364e",
-                     *           "nextAttemptAt": "2026-11-29T10:58:31.754Z",
+                     *           "id": "whd_01a2275e27dc75e88a4300b24fceb4ca",
+                     *           "nextAttemptAt": "2026-11-29T12:53:31.739Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:58:31.754Z"
+                     *           "updatedAt": "2026-11-29T12:53:31.739Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:58:31.713Z",
-                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "eventId": "evt_01a226f4dea271359aa5082765eb747b",
+                     *           "createdAt": "2026-11-29T12:53:31.627Z",
+                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "eventId": "evt_01a2275e276c7553b55c92ed8f7578dd",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a226f4dea271359aa5082898736596",
-                     *           "nextAttemptAt": "2026-11-29T10:58:31.713Z",
+                     *           "id": "whd_01a2275e276c7553b55c92ee9968e8b9",
+                     *           "nextAttemptAt": "2026-11-29T12:53:31.627Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:58:31.713Z"
+                     *           "updatedAt": "2026-11-29T12:53:31.627Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:58:31.712Z",
-                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "eventId": "evt_01a226f4dea07466a56b7b106492cd53",
+                     *           "createdAt": "2026-11-29T12:53:31.621Z",
+                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "eventId": "evt_01a2275e2766719dae56bb5829dab679",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a226f4dea17107a99ba9f7ecffd61d",
-                     *           "nextAttemptAt": "2026-11-29T10:58:31.712Z",
+                     *           "id": "whd_01a2275e2766719dae56bb5952d70d87",
+                     *           "nextAttemptAt": "2026-11-29T12:53:31.621Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:58:31.712Z"
+                     *           "updatedAt": "2026-11-29T12:53:31.621Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T10:58:31.710Z",
-                     *           "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *           "eventId": "evt_01a226f4de9e75a9963295b2d29aac9c",
+                     *           "createdAt": "2026-11-29T12:53:31.612Z",
+                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *           "eventId": "evt_01a2275e275e7514acb7a644c71c9d04",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a226f4de9e75a9963295b3468e684f",
-                     *           "nextAttemptAt": "2026-11-29T10:58:31.710Z",
+                     *           "id": "whd_01a2275e275e7514acb7a645bb72c70b",
+                     *           "nextAttemptAt": "2026-11-29T12:53:31.612Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T10:58:31.710Z"
+                     *           "updatedAt": "2026-11-29T12:53:31.612Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -15001,14 +15026,14 @@ export interface operations {
                      * @example {
                      *       "attemptCount": 0,
                      *       "attempts": [],
-                     *       "createdAt": "2026-11-29T10:58:31.965Z",
-                     *       "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *       "eventId": "evt_01a226f4df9d77efb44e6829a2263f1d",
+                     *       "createdAt": "2026-11-29T12:53:32.289Z",
+                     *       "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *       "eventId": "evt_01a2275e2a0276228742ce8dd26ba130",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a226f4df9d77efb44e682aedece029",
-                     *       "nextAttemptAt": "2026-11-29T10:58:31.975Z",
+                     *       "id": "whd_01a2275e2a0276228742ce8ecb3c45f2",
+                     *       "nextAttemptAt": "2026-11-29T12:53:32.312Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T10:58:31.975Z"
+                     *       "updatedAt": "2026-11-29T12:53:32.312Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -15125,14 +15150,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T10:58:31.965Z",
-                     *       "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *       "eventId": "evt_01a226f4df9d77efb44e6829a2263f1d",
+                     *       "createdAt": "2026-11-29T12:53:32.289Z",
+                     *       "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *       "eventId": "evt_01a2275e2a0276228742ce8dd26ba130",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a226f4df9d77efb44e682aedece029",
-                     *       "nextAttemptAt": "2026-11-29T10:58:31.975Z",
+                     *       "id": "whd_01a2275e2a0276228742ce8ecb3c45f2",
+                     *       "nextAttemptAt": "2026-11-29T12:53:32.312Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T10:58:31.975Z"
+                     *       "updatedAt": "2026-11-29T12:53:32.312Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -15309,7 +15334,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-29T09:58:31.978Z"
+                 *       "since": "2026-11-29T11:53:32.323Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -15524,17 +15549,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T10:58:31.650Z",
+                     *       "createdAt": "2026-11-29T12:53:31.422Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a226f4de6276e8a534cc69634d8617",
-                     *       "secret": "whsec_GA2G+p7Y7usFdHlnALVXQE5l0LmhRW3j6++zqDUN5bM=",
-                     *       "updatedAt": "2026-11-29T10:58:31.979Z",
-                     *       "url": "http://127.0.0.1:34613/lajan/webhooks"
+                     *       "id": "we_01a2275e269e73219f5a4618a1da5051",
+                     *       "secret": "whsec_/dYdWtv98TVHJI6tIEHMhsOFztXHzvzBbzB+22k4BmE=",
+                     *       "updatedAt": "2026-11-29T12:53:32.324Z",
+                     *       "url": "http://127.0.0.1:33539/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -15718,14 +15743,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T10:58:31.965Z",
-                     *       "endpointId": "we_01a226f4de6276e8a534cc69634d8617",
-                     *       "eventId": "evt_01a226f4df9d77efb44e6829a2263f1d",
+                     *       "createdAt": "2026-11-29T12:53:32.289Z",
+                     *       "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
+                     *       "eventId": "evt_01a2275e2a0276228742ce8dd26ba130",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a226f4df9d77efb44e682aedece029",
-                     *       "nextAttemptAt": "2026-11-29T10:58:31.965Z",
+                     *       "id": "whd_01a2275e2a0276228742ce8ecb3c45f2",
+                     *       "nextAttemptAt": "2026-11-29T12:53:32.289Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T10:58:31.965Z"
+                     *       "updatedAt": "2026-11-29T12:53:32.289Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

@@ -103,6 +103,11 @@ pub struct CreateInvoice {
     /// the invoice is overdue while one is past due.
     #[schema(nullable = false, max_items = 120)]
     pub installments: Option<Vec<InstallmentBody>>,
+    /// When it is first sent, pay what it can from the client's credit balance in its currency
+    /// (an overpayment, what a voided or credited invoice received): a payment of method
+    /// `credit_balance`, with `invoice.payment_received` (and `invoice.paid` when that covers
+    /// it all). Default false.
+    pub apply_credit_balance: Option<bool>,
     /// Send by every channel the client can receive right after creating it.
     pub send_immediately: Option<bool>,
 }
@@ -134,6 +139,10 @@ pub struct UpdateInvoice {
     #[serde(default, deserialize_with = "not_null")]
     #[schema(nullable = false, max_items = 120)]
     pub installments: Option<Vec<InstallmentBody>>,
+    /// Whether its first send pays from the client's credit balance.
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false)]
+    pub apply_credit_balance: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -265,6 +274,7 @@ pub async fn create(
         line_items: body.line_items.as_deref().map(line_inputs),
         memo: body.memo,
         installments: body.installments.as_deref().map(installment_inputs),
+        apply_credit_balance: body.apply_credit_balance.unwrap_or(false),
         send_immediately: body.send_immediately.unwrap_or(false),
     };
     let public_url = state.public_url();
@@ -289,6 +299,7 @@ pub async fn update(
         line_items: body.line_items.as_deref().map(line_inputs),
         memo: body.memo,
         installments: body.installments.as_deref().map(installment_inputs),
+        apply_credit_balance: body.apply_credit_balance,
     };
     let d = state.services.update_invoice(auth.tenant(), &id, update).await?;
     Ok(Json(InvoiceView::from_detail(&d, state.public_url())))

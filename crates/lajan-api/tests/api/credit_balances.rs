@@ -151,3 +151,85 @@ api_test!(the_statement_explains_the_balance_line_by_line_as_json_and_csv, |app|
     );
     expect_error(app.get("/v1/invoices/inv_00000000000000000000000000000000/statement").await, 404, "not_found").await;
 });
+
+api_test!(an_invoice_created_to_apply_the_credit_balance_is_paid_from_it_when_first_sent, |app| {
+    let client = app.reachable_client().await;
+    let cid = client["id"].as_str().unwrap();
+    let balance = || async move {
+        let found = get(app, &format!("/v1/clients/{cid}/credit-balance")).await;
+        found["balances"][0]["amount"].as_str().map(str::to_owned)
+    };
+    // 130.00 in cash on 100.00: 30.00 held for the client.
+    let first = app.invoice(cid, json!({ "sendImmediately": true })).await;
+    let first_id = first["id"].as_str().unwrap();
+    post(app, &format!("/v1/invoices/{first_id}/payments"), json!({ "amount": 130, "method": "cash" })).await;
+    assert_eq!(balance().await.as_deref(), Some("30.00"));
+
+    // Created to apply it: nothing moves while it is a draft (its total may still change).
+    let next = app.invoice(cid, json!({ "applyCreditBalance": true })).await;
+    let id = next["id"].as_str().unwrap();
+    assert_eq!((&next["applyCreditBalance"], &next["amountPaid"]), (&json!(true), &json!("0.00")));
+    assert_eq!(balance().await.as_deref(), Some("30.00"));
+    let sent = post(app, &format!("/v1/invoices/{id}/send"), json!({})).await;
+    assert_eq!(sent["status"], "partially_paid");
+    let after = get(app, &format!("/v1/invoices/{id}")).await;
+    assert_eq!((&after["amountPaid"], &after["amountRemaining"]), (&json!("30.00"), &json!("70.00")));
+    assert_eq!(balance().await.as_deref(), Some("0.00"));
+    let payments = get(app, &format!("/v1/invoices/{id}/payments")).await;
+    let from_balance = &payments["data"][0];
+    assert_eq!((&from_balance["method"], &from_balance["amount"]), (&json!("credit_balance"), &json!("30.00")));
+    let moves = get(app, &format!("/v1/clients/{cid}/credit-balance/transactions")).await;
+    let applied = &moves["data"][0];
+    assert_eq!(
+        (&applied["cause"], &applied["amount"], &applied["balanceAfter"], &applied["invoiceId"]),
+        (&json!("applied"), &json!("-30.00"), &json!("0.00"), &json!(id))
+    );
+    assert_eq!(from_balance["reference"], applied["id"], "the payment names the balance's move");
+    let received = get(app, "/v1/events?type=invoice.payment_received").await;
+    assert_eq!(received["data"][0]["data"]["object"]["id"], id);
+    let messages = get(app, "/v1/sandbox/messages").await;
+    assert!(messages["data"][0]["text"].as_str().unwrap().contains("70.00"), "it asks for what is left");
+
+    // Sent again, it takes nothing more: the balance pays a first send only.
+    let third = app.invoice(cid, json!({ "sendImmediately": true })).await;
+    let third_id = third["id"].as_str().unwrap();
+    post(app, &format!("/v1/invoices/{third_id}/payments"), json!({ "amount": 105, "method": "cash" })).await;
+    post(app, &format!("/v1/invoices/{id}/send"), json!({})).await;
+    assert_eq!(get(app, &format!("/v1/invoices/{id}")).await["amountPaid"], "30.00");
+
+    // Reversed, what it took goes back to the balance; the statement shows it as a payment.
+    let path = format!("/v1/invoices/{id}/payments/{}/reverse", from_balance["id"].as_str().unwrap());
+    post(app, &path, json!({ "reason": "the client wants it back" })).await;
+    assert_eq!(balance().await.as_deref(), Some("35.00"));
+    let moves = get(app, &format!("/v1/clients/{cid}/credit-balance/transactions")).await;
+    assert_eq!((&moves["data"][0]["cause"], &moves["data"][0]["amount"]), (&json!("unapplied"), &json!("30.00")));
+    let statement = get(app, &format!("/v1/invoices/{id}/statement")).await;
+    let kinds: Vec<(&str, &str)> = statement["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["type"].as_str().unwrap(), l["balance"].as_str().unwrap()))
+        .collect();
+    assert_eq!(kinds, [("invoiced", "100.00"), ("payment", "70.00"), ("payment_reversed", "100.00")]);
+
+    // Covered in full: paid on creation with sendImmediately, and no message asks for anything.
+    let small = json!({ "applyCreditBalance": true, "sendImmediately": true,
+                        "lineItems": [{ "description": "Fee", "quantity": 1, "unitPrice": 20 }] });
+    let before = get(app, "/v1/sandbox/messages").await["pagination"]["total"].clone();
+    let covered = app.invoice(cid, small).await;
+    assert_eq!((&covered["status"], &covered["amountRemaining"]), (&json!("paid"), &json!("0.00")));
+    assert_eq!(balance().await.as_deref(), Some("15.00"));
+    assert_eq!(get(app, "/v1/sandbox/messages").await["pagination"]["total"], before);
+    let paid = get(app, "/v1/events?type=invoice.paid").await;
+    assert_eq!(paid["data"][0]["data"]["object"]["id"], covered["id"]);
+
+    // Only applyCreditBalance takes from the balance: a clerk cannot record such a payment.
+    let r = app
+        .send_json(
+            Method::POST,
+            &format!("/v1/invoices/{id}/payments"),
+            &json!({ "amount": 1, "method": "credit_balance" }),
+        )
+        .await;
+    expect_error(r, 400, "validation_error").await;
+});

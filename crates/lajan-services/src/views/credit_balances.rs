@@ -42,10 +42,14 @@ pub struct CreditTransactionView {
     #[schema(example = "150.00")]
     pub balance_after: String,
     /// Why: `overpayment` (a payment beyond what the invoice asks for), `payment_reversed` (a
-    /// reversal took an overpayment back), `invoice_voided` (what a voided invoice received).
+    /// reversal took an overpayment back), `invoice_voided` (what a voided invoice received),
+    /// `credit_note` (a credit note lowered an invoice below what it received),
+    /// `credit_note_voided` (a credit note voided took that back), `applied` (it paid an invoice
+    /// created with `applyCreditBalance`, as a payment of method `credit_balance`),
+    /// `unapplied` (such a payment reversed gave it back).
     #[schema(example = "overpayment")]
     pub cause: &'static str,
-    /// The invoice whose money moved it.
+    /// The invoice whose money moved it, or that it paid.
     #[schema(example = "inv_01a1fc8be56c7228a813c8461b65a699", nullable = true)]
     pub invoice_id: Option<String>,
     #[schema(value_type = String, format = DateTime)]

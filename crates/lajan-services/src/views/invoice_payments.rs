@@ -22,10 +22,13 @@ pub struct InvoicePaymentView {
     pub amount: String,
     #[schema(example = "HTG")]
     pub currency: String,
-    /// `stellar`: a payment on the Stellar network carrying the invoice's reference.
+    /// `stellar`: a payment on the Stellar network carrying the invoice's reference; `cash`,
+    /// `moncash`, `natcash`, `bank_transfer`: recorded as received outside Lajan;
+    /// `credit_balance`: taken from the client's credit balance (`applyCreditBalance`).
     #[schema(example = "stellar")]
     pub method: &'static str,
-    /// The Stellar transaction's hash for a `stellar` payment.
+    /// The Stellar transaction's hash for a `stellar` payment, the receipt's number for one
+    /// received outside Lajan, the credit balance transaction (`cbt_…`) for `credit_balance`.
     #[schema(example = "3389e9f0f1a65f19736cacf544c2e825313e8447f569233bb8db39aa607c8889", nullable = true)]
     pub reference: Option<String>,
     /// When the payer paid (a `stellar` payment: when Lajan saw it on the ledger).

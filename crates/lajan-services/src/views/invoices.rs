@@ -97,6 +97,10 @@ pub struct InvoiceView {
     /// The oldest instalment not paid in full: what the invoice waits for, and what made it
     /// overdue when it is. null without instalments, or once all are paid.
     pub next_installment: Option<InstallmentView>,
+    /// Whether its first send pays what it can from the client's credit balance in its
+    /// currency (a payment of method `credit_balance`; paid in full by it, no message asks
+    /// the client for anything).
+    pub apply_credit_balance: bool,
     pub memo: Option<String>,
     pub payment_link: PaymentLinkRef,
     #[schema(value_type = Option<String>, format = DateTime)]
@@ -188,6 +192,7 @@ impl InvoiceView {
             amount_overpaid: money(i.amount_overpaid),
             installments: i.installment_states().iter().map(InstallmentView::from).collect(),
             next_installment: i.next_installment().as_ref().map(InstallmentView::from),
+            apply_credit_balance: i.apply_credit_balance,
             memo: i.memo.clone(),
             payment_link: PaymentLinkRef { url: pay_url(public_url, &d.intent.id), expires_at: d.intent.expires_at },
             sent_at: i.sent_at,

@@ -47,16 +47,36 @@ async fn hold_overpayment(
         .bind(&invoice.id)
         .execute(&mut **tx)
         .await?;
-    let currency = invoice.currency.code();
-    // The balance's row lock (where there is one) orders every move of this client's balance.
-    let current: Option<i64> = query_scalar(concat!(
+    move_credit_balance(tx, tenant, invoice, change, cause, at).await.map(drop)
+}
+
+/// The client's credit balance in `currency`, its row locked where there is one: the lock
+/// orders every move of this client's balance.
+async fn lock_credit_balance(tx: &mut Tx, client_id: &str, currency: &str) -> StoreResult<Option<i64>> {
+    let current = query_scalar(concat!(
         "SELECT amount FROM client_credit_balances WHERE client_id = $1 AND currency = $2",
         for_update!()
     ))
-    .bind(&invoice.client_id)
+    .bind(client_id)
     .bind(currency)
     .fetch_optional(&mut **tx)
     .await?;
+    Ok(current)
+}
+
+/// Moves the credit balance of `invoice`'s client in its currency by `change` for `cause`,
+/// with the transaction that says so (naming the invoice); returns that transaction's id.
+/// Refused with `credit_balance_spent` where the balance would go below zero.
+async fn move_credit_balance(
+    tx: &mut Tx,
+    tenant: &Tenant,
+    invoice: &Invoice,
+    change: i64,
+    cause: CreditCause,
+    at: Timestamp,
+) -> StoreResult<String> {
+    let currency = invoice.currency.code();
+    let current = lock_credit_balance(tx, &invoice.client_id, currency).await?;
     if current.unwrap_or(0) + change < 0 {
         let why = format!(
             "This would take {} {currency} back from the client's credit balance, which holds {}: it was applied to another invoice since",
@@ -94,12 +114,13 @@ async fn hold_overpayment(
         .fetch_one(&mut **tx)
         .await?,
     };
+    let id = IdKind::CreditTransaction.generate();
     query(
         "INSERT INTO client_credit_transactions (id, org_id, env, client_id, currency, amount, balance_after, cause,
                                                  invoice_id, created_at, actor_type, actor_id)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
     )
-    .bind(IdKind::CreditTransaction.generate())
+    .bind(&id)
     .bind(&tenant.org_id)
     .bind(tenant.env.as_str())
     .bind(&invoice.client_id)
@@ -113,6 +134,54 @@ async fn hold_overpayment(
     .bind(tenant.actor.id())
     .execute(&mut **tx)
     .await?;
+    Ok(id)
+}
+
+/// Pays what the tenant's invoice `invoice_id` still asks for from its client's credit balance
+/// in its currency, as far as the balance holds: a payment of method `credit_balance` whose
+/// reference is the balance's transaction (cause `applied`), counted and recorded as any
+/// payment is (`invoice.payment_received`, then `invoice.paid` once nothing is owed). The
+/// caller holds the invoice's and its intent's locks.
+async fn apply_credit_balance(
+    tx: &mut Tx,
+    tenant: &Tenant,
+    invoice_id: &str,
+    at: Timestamp,
+    events: &PaidEvents<'_>,
+) -> StoreResult<()> {
+    let InvoiceDetail { invoice, intent, .. } = lock_invoice(tx, tenant, invoice_id).await?;
+    let owed = invoice.amount_remaining();
+    let held = lock_credit_balance(tx, &invoice.client_id, invoice.currency.code()).await?.unwrap_or(0);
+    let applied = owed.min(held);
+    if applied <= 0 {
+        return Ok(());
+    }
+    let reference = move_credit_balance(tx, tenant, &invoice, -applied, CreditCause::Applied, at).await?;
+    let received = intent.amount_received + applied;
+    query("UPDATE payment_intents SET amount_received = $1, updated_at = $2 WHERE id = $3")
+        .bind(received)
+        .bind(at.as_millis())
+        .bind(&intent.id)
+        .execute(&mut **tx)
+        .await?;
+    let record = InvoicePayment {
+        id: IdKind::InvoicePayment.generate(),
+        org_id: tenant.org_id.clone(),
+        env: tenant.env,
+        invoice_id: invoice.id.clone(),
+        amount: applied,
+        method: PaymentMethod::CreditBalance,
+        reference: Some(reference),
+        incoming_payment_id: None,
+        paid_at: at,
+        recorded_at: at,
+        recorded_by: tenant.actor.clone(),
+        reversal: None,
+    };
+    record_payment(tx, tenant, record, at, events).await?;
+    if intent.completed_by(received, at) {
+        mark_paid(tx, tenant, &intent, at, events).await?;
+    }
     Ok(())
 }
 

@@ -136,7 +136,7 @@ impl CreditNoteStore for ThisStore {
         // Nothing left to pay: paid, as a payment that settles it would.
         let asked = &issued.invoice.intent;
         let issued = if asked.completed_by(asked.amount_received, at)
-            && self.mark_paid(&mut tx, tenant, asked, at, events.paid).await?
+            && mark_paid(&mut tx, tenant, asked, at, events.paid).await?
         {
             let invoice = read_invoice(&mut *tx, tenant, invoice_id).await?.ok_or(StoreError::NotFound)?;
             CreditNoteOnInvoice { invoice, ..issued }

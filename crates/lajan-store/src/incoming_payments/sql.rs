@@ -237,7 +237,7 @@ impl IncomingPaymentStore for ThisStore {
                         if let Some(invoice_id) = &intent.invoice_id {
                             self.count_on_invoice(&mut tx, &tenant, &payment, invoice_id, at, events).await?;
                         }
-                        let paid = intent.completed_by(received, at) && self.mark_paid(&mut tx, &tenant, &intent, at, events).await?;
+                        let paid = intent.completed_by(received, at) && mark_paid(&mut tx, &tenant, &intent, at, events).await?;
                         PaymentApplied::Matched { intent_id: intent.id, paid }
                     }
                 }
@@ -308,37 +308,36 @@ impl ThisStore {
         };
         record_payment(tx, tenant, record, at, events).await.map(drop)
     }
+}
 
-    /// Marks a fully paid intent and what it collects for as paid, with the event. Returns
-    /// false when the target does not take payments now (a draft or void invoice): the money
-    /// stays recorded on the intent for the organization to settle.
-    async fn mark_paid(
-        &self,
-        tx: &mut Tx,
-        tenant: &Tenant,
-        intent: &PaymentIntent,
-        at: Timestamp,
-        events: &PaidEvents<'_>,
-    ) -> StoreResult<bool> {
-        if let Some(invoice_id) = &intent.invoice_id {
-            let current = lock_invoice(tx, tenant, invoice_id).await?;
-            let Ok(step) = transition(current.invoice.status, InvoiceAction::Pay) else { return Ok(false) };
-            set_intent_status(tx, &intent.id, IntentStatus::Paid, at).await?;
-            query("UPDATE invoices SET status = $1, paid_at = $2, updated_at = $2 WHERE id = $3")
-                .bind(step.to.as_str())
-                .bind(at.as_millis())
-                .bind(invoice_id)
-                .execute(&mut **tx)
-                .await?;
-            let detail = read_invoice(&mut **tx, tenant, invoice_id).await?.ok_or(StoreError::NotFound)?;
-            insert_event(tx, tenant, at, &(events.invoice)(&detail)).await?;
-        } else if let Some(link_id) = &intent.payment_link_id {
-            set_intent_status(tx, &intent.id, IntentStatus::Paid, at).await?;
-            let link = read_link(&mut **tx, tenant, link_id).await?.ok_or(StoreError::NotFound)?;
-            insert_event(tx, tenant, at, &(events.link)(&link)).await?;
-        }
-        Ok(true)
+/// Marks a fully paid intent and what it collects for as paid, with the event. Returns
+/// false when the target does not take payments now (a draft or void invoice): the money
+/// stays recorded on the intent for the organization to settle.
+async fn mark_paid(
+    tx: &mut Tx,
+    tenant: &Tenant,
+    intent: &PaymentIntent,
+    at: Timestamp,
+    events: &PaidEvents<'_>,
+) -> StoreResult<bool> {
+    if let Some(invoice_id) = &intent.invoice_id {
+        let current = lock_invoice(tx, tenant, invoice_id).await?;
+        let Ok(step) = transition(current.invoice.status, InvoiceAction::Pay) else { return Ok(false) };
+        set_intent_status(tx, &intent.id, IntentStatus::Paid, at).await?;
+        query("UPDATE invoices SET status = $1, paid_at = $2, updated_at = $2 WHERE id = $3")
+            .bind(step.to.as_str())
+            .bind(at.as_millis())
+            .bind(invoice_id)
+            .execute(&mut **tx)
+            .await?;
+        let detail = read_invoice(&mut **tx, tenant, invoice_id).await?.ok_or(StoreError::NotFound)?;
+        insert_event(tx, tenant, at, &(events.invoice)(&detail)).await?;
+    } else if let Some(link_id) = &intent.payment_link_id {
+        set_intent_status(tx, &intent.id, IntentStatus::Paid, at).await?;
+        let link = read_link(&mut **tx, tenant, link_id).await?.ok_or(StoreError::NotFound)?;
+        insert_event(tx, tenant, at, &(events.link)(&link)).await?;
     }
+    Ok(true)
 }
 
 /// Writes `record` (counted already on its intent) and its `invoice.payment_received`, with the

@@ -162,7 +162,7 @@ impl InvoicePaymentStore for ThisStore {
         };
         let mut counted = record_payment(&mut tx, tenant, record, at, events).await?;
         if intent.completed_by(received, at) {
-            self.mark_paid(&mut tx, tenant, &intent, at, events).await?;
+            mark_paid(&mut tx, tenant, &intent, at, events).await?;
             counted.invoice = read_invoice(&mut *tx, tenant, invoice_id).await?.ok_or(StoreError::NotFound)?;
         }
         self.commit_keyed(tx, tenant, idempotency.as_ref(), &counted).await?;
@@ -179,7 +179,7 @@ impl InvoicePaymentStore for ThisStore {
     ) -> StoreResult<PaymentOnInvoice> {
         let PaymentReversal { invoice_id, payment_id, reason } = reversal;
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
-        let (intent, _) = lock_intent_and_invoice(&mut tx, tenant, invoice_id).await?;
+        let (intent, locked) = lock_intent_and_invoice(&mut tx, tenant, invoice_id).await?;
         let row = query(concat!(
             invoice_payment_select!(),
             " WHERE p.org_id = $1 AND p.env = $2 AND p.invoice_id = $3 AND p.id = $4",
@@ -209,6 +209,11 @@ impl InvoicePaymentStore for ThisStore {
             .bind(&intent.id)
             .execute(&mut *tx)
             .await?;
+        // What it took from the credit balance goes back there, before an overpayment it let
+        // the invoice hold is taken back from the balance.
+        if payment.method == PaymentMethod::CreditBalance {
+            move_credit_balance(&mut tx, tenant, &locked.invoice, payment.amount, CreditCause::Unapplied, at).await?;
+        }
         settle_received(&mut tx, tenant, invoice_id, CreditCause::PaymentReversed, at).await?;
         query(
             "UPDATE invoice_payments SET reversed_at = $1, reversed_by_type = $2, reversed_by_id = $3,

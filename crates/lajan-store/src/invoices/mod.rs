@@ -1,7 +1,7 @@
 //! Invoices: numbered per tenant, moved through their state machine under a row lock, each with
 //! the payment intent that collects it.
 
-use crate::messages::MessagesFor;
+use crate::messages::InvoiceSending;
 use crate::{EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::Invalid;
@@ -34,6 +34,7 @@ pub struct InvoiceChanges {
     /// The whole plan again (`[]`: due at once); left out, a plan is kept if it still sums to
     /// the total.
     pub installments: Option<Vec<InstallmentInput>>,
+    pub apply_credit_balance: Option<bool>,
 }
 
 /// Builds a new draft and its payment intent from the tenant's settings as the creating
@@ -54,7 +55,7 @@ pub trait InvoiceStore: Send + Sync {
         tenant: &Tenant,
         draft: InvoiceDraft<'_>,
         event: EventFor<'_, InvoiceDetail>,
-        send: Option<MessagesFor<'_>>,
+        send: Option<&InvoiceSending<'_>>,
         idempotency: Option<IdempotentResponse<'_, InvoiceDetail>>,
     ) -> StoreResult<InvoiceDetail>;
 

@@ -2,7 +2,6 @@
 // invoice row joins its intent).
 
 use crate::invoices::{InvoiceChanges, InvoiceDraft, InvoiceQuery, InvoiceStore};
-use crate::messages::MessagesFor;
 use lajan_domain::Invalid;
 use lajan_domain::installment::{Installment, InstallmentInput, parse_installments, plan_due_date};
 use lajan_domain::invoice::{DueDate, Invoice, LineItem, Totals, price_line_items};
@@ -66,11 +65,13 @@ fn next_due_of(invoice: &Invoice) -> Option<String> {
     invoice.next_installment().map(|s| s.due_date.to_string())
 }
 
-/// Writes the plan of `invoice` and the date it now waits for.
-async fn save_installments(tx: &mut Tx, invoice: &Invoice) -> StoreResult<()> {
-    query("UPDATE invoices SET installments = $1, next_due_date = $2 WHERE id = $3")
+/// Writes what a new draft asks beyond the numbered row: its plan, the date it waits for, and
+/// whether its first send takes from the client's credit balance.
+async fn save_draft_terms(tx: &mut Tx, invoice: &Invoice) -> StoreResult<()> {
+    query("UPDATE invoices SET installments = $1, next_due_date = $2, apply_credit_balance = $3 WHERE id = $4")
         .bind(installments_to_json(&invoice.installments)?)
         .bind(next_due_of(invoice))
+        .bind(invoice.apply_credit_balance)
         .bind(&invoice.id)
         .execute(&mut **tx)
         .await?;
@@ -97,7 +98,8 @@ macro_rules! invoice_select {
         concat!(
             "SELECT i.id, i.number, i.client_id, i.currency, i.status, i.due_date, i.memo, i.line_items, i.subtotal,
                     i.tax, i.total, i.payment_intent_id, i.created_at, i.updated_at, i.sent_at, i.paid_at,
-                    i.voided_at, i.void_reason, i.amount_overpaid, i.amount_credited, i.installments, ",
+                    i.voided_at, i.void_reason, i.amount_overpaid, i.amount_credited, i.installments,
+                    i.apply_credit_balance, ",
             prefixed_client_columns!(),
             ", ",
             intent_columns!("p"),
@@ -123,6 +125,7 @@ fn invoice_from_row(row: &DbRow) -> StoreResult<InvoiceDetail> {
         amount_overpaid: row.try_get("amount_overpaid")?,
         amount_credited: row.try_get("amount_credited")?,
         installments: installments_from_json(row.try_get::<Option<String>, _>("installments")?.as_deref())?,
+        apply_credit_balance: row.try_get("apply_credit_balance")?,
         payment_intent_id: row.try_get("payment_intent_id")?,
         created_at: ts(row.try_get("created_at")?),
         updated_at: ts(row.try_get("updated_at")?),
@@ -279,7 +282,7 @@ impl InvoiceStore for ThisStore {
         tenant: &Tenant,
         draft: InvoiceDraft<'_>,
         event: EventFor<'_, InvoiceDetail>,
-        send: Option<MessagesFor<'_>>,
+        send: Option<&InvoiceSending<'_>>,
         idempotency: Option<IdempotentResponse<'_, InvoiceDetail>>,
     ) -> StoreResult<InvoiceDetail> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
@@ -288,8 +291,8 @@ impl InvoiceStore for ThisStore {
         // Read before the invoice number is taken, so none of it runs under the counter's lock.
         let targets = webhook_targets(&mut tx, tenant).await?;
         let number = insert_numbered_invoice(&mut tx, tenant, &inv, &intent).await?;
-        if !inv.installments.is_empty() {
-            save_installments(&mut tx, &inv).await?;
+        if !inv.installments.is_empty() || inv.apply_credit_balance {
+            save_draft_terms(&mut tx, &inv).await?;
         }
         // What was just written, as a read of it would give it back.
         let detail = InvoiceDetail { invoice: Invoice { number, amount_paid: intent.amount_received, ..inv }, client, intent };
@@ -297,9 +300,9 @@ impl InvoiceStore for ThisStore {
         created.event_type = "invoice.created";
         insert_event_to(&mut tx, tenant, detail.invoice.created_at, &created, &targets).await?;
         let detail = match send {
-            Some(render) => {
+            Some(sending) => {
                 let (id, at) = (detail.invoice.id.clone(), detail.invoice.created_at);
-                send_in(&mut tx, tenant, &id, at, render, event).await?.0
+                send_in(&mut tx, tenant, &id, at, sending, event).await?.0
             }
             None => detail,
         };
@@ -380,6 +383,9 @@ impl InvoiceStore for ThisStore {
         if let Some(memo) = &changes.memo {
             inv.memo.clone_from(memo);
         }
+        if let Some(apply) = changes.apply_credit_balance {
+            inv.apply_credit_balance = apply;
+        }
         // A plan must still sum to the total: given again, or kept with new lines if it does.
         let rows = match &changes.installments {
             Some(rows) => Some(rows.clone()),
@@ -396,8 +402,8 @@ impl InvoiceStore for ThisStore {
         query(
             "UPDATE invoices SET client_id = $1, currency = $2, due_date = $3, memo = $4, line_items = $5,
                                  subtotal = $6, tax = $7, total = $8, updated_at = $9, installments = $10,
-                                 next_due_date = $11
-             WHERE org_id = $12 AND env = $13 AND id = $14",
+                                 next_due_date = $11, apply_credit_balance = $12
+             WHERE org_id = $13 AND env = $14 AND id = $15",
         )
         .bind(&inv.client_id)
         .bind(inv.currency.code())
@@ -410,6 +416,7 @@ impl InvoiceStore for ThisStore {
         .bind(at.as_millis())
         .bind(installments_to_json(&inv.installments)?)
         .bind(next_due_of(&inv))
+        .bind(inv.apply_credit_balance)
         .bind(&tenant.org_id)
         .bind(tenant.env.as_str())
         .bind(id)

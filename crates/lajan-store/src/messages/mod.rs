@@ -1,6 +1,7 @@
 //! The notification outbox: the messages an invoice's `send` queues, and their delivery by the
 //! worker. Sandbox messages are kept for inspection and never delivered.
 
+use crate::incoming_payments::PaidEvents;
 use crate::{EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::invoice::InvoiceDetail;
@@ -11,16 +12,25 @@ use lajan_domain::{Tenant, Timestamp};
 /// Renders the messages of a send from the invoice as it is inside the send's transaction.
 pub type MessagesFor<'a> = &'a (dyn Fn(&InvoiceDetail) -> Result<Vec<NewMessage>, lajan_domain::Invalid> + Send + Sync);
 
+/// How an invoice is sent: the messages `render` makes, and the events of the payment from
+/// the client's credit balance its first send makes when it asks for one (`applyCreditBalance`).
+pub struct InvoiceSending<'a> {
+    pub render: MessagesFor<'a>,
+    pub paid: &'a PaidEvents<'a>,
+}
+
 #[async_trait]
 pub trait MessageStore: Send + Sync {
-    /// Sends an invoice: the `send` transition, its event, and the messages `render` makes,
-    /// in one transaction. Live messages are queued for delivery; sandbox ones are only kept.
+    /// Sends an invoice: the `send` transition, its event, on a first send the payment from the
+    /// client's credit balance it asks for, and the messages `sending` renders from the invoice
+    /// as it then stands, in one transaction. Live messages are queued for delivery; sandbox
+    /// ones are only kept.
     async fn send_invoice(
         &self,
         tenant: &Tenant,
         id: &str,
         at: Timestamp,
-        render: MessagesFor<'_>,
+        sending: &InvoiceSending<'_>,
         event: EventFor<'_, InvoiceDetail>,
         idempotency: Option<IdempotentResponse<'_, (InvoiceDetail, Vec<NewMessage>)>>,
     ) -> StoreResult<(InvoiceDetail, Vec<NewMessage>)>;

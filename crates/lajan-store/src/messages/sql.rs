@@ -1,7 +1,7 @@
 // The notification outbox, for both backends; included after `shared.rs`. An invoice's `send`
 // (`send_in`) lives here because it is what queues the messages.
 
-use crate::messages::MessageStore;
+use crate::messages::{InvoiceSending, MessageStore};
 use lajan_domain::message::{SendOutcome, Message, NewMessage};
 
 macro_rules! message_columns {
@@ -30,21 +30,24 @@ fn message_from_row(row: &DbRow) -> StoreResult<Message> {
     })
 }
 
-/// Sends invoice `id` inside the caller's transaction: the `send` transition, the messages
-/// `render` makes from the invoice as locked, and the `invoice.sent` event.
+/// Sends invoice `id` inside the caller's transaction: the `send` transition and the
+/// `invoice.sent` event; on its first send, when it asks for it, the payment from the client's
+/// credit balance; then the messages `sending` renders from the invoice as it stands.
 async fn send_in(
     tx: &mut Tx,
     tenant: &Tenant,
     id: &str,
     at: Timestamp,
-    render: MessagesFor<'_>,
+    sending: &InvoiceSending<'_>,
     event: EventFor<'_, InvoiceDetail>,
 ) -> StoreResult<(InvoiceDetail, Vec<NewMessage>)> {
-    let current = lock_invoice(tx, tenant, id).await?;
+    // The intent first, as every payment locks them: a first send may pay from the balance.
+    let (_, current) = lock_intent_and_invoice(tx, tenant, id).await?;
     let step = transition(current.invoice.status, InvoiceAction::Send).map_err(StoreError::Rejected)?;
+    // Refused before anything is written when the client cannot be reached.
+    (sending.render)(&current).map_err(StoreError::Rejected)?;
     // Sent again after something was paid (overdue, say), it is partially paid, not just sent.
     let to = step.to.after_received(current.intent.amount_received, current.intent.amount);
-    let messages = render(&current).map_err(StoreError::Rejected)?;
     query(
         "UPDATE invoices SET status = $1, sent_at = $2, updated_at = $2 WHERE org_id = $3 AND env = $4 AND id = $5",
     )
@@ -55,13 +58,26 @@ async fn send_in(
     .bind(id)
     .execute(&mut **tx)
     .await?;
-    for m in &messages {
-        insert_message(tx, tenant, m, MessageAbout::Invoice(id), at).await?;
-    }
     let detail = read_invoice(&mut **tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
     let mut recorded = event(&detail);
     recorded.event_type = "invoice.sent";
     insert_event(tx, tenant, at, &recorded).await?;
+    let detail = if current.invoice.status == InvoiceStatus::Draft && current.invoice.apply_credit_balance {
+        apply_credit_balance(tx, tenant, id, at, sending.paid).await?;
+        read_invoice(&mut **tx, tenant, id).await?.ok_or(StoreError::NotFound)?
+    } else {
+        detail
+    };
+    // What the messages ask for is what is left once the balance paid its part; paid in full
+    // by it, there is nothing to ask for.
+    let messages = if detail.invoice.status == InvoiceStatus::Paid {
+        Vec::new()
+    } else {
+        (sending.render)(&detail).map_err(StoreError::Rejected)?
+    };
+    for m in &messages {
+        insert_message(tx, tenant, m, MessageAbout::Invoice(id), at).await?;
+    }
     Ok((detail, messages))
 }
 
@@ -109,12 +125,12 @@ impl MessageStore for ThisStore {
         tenant: &Tenant,
         id: &str,
         at: Timestamp,
-        render: MessagesFor<'_>,
+        sending: &InvoiceSending<'_>,
         event: EventFor<'_, InvoiceDetail>,
         idempotency: Option<IdempotentResponse<'_, (InvoiceDetail, Vec<NewMessage>)>>,
     ) -> StoreResult<(InvoiceDetail, Vec<NewMessage>)> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
-        let sent = send_in(&mut tx, tenant, id, at, render, event).await?;
+        let sent = send_in(&mut tx, tenant, id, at, sending, event).await?;
         self.commit_keyed(tx, tenant, idempotency.as_ref(), &sent).await?;
         Ok(sent)
     }

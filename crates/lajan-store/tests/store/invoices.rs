@@ -16,6 +16,7 @@ use lajan_store::credit_notes::{CreditNoteEvents, CreditNoteOnInvoice};
 use lajan_store::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied, PaymentOnInvoice};
 use lajan_store::invoice_payments::PaymentReversal;
 use lajan_store::invoices::{InvoiceChanges, InvoiceQuery};
+use lajan_store::messages::InvoiceSending;
 use lajan_store::{EventQuery, NewEvent, Store, StoreError};
 use std::sync::Arc;
 
@@ -102,6 +103,7 @@ async fn invoice(store: &Arc<dyn Store>, t: &Tenant, client_id: &str, price: &st
         amount_overpaid: 0,
         amount_credited: 0,
         installments: Vec::new(),
+        apply_credit_balance: false,
         payment_intent_id: intent.id.clone(),
         created_at: now,
         updated_at: now,
@@ -513,8 +515,9 @@ contract!(send_queues_messages_with_the_transition, |store| {
     let t = tenant(&store).await;
     let c = client(&store, &t).await;
     let d = invoice(&store, &t, &c, "5").await;
-    let (sent, messages) =
-        store.send_invoice(&t, &d.invoice.id, Timestamp::now(), &render_email, &ev, None).await.unwrap();
+    let paid = counting_events();
+    let emailed = InvoiceSending { render: &render_email, paid: &paid };
+    let (sent, messages) = store.send_invoice(&t, &d.invoice.id, Timestamp::now(), &emailed, &ev, None).await.unwrap();
     assert_eq!((sent.invoice.status, messages.len()), (InvoiceStatus::Sent, 1));
     let listed = store.list_messages(&t, PageRequest::default()).await.unwrap();
     assert_eq!((listed.total, listed.items[0].status.as_str()), (1, "sandbox"));
@@ -524,9 +527,10 @@ contract!(send_queues_messages_with_the_transition, |store| {
         "sandbox messages are never delivered"
     );
     let none = |_: &InvoiceDetail| Err(lajan_domain::Invalid::new("no_channel_available", "none"));
+    let unreachable = InvoiceSending { render: &none, paid: &paid };
     let d2 = invoice(&store, &t, &c, "5").await;
     assert!(
-        matches!(store.send_invoice(&t, &d2.invoice.id, Timestamp::now(), &none, &ev, None).await, Err(StoreError::Rejected(e)) if e.code == "no_channel_available")
+        matches!(store.send_invoice(&t, &d2.invoice.id, Timestamp::now(), &unreachable, &ev, None).await, Err(StoreError::Rejected(e)) if e.code == "no_channel_available")
     );
     assert_eq!(
         store.get_invoice(&t, &d2.invoice.id).await.unwrap().unwrap().invoice.status,
@@ -538,7 +542,7 @@ contract!(send_queues_messages_with_the_transition, |store| {
     let lc = client(&store, &live).await;
     let ld = invoice(&store, &live, &lc, "5").await;
     let now = Timestamp::now();
-    store.send_invoice(&live, &ld.invoice.id, now, &render_email, &ev, None).await.unwrap();
+    store.send_invoice(&live, &ld.invoice.id, now, &emailed, &ev, None).await.unwrap();
     let claimed = store.claim_messages(now, 60_000, 10).await.unwrap();
     assert_eq!(claimed.len(), 1);
     assert!(store.claim_messages(now, 60_000, 10).await.unwrap().is_empty(), "claimed messages are leased");
@@ -735,10 +739,20 @@ contract!(every_invoices_balance_is_exact_and_explained_by_its_statement, |store
         object: serde_json::json!({ "id": r.invoice.invoice.id, "payment": r.payment.id }),
     };
     let (mut held_for_client, mut seen) = (0, std::collections::BTreeSet::new());
+    let paid = counting_events();
+    let render = |_: &InvoiceDetail| Ok(Vec::new());
+    let sending = InvoiceSending { render: &render, paid: &paid };
     for round in 0..32 {
         let d = invoice(&store, &t, &c, "100").await;
         let id = d.invoice.id.clone();
-        store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+        if random.below(2) == 0 {
+            // Paid first from what earlier rounds left on the client's balance.
+            let apply = InvoiceChanges { apply_credit_balance: Some(true), ..InvoiceChanges::default() };
+            store.update_invoice(&t, &id, &apply, Timestamp::now()).await.unwrap();
+            store.send_invoice(&t, &id, Timestamp::now(), &sending, &ev, None).await.unwrap();
+        } else {
+            store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+        }
         let mut counting: Vec<String> = Vec::new();
         for step in 0..(4 + random.below(10)) {
             let amount = 1 + i64::try_from(random.below(6_000)).unwrap();
@@ -763,7 +777,12 @@ contract!(every_invoices_balance_is_exact_and_explained_by_its_statement, |store
                     let which = usize::try_from(random.below(counting.len() as u64)).unwrap();
                     let payment_id = counting.swap_remove(which);
                     let undo = reversal(&id, &payment_id, "a mistake");
-                    store.reverse_invoice_payment(&t, undo, Timestamp::now(), &reversed_ev, None).await.unwrap();
+                    // Refused only where the overpayment it made was applied to a later invoice.
+                    match store.reverse_invoice_payment(&t, undo, Timestamp::now(), &reversed_ev, None).await {
+                        Ok(_) => {}
+                        Err(StoreError::Rejected(e)) if e.code == "credit_balance_spent" => {}
+                        Err(e) => panic!("round {round} step {step}: {e:?}"),
+                    }
                 }
                 9 if random.below(3) > 0 => {
                     let note = NewCreditNote { amount, reason: CreditNoteReason::Waiver, memo: None };
@@ -807,19 +826,32 @@ contract!(every_invoices_balance_is_exact_and_explained_by_its_statement, |store
         assert_eq!(lines.last().map(|l| l.balance), Some(invoice.amount_remaining()), "round {round}: {lines:?}");
         seen.extend(parts.credits.iter().map(|c| c.cause.as_str()));
         seen.extend(lines.iter().map(|l| l.kind.as_str()));
-        let moved: i64 = parts.credits.iter().map(|c| c.amount).sum();
+        let (from_balance, held): (Vec<_>, Vec<_>) = parts.credits.iter().partition(|c| c.cause.pays_invoice());
+        let moved: i64 = held.iter().map(|c| c.amount).sum();
         assert_eq!(moved, invoice.amount_overpaid, "round {round}: the credit moves add up to what it holds");
-        held_for_client += invoice.amount_overpaid;
+        let paid_from_balance: i64 =
+            parts.payments.iter().filter(|p| p.method == PaymentMethod::CreditBalance).map(|p| p.counted()).sum();
+        let taken: i64 = from_balance.iter().map(|c| -c.amount).sum();
+        assert_eq!(taken, paid_from_balance, "round {round}: what it took from the balance is its payments from it");
+        held_for_client += invoice.amount_overpaid - taken;
     }
     let balances = store.client_credit_balances(&t, &c).await.unwrap().unwrap();
     assert_eq!(
         balances.iter().map(|b| b.amount).sum::<i64>(),
         held_for_client,
-        "the client's balance is every overpayment"
+        "the client's balance is every overpayment less what paid later invoices"
     );
     // The sequences went through every kind of movement, so each identity above was tested.
-    for kind in ["payment", "payment_reversed", "voided", "to_credit_balance", "from_credit_balance", "invoice_voided"]
-    {
+    for kind in [
+        "payment",
+        "payment_reversed",
+        "voided",
+        "to_credit_balance",
+        "from_credit_balance",
+        "invoice_voided",
+        "applied",
+        "unapplied",
+    ] {
         assert!(seen.contains(kind), "no {kind} in {seen:?}");
     }
 });

@@ -24,6 +24,11 @@ class CreateInvoice:
     Attributes:
         client_id (str):
         line_items (list[LineItemBody]): 1 to 100 lines.
+        apply_credit_balance (bool | None | Unset): When it is first sent, pay what it can from the client's credit
+            balance in its currency
+            (an overpayment, what a voided or credited invoice received): a payment of method
+            `credit_balance`, with `invoice.payment_received` (and `invoice.paid` when that covers
+            it all). Default false.
         currency (Currency | None | Unset):
         due_date (datetime.date | Unset): `YYYY-MM-DD`, from 2000-01-01 to 2099-12-31. Required unless `installments`
             are given
@@ -39,6 +44,7 @@ class CreateInvoice:
 
     client_id: str
     line_items: list[LineItemBody]
+    apply_credit_balance: bool | None | Unset = UNSET
     currency: Currency | None | Unset = UNSET
     due_date: datetime.date | Unset = UNSET
     installments: list[InstallmentBody] | Unset = UNSET
@@ -52,6 +58,12 @@ class CreateInvoice:
         for line_items_item_data in self.line_items:
             line_items_item = line_items_item_data.to_dict()
             line_items.append(line_items_item)
+
+        apply_credit_balance: bool | None | Unset
+        if isinstance(self.apply_credit_balance, Unset):
+            apply_credit_balance = UNSET
+        else:
+            apply_credit_balance = self.apply_credit_balance
 
         currency: None | str | Unset
         if isinstance(self.currency, Unset):
@@ -92,6 +104,8 @@ class CreateInvoice:
                 "lineItems": line_items,
             }
         )
+        if apply_credit_balance is not UNSET:
+            field_dict["applyCreditBalance"] = apply_credit_balance
         if currency is not UNSET:
             field_dict["currency"] = currency
         if due_date is not UNSET:
@@ -119,6 +133,17 @@ class CreateInvoice:
             line_items_item = LineItemBody.from_dict(line_items_item_data)
 
             line_items.append(line_items_item)
+
+        def _parse_apply_credit_balance(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        apply_credit_balance = _parse_apply_credit_balance(
+            d.pop("applyCreditBalance", UNSET)
+        )
 
         def _parse_currency(data: object) -> Currency | None | Unset:
             if data is None:
@@ -174,6 +199,7 @@ class CreateInvoice:
         create_invoice = cls(
             client_id=client_id,
             line_items=line_items,
+            apply_credit_balance=apply_credit_balance,
             currency=currency,
             due_date=due_date,
             installments=installments,

@@ -28,12 +28,16 @@ class CreditTransactionView:
         amount (str): A signed decimal string: positive adds to the balance, negative takes from it. Example: 150.00.
         balance_after (str): The balance in this currency once this move was made. Example: 150.00.
         cause (str): Why: `overpayment` (a payment beyond what the invoice asks for), `payment_reversed` (a
-            reversal took an overpayment back), `invoice_voided` (what a voided invoice received). Example: overpayment.
+            reversal took an overpayment back), `invoice_voided` (what a voided invoice received),
+            `credit_note` (a credit note lowered an invoice below what it received),
+            `credit_note_voided` (a credit note voided took that back), `applied` (it paid an invoice
+            created with `applyCreditBalance`, as a payment of method `credit_balance`),
+            `unapplied` (such a payment reversed gave it back). Example: overpayment.
         client_id (str):  Example: cli_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b.
         created_at (datetime.datetime):
         currency (str):  Example: HTG.
         id (str):  Example: cbt_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b.
-        invoice_id (None | str | Unset): The invoice whose money moved it. Example:
+        invoice_id (None | str | Unset): The invoice whose money moved it, or that it paid. Example:
             inv_01a1fc8be56c7228a813c8461b65a699.
     """
 

@@ -25,14 +25,18 @@ class InvoicePaymentView:
         currency (str):  Example: HTG.
         id (str):  Example: ipy_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b.
         invoice_id (str):  Example: inv_01a1fc8be56c7228a813c8461b65a699.
-        method (str): `stellar`: a payment on the Stellar network carrying the invoice's reference. Example: stellar.
+        method (str): `stellar`: a payment on the Stellar network carrying the invoice's reference; `cash`,
+            `moncash`, `natcash`, `bank_transfer`: recorded as received outside Lajan;
+            `credit_balance`: taken from the client's credit balance (`applyCreditBalance`). Example: stellar.
         paid_at (datetime.datetime): When the payer paid (a `stellar` payment: when Lajan saw it on the ledger).
         recorded_at (datetime.datetime): When Lajan counted it.
         recorded_by (ActorView): Who made the change: the API key (its id, never its secret), the console user, or Lajan
             itself (`system`: `worker` for background work such as payouts sent and invoices gone
             overdue, `payment_page` for a payer on the hosted page, `unrecorded` for events written
             before actors were recorded).
-        reference (None | str | Unset): The Stellar transaction's hash for a `stellar` payment. Example:
+        reference (None | str | Unset): The Stellar transaction's hash for a `stellar` payment, the receipt's number for
+            one
+            received outside Lajan, the credit balance transaction (`cbt_…`) for `credit_balance`. Example:
             3389e9f0f1a65f19736cacf544c2e825313e8447f569233bb8db39aa607c8889.
         reversal_reason (None | str | Unset):
         reversed_at (datetime.datetime | None | Unset): When it stopped counting, if it was reversed.

@@ -34,6 +34,9 @@ class InvoiceView:
             the sum of the invoice's payments (`GET /v1/invoices/{id}/payments`). Example: 500.00.
         amount_remaining (str): What is still due: the total less what was paid, never below 0.00; 0.00 once void.
             Example: 750.00.
+        apply_credit_balance (bool): Whether its first send pays what it can from the client's credit balance in its
+            currency (a payment of method `credit_balance`; paid in full by it, no message asks
+            the client for anything).
         client (ClientContact): The client an invoice is addressed to.
         client_id (str):
         created_at (datetime.datetime):
@@ -61,6 +64,7 @@ class InvoiceView:
     amount_overpaid: str
     amount_paid: str
     amount_remaining: str
+    apply_credit_balance: bool
     client: ClientContact
     client_id: str
     created_at: datetime.datetime
@@ -92,6 +96,8 @@ class InvoiceView:
         amount_paid = self.amount_paid
 
         amount_remaining = self.amount_remaining
+
+        apply_credit_balance = self.apply_credit_balance
 
         client = self.client.to_dict()
 
@@ -167,6 +173,7 @@ class InvoiceView:
                 "amountOverpaid": amount_overpaid,
                 "amountPaid": amount_paid,
                 "amountRemaining": amount_remaining,
+                "applyCreditBalance": apply_credit_balance,
                 "client": client,
                 "clientId": client_id,
                 "createdAt": created_at,
@@ -210,6 +217,8 @@ class InvoiceView:
         amount_paid = d.pop("amountPaid")
 
         amount_remaining = d.pop("amountRemaining")
+
+        apply_credit_balance = d.pop("applyCreditBalance")
 
         client = ClientContact.from_dict(d.pop("client"))
 
@@ -316,6 +325,7 @@ class InvoiceView:
             amount_overpaid=amount_overpaid,
             amount_paid=amount_paid,
             amount_remaining=amount_remaining,
+            apply_credit_balance=apply_credit_balance,
             client=client,
             client_id=client_id,
             created_at=created_at,

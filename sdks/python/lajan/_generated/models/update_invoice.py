@@ -23,6 +23,7 @@ class UpdateInvoice:
     cannot be cleared: `null` for them is a `validation_error`.
 
         Attributes:
+            apply_credit_balance (bool | Unset): Whether its first send pays from the client's credit balance.
             client_id (str | Unset):
             currency (Currency | Unset): An invoicing currency.
             due_date (datetime.date | Unset): `YYYY-MM-DD`, from 2000-01-01 to 2099-12-31.
@@ -33,6 +34,7 @@ class UpdateInvoice:
             memo (None | str | Unset):
     """
 
+    apply_credit_balance: bool | Unset = UNSET
     client_id: str | Unset = UNSET
     currency: Currency | Unset = UNSET
     due_date: datetime.date | Unset = UNSET
@@ -41,6 +43,8 @@ class UpdateInvoice:
     memo: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        apply_credit_balance = self.apply_credit_balance
+
         client_id = self.client_id
 
         currency: str | Unset = UNSET
@@ -74,6 +78,8 @@ class UpdateInvoice:
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
+        if apply_credit_balance is not UNSET:
+            field_dict["applyCreditBalance"] = apply_credit_balance
         if client_id is not UNSET:
             field_dict["clientId"] = client_id
         if currency is not UNSET:
@@ -95,6 +101,8 @@ class UpdateInvoice:
         from ..models.line_item_body import LineItemBody
 
         d = dict(src_dict)
+        apply_credit_balance = d.pop("applyCreditBalance", UNSET)
+
         client_id = d.pop("clientId", UNSET)
 
         _currency = d.pop("currency", UNSET)
@@ -139,6 +147,7 @@ class UpdateInvoice:
         memo = _parse_memo(d.pop("memo", UNSET))
 
         update_invoice = cls(
+            apply_credit_balance=apply_credit_balance,
             client_id=client_id,
             currency=currency,
             due_date=due_date,
