@@ -10,6 +10,11 @@ use lajan_i18n::{say_known, say_with};
 /// catalogue), and its key. The first that matches wins: the specific before the general.
 const RULES: &[(&str, &str)] = &[
     ("is required", "rule-required"),
+    ("is required, or lines", "rule-amount-or-lines"),
+    ("give amount or lines, not both", "rule-not-both"),
+    ("must hold 1 to {} lines", "rule-lines-count"),
+    ("nothing is left to credit on this line", "rule-line-credited"),
+    ("must be at most {}: what is left to credit on this line", "rule-line-left"),
     ("cannot be null", "rule-required"),
     ("must not be empty", "rule-not-empty"),
     ("must not be only spaces", "rule-not-empty"),

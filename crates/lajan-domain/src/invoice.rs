@@ -35,9 +35,28 @@ pub struct LineItem {
     pub tax: i64,
 }
 
+/// What `quantity` units at `unit_price` come to before tax, and their tax at `rate`, each
+/// rounded as every line's are.
+fn price_units(quantity: i64, unit_price: i64, rate: TaxRate) -> (i128, i128) {
+    let amount = div_round_half_up(i128::from(quantity) * i128::from(unit_price), 10i128.pow(QUANTITY_PLACES));
+    (amount, div_round_half_up(amount * i128::from(rate.thousandths()), 100_000))
+}
+
 impl LineItem {
     pub fn quantity_text(&self) -> String {
         crate::money::format_trimmed(self.quantity, QUANTITY_PLACES)
+    }
+
+    /// What `quantity` of its units come to, tax included, priced as the line was; all of them
+    /// (or more) are exactly its amount and tax.
+    pub fn charge_for(&self, quantity: i64) -> i64 {
+        let whole = self.amount + self.tax;
+        if quantity >= self.quantity {
+            return whole;
+        }
+        let (amount, tax) = price_units(quantity, self.unit_price, self.tax_rate);
+        // Fewer units never cost more than the whole line, which fits.
+        i64::try_from(amount + tax).unwrap_or(whole)
     }
 }
 
@@ -131,8 +150,7 @@ pub fn price_line_items(items: &[LineItemInput], default_rate: TaxRate) -> Resul
         if let (Some(description), Some(quantity), Some(unit_price), Some(tax_rate)) =
             (description, quantity, unit_price, tax_rate)
         {
-            let amount = div_round_half_up(i128::from(quantity) * i128::from(unit_price), 10i128.pow(QUANTITY_PLACES));
-            let tax = div_round_half_up(amount * i128::from(tax_rate.thousandths()), 100_000);
+            let (amount, tax) = price_units(quantity, unit_price, tax_rate);
             match (i64::try_from(amount), i64::try_from(tax)) {
                 (Ok(amount), Ok(tax)) => {
                     priced.push(LineItem { description, quantity, unit_price, tax_rate, amount, tax })

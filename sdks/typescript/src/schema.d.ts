@@ -1985,6 +1985,42 @@ export interface components {
             /** @example HTG */
             currency: string;
         };
+        /** @description Units of one of the invoice's line items to take back. */
+        CreditLineBody: {
+            /**
+             * Format: int64
+             * @description The line's place in the invoice's `lineItems`, from 1.
+             * @example 1
+             */
+            lineItem: number;
+            /**
+             * Format: double
+             * @description How many of its units: greater than 0, at most 4 decimal places, at most what earlier
+             *     credit notes left of the line. Left out: all that is left of it.
+             * @example 1
+             */
+            quantity?: string;
+        };
+        /** @description Units of one of the invoice's line items a credit note took back. */
+        CreditLineView: {
+            /**
+             * @description What they came to, tax included.
+             * @example 150.00
+             */
+            amount: string;
+            /** @example Late fee */
+            description: string;
+            /**
+             * @description The line's place in the invoice's `lineItems`, from 1.
+             * @example 1
+             */
+            lineItem: number;
+            /**
+             * @description How many of its units, as a decimal string.
+             * @example 1
+             */
+            quantity: string;
+        };
         CreditNoteList: {
             data: components["schemas"]["CreditNoteView"][];
         };
@@ -2001,6 +2037,11 @@ export interface components {
             id: string;
             /** @example inv_01a1fc8be56c7228a813c8461b65a699 */
             invoiceId: string;
+            /**
+             * @description The invoice's line items it took back (their amounts make its `amount`); empty for a
+             *     credit note of an amount.
+             */
+            lines: components["schemas"]["CreditLineView"][];
             /** @example Hurricane relief: late fee waived */
             memo?: string | null;
             /**
@@ -2560,15 +2601,21 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** @description What the invoice no longer asks for, and why. */
+        /** @description What the invoice no longer asks for (an `amount`, or the units of its `lines`), and why. */
         IssueCreditNote: {
             /**
              * Format: double
              * @description In the invoice's currency: positive, at most 2 decimal places, at most what the invoice's
-             *     credit notes leave of its total; read exactly.
+             *     credit notes leave of its total; read exactly. Give this or `lines`.
              * @example 150
              */
             amount: string;
+            /**
+             * @description The invoice's line items it takes back, each priced as the invoice priced it, tax
+             *     included (units of a line are never credited twice; those that finish a line take
+             *     exactly what is left of it). Give this or `amount`.
+             */
+            lines?: components["schemas"]["CreditLineBody"][];
             /**
              * @description At most 500 characters, line breaks kept.
              * @example Late fee waived after the hurricane
@@ -3569,14 +3616,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T12:53:31.429Z",
+                     *           "createdAt": "2026-11-29T13:17:34.963Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *           "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-29T12:53:31.429Z",
+                     *           "updatedAt": "2026-11-29T13:17:34.963Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *           "walletMemo": null,
@@ -3713,14 +3760,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T12:53:31.429Z",
+                     *       "createdAt": "2026-11-29T13:17:34.963Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *       "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T12:53:31.429Z",
+                     *       "updatedAt": "2026-11-29T13:17:34.963Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3747,7 +3794,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "b9fe88e6-b09b-48d7-91bb-30a4bd31d128",
+                     *       "requestId": "23f1afb0-a0a3-4240-bfe2-fa0294f35a1b",
                      *       "statusCode": 400
                      *     }
                      */
@@ -3910,14 +3957,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T12:53:31.429Z",
+                     *       "createdAt": "2026-11-29T13:17:34.963Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *       "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T12:53:31.429Z",
+                     *       "updatedAt": "2026-11-29T13:17:34.963Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3972,7 +4019,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "8ebe33a6-f47b-4194-90aa-6457b6e2ccc5",
+                     *       "requestId": "6fe30bc7-3976-48ab-bcc9-8c46d4235478",
                      *       "statusCode": 404
                      *     }
                      */
@@ -4042,14 +4089,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T12:53:31.429Z",
+                     *       "createdAt": "2026-11-29T13:17:34.963Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *       "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-29T12:53:31.436Z",
+                     *       "updatedAt": "2026-11-29T13:17:34.969Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -4233,7 +4280,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a2275e26b271d5a70b0fbde96a0112"
+                     *       "id": "cli_01a227742d827239b386904e695ec6e1"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4367,7 +4414,7 @@ export interface operations {
                      *           "currency": "HTG"
                      *         }
                      *       ],
-                     *       "clientId": "cli_01a2275e26a570d1a990760a6d39953d"
+                     *       "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b"
                      *     }
                      */
                     "application/json": components["schemas"]["ClientCreditBalance"];
@@ -4486,17 +4533,17 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
                      *             "type": "api_key"
                      *           },
                      *           "amount": "50.00",
                      *           "balanceAfter": "50.00",
                      *           "cause": "overpayment",
-                     *           "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
-                     *           "createdAt": "2026-11-29T12:53:31.534Z",
+                     *           "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *           "createdAt": "2026-11-29T13:17:35.086Z",
                      *           "currency": "HTG",
-                     *           "id": "cbt_01a2275e271071388826d6fc2465638e",
-                     *           "invoiceId": "inv_01a2275e26f27539a43ef9ba4a53e84f"
+                     *           "id": "cbt_01a227742def7588b35819c1e0b1510a",
+                     *           "invoiceId": "inv_01a227742dce70229161618c57485358"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4632,11 +4679,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2275e27627773ac5f43e885717a35",
-                     *       "createdAt": "2026-11-29T12:53:31.627Z",
-                     *       "lastSentAt": "2026-11-29T12:53:31.638Z",
+                     *       "clientId": "cli_01a227742e4d7738a49e20e1ae568eca",
+                     *       "createdAt": "2026-11-29T13:17:35.188Z",
+                     *       "lastSentAt": "2026-11-29T13:17:35.201Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T12:53:31.638Z",
+                     *       "nextSendAt": "2026-12-02T13:17:35.201Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4754,11 +4801,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2275e27807147ac95e20dc6f6a61d",
-                     *       "createdAt": "2026-11-29T12:53:31.743Z",
-                     *       "lastSentAt": "2026-11-29T12:53:31.748Z",
+                     *       "clientId": "cli_01a227742e71741b9ee68a4cff30bb2e",
+                     *       "createdAt": "2026-11-29T13:17:35.376Z",
+                     *       "lastSentAt": "2026-11-29T13:17:35.381Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T12:53:31.748Z",
+                     *       "nextSendAt": "2026-12-02T13:17:35.381Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4944,11 +4991,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2275e27627773ac5f43e885717a35",
-                     *       "createdAt": "2026-11-29T12:53:31.627Z",
-                     *       "lastSentAt": "2026-11-29T12:53:31.638Z",
+                     *       "clientId": "cli_01a227742e4d7738a49e20e1ae568eca",
+                     *       "createdAt": "2026-11-29T13:17:35.188Z",
+                     *       "lastSentAt": "2026-11-29T13:17:35.201Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T12:53:31.638Z",
+                     *       "nextSendAt": "2026-12-02T13:17:35.201Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -5144,7 +5191,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-29T12:53:32.223Z",
+                     *           "approvedAt": "2026-11-29T13:17:35.988Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -5156,16 +5203,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.213Z",
-                     *           "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
+                     *           "createdAt": "2026-11-29T13:17:35.978Z",
+                     *           "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-29T12:53:32.218Z",
+                     *           "submittedAt": "2026-11-29T13:17:35.983Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-29T12:53:32.259Z"
+                     *           "updatedAt": "2026-11-29T13:17:36.025Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5292,7 +5339,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
+                 *           "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -5335,8 +5382,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T12:53:32.213Z",
-                     *       "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
+                     *       "createdAt": "2026-11-29T13:17:35.978Z",
+                     *       "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5344,7 +5391,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T12:53:32.213Z"
+                     *       "updatedAt": "2026-11-29T13:17:35.978Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5536,8 +5583,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T12:53:32.213Z",
-                     *       "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
+                     *       "createdAt": "2026-11-29T13:17:35.978Z",
+                     *       "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5545,7 +5592,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T12:53:32.213Z"
+                     *       "updatedAt": "2026-11-29T13:17:35.978Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5657,7 +5704,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a2275e29f77235aee7356e9d6d46b8"
+                     *       "id": "dsb_01a2277431b071eab91feda57aefa36f"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -5807,7 +5854,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-29T12:53:32.223Z",
+                     *       "approvedAt": "2026-11-29T13:17:35.988Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -5819,16 +5866,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T12:53:32.213Z",
-                     *       "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
+                     *       "createdAt": "2026-11-29T13:17:35.978Z",
+                     *       "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-29T12:53:32.218Z",
+                     *       "submittedAt": "2026-11-29T13:17:35.983Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T12:53:32.223Z"
+                     *       "updatedAt": "2026-11-29T13:17:35.988Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6039,16 +6086,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *           "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a2275e29b5727c82134a3b475d41a8",
+                     *           "id": "dsi_01a22774316a7635b64d6fc3825ed84d",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a2275e29b5727c82134a3b475d41a8",
+                     *           "payoutId": "pyt_01a22774316a7635b64d6fc3825ed84d",
                      *           "row": 1,
-                     *           "txHash": "80ab2de548b8e9793a8b041c60c07d5568e044931481f7ab1adfb9aaa99c1f58",
+                     *           "txHash": "38b639bfaba038238af87cc98780cd615d7f2c13afe8b195964f26c988e18ab2",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -6059,11 +6106,11 @@ export interface operations {
                      *           "errorMessage": "the source account cannot cover the amount",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a2275e29b5727c82134a3c5730e552",
+                     *           "id": "dsi_01a22774316a7635b64d6fc45c9a50d0",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a2275e29b5727c82134a3c5730e552",
+                     *           "payoutId": "pyt_01a22774316a7635b64d6fc45c9a50d0",
                      *           "row": 2,
-                     *           "txHash": "51365708580abec20b4f1ec1ce1eacd7a8f5b3f3d64224595a0cfd7bb1247b44",
+                     *           "txHash": "b3961a31068743d163d4ed78a8967023816815fe1c532b61c3093310271b2b9d",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                      *         }
                      *       ],
@@ -6078,8 +6125,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a2275e29b5727c82134a3b475d41a8,1,stipend-0001,cli_01a2275e26a570d1a990760a6d39953d,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2275e29b5727c82134a3b475d41a8,approved,sent,80ab2de548b8e9793a8b041c60c07d5568e044931481f7ab1adfb9aaa99c1f58,,
-                     *     dsi_01a2275e29b5727c82134a3c5730e552,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a2275e29b5727c82134a3c5730e552,approved,failed,51365708580abec20b4f1ec1ce1eacd7a8f5b3f3d64224595a0cfd7bb1247b44,op_underfunded,the source account cannot cover the amount
+                     *     dsi_01a22774316a7635b64d6fc3825ed84d,1,stipend-0001,cli_01a227742d7374b380d56ac92fb4ec8b,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a22774316a7635b64d6fc3825ed84d,approved,sent,38b639bfaba038238af87cc98780cd615d7f2c13afe8b195964f26c988e18ab2,,
+                     *     dsi_01a22774316a7635b64d6fc45c9a50d0,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a22774316a7635b64d6fc45c9a50d0,approved,failed,b3961a31068743d163d4ed78a8967023816815fe1c532b61c3093310271b2b9d,op_underfunded,the source account cannot cover the amount
                      */
                     "text/csv": string;
                 };
@@ -6233,16 +6280,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T12:53:32.267Z",
-                     *       "id": "dsb_01a2275e29eb7219b283c72eb2fa898b",
+                     *       "createdAt": "2026-11-29T13:17:36.032Z",
+                     *       "id": "dsb_01a2277431a0703daf7cda369a4dbe6b",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-29T12:53:32.270Z",
+                     *       "submittedAt": "2026-11-29T13:17:36.039Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-29T12:53:32.274Z"
+                     *       "updatedAt": "2026-11-29T13:17:36.044Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6443,7 +6490,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-29T12:53:32.223Z",
+                     *       "approvedAt": "2026-11-29T13:17:35.988Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -6455,16 +6502,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-29T12:53:32.213Z",
-                     *       "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
+                     *       "createdAt": "2026-11-29T13:17:35.978Z",
+                     *       "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-29T12:53:32.218Z",
+                     *       "submittedAt": "2026-11-29T13:17:35.983Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T12:53:32.250Z"
+                     *       "updatedAt": "2026-11-29T13:17:36.012Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6660,16 +6707,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T12:53:32.213Z",
-                     *       "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
+                     *       "createdAt": "2026-11-29T13:17:35.978Z",
+                     *       "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-29T12:53:32.218Z",
+                     *       "submittedAt": "2026-11-29T13:17:35.983Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T12:53:32.218Z"
+                     *       "updatedAt": "2026-11-29T13:17:35.983Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6873,10 +6920,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.279Z",
+                     *           "createdAt": "2026-11-29T13:17:36.048Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6892,8 +6939,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T12:53:32.279Z",
-                     *               "id": "dsb_01a2275e29f77235aee7356e9d6d46b8",
+                     *               "createdAt": "2026-11-29T13:17:36.048Z",
+                     *               "id": "dsb_01a2277431b071eab91feda57aefa36f",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -6901,19 +6948,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-29T12:53:32.279Z"
+                     *               "updatedAt": "2026-11-29T13:17:36.048Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2275e29f77235aee7356f45025ce8",
+                     *           "id": "evt_01a2277431b071eab91feda69faaa62b",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.274Z",
+                     *           "createdAt": "2026-11-29T13:17:36.044Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6929,28 +6976,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T12:53:32.267Z",
-                     *               "id": "dsb_01a2275e29eb7219b283c72eb2fa898b",
+                     *               "createdAt": "2026-11-29T13:17:36.032Z",
+                     *               "id": "dsb_01a2277431a0703daf7cda369a4dbe6b",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-29T12:53:32.270Z",
+                     *               "submittedAt": "2026-11-29T13:17:36.039Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T12:53:32.274Z"
+                     *               "updatedAt": "2026-11-29T13:17:36.044Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2275e29f47797891a5fd9f202f90d",
+                     *           "id": "evt_01a2277431ad72e190f791a38c210256",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.274Z",
+                     *           "createdAt": "2026-11-29T13:17:36.044Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -6961,28 +7008,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T12:53:32.270Z",
+                     *               "createdAt": "2026-11-29T13:17:36.039Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2275e29eb7219b283c72d3f551a12",
+                     *               "id": "pyt_01a2277431a0703daf7cda35a3ee5068",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T12:53:32.274Z",
+                     *               "updatedAt": "2026-11-29T13:17:36.044Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2275e29f37186bb4500ba1a709874",
+                     *           "id": "evt_01a2277431ac71fd94e460d359e9c850",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.270Z",
+                     *           "createdAt": "2026-11-29T13:17:36.039Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6998,28 +7045,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T12:53:32.267Z",
-                     *               "id": "dsb_01a2275e29eb7219b283c72eb2fa898b",
+                     *               "createdAt": "2026-11-29T13:17:36.032Z",
+                     *               "id": "dsb_01a2277431a0703daf7cda369a4dbe6b",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T12:53:32.270Z",
+                     *               "submittedAt": "2026-11-29T13:17:36.039Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T12:53:32.270Z"
+                     *               "updatedAt": "2026-11-29T13:17:36.039Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2275e29ef76038ce9ec11a49e2db4",
+                     *           "id": "evt_01a2277431a871c79c8cf4fde2140a51",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.270Z",
+                     *           "createdAt": "2026-11-29T13:17:36.039Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7030,28 +7077,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T12:53:32.270Z",
+                     *               "createdAt": "2026-11-29T13:17:36.039Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2275e29eb7219b283c72d3f551a12",
+                     *               "id": "pyt_01a2277431a0703daf7cda35a3ee5068",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T12:53:32.270Z",
+                     *               "updatedAt": "2026-11-29T13:17:36.039Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2275e29ef76038ce9ec0f8c521515",
+                     *           "id": "evt_01a2277431a771a0b5f6effee29bd5f6",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.267Z",
+                     *           "createdAt": "2026-11-29T13:17:36.032Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7067,8 +7114,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T12:53:32.267Z",
-                     *               "id": "dsb_01a2275e29eb7219b283c72eb2fa898b",
+                     *               "createdAt": "2026-11-29T13:17:36.032Z",
+                     *               "id": "dsb_01a2277431a0703daf7cda369a4dbe6b",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -7076,10 +7123,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T12:53:32.267Z"
+                     *               "updatedAt": "2026-11-29T13:17:36.032Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2275e29eb7219b283c72f7946457d",
+                     *           "id": "evt_01a2277431a3737285eb04aa6d4c673b",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -7088,11 +7135,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.259Z",
+                     *           "createdAt": "2026-11-29T13:17:36.025Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T12:53:32.223Z",
+                     *               "approvedAt": "2026-11-29T13:17:35.988Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7104,19 +7151,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T12:53:32.213Z",
-                     *               "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
+                     *               "createdAt": "2026-11-29T13:17:35.978Z",
+                     *               "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T12:53:32.218Z",
+                     *               "submittedAt": "2026-11-29T13:17:35.983Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T12:53:32.259Z"
+                     *               "updatedAt": "2026-11-29T13:17:36.025Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2275e29e3776b8b59ea153f123fae",
+                     *           "id": "evt_01a22774319977c58a1a7f7dc7bab03b",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -7125,7 +7172,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.257Z",
+                     *           "createdAt": "2026-11-29T13:17:36.022Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7135,48 +7182,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T12:53:32.230Z",
+                     *                   "createdAt": "2026-11-29T13:17:35.998Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2275e29c777d4968a9c4e7e5d4a22",
+                     *                   "id": "att_01a22774317e768a90f4638440e75b33",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "d5108dbfc8125c877410422468784b1c1e13baf626fdc9f21732a7fe9cf83c5e"
+                     *                   "txHash": "574f3fd7f1c9cfd020266a6b370964cd5d94577601d260de2b477e3162259ccf"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T12:53:32.256Z",
+                     *                   "createdAt": "2026-11-29T13:17:36.021Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2275e29e074bfb9982f652fa85ca6",
+                     *                   "id": "att_01a227743195734e86f2041f5ed11b71",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "51365708580abec20b4f1ec1ce1eacd7a8f5b3f3d64224595a0cfd7bb1247b44"
+                     *                   "txHash": "b3961a31068743d163d4ed78a8967023816815fe1c532b61c3093310271b2b9d"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T12:53:32.218Z",
+                     *               "createdAt": "2026-11-29T13:17:35.983Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2275e29b5727c82134a3c5730e552",
+                     *               "id": "pyt_01a22774316a7635b64d6fc45c9a50d0",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T12:53:32.257Z",
+                     *               "updatedAt": "2026-11-29T13:17:36.022Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2275e29e176d093bda3ca6a07f534",
+                     *           "id": "evt_01a22774319772139a6fc36c2f942e46",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.250Z",
+                     *           "createdAt": "2026-11-29T13:17:36.012Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7186,30 +7233,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T12:53:32.230Z",
+                     *                   "createdAt": "2026-11-29T13:17:35.998Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2275e29c777d4968a9c4e7e5d4a22",
+                     *                   "id": "att_01a22774317e768a90f4638440e75b33",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "d5108dbfc8125c877410422468784b1c1e13baf626fdc9f21732a7fe9cf83c5e"
+                     *                   "txHash": "574f3fd7f1c9cfd020266a6b370964cd5d94577601d260de2b477e3162259ccf"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T12:53:32.218Z",
+                     *               "createdAt": "2026-11-29T13:17:35.983Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2275e29b5727c82134a3c5730e552",
+                     *               "id": "pyt_01a22774316a7635b64d6fc45c9a50d0",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T12:53:32.250Z",
+                     *               "updatedAt": "2026-11-29T13:17:36.012Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2275e29db71abaeb500c5dca998b4",
+                     *           "id": "evt_01a22774318d74f9b45b497cb9888ad2",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -7218,11 +7265,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.247Z",
+                     *           "createdAt": "2026-11-29T13:17:36.006Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T12:53:32.223Z",
+                     *               "approvedAt": "2026-11-29T13:17:35.988Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7234,19 +7281,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T12:53:32.213Z",
-                     *               "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
+                     *               "createdAt": "2026-11-29T13:17:35.978Z",
+                     *               "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T12:53:32.218Z",
+                     *               "submittedAt": "2026-11-29T13:17:35.983Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T12:53:32.247Z"
+                     *               "updatedAt": "2026-11-29T13:17:36.006Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2275e29d776adb88b25674a286303",
+                     *           "id": "evt_01a2277431877612a8222c616660d412",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -7255,7 +7302,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.241Z",
+                     *           "createdAt": "2026-11-29T13:17:36.003Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7265,30 +7312,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T12:53:32.230Z",
+                     *                   "createdAt": "2026-11-29T13:17:35.998Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2275e29c777d4968a9c4e7e5d4a22",
+                     *                   "id": "att_01a22774317e768a90f4638440e75b33",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "d5108dbfc8125c877410422468784b1c1e13baf626fdc9f21732a7fe9cf83c5e"
+                     *                   "txHash": "574f3fd7f1c9cfd020266a6b370964cd5d94577601d260de2b477e3162259ccf"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T12:53:32.218Z",
+                     *               "createdAt": "2026-11-29T13:17:35.983Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2275e29b5727c82134a3c5730e552",
+                     *               "id": "pyt_01a22774316a7635b64d6fc45c9a50d0",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T12:53:32.241Z",
+                     *               "updatedAt": "2026-11-29T13:17:36.003Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2275e29d273dcb8544f2cbf3378ec",
+                     *           "id": "evt_01a227743184731c8b5edd0399018155",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -7297,7 +7344,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.241Z",
+                     *           "createdAt": "2026-11-29T13:17:36.003Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7307,37 +7354,37 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T12:53:32.230Z",
+                     *                   "createdAt": "2026-11-29T13:17:35.998Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a2275e29c777d4968a9c4dfcb80fc6",
-                     *                   "ledgerSeq": 76,
-                     *                   "txHash": "80ab2de548b8e9793a8b041c60c07d5568e044931481f7ab1adfb9aaa99c1f58"
+                     *                   "id": "att_01a22774317e768a90f463834c1aadba",
+                     *                   "ledgerSeq": 98,
+                     *                   "txHash": "38b639bfaba038238af87cc98780cd615d7f2c13afe8b195964f26c988e18ab2"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *                 "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
-                     *               "createdAt": "2026-11-29T12:53:32.218Z",
+                     *               "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *               "createdAt": "2026-11-29T13:17:35.983Z",
                      *               "execStatus": "sent",
                      *               "hold": null,
-                     *               "id": "pyt_01a2275e29b5727c82134a3b475d41a8",
+                     *               "id": "pyt_01a22774316a7635b64d6fc3825ed84d",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T12:53:32.241Z",
+                     *               "updatedAt": "2026-11-29T13:17:36.003Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2275e29d273dcb8544f2b8b614c44",
+                     *           "id": "evt_01a227743184731c8b5edd02b9098802",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -7346,7 +7393,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.234Z",
+                     *           "createdAt": "2026-11-29T13:17:36.001Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7356,52 +7403,52 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T12:53:31.595Z",
+                     *                   "createdAt": "2026-11-29T13:17:35.162Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2275e274b705991fc0af94b11e63e",
+                     *                   "id": "att_01a227742e3a727386775a7c6f80c5a3",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "21d5cf118ec73c42c1277fb979b1fdee73864598c918f539cf37f459b66d9cfb"
+                     *                   "txHash": "39821a42b4121db22a9c4050376b4dc570bc6f881196701f1ae66b8119f412db"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T12:53:32.233Z",
+                     *                   "createdAt": "2026-11-29T13:17:36.000Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2275e29c97419bb20ca83bac0b3ef",
+                     *                   "id": "att_01a22774318070609e95a42b38e6feb2",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "8457d484d16c1c2892406b306c34ce9029733c292686126f1debfc19a1713020"
+                     *                   "txHash": "e74d9a2e177342a58f8b6d0bb672af95f17a5d53ef8bd49bccb476a2f6ebb677"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T12:53:31.581Z",
+                     *               "createdAt": "2026-11-29T13:17:35.150Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2275e273d7285b82a134d035336fc",
+                     *               "id": "pyt_01a227742e2e75619ff1c30b7ce78635",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-29T12:53:32.234Z",
+                     *               "updatedAt": "2026-11-29T13:17:36.001Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2275e29cb75d7adffc616b22b7768",
+                     *           "id": "evt_01a22774318270d8b70f7733c60dd856",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.223Z",
+                     *           "createdAt": "2026-11-29T13:17:35.988Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-29T12:53:32.223Z",
+                     *               "approvedAt": "2026-11-29T13:17:35.988Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7413,28 +7460,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T12:53:32.213Z",
-                     *               "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
+                     *               "createdAt": "2026-11-29T13:17:35.978Z",
+                     *               "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-29T12:53:32.218Z",
+                     *               "submittedAt": "2026-11-29T13:17:35.983Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T12:53:32.223Z"
+                     *               "updatedAt": "2026-11-29T13:17:35.988Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2275e29c275c6bccb0b6843e4a385",
+                     *           "id": "evt_01a22774317676e894c250d7ebc6c8cc",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.223Z",
+                     *           "createdAt": "2026-11-29T13:17:35.988Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7445,28 +7492,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T12:53:32.218Z",
+                     *               "createdAt": "2026-11-29T13:17:35.983Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2275e29b5727c82134a3c5730e552",
+                     *               "id": "pyt_01a22774316a7635b64d6fc45c9a50d0",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T12:53:32.223Z",
+                     *               "updatedAt": "2026-11-29T13:17:35.988Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2275e29c17794b6aab9424118649e",
+                     *           "id": "evt_01a22774317676e894c250d46eba7fb4",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.223Z",
+                     *           "createdAt": "2026-11-29T13:17:35.988Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7478,34 +7525,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *                 "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
-                     *               "createdAt": "2026-11-29T12:53:32.218Z",
+                     *               "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *               "createdAt": "2026-11-29T13:17:35.983Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2275e29b5727c82134a3b475d41a8",
+                     *               "id": "pyt_01a22774316a7635b64d6fc3825ed84d",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T12:53:32.223Z",
+                     *               "updatedAt": "2026-11-29T13:17:35.988Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2275e29c17794b6aab941c87d83f0",
+                     *           "id": "evt_01a22774317676e894c250d39338d6c1",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.218Z",
+                     *           "createdAt": "2026-11-29T13:17:35.983Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7521,28 +7568,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T12:53:32.213Z",
-                     *               "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
+                     *               "createdAt": "2026-11-29T13:17:35.978Z",
+                     *               "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T12:53:32.218Z",
+                     *               "submittedAt": "2026-11-29T13:17:35.983Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T12:53:32.218Z"
+                     *               "updatedAt": "2026-11-29T13:17:35.983Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2275e29bc705e8fc4f7e2079b89da",
+                     *           "id": "evt_01a227743171710698c7c1e34918edc1",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.218Z",
+                     *           "createdAt": "2026-11-29T13:17:35.983Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7553,28 +7600,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T12:53:32.218Z",
+                     *               "createdAt": "2026-11-29T13:17:35.983Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2275e29b5727c82134a3c5730e552",
+                     *               "id": "pyt_01a22774316a7635b64d6fc45c9a50d0",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T12:53:32.218Z",
+                     *               "updatedAt": "2026-11-29T13:17:35.983Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2275e29bb718c90918a6b6b457d34",
+                     *           "id": "evt_01a227743171710698c7c1e073a8ac15",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.218Z",
+                     *           "createdAt": "2026-11-29T13:17:35.983Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7586,34 +7633,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *                 "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
-                     *               "createdAt": "2026-11-29T12:53:32.218Z",
+                     *               "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *               "createdAt": "2026-11-29T13:17:35.983Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2275e29b5727c82134a3b475d41a8",
+                     *               "id": "pyt_01a22774316a7635b64d6fc3825ed84d",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T12:53:32.218Z",
+                     *               "updatedAt": "2026-11-29T13:17:35.983Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2275e29bb718c90918a6a1a1b0c62",
+                     *           "id": "evt_01a227743171710698c7c1dface1d24e",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.213Z",
+                     *           "createdAt": "2026-11-29T13:17:35.978Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7629,8 +7676,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T12:53:32.213Z",
-                     *               "id": "dsb_01a2275e29b5727c82134a3d7759f0a1",
+                     *               "createdAt": "2026-11-29T13:17:35.978Z",
+                     *               "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -7638,10 +7685,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T12:53:32.213Z"
+                     *               "updatedAt": "2026-11-29T13:17:35.978Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2275e29b672acada1e8a44721f239",
+                     *           "id": "evt_01a22774316a7635b64d6fc6d646d10b",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -7763,10 +7810,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *         "id": "key_01a227742d39763cb23fc1cff8353873",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-29T12:53:32.279Z",
+                     *       "createdAt": "2026-11-29T13:17:36.048Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -7782,8 +7829,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-29T12:53:32.279Z",
-                     *           "id": "dsb_01a2275e29f77235aee7356e9d6d46b8",
+                     *           "createdAt": "2026-11-29T13:17:36.048Z",
+                     *           "id": "dsb_01a2277431b071eab91feda57aefa36f",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -7791,10 +7838,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-29T12:53:32.279Z"
+                     *           "updatedAt": "2026-11-29T13:17:36.048Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a2275e29f77235aee7356f45025ce8",
+                     *       "id": "evt_01a2277431b071eab91feda69faaa62b",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -7920,14 +7967,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *             "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
-                     *           "createdAt": "2026-11-29T12:53:31.463Z",
+                     *           "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *           "createdAt": "2026-11-29T13:17:34.995Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a2275e26c772eaaa08ac01062f96aa",
+                     *           "id": "inv_01a227742d93751dbcd239d924f82bb1",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -8044,7 +8091,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
+                 *       "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -8077,14 +8124,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *         "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
-                     *       "createdAt": "2026-11-29T12:53:31.463Z",
+                     *       "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *       "createdAt": "2026-11-29T13:17:34.995Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2275e26c772eaaa08ac01062f96aa",
+                     *       "id": "inv_01a227742d93751dbcd239d924f82bb1",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8101,14 +8148,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_6ecca60b739875c4f19c5cbd91e49a93"
+                     *         "url": "https://pay.lajan.test/pay/pi_ca6c8bb093f60ad9bf8b702247f0a453"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-29T12:53:31.463Z"
+                     *       "updatedAt": "2026-11-29T13:17:34.995Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8295,14 +8342,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *         "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
-                     *       "createdAt": "2026-11-29T12:53:31.463Z",
+                     *       "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *       "createdAt": "2026-11-29T13:17:34.995Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2275e26c772eaaa08ac01062f96aa",
+                     *       "id": "inv_01a227742d93751dbcd239d924f82bb1",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8326,14 +8373,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_6ecca60b739875c4f19c5cbd91e49a93"
+                     *         "url": "https://pay.lajan.test/pay/pi_ca6c8bb093f60ad9bf8b702247f0a453"
                      *       },
-                     *       "sentAt": "2026-11-29T12:53:31.472Z",
+                     *       "sentAt": "2026-11-29T13:17:35.012Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T12:53:31.472Z"
+                     *       "updatedAt": "2026-11-29T13:17:35.012Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8473,14 +8520,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *         "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
-                     *       "createdAt": "2026-11-29T12:53:31.463Z",
+                     *       "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *       "createdAt": "2026-11-29T13:17:34.995Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2275e26c772eaaa08ac01062f96aa",
+                     *       "id": "inv_01a227742d93751dbcd239d924f82bb1",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8504,14 +8551,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_6ecca60b739875c4f19c5cbd91e49a93"
+                     *         "url": "https://pay.lajan.test/pay/pi_ca6c8bb093f60ad9bf8b702247f0a453"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T12:53:31.468Z"
+                     *       "updatedAt": "2026-11-29T13:17:35.004Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8693,14 +8740,15 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amount": "25.00",
-                     *           "createdAt": "2026-11-29T12:53:31.525Z",
+                     *           "createdAt": "2026-11-29T13:17:35.073Z",
                      *           "createdBy": {
-                     *             "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
                      *             "type": "api_key"
                      *           },
                      *           "currency": "HTG",
-                     *           "id": "cn_01a2275e2706770da39739233e946323",
-                     *           "invoiceId": "inv_01a2275e26f27539a43ef9ba4a53e84f",
+                     *           "id": "cn_01a227742de2771a863ff8660a523571",
+                     *           "invoiceId": "inv_01a227742dce70229161618c57485358",
+                     *           "lines": [],
                      *           "memo": "Late fee waived after the storm",
                      *           "number": "CN-000001",
                      *           "reason": "waiver",
@@ -8834,14 +8882,15 @@ export interface operations {
                     /**
                      * @example {
                      *       "amount": "25.00",
-                     *       "createdAt": "2026-11-29T12:53:31.525Z",
+                     *       "createdAt": "2026-11-29T13:17:35.073Z",
                      *       "createdBy": {
-                     *         "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *         "id": "key_01a227742d39763cb23fc1cff8353873",
                      *         "type": "api_key"
                      *       },
                      *       "currency": "HTG",
-                     *       "id": "cn_01a2275e2706770da39739233e946323",
-                     *       "invoiceId": "inv_01a2275e26f27539a43ef9ba4a53e84f",
+                     *       "id": "cn_01a227742de2771a863ff8660a523571",
+                     *       "invoiceId": "inv_01a227742dce70229161618c57485358",
+                     *       "lines": [],
                      *       "memo": "Late fee waived after the storm",
                      *       "number": "CN-000001",
                      *       "reason": "waiver",
@@ -8853,7 +8902,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreditNoteView"];
                 };
             };
-            /** @description invalid_amount (also past what the invoice still asks for), validation_error (reason, memo), cannot_credit (a draft or void invoice); invalid_json: the body is not JSON, or not an object; validation_error: a field is missing or wrong, each named in details */
+            /** @description invalid_amount (also past what the invoice still asks for), validation_error (amount or lines, each bad line named, reason, memo), cannot_credit (a draft or void invoice); invalid_json: the body is not JSON, or not an object; validation_error: a field is missing or wrong, each named in details */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9048,21 +9097,22 @@ export interface operations {
                     /**
                      * @example {
                      *       "amount": "25.00",
-                     *       "createdAt": "2026-11-29T12:53:31.525Z",
+                     *       "createdAt": "2026-11-29T13:17:35.073Z",
                      *       "createdBy": {
-                     *         "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *         "id": "key_01a227742d39763cb23fc1cff8353873",
                      *         "type": "api_key"
                      *       },
                      *       "currency": "HTG",
-                     *       "id": "cn_01a2275e2706770da39739233e946323",
-                     *       "invoiceId": "inv_01a2275e26f27539a43ef9ba4a53e84f",
+                     *       "id": "cn_01a227742de2771a863ff8660a523571",
+                     *       "invoiceId": "inv_01a227742dce70229161618c57485358",
+                     *       "lines": [],
                      *       "memo": "Late fee waived after the storm",
                      *       "number": "CN-000001",
                      *       "reason": "waiver",
                      *       "status": "void",
-                     *       "voidedAt": "2026-11-29T12:53:31.531Z",
+                     *       "voidedAt": "2026-11-29T13:17:35.079Z",
                      *       "voidedBy": {
-                     *         "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *         "id": "key_01a227742d39763cb23fc1cff8353873",
                      *         "type": "api_key"
                      *       }
                      *     }
@@ -9252,16 +9302,16 @@ export interface operations {
                      *         {
                      *           "amount": "2650.00",
                      *           "currency": "HTG",
-                     *           "id": "ipy_01a2275e26e7770c9412e2557c6acdae",
-                     *           "invoiceId": "inv_01a2275e26c772eaaa08ac01062f96aa",
+                     *           "id": "ipy_01a227742dc376b88e4497a82a1061bd",
+                     *           "invoiceId": "inv_01a227742d93751dbcd239d924f82bb1",
                      *           "method": "stellar",
-                     *           "paidAt": "2026-11-29T12:53:31.483Z",
-                     *           "recordedAt": "2026-11-29T12:53:31.495Z",
+                     *           "paidAt": "2026-11-29T13:17:35.030Z",
+                     *           "recordedAt": "2026-11-29T13:17:35.043Z",
                      *           "recordedBy": {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "reference": "b7a1cc3dcc610ef37d6c5c4c4e9a252096eebe866e9e06bce09abeef1a8bb017",
+                     *           "reference": "178217be0f4a29078494ce29488a037f4ab7d3640f72a5cfe087f952c32830a6",
                      *           "reversalReason": null,
                      *           "reversedAt": null
                      *         }
@@ -9416,13 +9466,13 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a2275e26f776878d0e38bafae069ae",
-                     *       "invoiceId": "inv_01a2275e26f27539a43ef9ba4a53e84f",
+                     *       "id": "ipy_01a227742dd67553957ff92aefd9a3e9",
+                     *       "invoiceId": "inv_01a227742dce70229161618c57485358",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T12:53:31.511Z",
+                     *       "recordedAt": "2026-11-29T13:17:35.061Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *         "id": "key_01a227742d39763cb23fc1cff8353873",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
@@ -9638,18 +9688,18 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a2275e26f776878d0e38bafae069ae",
-                     *       "invoiceId": "inv_01a2275e26f27539a43ef9ba4a53e84f",
+                     *       "id": "ipy_01a227742dd67553957ff92aefd9a3e9",
+                     *       "invoiceId": "inv_01a227742dce70229161618c57485358",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T12:53:31.511Z",
+                     *       "recordedAt": "2026-11-29T13:17:35.061Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *         "id": "key_01a227742d39763cb23fc1cff8353873",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
                      *       "reversalReason": "Counted twice: the branch entered the receipt again",
-                     *       "reversedAt": "2026-11-29T12:53:31.519Z"
+                     *       "reversedAt": "2026-11-29T13:17:35.066Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoicePaymentView"];
@@ -10071,7 +10121,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amount": "100.00",
-                     *           "at": "2026-11-29T12:53:31.506Z",
+                     *           "at": "2026-11-29T13:17:35.054Z",
                      *           "balance": "100.00",
                      *           "method": null,
                      *           "reference": null,
@@ -10080,72 +10130,72 @@ export interface operations {
                      *         },
                      *         {
                      *           "amount": "-40.00",
-                     *           "at": "2026-11-29T12:53:31.511Z",
+                     *           "at": "2026-11-29T13:17:35.061Z",
                      *           "balance": "60.00",
                      *           "method": "cash",
                      *           "reference": "REC-2026-0042",
-                     *           "sourceId": "ipy_01a2275e26f776878d0e38bafae069ae",
+                     *           "sourceId": "ipy_01a227742dd67553957ff92aefd9a3e9",
                      *           "type": "payment"
                      *         },
                      *         {
                      *           "amount": "40.00",
-                     *           "at": "2026-11-29T12:53:31.519Z",
+                     *           "at": "2026-11-29T13:17:35.066Z",
                      *           "balance": "100.00",
                      *           "method": "cash",
                      *           "reference": "Counted twice: the branch entered the receipt again",
-                     *           "sourceId": "ipy_01a2275e26f776878d0e38bafae069ae",
+                     *           "sourceId": "ipy_01a227742dd67553957ff92aefd9a3e9",
                      *           "type": "payment_reversed"
                      *         },
                      *         {
                      *           "amount": "-25.00",
-                     *           "at": "2026-11-29T12:53:31.525Z",
+                     *           "at": "2026-11-29T13:17:35.073Z",
                      *           "balance": "75.00",
                      *           "method": null,
                      *           "reference": "CN-000001",
-                     *           "sourceId": "cn_01a2275e2706770da39739233e946323",
+                     *           "sourceId": "cn_01a227742de2771a863ff8660a523571",
                      *           "type": "credit_note"
                      *         },
                      *         {
                      *           "amount": "25.00",
-                     *           "at": "2026-11-29T12:53:31.531Z",
+                     *           "at": "2026-11-29T13:17:35.079Z",
                      *           "balance": "100.00",
                      *           "method": null,
                      *           "reference": "CN-000001",
-                     *           "sourceId": "cn_01a2275e2706770da39739233e946323",
+                     *           "sourceId": "cn_01a227742de2771a863ff8660a523571",
                      *           "type": "credit_note_voided"
                      *         },
                      *         {
                      *           "amount": "-150.00",
-                     *           "at": "2026-11-29T12:53:31.534Z",
+                     *           "at": "2026-11-29T13:17:35.086Z",
                      *           "balance": "-50.00",
                      *           "method": "cash",
                      *           "reference": null,
-                     *           "sourceId": "ipy_01a2275e270f723ab2a13e16269ed221",
+                     *           "sourceId": "ipy_01a227742dee70ccb1e56d2934beb135",
                      *           "type": "payment"
                      *         },
                      *         {
                      *           "amount": "50.00",
-                     *           "at": "2026-11-29T12:53:31.534Z",
+                     *           "at": "2026-11-29T13:17:35.086Z",
                      *           "balance": "0.00",
                      *           "method": null,
                      *           "reference": null,
-                     *           "sourceId": "cbt_01a2275e271071388826d6fc2465638e",
+                     *           "sourceId": "cbt_01a227742def7588b35819c1e0b1510a",
                      *           "type": "to_credit_balance"
                      *         }
                      *       ],
-                     *       "invoiceId": "inv_01a2275e26f27539a43ef9ba4a53e84f"
+                     *       "invoiceId": "inv_01a227742dce70229161618c57485358"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceStatement"];
                     /**
                      * @example at,type,amount,balance,sourceId,method,reference
-                     *     2026-11-29T12:53:31.506Z,invoiced,100.00,100.00,,,
-                     *     2026-11-29T12:53:31.511Z,payment,-40.00,60.00,ipy_01a2275e26f776878d0e38bafae069ae,cash,REC-2026-0042
-                     *     2026-11-29T12:53:31.519Z,payment_reversed,40.00,100.00,ipy_01a2275e26f776878d0e38bafae069ae,cash,Counted twice: the branch entered the receipt again
-                     *     2026-11-29T12:53:31.525Z,credit_note,-25.00,75.00,cn_01a2275e2706770da39739233e946323,,CN-000001
-                     *     2026-11-29T12:53:31.531Z,credit_note_voided,25.00,100.00,cn_01a2275e2706770da39739233e946323,,CN-000001
-                     *     2026-11-29T12:53:31.534Z,payment,-150.00,-50.00,ipy_01a2275e270f723ab2a13e16269ed221,cash,
-                     *     2026-11-29T12:53:31.534Z,to_credit_balance,50.00,0.00,cbt_01a2275e271071388826d6fc2465638e,,
+                     *     2026-11-29T13:17:35.054Z,invoiced,100.00,100.00,,,
+                     *     2026-11-29T13:17:35.061Z,payment,-40.00,60.00,ipy_01a227742dd67553957ff92aefd9a3e9,cash,REC-2026-0042
+                     *     2026-11-29T13:17:35.066Z,payment_reversed,40.00,100.00,ipy_01a227742dd67553957ff92aefd9a3e9,cash,Counted twice: the branch entered the receipt again
+                     *     2026-11-29T13:17:35.073Z,credit_note,-25.00,75.00,cn_01a227742de2771a863ff8660a523571,,CN-000001
+                     *     2026-11-29T13:17:35.079Z,credit_note_voided,25.00,100.00,cn_01a227742de2771a863ff8660a523571,,CN-000001
+                     *     2026-11-29T13:17:35.086Z,payment,-150.00,-50.00,ipy_01a227742dee70ccb1e56d2934beb135,cash,
+                     *     2026-11-29T13:17:35.086Z,to_credit_balance,50.00,0.00,cbt_01a227742def7588b35819c1e0b1510a,,
                      */
                     "text/csv": string;
                 };
@@ -10472,13 +10522,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-29T12:53:31.555Z",
+                     *           "createdAt": "2026-11-29T13:17:35.107Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a2275e2723755392b33167657c0d20",
+                     *           "id": "pl_01a227742e03726792d0770ace106a8e",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_96015ee21687a779c847834663128280"
+                     *           "url": "https://pay.lajan.test/pay/pi_0f916db1ecf1d0abc68eeae394631433"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -10611,13 +10661,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T12:53:31.555Z",
+                     *       "createdAt": "2026-11-29T13:17:35.107Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2275e2723755392b33167657c0d20",
+                     *       "id": "pl_01a227742e03726792d0770ace106a8e",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_96015ee21687a779c847834663128280"
+                     *       "url": "https://pay.lajan.test/pay/pi_0f916db1ecf1d0abc68eeae394631433"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -10798,13 +10848,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T12:53:31.555Z",
+                     *       "createdAt": "2026-11-29T13:17:35.107Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2275e2723755392b33167657c0d20",
+                     *       "id": "pl_01a227742e03726792d0770ace106a8e",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_96015ee21687a779c847834663128280"
+                     *       "url": "https://pay.lajan.test/pay/pi_0f916db1ecf1d0abc68eeae394631433"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -10917,7 +10967,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a2275e2723755392b33167657c0d20"
+                     *       "id": "pl_01a227742e03726792d0770ace106a8e"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -11076,9 +11126,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T12:53:32.203Z",
+                     *           "createdAt": "2026-11-29T13:17:35.969Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2275e29ab77cc9ddf69749908e543",
+                     *           "id": "pyt_01a2277431617782a11a65ca9d9da121",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -11089,14 +11139,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Lisa",
-                     *             "id": "cli_01a2275e27807147ac95e20dc6f6a61d",
+                     *             "id": "cli_01a227742e71741b9ee68a4cff30bb2e",
                      *             "lastName": "Jozèf",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a2275e27807147ac95e20dc6f6a61d",
-                     *           "createdAt": "2026-11-29T12:53:31.739Z",
+                     *           "clientId": "cli_01a227742e71741b9ee68a4cff30bb2e",
+                     *           "createdAt": "2026-11-29T13:17:35.372Z",
                      *           "execStatus": "awaiting_registration",
-                     *           "id": "pyt_01a2275e27db73f684219dbedf284960",
+                     *           "id": "pyt_01a227742f0c71ff8b6d6e47f5ad18a9",
                      *           "memo": null,
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -11107,14 +11157,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a2275e27627773ac5f43e885717a35",
+                     *             "id": "cli_01a227742e4d7738a49e20e1ae568eca",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a2275e27627773ac5f43e885717a35",
-                     *           "createdAt": "2026-11-29T12:53:31.621Z",
+                     *           "clientId": "cli_01a227742e4d7738a49e20e1ae568eca",
+                     *           "createdAt": "2026-11-29T13:17:35.184Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a2275e276574f9b6c58d639d070695",
+                     *           "id": "pyt_01a227742e5071e585436547f3e45f64",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -11125,9 +11175,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T12:53:31.581Z",
+                     *           "createdAt": "2026-11-29T13:17:35.150Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2275e273d7285b82a134d035336fc",
+                     *           "id": "pyt_01a227742e2e75619ff1c30b7ce78635",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
@@ -11138,14 +11188,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *             "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
-                     *           "createdAt": "2026-11-29T12:53:31.570Z",
+                     *           "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *           "createdAt": "2026-11-29T13:17:35.130Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a2275e273273cbae59e83471bfdb2b",
+                     *           "id": "pyt_01a227742e1a7250983ef56949f3d9c0",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -11265,7 +11315,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
+                 *       "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -11289,19 +11339,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *         "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
-                     *       "createdAt": "2026-11-29T12:53:31.570Z",
+                     *       "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *       "createdAt": "2026-11-29T13:17:35.130Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2275e273273cbae59e83471bfdb2b",
+                     *       "id": "pyt_01a227742e1a7250983ef56949f3d9c0",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T12:53:31.570Z",
+                     *       "updatedAt": "2026-11-29T13:17:35.130Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11490,31 +11540,31 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T12:53:31.595Z",
+                     *           "createdAt": "2026-11-29T13:17:35.162Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a2275e274b705991fc0af83638ab2b",
-                     *           "ledgerSeq": 13,
-                     *           "txHash": "2cf103862094b5a484cb355e4bdd8b4ceb913e945c26b86e18bae3c7fb03ead0"
+                     *           "id": "att_01a227742e3a727386775a7b823a1699",
+                     *           "ledgerSeq": 15,
+                     *           "txHash": "533051a6223c69c26b8891524b3af11ea8edc5f92f8ca283d37301840173bf18"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *         "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
-                     *       "createdAt": "2026-11-29T12:53:31.570Z",
+                     *       "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *       "createdAt": "2026-11-29T13:17:35.130Z",
                      *       "execStatus": "sent",
                      *       "hold": null,
-                     *       "id": "pyt_01a2275e273273cbae59e83471bfdb2b",
+                     *       "id": "pyt_01a227742e1a7250983ef56949f3d9c0",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T12:53:31.604Z",
+                     *       "updatedAt": "2026-11-29T13:17:35.171Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11640,19 +11690,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2275e26a570d1a990760a6d39953d",
+                     *         "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2275e26a570d1a990760a6d39953d",
-                     *       "createdAt": "2026-11-29T12:53:31.570Z",
+                     *       "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *       "createdAt": "2026-11-29T13:17:35.130Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2275e273273cbae59e83471bfdb2b",
+                     *       "id": "pyt_01a227742e1a7250983ef56949f3d9c0",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T12:53:31.575Z",
+                     *       "updatedAt": "2026-11-29T13:17:35.136Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11672,7 +11722,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "f1d3c60d-bbe6-4544-94cc-ebc6f076bc5f",
+                     *       "requestId": "97ea1ce4-58de-489d-8d5b-36385e008bfc",
                      *       "statusCode": 400
                      *     }
                      */
@@ -11847,19 +11897,19 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a2275e27627773ac5f43e885717a35",
+                     *         "id": "cli_01a227742e4d7738a49e20e1ae568eca",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a2275e27627773ac5f43e885717a35",
-                     *       "createdAt": "2026-11-29T12:53:31.621Z",
+                     *       "clientId": "cli_01a227742e4d7738a49e20e1ae568eca",
+                     *       "createdAt": "2026-11-29T13:17:35.184Z",
                      *       "execStatus": "canceled",
                      *       "hold": null,
-                     *       "id": "pyt_01a2275e276574f9b6c58d639d070695",
+                     *       "id": "pyt_01a227742e5071e585436547f3e45f64",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T12:53:32.199Z",
+                     *       "updatedAt": "2026-11-29T13:17:35.964Z",
                      *       "walletAccountId": null,
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12062,13 +12112,13 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T12:53:32.203Z",
+                     *       "createdAt": "2026-11-29T13:17:35.969Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2275e29ab77cc9ddf69749908e543",
+                     *       "id": "pyt_01a2277431617782a11a65ca9d9da121",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T12:53:32.206Z",
+                     *       "updatedAt": "2026-11-29T13:17:35.971Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12277,24 +12327,24 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T12:53:31.595Z",
+                     *           "createdAt": "2026-11-29T13:17:35.162Z",
                      *           "errorCode": "op_underfunded",
                      *           "errorMessage": "the source account cannot cover the amount",
-                     *           "id": "att_01a2275e274b705991fc0af94b11e63e",
+                     *           "id": "att_01a227742e3a727386775a7c6f80c5a3",
                      *           "ledgerSeq": null,
-                     *           "txHash": "21d5cf118ec73c42c1277fb979b1fdee73864598c918f539cf37f459b66d9cfb"
+                     *           "txHash": "39821a42b4121db22a9c4050376b4dc570bc6f881196701f1ae66b8119f412db"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T12:53:31.581Z",
+                     *       "createdAt": "2026-11-29T13:17:35.150Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2275e273d7285b82a134d035336fc",
+                     *       "id": "pyt_01a227742e2e75619ff1c30b7ce78635",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T12:53:31.612Z",
+                     *       "updatedAt": "2026-11-29T13:17:35.177Z",
                      *       "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12475,7 +12525,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GDMIVZSFIUWAVUS7XJ2KG6OJGQFQ6Q56SUPTTE2Y5FSNGPPZPUEZWFRE",
+                     *       "account": "GDF2RQKVDZUIQS5SSXGFHLMDCN4FCFGDU3B5AS6YYASMAIXYZZ42VS3B",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -12606,7 +12656,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GDMIVZSFIUWAVUS7XJ2KG6OJGQFQ6Q56SUPTTE2Y5FSNGPPZPUEZWFRE",
+                     *       "account": "GDF2RQKVDZUIQS5SSXGFHLMDCN4FCFGDU3B5AS6YYASMAIXYZZ42VS3B",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -12818,25 +12868,25 @@ export interface operations {
                      *         {
                      *           "channel": "sms",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T12:53:31.472Z",
+                     *           "createdAt": "2026-11-29T13:17:35.012Z",
                      *           "html": null,
-                     *           "id": "msg_01a2275e26d27340a3ea5c44e34ab86e",
-                     *           "invoiceId": "inv_01a2275e26c772eaaa08ac01062f96aa",
+                     *           "id": "msg_01a227742da874b8a4515132fc1d2fa4",
+                     *           "invoiceId": "inv_01a227742d93751dbcd239d924f82bb1",
                      *           "status": "sandbox",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_6ecca60b739875c4f19c5cbd91e49a93",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_ca6c8bb093f60ad9bf8b702247f0a453",
                      *           "to": "+50937005678"
                      *         },
                      *         {
                      *           "channel": "email",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T12:53:31.472Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_6ecca60b739875c4f19c5cbd91e49a93\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_6ecca60b739875c4f19c5cbd91e49a93\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_6ecca60b739875c4f19c5cbd91e49a93</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a2275e26d27340a3ea5c4366df58e3",
-                     *           "invoiceId": "inv_01a2275e26c772eaaa08ac01062f96aa",
+                     *           "createdAt": "2026-11-29T13:17:35.012Z",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_ca6c8bb093f60ad9bf8b702247f0a453\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_ca6c8bb093f60ad9bf8b702247f0a453\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_ca6c8bb093f60ad9bf8b702247f0a453</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a227742da874b8a4515131441d72cb",
+                     *           "invoiceId": "inv_01a227742d93751dbcd239d924f82bb1",
                      *           "status": "sandbox",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_6ecca60b739875c4f19c5cbd91e49a93\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_ca6c8bb093f60ad9bf8b702247f0a453\n",
                      *           "to": "marie@example.ht"
                      *         }
                      *       ],
@@ -12968,18 +13018,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GDMIVZSFIUWAVUS7XJ2KG6OJGQFQ6Q56SUPTTE2Y5FSNGPPZPUEZWFRE",
-                     *       "id": "lp_01a2275e26db71f9a767143230aee5f0",
+                     *       "destinationAccount": "GDF2RQKVDZUIQS5SSXGFHLMDCN4FCFGDU3B5AS6YYASMAIXYZZ42VS3B",
+                     *       "id": "lp_01a227742db672b88bf396c9829d77eb",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJVZ2284WK2B98",
+                     *       "memo": "LJNW0VWXXQWJ06",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_6ecca60b739875c4f19c5cbd91e49a93",
+                     *         "id": "pi_ca6c8bb093f60ad9bf8b702247f0a453",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "b7a1cc3dcc610ef37d6c5c4c4e9a252096eebe866e9e06bce09abeef1a8bb017"
+                     *       "txHash": "178217be0f4a29078494ce29488a037f4ab7d3640f72a5cfe087f952c32830a6"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -13480,19 +13530,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-29T12:53:32.340Z",
+                     *       "decidedAt": "2026-11-29T13:17:36.135Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *         "id": "key_01a227742d39763cb23fc1cff8353873",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T12:53:32.338Z",
-                     *       "id": "stc_01a2275e2a32714bbab255433ec0b205",
+                     *       "expiresAt": "2026-12-02T13:17:36.131Z",
+                     *       "id": "stc_01a227743203718db75734e05ff15c3e",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-29T12:53:32.338Z",
+                     *       "requestedAt": "2026-11-29T13:17:36.131Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a2275e2a29779a8b094d5f41f575d0",
+                     *         "id": "key_01a2277431ed73ef9e61efa1e74649ae",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -13681,19 +13731,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-29T12:53:32.333Z",
+                     *       "decidedAt": "2026-11-29T13:17:36.120Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a2275e266273a492fd274fcbf9d3e0",
+                     *         "id": "key_01a227742d39763cb23fc1cff8353873",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T12:53:32.330Z",
-                     *       "id": "stc_01a2275e2a2b75ce90f251227f3e3b09",
+                     *       "expiresAt": "2026-12-02T13:17:36.112Z",
+                     *       "id": "stc_01a2277431f0757f880a2c7e8639b515",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-29T12:53:32.330Z",
+                     *       "requestedAt": "2026-11-29T13:17:36.112Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a2275e2a29779a8b094d5f41f575d0",
+                     *         "id": "key_01a2277431ed73ef9e61efa1e74649ae",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -13880,16 +13930,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T12:53:31.422Z",
+                     *           "createdAt": "2026-11-29T13:17:34.957Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "updatedAt": "2026-11-29T12:53:31.422Z",
-                     *           "url": "http://127.0.0.1:33539/lajan/webhooks"
+                     *           "id": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "updatedAt": "2026-11-29T13:17:34.957Z",
+                     *           "url": "http://127.0.0.1:33641/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -14009,7 +14059,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:33539/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:33641/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -14024,17 +14074,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T12:53:31.422Z",
+                     *       "createdAt": "2026-11-29T13:17:34.957Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2275e269e73219f5a4618a1da5051",
-                     *       "secret": "whsec_GpXyMijiMs/mequhoE8cRLGkxcgtodmRGpxq6T2W1+Y=",
-                     *       "updatedAt": "2026-11-29T12:53:31.422Z",
-                     *       "url": "http://127.0.0.1:33539/lajan/webhooks"
+                     *       "id": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *       "secret": "whsec_yh5RUcO0e4ehJr0dueMykyMPLzN+lKwZ5ND9nK1Blqw=",
+                     *       "updatedAt": "2026-11-29T13:17:34.957Z",
+                     *       "url": "http://127.0.0.1:33641/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -14213,16 +14263,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T12:53:31.422Z",
+                     *       "createdAt": "2026-11-29T13:17:34.957Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2275e269e73219f5a4618a1da5051",
-                     *       "updatedAt": "2026-11-29T12:53:31.422Z",
-                     *       "url": "http://127.0.0.1:33539/lajan/webhooks"
+                     *       "id": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *       "updatedAt": "2026-11-29T13:17:34.957Z",
+                     *       "url": "http://127.0.0.1:33641/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -14345,15 +14395,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T12:53:31.422Z",
+                     *       "createdAt": "2026-11-29T13:17:34.957Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a2275e269e73219f5a4618a1da5051",
-                     *       "updatedAt": "2026-11-29T12:53:32.326Z",
-                     *       "url": "http://127.0.0.1:33539/lajan/webhooks"
+                     *       "id": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *       "updatedAt": "2026-11-29T13:17:36.104Z",
+                     *       "url": "http://127.0.0.1:33641/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -14533,7 +14583,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a2275e269e73219f5a4618a1da5051"
+                     *       "id": "we_01a227742d6d765ea04c0a04c8a5ff14"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -14671,223 +14721,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T12:53:32.289Z",
-                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "eventId": "evt_01a2275e2a0276228742ce8dd26ba130",
+                     *           "createdAt": "2026-11-29T13:17:36.058Z",
+                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "eventId": "evt_01a2277431ba7474a33379130de04cce",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a2275e2a0276228742ce8ecb3c45f2",
-                     *           "nextAttemptAt": "2026-11-29T12:53:32.289Z",
+                     *           "id": "whd_01a2277431ba7474a33379149d7e40c3",
+                     *           "nextAttemptAt": "2026-11-29T13:17:36.058Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T12:53:32.289Z"
+                     *           "updatedAt": "2026-11-29T13:17:36.058Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T12:53:32.274Z",
-                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "eventId": "evt_01a2275e29f37186bb4500ba1a709874",
+                     *           "createdAt": "2026-11-29T13:17:36.044Z",
+                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "eventId": "evt_01a2277431ac71fd94e460d359e9c850",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2275e29f37186bb4500bbc7a07a1b",
-                     *           "nextAttemptAt": "2026-11-29T12:53:32.274Z",
+                     *           "id": "whd_01a2277431ad72e190f791a2de91387d",
+                     *           "nextAttemptAt": "2026-11-29T13:17:36.044Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T12:53:32.274Z"
+                     *           "updatedAt": "2026-11-29T13:17:36.044Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T12:53:32.270Z",
-                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "eventId": "evt_01a2275e29ef76038ce9ec0f8c521515",
+                     *           "createdAt": "2026-11-29T13:17:36.039Z",
+                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "eventId": "evt_01a2277431a771a0b5f6effee29bd5f6",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2275e29ef76038ce9ec1099378e52",
-                     *           "nextAttemptAt": "2026-11-29T12:53:32.270Z",
+                     *           "id": "whd_01a2277431a871c79c8cf4fc8e60155e",
+                     *           "nextAttemptAt": "2026-11-29T13:17:36.039Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T12:53:32.270Z"
+                     *           "updatedAt": "2026-11-29T13:17:36.039Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T12:53:32.257Z",
-                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "eventId": "evt_01a2275e29e176d093bda3ca6a07f534",
+                     *           "createdAt": "2026-11-29T13:17:36.022Z",
+                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "eventId": "evt_01a22774319772139a6fc36c2f942e46",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2275e29e176d093bda3cbf2ab712d",
-                     *           "nextAttemptAt": "2026-11-29T12:53:32.257Z",
+                     *           "id": "whd_01a22774319772139a6fc36d2ba1e8d2",
+                     *           "nextAttemptAt": "2026-11-29T13:17:36.022Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T12:53:32.257Z"
+                     *           "updatedAt": "2026-11-29T13:17:36.022Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T12:53:32.250Z",
-                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "eventId": "evt_01a2275e29db71abaeb500c5dca998b4",
+                     *           "createdAt": "2026-11-29T13:17:36.012Z",
+                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "eventId": "evt_01a22774318d74f9b45b497cb9888ad2",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2275e29db71abaeb500c62a4bef66",
-                     *           "nextAttemptAt": "2026-11-29T12:53:32.250Z",
+                     *           "id": "whd_01a22774318d74f9b45b497d29b3ea36",
+                     *           "nextAttemptAt": "2026-11-29T13:17:36.012Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T12:53:32.250Z"
+                     *           "updatedAt": "2026-11-29T13:17:36.012Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T12:53:32.241Z",
-                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "eventId": "evt_01a2275e29d273dcb8544f2cbf3378ec",
+                     *           "createdAt": "2026-11-29T13:17:36.003Z",
+                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "eventId": "evt_01a227743184731c8b5edd0399018155",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2275e29d3779cac4ea1b2986d1dbb",
-                     *           "nextAttemptAt": "2026-11-29T12:53:32.241Z",
+                     *           "id": "whd_01a227743184731c8b5edd052359aa9e",
+                     *           "nextAttemptAt": "2026-11-29T13:17:36.003Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T12:53:32.241Z"
+                     *           "updatedAt": "2026-11-29T13:17:36.003Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T12:53:32.241Z",
-                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "eventId": "evt_01a2275e29d273dcb8544f2b8b614c44",
+                     *           "createdAt": "2026-11-29T13:17:36.003Z",
+                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "eventId": "evt_01a227743184731c8b5edd02b9098802",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a2275e29d3779cac4ea1b11af646da",
-                     *           "nextAttemptAt": "2026-11-29T12:53:32.241Z",
+                     *           "id": "whd_01a227743184731c8b5edd04d6dcd0a3",
+                     *           "nextAttemptAt": "2026-11-29T13:17:36.003Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T12:53:32.241Z"
+                     *           "updatedAt": "2026-11-29T13:17:36.003Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T12:53:32.234Z",
-                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "eventId": "evt_01a2275e29cb75d7adffc616b22b7768",
+                     *           "createdAt": "2026-11-29T13:17:36.001Z",
+                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "eventId": "evt_01a22774318270d8b70f7733c60dd856",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2275e29cb75d7adffc6173fe2cb4c",
-                     *           "nextAttemptAt": "2026-11-29T12:53:32.234Z",
+                     *           "id": "whd_01a22774318270d8b70f7734b0ec8456",
+                     *           "nextAttemptAt": "2026-11-29T13:17:36.001Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T12:53:32.234Z"
+                     *           "updatedAt": "2026-11-29T13:17:36.001Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T12:53:32.223Z",
-                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "eventId": "evt_01a2275e29c17794b6aab9424118649e",
+                     *           "createdAt": "2026-11-29T13:17:35.988Z",
+                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "eventId": "evt_01a22774317676e894c250d46eba7fb4",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2275e29c275c6bccb0b67060d52d7",
-                     *           "nextAttemptAt": "2026-11-29T12:53:32.223Z",
+                     *           "id": "whd_01a22774317676e894c250d6ea2f4e04",
+                     *           "nextAttemptAt": "2026-11-29T13:17:35.988Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T12:53:32.223Z"
+                     *           "updatedAt": "2026-11-29T13:17:35.988Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T12:53:32.223Z",
-                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "eventId": "evt_01a2275e29c17794b6aab941c87d83f0",
+                     *           "createdAt": "2026-11-29T13:17:35.988Z",
+                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "eventId": "evt_01a22774317676e894c250d39338d6c1",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2275e29c275c6bccb0b66d6390513",
-                     *           "nextAttemptAt": "2026-11-29T12:53:32.223Z",
+                     *           "id": "whd_01a22774317676e894c250d572add062",
+                     *           "nextAttemptAt": "2026-11-29T13:17:35.988Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T12:53:32.223Z"
+                     *           "updatedAt": "2026-11-29T13:17:35.988Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T12:53:32.218Z",
-                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "eventId": "evt_01a2275e29bb718c90918a6b6b457d34",
+                     *           "createdAt": "2026-11-29T13:17:35.983Z",
+                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "eventId": "evt_01a227743171710698c7c1e073a8ac15",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2275e29bc705e8fc4f7e1d0cf2735",
-                     *           "nextAttemptAt": "2026-11-29T12:53:32.218Z",
+                     *           "id": "whd_01a227743171710698c7c1e22a8261ce",
+                     *           "nextAttemptAt": "2026-11-29T13:17:35.983Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T12:53:32.218Z"
+                     *           "updatedAt": "2026-11-29T13:17:35.983Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T12:53:32.218Z",
-                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "eventId": "evt_01a2275e29bb718c90918a6a1a1b0c62",
+                     *           "createdAt": "2026-11-29T13:17:35.983Z",
+                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "eventId": "evt_01a227743171710698c7c1dface1d24e",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2275e29bc705e8fc4f7e082917568",
-                     *           "nextAttemptAt": "2026-11-29T12:53:32.218Z",
+                     *           "id": "whd_01a227743171710698c7c1e16a1205ca",
+                     *           "nextAttemptAt": "2026-11-29T13:17:35.983Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T12:53:32.218Z"
+                     *           "updatedAt": "2026-11-29T13:17:35.983Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T12:53:32.206Z",
-                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "eventId": "evt_01a2275e29ae7163a825998a346a16f6",
+                     *           "createdAt": "2026-11-29T13:17:35.971Z",
+                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "eventId": "evt_01a22774316472ec81e5c549ce7695fb",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2275e29af70bf8ae8313fb4abf88f",
-                     *           "nextAttemptAt": "2026-11-29T12:53:32.206Z",
+                     *           "id": "whd_01a22774316472ec81e5c54a34a4f1c1",
+                     *           "nextAttemptAt": "2026-11-29T13:17:35.971Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T12:53:32.206Z"
+                     *           "updatedAt": "2026-11-29T13:17:35.971Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T12:53:32.203Z",
-                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "eventId": "evt_01a2275e29ab77cc9ddf6975e2df8ea5",
+                     *           "createdAt": "2026-11-29T13:17:35.969Z",
+                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "eventId": "evt_01a2277431617782a11a65cbf06c0699",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2275e29ac71019dfc235532d02682",
-                     *           "nextAttemptAt": "2026-11-29T12:53:32.203Z",
+                     *           "id": "whd_01a2277431617782a11a65cc7f757a08",
+                     *           "nextAttemptAt": "2026-11-29T13:17:35.969Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T12:53:32.203Z"
+                     *           "updatedAt": "2026-11-29T13:17:35.969Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T12:53:32.199Z",
-                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "eventId": "evt_01a2275e29a873989c06003b886e0eb7",
+                     *           "createdAt": "2026-11-29T13:17:35.964Z",
+                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "eventId": "evt_01a22774315d7730ac7e14aacffa2132",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a2275e29a873989c06003ce6381929",
-                     *           "nextAttemptAt": "2026-11-29T12:53:32.199Z",
+                     *           "id": "whd_01a22774315e716fa23195b37f13cf58",
+                     *           "nextAttemptAt": "2026-11-29T13:17:35.964Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T12:53:32.199Z"
+                     *           "updatedAt": "2026-11-29T13:17:35.964Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T12:53:31.743Z",
-                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "eventId": "evt_01a2275e27e0763095a13c8b111501a1",
+                     *           "createdAt": "2026-11-29T13:17:35.376Z",
+                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "eventId": "evt_01a227742f11761d92ef0cba35054218",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2275e27e0763095a13c8cbda0dc69",
-                     *           "nextAttemptAt": "2026-11-29T12:53:31.743Z",
+                     *           "id": "whd_01a227742f11761d92ef0cbb749e844b",
+                     *           "nextAttemptAt": "2026-11-29T13:17:35.376Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T12:53:31.743Z"
+                     *           "updatedAt": "2026-11-29T13:17:35.376Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T12:53:31.739Z",
-                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "eventId": "evt_01a2275e27dc75e88a4300b161b35ec7",
+                     *           "createdAt": "2026-11-29T13:17:35.372Z",
+                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "eventId": "evt_01a227742f0c71ff8b6d6e48e6312272",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2275e27dc75e88a4300b24fceb4ca",
-                     *           "nextAttemptAt": "2026-11-29T12:53:31.739Z",
+                     *           "id": "whd_01a227742f0c71ff8b6d6e492f78c949",
+                     *           "nextAttemptAt": "2026-11-29T13:17:35.372Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T12:53:31.739Z"
+                     *           "updatedAt": "2026-11-29T13:17:35.372Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T12:53:31.627Z",
-                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "eventId": "evt_01a2275e276c7553b55c92ed8f7578dd",
+                     *           "createdAt": "2026-11-29T13:17:35.188Z",
+                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "eventId": "evt_01a227742e55772babdf0f9a49611f51",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2275e276c7553b55c92ee9968e8b9",
-                     *           "nextAttemptAt": "2026-11-29T12:53:31.627Z",
+                     *           "id": "whd_01a227742e55772babdf0f9ba39e5ca2",
+                     *           "nextAttemptAt": "2026-11-29T13:17:35.188Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T12:53:31.627Z"
+                     *           "updatedAt": "2026-11-29T13:17:35.188Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T12:53:31.621Z",
-                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "eventId": "evt_01a2275e2766719dae56bb5829dab679",
+                     *           "createdAt": "2026-11-29T13:17:35.184Z",
+                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "eventId": "evt_01a227742e517307a2631bba59dfa340",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2275e2766719dae56bb5952d70d87",
-                     *           "nextAttemptAt": "2026-11-29T12:53:31.621Z",
+                     *           "id": "whd_01a227742e517307a2631bbba40a686c",
+                     *           "nextAttemptAt": "2026-11-29T13:17:35.184Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T12:53:31.621Z"
+                     *           "updatedAt": "2026-11-29T13:17:35.184Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T12:53:31.612Z",
-                     *           "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *           "eventId": "evt_01a2275e275e7514acb7a644c71c9d04",
+                     *           "createdAt": "2026-11-29T13:17:35.177Z",
+                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *           "eventId": "evt_01a227742e4a77489f5c887b95c156e0",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2275e275e7514acb7a645bb72c70b",
-                     *           "nextAttemptAt": "2026-11-29T12:53:31.612Z",
+                     *           "id": "whd_01a227742e4a77489f5c887ce9c59ef7",
+                     *           "nextAttemptAt": "2026-11-29T13:17:35.177Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T12:53:31.612Z"
+                     *           "updatedAt": "2026-11-29T13:17:35.177Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -15026,14 +15076,14 @@ export interface operations {
                      * @example {
                      *       "attemptCount": 0,
                      *       "attempts": [],
-                     *       "createdAt": "2026-11-29T12:53:32.289Z",
-                     *       "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *       "eventId": "evt_01a2275e2a0276228742ce8dd26ba130",
+                     *       "createdAt": "2026-11-29T13:17:36.058Z",
+                     *       "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *       "eventId": "evt_01a2277431ba7474a33379130de04cce",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2275e2a0276228742ce8ecb3c45f2",
-                     *       "nextAttemptAt": "2026-11-29T12:53:32.312Z",
+                     *       "id": "whd_01a2277431ba7474a33379149d7e40c3",
+                     *       "nextAttemptAt": "2026-11-29T13:17:36.087Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T12:53:32.312Z"
+                     *       "updatedAt": "2026-11-29T13:17:36.087Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -15150,14 +15200,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T12:53:32.289Z",
-                     *       "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *       "eventId": "evt_01a2275e2a0276228742ce8dd26ba130",
+                     *       "createdAt": "2026-11-29T13:17:36.058Z",
+                     *       "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *       "eventId": "evt_01a2277431ba7474a33379130de04cce",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2275e2a0276228742ce8ecb3c45f2",
-                     *       "nextAttemptAt": "2026-11-29T12:53:32.312Z",
+                     *       "id": "whd_01a2277431ba7474a33379149d7e40c3",
+                     *       "nextAttemptAt": "2026-11-29T13:17:36.087Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T12:53:32.312Z"
+                     *       "updatedAt": "2026-11-29T13:17:36.087Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -15334,7 +15384,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-29T11:53:32.323Z"
+                 *       "since": "2026-11-29T12:17:36.100Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -15549,17 +15599,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T12:53:31.422Z",
+                     *       "createdAt": "2026-11-29T13:17:34.957Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2275e269e73219f5a4618a1da5051",
-                     *       "secret": "whsec_/dYdWtv98TVHJI6tIEHMhsOFztXHzvzBbzB+22k4BmE=",
-                     *       "updatedAt": "2026-11-29T12:53:32.324Z",
-                     *       "url": "http://127.0.0.1:33539/lajan/webhooks"
+                     *       "id": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *       "secret": "whsec_1gy4IGFswfpon7YuQtNykmV/x55T0yYFbM8WN4GYpO0=",
+                     *       "updatedAt": "2026-11-29T13:17:36.102Z",
+                     *       "url": "http://127.0.0.1:33641/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -15743,14 +15793,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T12:53:32.289Z",
-                     *       "endpointId": "we_01a2275e269e73219f5a4618a1da5051",
-                     *       "eventId": "evt_01a2275e2a0276228742ce8dd26ba130",
+                     *       "createdAt": "2026-11-29T13:17:36.058Z",
+                     *       "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
+                     *       "eventId": "evt_01a2277431ba7474a33379130de04cce",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2275e2a0276228742ce8ecb3c45f2",
-                     *       "nextAttemptAt": "2026-11-29T12:53:32.289Z",
+                     *       "id": "whd_01a2277431ba7474a33379149d7e40c3",
+                     *       "nextAttemptAt": "2026-11-29T13:17:36.058Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T12:53:32.289Z"
+                     *       "updatedAt": "2026-11-29T13:17:36.058Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

@@ -13,7 +13,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use lajan_domain::credit_note::CreditNoteInput;
+use lajan_domain::credit_note::{CreditLineInput, CreditNoteInput};
 use lajan_services::views::credit_notes::CreditNoteView;
 use lajan_store::credit_notes::CreditNoteOnInvoice;
 use serde::{Deserialize, Serialize};
@@ -30,20 +30,38 @@ fn credit_note_view(c: &CreditNoteOnInvoice) -> CreditNoteView {
     CreditNoteView::of(&c.credit_note, c.invoice.invoice.currency)
 }
 
-/// What the invoice no longer asks for, and why.
+/// What the invoice no longer asks for (an `amount`, or the units of its `lines`), and why.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IssueCreditNote {
     /// In the invoice's currency: positive, at most 2 decimal places, at most what the invoice's
-    /// credit notes leave of its total; read exactly.
-    #[schema(value_type = f64, required = true, nullable = false, exclusive_minimum = 0, maximum = 922337203685.47, multiple_of = 0.01, example = 150)]
+    /// credit notes leave of its total; read exactly. Give this or `lines`.
+    #[schema(value_type = f64, nullable = false, exclusive_minimum = 0, maximum = 922337203685.47, multiple_of = 0.01, example = 150)]
     pub amount: Option<ExactNumber>,
+    /// The invoice's line items it takes back, each priced as the invoice priced it, tax
+    /// included (units of a line are never credited twice; those that finish a line take
+    /// exactly what is left of it). Give this or `amount`.
+    #[schema(nullable = false, min_items = 1, max_items = 100)]
+    pub lines: Option<Vec<CreditLineBody>>,
     /// `waiver`, `rescheduling`, `duplicate` or `other`.
     #[schema(required = true, nullable = false, example = "waiver")]
     pub reason: Option<String>,
     /// At most 500 characters, line breaks kept.
     #[schema(example = "Late fee waived after the hurricane", max_length = 500)]
     pub memo: Option<String>,
+}
+
+/// Units of one of the invoice's line items to take back.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CreditLineBody {
+    /// The line's place in the invoice's `lineItems`, from 1.
+    #[schema(required = true, nullable = false, minimum = 1, example = 1)]
+    pub line_item: Option<i64>,
+    /// How many of its units: greater than 0, at most 4 decimal places, at most what earlier
+    /// credit notes left of the line. Left out: all that is left of it.
+    #[schema(value_type = Option<f64>, nullable = false, exclusive_minimum = 0, multiple_of = 0.0001, example = 1)]
+    pub quantity: Option<ExactNumber>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -67,7 +85,7 @@ pub async fn list(
 #[utoipa::path(post, operation_id = "issueCreditNote", path = "/v1/invoices/{id}/credit-notes", tag = "Invoices",
     description = "Reduces what a sent invoice asks for (a waiver, a rescheduling, a duplicate): before payment it lowers amountRemaining; what the invoice had received beyond its new total is held on the client's credit balance; a credit note that leaves nothing owed pays the invoice (invoice.paid). Numbered CN-000001 per organization, gapless. Records credit_note.created. Send an Idempotency-Key: a retry issues it once.",
     params(("id" = String, Path), IdempotencyKeyHeader), request_body = IssueCreditNote,
-    responses((status = 201, body = CreditNoteView), (status = 400, body = ErrorBody, description = "invalid_amount (also past what the invoice still asks for), validation_error (reason, memo), cannot_credit (a draft or void invoice)"), (status = 404, body = ErrorBody)))]
+    responses((status = 201, body = CreditNoteView), (status = 400, body = ErrorBody, description = "invalid_amount (also past what the invoice still asks for), validation_error (amount or lines, each bad line named, reason, memo), cannot_credit (a draft or void invoice)"), (status = 404, body = ErrorBody)))]
 pub async fn issue(
     auth: Authed<InvoicesWrite>,
     State(state): State<AppState>,
@@ -75,8 +93,18 @@ pub async fn issue(
     ResourceId(id): ResourceId,
     ApiJson(body): ApiJson<IssueCreditNote>,
 ) -> ApiResult<(StatusCode, Json<CreditNoteView>)> {
-    let input =
-        CreditNoteInput { amount: body.amount.as_ref().map(ExactNumber::text), reason: body.reason, memo: body.memo };
+    let lines = body.lines.map(|lines| {
+        lines
+            .iter()
+            .map(|l| CreditLineInput { line_item: l.line_item, quantity: l.quantity.as_ref().map(ExactNumber::text) })
+            .collect()
+    });
+    let input = CreditNoteInput {
+        amount: body.amount.as_ref().map(ExactNumber::text),
+        lines,
+        reason: body.reason,
+        memo: body.memo,
+    };
     let render = |c: &CreditNoteOnInvoice| json_bytes(&credit_note_view(c));
     let answer = idempotency.respond(StatusCode::CREATED, &render);
     let issued = state.services.issue_credit_note(auth.tenant(), &id, input, answer).await?;

@@ -96,3 +96,52 @@ api_test!(a_credit_note_lowers_what_is_owed_and_a_void_one_asks_for_it_again, |a
     expect_error(app.get("/v1/invoices/inv_00000000000000000000000000000000/credit-notes").await, 404, "not_found")
         .await;
 });
+
+api_test!(a_credit_note_takes_back_units_of_the_invoices_lines_never_twice, |app| {
+    let client = app.reachable_client().await;
+    // Three months of a 33.33 fee with 10% tax (109.99), and a 5.00 stamp: 114.99 in all.
+    let lines = json!({ "sendImmediately": true, "lineItems": [
+        { "description": "Monthly fee", "quantity": 3, "unitPrice": 33.33, "taxRate": 10 },
+        { "description": "Stamp", "quantity": 1, "unitPrice": 5, "taxRate": 0 },
+    ] });
+    let invoice = app.invoice(client["id"].as_str().unwrap(), lines).await;
+    let id = invoice["id"].as_str().unwrap();
+    assert_eq!(invoice["total"], "114.99");
+    let credit = |lines: Value| issue(app, id, None, json!({ "lines": lines, "reason": "waiver" }));
+
+    let r = credit(json!([{ "lineItem": 1, "quantity": 1 }, { "lineItem": 2 }])).await;
+    assert_eq!(r.status(), 201);
+    let first: Value = r.json().await.unwrap();
+    assert_eq!(first["amount"], "41.66", "36.66 of the fee with its tax, and the stamp");
+    assert_eq!(
+        first["lines"],
+        json!([
+            { "lineItem": 1, "description": "Monthly fee", "quantity": "1", "amount": "36.66" },
+            { "lineItem": 2, "description": "Stamp", "quantity": "1", "amount": "5.00" },
+        ])
+    );
+    // The rest of the fee: what is left of the line to the cent, however it was split.
+    let rest: Value = credit(json!([{ "lineItem": 1 }])).await.json().await.unwrap();
+    assert_eq!((&rest["amount"], &rest["lines"][0]["quantity"]), (&json!("73.33"), &json!("2")));
+    let after = get(app, &format!("/v1/invoices/{id}")).await;
+    assert_eq!((&after["amountCredited"], &after["status"]), (&json!("114.99"), &json!("paid")));
+
+    // Nothing of a line is credited twice; a voided note gives its units back.
+    let twice = credit(json!([{ "lineItem": 2 }, { "lineItem": 3 }])).await;
+    let refusal = expect_error(twice, 400, "validation_error").await;
+    let fields: Vec<&str> =
+        refusal["details"].as_array().unwrap().iter().map(|d| d["field"].as_str().unwrap()).collect();
+    assert_eq!(fields, ["lines[0].quantity", "lines[1].lineItem"]);
+    let path = format!("/v1/invoices/{id}/credit-notes/{}/void", first["id"].as_str().unwrap());
+    let r = app.send_json(Method::POST, &path, &json!({})).await;
+    assert_eq!(r.status(), 200);
+    let again: Value = credit(json!([{ "lineItem": 2 }])).await.json().await.unwrap();
+    assert_eq!(again["amount"], "5.00");
+
+    // One or the other.
+    let both = credit(json!(null)).await;
+    expect_error(both, 400, "validation_error").await;
+    let both = issue(app, id, None, json!({ "amount": 1, "lines": [{ "lineItem": 1 }], "reason": "other" })).await;
+    let refusal = expect_error(both, 400, "validation_error").await;
+    assert_eq!(refusal["details"][0]["field"], "lines");
+});

@@ -5,8 +5,9 @@
 use super::events::ActorView;
 use super::money;
 use lajan_domain::Timestamp;
-use lajan_domain::credit_note::CreditNote;
-use lajan_domain::money::Currency;
+use lajan_domain::credit_note::{CreditLine, CreditNote};
+use lajan_domain::invoice::QUANTITY_PLACES;
+use lajan_domain::money::{Currency, format_trimmed};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -25,6 +26,9 @@ pub struct CreditNoteView {
     pub amount: String,
     #[schema(example = "HTG")]
     pub currency: String,
+    /// The invoice's line items it took back (their amounts make its `amount`); empty for a
+    /// credit note of an amount.
+    pub lines: Vec<CreditLineView>,
     /// `waiver`, `rescheduling`, `duplicate` or `other`.
     #[schema(example = "waiver")]
     pub reason: &'static str,
@@ -50,6 +54,7 @@ impl CreditNoteView {
             invoice_id: n.invoice_id.clone(),
             amount: money(n.amount),
             currency: currency.code().to_owned(),
+            lines: n.lines.iter().map(CreditLineView::from).collect(),
             reason: n.reason.as_str(),
             memo: n.memo.clone(),
             status: if n.voided.is_some() { "void" } else { "issued" },
@@ -57,6 +62,34 @@ impl CreditNoteView {
             created_by: n.created_by.clone().into(),
             voided_at: n.voided.as_ref().map(|(at, _)| *at),
             voided_by: n.voided.as_ref().map(|(_, by)| by.clone().into()),
+        }
+    }
+}
+
+/// Units of one of the invoice's line items a credit note took back.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreditLineView {
+    /// The line's place in the invoice's `lineItems`, from 1.
+    #[schema(example = 1)]
+    pub line_item: usize,
+    #[schema(example = "Late fee")]
+    pub description: String,
+    /// How many of its units, as a decimal string.
+    #[schema(example = "1")]
+    pub quantity: String,
+    /// What they came to, tax included.
+    #[schema(example = "150.00")]
+    pub amount: String,
+}
+
+impl From<&CreditLine> for CreditLineView {
+    fn from(l: &CreditLine) -> Self {
+        CreditLineView {
+            line_item: l.line_item,
+            description: l.description.clone(),
+            quantity: format_trimmed(l.quantity, QUANTITY_PLACES),
+            amount: money(l.amount),
         }
     }
 }

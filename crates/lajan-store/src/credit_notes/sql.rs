@@ -1,14 +1,50 @@
 // Credit notes, for both backends; included after `shared.rs`.
 
 use crate::credit_notes::{CreditNoteEvents, CreditNoteOnInvoice, CreditNoteStore};
-use lajan_domain::credit_note::{CreditNote, NewCreditNote, credit_note_number};
+use lajan_domain::credit_note::{CreditLine, CreditNote, NewCreditNote, credit_note_number};
 
 macro_rules! credit_note_select {
     () => {
-        "SELECT n.id, n.number, n.invoice_id, n.amount, n.reason, n.memo, n.created_at, n.actor_type, n.actor_id,
-                n.voided_at, n.voided_by_type, n.voided_by_id
+        "SELECT n.id, n.number, n.invoice_id, n.amount, n.lines, n.reason, n.memo, n.created_at, n.actor_type,
+                n.actor_id, n.voided_at, n.voided_by_type, n.voided_by_id
          FROM credit_notes n"
     };
+}
+
+/// A credited line as stored in the `lines` JSON column.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoredCreditLine {
+    line_item: usize,
+    description: String,
+    quantity: i64,
+    amount: i64,
+}
+
+/// The lines as the `lines` column keeps them: NULL for a credit note of an amount.
+fn credit_lines_to_json(lines: &[CreditLine]) -> StoreResult<Option<String>> {
+    if lines.is_empty() {
+        return Ok(None);
+    }
+    let stored: Vec<StoredCreditLine> = lines
+        .iter()
+        .map(|l| StoredCreditLine {
+            line_item: l.line_item,
+            description: l.description.clone(),
+            quantity: l.quantity,
+            amount: l.amount,
+        })
+        .collect();
+    serde_json::to_string(&stored).map(Some).map_err(corrupt)
+}
+
+fn credit_lines_from_json(text: Option<&str>) -> StoreResult<Vec<CreditLine>> {
+    let Some(text) = text else { return Ok(Vec::new()) };
+    let stored: Vec<StoredCreditLine> = serde_json::from_str(text).map_err(corrupt)?;
+    Ok(stored
+        .into_iter()
+        .map(|l| CreditLine { line_item: l.line_item, description: l.description, quantity: l.quantity, amount: l.amount })
+        .collect())
 }
 
 fn credit_note_from_row(row: &DbRow) -> StoreResult<CreditNote> {
@@ -21,6 +57,7 @@ fn credit_note_from_row(row: &DbRow) -> StoreResult<CreditNote> {
         number: row.try_get("number")?,
         invoice_id: row.try_get("invoice_id")?,
         amount: row.try_get("amount")?,
+        lines: credit_lines_from_json(row.try_get::<Option<String>, _>("lines")?.as_deref())?,
         reason: row.try_get::<String, _>("reason")?.parse().map_err(corrupt)?,
         memo: row.try_get("memo")?,
         created_at: ts(row.try_get("created_at")?),
@@ -82,8 +119,10 @@ impl CreditNoteStore for ThisStore {
             };
             return Err(StoreError::Rejected(Invalid::new("cannot_credit", why)));
         }
+        let earlier = credit_notes_of(&mut *tx, tenant, invoice_id).await?;
+        let (amount, lines) = note.credit.price(&invoice.line_items, &earlier).map_err(StoreError::Rejected)?;
         let open = invoice.totals.total - invoice.amount_credited;
-        if note.amount > open {
+        if amount > open {
             let why = format!(
                 "amount must be at most {}: what the invoice's credit notes leave of its total",
                 lajan_domain::money::format_scaled(open, 2)
@@ -103,7 +142,8 @@ impl CreditNoteStore for ThisStore {
             id: IdKind::CreditNote.generate(),
             number: credit_note_number(sequence),
             invoice_id: invoice_id.to_owned(),
-            amount: note.amount,
+            amount,
+            lines,
             reason: note.reason,
             memo: note.memo.clone(),
             created_at: at,
@@ -111,9 +151,9 @@ impl CreditNoteStore for ThisStore {
             voided: None,
         };
         query(
-            "INSERT INTO credit_notes (id, org_id, env, number, invoice_id, amount, reason, memo, status, created_at,
-                                       actor_type, actor_id)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'issued', $9, $10, $11)",
+            "INSERT INTO credit_notes (id, org_id, env, number, invoice_id, amount, lines, reason, memo, status,
+                                       created_at, actor_type, actor_id)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'issued', $10, $11, $12)",
         )
         .bind(&credit_note.id)
         .bind(&tenant.org_id)
@@ -121,6 +161,7 @@ impl CreditNoteStore for ThisStore {
         .bind(&credit_note.number)
         .bind(invoice_id)
         .bind(credit_note.amount)
+        .bind(credit_lines_to_json(&credit_note.lines)?)
         .bind(credit_note.reason.as_str())
         .bind(&credit_note.memo)
         .bind(at.as_millis())
@@ -128,7 +169,7 @@ impl CreditNoteStore for ThisStore {
         .bind(tenant.actor.id())
         .execute(&mut *tx)
         .await?;
-        credit_invoice(&mut tx, invoice_id, &intent.id, note.amount, at).await?;
+        credit_invoice(&mut tx, invoice_id, &intent.id, credit_note.amount, at).await?;
         settle_received(&mut tx, tenant, invoice_id, CreditCause::CreditNote, at).await?;
         let credited = read_invoice(&mut *tx, tenant, invoice_id).await?.ok_or(StoreError::NotFound)?;
         let issued = CreditNoteOnInvoice { credit_note, invoice: credited };

@@ -1,7 +1,7 @@
 //! The invoicing contract: the same cases on SQLite and PostgreSQL.
 
 use lajan_domain::client::ClientInput;
-use lajan_domain::credit_note::{CreditNoteReason, NewCreditNote};
+use lajan_domain::credit_note::{Credit, CreditNoteReason, NewCreditNote};
 use lajan_domain::id::IdKind;
 use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::invoice::{DueDate, Invoice, InvoiceAction, InvoiceStatus, LineItemInput, price_line_items};
@@ -785,7 +785,13 @@ contract!(every_invoices_balance_is_exact_and_explained_by_its_statement, |store
                     }
                 }
                 9 if random.below(3) > 0 => {
-                    let note = NewCreditNote { amount, reason: CreditNoteReason::Waiver, memo: None };
+                    // An amount, or part of the invoice's one line (units in ten-thousandths).
+                    let credit = if random.below(2) == 0 {
+                        Credit::Amount(amount)
+                    } else {
+                        Credit::Lines(vec![(1, Some(1 + i64::try_from(random.below(6_000)).unwrap()))])
+                    };
+                    let note = NewCreditNote { credit, reason: CreditNoteReason::Waiver, memo: None };
                     let events = CreditNoteEvents { changed: &credit_note_ev, paid: &counting_events() };
                     let issued = store.issue_credit_note(&t, &id, &note, Timestamp::now(), &events, None).await;
                     assert!(matches!(issued, Ok(_) | Err(StoreError::Rejected(_))), "{issued:?}");
@@ -826,6 +832,9 @@ contract!(every_invoices_balance_is_exact_and_explained_by_its_statement, |store
         assert_eq!(lines.last().map(|l| l.balance), Some(invoice.amount_remaining()), "round {round}: {lines:?}");
         seen.extend(parts.credits.iter().map(|c| c.cause.as_str()));
         seen.extend(lines.iter().map(|l| l.kind.as_str()));
+        if parts.credit_notes.iter().any(|n| !n.lines.is_empty()) {
+            seen.insert("credit note of lines");
+        }
         let (from_balance, held): (Vec<_>, Vec<_>) = parts.credits.iter().partition(|c| c.cause.pays_invoice());
         let moved: i64 = held.iter().map(|c| c.amount).sum();
         assert_eq!(moved, invoice.amount_overpaid, "round {round}: the credit moves add up to what it holds");
@@ -851,6 +860,8 @@ contract!(every_invoices_balance_is_exact_and_explained_by_its_statement, |store
         "invoice_voided",
         "applied",
         "unapplied",
+        "credit_note",
+        "credit note of lines",
     ] {
         assert!(seen.contains(kind), "no {kind} in {seen:?}");
     }
@@ -860,8 +871,11 @@ contract!(credit_notes_lower_what_is_owed_and_are_numbered_per_tenant, |store| {
     let t = tenant(&store).await;
     let c = client(&store, &t).await;
     let events = CreditNoteEvents { changed: &credit_note_ev, paid: &counting_events() };
-    let note =
-        |amount| NewCreditNote { amount, reason: CreditNoteReason::Rescheduling, memo: Some("Hurricane".into()) };
+    let note = |amount| NewCreditNote {
+        credit: Credit::Amount(amount),
+        reason: CreditNoteReason::Rescheduling,
+        memo: Some("Hurricane".into()),
+    };
     let d = invoice(&store, &t, &c, "100").await;
     let id = d.invoice.id.clone();
     let refused = store.issue_credit_note(&t, &id, &note(1_000), Timestamp::now(), &events, None).await;

@@ -23,6 +23,8 @@ from .create_payout import CreatePayout
 from .create_webhook_endpoint import CreateWebhookEndpoint
 from .created_webhook_endpoint_view import CreatedWebhookEndpointView
 from .credit_balance_view import CreditBalanceView
+from .credit_line_body import CreditLineBody
+from .credit_line_view import CreditLineView
 from .credit_note_list import CreditNoteList
 from .credit_note_view import CreditNoteView
 from .credit_transaction_list import CreditTransactionList
@@ -174,6 +176,8 @@ __all__ = (
     "CreateWebhookEndpoint",
     "CreatedWebhookEndpointView",
     "CreditBalanceView",
+    "CreditLineBody",
+    "CreditLineView",
     "CreditNoteList",
     "CreditNoteView",
     "CreditTransactionList",

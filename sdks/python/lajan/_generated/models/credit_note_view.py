@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.actor_view import ActorView
+    from ..models.credit_line_view import CreditLineView
 
 
 T = TypeVar("T", bound="CreditNoteView")
@@ -30,6 +31,9 @@ class CreditNoteView:
         currency (str):  Example: HTG.
         id (str):  Example: cn_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b.
         invoice_id (str):  Example: inv_01a1fc8be56c7228a813c8461b65a699.
+        lines (list[CreditLineView]): The invoice's line items it took back (their amounts make its `amount`); empty for
+            a
+            credit note of an amount.
         number (str): `CN-` and a per-organization sequence, gapless like invoice numbers. Example: CN-000001.
         reason (str): `waiver`, `rescheduling`, `duplicate` or `other`. Example: waiver.
         status (str): `issued` (it reduces the invoice) or `void`. Example: issued.
@@ -44,6 +48,7 @@ class CreditNoteView:
     currency: str
     id: str
     invoice_id: str
+    lines: list[CreditLineView]
     number: str
     reason: str
     status: str
@@ -66,6 +71,11 @@ class CreditNoteView:
         id = self.id
 
         invoice_id = self.invoice_id
+
+        lines = []
+        for lines_item_data in self.lines:
+            lines_item = lines_item_data.to_dict()
+            lines.append(lines_item)
 
         number = self.number
 
@@ -105,6 +115,7 @@ class CreditNoteView:
                 "currency": currency,
                 "id": id,
                 "invoiceId": invoice_id,
+                "lines": lines,
                 "number": number,
                 "reason": reason,
                 "status": status,
@@ -122,6 +133,7 @@ class CreditNoteView:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.actor_view import ActorView
+        from ..models.credit_line_view import CreditLineView
 
         d = dict(src_dict)
         amount = d.pop("amount")
@@ -135,6 +147,13 @@ class CreditNoteView:
         id = d.pop("id")
 
         invoice_id = d.pop("invoiceId")
+
+        lines = []
+        _lines = d.pop("lines")
+        for lines_item_data in _lines:
+            lines_item = CreditLineView.from_dict(lines_item_data)
+
+            lines.append(lines_item)
 
         number = d.pop("number")
 
@@ -192,6 +211,7 @@ class CreditNoteView:
             currency=currency,
             id=id,
             invoice_id=invoice_id,
+            lines=lines,
             number=number,
             reason=reason,
             status=status,

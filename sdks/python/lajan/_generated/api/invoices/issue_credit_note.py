@@ -128,7 +128,8 @@ def sync_detailed(
     Args:
         id (str):
         idempotency_key (None | str | Unset):
-        body (IssueCreditNote): What the invoice no longer asks for, and why.
+        body (IssueCreditNote): What the invoice no longer asks for (an `amount`, or the units of
+            its `lines`), and why.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -167,7 +168,8 @@ def sync(
     Args:
         id (str):
         idempotency_key (None | str | Unset):
-        body (IssueCreditNote): What the invoice no longer asks for, and why.
+        body (IssueCreditNote): What the invoice no longer asks for (an `amount`, or the units of
+            its `lines`), and why.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -201,7 +203,8 @@ async def asyncio_detailed(
     Args:
         id (str):
         idempotency_key (None | str | Unset):
-        body (IssueCreditNote): What the invoice no longer asks for, and why.
+        body (IssueCreditNote): What the invoice no longer asks for (an `amount`, or the units of
+            its `lines`), and why.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -238,7 +241,8 @@ async def asyncio(
     Args:
         id (str):
         idempotency_key (None | str | Unset):
-        body (IssueCreditNote): What the invoice no longer asks for, and why.
+        body (IssueCreditNote): What the invoice no longer asks for (an `amount`, or the units of
+            its `lines`), and why.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
