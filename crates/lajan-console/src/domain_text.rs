@@ -156,9 +156,12 @@ pub fn row_rule(row_field: &str, message: &str) -> String {
 
 /// A field as the page labels it: `lineItems[2].unitPrice` is the third line's unit price.
 pub fn field(name: &str) -> String {
-    let line_field = name.strip_prefix("lineItems[").and_then(|rest| rest.split_once("]."));
-    if let Some((index, inner)) = line_field.and_then(|(i, inner)| Some((i.parse::<u32>().ok()?, inner))) {
-        return say_with("field-of-line", &[("line", (index + 1).to_string()), ("field", field(inner))]);
+    // A field of a row: `lineItems[1].unitPrice` is "line 2, unit price".
+    for (rows, key) in [("lineItems[", "field-of-line"), ("installments[", "field-of-installment")] {
+        let row_field = name.strip_prefix(rows).and_then(|rest| rest.split_once("]."));
+        if let Some((index, inner)) = row_field.and_then(|(i, inner)| Some((i.parse::<u32>().ok()?, inner))) {
+            return say_with(key, &[("line", (index + 1).to_string()), ("field", field(inner))]);
+        }
     }
     say_known(&format!("field-{name}")).unwrap_or_else(|| name.to_owned())
 }
@@ -302,6 +305,7 @@ mod tests {
         assert_eq!(rule("must be at most 28 characters"), "must be at most 28 characters");
         assert_eq!(rule("something new"), "something new");
         assert_eq!(field("lineItems[1].unitPrice"), "line 2, unit price");
+        assert_eq!(field("installments[0].dueDate"), "instalment 1, Due date");
         assert_eq!(field("somethingElse"), "somethingElse");
         assert_eq!(rule("walletAccountId must be positive"), "Wallet: must be greater than 0");
         assert_eq!(rule("walletAccountId frobnicates"), "walletAccountId frobnicates");

@@ -1,7 +1,8 @@
 //! What a maker does to an invoice from its page: send it (by email, SMS or both), void it,
-//! record a payment received outside Lajan, and reverse a payment counted by mistake, through the
-//! API's service methods as the user. Sending, voiding or reversing twice is refused by the
-//! state, as in the API; a payment form posted twice records one payment (its one-time key).
+//! record a payment received outside Lajan, reverse a payment counted by mistake, and issue or
+//! void a credit note, through the API's service methods as the user. Sending, voiding or
+//! reversing twice is refused by the state, as in the API; a payment or credit note form posted
+//! twice makes one (its one-time key).
 
 use crate::domain_text;
 use crate::guard::Protected;
@@ -11,12 +12,14 @@ use crate::state::Console;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
+use lajan_domain::credit_note::CreditNoteInput;
 use lajan_domain::invoice_payment::OutsidePaymentInput;
 use lajan_domain::message::Channel;
 use lajan_domain::user::Duty;
 use lajan_domain::validation::parse_reason;
 use lajan_i18n::say;
 use lajan_services::ServiceError;
+use lajan_store::credit_notes::CreditNoteOnInvoice;
 use lajan_store::incoming_payments::PaymentOnInvoice;
 use lajan_store::{IdempotentResponse, StoreError};
 use serde::Deserialize;
@@ -135,6 +138,63 @@ pub async fn reverse_payment(
         }
         reversed => finish(signed.frame(), &id, reversed.map(drop)),
     }
+}
+
+#[derive(Deserialize)]
+pub struct CreditNoteForm {
+    #[serde(default)]
+    amount: String,
+    #[serde(default)]
+    reason: String,
+    #[serde(default)]
+    memo: String,
+    /// The form's one-time key.
+    #[serde(default)]
+    once: String,
+}
+
+pub async fn issue_credit_note(
+    State(console): State<Console>,
+    Path(id): Path<String>,
+    request: Protected<CreditNoteForm>,
+) -> Response {
+    let (signed, form) = (&request.signed, &request.form);
+    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
+        return refused;
+    }
+    let tenant = signed.session.tenant();
+    let path = format!("/console/invoices/{id}/credit-notes");
+    let claim = match once::before(&console, &tenant, signed.frame(), &path, &form.once).await {
+        Ok(Before::Fresh(claim)) => claim,
+        Ok(Before::Made(made)) => return made,
+        Err(refused) => return refused,
+    };
+    let input = CreditNoteInput {
+        amount: Some(form.amount.trim().to_owned()),
+        lines: None,
+        reason: Some(form.reason.clone()),
+        memo: Some(form.memo.clone()).filter(|m| !m.trim().is_empty()),
+    };
+    let page = format!("/console/invoices/{id}");
+    let body = |_: &CreditNoteOnInvoice| page.clone().into_bytes();
+    let answer = IdempotentResponse { claim: &claim, status: 303, body: &body };
+    match console.services.issue_credit_note(&tenant, &id, input, Some(answer)).await {
+        Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
+        issued => finish(signed.frame(), &id, issued.map(drop)),
+    }
+}
+
+pub async fn void_credit_note(
+    State(console): State<Console>,
+    Path((id, credit_note_id)): Path<(String, String)>,
+    request: Protected<VoidForm>,
+) -> Response {
+    let signed = &request.signed;
+    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
+        return refused;
+    }
+    let voided = console.services.void_credit_note(&signed.session.tenant(), &id, &credit_note_id, None).await;
+    finish(signed.frame(), &id, voided.map(drop))
 }
 
 /// Back to the invoice's page when it was done; else a page saying why not.

@@ -1,7 +1,8 @@
 //! The invoice form (makers and admins), new and editing a draft: client, currency, due date,
-//! memo and line items. Lines are added and removed by buttons that post the form back to
-//! itself (no script needed); a row left blank is no line. Saving goes through
-//! `create_invoice` (once however often posted) or `update_invoice`, as the user.
+//! memo, line items, instalments, and whether the first send pays from the client's credit
+//! balance. Rows are added and removed by buttons that post the form back to itself (no script
+//! needed); a row left blank is none. Saving goes through `create_invoice` (once however often
+//! posted) or `update_invoice`, as the user.
 
 use crate::domain_text;
 use crate::guard::{Protected, Signed};
@@ -13,6 +14,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use lajan_domain::id::IdKind;
+use lajan_domain::installment::InstallmentInput;
 use lajan_domain::invoice::{InvoiceDetail, InvoiceStatus, LineItemInput};
 use lajan_domain::money::Currency;
 use lajan_domain::user::Duty;
@@ -41,6 +43,19 @@ impl Line {
     }
 }
 
+/// An instalment row: its due date and amount as typed.
+#[derive(Serialize, Default, Clone)]
+pub struct PlanRow {
+    due_date: String,
+    amount: String,
+}
+
+impl PlanRow {
+    fn is_blank(&self) -> bool {
+        self.due_date.trim().is_empty() && self.amount.trim().is_empty()
+    }
+}
+
 #[derive(Serialize, Default)]
 pub struct InvoiceForm {
     once: String,
@@ -49,15 +64,19 @@ pub struct InvoiceForm {
     due_date: String,
     memo: String,
     lines: Vec<Line>,
+    installments: Vec<PlanRow>,
+    apply_credit_balance: bool,
 }
 
-/// What the post asks for: save, or one more line row, or one row fewer.
+/// What the post asks for: save, or one more line or instalment row, or one row fewer.
 enum Asked {
     Save,
     AddLine,
     /// Remove the row at this index; `None` for a row the form does not have (a forged or
     /// stale post), which saves nothing and shows the form again.
     RemoveLine(Option<usize>),
+    AddInstallment,
+    RemoveInstallment(Option<usize>),
 }
 
 /// The form from its posted fields: the line fields come once per row, in row order.
@@ -65,6 +84,7 @@ fn read(pairs: &[(String, String)]) -> (InvoiceForm, Asked) {
     let mut form = InvoiceForm::default();
     let mut asked = Asked::Save;
     let (mut descriptions, mut quantities, mut prices, mut rates) = (vec![], vec![], vec![], vec![]);
+    let (mut due_dates, mut amounts) = (vec![], vec![]);
     for (name, value) in pairs {
         let value = value.clone();
         match name.as_str() {
@@ -77,8 +97,13 @@ fn read(pairs: &[(String, String)]) -> (InvoiceForm, Asked) {
             "quantity" => quantities.push(value),
             "unit_price" => prices.push(value),
             "tax_rate" => rates.push(value),
+            "installment_due" => due_dates.push(value),
+            "installment_amount" => amounts.push(value),
+            "apply_credit_balance" => form.apply_credit_balance = !value.is_empty(),
             "add_line" => asked = Asked::AddLine,
             "remove_line" => asked = Asked::RemoveLine(value.parse().ok()),
+            "add_installment" => asked = Asked::AddInstallment,
+            "remove_installment" => asked = Asked::RemoveInstallment(value.parse().ok()),
             _ => {}
         }
     }
@@ -92,6 +117,9 @@ fn read(pairs: &[(String, String)]) -> (InvoiceForm, Asked) {
             tax_rate: cell(&mut rates, i),
         })
         .collect();
+    let rows = due_dates.len().max(amounts.len());
+    form.installments =
+        (0..rows).map(|i| PlanRow { due_date: cell(&mut due_dates, i), amount: cell(&mut amounts, i) }).collect();
     (form, asked)
 }
 
@@ -110,6 +138,15 @@ fn line_items(form: &InvoiceForm) -> Vec<LineItemInput> {
             unit_price: given(&l.unit_price),
             tax_rate: given(&l.tax_rate),
         })
+        .collect()
+}
+
+/// The rows that are instalments, as the API's plan (empty: due at once).
+fn plan(form: &InvoiceForm) -> Vec<InstallmentInput> {
+    form.installments
+        .iter()
+        .filter(|r| !r.is_blank())
+        .map(|r| InstallmentInput { amount: given(&r.amount), due_date: given(&r.due_date) })
         .collect()
 }
 
@@ -156,7 +193,11 @@ fn rearranged(form: &mut InvoiceForm, asked: &Asked) -> bool {
         Asked::RemoveLine(Some(i)) if *i < form.lines.len() => {
             form.lines.remove(*i);
         }
-        Asked::RemoveLine(_) => {}
+        Asked::AddInstallment => form.installments.push(PlanRow::default()),
+        Asked::RemoveInstallment(Some(i)) if *i < form.installments.len() => {
+            form.installments.remove(*i);
+        }
+        Asked::RemoveLine(_) | Asked::RemoveInstallment(_) => {}
     }
     true
 }
@@ -182,9 +223,8 @@ pub async fn create(State(console): State<Console>, request: Protected<Vec<(Stri
         due_date: given(&form.due_date),
         line_items: Some(line_items(&form)),
         memo: given(&form.memo),
-        // Instalment plans are made through the API for now; the form makes invoices due at once.
-        installments: None,
-        apply_credit_balance: false,
+        installments: Some(plan(&form)),
+        apply_credit_balance: form.apply_credit_balance,
         send_immediately: false,
     };
     let page_of = |d: &InvoiceDetail| format!("/console/invoices/{}", d.invoice.id);
@@ -232,13 +272,18 @@ pub async fn edit(State(console): State<Console>, signed: Signed, Path(id): Path
         })
         .collect();
     lines.push(Line::default());
+    let installments =
+        view.installments.iter().map(|i| PlanRow { due_date: i.due_date.clone(), amount: i.amount.clone() }).collect();
     let form = InvoiceForm {
         once: String::new(),
         client: view.client_id,
         currency: view.currency,
-        due_date: view.due_date,
+        // With a plan the due date is its last instalment's: left empty, it follows the plan.
+        due_date: if view.installments.is_empty() { view.due_date } else { String::new() },
         memo: view.memo.unwrap_or_default(),
         lines,
+        installments,
+        apply_credit_balance: view.apply_credit_balance,
     };
     form_page(&console, &signed, StatusCode::OK, &form, Some(&id), Vec::new()).await
 }
@@ -263,9 +308,9 @@ pub async fn update(
         due_date: given(&form.due_date),
         line_items: Some(line_items(&form)),
         memo: Some(given(&form.memo)),
-        // A plan made through the API is kept (and must still sum to the new total).
-        installments: None,
-        apply_credit_balance: None,
+        // The form shows the whole plan: what it holds now is the plan (none: due at once).
+        installments: Some(plan(&form)),
+        apply_credit_balance: Some(form.apply_credit_balance),
     };
     match console.services.update_invoice(&signed.session.tenant(), &id, changes).await {
         Ok(_) => Redirect::to(&format!("/console/invoices/{id}")).into_response(),

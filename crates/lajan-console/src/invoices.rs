@@ -1,6 +1,6 @@
 //! The invoices pages: the list (by status and client, with search) and one invoice with its
-//! line items, payment link, payments (with the form that records one received outside Lajan)
-//! and timeline.
+//! line items, instalments, credit notes and payments (with the forms that issue one and record
+//! one received outside Lajan), payment link and timeline.
 
 use crate::guard::Signed;
 use crate::lists::{self, BadQuery, ListQuery, given};
@@ -14,6 +14,7 @@ use lajan_domain::id::IdKind;
 use lajan_domain::invoice::InvoiceStatus;
 use lajan_domain::pagination::PageRequest;
 use lajan_i18n::say;
+use lajan_services::views::credit_notes::CreditNoteView;
 use lajan_services::views::invoice_payments::InvoicePaymentView;
 use lajan_services::views::invoices::{InvoiceSummary, InvoiceView};
 use lajan_store::invoices::InvoiceQuery;
@@ -66,10 +67,14 @@ pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Pa
         Ok(page) => page.items.iter().map(|p| InvoicePaymentView::of(p, currency)).collect::<Vec<_>>(),
         Err(e) => return pages::failure(&e.into()),
     };
-    // The form's one-time key: a payment posted twice is recorded once.
-    let payment_once = match crate::once::new_key() {
-        Ok(key) => key,
-        Err(e) => return pages::failure(&e),
+    let credit_notes = match console.services.store.invoice_credit_notes(&tenant, &id).await {
+        Ok(notes) => notes.iter().map(|n| CreditNoteView::of(n, currency)).collect::<Vec<_>>(),
+        Err(e) => return pages::failure(&e.into()),
+    };
+    // The forms' one-time keys: a payment or credit note posted twice is made once.
+    let (payment_once, credit_once) = match (crate::once::new_key(), crate::once::new_key()) {
+        (Ok(payment), Ok(credit)) => (payment, credit),
+        (Err(e), _) | (_, Err(e)) => return pages::failure(&e),
     };
     // Quantities and tax rates are exact JSON numbers, which only serde_json can print.
     let lines: Vec<_> = invoice
@@ -80,5 +85,6 @@ pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Pa
             tax_rate => l.tax_rate.to_string(), amount => l.amount }
         })
         .collect();
-    render(StatusCode::OK, "invoice.html", context! { frame, invoice, lines, events, payments, payment_once })
+    let page = context! { frame, invoice, lines, events, payments, payment_once, credit_notes, credit_once };
+    render(StatusCode::OK, "invoice.html", page)
 }

@@ -67,6 +67,8 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/invoices/{id}/void", post(invoice_actions::void))
         .route("/console/invoices/{id}/payments", post(invoice_actions::record_payment))
         .route("/console/invoices/{id}/payments/{payment_id}/reverse", post(invoice_actions::reverse_payment))
+        .route("/console/invoices/{id}/credit-notes", post(invoice_actions::issue_credit_note))
+        .route("/console/invoices/{id}/credit-notes/{credit_note_id}/void", post(invoice_actions::void_credit_note))
         .route("/console/payouts", get(payouts::list).post(new_payout::create))
         .route("/console/payouts/new", get(new_payout::form))
         .route("/console/payouts/{id}", get(payouts::detail))

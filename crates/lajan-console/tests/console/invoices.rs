@@ -13,6 +13,12 @@ fn once_of(page: &str) -> String {
     page[start..].split('"').next().unwrap().to_owned()
 }
 
+/// The one-time key of the form with id `form` on a page with several.
+fn once_in(page: &str, form: &str) -> String {
+    let at = page.find(&format!("id=\"{form}\"")).unwrap_or_else(|| panic!("no form {form} on {page}"));
+    once_of(&page[at..])
+}
+
 async fn invoice(app: &TestApp, id: &str) -> Value {
     app.get(&format!("/v1/invoices/{id}")).await.json().await.unwrap()
 }
@@ -162,7 +168,7 @@ api_test!(a_maker_records_a_payment_received_at_the_branch_once, |app| {
     let page = browser.get(&page_path).await.text().await.unwrap();
     assert!(page.contains("id=\"record-payment\"") && page.contains("value=\"moncash\""), "{page}");
     let csrf = browser.csrf().await;
-    let once = once_of(&page);
+    let once = once_in(&page, "record-payment");
     let form = [
         ("csrf", csrf.as_str()),
         ("once", once.as_str()),
@@ -186,7 +192,7 @@ api_test!(a_maker_records_a_payment_received_at_the_branch_once, |app| {
 
     // A bad amount is refused with the rule, and nothing is recorded.
     let page = browser.get(&page_path).await.text().await.unwrap();
-    let once = once_of(&page);
+    let once = once_in(&page, "record-payment");
     let bad =
         [("csrf", csrf.as_str()), ("once", once.as_str()), ("amount", "-5"), ("method", "cash"), ("reference", "")];
     let r = browser.post(&path, &bad).await;
@@ -210,4 +216,116 @@ api_test!(a_maker_records_a_payment_received_at_the_branch_once, |app| {
     assert_eq!(r.status(), 409, "reversed already");
     let page = browser.get(&page_path).await.text().await.unwrap();
     assert!(!page.contains(&format!("action=\"{reverse}\"")), "no Reverse on a reversed payment");
+});
+
+api_test!(a_maker_issues_and_voids_a_credit_note_and_sees_the_plan_and_what_is_held, |app| {
+    let client = app.reachable_client().await;
+    let plan = json!({ "sendImmediately": true, "installments": [
+        { "amount": 60, "dueDate": "2029-12-31" }, { "amount": 40, "dueDate": "2030-01-31" },
+    ] });
+    let sent = app.invoice(client["id"].as_str().unwrap(), plan).await;
+    let id = sent["id"].as_str().unwrap();
+    user(app, None, "agent@example.ht", Role::Maker).await;
+    let browser = Browser::signed_in(app, "agent@example.ht").await;
+    let page_path = format!("/console/invoices/{id}");
+    let page = browser.get(&page_path).await.text().await.unwrap();
+    assert!(page.contains("id=\"installments\"") && page.contains("60.00") && page.contains("40.00"), "{page}");
+    assert!(page.contains("id=\"issue-credit-note\"") && page.contains("value=\"rescheduling\""), "{page}");
+    let csrf = browser.csrf().await;
+    let once = once_in(&page, "issue-credit-note");
+    let form = [
+        ("csrf", csrf.as_str()),
+        ("once", once.as_str()),
+        ("amount", "30"),
+        ("reason", "rescheduling"),
+        ("memo", "Cyclone"),
+    ];
+    let path = format!("{page_path}/credit-notes");
+    let r = browser.post(&path, &form).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, page_path.clone()));
+    let r = browser.post(&path, &form).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, page_path.clone()), "posted twice, issued once");
+    let notes: Value = app.get(&format!("/v1/invoices/{id}/credit-notes")).await.json().await.unwrap();
+    assert_eq!(notes["data"].as_array().unwrap().len(), 1);
+    let after = invoice(app, id).await;
+    assert_eq!((&after["amountCredited"], &after["amountRemaining"]), (&json!("30.00"), &json!("70.00")));
+    let page = browser.get(&page_path).await.text().await.unwrap();
+    assert!(page.contains("id=\"credit-notes\"") && page.contains("CN-000001") && page.contains("Cyclone"), "{page}");
+    assert!(page.contains("id=\"credited\""), "{page}");
+
+    // Too much is refused with the rule, and nothing is issued.
+    let once = once_in(&page, "issue-credit-note");
+    let bad = [("csrf", csrf.as_str()), ("once", once.as_str()), ("amount", "71"), ("reason", "waiver"), ("memo", "")];
+    let r = browser.post(&path, &bad).await;
+    assert_eq!(r.status(), 409);
+    assert!(r.text().await.unwrap().contains("70.00"), "it says how much is left");
+
+    // Voided from the page: the invoice asks for it again; voiding again is refused.
+    let void = format!("{page_path}/credit-notes/{}/void", notes["data"][0]["id"].as_str().unwrap());
+    assert!(page.contains(&format!("action=\"{void}\"")), "{page}");
+    let r = browser.post(&void, &[("csrf", csrf.as_str())]).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, page_path.clone()));
+    assert_eq!(invoice(app, id).await["amountRemaining"], "100.00");
+    let r = browser.post(&void, &[("csrf", csrf.as_str())]).await;
+    assert_eq!(r.status(), 409, "void already");
+
+    // 130.00 in cash: the 30.00 beyond is shown as held on the client's credit balance.
+    app.post(&format!("/v1/invoices/{id}/payments"), &json!({ "amount": 130, "method": "cash" })).await;
+    let page = browser.get(&page_path).await.text().await.unwrap();
+    assert!(page.contains("id=\"overpaid\""), "{page}");
+});
+
+api_test!(a_maker_plans_instalments_and_applies_the_credit_balance_from_the_form, |app| {
+    user(app, None, "agent@example.ht", Role::Maker).await;
+    let client = app.reachable_client().await;
+    let client_id = client["id"].as_str().unwrap();
+    let browser = Browser::signed_in(app, "agent@example.ht").await;
+    let page = browser.get("/console/invoices/new").await.text().await.unwrap();
+    assert!(!page.contains("name=\"installment_due\"") && page.contains("name=\"add_installment\""), "{page}");
+    let (once, csrf) = (once_of(&page), browser.csrf().await);
+    let base = fields(&csrf, &once, client_id, &[("Loan", "1", "300")]);
+    let without_due: Vec<(&str, &str)> = base.iter().copied().filter(|(k, _)| *k != "due_date").collect();
+
+    let mut more = without_due.clone();
+    more.push(("add_installment", "1"));
+    let page = browser.post("/console/invoices", &more).await.text().await.unwrap();
+    assert_eq!(page.matches("name=\"installment_due\"").count(), 1, "a row to fill");
+
+    // Rows that do not add up are named, and nothing is made.
+    let mut short = without_due.clone();
+    short.extend([("installment_due", "2030-01-31"), ("installment_amount", "100")]);
+    short.extend([("installment_due", "2030-02-28"), ("installment_amount", "100")]);
+    let r = browser.post("/console/invoices", &short).await;
+    assert_eq!(r.status(), 400);
+    assert!(r.text().await.unwrap().contains("Instalments"), "the plan is named");
+
+    let mut planned = without_due.clone();
+    planned.extend([("installment_due", "2030-01-31"), ("installment_amount", "100")]);
+    planned.extend([("installment_due", "2030-02-28"), ("installment_amount", "200")]);
+    planned.extend([("installment_due", ""), ("installment_amount", "")]);
+    planned.push(("apply_credit_balance", "1"));
+    let r = browser.post("/console/invoices", &planned).await;
+    assert_eq!(r.status(), 303);
+    let made = location(&r);
+    let id = made.strip_prefix("/console/invoices/").unwrap().to_owned();
+    let draft = invoice(app, &id).await;
+    assert_eq!((&draft["dueDate"], &draft["applyCreditBalance"]), (&json!("2030-02-28"), &json!(true)));
+    let amounts: Vec<&str> =
+        draft["installments"].as_array().unwrap().iter().map(|i| i["amount"].as_str().unwrap()).collect();
+    assert_eq!(amounts, ["100.00", "200.00"]);
+
+    // Edited: the plan is shown and saved as the form holds it; removed, it is due at once.
+    let page = browser.get(&format!("{made}/edit")).await.text().await.unwrap();
+    assert_eq!(page.matches("name=\"installment_due\"").count(), 2, "{page}");
+    assert!(
+        page.contains("value=\"2030-02-28\"") && page.contains("name=\"apply_credit_balance\" value=\"1\" checked")
+    );
+    let mut due_at_once = fields(&csrf, "", client_id, &[("Loan", "1", "300")]);
+    due_at_once.retain(|(k, _)| *k != "due_date");
+    due_at_once.push(("due_date", "2030-03-31"));
+    let r = browser.post(&format!("{made}/edit"), &due_at_once).await;
+    assert_eq!(r.status(), 303);
+    let edited = invoice(app, &id).await;
+    assert_eq!((&edited["installments"], &edited["dueDate"]), (&json!([]), &json!("2030-03-31")));
+    assert_eq!(edited["applyCreditBalance"], false, "the box left unticked");
 });

@@ -76,6 +76,10 @@ const ENGLISH: &[&str] = &[
     "role",
     "wallet",
     "memo",
+    "credit",
+    "issue",
+    "instalments",
+    "held",
     "error",
     "attempts",
     "outcome",
@@ -167,9 +171,16 @@ async fn a_month_of_work(app: &TestApp) -> (String, String, String, String) {
     let client = ok(app.post("/v1/clients", &rose).await).await;
     let client_id = client["id"].as_str().unwrap();
     let line = json!([{ "description": "Frais de dossier", "quantity": 2, "unitPrice": 1250.5 }]);
-    let invoice = app.invoice(client_id, json!({ "lineItems": line, "memo": "Merci" })).await;
+    // Due in two instalments, partly credited, then paid beyond what it asks for: every part of
+    // the invoice page shows.
+    let plan = json!([{ "amount": 1250.5, "dueDate": "2029-12-31" }, { "amount": 1250.5, "dueDate": "2030-01-31" }]);
+    let invoice = app.invoice(client_id, json!({ "lineItems": line, "memo": "Merci", "installments": plan })).await;
     let invoice_id = invoice["id"].as_str().unwrap().to_owned();
     ok(app.post(&format!("/v1/invoices/{invoice_id}/send"), &json!({})).await).await;
+    let waiver = json!({ "amount": 100, "reason": "waiver", "memo": "Remise" });
+    ok(app.post(&format!("/v1/invoices/{invoice_id}/credit-notes"), &waiver).await).await;
+    let cash = json!({ "amount": 2500, "method": "cash", "reference": "REÇU-12" });
+    ok(app.post(&format!("/v1/invoices/{invoice_id}/payments"), &cash).await).await;
     app.invoice(client_id, json!({ "lineItems": line })).await;
     let payout = async |amount: Value| {
         let body = json!({ "walletAccountId": WALLET, "assetAmount": amount, "assetCode": "USDC", "memo": "Prime" });
