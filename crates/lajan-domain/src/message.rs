@@ -1,5 +1,5 @@
 //! Customer notifications as the outbox keeps them: the channel, a message to queue with an
-//! invoice's send, a queued or delivered message, and how a delivery attempt ended.
+//! invoice's send, a message and its status (forward only), and how a delivery attempt ended.
 
 use crate::{Tenant, Timestamp};
 
@@ -7,6 +7,10 @@ use crate::{Tenant, Timestamp};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewMessage {
     pub id: String,
+    /// What it says: `invoice`, `invitation`, `registration_code`.
+    pub template: &'static str,
+    /// The language it is written in (`en`, `fr`, `ht`).
+    pub language: String,
     pub channel: Channel,
     pub recipient: String,
     pub subject: Option<String>,
@@ -49,7 +53,51 @@ impl std::str::FromStr for Channel {
     }
 }
 
-/// A queued or delivered notification.
+/// Where a message is on its way to a person; it only moves forward.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MessageStatus {
+    /// Waiting for the worker to hand it to its provider.
+    Queued,
+    /// The provider took it (with its id).
+    Sent,
+    /// The provider says it reached the phone or mailbox (a sandbox message: at once, simulated).
+    Delivered,
+    /// The provider refused it or gave up, with its reason.
+    Failed,
+    /// The carrier could not deliver it (a number that does not exist, a phone off too long).
+    Undeliverable,
+}
+
+impl MessageStatus {
+    pub const ALL: [MessageStatus; 5] = [
+        MessageStatus::Queued,
+        MessageStatus::Sent,
+        MessageStatus::Delivered,
+        MessageStatus::Failed,
+        MessageStatus::Undeliverable,
+    ];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            MessageStatus::Queued => "queued",
+            MessageStatus::Sent => "sent",
+            MessageStatus::Delivered => "delivered",
+            MessageStatus::Failed => "failed",
+            MessageStatus::Undeliverable => "undeliverable",
+        }
+    }
+}
+
+impl std::str::FromStr for MessageStatus {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        MessageStatus::ALL.into_iter().find(|m| m.as_str() == s).ok_or_else(|| {
+            format!("unknown value {s:?}: expected one of queued, sent, delivered, failed, undeliverable")
+        })
+    }
+}
+
+/// A notification and where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
     pub id: String,
@@ -57,17 +105,22 @@ pub struct Message {
     pub invoice_id: Option<String>,
     /// The client it went to, when it is about one (an invitation).
     pub client_id: Option<String>,
+    pub template: String,
+    pub language: String,
     pub channel: Channel,
     pub recipient: String,
     pub subject: Option<String>,
     pub body_text: String,
     pub body_html: Option<String>,
-    /// `sandbox` (kept, never delivered), `queued`, `sent` or `failed`.
-    pub status: String,
+    pub status: MessageStatus,
+    /// The provider's id for it, once it took it.
+    pub provider_id: Option<String>,
     pub attempts: i64,
     pub last_error: Option<String>,
     pub created_at: Timestamp,
     pub sent_at: Option<Timestamp>,
+    /// When its status last moved.
+    pub updated_at: Timestamp,
 }
 
 /// How an attempt to hand a message to its provider ended (a webhook's is

@@ -128,6 +128,8 @@ impl Services {
         };
         let message = NewMessage {
             id: IdKind::Message.generate(),
+            template: "registration_code",
+            language: r.lang().code().to_owned(),
             channel,
             recipient,
             subject,

@@ -480,6 +480,30 @@ trait Operations
     }
 
     /**
+     * Every email, SMS and WhatsApp message Lajan queued, newest first, with its status. Needs `invoices:read`.
+     *
+     * GET /v1/messages
+     * @param array<string, string|int> $query invoiceId, clientId, status, channel, page, limit
+     * @return array<string, mixed>
+     */
+    public function listMessages(array $query = []): array
+    {
+        return $this->request('GET', '/v1/messages', [], null, $query, null);
+    }
+
+    /**
+     * getMessage
+     *
+     * GET /v1/messages/{id}
+     * @param string $id
+     * @return array<string, mixed>
+     */
+    public function getMessage(string $id): array
+    {
+        return $this->request('GET', '/v1/messages/{id}', ['id' => $id], null, [], null);
+    }
+
+    /**
      * listPaymentLinks
      *
      * GET /v1/payment-links
@@ -643,7 +667,7 @@ trait Operations
     }
 
     /**
-     * The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first. Needs a sandbox key with scope `invoices:read` (or `*`).
+     * The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first (as `GET /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`).
      *
      * GET /v1/sandbox/messages
      * @param array<string, string|int> $query page, limit
@@ -900,6 +924,8 @@ trait Operations
             'sendInvoice',
             'getInvoiceStatement',
             'voidInvoice',
+            'listMessages',
+            'getMessage',
             'listPaymentLinks',
             'createPaymentLink',
             'getPaymentLink',

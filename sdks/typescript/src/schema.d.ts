@@ -462,6 +462,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Every email, SMS and WhatsApp message Lajan queued, newest first, with its status. Needs `invoices:read`. */
+        get: operations["listMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payment-links": {
         parameters: {
             query?: never;
@@ -632,7 +665,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first. Needs a sandbox key with scope `invoices:read` (or `*`). */
+        /** @description The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first (as `GET /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`). */
         get: operations["listSandboxMessages"];
         put?: never;
         post?: never;
@@ -2713,25 +2746,63 @@ export interface components {
             data: components["schemas"]["MessageView"][];
             pagination: components["schemas"]["PaginationView"];
         };
-        /** @description A message a sandbox `send` produced (kept here instead of being delivered). */
+        /** @description A message to a client and where it is. */
         MessageView: {
             /**
-             * @description email, sms or whatsapp.
+             * Format: int64
+             * @description How many times it was handed to its provider.
+             */
+            attempts: number;
+            /**
+             * @description `email`, `sms` or `whatsapp`.
+             * @example sms
              * @enum {string}
              */
             channel: "email" | "sms" | "whatsapp";
-            /** @description The client it went to, when it is about one (an invitation to register a wallet). */
+            /**
+             * @description The client it is about, when it is about one without an invoice (an invitation to
+             *     register a wallet, a registration code).
+             */
             clientId?: string | null;
             /** Format: date-time */
             createdAt: string;
+            /** @description Why the last attempt failed, in the provider's words. */
+            failureReason?: string | null;
             html?: string | null;
+            /** @example msg_01a1fc8be56c7228a813c8461b65a699 */
             id: string;
+            /** @description The invoice it is about (its send), when it is about one. */
             invoiceId?: string | null;
-            /** @description `sandbox` for sandbox messages. */
+            /**
+             * @description The language it is written in: `en`, `fr` or `ht`.
+             * @example ht
+             */
+            language: string;
+            /** @description The provider's id for it, once it took it (`sandbox_…` in the sandbox). */
+            providerId?: string | null;
+            /** Format: date-time */
+            sentAt?: string | null;
+            /**
+             * @description `queued` (waiting for the worker), `sent` (the provider took it), `delivered`, `failed`
+             *     (see `failureReason`) or `undeliverable`; it only moves forward. A sandbox message is
+             *     never handed to a provider: it is `delivered` at once, simulated.
+             * @example sent
+             */
             status: string;
             subject?: string | null;
+            /**
+             * @description What it says: `invoice`, `invitation` or `registration_code`.
+             * @example invoice
+             */
+            template: string;
             text: string;
+            /** @description The phone number or email address. */
             to: string;
+            /**
+             * Format: date-time
+             * @description When its status last moved.
+             */
+            updatedAt: string;
         };
         /** @description The pagination object of every list response. */
         PaginationView: {
@@ -3616,14 +3687,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T13:17:34.963Z",
+                     *           "createdAt": "2026-11-29T14:04:08.990Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *           "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-29T13:17:34.963Z",
+                     *           "updatedAt": "2026-11-29T14:04:08.990Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *           "walletMemo": null,
@@ -3760,14 +3831,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T13:17:34.963Z",
+                     *       "createdAt": "2026-11-29T14:04:08.990Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *       "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T13:17:34.963Z",
+                     *       "updatedAt": "2026-11-29T14:04:08.990Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3794,7 +3865,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "23f1afb0-a0a3-4240-bfe2-fa0294f35a1b",
+                     *       "requestId": "582736aa-9871-45b6-95a3-0a598158e21a",
                      *       "statusCode": 400
                      *     }
                      */
@@ -3957,14 +4028,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T13:17:34.963Z",
+                     *       "createdAt": "2026-11-29T14:04:08.990Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *       "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T13:17:34.963Z",
+                     *       "updatedAt": "2026-11-29T14:04:08.990Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -4019,7 +4090,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "6fe30bc7-3976-48ab-bcc9-8c46d4235478",
+                     *       "requestId": "bc5e5d39-517d-42ec-94fc-2101eedffcea",
                      *       "statusCode": 404
                      *     }
                      */
@@ -4089,14 +4160,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T13:17:34.963Z",
+                     *       "createdAt": "2026-11-29T14:04:08.990Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *       "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-29T13:17:34.969Z",
+                     *       "updatedAt": "2026-11-29T14:04:09.010Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -4280,7 +4351,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a227742d827239b386904e695ec6e1"
+                     *       "id": "cli_01a2279ecfb672809775d338145c6429"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4414,7 +4485,7 @@ export interface operations {
                      *           "currency": "HTG"
                      *         }
                      *       ],
-                     *       "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b"
+                     *       "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2"
                      *     }
                      */
                     "application/json": components["schemas"]["ClientCreditBalance"];
@@ -4533,17 +4604,17 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *             "id": "key_01a2279ecef17229864971627242d7d0",
                      *             "type": "api_key"
                      *           },
                      *           "amount": "50.00",
                      *           "balanceAfter": "50.00",
                      *           "cause": "overpayment",
-                     *           "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
-                     *           "createdAt": "2026-11-29T13:17:35.086Z",
+                     *           "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *           "createdAt": "2026-11-29T14:04:09.213Z",
                      *           "currency": "HTG",
-                     *           "id": "cbt_01a227742def7588b35819c1e0b1510a",
-                     *           "invoiceId": "inv_01a227742dce70229161618c57485358"
+                     *           "id": "cbt_01a2279ed07e70a8993a77b7baa2e47b",
+                     *           "invoiceId": "inv_01a2279ed02a7696a7d90b4f4e9169cc"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4679,11 +4750,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a227742e4d7738a49e20e1ae568eca",
-                     *       "createdAt": "2026-11-29T13:17:35.188Z",
-                     *       "lastSentAt": "2026-11-29T13:17:35.201Z",
+                     *       "clientId": "cli_01a2279ed13a71a099713b1abc3005b2",
+                     *       "createdAt": "2026-11-29T14:04:09.426Z",
+                     *       "lastSentAt": "2026-11-29T14:04:09.435Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T13:17:35.201Z",
+                     *       "nextSendAt": "2026-12-02T14:04:09.435Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4801,11 +4872,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a227742e71741b9ee68a4cff30bb2e",
-                     *       "createdAt": "2026-11-29T13:17:35.376Z",
-                     *       "lastSentAt": "2026-11-29T13:17:35.381Z",
+                     *       "clientId": "cli_01a2279ed1757285ba4b109d4367d52f",
+                     *       "createdAt": "2026-11-29T14:04:09.667Z",
+                     *       "lastSentAt": "2026-11-29T14:04:09.669Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T13:17:35.381Z",
+                     *       "nextSendAt": "2026-12-02T14:04:09.669Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4991,11 +5062,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a227742e4d7738a49e20e1ae568eca",
-                     *       "createdAt": "2026-11-29T13:17:35.188Z",
-                     *       "lastSentAt": "2026-11-29T13:17:35.201Z",
+                     *       "clientId": "cli_01a2279ed13a71a099713b1abc3005b2",
+                     *       "createdAt": "2026-11-29T14:04:09.426Z",
+                     *       "lastSentAt": "2026-11-29T14:04:09.435Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T13:17:35.201Z",
+                     *       "nextSendAt": "2026-12-02T14:04:09.435Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -5191,7 +5262,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-29T13:17:35.988Z",
+                     *           "approvedAt": "2026-11-29T14:04:10.697Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -5203,16 +5274,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:35.978Z",
-                     *           "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
+                     *           "createdAt": "2026-11-29T14:04:10.676Z",
+                     *           "id": "dsb_01a2279ed63473919a51a6096adfd020",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-29T13:17:35.983Z",
+                     *           "submittedAt": "2026-11-29T14:04:10.684Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-29T13:17:36.025Z"
+                     *           "updatedAt": "2026-11-29T14:04:10.740Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5339,7 +5410,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                 *           "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -5382,8 +5453,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T13:17:35.978Z",
-                     *       "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
+                     *       "createdAt": "2026-11-29T14:04:10.676Z",
+                     *       "id": "dsb_01a2279ed63473919a51a6096adfd020",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5391,7 +5462,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T13:17:35.978Z"
+                     *       "updatedAt": "2026-11-29T14:04:10.676Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5583,8 +5654,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T13:17:35.978Z",
-                     *       "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
+                     *       "createdAt": "2026-11-29T14:04:10.676Z",
+                     *       "id": "dsb_01a2279ed63473919a51a6096adfd020",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5592,7 +5663,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T13:17:35.978Z"
+                     *       "updatedAt": "2026-11-29T14:04:10.676Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5704,7 +5775,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a2277431b071eab91feda57aefa36f"
+                     *       "id": "dsb_01a2279ed697764c9c0cb9173598bbf3"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -5854,7 +5925,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-29T13:17:35.988Z",
+                     *       "approvedAt": "2026-11-29T14:04:10.697Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -5866,16 +5937,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T13:17:35.978Z",
-                     *       "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
+                     *       "createdAt": "2026-11-29T14:04:10.676Z",
+                     *       "id": "dsb_01a2279ed63473919a51a6096adfd020",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-29T13:17:35.983Z",
+                     *       "submittedAt": "2026-11-29T14:04:10.684Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T13:17:35.988Z"
+                     *       "updatedAt": "2026-11-29T14:04:10.697Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6086,16 +6157,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *           "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a22774316a7635b64d6fc3825ed84d",
+                     *           "id": "dsi_01a2279ed63473919a51a607fca05c26",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a22774316a7635b64d6fc3825ed84d",
+                     *           "payoutId": "pyt_01a2279ed63473919a51a607fca05c26",
                      *           "row": 1,
-                     *           "txHash": "38b639bfaba038238af87cc98780cd615d7f2c13afe8b195964f26c988e18ab2",
+                     *           "txHash": "6eb5dacc19727658cec35b3bb4da18a4efa60a5dd198841a42a884279429aeb7",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -6106,11 +6177,11 @@ export interface operations {
                      *           "errorMessage": "the source account cannot cover the amount",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a22774316a7635b64d6fc45c9a50d0",
+                     *           "id": "dsi_01a2279ed63473919a51a608d6429ed9",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a22774316a7635b64d6fc45c9a50d0",
+                     *           "payoutId": "pyt_01a2279ed63473919a51a608d6429ed9",
                      *           "row": 2,
-                     *           "txHash": "b3961a31068743d163d4ed78a8967023816815fe1c532b61c3093310271b2b9d",
+                     *           "txHash": "0805fcdcaf60b0f206cd9a69f9c35cf923987b9fa153bf553b1017260910cc94",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                      *         }
                      *       ],
@@ -6125,8 +6196,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a22774316a7635b64d6fc3825ed84d,1,stipend-0001,cli_01a227742d7374b380d56ac92fb4ec8b,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a22774316a7635b64d6fc3825ed84d,approved,sent,38b639bfaba038238af87cc98780cd615d7f2c13afe8b195964f26c988e18ab2,,
-                     *     dsi_01a22774316a7635b64d6fc45c9a50d0,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a22774316a7635b64d6fc45c9a50d0,approved,failed,b3961a31068743d163d4ed78a8967023816815fe1c532b61c3093310271b2b9d,op_underfunded,the source account cannot cover the amount
+                     *     dsi_01a2279ed63473919a51a607fca05c26,1,stipend-0001,cli_01a2279ecf9e7130a9ae759d61137ee2,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2279ed63473919a51a607fca05c26,approved,sent,6eb5dacc19727658cec35b3bb4da18a4efa60a5dd198841a42a884279429aeb7,,
+                     *     dsi_01a2279ed63473919a51a608d6429ed9,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a2279ed63473919a51a608d6429ed9,approved,failed,0805fcdcaf60b0f206cd9a69f9c35cf923987b9fa153bf553b1017260910cc94,op_underfunded,the source account cannot cover the amount
                      */
                     "text/csv": string;
                 };
@@ -6280,16 +6351,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T13:17:36.032Z",
-                     *       "id": "dsb_01a2277431a0703daf7cda369a4dbe6b",
+                     *       "createdAt": "2026-11-29T14:04:10.754Z",
+                     *       "id": "dsb_01a2279ed68274888993f20d2452c4d3",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-29T13:17:36.039Z",
+                     *       "submittedAt": "2026-11-29T14:04:10.763Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-29T13:17:36.044Z"
+                     *       "updatedAt": "2026-11-29T14:04:10.767Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6490,7 +6561,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-29T13:17:35.988Z",
+                     *       "approvedAt": "2026-11-29T14:04:10.697Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -6502,16 +6573,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-29T13:17:35.978Z",
-                     *       "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
+                     *       "createdAt": "2026-11-29T14:04:10.676Z",
+                     *       "id": "dsb_01a2279ed63473919a51a6096adfd020",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-29T13:17:35.983Z",
+                     *       "submittedAt": "2026-11-29T14:04:10.684Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T13:17:36.012Z"
+                     *       "updatedAt": "2026-11-29T14:04:10.725Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6707,16 +6778,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T13:17:35.978Z",
-                     *       "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
+                     *       "createdAt": "2026-11-29T14:04:10.676Z",
+                     *       "id": "dsb_01a2279ed63473919a51a6096adfd020",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-29T13:17:35.983Z",
+                     *       "submittedAt": "2026-11-29T14:04:10.684Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T13:17:35.983Z"
+                     *       "updatedAt": "2026-11-29T14:04:10.684Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6920,10 +6991,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *             "id": "key_01a2279ecef17229864971627242d7d0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:36.048Z",
+                     *           "createdAt": "2026-11-29T14:04:10.775Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6939,8 +7010,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T13:17:36.048Z",
-                     *               "id": "dsb_01a2277431b071eab91feda57aefa36f",
+                     *               "createdAt": "2026-11-29T14:04:10.775Z",
+                     *               "id": "dsb_01a2279ed697764c9c0cb9173598bbf3",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -6948,19 +7019,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-29T13:17:36.048Z"
+                     *               "updatedAt": "2026-11-29T14:04:10.775Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2277431b071eab91feda69faaa62b",
+                     *           "id": "evt_01a2279ed6987792935285c8a49fb094",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *             "id": "key_01a2279ecef17229864971627242d7d0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:36.044Z",
+                     *           "createdAt": "2026-11-29T14:04:10.767Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -6976,28 +7047,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T13:17:36.032Z",
-                     *               "id": "dsb_01a2277431a0703daf7cda369a4dbe6b",
+                     *               "createdAt": "2026-11-29T14:04:10.754Z",
+                     *               "id": "dsb_01a2279ed68274888993f20d2452c4d3",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-29T13:17:36.039Z",
+                     *               "submittedAt": "2026-11-29T14:04:10.763Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T13:17:36.044Z"
+                     *               "updatedAt": "2026-11-29T14:04:10.767Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2277431ad72e190f791a38c210256",
+                     *           "id": "evt_01a2279ed6907779982fadf254e7eb2f",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *             "id": "key_01a2279ecef17229864971627242d7d0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:36.044Z",
+                     *           "createdAt": "2026-11-29T14:04:10.767Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -7008,28 +7079,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T13:17:36.039Z",
+                     *               "createdAt": "2026-11-29T14:04:10.763Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2277431a0703daf7cda35a3ee5068",
+                     *               "id": "pyt_01a2279ed68274888993f20c054f5444",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T13:17:36.044Z",
+                     *               "updatedAt": "2026-11-29T14:04:10.767Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2277431ac71fd94e460d359e9c850",
+                     *           "id": "evt_01a2279ed68f7425ab4de9a91673f864",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *             "id": "key_01a2279ecef17229864971627242d7d0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:36.039Z",
+                     *           "createdAt": "2026-11-29T14:04:10.763Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7045,28 +7116,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T13:17:36.032Z",
-                     *               "id": "dsb_01a2277431a0703daf7cda369a4dbe6b",
+                     *               "createdAt": "2026-11-29T14:04:10.754Z",
+                     *               "id": "dsb_01a2279ed68274888993f20d2452c4d3",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T13:17:36.039Z",
+                     *               "submittedAt": "2026-11-29T14:04:10.763Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T13:17:36.039Z"
+                     *               "updatedAt": "2026-11-29T14:04:10.763Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2277431a871c79c8cf4fde2140a51",
+                     *           "id": "evt_01a2279ed68c7745aeeb66d4158aa46e",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *             "id": "key_01a2279ecef17229864971627242d7d0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:36.039Z",
+                     *           "createdAt": "2026-11-29T14:04:10.763Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7077,28 +7148,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T13:17:36.039Z",
+                     *               "createdAt": "2026-11-29T14:04:10.763Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2277431a0703daf7cda35a3ee5068",
+                     *               "id": "pyt_01a2279ed68274888993f20c054f5444",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T13:17:36.039Z",
+                     *               "updatedAt": "2026-11-29T14:04:10.763Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2277431a771a0b5f6effee29bd5f6",
+                     *           "id": "evt_01a2279ed68c7745aeeb66d217d78809",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *             "id": "key_01a2279ecef17229864971627242d7d0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:36.032Z",
+                     *           "createdAt": "2026-11-29T14:04:10.754Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7114,8 +7185,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T13:17:36.032Z",
-                     *               "id": "dsb_01a2277431a0703daf7cda369a4dbe6b",
+                     *               "createdAt": "2026-11-29T14:04:10.754Z",
+                     *               "id": "dsb_01a2279ed68274888993f20d2452c4d3",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -7123,10 +7194,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T13:17:36.032Z"
+                     *               "updatedAt": "2026-11-29T14:04:10.754Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2277431a3737285eb04aa6d4c673b",
+                     *           "id": "evt_01a2279ed68373faa3069b96d80c64fc",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -7135,11 +7206,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:36.025Z",
+                     *           "createdAt": "2026-11-29T14:04:10.740Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T13:17:35.988Z",
+                     *               "approvedAt": "2026-11-29T14:04:10.697Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7151,19 +7222,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T13:17:35.978Z",
-                     *               "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
+                     *               "createdAt": "2026-11-29T14:04:10.676Z",
+                     *               "id": "dsb_01a2279ed63473919a51a6096adfd020",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T13:17:35.983Z",
+                     *               "submittedAt": "2026-11-29T14:04:10.684Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T13:17:36.025Z"
+                     *               "updatedAt": "2026-11-29T14:04:10.740Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22774319977c58a1a7f7dc7bab03b",
+                     *           "id": "evt_01a2279ed67477ba88ad9eacf9acad2b",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -7172,7 +7243,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:36.022Z",
+                     *           "createdAt": "2026-11-29T14:04:10.737Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7182,48 +7253,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T13:17:35.998Z",
+                     *                   "createdAt": "2026-11-29T14:04:10.706Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a22774317e768a90f4638440e75b33",
+                     *                   "id": "att_01a2279ed6527227ab07e66e1a7f4f89",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "574f3fd7f1c9cfd020266a6b370964cd5d94577601d260de2b477e3162259ccf"
+                     *                   "txHash": "3a2ff03129d930a9ea3fe167da822ac089e245199514d33eea1cf7ed743673c1"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T13:17:36.021Z",
+                     *                   "createdAt": "2026-11-29T14:04:10.734Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a227743195734e86f2041f5ed11b71",
+                     *                   "id": "att_01a2279ed66e7010960f81a3cd4bd3da",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "b3961a31068743d163d4ed78a8967023816815fe1c532b61c3093310271b2b9d"
+                     *                   "txHash": "0805fcdcaf60b0f206cd9a69f9c35cf923987b9fa153bf553b1017260910cc94"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T13:17:35.983Z",
+                     *               "createdAt": "2026-11-29T14:04:10.684Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a22774316a7635b64d6fc45c9a50d0",
+                     *               "id": "pyt_01a2279ed63473919a51a608d6429ed9",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T13:17:36.022Z",
+                     *               "updatedAt": "2026-11-29T14:04:10.737Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a22774319772139a6fc36c2f942e46",
+                     *           "id": "evt_01a2279ed67273a29e98502ce7a82438",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *             "id": "key_01a2279ecef17229864971627242d7d0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:36.012Z",
+                     *           "createdAt": "2026-11-29T14:04:10.725Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7233,30 +7304,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T13:17:35.998Z",
+                     *                   "createdAt": "2026-11-29T14:04:10.706Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a22774317e768a90f4638440e75b33",
+                     *                   "id": "att_01a2279ed6527227ab07e66e1a7f4f89",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "574f3fd7f1c9cfd020266a6b370964cd5d94577601d260de2b477e3162259ccf"
+                     *                   "txHash": "3a2ff03129d930a9ea3fe167da822ac089e245199514d33eea1cf7ed743673c1"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T13:17:35.983Z",
+                     *               "createdAt": "2026-11-29T14:04:10.684Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a22774316a7635b64d6fc45c9a50d0",
+                     *               "id": "pyt_01a2279ed63473919a51a608d6429ed9",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T13:17:36.012Z",
+                     *               "updatedAt": "2026-11-29T14:04:10.725Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a22774318d74f9b45b497cb9888ad2",
+                     *           "id": "evt_01a2279ed666761a9e2b7c76f26f506c",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -7265,11 +7336,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:36.006Z",
+                     *           "createdAt": "2026-11-29T14:04:10.723Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T13:17:35.988Z",
+                     *               "approvedAt": "2026-11-29T14:04:10.697Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7281,19 +7352,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T13:17:35.978Z",
-                     *               "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
+                     *               "createdAt": "2026-11-29T14:04:10.676Z",
+                     *               "id": "dsb_01a2279ed63473919a51a6096adfd020",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T13:17:35.983Z",
+                     *               "submittedAt": "2026-11-29T14:04:10.684Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T13:17:36.006Z"
+                     *               "updatedAt": "2026-11-29T14:04:10.723Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2277431877612a8222c616660d412",
+                     *           "id": "evt_01a2279ed66375fe9dfcbe6f06a3ee56",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -7302,7 +7373,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:36.003Z",
+                     *           "createdAt": "2026-11-29T14:04:10.720Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7312,30 +7383,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T13:17:35.998Z",
+                     *                   "createdAt": "2026-11-29T14:04:10.706Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a22774317e768a90f4638440e75b33",
+                     *                   "id": "att_01a2279ed6527227ab07e66e1a7f4f89",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "574f3fd7f1c9cfd020266a6b370964cd5d94577601d260de2b477e3162259ccf"
+                     *                   "txHash": "3a2ff03129d930a9ea3fe167da822ac089e245199514d33eea1cf7ed743673c1"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T13:17:35.983Z",
+                     *               "createdAt": "2026-11-29T14:04:10.684Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a22774316a7635b64d6fc45c9a50d0",
+                     *               "id": "pyt_01a2279ed63473919a51a608d6429ed9",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T13:17:36.003Z",
+                     *               "updatedAt": "2026-11-29T14:04:10.720Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a227743184731c8b5edd0399018155",
+                     *           "id": "evt_01a2279ed6617123973494c7094d1674",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -7344,7 +7415,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:36.003Z",
+                     *           "createdAt": "2026-11-29T14:04:10.720Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7354,37 +7425,37 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T13:17:35.998Z",
+                     *                   "createdAt": "2026-11-29T14:04:10.706Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a22774317e768a90f463834c1aadba",
-                     *                   "ledgerSeq": 98,
-                     *                   "txHash": "38b639bfaba038238af87cc98780cd615d7f2c13afe8b195964f26c988e18ab2"
+                     *                   "id": "att_01a2279ed6527227ab07e66da8d9cd62",
+                     *                   "ledgerSeq": 163,
+                     *                   "txHash": "6eb5dacc19727658cec35b3bb4da18a4efa60a5dd198841a42a884279429aeb7"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *                 "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
-                     *               "createdAt": "2026-11-29T13:17:35.983Z",
+                     *               "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *               "createdAt": "2026-11-29T14:04:10.684Z",
                      *               "execStatus": "sent",
                      *               "hold": null,
-                     *               "id": "pyt_01a22774316a7635b64d6fc3825ed84d",
+                     *               "id": "pyt_01a2279ed63473919a51a607fca05c26",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T13:17:36.003Z",
+                     *               "updatedAt": "2026-11-29T14:04:10.720Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a227743184731c8b5edd02b9098802",
+                     *           "id": "evt_01a2279ed6617123973494c6b120da72",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -7393,7 +7464,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:36.001Z",
+                     *           "createdAt": "2026-11-29T14:04:10.711Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7403,52 +7474,52 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T13:17:35.162Z",
+                     *                   "createdAt": "2026-11-29T14:04:09.362Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a227742e3a727386775a7c6f80c5a3",
+                     *                   "id": "att_01a2279ed11270189a8c2db536625cdd",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "39821a42b4121db22a9c4050376b4dc570bc6f881196701f1ae66b8119f412db"
+                     *                   "txHash": "d3cd7418ea009c52720b249dbc9bae17c63d137b511a7dce50e6dc308cf992c0"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T13:17:36.000Z",
+                     *                   "createdAt": "2026-11-29T14:04:10.711Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a22774318070609e95a42b38e6feb2",
+                     *                   "id": "att_01a2279ed65774048e39aafe3784661c",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "e74d9a2e177342a58f8b6d0bb672af95f17a5d53ef8bd49bccb476a2f6ebb677"
+                     *                   "txHash": "87cccc496ad5d0aaa2cc90f554b848e33758b3ba50e7a56f7adae20cf07463d9"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T13:17:35.150Z",
+                     *               "createdAt": "2026-11-29T14:04:09.335Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a227742e2e75619ff1c30b7ce78635",
+                     *               "id": "pyt_01a2279ed0f7732299a10367eea21177",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-29T13:17:36.001Z",
+                     *               "updatedAt": "2026-11-29T14:04:10.711Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a22774318270d8b70f7733c60dd856",
+                     *           "id": "evt_01a2279ed65874de91e1aea98f63e82e",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *             "id": "key_01a2279ecef17229864971627242d7d0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:35.988Z",
+                     *           "createdAt": "2026-11-29T14:04:10.697Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-29T13:17:35.988Z",
+                     *               "approvedAt": "2026-11-29T14:04:10.697Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7460,28 +7531,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T13:17:35.978Z",
-                     *               "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
+                     *               "createdAt": "2026-11-29T14:04:10.676Z",
+                     *               "id": "dsb_01a2279ed63473919a51a6096adfd020",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-29T13:17:35.983Z",
+                     *               "submittedAt": "2026-11-29T14:04:10.684Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T13:17:35.988Z"
+                     *               "updatedAt": "2026-11-29T14:04:10.697Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22774317676e894c250d7ebc6c8cc",
+                     *           "id": "evt_01a2279ed64b7471b96991273436d526",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *             "id": "key_01a2279ecef17229864971627242d7d0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:35.988Z",
+                     *           "createdAt": "2026-11-29T14:04:10.697Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7492,28 +7563,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T13:17:35.983Z",
+                     *               "createdAt": "2026-11-29T14:04:10.684Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a22774316a7635b64d6fc45c9a50d0",
+                     *               "id": "pyt_01a2279ed63473919a51a608d6429ed9",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T13:17:35.988Z",
+                     *               "updatedAt": "2026-11-29T14:04:10.697Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a22774317676e894c250d46eba7fb4",
+                     *           "id": "evt_01a2279ed64b7471b96991248305f460",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *             "id": "key_01a2279ecef17229864971627242d7d0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:35.988Z",
+                     *           "createdAt": "2026-11-29T14:04:10.697Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7525,34 +7596,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *                 "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
-                     *               "createdAt": "2026-11-29T13:17:35.983Z",
+                     *               "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *               "createdAt": "2026-11-29T14:04:10.684Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a22774316a7635b64d6fc3825ed84d",
+                     *               "id": "pyt_01a2279ed63473919a51a607fca05c26",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T13:17:35.988Z",
+                     *               "updatedAt": "2026-11-29T14:04:10.697Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a22774317676e894c250d39338d6c1",
+                     *           "id": "evt_01a2279ed64b7471b96991239f26260c",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *             "id": "key_01a2279ecef17229864971627242d7d0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:35.983Z",
+                     *           "createdAt": "2026-11-29T14:04:10.684Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7568,28 +7639,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T13:17:35.978Z",
-                     *               "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
+                     *               "createdAt": "2026-11-29T14:04:10.676Z",
+                     *               "id": "dsb_01a2279ed63473919a51a6096adfd020",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T13:17:35.983Z",
+                     *               "submittedAt": "2026-11-29T14:04:10.684Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T13:17:35.983Z"
+                     *               "updatedAt": "2026-11-29T14:04:10.684Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a227743171710698c7c1e34918edc1",
+                     *           "id": "evt_01a2279ed6427265b2ef42dc83236783",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *             "id": "key_01a2279ecef17229864971627242d7d0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:35.983Z",
+                     *           "createdAt": "2026-11-29T14:04:10.684Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7600,28 +7671,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T13:17:35.983Z",
+                     *               "createdAt": "2026-11-29T14:04:10.684Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a22774316a7635b64d6fc45c9a50d0",
+                     *               "id": "pyt_01a2279ed63473919a51a608d6429ed9",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T13:17:35.983Z",
+                     *               "updatedAt": "2026-11-29T14:04:10.684Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a227743171710698c7c1e073a8ac15",
+                     *           "id": "evt_01a2279ed64176a2a4aa4ed47bf05a9d",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *             "id": "key_01a2279ecef17229864971627242d7d0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:35.983Z",
+                     *           "createdAt": "2026-11-29T14:04:10.684Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7633,34 +7704,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *                 "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
-                     *               "createdAt": "2026-11-29T13:17:35.983Z",
+                     *               "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *               "createdAt": "2026-11-29T14:04:10.684Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a22774316a7635b64d6fc3825ed84d",
+                     *               "id": "pyt_01a2279ed63473919a51a607fca05c26",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T13:17:35.983Z",
+                     *               "updatedAt": "2026-11-29T14:04:10.684Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a227743171710698c7c1dface1d24e",
+                     *           "id": "evt_01a2279ed64176a2a4aa4ed3a0fc4f96",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *             "id": "key_01a2279ecef17229864971627242d7d0",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:35.978Z",
+                     *           "createdAt": "2026-11-29T14:04:10.676Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7676,8 +7747,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T13:17:35.978Z",
-                     *               "id": "dsb_01a22774316a7635b64d6fc59eaa8f76",
+                     *               "createdAt": "2026-11-29T14:04:10.676Z",
+                     *               "id": "dsb_01a2279ed63473919a51a6096adfd020",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -7685,10 +7756,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T13:17:35.978Z"
+                     *               "updatedAt": "2026-11-29T14:04:10.676Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a22774316a7635b64d6fc6d646d10b",
+                     *           "id": "evt_01a2279ed63570fcb6dd38b24c26dc0a",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -7810,10 +7881,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *         "id": "key_01a2279ecef17229864971627242d7d0",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-29T13:17:36.048Z",
+                     *       "createdAt": "2026-11-29T14:04:10.775Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -7829,8 +7900,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-29T13:17:36.048Z",
-                     *           "id": "dsb_01a2277431b071eab91feda57aefa36f",
+                     *           "createdAt": "2026-11-29T14:04:10.775Z",
+                     *           "id": "dsb_01a2279ed697764c9c0cb9173598bbf3",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -7838,10 +7909,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-29T13:17:36.048Z"
+                     *           "updatedAt": "2026-11-29T14:04:10.775Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a2277431b071eab91feda69faaa62b",
+                     *       "id": "evt_01a2279ed6987792935285c8a49fb094",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -7967,14 +8038,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *             "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
-                     *           "createdAt": "2026-11-29T13:17:34.995Z",
+                     *           "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *           "createdAt": "2026-11-29T14:04:09.043Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a227742d93751dbcd239d924f82bb1",
+                     *           "id": "inv_01a2279ecfd37693a0cf1656ac49097f",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -8091,7 +8162,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                 *       "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -8124,14 +8195,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *         "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
-                     *       "createdAt": "2026-11-29T13:17:34.995Z",
+                     *       "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *       "createdAt": "2026-11-29T14:04:09.043Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a227742d93751dbcd239d924f82bb1",
+                     *       "id": "inv_01a2279ecfd37693a0cf1656ac49097f",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8148,14 +8219,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_ca6c8bb093f60ad9bf8b702247f0a453"
+                     *         "url": "https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-29T13:17:34.995Z"
+                     *       "updatedAt": "2026-11-29T14:04:09.043Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8342,14 +8413,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *         "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
-                     *       "createdAt": "2026-11-29T13:17:34.995Z",
+                     *       "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *       "createdAt": "2026-11-29T14:04:09.043Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a227742d93751dbcd239d924f82bb1",
+                     *       "id": "inv_01a2279ecfd37693a0cf1656ac49097f",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8373,14 +8444,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_ca6c8bb093f60ad9bf8b702247f0a453"
+                     *         "url": "https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8"
                      *       },
-                     *       "sentAt": "2026-11-29T13:17:35.012Z",
+                     *       "sentAt": "2026-11-29T14:04:09.065Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T13:17:35.012Z"
+                     *       "updatedAt": "2026-11-29T14:04:09.065Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8520,14 +8591,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *         "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
-                     *       "createdAt": "2026-11-29T13:17:34.995Z",
+                     *       "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *       "createdAt": "2026-11-29T14:04:09.043Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a227742d93751dbcd239d924f82bb1",
+                     *       "id": "inv_01a2279ecfd37693a0cf1656ac49097f",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8551,14 +8622,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_ca6c8bb093f60ad9bf8b702247f0a453"
+                     *         "url": "https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T13:17:35.004Z"
+                     *       "updatedAt": "2026-11-29T14:04:09.061Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8740,14 +8811,14 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amount": "25.00",
-                     *           "createdAt": "2026-11-29T13:17:35.073Z",
+                     *           "createdAt": "2026-11-29T14:04:09.179Z",
                      *           "createdBy": {
-                     *             "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *             "id": "key_01a2279ecef17229864971627242d7d0",
                      *             "type": "api_key"
                      *           },
                      *           "currency": "HTG",
-                     *           "id": "cn_01a227742de2771a863ff8660a523571",
-                     *           "invoiceId": "inv_01a227742dce70229161618c57485358",
+                     *           "id": "cn_01a2279ed05b72eca1978ff56c783714",
+                     *           "invoiceId": "inv_01a2279ed02a7696a7d90b4f4e9169cc",
                      *           "lines": [],
                      *           "memo": "Late fee waived after the storm",
                      *           "number": "CN-000001",
@@ -8882,14 +8953,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "amount": "25.00",
-                     *       "createdAt": "2026-11-29T13:17:35.073Z",
+                     *       "createdAt": "2026-11-29T14:04:09.179Z",
                      *       "createdBy": {
-                     *         "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *         "id": "key_01a2279ecef17229864971627242d7d0",
                      *         "type": "api_key"
                      *       },
                      *       "currency": "HTG",
-                     *       "id": "cn_01a227742de2771a863ff8660a523571",
-                     *       "invoiceId": "inv_01a227742dce70229161618c57485358",
+                     *       "id": "cn_01a2279ed05b72eca1978ff56c783714",
+                     *       "invoiceId": "inv_01a2279ed02a7696a7d90b4f4e9169cc",
                      *       "lines": [],
                      *       "memo": "Late fee waived after the storm",
                      *       "number": "CN-000001",
@@ -9097,22 +9168,22 @@ export interface operations {
                     /**
                      * @example {
                      *       "amount": "25.00",
-                     *       "createdAt": "2026-11-29T13:17:35.073Z",
+                     *       "createdAt": "2026-11-29T14:04:09.179Z",
                      *       "createdBy": {
-                     *         "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *         "id": "key_01a2279ecef17229864971627242d7d0",
                      *         "type": "api_key"
                      *       },
                      *       "currency": "HTG",
-                     *       "id": "cn_01a227742de2771a863ff8660a523571",
-                     *       "invoiceId": "inv_01a227742dce70229161618c57485358",
+                     *       "id": "cn_01a2279ed05b72eca1978ff56c783714",
+                     *       "invoiceId": "inv_01a2279ed02a7696a7d90b4f4e9169cc",
                      *       "lines": [],
                      *       "memo": "Late fee waived after the storm",
                      *       "number": "CN-000001",
                      *       "reason": "waiver",
                      *       "status": "void",
-                     *       "voidedAt": "2026-11-29T13:17:35.079Z",
+                     *       "voidedAt": "2026-11-29T14:04:09.198Z",
                      *       "voidedBy": {
-                     *         "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *         "id": "key_01a2279ecef17229864971627242d7d0",
                      *         "type": "api_key"
                      *       }
                      *     }
@@ -9302,16 +9373,16 @@ export interface operations {
                      *         {
                      *           "amount": "2650.00",
                      *           "currency": "HTG",
-                     *           "id": "ipy_01a227742dc376b88e4497a82a1061bd",
-                     *           "invoiceId": "inv_01a227742d93751dbcd239d924f82bb1",
+                     *           "id": "ipy_01a2279ed01672099fedfa2cd1dccd59",
+                     *           "invoiceId": "inv_01a2279ecfd37693a0cf1656ac49097f",
                      *           "method": "stellar",
-                     *           "paidAt": "2026-11-29T13:17:35.030Z",
-                     *           "recordedAt": "2026-11-29T13:17:35.043Z",
+                     *           "paidAt": "2026-11-29T14:04:09.098Z",
+                     *           "recordedAt": "2026-11-29T14:04:09.110Z",
                      *           "recordedBy": {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "reference": "178217be0f4a29078494ce29488a037f4ab7d3640f72a5cfe087f952c32830a6",
+                     *           "reference": "38214be59a79329f0721771fcf37fbea6c9675ef294fd43aaf53a8f6d06cfe94",
                      *           "reversalReason": null,
                      *           "reversedAt": null
                      *         }
@@ -9466,13 +9537,13 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a227742dd67553957ff92aefd9a3e9",
-                     *       "invoiceId": "inv_01a227742dce70229161618c57485358",
+                     *       "id": "ipy_01a2279ed038721bac9f4131e594eb89",
+                     *       "invoiceId": "inv_01a2279ed02a7696a7d90b4f4e9169cc",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T13:17:35.061Z",
+                     *       "recordedAt": "2026-11-29T14:04:09.144Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *         "id": "key_01a2279ecef17229864971627242d7d0",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
@@ -9688,18 +9759,18 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a227742dd67553957ff92aefd9a3e9",
-                     *       "invoiceId": "inv_01a227742dce70229161618c57485358",
+                     *       "id": "ipy_01a2279ed038721bac9f4131e594eb89",
+                     *       "invoiceId": "inv_01a2279ed02a7696a7d90b4f4e9169cc",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T13:17:35.061Z",
+                     *       "recordedAt": "2026-11-29T14:04:09.144Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *         "id": "key_01a2279ecef17229864971627242d7d0",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
                      *       "reversalReason": "Counted twice: the branch entered the receipt again",
-                     *       "reversedAt": "2026-11-29T13:17:35.066Z"
+                     *       "reversedAt": "2026-11-29T14:04:09.165Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoicePaymentView"];
@@ -10121,7 +10192,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amount": "100.00",
-                     *           "at": "2026-11-29T13:17:35.054Z",
+                     *           "at": "2026-11-29T14:04:09.130Z",
                      *           "balance": "100.00",
                      *           "method": null,
                      *           "reference": null,
@@ -10130,72 +10201,72 @@ export interface operations {
                      *         },
                      *         {
                      *           "amount": "-40.00",
-                     *           "at": "2026-11-29T13:17:35.061Z",
+                     *           "at": "2026-11-29T14:04:09.144Z",
                      *           "balance": "60.00",
                      *           "method": "cash",
                      *           "reference": "REC-2026-0042",
-                     *           "sourceId": "ipy_01a227742dd67553957ff92aefd9a3e9",
+                     *           "sourceId": "ipy_01a2279ed038721bac9f4131e594eb89",
                      *           "type": "payment"
                      *         },
                      *         {
                      *           "amount": "40.00",
-                     *           "at": "2026-11-29T13:17:35.066Z",
+                     *           "at": "2026-11-29T14:04:09.165Z",
                      *           "balance": "100.00",
                      *           "method": "cash",
                      *           "reference": "Counted twice: the branch entered the receipt again",
-                     *           "sourceId": "ipy_01a227742dd67553957ff92aefd9a3e9",
+                     *           "sourceId": "ipy_01a2279ed038721bac9f4131e594eb89",
                      *           "type": "payment_reversed"
                      *         },
                      *         {
                      *           "amount": "-25.00",
-                     *           "at": "2026-11-29T13:17:35.073Z",
+                     *           "at": "2026-11-29T14:04:09.179Z",
                      *           "balance": "75.00",
                      *           "method": null,
                      *           "reference": "CN-000001",
-                     *           "sourceId": "cn_01a227742de2771a863ff8660a523571",
+                     *           "sourceId": "cn_01a2279ed05b72eca1978ff56c783714",
                      *           "type": "credit_note"
                      *         },
                      *         {
                      *           "amount": "25.00",
-                     *           "at": "2026-11-29T13:17:35.079Z",
+                     *           "at": "2026-11-29T14:04:09.198Z",
                      *           "balance": "100.00",
                      *           "method": null,
                      *           "reference": "CN-000001",
-                     *           "sourceId": "cn_01a227742de2771a863ff8660a523571",
+                     *           "sourceId": "cn_01a2279ed05b72eca1978ff56c783714",
                      *           "type": "credit_note_voided"
                      *         },
                      *         {
                      *           "amount": "-150.00",
-                     *           "at": "2026-11-29T13:17:35.086Z",
+                     *           "at": "2026-11-29T14:04:09.213Z",
                      *           "balance": "-50.00",
                      *           "method": "cash",
                      *           "reference": null,
-                     *           "sourceId": "ipy_01a227742dee70ccb1e56d2934beb135",
+                     *           "sourceId": "ipy_01a2279ed07e70a8993a77b6e23abe8b",
                      *           "type": "payment"
                      *         },
                      *         {
                      *           "amount": "50.00",
-                     *           "at": "2026-11-29T13:17:35.086Z",
+                     *           "at": "2026-11-29T14:04:09.213Z",
                      *           "balance": "0.00",
                      *           "method": null,
                      *           "reference": null,
-                     *           "sourceId": "cbt_01a227742def7588b35819c1e0b1510a",
+                     *           "sourceId": "cbt_01a2279ed07e70a8993a77b7baa2e47b",
                      *           "type": "to_credit_balance"
                      *         }
                      *       ],
-                     *       "invoiceId": "inv_01a227742dce70229161618c57485358"
+                     *       "invoiceId": "inv_01a2279ed02a7696a7d90b4f4e9169cc"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceStatement"];
                     /**
                      * @example at,type,amount,balance,sourceId,method,reference
-                     *     2026-11-29T13:17:35.054Z,invoiced,100.00,100.00,,,
-                     *     2026-11-29T13:17:35.061Z,payment,-40.00,60.00,ipy_01a227742dd67553957ff92aefd9a3e9,cash,REC-2026-0042
-                     *     2026-11-29T13:17:35.066Z,payment_reversed,40.00,100.00,ipy_01a227742dd67553957ff92aefd9a3e9,cash,Counted twice: the branch entered the receipt again
-                     *     2026-11-29T13:17:35.073Z,credit_note,-25.00,75.00,cn_01a227742de2771a863ff8660a523571,,CN-000001
-                     *     2026-11-29T13:17:35.079Z,credit_note_voided,25.00,100.00,cn_01a227742de2771a863ff8660a523571,,CN-000001
-                     *     2026-11-29T13:17:35.086Z,payment,-150.00,-50.00,ipy_01a227742dee70ccb1e56d2934beb135,cash,
-                     *     2026-11-29T13:17:35.086Z,to_credit_balance,50.00,0.00,cbt_01a227742def7588b35819c1e0b1510a,,
+                     *     2026-11-29T14:04:09.130Z,invoiced,100.00,100.00,,,
+                     *     2026-11-29T14:04:09.144Z,payment,-40.00,60.00,ipy_01a2279ed038721bac9f4131e594eb89,cash,REC-2026-0042
+                     *     2026-11-29T14:04:09.165Z,payment_reversed,40.00,100.00,ipy_01a2279ed038721bac9f4131e594eb89,cash,Counted twice: the branch entered the receipt again
+                     *     2026-11-29T14:04:09.179Z,credit_note,-25.00,75.00,cn_01a2279ed05b72eca1978ff56c783714,,CN-000001
+                     *     2026-11-29T14:04:09.198Z,credit_note_voided,25.00,100.00,cn_01a2279ed05b72eca1978ff56c783714,,CN-000001
+                     *     2026-11-29T14:04:09.213Z,payment,-150.00,-50.00,ipy_01a2279ed07e70a8993a77b6e23abe8b,cash,
+                     *     2026-11-29T14:04:09.213Z,to_credit_balance,50.00,0.00,cbt_01a2279ed07e70a8993a77b7baa2e47b,,
                      */
                     "text/csv": string;
                 };
@@ -10497,6 +10568,300 @@ export interface operations {
             };
         };
     };
+    listMessages: {
+        parameters: {
+            query?: {
+                /** @description The messages of this invoice. */
+                invoiceId?: string;
+                /** @description The messages about this client (without an invoice). */
+                clientId?: string;
+                /** @description queued, sent, delivered, failed or undeliverable. */
+                status?: string;
+                /** @description email, sms or whatsapp. */
+                channel?: string;
+                /** @description Page number, from 1 (default 1); past the last page, an empty page. */
+                page?: number;
+                /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "attempts": 0,
+                     *           "channel": "sms",
+                     *           "clientId": null,
+                     *           "createdAt": "2026-11-29T14:04:09.065Z",
+                     *           "failureReason": null,
+                     *           "html": null,
+                     *           "id": "msg_01a2279ecfee76528abd58fdafbdc49a",
+                     *           "invoiceId": "inv_01a2279ecfd37693a0cf1656ac49097f",
+                     *           "language": "en",
+                     *           "providerId": "sandbox_msg_01a2279ecfee76528abd58fdafbdc49a",
+                     *           "sentAt": "2026-11-29T14:04:09.065Z",
+                     *           "status": "delivered",
+                     *           "subject": null,
+                     *           "template": "invoice",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8",
+                     *           "to": "+50937005678",
+                     *           "updatedAt": "2026-11-29T14:04:09.065Z"
+                     *         },
+                     *         {
+                     *           "attempts": 0,
+                     *           "channel": "email",
+                     *           "clientId": null,
+                     *           "createdAt": "2026-11-29T14:04:09.065Z",
+                     *           "failureReason": null,
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a2279ecfee76528abd58fc390558ae",
+                     *           "invoiceId": "inv_01a2279ecfd37693a0cf1656ac49097f",
+                     *           "language": "en",
+                     *           "providerId": "sandbox_msg_01a2279ecfee76528abd58fc390558ae",
+                     *           "sentAt": "2026-11-29T14:04:09.065Z",
+                     *           "status": "delivered",
+                     *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
+                     *           "template": "invoice",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8\n",
+                     *           "to": "marie@example.ht",
+                     *           "updatedAt": "2026-11-29T14:04:09.065Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 20,
+                     *         "page": 1,
+                     *         "total": 2,
+                     *         "totalPages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageList"];
+                };
+            };
+            /** @description validation_error (a filter), invalid_pagination */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "error": "Bad Request",
+                     *       "message": "Bad Request",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "error": "Unauthorized",
+                     *       "message": "The key is missing, malformed, unknown or revoked",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "error": "Forbidden",
+                     *       "message": "The key lacks the scope this operation needs",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: the minute's budget is spent; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "error": "Too Many Requests",
+                     *       "message": "The minute's budget is spent",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server failed and changed nothing half-way; retrying (with the same Idempotency-Key) is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "error": "Internal Server Error",
+                     *       "message": "The server failed and changed nothing half-way",
+                     *       "statusCode": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "attempts": 0,
+                     *       "channel": "sms",
+                     *       "clientId": null,
+                     *       "createdAt": "2026-11-29T14:04:09.065Z",
+                     *       "failureReason": null,
+                     *       "html": null,
+                     *       "id": "msg_01a2279ecfee76528abd58fdafbdc49a",
+                     *       "invoiceId": "inv_01a2279ecfd37693a0cf1656ac49097f",
+                     *       "language": "en",
+                     *       "providerId": "sandbox_msg_01a2279ecfee76528abd58fdafbdc49a",
+                     *       "sentAt": "2026-11-29T14:04:09.065Z",
+                     *       "status": "delivered",
+                     *       "subject": null,
+                     *       "template": "invoice",
+                     *       "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8",
+                     *       "to": "+50937005678",
+                     *       "updatedAt": "2026-11-29T14:04:09.065Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageView"];
+                };
+            };
+            /** @description unauthorized: the key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "error": "Unauthorized",
+                     *       "message": "The key is missing, malformed, unknown or revoked",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "error": "Forbidden",
+                     *       "message": "The key lacks the scope this operation needs",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this organization and environment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "error": "Not Found",
+                     *       "message": "No such resource for this organization and environment",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: the minute's budget is spent; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "error": "Too Many Requests",
+                     *       "message": "The minute's budget is spent",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server failed and changed nothing half-way; retrying (with the same Idempotency-Key) is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "error": "Internal Server Error",
+                     *       "message": "The server failed and changed nothing half-way",
+                     *       "statusCode": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listPaymentLinks: {
         parameters: {
             query?: {
@@ -10522,13 +10887,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-29T13:17:35.107Z",
+                     *           "createdAt": "2026-11-29T14:04:09.288Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a227742e03726792d0770ace106a8e",
+                     *           "id": "pl_01a2279ed0c877a7a54633436d667c08",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_0f916db1ecf1d0abc68eeae394631433"
+                     *           "url": "https://pay.lajan.test/pay/pi_05d6d3acfb2561abf4617b1622740f83"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -10661,13 +11026,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T13:17:35.107Z",
+                     *       "createdAt": "2026-11-29T14:04:09.288Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a227742e03726792d0770ace106a8e",
+                     *       "id": "pl_01a2279ed0c877a7a54633436d667c08",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_0f916db1ecf1d0abc68eeae394631433"
+                     *       "url": "https://pay.lajan.test/pay/pi_05d6d3acfb2561abf4617b1622740f83"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -10848,13 +11213,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T13:17:35.107Z",
+                     *       "createdAt": "2026-11-29T14:04:09.288Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a227742e03726792d0770ace106a8e",
+                     *       "id": "pl_01a2279ed0c877a7a54633436d667c08",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_0f916db1ecf1d0abc68eeae394631433"
+                     *       "url": "https://pay.lajan.test/pay/pi_05d6d3acfb2561abf4617b1622740f83"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -10967,7 +11332,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a227742e03726792d0770ace106a8e"
+                     *       "id": "pl_01a2279ed0c877a7a54633436d667c08"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -11126,9 +11491,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T13:17:35.969Z",
+                     *           "createdAt": "2026-11-29T14:04:10.662Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2277431617782a11a65ca9d9da121",
+                     *           "id": "pyt_01a2279ed626742c8708e376ab61cb38",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -11139,14 +11504,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Lisa",
-                     *             "id": "cli_01a227742e71741b9ee68a4cff30bb2e",
+                     *             "id": "cli_01a2279ed1757285ba4b109d4367d52f",
                      *             "lastName": "Jozèf",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a227742e71741b9ee68a4cff30bb2e",
-                     *           "createdAt": "2026-11-29T13:17:35.372Z",
+                     *           "clientId": "cli_01a2279ed1757285ba4b109d4367d52f",
+                     *           "createdAt": "2026-11-29T14:04:09.659Z",
                      *           "execStatus": "awaiting_registration",
-                     *           "id": "pyt_01a227742f0c71ff8b6d6e47f5ad18a9",
+                     *           "id": "pyt_01a2279ed23b77bc9e9cefdc80a53b75",
                      *           "memo": null,
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -11157,14 +11522,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a227742e4d7738a49e20e1ae568eca",
+                     *             "id": "cli_01a2279ed13a71a099713b1abc3005b2",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a227742e4d7738a49e20e1ae568eca",
-                     *           "createdAt": "2026-11-29T13:17:35.184Z",
+                     *           "clientId": "cli_01a2279ed13a71a099713b1abc3005b2",
+                     *           "createdAt": "2026-11-29T14:04:09.410Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a227742e5071e585436547f3e45f64",
+                     *           "id": "pyt_01a2279ed1427438822f8a7e4b344c6f",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -11175,9 +11540,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T13:17:35.150Z",
+                     *           "createdAt": "2026-11-29T14:04:09.335Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a227742e2e75619ff1c30b7ce78635",
+                     *           "id": "pyt_01a2279ed0f7732299a10367eea21177",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
@@ -11188,14 +11553,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *             "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
-                     *           "createdAt": "2026-11-29T13:17:35.130Z",
+                     *           "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *           "createdAt": "2026-11-29T14:04:09.316Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a227742e1a7250983ef56949f3d9c0",
+                     *           "id": "pyt_01a2279ed0e4735189a845b0189cefbf",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -11315,7 +11680,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                 *       "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -11339,19 +11704,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *         "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
-                     *       "createdAt": "2026-11-29T13:17:35.130Z",
+                     *       "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *       "createdAt": "2026-11-29T14:04:09.316Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a227742e1a7250983ef56949f3d9c0",
+                     *       "id": "pyt_01a2279ed0e4735189a845b0189cefbf",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T13:17:35.130Z",
+                     *       "updatedAt": "2026-11-29T14:04:09.316Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11540,31 +11905,31 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T13:17:35.162Z",
+                     *           "createdAt": "2026-11-29T14:04:09.362Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a227742e3a727386775a7b823a1699",
-                     *           "ledgerSeq": 15,
-                     *           "txHash": "533051a6223c69c26b8891524b3af11ea8edc5f92f8ca283d37301840173bf18"
+                     *           "id": "att_01a2279ed11270189a8c2db44efa7d94",
+                     *           "ledgerSeq": 29,
+                     *           "txHash": "fe207d23296f9f6d97dfa24ff47e593ab5bef60367d4731676504b9aadc9b928"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *         "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
-                     *       "createdAt": "2026-11-29T13:17:35.130Z",
+                     *       "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *       "createdAt": "2026-11-29T14:04:09.316Z",
                      *       "execStatus": "sent",
                      *       "hold": null,
-                     *       "id": "pyt_01a227742e1a7250983ef56949f3d9c0",
+                     *       "id": "pyt_01a2279ed0e4735189a845b0189cefbf",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T13:17:35.171Z",
+                     *       "updatedAt": "2026-11-29T14:04:09.380Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11690,19 +12055,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a227742d7374b380d56ac92fb4ec8b",
+                     *         "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a227742d7374b380d56ac92fb4ec8b",
-                     *       "createdAt": "2026-11-29T13:17:35.130Z",
+                     *       "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *       "createdAt": "2026-11-29T14:04:09.316Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a227742e1a7250983ef56949f3d9c0",
+                     *       "id": "pyt_01a2279ed0e4735189a845b0189cefbf",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T13:17:35.136Z",
+                     *       "updatedAt": "2026-11-29T14:04:09.323Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11722,7 +12087,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "97ea1ce4-58de-489d-8d5b-36385e008bfc",
+                     *       "requestId": "4a23921f-d6bc-46d6-bfdb-9337042afb9d",
                      *       "statusCode": 400
                      *     }
                      */
@@ -11897,19 +12262,19 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a227742e4d7738a49e20e1ae568eca",
+                     *         "id": "cli_01a2279ed13a71a099713b1abc3005b2",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a227742e4d7738a49e20e1ae568eca",
-                     *       "createdAt": "2026-11-29T13:17:35.184Z",
+                     *       "clientId": "cli_01a2279ed13a71a099713b1abc3005b2",
+                     *       "createdAt": "2026-11-29T14:04:09.410Z",
                      *       "execStatus": "canceled",
                      *       "hold": null,
-                     *       "id": "pyt_01a227742e5071e585436547f3e45f64",
+                     *       "id": "pyt_01a2279ed1427438822f8a7e4b344c6f",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T13:17:35.964Z",
+                     *       "updatedAt": "2026-11-29T14:04:10.658Z",
                      *       "walletAccountId": null,
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12112,13 +12477,13 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T13:17:35.969Z",
+                     *       "createdAt": "2026-11-29T14:04:10.662Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2277431617782a11a65ca9d9da121",
+                     *       "id": "pyt_01a2279ed626742c8708e376ab61cb38",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T13:17:35.971Z",
+                     *       "updatedAt": "2026-11-29T14:04:10.666Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12327,24 +12692,24 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T13:17:35.162Z",
+                     *           "createdAt": "2026-11-29T14:04:09.362Z",
                      *           "errorCode": "op_underfunded",
                      *           "errorMessage": "the source account cannot cover the amount",
-                     *           "id": "att_01a227742e3a727386775a7c6f80c5a3",
+                     *           "id": "att_01a2279ed11270189a8c2db536625cdd",
                      *           "ledgerSeq": null,
-                     *           "txHash": "39821a42b4121db22a9c4050376b4dc570bc6f881196701f1ae66b8119f412db"
+                     *           "txHash": "d3cd7418ea009c52720b249dbc9bae17c63d137b511a7dce50e6dc308cf992c0"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T13:17:35.150Z",
+                     *       "createdAt": "2026-11-29T14:04:09.335Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a227742e2e75619ff1c30b7ce78635",
+                     *       "id": "pyt_01a2279ed0f7732299a10367eea21177",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T13:17:35.177Z",
+                     *       "updatedAt": "2026-11-29T14:04:09.387Z",
                      *       "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12525,7 +12890,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GDF2RQKVDZUIQS5SSXGFHLMDCN4FCFGDU3B5AS6YYASMAIXYZZ42VS3B",
+                     *       "account": "GABEYKMNDRP2SWELFATNE5HZPRJURY5LYF5L2QBM2VO2C7YQV5MUEFWW",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -12656,7 +13021,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GDF2RQKVDZUIQS5SSXGFHLMDCN4FCFGDU3B5AS6YYASMAIXYZZ42VS3B",
+                     *       "account": "GABEYKMNDRP2SWELFATNE5HZPRJURY5LYF5L2QBM2VO2C7YQV5MUEFWW",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -12866,28 +13231,42 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
+                     *           "attempts": 0,
                      *           "channel": "sms",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T13:17:35.012Z",
+                     *           "createdAt": "2026-11-29T14:04:09.065Z",
+                     *           "failureReason": null,
                      *           "html": null,
-                     *           "id": "msg_01a227742da874b8a4515132fc1d2fa4",
-                     *           "invoiceId": "inv_01a227742d93751dbcd239d924f82bb1",
-                     *           "status": "sandbox",
+                     *           "id": "msg_01a2279ecfee76528abd58fdafbdc49a",
+                     *           "invoiceId": "inv_01a2279ecfd37693a0cf1656ac49097f",
+                     *           "language": "en",
+                     *           "providerId": "sandbox_msg_01a2279ecfee76528abd58fdafbdc49a",
+                     *           "sentAt": "2026-11-29T14:04:09.065Z",
+                     *           "status": "delivered",
                      *           "subject": null,
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_ca6c8bb093f60ad9bf8b702247f0a453",
-                     *           "to": "+50937005678"
+                     *           "template": "invoice",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8",
+                     *           "to": "+50937005678",
+                     *           "updatedAt": "2026-11-29T14:04:09.065Z"
                      *         },
                      *         {
+                     *           "attempts": 0,
                      *           "channel": "email",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T13:17:35.012Z",
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_ca6c8bb093f60ad9bf8b702247f0a453\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_ca6c8bb093f60ad9bf8b702247f0a453\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_ca6c8bb093f60ad9bf8b702247f0a453</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a227742da874b8a4515131441d72cb",
-                     *           "invoiceId": "inv_01a227742d93751dbcd239d924f82bb1",
-                     *           "status": "sandbox",
+                     *           "createdAt": "2026-11-29T14:04:09.065Z",
+                     *           "failureReason": null,
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a2279ecfee76528abd58fc390558ae",
+                     *           "invoiceId": "inv_01a2279ecfd37693a0cf1656ac49097f",
+                     *           "language": "en",
+                     *           "providerId": "sandbox_msg_01a2279ecfee76528abd58fc390558ae",
+                     *           "sentAt": "2026-11-29T14:04:09.065Z",
+                     *           "status": "delivered",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_ca6c8bb093f60ad9bf8b702247f0a453\n",
-                     *           "to": "marie@example.ht"
+                     *           "template": "invoice",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8\n",
+                     *           "to": "marie@example.ht",
+                     *           "updatedAt": "2026-11-29T14:04:09.065Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -13018,18 +13397,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GDF2RQKVDZUIQS5SSXGFHLMDCN4FCFGDU3B5AS6YYASMAIXYZZ42VS3B",
-                     *       "id": "lp_01a227742db672b88bf396c9829d77eb",
+                     *       "destinationAccount": "GABEYKMNDRP2SWELFATNE5HZPRJURY5LYF5L2QBM2VO2C7YQV5MUEFWW",
+                     *       "id": "lp_01a2279ed00a71a286256497dfbef3ea",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJNW0VWXXQWJ06",
+                     *       "memo": "LJC5K7VVZ9C88T",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_ca6c8bb093f60ad9bf8b702247f0a453",
+                     *         "id": "pi_da88e8186934d02a12e6fa3761e5ccc8",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "178217be0f4a29078494ce29488a037f4ab7d3640f72a5cfe087f952c32830a6"
+                     *       "txHash": "38214be59a79329f0721771fcf37fbea6c9675ef294fd43aaf53a8f6d06cfe94"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -13530,19 +13909,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-29T13:17:36.135Z",
+                     *       "decidedAt": "2026-11-29T14:04:10.923Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *         "id": "key_01a2279ecef17229864971627242d7d0",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T13:17:36.131Z",
-                     *       "id": "stc_01a227743203718db75734e05ff15c3e",
+                     *       "expiresAt": "2026-12-02T14:04:10.918Z",
+                     *       "id": "stc_01a2279ed727729aa49e4cd47b2cddd6",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-29T13:17:36.131Z",
+                     *       "requestedAt": "2026-11-29T14:04:10.918Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a2277431ed73ef9e61efa1e74649ae",
+                     *         "id": "key_01a2279ed70a72a8bb992fa75484021a",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -13731,19 +14110,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-29T13:17:36.120Z",
+                     *       "decidedAt": "2026-11-29T14:04:10.902Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a227742d39763cb23fc1cff8353873",
+                     *         "id": "key_01a2279ecef17229864971627242d7d0",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T13:17:36.112Z",
-                     *       "id": "stc_01a2277431f0757f880a2c7e8639b515",
+                     *       "expiresAt": "2026-12-02T14:04:10.894Z",
+                     *       "id": "stc_01a2279ed70f73909e54c1ed1c9486dc",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-29T13:17:36.112Z",
+                     *       "requestedAt": "2026-11-29T14:04:10.894Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a2277431ed73ef9e61efa1e74649ae",
+                     *         "id": "key_01a2279ed70a72a8bb992fa75484021a",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -13930,16 +14309,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T13:17:34.957Z",
+                     *           "createdAt": "2026-11-29T14:04:08.955Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "updatedAt": "2026-11-29T13:17:34.957Z",
-                     *           "url": "http://127.0.0.1:33641/lajan/webhooks"
+                     *           "id": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "updatedAt": "2026-11-29T14:04:08.955Z",
+                     *           "url": "http://127.0.0.1:37203/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -14059,7 +14438,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:33641/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:37203/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -14074,17 +14453,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T13:17:34.957Z",
+                     *       "createdAt": "2026-11-29T14:04:08.955Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *       "secret": "whsec_yh5RUcO0e4ehJr0dueMykyMPLzN+lKwZ5ND9nK1Blqw=",
-                     *       "updatedAt": "2026-11-29T13:17:34.957Z",
-                     *       "url": "http://127.0.0.1:33641/lajan/webhooks"
+                     *       "id": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *       "secret": "whsec_XaTwpBjnm5TYlLNeJhqo/WdPp6PRIUrRNFNyAvNNokk=",
+                     *       "updatedAt": "2026-11-29T14:04:08.955Z",
+                     *       "url": "http://127.0.0.1:37203/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -14263,16 +14642,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T13:17:34.957Z",
+                     *       "createdAt": "2026-11-29T14:04:08.955Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *       "updatedAt": "2026-11-29T13:17:34.957Z",
-                     *       "url": "http://127.0.0.1:33641/lajan/webhooks"
+                     *       "id": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *       "updatedAt": "2026-11-29T14:04:08.955Z",
+                     *       "url": "http://127.0.0.1:37203/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -14395,15 +14774,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T13:17:34.957Z",
+                     *       "createdAt": "2026-11-29T14:04:08.955Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *       "updatedAt": "2026-11-29T13:17:36.104Z",
-                     *       "url": "http://127.0.0.1:33641/lajan/webhooks"
+                     *       "id": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *       "updatedAt": "2026-11-29T14:04:10.885Z",
+                     *       "url": "http://127.0.0.1:37203/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -14583,7 +14962,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a227742d6d765ea04c0a04c8a5ff14"
+                     *       "id": "we_01a2279ecf7b75278184caf2bbad6cca"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -14721,223 +15100,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T13:17:36.058Z",
-                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "eventId": "evt_01a2277431ba7474a33379130de04cce",
+                     *           "createdAt": "2026-11-29T14:04:10.802Z",
+                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "eventId": "evt_01a2279ed6b3725595ba2cb741e6ad18",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a2277431ba7474a33379149d7e40c3",
-                     *           "nextAttemptAt": "2026-11-29T13:17:36.058Z",
+                     *           "id": "whd_01a2279ed6b3725595ba2cb8ce5b3a12",
+                     *           "nextAttemptAt": "2026-11-29T14:04:10.802Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T13:17:36.058Z"
+                     *           "updatedAt": "2026-11-29T14:04:10.802Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T13:17:36.044Z",
-                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "eventId": "evt_01a2277431ac71fd94e460d359e9c850",
+                     *           "createdAt": "2026-11-29T14:04:10.767Z",
+                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "eventId": "evt_01a2279ed68f7425ab4de9a91673f864",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2277431ad72e190f791a2de91387d",
-                     *           "nextAttemptAt": "2026-11-29T13:17:36.044Z",
+                     *           "id": "whd_01a2279ed6907779982fadf1dad04de3",
+                     *           "nextAttemptAt": "2026-11-29T14:04:10.767Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T13:17:36.044Z"
+                     *           "updatedAt": "2026-11-29T14:04:10.767Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T13:17:36.039Z",
-                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "eventId": "evt_01a2277431a771a0b5f6effee29bd5f6",
+                     *           "createdAt": "2026-11-29T14:04:10.763Z",
+                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "eventId": "evt_01a2279ed68c7745aeeb66d217d78809",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2277431a871c79c8cf4fc8e60155e",
-                     *           "nextAttemptAt": "2026-11-29T13:17:36.039Z",
+                     *           "id": "whd_01a2279ed68c7745aeeb66d33fec7d3e",
+                     *           "nextAttemptAt": "2026-11-29T14:04:10.763Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T13:17:36.039Z"
+                     *           "updatedAt": "2026-11-29T14:04:10.763Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T13:17:36.022Z",
-                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "eventId": "evt_01a22774319772139a6fc36c2f942e46",
+                     *           "createdAt": "2026-11-29T14:04:10.737Z",
+                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "eventId": "evt_01a2279ed67273a29e98502ce7a82438",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a22774319772139a6fc36d2ba1e8d2",
-                     *           "nextAttemptAt": "2026-11-29T13:17:36.022Z",
+                     *           "id": "whd_01a2279ed67273a29e98502d36374bee",
+                     *           "nextAttemptAt": "2026-11-29T14:04:10.737Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T13:17:36.022Z"
+                     *           "updatedAt": "2026-11-29T14:04:10.737Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T13:17:36.012Z",
-                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "eventId": "evt_01a22774318d74f9b45b497cb9888ad2",
+                     *           "createdAt": "2026-11-29T14:04:10.725Z",
+                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "eventId": "evt_01a2279ed666761a9e2b7c76f26f506c",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a22774318d74f9b45b497d29b3ea36",
-                     *           "nextAttemptAt": "2026-11-29T13:17:36.012Z",
+                     *           "id": "whd_01a2279ed666761a9e2b7c77ec5e19f4",
+                     *           "nextAttemptAt": "2026-11-29T14:04:10.725Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T13:17:36.012Z"
+                     *           "updatedAt": "2026-11-29T14:04:10.725Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T13:17:36.003Z",
-                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "eventId": "evt_01a227743184731c8b5edd0399018155",
+                     *           "createdAt": "2026-11-29T14:04:10.720Z",
+                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "eventId": "evt_01a2279ed6617123973494c7094d1674",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a227743184731c8b5edd052359aa9e",
-                     *           "nextAttemptAt": "2026-11-29T13:17:36.003Z",
+                     *           "id": "whd_01a2279ed6617123973494c90ea677cc",
+                     *           "nextAttemptAt": "2026-11-29T14:04:10.720Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T13:17:36.003Z"
+                     *           "updatedAt": "2026-11-29T14:04:10.720Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T13:17:36.003Z",
-                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "eventId": "evt_01a227743184731c8b5edd02b9098802",
+                     *           "createdAt": "2026-11-29T14:04:10.720Z",
+                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "eventId": "evt_01a2279ed6617123973494c6b120da72",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a227743184731c8b5edd04d6dcd0a3",
-                     *           "nextAttemptAt": "2026-11-29T13:17:36.003Z",
+                     *           "id": "whd_01a2279ed6617123973494c8034a135f",
+                     *           "nextAttemptAt": "2026-11-29T14:04:10.720Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T13:17:36.003Z"
+                     *           "updatedAt": "2026-11-29T14:04:10.720Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T13:17:36.001Z",
-                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "eventId": "evt_01a22774318270d8b70f7733c60dd856",
+                     *           "createdAt": "2026-11-29T14:04:10.711Z",
+                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "eventId": "evt_01a2279ed65874de91e1aea98f63e82e",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a22774318270d8b70f7734b0ec8456",
-                     *           "nextAttemptAt": "2026-11-29T13:17:36.001Z",
+                     *           "id": "whd_01a2279ed65874de91e1aeaa0e76ca29",
+                     *           "nextAttemptAt": "2026-11-29T14:04:10.711Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T13:17:36.001Z"
+                     *           "updatedAt": "2026-11-29T14:04:10.711Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T13:17:35.988Z",
-                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "eventId": "evt_01a22774317676e894c250d46eba7fb4",
+                     *           "createdAt": "2026-11-29T14:04:10.697Z",
+                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "eventId": "evt_01a2279ed64b7471b96991248305f460",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a22774317676e894c250d6ea2f4e04",
-                     *           "nextAttemptAt": "2026-11-29T13:17:35.988Z",
+                     *           "id": "whd_01a2279ed64b7471b96991261c74b181",
+                     *           "nextAttemptAt": "2026-11-29T14:04:10.697Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T13:17:35.988Z"
+                     *           "updatedAt": "2026-11-29T14:04:10.697Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T13:17:35.988Z",
-                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "eventId": "evt_01a22774317676e894c250d39338d6c1",
+                     *           "createdAt": "2026-11-29T14:04:10.697Z",
+                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "eventId": "evt_01a2279ed64b7471b96991239f26260c",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a22774317676e894c250d572add062",
-                     *           "nextAttemptAt": "2026-11-29T13:17:35.988Z",
+                     *           "id": "whd_01a2279ed64b7471b9699125593547ae",
+                     *           "nextAttemptAt": "2026-11-29T14:04:10.697Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T13:17:35.988Z"
+                     *           "updatedAt": "2026-11-29T14:04:10.697Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T13:17:35.983Z",
-                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "eventId": "evt_01a227743171710698c7c1e073a8ac15",
+                     *           "createdAt": "2026-11-29T14:04:10.684Z",
+                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "eventId": "evt_01a2279ed64176a2a4aa4ed47bf05a9d",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a227743171710698c7c1e22a8261ce",
-                     *           "nextAttemptAt": "2026-11-29T13:17:35.983Z",
+                     *           "id": "whd_01a2279ed6427265b2ef42db26118f3e",
+                     *           "nextAttemptAt": "2026-11-29T14:04:10.684Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T13:17:35.983Z"
+                     *           "updatedAt": "2026-11-29T14:04:10.684Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T13:17:35.983Z",
-                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "eventId": "evt_01a227743171710698c7c1dface1d24e",
+                     *           "createdAt": "2026-11-29T14:04:10.684Z",
+                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "eventId": "evt_01a2279ed64176a2a4aa4ed3a0fc4f96",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a227743171710698c7c1e16a1205ca",
-                     *           "nextAttemptAt": "2026-11-29T13:17:35.983Z",
+                     *           "id": "whd_01a2279ed6427265b2ef42da4afe4316",
+                     *           "nextAttemptAt": "2026-11-29T14:04:10.684Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T13:17:35.983Z"
+                     *           "updatedAt": "2026-11-29T14:04:10.684Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T13:17:35.971Z",
-                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "eventId": "evt_01a22774316472ec81e5c549ce7695fb",
+                     *           "createdAt": "2026-11-29T14:04:10.666Z",
+                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "eventId": "evt_01a2279ed62b70299524896ff059b1a5",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a22774316472ec81e5c54a34a4f1c1",
-                     *           "nextAttemptAt": "2026-11-29T13:17:35.971Z",
+                     *           "id": "whd_01a2279ed62b7029952489703420e65a",
+                     *           "nextAttemptAt": "2026-11-29T14:04:10.666Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T13:17:35.971Z"
+                     *           "updatedAt": "2026-11-29T14:04:10.666Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T13:17:35.969Z",
-                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "eventId": "evt_01a2277431617782a11a65cbf06c0699",
+                     *           "createdAt": "2026-11-29T14:04:10.662Z",
+                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "eventId": "evt_01a2279ed6277442a288ff765b7b04a4",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2277431617782a11a65cc7f757a08",
-                     *           "nextAttemptAt": "2026-11-29T13:17:35.969Z",
+                     *           "id": "whd_01a2279ed6277442a288ff77c1f39370",
+                     *           "nextAttemptAt": "2026-11-29T14:04:10.662Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T13:17:35.969Z"
+                     *           "updatedAt": "2026-11-29T14:04:10.662Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T13:17:35.964Z",
-                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "eventId": "evt_01a22774315d7730ac7e14aacffa2132",
+                     *           "createdAt": "2026-11-29T14:04:10.658Z",
+                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "eventId": "evt_01a2279ed622707f8c263606888ab041",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a22774315e716fa23195b37f13cf58",
-                     *           "nextAttemptAt": "2026-11-29T13:17:35.964Z",
+                     *           "id": "whd_01a2279ed622707f8c263607ab023fb3",
+                     *           "nextAttemptAt": "2026-11-29T14:04:10.658Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T13:17:35.964Z"
+                     *           "updatedAt": "2026-11-29T14:04:10.658Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T13:17:35.376Z",
-                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "eventId": "evt_01a227742f11761d92ef0cba35054218",
+                     *           "createdAt": "2026-11-29T14:04:09.667Z",
+                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "eventId": "evt_01a2279ed24474d396df7fd09b481d39",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a227742f11761d92ef0cbb749e844b",
-                     *           "nextAttemptAt": "2026-11-29T13:17:35.376Z",
+                     *           "id": "whd_01a2279ed24474d396df7fd18e42acb6",
+                     *           "nextAttemptAt": "2026-11-29T14:04:09.667Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T13:17:35.376Z"
+                     *           "updatedAt": "2026-11-29T14:04:09.667Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T13:17:35.372Z",
-                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "eventId": "evt_01a227742f0c71ff8b6d6e48e6312272",
+                     *           "createdAt": "2026-11-29T14:04:09.659Z",
+                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "eventId": "evt_01a2279ed23c708984d50aed2a77fa94",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a227742f0c71ff8b6d6e492f78c949",
-                     *           "nextAttemptAt": "2026-11-29T13:17:35.372Z",
+                     *           "id": "whd_01a2279ed23c708984d50aee190af496",
+                     *           "nextAttemptAt": "2026-11-29T14:04:09.659Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T13:17:35.372Z"
+                     *           "updatedAt": "2026-11-29T14:04:09.659Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T13:17:35.188Z",
-                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "eventId": "evt_01a227742e55772babdf0f9a49611f51",
+                     *           "createdAt": "2026-11-29T14:04:09.426Z",
+                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "eventId": "evt_01a2279ed153755bb55cbaeb48a23600",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a227742e55772babdf0f9ba39e5ca2",
-                     *           "nextAttemptAt": "2026-11-29T13:17:35.188Z",
+                     *           "id": "whd_01a2279ed153755bb55cbaecf1b3a950",
+                     *           "nextAttemptAt": "2026-11-29T14:04:09.426Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T13:17:35.188Z"
+                     *           "updatedAt": "2026-11-29T14:04:09.426Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T13:17:35.184Z",
-                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "eventId": "evt_01a227742e517307a2631bba59dfa340",
+                     *           "createdAt": "2026-11-29T14:04:09.410Z",
+                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "eventId": "evt_01a2279ed14370779096fb203405b5e6",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a227742e517307a2631bbba40a686c",
-                     *           "nextAttemptAt": "2026-11-29T13:17:35.184Z",
+                     *           "id": "whd_01a2279ed14370779096fb21208ab498",
+                     *           "nextAttemptAt": "2026-11-29T14:04:09.410Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T13:17:35.184Z"
+                     *           "updatedAt": "2026-11-29T14:04:09.410Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T13:17:35.177Z",
-                     *           "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *           "eventId": "evt_01a227742e4a77489f5c887b95c156e0",
+                     *           "createdAt": "2026-11-29T14:04:09.387Z",
+                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *           "eventId": "evt_01a2279ed12c720f9fa31f056c1365a0",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a227742e4a77489f5c887ce9c59ef7",
-                     *           "nextAttemptAt": "2026-11-29T13:17:35.177Z",
+                     *           "id": "whd_01a2279ed12c720f9fa31f06981248b7",
+                     *           "nextAttemptAt": "2026-11-29T14:04:09.387Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T13:17:35.177Z"
+                     *           "updatedAt": "2026-11-29T14:04:09.387Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -15076,14 +15455,14 @@ export interface operations {
                      * @example {
                      *       "attemptCount": 0,
                      *       "attempts": [],
-                     *       "createdAt": "2026-11-29T13:17:36.058Z",
-                     *       "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *       "eventId": "evt_01a2277431ba7474a33379130de04cce",
+                     *       "createdAt": "2026-11-29T14:04:10.802Z",
+                     *       "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *       "eventId": "evt_01a2279ed6b3725595ba2cb741e6ad18",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2277431ba7474a33379149d7e40c3",
-                     *       "nextAttemptAt": "2026-11-29T13:17:36.087Z",
+                     *       "id": "whd_01a2279ed6b3725595ba2cb8ce5b3a12",
+                     *       "nextAttemptAt": "2026-11-29T14:04:10.849Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T13:17:36.087Z"
+                     *       "updatedAt": "2026-11-29T14:04:10.849Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -15200,14 +15579,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T13:17:36.058Z",
-                     *       "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *       "eventId": "evt_01a2277431ba7474a33379130de04cce",
+                     *       "createdAt": "2026-11-29T14:04:10.802Z",
+                     *       "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *       "eventId": "evt_01a2279ed6b3725595ba2cb741e6ad18",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2277431ba7474a33379149d7e40c3",
-                     *       "nextAttemptAt": "2026-11-29T13:17:36.087Z",
+                     *       "id": "whd_01a2279ed6b3725595ba2cb8ce5b3a12",
+                     *       "nextAttemptAt": "2026-11-29T14:04:10.849Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T13:17:36.087Z"
+                     *       "updatedAt": "2026-11-29T14:04:10.849Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -15384,7 +15763,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-29T12:17:36.100Z"
+                 *       "since": "2026-11-29T13:04:10.872Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -15599,17 +15978,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T13:17:34.957Z",
+                     *       "createdAt": "2026-11-29T14:04:08.955Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *       "secret": "whsec_1gy4IGFswfpon7YuQtNykmV/x55T0yYFbM8WN4GYpO0=",
-                     *       "updatedAt": "2026-11-29T13:17:36.102Z",
-                     *       "url": "http://127.0.0.1:33641/lajan/webhooks"
+                     *       "id": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *       "secret": "whsec_gtkV2UdxYgwR0pcGscOeUvNL3/Nxg/ujcDE4eSGVa5E=",
+                     *       "updatedAt": "2026-11-29T14:04:10.881Z",
+                     *       "url": "http://127.0.0.1:37203/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -15793,14 +16172,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T13:17:36.058Z",
-                     *       "endpointId": "we_01a227742d6d765ea04c0a04c8a5ff14",
-                     *       "eventId": "evt_01a2277431ba7474a33379130de04cce",
+                     *       "createdAt": "2026-11-29T14:04:10.802Z",
+                     *       "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
+                     *       "eventId": "evt_01a2279ed6b3725595ba2cb741e6ad18",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2277431ba7474a33379149d7e40c3",
-                     *       "nextAttemptAt": "2026-11-29T13:17:36.058Z",
+                     *       "id": "whd_01a2279ed6b3725595ba2cb8ce5b3a12",
+                     *       "nextAttemptAt": "2026-11-29T14:04:10.802Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T13:17:36.058Z"
+                     *       "updatedAt": "2026-11-29T14:04:10.802Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

@@ -10,6 +10,7 @@ pub mod events;
 pub mod health;
 pub mod invoice_payments;
 pub mod invoices;
+pub mod messages;
 pub mod pay;
 pub mod payment_links;
 pub mod payouts;
@@ -39,6 +40,7 @@ pub fn v1() -> Router<AppState> {
         .merge(payment_links::routes())
         .merge(payouts::routes())
         .merge(disbursements::routes())
+        .merge(messages::routes())
         .merge(sandbox::routes())
         .merge(webhooks::routes())
         .merge(webhook_deliveries::routes())

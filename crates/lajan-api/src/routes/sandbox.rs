@@ -2,6 +2,7 @@
 //! read the messages a sandbox `send` would have delivered.
 
 use super::common::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
+use super::messages::{MessageList, MessageView};
 use crate::auth::Authed;
 use crate::auth::scope::{InvoicesRead, InvoicesWrite, PayoutsRead, PayoutsWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -14,7 +15,6 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use lajan_domain::Timestamp;
 use lajan_domain::hex::encode as hex;
-use lajan_domain::message::Message;
 use lajan_domain::money::parse_amount;
 use lajan_services::sandbox::{Balances, sandbox_only};
 use lajan_services::views::money;
@@ -116,51 +116,8 @@ pub async fn pay(
     ))
 }
 
-/// A message a sandbox `send` produced (kept here instead of being delivered).
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct MessageView {
-    pub id: String,
-    pub invoice_id: Option<String>,
-    /// The client it went to, when it is about one (an invitation to register a wallet).
-    pub client_id: Option<String>,
-    /// email, sms or whatsapp.
-    pub channel: String,
-    pub to: String,
-    pub subject: Option<String>,
-    pub text: String,
-    pub html: Option<String>,
-    /// `sandbox` for sandbox messages.
-    pub status: String,
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: Timestamp,
-}
-
-impl From<&Message> for MessageView {
-    fn from(m: &Message) -> Self {
-        MessageView {
-            id: m.id.clone(),
-            invoice_id: m.invoice_id.clone(),
-            client_id: m.client_id.clone(),
-            channel: m.channel.as_str().to_owned(),
-            to: m.recipient.clone(),
-            subject: m.subject.clone(),
-            text: m.body_text.clone(),
-            html: m.body_html.clone(),
-            status: m.status.clone(),
-            created_at: m.created_at,
-        }
-    }
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct MessageList {
-    pub data: Vec<MessageView>,
-    pub pagination: PaginationView,
-}
-
 #[utoipa::path(get, operation_id = "listSandboxMessages", path = "/v1/sandbox/messages", tag = "Sandbox",
-    description = "The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first. Needs a sandbox key with scope `invoices:read` (or `*`).",
+    description = "The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first (as `GET /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`).",
     params(PageParams),
     responses((status = 200, body = MessageList), (status = 403, body = ErrorBody, description = "a live key, or a key without invoices:read")))]
 pub async fn messages(
@@ -169,7 +126,8 @@ pub async fn messages(
     Pagination(page): Pagination,
 ) -> ApiResult<Json<MessageList>> {
     sandbox_only(auth.tenant())?;
-    let found = state.store.list_messages(auth.tenant(), page).await?;
+    let query = lajan_store::messages::MessageQuery { page, ..Default::default() };
+    let found = state.store.list_messages(auth.tenant(), &query).await?;
     let pagination = PaginationView::of(&found);
     Ok(Json(MessageList { data: found.items.iter().map(MessageView::from).collect(), pagination }))
 }

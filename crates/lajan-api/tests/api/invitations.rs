@@ -65,8 +65,9 @@ api_test!(an_approved_payout_invites_its_receiver_once_in_their_language_and_on_
     let sms = &sent[0];
     assert_eq!(
         (&sms["channel"], &sms["to"], &sms["status"]),
-        (&json!("sms"), &json!("+50937000001"), &json!("sandbox"))
+        (&json!("sms"), &json!("+50937000001"), &json!("delivered"))
     );
+    assert_eq!((&sms["template"], &sms["language"]), (&json!("invitation"), &json!("ht")), "{sms}");
     let text = sms["text"].as_str().unwrap();
     assert!(
         text.contains("Acme") && text.contains("12.50 USDC") && text.contains("voye"),

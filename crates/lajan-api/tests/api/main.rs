@@ -24,6 +24,7 @@ mod live;
 mod live_channels;
 mod live_chaos;
 mod live_recovery;
+mod messages;
 mod metrics;
 mod openapi;
 mod openapi_examples;

@@ -141,7 +141,9 @@ async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
     assert_eq!(sent["status"], "sent", "{sent}");
     r.get("/v1/invoices", &[]).await;
     let invoice = r.get("/v1/invoices/{id}", &[&inv]).await;
-    r.get("/v1/sandbox/messages", &[]).await;
+    let messages = r.get("/v1/sandbox/messages", &[]).await;
+    r.get("/v1/messages", &[]).await;
+    r.get("/v1/messages/{id}", &[&id(&messages["data"][0])]).await;
     let intent = invoice["paymentLink"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
     r.post("/v1/sandbox/payment-intents/{id}/pay", &[&intent], json!({})).await;
     app.workers().apply_payments_once().await.unwrap();

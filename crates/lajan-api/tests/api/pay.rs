@@ -329,8 +329,8 @@ async fn live_invoices_are_delivered_by_email_and_sms() {
     assert_eq!(app.workers().deliver_messages_once(later).await.unwrap(), 1, "retried after the backoff");
     assert_eq!(sms.messages().len(), 2);
     let tenant = lajan_domain::Tenant::new(app.org.id.clone(), Environment::Live);
-    let stored = app.store().list_messages(&tenant, Default::default()).await.unwrap();
-    assert!(stored.items.iter().all(|m| m.status == "sent"));
+    let stored = app.store().list_messages(&tenant, &Default::default()).await.unwrap();
+    assert!(stored.items.iter().all(|m| m.status == lajan_domain::message::MessageStatus::Sent));
     assert!(stored.items.iter().any(|m| m.attempts == 2));
     app.stop().await;
 }

@@ -41,10 +41,11 @@ pub fn invoice_messages(
     let wanted = |c: Channel| requested.is_empty() || requested.contains(&c);
     let mut messages = Vec::new();
     if let (true, Some(email)) = (wanted(Channel::Email), &d.client.email) {
-        messages.push(email_message(invoice_email(&notice, email)));
+        // Invoice texts are English for now (the client's language comes with reminders).
+        messages.push(email_message("invoice", "en", invoice_email(&notice, email)));
     }
     if let (true, Some(phone)) = (wanted(Channel::Sms), &d.client.phone_number) {
-        messages.push(text_message(Channel::Sms, invoice_sms(&notice, phone)));
+        messages.push(text_message(Channel::Sms, "invoice", "en", invoice_sms(&notice, phone)));
     }
     if messages.is_empty() {
         let asked = if requested.is_empty() {
@@ -70,27 +71,12 @@ pub fn invitation_messages(d: &lajan_store::DueInvitation, link: &str) -> Result
         amounts: d.waiting.iter().map(|(asset, amount)| (money(*amount), asset.clone())).collect(),
         link: link.to_owned(),
     };
+    let language = notice.lang.code();
     let message = if let Some(phone) = &d.client.phone_number {
-        let m = invitation_sms(&notice, phone);
         let channel = if d.settings.whatsapp_invitations { Channel::Whatsapp } else { Channel::Sms };
-        NewMessage {
-            id: IdKind::Message.generate(),
-            channel,
-            recipient: m.to,
-            subject: None,
-            body_text: m.body,
-            body_html: None,
-        }
+        text_message(channel, "invitation", language, invitation_sms(&notice, phone))
     } else if let Some(email) = &d.client.email {
-        let m = invitation_email(&notice, email);
-        NewMessage {
-            id: IdKind::Message.generate(),
-            channel: Channel::Email,
-            recipient: m.to,
-            subject: Some(m.subject),
-            body_text: m.text,
-            body_html: Some(m.html),
-        }
+        email_message("invitation", language, invitation_email(&notice, email))
     } else {
         return Err(Invalid::new(
             "no_channel_available",
@@ -100,9 +86,12 @@ pub fn invitation_messages(d: &lajan_store::DueInvitation, link: &str) -> Result
     Ok(vec![message])
 }
 
-fn email_message(m: OutgoingEmail) -> NewMessage {
+/// An email's words, from `template` in `language`.
+fn email_message(template: &'static str, language: &str, m: OutgoingEmail) -> NewMessage {
     NewMessage {
         id: IdKind::Message.generate(),
+        template,
+        language: language.to_owned(),
         channel: Channel::Email,
         recipient: m.to,
         subject: Some(m.subject),
@@ -111,10 +100,12 @@ fn email_message(m: OutgoingEmail) -> NewMessage {
     }
 }
 
-/// An SMS's words by SMS or WhatsApp.
-fn text_message(channel: Channel, m: OutgoingSms) -> NewMessage {
+/// An SMS's words by SMS or WhatsApp, from `template` in `language`.
+pub fn text_message(channel: Channel, template: &'static str, language: &str, m: OutgoingSms) -> NewMessage {
     NewMessage {
         id: IdKind::Message.generate(),
+        template,
+        language: language.to_owned(),
         channel,
         recipient: m.to,
         subject: None,

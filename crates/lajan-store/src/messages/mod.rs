@@ -5,7 +5,7 @@ use crate::incoming_payments::PaidEvents;
 use crate::{EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::invoice::InvoiceDetail;
-use lajan_domain::message::{Message, NewMessage, SendOutcome};
+use lajan_domain::message::{Channel, Message, MessageStatus, NewMessage, SendOutcome};
 use lajan_domain::pagination::{Page, PageRequest};
 use lajan_domain::{Tenant, Timestamp};
 
@@ -17,6 +17,16 @@ pub type MessagesFor<'a> = &'a (dyn Fn(&InvoiceDetail) -> Result<Vec<NewMessage>
 pub struct InvoiceSending<'a> {
     pub render: MessagesFor<'a>,
     pub paid: &'a PaidEvents<'a>,
+}
+
+/// Which messages a list asks for: about an invoice or a client, in a status, on a channel.
+#[derive(Debug, Clone, Default)]
+pub struct MessageQuery {
+    pub invoice_id: Option<String>,
+    pub client_id: Option<String>,
+    pub status: Option<MessageStatus>,
+    pub channel: Option<Channel>,
+    pub page: PageRequest,
 }
 
 #[async_trait]
@@ -35,7 +45,11 @@ pub trait MessageStore: Send + Sync {
         idempotency: Option<IdempotentResponse<'_, (InvoiceDetail, Vec<NewMessage>)>>,
     ) -> StoreResult<(InvoiceDetail, Vec<NewMessage>)>;
 
-    async fn list_messages(&self, tenant: &Tenant, page: PageRequest) -> StoreResult<Page<Message>>;
+    /// The tenant's messages matching `q`, newest first.
+    async fn list_messages(&self, tenant: &Tenant, q: &MessageQuery) -> StoreResult<Page<Message>>;
+
+    /// The tenant's message `id`.
+    async fn get_message(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<Message>>;
 
     /// Claims up to `limit` queued messages that are due, so no other worker delivers them
     /// until `lease_ms` has passed.

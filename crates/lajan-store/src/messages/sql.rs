@@ -2,12 +2,13 @@
 // (`send_in`) lives here because it is what queues the messages.
 
 use crate::messages::{InvoiceSending, MessageStore};
-use lajan_domain::message::{SendOutcome, Message, NewMessage};
+use crate::messages::MessageQuery;
+use lajan_domain::message::{Message, MessageStatus, NewMessage, SendOutcome};
 
 macro_rules! message_columns {
     () => {
-        "id, org_id, env, invoice_id, client_id, channel, recipient, subject, body_text, body_html, status, attempts, last_error,
-         created_at, sent_at"
+        "id, org_id, env, invoice_id, client_id, template, language, channel, recipient, subject, body_text, body_html,
+         status, provider_id, attempts, last_error, created_at, sent_at, updated_at"
     };
 }
 
@@ -17,16 +18,20 @@ fn message_from_row(row: &DbRow) -> StoreResult<Message> {
         tenant: Tenant::new(row.try_get::<String, _>("org_id")?, env_of(row)?),
         invoice_id: row.try_get("invoice_id")?,
         client_id: row.try_get("client_id")?,
+        template: row.try_get("template")?,
+        language: row.try_get("language")?,
         channel: row.try_get::<String, _>("channel")?.parse().map_err(corrupt)?,
         recipient: row.try_get("recipient")?,
         subject: row.try_get("subject")?,
         body_text: row.try_get("body_text")?,
         body_html: row.try_get("body_html")?,
-        status: row.try_get("status")?,
+        status: row.try_get::<String, _>("status")?.parse().map_err(corrupt)?,
+        provider_id: row.try_get("provider_id")?,
         attempts: row.try_get("attempts")?,
         last_error: row.try_get("last_error")?,
         created_at: ts(row.try_get("created_at")?),
         sent_at: opt_ts(row.try_get("sent_at")?),
+        updated_at: ts(row.try_get("updated_at")?),
     })
 }
 
@@ -88,31 +93,41 @@ enum MessageAbout<'a> {
     Client(&'a str),
 }
 
-/// Puts `m` in the outbox inside the caller's transaction: queued for delivery when live, kept
-/// (never delivered) in the sandbox.
+/// Puts `m` in the outbox inside the caller's transaction: queued for delivery when live; in
+/// the sandbox, never handed to a provider but delivered at once, simulated, so it reads as a
+/// live one does.
 async fn insert_message(tx: &mut Tx, tenant: &Tenant, m: &NewMessage, about: MessageAbout<'_>, at: Timestamp) -> StoreResult<()> {
-    let status = if tenant.env.is_live() { "queued" } else { "sandbox" };
+    let (status, provider_id, sent_at) = if tenant.env.is_live() {
+        (MessageStatus::Queued, None, None)
+    } else {
+        (MessageStatus::Delivered, Some(format!("sandbox_{}", m.id)), Some(at.as_millis()))
+    };
     let (invoice_id, client_id) = match about {
         MessageAbout::Invoice(id) => (Some(id), None),
         MessageAbout::Client(id) => (None, Some(id)),
     };
     query(
-        "INSERT INTO messages (id, org_id, env, invoice_id, client_id, channel, recipient, subject, body_text, body_html,
-                               status, attempts, next_attempt_at, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0, $12, $12)",
+        "INSERT INTO messages (id, org_id, env, invoice_id, client_id, template, language, channel, recipient, subject,
+                               body_text, body_html, status, provider_id, attempts, next_attempt_at, created_at,
+                               sent_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 0, $15, $15, $16, $15)",
     )
     .bind(&m.id)
     .bind(&tenant.org_id)
     .bind(tenant.env.as_str())
     .bind(invoice_id)
     .bind(client_id)
+    .bind(m.template)
+    .bind(&m.language)
     .bind(m.channel.as_str())
     .bind(&m.recipient)
     .bind(&m.subject)
     .bind(&m.body_text)
     .bind(&m.body_html)
-    .bind(status)
+    .bind(status.as_str())
+    .bind(provider_id)
     .bind(at.as_millis())
+    .bind(sent_at)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -135,16 +150,34 @@ impl MessageStore for ThisStore {
         Ok(sent)
     }
 
-    async fn list_messages(&self, tenant: &Tenant, page: PageRequest) -> StoreResult<Page<Message>> {
+    async fn list_messages(&self, tenant: &Tenant, q: &MessageQuery) -> StoreResult<Page<Message>> {
+        let status = q.status.map(MessageStatus::as_str);
+        let channel = q.channel.map(|c| c.as_str());
+        let filters = [
+            ("invoice_id", q.invoice_id.as_deref()),
+            ("client_id", q.client_id.as_deref()),
+            ("status", status),
+            ("channel", channel),
+        ];
         self.list_page(
-            page,
+            q.page,
             Total::Count("SELECT COUNT(*) FROM messages m"),
             concat!("SELECT ", message_columns!(), " FROM messages m"),
             "m",
-            move |qb| push_tenant_filters(qb, "m", tenant, &[]),
+            move |qb| push_tenant_filters(qb, "m", tenant, &filters),
             message_from_row,
         )
         .await
+    }
+
+    async fn get_message(&self, tenant: &Tenant, id: &str) -> StoreResult<Option<Message>> {
+        let row = query(concat!("SELECT ", message_columns!(), " FROM messages WHERE org_id = $1 AND env = $2 AND id = $3"))
+            .bind(&tenant.org_id)
+            .bind(tenant.env.as_str())
+            .bind(id)
+            .fetch_optional(self.reader())
+            .await?;
+        row.as_ref().map(message_from_row).transpose()
     }
 
     async fn claim_messages(&self, now: Timestamp, lease_ms: i64, limit: i64) -> StoreResult<Vec<Message>> {
@@ -175,7 +208,7 @@ impl MessageStore for ThisStore {
         let mut tx = self.begin_write().await?;
         query(
             "UPDATE messages SET status = $1, last_error = $2, provider_id = COALESCE($3, provider_id),
-                    next_attempt_at = $4, sent_at = CASE WHEN $1 = 'sent' THEN $5 ELSE sent_at END
+                    next_attempt_at = $4, sent_at = CASE WHEN $1 = 'sent' THEN $5 ELSE sent_at END, updated_at = $5
              WHERE id = $6 AND status = 'queued'",
         )
         .bind(status)

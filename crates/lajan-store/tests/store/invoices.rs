@@ -16,7 +16,7 @@ use lajan_store::credit_notes::{CreditNoteEvents, CreditNoteOnInvoice};
 use lajan_store::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied, PaymentOnInvoice};
 use lajan_store::invoice_payments::PaymentReversal;
 use lajan_store::invoices::{InvoiceChanges, InvoiceQuery};
-use lajan_store::messages::InvoiceSending;
+use lajan_store::messages::{InvoiceSending, MessageQuery};
 use lajan_store::{EventQuery, NewEvent, Store, StoreError};
 use std::sync::Arc;
 
@@ -501,6 +501,8 @@ contract!(overdue_candidates_are_sent_or_viewed_and_due, |store| {
 
 fn render_email(d: &InvoiceDetail) -> Result<Vec<lajan_domain::message::NewMessage>, lajan_domain::Invalid> {
     Ok(vec![lajan_domain::message::NewMessage {
+        template: "invoice",
+        language: "en".into(),
         id: IdKind::Message.generate(),
         channel: lajan_domain::message::Channel::Email,
         recipient: "marie@example.ht".into(),
@@ -519,8 +521,15 @@ contract!(send_queues_messages_with_the_transition, |store| {
     let emailed = InvoiceSending { render: &render_email, paid: &paid };
     let (sent, messages) = store.send_invoice(&t, &d.invoice.id, Timestamp::now(), &emailed, &ev, None).await.unwrap();
     assert_eq!((sent.invoice.status, messages.len()), (InvoiceStatus::Sent, 1));
-    let listed = store.list_messages(&t, PageRequest::default()).await.unwrap();
-    assert_eq!((listed.total, listed.items[0].status.as_str()), (1, "sandbox"));
+    let listed = store.list_messages(&t, &MessageQuery::default()).await.unwrap();
+    assert_eq!((listed.total, listed.items[0].status.as_str()), (1, "delivered"), "simulated in the sandbox");
+    assert!(listed.items[0].provider_id.as_deref().is_some_and(|p| p.starts_with("sandbox_")));
+    let about = MessageQuery { invoice_id: Some(d.invoice.id.clone()), ..MessageQuery::default() };
+    assert_eq!(store.list_messages(&t, &about).await.unwrap().total, 1);
+    let failed = MessageQuery { status: Some(lajan_domain::message::MessageStatus::Failed), ..MessageQuery::default() };
+    assert_eq!(store.list_messages(&t, &failed).await.unwrap().total, 0);
+    let one = store.get_message(&t, &listed.items[0].id).await.unwrap().unwrap();
+    assert_eq!((one.template.as_str(), one.language.as_str()), ("invoice", "en"));
     assert_eq!(listed.items[0].subject.as_deref(), Some("Invoice INV-000001"));
     assert!(
         store.claim_messages(Timestamp::now(), 60_000, 10).await.unwrap().is_empty(),
@@ -552,7 +561,7 @@ contract!(send_queues_messages_with_the_transition, |store| {
     let again = store.claim_messages(retry_at, 60_000, 10).await.unwrap();
     assert_eq!(again[0].attempts, 2);
     store.finish_message(&again[0].id, retry_at, &SendOutcome::Sent { provider_id: Some("SM1".into()) }).await.unwrap();
-    let listed = store.list_messages(&live, PageRequest::default()).await.unwrap();
+    let listed = store.list_messages(&live, &MessageQuery::default()).await.unwrap();
     assert_eq!((listed.items[0].status.as_str(), listed.items[0].last_error.as_deref()), ("sent", None));
     assert!(listed.items[0].sent_at.is_some());
 });

@@ -89,8 +89,8 @@ def sync_detailed(
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
 ) -> Response[ErrorBody | MessageList]:
-    """The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first. Needs a
-    sandbox key with scope `invoices:read` (or `*`).
+    """The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first (as `GET
+    /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`).
 
     Args:
         page (int | Unset):
@@ -122,8 +122,8 @@ def sync(
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
 ) -> ErrorBody | MessageList | None:
-    """The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first. Needs a
-    sandbox key with scope `invoices:read` (or `*`).
+    """The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first (as `GET
+    /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`).
 
     Args:
         page (int | Unset):
@@ -150,8 +150,8 @@ async def asyncio_detailed(
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
 ) -> Response[ErrorBody | MessageList]:
-    """The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first. Needs a
-    sandbox key with scope `invoices:read` (or `*`).
+    """The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first (as `GET
+    /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`).
 
     Args:
         page (int | Unset):
@@ -181,8 +181,8 @@ async def asyncio(
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
 ) -> ErrorBody | MessageList | None:
-    """The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first. Needs a
-    sandbox key with scope `invoices:read` (or `*`).
+    """The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first (as `GET
+    /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`).
 
     Args:
         page (int | Unset):

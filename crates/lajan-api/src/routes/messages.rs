@@ -1,0 +1,170 @@
+//! Messages: every email, SMS and WhatsApp message Lajan queued (invoice sends, invitations,
+//! registration codes), what it is about, and where it is on its way, live and sandbox alike.
+
+use super::common::{PageParams, PaginationView, ResourceId};
+use crate::auth::Authed;
+use crate::auth::scope::InvoicesRead;
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::extract::{ApiQuery, Pagination};
+use crate::state::AppState;
+use axum::extract::State;
+use axum::routing::get;
+use axum::{Json, Router};
+use lajan_domain::FieldError;
+use lajan_domain::Timestamp;
+use lajan_domain::id::IdKind;
+use lajan_domain::message::{Channel, Message, MessageStatus};
+use lajan_store::messages::MessageQuery;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+pub fn routes() -> Router<AppState> {
+    Router::new().route("/messages", get(list)).route("/messages/{id}", get(fetch))
+}
+
+/// A message to a client and where it is.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageView {
+    #[schema(example = "msg_01a1fc8be56c7228a813c8461b65a699")]
+    pub id: String,
+    /// The invoice it is about (its send), when it is about one.
+    pub invoice_id: Option<String>,
+    /// The client it is about, when it is about one without an invoice (an invitation to
+    /// register a wallet, a registration code).
+    pub client_id: Option<String>,
+    /// What it says: `invoice`, `invitation` or `registration_code`.
+    #[schema(example = "invoice")]
+    pub template: String,
+    /// The language it is written in: `en`, `fr` or `ht`.
+    #[schema(example = "ht")]
+    pub language: String,
+    /// `email`, `sms` or `whatsapp`.
+    #[schema(example = "sms")]
+    pub channel: &'static str,
+    /// The phone number or email address.
+    pub to: String,
+    pub subject: Option<String>,
+    pub text: String,
+    pub html: Option<String>,
+    /// `queued` (waiting for the worker), `sent` (the provider took it), `delivered`, `failed`
+    /// (see `failureReason`) or `undeliverable`; it only moves forward. A sandbox message is
+    /// never handed to a provider: it is `delivered` at once, simulated.
+    #[schema(example = "sent")]
+    pub status: &'static str,
+    /// The provider's id for it, once it took it (`sandbox_…` in the sandbox).
+    pub provider_id: Option<String>,
+    /// Why the last attempt failed, in the provider's words.
+    pub failure_reason: Option<String>,
+    /// How many times it was handed to its provider.
+    pub attempts: i64,
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: Timestamp,
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub sent_at: Option<Timestamp>,
+    /// When its status last moved.
+    #[schema(value_type = String, format = DateTime)]
+    pub updated_at: Timestamp,
+}
+
+impl From<&Message> for MessageView {
+    fn from(m: &Message) -> Self {
+        MessageView {
+            id: m.id.clone(),
+            invoice_id: m.invoice_id.clone(),
+            client_id: m.client_id.clone(),
+            template: m.template.clone(),
+            language: m.language.clone(),
+            channel: m.channel.as_str(),
+            to: m.recipient.clone(),
+            subject: m.subject.clone(),
+            text: m.body_text.clone(),
+            html: m.body_html.clone(),
+            status: m.status.as_str(),
+            provider_id: m.provider_id.clone(),
+            failure_reason: m.last_error.clone(),
+            attempts: m.attempts,
+            created_at: m.created_at,
+            sent_at: m.sent_at,
+            updated_at: m.updated_at,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MessageList {
+    pub data: Vec<MessageView>,
+    pub pagination: PaginationView,
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct MessageFilters {
+    /// The messages of this invoice.
+    #[serde(rename = "invoiceId")]
+    #[param(rename = "invoiceId")]
+    pub invoice_id: Option<String>,
+    /// The messages about this client (without an invoice).
+    #[serde(rename = "clientId")]
+    #[param(rename = "clientId")]
+    pub client_id: Option<String>,
+    /// queued, sent, delivered, failed or undeliverable.
+    pub status: Option<String>,
+    /// email, sms or whatsapp.
+    pub channel: Option<String>,
+}
+
+impl MessageFilters {
+    /// The filters as the store reads them; every bad one named at once.
+    fn query(self, page: lajan_domain::pagination::PageRequest) -> ApiResult<MessageQuery> {
+        let mut errors = Vec::new();
+        let mut id = |field: &str, kind: IdKind, given: Option<String>| {
+            if given.as_deref().is_some_and(|id| !kind.is_id(id)) {
+                errors.push(FieldError::new(field, format!("must be an id starting with {}", kind.prefix())));
+            }
+            given
+        };
+        let invoice_id = id("invoiceId", IdKind::Invoice, self.invoice_id);
+        let client_id = id("clientId", IdKind::Client, self.client_id);
+        let status = self.status.as_deref().map(str::parse::<MessageStatus>).transpose();
+        let channel = self.channel.as_deref().map(str::parse::<Channel>).transpose();
+        let (status, channel) = match (status, channel) {
+            (Ok(status), Ok(channel)) => (status, channel),
+            (status, channel) => {
+                errors.extend(status.err().map(|e| FieldError::new("status", e)));
+                errors.extend(channel.err().map(|e| FieldError::new("channel", e)));
+                (None, None)
+            }
+        };
+        if !errors.is_empty() {
+            return Err(ApiError::validation(errors));
+        }
+        Ok(MessageQuery { invoice_id, client_id, status, channel, page })
+    }
+}
+
+#[utoipa::path(get, operation_id = "listMessages", path = "/v1/messages", tag = "Messages",
+    description = "Every email, SMS and WhatsApp message Lajan queued, newest first, with its status. Needs `invoices:read`.",
+    params(MessageFilters, PageParams),
+    responses((status = 200, body = MessageList), (status = 400, body = ErrorBody, description = "validation_error (a filter), invalid_pagination")))]
+pub async fn list(
+    auth: Authed<InvoicesRead>,
+    State(state): State<AppState>,
+    Pagination(page): Pagination,
+    ApiQuery(filters): ApiQuery<MessageFilters>,
+) -> ApiResult<Json<MessageList>> {
+    let found = state.store.list_messages(auth.tenant(), &filters.query(page)?).await?;
+    let pagination = PaginationView::of(&found);
+    Ok(Json(MessageList { data: found.items.iter().map(MessageView::from).collect(), pagination }))
+}
+
+#[utoipa::path(get, operation_id = "getMessage", path = "/v1/messages/{id}", tag = "Messages", params(("id" = String, Path)),
+    responses((status = 200, body = MessageView), (status = 404, body = ErrorBody)))]
+pub async fn fetch(
+    auth: Authed<InvoicesRead>,
+    State(state): State<AppState>,
+    ResourceId(id): ResourceId,
+) -> ApiResult<Json<MessageView>> {
+    let found = state.store.get_message(auth.tenant(), &id).await?.ok_or_else(|| ApiError::not_found("message"))?;
+    Ok(Json(MessageView::from(&found)))
+}

@@ -1,0 +1,265 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_body import ErrorBody
+from ...models.message_list import MessageList
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    invoice_id: str | Unset = UNSET,
+    client_id: str | Unset = UNSET,
+    status: str | Unset = UNSET,
+    channel: str | Unset = UNSET,
+    page: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["invoiceId"] = invoice_id
+
+    params["clientId"] = client_id
+
+    params["status"] = status
+
+    params["channel"] = channel
+
+    params["page"] = page
+
+    params["limit"] = limit
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/messages",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorBody | MessageList | None:
+    if response.status_code == 200:
+        response_200 = MessageList.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorBody.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorBody | MessageList]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    invoice_id: str | Unset = UNSET,
+    client_id: str | Unset = UNSET,
+    status: str | Unset = UNSET,
+    channel: str | Unset = UNSET,
+    page: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+) -> Response[ErrorBody | MessageList]:
+    """Every email, SMS and WhatsApp message Lajan queued, newest first, with its status. Needs
+    `invoices:read`.
+
+    Args:
+        invoice_id (str | Unset):
+        client_id (str | Unset):
+        status (str | Unset):
+        channel (str | Unset):
+        page (int | Unset):
+        limit (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | MessageList]
+    """
+
+    kwargs = _get_kwargs(
+        invoice_id=invoice_id,
+        client_id=client_id,
+        status=status,
+        channel=channel,
+        page=page,
+        limit=limit,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    invoice_id: str | Unset = UNSET,
+    client_id: str | Unset = UNSET,
+    status: str | Unset = UNSET,
+    channel: str | Unset = UNSET,
+    page: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+) -> ErrorBody | MessageList | None:
+    """Every email, SMS and WhatsApp message Lajan queued, newest first, with its status. Needs
+    `invoices:read`.
+
+    Args:
+        invoice_id (str | Unset):
+        client_id (str | Unset):
+        status (str | Unset):
+        channel (str | Unset):
+        page (int | Unset):
+        limit (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | MessageList
+    """
+
+    return sync_detailed(
+        client=client,
+        invoice_id=invoice_id,
+        client_id=client_id,
+        status=status,
+        channel=channel,
+        page=page,
+        limit=limit,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    invoice_id: str | Unset = UNSET,
+    client_id: str | Unset = UNSET,
+    status: str | Unset = UNSET,
+    channel: str | Unset = UNSET,
+    page: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+) -> Response[ErrorBody | MessageList]:
+    """Every email, SMS and WhatsApp message Lajan queued, newest first, with its status. Needs
+    `invoices:read`.
+
+    Args:
+        invoice_id (str | Unset):
+        client_id (str | Unset):
+        status (str | Unset):
+        channel (str | Unset):
+        page (int | Unset):
+        limit (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | MessageList]
+    """
+
+    kwargs = _get_kwargs(
+        invoice_id=invoice_id,
+        client_id=client_id,
+        status=status,
+        channel=channel,
+        page=page,
+        limit=limit,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    invoice_id: str | Unset = UNSET,
+    client_id: str | Unset = UNSET,
+    status: str | Unset = UNSET,
+    channel: str | Unset = UNSET,
+    page: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+) -> ErrorBody | MessageList | None:
+    """Every email, SMS and WhatsApp message Lajan queued, newest first, with its status. Needs
+    `invoices:read`.
+
+    Args:
+        invoice_id (str | Unset):
+        client_id (str | Unset):
+        status (str | Unset):
+        channel (str | Unset):
+        page (int | Unset):
+        limit (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | MessageList
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            invoice_id=invoice_id,
+            client_id=client_id,
+            status=status,
+            channel=channel,
+            page=page,
+            limit=limit,
+        )
+    ).parsed
