@@ -10576,9 +10576,9 @@ export interface operations {
                 /** @description The messages about this client (without an invoice). */
                 clientId?: string;
                 /** @description queued, sent, delivered, failed or undeliverable. */
-                status?: string;
+                status?: "queued" | "sent" | "delivered" | "failed" | "undeliverable";
                 /** @description email, sms or whatsapp. */
-                channel?: string;
+                channel?: "email" | "sms" | "whatsapp";
                 /** @description Page number, from 1 (default 1); past the last page, an empty page. */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */

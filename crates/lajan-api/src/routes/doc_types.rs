@@ -59,6 +59,16 @@ one_of!(
     invoice::InvoiceStatus::ALL.iter().map(|s| s.as_str())
 );
 one_of!(
+    /// A message status to list.
+    MessageStatusFilter,
+    message::MessageStatus::ALL.iter().map(|s| s.as_str())
+);
+one_of!(
+    /// A message channel to list.
+    ChannelFilter,
+    message::Channel::ALL.iter().map(|c| c.as_str())
+);
+one_of!(
     /// A payout status to list (a region of the approval and execution statuses).
     PayoutStatusFilter,
     payout::PayoutFilter::ALL.iter().map(|s| s.as_str())

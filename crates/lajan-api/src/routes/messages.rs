@@ -102,15 +102,17 @@ pub struct MessageList {
 pub struct MessageFilters {
     /// The messages of this invoice.
     #[serde(rename = "invoiceId")]
-    #[param(rename = "invoiceId")]
+    #[param(rename = "invoiceId", pattern = "^inv_[0-9a-f]{32}$")]
     pub invoice_id: Option<String>,
     /// The messages about this client (without an invoice).
     #[serde(rename = "clientId")]
-    #[param(rename = "clientId")]
+    #[param(rename = "clientId", pattern = "^cli_[0-9a-f]{32}$")]
     pub client_id: Option<String>,
     /// queued, sent, delivered, failed or undeliverable.
+    #[param(inline, value_type = Option<super::doc_types::MessageStatusFilter>)]
     pub status: Option<String>,
     /// email, sms or whatsapp.
+    #[param(inline, value_type = Option<super::doc_types::ChannelFilter>)]
     pub channel: Option<String>,
 }
 

@@ -101,7 +101,7 @@ fn email_message(template: &'static str, language: &str, m: OutgoingEmail) -> Ne
 }
 
 /// An SMS's words by SMS or WhatsApp, from `template` in `language`.
-pub fn text_message(channel: Channel, template: &'static str, language: &str, m: OutgoingSms) -> NewMessage {
+fn text_message(channel: Channel, template: &'static str, language: &str, m: OutgoingSms) -> NewMessage {
     NewMessage {
         id: IdKind::Message.generate(),
         template,

@@ -1,8 +1,7 @@
 // The notification outbox, for both backends; included after `shared.rs`. An invoice's `send`
 // (`send_in`) lives here because it is what queues the messages.
 
-use crate::messages::{InvoiceSending, MessageStore};
-use crate::messages::MessageQuery;
+use crate::messages::{InvoiceSending, MessageQuery, MessageStore};
 use lajan_domain::message::{Message, MessageStatus, NewMessage, SendOutcome};
 
 macro_rules! message_columns {

@@ -94,6 +94,8 @@ from .list_disbursement_items_status import ListDisbursementItemsStatus
 from .list_disbursements_status import ListDisbursementsStatus
 from .list_events_type import ListEventsType
 from .list_invoices_status import ListInvoicesStatus
+from .list_messages_channel import ListMessagesChannel
+from .list_messages_status import ListMessagesStatus
 from .list_payouts_status import ListPayoutsStatus
 from .list_payouts_type import ListPayoutsType
 from .list_webhook_deliveries_status import ListWebhookDeliveriesStatus
@@ -235,6 +237,8 @@ __all__ = (
     "ListDisbursementsStatus",
     "ListEventsType",
     "ListInvoicesStatus",
+    "ListMessagesChannel",
+    "ListMessagesStatus",
     "ListPayoutsStatus",
     "ListPayoutsType",
     "ListWebhookDeliveriesStatus",

@@ -6,6 +6,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_body import ErrorBody
+from ...models.list_messages_channel import ListMessagesChannel
+from ...models.list_messages_status import ListMessagesStatus
 from ...models.message_list import MessageList
 from ...types import UNSET, Response, Unset
 
@@ -14,8 +16,8 @@ def _get_kwargs(
     *,
     invoice_id: str | Unset = UNSET,
     client_id: str | Unset = UNSET,
-    status: str | Unset = UNSET,
-    channel: str | Unset = UNSET,
+    status: ListMessagesStatus | Unset = UNSET,
+    channel: ListMessagesChannel | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -26,9 +28,17 @@ def _get_kwargs(
 
     params["clientId"] = client_id
 
-    params["status"] = status
+    json_status: str | Unset = UNSET
+    if not isinstance(status, Unset):
+        json_status = status.value
 
-    params["channel"] = channel
+    params["status"] = json_status
+
+    json_channel: str | Unset = UNSET
+    if not isinstance(channel, Unset):
+        json_channel = channel.value
+
+    params["channel"] = json_channel
 
     params["page"] = page
 
@@ -100,8 +110,8 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     invoice_id: str | Unset = UNSET,
     client_id: str | Unset = UNSET,
-    status: str | Unset = UNSET,
-    channel: str | Unset = UNSET,
+    status: ListMessagesStatus | Unset = UNSET,
+    channel: ListMessagesChannel | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
 ) -> Response[ErrorBody | MessageList]:
@@ -111,8 +121,8 @@ def sync_detailed(
     Args:
         invoice_id (str | Unset):
         client_id (str | Unset):
-        status (str | Unset):
-        channel (str | Unset):
+        status (ListMessagesStatus | Unset): A message status to list.
+        channel (ListMessagesChannel | Unset): A message channel to list.
         page (int | Unset):
         limit (int | Unset):
 
@@ -145,8 +155,8 @@ def sync(
     client: AuthenticatedClient | Client,
     invoice_id: str | Unset = UNSET,
     client_id: str | Unset = UNSET,
-    status: str | Unset = UNSET,
-    channel: str | Unset = UNSET,
+    status: ListMessagesStatus | Unset = UNSET,
+    channel: ListMessagesChannel | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
 ) -> ErrorBody | MessageList | None:
@@ -156,8 +166,8 @@ def sync(
     Args:
         invoice_id (str | Unset):
         client_id (str | Unset):
-        status (str | Unset):
-        channel (str | Unset):
+        status (ListMessagesStatus | Unset): A message status to list.
+        channel (ListMessagesChannel | Unset): A message channel to list.
         page (int | Unset):
         limit (int | Unset):
 
@@ -185,8 +195,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     invoice_id: str | Unset = UNSET,
     client_id: str | Unset = UNSET,
-    status: str | Unset = UNSET,
-    channel: str | Unset = UNSET,
+    status: ListMessagesStatus | Unset = UNSET,
+    channel: ListMessagesChannel | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
 ) -> Response[ErrorBody | MessageList]:
@@ -196,8 +206,8 @@ async def asyncio_detailed(
     Args:
         invoice_id (str | Unset):
         client_id (str | Unset):
-        status (str | Unset):
-        channel (str | Unset):
+        status (ListMessagesStatus | Unset): A message status to list.
+        channel (ListMessagesChannel | Unset): A message channel to list.
         page (int | Unset):
         limit (int | Unset):
 
@@ -228,8 +238,8 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     invoice_id: str | Unset = UNSET,
     client_id: str | Unset = UNSET,
-    status: str | Unset = UNSET,
-    channel: str | Unset = UNSET,
+    status: ListMessagesStatus | Unset = UNSET,
+    channel: ListMessagesChannel | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
 ) -> ErrorBody | MessageList | None:
@@ -239,8 +249,8 @@ async def asyncio(
     Args:
         invoice_id (str | Unset):
         client_id (str | Unset):
-        status (str | Unset):
-        channel (str | Unset):
+        status (ListMessagesStatus | Unset): A message status to list.
+        channel (ListMessagesChannel | Unset): A message channel to list.
         page (int | Unset):
         limit (int | Unset):
 
