@@ -6,6 +6,8 @@ use crate::error::ApiError;
 use axum::extract::{FromRequestParts, Path};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, header};
+use lajan_domain::FieldError;
+use lajan_domain::id::IdKind;
 use lajan_domain::pagination::Page;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -102,4 +104,12 @@ pub(crate) fn csv_attachment(csv: Vec<u8>, filename: &str) -> axum::response::Re
         headers.insert(header::CONTENT_DISPOSITION, value);
     }
     response
+}
+
+/// The error of a list filter `field` that should name one of `kind` (`noun`: "a client"), or
+/// `None` when it does or is absent.
+pub fn id_filter_error(field: &str, noun: &str, kind: IdKind, given: Option<&str>) -> Option<FieldError> {
+    given
+        .filter(|id| !kind.is_id(id))
+        .map(|_| FieldError::new(field, format!("must be {noun} id ({} and 32 hex digits)", kind.prefix())))
 }

@@ -235,11 +235,8 @@ pub async fn list(
         .map(str::parse::<InvoiceStatus>)
         .transpose()
         .map_err(|e| ApiError::validation(vec![FieldError::new("status", e)]))?;
-    if f.client_id.as_deref().is_some_and(|id| !IdKind::Client.is_id(id)) {
-        return Err(ApiError::validation(vec![FieldError::new(
-            "clientId",
-            "must be a client id (cli_ and 32 hex digits)",
-        )]));
+    if let Some(bad) = super::common::id_filter_error("clientId", "a client", IdKind::Client, f.client_id.as_deref()) {
+        return Err(ApiError::validation(vec![bad]));
     }
     let query = InvoiceQuery { status, client_id: f.client_id, search: search_text(f.search)?, page };
     let found = state.store.list_invoices(auth.tenant(), &query).await?;

@@ -1,7 +1,7 @@
 //! Messages: every email, SMS and WhatsApp message Lajan queued (invoice sends, invitations,
 //! registration codes), what it is about, and where it is on its way, live and sandbox alike.
 
-use super::common::{PageParams, PaginationView, ResourceId};
+use super::common::{PageParams, PaginationView, ResourceId, id_filter_error};
 use crate::auth::Authed;
 use crate::auth::scope::InvoicesRead;
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -119,15 +119,14 @@ pub struct MessageFilters {
 impl MessageFilters {
     /// The filters as the store reads them; every bad one named at once.
     fn query(self, page: lajan_domain::pagination::PageRequest) -> ApiResult<MessageQuery> {
-        let mut errors = Vec::new();
-        let mut id = |field: &str, kind: IdKind, given: Option<String>| {
-            if given.as_deref().is_some_and(|id| !kind.is_id(id)) {
-                errors.push(FieldError::new(field, format!("must be an id starting with {}", kind.prefix())));
-            }
-            given
-        };
-        let invoice_id = id("invoiceId", IdKind::Invoice, self.invoice_id);
-        let client_id = id("clientId", IdKind::Client, self.client_id);
+        let mut errors: Vec<FieldError> = [
+            id_filter_error("invoiceId", "an invoice", IdKind::Invoice, self.invoice_id.as_deref()),
+            id_filter_error("clientId", "a client", IdKind::Client, self.client_id.as_deref()),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let (invoice_id, client_id) = (self.invoice_id, self.client_id);
         let status = self.status.as_deref().map(str::parse::<MessageStatus>).transpose();
         let channel = self.channel.as_deref().map(str::parse::<Channel>).transpose();
         let (status, channel) = match (status, channel) {

@@ -48,8 +48,8 @@ async fn send_in(
     // The intent first, as every payment locks them: a first send may pay from the balance.
     let (_, current) = lock_intent_and_invoice(tx, tenant, id).await?;
     let step = transition(current.invoice.status, InvoiceAction::Send).map_err(StoreError::Rejected)?;
-    // Refused before anything is written when the client cannot be reached.
-    (sending.render)(&current).map_err(StoreError::Rejected)?;
+    // Rendered before anything is written, so a client who cannot be reached changes nothing.
+    let rendered = (sending.render)(&current).map_err(StoreError::Rejected)?;
     // Sent again after something was paid (overdue, say), it is partially paid, not just sent.
     let to = step.to.after_received(current.intent.amount_received, current.intent.amount);
     query(
@@ -66,18 +66,19 @@ async fn send_in(
     let mut recorded = event(&detail);
     recorded.event_type = "invoice.sent";
     insert_event(tx, tenant, at, &recorded).await?;
-    let detail = if current.invoice.status == InvoiceStatus::Draft && current.invoice.apply_credit_balance {
+    let (detail, messages) = if current.invoice.status == InvoiceStatus::Draft && current.invoice.apply_credit_balance {
         apply_credit_balance(tx, tenant, id, at, sending.paid).await?;
-        read_invoice(&mut **tx, tenant, id).await?.ok_or(StoreError::NotFound)?
+        let paid_from_balance = read_invoice(&mut **tx, tenant, id).await?.ok_or(StoreError::NotFound)?;
+        // The messages ask for what is left once the balance paid its part; paid in full by it,
+        // there is nothing to ask for.
+        let messages = if paid_from_balance.invoice.status == InvoiceStatus::Paid {
+            Vec::new()
+        } else {
+            (sending.render)(&paid_from_balance).map_err(StoreError::Rejected)?
+        };
+        (paid_from_balance, messages)
     } else {
-        detail
-    };
-    // What the messages ask for is what is left once the balance paid its part; paid in full
-    // by it, there is nothing to ask for.
-    let messages = if detail.invoice.status == InvoiceStatus::Paid {
-        Vec::new()
-    } else {
-        (sending.render)(&detail).map_err(StoreError::Rejected)?
+        (detail, rendered)
     };
     for m in &messages {
         insert_message(tx, tenant, m, MessageAbout::Invoice(id), at).await?;
