@@ -102,6 +102,7 @@ pub fn router(state: AppState) -> Router {
         .route("/readyz", get(health::readyz))
         .route("/robots.txt", get(robots))
         .merge(routes::pay::routes())
+        .merge(routes::callbacks::routes())
         .merge(routes::register::routes())
         .merge(routes::wallet_registration::routes())
         .merge(routes::stellar_toml::routes())

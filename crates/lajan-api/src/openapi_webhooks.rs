@@ -29,6 +29,7 @@ pub fn object_schema(event_type: &str) -> Option<Value> {
     let name = match area {
         "client" => "ClientView",
         "invoice" => "InvoiceView",
+        "message" => "MessageView",
         "payment_link" => "PaymentLinkView",
         "payout" => "PayoutView",
         "disbursement" => "DisbursementView",
@@ -114,6 +115,15 @@ pub fn emitted_when(event_type: &str) -> Option<&'static str> {
             "The overdue job found a sent, viewed or partially paid invoice past its due date (or past the due date of its oldest instalment left unpaid, which nextInstallment names)."
         }
         "invoice.voided" => "POST /v1/invoices/{id}/void voided an invoice.",
+        "message.sent" => {
+            "The email, SMS or WhatsApp provider took a message (providerId is its id for it). In the sandbox, recorded at once with message.delivered, simulated."
+        }
+        "message.delivered" => {
+            "The provider reported that a message reached the phone (its delivery receipt). In the sandbox, at once, simulated."
+        }
+        "message.failed" => {
+            "A message will not arrive: the provider refused it, the worker gave up retrying (status failed), or the carrier could not deliver it (status undeliverable). failureReason says why, in the provider's words."
+        }
         "payment_link.created" => "POST /v1/payment-links created a payment link.",
         "payment_link.paid" => "A payment settled a payment link.",
         "payment_link.deactivated" => {

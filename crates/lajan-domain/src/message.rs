@@ -97,6 +97,50 @@ impl std::str::FromStr for MessageStatus {
     }
 }
 
+/// The phone number a sandbox message to fails as a provider refusing it would (Twilio's test
+/// number for an invalid `To`, error 21211).
+pub const SANDBOX_FAILING_PHONE: &str = "+15005550001";
+/// The phone number a sandbox message to is taken and then reported undeliverable by the carrier
+/// (Twilio's test number for a phone that cannot receive it, error 30003).
+pub const SANDBOX_UNREACHABLE_PHONE: &str = "+15005550009";
+
+/// Where a sandbox message ends, simulated (it is never handed to a provider): delivered, except
+/// to the two test numbers, so an integrator can see `failed` and `undeliverable` as live shows
+/// them. The reason is the simulated provider's words.
+pub fn sandbox_outcome(recipient: &str) -> (MessageStatus, Option<&'static str>) {
+    match recipient.trim() {
+        SANDBOX_FAILING_PHONE => {
+            (MessageStatus::Failed, Some("21211: The 'To' number is not a valid phone number (simulated)"))
+        }
+        SANDBOX_UNREACHABLE_PHONE => {
+            (MessageStatus::Undeliverable, Some("30003: Unreachable destination handset (simulated)"))
+        }
+        _ => (MessageStatus::Delivered, None),
+    }
+}
+
+impl MessageStatus {
+    /// How far on its way a status is: queued, then sent, then an end.
+    const fn step(self) -> u8 {
+        match self {
+            MessageStatus::Queued => 0,
+            MessageStatus::Sent => 1,
+            MessageStatus::Delivered | MessageStatus::Failed | MessageStatus::Undeliverable => 2,
+        }
+    }
+
+    /// Whether a message here may move to `to`: forward only, so a late `sent` never
+    /// overwrites `delivered`, and an end is final.
+    pub const fn moves_to(self, to: MessageStatus) -> bool {
+        to.step() > self.step()
+    }
+
+    /// Whether the provider took the message on its way here (a refusal never reached it).
+    pub const fn was_sent(self) -> bool {
+        matches!(self, MessageStatus::Sent | MessageStatus::Delivered | MessageStatus::Undeliverable)
+    }
+}
+
 /// A notification and where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {

@@ -7,6 +7,7 @@ use crate::views::events::ActorView;
 use crate::views::invitations::InvitedClientView;
 use crate::views::invoice_payments::InvoicePaymentView;
 use crate::views::invoices::{InvoiceView, PaymentLinkView};
+use crate::views::messages::MessageView;
 use crate::views::payouts::PayoutView;
 use crate::views::settings::{SettingsChangeView, SettingsView, changed_fields};
 use crate::views::webhooks::WebhookEndpointView;
@@ -14,6 +15,7 @@ use lajan_domain::client::Client;
 use lajan_domain::disbursement::Disbursement;
 use lajan_domain::invitation::Invitation;
 use lajan_domain::invoice::InvoiceDetail;
+use lajan_domain::message::Message;
 use lajan_domain::payment::PaymentLink;
 use lajan_domain::payout::PayoutDetail;
 use lajan_domain::settings::Settings;
@@ -94,6 +96,12 @@ impl PaidEventMakers {
 /// A payment link change.
 pub fn link_event(event_type: &'static str, l: &PaymentLink, public_url: &str) -> NewEvent {
     event(event_type, &PaymentLinkView::from_link(l, public_url, Timestamp::now()))
+}
+
+/// A message's move (`message.sent`, `message.delivered`, `message.failed`): the message as
+/// it stands. The store sets the type.
+pub fn message_event(m: &Message) -> NewEvent {
+    event("message.sent", &MessageView::from(m))
 }
 
 /// A payout change: the payout in full. The store sets the type of each event it records.

@@ -2,7 +2,7 @@
 //! a send a person asks for (`POST /v1/clients/{id}/invite`), and the link each send carries.
 
 use crate::error::{ServiceError, ServiceResult};
-use crate::events::invitation_event;
+use crate::events::{invitation_event, message_event};
 use crate::messages::invitation_messages;
 use crate::{Services, error::error_chain};
 use base64::Engine;
@@ -113,6 +113,7 @@ impl Services {
         let send = InvitationSend {
             token_hash: &token_hash,
             messages: &messages,
+            message_event: &message_event,
             sends_before: d.invitation.sends,
             next_send_at: after.next_send_at,
             at,

@@ -2,7 +2,7 @@
 //! rule the overdue job applies. Each validates, applies the rule and commits one unit of work
 //! with its event (and, for a send, its messages).
 
-use crate::events::{PaidEventMakers, invoice_event};
+use crate::events::{PaidEventMakers, invoice_event, message_event};
 use crate::messages::invoice_messages;
 use crate::{ServiceError, ServiceResult, Services};
 use lajan_domain::id::IdKind;
@@ -11,7 +11,7 @@ use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::invoice::{
     DueDate, Invoice, InvoiceAction, InvoiceStatus, LineItem, LineItemInput, Totals, parse_memo, price_line_items,
 };
-use lajan_domain::message::{Channel, NewMessage};
+use lajan_domain::message::{Channel, Message};
 use lajan_domain::money::Currency;
 use lajan_domain::payment::{IntentStatus, PaymentIntent, new_reference};
 use lajan_domain::settings::Settings;
@@ -49,7 +49,7 @@ pub struct InvoiceUpdate {
 }
 
 /// An invoice sent: the invoice after the send, and the messages queued.
-pub type Sent = (InvoiceDetail, Vec<NewMessage>);
+pub type Sent = (InvoiceDetail, Vec<Message>);
 
 fn parse_currency(raw: &str) -> Result<Currency, Invalid> {
     raw.parse().map_err(|e: String| Invalid::new("invalid_currency", e))
@@ -121,7 +121,7 @@ impl Services {
         let event = |d: &InvoiceDetail| invoice_event("invoice.created", d, public_url);
         let makers = PaidEventMakers::new(public_url);
         let paid = makers.events();
-        let sending = InvoiceSending { render: &messages, paid: &paid };
+        let sending = InvoiceSending { render: &messages, paid: &paid, message_event: &message_event };
         let send = if r.send_immediately { Some(&sending) } else { None };
         let created = self.store.create_invoice(tenant, &draft, &event, send, idempotency).await?;
         if r.send_immediately {
@@ -173,7 +173,7 @@ impl Services {
         let event = |d: &InvoiceDetail| invoice_event("invoice.sent", d, public_url);
         let makers = PaidEventMakers::new(public_url);
         let paid = makers.events();
-        let sending = InvoiceSending { render: &messages, paid: &paid };
+        let sending = InvoiceSending { render: &messages, paid: &paid, message_event: &message_event };
         let sent = self
             .store
             .send_invoice(tenant, id, Timestamp::now(), &sending, &event, idempotency)

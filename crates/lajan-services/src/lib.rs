@@ -78,6 +78,9 @@ pub struct ServiceConfig {
     /// The secret seed of the key Lajan signs SEP-10 challenges with on the live network (the
     /// sandbox's is made and stored at first use). Never logged.
     pub signing_secret: Option<SecretString>,
+    /// The SMS provider account whose delivery receipts `/callbacks/sms` accepts (the worker's
+    /// sending account); without it the callback answers 404.
+    pub sms_account: Option<messages::receipts::SmsAccount>,
 }
 
 impl Default for ServiceConfig {
@@ -90,6 +93,7 @@ impl Default for ServiceConfig {
             resolver: Arc::new(SystemResolver),
             sandbox_webhooks_private: false,
             signing_secret: None,
+            sms_account: None,
         }
     }
 }

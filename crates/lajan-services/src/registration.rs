@@ -3,7 +3,7 @@
 //! what waits; and the organization's unlock of an invitation locked by wrong answers.
 
 use crate::error::{ServiceError, ServiceResult};
-use crate::events::invitation_event;
+use crate::events::{invitation_event, message_event};
 use crate::invitations::token_hash;
 use crate::users::password_matches;
 use crate::wallet_links::WalletLink;
@@ -18,6 +18,7 @@ use lajan_domain::verification::VerificationAnswer;
 use lajan_domain::{Actor, Invalid, Tenant, Timestamp};
 use lajan_i18n::{Lang, text};
 use lajan_ledger::Reach;
+use lajan_store::messages::Outgoing;
 use lajan_store::{ClientWallet, DueInvitation, NewEvent, RegistrationChange};
 
 /// The most payouts the page lists for a registered receiver.
@@ -148,7 +149,11 @@ impl Services {
             i.checks.code_tries = 0;
             Ok(true)
         };
-        let step = RegistrationChange { change: &change, message: Some(&message), event: None };
+        let step = RegistrationChange {
+            change: &change,
+            message: Some(Outgoing { message: &message, event: &message_event }),
+            event: None,
+        };
         self.store.registration_step(r.tenant(), &client.id, now, step).await?;
         self.nudges.messages_queued();
         Ok(())

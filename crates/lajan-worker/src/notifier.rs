@@ -8,6 +8,8 @@ use crate::notify::{NotifyError, OutgoingEmail, OutgoingSms, WHATSAPP};
 use lajan_domain::Timestamp;
 use lajan_domain::message::{Channel, Message, SendOutcome};
 use lajan_domain::retry::message_wait;
+use lajan_services::events::message_event;
+use lajan_services::messages::receipts::SMS_CALLBACK_PATH;
 use lajan_store::StoreResult;
 
 /// How long a claimed message is reserved for the worker that claimed it.
@@ -24,7 +26,7 @@ impl Workers {
             if let SendOutcome::Failed { error } | SendOutcome::Retry { error, .. } = &outcome {
                 tracing::warn!(message = %message.id, channel = message.channel.as_str(), attempt = message.attempts, %error, "delivery failed");
             }
-            store.finish_message(&message.id, Timestamp::now(), &outcome).await?;
+            store.finish_message(&message.id, Timestamp::now(), &outcome, &message_event).await?;
         }
         Ok(claimed.len())
     }
@@ -40,11 +42,16 @@ impl Workers {
                 };
                 self.email.send(&email).await
             }
-            Channel::Sms => self.sms.send(&OutgoingSms { to: m.recipient.clone(), body: m.body_text.clone() }).await,
             // Twilio's API sends WhatsApp through the same endpoint, addressed `whatsapp:+E164`.
-            Channel::Whatsapp => {
-                let to = format!("{WHATSAPP}{}", m.recipient.trim());
-                self.sms.send(&OutgoingSms { to, body: m.body_text.clone() }).await
+            Channel::Sms | Channel::Whatsapp => {
+                let to = match m.channel {
+                    Channel::Whatsapp => format!("{WHATSAPP}{}", m.recipient.trim()),
+                    _ => m.recipient.clone(),
+                };
+                // The receipt names our message, so it finds it even before this send is recorded.
+                let public_url = self.services.config.public_url.trim_end_matches('/');
+                let status_callback = Some(format!("{public_url}{SMS_CALLBACK_PATH}?message={}", m.id));
+                self.sms.send(&OutgoingSms { to, body: m.body_text.clone(), status_callback }).await
             }
         };
         match result {

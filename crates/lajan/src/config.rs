@@ -9,6 +9,7 @@ use lajan_api::counters::TierLimits;
 use lajan_api::serve::ConnectionLimits;
 use lajan_ledger::live::{LiveLedgerConfig, PUBLIC_NETWORK_PASSPHRASE};
 use lajan_services::ServiceConfig;
+use lajan_services::messages::receipts::SmsAccount;
 use lajan_store::GroupCommit;
 use lajan_worker::dispatcher::WebhookConfig;
 use lajan_worker::notify::{SmsConfig, SmtpConfig, SmtpTls};
@@ -308,6 +309,10 @@ impl ServeConfig {
                 live_ledger,
                 sandbox_webhooks_private,
                 signing_secret: signing_secret(&args.ledger, &file)?,
+                // The callbacks the sending account signs are the only receipts believed.
+                sms_account: sms
+                    .as_ref()
+                    .map(|s| SmsAccount { account_sid: s.account_sid.clone(), auth_token: s.auth_token.clone() }),
                 ..ServiceConfig::default()
             },
             workers: WorkerConfig {
@@ -459,6 +464,7 @@ mod tests {
         let smtp = cfg.workers.smtp.as_ref().unwrap();
         assert_eq!((smtp.host.as_str(), smtp.port), ("mail.example.ht", 587));
         assert_eq!(cfg.workers.sms.as_ref().unwrap().account_sid, "AC1");
+        assert_eq!(cfg.services.sms_account.as_ref().map(|a| a.account_sid.as_str()), Some("AC1"));
         let live = cfg.services.live_ledger.as_ref().unwrap();
         assert_eq!((live.network_passphrase.as_str(), live.base_fee), (PUBLIC_NETWORK_PASSPHRASE, 100));
         let debug = format!("{cfg:?}");

@@ -1354,6 +1354,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "message.delivered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * message.delivered
+         * @description The provider reported that a message reached the phone (its delivery receipt). In the sandbox, at once, simulated.
+         */
+        post: operations["messageDeliveredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * message.failed
+         * @description A message will not arrive: the provider refused it, the worker gave up retrying (status failed), or the carrier could not deliver it (status undeliverable). failureReason says why, in the provider's words.
+         */
+        post: operations["messageFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * message.sent
+         * @description The email, SMS or WhatsApp provider took a message (providerId is its id for it). In the sandbox, recorded at once with message.delivered, simulated.
+         */
+        post: operations["messageSentWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "payment_link.created": {
         parameters: {
             query?: never;
@@ -2190,7 +2250,7 @@ export interface components {
              * @example invoice.paid
              * @enum {string}
              */
-            eventType: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+            eventType: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
             /** @example whd_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b */
             id: string;
             /**
@@ -2340,7 +2400,7 @@ export interface components {
          * @description An event type, an area wildcard such as `invoice.*`, or `*`.
          * @enum {string}
          */
-        EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "credit_note.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+        EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "credit_note.*" | "message.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         /** @description Something that happened: `data.object` is the resource as the API showed it right after. */
         EventView: {
             actor: components["schemas"]["ActorView"];
@@ -2357,7 +2417,7 @@ export interface components {
              * @example client.created
              * @enum {string}
              */
-            type: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+            type: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         };
         FieldDetail: {
             /** @description In a batch: the code a single request would have been refused with. */
@@ -2787,8 +2847,9 @@ export interface components {
              *     (see `failureReason`) or `undeliverable`; it only moves forward. A sandbox message is
              *     never handed to a provider: it is `delivered` at once, simulated.
              * @example sent
+             * @enum {string}
              */
-            status: string;
+            status: "queued" | "sent" | "delivered" | "failed" | "undeliverable";
             subject?: string | null;
             /**
              * @description What it says: `invoice`, `invitation` or `registration_code`.
@@ -2976,6 +3037,23 @@ export interface components {
              */
             walletMemoType?: string | null;
         };
+        /** @description A message a send queued. */
+        QueuedMessage: {
+            /**
+             * @description `email` or `sms`.
+             * @example sms
+             * @enum {string}
+             */
+            channel: "email" | "sms";
+            /** @example msg_01a1fc8be56c7228a813c8461b65a699 */
+            id: string;
+            /**
+             * @description `queued` live, `delivered` (simulated) in the sandbox; it moves on as `GET /v1/messages/{id}` shows.
+             * @example queued
+             * @enum {string}
+             */
+            status: "queued" | "sent" | "delivered" | "failed" | "undeliverable";
+        };
         /** @description A wallet app the registration page suggests to a receiver who has none. */
         RecommendedWalletRequest: {
             /**
@@ -3118,10 +3196,22 @@ export interface components {
             channels?: components["schemas"]["SendChannel"][] | null;
         };
         SendResult: {
+            /**
+             * @description The messages the send queued, as they stood when it answered: `queued` when live (the
+             *     worker hands them to their provider), `delivered` (simulated) in the sandbox.
+             */
+            messages: components["schemas"]["QueuedMessage"][];
             /** @description The channels a message was queued on. */
             sentVia: string[];
-            /** @enum {string} */
+            /**
+             * @description The invoice's status after the send.
+             * @enum {string}
+             */
             status: "draft" | "sent" | "viewed" | "partially_paid" | "paid" | "overdue" | "void";
+            /**
+             * @description The send was recorded and its messages queued: it says nothing of their delivery, which
+             *     `messages` (and `GET /v1/messages/{id}`, and the `message.*` events) follow.
+             */
             success: boolean;
         };
         /**
@@ -3687,14 +3777,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T14:04:08.990Z",
+                     *           "createdAt": "2026-11-29T16:06:49.528Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *           "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-29T14:04:08.990Z",
+                     *           "updatedAt": "2026-11-29T16:06:49.528Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *           "walletMemo": null,
@@ -3831,14 +3921,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T14:04:08.990Z",
+                     *       "createdAt": "2026-11-29T16:06:49.528Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *       "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T14:04:08.990Z",
+                     *       "updatedAt": "2026-11-29T16:06:49.528Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3865,7 +3955,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "582736aa-9871-45b6-95a3-0a598158e21a",
+                     *       "requestId": "d2f8a281-b40d-479c-92c8-21f1cf8c7fce",
                      *       "statusCode": 400
                      *     }
                      */
@@ -4028,14 +4118,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T14:04:08.990Z",
+                     *       "createdAt": "2026-11-29T16:06:49.528Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *       "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T14:04:08.990Z",
+                     *       "updatedAt": "2026-11-29T16:06:49.528Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -4090,7 +4180,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "bc5e5d39-517d-42ec-94fc-2101eedffcea",
+                     *       "requestId": "23943a69-667d-452c-bd00-915a7932b226",
                      *       "statusCode": 404
                      *     }
                      */
@@ -4160,14 +4250,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T14:04:08.990Z",
+                     *       "createdAt": "2026-11-29T16:06:49.528Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *       "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-29T14:04:09.010Z",
+                     *       "updatedAt": "2026-11-29T16:06:49.532Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -4351,7 +4441,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a2279ecfb672809775d338145c6429"
+                     *       "id": "cli_01a2280f1fbd72e5a5e5fa359cd9007f"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4485,7 +4575,7 @@ export interface operations {
                      *           "currency": "HTG"
                      *         }
                      *       ],
-                     *       "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2"
+                     *       "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72"
                      *     }
                      */
                     "application/json": components["schemas"]["ClientCreditBalance"];
@@ -4604,17 +4694,17 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2279ecef17229864971627242d7d0",
+                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *             "type": "api_key"
                      *           },
                      *           "amount": "50.00",
                      *           "balanceAfter": "50.00",
                      *           "cause": "overpayment",
-                     *           "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
-                     *           "createdAt": "2026-11-29T14:04:09.213Z",
+                     *           "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *           "createdAt": "2026-11-29T16:06:49.574Z",
                      *           "currency": "HTG",
-                     *           "id": "cbt_01a2279ed07e70a8993a77b7baa2e47b",
-                     *           "invoiceId": "inv_01a2279ed02a7696a7d90b4f4e9169cc"
+                     *           "id": "cbt_01a2280f1fe6708abc4c6a2cc2a9894b",
+                     *           "invoiceId": "inv_01a2280f1fdc775daeb75979e864c416"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4750,11 +4840,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2279ed13a71a099713b1abc3005b2",
-                     *       "createdAt": "2026-11-29T14:04:09.426Z",
-                     *       "lastSentAt": "2026-11-29T14:04:09.435Z",
+                     *       "clientId": "cli_01a2280f2004741b871e44c8401e17a9",
+                     *       "createdAt": "2026-11-29T16:06:49.612Z",
+                     *       "lastSentAt": "2026-11-29T16:06:49.613Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T14:04:09.435Z",
+                     *       "nextSendAt": "2026-12-02T16:06:49.613Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4872,11 +4962,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2279ed1757285ba4b109d4367d52f",
-                     *       "createdAt": "2026-11-29T14:04:09.667Z",
-                     *       "lastSentAt": "2026-11-29T14:04:09.669Z",
+                     *       "clientId": "cli_01a2280f201271c591c3a6061cb29f86",
+                     *       "createdAt": "2026-11-29T16:06:49.661Z",
+                     *       "lastSentAt": "2026-11-29T16:06:49.661Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T14:04:09.669Z",
+                     *       "nextSendAt": "2026-12-02T16:06:49.661Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -5062,11 +5152,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2279ed13a71a099713b1abc3005b2",
-                     *       "createdAt": "2026-11-29T14:04:09.426Z",
-                     *       "lastSentAt": "2026-11-29T14:04:09.435Z",
+                     *       "clientId": "cli_01a2280f2004741b871e44c8401e17a9",
+                     *       "createdAt": "2026-11-29T16:06:49.612Z",
+                     *       "lastSentAt": "2026-11-29T16:06:49.613Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T14:04:09.435Z",
+                     *       "nextSendAt": "2026-12-02T16:06:49.613Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -5262,7 +5352,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-29T14:04:10.697Z",
+                     *           "approvedAt": "2026-11-29T16:06:49.892Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -5274,16 +5364,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.676Z",
-                     *           "id": "dsb_01a2279ed63473919a51a6096adfd020",
+                     *           "createdAt": "2026-11-29T16:06:49.889Z",
+                     *           "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-29T14:04:10.684Z",
+                     *           "submittedAt": "2026-11-29T16:06:49.891Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-29T14:04:10.740Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.907Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5410,7 +5500,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                 *           "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -5453,8 +5543,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T14:04:10.676Z",
-                     *       "id": "dsb_01a2279ed63473919a51a6096adfd020",
+                     *       "createdAt": "2026-11-29T16:06:49.889Z",
+                     *       "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5462,7 +5552,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T14:04:10.676Z"
+                     *       "updatedAt": "2026-11-29T16:06:49.889Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5654,8 +5744,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T14:04:10.676Z",
-                     *       "id": "dsb_01a2279ed63473919a51a6096adfd020",
+                     *       "createdAt": "2026-11-29T16:06:49.889Z",
+                     *       "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5663,7 +5753,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T14:04:10.676Z"
+                     *       "updatedAt": "2026-11-29T16:06:49.889Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5775,7 +5865,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a2279ed697764c9c0cb9173598bbf3"
+                     *       "id": "dsb_01a2280f213971b8860fbbb7b2ef71f3"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -5925,7 +6015,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-29T14:04:10.697Z",
+                     *       "approvedAt": "2026-11-29T16:06:49.892Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -5937,16 +6027,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T14:04:10.676Z",
-                     *       "id": "dsb_01a2279ed63473919a51a6096adfd020",
+                     *       "createdAt": "2026-11-29T16:06:49.889Z",
+                     *       "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-29T14:04:10.684Z",
+                     *       "submittedAt": "2026-11-29T16:06:49.891Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T14:04:10.697Z"
+                     *       "updatedAt": "2026-11-29T16:06:49.892Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6157,16 +6247,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *           "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a2279ed63473919a51a607fca05c26",
+                     *           "id": "dsi_01a2280f212170d8a28780ab99a597b7",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a2279ed63473919a51a607fca05c26",
+                     *           "payoutId": "pyt_01a2280f212170d8a28780ab99a597b7",
                      *           "row": 1,
-                     *           "txHash": "6eb5dacc19727658cec35b3bb4da18a4efa60a5dd198841a42a884279429aeb7",
+                     *           "txHash": "2864caf43ec4bd30f0f267adc4795590dff234cce9bb64cd920240f0ac9979d1",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -6177,11 +6267,11 @@ export interface operations {
                      *           "errorMessage": "the source account cannot cover the amount",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a2279ed63473919a51a608d6429ed9",
+                     *           "id": "dsi_01a2280f212170d8a28780ac210e8716",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a2279ed63473919a51a608d6429ed9",
+                     *           "payoutId": "pyt_01a2280f212170d8a28780ac210e8716",
                      *           "row": 2,
-                     *           "txHash": "0805fcdcaf60b0f206cd9a69f9c35cf923987b9fa153bf553b1017260910cc94",
+                     *           "txHash": "4315379490b22990c86d9e5d5bea25fcc6bbbb65066279b7f28bbb028b8e0006",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                      *         }
                      *       ],
@@ -6196,8 +6286,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a2279ed63473919a51a607fca05c26,1,stipend-0001,cli_01a2279ecf9e7130a9ae759d61137ee2,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2279ed63473919a51a607fca05c26,approved,sent,6eb5dacc19727658cec35b3bb4da18a4efa60a5dd198841a42a884279429aeb7,,
-                     *     dsi_01a2279ed63473919a51a608d6429ed9,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a2279ed63473919a51a608d6429ed9,approved,failed,0805fcdcaf60b0f206cd9a69f9c35cf923987b9fa153bf553b1017260910cc94,op_underfunded,the source account cannot cover the amount
+                     *     dsi_01a2280f212170d8a28780ab99a597b7,1,stipend-0001,cli_01a2280f1fb874d888f4a785bf7aca72,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2280f212170d8a28780ab99a597b7,approved,sent,2864caf43ec4bd30f0f267adc4795590dff234cce9bb64cd920240f0ac9979d1,,
+                     *     dsi_01a2280f212170d8a28780ac210e8716,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a2280f212170d8a28780ac210e8716,approved,failed,4315379490b22990c86d9e5d5bea25fcc6bbbb65066279b7f28bbb028b8e0006,op_underfunded,the source account cannot cover the amount
                      */
                     "text/csv": string;
                 };
@@ -6351,16 +6441,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T14:04:10.754Z",
-                     *       "id": "dsb_01a2279ed68274888993f20d2452c4d3",
+                     *       "createdAt": "2026-11-29T16:06:49.910Z",
+                     *       "id": "dsb_01a2280f213677a18d2353607d159d60",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-29T14:04:10.763Z",
+                     *       "submittedAt": "2026-11-29T16:06:49.911Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-29T14:04:10.767Z"
+                     *       "updatedAt": "2026-11-29T16:06:49.912Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6561,7 +6651,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-29T14:04:10.697Z",
+                     *       "approvedAt": "2026-11-29T16:06:49.892Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -6573,16 +6663,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-29T14:04:10.676Z",
-                     *       "id": "dsb_01a2279ed63473919a51a6096adfd020",
+                     *       "createdAt": "2026-11-29T16:06:49.889Z",
+                     *       "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-29T14:04:10.684Z",
+                     *       "submittedAt": "2026-11-29T16:06:49.891Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T14:04:10.725Z"
+                     *       "updatedAt": "2026-11-29T16:06:49.903Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6778,16 +6868,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T14:04:10.676Z",
-                     *       "id": "dsb_01a2279ed63473919a51a6096adfd020",
+                     *       "createdAt": "2026-11-29T16:06:49.889Z",
+                     *       "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-29T14:04:10.684Z",
+                     *       "submittedAt": "2026-11-29T16:06:49.891Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T14:04:10.684Z"
+                     *       "updatedAt": "2026-11-29T16:06:49.891Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6969,7 +7059,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type, e.g. `client.created`. */
-                type?: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+                type?: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
                 /** @description Page number, from 1 (default 1); past the last page, an empty page. */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
@@ -6991,10 +7081,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2279ecef17229864971627242d7d0",
+                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.775Z",
+                     *           "createdAt": "2026-11-29T16:06:49.913Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7010,8 +7100,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T14:04:10.775Z",
-                     *               "id": "dsb_01a2279ed697764c9c0cb9173598bbf3",
+                     *               "createdAt": "2026-11-29T16:06:49.913Z",
+                     *               "id": "dsb_01a2280f213971b8860fbbb7b2ef71f3",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -7019,19 +7109,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-29T14:04:10.775Z"
+                     *               "updatedAt": "2026-11-29T16:06:49.913Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2279ed6987792935285c8a49fb094",
+                     *           "id": "evt_01a2280f213971b8860fbbb88b8a8d78",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2279ecef17229864971627242d7d0",
+                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.767Z",
+                     *           "createdAt": "2026-11-29T16:06:49.912Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7047,28 +7137,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T14:04:10.754Z",
-                     *               "id": "dsb_01a2279ed68274888993f20d2452c4d3",
+                     *               "createdAt": "2026-11-29T16:06:49.910Z",
+                     *               "id": "dsb_01a2280f213677a18d2353607d159d60",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-29T14:04:10.763Z",
+                     *               "submittedAt": "2026-11-29T16:06:49.911Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T14:04:10.767Z"
+                     *               "updatedAt": "2026-11-29T16:06:49.912Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2279ed6907779982fadf254e7eb2f",
+                     *           "id": "evt_01a2280f2138748ca4ebd57b534120c5",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2279ecef17229864971627242d7d0",
+                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.767Z",
+                     *           "createdAt": "2026-11-29T16:06:49.912Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -7079,28 +7169,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T14:04:10.763Z",
+                     *               "createdAt": "2026-11-29T16:06:49.911Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2279ed68274888993f20c054f5444",
+                     *               "id": "pyt_01a2280f213677a18d23535fb1c826fa",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T14:04:10.767Z",
+                     *               "updatedAt": "2026-11-29T16:06:49.912Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2279ed68f7425ab4de9a91673f864",
+                     *           "id": "evt_01a2280f2138748ca4ebd5792a4d1f9e",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2279ecef17229864971627242d7d0",
+                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.763Z",
+                     *           "createdAt": "2026-11-29T16:06:49.911Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7116,28 +7206,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T14:04:10.754Z",
-                     *               "id": "dsb_01a2279ed68274888993f20d2452c4d3",
+                     *               "createdAt": "2026-11-29T16:06:49.910Z",
+                     *               "id": "dsb_01a2280f213677a18d2353607d159d60",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T14:04:10.763Z",
+                     *               "submittedAt": "2026-11-29T16:06:49.911Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T14:04:10.763Z"
+                     *               "updatedAt": "2026-11-29T16:06:49.911Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2279ed68c7745aeeb66d4158aa46e",
+                     *           "id": "evt_01a2280f213770b2844208ea7be43f8c",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2279ecef17229864971627242d7d0",
+                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.763Z",
+                     *           "createdAt": "2026-11-29T16:06:49.911Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7148,28 +7238,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T14:04:10.763Z",
+                     *               "createdAt": "2026-11-29T16:06:49.911Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2279ed68274888993f20c054f5444",
+                     *               "id": "pyt_01a2280f213677a18d23535fb1c826fa",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T14:04:10.763Z",
+                     *               "updatedAt": "2026-11-29T16:06:49.911Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2279ed68c7745aeeb66d217d78809",
+                     *           "id": "evt_01a2280f213770b2844208e8713db028",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2279ecef17229864971627242d7d0",
+                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.754Z",
+                     *           "createdAt": "2026-11-29T16:06:49.910Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7185,8 +7275,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T14:04:10.754Z",
-                     *               "id": "dsb_01a2279ed68274888993f20d2452c4d3",
+                     *               "createdAt": "2026-11-29T16:06:49.910Z",
+                     *               "id": "dsb_01a2280f213677a18d2353607d159d60",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -7194,10 +7284,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T14:04:10.754Z"
+                     *               "updatedAt": "2026-11-29T16:06:49.910Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2279ed68373faa3069b96d80c64fc",
+                     *           "id": "evt_01a2280f213677a18d2353619bb02967",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -7206,11 +7296,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.740Z",
+                     *           "createdAt": "2026-11-29T16:06:49.907Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T14:04:10.697Z",
+                     *               "approvedAt": "2026-11-29T16:06:49.892Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7222,19 +7312,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T14:04:10.676Z",
-                     *               "id": "dsb_01a2279ed63473919a51a6096adfd020",
+                     *               "createdAt": "2026-11-29T16:06:49.889Z",
+                     *               "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T14:04:10.684Z",
+                     *               "submittedAt": "2026-11-29T16:06:49.891Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T14:04:10.740Z"
+                     *               "updatedAt": "2026-11-29T16:06:49.907Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2279ed67477ba88ad9eacf9acad2b",
+                     *           "id": "evt_01a2280f213377df95f5a710336756e8",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -7243,7 +7333,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.737Z",
+                     *           "createdAt": "2026-11-29T16:06:49.906Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7253,48 +7343,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T14:04:10.706Z",
+                     *                   "createdAt": "2026-11-29T16:06:49.895Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2279ed6527227ab07e66e1a7f4f89",
+                     *                   "id": "att_01a2280f2127743198c5793d28e349f2",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "3a2ff03129d930a9ea3fe167da822ac089e245199514d33eea1cf7ed743673c1"
+                     *                   "txHash": "9af48446e41fcdcb849fdee65f4cc1278b4e56c9949c9a9e7e59b0af532e1dcb"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T14:04:10.734Z",
+                     *                   "createdAt": "2026-11-29T16:06:49.905Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2279ed66e7010960f81a3cd4bd3da",
+                     *                   "id": "att_01a2280f213177d49205a64632a449f4",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "0805fcdcaf60b0f206cd9a69f9c35cf923987b9fa153bf553b1017260910cc94"
+                     *                   "txHash": "4315379490b22990c86d9e5d5bea25fcc6bbbb65066279b7f28bbb028b8e0006"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T14:04:10.684Z",
+                     *               "createdAt": "2026-11-29T16:06:49.891Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2279ed63473919a51a608d6429ed9",
+                     *               "id": "pyt_01a2280f212170d8a28780ac210e8716",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T14:04:10.737Z",
+                     *               "updatedAt": "2026-11-29T16:06:49.906Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2279ed67273a29e98502ce7a82438",
+                     *           "id": "evt_01a2280f21327716bcd3121d8e90ad99",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2279ecef17229864971627242d7d0",
+                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.725Z",
+                     *           "createdAt": "2026-11-29T16:06:49.903Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7304,30 +7394,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T14:04:10.706Z",
+                     *                   "createdAt": "2026-11-29T16:06:49.895Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2279ed6527227ab07e66e1a7f4f89",
+                     *                   "id": "att_01a2280f2127743198c5793d28e349f2",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "3a2ff03129d930a9ea3fe167da822ac089e245199514d33eea1cf7ed743673c1"
+                     *                   "txHash": "9af48446e41fcdcb849fdee65f4cc1278b4e56c9949c9a9e7e59b0af532e1dcb"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T14:04:10.684Z",
+                     *               "createdAt": "2026-11-29T16:06:49.891Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2279ed63473919a51a608d6429ed9",
+                     *               "id": "pyt_01a2280f212170d8a28780ac210e8716",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T14:04:10.725Z",
+                     *               "updatedAt": "2026-11-29T16:06:49.903Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2279ed666761a9e2b7c76f26f506c",
+                     *           "id": "evt_01a2280f212f727baad49926e96b775c",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -7336,11 +7426,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.723Z",
+                     *           "createdAt": "2026-11-29T16:06:49.902Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T14:04:10.697Z",
+                     *               "approvedAt": "2026-11-29T16:06:49.892Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7352,19 +7442,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T14:04:10.676Z",
-                     *               "id": "dsb_01a2279ed63473919a51a6096adfd020",
+                     *               "createdAt": "2026-11-29T16:06:49.889Z",
+                     *               "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T14:04:10.684Z",
+                     *               "submittedAt": "2026-11-29T16:06:49.891Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T14:04:10.723Z"
+                     *               "updatedAt": "2026-11-29T16:06:49.902Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2279ed66375fe9dfcbe6f06a3ee56",
+                     *           "id": "evt_01a2280f212e71c7ba509c69e711b0f9",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -7373,7 +7463,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.720Z",
+                     *           "createdAt": "2026-11-29T16:06:49.900Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7383,30 +7473,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T14:04:10.706Z",
+                     *                   "createdAt": "2026-11-29T16:06:49.895Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2279ed6527227ab07e66e1a7f4f89",
+                     *                   "id": "att_01a2280f2127743198c5793d28e349f2",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "3a2ff03129d930a9ea3fe167da822ac089e245199514d33eea1cf7ed743673c1"
+                     *                   "txHash": "9af48446e41fcdcb849fdee65f4cc1278b4e56c9949c9a9e7e59b0af532e1dcb"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T14:04:10.684Z",
+                     *               "createdAt": "2026-11-29T16:06:49.891Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2279ed63473919a51a608d6429ed9",
+                     *               "id": "pyt_01a2280f212170d8a28780ac210e8716",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T14:04:10.720Z",
+                     *               "updatedAt": "2026-11-29T16:06:49.900Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2279ed6617123973494c7094d1674",
+                     *           "id": "evt_01a2280f212d7291bc104679277bab15",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -7415,7 +7505,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.720Z",
+                     *           "createdAt": "2026-11-29T16:06:49.900Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7425,37 +7515,37 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T14:04:10.706Z",
+                     *                   "createdAt": "2026-11-29T16:06:49.895Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a2279ed6527227ab07e66da8d9cd62",
-                     *                   "ledgerSeq": 163,
-                     *                   "txHash": "6eb5dacc19727658cec35b3bb4da18a4efa60a5dd198841a42a884279429aeb7"
+                     *                   "id": "att_01a2280f2127743198c5793c380ddfa3",
+                     *                   "ledgerSeq": 36,
+                     *                   "txHash": "2864caf43ec4bd30f0f267adc4795590dff234cce9bb64cd920240f0ac9979d1"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *                 "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
-                     *               "createdAt": "2026-11-29T14:04:10.684Z",
+                     *               "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *               "createdAt": "2026-11-29T16:06:49.891Z",
                      *               "execStatus": "sent",
                      *               "hold": null,
-                     *               "id": "pyt_01a2279ed63473919a51a607fca05c26",
+                     *               "id": "pyt_01a2280f212170d8a28780ab99a597b7",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T14:04:10.720Z",
+                     *               "updatedAt": "2026-11-29T16:06:49.900Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2279ed6617123973494c6b120da72",
+                     *           "id": "evt_01a2280f212d7291bc10467806534dc5",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -7464,7 +7554,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.711Z",
+                     *           "createdAt": "2026-11-29T16:06:49.896Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7474,52 +7564,52 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T14:04:09.362Z",
+                     *                   "createdAt": "2026-11-29T16:06:49.596Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2279ed11270189a8c2db536625cdd",
+                     *                   "id": "att_01a2280f1ffc75819b780f9901090a23",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "d3cd7418ea009c52720b249dbc9bae17c63d137b511a7dce50e6dc308cf992c0"
+                     *                   "txHash": "3315dbfed412b3bd69b3c53df01615db3f8b6b8413e025f6cea5a22236444e58"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T14:04:10.711Z",
+                     *                   "createdAt": "2026-11-29T16:06:49.895Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2279ed65774048e39aafe3784661c",
+                     *                   "id": "att_01a2280f2127743198c57940ff528a4e",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "87cccc496ad5d0aaa2cc90f554b848e33758b3ba50e7a56f7adae20cf07463d9"
+                     *                   "txHash": "ffb8392a48ee3f85af067e1119e829b7b057becafeeaa7fc8a6765eb360a16cb"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T14:04:09.335Z",
+                     *               "createdAt": "2026-11-29T16:06:49.592Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2279ed0f7732299a10367eea21177",
+                     *               "id": "pyt_01a2280f1ff87617b190d6f6d336caa4",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-29T14:04:10.711Z",
+                     *               "updatedAt": "2026-11-29T16:06:49.896Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2279ed65874de91e1aea98f63e82e",
+                     *           "id": "evt_01a2280f2128743089fbb27eb6a5379f",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2279ecef17229864971627242d7d0",
+                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.697Z",
+                     *           "createdAt": "2026-11-29T16:06:49.892Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-29T14:04:10.697Z",
+                     *               "approvedAt": "2026-11-29T16:06:49.892Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7531,28 +7621,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T14:04:10.676Z",
-                     *               "id": "dsb_01a2279ed63473919a51a6096adfd020",
+                     *               "createdAt": "2026-11-29T16:06:49.889Z",
+                     *               "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-29T14:04:10.684Z",
+                     *               "submittedAt": "2026-11-29T16:06:49.891Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T14:04:10.697Z"
+                     *               "updatedAt": "2026-11-29T16:06:49.892Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2279ed64b7471b96991273436d526",
+                     *           "id": "evt_01a2280f2125730aa13d419117adb13e",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2279ecef17229864971627242d7d0",
+                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.697Z",
+                     *           "createdAt": "2026-11-29T16:06:49.892Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7563,28 +7653,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T14:04:10.684Z",
+                     *               "createdAt": "2026-11-29T16:06:49.891Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2279ed63473919a51a608d6429ed9",
+                     *               "id": "pyt_01a2280f212170d8a28780ac210e8716",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T14:04:10.697Z",
+                     *               "updatedAt": "2026-11-29T16:06:49.892Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2279ed64b7471b96991248305f460",
+                     *           "id": "evt_01a2280f2125730aa13d418ef71cfb9f",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2279ecef17229864971627242d7d0",
+                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.697Z",
+                     *           "createdAt": "2026-11-29T16:06:49.892Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7596,34 +7686,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *                 "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
-                     *               "createdAt": "2026-11-29T14:04:10.684Z",
+                     *               "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *               "createdAt": "2026-11-29T16:06:49.891Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2279ed63473919a51a607fca05c26",
+                     *               "id": "pyt_01a2280f212170d8a28780ab99a597b7",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T14:04:10.697Z",
+                     *               "updatedAt": "2026-11-29T16:06:49.892Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2279ed64b7471b96991239f26260c",
+                     *           "id": "evt_01a2280f2125730aa13d418d935cb7b1",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2279ecef17229864971627242d7d0",
+                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.684Z",
+                     *           "createdAt": "2026-11-29T16:06:49.891Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7639,28 +7729,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T14:04:10.676Z",
-                     *               "id": "dsb_01a2279ed63473919a51a6096adfd020",
+                     *               "createdAt": "2026-11-29T16:06:49.889Z",
+                     *               "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T14:04:10.684Z",
+                     *               "submittedAt": "2026-11-29T16:06:49.891Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T14:04:10.684Z"
+                     *               "updatedAt": "2026-11-29T16:06:49.891Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2279ed6427265b2ef42dc83236783",
+                     *           "id": "evt_01a2280f212472bc97b7c6036d9040a5",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2279ecef17229864971627242d7d0",
+                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.684Z",
+                     *           "createdAt": "2026-11-29T16:06:49.891Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7671,28 +7761,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T14:04:10.684Z",
+                     *               "createdAt": "2026-11-29T16:06:49.891Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2279ed63473919a51a608d6429ed9",
+                     *               "id": "pyt_01a2280f212170d8a28780ac210e8716",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T14:04:10.684Z",
+                     *               "updatedAt": "2026-11-29T16:06:49.891Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2279ed64176a2a4aa4ed47bf05a9d",
+                     *           "id": "evt_01a2280f2123740d8d96df2bedd86d83",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2279ecef17229864971627242d7d0",
+                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.684Z",
+                     *           "createdAt": "2026-11-29T16:06:49.891Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7704,34 +7794,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *                 "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
-                     *               "createdAt": "2026-11-29T14:04:10.684Z",
+                     *               "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *               "createdAt": "2026-11-29T16:06:49.891Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2279ed63473919a51a607fca05c26",
+                     *               "id": "pyt_01a2280f212170d8a28780ab99a597b7",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T14:04:10.684Z",
+                     *               "updatedAt": "2026-11-29T16:06:49.891Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2279ed64176a2a4aa4ed3a0fc4f96",
+                     *           "id": "evt_01a2280f2123740d8d96df2a6756ec74",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2279ecef17229864971627242d7d0",
+                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.676Z",
+                     *           "createdAt": "2026-11-29T16:06:49.889Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7747,8 +7837,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T14:04:10.676Z",
-                     *               "id": "dsb_01a2279ed63473919a51a6096adfd020",
+                     *               "createdAt": "2026-11-29T16:06:49.889Z",
+                     *               "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -7756,10 +7846,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T14:04:10.676Z"
+                     *               "updatedAt": "2026-11-29T16:06:49.889Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2279ed63570fcb6dd38b24c26dc0a",
+                     *           "id": "evt_01a2280f21227521aecd47392a3f5f65",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -7767,7 +7857,7 @@ export interface operations {
                      *       "pagination": {
                      *         "limit": 20,
                      *         "page": 1,
-                     *         "total": 61,
+                     *         "total": 75,
                      *         "totalPages": 4
                      *       }
                      *     }
@@ -7881,10 +7971,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a2279ecef17229864971627242d7d0",
+                     *         "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-29T14:04:10.775Z",
+                     *       "createdAt": "2026-11-29T16:06:49.913Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -7900,8 +7990,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-29T14:04:10.775Z",
-                     *           "id": "dsb_01a2279ed697764c9c0cb9173598bbf3",
+                     *           "createdAt": "2026-11-29T16:06:49.913Z",
+                     *           "id": "dsb_01a2280f213971b8860fbbb7b2ef71f3",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -7909,10 +7999,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-29T14:04:10.775Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.913Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a2279ed6987792935285c8a49fb094",
+                     *       "id": "evt_01a2280f213971b8860fbbb88b8a8d78",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -8038,14 +8128,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *             "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
-                     *           "createdAt": "2026-11-29T14:04:09.043Z",
+                     *           "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *           "createdAt": "2026-11-29T16:06:49.540Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a2279ecfd37693a0cf1656ac49097f",
+                     *           "id": "inv_01a2280f1fc4765196be2f61848f79fd",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -8162,7 +8252,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                 *       "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -8195,14 +8285,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *         "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
-                     *       "createdAt": "2026-11-29T14:04:09.043Z",
+                     *       "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *       "createdAt": "2026-11-29T16:06:49.540Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2279ecfd37693a0cf1656ac49097f",
+                     *       "id": "inv_01a2280f1fc4765196be2f61848f79fd",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8219,14 +8309,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8"
+                     *         "url": "https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-29T14:04:09.043Z"
+                     *       "updatedAt": "2026-11-29T16:06:49.540Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8413,14 +8503,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *         "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
-                     *       "createdAt": "2026-11-29T14:04:09.043Z",
+                     *       "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *       "createdAt": "2026-11-29T16:06:49.540Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2279ecfd37693a0cf1656ac49097f",
+                     *       "id": "inv_01a2280f1fc4765196be2f61848f79fd",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8444,14 +8534,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8"
+                     *         "url": "https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004"
                      *       },
-                     *       "sentAt": "2026-11-29T14:04:09.065Z",
+                     *       "sentAt": "2026-11-29T16:06:49.543Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T14:04:09.065Z"
+                     *       "updatedAt": "2026-11-29T16:06:49.543Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8591,14 +8681,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *         "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
-                     *       "createdAt": "2026-11-29T14:04:09.043Z",
+                     *       "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *       "createdAt": "2026-11-29T16:06:49.540Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2279ecfd37693a0cf1656ac49097f",
+                     *       "id": "inv_01a2280f1fc4765196be2f61848f79fd",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8622,14 +8712,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8"
+                     *         "url": "https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T14:04:09.061Z"
+                     *       "updatedAt": "2026-11-29T16:06:49.542Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8811,14 +8901,14 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amount": "25.00",
-                     *           "createdAt": "2026-11-29T14:04:09.179Z",
+                     *           "createdAt": "2026-11-29T16:06:49.571Z",
                      *           "createdBy": {
-                     *             "id": "key_01a2279ecef17229864971627242d7d0",
+                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *             "type": "api_key"
                      *           },
                      *           "currency": "HTG",
-                     *           "id": "cn_01a2279ed05b72eca1978ff56c783714",
-                     *           "invoiceId": "inv_01a2279ed02a7696a7d90b4f4e9169cc",
+                     *           "id": "cn_01a2280f1fe37032b3b0675cbc5f31db",
+                     *           "invoiceId": "inv_01a2280f1fdc775daeb75979e864c416",
                      *           "lines": [],
                      *           "memo": "Late fee waived after the storm",
                      *           "number": "CN-000001",
@@ -8953,14 +9043,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "amount": "25.00",
-                     *       "createdAt": "2026-11-29T14:04:09.179Z",
+                     *       "createdAt": "2026-11-29T16:06:49.571Z",
                      *       "createdBy": {
-                     *         "id": "key_01a2279ecef17229864971627242d7d0",
+                     *         "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *         "type": "api_key"
                      *       },
                      *       "currency": "HTG",
-                     *       "id": "cn_01a2279ed05b72eca1978ff56c783714",
-                     *       "invoiceId": "inv_01a2279ed02a7696a7d90b4f4e9169cc",
+                     *       "id": "cn_01a2280f1fe37032b3b0675cbc5f31db",
+                     *       "invoiceId": "inv_01a2280f1fdc775daeb75979e864c416",
                      *       "lines": [],
                      *       "memo": "Late fee waived after the storm",
                      *       "number": "CN-000001",
@@ -9168,22 +9258,22 @@ export interface operations {
                     /**
                      * @example {
                      *       "amount": "25.00",
-                     *       "createdAt": "2026-11-29T14:04:09.179Z",
+                     *       "createdAt": "2026-11-29T16:06:49.571Z",
                      *       "createdBy": {
-                     *         "id": "key_01a2279ecef17229864971627242d7d0",
+                     *         "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *         "type": "api_key"
                      *       },
                      *       "currency": "HTG",
-                     *       "id": "cn_01a2279ed05b72eca1978ff56c783714",
-                     *       "invoiceId": "inv_01a2279ed02a7696a7d90b4f4e9169cc",
+                     *       "id": "cn_01a2280f1fe37032b3b0675cbc5f31db",
+                     *       "invoiceId": "inv_01a2280f1fdc775daeb75979e864c416",
                      *       "lines": [],
                      *       "memo": "Late fee waived after the storm",
                      *       "number": "CN-000001",
                      *       "reason": "waiver",
                      *       "status": "void",
-                     *       "voidedAt": "2026-11-29T14:04:09.198Z",
+                     *       "voidedAt": "2026-11-29T16:06:49.573Z",
                      *       "voidedBy": {
-                     *         "id": "key_01a2279ecef17229864971627242d7d0",
+                     *         "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *         "type": "api_key"
                      *       }
                      *     }
@@ -9373,16 +9463,16 @@ export interface operations {
                      *         {
                      *           "amount": "2650.00",
                      *           "currency": "HTG",
-                     *           "id": "ipy_01a2279ed01672099fedfa2cd1dccd59",
-                     *           "invoiceId": "inv_01a2279ecfd37693a0cf1656ac49097f",
+                     *           "id": "ipy_01a2280f1fd977c0a492c1df9892cd4e",
+                     *           "invoiceId": "inv_01a2280f1fc4765196be2f61848f79fd",
                      *           "method": "stellar",
-                     *           "paidAt": "2026-11-29T14:04:09.098Z",
-                     *           "recordedAt": "2026-11-29T14:04:09.110Z",
+                     *           "paidAt": "2026-11-29T16:06:49.549Z",
+                     *           "recordedAt": "2026-11-29T16:06:49.561Z",
                      *           "recordedBy": {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "reference": "38214be59a79329f0721771fcf37fbea6c9675ef294fd43aaf53a8f6d06cfe94",
+                     *           "reference": "8e8bdf6af70ae56aa53986b2d99155d4c83b7e845741c8a5131e5e6f3c0ecbf3",
                      *           "reversalReason": null,
                      *           "reversedAt": null
                      *         }
@@ -9537,13 +9627,13 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a2279ed038721bac9f4131e594eb89",
-                     *       "invoiceId": "inv_01a2279ed02a7696a7d90b4f4e9169cc",
+                     *       "id": "ipy_01a2280f1fdf77c6a3e841beb1a29ba2",
+                     *       "invoiceId": "inv_01a2280f1fdc775daeb75979e864c416",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T14:04:09.144Z",
+                     *       "recordedAt": "2026-11-29T16:06:49.567Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a2279ecef17229864971627242d7d0",
+                     *         "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
@@ -9759,18 +9849,18 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a2279ed038721bac9f4131e594eb89",
-                     *       "invoiceId": "inv_01a2279ed02a7696a7d90b4f4e9169cc",
+                     *       "id": "ipy_01a2280f1fdf77c6a3e841beb1a29ba2",
+                     *       "invoiceId": "inv_01a2280f1fdc775daeb75979e864c416",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T14:04:09.144Z",
+                     *       "recordedAt": "2026-11-29T16:06:49.567Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a2279ecef17229864971627242d7d0",
+                     *         "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
                      *       "reversalReason": "Counted twice: the branch entered the receipt again",
-                     *       "reversedAt": "2026-11-29T14:04:09.165Z"
+                     *       "reversedAt": "2026-11-29T16:06:49.569Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoicePaymentView"];
@@ -9982,6 +10072,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "messages": [
+                     *         {
+                     *           "channel": "email",
+                     *           "id": "msg_01a2280f1fc873488b653218abcdaef3",
+                     *           "status": "delivered"
+                     *         },
+                     *         {
+                     *           "channel": "sms",
+                     *           "id": "msg_01a2280f1fc873488b653219a1d90ec9",
+                     *           "status": "delivered"
+                     *         }
+                     *       ],
                      *       "sentVia": [
                      *         "email",
                      *         "sms"
@@ -10192,7 +10294,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amount": "100.00",
-                     *           "at": "2026-11-29T14:04:09.130Z",
+                     *           "at": "2026-11-29T16:06:49.564Z",
                      *           "balance": "100.00",
                      *           "method": null,
                      *           "reference": null,
@@ -10201,72 +10303,72 @@ export interface operations {
                      *         },
                      *         {
                      *           "amount": "-40.00",
-                     *           "at": "2026-11-29T14:04:09.144Z",
+                     *           "at": "2026-11-29T16:06:49.567Z",
                      *           "balance": "60.00",
                      *           "method": "cash",
                      *           "reference": "REC-2026-0042",
-                     *           "sourceId": "ipy_01a2279ed038721bac9f4131e594eb89",
+                     *           "sourceId": "ipy_01a2280f1fdf77c6a3e841beb1a29ba2",
                      *           "type": "payment"
                      *         },
                      *         {
                      *           "amount": "40.00",
-                     *           "at": "2026-11-29T14:04:09.165Z",
+                     *           "at": "2026-11-29T16:06:49.569Z",
                      *           "balance": "100.00",
                      *           "method": "cash",
                      *           "reference": "Counted twice: the branch entered the receipt again",
-                     *           "sourceId": "ipy_01a2279ed038721bac9f4131e594eb89",
+                     *           "sourceId": "ipy_01a2280f1fdf77c6a3e841beb1a29ba2",
                      *           "type": "payment_reversed"
                      *         },
                      *         {
                      *           "amount": "-25.00",
-                     *           "at": "2026-11-29T14:04:09.179Z",
+                     *           "at": "2026-11-29T16:06:49.571Z",
                      *           "balance": "75.00",
                      *           "method": null,
                      *           "reference": "CN-000001",
-                     *           "sourceId": "cn_01a2279ed05b72eca1978ff56c783714",
+                     *           "sourceId": "cn_01a2280f1fe37032b3b0675cbc5f31db",
                      *           "type": "credit_note"
                      *         },
                      *         {
                      *           "amount": "25.00",
-                     *           "at": "2026-11-29T14:04:09.198Z",
+                     *           "at": "2026-11-29T16:06:49.573Z",
                      *           "balance": "100.00",
                      *           "method": null,
                      *           "reference": "CN-000001",
-                     *           "sourceId": "cn_01a2279ed05b72eca1978ff56c783714",
+                     *           "sourceId": "cn_01a2280f1fe37032b3b0675cbc5f31db",
                      *           "type": "credit_note_voided"
                      *         },
                      *         {
                      *           "amount": "-150.00",
-                     *           "at": "2026-11-29T14:04:09.213Z",
+                     *           "at": "2026-11-29T16:06:49.574Z",
                      *           "balance": "-50.00",
                      *           "method": "cash",
                      *           "reference": null,
-                     *           "sourceId": "ipy_01a2279ed07e70a8993a77b6e23abe8b",
+                     *           "sourceId": "ipy_01a2280f1fe6708abc4c6a2b2fcb0467",
                      *           "type": "payment"
                      *         },
                      *         {
                      *           "amount": "50.00",
-                     *           "at": "2026-11-29T14:04:09.213Z",
+                     *           "at": "2026-11-29T16:06:49.574Z",
                      *           "balance": "0.00",
                      *           "method": null,
                      *           "reference": null,
-                     *           "sourceId": "cbt_01a2279ed07e70a8993a77b7baa2e47b",
+                     *           "sourceId": "cbt_01a2280f1fe6708abc4c6a2cc2a9894b",
                      *           "type": "to_credit_balance"
                      *         }
                      *       ],
-                     *       "invoiceId": "inv_01a2279ed02a7696a7d90b4f4e9169cc"
+                     *       "invoiceId": "inv_01a2280f1fdc775daeb75979e864c416"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceStatement"];
                     /**
                      * @example at,type,amount,balance,sourceId,method,reference
-                     *     2026-11-29T14:04:09.130Z,invoiced,100.00,100.00,,,
-                     *     2026-11-29T14:04:09.144Z,payment,-40.00,60.00,ipy_01a2279ed038721bac9f4131e594eb89,cash,REC-2026-0042
-                     *     2026-11-29T14:04:09.165Z,payment_reversed,40.00,100.00,ipy_01a2279ed038721bac9f4131e594eb89,cash,Counted twice: the branch entered the receipt again
-                     *     2026-11-29T14:04:09.179Z,credit_note,-25.00,75.00,cn_01a2279ed05b72eca1978ff56c783714,,CN-000001
-                     *     2026-11-29T14:04:09.198Z,credit_note_voided,25.00,100.00,cn_01a2279ed05b72eca1978ff56c783714,,CN-000001
-                     *     2026-11-29T14:04:09.213Z,payment,-150.00,-50.00,ipy_01a2279ed07e70a8993a77b6e23abe8b,cash,
-                     *     2026-11-29T14:04:09.213Z,to_credit_balance,50.00,0.00,cbt_01a2279ed07e70a8993a77b7baa2e47b,,
+                     *     2026-11-29T16:06:49.564Z,invoiced,100.00,100.00,,,
+                     *     2026-11-29T16:06:49.567Z,payment,-40.00,60.00,ipy_01a2280f1fdf77c6a3e841beb1a29ba2,cash,REC-2026-0042
+                     *     2026-11-29T16:06:49.569Z,payment_reversed,40.00,100.00,ipy_01a2280f1fdf77c6a3e841beb1a29ba2,cash,Counted twice: the branch entered the receipt again
+                     *     2026-11-29T16:06:49.571Z,credit_note,-25.00,75.00,cn_01a2280f1fe37032b3b0675cbc5f31db,,CN-000001
+                     *     2026-11-29T16:06:49.573Z,credit_note_voided,25.00,100.00,cn_01a2280f1fe37032b3b0675cbc5f31db,,CN-000001
+                     *     2026-11-29T16:06:49.574Z,payment,-150.00,-50.00,ipy_01a2280f1fe6708abc4c6a2b2fcb0467,cash,
+                     *     2026-11-29T16:06:49.574Z,to_credit_balance,50.00,0.00,cbt_01a2280f1fe6708abc4c6a2cc2a9894b,,
                      */
                     "text/csv": string;
                 };
@@ -10602,39 +10704,39 @@ export interface operations {
                      *           "attempts": 0,
                      *           "channel": "sms",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T14:04:09.065Z",
+                     *           "createdAt": "2026-11-29T16:06:49.543Z",
                      *           "failureReason": null,
                      *           "html": null,
-                     *           "id": "msg_01a2279ecfee76528abd58fdafbdc49a",
-                     *           "invoiceId": "inv_01a2279ecfd37693a0cf1656ac49097f",
+                     *           "id": "msg_01a2280f1fc873488b653219a1d90ec9",
+                     *           "invoiceId": "inv_01a2280f1fc4765196be2f61848f79fd",
                      *           "language": "en",
-                     *           "providerId": "sandbox_msg_01a2279ecfee76528abd58fdafbdc49a",
-                     *           "sentAt": "2026-11-29T14:04:09.065Z",
+                     *           "providerId": "sandbox_msg_01a2280f1fc873488b653219a1d90ec9",
+                     *           "sentAt": "2026-11-29T16:06:49.543Z",
                      *           "status": "delivered",
                      *           "subject": null,
                      *           "template": "invoice",
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004",
                      *           "to": "+50937005678",
-                     *           "updatedAt": "2026-11-29T14:04:09.065Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.543Z"
                      *         },
                      *         {
                      *           "attempts": 0,
                      *           "channel": "email",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T14:04:09.065Z",
+                     *           "createdAt": "2026-11-29T16:06:49.543Z",
                      *           "failureReason": null,
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a2279ecfee76528abd58fc390558ae",
-                     *           "invoiceId": "inv_01a2279ecfd37693a0cf1656ac49097f",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a2280f1fc873488b653218abcdaef3",
+                     *           "invoiceId": "inv_01a2280f1fc4765196be2f61848f79fd",
                      *           "language": "en",
-                     *           "providerId": "sandbox_msg_01a2279ecfee76528abd58fc390558ae",
-                     *           "sentAt": "2026-11-29T14:04:09.065Z",
+                     *           "providerId": "sandbox_msg_01a2280f1fc873488b653218abcdaef3",
+                     *           "sentAt": "2026-11-29T16:06:49.543Z",
                      *           "status": "delivered",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
                      *           "template": "invoice",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004\n",
                      *           "to": "marie@example.ht",
-                     *           "updatedAt": "2026-11-29T14:04:09.065Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.543Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -10756,20 +10858,20 @@ export interface operations {
                      *       "attempts": 0,
                      *       "channel": "sms",
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T14:04:09.065Z",
+                     *       "createdAt": "2026-11-29T16:06:49.543Z",
                      *       "failureReason": null,
                      *       "html": null,
-                     *       "id": "msg_01a2279ecfee76528abd58fdafbdc49a",
-                     *       "invoiceId": "inv_01a2279ecfd37693a0cf1656ac49097f",
+                     *       "id": "msg_01a2280f1fc873488b653219a1d90ec9",
+                     *       "invoiceId": "inv_01a2280f1fc4765196be2f61848f79fd",
                      *       "language": "en",
-                     *       "providerId": "sandbox_msg_01a2279ecfee76528abd58fdafbdc49a",
-                     *       "sentAt": "2026-11-29T14:04:09.065Z",
+                     *       "providerId": "sandbox_msg_01a2280f1fc873488b653219a1d90ec9",
+                     *       "sentAt": "2026-11-29T16:06:49.543Z",
                      *       "status": "delivered",
                      *       "subject": null,
                      *       "template": "invoice",
-                     *       "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8",
+                     *       "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004",
                      *       "to": "+50937005678",
-                     *       "updatedAt": "2026-11-29T14:04:09.065Z"
+                     *       "updatedAt": "2026-11-29T16:06:49.543Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MessageView"];
@@ -10887,13 +10989,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-29T14:04:09.288Z",
+                     *           "createdAt": "2026-11-29T16:06:49.584Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a2279ed0c877a7a54633436d667c08",
+                     *           "id": "pl_01a2280f1ff07193b079895ab57c0928",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_05d6d3acfb2561abf4617b1622740f83"
+                     *           "url": "https://pay.lajan.test/pay/pi_1dd30973b0bf16e07c795d278c4bf653"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -11026,13 +11128,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T14:04:09.288Z",
+                     *       "createdAt": "2026-11-29T16:06:49.584Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2279ed0c877a7a54633436d667c08",
+                     *       "id": "pl_01a2280f1ff07193b079895ab57c0928",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_05d6d3acfb2561abf4617b1622740f83"
+                     *       "url": "https://pay.lajan.test/pay/pi_1dd30973b0bf16e07c795d278c4bf653"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -11213,13 +11315,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T14:04:09.288Z",
+                     *       "createdAt": "2026-11-29T16:06:49.584Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2279ed0c877a7a54633436d667c08",
+                     *       "id": "pl_01a2280f1ff07193b079895ab57c0928",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_05d6d3acfb2561abf4617b1622740f83"
+                     *       "url": "https://pay.lajan.test/pay/pi_1dd30973b0bf16e07c795d278c4bf653"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -11332,7 +11434,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a2279ed0c877a7a54633436d667c08"
+                     *       "id": "pl_01a2280f1ff07193b079895ab57c0928"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -11491,9 +11593,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T14:04:10.662Z",
+                     *           "createdAt": "2026-11-29T16:06:49.886Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2279ed626742c8708e376ab61cb38",
+                     *           "id": "pyt_01a2280f211e722b9554708b5f36b1fb",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -11504,14 +11606,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Lisa",
-                     *             "id": "cli_01a2279ed1757285ba4b109d4367d52f",
+                     *             "id": "cli_01a2280f201271c591c3a6061cb29f86",
                      *             "lastName": "Jozèf",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a2279ed1757285ba4b109d4367d52f",
-                     *           "createdAt": "2026-11-29T14:04:09.659Z",
+                     *           "clientId": "cli_01a2280f201271c591c3a6061cb29f86",
+                     *           "createdAt": "2026-11-29T16:06:49.660Z",
                      *           "execStatus": "awaiting_registration",
-                     *           "id": "pyt_01a2279ed23b77bc9e9cefdc80a53b75",
+                     *           "id": "pyt_01a2280f203c7392bf23cd2205d02c42",
                      *           "memo": null,
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -11522,14 +11624,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a2279ed13a71a099713b1abc3005b2",
+                     *             "id": "cli_01a2280f2004741b871e44c8401e17a9",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a2279ed13a71a099713b1abc3005b2",
-                     *           "createdAt": "2026-11-29T14:04:09.410Z",
+                     *           "clientId": "cli_01a2280f2004741b871e44c8401e17a9",
+                     *           "createdAt": "2026-11-29T16:06:49.610Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a2279ed1427438822f8a7e4b344c6f",
+                     *           "id": "pyt_01a2280f200a72ef94cf8023cc0409c8",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -11540,9 +11642,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T14:04:09.335Z",
+                     *           "createdAt": "2026-11-29T16:06:49.592Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2279ed0f7732299a10367eea21177",
+                     *           "id": "pyt_01a2280f1ff87617b190d6f6d336caa4",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
@@ -11553,14 +11655,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *             "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
-                     *           "createdAt": "2026-11-29T14:04:09.316Z",
+                     *           "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *           "createdAt": "2026-11-29T16:06:49.589Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a2279ed0e4735189a845b0189cefbf",
+                     *           "id": "pyt_01a2280f1ff571248c6bc22578df00bc",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -11680,7 +11782,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                 *       "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -11704,19 +11806,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *         "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
-                     *       "createdAt": "2026-11-29T14:04:09.316Z",
+                     *       "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *       "createdAt": "2026-11-29T16:06:49.589Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2279ed0e4735189a845b0189cefbf",
+                     *       "id": "pyt_01a2280f1ff571248c6bc22578df00bc",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T14:04:09.316Z",
+                     *       "updatedAt": "2026-11-29T16:06:49.589Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -11905,31 +12007,31 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T14:04:09.362Z",
+                     *           "createdAt": "2026-11-29T16:06:49.596Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a2279ed11270189a8c2db44efa7d94",
-                     *           "ledgerSeq": 29,
-                     *           "txHash": "fe207d23296f9f6d97dfa24ff47e593ab5bef60367d4731676504b9aadc9b928"
+                     *           "id": "att_01a2280f1ffc75819b780f98b23df04b",
+                     *           "ledgerSeq": 6,
+                     *           "txHash": "03252c478a081b1341b1812fb9eaee39b4a6d9b54b25cf8f6be01e51244f9ed7"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *         "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
-                     *       "createdAt": "2026-11-29T14:04:09.316Z",
+                     *       "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *       "createdAt": "2026-11-29T16:06:49.589Z",
                      *       "execStatus": "sent",
                      *       "hold": null,
-                     *       "id": "pyt_01a2279ed0e4735189a845b0189cefbf",
+                     *       "id": "pyt_01a2280f1ff571248c6bc22578df00bc",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T14:04:09.380Z",
+                     *       "updatedAt": "2026-11-29T16:06:49.600Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12055,19 +12157,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2279ecf9e7130a9ae759d61137ee2",
+                     *         "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2279ecf9e7130a9ae759d61137ee2",
-                     *       "createdAt": "2026-11-29T14:04:09.316Z",
+                     *       "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *       "createdAt": "2026-11-29T16:06:49.589Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2279ed0e4735189a845b0189cefbf",
+                     *       "id": "pyt_01a2280f1ff571248c6bc22578df00bc",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T14:04:09.323Z",
+                     *       "updatedAt": "2026-11-29T16:06:49.591Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12087,7 +12189,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "4a23921f-d6bc-46d6-bfdb-9337042afb9d",
+                     *       "requestId": "2bec9f6c-5ed6-4d37-8eb3-377ffd924026",
                      *       "statusCode": 400
                      *     }
                      */
@@ -12262,19 +12364,19 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a2279ed13a71a099713b1abc3005b2",
+                     *         "id": "cli_01a2280f2004741b871e44c8401e17a9",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a2279ed13a71a099713b1abc3005b2",
-                     *       "createdAt": "2026-11-29T14:04:09.410Z",
+                     *       "clientId": "cli_01a2280f2004741b871e44c8401e17a9",
+                     *       "createdAt": "2026-11-29T16:06:49.610Z",
                      *       "execStatus": "canceled",
                      *       "hold": null,
-                     *       "id": "pyt_01a2279ed1427438822f8a7e4b344c6f",
+                     *       "id": "pyt_01a2280f200a72ef94cf8023cc0409c8",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T14:04:10.658Z",
+                     *       "updatedAt": "2026-11-29T16:06:49.885Z",
                      *       "walletAccountId": null,
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12477,13 +12579,13 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T14:04:10.662Z",
+                     *       "createdAt": "2026-11-29T16:06:49.886Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2279ed626742c8708e376ab61cb38",
+                     *       "id": "pyt_01a2280f211e722b9554708b5f36b1fb",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T14:04:10.666Z",
+                     *       "updatedAt": "2026-11-29T16:06:49.887Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12692,24 +12794,24 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T14:04:09.362Z",
+                     *           "createdAt": "2026-11-29T16:06:49.596Z",
                      *           "errorCode": "op_underfunded",
                      *           "errorMessage": "the source account cannot cover the amount",
-                     *           "id": "att_01a2279ed11270189a8c2db536625cdd",
+                     *           "id": "att_01a2280f1ffc75819b780f9901090a23",
                      *           "ledgerSeq": null,
-                     *           "txHash": "d3cd7418ea009c52720b249dbc9bae17c63d137b511a7dce50e6dc308cf992c0"
+                     *           "txHash": "3315dbfed412b3bd69b3c53df01615db3f8b6b8413e025f6cea5a22236444e58"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T14:04:09.335Z",
+                     *       "createdAt": "2026-11-29T16:06:49.592Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2279ed0f7732299a10367eea21177",
+                     *       "id": "pyt_01a2280f1ff87617b190d6f6d336caa4",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T14:04:09.387Z",
+                     *       "updatedAt": "2026-11-29T16:06:49.602Z",
                      *       "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12890,7 +12992,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GABEYKMNDRP2SWELFATNE5HZPRJURY5LYF5L2QBM2VO2C7YQV5MUEFWW",
+                     *       "account": "GDXYTJ4TOOOEWNAFXMOV4IKIBB7WSYE7KRU76SMXWEZU7LOLEQLGRC66",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -13021,7 +13123,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GABEYKMNDRP2SWELFATNE5HZPRJURY5LYF5L2QBM2VO2C7YQV5MUEFWW",
+                     *       "account": "GDXYTJ4TOOOEWNAFXMOV4IKIBB7WSYE7KRU76SMXWEZU7LOLEQLGRC66",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -13234,39 +13336,39 @@ export interface operations {
                      *           "attempts": 0,
                      *           "channel": "sms",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T14:04:09.065Z",
+                     *           "createdAt": "2026-11-29T16:06:49.543Z",
                      *           "failureReason": null,
                      *           "html": null,
-                     *           "id": "msg_01a2279ecfee76528abd58fdafbdc49a",
-                     *           "invoiceId": "inv_01a2279ecfd37693a0cf1656ac49097f",
+                     *           "id": "msg_01a2280f1fc873488b653219a1d90ec9",
+                     *           "invoiceId": "inv_01a2280f1fc4765196be2f61848f79fd",
                      *           "language": "en",
-                     *           "providerId": "sandbox_msg_01a2279ecfee76528abd58fdafbdc49a",
-                     *           "sentAt": "2026-11-29T14:04:09.065Z",
+                     *           "providerId": "sandbox_msg_01a2280f1fc873488b653219a1d90ec9",
+                     *           "sentAt": "2026-11-29T16:06:49.543Z",
                      *           "status": "delivered",
                      *           "subject": null,
                      *           "template": "invoice",
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004",
                      *           "to": "+50937005678",
-                     *           "updatedAt": "2026-11-29T14:04:09.065Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.543Z"
                      *         },
                      *         {
                      *           "attempts": 0,
                      *           "channel": "email",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T14:04:09.065Z",
+                     *           "createdAt": "2026-11-29T16:06:49.543Z",
                      *           "failureReason": null,
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a2279ecfee76528abd58fc390558ae",
-                     *           "invoiceId": "inv_01a2279ecfd37693a0cf1656ac49097f",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a2280f1fc873488b653218abcdaef3",
+                     *           "invoiceId": "inv_01a2280f1fc4765196be2f61848f79fd",
                      *           "language": "en",
-                     *           "providerId": "sandbox_msg_01a2279ecfee76528abd58fc390558ae",
-                     *           "sentAt": "2026-11-29T14:04:09.065Z",
+                     *           "providerId": "sandbox_msg_01a2280f1fc873488b653218abcdaef3",
+                     *           "sentAt": "2026-11-29T16:06:49.543Z",
                      *           "status": "delivered",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
                      *           "template": "invoice",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_da88e8186934d02a12e6fa3761e5ccc8\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004\n",
                      *           "to": "marie@example.ht",
-                     *           "updatedAt": "2026-11-29T14:04:09.065Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.543Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -13397,18 +13499,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GABEYKMNDRP2SWELFATNE5HZPRJURY5LYF5L2QBM2VO2C7YQV5MUEFWW",
-                     *       "id": "lp_01a2279ed00a71a286256497dfbef3ea",
+                     *       "destinationAccount": "GDXYTJ4TOOOEWNAFXMOV4IKIBB7WSYE7KRU76SMXWEZU7LOLEQLGRC66",
+                     *       "id": "lp_01a2280f1fcd716ebb0005e2182d07d0",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJC5K7VVZ9C88T",
+                     *       "memo": "LJ7AGWMDKT1YXG",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_da88e8186934d02a12e6fa3761e5ccc8",
+                     *         "id": "pi_b1853f3082d02b3a5f9e7121d8f01004",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "38214be59a79329f0721771fcf37fbea6c9675ef294fd43aaf53a8f6d06cfe94"
+                     *       "txHash": "8e8bdf6af70ae56aa53986b2d99155d4c83b7e845741c8a5131e5e6f3c0ecbf3"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -13909,19 +14011,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-29T14:04:10.923Z",
+                     *       "decidedAt": "2026-11-29T16:06:49.933Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a2279ecef17229864971627242d7d0",
+                     *         "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T14:04:10.918Z",
-                     *       "id": "stc_01a2279ed727729aa49e4cd47b2cddd6",
+                     *       "expiresAt": "2026-12-02T16:06:49.932Z",
+                     *       "id": "stc_01a2280f214d706bbf6cfcbaad0aed3e",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-29T14:04:10.918Z",
+                     *       "requestedAt": "2026-11-29T16:06:49.932Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a2279ed70a72a8bb992fa75484021a",
+                     *         "id": "key_01a2280f21497039951e7db7171bc6d1",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -14110,19 +14212,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-29T14:04:10.902Z",
+                     *       "decidedAt": "2026-11-29T16:06:49.931Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a2279ecef17229864971627242d7d0",
+                     *         "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T14:04:10.894Z",
-                     *       "id": "stc_01a2279ed70f73909e54c1ed1c9486dc",
+                     *       "expiresAt": "2026-12-02T16:06:49.930Z",
+                     *       "id": "stc_01a2280f214a7763a8939401380773ba",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-29T14:04:10.894Z",
+                     *       "requestedAt": "2026-11-29T16:06:49.930Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a2279ed70a72a8bb992fa75484021a",
+                     *         "id": "key_01a2280f21497039951e7db7171bc6d1",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -14309,16 +14411,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T14:04:08.955Z",
+                     *           "createdAt": "2026-11-29T16:06:49.525Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "updatedAt": "2026-11-29T14:04:08.955Z",
-                     *           "url": "http://127.0.0.1:37203/lajan/webhooks"
+                     *           "id": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "updatedAt": "2026-11-29T16:06:49.525Z",
+                     *           "url": "http://127.0.0.1:34701/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -14438,7 +14540,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:37203/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:34701/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -14453,17 +14555,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T14:04:08.955Z",
+                     *       "createdAt": "2026-11-29T16:06:49.525Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *       "secret": "whsec_XaTwpBjnm5TYlLNeJhqo/WdPp6PRIUrRNFNyAvNNokk=",
-                     *       "updatedAt": "2026-11-29T14:04:08.955Z",
-                     *       "url": "http://127.0.0.1:37203/lajan/webhooks"
+                     *       "id": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *       "secret": "whsec_neHT8V3tGjbpLrC4mY7tvJ1XpR79IzlcZDf6DsEoMqM=",
+                     *       "updatedAt": "2026-11-29T16:06:49.525Z",
+                     *       "url": "http://127.0.0.1:34701/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -14642,16 +14744,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T14:04:08.955Z",
+                     *       "createdAt": "2026-11-29T16:06:49.525Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *       "updatedAt": "2026-11-29T14:04:08.955Z",
-                     *       "url": "http://127.0.0.1:37203/lajan/webhooks"
+                     *       "id": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *       "updatedAt": "2026-11-29T16:06:49.525Z",
+                     *       "url": "http://127.0.0.1:34701/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -14774,15 +14876,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T14:04:08.955Z",
+                     *       "createdAt": "2026-11-29T16:06:49.525Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *       "updatedAt": "2026-11-29T14:04:10.885Z",
-                     *       "url": "http://127.0.0.1:37203/lajan/webhooks"
+                     *       "id": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *       "updatedAt": "2026-11-29T16:06:49.928Z",
+                     *       "url": "http://127.0.0.1:34701/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -14962,7 +15064,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a2279ecf7b75278184caf2bbad6cca"
+                     *       "id": "we_01a2280f1fb5769e817ffd3be5190b94"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -15100,223 +15202,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T14:04:10.802Z",
-                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "eventId": "evt_01a2279ed6b3725595ba2cb741e6ad18",
+                     *           "createdAt": "2026-11-29T16:06:49.916Z",
+                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "eventId": "evt_01a2280f213c7518ae280a3874821bee",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a2279ed6b3725595ba2cb8ce5b3a12",
-                     *           "nextAttemptAt": "2026-11-29T14:04:10.802Z",
+                     *           "id": "whd_01a2280f213c7518ae280a39dec802dc",
+                     *           "nextAttemptAt": "2026-11-29T16:06:49.916Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T14:04:10.802Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.916Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T14:04:10.767Z",
-                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "eventId": "evt_01a2279ed68f7425ab4de9a91673f864",
+                     *           "createdAt": "2026-11-29T16:06:49.912Z",
+                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "eventId": "evt_01a2280f2138748ca4ebd5792a4d1f9e",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2279ed6907779982fadf1dad04de3",
-                     *           "nextAttemptAt": "2026-11-29T14:04:10.767Z",
+                     *           "id": "whd_01a2280f2138748ca4ebd57a76a113e4",
+                     *           "nextAttemptAt": "2026-11-29T16:06:49.912Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T14:04:10.767Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.912Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T14:04:10.763Z",
-                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "eventId": "evt_01a2279ed68c7745aeeb66d217d78809",
+                     *           "createdAt": "2026-11-29T16:06:49.911Z",
+                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "eventId": "evt_01a2280f213770b2844208e8713db028",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2279ed68c7745aeeb66d33fec7d3e",
-                     *           "nextAttemptAt": "2026-11-29T14:04:10.763Z",
+                     *           "id": "whd_01a2280f213770b2844208e95bb0ddc3",
+                     *           "nextAttemptAt": "2026-11-29T16:06:49.911Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T14:04:10.763Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.911Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T14:04:10.737Z",
-                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "eventId": "evt_01a2279ed67273a29e98502ce7a82438",
+                     *           "createdAt": "2026-11-29T16:06:49.906Z",
+                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "eventId": "evt_01a2280f21327716bcd3121d8e90ad99",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2279ed67273a29e98502d36374bee",
-                     *           "nextAttemptAt": "2026-11-29T14:04:10.737Z",
+                     *           "id": "whd_01a2280f21327716bcd3121e285d6777",
+                     *           "nextAttemptAt": "2026-11-29T16:06:49.906Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T14:04:10.737Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.906Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T14:04:10.725Z",
-                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "eventId": "evt_01a2279ed666761a9e2b7c76f26f506c",
+                     *           "createdAt": "2026-11-29T16:06:49.903Z",
+                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "eventId": "evt_01a2280f212f727baad49926e96b775c",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2279ed666761a9e2b7c77ec5e19f4",
-                     *           "nextAttemptAt": "2026-11-29T14:04:10.725Z",
+                     *           "id": "whd_01a2280f212f727baad49927754c3bb4",
+                     *           "nextAttemptAt": "2026-11-29T16:06:49.903Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T14:04:10.725Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.903Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T14:04:10.720Z",
-                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "eventId": "evt_01a2279ed6617123973494c7094d1674",
+                     *           "createdAt": "2026-11-29T16:06:49.900Z",
+                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "eventId": "evt_01a2280f212d7291bc104679277bab15",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2279ed6617123973494c90ea677cc",
-                     *           "nextAttemptAt": "2026-11-29T14:04:10.720Z",
+                     *           "id": "whd_01a2280f212d7291bc10467bb9f736c1",
+                     *           "nextAttemptAt": "2026-11-29T16:06:49.900Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T14:04:10.720Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.900Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T14:04:10.720Z",
-                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "eventId": "evt_01a2279ed6617123973494c6b120da72",
+                     *           "createdAt": "2026-11-29T16:06:49.900Z",
+                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "eventId": "evt_01a2280f212d7291bc10467806534dc5",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a2279ed6617123973494c8034a135f",
-                     *           "nextAttemptAt": "2026-11-29T14:04:10.720Z",
+                     *           "id": "whd_01a2280f212d7291bc10467ab66f9000",
+                     *           "nextAttemptAt": "2026-11-29T16:06:49.900Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T14:04:10.720Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.900Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T14:04:10.711Z",
-                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "eventId": "evt_01a2279ed65874de91e1aea98f63e82e",
+                     *           "createdAt": "2026-11-29T16:06:49.896Z",
+                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "eventId": "evt_01a2280f2128743089fbb27eb6a5379f",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2279ed65874de91e1aeaa0e76ca29",
-                     *           "nextAttemptAt": "2026-11-29T14:04:10.711Z",
+                     *           "id": "whd_01a2280f2128743089fbb27fc946431f",
+                     *           "nextAttemptAt": "2026-11-29T16:06:49.896Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T14:04:10.711Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.896Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T14:04:10.697Z",
-                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "eventId": "evt_01a2279ed64b7471b96991248305f460",
+                     *           "createdAt": "2026-11-29T16:06:49.892Z",
+                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "eventId": "evt_01a2280f2125730aa13d418ef71cfb9f",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2279ed64b7471b96991261c74b181",
-                     *           "nextAttemptAt": "2026-11-29T14:04:10.697Z",
+                     *           "id": "whd_01a2280f2125730aa13d41905aacdb42",
+                     *           "nextAttemptAt": "2026-11-29T16:06:49.892Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T14:04:10.697Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.892Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T14:04:10.697Z",
-                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "eventId": "evt_01a2279ed64b7471b96991239f26260c",
+                     *           "createdAt": "2026-11-29T16:06:49.892Z",
+                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "eventId": "evt_01a2280f2125730aa13d418d935cb7b1",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2279ed64b7471b9699125593547ae",
-                     *           "nextAttemptAt": "2026-11-29T14:04:10.697Z",
+                     *           "id": "whd_01a2280f2125730aa13d418fbf58cb0d",
+                     *           "nextAttemptAt": "2026-11-29T16:06:49.892Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T14:04:10.697Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.892Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T14:04:10.684Z",
-                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "eventId": "evt_01a2279ed64176a2a4aa4ed47bf05a9d",
+                     *           "createdAt": "2026-11-29T16:06:49.891Z",
+                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "eventId": "evt_01a2280f2123740d8d96df2bedd86d83",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2279ed6427265b2ef42db26118f3e",
-                     *           "nextAttemptAt": "2026-11-29T14:04:10.684Z",
+                     *           "id": "whd_01a2280f2123740d8d96df2d5c13c3ce",
+                     *           "nextAttemptAt": "2026-11-29T16:06:49.891Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T14:04:10.684Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.891Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T14:04:10.684Z",
-                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "eventId": "evt_01a2279ed64176a2a4aa4ed3a0fc4f96",
+                     *           "createdAt": "2026-11-29T16:06:49.891Z",
+                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "eventId": "evt_01a2280f2123740d8d96df2a6756ec74",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2279ed6427265b2ef42da4afe4316",
-                     *           "nextAttemptAt": "2026-11-29T14:04:10.684Z",
+                     *           "id": "whd_01a2280f2123740d8d96df2c901bc173",
+                     *           "nextAttemptAt": "2026-11-29T16:06:49.891Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T14:04:10.684Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.891Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T14:04:10.666Z",
-                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "eventId": "evt_01a2279ed62b70299524896ff059b1a5",
+                     *           "createdAt": "2026-11-29T16:06:49.887Z",
+                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "eventId": "evt_01a2280f211f74e5a370b3152e997bca",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2279ed62b7029952489703420e65a",
-                     *           "nextAttemptAt": "2026-11-29T14:04:10.666Z",
+                     *           "id": "whd_01a2280f211f74e5a370b31627b6a6ae",
+                     *           "nextAttemptAt": "2026-11-29T16:06:49.887Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T14:04:10.666Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.887Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T14:04:10.662Z",
-                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "eventId": "evt_01a2279ed6277442a288ff765b7b04a4",
+                     *           "createdAt": "2026-11-29T16:06:49.886Z",
+                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "eventId": "evt_01a2280f211e722b9554708cd9a23302",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2279ed6277442a288ff77c1f39370",
-                     *           "nextAttemptAt": "2026-11-29T14:04:10.662Z",
+                     *           "id": "whd_01a2280f211e722b9554708d3828dc41",
+                     *           "nextAttemptAt": "2026-11-29T16:06:49.886Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T14:04:10.662Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.886Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T14:04:10.658Z",
-                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "eventId": "evt_01a2279ed622707f8c263606888ab041",
+                     *           "createdAt": "2026-11-29T16:06:49.885Z",
+                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "eventId": "evt_01a2280f211d775eb6c3f46a3647b31f",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a2279ed622707f8c263607ab023fb3",
-                     *           "nextAttemptAt": "2026-11-29T14:04:10.658Z",
+                     *           "id": "whd_01a2280f211d775eb6c3f46bdd2f73f4",
+                     *           "nextAttemptAt": "2026-11-29T16:06:49.885Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T14:04:10.658Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.885Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T14:04:09.667Z",
-                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "eventId": "evt_01a2279ed24474d396df7fd09b481d39",
+                     *           "createdAt": "2026-11-29T16:06:49.661Z",
+                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "eventId": "evt_01a2280f203d76e5aab3f385cd4f3584",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2279ed24474d396df7fd18e42acb6",
-                     *           "nextAttemptAt": "2026-11-29T14:04:09.667Z",
+                     *           "id": "whd_01a2280f203d76e5aab3f386688e455b",
+                     *           "nextAttemptAt": "2026-11-29T16:06:49.661Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T14:04:09.667Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.661Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T14:04:09.659Z",
-                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "eventId": "evt_01a2279ed23c708984d50aed2a77fa94",
+                     *           "createdAt": "2026-11-29T16:06:49.660Z",
+                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "eventId": "evt_01a2280f203c7392bf23cd23c16e2de7",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2279ed23c708984d50aee190af496",
-                     *           "nextAttemptAt": "2026-11-29T14:04:09.659Z",
+                     *           "id": "whd_01a2280f203c7392bf23cd2489c46224",
+                     *           "nextAttemptAt": "2026-11-29T16:06:49.660Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T14:04:09.659Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.660Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T14:04:09.426Z",
-                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "eventId": "evt_01a2279ed153755bb55cbaeb48a23600",
+                     *           "createdAt": "2026-11-29T16:06:49.612Z",
+                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "eventId": "evt_01a2280f200c73d38e16f909c1204864",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2279ed153755bb55cbaecf1b3a950",
-                     *           "nextAttemptAt": "2026-11-29T14:04:09.426Z",
+                     *           "id": "whd_01a2280f200c73d38e16f90ae5e89f21",
+                     *           "nextAttemptAt": "2026-11-29T16:06:49.612Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T14:04:09.426Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.612Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T14:04:09.410Z",
-                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "eventId": "evt_01a2279ed14370779096fb203405b5e6",
+                     *           "createdAt": "2026-11-29T16:06:49.610Z",
+                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "eventId": "evt_01a2280f200b7674932fa2c0dbdca76c",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2279ed14370779096fb21208ab498",
-                     *           "nextAttemptAt": "2026-11-29T14:04:09.410Z",
+                     *           "id": "whd_01a2280f200b7674932fa2c1dc3cf194",
+                     *           "nextAttemptAt": "2026-11-29T16:06:49.610Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T14:04:09.410Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.610Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T14:04:09.387Z",
-                     *           "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *           "eventId": "evt_01a2279ed12c720f9fa31f056c1365a0",
+                     *           "createdAt": "2026-11-29T16:06:49.602Z",
+                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *           "eventId": "evt_01a2280f200375c4a1100e2586140a31",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2279ed12c720f9fa31f06981248b7",
-                     *           "nextAttemptAt": "2026-11-29T14:04:09.387Z",
+                     *           "id": "whd_01a2280f200375c4a1100e268a8ea43e",
+                     *           "nextAttemptAt": "2026-11-29T16:06:49.602Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T14:04:09.387Z"
+                     *           "updatedAt": "2026-11-29T16:06:49.602Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -15455,14 +15557,14 @@ export interface operations {
                      * @example {
                      *       "attemptCount": 0,
                      *       "attempts": [],
-                     *       "createdAt": "2026-11-29T14:04:10.802Z",
-                     *       "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *       "eventId": "evt_01a2279ed6b3725595ba2cb741e6ad18",
+                     *       "createdAt": "2026-11-29T16:06:49.916Z",
+                     *       "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *       "eventId": "evt_01a2280f213c7518ae280a3874821bee",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2279ed6b3725595ba2cb8ce5b3a12",
-                     *       "nextAttemptAt": "2026-11-29T14:04:10.849Z",
+                     *       "id": "whd_01a2280f213c7518ae280a39dec802dc",
+                     *       "nextAttemptAt": "2026-11-29T16:06:49.923Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T14:04:10.849Z"
+                     *       "updatedAt": "2026-11-29T16:06:49.923Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -15579,14 +15681,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T14:04:10.802Z",
-                     *       "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *       "eventId": "evt_01a2279ed6b3725595ba2cb741e6ad18",
+                     *       "createdAt": "2026-11-29T16:06:49.916Z",
+                     *       "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *       "eventId": "evt_01a2280f213c7518ae280a3874821bee",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2279ed6b3725595ba2cb8ce5b3a12",
-                     *       "nextAttemptAt": "2026-11-29T14:04:10.849Z",
+                     *       "id": "whd_01a2280f213c7518ae280a39dec802dc",
+                     *       "nextAttemptAt": "2026-11-29T16:06:49.923Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T14:04:10.849Z"
+                     *       "updatedAt": "2026-11-29T16:06:49.923Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -15763,7 +15865,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-29T13:04:10.872Z"
+                 *       "since": "2026-11-29T15:06:49.927Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -15978,17 +16080,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T14:04:08.955Z",
+                     *       "createdAt": "2026-11-29T16:06:49.525Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *       "secret": "whsec_gtkV2UdxYgwR0pcGscOeUvNL3/Nxg/ujcDE4eSGVa5E=",
-                     *       "updatedAt": "2026-11-29T14:04:10.881Z",
-                     *       "url": "http://127.0.0.1:37203/lajan/webhooks"
+                     *       "id": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *       "secret": "whsec_qjxZKLTesqwQBR779S4jRQh+b7eZXA4dOi66tEaUNC0=",
+                     *       "updatedAt": "2026-11-29T16:06:49.927Z",
+                     *       "url": "http://127.0.0.1:34701/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -16172,14 +16274,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T14:04:10.802Z",
-                     *       "endpointId": "we_01a2279ecf7b75278184caf2bbad6cca",
-                     *       "eventId": "evt_01a2279ed6b3725595ba2cb741e6ad18",
+                     *       "createdAt": "2026-11-29T16:06:49.916Z",
+                     *       "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
+                     *       "eventId": "evt_01a2280f213c7518ae280a3874821bee",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2279ed6b3725595ba2cb8ce5b3a12",
-                     *       "nextAttemptAt": "2026-11-29T14:04:10.802Z",
+                     *       "id": "whd_01a2280f213c7518ae280a39dec802dc",
+                     *       "nextAttemptAt": "2026-11-29T16:06:49.916Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T14:04:10.802Z"
+                     *       "updatedAt": "2026-11-29T16:06:49.916Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -17497,6 +17599,153 @@ export interface operations {
                     };
                     /** @constant */
                     type?: "invoice.voided";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+-20 %), then failed. 429 and 503 may set the wait with Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    messageDeliveredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every try of it. Skip an id already processed. */
+                "webhook-id": string;
+                /** @description When this try was signed, in Unix seconds. Refuse stale ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`: one, or two for the 24 hours after a rotation. Verify over the raw body with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventView"] & {
+                    data?: {
+                        object: components["schemas"]["MessageView"];
+                    };
+                    /** @constant */
+                    type?: "message.delivered";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+-20 %), then failed. 429 and 503 may set the wait with Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    messageFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every try of it. Skip an id already processed. */
+                "webhook-id": string;
+                /** @description When this try was signed, in Unix seconds. Refuse stale ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`: one, or two for the 24 hours after a rotation. Verify over the raw body with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventView"] & {
+                    data?: {
+                        object: components["schemas"]["MessageView"];
+                    };
+                    /** @constant */
+                    type?: "message.failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+-20 %), then failed. 429 and 503 may set the wait with Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    messageSentWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every try of it. Skip an id already processed. */
+                "webhook-id": string;
+                /** @description When this try was signed, in Unix seconds. Refuse stale ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`: one, or two for the 24 hours after a rotation. Verify over the raw body with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventView"] & {
+                    data?: {
+                        object: components["schemas"]["MessageView"];
+                    };
+                    /** @constant */
+                    type?: "message.sent";
                 };
             };
         };

@@ -157,10 +157,29 @@ pub struct SendInvoice {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SendResult {
+    /// The send was recorded and its messages queued: it says nothing of their delivery, which
+    /// `messages` (and `GET /v1/messages/{id}`, and the `message.*` events) follow.
     pub success: bool,
     /// The channels a message was queued on.
     pub sent_via: Vec<String>,
+    /// The invoice's status after the send.
     pub status: String,
+    /// The messages the send queued, as they stood when it answered: `queued` when live (the
+    /// worker hands them to their provider), `delivered` (simulated) in the sandbox.
+    pub messages: Vec<QueuedMessage>,
+}
+
+/// A message a send queued.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct QueuedMessage {
+    #[schema(example = "msg_01a1fc8be56c7228a813c8461b65a699")]
+    pub id: String,
+    /// `email` or `sms`.
+    #[schema(example = "sms")]
+    pub channel: &'static str,
+    /// `queued` live, `delivered` (simulated) in the sandbox; it moves on as `GET /v1/messages/{id}` shows.
+    #[schema(example = "queued")]
+    pub status: &'static str,
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -316,6 +335,10 @@ pub async fn send(
         success: true,
         sent_via: sent.iter().map(|m| m.channel.as_str().to_owned()).collect(),
         status: d.invoice.status.as_str().to_owned(),
+        messages: sent
+            .iter()
+            .map(|m| QueuedMessage { id: m.id.clone(), channel: m.channel.as_str(), status: m.status.as_str() })
+            .collect(),
     };
     let render = |result: &Sent| json_bytes(&view(result));
     let answer = idempotency.respond(StatusCode::OK, &render);

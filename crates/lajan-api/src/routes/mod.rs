@@ -1,5 +1,6 @@
 //! The API's areas, one module each, mounted under `/v1`; what they share is in [`common`].
 
+pub mod callbacks;
 pub mod clients;
 pub mod common;
 pub mod credit_balances;

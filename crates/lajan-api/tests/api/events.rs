@@ -62,6 +62,11 @@ api_test!(every_event_names_who_made_the_change, |app| {
             ("client.created", key(&app.key_id)),
             ("invoice.created", key(&app.key_id)),
             ("invoice.sent", key(&app.key_id)),
+            // Its email and SMS, delivered at once by the sandbox's simulated provider.
+            ("message.sent", system("worker")),
+            ("message.delivered", system("worker")),
+            ("message.sent", system("worker")),
+            ("message.delivered", system("worker")),
             ("client.updated", key(&other_key)),
             ("invoice.viewed", system("payment_page")),
             ("invoice.payment_received", system("worker")),

@@ -188,7 +188,14 @@ api_test!(send_queues_messages_and_void_follows_the_rules, |app| {
     let id = inv["id"].as_str().unwrap();
     let r = app.send_json(Method::POST, &format!("/v1/invoices/{id}/send"), &json!({ "channels": ["email"] })).await;
     assert_eq!(r.status(), 200);
-    assert_eq!(r.json::<Value>().await.unwrap(), json!({ "success": true, "sentVia": ["email"], "status": "sent" }));
+    let answer: Value = r.json().await.unwrap();
+    let queued = answer["messages"][0]["id"].as_str().unwrap();
+    // The message it queued, as it stands: delivered at once, simulated, in the sandbox.
+    let expected = json!({ "success": true, "sentVia": ["email"], "status": "sent",
+                           "messages": [{ "id": queued, "channel": "email", "status": "delivered" }] });
+    assert_eq!(answer, expected);
+    let message: Value = app.get(&format!("/v1/messages/{queued}")).await.json().await.unwrap();
+    assert_eq!((message["invoiceId"].as_str(), message["status"].as_str()), (Some(id), Some("delivered")));
     let r = app.req(Method::POST, &format!("/v1/invoices/{id}/send")).send().await.unwrap();
     assert_eq!(
         r.json::<Value>().await.unwrap()["sentVia"],

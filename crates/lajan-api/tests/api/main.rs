@@ -30,6 +30,7 @@ mod openapi;
 mod openapi_examples;
 mod pay;
 mod payouts;
+mod receipts;
 mod receivers;
 mod registration;
 mod security;

@@ -57,3 +57,46 @@ api_test!(every_message_is_a_record_with_its_status_live_and_sandbox, |app| {
     let elsewhere = app.get_with(&live, &format!("/v1/messages/{}", one["id"].as_str().unwrap())).await;
     expect_error(elsewhere, 404, "not_found").await;
 });
+
+api_test!(the_sandbox_test_numbers_fail_as_live_messages_do_with_their_events, |app| {
+    use lajan_domain::message::{SANDBOX_FAILING_PHONE, SANDBOX_UNREACHABLE_PHONE};
+    let key = app.key.clone();
+    let send_to = async |phone: &str| {
+        let body = json!({ "firstName": "Paul", "lastName": "Michel", "phoneNumber": phone });
+        let client: Value = app.post("/v1/clients", &body).await.json().await.unwrap();
+        let invoice = app.invoice(client["id"].as_str().unwrap(), json!({})).await;
+        let send = format!("/v1/invoices/{}/send", invoice["id"].as_str().unwrap());
+        let answer: Value = app.post(&send, &json!({})).await.json().await.unwrap();
+        answer["messages"][0].clone()
+    };
+    let refused = send_to(SANDBOX_FAILING_PHONE).await;
+    let unreachable = send_to(SANDBOX_UNREACHABLE_PHONE).await;
+    assert_eq!((&refused["status"], &unreachable["status"]), (&json!("failed"), &json!("undeliverable")));
+    let refused = get(app, &key, &format!("/v1/messages/{}", refused["id"].as_str().unwrap())).await;
+    assert_eq!(refused["providerId"], Value::Null, "a refused message was never taken");
+    assert!(refused["failureReason"].as_str().unwrap().contains("21211"), "{refused}");
+    let unreachable = get(app, &key, &format!("/v1/messages/{}", unreachable["id"].as_str().unwrap())).await;
+    assert!(unreachable["providerId"].as_str().unwrap().starts_with("sandbox_"), "{unreachable}");
+
+    // Each move has its event, as live records them: refused (failed); taken, then undeliverable.
+    let moves = |id: &str| {
+        let (app, id) = (&app, id.to_owned());
+        async move {
+            let mut found = Vec::new();
+            for kind in ["message.sent", "message.delivered", "message.failed"] {
+                let events = get(app, &app.key, &format!("/v1/events?type={kind}")).await;
+                for e in events["data"].as_array().unwrap().iter().filter(|e| e["data"]["object"]["id"] == id) {
+                    found.push((kind, e["data"]["object"]["status"].as_str().unwrap().to_owned()));
+                }
+            }
+            found
+        }
+    };
+    assert_eq!(moves(refused["id"].as_str().unwrap()).await, [("message.failed", "failed".to_owned())]);
+    assert_eq!(
+        moves(unreachable["id"].as_str().unwrap()).await,
+        [("message.sent", "sent".to_owned()), ("message.failed", "undeliverable".to_owned())]
+    );
+    let failed = get(app, &key, "/v1/messages?status=failed").await;
+    assert_eq!(failed["pagination"]["total"], 1);
+});

@@ -332,6 +332,35 @@ async fn live_invoices_are_delivered_by_email_and_sms() {
     let stored = app.store().list_messages(&tenant, &Default::default()).await.unwrap();
     assert!(stored.items.iter().all(|m| m.status == lajan_domain::message::MessageStatus::Sent));
     assert!(stored.items.iter().any(|m| m.attempts == 2));
+    let events = |kind: &'static str| {
+        let (app, live) = (&app, &live);
+        async move {
+            let found: Value = app.get_with(live, &format!("/v1/events?type={kind}")).await.json().await.unwrap();
+            found["data"].as_array().unwrap().iter().map(|e| e["data"]["object"].clone()).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(events("message.sent").await.len(), 3, "one per message the provider took");
+
+    // A number the provider refuses: failed at once with its reason, never reported as sent.
+    sms.respond_next(1, 400, r#"{"code":21211,"message":"The 'To' number +50937000000 is not a valid phone number."}"#);
+    let send = format!("/v1/invoices/{}/send", inv["id"].as_str().unwrap());
+    let answer: Value = app.post_with(&live, &send, &json!({ "channels": ["sms"] })).await.json().await.unwrap();
+    assert_eq!(answer["messages"][0]["status"], "queued", "the send answers what it queued, not a delivery");
+    let refused = answer["messages"][0]["id"].as_str().unwrap().to_owned();
+    assert_eq!(app.workers().deliver_messages_once(lajan_domain::Timestamp::now()).await.unwrap(), 1);
+    let failed: Value = app.get_with(&live, "/v1/messages?status=failed").await.json().await.unwrap();
+    assert_eq!(failed["data"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        (failed["data"][0]["id"].as_str(), failed["data"][0]["providerId"].as_str()),
+        (Some(refused.as_str()), None)
+    );
+    let reason = failed["data"][0]["failureReason"].as_str().unwrap();
+    assert!(reason.contains("not a valid phone number") && reason.contains("21211"), "{reason}");
+    let failures = events("message.failed").await;
+    assert_eq!(failures.len(), 1);
+    assert_eq!((failures[0]["id"].as_str(), failures[0]["status"].as_str()), (Some(refused.as_str()), Some("failed")));
+    assert_eq!(failures[0]["failureReason"].as_str(), Some(reason));
+    assert_eq!(events("message.sent").await.len(), 3, "a refused message was never sent");
     app.stop().await;
 }
 

@@ -77,6 +77,11 @@ async fn make_every_event(app: &TestApp) {
     let notes = format!("/v1/invoices/{}/credit-notes", owing["id"].as_str().unwrap());
     let waived = ok(app.post(&notes, &json!({ "amount": 25, "reason": "waiver", "memo": "Late fee" })).await).await;
     ok(app.post(&format!("{notes}/{}/void", waived["id"].as_str().unwrap()), &json!({})).await).await;
+    // A text to the sandbox's failing test number ends as a provider's refusal does.
+    let refused = json!({ "firstName": "Paul", "lastName": "Michel",
+                          "phoneNumber": lajan_domain::message::SANDBOX_FAILING_PHONE });
+    let refused = ok(app.post("/v1/clients", &refused).await).await;
+    app.invoice(&cid(&refused), json!({ "sendImmediately": true })).await;
     let voided = app.invoice(&cid(&client), json!({})).await;
     ok(app.post(&format!("/v1/invoices/{}/void", voided["id"].as_str().unwrap()), &json!({})).await).await;
 
@@ -238,6 +243,10 @@ api_test!(every_event_type_names_its_maker, |app| {
         ("invoice.paid", "system:worker"),
         ("invoice.payment_received", "system:worker"),
         ("invoice.viewed", "system:payment_page"),
+        // The provider's answers, simulated in the sandbox, as the worker records them live.
+        ("message.delivered", "system:worker"),
+        ("message.failed", "system:worker"),
+        ("message.sent", "system:worker"),
         ("payment_link.paid", "system:worker"),
         ("payout.completed", "system:worker"),
         ("payout.delayed", "system:worker"),

@@ -40,7 +40,7 @@ pub fn invitation_sms(n: &InvitationNotice, to: &str) -> OutgoingSms {
         let args = [("org", org.to_owned()), ("amount", amount.clone()), ("link", LINK.to_owned())];
         to_gsm(&text(n.lang, key, &args)).replace(LINK, &link)
     };
-    let sms = |body: String| OutgoingSms { to: to.trim().to_owned(), body };
+    let sms = |body: String| OutgoingSms { to: to.trim().to_owned(), body, status_callback: None };
     let org = to_gsm(&n.organization);
     let full = words("invite-sms", &org);
     if is_single_gsm_segment(&full) {

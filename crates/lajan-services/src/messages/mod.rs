@@ -3,6 +3,7 @@
 //! email and SMS shapes the notification sender hands to its transports.
 
 pub mod invitation;
+pub mod receipts;
 pub mod render;
 mod shapes;
 

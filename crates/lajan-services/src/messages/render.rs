@@ -88,7 +88,7 @@ pub fn invoice_sms(n: &InvoiceNotice, to: &str) -> OutgoingSms {
     let amount = one_line(&n.amount_due);
     let url = one_line(&n.pay_url);
 
-    let sms = |body: String| OutgoingSms { to: to.trim().to_owned(), body };
+    let sms = |body: String| OutgoingSms { to: to.trim().to_owned(), body, status_callback: None };
 
     let core = format!("invoice {number}, {currency} {amount} due {due}. Pay: {url}");
     let org = to_gsm(&n.organization);

@@ -18,6 +18,9 @@ pub struct OutgoingSms {
     /// E.164, e.g. `+50937000000`.
     pub to: String,
     pub body: String,
+    /// Where the provider reports the message's delivery (`StatusCallback`), when Lajan wants
+    /// to hear.
+    pub status_callback: Option<String>,
 }
 
 /// Folds line breaks and other control characters into single spaces: header values (and SMS

@@ -10,6 +10,7 @@ pub mod invitations;
 pub mod invoice_payments;
 pub mod invoice_statement;
 pub mod invoices;
+pub mod messages;
 pub mod payouts;
 pub mod settings;
 pub mod wallet_deposits;

@@ -3,12 +3,13 @@
 //! notification worker claims what is due, and each send records its link (hashed), its
 //! messages, its `client.invited` event and the next resend in one transaction.
 
+use crate::messages::Outgoing;
 use crate::{ClientWallet, EventFor, IdempotentResponse, NewEvent, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::Invalid;
 use lajan_domain::client::Client;
 use lajan_domain::invitation::Invitation;
-use lajan_domain::message::NewMessage;
+use lajan_domain::message::{Message, NewMessage};
 use lajan_domain::payout::PayoutDetail;
 use lajan_domain::receiver::ReceiverSettings;
 use lajan_domain::{Tenant, Timestamp};
@@ -26,11 +27,12 @@ pub struct DueInvitation {
 }
 
 /// One send of an invitation, as the send's transaction writes it.
-#[derive(Debug)]
 pub struct InvitationSend<'a> {
     /// SHA-256 (hex) of the new link's token; the token itself is only in the messages.
     pub token_hash: &'a str,
     pub messages: &'a [NewMessage],
+    /// The messages' view, for their `message.*` events.
+    pub message_event: EventFor<'a, Message>,
     /// The sends the invitation had when it was read: another send since makes this one a no-op.
     pub sends_before: i64,
     pub next_send_at: Option<Timestamp>,
@@ -74,7 +76,7 @@ pub struct RegistrationChange<'a> {
     /// or an event. A refusal changes nothing.
     pub change: &'a (dyn Fn(&mut Invitation) -> Result<bool, Invalid> + Send + Sync),
     /// Queued with the change (a code to the receiver's phone).
-    pub message: Option<&'a NewMessage>,
+    pub message: Option<Outgoing<'a>>,
     /// Recorded with the change (`client.verification_locked`).
     pub event: Option<EventFor<'a, Invitation>>,
 }

@@ -68,8 +68,8 @@ impl RegistrationStore for ThisStore {
         let mut i = lock_invitation(&mut tx, tenant, client_id).await?;
         let changed = (step.change)(&mut i).map_err(StoreError::Rejected)?;
         save_checks(&mut tx, &i, at).await?;
-        if let Some(message) = step.message.filter(|_| changed) {
-            insert_message(&mut tx, tenant, message, MessageAbout::Client(client_id), at).await?;
+        if let Some(out) = step.message.filter(|_| changed) {
+            insert_message(&mut tx, tenant, out.message, MessageAbout::Client(client_id), at, out.event).await?;
         }
         if let Some(event) = changed.then_some(step.event).flatten() {
             insert_event(&mut tx, tenant, at, &event(&i)).await?;

@@ -225,7 +225,7 @@ impl InvitationStore for ThisStore {
             .execute(&mut *tx)
             .await?;
         for m in send.messages {
-            insert_message(&mut tx, tenant, m, MessageAbout::Client(client_id), send.at).await?;
+            insert_message(&mut tx, tenant, m, MessageAbout::Client(client_id), send.at, send.message_event).await?;
         }
         insert_event(&mut tx, tenant, send.at, send.event).await?;
         self.commit_keyed(tx, tenant, idempotency.as_ref(), &invitation).await?;

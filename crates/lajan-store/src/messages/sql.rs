@@ -1,8 +1,8 @@
 // The notification outbox, for both backends; included after `shared.rs`. An invoice's `send`
 // (`send_in`) lives here because it is what queues the messages.
 
-use crate::messages::{InvoiceSending, MessageQuery, MessageStore};
-use lajan_domain::message::{Message, MessageStatus, NewMessage, SendOutcome};
+use crate::messages::{InvoiceSending, MessageQuery, MessageStore, ProviderReport};
+use lajan_domain::message::{Message, MessageStatus, NewMessage, SendOutcome, sandbox_outcome};
 
 macro_rules! message_columns {
     () => {
@@ -44,7 +44,7 @@ async fn send_in(
     at: Timestamp,
     sending: &InvoiceSending<'_>,
     event: EventFor<'_, InvoiceDetail>,
-) -> StoreResult<(InvoiceDetail, Vec<NewMessage>)> {
+) -> StoreResult<(InvoiceDetail, Vec<Message>)> {
     // The intent first, as every payment locks them: a first send may pay from the balance.
     let (_, current) = lock_intent_and_invoice(tx, tenant, id).await?;
     let step = transition(current.invoice.status, InvoiceAction::Send).map_err(StoreError::Rejected)?;
@@ -80,10 +80,11 @@ async fn send_in(
     } else {
         (detail, rendered)
     };
+    let mut queued = Vec::with_capacity(messages.len());
     for m in &messages {
-        insert_message(tx, tenant, m, MessageAbout::Invoice(id), at).await?;
+        queued.push(insert_message(tx, tenant, m, MessageAbout::Invoice(id), at, sending.message_event).await?);
     }
-    Ok((detail, messages))
+    Ok((detail, queued))
 }
 
 /// What a message is about: the invoice it sends, or the client it invites.
@@ -94,24 +95,36 @@ enum MessageAbout<'a> {
 }
 
 /// Puts `m` in the outbox inside the caller's transaction: queued for delivery when live; in
-/// the sandbox, never handed to a provider but delivered at once, simulated, so it reads as a
-/// live one does.
-async fn insert_message(tx: &mut Tx, tenant: &Tenant, m: &NewMessage, about: MessageAbout<'_>, at: Timestamp) -> StoreResult<()> {
-    let (status, provider_id, sent_at) = if tenant.env.is_live() {
-        (MessageStatus::Queued, None, None)
+/// the sandbox, never handed to a provider but at its end at once, simulated
+/// ([`sandbox_outcome`]), with the `message.*` events a live one records on its way there, so
+/// it reads as a live one does. Returns the message as stored.
+async fn insert_message(
+    tx: &mut Tx,
+    tenant: &Tenant,
+    m: &NewMessage,
+    about: MessageAbout<'_>,
+    at: Timestamp,
+    event: EventFor<'_, Message>,
+) -> StoreResult<Message> {
+    let (status, provider_id, sent_at, error) = if tenant.env.is_live() {
+        (MessageStatus::Queued, None, None, None)
     } else {
-        (MessageStatus::Delivered, Some(format!("sandbox_{}", m.id)), Some(at.as_millis()))
+        let (status, error) = sandbox_outcome(&m.recipient);
+        let sent = status.was_sent();
+        (status, sent.then(|| format!("sandbox_{}", m.id)), sent.then_some(at.as_millis()), error)
     };
     let (invoice_id, client_id) = match about {
         MessageAbout::Invoice(id) => (Some(id), None),
         MessageAbout::Client(id) => (None, Some(id)),
     };
-    query(
+    let row = query(concat!(
         "INSERT INTO messages (id, org_id, env, invoice_id, client_id, template, language, channel, recipient, subject,
                                body_text, body_html, status, provider_id, attempts, next_attempt_at, created_at,
-                               sent_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 0, $15, $15, $16, $15)",
-    )
+                               sent_at, updated_at, last_error)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 0, $15, $15, $16, $15, $17)
+         RETURNING ",
+        message_columns!()
+    ))
     .bind(&m.id)
     .bind(&tenant.org_id)
     .bind(tenant.env.as_str())
@@ -128,9 +141,40 @@ async fn insert_message(tx: &mut Tx, tenant: &Tenant, m: &NewMessage, about: Mes
     .bind(provider_id)
     .bind(at.as_millis())
     .bind(sent_at)
-    .execute(&mut **tx)
+    .bind(error)
+    .fetch_one(&mut **tx)
     .await?;
-    Ok(())
+    let message = message_from_row(&row)?;
+    if !tenant.env.is_live() {
+        // The simulated provider's doing, as the worker's is live, not the send's.
+        let provider = tenant.clone().acting_as(Actor::worker());
+        if message.status.was_sent() && message.status != MessageStatus::Sent {
+            let taken = Message { status: MessageStatus::Sent, last_error: None, ..message.clone() };
+            record_message_event(tx, &provider, at, &taken, event).await?;
+        }
+        record_message_event(tx, &provider, at, &message, event).await?;
+    }
+    Ok(message)
+}
+
+/// The event of a message's move to its status: `message.sent`, `message.delivered`, or
+/// `message.failed` (failed or undeliverable; its status says which). None for `queued`.
+async fn record_message_event(
+    tx: &mut Tx,
+    tenant: &Tenant,
+    at: Timestamp,
+    m: &Message,
+    event: EventFor<'_, Message>,
+) -> StoreResult<()> {
+    let event_type = match m.status {
+        MessageStatus::Queued => return Ok(()),
+        MessageStatus::Sent => "message.sent",
+        MessageStatus::Delivered => "message.delivered",
+        MessageStatus::Failed | MessageStatus::Undeliverable => "message.failed",
+    };
+    let mut recorded = event(m);
+    recorded.event_type = event_type;
+    insert_event(tx, tenant, at, &recorded).await
 }
 
 #[async_trait]
@@ -142,8 +186,8 @@ impl MessageStore for ThisStore {
         at: Timestamp,
         sending: &InvoiceSending<'_>,
         event: EventFor<'_, InvoiceDetail>,
-        idempotency: Option<IdempotentResponse<'_, (InvoiceDetail, Vec<NewMessage>)>>,
-    ) -> StoreResult<(InvoiceDetail, Vec<NewMessage>)> {
+        idempotency: Option<IdempotentResponse<'_, (InvoiceDetail, Vec<Message>)>>,
+    ) -> StoreResult<(InvoiceDetail, Vec<Message>)> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let sent = send_in(&mut tx, tenant, id, at, sending, event).await?;
         self.commit_keyed(tx, tenant, idempotency.as_ref(), &sent).await?;
@@ -199,27 +243,80 @@ impl MessageStore for ThisStore {
         rows.iter().map(message_from_row).collect()
     }
 
-    async fn finish_message(&self, id: &str, at: Timestamp, outcome: &SendOutcome) -> StoreResult<()> {
+    async fn record_message_status(
+        &self,
+        report: &ProviderReport<'_>,
+        at: Timestamp,
+        event: EventFor<'_, Message>,
+    ) -> StoreResult<Option<Message>> {
+        let mut tx = self.begin_write().await?;
+        let (by, key) = match report.message_id {
+            Some(id) => ("id", id),
+            None => ("provider_id", report.provider_id),
+        };
+        let sql = format!(concat!("SELECT ", message_columns!(), " FROM messages WHERE {} = $1", for_update!()), by);
+        let row = query(&sql).bind(key).fetch_optional(&mut *tx).await?.ok_or(StoreError::NotFound)?;
+        let current = message_from_row(&row)?;
+        let another_message = current.provider_id.as_deref().is_some_and(|p| p != report.provider_id);
+        if another_message || !current.status.moves_to(report.status) {
+            return Ok(None);
+        }
+        let row = query(concat!(
+            "UPDATE messages SET status = $1, provider_id = COALESCE(provider_id, $2), last_error = COALESCE($3, last_error),
+                    sent_at = COALESCE(sent_at, $4), updated_at = $4
+             WHERE id = $5
+             RETURNING ",
+            message_columns!()
+        ))
+        .bind(report.status.as_str())
+        .bind(report.provider_id)
+        .bind(report.reason)
+        .bind(at.as_millis())
+        .bind(&current.id)
+        .fetch_one(&mut *tx)
+        .await?;
+        let moved = message_from_row(&row)?;
+        if current.status == MessageStatus::Queued && moved.status.was_sent() && moved.status != MessageStatus::Sent {
+            let taken = Message { status: MessageStatus::Sent, last_error: None, ..moved.clone() };
+            record_message_event(&mut tx, &moved.tenant, at, &taken, event).await?;
+        }
+        record_message_event(&mut tx, &moved.tenant, at, &moved, event).await?;
+        tx.commit().await?;
+        Ok(Some(moved))
+    }
+
+    async fn finish_message(
+        &self,
+        id: &str,
+        at: Timestamp,
+        outcome: &SendOutcome,
+        event: EventFor<'_, Message>,
+    ) -> StoreResult<Option<Message>> {
         let (status, error, provider_id, next) = match outcome {
             SendOutcome::Sent { provider_id } => ("sent", None, provider_id.clone(), at),
             SendOutcome::Retry { error, retry_at } => ("queued", Some(error.clone()), None, *retry_at),
             SendOutcome::Failed { error } => ("failed", Some(error.clone()), None, at),
         };
         let mut tx = self.begin_write().await?;
-        query(
+        let row = query(concat!(
             "UPDATE messages SET status = $1, last_error = $2, provider_id = COALESCE($3, provider_id),
                     next_attempt_at = $4, sent_at = CASE WHEN $1 = 'sent' THEN $5 ELSE sent_at END, updated_at = $5
-             WHERE id = $6 AND status = 'queued'",
-        )
+             WHERE id = $6 AND status = 'queued'
+             RETURNING ",
+            message_columns!()
+        ))
         .bind(status)
         .bind(error)
         .bind(provider_id)
         .bind(next.as_millis())
         .bind(at.as_millis())
         .bind(id)
-        .execute(&mut *tx)
+        .fetch_optional(&mut *tx)
         .await?;
+        let Some(row) = row else { return Ok(None) };
+        let message = message_from_row(&row)?;
+        record_message_event(&mut tx, &message.tenant, at, &message, event).await?;
         tx.commit().await?;
-        Ok(())
+        Ok(Some(message))
     }
 }

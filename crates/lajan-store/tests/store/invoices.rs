@@ -38,6 +38,10 @@ async fn client(store: &Arc<dyn Store>, t: &Tenant) -> String {
     c.id
 }
 
+fn message_ev(m: &lajan_domain::message::Message) -> NewEvent {
+    NewEvent { event_type: "message.sent", object: serde_json::json!({ "id": m.id, "status": m.status.as_str() }) }
+}
+
 fn ev(d: &InvoiceDetail) -> NewEvent {
     NewEvent {
         event_type: "invoice.created",
@@ -518,7 +522,7 @@ contract!(send_queues_messages_with_the_transition, |store| {
     let c = client(&store, &t).await;
     let d = invoice(&store, &t, &c, "5").await;
     let paid = counting_events();
-    let emailed = InvoiceSending { render: &render_email, paid: &paid };
+    let emailed = InvoiceSending { render: &render_email, paid: &paid, message_event: &message_ev };
     let (sent, messages) = store.send_invoice(&t, &d.invoice.id, Timestamp::now(), &emailed, &ev, None).await.unwrap();
     assert_eq!((sent.invoice.status, messages.len()), (InvoiceStatus::Sent, 1));
     let listed = store.list_messages(&t, &MessageQuery::default()).await.unwrap();
@@ -536,7 +540,7 @@ contract!(send_queues_messages_with_the_transition, |store| {
         "sandbox messages are never delivered"
     );
     let none = |_: &InvoiceDetail| Err(lajan_domain::Invalid::new("no_channel_available", "none"));
-    let unreachable = InvoiceSending { render: &none, paid: &paid };
+    let unreachable = InvoiceSending { render: &none, paid: &paid, message_event: &message_ev };
     let d2 = invoice(&store, &t, &c, "5").await;
     assert!(
         matches!(store.send_invoice(&t, &d2.invoice.id, Timestamp::now(), &unreachable, &ev, None).await, Err(StoreError::Rejected(e)) if e.code == "no_channel_available")
@@ -556,14 +560,30 @@ contract!(send_queues_messages_with_the_transition, |store| {
     assert_eq!(claimed.len(), 1);
     assert!(store.claim_messages(now, 60_000, 10).await.unwrap().is_empty(), "claimed messages are leased");
     let retry_at = now.plus_millis(1000);
-    store.finish_message(&claimed[0].id, now, &SendOutcome::Retry { error: "timeout".into(), retry_at }).await.unwrap();
+    let retried = SendOutcome::Retry { error: "timeout".into(), retry_at };
+    let queued = store.finish_message(&claimed[0].id, now, &retried, &message_ev).await.unwrap();
+    assert_eq!(queued.map(|m| m.status.as_str()), Some("queued"));
     assert!(store.claim_messages(now, 60_000, 10).await.unwrap().is_empty());
     let again = store.claim_messages(retry_at, 60_000, 10).await.unwrap();
     assert_eq!(again[0].attempts, 2);
-    store.finish_message(&again[0].id, retry_at, &SendOutcome::Sent { provider_id: Some("SM1".into()) }).await.unwrap();
+    let taken = SendOutcome::Sent { provider_id: Some("SM1".into()) };
+    store.finish_message(&again[0].id, retry_at, &taken, &message_ev).await.unwrap();
     let listed = store.list_messages(&live, &MessageQuery::default()).await.unwrap();
     assert_eq!((listed.items[0].status.as_str(), listed.items[0].last_error.as_deref()), ("sent", None));
     assert!(listed.items[0].sent_at.is_some());
+    let refused = SendOutcome::Failed { error: "late".into() };
+    assert!(
+        store.finish_message(&again[0].id, retry_at, &refused, &message_ev).await.unwrap().is_none(),
+        "a message that moved on is left as it is"
+    );
+    // One event per move: the sandbox's simulated sent and delivered, the live one's sent.
+    let of = |t: &Tenant, kind: &str| {
+        let q = lajan_store::EventQuery { event_type: Some(kind.into()), ..Default::default() };
+        let (store, t) = (store.clone(), t.clone());
+        async move { store.list_events(&t, &q).await.unwrap().items.len() }
+    };
+    assert_eq!((of(&t, "message.sent").await, of(&t, "message.delivered").await), (1, 1));
+    assert_eq!((of(&live, "message.sent").await, of(&live, "message.failed").await), (1, 0));
 });
 
 contract!(maintained_totals_match_a_scan_through_every_transition, |store| {
@@ -750,7 +770,7 @@ contract!(every_invoices_balance_is_exact_and_explained_by_its_statement, |store
     let (mut held_for_client, mut seen) = (0, std::collections::BTreeSet::new());
     let paid = counting_events();
     let render = |_: &InvoiceDetail| Ok(Vec::new());
-    let sending = InvoiceSending { render: &render, paid: &paid };
+    let sending = InvoiceSending { render: &render, paid: &paid, message_event: &message_ev };
     for round in 0..32 {
         let d = invoice(&store, &t, &c, "100").await;
         let id = d.invoice.id.clone();

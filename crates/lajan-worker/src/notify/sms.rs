@@ -109,6 +109,19 @@ impl std::fmt::Debug for Endpoint {
     }
 }
 
+/// The Messages resource's form: `StatusCallback` only when a receipt is wanted.
+#[derive(serde::Serialize)]
+struct SmsForm<'a> {
+    #[serde(rename = "To")]
+    to: &'a str,
+    #[serde(rename = "From")]
+    from: &'a str,
+    #[serde(rename = "Body")]
+    body: &'a str,
+    #[serde(rename = "StatusCallback", skip_serializing_if = "Option::is_none")]
+    status_callback: Option<&'a str>,
+}
+
 #[derive(Deserialize)]
 struct Accepted {
     sid: Option<String>,
@@ -155,7 +168,12 @@ impl SmsSender for HttpSmsSender {
             .client
             .post(&self.url.0)
             .basic_auth(&self.account_sid, Some(self.auth_token.expose_secret()))
-            .form(&[("To", m.to.trim()), ("From", from.as_str()), ("Body", m.body.as_str())])
+            .form(&SmsForm {
+                to: m.to.trim(),
+                from: &from,
+                body: &m.body,
+                status_callback: m.status_callback.as_deref(),
+            })
             .send()
             .await
             .map_err(|e| NotifyError::Transient(self.describe(&error_chain(&e.without_url()))))?;

@@ -120,6 +120,48 @@ impl SmsProvider {
         self.lock().delay = delay;
     }
 
+    /// Reports message `sid`'s `status` (`sent`, `delivered`, `undelivered`, `failed`; with an
+    /// `ErrorCode` when given) to the `StatusCallback` it was sent with, as Twilio does: a form
+    /// POST signed with the account's auth token (`X-Twilio-Signature`, over the callback URL as
+    /// given). `reach` is where that URL's host answers in the test (the app's base URL), as the
+    /// proxy in front of a public URL routes it. Returns the answer's status.
+    ///
+    /// Panics if no accepted message has `sid` or it was sent without a `StatusCallback`.
+    pub async fn report_status(&self, sid: &str, status: &str, error_code: Option<&str>, reach: &str) -> u16 {
+        let sent = self.messages().into_iter().find(|m| m.sid == sid).expect("report_status: no message with that sid");
+        let callback = sent
+            .other_params
+            .iter()
+            .find(|(name, _)| name == "StatusCallback")
+            .map(|(_, url)| url.clone())
+            .expect("report_status: the message was sent without a StatusCallback");
+        let mut params: Vec<(String, String)> = [
+            ("AccountSid", ACCOUNT_SID),
+            ("ApiVersion", "2010-04-01"),
+            ("From", sent.from.as_str()),
+            ("MessageSid", sid),
+            ("MessageStatus", status),
+            ("SmsSid", sid),
+            ("SmsStatus", status),
+            ("To", sent.to.as_str()),
+        ]
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+        params.extend(error_code.map(|code| ("ErrorCode".to_owned(), code.to_owned())));
+        let signature = lajan_services::messages::receipts::sms_signature(AUTH_TOKEN, &callback, &params);
+        let public = url::Url::parse(&callback).expect("report_status: the StatusCallback is not a URL");
+        let target = format!("{}{}?{}", reach.trim_end_matches('/'), public.path(), public.query().unwrap_or_default());
+        let response = reqwest::Client::new()
+            .post(target)
+            .header("X-Twilio-Signature", signature)
+            .form(&params)
+            .send()
+            .await
+            .expect("report_status: the callback could not be posted");
+        response.status().as_u16()
+    }
+
     fn lock(&self) -> MutexGuard<'_, Shared> {
         self.shared.lock().expect("SMS provider lock")
     }

@@ -36,6 +36,7 @@ fn sms() -> OutgoingSms {
         to: "+50937000000".into(),
         body: "Fonkoze: invoice INV-000042, HTG 1250.00 due 2026-12-01. Pay: https://pay.example.ht/pay/pi_1 & more"
             .into(),
+        status_callback: None,
     }
 }
 

@@ -103,6 +103,7 @@ from .memo_type import MemoType
 from .message_list import MessageList
 from .message_view import MessageView
 from .message_view_channel import MessageViewChannel
+from .message_view_status import MessageViewStatus
 from .pagination_view import PaginationView
 from .payment_link_list import PaymentLinkList
 from .payment_link_ref import PaymentLinkRef
@@ -121,6 +122,9 @@ from .payout_view import PayoutView
 from .payout_view_approval_status import PayoutViewApprovalStatus
 from .payout_view_exec_status import PayoutViewExecStatus
 from .payout_view_type import PayoutViewType
+from .queued_message import QueuedMessage
+from .queued_message_channel import QueuedMessageChannel
+from .queued_message_status import QueuedMessageStatus
 from .recommended_wallet_request import RecommendedWalletRequest
 from .recommended_wallet_view import RecommendedWalletView
 from .record_payment import RecordPayment
@@ -246,6 +250,7 @@ __all__ = (
     "MessageList",
     "MessageView",
     "MessageViewChannel",
+    "MessageViewStatus",
     "PaginationView",
     "PaymentLinkList",
     "PaymentLinkRef",
@@ -264,6 +269,9 @@ __all__ = (
     "PayoutViewApprovalStatus",
     "PayoutViewExecStatus",
     "PayoutViewType",
+    "QueuedMessage",
+    "QueuedMessageChannel",
+    "QueuedMessageStatus",
     "RecommendedWalletRequest",
     "RecommendedWalletView",
     "RecordPayment",

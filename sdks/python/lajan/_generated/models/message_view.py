@@ -8,6 +8,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.message_view_channel import MessageViewChannel
+from ..models.message_view_status import MessageViewStatus
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="MessageView")
@@ -23,7 +24,8 @@ class MessageView:
         created_at (datetime.datetime):
         id (str):  Example: msg_01a1fc8be56c7228a813c8461b65a699.
         language (str): The language it is written in: `en`, `fr` or `ht`. Example: ht.
-        status (str): `queued` (waiting for the worker), `sent` (the provider took it), `delivered`, `failed`
+        status (MessageViewStatus): `queued` (waiting for the worker), `sent` (the provider took it), `delivered`,
+            `failed`
             (see `failureReason`) or `undeliverable`; it only moves forward. A sandbox message is
             never handed to a provider: it is `delivered` at once, simulated. Example: sent.
         template (str): What it says: `invoice`, `invitation` or `registration_code`. Example: invoice.
@@ -46,7 +48,7 @@ class MessageView:
     created_at: datetime.datetime
     id: str
     language: str
-    status: str
+    status: MessageViewStatus
     template: str
     text: str
     to: str
@@ -71,7 +73,7 @@ class MessageView:
 
         language = self.language
 
-        status = self.status
+        status = self.status.value
 
         template = self.template
 
@@ -171,7 +173,7 @@ class MessageView:
 
         language = d.pop("language")
 
-        status = d.pop("status")
+        status = MessageViewStatus(d.pop("status"))
 
         template = d.pop("template")
 

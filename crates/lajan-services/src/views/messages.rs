@@ -1,0 +1,75 @@
+//! How a message to a client looks from outside: the HTTP body and the object of its events.
+
+use lajan_domain::Timestamp;
+use lajan_domain::message::Message;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// A message to a client and where it is.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageView {
+    #[schema(example = "msg_01a1fc8be56c7228a813c8461b65a699")]
+    pub id: String,
+    /// The invoice it is about (its send), when it is about one.
+    pub invoice_id: Option<String>,
+    /// The client it is about, when it is about one without an invoice (an invitation to
+    /// register a wallet, a registration code).
+    pub client_id: Option<String>,
+    /// What it says: `invoice`, `invitation` or `registration_code`.
+    #[schema(example = "invoice")]
+    pub template: String,
+    /// The language it is written in: `en`, `fr` or `ht`.
+    #[schema(example = "ht")]
+    pub language: String,
+    /// `email`, `sms` or `whatsapp`.
+    #[schema(example = "sms")]
+    pub channel: &'static str,
+    /// The phone number or email address.
+    pub to: String,
+    pub subject: Option<String>,
+    pub text: String,
+    pub html: Option<String>,
+    /// `queued` (waiting for the worker), `sent` (the provider took it), `delivered`, `failed`
+    /// (see `failureReason`) or `undeliverable`; it only moves forward. A sandbox message is
+    /// never handed to a provider: it is `delivered` at once, simulated.
+    #[schema(example = "sent")]
+    pub status: &'static str,
+    /// The provider's id for it, once it took it (`sandbox_…` in the sandbox).
+    pub provider_id: Option<String>,
+    /// Why the last attempt failed, in the provider's words.
+    pub failure_reason: Option<String>,
+    /// How many times it was handed to its provider.
+    pub attempts: i64,
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: Timestamp,
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub sent_at: Option<Timestamp>,
+    /// When its status last moved.
+    #[schema(value_type = String, format = DateTime)]
+    pub updated_at: Timestamp,
+}
+
+impl From<&Message> for MessageView {
+    fn from(m: &Message) -> Self {
+        MessageView {
+            id: m.id.clone(),
+            invoice_id: m.invoice_id.clone(),
+            client_id: m.client_id.clone(),
+            template: m.template.clone(),
+            language: m.language.clone(),
+            channel: m.channel.as_str(),
+            to: m.recipient.clone(),
+            subject: m.subject.clone(),
+            text: m.body_text.clone(),
+            html: m.body_html.clone(),
+            status: m.status.as_str(),
+            provider_id: m.provider_id.clone(),
+            failure_reason: m.last_error.clone(),
+            attempts: m.attempts,
+            created_at: m.created_at,
+            sent_at: m.sent_at,
+            updated_at: m.updated_at,
+        }
+    }
+}

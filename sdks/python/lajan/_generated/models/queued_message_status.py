@@ -1,0 +1,12 @@
+from enum import StrEnum
+
+
+class QueuedMessageStatus(StrEnum):
+    DELIVERED = "delivered"
+    FAILED = "failed"
+    QUEUED = "queued"
+    SENT = "sent"
+    UNDELIVERABLE = "undeliverable"
+
+    def __str__(self) -> str:
+        return str(self.value)
